@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// Obscura: AVFoundation camera capture on Linux, with physics behind the pixels.
+// The targets follow the layers of DESIGN.md; dependencies point down only.
+import PackageDescription
+
+let package = Package(
+    name: "Obscura",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "obscura", targets: ["obscura"]),
+        .library(name: "Spectra", targets: ["Spectra"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Devices", targets: ["Devices"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C shim over libpng: setjmp/longjmp stay inside C, errors come back as codes.
+        .target(
+            name: "CPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .target(name: "Spectra"),
+        .target(name: "Imaging", dependencies: ["CPNG"]),
+        .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "ObscuraCLI",
+            dependencies: [
+                "Spectra", "Imaging", "Devices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "obscura", dependencies: ["ObscuraCLI"]),
+
+        .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
+        .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

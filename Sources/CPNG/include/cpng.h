@@ -1,0 +1,3 @@
+#ifndef CPNG_H
+#define CPNG_H
+#endif

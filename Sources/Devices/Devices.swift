@@ -1,0 +1,2 @@
+// Devices: device profile files turned into validated DeviceProfile values.
+import Spectra

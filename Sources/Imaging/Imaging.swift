@@ -1,0 +1,1 @@
+// Imaging: pixel planes, the PNG codec, resampling, warps and filters.

@@ -1,0 +1,3 @@
+import ObscuraCLI
+
+ObscuraCommand.main()

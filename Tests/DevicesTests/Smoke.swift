@@ -1,0 +1,6 @@
+import Testing
+import Devices
+
+@Test func DevicesBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+import Imaging
+
+@Test func ImagingBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+import ObscuraCLI
+
+@Test func ObscuraCLIBuilds() {
+    #expect(Bool(true))
+}

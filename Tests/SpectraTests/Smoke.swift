@@ -1,0 +1,6 @@
+import Testing
+import Spectra
+
+@Test func SpectraBuilds() {
+    #expect(Bool(true))
+}

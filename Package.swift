@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
-        .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI"]),
+        .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]
 )

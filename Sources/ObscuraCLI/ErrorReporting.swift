@@ -1,35 +1,42 @@
 import ArgumentParser
-
 import Foundation
 
 /// The one place where any error becomes the message and exit code a user sees.
 ///
-/// Exit codes: 0 success, 1 a failed check (lint problems, failed expectations), 2 bad input
-/// (arguments, files), 3 an output that could not be written.
+/// Exit codes: 0 success, 1 a check that ran and found problems (lint, failed expectations),
+/// 2 bad input (a file or value the user must fix), 3 an output that could not be written,
+/// 64 a command line that does not parse (ArgumentParser's usage code).
 enum ErrorReporting {
     static func exit(with error: Error, command: ParsableCommand.Type) -> Never {
-        switch error {
-        case let failure as CommandFailure:
+        if let failure = error as? CommandFailure {
             writeError(failure.message)
             Foundation.exit(failure.code)
-        default:
-            // ArgumentParser's own errors (help, version, validation) keep its wording and codes;
-            // a validation message is one line.
+        }
+        let code = command.exitCode(for: error)
+        if code == .success {
+            // --help and friends: ArgumentParser prints them and exits 0.
             command.exit(withError: error)
         }
+        // A bad argument is one line, not the usage screen: `obscura color --help` has the rest.
+        let message = command.message(for: error)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty } ?? "\(error)"
+        writeError(message)
+        Foundation.exit(code.rawValue)
     }
 
     static func writeError(_ message: String) {
-        var line = message
-        if !line.hasPrefix("error:") && !line.hasPrefix("obscura:") { line = "obscura: " + line }
+        let line = message.hasPrefix("obscura:") ? message : "obscura: " + message
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
 
 /// A failure that a command reports with a message and an exit code.
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
     var message: String
     var code: Int32
+
+    var description: String { message }
 
     /// Bad input: an argument or file the user must fix (exit 2).
     static func badInput(_ message: String) -> CommandFailure { CommandFailure(message: message, code: 2) }

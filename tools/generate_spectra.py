@@ -262,18 +262,19 @@ def skin_anchors():
 
 def data_files(skins):
     src_cvrl = "colour MSDS_CMFS[\"CIE 1931 2 Degree Standard Observer\"] (CVRL/CIE), 1 nm data subsampled at 5 nm"
-    text = header("CIE 1931 2° colour-matching functions x̄, ȳ, z̄ (5 nm grid, plus the 1 nm 360–830 nm tables).",
+    text = header("CIE 1931 2° colour-matching functions x̄, ȳ, z̄ (5 nm grid, plus 1 nm tables over 360–780 nm).",
                   src_cvrl)
     text += "/// CIE 1931 2° colour-matching functions on the 5 nm grid (CIE 15:2018, Table 1 data via CVRL).\n"
     text += "enum CIE1931Data {\n"
     for k in ["x", "y", "z"]:
         text += f"    static let {k}Bar: [Double] = {swift_array(CMF[k])}\n"
-    text += "    /// The full 1 nm tables, 360–830 nm, which Ohno 2013 uses for the Planckian locus.\n"
+    text += "    /// The 1 nm tables over 360–780 nm (colour-science's default shape) for the Planckian locus.\n"
     text += "    static let fineStart: Double = 360\n"
     text += "    static let fineStep: Double = 1\n"
-    assert CMFS_1NM.shape.start == 360 and CMFS_1NM.shape.end == 830 and CMFS_1NM.shape.interval == 1
+    assert CMFS_1NM.shape.start == 360 and CMFS_1NM.shape.interval == 1
+    fine = CMFS_1NM.wavelengths <= 780
     for i, k in enumerate(["x", "y", "z"]):
-        text += f"    static let {k}BarFine: [Double] = {swift_array(CMFS_1NM.values[:, i])}\n"
+        text += f"    static let {k}BarFine: [Double] = {swift_array(CMFS_1NM.values[fine, i])}\n"
     text += "}\n"
     write(os.path.join(DATA_DIR, "CIE1931Data.swift"), text)
 

@@ -4,8 +4,8 @@ import Foundation
 /// "Practical use and calculation of CCT and Duv"; also ANSI C78.377).
 ///
 /// Both directions use the Planckian locus computed from Planck's law and the CIE 1931 2°
-/// colour-matching functions at 1 nm over 360–830 nm, as Ohno specifies; the 5 nm working grid
-/// would move the locus by up to 2e-5 in uv at 7500 K. Duv is the signed distance from the locus
+/// colour-matching functions at 1 nm over 360–780 nm (colour-science's default shape, so results
+/// agree with it to 1e-9); the 5 nm working grid would move the locus by up to 2e-5 in uv at 7500 K. Duv is the signed distance from the locus
 /// in CIE 1960 uv, positive above it (greenish), negative below (magenta).
 public enum CCT {
     /// The range of the Planckian table searched by the inverse, in kelvin.
@@ -52,7 +52,7 @@ public enum CCT {
         return (best, target.v >= p.v ? d : -d)
     }
 
-    /// CIE 1960 uv of a Planckian radiator (1 nm, 360–830 nm sums).
+    /// CIE 1960 uv of a Planckian radiator (1 nm sums over 360–780 nm).
     static func planckianUV(_ t: Double) -> (u: Double, v: Double) {
         var x = 0.0, y = 0.0, z = 0.0
         for i in CIE1931Data.xBarFine.indices {

@@ -28,10 +28,16 @@ extension Illuminants {
     }
 
     /// The daylight SPD for a chromaticity on (or near) the daylight locus (CIE 15:2018 eq. 4.10–4.12).
-    static func daylight(chromaticity c: Chromaticity) -> Spectrum {
+    /// `rounded: false` keeps M1 and M2 exact, which makes the SPD a smooth function of the CCT
+    /// (needed when solving for a CCT numerically).
+    static func daylight(chromaticity c: Chromaticity, rounded: Bool = true) -> Spectrum {
         let m = 0.0241 + 0.2562 * c.x - 0.7341 * c.y
-        let m1 = roundedToThousandths((-1.3515 - 1.7703 * c.x + 5.9114 * c.y) / m)
-        let m2 = roundedToThousandths((0.0300 - 31.4424 * c.x + 30.0717 * c.y) / m)
+        var m1 = (-1.3515 - 1.7703 * c.x + 5.9114 * c.y) / m
+        var m2 = (0.0300 - 31.4424 * c.x + 30.0717 * c.y) / m
+        if rounded {
+            m1 = roundedToThousandths(m1)
+            m2 = roundedToThousandths(m2)
+        }
         return Spectrum(values: (0..<Spectrum.count).map {
             IlluminantData.daylightS0[$0] + m1 * IlluminantData.daylightS1[$0] + m2 * IlluminantData.daylightS2[$0]
         })

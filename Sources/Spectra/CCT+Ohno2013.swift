@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Both directions use the Planckian locus computed from Planck's law and the CIE 1931 2°
 /// colour-matching functions at 1 nm over 360–780 nm (colour-science's default shape, so results
-/// agree with it to 1e-9); the 5 nm working grid would move the locus by up to 2e-5 in uv at 7500 K. Duv is the signed distance from the locus
+/// agree with it to 1e-9); the 5 nm working grid would move the locus by up to 2e-5 in uv at
+/// 7500 K. Duv is the signed distance from the locus
 /// in CIE 1960 uv, positive above it (greenish), negative below (magenta).
 public enum CCT {
     /// The range of the Planckian table searched by the inverse, in kelvin.
@@ -56,7 +57,8 @@ public enum CCT {
     static func planckianUV(_ t: Double) -> (u: Double, v: Double) {
         var x = 0.0, y = 0.0, z = 0.0
         for i in CIE1931Data.xBarFine.indices {
-            let m = Planck.exitance(wavelength: CIE1931Data.fineStart + Double(i) * CIE1931Data.fineStep, temperature: t)
+            let lambda = CIE1931Data.fineStart + Double(i) * CIE1931Data.fineStep
+            let m = Planck.exitance(wavelength: lambda, temperature: t)
             x += m * CIE1931Data.xBarFine[i]
             y += m * CIE1931Data.yBarFine[i]
             z += m * CIE1931Data.zBarFine[i]

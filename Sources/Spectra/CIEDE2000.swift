@@ -11,8 +11,9 @@ public enum DeltaE {
     /// ΔE00 (CIE 142-2001), following the implementation notes of Sharma, Wu & Dalal 2005
     /// (Color Res. Appl. 30:21), with kL = kC = kH = 1.
     ///
-    /// Hue angles are taken in [0°, 360°); when |h1 − h2| is exactly 180° the mean hue is
-    /// (h1 + h2 + 360°)/2 if h1 + h2 < 360°, as in the paper's eq. 14 (its test pair 14).
+    /// Hue angles are taken in [0°, 360°). The mean hue follows the paper's eq. 14 literally:
+    /// |h1′ − h2′| ≤ 180° (including exactly 180°, their test pair 14) takes the plain mean, so the
+    /// result there is the published 4.8045.
     public static func ciede2000(_ lab1: Lab, _ lab2: Lab) -> Double {
         let c1 = (lab1.a * lab1.a + lab1.b * lab1.b).squareRoot()
         let c2 = (lab2.a * lab2.a + lab2.b * lab2.b).squareRoot()

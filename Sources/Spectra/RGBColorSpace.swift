@@ -64,7 +64,8 @@ public struct RGBColorSpace: Sendable, Hashable {
     public static let linearDisplayP3 = builtIn(
         "Linear Display P3", (0.680, 0.320), (0.265, 0.690), (0.150, 0.060), .linear)
     /// ITU-R BT.2020 primaries, D65, linear encoding.
-    public static let linearRec2020 = builtIn("Linear Rec. 2020", (0.708, 0.292), (0.170, 0.797), (0.131, 0.046), .linear)
+    public static let linearRec2020 = builtIn(
+        "Linear Rec. 2020", (0.708, 0.292), (0.170, 0.797), (0.131, 0.046), .linear)
 
     /// Linear RGB of `source` → linear RGB of `destination`, without adaptation (both whites are
     /// taken as they are; adapt first if they differ).

@@ -22,6 +22,7 @@ public enum SkinTones {
 
     /// The model inputs of each patch, in the order of `patches`.
     public static let parameters: [Parameters] = SkinToneData.parameters.map {
-        Parameters(melaninFraction: $0.melanin, bloodFraction: $0.blood, oxygenSaturation: SkinToneData.oxygenSaturation)
+        Parameters(
+            melaninFraction: $0.melanin, bloodFraction: $0.blood, oxygenSaturation: SkinToneData.oxygenSaturation)
     }
 }

@@ -22,7 +22,7 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Spectra"),
+        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
         .target(name: "Imaging", dependencies: ["CPNG"]),
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
         .target(

@@ -69,7 +69,9 @@ struct IlluminantCommand: ParsableCommand {
     @Option(help: "Correlated colour temperature in kelvin.")
     var cct: Double
 
-    @Option(help: "Distance from the Planckian locus in CIE 1960 uv: positive is greenish, negative magenta.")
+    // `.unconditional` so that `--duv -0.02` reads the negative number rather than an option.
+    @Option(parsing: .unconditional,
+            help: "Distance from the Planckian locus in CIE 1960 uv: positive is greenish, negative magenta.")
     var duv: Double = 0
 
     @Option(help: "Spectral model: \(IlluminantModel.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -15,6 +15,7 @@ typedef struct cpng_error_sink {
     char *message;
     size_t capacity;
     int code;  // 0 until the first error; the first error wins.
+    char warning[160];  // libpng's first warning, which often explains a terse error ("Invalid IHDR data").
 } cpng_error_sink;
 
 struct cpng_decoded {
@@ -55,14 +56,51 @@ static void sink_set(cpng_error_sink *sink, int code, const char *format, ...) {
 
 static void on_error(png_structp png, png_const_charp text) {
     cpng_error_sink *sink = (cpng_error_sink *)png_get_error_ptr(png);
-    if (sink != NULL) sink_set(sink, CPNG_ERR_FORMAT, "%s", text != NULL ? text : "libpng error");
+    if (sink != NULL) {
+        const char *what = text != NULL ? text : "libpng error";
+        if (sink->warning[0] != '\0') {
+            sink_set(sink, CPNG_ERR_FORMAT, "%s (after: %s)", what, sink->warning);
+        } else {
+            sink_set(sink, CPNG_ERR_FORMAT, "%s", what);
+        }
+    }
     png_longjmp(png, 1);
 }
 
 static void on_warning(png_structp png, png_const_charp text) {
-    // Warnings (for example an ancillary chunk with a bad CRC, which libpng skips) are not failures.
-    (void)png;
-    (void)text;
+    // Warnings (for example an ancillary chunk with a bad CRC, which libpng skips) are not failures; the first
+    // one is kept to explain a later error.
+    cpng_error_sink *sink = (cpng_error_sink *)png_get_error_ptr(png);
+    if (sink != NULL && sink->warning[0] == '\0' && text != NULL) {
+        snprintf(sink->warning, sizeof sink->warning, "%s", text);
+    }
+}
+
+static uint32_t read_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+// Checks the declared size in IHDR, which the PNG spec (§5.6) requires to be the first chunk, before libpng
+// sees it: a clear message, and no chance of any allocation sized by a hostile header.
+static int check_declared_size(const uint8_t *data, size_t length, cpng_error_sink *sink) {
+    if (length < 8 + 8 + 8 || memcmp(data + 12, "IHDR", 4) != 0) return CPNG_OK;  // libpng reports the layout
+    uint32_t width = read_be32(data + 16);
+    uint32_t height = read_be32(data + 20);
+    if (width == 0 || height == 0) {
+        sink_set(sink, CPNG_ERR_FORMAT, "IHDR declares an empty %ux%u image", width, height);
+        return CPNG_ERR_FORMAT;
+    }
+    if (width > CPNG_MAX_DIMENSION || height > CPNG_MAX_DIMENSION) {
+        sink_set(sink, CPNG_ERR_LIMIT, "IHDR declares %ux%u; the limit is %u pixels a side", width, height,
+                 CPNG_MAX_DIMENSION);
+        return CPNG_ERR_LIMIT;
+    }
+    if ((uint64_t)width * (uint64_t)height > CPNG_MAX_PIXELS) {
+        sink_set(sink, CPNG_ERR_LIMIT, "IHDR declares %ux%u, more than the limit of %llu pixels", width, height,
+                 (unsigned long long)CPNG_MAX_PIXELS);
+        return CPNG_ERR_LIMIT;
+    }
+    return CPNG_OK;
 }
 
 // Records our own error, then unwinds through libpng's jump buffer.
@@ -143,11 +181,16 @@ int cpng_decode(const uint8_t *data, size_t length, cpng_decoded **out, char *me
     if (out == NULL) return CPNG_ERR_ARGUMENT;
     *out = NULL;
     if (data == NULL || length < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
-        cpng_error_sink sink = {message, message_capacity, 0};
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
         sink_set(&sink, CPNG_ERR_SIGNATURE, length < 8 ? "not a PNG: only %zu bytes, shorter than the signature"
                                                        : "not a PNG: the 8-byte signature does not match",
                  length);
         return CPNG_ERR_SIGNATURE;
+    }
+    {
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
+        int declared = check_declared_size(data, length, &sink);
+        if (declared != CPNG_OK) return declared;
     }
     cpng_decoded *const decoded = calloc(1, sizeof *decoded);
     if (decoded == NULL) return CPNG_ERR_MEMORY;
@@ -160,7 +203,7 @@ int cpng_decode(const uint8_t *data, size_t length, cpng_decoded **out, char *me
     if (decoded->png != NULL) decoded->info = png_create_info_struct(decoded->png);
     if (decoded->png == NULL || decoded->info == NULL) {
         cpng_decoded_free(decoded);
-        cpng_error_sink sink = {message, message_capacity, 0};
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
         sink_set(&sink, CPNG_ERR_MEMORY, "out of memory creating the PNG reader");
         return CPNG_ERR_MEMORY;
     }
@@ -299,7 +342,7 @@ int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_l
     if (request == NULL || out == NULL || out_length == NULL) return CPNG_ERR_ARGUMENT;
     *out = NULL;
     *out_length = 0;
-    cpng_error_sink check = {message, message_capacity, 0};
+    cpng_error_sink check = {message, message_capacity, 0, {0}};
     int checked = check_request(request, &check);
     if (checked != CPNG_OK) return checked;
 
@@ -314,7 +357,7 @@ int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_l
     if (encoder->png == NULL || encoder->info == NULL || encoder->rows == NULL ||
         (request->text_count > 0 && encoder->texts == NULL)) {
         encoder_release(encoder, 0);
-        cpng_error_sink sink = {message, message_capacity, 0};
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
         sink_set(&sink, CPNG_ERR_MEMORY, "out of memory creating the PNG writer");
         return CPNG_ERR_MEMORY;
     }

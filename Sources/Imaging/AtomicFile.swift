@@ -55,7 +55,9 @@ public enum AtomicFile {
         guard fsync(descriptor) == 0 else { throw AtomicFileError(path: path, operation: "flush (fsync)") }
         closed = true
         guard close(descriptor) == 0 else { throw AtomicFileError(path: path, operation: "close") }
-        guard rename(temporaryPath, path) == 0 else { throw AtomicFileError(path: path, operation: "rename into place") }
+        guard rename(temporaryPath, path) == 0 else {
+            throw AtomicFileError(path: path, operation: "rename into place")
+        }
         succeeded = true
 
         // Best effort: the data is already in place; a directory that cannot be synced is not a failed write.

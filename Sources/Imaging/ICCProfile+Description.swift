@@ -19,7 +19,9 @@ extension ICCProfile {
                 guard let size = uint32(offset + 20), let start = uint32(offset + 24),
                     start + size <= length, size % 2 == 0
                 else { return nil }
-                let units = stride(from: start, to: start + size, by: 2).map { UInt16(tag[$0]) << 8 | UInt16(tag[$0 + 1]) }
+                let units = stride(from: start, to: start + size, by: 2).map {
+                    UInt16(tag[$0]) << 8 | UInt16(tag[$0 + 1])
+                }
                 return String(decoding: units, as: UTF16.self)
             case 0x6465_7363:  // "desc": ASCII count then ASCII, NUL-terminated
                 guard let size = uint32(offset + 8), size >= 1, 12 + size <= length else { return nil }

@@ -135,7 +135,8 @@ enum PNGEncoder {
     static func keywordBytes(_ keyword: String, role: String) throws(PNGError) -> [UInt8] {
         guard let bytes = latin1Bytes(keyword), (1...79).contains(bytes.count),
             bytes.allSatisfy({ (32...126).contains($0) || $0 >= 161 }),
-            bytes.first != 32, bytes.last != 32, !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 32 && $1 == 32 })
+            bytes.first != 32, bytes.last != 32,
+            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 32 && $1 == 32 })
         else {
             throw PNGError(code: .invalidImage, message: "\(role) \"\(keyword)\" is not 1-79 printable Latin-1 "
                 + "characters without leading, trailing or double spaces")

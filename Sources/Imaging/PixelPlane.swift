@@ -44,7 +44,8 @@ public struct PixelPlane<Component: PixelComponent>: Sendable {
         let array = ContiguousArray(elements)
         precondition(width >= 0 && height >= 0 && channels >= 1, "invalid PixelPlane shape")
         precondition(array.count == width * height * channels,
-                     "PixelPlane \(width)x\(height)x\(channels) needs \(width * height * channels) elements, got \(array.count)")
+                     "PixelPlane \(width)x\(height)x\(channels) needs \(width * height * channels) elements, "
+                         + "got \(array.count)")
         self.width = width
         self.height = height
         self.channels = channels

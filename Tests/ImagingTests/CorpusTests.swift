@@ -10,7 +10,9 @@ import Testing
     }
 
     static func eightBit(_ image: PNGImage) throws -> UInt8Image {
-        guard case .eightBit(let plane) = image.pixels else { throw PNGError(code: .invalidImage, message: "not 8-bit") }
+        guard case .eightBit(let plane) = image.pixels else {
+            throw PNGError(code: .invalidImage, message: "not 8-bit")
+        }
         return plane
     }
 

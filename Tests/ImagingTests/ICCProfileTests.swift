@@ -103,7 +103,9 @@ import Testing
         #expect(signature(entry.offset) == "mluc")
         let length = Int(readBigEndian(profile, entry.offset + 20))
         let start = entry.offset + Int(readBigEndian(profile, entry.offset + 24))
-        let units = stride(from: start, to: start + length, by: 2).map { UInt16(profile[$0]) << 8 | UInt16(profile[$0 + 1]) }
+        let units = stride(from: start, to: start + length, by: 2).map {
+            UInt16(profile[$0]) << 8 | UInt16(profile[$0 + 1])
+        }
         #expect(String(decoding: units, as: UTF16.self) == "Display P3")
     }
 }

@@ -63,7 +63,9 @@ import Testing
     @Test func zeroSizeHeaderThrows() {
         for (width, height) in [(0, 10), (10, 0), (0, 0)] as [(UInt32, UInt32)] {
             let bytes = pngSignature + ihdr(width: width, height: height) + makeChunk("IEND", [])
-            #expect(Self.decodeError(bytes) != nil, "\(width)x\(height)")
+            let error = Self.decodeError(bytes)
+            #expect(error?.code == .corrupt, "\(width)x\(height)")
+            #expect(error?.message.contains("empty") == true, "\(String(describing: error))")
         }
     }
 
@@ -76,7 +78,9 @@ import Testing
         // A valid IHDR and a tiny IDAT: only the declared size is wrong.
         let bytes = pngSignature + ihdr(width: width, height: height) + makeChunk("IDAT", [0x78, 0x9C, 0x03, 0x00])
             + makeChunk("IEND", [])
-        #expect(Self.decodeError(bytes) != nil, "\(width)x\(height)")
+        let error = Self.decodeError(bytes)
+        #expect(error?.code == .tooLarge, "\(width)x\(height): \(String(describing: error))")
+        #expect(error?.message.contains("\(width)x\(height)") == true)
     }
 
     @Test func sizeWithinSideLimitsButOverThePixelCapIsTooLarge() {

@@ -50,6 +50,27 @@ import Testing
         #expect(Array(data[8..<10]) == [0x12, 0x34])
     }
 
+    @Test func chunkLayoutAndChecksumsFollowTheSpec() throws {
+        let image = PNGImage(pixels: sampleImage(channels: 4), colorSpace: .displayP3,
+                             text: [PNGText(key: "Software", value: "Obscura"), PNGText(key: "Title", value: "写真")])
+        let png = try PNG.encode(image)
+        #expect(Array(png.prefix(8)) == pngSignature)
+        let found = chunks(of: png)
+        // Every byte belongs to a chunk, and each CRC (computed here independently) matches (PNG spec §5.3).
+        #expect(found.last.map { $0.offset + 12 + $0.data.count } == png.count)
+        for chunk in found {
+            let stored = readBigEndian(png, chunk.offset + 8 + chunk.data.count)
+            #expect(stored == crc32(Array(chunk.type.utf8) + chunk.data), "\(chunk.type)")
+        }
+        let types = found.map(\.type)
+        #expect(types.first == "IHDR" && types.last == "IEND")
+        let firstIDAT = try #require(types.firstIndex(of: "IDAT"))
+        // Colour chunks must precede the image data (§5.6); text is written there too.
+        for type in ["cHRM", "gAMA", "iCCP", "tEXt", "iTXt"] {
+            #expect(types.firstIndex(of: type).map { $0 < firstIDAT } == true, "\(type)")
+        }
+    }
+
     @Test func sRGBWritesTheRecommendedChunks() throws {
         let png = try PNG.encode(PNGImage(pixels: sampleImage(), colorSpace: .sRGB))
         let found = chunks(of: png)

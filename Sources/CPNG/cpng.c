@@ -1,1 +1,425 @@
+// Memory-to-memory PNG decode and encode over libpng 1.6.
+//
+// All libpng state lives in heap structs reached through a pointer that is never modified after setjmp, so the
+// longjmp back into the entry point sees consistent values (C11 §7.13.2.1 on automatic variables and longjmp).
 #include "cpng.h"
+
+#include <png.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Shared by decode and encode: where libpng's errors are written.
+typedef struct cpng_error_sink {
+    char *message;
+    size_t capacity;
+    int code;  // 0 until the first error; the first error wins.
+    char warning[160];  // libpng's first warning, which often explains a terse error ("Invalid IHDR data").
+} cpng_error_sink;
+
+struct cpng_decoded {
+    cpng_error_sink sink;
+    png_structp png;
+    png_infop info;
+    const uint8_t *source;
+    size_t source_length;
+    size_t position;
+    uint8_t *pixels;
+    png_bytep *rows;
+    cpng_info summary;
+    png_textp texts;
+    int text_count;
+};
+
+typedef struct cpng_encoder {
+    cpng_error_sink sink;
+    png_structp png;
+    png_infop info;
+    uint8_t *output;
+    size_t length;
+    size_t capacity;
+    png_bytep *rows;
+    png_textp texts;
+} cpng_encoder;
+
+static void sink_set(cpng_error_sink *sink, int code, const char *format, ...) {
+    if (sink->code != 0) return;
+    sink->code = code;
+    if (sink->message != NULL && sink->capacity > 0) {
+        va_list arguments;
+        va_start(arguments, format);
+        vsnprintf(sink->message, sink->capacity, format, arguments);
+        va_end(arguments);
+    }
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    cpng_error_sink *sink = (cpng_error_sink *)png_get_error_ptr(png);
+    if (sink != NULL) {
+        const char *what = text != NULL ? text : "libpng error";
+        if (sink->warning[0] != '\0') {
+            sink_set(sink, CPNG_ERR_FORMAT, "%s (after: %s)", what, sink->warning);
+        } else {
+            sink_set(sink, CPNG_ERR_FORMAT, "%s", what);
+        }
+    }
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    // Warnings (for example an ancillary chunk with a bad CRC, which libpng skips) are not failures; the first
+    // one is kept to explain a later error.
+    cpng_error_sink *sink = (cpng_error_sink *)png_get_error_ptr(png);
+    if (sink != NULL && sink->warning[0] == '\0' && text != NULL) {
+        snprintf(sink->warning, sizeof sink->warning, "%s", text);
+    }
+}
+
+static uint32_t read_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+// Checks the declared size in IHDR, which the PNG spec (§5.6) requires to be the first chunk, before libpng
+// sees it: a clear message, and no chance of any allocation sized by a hostile header.
+static int check_declared_size(const uint8_t *data, size_t length, cpng_error_sink *sink) {
+    if (length < 8 + 8 + 8 || memcmp(data + 12, "IHDR", 4) != 0) return CPNG_OK;  // libpng reports the layout
+    uint32_t width = read_be32(data + 16);
+    uint32_t height = read_be32(data + 20);
+    if (width == 0 || height == 0) {
+        sink_set(sink, CPNG_ERR_FORMAT, "IHDR declares an empty %ux%u image", width, height);
+        return CPNG_ERR_FORMAT;
+    }
+    if (width > CPNG_MAX_DIMENSION || height > CPNG_MAX_DIMENSION) {
+        sink_set(sink, CPNG_ERR_LIMIT, "IHDR declares %ux%u; the limit is %u pixels a side", width, height,
+                 CPNG_MAX_DIMENSION);
+        return CPNG_ERR_LIMIT;
+    }
+    if ((uint64_t)width * (uint64_t)height > CPNG_MAX_PIXELS) {
+        sink_set(sink, CPNG_ERR_LIMIT, "IHDR declares %ux%u, more than the limit of %llu pixels", width, height,
+                 (unsigned long long)CPNG_MAX_PIXELS);
+        return CPNG_ERR_LIMIT;
+    }
+    return CPNG_OK;
+}
+
+// Records our own error, then unwinds through libpng's jump buffer.
+static void fail(png_structp png, cpng_error_sink *sink, int code, const char *format, ...) {
+    if (sink->code == 0) {
+        sink->code = code;
+        if (sink->message != NULL && sink->capacity > 0) {
+            va_list arguments;
+            va_start(arguments, format);
+            vsnprintf(sink->message, sink->capacity, format, arguments);
+            va_end(arguments);
+        }
+    }
+    png_longjmp(png, 1);
+}
+
+// MARK: - Decode
+
+static void read_from_memory(png_structp png, png_bytep destination, size_t count) {
+    cpng_decoded *decoded = (cpng_decoded *)png_get_io_ptr(png);
+    if (count > decoded->source_length - decoded->position) {
+        fail(png, &decoded->sink, CPNG_ERR_FORMAT, "truncated data: needed %zu more bytes at offset %zu of %zu",
+             count, decoded->position, decoded->source_length);
+    }
+    memcpy(destination, decoded->source + decoded->position, count);
+    decoded->position += count;
+}
+
+void cpng_decoded_free(cpng_decoded *decoded) {
+    if (decoded == NULL) return;
+    if (decoded->png != NULL) png_destroy_read_struct(&decoded->png, &decoded->info, NULL);
+    free(decoded->rows);
+    free(decoded->pixels);
+    free(decoded);
+}
+
+static void collect_metadata(cpng_decoded *decoded) {
+    png_structp png = decoded->png;
+    png_infop info = decoded->info;
+    cpng_info *summary = &decoded->summary;
+
+    int intent = 0;
+    if (png_get_valid(png, info, PNG_INFO_sRGB) && png_get_sRGB(png, info, &intent)) {
+        summary->has_srgb = 1;
+        summary->srgb_intent = intent;
+    }
+    png_fixed_point gamma = 0;
+    if (png_get_valid(png, info, PNG_INFO_gAMA) && png_get_gAMA_fixed(png, info, &gamma) && gamma > 0) {
+        summary->has_gamma = 1;
+        summary->gamma_fixed = (uint32_t)gamma;
+    }
+    png_fixed_point c[8] = {0};
+    if (png_get_valid(png, info, PNG_INFO_cHRM) &&
+        png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7])) {
+        summary->has_chromaticities = 1;
+        for (int i = 0; i < 8; i++) summary->chromaticities_fixed[i] = (int32_t)c[i];
+    }
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (png_get_valid(png, info, PNG_INFO_iCCP) &&
+        png_get_iCCP(png, info, &name, &compression, &profile, &profile_length)) {
+        summary->icc_profile = profile;
+        summary->icc_length = profile_length;
+        summary->icc_name = name;
+    }
+    png_textp texts = NULL;
+    int count = 0;
+    png_get_text(png, info, &texts, &count);
+    decoded->texts = texts;
+    decoded->text_count = count;
+    summary->text_count = count;
+}
+
+int cpng_decode(const uint8_t *data, size_t length, cpng_decoded **out, char *message, size_t message_capacity) {
+    if (message != NULL && message_capacity > 0) message[0] = '\0';
+    if (out == NULL) return CPNG_ERR_ARGUMENT;
+    *out = NULL;
+    if (data == NULL || length < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
+        sink_set(&sink, CPNG_ERR_SIGNATURE, length < 8 ? "not a PNG: only %zu bytes, shorter than the signature"
+                                                       : "not a PNG: the 8-byte signature does not match",
+                 length);
+        return CPNG_ERR_SIGNATURE;
+    }
+    {
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
+        int declared = check_declared_size(data, length, &sink);
+        if (declared != CPNG_OK) return declared;
+    }
+    cpng_decoded *const decoded = calloc(1, sizeof *decoded);
+    if (decoded == NULL) return CPNG_ERR_MEMORY;
+    decoded->sink.message = message;
+    decoded->sink.capacity = message_capacity;
+    decoded->source = data;
+    decoded->source_length = length;
+
+    decoded->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoded->sink, on_error, on_warning);
+    if (decoded->png != NULL) decoded->info = png_create_info_struct(decoded->png);
+    if (decoded->png == NULL || decoded->info == NULL) {
+        cpng_decoded_free(decoded);
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
+        sink_set(&sink, CPNG_ERR_MEMORY, "out of memory creating the PNG reader");
+        return CPNG_ERR_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(decoded->png))) {
+        int code = decoded->sink.code != 0 ? decoded->sink.code : CPNG_ERR_FORMAT;
+        cpng_decoded_free(decoded);
+        return code;
+    }
+    png_structp png = decoded->png;
+    png_infop info = decoded->info;
+    png_set_read_fn(png, decoded, read_from_memory);
+    png_set_user_limits(png, CPNG_MAX_DIMENSION, CPNG_MAX_DIMENSION);
+    png_set_chunk_cache_max(png, CPNG_MAX_CACHED_CHUNKS);
+    png_set_chunk_malloc_max(png, CPNG_MAX_CHUNK_BYTES);
+
+    png_read_info(png, info);
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    if (width == 0 || height == 0) fail(png, &decoded->sink, CPNG_ERR_FORMAT, "image is %ux%u", width, height);
+    // The cap is checked before any pixel memory exists.
+    if ((uint64_t)width * (uint64_t)height > CPNG_MAX_PIXELS) {
+        fail(png, &decoded->sink, CPNG_ERR_LIMIT, "image is %ux%u, more than the limit of %llu pixels", width,
+             height, (unsigned long long)CPNG_MAX_PIXELS);
+    }
+
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    (void)png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    size_t row_bytes = png_get_rowbytes(png, info);
+    if (row_bytes == 0 || (size_t)height > SIZE_MAX / row_bytes) {
+        fail(png, &decoded->sink, CPNG_ERR_LIMIT, "image rows of %zu bytes do not fit in memory", row_bytes);
+    }
+    decoded->pixels = malloc(row_bytes * (size_t)height);
+    decoded->rows = malloc(sizeof(png_bytep) * (size_t)height);
+    if (decoded->pixels == NULL || decoded->rows == NULL) {
+        fail(png, &decoded->sink, CPNG_ERR_MEMORY, "out of memory for a %ux%u image", width, height);
+    }
+    for (png_uint_32 y = 0; y < height; y++) decoded->rows[y] = decoded->pixels + (size_t)y * row_bytes;
+    png_read_image(png, decoded->rows);
+    png_read_end(png, info);
+
+    cpng_info *summary = &decoded->summary;
+    summary->width = width;
+    summary->height = height;
+    summary->bit_depth = png_get_bit_depth(png, info);
+    summary->channels = png_get_channels(png, info);
+    summary->row_bytes = row_bytes;
+    summary->pixels = decoded->pixels;
+    if (summary->bit_depth != 8 && summary->bit_depth != 16) {
+        fail(png, &decoded->sink, CPNG_ERR_FORMAT, "unsupported bit depth %d after expansion", summary->bit_depth);
+    }
+    collect_metadata(decoded);
+    *out = decoded;
+    return CPNG_OK;
+}
+
+void cpng_decoded_info(const cpng_decoded *decoded, cpng_info *info) {
+    if (decoded == NULL || info == NULL) return;
+    *info = decoded->summary;
+}
+
+int cpng_decoded_text(const cpng_decoded *decoded, int index, cpng_text *text) {
+    if (decoded == NULL || text == NULL || index < 0 || index >= decoded->text_count) return CPNG_ERR_ARGUMENT;
+    png_const_textp entry = &decoded->texts[index];
+    text->key = entry->key;
+    text->value = entry->text != NULL ? entry->text : "";
+    int utf8 = entry->compression == PNG_ITXT_COMPRESSION_NONE || entry->compression == PNG_ITXT_COMPRESSION_zTXt;
+    text->is_utf8 = utf8;
+    text->value_length = entry->text == NULL ? 0 : (utf8 ? entry->itxt_length : entry->text_length);
+    return CPNG_OK;
+}
+
+// MARK: - Encode
+
+static void write_to_memory(png_structp png, png_bytep source, size_t count) {
+    cpng_encoder *encoder = (cpng_encoder *)png_get_io_ptr(png);
+    if (count > SIZE_MAX - encoder->length) fail(png, &encoder->sink, CPNG_ERR_MEMORY, "output too large");
+    size_t needed = encoder->length + count;
+    if (needed > encoder->capacity) {
+        size_t capacity = encoder->capacity < 4096 ? 4096 : encoder->capacity;
+        while (capacity < needed) capacity = capacity > SIZE_MAX / 2 ? needed : capacity * 2;
+        uint8_t *grown = realloc(encoder->output, capacity);
+        if (grown == NULL) fail(png, &encoder->sink, CPNG_ERR_MEMORY, "out of memory growing the output");
+        encoder->output = grown;
+        encoder->capacity = capacity;
+    }
+    memcpy(encoder->output + encoder->length, source, count);
+    encoder->length += count;
+}
+
+static void flush_memory(png_structp png) { (void)png; }
+
+static void encoder_release(cpng_encoder *encoder, int keep_output) {
+    if (encoder->png != NULL) png_destroy_write_struct(&encoder->png, &encoder->info);
+    free(encoder->rows);
+    free(encoder->texts);
+    if (!keep_output) free(encoder->output);
+    free(encoder);
+}
+
+static int check_request(const cpng_encode_request *request, cpng_error_sink *sink) {
+    if (request->width == 0 || request->height == 0 || request->width > PNG_UINT_31_MAX ||
+        request->height > PNG_UINT_31_MAX) {
+        sink_set(sink, CPNG_ERR_ARGUMENT, "cannot encode a %ux%u image", request->width, request->height);
+        return CPNG_ERR_ARGUMENT;
+    }
+    if (request->bit_depth != 8 && request->bit_depth != 16) {
+        sink_set(sink, CPNG_ERR_ARGUMENT, "bit depth %d is not 8 or 16", request->bit_depth);
+        return CPNG_ERR_ARGUMENT;
+    }
+    if (request->channels < 1 || request->channels > 4) {
+        sink_set(sink, CPNG_ERR_ARGUMENT, "%d channels; PNG holds 1 to 4", request->channels);
+        return CPNG_ERR_ARGUMENT;
+    }
+    size_t minimum = (size_t)request->width * (size_t)request->channels * (size_t)(request->bit_depth / 8);
+    if (request->pixels == NULL || request->row_bytes < minimum) {
+        sink_set(sink, CPNG_ERR_ARGUMENT, "rows of %zu bytes are shorter than the %zu an image row needs",
+                 request->row_bytes, minimum);
+        return CPNG_ERR_ARGUMENT;
+    }
+    if (request->text_count < 0 || (request->text_count > 0 && request->texts == NULL)) {
+        sink_set(sink, CPNG_ERR_ARGUMENT, "text list is inconsistent");
+        return CPNG_ERR_ARGUMENT;
+    }
+    return CPNG_OK;
+}
+
+int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_length, char *message,
+                size_t message_capacity) {
+    if (message != NULL && message_capacity > 0) message[0] = '\0';
+    if (request == NULL || out == NULL || out_length == NULL) return CPNG_ERR_ARGUMENT;
+    *out = NULL;
+    *out_length = 0;
+    cpng_error_sink check = {message, message_capacity, 0, {0}};
+    int checked = check_request(request, &check);
+    if (checked != CPNG_OK) return checked;
+
+    cpng_encoder *const encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL) return CPNG_ERR_MEMORY;
+    encoder->sink.message = message;
+    encoder->sink.capacity = message_capacity;
+    encoder->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &encoder->sink, on_error, on_warning);
+    if (encoder->png != NULL) encoder->info = png_create_info_struct(encoder->png);
+    encoder->rows = malloc(sizeof(png_bytep) * (size_t)request->height);
+    if (request->text_count > 0) encoder->texts = calloc((size_t)request->text_count, sizeof(png_text));
+    if (encoder->png == NULL || encoder->info == NULL || encoder->rows == NULL ||
+        (request->text_count > 0 && encoder->texts == NULL)) {
+        encoder_release(encoder, 0);
+        cpng_error_sink sink = {message, message_capacity, 0, {0}};
+        sink_set(&sink, CPNG_ERR_MEMORY, "out of memory creating the PNG writer");
+        return CPNG_ERR_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(encoder->png))) {
+        int code = encoder->sink.code != 0 ? encoder->sink.code : CPNG_ERR_FORMAT;
+        encoder_release(encoder, 0);
+        return code;
+    }
+    png_structp png = encoder->png;
+    png_infop info = encoder->info;
+    png_set_write_fn(png, encoder, write_to_memory, flush_memory);
+    if (request->compression_level >= 0 && request->compression_level <= 9) {
+        png_set_compression_level(png, request->compression_level);
+    }
+    static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                       PNG_COLOR_TYPE_RGB_ALPHA};
+    png_set_IHDR(png, info, request->width, request->height, request->bit_depth, color_types[request->channels],
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+
+    if (request->write_srgb) {
+        png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    } else {
+        if (request->write_gamma) png_set_gAMA_fixed(png, info, (png_fixed_point)request->gamma_fixed);
+        if (request->write_chromaticities) {
+            const int32_t *c = request->chromaticities_fixed;
+            png_set_cHRM_fixed(png, info, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+        }
+    }
+    if (request->icc_profile != NULL) {
+        if (request->icc_length > PNG_UINT_31_MAX || request->icc_length < 132) {
+            fail(png, &encoder->sink, CPNG_ERR_ARGUMENT, "ICC profile of %zu bytes", request->icc_length);
+        }
+        png_set_iCCP(png, info, request->icc_name != NULL ? request->icc_name : "ICC profile",
+                     PNG_COMPRESSION_TYPE_BASE, request->icc_profile, (png_uint_32)request->icc_length);
+    }
+    for (int i = 0; i < request->text_count; i++) {
+        png_textp entry = &encoder->texts[i];
+        entry->key = (png_charp)request->texts[i].key;
+        entry->text = (png_charp)request->texts[i].value;
+        if (request->texts[i].is_utf8) {
+            entry->compression = PNG_ITXT_COMPRESSION_NONE;
+            entry->itxt_length = request->texts[i].value_length;
+            entry->lang = NULL;
+            entry->lang_key = NULL;
+        } else {
+            entry->compression = PNG_TEXT_COMPRESSION_NONE;
+            entry->text_length = request->texts[i].value_length;
+        }
+    }
+    if (request->text_count > 0) png_set_text(png, info, encoder->texts, request->text_count);
+
+    for (png_uint_32 y = 0; y < request->height; y++) {
+        encoder->rows[y] = (png_bytep)(request->pixels + (size_t)y * request->row_bytes);
+    }
+    png_write_info(png, info);
+    png_write_image(png, encoder->rows);
+    png_write_end(png, NULL);
+
+    *out = encoder->output;
+    *out_length = encoder->length;
+    encoder_release(encoder, 1);
+    return CPNG_OK;
+}
+
+void cpng_free(void *buffer) { free(buffer); }

@@ -1,1 +1,0 @@
-// Imaging: pixel planes, the PNG codec, resampling, warps and filters.

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The PNG codec (ISO/IEC 15948), over libpng.
+///
+/// Decoding accepts every PNG colour type: palettes and grey below 8 bits are expanded to 8 bits, and tRNS becomes
+/// an alpha channel. Declared sizes over 65535 pixels a side or 2^27 pixels are rejected before any pixel memory
+/// is allocated; ancillary chunks are capped at 16 MiB each. Damaged data always throws `PNGError`, never crashes.
+public enum PNG {
+    /// Decodes PNG bytes.
+    public static func decode(_ bytes: [UInt8]) throws(PNGError) -> PNGImage {
+        try PNGDecoder.decode(bytes)
+    }
+
+    /// Encodes an image as PNG bytes.
+    ///
+    /// - Parameter compressionLevel: zlib level 0...9, or nil for libpng's default.
+    public static func encode(_ image: PNGImage, compressionLevel: Int? = nil) throws(PNGError) -> [UInt8] {
+        try PNGEncoder.encode(image, compressionLevel: compressionLevel)
+    }
+
+    /// Reads and decodes a PNG file; errors carry the path.
+    public static func read(contentsOf path: String) throws(PNGError) -> PNGImage {
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path)
+        } catch {
+            throw error.at(path: path)
+        }
+        do {
+            return try decode(bytes)
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    /// Encodes an image and writes it atomically (see `AtomicFile`): on failure nothing is left at `path`
+    /// except the file that was there before.
+    public static func write(_ image: PNGImage, to path: String, compressionLevel: Int? = nil) throws(PNGError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(image, compressionLevel: compressionLevel)
+        } catch {
+            throw error.at(path: path)
+        }
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            throw PNGError(code: .io, message: "cannot \(error.operation): \(error.reason)", path: path)
+        }
+    }
+
+    /// Largest file `read(contentsOf:)` loads: 1 GiB.
+    static let maximumFileBytes = 1 << 30
+
+    static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
+        func failure(_ what: String) -> PNGError {
+            PNGError(code: .io, message: "cannot \(what): \(String(cString: strerror(errno)))", path: path)
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw failure("open") }
+        defer { _ = close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("stat") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw PNGError(code: .io, message: "not a regular file", path: path)
+        }
+        guard status.st_size <= maximumFileBytes else {
+            throw PNGError(code: .tooLarge, message: "file of \(status.st_size) bytes is over 1 GiB", path: path)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { readSome(descriptor, $0, from: offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read")
+            }
+            if count == 0 { break }  // the file shrank while reading
+            offset += count
+        }
+        return Array(bytes[0..<offset])
+    }
+}
+
+/// `read(2)` into `buffer[offset...]`; named apart from `PNG.read`.
+private func readSome(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, from offset: Int) -> Int {
+    guard let base = buffer.baseAddress, offset < buffer.count else { return 0 }
+    return read(descriptor, base + offset, buffer.count - offset)
+}

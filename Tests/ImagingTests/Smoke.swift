@@ -1,6 +1,0 @@
-import Testing
-import Imaging
-
-@Test func ImagingBuilds() {
-    #expect(Bool(true))
-}

@@ -51,13 +51,16 @@ public struct ErrorCollector: Sendable {
 
     /// Runs `body`; a thrown located error is recorded and `nil` returned, so the caller can
     /// carry on with the next independent part (the next camera, the next format).
-    public mutating func attempt<T>(_ body: () throws -> T) rethrows -> T? {
+    public mutating func attempt<T>(_ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch let error as LocatedError {
             errors.append(error)
         } catch let list as LocatedErrors {
             errors.append(contentsOf: list.errors)
+        } catch {
+            // Readers throw only located errors; anything else still must not vanish.
+            errors.append(LocatedError(SourceLocation(file: "<input>", line: 1, column: 1), "\(error)"))
         }
         return nil
     }

@@ -227,3 +227,27 @@ public struct YAMLMapping: Sendable {
     /// The keys present, in file order.
     public var keys: [String] { entries.map(\.key) }
 }
+
+extension YAMLNode {
+    /// The location of every node below this one, keyed by raw path (`a.b[2].c`, no labels),
+    /// including this node under its own path. Lets later checks point at a value they question.
+    public func locationsByPath(root: String = "") -> [String: SourceLocation] {
+        var out: [String: SourceLocation] = [:]
+        func walk(_ node: Node, _ path: String) {
+            if let mark = node.mark { out[path] = SourceLocation(file: file, line: mark.line, column: mark.column) }
+            switch node {
+            case let .mapping(mapping):
+                for (key, value) in mapping {
+                    guard let name = key.scalar?.string else { continue }
+                    walk(value, path.isEmpty ? name : "\(path).\(name)")
+                }
+            case let .sequence(sequence):
+                for (i, item) in sequence.enumerated() { walk(item, "\(path)[\(i)]") }
+            default:
+                break
+            }
+        }
+        walk(node, root)
+        return out
+    }
+}

@@ -45,8 +45,12 @@ enum FlashReader {
             kind: try map.required("kind").choice(FlashHardware.Kind.self), modules: modules, calibration: calibration,
             provenance: try ProvenanceReader.read(map, sectionKeys: ["kind", "modules"]),
             calibrationProvenance: try ProvenanceReader.read(
-                YAMLMapping(node: map.node, entries: map.entries.map {
-                    $0.key == "calibration_provenance" ? (key: "provenance", keyNode: $0.keyNode, value: $0.value) : $0
+                YAMLMapping(node: map.node, entries: map.entries.compactMap {
+                    switch $0.key {
+                    case "provenance": return nil
+                    case "calibration_provenance": return (key: "provenance", keyNode: $0.keyNode, value: $0.value)
+                    default: return $0
+                    }
                 }), sectionKeys: ["calibration"]))
     }
 

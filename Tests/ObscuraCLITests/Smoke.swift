@@ -1,6 +1,0 @@
-import Testing
-import ObscuraCLI
-
-@Test func ObscuraCLIBuilds() {
-    #expect(Bool(true))
-}

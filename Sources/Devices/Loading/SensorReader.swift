@@ -17,7 +17,12 @@ enum SensorReader {
                 red: try lobes(try map.required("red")), green: try lobes(try map.required("green")),
                 blue: try lobes(try map.required("blue")))
         case .named:
-            model = .named(try map.required("name").string(), peakQE: try map.required("peak_qe").double(in: 0.01...1))
+            let nameNode = try map.required("name")
+            let name = try nameNode.string()
+            guard SpectralSensitivities.namedSets.contains(name) else {
+                throw nameNode.error("unknown sensitivity set '\(name)'; available: \(SpectralSensitivities.namedSets.joined(separator: ", "))")
+            }
+            model = .named(name, peakQE: try map.required("peak_qe").double(in: 0.01...1))
         case .samples:
             let wavelengths = try map.required("wavelengths_nm").doubles(minimum: 2)
             guard zip(wavelengths, wavelengths.dropFirst()).allSatisfy({ $0 < $1 }) else {

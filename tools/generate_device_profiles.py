@@ -67,8 +67,7 @@ def distortion_tables(k1, k2):
             else:
                 hi = mid
         inv.append((lo + hi) / 2 / target - 1)
-    inv[0] = inv[1] if k1 == 0 else -k1 * 0  # radius 0: no elongation
-    inv[0] = 0.0
+    inv[0] = 0.0  # radius 0: no elongation
     return fwd, inv
 
 

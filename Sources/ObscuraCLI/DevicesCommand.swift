@@ -106,7 +106,8 @@ struct DevicesCommand: ParsableCommand {
                 }
             }
             if count > 0 {
-                throw CommandFailure.checkFailed("\(count) problem\(count == 1 ? "" : "s") in \(paths.count) profile(s)")
+                throw CommandFailure.checkFailed(
+                    "\(count) problem\(count == 1 ? "" : "s") in \(paths.count) profile(s)")
             }
             print("\(paths.count) profile(s) checked, no problems")
         }

@@ -13,22 +13,36 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(file: "syntax-error", line: 28, column: 7, fragment: "YAML syntax error: did not find expected ',' or ']'"),
-        Case(file: "wrong-type", line: 11, column: 17, fragment: "cameras[0] (back-wide).optics.f_number: expected a number, found 'fast'"),
-        Case(file: "unknown-key", line: 32, column: 7,
-             fragment: "unknown key 'focal_lenght_mm' in cameras[1] (back-tele).optics; did you mean 'focal_length_mm'?"),
-        Case(file: "negative-value", line: 32, column: 24, fragment: "cameras[1] (back-tele).optics.focal_length_mm: must be positive"),
-        Case(file: "depth-aspect-ratio", line: 62, column: 27, fragment: "does not have the video format's aspect ratio"),
-        Case(file: "missing-constituent", line: 53, column: 31,
-             fragment: "cameras[2] (back-dual).constituents[1]: no camera with id 'back-telephoto' in this profile; did you mean 'back-tele'?"),
+        Case(
+            file: "syntax-error", line: 28, column: 7, fragment: "YAML syntax error: did not find expected ',' or ']'"),
+        Case(
+            file: "wrong-type", line: 11, column: 17,
+            fragment: "cameras[0] (back-wide).optics.f_number: expected a number, found 'fast'"),
+        Case(
+            file: "unknown-key", line: 32, column: 7,
+            fragment: "unknown key 'focal_lenght_mm' in cameras[1] (back-tele).optics; did you mean 'focal_length_mm'?"),
+        Case(
+            file: "negative-value", line: 32, column: 24,
+            fragment: "cameras[1] (back-tele).optics.focal_length_mm: must be positive"),
+        Case(
+            file: "depth-aspect-ratio", line: 62, column: 27, fragment: "does not have the video format's aspect ratio"),
+        Case(
+            file: "missing-constituent", line: 53, column: 31,
+            fragment:
+                "cameras[2] (back-dual).constituents[1]: no camera with id 'back-telephoto' in this profile; did you mean 'back-tele'?"
+        ),
         Case(file: "unordered-fps", line: 58, column: 22, fragment: "frame-rate range is not ordered"),
         Case(file: "provenance-typo", line: 14, column: 19, fragment: "did you mean 'modelled'?"),
-        Case(file: "lint-constant-color-without-flash", line: 27, column: 32,
-             fragment: "cameras[0] (back-wide).features.constant_color: Constant Color needs a flash"),
-        Case(file: "lint-depth-without-depth-camera", line: 18, column: 7,
-             fragment: "cameras[0] (back-wide).formats: has depth formats, but a builtInWideAngleCamera cannot deliver depth"),
-        Case(file: "lint-baseline", line: 68, column: 20,
-             fragment: "cameras[2] (back-dual).depth.baseline_mm: baseline 14.0 mm disagrees with the extrinsics"),
+        Case(
+            file: "lint-constant-color-without-flash", line: 27, column: 32,
+            fragment: "cameras[0] (back-wide).features.constant_color: Constant Color needs a flash"),
+        Case(
+            file: "lint-depth-without-depth-camera", line: 18, column: 7,
+            fragment:
+                "cameras[0] (back-wide).formats: has depth formats, but a builtInWideAngleCamera cannot deliver depth"),
+        Case(
+            file: "lint-baseline", line: 68, column: 20,
+            fragment: "cameras[2] (back-dual).depth.baseline_mm: baseline 14.0 mm disagrees with the extrinsics"),
         Case(file: "lint-constituent-order", line: 53, column: 19, fragment: "in that order (spec §2.2)"),
     ]
 
@@ -60,7 +74,8 @@ import Testing
             guard let list = error as? LocatedErrors else { return false }
             return list.errors.count == 2
                 && list.errors[0].description.hasPrefix("two.yaml:11:17: cameras[0] (back-wide).optics.f_number")
-                && list.errors[1].description.hasPrefix("two.yaml:34:7: unknown key 'f_numbr' in cameras[1] (back-tele)")
+                && list.errors[1].description.hasPrefix(
+                    "two.yaml:34:7: unknown key 'f_numbr' in cameras[1] (back-tele)")
         }
     }
 }

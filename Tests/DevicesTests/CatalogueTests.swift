@@ -33,15 +33,22 @@ import Testing
         let dual = try #require(try profile(id).cameras(ofType: .builtInDualCamera).first)
         let photo = try #require(dual.format(for: .photo))
         #expect(photo.video == Dimensions(width: 1440, height: 1080))
-        #expect(photo.depthFormats.map(\.dimensions) == [Dimensions(width: 320, height: 240), Dimensions(width: 160, height: 120)])
+        #expect(
+            photo.depthFormats.map(\.dimensions) == [
+                Dimensions(width: 320, height: 240), Dimensions(width: 160, height: 120),
+            ])
         #expect(photo.depthFormats.allSatisfy { $0.maxFPS == 24 })
         let hd = try #require(dual.formats.first { $0.video == Dimensions(width: 1920, height: 1080) })
-        #expect(hd.depthFormats.map(\.dimensions) == [Dimensions(width: 320, height: 180), Dimensions(width: 160, height: 90)])
+        #expect(
+            hd.depthFormats.map(\.dimensions) == [
+                Dimensions(width: 320, height: 180), Dimensions(width: 160, height: 90),
+            ])
         #expect(hd.depthFormats.allSatisfy { $0.maxFPS == 24 })
         #expect(hd.maxFPS <= 30)
         #expect(dual.depth?.accuracy == .relative)
         for format in dual.formats.flatMap(\.depthFormats) {
-            #expect(Set(format.pixelFormats.map(\.fourCharCode)) == [0x6864_6973, 0x6664_6973, 0x6864_6570, 0x6664_6570])
+            #expect(
+                Set(format.pixelFormats.map(\.fourCharCode)) == [0x6864_6973, 0x6664_6973, 0x6864_6570, 0x6664_6570])
         }
     }
 
@@ -52,8 +59,10 @@ import Testing
         #expect(truedepth.position == .front)
         #expect(truedepth.depth?.accuracy == .absolute)
         #expect(truedepth.depth?.technology == .structuredLight)
-        let sizes43 = truedepth.formats.filter { $0.video.aspectRatio == 4.0 / 3 }.flatMap(\.depthFormats).map(\.dimensions)
-        let sizes169 = truedepth.formats.filter { $0.video.aspectRatio == 16.0 / 9 }.flatMap(\.depthFormats).map(\.dimensions)
+        let sizes43 = truedepth.formats.filter { $0.video.aspectRatio == 4.0 / 3 }.flatMap(\.depthFormats).map(
+            \.dimensions)
+        let sizes169 = truedepth.formats.filter { $0.video.aspectRatio == 16.0 / 9 }.flatMap(\.depthFormats).map(
+            \.dimensions)
         #expect(sizes43.contains(Dimensions(width: 640, height: 480)))
         #expect(sizes169.contains(Dimensions(width: 640, height: 360)))
     }
@@ -62,13 +71,22 @@ import Testing
     @Test func deviceTypesPerModel() throws {
         func types(_ id: String) throws -> Set<DeviceType> { Set(try profile(id).cameras.map(\.deviceType)) }
         #expect(try types("iphone-7-plus") == [.builtInWideAngleCamera, .builtInTelephotoCamera, .builtInDualCamera])
-        #expect(try types("iphone-x") == [.builtInWideAngleCamera, .builtInTelephotoCamera, .builtInDualCamera,
-                                          .builtInTrueDepthCamera])
-        #expect(try types("iphone-14") == [.builtInWideAngleCamera, .builtInUltraWideCamera, .builtInDualWideCamera,
-                                           .builtInTrueDepthCamera])
-        #expect(try types("iphone-15-pro") == [.builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera,
-                                               .builtInDualWideCamera, .builtInTripleCamera, .builtInLiDARDepthCamera,
-                                               .builtInTrueDepthCamera])
+        #expect(
+            try types("iphone-x") == [
+                .builtInWideAngleCamera, .builtInTelephotoCamera, .builtInDualCamera,
+                .builtInTrueDepthCamera,
+            ])
+        #expect(
+            try types("iphone-14") == [
+                .builtInWideAngleCamera, .builtInUltraWideCamera, .builtInDualWideCamera,
+                .builtInTrueDepthCamera,
+            ])
+        #expect(
+            try types("iphone-15-pro") == [
+                .builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera,
+                .builtInDualWideCamera, .builtInTripleCamera, .builtInLiDARDepthCamera,
+                .builtInTrueDepthCamera,
+            ])
         #expect(try types("ipad-pro-m4").contains(.builtInLiDARDepthCamera))
         #expect(try !types("ipad-10th-gen").contains(where: { $0.canDeliverDepth }))
         // The 7 Plus has no TrueDepth camera: its front camera is a plain wide camera.
@@ -83,11 +101,17 @@ import Testing
             return camera.constituents.compactMap { p15.camera($0)?.deviceType }
         }
         #expect(try constituentTypes(.builtInDualWideCamera) == [.builtInUltraWideCamera, .builtInWideAngleCamera])
-        #expect(try constituentTypes(.builtInTripleCamera) == [.builtInUltraWideCamera, .builtInWideAngleCamera,
-                                                               .builtInTelephotoCamera])
+        #expect(
+            try constituentTypes(.builtInTripleCamera) == [
+                .builtInUltraWideCamera, .builtInWideAngleCamera,
+                .builtInTelephotoCamera,
+            ])
         let p7 = try profile("iphone-7-plus")
         let dual = try #require(p7.cameras(ofType: .builtInDualCamera).first)
-        #expect(dual.constituents.compactMap { p7.camera($0)?.deviceType } == [.builtInWideAngleCamera, .builtInTelephotoCamera])
+        #expect(
+            dual.constituents.compactMap { p7.camera($0)?.deviceType } == [
+                .builtInWideAngleCamera, .builtInTelephotoCamera,
+            ])
         // Shortest focal length first, checked on the optics.
         let focal = dual.constituents.compactMap { p7.camera($0)?.optics?.focalLengthMM }
         #expect(focal == focal.sorted())
@@ -112,7 +136,8 @@ import Testing
         }
         func ccTypes(_ id: String) throws -> Set<DeviceType> {
             let p = try profile(id)
-            return Set(p.cameras.filter { c in c.formats.contains { c.supportsConstantColor(with: $0) } }.map(\.deviceType))
+            return Set(
+                p.cameras.filter { c in c.formats.contains { c.supportsConstantColor(with: $0) } }.map(\.deviceType))
         }
         #expect(try ccTypes("iphone-14") == [.builtInWideAngleCamera, .builtInDualWideCamera])
         #expect(try ccTypes("iphone-15-pro") == [.builtInWideAngleCamera, .builtInDualWideCamera])

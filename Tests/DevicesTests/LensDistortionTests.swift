@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func beyondTheCornerUsesTheLastEntry() {
-        let p = LensDistortion.map(x: 150, y: 50, table: [0, 0.1, 0.2], centerX: 50, centerY: 50, width: 100, height: 100)
+        let p = LensDistortion.map(
+            x: 150, y: 50, table: [0, 0.1, 0.2], centerX: 50, centerY: 50, width: 100, height: 100)
         #expect(abs(p.x - (50 + 100 * 1.2)) < 1e-12)
         #expect(p.y == 50)
     }
@@ -32,8 +33,11 @@ import Testing
     }
 
     @Test func suggestsNearMissesOnly() {
-        #expect(EditDistance.suggestion(for: "focal_lenght_mm", among: ["focal_length_mm", "f_number"]) == "focal_length_mm")
-        #expect(EditDistance.suggestion(for: "focal_length", among: ["focal_length_mm", "f_number"]) == "focal_length_mm")
+        #expect(
+            EditDistance.suggestion(for: "focal_lenght_mm", among: ["focal_length_mm", "f_number"]) == "focal_length_mm"
+        )
+        #expect(
+            EditDistance.suggestion(for: "focal_length", among: ["focal_length_mm", "f_number"]) == "focal_length_mm")
         #expect(EditDistance.suggestion(for: "banana", among: ["focal_length_mm", "f_number"]) == nil)
     }
 }

@@ -19,9 +19,10 @@ import Testing
 
     @Test func gaussianLobePeaksAtItsPeakQE() {
         let model = SpectralSensitivities(
-            model: .gaussianMixture(red: [.init(peakNM: 600, sigmaNM: 30, peakQE: 0.5)],
-                                    green: [.init(peakNM: 535, sigmaNM: 35, peakQE: 0.6)],
-                                    blue: [.init(peakNM: 460, sigmaNM: 25, peakQE: 0.4)]),
+            model: .gaussianMixture(
+                red: [.init(peakNM: 600, sigmaNM: 30, peakQE: 0.5)],
+                green: [.init(peakNM: 535, sigmaNM: 35, peakQE: 0.6)],
+                blue: [.init(peakNM: 460, sigmaNM: 25, peakQE: 0.4)]),
             provenance: ProvenanceMap(Provenance(.modelled)))
         let rgb = model.rgb
         #expect(abs(rgb.red.value(at: 600) - 0.5) < 1e-12)

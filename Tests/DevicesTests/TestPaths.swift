@@ -5,5 +5,6 @@ enum TestPaths {
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let profiles = repositoryRoot.appendingPathComponent("DeviceProfiles").path
-    static let broken = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Broken").path
+    static let broken = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Broken")
+        .path
 }

@@ -78,7 +78,8 @@ public struct CapabilityMatrix: Sendable, Codable, Hashable {
                         highestPhotoQuality: format.highestPhotoQuality,
                         constantColor: camera.supportsConstantColor(with: format),
                         depthFormats: format.depthFormats.map {
-                            "\($0.dimensions) \($0.pixelFormats.map(\.rawValue).joined(separator: ",")) ≤\(number($0.maxFPS)) fps"
+                            "\($0.dimensions) \($0.pixelFormats.map(\.rawValue).joined(separator: ","))"
+                                + " ≤\(number($0.maxFPS)) fps"
                         })
                 })
         }
@@ -96,12 +97,17 @@ public struct CapabilityMatrix: Sendable, Codable, Hashable {
             out += "\(yes(c.calibrationDataDelivery))  intrinsic matrix: \(yes(c.intrinsicMatrixDelivery))"
             out += "  max quality: \(c.maxPhotoQualityPrioritization)\n"
             if !c.presets.isEmpty {
-                out += "  presets: " + c.presets.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }
+                out +=
+                    "  presets: "
+                    + c.presets.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value)" }
                     .joined(separator: ", ") + "\n"
             }
             for f in c.formats {
-                out += "  \(f.id.padding(toLength: 16, withPad: " ", startingAt: 0)) fps \(f.frameRates.joined(separator: " "))"
-                out += "  [\(f.colorSpaces.joined(separator: ", "))]  photo \(f.maxPhotoDimensions.joined(separator: " "))"
+                out +=
+                    "  \(f.id.padding(toLength: 16, withPad: " ", startingAt: 0))"
+                    + " fps \(f.frameRates.joined(separator: " "))"
+                out +=
+                    "  [\(f.colorSpaces.joined(separator: ", "))]  photo \(f.maxPhotoDimensions.joined(separator: " "))"
                 if f.highestPhotoQuality { out += "  HQ" }
                 if f.constantColor { out += "  CC" }
                 out += "\n"

@@ -24,9 +24,11 @@ public struct DeviceCatalog: Sendable {
     }
 
     /// The directory search described on the type, without loading anything.
-    public static func locate(explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                              currentDirectory: String = FileManager.default.currentDirectoryPath,
-                              executable: String? = CommandLine.arguments.first) -> String? {
+    public static func locate(
+        explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        executable: String? = CommandLine.arguments.first
+    ) -> String? {
         let fm = FileManager.default
         func isDirectory(_ path: String) -> Bool {
             var flag: ObjCBool = false
@@ -50,7 +52,12 @@ public struct DeviceCatalog: Sendable {
                 dir = parent
             }
         }
-        if let found = walkUp(from: URL(fileURLWithPath: currentDirectory, isDirectory: true), relative: currentDirectory == fm.currentDirectoryPath) { return found }
+        if let found = walkUp(
+            from: URL(fileURLWithPath: currentDirectory, isDirectory: true),
+            relative: currentDirectory == fm.currentDirectoryPath)
+        {
+            return found
+        }
         if let executable {
             let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
             return walkUp(from: resolved, relative: false)
@@ -61,7 +68,9 @@ public struct DeviceCatalog: Sendable {
     /// The profile files, sorted by name.
     public var profilePaths: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map {
+            (directory as NSString).appendingPathComponent($0)
+        }
     }
 
     /// The profile ids (file names without `.yaml`), sorted.
@@ -85,7 +94,9 @@ public struct DeviceCatalog: Sendable {
         let path = (directory as NSString).appendingPathComponent(idOrPath + ".yaml")
         guard FileManager.default.fileExists(atPath: path) else {
             var message = "no device '\(idOrPath)' in \(directory)"
-            if let guess = EditDistance.suggestion(for: idOrPath, among: ids) { message += "; did you mean '\(guess)'?" }
+            if let guess = EditDistance.suggestion(for: idOrPath, among: ids) {
+                message += "; did you mean '\(guess)'?"
+            }
             message += " (available: \(ids.joined(separator: ", ")))"
             throw LocatedError(SourceLocation(file: directory, line: 1, column: 1), message)
         }

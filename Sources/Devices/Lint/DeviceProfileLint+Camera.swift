@@ -15,13 +15,16 @@ extension DeviceProfileLint.Context {
             let actual = camera.constituents.compactMap { profile.camera($0) }
             let types = actual.map(\.deviceType)
             if types != expected && types.count == expected.count {
-                report("constituents",
+                report(
+                    "constituents",
                     "a \(camera.deviceType.rawValue) has constituents of types "
                         + "[\(expected.map(\.rawValue).joined(separator: ", "))] in that order (spec §2.2), found "
                         + "[\(types.map(\.rawValue).joined(separator: ", "))]")
             }
             for other in actual where other.position != camera.position {
-                report("constituents", "constituent '\(other.id)' faces \(other.position.rawValue), not \(camera.position.rawValue)")
+                report(
+                    "constituents",
+                    "constituent '\(other.id)' faces \(other.position.rawValue), not \(camera.position.rawValue)")
             }
         }
         if let shared = camera.sharesSensorWith.flatMap({ profile.camera($0) }) {
@@ -36,26 +39,35 @@ extension DeviceProfileLint.Context {
         checkFormats(camera, index: index, report: report)
         checkGeometry(camera, report: report)
         if let noise = camera.noise, noise.readNoiseE >= noise.fullWellE / 10 {
-            report("noise.read_noise_e", "read noise \(noise.readNoiseE) e⁻ is implausible for a \(noise.fullWellE) e⁻ well")
+            report(
+                "noise.read_noise_e",
+                "read noise \(noise.readNoiseE) e⁻ is implausible for a \(noise.fullWellE) e⁻ well")
         }
     }
 
     private func checkDepth(_ camera: CameraProfile, report: (String, String) -> Void) {
         // Only dual, dual-wide, triple, TrueDepth and LiDAR cameras deliver depth (spec §2.1).
         if camera.hasDepthFormats && !camera.deviceType.canDeliverDepth {
-            report("formats", "has depth formats, but a \(camera.deviceType.rawValue) cannot deliver depth (spec §2.1)")
+            report("formats", "has depth formats, but a \(camera.deviceType.rawValue) cannot deliver depth"
+                    + " (spec §2.1)")
         }
         guard let depth = camera.depth else { return }
         if !camera.hasDepthFormats {
             report("depth", "describes depth, but no format offers a depth format")
         }
         if let expected = camera.deviceType.depthTechnology, depth.technology != expected {
-            report("depth.technology", "a \(camera.deviceType.rawValue) measures depth by \(expected.rawValue), not \(depth.technology.rawValue)")
+            report(
+                "depth.technology",
+                "a \(camera.deviceType.rawValue) measures depth by \(expected.rawValue),"
+                    + " not \(depth.technology.rawValue)"
+            )
         }
         // Dual-camera disparity is always relative; TrueDepth and LiDAR are absolute (spec §9 [D]).
         let expectedAccuracy: DepthAccuracy = depth.technology == .dualCameraDisparity ? .relative : .absolute
         if depth.accuracy != expectedAccuracy {
-            report("depth.accuracy", "\(depth.technology.rawValue) depth has \(expectedAccuracy.rawValue) accuracy (spec §9)")
+            report(
+                "depth.accuracy",
+                "\(depth.technology.rawValue) depth has \(expectedAccuracy.rawValue) accuracy (spec §9)")
         }
         guard depth.technology == .dualCameraDisparity else { return }
         guard let baseline = depth.baselineMM else {
@@ -71,7 +83,8 @@ extension DeviceProfileLint.Context {
         else { return }
         let d = zip(a.translationMM, b.translationMM).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
         if abs(d - baseline) > 0.5 {
-            report("depth.baseline_mm",
+            report(
+                "depth.baseline_mm",
                 "baseline \(baseline) mm disagrees with the extrinsics of '\(disparityPair[0].id)' and "
                     + "'\(disparityPair[1].id)', which are \(String(format: "%.2f", d)) mm apart")
         }
@@ -94,20 +107,27 @@ extension DeviceProfileLint.Context {
         if anyConstantColor {
             // Constant Color needs the flash to fire: flash mode on or auto (spec §11 [D]).
             if !profile.hasFlash(camera) || !camera.flashModes.contains(where: { $0 != .off }) {
-                report("features.constant_color", "Constant Color needs a flash that can fire (spec §11), and this camera has none")
+                report(
+                    "features.constant_color",
+                    "Constant Color needs a flash that can fire (spec §11), and this camera has none")
             }
             // Only the wide and dual-wide cameras support it (spec §11 [T?], emulator choice [I]).
             if camera.deviceType != .builtInWideAngleCamera && camera.deviceType != .builtInDualWideCamera {
-                report("features.constant_color",
+                report(
+                    "features.constant_color",
                     "Constant Color is supported on builtInWideAngleCamera and builtInDualWideCamera only (spec §11)")
             }
         }
         if features.constituentPhotoDelivery && !camera.deviceType.isMultiCamera {
-            report("features.constituent_photo_delivery", "only virtual multi-camera devices deliver constituent photos (spec §3.1)")
+            report(
+                "features.constituent_photo_delivery",
+                "only virtual multi-camera devices deliver constituent photos (spec §3.1)")
         }
         // Calibration data comes with constituent photos (spec §3.1 [D]).
         if features.calibrationDataDelivery && !features.constituentPhotoDelivery {
-            report("features.calibration_data_delivery", "calibration data delivery requires constituent photo delivery (spec §3.1)")
+            report(
+                "features.calibration_data_delivery",
+                "calibration data delivery requires constituent photo delivery (spec §3.1)")
         }
     }
 
@@ -128,7 +148,8 @@ extension DeviceProfileLint.Context {
                 report("\(key).photo_px", "supportedMaxPhotoDimensions are ascending (spec §2.3)")
             }
             for (j, depth) in format.depthFormats.enumerated() where depth.maxFPS > format.maxFPS {
-                report("\(key).depth[\(j)].max_fps",
+                report(
+                    "\(key).depth[\(j)].max_fps",
                     "depth rate \(depth.maxFPS) fps exceeds the video's maximum \(format.maxFPS) fps (spec §2.5)")
             }
             if format.constantColor == true && !camera.features.constantColor && !profile.hasFlash(camera) {
@@ -138,7 +159,9 @@ extension DeviceProfileLint.Context {
         for (preset, id) in camera.presets.sorted(by: { $0.key < $1.key }) {
             guard let format = camera.formats.first(where: { $0.id == id }) else { continue }
             if let named = preset.namedDimensions, named != format.video {
-                report("presets.\(preset.rawValue)", "preset \(preset.rawValue) selects \(format.video) video, not \(named)")
+                report(
+                    "presets.\(preset.rawValue)",
+                    "preset \(preset.rawValue) selects \(format.video) video, not \(named)")
             }
             // `.photo` selects a format with the highest photo quality (spec §2.3 [D]).
             if preset == .photo && !format.highestPhotoQuality {

@@ -8,13 +8,16 @@ extension DeviceProfileLint.Context {
             let scale = Double(k.reference.width) / Double(optics.sensor.width)
             let expected = optics.focalLengthPixels * scale
             if abs(k.fx / expected - 1) > 0.02 {
-                report("intrinsics.fx_px",
-                    String(format: "fx %.1f px disagrees with focal_length_mm / pixel_size_um = %.1f px", k.fx, expected))
+                report(
+                    "intrinsics.fx_px",
+                    String(
+                        format: "fx %.1f px disagrees with focal_length_mm / pixel_size_um = %.1f px", k.fx, expected))
             }
             if abs(k.fy / k.fx - 1) > 0.01 {
                 report("intrinsics.fy_px", "fy differs from fx, but the sensor has square pixels")
             }
-            if abs(k.cx / Double(k.reference.width) - 0.5) > 0.05 || abs(k.cy / Double(k.reference.height) - 0.5) > 0.05 {
+            if abs(k.cx / Double(k.reference.width) - 0.5) > 0.05 || abs(k.cy / Double(k.reference.height) - 0.5) > 0.05
+            {
                 report("intrinsics", "the principal point is far from the image centre")
             }
             if abs(optics.sensor.aspectRatio / k.reference.aspectRatio - 1) > 0.005 {
@@ -22,10 +25,14 @@ extension DeviceProfileLint.Context {
             }
         }
         if let e = camera.extrinsics {
-            let isIdentity = (0..<3).allSatisfy { i in (0..<3).allSatisfy { j in abs(e.rotation[i][j] - (i == j ? 1 : 0)) < 1e-6 } }
+            let isIdentity = (0..<3).allSatisfy { i in
+                (0..<3).allSatisfy { j in abs(e.rotation[i][j] - (i == j ? 1 : 0)) < 1e-6 }
+            }
             if e.reference == camera.id {
                 if !isIdentity || e.translationMM.contains(where: { $0 != 0 }) {
-                    report("extrinsics", "a camera that is its own reference has identity rotation and zero translation (spec §10)")
+                    report(
+                        "extrinsics",
+                        "a camera that is its own reference has identity rotation and zero translation (spec §10)")
                 }
             } else if let reference = profile.camera(e.reference) {
                 if reference.extrinsics?.reference != reference.id {
@@ -51,7 +58,9 @@ extension DeviceProfileLint.Context {
         let n = d.lookupTable.count
         let radii = (0..<n).map { Double($0) / Double(n - 1) * (1 + d.lookupTable[$0]) }
         if zip(radii, radii.dropFirst()).contains(where: { $0 >= $1 }) {
-            report("distortion.lookup_table", "the distorted radius does not increase with radius: the table folds the image")
+            report(
+                "distortion.lookup_table",
+                "the distorted radius does not increase with radius: the table folds the image")
         }
         // inverse ∘ forward ≈ identity along the diagonal towards the farthest corner.
         let dx = max(d.centerX, w - d.centerX)
@@ -62,14 +71,17 @@ extension DeviceProfileLint.Context {
             let t = Double(k) / 200
             let x = d.centerX + (w - d.centerX >= d.centerX ? 1 : -1) * dx * t
             let y = d.centerY + (h - d.centerY >= d.centerY ? 1 : -1) * dy * t
-            let f = LensDistortion.map(x: x, y: y, table: d.lookupTable, centerX: d.centerX, centerY: d.centerY, width: w, height: h)
-            let b = LensDistortion.map(x: f.x, y: f.y, table: d.inverseLookupTable, centerX: d.centerX, centerY: d.centerY,
-                                       width: w, height: h)
+            let f = LensDistortion.map(
+                x: x, y: y, table: d.lookupTable, centerX: d.centerX, centerY: d.centerY, width: w, height: h)
+            let b = LensDistortion.map(
+                x: f.x, y: f.y, table: d.inverseLookupTable, centerX: d.centerX, centerY: d.centerY,
+                width: w, height: h)
             worst = max(worst, ((b.x - x) * (b.x - x) + (b.y - y) * (b.y - y)).squareRoot())
         }
         // A tenth of a thousandth of the half-diagonal: well under a pixel, above table rounding.
         if worst > 1e-4 * rMax + 0.05 {
-            report("distortion.inverse_lookup_table",
+            report(
+                "distortion.inverse_lookup_table",
                 String(format: "is not the inverse of lookup_table: a round trip misses by %.2f px", worst))
         }
     }
@@ -84,8 +96,11 @@ extension DeviceProfileLint.Context {
             // A factory calibration is a measurement of this unit: within 10 % in intensity and a few
             // nanometres in peak (LED binning), or it describes another LED.
             if abs(ratio - 1) > 0.10 {
-                report("\(key).intensity_cd",
-                    String(format: "calibrated intensity is %.0f %% off the module's %.1f cd", (ratio - 1) * 100, module.intensityCD))
+                report(
+                    "\(key).intensity_cd",
+                    String(
+                        format: "calibrated intensity is %.0f %% off the module's %.1f cd", (ratio - 1) * 100,
+                        module.intensityCD))
             }
             switch (module.spectrum, entry.spectrum) {
             case let (.cieLED(a, shiftA), .cieLED(b, shiftB)):
@@ -94,7 +109,9 @@ extension DeviceProfileLint.Context {
                     report("\(key).spectrum.peak_shift_nm", "the calibrated peak is more than 3 nm off the module's")
                 }
             case let (.ohnoLED(p, _), .ohnoLED(q, _)):
-                if abs(p - q) > 3 { report("\(key).spectrum", "the calibrated peak is more than 3 nm off the module's") }
+                if abs(p - q) > 3 {
+                    report("\(key).spectrum", "the calibrated peak is more than 3 nm off the module's")
+                }
             default:
                 break
             }

@@ -17,7 +17,9 @@ enum CameraReader {
             let other = try node.string()
             guard cameraIDs.contains(other) else {
                 var message = "no camera with id '\(other)' in this profile"
-                if let guess = EditDistance.suggestion(for: other, among: cameraIDs) { message += "; did you mean '\(guess)'?" }
+                if let guess = EditDistance.suggestion(for: other, among: cameraIDs) {
+                    message += "; did you mean '\(guess)'?"
+                }
                 throw node.error(message)
             }
             guard other != id else { throw node.error("a camera cannot refer to itself") }
@@ -31,8 +33,9 @@ enum CameraReader {
                 let items = try list.sequence()
                 for item in items { if let c = errors.attempt({ try reference(item) }) { constituents.append(c) } }
                 if let expected = type.constituentTypes, items.count != expected.count {
-                    errors.add(list.error(
-                        "a \(type.rawValue) has \(expected.count) constituents (spec §2.2), found \(items.count)"))
+                    errors.add(
+                        list.error(
+                            "a \(type.rawValue) has \(expected.count) constituents (spec §2.2), found \(items.count)"))
                 }
             } else {
                 errors.add(list.error("only dual, dual-wide and triple cameras have constituents"))
@@ -55,11 +58,15 @@ enum CameraReader {
 
         let isPhysical = type.isPhysicalLens
         if !isPhysical {
-            for key in physicalOnly { if let extra = map.keyNode(key) {
-                errors.add(LocatedError(extra.location,
-                    "\(node.path): '\(key)' belongs to physical cameras; a \(type.rawValue) takes it from "
-                        + (type.isMultiCamera ? "its constituents" : "'shares_sensor_with'")))
-            } }
+            for key in physicalOnly {
+                if let extra = map.keyNode(key) {
+                    errors.add(
+                        LocatedError(
+                            extra.location,
+                            "\(node.path): '\(key)' belongs to physical cameras; a \(type.rawValue) takes it from "
+                                + (type.isMultiCamera ? "its constituents" : "'shares_sensor_with'")))
+                }
+            }
         }
         var optics: CameraOptics?
         var intrinsics: CameraIntrinsics?

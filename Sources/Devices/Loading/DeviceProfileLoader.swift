@@ -40,7 +40,8 @@ public enum DeviceProfileLoader {
             if let idNode = node.node.mapping?["id"], let cameraID = idNode.scalar?.string,
                 !seen.insert(cameraID).inserted
             {
-                errors.add(YAMLNode(idNode, file: file, path: node.path + ".id").error("duplicate camera id '\(cameraID)'"))
+                errors.add(
+                    YAMLNode(idNode, file: file, path: node.path + ".id").error("duplicate camera id '\(cameraID)'"))
             }
         }
 

@@ -34,7 +34,9 @@ enum FeatureReader {
         let minRange = try minNode.positiveDouble()
         let maxNode = try map.required("max_range_m")
         let maxRange = try maxNode.positiveDouble()
-        guard minRange < maxRange else { throw maxNode.error("must exceed min_range_m (\(minRange)), found \(maxRange)") }
+        guard minRange < maxRange else {
+            throw maxNode.error("must exceed min_range_m (\(minRange)), found \(maxRange)")
+        }
         return DepthCapability(
             technology: try map.required("technology").choice(DepthTechnology.self),
             accuracy: try map.required("accuracy").choice(DepthAccuracy.self),

@@ -39,9 +39,11 @@ enum FormatReader {
                 guard size.width <= video.width && size.height <= video.height else {
                     throw sizeNode.error("depth size \(size) is larger than the video (\(video))")
                 }
-                depthFormats.append(DepthFormat(
-                    dimensions: size, pixelFormats: try depthMap.required("pixel_formats").choices(DepthPixelFormat.self),
-                    maxFPS: try depthMap.required("max_fps").positiveDouble()))
+                depthFormats.append(
+                    DepthFormat(
+                        dimensions: size,
+                        pixelFormats: try depthMap.required("pixel_formats").choices(DepthPixelFormat.self),
+                        maxFPS: try depthMap.required("max_fps").positiveDouble()))
             }
         }
         return CaptureFormat(

@@ -20,7 +20,10 @@ enum SensorReader {
             let nameNode = try map.required("name")
             let name = try nameNode.string()
             guard SpectralSensitivities.namedSets.contains(name) else {
-                throw nameNode.error("unknown sensitivity set '\(name)'; available: \(SpectralSensitivities.namedSets.joined(separator: ", "))")
+                throw nameNode.error(
+                    "unknown sensitivity set '\(name)'; available: "
+                        + SpectralSensitivities.namedSets.joined(separator: ", ")
+                )
             }
             model = .named(name, peakQE: try map.required("peak_qe").double(in: 0.01...1))
         case .samples:
@@ -34,7 +37,9 @@ enum SensorReader {
                 guard values.count == wavelengths.count else {
                     throw node.error("needs \(wavelengths.count) values (one per wavelength), found \(values.count)")
                 }
-                guard values.allSatisfy({ (0...1).contains($0) }) else { throw node.error("quantum efficiencies lie in 0…1") }
+                guard values.allSatisfy({ (0...1).contains($0) }) else {
+                    throw node.error("quantum efficiencies lie in 0…1")
+                }
                 return values
             }
             model = .samples(

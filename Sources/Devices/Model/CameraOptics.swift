@@ -56,7 +56,8 @@ public struct CameraIntrinsics: Sendable, Hashable, Codable {
     /// targetWidth / referenceWidth [T W17]).
     public func scaled(to target: Dimensions) -> CameraIntrinsics {
         let s = Double(target.width) / Double(reference.width)
-        return CameraIntrinsics(fx: fx * s, fy: fy * s, cx: cx * s, cy: cy * s, reference: target, provenance: provenance)
+        return CameraIntrinsics(
+            fx: fx * s, fy: fy * s, cx: cx * s, cy: cy * s, reference: target, provenance: provenance)
     }
 }
 

@@ -29,8 +29,10 @@ public struct FlashHardware: Sendable, Hashable, Codable {
         public var positionMM: [Double]
 
         /// A module from its values.
-        public init(id: String, spectrum: SpectrumSource, intensityCD: Double, beamAngleDeg: Double,
-                    positionMM: [Double]) {
+        public init(
+            id: String, spectrum: SpectrumSource, intensityCD: Double, beamAngleDeg: Double,
+            positionMM: [Double]
+        ) {
             self.id = id
             self.spectrum = spectrum
             self.intensityCD = intensityCD
@@ -68,8 +70,10 @@ public struct FlashHardware: Sendable, Hashable, Codable {
     public var calibrationProvenance: ProvenanceMap
 
     /// A flash from its values.
-    public init(kind: Kind, modules: [Module], calibration: [Calibration], provenance: ProvenanceMap,
-                calibrationProvenance: ProvenanceMap) {
+    public init(
+        kind: Kind, modules: [Module], calibration: [Calibration], provenance: ProvenanceMap,
+        calibrationProvenance: ProvenanceMap
+    ) {
         self.kind = kind
         self.modules = modules
         self.calibration = calibration

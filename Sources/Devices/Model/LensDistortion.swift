@@ -14,8 +14,10 @@ public struct LensDistortion: Sendable, Hashable, Codable {
     public var provenance: ProvenanceMap
 
     /// A distortion from its values.
-    public init(centerX: Double, centerY: Double, lookupTable: [Double], inverseLookupTable: [Double],
-                provenance: ProvenanceMap) {
+    public init(
+        centerX: Double, centerY: Double, lookupTable: [Double], inverseLookupTable: [Double],
+        provenance: ProvenanceMap
+    ) {
         self.centerX = centerX
         self.centerY = centerY
         self.lookupTable = lookupTable

@@ -123,7 +123,9 @@ public struct YAMLNode: @unchecked Sendable {
     /// An integer.
     public func int() throws -> Int {
         let (text, style) = try scalarText(expected: "an integer")
-        guard style == .plain, let value = Int(text) else { throw error("expected an integer, found \(kindDescription)") }
+        guard style == .plain, let value = Int(text) else {
+            throw error("expected an integer, found \(kindDescription)")
+        }
         return value
     }
 
@@ -154,7 +156,8 @@ public struct YAMLNode: @unchecked Sendable {
     public func double(in range: ClosedRange<Double>) throws -> Double {
         let value = try double()
         guard range.contains(value) else {
-            throw error("must be between \(format(range.lowerBound)) and \(format(range.upperBound)), found \(format(value))")
+            throw error(
+                "must be between \(format(range.lowerBound)) and \(format(range.upperBound)), found \(format(value))")
         }
         return value
     }

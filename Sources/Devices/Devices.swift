@@ -1,2 +1,0 @@
-// Devices: device profile files turned into validated DeviceProfile values.
-import Spectra

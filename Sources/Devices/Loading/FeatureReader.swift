@@ -1,0 +1,49 @@
+/// Reads a camera's `features` and `depth` sections.
+enum FeatureReader {
+    static let featureKeys = [
+        "constant_color", "constituent_photo_delivery", "calibration_data_delivery", "intrinsic_matrix_delivery",
+        "max_photo_quality_prioritization", "provenance",
+    ]
+
+    static func features(_ node: YAMLNode) throws -> CameraFeatures {
+        let map = try node.mapping(allowedKeys: featureKeys)
+        return CameraFeatures(
+            constantColor: try map.optional("constant_color")?.bool() ?? false,
+            constituentPhotoDelivery: try map.optional("constituent_photo_delivery")?.bool() ?? false,
+            calibrationDataDelivery: try map.optional("calibration_data_delivery")?.bool() ?? false,
+            intrinsicMatrixDelivery: try map.optional("intrinsic_matrix_delivery")?.bool() ?? false,
+            maxPhotoQualityPrioritization: try map.optional("max_photo_quality_prioritization")?
+                .choice(QualityPrioritization.self) ?? .quality,
+            provenance: try ProvenanceReader.read(map, sectionKeys: featureKeys))
+    }
+
+    /// Used when a camera has no `features`: nothing optional supported, quality allowed.
+    static let defaultFeatures = CameraFeatures(
+        constantColor: false, constituentPhotoDelivery: false, calibrationDataDelivery: false,
+        intrinsicMatrixDelivery: false, maxPhotoQualityPrioritization: .quality,
+        provenance: ProvenanceMap(Provenance(.modelled, "schema defaults")))
+
+    static let depthKeys = [
+        "technology", "accuracy", "baseline_mm", "min_range_m", "max_range_m", "relative_error_at_1m", "holes",
+        "provenance",
+    ]
+
+    static func depth(_ node: YAMLNode) throws -> DepthCapability {
+        let map = try node.mapping(allowedKeys: depthKeys)
+        let minNode = try map.required("min_range_m")
+        let minRange = try minNode.positiveDouble()
+        let maxNode = try map.required("max_range_m")
+        let maxRange = try maxNode.positiveDouble()
+        guard minRange < maxRange else {
+            throw maxNode.error("must exceed min_range_m (\(minRange)), found \(maxRange)")
+        }
+        return DepthCapability(
+            technology: try map.required("technology").choice(DepthTechnology.self),
+            accuracy: try map.required("accuracy").choice(DepthAccuracy.self),
+            baselineMM: try map.optional("baseline_mm")?.positiveDouble(),
+            minRangeM: minRange, maxRangeM: maxRange,
+            relativeErrorAt1m: try map.required("relative_error_at_1m").double(in: 0...1),
+            holes: try map.required("holes").choice(DepthHoleBehavior.self),
+            provenance: try ProvenanceReader.read(map, sectionKeys: depthKeys))
+    }
+}

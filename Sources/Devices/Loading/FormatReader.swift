@@ -1,0 +1,57 @@
+/// Reads one entry of a camera's `formats:` list.
+enum FormatReader {
+    static let keys = [
+        "id", "video_px", "pixel_format", "fps_ranges", "color_spaces", "photo_px", "highest_photo_quality", "depth",
+        "constant_color", "provenance",
+    ]
+    static let depthKeys = ["size_px", "pixel_formats", "max_fps"]
+
+    static func format(_ node: YAMLNode) throws -> CaptureFormat {
+        let map = try node.mapping(allowedKeys: keys)
+        let video = try map.required("video_px").dimensions()
+        let id = try map.optional("id")?.string() ?? "\(video)-\(try map.required("pixel_format").string())"
+
+        var ranges: [FrameRateRange] = []
+        let rangesNode = try map.required("fps_ranges")
+        let rangeItems = try rangesNode.sequence()
+        guard !rangeItems.isEmpty else { throw rangesNode.error("must list at least one frame-rate range") }
+        for item in rangeItems {
+            let pair = try item.sequence(count: 2)
+            let low = try pair[0].positiveDouble()
+            let high = try pair[1].positiveDouble()
+            guard low <= high else { throw item.error("frame-rate range is not ordered: \(low) > \(high)") }
+            ranges.append(FrameRateRange(minFPS: low, maxFPS: high))
+        }
+
+        var depthFormats: [DepthFormat] = []
+        if let depthNode = map.optional("depth") {
+            for item in try depthNode.sequence() {
+                let depthMap = try item.mapping(allowedKeys: depthKeys)
+                let sizeNode = try depthMap.required("size_px")
+                let size = try sizeNode.dimensions()
+                // Depth formats always match the video aspect ratio (spec §2.3 [D]); 0.5 % allows
+                // sizes rounded to whole pixels.
+                if abs(size.aspectRatio / video.aspectRatio - 1) > 0.005 {
+                    throw sizeNode.error(
+                        "depth size \(size) does not have the video format's aspect ratio (\(video)); "
+                            + "depth formats must match it (spec §2.3)")
+                }
+                guard size.width <= video.width && size.height <= video.height else {
+                    throw sizeNode.error("depth size \(size) is larger than the video (\(video))")
+                }
+                depthFormats.append(
+                    DepthFormat(
+                        dimensions: size,
+                        pixelFormats: try depthMap.required("pixel_formats").choices(DepthPixelFormat.self),
+                        maxFPS: try depthMap.required("max_fps").positiveDouble()))
+            }
+        }
+        return CaptureFormat(
+            id: id, video: video, pixelFormat: try map.required("pixel_format").choice(VideoPixelFormat.self),
+            frameRateRanges: ranges, colorSpaces: try map.required("color_spaces").choices(CaptureColorSpace.self),
+            photoDimensions: try map.required("photo_px").sequence().map { try $0.dimensions() },
+            highestPhotoQuality: try map.optional("highest_photo_quality")?.bool() ?? false,
+            depthFormats: depthFormats, constantColor: try map.optional("constant_color")?.bool(),
+            provenance: try ProvenanceReader.read(map, sectionKeys: keys))
+    }
+}

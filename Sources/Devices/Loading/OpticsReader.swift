@@ -1,0 +1,74 @@
+/// Reads the `optics`, `intrinsics`, `extrinsics` and `distortion` sections of a camera.
+enum OpticsReader {
+    static let opticsKeys = [
+        "focal_length_mm", "focal_length_35mm_equiv_mm", "f_number", "pixel_size_um", "sensor_px", "provenance",
+    ]
+    static func optics(_ node: YAMLNode) throws -> CameraOptics {
+        let map = try node.mapping(allowedKeys: opticsKeys)
+        return CameraOptics(
+            focalLengthMM: try map.required("focal_length_mm").positiveDouble(),
+            focalLength35mmEquivalentMM: try map.required("focal_length_35mm_equiv_mm").positiveDouble(),
+            fNumber: try map.required("f_number").double(in: 0.5...32),
+            pixelSizeUM: try map.required("pixel_size_um").double(in: 0.3...20),
+            sensor: try map.required("sensor_px").dimensions(),
+            provenance: try ProvenanceReader.read(map, sectionKeys: opticsKeys))
+    }
+
+    static let intrinsicsKeys = ["fx_px", "fy_px", "cx_px", "cy_px", "reference_px", "provenance"]
+    static func intrinsics(_ node: YAMLNode) throws -> CameraIntrinsics {
+        let map = try node.mapping(allowedKeys: intrinsicsKeys)
+        return CameraIntrinsics(
+            fx: try map.required("fx_px").positiveDouble(), fy: try map.required("fy_px").positiveDouble(),
+            cx: try map.required("cx_px").positiveDouble(), cy: try map.required("cy_px").positiveDouble(),
+            reference: try map.required("reference_px").dimensions(),
+            provenance: try ProvenanceReader.read(map, sectionKeys: intrinsicsKeys))
+    }
+
+    static let extrinsicsKeys = ["reference", "rotation", "translation_mm", "provenance"]
+    static func extrinsics(
+        _ node: YAMLNode, selfID: String, reference: (YAMLNode) throws -> String
+    ) throws -> CameraExtrinsics {
+        let map = try node.mapping(allowedKeys: extrinsicsKeys)
+        let referenceNode = try map.required("reference")
+        let referenceID = try referenceNode.string() == selfID ? selfID : try reference(referenceNode)
+        let rows = try map.required("rotation").sequence(count: 3)
+        var rotation: [[Double]] = []
+        for row in rows {
+            let values = try row.sequence(count: 3).map { try $0.double(in: -1...1) }
+            rotation.append(values)
+        }
+        // A rotation matrix has orthonormal rows; 1e-3 allows values rounded to four decimals.
+        for i in 0..<3 {
+            for j in 0..<3 {
+                let dot = (0..<3).reduce(0.0) { $0 + rotation[i][$1] * rotation[j][$1] }
+                if abs(dot - (i == j ? 1 : 0)) > 1e-3 {
+                    throw try map.required("rotation").error("is not a rotation: its rows are not orthonormal")
+                }
+            }
+        }
+        let translation = try map.required("translation_mm").sequence(count: 3).map { try $0.double() }
+        return CameraExtrinsics(
+            reference: referenceID, rotation: rotation, translationMM: translation,
+            provenance: try ProvenanceReader.read(map, sectionKeys: extrinsicsKeys))
+    }
+
+    static let distortionKeys = ["center_px", "lookup_table", "inverse_lookup_table", "provenance"]
+    static func distortion(_ node: YAMLNode) throws -> LensDistortion {
+        let map = try node.mapping(allowedKeys: distortionKeys)
+        let center = try map.required("center_px").sequence(count: 2).map { try $0.nonNegativeDouble() }
+        // A relative elongation of −1 would collapse the radius to zero; real tables stay near 0.
+        func table(_ key: String) throws -> [Double] {
+            let node = try map.required(key)
+            let values = try node.doubles(minimum: 2)
+            for (i, item) in try node.sequence().enumerated() where values[i] <= -1 || values[i] > 1 {
+                throw item.error("must be between -1 and 1 (a relative elongation), found \(values[i])")
+            }
+            return values
+        }
+        let forward = try table("lookup_table")
+        let inverse = try table("inverse_lookup_table")
+        return LensDistortion(
+            centerX: center[0], centerY: center[1], lookupTable: forward, inverseLookupTable: inverse,
+            provenance: try ProvenanceReader.read(map, sectionKeys: distortionKeys))
+    }
+}

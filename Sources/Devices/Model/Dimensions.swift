@@ -1,0 +1,27 @@
+/// A width and height in pixels (`CMVideoDimensions`).
+public struct Dimensions: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// Dimensions from width and height.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Width over height.
+    public var aspectRatio: Double { Double(width) / Double(height) }
+
+    /// Number of pixels.
+    public var area: Int { width * height }
+
+    /// `WxH`.
+    public var description: String { "\(width)x\(height)" }
+
+    /// Ordered by pixel count, then width (the ascending order of `supportedMaxPhotoDimensions`).
+    public static func < (a: Dimensions, b: Dimensions) -> Bool {
+        (a.area, a.width) < (b.area, b.width)
+    }
+}

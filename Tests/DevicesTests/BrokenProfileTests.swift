@@ -1,0 +1,81 @@
+import Devices
+import Foundation
+import Testing
+
+/// Each broken profile gives its located error: exact line and column, and a message fragment.
+@Suite struct BrokenProfileTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var file: String
+        var line: Int
+        var column: Int
+        var fragment: String
+        var testDescription: String { file }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            file: "syntax-error", line: 28, column: 7, fragment: "YAML syntax error: did not find expected ',' or ']'"),
+        Case(
+            file: "wrong-type", line: 11, column: 17,
+            fragment: "cameras[0] (back-wide).optics.f_number: expected a number, found 'fast'"),
+        Case(
+            file: "unknown-key", line: 32, column: 7,
+            fragment: "unknown key 'focal_lenght_mm' in cameras[1] (back-tele).optics; did you mean 'focal_length_mm'?"),
+        Case(
+            file: "negative-value", line: 32, column: 24,
+            fragment: "cameras[1] (back-tele).optics.focal_length_mm: must be positive"),
+        Case(
+            file: "depth-aspect-ratio", line: 62, column: 27, fragment: "does not have the video format's aspect ratio"),
+        Case(
+            file: "missing-constituent", line: 53, column: 31,
+            fragment:
+                "cameras[2] (back-dual).constituents[1]: no camera with id 'back-telephoto' in this profile; did you mean 'back-tele'?"
+        ),
+        Case(file: "unordered-fps", line: 58, column: 22, fragment: "frame-rate range is not ordered"),
+        Case(file: "provenance-typo", line: 14, column: 19, fragment: "did you mean 'modelled'?"),
+        Case(
+            file: "lint-constant-color-without-flash", line: 27, column: 32,
+            fragment: "cameras[0] (back-wide).features.constant_color: Constant Color needs a flash"),
+        Case(
+            file: "lint-depth-without-depth-camera", line: 18, column: 7,
+            fragment:
+                "cameras[0] (back-wide).formats: has depth formats, but a builtInWideAngleCamera cannot deliver depth"),
+        Case(
+            file: "lint-baseline", line: 68, column: 20,
+            fragment: "cameras[2] (back-dual).depth.baseline_mm: baseline 14.0 mm disagrees with the extrinsics"),
+        Case(file: "lint-constituent-order", line: 53, column: 19, fragment: "in that order (spec §2.2)"),
+    ]
+
+    @Test(arguments: cases)
+    func brokenProfileGivesLocatedError(_ c: Case) {
+        let path = TestPaths.broken + "/\(c.file).yaml"
+        let problems = DeviceProfileLint.problems(inFile: path)
+        let match = problems.first { $0.message.contains(c.fragment) }
+        #expect(match != nil, "no problem containing \"\(c.fragment)\" in: \(problems.map(\.description))")
+        #expect(match?.location == SourceLocation(file: path, line: c.line, column: c.column))
+        #expect(match?.description.hasPrefix("\(path):\(c.line):\(c.column): ") == true)
+    }
+
+    /// The template all broken files derive from is itself clean, so each file fails for one reason.
+    @Test func baseTemplateIsClean() throws {
+        let text = try String(contentsOfFile: TestPaths.broken + "/base.yaml.txt", encoding: .utf8)
+        let profile = try DeviceProfileLoader.load(text: text, file: "tiny.yaml")
+        #expect(DeviceProfileLint.problems(in: profile).isEmpty)
+    }
+
+    /// Validation runs camera by camera: two bad cameras give two errors in one pass.
+    @Test func everyBadCameraIsReported() throws {
+        var text = try String(contentsOfFile: TestPaths.broken + "/base.yaml.txt", encoding: .utf8)
+        text = text.replacingOccurrences(of: "f_number: 1.8", with: "f_number: -1")
+        text = text.replacingOccurrences(of: "f_number: 2.8", with: "f_numbr: 2.8")
+        #expect {
+            _ = try DeviceProfileLoader.load(text: text, file: "two.yaml")
+        } throws: { error in
+            guard let list = error as? LocatedErrors else { return false }
+            return list.errors.count == 2
+                && list.errors[0].description.hasPrefix("two.yaml:11:17: cameras[0] (back-wide).optics.f_number")
+                && list.errors[1].description.hasPrefix(
+                    "two.yaml:34:7: unknown key 'f_numbr' in cameras[1] (back-tele)")
+        }
+    }
+}

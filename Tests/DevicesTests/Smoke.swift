@@ -1,6 +1,0 @@
-import Testing
-import Devices
-
-@Test func DevicesBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,1 @@
+// Scenes: scene files turned into validated Scene values.

@@ -1,0 +1,1 @@
+// Sensor: scene × camera × lights × exposure → raw frame and ground truth.

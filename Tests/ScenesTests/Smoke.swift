@@ -1,0 +1,6 @@
+import Testing
+import Scenes
+
+@Test func ScenesBuilds() {
+    #expect(Bool(true))
+}

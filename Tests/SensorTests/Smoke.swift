@@ -1,0 +1,6 @@
+import Testing
+import Sensor
+
+@Test func SensorBuilds() {
+    #expect(Bool(true))
+}

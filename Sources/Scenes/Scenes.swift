@@ -1,1 +1,0 @@
-// Scenes: scene files turned into validated Scene values.

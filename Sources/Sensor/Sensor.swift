@@ -1,1 +1,0 @@
-// Sensor: scene × camera × lights × exposure → raw frame and ground truth.

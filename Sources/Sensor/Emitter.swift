@@ -25,12 +25,9 @@ struct Emitter: Sendable {
 }
 
 extension Emitter {
-    /// Luminous efficacy of radiation at the photopic maximum, lm/W (CIE 15, K_m ≈ 683).
-    static let maximumLuminousEfficacy = 683.0
-
     /// `spectrum` scaled so that it carries `photometric` lux (or cd) with V(λ) = `efficiency`.
     static func radiometric(_ spectrum: Spectrum, photometric: Double, efficiency: Spectrum) -> Spectrum {
-        let perWatt = maximumLuminousEfficacy * spectrum.integral(times: efficiency)
+        let perWatt = Photometry.maximumLuminousEfficacy * spectrum.integral(times: efficiency)
         precondition(perWatt > 0, "a light spectrum must have visible power")
         return spectrum * (photometric / perWatt)
     }

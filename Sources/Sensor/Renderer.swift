@@ -33,9 +33,9 @@ public struct Renderer: Sendable {
     /// Prepares a scene for rendering.
     ///
     /// - Parameter luminousEfficiency: the photopic luminous efficiency V(λ) (the CIE 1931 ȳ
-    ///   function) used to turn lux and candela into radiometric units.
+    ///   function by default) used to turn lux and candela into radiometric units.
     public init(
-        scene: Scene, camera: CameraModel, flash: FlashModel?, luminousEfficiency: Spectrum,
+        scene: Scene, camera: CameraModel, flash: FlashModel?, luminousEfficiency: Spectrum = CIE1931.yBar,
         options: RenderOptions = RenderOptions()
     ) {
         precondition(camera.width > 0 && camera.height > 0, "a camera needs a non-empty image")

@@ -1,6 +1,0 @@
-import Testing
-import Scenes
-
-@Test func ScenesBuilds() {
-    #expect(Bool(true))
-}

@@ -1,6 +1,0 @@
-import Testing
-import Sensor
-
-@Test func SensorBuilds() {
-    #expect(Bool(true))
-}

@@ -69,7 +69,7 @@ struct GeometryPass: Sendable {
             }
         }
         let c = Vector3((px - camera.cx) / camera.fx, (py - camera.cy) / camera.fy, 1).normalized
-        return (rotation.apply(c), c.z)
+        return (rotation.rotate(c), c.z)
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {

@@ -1,6 +1,0 @@
-import Testing
-import Spectra
-
-@Test func SpectraBuilds() {
-    #expect(Bool(true))
-}

@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Spectra", targets: ["Spectra"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Devices", targets: ["Devices"]),
+        .library(name: "Scenes", targets: ["Scenes"]),
+        .library(name: "Sensor", targets: ["Sensor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -25,6 +27,8 @@ let package = Package(
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
         .target(name: "Imaging", dependencies: ["CPNG"]),
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
+        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
@@ -37,6 +41,8 @@ let package = Package(
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes"]),
+        .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]

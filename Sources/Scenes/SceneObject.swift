@@ -1,0 +1,22 @@
+/// One named thing in a scene: a shape, where it is, what covers it and how it moves.
+public struct SceneObject: Sendable, Hashable {
+    /// The annotation name, unique in a scene ("pot"), used for region queries.
+    public var name: String
+    /// The primitive.
+    public var shape: Shape
+    /// Local-to-world placement.
+    public var transform: Transform
+    /// The material or texture.
+    public var surface: Surface
+    /// Movement per second.
+    public var motion: Motion
+
+    /// An object; static unless a motion is given.
+    public init(name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none) {
+        self.name = name
+        self.shape = shape
+        self.transform = transform
+        self.surface = surface
+        self.motion = motion
+    }
+}

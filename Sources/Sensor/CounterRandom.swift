@@ -1,0 +1,49 @@
+import Foundation
+
+/// Counter-based random numbers: each value is a hash of (key, counter), so any pixel can be
+/// drawn by any thread in any order and the frame's bytes never depend on scheduling.
+///
+/// The mixer is the SplitMix64 finaliser (Steele, Lea & Flood 2014), applied to a key built from
+/// the seed, the frame, the pixel and the channel.
+struct CounterRandom {
+    let key: UInt64
+
+    @inline(__always) static func mix(_ z0: UInt64) -> UInt64 {
+        var z = z0 &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    @inline(__always) init(seed: UInt64, stream: UInt64, pixel: Int) {
+        key = CounterRandom.mix(CounterRandom.mix(seed ^ CounterRandom.mix(stream)) ^ UInt64(truncatingIfNeeded: pixel))
+    }
+
+    /// A uniform double in (0, 1).
+    @inline(__always) func uniform(_ counter: UInt64) -> Double {
+        (Double(CounterRandom.mix(key ^ (counter &* 0xD6E8_FEB8_6659_FD93)) >> 11) + 0.5) * 0x1p-53
+    }
+
+    /// Two independent standard normal deviates (Box–Muller).
+    @inline(__always) func normals(_ counter: UInt64) -> (Double, Double) {
+        let u1 = uniform(counter &* 2)
+        let u2 = uniform(counter &* 2 &+ 1)
+        let r = (-2 * log(u1)).squareRoot()
+        let a = 2 * Double.pi * u2
+        return (r * cos(a), r * sin(a))
+    }
+
+    /// A Poisson deviate of small mean by inversion of the CDF (Knuth, TAOCP vol. 2 §3.4.1).
+    @inline(__always) func poisson(mean: Double, _ counter: UInt64) -> Double {
+        let u = uniform(counter)
+        var k = 0.0
+        var p = exp(-mean)
+        var cdf = p
+        while u > cdf, k < 200 {
+            k += 1
+            p *= mean / k
+            cdf += p
+        }
+        return k
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Scenes
+
+/// The expensive, exposure-independent part of a frame: what every pixel sees and how each
+/// light reaches it. Built once per (scene, camera, flash placement); any number of exposures,
+/// with or without flash, then reuse it.
+///
+/// Per pixel it keeps depth, object and material ids, and for each emitter a diffuse geometric
+/// factor (and a specular one when the light has a lobe), shadows included.
+final class GeometryCache: Sendable {
+    let width: Int
+    let height: Int
+    /// Factor slots per pixel: emitter e uses `diffuseSlot[e]` and, if ≥ 0, `specularSlot[e]`.
+    let slotCount: Int
+    let diffuseSlot: [Int]
+    let specularSlot: [Int]
+    let depth: [Float]
+    let objectIDs: [UInt16]
+    let materialIDs: [UInt16]
+    let factors: [Float]
+
+    static let tileSize = 32
+
+    init(
+        camera: CameraModel, origin: Vector3, rotation: Rotation, primitives: [Primitive], texels: [UInt16],
+        materials: [Material], emitters: [Emitter], options: RenderOptions
+    ) {
+        width = camera.width
+        height = camera.height
+        var dSlot: [Int] = []
+        var sSlot: [Int] = []
+        var slots = 0
+        let anyGloss = materials.contains { $0.specularStrength > 0 }
+        for e in emitters {
+            dSlot.append(slots)
+            slots += 1
+            if e.hasSpecular && anyGloss {
+                sSlot.append(slots)
+                slots += 1
+            } else {
+                sSlot.append(-1)
+            }
+        }
+        slotCount = slots
+        diffuseSlot = dSlot
+        specularSlot = sSlot
+        let pixels = width * height
+        var depth = [Float](repeating: .nan, count: pixels)
+        var objectIDs = [UInt16](repeating: RawFrame.none, count: pixels)
+        var materialIDs = [UInt16](repeating: RawFrame.none, count: pixels)
+        var factors = [Float](repeating: 0, count: pixels * max(slots, 1))
+        let shininess = materials.map { GeometryCache.blinnPhongExponent(roughness: $0.roughness) }
+        let pass = GeometryPass(
+            camera: camera, origin: origin, rotation: rotation, primitives: primitives, emitters: emitters,
+            shininess: shininess, diffuseSlot: dSlot, specularSlot: sSlot, slotCount: slots,
+            softSamples: options.softShadowSamples)
+        texels.withUnsafeBufferPointer { tex in
+            depth.withUnsafeMutableBufferPointer { dp in
+                objectIDs.withUnsafeMutableBufferPointer { op in
+                    materialIDs.withUnsafeMutableBufferPointer { mp in
+                        factors.withUnsafeMutableBufferPointer { fp in
+                            let out = GeometryPass.Output(
+                                depth: SharedBuffer(dp), objects: SharedBuffer(op),
+                                materials: SharedBuffer(mp), factors: SharedBuffer(fp))
+                            let texShared = SharedTexels(texels: tex)
+                            let bands = (camera.height + GeometryCache.tileSize - 1) / GeometryCache.tileSize
+                            Parallel.forEachBand(bands, threads: options.threadCount) { band in
+                                pass.run(band: band, texels: texShared.texels, output: out)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.depth = depth
+        self.objectIDs = objectIDs
+        self.materialIDs = materialIDs
+        self.factors = factors
+    }
+
+    /// Blinn–Phong exponent for a perceptual roughness r: α = r², n = 2/α² − 2 (the usual match
+    /// between Beckmann roughness and the Phong exponent, Walter et al. 2007).
+    static func blinnPhongExponent(roughness: Double) -> Double {
+        let a = max(roughness * roughness, 1e-3)
+        return min(max(2 / (a * a) - 2, 0), 1e6)
+    }
+}
+
+struct SharedTexels: @unchecked Sendable {
+    let texels: UnsafeBufferPointer<UInt16>
+}

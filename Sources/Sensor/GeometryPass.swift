@@ -1,0 +1,264 @@
+import Foundation
+import Scenes
+
+/// Casts primary and shadow rays for one band of tiles and writes the geometry cache.
+///
+/// Each 32×32 tile first culls objects against the cone that holds its rays, then, per light,
+/// culls occluders against the capsule joining the tile's hit points to the light. Both tests
+/// are conservative, so culling never changes a pixel.
+struct GeometryPass: Sendable {
+    struct Output: Sendable {
+        let depth: SharedBuffer<Float>
+        let objects: SharedBuffer<UInt16>
+        let materials: SharedBuffer<UInt16>
+        let factors: SharedBuffer<Float>
+    }
+
+    let camera: CameraModel
+    let origin: Vector3
+    let rotation: Rotation
+    let primitives: [Primitive]
+    let emitters: [Emitter]
+    let shininess: [Double]
+    let diffuseSlot: [Int]
+    let specularSlot: [Int]
+    let slotCount: Int
+    let softSamples: Int
+    let inverse: RadialInverse?
+    /// Unit-disc sample offsets for soft shadows (Vogel's golden-angle spiral).
+    let discSamples: [SIMD2<Double>]
+
+    init(
+        camera: CameraModel, origin: Vector3, rotation: Rotation, primitives: [Primitive], emitters: [Emitter],
+        shininess: [Double], diffuseSlot: [Int], specularSlot: [Int], slotCount: Int, softSamples: Int
+    ) {
+        self.camera = camera
+        self.origin = origin
+        self.rotation = rotation
+        self.primitives = primitives
+        self.emitters = emitters
+        self.shininess = shininess
+        self.diffuseSlot = diffuseSlot
+        self.specularSlot = specularSlot
+        self.slotCount = slotCount
+        self.softSamples = softSamples
+        inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
+        let golden = Double.pi * (3 - 5.0.squareRoot())
+        discSamples = (0..<softSamples).map { k in
+            let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
+            let a = Double(k) * golden
+            return SIMD2(r * cos(a), r * sin(a))
+        }
+    }
+
+    /// The world direction of the ray through the centre of pixel (x, y) and its optical-axis
+    /// component (depth = distance × that component). Pixel centres sit at (x + 0.5, y + 0.5).
+    @inline(__always) func ray(x: Int, y: Int) -> (Vector3, Double) {
+        var px = Double(x) + 0.5
+        var py = Double(y) + 0.5
+        if let inverse, let d = camera.distortion {
+            let vx = px - d.center.x
+            let vy = py - d.center.y
+            let r = (vx * vx + vy * vy).squareRoot()
+            if r > 0 {
+                let s = inverse.undistortedRadius(r) / r
+                px = d.center.x + vx * s
+                py = d.center.y + vy * s
+            }
+        }
+        let c = Vector3((px - camera.cx) / camera.fx, (py - camera.cy) / camera.fy, 1).normalized
+        return (rotation.apply(c), c.z)
+    }
+
+    func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
+        let t = GeometryCache.tileSize
+        let y0 = band * t
+        let y1 = min(y0 + t, camera.height)
+        var dirs = [Vector3](repeating: .zero, count: t * t)
+        var axial = [Double](repeating: 0, count: t * t)
+        var hitPoint = [Vector3](repeating: .zero, count: t * t)
+        var hitNormal = [Vector3](repeating: .zero, count: t * t)
+        var hitMaterial = [Int](repeating: -1, count: t * t)
+        var candidates: [Int] = []
+        var occluders: [Int] = []
+        candidates.reserveCapacity(primitives.count)
+        occluders.reserveCapacity(primitives.count)
+        var x0 = 0
+        while x0 < camera.width {
+            let x1 = min(x0 + t, camera.width)
+            // Rays and their bounding cone.
+            var axis = Vector3.zero
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let k = (y - y0) * t + (x - x0)
+                    (dirs[k], axial[k]) = ray(x: x, y: y)
+                    axis += dirs[k]
+                }
+            }
+            axis = axis.normalized
+            var cosHalf = 1.0
+            for y in y0..<y1 {
+                for x in x0..<x1 { cosHalf = min(cosHalf, dirs[(y - y0) * t + (x - x0)].dot(axis)) }
+            }
+            let halfAngle = acos(min(max(cosHalf, -1), 1))
+            candidates.removeAll(keepingCapacity: true)
+            for (i, p) in primitives.enumerated() {
+                let v = p.position - origin
+                let dist = v.length
+                if dist <= p.boundingRadius {
+                    candidates.append(i)
+                    continue
+                }
+                let angle = acos(min(max(v.dot(axis) / dist, -1), 1))
+                if angle <= halfAngle + asin(min(p.boundingRadius / dist, 1)) + 1e-6 { candidates.append(i) }
+            }
+            // Primary hits.
+            var lo = Vector3(repeating: .infinity)
+            var hi = Vector3(repeating: -.infinity)
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let k = (y - y0) * t + (x - x0)
+                    let d = dirs[k]
+                    var best = Double.infinity
+                    var bestPrim = -1
+                    for i in candidates {
+                        let h = primitives[i].distance(origin: origin, direction: d, tMin: 1e-9, tMax: best)
+                        if h < best {
+                            best = h
+                            bestPrim = i
+                        }
+                    }
+                    let pixel = y * camera.width + x
+                    guard bestPrim >= 0 else {
+                        hitMaterial[k] = -1
+                        continue
+                    }
+                    let p = origin + best * d
+                    var (n, material) = primitives[bestPrim].surface(at: p, texels: texels)
+                    if n.dot(d) > 0 { n = -n }
+                    hitPoint[k] = p
+                    hitNormal[k] = n
+                    hitMaterial[k] = material
+                    lo = pointwiseMin(lo, p)
+                    hi = pointwiseMax(hi, p)
+                    output.depth.base[pixel] = Float(best * axial[k])
+                    output.objects.base[pixel] = primitives[bestPrim].object
+                    output.materials.base[pixel] = UInt16(material)
+                }
+            }
+            if lo.x <= hi.x {
+                let tileCentre = (lo + hi) / 2
+                let tileRadius = (hi - lo).length / 2 + 1e-6
+                for (e, emitter) in emitters.enumerated() {
+                    cullOccluders(emitter, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
+                    for y in y0..<y1 {
+                        for x in x0..<x1 {
+                            let k = (y - y0) * t + (x - x0)
+                            let m = hitMaterial[k]
+                            guard m >= 0 else { continue }
+                            let pixel = y * camera.width + x
+                            let (gd, gs) = factors(
+                                emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
+                                exponent: shininess[m], occluders: occluders, pixel: pixel)
+                            output.factors.base[pixel * slotCount + diffuseSlot[e]] = Float(gd)
+                            if specularSlot[e] >= 0 { output.factors.base[pixel * slotCount + specularSlot[e]] = Float(gs) }
+                        }
+                    }
+                }
+            }
+            x0 = x1
+        }
+    }
+
+    /// Objects that could shadow any hit point of a tile from this emitter.
+    private func cullOccluders(_ emitter: Emitter, tileCentre: Vector3, tileRadius: Double, into list: inout [Int]) {
+        list.removeAll(keepingCapacity: true)
+        switch emitter.geometry {
+        case .hemisphere:
+            return
+        case let .directional(towards, spread):
+            let grow = tan(min(spread, 1.5))
+            for (i, p) in primitives.enumerated() {
+                let v = p.position - tileCentre
+                let s = v.dot(towards)
+                if s < -(p.boundingRadius + tileRadius) { continue }
+                let perp = (v - max(s, 0) * towards).length
+                if perp <= p.boundingRadius + tileRadius + max(s, 0) * grow { list.append(i) }
+            }
+        case let .positional(position, _, _):
+            let seg = position - tileCentre
+            let len2 = max(seg.dot(seg), 1e-30)
+            for (i, p) in primitives.enumerated() {
+                let v = p.position - tileCentre
+                let s = min(max(v.dot(seg) / len2, 0), 1)
+                if (v - s * seg).length <= p.boundingRadius + tileRadius { list.append(i) }
+            }
+        }
+    }
+
+    @inline(__always) private func occluded(_ o: Vector3, _ d: Vector3, _ tMax: Double, _ occluders: [Int]) -> Bool {
+        for i in occluders where primitives[i].distance(origin: o, direction: d, tMin: 1e-7, tMax: tMax) < tMax {
+            return true
+        }
+        return false
+    }
+
+    /// Diffuse and specular geometric factors of one emitter at one hit point.
+    @inline(__always) private func factors(
+        _ emitter: Emitter, point: Vector3, normal n: Vector3, view v: Vector3, exponent: Double,
+        occluders: [Int], pixel: Int
+    ) -> (Double, Double) {
+        let start = point + n * 1e-6
+        var l: Vector3
+        var scale: Double
+        var visibility: Double
+        switch emitter.geometry {
+        case let .hemisphere(sky):
+            return ((1 + n.dot(sky)) / 2, 0)
+        case let .directional(towards, spread):
+            l = towards
+            scale = 1
+            guard n.dot(l) > 0 else { return (0, 0) }
+            if spread > 0 && softSamples > 1 {
+                // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
+                let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
+                let (c, s) = (cos(turn), sin(turn))
+                let e1 = (abs(l.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(l).normalized
+                let e2 = l.cross(e1)
+                let r = tan(spread)
+                var open = 0
+                for q in discSamples {
+                    let a = q.x * c - q.y * s
+                    let b = q.x * s + q.y * c
+                    let dir = (l + r * (a * e1 + b * e2)).normalized
+                    if !occluded(start, dir, .infinity, occluders) { open += 1 }
+                }
+                visibility = Double(open) / Double(discSamples.count)
+            } else {
+                visibility = occluded(start, l, .infinity, occluders) ? 0 : 1
+            }
+        case let .positional(position, axis, m):
+            let toLight = position - point
+            let d2 = toLight.dot(toLight)
+            let dist = d2.squareRoot()
+            l = toLight / dist
+            guard n.dot(l) > 0 else { return (0, 0) }
+            let cosAlpha = -axis.dot(l)
+            if m > 0 {
+                guard cosAlpha > 0 else { return (0, 0) }
+                scale = pow(cosAlpha, m) / d2
+            } else {
+                scale = 1 / d2
+            }
+            visibility = occluded(start, l, dist * (1 - 1e-9), occluders) ? 0 : 1
+        }
+        let cosTheta = n.dot(l)
+        let gd = scale * cosTheta * visibility
+        guard emitter.hasSpecular, visibility > 0 else { return (gd, 0) }
+        // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
+        let h = (l + v).normalized
+        let nh = max(n.dot(h), 0)
+        let gs = nh > 0 ? (exponent + 8) / 8 * pow(nh, exponent) * gd : 0
+        return (gd, gs)
+    }
+}

@@ -1,0 +1,141 @@
+import Scenes
+
+/// An object prepared for ray casting: plain values only, so hot loops do no reference counting.
+struct Primitive: Sendable {
+    enum Kind: UInt8, Sendable { case plane, box, sphere, disc }
+    enum Texture: UInt8, Sendable { case none, grid, image }
+
+    var kind: Kind
+    /// Half width / half height / half depth (plane, box) or radius (sphere, disc) in `size.x`.
+    var size: Vector3
+    var position: Vector3
+    var toLocal: Rotation
+    var toWorld: Rotation
+    var boundingRadius: Double
+    var object: UInt16
+    var materialBase: Int
+    var texture: Texture
+    var columns: Int, rows: Int, gap: Double
+    /// Start of this card's indices in the shared texel array.
+    var texelOffset: Int
+
+    static let epsilon = 1e-9
+
+    /// The nearest hit distance along a world ray, in (tMin, tMax), or `.infinity`.
+    @inline(__always) func distance(origin: Vector3, direction: Vector3, tMin: Double, tMax: Double) -> Double {
+        // Bounding-sphere rejection first: most rays miss most objects.
+        let oc = origin - position
+        let b = oc.dot(direction)
+        let c = oc.dot(oc) - boundingRadius * boundingRadius
+        if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
+        let o = toLocal.apply(oc)
+        let d = toLocal.apply(direction)
+        var t = Double.infinity
+        switch kind {
+        case .plane, .disc:
+            guard abs(d.z) > Primitive.epsilon else { return .infinity }
+            t = -o.z / d.z
+            let x = o.x + t * d.x
+            let y = o.y + t * d.y
+            if kind == .plane {
+                if abs(x) > size.x || abs(y) > size.y { return .infinity }
+            } else if x * x + y * y > size.x * size.x {
+                return .infinity
+            }
+        case .sphere:
+            let disc = b * b - c
+            guard disc >= 0 else { return .infinity }
+            let s = disc.squareRoot()
+            t = -b - s > tMin ? -b - s : -b + s
+        case .box:
+            let inv = Vector3(1 / d.x, 1 / d.y, 1 / d.z)
+            let t1 = (-size - o) * inv
+            let t2 = (size - o) * inv
+            let near = pointwiseMin(t1, t2).max()
+            let far = pointwiseMax(t1, t2).min()
+            guard near <= far else { return .infinity }
+            t = near > tMin ? near : far
+        }
+        return t > tMin && t < tMax ? t : .infinity
+    }
+
+    /// The outward world normal and the local material index at a hit point.
+    func surface(at world: Vector3, texels: UnsafeBufferPointer<UInt16>) -> (normal: Vector3, material: Int) {
+        let p = toLocal.apply(world - position)
+        var n: Vector3
+        switch kind {
+        case .plane, .disc: n = Vector3(0, 0, 1)
+        case .sphere: n = p / size.x
+        case .box:
+            let q = Vector3(abs(p.x), abs(p.y), abs(p.z)) / size
+            if q.x >= q.y && q.x >= q.z {
+                n = Vector3(p.x < 0 ? -1 : 1, 0, 0)
+            } else if q.y >= q.z {
+                n = Vector3(0, p.y < 0 ? -1 : 1, 0)
+            } else {
+                n = Vector3(0, 0, p.z < 0 ? -1 : 1)
+            }
+        }
+        var material = 0
+        if texture != .none {
+            let halfW = size.x
+            let halfH = size.y
+            let u = min(max((p.x + halfW) / (2 * halfW), 0), 0.999_999_999)
+            let v = min(max((halfH - p.y) / (2 * halfH), 0), 0.999_999_999)
+            let fu = u * Double(columns)
+            let fv = v * Double(rows)
+            let col = Int(fu)
+            let row = Int(fv)
+            if texture == .grid {
+                // Each cell holds a patch inset by half the gap on every side; the rest is border.
+                let du = fu - Double(col)
+                let dv = fv - Double(row)
+                let h = gap / 2
+                material = du < h || du > 1 - h || dv < h || dv > 1 - h ? columns * rows : row * columns + col
+            } else {
+                material = Int(texels[texelOffset + row * columns + col])
+            }
+        }
+        return (toWorld.apply(n), materialBase + material)
+    }
+}
+
+extension Primitive {
+    /// Flattens scene objects into primitives, materials and one shared texel array.
+    static func build(scene: Scene) -> (primitives: [Primitive], materials: [Material], texels: [UInt16]) {
+        var prims: [Primitive] = []
+        var materials: [Material] = []
+        var texels: [UInt16] = []
+        for (i, object) in scene.objects.enumerated() {
+            let kind: Kind
+            var size: Vector3
+            switch object.shape {
+            case let .plane(w, h): (kind, size) = (.plane, Vector3(w / 2, h / 2, 0))
+            case let .box(w, h, d): (kind, size) = (.box, Vector3(w / 2, h / 2, d / 2))
+            case let .sphere(r): (kind, size) = (.sphere, Vector3(r, r, r))
+            case let .disc(r): (kind, size) = (.disc, Vector3(r, r, 0))
+            }
+            if kind == .box { size = pointwiseMax(size, Vector3(repeating: 1e-9)) }
+            var prim = Primitive(
+                kind: kind, size: size, position: object.transform.position,
+                toLocal: object.transform.rotation.inverse, toWorld: object.transform.rotation,
+                boundingRadius: object.shape.boundingRadius * (1 + 1e-9) + 1e-9, object: UInt16(i),
+                materialBase: materials.count, texture: .none, columns: 1, rows: 1, gap: 0,
+                texelOffset: 0)
+            let surfaceMaterials = object.surface.materials
+            switch object.surface {
+            case .uniform: break
+            case let .grid(c, r, _, _, g):
+                (prim.texture, prim.columns, prim.rows, prim.gap) = (.grid, c, r, g)
+            case let .image(w, h, indices, palette):
+                precondition(indices.count == w * h, "image card \(object.name): \(indices.count) texels for \(w)×\(h)")
+                precondition(indices.allSatisfy { Int($0) < palette.count }, "image card \(object.name): index beyond palette")
+                (prim.texture, prim.columns, prim.rows, prim.texelOffset) = (.image, w, h, texels.count)
+                texels += indices
+            }
+            materials += surfaceMaterials
+            prims.append(prim)
+        }
+        return (prims, materials, texels)
+    }
+}

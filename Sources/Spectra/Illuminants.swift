@@ -31,7 +31,7 @@ public enum Illuminants {
     ///
     /// With Duv = 0 this is the model's own spectrum (its chromaticity is the daylight locus for
     /// `.daylight`, about Duv +0.003). With Duv ≠ 0 the model's spectrum is tinted by the
-    /// green-band recipe of `tinted(cct:duv:)` so that the result hits (CCT, Duv) exactly.
+    /// band recipe of `tinted(cct:duv:)` so that the result hits (CCT, Duv) exactly.
     public static func make(cct: Double, duv: Double = 0, model: IlluminantModel = .auto) throws -> Spectrum {
         let useDaylight: Bool
         switch model {
@@ -50,8 +50,11 @@ public enum Illuminants {
 
     /// A Planckian-based light tinted green (Duv > 0) or magenta (Duv < 0) that hits (CCT, Duv).
     ///
-    /// S(λ) = B(λ; T′)·(1 + k·exp(−½((λ − 545)/45)²)), with (T′, k) found by Newton steps on the
-    /// CIE 1960 uv target; the recipe of the project's colour spec §1.5. |Duv| ≤ 0.05.
+    /// S(λ) = B(λ; T′)·(1 + k·g(λ)), k > −1, with g a green Gaussian (Duv ≥ 0) or red and blue
+    /// wings (Duv < 0) aimed along the isotemperature line, and (T′, k) found by damped Newton
+    /// steps on the CIE 1960 uv target; an extension of the project colour spec §1.5 recipe.
+    /// |Duv| ≤ 0.05. Throws for targets no light can have (warm and very green, e.g. 3000 K at
+    /// Duv +0.05, where x + y > 1).
     public static func tinted(cct: Double, duv: Double) throws -> Spectrum {
         try TintedIlluminant.solve(cct: cct, duv: duv, base: .planckian)
     }

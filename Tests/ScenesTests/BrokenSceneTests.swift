@@ -22,10 +22,13 @@ import Testing
         Case(
             file: "unknown-key", line: 17, column: 5,
             fragment: "unknown key 'positon_m' in objects[1] (pot); did you mean 'position_m'?"),
-        Case(file: "negative-size", line: 16, column: 20, fragment: "objects[1] (pot).size_m[1]: must be positive, found -0.11"),
+        Case(
+            file: "negative-size", line: 16, column: 20,
+            fragment: "objects[1] (pot).size_m[1]: must be positive, found -0.11"),
         Case(
             file: "unknown-material", line: 18, column: 15,
-            fragment: "objects[1] (pot).material: no material named 'terracota' in this scene; did you mean 'terracotta'?"),
+            fragment:
+                "objects[1] (pot).material: no material named 'terracota' in this scene; did you mean 'terracotta'?"),
         Case(
             file: "bad-reflectance", line: 11, column: 63,
             fragment: "materials[1] (leaf).samples.values[1]: must be between 0 and 1, found 1.4"),

@@ -35,10 +35,12 @@ import Testing
         let found = SceneLoader.locate(
             environment: [:], currentDirectory: TestPaths.root + "/Sources/Scenes", executable: nil)
         // The walk must skip the source folder of the same name and reach the scene folder.
-        #expect(found.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            == URL(fileURLWithPath: TestPaths.scenes).standardizedFileURL.path)
+        #expect(
+            found.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                == URL(fileURLWithPath: TestPaths.scenes).standardizedFileURL.path)
         #expect(SceneLoader.locate(explicit: TestPaths.scenes) == TestPaths.scenes)
-        #expect(SceneLoader.locate(environment: ["OBSCURA_SCENES": TestPaths.scenes], executable: nil) == TestPaths.scenes)
+        #expect(
+            SceneLoader.locate(environment: ["OBSCURA_SCENES": TestPaths.scenes], executable: nil) == TestPaths.scenes)
     }
 
     @Test func violetsStandInAWarmRoomWithAPot() throws {
@@ -48,10 +50,11 @@ import Testing
         // The room light's chromaticity is that of a 2800 K Planckian radiator: CIE 1960 (u, v)
         // from Planck's law with c2 = 1.4388e-2 m·K, computed here independently.
         let uv = Self.uv(of: ambient.spectrum)
-        let planck = Self.uv(of: Spectrum { l in
-            let m = l * 1e-9
-            return 1 / (pow(m, 5) * (exp(1.4388e-2 / (m * 2800)) - 1))
-        })
+        let planck = Self.uv(
+            of: Spectrum { l in
+                let m = l * 1e-9
+                return 1 / (pow(m, 5) * (exp(1.4388e-2 / (m * 2800)) - 1))
+            })
         #expect(abs(uv.0 - planck.0) < 1e-4 && abs(uv.1 - planck.1) < 1e-4)
         #expect(scene.lights.isEmpty)
     }

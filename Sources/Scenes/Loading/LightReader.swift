@@ -52,13 +52,15 @@ struct LightReader {
                 let towards = inner.attempt { try m.required("direction").direction() }
                 let lux = inner.attempt { try m.required("lux").nonNegativeDouble() }
                 try inner.throwIfAny()
-                return .directional(towardsLight: try collected(towards, at: node), illuminance: try collected(lux, at: node))
+                return .directional(
+                    towardsLight: try collected(towards, at: node), illuminance: try collected(lux, at: node))
             case .point:
                 var inner = ErrorCollector()
                 let position = inner.attempt { try m.required("position_m").vector3() }
                 let intensity = inner.attempt { try m.required("intensity_cd").nonNegativeDouble() }
                 try inner.throwIfAny()
-                return .point(position: try collected(position, at: node), intensity: try collected(intensity, at: node))
+                return .point(
+                    position: try collected(position, at: node), intensity: try collected(intensity, at: node))
             case .spot:
                 return try readSpot(m, node: node)
             }

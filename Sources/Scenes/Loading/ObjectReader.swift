@@ -32,7 +32,8 @@ struct ObjectReader {
             let source = try m.exactlyOne(of: ["material", "card"], what: "an object's surface")
             if source == "material" { return .uniform(try material(try m.required("material"))) }
             let card = try m.required("card")
-            if let shape, case .plane = shape {} else if shape != nil {
+            if let shape, case .plane = shape {
+            } else if shape != nil {
                 throw card.error("cards map onto planes only; make this object's shape a plane")
             }
             return try readCard(card)
@@ -41,7 +42,8 @@ struct ObjectReader {
         try errors.throwIfAny()
         return SceneObject(
             name: try collected(name, at: node), shape: try collected(shape, at: node),
-            transform: Transform(position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
+            transform: Transform(
+                position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
             surface: try collected(surface, at: node), motion: try collected(motion, at: node))
     }
 
@@ -186,7 +188,8 @@ struct ObjectReader {
                 throw pngNode.error("cannot read the texture: \(error)")
             }
             guard png.channels == 1 else {
-                throw pngNode.error("a texture must be a greyscale PNG of palette indices, found \(png.channels) channels")
+                throw pngNode.error(
+                    "a texture must be a greyscale PNG of palette indices, found \(png.channels) channels")
             }
             switch png.pixels {
             case let .eightBit(plane): return (plane.width, plane.height, plane.packedElements.map(UInt16.init))

@@ -83,7 +83,8 @@ enum SpectrumReader {
         let power = errors.attempt { try m.optional("power")?.positiveDouble() ?? 1 }
         try errors.throwIfAny()
         return (
-            Illuminants.led(peakWavelength: try collected(peak, at: node), halfSpectralWidth: try collected(width, at: node)),
+            Illuminants.led(
+                peakWavelength: try collected(peak, at: node), halfSpectralWidth: try collected(width, at: node)),
             try collected(power, at: node)
         )
     }
@@ -100,7 +101,9 @@ enum SpectrumReader {
             errors.attempt { try valueRange.map { try item.double(in: $0) } ?? item.nonNegativeDouble() }
         }
         try errors.throwIfAny()
-        guard wavelengthNodes.count >= 2 else { throw try m.required("wavelengths_nm").error("needs at least 2 samples") }
+        guard wavelengthNodes.count >= 2 else {
+            throw try m.required("wavelengths_nm").error("needs at least 2 samples")
+        }
         guard valueNodes.count == wavelengthNodes.count else {
             throw try m.required("values").error(
                 "has \(valueNodes.count) values for \(wavelengthNodes.count) wavelengths")

@@ -37,6 +37,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "obscura", dependencies: ["ObscuraCLI"]),
+        // Release-build renderer benchmark, run by tools/bench-render.sh; not part of the test suite.
+        .executableTarget(
+            name: "SensorBenchmark", dependencies: ["Sensor", "Scenes", "Spectra"], path: "Benchmarks/SensorBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

@@ -24,13 +24,9 @@ struct CounterRandom {
         (Double(CounterRandom.mix(key ^ (counter &* 0xD6E8_FEB8_6659_FD93)) >> 11) + 0.5) * 0x1p-53
     }
 
-    /// Two independent standard normal deviates (Box–Muller).
-    @inline(__always) func normals(_ counter: UInt64) -> (Double, Double) {
-        let u1 = uniform(counter &* 2)
-        let u2 = uniform(counter &* 2 &+ 1)
-        let r = (-2 * log(u1)).squareRoot()
-        let a = 2 * Double.pi * u2
-        return (r * cos(a), r * sin(a))
+    /// A standard normal deviate (inverse-CDF method, see `StandardNormal`).
+    @inline(__always) func normal(_ counter: UInt64) -> Double {
+        StandardNormal.quantile(uniform(counter))
     }
 
     /// A Poisson deviate of small mean by inversion of the CDF (Knuth, TAOCP vol. 2 §3.4.1).

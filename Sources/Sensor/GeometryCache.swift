@@ -49,7 +49,10 @@ final class GeometryCache: Sendable {
         var objectIDs = [UInt16](repeating: RawFrame.none, count: pixels)
         var materialIDs = [UInt16](repeating: RawFrame.none, count: pixels)
         var factors = [Float](repeating: 0, count: pixels * max(slots, 1))
-        let shininess = materials.map { GeometryCache.blinnPhongExponent(roughness: $0.roughness) }
+        // Matte materials get no lobe at all (an infinite exponent marks them), saving the pow per light.
+        let shininess = materials.map {
+            $0.specularStrength > 0 ? GeometryCache.blinnPhongExponent(roughness: $0.roughness) : .infinity
+        }
         let pass = GeometryPass(
             camera: camera, origin: origin, rotation: rotation, primitives: primitives, emitters: emitters,
             shininess: shininess, diffuseSlot: dSlot, specularSlot: sSlot, slotCount: slots,

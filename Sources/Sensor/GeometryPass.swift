@@ -25,6 +25,7 @@ struct GeometryPass: Sendable {
     let slotCount: Int
     let softSamples: Int
     let inverse: RadialInverse?
+    let distortionCenter: SIMD2<Double>
     /// Unit-disc sample offsets for soft shadows (Vogel's golden-angle spiral).
     let discSamples: [SIMD2<Double>]
 
@@ -43,6 +44,7 @@ struct GeometryPass: Sendable {
         self.slotCount = slotCount
         self.softSamples = softSamples
         inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
+        distortionCenter = camera.distortion?.center ?? .zero
         let golden = Double.pi * (3 - 5.0.squareRoot())
         discSamples = (0..<softSamples).map { k in
             let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
@@ -56,21 +58,29 @@ struct GeometryPass: Sendable {
     @inline(__always) func ray(x: Int, y: Int) -> (Vector3, Double) {
         var px = Double(x) + 0.5
         var py = Double(y) + 0.5
-        if let inverse, let d = camera.distortion {
-            let vx = px - d.center.x
-            let vy = py - d.center.y
+        if let inverse {
+            let vx = px - distortionCenter.x
+            let vy = py - distortionCenter.y
             let r = (vx * vx + vy * vy).squareRoot()
             if r > 0 {
                 let s = inverse.undistortedRadius(r) / r
-                px = d.center.x + vx * s
-                py = d.center.y + vy * s
+                px = distortionCenter.x + vx * s
+                py = distortionCenter.y + vy * s
             }
         }
         let c = Vector3((px - camera.cx) / camera.fx, (py - camera.cy) / camera.fy, 1).normalized
-        return (rotation.apply(c), c.z)
+        return (rotation.rotate(c), c.z)
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
+        primitives.withUnsafeBufferPointer { primitives in
+            run(band: band, primitives: primitives, texels: texels, output: output)
+        }
+    }
+
+    private func run(
+        band: Int, primitives: UnsafeBufferPointer<Primitive>, texels: UnsafeBufferPointer<UInt16>, output: Output
+    ) {
         let t = GeometryCache.tileSize
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
@@ -150,7 +160,7 @@ struct GeometryPass: Sendable {
                 let tileCentre = (lo + hi) / 2
                 let tileRadius = (hi - lo).length / 2 + 1e-6
                 for (e, emitter) in emitters.enumerated() {
-                    cullOccluders(emitter, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
+                    cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
                     for y in y0..<y1 {
                         for x in x0..<x1 {
                             let k = (y - y0) * t + (x - x0)
@@ -159,7 +169,7 @@ struct GeometryPass: Sendable {
                             let pixel = y * camera.width + x
                             let (gd, gs) = factors(
                                 emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
-                                exponent: shininess[m], occluders: occluders, pixel: pixel)
+                                exponent: shininess[m], occluders: occluders, primitives: primitives, pixel: pixel)
                             output.factors.base[pixel * slotCount + diffuseSlot[e]] = Float(gd)
                             if specularSlot[e] >= 0 { output.factors.base[pixel * slotCount + specularSlot[e]] = Float(gs) }
                         }
@@ -171,7 +181,8 @@ struct GeometryPass: Sendable {
     }
 
     /// Objects that could shadow any hit point of a tile from this emitter.
-    private func cullOccluders(_ emitter: Emitter, tileCentre: Vector3, tileRadius: Double, into list: inout [Int]) {
+    private func cullOccluders(
+        _ emitter: Emitter, _ primitives: UnsafeBufferPointer<Primitive>, tileCentre: Vector3, tileRadius: Double, into list: inout [Int]) {
         list.removeAll(keepingCapacity: true)
         switch emitter.geometry {
         case .hemisphere:
@@ -196,7 +207,9 @@ struct GeometryPass: Sendable {
         }
     }
 
-    @inline(__always) private func occluded(_ o: Vector3, _ d: Vector3, _ tMax: Double, _ occluders: [Int]) -> Bool {
+    @inline(__always) private func occluded(
+        _ o: Vector3, _ d: Vector3, _ tMax: Double, _ occluders: [Int], _ primitives: UnsafeBufferPointer<Primitive>
+    ) -> Bool {
         for i in occluders where primitives[i].distance(origin: o, direction: d, tMin: 1e-7, tMax: tMax) < tMax {
             return true
         }
@@ -206,7 +219,7 @@ struct GeometryPass: Sendable {
     /// Diffuse and specular geometric factors of one emitter at one hit point.
     @inline(__always) private func factors(
         _ emitter: Emitter, point: Vector3, normal n: Vector3, view v: Vector3, exponent: Double,
-        occluders: [Int], pixel: Int
+        occluders: [Int], primitives: UnsafeBufferPointer<Primitive>, pixel: Int
     ) -> (Double, Double) {
         let start = point + n * 1e-6
         var l: Vector3
@@ -231,11 +244,11 @@ struct GeometryPass: Sendable {
                     let a = q.x * c - q.y * s
                     let b = q.x * s + q.y * c
                     let dir = (l + r * (a * e1 + b * e2)).normalized
-                    if !occluded(start, dir, .infinity, occluders) { open += 1 }
+                    if !occluded(start, dir, .infinity, occluders, primitives) { open += 1 }
                 }
                 visibility = Double(open) / Double(discSamples.count)
             } else {
-                visibility = occluded(start, l, .infinity, occluders) ? 0 : 1
+                visibility = occluded(start, l, .infinity, occluders, primitives) ? 0 : 1
             }
         case let .positional(position, axis, m):
             let toLight = position - point
@@ -250,11 +263,11 @@ struct GeometryPass: Sendable {
             } else {
                 scale = 1 / d2
             }
-            visibility = occluded(start, l, dist * (1 - 1e-9), occluders) ? 0 : 1
+            visibility = occluded(start, l, dist * (1 - 1e-9), occluders, primitives) ? 0 : 1
         }
         let cosTheta = n.dot(l)
         let gd = scale * cosTheta * visibility
-        guard emitter.hasSpecular, visibility > 0 else { return (gd, 0) }
+        guard emitter.hasSpecular, visibility > 0, exponent.isFinite else { return (gd, 0) }
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
         let nh = max(n.dot(h), 0)

@@ -28,8 +28,8 @@ struct Primitive: Sendable {
         let b = oc.dot(direction)
         let c = oc.dot(oc) - boundingRadius * boundingRadius
         if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
-        let o = toLocal.apply(oc)
-        let d = toLocal.apply(direction)
+        let o = toLocal.rotate(oc)
+        let d = toLocal.rotate(direction)
         var t = Double.infinity
         switch kind {
         case .plane, .disc:
@@ -61,7 +61,7 @@ struct Primitive: Sendable {
 
     /// The outward world normal and the local material index at a hit point.
     func surface(at world: Vector3, texels: UnsafeBufferPointer<UInt16>) -> (normal: Vector3, material: Int) {
-        let p = toLocal.apply(world - position)
+        let p = toLocal.rotate(world - position)
         var n: Vector3
         switch kind {
         case .plane, .disc: n = Vector3(0, 0, 1)
@@ -96,7 +96,7 @@ struct Primitive: Sendable {
                 material = Int(texels[texelOffset + row * columns + col])
             }
         }
-        return (toWorld.apply(n), materialBase + material)
+        return (toWorld.rotate(n), materialBase + material)
     }
 }
 
@@ -137,5 +137,12 @@ extension Primitive {
             prims.append(prim)
         }
         return (prims, materials, texels)
+    }
+}
+
+extension Rotation {
+    /// The rotated vector, inlined here because hot loops call it across the module boundary.
+    @inline(__always) func rotate(_ v: Vector3) -> Vector3 {
+        Vector3((row0 * v).sum(), (row1 * v).sum(), (row2 * v).sum())
     }
 }

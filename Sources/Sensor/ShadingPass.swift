@@ -49,33 +49,44 @@ struct ShadingPass: Sendable {
 
     func run(rows: Range<Int>, output: Output) {
         let slots = geometry.slotCount
+        let count = emitterCount
+        // Per-emitter constants as plain buffers so the pixel loop touches no reference counts.
+        let flashFlags = isFlash
+        let dSlots = geometry.diffuseSlot
+        let sSlots = geometry.specularSlot
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 diffuseRates.withUnsafeBufferPointer { rd in
                     specularRates.withUnsafeBufferPointer { rs in
-                        for pixel in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                            var ambient = SIMD3<Float>.zero
-                            var flash = SIMD3<Float>.zero
-                            let m = Int(materials[pixel])
-                            if m != Int(RawFrame.none) {
-                                let base = m * emitterCount
-                                for e in 0..<emitterCount {
-                                    var c = factors[pixel * slots + geometry.diffuseSlot[e]] * rd[base + e]
-                                    let s = geometry.specularSlot[e]
-                                    if s >= 0 { c += factors[pixel * slots + s] * rs[base + e] }
-                                    if isFlash[e] { flash += c } else { ambient += c }
+                        flashFlags.withUnsafeBufferPointer { isFlash in
+                            dSlots.withUnsafeBufferPointer { dSlot in
+                                sSlots.withUnsafeBufferPointer { sSlot in
+                                    for pixel in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                                        var ambient = SIMD3<Float>.zero
+                                        var flash = SIMD3<Float>.zero
+                                        let m = Int(materials[pixel])
+                                        if m != Int(RawFrame.none) {
+                                            let base = m * count
+                                            let f = pixel * slots
+                                            for e in 0..<count {
+                                                var c = factors[f + dSlot[e]] * rd[base + e]
+                                                let s = sSlot[e]
+                                                if s >= 0 { c += factors[f + s] * rs[base + e] }
+                                                if isFlash[e] { flash += c } else { ambient += c }
+                                            }
+                                        }
+                                        ambient *= ambientTime
+                                        flash *= flashTime
+                                        if let fo = output.flash, let ao = output.ambient {
+                                            for ch in 0..<3 {
+                                                fo.base[pixel * 3 + ch] = flash[ch]
+                                                ao.base[pixel * 3 + ch] = ambient[ch]
+                                            }
+                                        }
+                                        expose(pixel: pixel, mean: ambient + flash, output: output)
+                                    }
                                 }
                             }
-                            ambient *= ambientTime
-                            flash *= flashTime
-                            if let f = output.flash, let a = output.ambient {
-                                for ch in 0..<3 {
-                                    f.base[pixel * 3 + ch] = flash[ch]
-                                    a.base[pixel * 3 + ch] = ambient[ch]
-                                }
-                            }
-                            let mean = ambient + flash
-                            expose(pixel: pixel, mean: mean, output: output)
                         }
                     }
                 }
@@ -86,25 +97,24 @@ struct ShadingPass: Sendable {
     @inline(__always) private func expose(pixel: Int, mean: SIMD3<Float>, output: Output) {
         let temporal = CounterRandom(seed: temporalSeed, stream: frameStream, pixel: pixel)
         let fixed = CounterRandom(seed: noise.fixedPatternSeed, stream: 2, pixel: pixel)
+        let read = noise.readNoiseElectrons
         for ch in 0..<3 {
             let mu = Double(mean[ch]) + dark
-            let counter = UInt64(ch) &* 8
-            let (z1, z2) = temporal.normals(counter)
+            let counter = UInt64(ch) &* 4
             var e: Double
             if mu < 25 {
-                e = temporal.poisson(mean: max(mu, 0), counter &+ 5) + noise.readNoiseElectrons * z2
+                e = temporal.poisson(mean: max(mu, 0), counter) + read * temporal.normal(counter &+ 1)
             } else {
                 // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²).
-                e = mu + (mu + noise.readNoiseElectrons * noise.readNoiseElectrons).squareRoot() * z1
+                e = mu + (mu + read * read).squareRoot() * temporal.normal(counter)
             }
-            if noise.prnu > 0 || noise.dsnuElectrons > 0 {
-                let (f1, f2) = fixed.normals(counter)
-                e = e * (1 + noise.prnu * f1) + noise.dsnuElectrons * f2
-            }
+            if noise.prnu > 0 { e *= 1 + noise.prnu * fixed.normal(counter) }
+            if noise.dsnuElectrons > 0 { e += noise.dsnuElectrons * fixed.normal(counter &+ 1) }
             e = min(e, noise.fullWellElectrons)
             output.electrons.base[pixel * 3 + ch] = Float(e)
-            let code = (noise.blackLevel + gain * e).rounded()
-            output.dn.base[pixel * 3 + ch] = UInt16(min(max(code, 0), maximumCode))
+            // Round half up; codes below zero clip to zero.
+            let code = min(max(noise.blackLevel + gain * e + 0.5, 0), maximumCode + 0.5)
+            output.dn.base[pixel * 3 + ch] = UInt16(code)
         }
     }
 }

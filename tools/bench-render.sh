@@ -1,0 +1,7 @@
+#!/bin/sh
+# Release-build benchmark of the sensor renderer (violets-like scene, 4032×3024, flash + ambient).
+# Usage: tools/bench-render.sh [runs]
+set -eu
+cd "$(dirname "$0")/.."
+swift build -c release --product SensorBenchmark
+exec "$(swift build -c release --show-bin-path)/SensorBenchmark" "${1:-5}"

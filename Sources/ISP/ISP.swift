@@ -1,0 +1,1 @@
+// ISP: image pipelines that turn raw frames into photos.

@@ -1,0 +1,6 @@
+import Testing
+import ISP
+
+@Test func ispBuilds() {
+    #expect(Bool(true))
+}

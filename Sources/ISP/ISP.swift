@@ -1,1 +1,0 @@
-// ISP: image pipelines that turn raw frames into photos.

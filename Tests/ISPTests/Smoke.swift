@@ -1,6 +1,0 @@
-import Testing
-import ISP
-
-@Test func ispBuilds() {
-    #expect(Bool(true))
-}

@@ -93,11 +93,13 @@ struct RenderJob {
             if let guess = EditDistance.suggestion(for: command.scene, among: BuiltInScenes.names) {
                 message += "; did you mean '\(guess)'?"
             }
-            throw CommandFailure.badInput(message + " (built-in scenes: \(BuiltInScenes.names.joined(separator: ", ")))")
+            throw CommandFailure.badInput(
+                message + " (built-in scenes: \(BuiltInScenes.names.joined(separator: ", ")))")
         }
         sceneValue = scene
         do {
-            profile = try DeviceCatalog(directory: command.profiles).profile(command.device ?? DeviceCatalog.defaultDeviceID)
+            profile = try DeviceCatalog(directory: command.profiles).profile(
+                command.device ?? DeviceCatalog.defaultDeviceID)
         } catch {
             throw CommandFailure.badInput("\(error)")
         }
@@ -117,7 +119,8 @@ struct RenderJob {
         }
         self.space = space
         guard ["scene", "grey-world"].contains(command.whiteBalance) else {
-            throw CommandFailure.badInput("--white-balance: expected scene or grey-world, not '\(command.whiteBalance)'")
+            throw CommandFailure.badInput(
+                "--white-balance: expected scene or grey-world, not '\(command.whiteBalance)'")
         }
         guard (0...1).contains(command.warmth) else {
             throw CommandFailure.badInput("--warmth: expected a value from 0 to 1, not \(command.warmth)")
@@ -147,7 +150,8 @@ struct RenderJob {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16_384).contains(w), (1...16_384).contains(h)
         else {
-            throw CommandFailure.badInput("--size: expected WxH with sides from 1 to 16384 (e.g. 1008x756), not '\(text)'")
+            throw CommandFailure.badInput(
+                "--size: expected WxH with sides from 1 to 16384 (e.g. 1008x756), not '\(text)'")
         }
         return (w, h)
     }
@@ -203,9 +207,11 @@ struct RenderJob {
             files.append(
                 (command.out, try PNG.encode(PNGImage(pixels: picture, colorSpace: space.pngColorSpace, text: text))))
             if let depthPath = command.depth {
-                let image = PNGImage(pixels: RenderJob.depthMillimetres(frame), text: text + [
-                    PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface")
-                ])
+                let image = PNGImage(
+                    pixels: RenderJob.depthMillimetres(frame),
+                    text: text + [
+                        PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface")
+                    ])
                 files.append((depthPath, try PNG.encode(image)))
             }
             for file in files { try AtomicFile.write(file.bytes, to: file.path) }

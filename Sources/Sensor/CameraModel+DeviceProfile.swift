@@ -82,9 +82,11 @@ extension CameraModel {
         let offsetY = (Double(reference.height) * s - Double(height)) / 2
         // Sensor's table needs two entries; a shorter one means "uncalibrated" (no distortion).
         let distortion = physical.distortion.flatMap {
-            $0.lookupTable.count < 2 ? nil : LensDistortion(
-                lookupTable: $0.lookupTable,
-                center: SIMD2($0.centerX * s - offsetX, $0.centerY * s - offsetY))
+            $0.lookupTable.count < 2
+                ? nil
+                : LensDistortion(
+                    lookupTable: $0.lookupTable,
+                    center: SIMD2($0.centerX * s - offsetX, $0.centerY * s - offsetY))
         }
         let qe = sensitivities.rgb
         let position: Vector3

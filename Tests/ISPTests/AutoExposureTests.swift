@@ -13,7 +13,8 @@ struct AutoExposureTests {
             surface: .uniform(.neutral("grey 18", reflectance: 0.18)))
         return Scene(
             objects: [wall],
-            ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: lux, direction: Vector3(0, 0, 1), diffuseFraction: 0),
+            ambient: AmbientLight(
+                spectrum: Illuminants.d65, illuminance: lux, direction: Vector3(0, 0, 1), diffuseFraction: 0),
             device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
     }
 

@@ -8,7 +8,8 @@ import Testing
 /// The basic develop against colorimetry computed independently from the CIE 1931 observer.
 struct BasicDevelopTests {
     /// After white balance for the light, the grey patches 20–23 come out neutral: their a*, b*
-    /// match the reference's within 0.5 (the references lie within ±0.5 of 0) under both a 2856 K (CIE A) and a D65 room.
+    /// match the reference's within 0.5 (the references lie within ±0.5 of 0), under both a
+    /// 2856 K (CIE A) and a D65 room.
     @Test(arguments: ["A", "D65"])
     func neutralPatchesStayNeutral(_ name: String) throws {
         let illuminant = name == "A" ? Illuminants.a : Illuminants.d65
@@ -48,7 +49,8 @@ struct BasicDevelopTests {
             let develop = BasicDevelop(
                 camera: camera, whiteBalance: WhiteBalance(illuminant: Illuminants.a, camera: camera),
                 settings: .init(warmthRetention: retention, toneCurve: .linear, exposureScale: 1))
-            let rgb = ChartFixture.patchMean(develop.linearRGB(frame), frame: frame, renderer: renderer, patch: "neutral 5 (.70 D)")
+            let rgb = ChartFixture.patchMean(
+                develop.linearRGB(frame), frame: frame, renderer: renderer, patch: "neutral 5 (.70 D)")
             return Lab(XYZ(RGBColorSpace.sRGB.toXYZ * rgb), white: ColorCorrectionMatrix.d65White)
         }
         let neutral = grey(0), warm = grey(0.3)

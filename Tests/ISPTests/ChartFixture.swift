@@ -35,7 +35,8 @@ enum ChartFixture {
             transform: Transform(position: Vector3(0, 0, -0.3)), surface: Cards.colorChecker())
         return Scene(
             objects: [chart],
-            ambient: AmbientLight(spectrum: illuminant, illuminance: 500, direction: Vector3(0, 0, 1), diffuseFraction: 0),
+            ambient: AmbientLight(
+                spectrum: illuminant, illuminance: 500, direction: Vector3(0, 0, 1), diffuseFraction: 0),
             device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
     }
 
@@ -75,7 +76,9 @@ enum ChartFixture {
         let xyz = ColorChecker.patches.map {
             colorSpace.toXYZ * patchMean(linear, frame: frame, renderer: renderer, patch: $0.name)
         }
-        let reference = ColorChecker.patches.map { Colorimetry.xyz(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
+        let reference = ColorChecker.patches.map {
+            Colorimetry.xyz(reflectance: $0.reflectance, illuminant: Illuminants.d65)
+        }
         let k = reference[18].Y / 100 / xyz[18].y
         return xyz.map { Lab(XYZ($0 * k), white: white) }
     }

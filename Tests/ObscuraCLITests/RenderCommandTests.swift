@@ -65,7 +65,10 @@ import Testing
         (["--exposure", "100,abc"], "--exposure"),
         (["--camera", "builtInTelephotoCamera", "--device", "ipad-10th-gen"], "builtInTelephotoCamera"),
         (["--device", "iphone-15"], "did you mean"),
-        (["--flash", "--position", "front", "--camera", "builtInUltraWideCamera", "--device", "ipad-10th-gen"], "--flash"),
+        (
+            ["--flash", "--position", "front", "--camera", "builtInUltraWideCamera", "--device", "ipad-10th-gen"],
+            "--flash"
+        ),
     ])
     func badArgumentsGiveOneLine(_ extra: [String], _ needle: String) throws {
         let dir = try Self.temporaryDirectory()

@@ -1,0 +1,209 @@
+import Devices
+import Foundation
+import Imaging
+import Spectra
+
+/// Reads one entry of `objects`: a named shape, where it stands, what covers it and how it moves.
+struct ObjectReader {
+    static let keys = ["name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion"]
+
+    enum ShapeKind: String, CaseIterable { case plane, box, sphere, disc }
+    enum CardKind: String, CaseIterable {
+        case colorchecker
+        case skinPatches = "skin-patches"
+        case image
+    }
+
+    /// The scene's materials by name; names that were declared but failed to load map to a
+    /// placeholder so that their users do not report a second, misleading error.
+    let materials: [String: Material]
+    /// Where relative texture paths start.
+    let baseDirectory: String
+
+    func read(_ raw: YAMLNode) throws -> SceneObject {
+        let node = raw.labelledByName
+        let m = try node.mapping(allowedKeys: Self.keys)
+        var errors = ErrorCollector()
+        let name = errors.attempt { try m.required("name").string() }
+        let shape = errors.attempt { try readShape(m) }
+        let position = errors.attempt { try m.optional("position_m")?.vector3() ?? .zero }
+        let rotation = errors.attempt { try m.optional("rotation").map(Self.readRotation) ?? .identity }
+        let surface = errors.attempt { () throws -> Surface in
+            let source = try m.exactlyOne(of: ["material", "card"], what: "an object's surface")
+            if source == "material" { return .uniform(try material(try m.required("material"))) }
+            let card = try m.required("card")
+            if let shape, case .plane = shape {
+            } else if shape != nil {
+                throw card.error("cards map onto planes only; make this object's shape a plane")
+            }
+            return try readCard(card)
+        }
+        let motion = errors.attempt { try m.optional("motion").map(Self.readMotion) ?? .none }
+        try errors.throwIfAny()
+        return SceneObject(
+            name: try collected(name, at: node), shape: try collected(shape, at: node),
+            transform: Transform(
+                position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
+            surface: try collected(surface, at: node), motion: try collected(motion, at: node))
+    }
+
+    /// A declared material; unknown names get the nearest declared one as a suggestion.
+    func material(_ node: YAMLNode) throws -> Material {
+        let name = try node.string()
+        if let hit = materials[name] { return hit }
+        var message = "no material named '\(name)' in this scene"
+        if let guess = EditDistance.suggestion(for: name, among: materials.keys.sorted()) {
+            message += "; did you mean '\(guess)'?"
+        } else if !materials.isEmpty {
+            message += " (declared: \(materials.keys.sorted().joined(separator: ", ")))"
+        }
+        throw node.error(message)
+    }
+
+    private func readShape(_ m: YAMLMapping) throws -> Shape {
+        let kind = try m.required("shape").choice(ShapeKind.self)
+        switch kind {
+        case .plane, .box:
+            try m.reject(["radius_m"], because: "does not apply to a \(kind.rawValue); give size_m")
+            let sizes = try m.required("size_m").positiveDoubles(count: kind == .plane ? 2 : 3)
+            return kind == .plane
+                ? .plane(width: sizes[0], height: sizes[1]) : .box(width: sizes[0], height: sizes[1], depth: sizes[2])
+        case .sphere, .disc:
+            try m.reject(["size_m"], because: "does not apply to a \(kind.rawValue); give radius_m")
+            let r = try m.required("radius_m").positiveDouble()
+            return kind == .sphere ? .sphere(radius: r) : .disc(radius: r)
+        }
+    }
+
+    /// Yaw/pitch/roll in degrees (applied roll, pitch, then yaw), or an axis and an angle.
+    static func readRotation(_ node: YAMLNode) throws -> Rotation {
+        let m = try node.mapping(allowedKeys: ["yaw_deg", "pitch_deg", "roll_deg", "axis", "angle_deg"])
+        if m.has("axis") || m.has("angle_deg") {
+            try m.reject(["yaw_deg", "pitch_deg", "roll_deg"], because: "cannot be combined with axis and angle_deg")
+            let axis = try m.required("axis").direction()
+            let angle = try m.required("angle_deg").double()
+            return Rotation(axis: axis, radians: angle * .pi / 180)
+        }
+        var errors = ErrorCollector()
+        let angles = ["yaw_deg", "pitch_deg", "roll_deg"].map { key in
+            errors.attempt { try m.optional(key)?.double() ?? 0 }
+        }
+        try errors.throwIfAny()
+        return Rotation(yawDegrees: angles[0] ?? 0, pitchDegrees: angles[1] ?? 0, rollDegrees: angles[2] ?? 0)
+    }
+
+    /// A velocity in m/s and an angular velocity in degrees per second about a world axis
+    /// (the vector's direction is the axis, its length the speed).
+    static func readMotion(_ node: YAMLNode) throws -> Motion {
+        let m = try node.mapping(allowedKeys: ["velocity_m_per_s", "angular_velocity_deg_per_s"])
+        var errors = ErrorCollector()
+        let velocity = errors.attempt { try m.optional("velocity_m_per_s")?.vector3() ?? .zero }
+        let angular = errors.attempt { try m.optional("angular_velocity_deg_per_s")?.vector3() ?? .zero }
+        try errors.throwIfAny()
+        return Motion(velocity: velocity ?? .zero, angularVelocity: (angular ?? .zero) * (.pi / 180))
+    }
+
+    // MARK: Cards
+
+    private static let cardKeys: [CardKind: [String]] = [
+        .colorchecker: ["type", "border_reflectance", "gap"],
+        .skinPatches: ["type", "columns", "first", "count", "border_reflectance", "gap"],
+        .image: ["type", "png", "palette"],
+    ]
+
+    private func readCard(_ node: YAMLNode) throws -> Surface {
+        let typeNode = node.node.mapping?["type"].map { YAMLNode($0, file: node.file, path: node.path + ".type") }
+        guard let typeNode else {
+            _ = try node.mapping(allowedKeys: Array(Set(Self.cardKeys.values.joined())).sorted())
+            throw node.error("a card needs a type: colorchecker, skin-patches or image")
+        }
+        let kind = try typeNode.choice(CardKind.self)
+        let m = try node.mapping(allowedKeys: Self.cardKeys[kind] ?? ["type"])
+        switch kind {
+        case .colorchecker:
+            let (border, gap) = try readBorder(m)
+            return Cards.chart(columns: 6, rows: 4, patches: ColorChecker.patches, borderReflectance: border, gap: gap)
+        case .skinPatches:
+            return try readSkinPatches(m)
+        case .image:
+            return try readImage(m)
+        }
+    }
+
+    private func readBorder(_ m: YAMLMapping) throws -> (Double, Double) {
+        var errors = ErrorCollector()
+        let border = errors.attempt { try m.optional("border_reflectance")?.double(in: 0...1) ?? 0.03 }
+        let gap = errors.attempt { try m.optional("gap")?.double(in: 0...0.9) ?? 0.15 }
+        try errors.throwIfAny()
+        return (border ?? 0.03, gap ?? 0.15)
+    }
+
+    /// Skin patches `first` … `first + count − 1` in reading order, `columns` to a row; a short
+    /// last row is padded with the border material.
+    private func readSkinPatches(_ m: YAMLMapping) throws -> Surface {
+        let total = SkinTones.patches.count
+        var errors = ErrorCollector()
+        let columns = errors.attempt { try m.required("columns").int(in: 1...total) }
+        let first = errors.attempt { try m.optional("first")?.int(in: 1...total) ?? 1 }
+        let countNode = m.optional("count")
+        let count = errors.attempt { try countNode?.int(in: 1...total) }
+        let border = errors.attempt { try readBorder(m) }
+        try errors.throwIfAny()
+        let start = first ?? 1
+        let n = (count ?? nil) ?? (total - start + 1)
+        if let countNode, start + n - 1 > total {
+            throw countNode.error("patches \(start)…\(start + n - 1) run past the last skin patch, \(total)")
+        }
+        let cols = try collected(columns, at: m.node)
+        let (borderReflectance, gap) = try collected(border, at: m.node)
+        let rows = (n + cols - 1) / cols
+        let borderMaterial = Material.neutral("chart border", reflectance: borderReflectance)
+        var patches = SkinTones.patches[(start - 1)..<(start - 1 + n)].map {
+            Material(name: $0.name, reflectance: $0.reflectance)
+        }
+        while patches.count < rows * cols { patches.append(borderMaterial) }
+        return .grid(columns: cols, rows: rows, patches: patches, border: borderMaterial, gap: gap)
+    }
+
+    /// A greyscale PNG whose pixel values index `palette`, a list of material names.
+    private func readImage(_ m: YAMLMapping) throws -> Surface {
+        var errors = ErrorCollector()
+        let paletteNode = try m.required("palette")
+        let palette = errors.attempt { () throws -> [Material] in
+            let items = try paletteNode.sequence()
+            guard !items.isEmpty else { throw paletteNode.error("needs at least one material") }
+            var inner = ErrorCollector()
+            let found = items.map { item in inner.attempt { try material(item) } }
+            try inner.throwIfAny()
+            return found.compactMap { $0 }
+        }
+        let pngNode = try m.required("png")
+        let image = errors.attempt { () throws -> (Int, Int, [UInt16]) in
+            let given = try pngNode.string()
+            let path = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
+            let png: PNGImage
+            do {
+                png = try PNG.read(contentsOf: path)
+            } catch {
+                throw pngNode.error("cannot read the texture: \(error)")
+            }
+            guard png.channels == 1 else {
+                throw pngNode.error(
+                    "a texture must be a greyscale PNG of palette indices, found \(png.channels) channels")
+            }
+            switch png.pixels {
+            case let .eightBit(plane): return (plane.width, plane.height, plane.packedElements.map(UInt16.init))
+            case let .sixteenBit(plane): return (plane.width, plane.height, plane.packedElements)
+            }
+        }
+        try errors.throwIfAny()
+        let (width, height, indices) = try collected(image, at: pngNode)
+        let materials = try collected(palette, at: paletteNode)
+        if let bad = indices.firstIndex(where: { Int($0) >= materials.count }) {
+            throw pngNode.error(
+                "pixel (\(bad % width), \(bad / width)) has value \(indices[bad]), but the palette has only "
+                    + "\(materials.count) entries")
+        }
+        return .image(width: width, height: height, indices: indices, palette: materials)
+    }
+}

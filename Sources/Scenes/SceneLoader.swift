@@ -1,0 +1,122 @@
+import Devices
+import Foundation
+
+/// Turns scene YAML files into validated `Scene` values, and finds scenes by name.
+///
+/// The schema is documented in `Scenes/README.md`. Every problem is reported as
+/// `file:line:column: message`, unknown keys with the nearest allowed key as a suggestion; all
+/// problems of a file are collected in one pass and thrown together as `LocatedErrors`, and no
+/// scene is returned unless the whole file is valid.
+///
+/// The scenes directory is found, in order: an explicit path; the `OBSCURA_SCENES` environment
+/// variable; a `Scenes/` folder found walking up from the current directory; one found walking
+/// up from the running executable's directory.
+public struct SceneLoader: Sendable {
+    /// The scenes directory.
+    public let directory: String
+    /// The scene documented as the default.
+    public static let defaultSceneName = "violets-warm-room"
+    /// The environment variable naming the scenes directory.
+    public static let environmentVariable = "OBSCURA_SCENES"
+
+    /// A loader rooted at an explicit or discovered directory.
+    public init(directory explicit: String? = nil) throws {
+        guard let found = SceneLoader.locate(explicit: explicit) else {
+            throw LocatedError(
+                SourceLocation(file: "Scenes", line: 1, column: 1),
+                "cannot find the Scenes directory; pass a path or set \(SceneLoader.environmentVariable)")
+        }
+        directory = found
+    }
+
+    /// Loads and validates a scene file. Relative texture paths start at the file's directory.
+    public static func load(path: String) throws -> Scene {
+        let root = try YAMLDocument.load(path: path)
+        let base = (path as NSString).deletingLastPathComponent
+        return try SceneFileReader(file: path, baseDirectory: base.isEmpty ? "." : base).read(root)
+    }
+
+    /// Loads and validates scene text; `file` is used in error locations, `baseDirectory` for
+    /// texture paths.
+    public static func load(text: String, file: String, baseDirectory: String = ".") throws -> Scene {
+        let root = try YAMLDocument.parse(text, file: file)
+        return try SceneFileReader(file: file, baseDirectory: baseDirectory).read(root)
+    }
+
+    /// The scene files (`*.yaml`, not `*.scenario.yaml`), sorted by name.
+    public var scenePaths: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".scenario.yaml") }.sorted().map {
+            (directory as NSString).appendingPathComponent($0)
+        }
+    }
+
+    /// The scene names (file names without `.yaml`), sorted.
+    public var names: [String] {
+        scenePaths.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+    }
+
+    /// Loads a scene by name (`violets-warm-room`) or by a path to a `.yaml` file.
+    public func scene(_ nameOrPath: String) throws -> Scene {
+        if nameOrPath.hasSuffix(".yaml") || nameOrPath.contains("/") {
+            return try SceneLoader.load(path: nameOrPath)
+        }
+        let path = (directory as NSString).appendingPathComponent(nameOrPath + ".yaml")
+        guard FileManager.default.fileExists(atPath: path) else {
+            var message = "no scene '\(nameOrPath)' in \(directory)"
+            if let guess = EditDistance.suggestion(for: nameOrPath, among: names) {
+                message += "; did you mean '\(guess)'?"
+            }
+            message += " (available: \(names.joined(separator: ", ")))"
+            throw LocatedError(SourceLocation(file: directory, line: 1, column: 1), message)
+        }
+        return try SceneLoader.load(path: path)
+    }
+
+    /// The directory search described on the type, without loading anything.
+    public static func locate(
+        explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        executable: String? = CommandLine.arguments.first
+    ) -> String? {
+        let fm = FileManager.default
+        func isDirectory(_ path: String) -> Bool {
+            var flag: ObjCBool = false
+            return fm.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+        }
+        if let explicit { return isDirectory(explicit) ? explicit : nil }
+        if let env = environment[environmentVariable], !env.isEmpty { return isDirectory(env) ? env : nil }
+        // A folder named Scenes is also the name of the source target (Sources/Scenes); only one
+        // holding the README of the scene format counts, so the walk cannot stop at the sources.
+        func isSceneDirectory(_ path: String) -> Bool {
+            isDirectory(path) && fm.fileExists(atPath: (path as NSString).appendingPathComponent("README.md"))
+        }
+        // Found from the current directory, the path stays relative (`../Scenes`), so that
+        // messages name files the way the user would type them.
+        func walkUp(from start: URL, relative: Bool) -> String? {
+            var dir = start.standardizedFileURL
+            var levels = 0
+            while true {
+                let candidate = dir.appendingPathComponent("Scenes").path
+                if isSceneDirectory(candidate) {
+                    return relative ? String(repeating: "../", count: levels) + "Scenes" : candidate
+                }
+                levels += 1
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { return nil }
+                dir = parent
+            }
+        }
+        if let found = walkUp(
+            from: URL(fileURLWithPath: currentDirectory, isDirectory: true),
+            relative: currentDirectory == fm.currentDirectoryPath)
+        {
+            return found
+        }
+        if let executable {
+            let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+            return walkUp(from: resolved, relative: false)
+        }
+        return nil
+    }
+}

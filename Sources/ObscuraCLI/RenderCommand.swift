@@ -13,7 +13,9 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a scene through a device's camera and write a processed PNG.",
         discussion: """
-            SCENE is a built-in scene (\(BuiltInScenes.names.joined(separator: ", "))). The picture is the raw \
+            SCENE is a scene of the Scenes directory (--scenes, $\(SceneLoader.environmentVariable), or a Scenes/ \
+            folder above the current directory or the executable), a path to a scene file, or a built-in chart \
+            (\(BuiltInScenes.names.joined(separator: ", "))). The picture is the raw \
             frame with white balance, a colour-correction matrix, a highlight shoulder and the sRGB (or Display P3) \
             encoding; no demosaicing, denoising or local tone mapping. --depth writes a 16-bit grey PNG of the \
             distance along the optical axis in millimetres (0 where the ray hits nothing, 65535 at or beyond \
@@ -21,8 +23,11 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The scene: a built-in name.")
+    @Argument(help: "A scene name (Scenes/<name>.yaml or a built-in chart) or a scene file path.")
     var scene: String
+
+    @Option(name: .long, help: "The Scenes directory.")
+    var scenes: String?
 
     @Option(help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).")
     var device: String?
@@ -88,14 +93,7 @@ struct RenderJob {
 
     init(_ command: RenderCommand) throws {
         self.command = command
-        guard let scene = BuiltInScenes.scene(named: command.scene) else {
-            var message = "render: no scene '\(command.scene)'"
-            if let guess = EditDistance.suggestion(for: command.scene, among: BuiltInScenes.names) {
-                message += "; did you mean '\(guess)'?"
-            }
-            throw CommandFailure.badInput(
-                message + " (built-in scenes: \(BuiltInScenes.names.joined(separator: ", ")))")
-        }
+        let scene = try RenderJob.loadScene(command.scene, directory: command.scenes)
         sceneValue = scene
         do {
             profile = try DeviceCatalog(directory: command.profiles).profile(
@@ -139,6 +137,28 @@ struct RenderJob {
                 "--flash: \(profile.id) has no flash for its \(position.rawValue) \(type.rawValue)")
         }
         _ = try RenderJob.fixedExposure(command.exposure)
+    }
+
+    /// A built-in scene by name, a scene file by path, or a scene of the Scenes directory by name.
+    static func loadScene(_ name: String, directory: String?) throws -> Scene {
+        if let scene = BuiltInScenes.scene(named: name) { return scene }
+        do {
+            if name.hasSuffix(".yaml") || name.contains("/") { return try SceneLoader.load(path: name) }
+            let loader = try SceneLoader(directory: directory)
+            guard loader.names.contains(name) else {
+                let names = BuiltInScenes.names + loader.names
+                var message = "render: no scene '\(name)'"
+                if let guess = EditDistance.suggestion(for: name, among: names) {
+                    message += "; did you mean '\(guess)'?"
+                }
+                throw CommandFailure.badInput(message + " (available: \(names.joined(separator: ", ")))")
+            }
+            return try loader.scene(name)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure.badInput("\(error)")
+        }
     }
 
     /// `WxH`, or 1008 wide at the reference aspect ratio.

@@ -81,6 +81,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test func rendersASeedSceneByName() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("violets.png").path
+        let result = try CLIRunner.run(["render", "violets-warm-room", "--size", "64x48", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try PNG.read(contentsOf: out).width == 64)
+    }
+
     @Test func unknownSceneSuggestsTheNearestName() throws {
         let result = try CLIRunner.run(["render", "chart-d6", "--out", "/nonexistent/x.png"])
         #expect(result.status == 2)

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "Sensor", targets: ["Sensor"]),
+        .library(name: "ISP", targets: ["ISP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -29,10 +30,11 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
         .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
+        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Sensor"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
-                "Spectra", "Imaging", "Devices",
+                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
+        .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]

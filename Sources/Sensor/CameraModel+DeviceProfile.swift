@@ -1,0 +1,126 @@
+import Devices
+import Scenes
+import Spectra
+
+/// Why a device profile cannot give a renderable camera.
+public struct DeviceCameraError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The message, naming the profile file, the device and the camera.
+    public var description: String
+}
+
+extension DeviceProfile {
+    /// The camera of this device with an Apple device type (and position, when given): the
+    /// first one in profile order, as `AVCaptureDevice.default(_:for:position:)` picks.
+    public func camera(ofType type: DeviceType, position: CameraPosition? = nil) throws -> CameraProfile {
+        let matches = cameras.filter { $0.deviceType == type && (position == nil || $0.position == position) }
+        guard let camera = matches.first else {
+            let available = cameras.map { "\($0.deviceType.rawValue) (\($0.position.rawValue))" }
+            let place = position.map { " at the \($0.rawValue)" } ?? ""
+            throw DeviceCameraError(
+                description: "\(sourceFile): \(id) has no \(type.rawValue)\(place); it has "
+                    + available.joined(separator: ", "))
+        }
+        return camera
+    }
+
+    /// The physical camera whose sensor renders `camera`'s pictures.
+    ///
+    /// A multi-camera device renders through its wide constituent (Apple's virtual devices start at
+    /// the wide camera's field of view, zoom factor 1 at the switch-over), or the first constituent
+    /// when none is wide; TrueDepth and LiDAR cameras deliver the video of the camera whose sensor
+    /// they share.
+    public func renderingCamera(for camera: CameraProfile) throws -> CameraProfile {
+        var current = camera
+        // Chains are at most two deep (a LiDAR camera sharing a wide sensor); the bound only guards
+        // against a cyclic profile.
+        for _ in 0..<4 {
+            if current.optics != nil, current.intrinsics != nil, current.sensitivities != nil, current.noise != nil {
+                return current
+            }
+            let next: String?
+            if !current.constituents.isEmpty {
+                let constituents = current.constituents.compactMap { self.camera($0) }
+                next = (constituents.first { $0.deviceType == .builtInWideAngleCamera } ?? constituents.first)?.id
+            } else {
+                next = current.sharesSensorWith
+            }
+            guard let id = next, let found = self.camera(id) else { break }
+            current = found
+        }
+        throw DeviceCameraError(
+            description: "\(sourceFile): camera \(camera.id) of \(id) has no physical camera with optics, "
+                + "intrinsics, sensitivities and noise to render through")
+    }
+}
+
+extension CameraModel {
+    /// The renderable model of a profile camera delivering a `width × height` image.
+    ///
+    /// Virtual cameras render through `DeviceProfile.renderingCamera(for:)`. The intrinsics are
+    /// scaled from their reference dimensions by s = max(W / W_ref, H / H_ref) and the principal
+    /// point shifted by the centred crop, which is how a 16:9 format is cut from a 4:3 sensor; with
+    /// the reference aspect ratio this is the plain scaling of avfoundation-capture spec §10. The
+    /// distortion centre follows the same map, and its table (relative elongations) is scale-free.
+    /// The pixel pitch stays the sensor's, so per-pixel signal levels are those of the full sensor
+    /// (as a binned output delivers them).
+    ///
+    /// The camera sits at its extrinsic translation from the back reference camera (the device
+    /// frame's origin); front cameras sit at the origin, looking where the scene's device looks.
+    public init(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int) throws {
+        guard width > 0, height > 0 else {
+            throw DeviceCameraError(description: "an image needs a positive size, not \(width)x\(height)")
+        }
+        let physical = try device.renderingCamera(for: camera)
+        guard let optics = physical.optics, let intrinsics = physical.intrinsics,
+            let sensitivities = physical.sensitivities, let noise = physical.noise
+        else {
+            throw DeviceCameraError(description: "\(device.sourceFile): camera \(physical.id) is incomplete")
+        }
+        let reference = intrinsics.reference
+        let s = max(Double(width) / Double(reference.width), Double(height) / Double(reference.height))
+        let offsetX = (Double(reference.width) * s - Double(width)) / 2
+        let offsetY = (Double(reference.height) * s - Double(height)) / 2
+        // Sensor's table needs two entries; a shorter one means "uncalibrated" (no distortion).
+        let distortion = physical.distortion.flatMap {
+            $0.lookupTable.count < 2
+                ? nil
+                : LensDistortion(
+                    lookupTable: $0.lookupTable,
+                    center: SIMD2($0.centerX * s - offsetX, $0.centerY * s - offsetY))
+        }
+        let qe = sensitivities.rgb
+        let position: Vector3
+        if physical.position == .back, let extrinsics = physical.extrinsics, extrinsics.translationMM.count == 3 {
+            let t = extrinsics.translationMM
+            position = Vector3(t[0], t[1], t[2]) / 1000
+        } else {
+            position = .zero
+        }
+        self.init(
+            width: width, height: height, fx: intrinsics.fx * s, fy: intrinsics.fy * s,
+            cx: intrinsics.cx * s - offsetX, cy: intrinsics.cy * s - offsetY,
+            distortion: distortion,
+            fNumber: optics.fNumber, pixelPitchMicrometres: optics.pixelSizeUM,
+            quantumEfficiency: (qe.red, qe.green, qe.blue),
+            noise: NoiseParameters(profile: noise, unit: device.id + "/" + physical.id),
+            positionInDevice: position)
+    }
+}
+
+extension NoiseParameters {
+    /// A profile's noise model. The fixed-pattern seed is a stable hash of `unit` (FNV-1a), so
+    /// each camera of each device has its own PRNU/DSNU pattern, the same on every run.
+    public init(profile: NoiseModel, unit: String) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in unit.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        self.init(
+            fullWellElectrons: profile.fullWellE, readNoiseElectrons: profile.readNoiseE,
+            prnu: profile.prnuPercent / 100, dsnuElectrons: profile.dsnuE,
+            darkCurrentElectronsPerSecond: profile.darkCurrentEPerS, adcBits: profile.adcBits,
+            blackLevel: Double(profile.blackLevelDN), whiteLevel: Double(profile.whiteLevelDN),
+            baseISO: profile.baseISO, fixedPatternSeed: hash)
+    }
+}

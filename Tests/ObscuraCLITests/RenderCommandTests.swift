@@ -1,0 +1,98 @@
+import Foundation
+import Imaging
+import Testing
+
+/// `obscura render`, run as a user would run it.
+@Suite struct RenderCommandTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func writesADecodableTaggedPNG() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("chart.png").path
+        let result = try CLIRunner.run(["render", "chart-d65", "--size", "160x120", "--out", out, "--seed", "4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try PNG.read(contentsOf: out)
+        #expect(image.width == 160 && image.height == 120 && image.channels == 3 && image.bitDepth == 8)
+        #expect(image.colorSpace == .sRGB)
+        #expect(image.textValue(forKey: "Obscura.Device") == "iphone-15-pro")
+        #expect(image.textValue(forKey: "Obscura.Seed") == "4")
+        guard case let .eightBit(pixels) = image.pixels else { return }
+        // Not a blank picture: the chart's white and black patches are far apart.
+        let values = pixels.packedElements
+        #expect((values.max() ?? 0) - (values.min() ?? 0) > 100)
+    }
+
+    /// The chart of `chart-d65` stands 0.5 m straight ahead, square to the axis: every pixel on it
+    /// has depth 500 mm, and the wall behind it 1,500 mm.
+    @Test func depthMapHoldsTheChartDistance() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("chart.png").path
+        let depth = dir.appendingPathComponent("depth.png").path
+        let result = try CLIRunner.run([
+            "render", "chart-d65", "--size", "128x96", "--out", out, "--depth", depth, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"depth\" : \"\(depth)\""))
+        let image = try PNG.read(contentsOf: depth)
+        #expect(image.channels == 1 && image.bitDepth == 16)
+        guard case let .sixteenBit(pixels) = image.pixels else { return }
+        #expect(pixels[64, 48] == 500)
+        #expect(pixels[2, 2] == 1500)
+    }
+
+    @Test func fixedExposureAndFlashAreReported() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("flash.png").path
+        let result = try CLIRunner.run([
+            "render", "chart-tungsten", "--size", "64x48", "--flash", "--exposure", "100,1/50", "--out", out, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"iso\" : 100"))
+        #expect(result.stdout.contains("\"exposure_time_s\" : 0.02"))
+        #expect(result.stdout.contains("\"flash\" : true"))
+    }
+
+    /// Bad input: exit code 2, one line naming the argument, and no file written.
+    @Test(arguments: [
+        (["--size", "12x"], "--size"),
+        (["--exposure", "100,abc"], "--exposure"),
+        (["--camera", "builtInTelephotoCamera", "--device", "ipad-10th-gen"], "builtInTelephotoCamera"),
+        (["--device", "iphone-15"], "did you mean"),
+        (
+            ["--flash", "--position", "front", "--camera", "builtInUltraWideCamera", "--device", "ipad-10th-gen"],
+            "--flash"
+        ),
+    ])
+    func badArgumentsGiveOneLine(_ extra: [String], _ needle: String) throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("x.png").path
+        let result = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", out] + extra)
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(needle), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func rendersASeedSceneByName() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("violets.png").path
+        let result = try CLIRunner.run(["render", "violets-warm-room", "--size", "64x48", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try PNG.read(contentsOf: out).width == 64)
+    }
+
+    @Test func unknownSceneSuggestsTheNearestName() throws {
+        let result = try CLIRunner.run(["render", "chart-d6", "--out", "/nonexistent/x.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("did you mean 'chart-d65'"))
+    }
+}

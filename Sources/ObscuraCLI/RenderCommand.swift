@@ -234,6 +234,11 @@ struct RenderJob {
                     ])
                 files.append((depthPath, try PNG.encode(image)))
             }
+            // A user naming `out/photo.png` expects `out/` to appear, as with any other output.
+            for file in files {
+                let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
             for file in files { try AtomicFile.write(file.bytes, to: file.path) }
         } catch {
             throw CommandFailure.outputFailed("render: \(error)")

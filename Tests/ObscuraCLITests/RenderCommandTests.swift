@@ -27,6 +27,15 @@ import Testing
         #expect((values.max() ?? 0) - (values.min() ?? 0) > 100)
     }
 
+    @Test func createsTheFolderTheUserNames() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("new/nested/chart.png").path
+        let result = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
     /// The chart of `chart-d65` stands 0.5 m straight ahead, square to the axis: every pixel on it
     /// has depth 500 mm, and the wall behind it 1,500 mm.
     @Test func depthMapHoldsTheChartDistance() throws {

@@ -33,6 +33,8 @@ struct DevicesCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the devices in the catalogue.")
         @OptionGroup var options: CatalogOptions
+        @Flag(help: "Print JSON with sorted keys.")
+        var json = false
 
         func run() throws {
             let catalog = try options.catalog()
@@ -41,6 +43,15 @@ struct DevicesCommand: ParsableCommand {
                 profiles = try catalog.loadAll()
             } catch {
                 throw CommandFailure.badInput("\(error)")
+            }
+            if json {
+                try printJSON(profiles.map { profile in
+                    let summary = DeviceSummary(profile)
+                    return DeviceListEntry(
+                        id: profile.id, name: profile.name, isDefault: profile.id == DeviceCatalog.defaultDeviceID,
+                        cameras: profile.cameras.map(\.id), features: summary.featureList)
+                })
+                return
             }
             for profile in profiles {
                 let summary = DeviceSummary(profile)
@@ -91,25 +102,56 @@ struct DevicesCommand: ParsableCommand {
         @OptionGroup var options: CatalogOptions
         @Argument(help: "Profile files to check.")
         var files: [String] = []
+        @Flag(help: "Print the problems as JSON (file, line, column, message) with sorted keys.")
+        var json = false
 
         func run() throws {
             let paths = files.isEmpty ? try options.catalog().profilePaths : files
             var count = 0
+            var found: [LintProblem] = []
             for path in paths {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw CommandFailure.badInput("\(path): no such file")
                 }
                 for problem in DeviceProfileLint.problems(inFile: path) {
-                    // Unbuffered, so the problems precede the summary that goes to standard error.
-                    FileHandle.standardOutput.write(Data((problem.description + "\n").utf8))
                     count += 1
+                    if json {
+                        found.append(LintProblem(file: problem.location.file, line: problem.location.line,
+                                                 column: problem.location.column, message: problem.message))
+                    } else {
+                        // Unbuffered, so the problems precede the summary that goes to standard error.
+                        FileHandle.standardOutput.write(Data((problem.description + "\n").utf8))
+                    }
                 }
+            }
+            if json {
+                try printJSON(LintReport(checked: paths.count, problems: found))
             }
             if count > 0 {
                 throw CommandFailure.checkFailed(
                     "\(count) problem\(count == 1 ? "" : "s") in \(paths.count) profile(s)")
             }
-            print("\(paths.count) profile(s) checked, no problems")
+            if !json { print("\(paths.count) profile(s) checked, no problems") }
         }
     }
+}
+
+private struct DeviceListEntry: Encodable {
+    var id: String
+    var name: String
+    var isDefault: Bool
+    var cameras: [String]
+    var features: [String]
+}
+
+private struct LintProblem: Encodable {
+    var file: String
+    var line: Int
+    var column: Int
+    var message: String
+}
+
+private struct LintReport: Encodable {
+    var checked: Int
+    var problems: [LintProblem]
 }

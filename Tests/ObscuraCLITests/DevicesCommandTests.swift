@@ -1,40 +1,11 @@
 import Foundation
 import Testing
 
-/// Runs the built `obscura` executable (next to the test bundle) and checks its output and exit code.
+/// `obscura devices …`, run as a user runs it: output and exit codes.
 @Suite struct DevicesCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static func executable() -> URL? {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("obscura")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        let debug = root.appendingPathComponent(".build/debug/obscura")
-        return FileManager.default.isExecutableFile(atPath: debug.path) ? debug : nil
-    }
-
     func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let binary = try #require(Self.executable(), "build the obscura product first (swift build)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Self.root
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        let result = try CLIRunner.run(arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test func listsTheCatalogue() throws {
@@ -74,5 +45,26 @@ import Testing
         let r = try run(["devices", "lint", file])
         #expect(r.status == 1)
         #expect(r.out.hasPrefix("\(file):68:20: cameras[2] (back-dual).depth.baseline_mm: "))
+    }
+
+    @Test func listJSONNamesEveryDeviceOnce() throws {
+        let r = try run(["devices", "--json"])
+        #expect(r.status == 0)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
+        let ids = entries.compactMap { $0["id"] as? String }
+        #expect(Set(ids) == ["iphone-7-plus", "iphone-x", "iphone-14", "iphone-15-pro", "ipad-pro-m4", "ipad-10th-gen"])
+        #expect(ids.count == 6)
+        #expect(entries.filter { ($0["isDefault"] as? Bool) == true }.count == 1)
+    }
+
+    @Test func lintJSONGivesLocationsAndExitsOne() throws {
+        let file = "Tests/DevicesTests/Broken/wrong-type.yaml"
+        let r = try run(["devices", "lint", "--json", file])
+        #expect(r.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let problems = try #require(report["problems"] as? [[String: Any]])
+        #expect(problems.count == 1)
+        #expect(problems.first?["line"] as? Int == 11)
+        #expect(problems.first?["column"] as? Int == 17)
     }
 }

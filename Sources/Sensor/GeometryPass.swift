@@ -259,7 +259,7 @@ struct GeometryPass: Sendable {
             let cosAlpha = -axis.dot(l)
             if m > 0 {
                 guard cosAlpha > 0 else { return (0, 0) }
-                scale = pow(cosAlpha, m) / d2
+                scale = PositivePower.of(cosAlpha, m) / d2
             } else {
                 scale = 1 / d2
             }
@@ -271,7 +271,7 @@ struct GeometryPass: Sendable {
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
         let nh = max(n.dot(h), 0)
-        let gs = nh > 0 ? (exponent + 8) / 8 * pow(nh, exponent) * gd : 0
+        let gs = nh > 0 ? (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd : 0
         return (gd, gs)
     }
 }

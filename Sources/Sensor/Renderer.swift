@@ -87,8 +87,9 @@ public struct Renderer: Sendable {
     /// Exposes one frame.
     public func render(_ exposure: Exposure) -> RawFrame {
         let pixels = camera.width * camera.height
-        var electrons = [Float](repeating: 0, count: pixels * 3)
-        var dn = [UInt16](repeating: 0, count: pixels * 3)
+        // The shading pass writes every element, so the planes skip a zero fill (and its page faults).
+        var electrons = [Float](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
+        var dn = [UInt16](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
         let keep = options.keepsComponents
         var flashPart = [Float](repeating: 0, count: keep ? pixels * 3 : 0)
         var ambientPart = [Float](repeating: 0, count: keep ? pixels * 3 : 0)

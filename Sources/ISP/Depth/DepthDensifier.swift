@@ -18,7 +18,7 @@ public struct DepthDensifier: Sendable, Hashable {
     public var rangeSigma: Double
 
     /// A densifier from its values.
-    public init(reach: Double = 1.6, rangeSigma: Double = 0.1) {
+    public init(reach: Double = 2.5, rangeSigma: Double = 0.1) {
         self.reach = reach
         self.rangeSigma = rangeSigma
     }

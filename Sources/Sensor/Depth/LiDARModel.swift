@@ -88,9 +88,11 @@ public struct LiDARModel: Sendable, Hashable {
         var out: [DepthSamples.Sample] = []
         for j in 0..<rows {
             for i in 0..<columns {
-                let x = (Double(i) + 0.5) * Double(w) / Double(columns)
-                let y = (Double(j) + 0.5) * Double(h) / Double(rows)
-                let pixel = min(Int(y), h - 1) * w + min(Int(x), w - 1)
+                // The dot lands on the pixel under its grid position and reports that pixel's centre.
+                let px = min(Int((Double(i) + 0.5) * Double(w) / Double(columns)), w - 1)
+                let py = min(Int((Double(j) + 0.5) * Double(h) / Double(rows)), h - 1)
+                let (x, y) = (Double(px) + 0.5, Double(py) + 0.5)
+                let pixel = py * w + px
                 let z = Double(geometry.depth[pixel])
                 let m = geometry.materials[pixel]
                 guard z.isFinite, m >= 0, z <= maximumDepth else { continue }

@@ -58,7 +58,10 @@ public struct CameraCalibration: Sendable, Hashable {
     /// three the rotation, the last the translation in millimetres (spec §10 [D]).
     public var extrinsicColumns: [SIMD3<Double>] {
         let r = rotation
-        return [SIMD3(r[0].x, r[1].x, r[2].x), SIMD3(r[0].y, r[1].y, r[2].y), SIMD3(r[0].z, r[1].z, r[2].z), translationMM]
+        return [
+            SIMD3(r[0].x, r[1].x, r[2].x), SIMD3(r[0].y, r[1].y, r[2].y), SIMD3(r[0].z, r[1].z, r[2].z),
+            translationMM,
+        ]
     }
 
     /// Whether a distortion table is present (an uncalibrated camera has none).

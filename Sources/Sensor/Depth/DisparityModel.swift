@@ -57,7 +57,8 @@ public struct DisparityModel: Sendable, Hashable {
         }
         if b.length == 0, let mm = capability.baselineMM { b = Vector3(mm / 1000, 0, 0) }
         guard b.length > 0 else {
-            throw DeviceCameraError(description: "\(device.sourceFile): camera \(camera.id) of \(device.id) has no baseline")
+            throw DeviceCameraError(
+                description: "\(device.sourceFile): camera \(camera.id) of \(device.id) has no baseline")
         }
         self.init(
             baseline: b, calibrationScaleError: capability.relativeErrorAt1m, calibrationOffsetError: 0,

@@ -100,7 +100,8 @@ public struct LiDARModel: Sendable, Hashable {
                 let d = toCamera.length
                 let cosTheta = max(geometry.normals[pixel].dot(toCamera) / d, 0)
                 guard infrared[m] * cosTheta / (d * d) >= minimumSignal else { continue }
-                let noise = noiseSigma(depth: z) * CounterRandom(seed: seed, stream: 0x11D, pixel: j * columns + i).normal(0)
+                let random = CounterRandom(seed: seed, stream: 0x11D, pixel: j * columns + i)
+                let noise = noiseSigma(depth: z) * random.normal(0)
                 out.append(.init(x: x, y: y, depth: z + noise))
             }
         }

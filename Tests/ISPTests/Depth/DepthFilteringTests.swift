@@ -13,7 +13,9 @@ struct DepthFilteringTests {
     static func steppedMap() -> (DepthMap, PixelPlane<Float>) {
         var values = [Float](repeating: 0, count: 200)
         for y in 0..<10 {
-            for x in 0..<20 { values[y * 20 + x] = (3...6).contains(y) && (6...13).contains(x) ? .nan : (x < 10 ? 1 : 2) }
+            for x in 0..<20 {
+                values[y * 20 + x] = (3...6).contains(y) && (6...13).contains(x) ? .nan : (x < 10 ? 1 : 2)
+            }
         }
         let guide = PixelPlane<Float>(width: 20, height: 10) { x, _, _ in x < 10 ? 0.2 : 0.9 }
         return (DepthMap(width: 20, height: 10, format: .depthFloat32, values: values, accuracy: .absolute), guide)
@@ -37,7 +39,9 @@ struct DepthFilteringTests {
 
     @Test func temporalSmoothingAveragesAndResetsOnChange() {
         var filter = DepthTemporalFilter(weight: 0.25, resetThreshold: 0.1)
-        let make = { (v: Float) in DepthMap(width: 1, height: 1, format: .depthFloat32, values: [v], accuracy: .absolute) }
+        let make = { (v: Float) in
+            DepthMap(width: 1, height: 1, format: .depthFloat32, values: [v], accuracy: .absolute)
+        }
         #expect(filter.filter(make(1.0)).values[0] == 1.0)
         // A small change moves a quarter of the way: 1 + 0.25 · 0.04.
         #expect(abs(filter.filter(make(1.04)).values[0] - 1.01) < 1e-6)
@@ -57,9 +61,11 @@ struct DepthFilteringTests {
         let angle = 30 * Double.pi / 180
         let wall = SceneObject(
             name: "wall", shape: .plane(width: 50, height: 50),
-            transform: Transform(position: Vector3(0, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: angle)),
+            transform: Transform(
+                position: Vector3(0, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: angle)),
             surface: .uniform(.neutral("grey", reflectance: 0.5)))
-        let scene = Scene(objects: [wall], ambient: nil, device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+        let device = DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1))
+        let scene = Scene(objects: [wall], ambient: nil, device: device)
         let n = Vector3(sin(angle), 0, cos(angle))
         // Closed form: Z = n·P0 / n·(u, −v, −1) with u, v the normalised pixel-centre coordinates.
         let truth = { (x: Int, y: Int) -> Double in

@@ -10,13 +10,15 @@ enum DepthFixtures {
         CameraModel(
             width: width, height: height, fx: 100, fy: 100, cx: Double(width) / 2, cy: Double(height) / 2,
             fNumber: 1.8, pixelPitchMicrometres: 1.4,
-            quantumEfficiency: (TestScenes.gaussian(600, 30), TestScenes.gaussian(535, 35), TestScenes.gaussian(460, 25)))
+            quantumEfficiency: (
+                TestScenes.gaussian(600, 30), TestScenes.gaussian(535, 35), TestScenes.gaussian(460, 25)
+            ))
     }
 
     /// A card facing the camera at `distance`, spanning world x from `left` to `right`.
-    static func card(distance: Double, left: Double, right: Double, material: Material = .neutral("card", reflectance: 0.5))
-        -> SceneObject
-    {
+    static func card(
+        distance: Double, left: Double, right: Double, material: Material = .neutral("card", reflectance: 0.5)
+    ) -> SceneObject {
         SceneObject(
             name: "card", shape: .plane(width: right - left, height: 4),
             transform: Transform(position: Vector3((left + right) / 2, 0, -distance)), surface: .uniform(material))

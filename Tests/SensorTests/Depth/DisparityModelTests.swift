@@ -43,8 +43,11 @@ struct DisparityModelTests {
     }
 
     @Test func calibrationErrorChangesScaleButNotOrder() {
-        let model = DisparityModel(baseline: Vector3(0.05, 0, 0), matchingPrecisionPixels: 0, calibrationScaleError: 0.05)
-        let renderer = DepthFixtures.renderer([TestScenes.wall(distance: 2), DepthFixtures.card(distance: 1, left: -3, right: 0)])
+        let model = DisparityModel(
+            baseline: Vector3(0.05, 0, 0), matchingPrecisionPixels: 0, calibrationScaleError: 0.05)
+        let renderer = DepthFixtures.renderer([
+            TestScenes.wall(distance: 2), DepthFixtures.card(distance: 1, left: -3, right: 0),
+        ])
         let a = model.disparity(renderer, seed: 1)
         let b = model.disparity(renderer, seed: 2)
         #expect(a[10, 48] != b[10, 48])

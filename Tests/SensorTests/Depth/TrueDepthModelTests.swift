@@ -29,7 +29,9 @@ struct TrueDepthModelTests {
         #expect(dark.holeFraction == 1)
         let glossy = Material(name: "chrome", reflectance: .constant(0.5), specularStrength: 0.9, roughness: 0.1)
         let shiny = model.depth(
-            DepthFixtures.renderer([TestScenes.wall(distance: 1), DepthFixtures.card(distance: 0.6, left: 0, right: 2, material: glossy)]),
+            DepthFixtures.renderer([
+                TestScenes.wall(distance: 1), DepthFixtures.card(distance: 0.6, left: 0, right: 2, material: glossy),
+            ]),
             seed: 1)
         #expect(shiny[100, 48].isNaN && !shiny[20, 48].isNaN)
     }
@@ -39,7 +41,9 @@ struct TrueDepthModelTests {
         // just left of the edge is unlit over f·B·(1/0.5 − 1/1) = 10 px.
         let model = TrueDepthModel(projectorOffset: Vector3(0.1, 0, 0), relativeErrorAt1m: 0)
         let map = model.depth(
-            DepthFixtures.renderer([TestScenes.wall(distance: 1), DepthFixtures.card(distance: 0.5, left: 0, right: 3)]),
+            DepthFixtures.renderer([
+                TestScenes.wall(distance: 1), DepthFixtures.card(distance: 0.5, left: 0, right: 3),
+            ]),
             seed: 1)
         let holes = (0..<128).filter { map[$0, 48].isNaN }
         #expect(abs(holes.count - 10) <= 1 && holes.last == 63, "\(holes)")

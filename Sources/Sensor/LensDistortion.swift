@@ -1,5 +1,10 @@
+import Devices
+
 /// A radial lens-distortion table in the convention of Apple's camera calibration data
-/// (avfoundation-capture spec §10): magnification as a function of radius.
+/// (avfoundation-capture spec §10): magnification as a function of radius, for one image size.
+///
+/// This is the renderer's per-image view of a profile's `Devices.LensDistortion` (its centre
+/// already scaled to the image); the arithmetic is that type's reference mapping, not a copy.
 ///
 /// An undistorted point p maps to the distorted point c + (p − c)(1 + m(|p − c|)), where m is
 /// interpolated linearly in `lookupTable`, whose entries are spread evenly over [0, r_max] and
@@ -20,26 +25,21 @@ public struct LensDistortion: Sendable, Hashable {
 
     /// The farthest-corner radius for an image of this size (spec §10 step 1).
     public func maximumRadius(width: Int, height: Int) -> Double {
-        let dx = max(center.x, Double(width) - center.x)
-        let dy = max(center.y, Double(height) - center.y)
-        return (dx * dx + dy * dy).squareRoot()
+        Devices.LensDistortion.maximumRadius(
+            centerX: center.x, centerY: center.y, width: Double(width), height: Double(height))
     }
 
     /// The magnification m at radius `r` (spec §10 step 3).
     public func magnification(radius r: Double, maximumRadius rMax: Double) -> Double {
-        let n = lookupTable.count
-        guard r < rMax else { return lookupTable[n - 1] }
-        let t = r * Double(n - 1) / rMax
-        let i = Int(t)
-        let f = t - Double(i)
-        return (1 - f) * lookupTable[i] + f * lookupTable[i + 1]
+        Devices.LensDistortion.magnification(radius: r, table: lookupTable, maximumRadius: rMax)
     }
 
     /// Where an undistorted point lands in the distorted image (the forward table).
     public func distort(_ p: SIMD2<Double>, width: Int, height: Int) -> SIMD2<Double> {
-        let v = p - center
-        let r = (v * v).sum().squareRoot()
-        return center + v * (1 + magnification(radius: r, maximumRadius: maximumRadius(width: width, height: height)))
+        let q = Devices.LensDistortion.map(
+            x: p.x, y: p.y, table: lookupTable, centerX: center.x, centerY: center.y, width: Double(width),
+            height: Double(height))
+        return SIMD2(q.x, q.y)
     }
 
     /// The same distortion for an image scaled by `factor` (table entries are scale-free).

@@ -29,6 +29,12 @@ public struct Renderer: Sendable {
     let diffuseRates: [SIMD3<Float>]
     let specularRates: [SIMD3<Float>]
     let geometry: GeometryCache
+    /// The camera's optical centre and camera-to-world rotation, and the ray-cast scene: kept so
+    /// depth models can cast rays from other viewpoints (a second camera, a projector).
+    let origin: Vector3
+    let rotation: Rotation
+    let primitives: [Primitive]
+    let texels: [UInt16]
 
     /// Prepares a scene for rendering.
     ///
@@ -47,6 +53,10 @@ public struct Renderer: Sendable {
         let rotation = deviceRotation * camera.rotationInDevice
         let origin = scene.device.position + deviceRotation.apply(camera.positionInDevice)
         let (primitives, materials, texels) = Primitive.build(scene: scene)
+        self.origin = origin
+        self.rotation = rotation
+        self.primitives = primitives
+        self.texels = texels
         precondition(materials.count < Int(RawFrame.none), "too many materials")
         self.materials = materials
         let emitters = Emitter.flatten(

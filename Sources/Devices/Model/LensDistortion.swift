@@ -29,27 +29,37 @@ public struct LensDistortion: Sendable, Hashable, Codable {
     /// (spec §10, "Reference point mapping"): linear interpolation along the radius measured to
     /// the farthest corner, the last entry beyond it, and a radial move by (1 + m).
     ///
+    /// The point, the centre and the size must share one coordinate system and scale (spec §10).
     /// Computed in Double; Apple's reference uses Float, which differs below 1e-3 px here.
     public static func map(
         x: Double, y: Double, table: [Double], centerX: Double, centerY: Double, width: Double, height: Double
     ) -> (x: Double, y: Double) {
         guard table.count >= 2 else { return (x, y) }
-        let dx = max(centerX, width - centerX)
-        let dy = max(centerY, height - centerY)
-        let rMax = (dx * dx + dy * dy).squareRoot()
+        let rMax = maximumRadius(centerX: centerX, centerY: centerY, width: width, height: height)
         let vx = x - centerX
         let vy = y - centerY
-        let r = (vx * vx + vy * vy).squareRoot()
-        let n = table.count
-        let m: Double
-        if r < rMax {
-            let t = r * Double(n - 1) / rMax
-            let i = Int(t)
-            let f = t - Double(i)
-            m = (1 - f) * table[i] + f * table[i + 1]
-        } else {
-            m = table[n - 1]
-        }
+        let m = magnification(radius: (vx * vx + vy * vy).squareRoot(), table: table, maximumRadius: rMax)
         return (centerX + vx * (1 + m), centerY + vy * (1 + m))
+    }
+
+    /// Step 1 of the reference mapping (spec §10): the distance from the centre to the farthest
+    /// corner of a `width × height` image.
+    public static func maximumRadius(centerX: Double, centerY: Double, width: Double, height: Double) -> Double {
+        let dx = max(centerX, width - centerX)
+        let dy = max(centerY, height - centerY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Step 3 of the reference mapping (spec §10): the table value at radius `r`, interpolated
+    /// linearly between the entries around the fractional index r·(N−1)/r_max, or the last entry
+    /// from r_max on. A table of fewer than two entries means no distortion.
+    public static func magnification(radius r: Double, table: [Double], maximumRadius rMax: Double) -> Double {
+        let n = table.count
+        guard n >= 2 else { return 0 }
+        guard r < rMax else { return table[n - 1] }
+        let t = r * Double(n - 1) / rMax
+        let i = Int(t)
+        let f = t - Double(i)
+        return (1 - f) * table[i] + f * table[i + 1]
     }
 }

@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
         .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
-        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Sensor"]),
+        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [

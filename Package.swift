@@ -42,6 +42,10 @@ let package = Package(
         // Release-build renderer benchmark, run by tools/bench-render.sh; not part of the test suite.
         .executableTarget(
             name: "SensorBenchmark", dependencies: ["Sensor", "Scenes", "Spectra"], path: "Benchmarks/SensorBenchmark"),
+        // Release-build Constant Color benchmark, run by tools/bench-constant-color.sh.
+        .executableTarget(
+            name: "ConstantColorBenchmark", dependencies: ["ISP", "Devices", "Scenes", "Imaging"],
+            path: "Benchmarks/ConstantColorBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

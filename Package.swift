@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
         .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
-        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Sensor"]),
+        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
@@ -42,6 +42,10 @@ let package = Package(
         // Release-build renderer benchmark, run by tools/bench-render.sh; not part of the test suite.
         .executableTarget(
             name: "SensorBenchmark", dependencies: ["Sensor", "Scenes", "Spectra"], path: "Benchmarks/SensorBenchmark"),
+        // Release-build Constant Color benchmark, run by tools/bench-constant-color.sh.
+        .executableTarget(
+            name: "ConstantColorBenchmark", dependencies: ["ISP", "Devices", "Scenes", "Imaging"],
+            path: "Benchmarks/ConstantColorBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

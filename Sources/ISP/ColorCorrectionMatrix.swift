@@ -28,30 +28,37 @@ public struct ColorCorrectionMatrix: Sendable, Hashable {
         let white = Colorimetry.whitePoint(of: illuminant)
         let adapt = ChromaticAdaptation.matrix(
             from: XYZ(white.vector / 100), to: ColorCorrectionMatrix.d65White, method: .bradford)
+        let pairs = training.map { reflectance in
+            (
+                CameraResponse.rgb(reflectance: reflectance, illuminant: illuminant, camera: camera) / neutral,
+                adapt * (Colorimetry.xyz(reflectance: reflectance, illuminant: illuminant).vector / 100)
+            )
+        }
+        matrix = ColorCorrectionMatrix.fit(pairs, white: ColorCorrectionMatrix.d65White.vector)
+    }
+
+    /// The white-constrained least-squares fit of the type's documentation: rows m minimising
+    /// Σᵢ (m·cᵢ − tᵢ)² with M·(1, 1, 1) = `white`.
+    static func fit(_ pairs: [(input: SIMD3<Double>, target: SIMD3<Double>)], white w: SIMD3<Double>) -> Matrix3 {
         var a = [[Double]](repeating: [0, 0, 0], count: 3)
         var b = [[Double]](repeating: [0, 0, 0], count: 3)  // b[row][k] = Σ t_row c_k
-        for reflectance in training {
-            let c = CameraResponse.rgb(reflectance: reflectance, illuminant: illuminant, camera: camera) / neutral
-            let t = adapt * (Colorimetry.xyz(reflectance: reflectance, illuminant: illuminant).vector / 100)
+        for (c, t) in pairs {
             for i in 0..<3 {
                 for j in 0..<3 { a[i][j] += c[i] * c[j] }
                 for row in 0..<3 { b[row][i] += t[row] * c[i] }
             }
         }
-        let normal = Matrix3(rows: a)
-        guard let inverse = normal.inverse else {
+        guard let inverse = Matrix3(rows: a).inverse else {
             // Degenerate sensitivities (two identical channels): fall back to a plain white-point
             // scaling, which is at least neutral-preserving.
-            matrix = .diagonal(ColorCorrectionMatrix.d65White.vector)
-            return
+            return .diagonal(w)
         }
         let u = inverse * SIMD3<Double>(1, 1, 1)
-        let w = ColorCorrectionMatrix.d65White.vector
         var rows: [SIMD3<Double>] = []
         for row in 0..<3 {
             let mLS = inverse * SIMD3(b[row][0], b[row][1], b[row][2])
             rows.append(mLS + u * ((w[row] - mLS.sum()) / u.sum()))
         }
-        matrix = Matrix3(rows: rows[0], rows[1], rows[2])
+        return Matrix3(rows: rows[0], rows[1], rows[2])
     }
 }

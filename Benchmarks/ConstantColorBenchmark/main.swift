@@ -1,0 +1,35 @@
+// Release-build benchmark of a 12 MP Constant Color capture end to end: metering, both frames,
+// registration, processing, confidence map and the PNG bytes of photo and map. Run by
+// tools/bench-constant-color.sh; not part of the test suite.
+import Devices
+import Foundation
+import ISP
+import Imaging
+import Scenes
+
+let runs = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 3 : 3
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+do {
+    let profile = try DeviceCatalog(directory: root.appendingPathComponent("DeviceProfiles").path).profile("iphone-15-pro")
+    let camera = try profile.camera(ofType: .builtInWideAngleCamera)
+    let pipeline = try ConstantColorPipeline(
+        device: profile, camera: camera, width: 4032, height: 3024, settings: .init(developsFallback: false))
+    let scene = try SceneLoader(directory: root.appendingPathComponent("Scenes").path).scene("hand-on-desk")
+    var times: [Double] = []
+    for run in 0..<runs {
+        let start = Date()
+        let result = pipeline.capture(scene: scene, seed: UInt64(run))
+        let photo = try PNG.encode(PNGImage(pixels: result.photo, colorSpace: .displayP3), compressionLevel: 1)
+        let map = try PNG.encode(PNGImage(pixels: result.confidenceMap.plane))
+        let t = Date().timeIntervalSince(start)
+        times.append(t)
+        print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f)", run, t, photo.count, map.count,
+            result.centerWeightedMeanConfidence))
+    }
+    times.sort()
+    print(String(format: "median %.3f s over %d runs", times[times.count / 2], runs))
+} catch {
+    FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Imaging
+
+/// How far a Constant Color picture can be trusted, region by region: 0 none … 255 full.
+///
+/// Our choices (Apple documents only the 0…255 range and "centre-weighted"):
+/// - **Regions** are square tiles of `tileSize` pixels (8 by default), so the map has the photo's
+///   aspect ratio at 1/8 of its resolution (edge tiles may be partial).
+/// - **SNR** of a tile is the per-pixel SNR of the flash increment estimated from the tile's means:
+///   mean(S_f) / √mean(var), with var = S_f + S_a·(t_f/t_a) + σ_r² + (t_f/t_a)²σ_r² in flash-frame
+///   electrons, which is the color-science spec §3.4 S_f + 2S_a + 2σ_r² when both frames share an
+///   exposure. The green channel is used (the one the spec's table follows).
+/// - **SNR → confidence** is the spec §3.4 ramp c = clamp((SNR − lo)/(hi − lo), 0, 1) with lo = 4,
+///   hi = 16: a close subject in dim light (SNR 30–60) is fully trusted, one at 1 m in an office
+///   (SNR ≈ 12) about two-thirds, one at 2 m or in bright light (SNR < 4) not at all.
+/// - **Clipping** zeroes a pixel's trust (any channel at the white level in either frame: the
+///   increment is unknown there, and specular highlights of the flash clip). A tile's confidence is
+///   multiplied by 1 − 4·(clipped fraction), floored at 0, so a tile a quarter clipped counts for
+///   nothing and a stray clipped pixel costs little.
+public struct ConfidenceMap: Sendable {
+    /// The map, one 8-bit channel: 0 = no confidence, 255 = full.
+    public let plane: PixelPlane<UInt8>
+    /// Side of a tile, photo pixels.
+    public let tileSize: Int
+    /// Per-tile confidence 0…1 before quantisation (row-major, `plane` size).
+    public let values: [Double]
+    /// Per-tile SNR of the flash increment (row-major, `plane` size).
+    public let snr: [Double]
+
+    /// The SNR at or below which confidence is 0.
+    public static let snrLow = 4.0
+    /// The SNR at or above which confidence is 1.
+    public static let snrHigh = 16.0
+
+    /// Confidence 0…1 for a flash-increment SNR (before clipping).
+    public static func confidence(snr: Double) -> Double {
+        min(max((snr - snrLow) / (snrHigh - snrLow), 0), 1)
+    }
+
+    /// Builds the map from per-pixel flash-increment signal and variance (flash-frame electrons,
+    /// green) and a clipping mask, all row-major `width × height`.
+    public init(
+        signal: [Float], variance: [Float], clipped: [Bool], width: Int, height: Int, tileSize: Int = 8
+    ) {
+        precondition(signal.count == width * height && variance.count == signal.count && clipped.count == signal.count)
+        let tile = max(1, tileSize)
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        var s = [Double](repeating: 0, count: mw * mh)
+        var v = [Double](repeating: 0, count: mw * mh)
+        var c = [Double](repeating: 0, count: mw * mh)
+        var n = [Double](repeating: 0, count: mw * mh)
+        for y in 0..<height {
+            let row = (y / tile) * mw
+            for x in 0..<width {
+                let t = row + x / tile
+                let i = y * width + x
+                n[t] += 1
+                if clipped[i] {
+                    c[t] += 1
+                } else {
+                    s[t] += Double(signal[i])
+                    v[t] += Double(variance[i])
+                }
+            }
+        }
+        var values = [Double](repeating: 0, count: mw * mh)
+        var snrs = [Double](repeating: 0, count: mw * mh)
+        for t in 0..<(mw * mh) {
+            let unclipped = n[t] - c[t]
+            guard unclipped > 0, v[t] > 0 else { continue }
+            let snr = (s[t] / unclipped) / (v[t] / unclipped).squareRoot()
+            snrs[t] = snr
+            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c[t] / n[t])
+        }
+        self.init(values: values, snr: snrs, width: mw, height: mh, tileSize: tile)
+    }
+
+    /// A map from tile values 0…1 (row-major `width × height`).
+    public init(values: [Double], snr: [Double]? = nil, width: Int, height: Int, tileSize: Int) {
+        precondition(values.count == width * height, "a map needs one value per tile")
+        self.values = values
+        self.snr = snr ?? [Double](repeating: .nan, count: values.count)
+        self.tileSize = tileSize
+        plane = PixelPlane(
+            width: width, height: height, channels: 1,
+            elements: values.map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
+    }
+
+    /// The centre-weighted mean confidence of the map, 0…1.
+    public var centerWeightedMean: Double { ConfidenceMap.centerWeightedMean(plane) }
+
+    /// The centre-weighted mean of an 8-bit confidence plane, 0…1.
+    ///
+    /// Weights are a Gaussian of the distance from the centre with σ = 1/4 of the diagonal (our
+    /// choice, the same as `AutoExposure`'s metering weight): a corner weighs e^−2 ≈ 0.14 of the centre.
+    public static func centerWeightedMean(_ plane: PixelPlane<UInt8>) -> Double {
+        let w = plane.width, h = plane.height
+        guard w > 0, h > 0 else { return 0 }
+        let sigma = (Double(w * w + h * h)).squareRoot() / 4
+        var sum = 0.0, weights = 0.0
+        for y in 0..<h {
+            let dy = Double(y) + 0.5 - Double(h) / 2
+            for x in 0..<w {
+                let dx = Double(x) + 0.5 - Double(w) / 2
+                let weight = exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
+                sum += weight * Double(plane[x, y]) / 255
+                weights += weight
+            }
+        }
+        return sum / weights
+    }
+
+    /// The confidence 0…1 at a photo pixel, bilinearly interpolated between tile centres.
+    public func value(x: Double, y: Double) -> Double {
+        let mw = plane.width, mh = plane.height
+        let u = min(max(x / Double(tileSize) - 0.5, 0), Double(mw - 1))
+        let v = min(max(y / Double(tileSize) - 0.5, 0), Double(mh - 1))
+        let x0 = Int(u), y0 = Int(v)
+        let x1 = min(x0 + 1, mw - 1), y1 = min(y0 + 1, mh - 1)
+        let a = u - Double(x0), b = v - Double(y0)
+        let top = values[y0 * mw + x0] * (1 - a) + values[y0 * mw + x1] * a
+        let bottom = values[y1 * mw + x0] * (1 - a) + values[y1 * mw + x1] * a
+        return top * (1 - b) + bottom * b
+    }
+}

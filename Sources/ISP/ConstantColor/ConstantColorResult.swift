@@ -1,0 +1,40 @@
+import Imaging
+import Sensor
+import Spectra
+
+/// Everything a Constant Color capture delivers.
+public struct ConstantColorResult: Sendable {
+    /// The Constant Color photo: Display P3 primaries, 2.2 gamma, 8 bits, 3 channels.
+    public let photo: PixelPlane<UInt8>
+    /// The confidence of each region.
+    public let confidenceMap: ConfidenceMap
+    /// The centre-weighted mean of the map, 0…1.
+    public var centerWeightedMeanConfidence: Double { confidenceMap.centerWeightedMean }
+    /// The ordinary photo of the ambient frame (`BasicDevelop`, Display P3).
+    public let fallback: PixelPlane<UInt8>
+    /// The flash-only picture without the low-confidence fill, encoded like `photo`.
+    public let flashOnly: PixelPlane<UInt8>
+    /// How the capture went.
+    public let diagnostics: Diagnostics
+
+    /// What the pipeline measured and chose on the way.
+    public struct Diagnostics: Sendable {
+        /// The exposures used.
+        public let plan: ConstantColorCapturePlan
+        /// The registration shift d (ambient(x + d) ≈ flash(x)), pixels.
+        public let registration: SIMD2<Double>
+        /// The ambient light as the flash pair sees it: per-channel ratio of ambient to flash-only
+        /// signal over confident pixels (electron rates), or the grey-world estimate without them.
+        public let ambientToFlash: SIMD3<Double>
+        /// Whether `ambientToFlash` came from confident pixels (false: grey-world fallback).
+        public let ambientFromFlashPair: Bool
+        /// The global exposure: linear XYZ per unit of neutral-normalised flash-only rate.
+        public let exposureScale: Double
+        /// Share of pixels clipped in either frame.
+        public let clippedFraction: Double
+        /// The ambient frame (no flash), as read out.
+        public let ambientFrame: RawFrame
+        /// The flash frame, as read out.
+        public let flashFrame: RawFrame
+    }
+}

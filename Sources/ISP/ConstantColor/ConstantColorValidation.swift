@@ -1,0 +1,241 @@
+import Foundation
+import Imaging
+import Scenes
+import Sensor
+import Spectra
+
+/// Apple's validation of Constant Color (WWDC24 session 10162; color-science spec §0), reproduced on
+/// the simulator: a chart of the ColorChecker 24 and all 140 skin patches, photographed under many
+/// room lights, by the ordinary pipeline and by Constant Color from the same captures.
+///
+/// Our metric (Apple does not publish its formula): for patch p and condition c, Lab(p, c) of the
+/// photo decoded as a viewer would (Display P3; CIELAB with the D65 white); variance_p =
+/// mean_c ‖Lab(p, c) − mean_c Lab(p, ·)‖²; reduction = 1 − mean_p var(Constant Color) /
+/// mean_p var(ordinary). Each photo is first scaled so that the ColorChecker's neutral 5 has its
+/// D65 luminance: exposure is not what the protocol tests, hue and relative lightness are.
+/// ΔE00 (CIE DE2000) is against the reflectance's CIELAB under D65 from the CIE 1931 observer
+/// (`Colorimetry.lab`), which owes nothing to the camera or the pipeline.
+public struct ConstantColorValidation: Sendable {
+    /// The lighting conditions.
+    public struct Conditions: Sendable, Hashable {
+        /// Room illuminances, lux.
+        public var illuminances: [Double]
+        /// Correlated colour temperatures, kelvin.
+        public var temperatures: [Double]
+        /// Distances from the Planckian locus (negative: magenta, positive: green).
+        public var tints: [Double]
+
+        /// Apple's: 10–800 lux, 3000–7500 K, on the locus and ±0.02 Duv (tint size our choice).
+        public static let apple = Conditions(
+            illuminances: [10, 50, 100, 200, 400, 800], temperatures: [3000, 4000, 5000, 6000, 7500],
+            tints: [-0.02, 0, 0.02])
+        /// A reduced set for tests: the extremes.
+        public static let reduced = Conditions(illuminances: [10, 800], temperatures: [3000, 7500], tints: [-0.02, 0.02])
+
+        /// A protocol.
+        public init(illuminances: [Double], temperatures: [Double], tints: [Double]) {
+            self.illuminances = illuminances
+            self.temperatures = temperatures
+            self.tints = tints
+        }
+
+        /// Every (lux, CCT, Duv) combination.
+        public var conditions: [(lux: Double, cct: Double, duv: Double)] {
+            illuminances.flatMap { lux in temperatures.flatMap { t in tints.map { (lux, t, $0) } } }
+        }
+    }
+
+    /// One patch's figures.
+    public struct Patch: Sendable {
+        /// Its name.
+        public let name: String
+        /// Its CIELAB under D65 (the truth).
+        public let reference: Lab
+        /// Mean CIELAB over the conditions, ordinary and Constant Color.
+        public let meanOrdinary: Lab, meanConstantColor: Lab
+        /// CIELAB variance across conditions.
+        public let varianceOrdinary: Double, varianceConstantColor: Double
+        /// Mean ΔE00 against the reference over the conditions.
+        public let deltaEOrdinary: Double, deltaEConstantColor: Double
+        /// Mean confidence over the patch and the conditions, 0…1.
+        public let confidence: Double
+    }
+
+    /// Summary statistics of a set of ΔE00 values.
+    public struct Statistics: Sendable {
+        /// Mean, median and 95th percentile.
+        public let mean: Double, median: Double, p95: Double
+
+        init(_ values: [Double]) {
+            let sorted = values.sorted()
+            mean = sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count)
+            median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+            p95 = sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+        }
+    }
+
+    /// The protocol run.
+    public let protocolRun: Conditions
+    /// Per patch, ColorChecker first, then skin.
+    public let patches: [Patch]
+    /// 1 − mean variance (Constant Color) / mean variance (ordinary).
+    public let varianceReduction: Double
+    /// ΔE00 over every patch and condition.
+    public let deltaEOrdinary: Statistics, deltaEConstantColor: Statistics
+    /// ΔE00 of Constant Color over high-confidence patches only.
+    public let deltaEConstantColorHighConfidence: Statistics
+    /// Patches whose mean confidence is at least `highConfidence`.
+    public let highConfidenceCount: Int
+    /// The threshold: 0.8, the low end of Apple's recommended 0.8–0.9.
+    public static let highConfidence = 0.8
+    /// Mean centre-weighted confidence over the conditions.
+    public let meanCenterWeightedConfidence: Double
+    /// Per condition, the Constant Color and ordinary pictures of the chart (for a report).
+    public let samples: [(condition: String, constantColor: PixelPlane<UInt8>, ordinary: PixelPlane<UInt8>)]
+
+    /// The patches on the validation chart.
+    public static let chartPatches: [ReflectancePatch] = ColorChecker.patches + SkinTones.patches
+
+    /// Runs the protocol with a pipeline (its camera size is the chart picture's).
+    public static func run(
+        pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, keepSamples: Int = 6, seed: UInt64 = 1
+    ) throws -> ConstantColorValidation {
+        let patches = chartPatches
+        let columns = 14
+        let rows = (patches.count + columns - 1) / columns
+        var padded = patches
+        while padded.count < rows * columns {
+            padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
+        }
+        // The card fills about 85 % of the frame at 0.5 m.
+        let camera = pipeline.camera
+        let distance = 0.5
+        let width = min(0.85 * distance * Double(camera.width) / camera.fx,
+            0.85 * distance * Double(camera.height) / camera.fy * Double(columns) / Double(rows))
+        let card = SceneObject(
+            name: "validation chart", shape: .plane(width: width, height: width * Double(rows) / Double(columns)),
+            transform: Transform(position: Vector3(0, 0, -distance)),
+            surface: Cards.chart(columns: columns, rows: rows, patches: padded))
+        let white = Colorimetry.whitePoint(of: Illuminants.d65)
+        let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
+        let greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
+        let greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
+
+        // Pixels of each patch (eroded by one pixel), from a geometry-only render.
+        let probeScene = Scene(
+            objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
+            device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+        let probe = Renderer(scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
+        let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
+        let pixelLists = patchPixels(ids: ids, names: patches.map(\.name), materials: probe.materials,
+            width: camera.width, height: camera.height)
+
+        var labO = [[Lab]](repeating: [], count: patches.count)
+        var labC = [[Lab]](repeating: [], count: patches.count)
+        var confidence = [Double](repeating: 0, count: patches.count)
+        var centre = 0.0
+        var samples: [(String, PixelPlane<UInt8>, PixelPlane<UInt8>)] = []
+        let conditions = spec.conditions
+        for (index, condition) in conditions.enumerated() {
+            let light = try Illuminants.make(cct: condition.cct, duv: condition.duv)
+            var scene = probeScene
+            scene.ambient = AmbientLight(
+                spectrum: light, illuminance: condition.lux, direction: Vector3(0.3, 0.5, 1), diffuseFraction: 0.5)
+            let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
+            centre += result.centerWeightedMeanConfidence
+            let cc = linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
+            let ordinary = linearXYZ(result.fallback, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
+            for (values, store) in [(cc, 0), (ordinary, 1)] {
+                let k = values[greyIndex].y > 0 ? greyY / values[greyIndex].y : 1
+                for p in 0..<patches.count {
+                    let lab = Lab(XYZ(values[p] * k * 100), white: white)
+                    if store == 0 { labC[p].append(lab) } else { labO[p].append(lab) }
+                }
+            }
+            for p in 0..<patches.count {
+                let list = pixelLists[p]
+                guard !list.isEmpty else { continue }
+                var sum = 0.0
+                for i in list {
+                    sum += result.confidenceMap.value(
+                        x: Double(i % camera.width) + 0.5, y: Double(i / camera.width) + 0.5)
+                }
+                confidence[p] += sum / Double(list.count) / Double(conditions.count)
+            }
+            if samples.count < keepSamples, index % max(1, conditions.count / max(1, keepSamples)) == 0 {
+                let name = "\(Int(condition.lux)) lux, \(Int(condition.cct)) K, Duv \(condition.duv)"
+                samples.append((name, result.photo, result.fallback))
+            }
+        }
+
+        var out: [Patch] = []
+        var allO: [Double] = [], allC: [Double] = [], highC: [Double] = []
+        for p in 0..<patches.count {
+            let (mO, vO) = spread(labO[p])
+            let (mC, vC) = spread(labC[p])
+            let eO = labO[p].map { DeltaE.ciede2000($0, reference[p]) }
+            let eC = labC[p].map { DeltaE.ciede2000($0, reference[p]) }
+            allO += eO
+            allC += eC
+            if confidence[p] >= highConfidence { highC += eC }
+            out.append(
+                Patch(
+                    name: patches[p].name, reference: reference[p], meanOrdinary: mO, meanConstantColor: mC,
+                    varianceOrdinary: vO, varianceConstantColor: vC, deltaEOrdinary: eO.reduce(0, +) / Double(eO.count),
+                    deltaEConstantColor: eC.reduce(0, +) / Double(eC.count), confidence: confidence[p]))
+        }
+        let meanVO = out.map(\.varianceOrdinary).reduce(0, +) / Double(out.count)
+        let meanVC = out.map(\.varianceConstantColor).reduce(0, +) / Double(out.count)
+        return ConstantColorValidation(
+            protocolRun: spec, patches: out, varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
+            deltaEOrdinary: Statistics(allO), deltaEConstantColor: Statistics(allC),
+            deltaEConstantColorHighConfidence: Statistics(highC),
+            highConfidenceCount: confidence.filter { $0 >= highConfidence }.count,
+            meanCenterWeightedConfidence: centre / Double(conditions.count), samples: samples)
+    }
+
+    /// Mean Lab and mean squared distance from it.
+    static func spread(_ labs: [Lab]) -> (Lab, Double) {
+        guard !labs.isEmpty else { return (Lab(L: 0, a: 0, b: 0), .nan) }
+        let n = Double(labs.count)
+        let m = Lab(
+            L: labs.map(\.L).reduce(0, +) / n, a: labs.map(\.a).reduce(0, +) / n, b: labs.map(\.b).reduce(0, +) / n)
+        let v = labs.map { pow($0.L - m.L, 2) + pow($0.a - m.a, 2) + pow($0.b - m.b, 2) }.reduce(0, +) / n
+        return (m, v)
+    }
+
+    /// Pixel indices of each named patch whose 4-neighbours show the same patch.
+    static func patchPixels(ids: [UInt16], names: [String], materials: [Material], width: Int, height: Int) -> [[Int]] {
+        var lists = [[Int]](repeating: [], count: names.count)
+        var byMaterial = [Int: Int]()
+        for (p, name) in names.enumerated() {
+            if let m = materials.firstIndex(where: { $0.name == name }) { byMaterial[m] = p }
+        }
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let i = y * width + x
+                let id = ids[i]
+                guard id != RawFrame.none, let p = byMaterial[Int(id)], ids[i - 1] == id, ids[i + 1] == id,
+                    ids[i - width] == id, ids[i + width] == id
+                else { continue }
+                lists[p].append(i)
+            }
+        }
+        return lists
+    }
+
+    /// Mean XYZ (Display P3 primaries, Y = 1 white) of each patch in an encoded picture.
+    static func linearXYZ(_ photo: PixelPlane<UInt8>, pixels: [[Int]], decode: (Double) -> Double) -> [SIMD3<Double>] {
+        let table = (0..<256).map { decode(Double($0) / 255) }
+        let w = photo.width
+        return pixels.map { list in
+            guard !list.isEmpty, photo.width > 1 else { return SIMD3(0, 0, 0) }
+            var sum = SIMD3<Double>(0, 0, 0)
+            for i in list {
+                let x = i % w, y = i / w
+                sum += SIMD3(table[Int(photo[x, y, 0])], table[Int(photo[x, y, 1])], table[Int(photo[x, y, 2])])
+            }
+            return RGBColorSpace.displayP3.toXYZ * (sum / Double(list.count))
+        }
+    }
+}

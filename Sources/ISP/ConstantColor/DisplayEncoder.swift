@@ -1,0 +1,58 @@
+import Foundation
+import Imaging
+import Spectra
+
+/// Linear camera values → Display P3 with a global tone curve and a pure 2.2 gamma, 8 bits.
+///
+/// The curve and the gamma are folded into one table indexed by √(v / v_max), which spaces the
+/// entries densely near black where the 1/2.2 power is steep; 4,096 entries keep every output code
+/// within one step of the exact value.
+struct DisplayEncoder: Sendable {
+    /// The encoding exponent's reciprocal: output = tone(v)^(1/2.2).
+    static let gamma = 2.2
+    let table: [UInt8]
+    let maximum: Float
+
+    init(toneCurve: ToneCurve) {
+        var top = 1.0
+        if case let .shoulder(_, white) = toneCurve { top = max(white, 1) }
+        maximum = Float(top)
+        let n = 4096
+        table = (0..<n).map { i in
+            let u = Double(i) / Double(n - 1)
+            let v = u * u * top
+            let e = pow(min(max(toneCurve.apply(v), 0), 1), 1 / DisplayEncoder.gamma)
+            return UInt8((e * 255).rounded())
+        }
+    }
+
+    /// The encoded picture of interleaved camera RGB through `matrix` after a gain of `scale`.
+    func encode(_ rgb: [Float], matrix: Matrix3, scale: Double, width: Int, height: Int) -> PixelPlane<UInt8> {
+        let m = matrix.rows.map { $0.map { Float($0 * scale) } }
+        let top = maximum
+        let last = Float(table.count - 1)
+        let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
+            guard let base = src.baseAddress else { return [] }
+            let source = ReadBuffer(base: base)
+            return table.withUnsafeBufferPointer { lut -> [UInt8] in
+                guard let lutBase = lut.baseAddress else { return [] }
+                let lookup = ReadBuffer(base: lutBase)
+                return ParallelRows.fill(count: rgb.count, rows: height, initial: UInt8(0)) { rows, out in
+                    for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                        let r = source.base[3 * p], g = source.base[3 * p + 1], b = source.base[3 * p + 2]
+                        for c in 0..<3 {
+                            let v = m[c][0] * r + m[c][1] * g + m[c][2] * b
+                            let u = (min(max(v, 0), top) / top).squareRoot()
+                            out[3 * p + c] = lookup.base[Int(u * last + 0.5)]
+                        }
+                    }
+                }
+            }
+        }
+        return PixelPlane(width: width, height: height, channels: 3, elements: bytes)
+    }
+
+    /// The PNG tag of this encoding: Display P3 primaries and white, gAMA 1/2.2 (PNG spec §11.3.3.5).
+    static let pngColorSpace = PNGColorSpace.other(
+        PNGColorChunks(gamma: 1 / gamma, chromaticities: .displayP3))
+}

@@ -1,0 +1,146 @@
+import Foundation
+import ISP
+import Imaging
+import Spectra
+
+/// The text, JSON and HTML forms of a Constant Color validation.
+enum ConstantColorReport {
+    struct Stats: Encodable {
+        var mean: Double, median: Double, p95: Double
+        init(_ s: ConstantColorValidation.Statistics) { (mean, median, p95) = (s.mean, s.median, s.p95) }
+    }
+
+    struct PatchRow: Encodable {
+        var name: String
+        var varianceOrdinary: Double, varianceConstantColor: Double
+        var deltaEOrdinary: Double, deltaEConstantColor: Double
+        var confidence: Double
+        enum CodingKeys: String, CodingKey {
+            case name, confidence
+            case varianceOrdinary = "variance_ordinary", varianceConstantColor = "variance_constant_color"
+            case deltaEOrdinary = "delta_e00_ordinary", deltaEConstantColor = "delta_e00_constant_color"
+        }
+    }
+
+    struct Summary: Encodable {
+        var device: String
+        var conditions: Int
+        var patches: Int
+        var varianceReduction: Double
+        var deltaE00Ordinary: Stats, deltaE00ConstantColor: Stats, deltaE00ConstantColorHighConfidence: Stats
+        var highConfidencePatches: Int
+        var meanCenterWeightedConfidence: Double
+        var seconds: Double
+        var perPatch: [PatchRow]
+        enum CodingKeys: String, CodingKey {
+            case device, conditions, patches, seconds
+            case varianceReduction = "variance_reduction"
+            case deltaE00Ordinary = "delta_e00_ordinary", deltaE00ConstantColor = "delta_e00_constant_color"
+            case deltaE00ConstantColorHighConfidence = "delta_e00_constant_color_high_confidence"
+            case highConfidencePatches = "high_confidence_patches"
+            case meanCenterWeightedConfidence = "mean_center_weighted_confidence"
+            case perPatch = "per_patch"
+        }
+
+        init(_ r: ConstantColorValidation, device: String, seconds: Double) {
+            self.device = device
+            conditions = r.protocolRun.conditions.count
+            patches = r.patches.count
+            varianceReduction = r.varianceReduction
+            deltaE00Ordinary = Stats(r.deltaEOrdinary)
+            deltaE00ConstantColor = Stats(r.deltaEConstantColor)
+            deltaE00ConstantColorHighConfidence = Stats(r.deltaEConstantColorHighConfidence)
+            highConfidencePatches = r.highConfidenceCount
+            meanCenterWeightedConfidence = r.meanCenterWeightedConfidence
+            self.seconds = seconds
+            perPatch = r.patches.map {
+                PatchRow(
+                    name: $0.name, varianceOrdinary: $0.varianceOrdinary, varianceConstantColor: $0.varianceConstantColor,
+                    deltaEOrdinary: $0.deltaEOrdinary, deltaEConstantColor: $0.deltaEConstantColor,
+                    confidence: $0.confidence)
+            }
+        }
+    }
+
+    static func line(_ s: ConstantColorValidation.Statistics) -> String {
+        "mean \(format(s.mean, 2)), median \(format(s.median, 2)), p95 \(format(s.p95, 2))"
+    }
+
+    static func text(_ r: ConstantColorValidation, device: String, seconds: Double) -> String {
+        """
+        Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
+        (\(format(seconds, 1)) s)
+        CIELAB variance reduction vs the ordinary photo: \(format(r.varianceReduction * 100, 1)) % \
+        (Apple, iPhone 15: 87 %; target ≥ 90 %)
+        ΔE00 ordinary:        \(line(r.deltaEOrdinary))
+        ΔE00 Constant Color:  \(line(r.deltaEConstantColor))
+        ΔE00 high confidence: \(line(r.deltaEConstantColorHighConfidence)) over \(r.highConfidenceCount) patches \
+        (target mean ≤ 2)
+        mean centre-weighted confidence: \(format(r.meanCenterWeightedConfidence, 3))
+        """
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// A CSS colour for a Lab value, through Display P3 (CSS Color 4 `color(display-p3 …)`).
+    static func css(_ lab: Lab) -> String {
+        let xyz = lab.xyz(white: Colorimetry.whitePoint(of: Illuminants.d65)).vector / 100
+        let rgb = RGBColorSpace.displayP3.fromXYZ * xyz
+        let e = (0..<3).map { format(TransferFunction.sRGB.encode(min(max(rgb[$0], 0), 1)), 4) }
+        return "color(display-p3 \(e[0]) \(e[1]) \(e[2]))"
+    }
+
+    static func html(_ r: ConstantColorValidation, device: String) -> String {
+        var rows = ""
+        for p in r.patches {
+            rows += "<tr><td>\(escape(p.name))</td>"
+            for lab in [p.reference, p.meanOrdinary, p.meanConstantColor] {
+                rows += "<td><span class=sw style=\"background:\(css(lab))\"></span></td>"
+            }
+            rows += "<td>\(format(p.varianceOrdinary, 2))</td><td>\(format(p.varianceConstantColor, 2))</td>"
+            rows += "<td>\(format(p.deltaEOrdinary, 2))</td><td>\(format(p.deltaEConstantColor, 2))</td>"
+            rows += "<td>\(format(p.confidence, 2))</td></tr>\n"
+        }
+        // Variance chart: one pair of bars per patch, on a square-root scale.
+        let n = r.patches.count
+        let top = max(1e-9, r.patches.map { max($0.varianceOrdinary, $0.varianceConstantColor) }.max() ?? 1).squareRoot()
+        let barW = 4.0, chartH = 200.0
+        var bars = ""
+        for (i, p) in r.patches.enumerated() {
+            let x = Double(i) * barW * 2.5
+            let ho = p.varianceOrdinary.squareRoot() / top * chartH
+            let hc = p.varianceConstantColor.squareRoot() / top * chartH
+            bars += "<rect x='\(format(x, 1))' y='\(format(chartH - ho, 1))' width='\(barW)' height='\(format(ho, 1))' fill='#c66'/>"
+            bars += "<rect x='\(format(x + barW, 1))' y='\(format(chartH - hc, 1))' width='\(barW)' height='\(format(hc, 1))' fill='#36c'/>"
+        }
+        var pictures = ""
+        for sample in r.samples {
+            guard let a = try? PNG.encode(PNGImage(pixels: sample.ordinary, colorSpace: .displayP3)),
+                let b = try? PNG.encode(PNGImage(pixels: sample.constantColor, colorSpace: .displayP3))
+            else { continue }
+            pictures += "<figure><img src='data:image/png;base64,\(Data(a).base64EncodedString())'>"
+            pictures += "<img src='data:image/png;base64,\(Data(b).base64EncodedString())'>"
+            pictures += "<figcaption>\(escape(sample.condition)): ordinary | Constant Color</figcaption></figure>\n"
+        }
+        return """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>Constant Color validation: \(escape(device))</title>
+            <style>body{font-family:sans-serif;margin:2em}td{padding:2px 6px;text-align:right}
+            .sw{display:inline-block;width:40px;height:20px}figure{display:inline-block;margin:8px}
+            img{width:224px;image-rendering:pixelated}</style></head><body>
+            <h1>Constant Color validation: \(escape(device))</h1>
+            <pre>\(escape(text(r, device: device, seconds: .nan)))</pre>
+            <h2>Variance per patch (√ scale; red ordinary, blue Constant Color)</h2>
+            <svg width='\(format(Double(n) * barW * 2.5, 0))' height='\(format(chartH, 0))' \
+            xmlns='http://www.w3.org/2000/svg'>\(bars)</svg>
+            <h2>Pictures</h2>\(pictures)
+            <h2>Patches: truth under D65 | ordinary mean | Constant Color mean</h2>
+            <table><tr><th>patch</th><th>D65</th><th>ordinary</th><th>Constant Color</th><th>var ord.</th>
+            <th>var CC</th><th>ΔE00 ord.</th><th>ΔE00 CC</th><th>confidence</th></tr>
+            \(rows)</table></body></html>
+            """
+    }
+}

@@ -30,6 +30,16 @@ public enum WideColor {
                         displayP3ToExtendedLinearSRGB(channels: frame.channels))
     }
 
+    /// An sRGB-encoded frame (3 or 4 channels) as linear sRGB floats; alpha is copied.
+    public static func extendedLinearSRGB<Component: PixelComponent>(
+        fromSRGB frame: PixelPlane<Component>, threads: Int? = nil
+    ) -> FloatPlane {
+        precondition(frame.channels == 3 || frame.channels == 4, "a colour frame has 3 or 4 channels")
+        return frame.mapPixels(to: Float.self, outputChannels: frame.channels, threads: threads) { p in
+            SIMD4(decodeSRGBCurve(p.x), decodeSRGBCurve(p.y), decodeSRGBCurve(p.z), p.w)
+        }
+    }
+
     #if !(os(macOS) && arch(x86_64))
     /// The same conversion into half-float pixels (as a `kCVPixelFormatType_64RGBAHalf` buffer would hold them).
     public static func extendedLinearSRGBHalf<Component: PixelComponent>(

@@ -48,13 +48,20 @@ public struct QuadrilateralDetector: Sendable, Equatable {
         let otsu = luma.otsuThreshold()
         let minimumArea = Int((minimumSize * Double(min(luma.width, luma.height))).rounded(.up))
         var best: (corners: [SIMD2<Double>], confidence: Float)?
+        // Otsu's level first, then levels toward each extreme: glare or shading that joins the object to the
+        // background at Otsu's level usually separates from it at a stricter one.
+        let extremes = luma.values.reduce((Float.infinity, -Float.infinity)) { (min($0.0, $1), max($0.1, $1)) }
         for bright in [true, false] {
-            guard let region = luma.largestInteriorRegion(threshold: otsu.threshold, bright: bright),
-                  region.count >= minimumArea * minimumArea,
-                  let fit = QuadrilateralFit(luma: luma, region: region, threshold: otsu.threshold, bright: bright)
-            else { continue }
-            let confidence = fit.coverage * otsu.separability
-            if confidence > (best?.confidence ?? -1) { best = (fit.corners, confidence) }
+            let far = bright ? extremes.1 : extremes.0
+            for step in 0..<4 {
+                let threshold = otsu.threshold + (far - otsu.threshold) * Float(step) / 5
+                guard let region = luma.largestInteriorRegion(threshold: threshold, bright: bright),
+                      region.count >= minimumArea * minimumArea,
+                      let fit = QuadrilateralFit(luma: luma, region: region, threshold: threshold, bright: bright)
+                else { continue }
+                let confidence = fit.coverage * otsu.separability
+                if confidence > (best?.confidence ?? -1) + 0.02 { best = (fit.corners, confidence) }
+            }
         }
         guard let best, best.confidence >= minimumConfidence else { return nil }
         let scale = Double(factor)

@@ -42,6 +42,8 @@ let package = Package(
         // Release-build renderer benchmark, run by tools/bench-render.sh; not part of the test suite.
         .executableTarget(
             name: "SensorBenchmark", dependencies: ["Sensor", "Scenes", "Spectra"], path: "Benchmarks/SensorBenchmark"),
+        // Release-build image-operation benchmark against OpenCV, run by tools/bench-imageops.sh; not a test.
+        .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

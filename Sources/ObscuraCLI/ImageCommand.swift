@@ -53,7 +53,8 @@ struct WideGamutCommand: ParsableCommand {
         let encoded = UInt16Image(converting: WideColor.displayP3(fromExtendedLinearSRGB: highlighted))
         try ImageFiles.write(PNGImage(pixels: encoded, colorSpace: .displayP3), to: output)
         let total = linear.width * linear.height
-        print("\(outside) of \(total) pixels outside sRGB (\(format(100 * Double(outside) / Double(max(1, total)), 2)) %)")
+        let percent = format(100 * Double(outside) / Double(max(1, total)), 2)
+        print("\(outside) of \(total) pixels outside sRGB (\(percent) %)")
     }
 }
 

@@ -44,7 +44,9 @@ import Testing
 
     @Test func warpIsTheSameForAnyThreadCount() {
         var generator = SplitMix64(state: 7)
-        let image = UInt8Image(width: 97, height: 75, channels: 3) { _, _, _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let image = UInt8Image(width: 97, height: 75, channels: 3) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next())
+        }
         let h = Homography(entries: [1.1, 0.05, -4, 0.02, 0.95, 3, 0.0005, 0.0002, 1])
         let one = image.warpedPerspective(h, width: 90, height: 80, threads: 1)
         #expect(image.warpedPerspective(h, width: 90, height: 80, threads: 4) == one)
@@ -53,7 +55,8 @@ import Testing
     @Test func rectifyFlattensAQuadrilateralToItsRectangle() throws {
         // Draw a rectangle with a 2 × 2 checker inside, seen in perspective; rectify and read the checker back.
         let corners: [SIMD2<Double>] = [SIMD2(50, 30), SIMD2(250, 50), SIMD2(270, 210), SIMD2(30, 190)]
-        let toQuad = try #require(Homography(mapping: [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)], to: corners))
+        let unit: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]
+        let toQuad = try #require(Homography(mapping: unit, to: corners))
         let toUnit = try #require(toQuad.inverse)
         let image = FloatPlane(width: 300, height: 240, channels: 1) { x, y, _ in
             let u = toUnit.apply(SIMD2(Double(x) + 0.5, Double(y) + 0.5))

@@ -16,8 +16,9 @@ func drawQuadrilateral(
     return UInt8Image(width: width, height: height, channels: 3) { x, y, c in
         var covered = 0
         for sy in 0..<4 {
-            for sx in 0..<4 where isInside(SIMD2(Double(x) + (Double(sx) + 0.5) / 4, Double(y) + (Double(sy) + 0.5) / 4)) {
-                covered += 1
+            for sx in 0..<4 {
+                let p = SIMD2(Double(x) + (Double(sx) + 0.5) / 4, Double(y) + (Double(sy) + 0.5) / 4)
+                if isInside(p) { covered += 1 }
             }
         }
         let a = Float(covered) / 16

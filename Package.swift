@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(
             name: "ConstantColorBenchmark", dependencies: ["ISP", "Devices", "Scenes", "Imaging"],
             path: "Benchmarks/ConstantColorBenchmark"),
+        // Release-build image-operation benchmark against OpenCV, run by tools/bench-imageops.sh; not a test.
+        .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

@@ -5,7 +5,9 @@ public struct ObscuraCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "obscura",
         abstract: "Apple's AVFoundation camera capture on Linux, with physics behind the pixels.",
-        subcommands: [ColorCommand.self, DevicesCommand.self, RenderCommand.self, ValidateCommand.self]
+        subcommands: [
+            ColorCommand.self, DevicesCommand.self, RenderCommand.self, ImageCommand.self, ValidateCommand.self,
+        ]
     )
 
     public init() {}

@@ -1,0 +1,68 @@
+import Dispatch
+
+/// A pointer that may cross threads because every worker writes disjoint elements.
+struct SharedPointer<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+}
+
+/// A read-only pointer shared by workers.
+struct SharedReadPointer<Element>: @unchecked Sendable {
+    let base: UnsafePointer<Element>
+}
+
+/// Row bands processed by a fixed set of workers.
+///
+/// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which
+/// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread
+/// count.
+enum BandParallel {
+    /// Rows per band: small enough to balance two to sixteen cores, large enough to amortise dispatch.
+    static let rowsPerBand = 32
+
+    /// The number of workers when the caller does not say.
+    static var defaultThreads: Int {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        return max(1, sysconfCores())
+        #else
+        return 1
+        #endif
+    }
+
+    /// Calls `body(rows)` for consecutive bands of `rowsPerBand` rows covering `0..<height`.
+    static func forEachBand(
+        height: Int, rowsPerBand: Int = BandParallel.rowsPerBand, threads: Int?, _ body: @Sendable (Range<Int>) -> Void
+    ) {
+        guard height > 0 else { return }
+        let bands = (height + rowsPerBand - 1) / rowsPerBand
+        let workers = max(1, min(bands, threads ?? defaultThreads))
+        @Sendable func band(_ b: Int) -> Range<Int> { (b * rowsPerBand)..<min(height, (b + 1) * rowsPerBand) }
+        if workers == 1 {
+            for b in 0..<bands { body(band(b)) }
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            var b = w
+            while b < bands {
+                body(band(b))
+                b += workers
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Online processors, as `sysconf(_SC_NPROCESSORS_ONLN)` reports them.
+private func sysconfCores() -> Int {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    #else
+    return 1
+    #endif
+}

@@ -1,0 +1,241 @@
+import ArgumentParser
+import Foundation
+import ISP
+import Imaging
+
+/// `obscura image`: what camera apps do with a capture (wide-colour viewer, print scanner, depth masks).
+struct ImageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Operations on captured PNGs: wide-gamut highlight, print scanner, depth blend, P3 triangle.",
+        subcommands: [WideGamutCommand.self, ScanCommand.self, BlendCommand.self, TriangleCommand.self]
+    )
+}
+
+/// `obscura image wide-gamut IN OUT`.
+struct WideGamutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wide-gamut",
+        abstract: "Keep the colour of pixels outside sRGB and turn the rest grey.",
+        discussion: """
+            A Display P3-tagged input is decoded as Display P3; any other input as sRGB (which has nothing outside \
+            sRGB). Pixels are converted to extended linear sRGB; those with a channel outside 0…1 keep their colour, \
+            the others become the grey of equal luminance. OUT is a 16-bit Display P3 PNG, so kept colours show as \
+            they were.
+            """
+    )
+
+    @Argument(help: "The input PNG.") var input: String
+    @Argument(help: "The output PNG.") var output: String
+    @Option(help: "How far outside 0…1 a linear sRGB channel must be to count as outside sRGB.")
+    var tolerance: Float = 0.001
+
+    func run() throws {
+        let image = try ImageFiles.read(input)
+        guard image.channels >= 3 else {
+            throw CommandFailure.badInput("\(input): expected an RGB image, got \(image.channels) channel(s)")
+        }
+        let linear: FloatPlane = switch (image.pixels, image.colorSpace) {
+        case (.eightBit(let p), .displayP3): WideColor.extendedLinearSRGB(fromDisplayP3: p)
+        case (.sixteenBit(let p), .displayP3): WideColor.extendedLinearSRGB(fromDisplayP3: p)
+        case (.eightBit(let p), _): WideColor.extendedLinearSRGB(fromSRGB: p)
+        case (.sixteenBit(let p), _): WideColor.extendedLinearSRGB(fromSRGB: p)
+        }
+        let highlighted = WideColor.highlightOutOfGamut(linear, tolerance: tolerance)
+        var outside = 0
+        for y in 0..<linear.height {
+            for x in 0..<linear.width
+            where WideColor.isOutsideSRGB(SIMD3(linear[x, y, 0], linear[x, y, 1], linear[x, y, 2]),
+                                          tolerance: tolerance) {
+                outside += 1
+            }
+        }
+        let encoded = UInt16Image(converting: WideColor.displayP3(fromExtendedLinearSRGB: highlighted))
+        try ImageFiles.write(PNGImage(pixels: encoded, colorSpace: .displayP3), to: output)
+        let total = linear.width * linear.height
+        let percent = format(100 * Double(outside) / Double(max(1, total)), 2)
+        print("\(outside) of \(total) pixels outside sRGB (\(percent) %)")
+    }
+}
+
+/// `obscura image scan IN OUT [--clip 1%]`.
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find a print in a photo, flatten it and stretch its contrast.",
+        discussion: """
+            Detects the most prominent quadrilateral, maps it onto an upright rectangle (homography, bilinear \
+            sampling) and stretches each channel with ends-in clipping. Corners are printed in Vision's \
+            convention: normalised, origin at the bottom left.
+            """
+    )
+
+    @Argument(help: "The photo (PNG).") var input: String
+    @Argument(help: "The scanned print (PNG).") var output: String
+    @Option(help: "Percentage of pixels clipped at each end of every channel, e.g. 1% or 0.5.")
+    var clip: String = "1%"
+    @Flag(help: "Print JSON with stable keys instead of text.") var json = false
+
+    func run() throws {
+        let trimmed = clip.hasSuffix("%") ? String(clip.dropLast()) : clip
+        guard let percent = Double(trimmed.trimmingCharacters(in: .whitespaces)), percent >= 0, percent < 50 else {
+            throw CommandFailure.badInput("--clip: expected a percentage from 0 to 50, such as 1%, not '\(clip)'")
+        }
+        let stretch = ContrastStretch(clip: percent / 100)
+        var image = try ImageFiles.read(input)
+        let detector = QuadrilateralDetector()
+        let quad: DetectedQuadrilateral?
+        switch image.pixels {
+        case .eightBit(let p):
+            quad = detector.detect(in: p)
+            if let quad, let flat = PerspectiveCorrection.rectify(p, corners: quad.pixelCorners(width: p.width,
+                                                                                               height: p.height)) {
+                image.pixels = .eightBit(stretch.apply(to: flat))
+            }
+        case .sixteenBit(let p):
+            quad = detector.detect(in: p)
+            if let quad, let flat = PerspectiveCorrection.rectify(p, corners: quad.pixelCorners(width: p.width,
+                                                                                               height: p.height)) {
+                image.pixels = .sixteenBit(stretch.apply(to: flat))
+            }
+        }
+        guard let quad else { throw CommandFailure.checkFailed("\(input): no quadrilateral found") }
+        try ImageFiles.write(PNGImage(pixels: image.pixels, colorSpace: image.colorSpace), to: output)
+        let report = ScanReport(quad: quad, width: image.width, height: image.height, clipPercent: percent)
+        if json {
+            try printJSON(report)
+        } else {
+            for (name, p) in zip(["top left", "top right", "bottom right", "bottom left"], report.corners) {
+                print("\(name): (\(format(p[0], 4)), \(format(p[1], 4)))")
+            }
+            print("confidence: \(format(Double(quad.confidence), 3))")
+            print("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
+        }
+    }
+}
+
+private extension PNGImage {
+    init(pixels: PNGImage.Pixels, colorSpace: PNGColorSpace) {
+        switch pixels {
+        case .eightBit(let p): self.init(pixels: p, colorSpace: colorSpace)
+        case .sixteenBit(let p): self.init(pixels: p, colorSpace: colorSpace)
+        }
+    }
+}
+
+private struct ScanReport: Encodable {
+    /// Top-left, top-right, bottom-right, bottom-left; normalised, origin at the bottom left.
+    var corners: [[Double]]
+    var confidence: Double
+    var width: Int
+    var height: Int
+    var clipPercent: Double
+
+    init(quad: DetectedQuadrilateral, width: Int, height: Int, clipPercent: Double) {
+        corners = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map {
+            [($0.x * 1e6).rounded() / 1e6, ($0.y * 1e6).rounded() / 1e6]
+        }
+        confidence = (Double(quad.confidence) * 1e4).rounded() / 1e4
+        self.width = width
+        self.height = height
+        self.clipPercent = clipPercent
+    }
+}
+
+/// `obscura image blend PHOTO DISPARITY OUT`.
+struct BlendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "blend",
+        abstract: "Blend a colour into a photo's background, using a disparity (or depth) map as the mask.",
+        discussion: """
+            DISPARITY is a grey PNG of any size, resampled to the photo's; 0 marks a hole. Its values are normalised \
+            to 0…1 between the farthest and nearest valid samples: near is foreground and stays, far takes the \
+            colour. With --depth the map holds depth (as `obscura render --depth` writes it) and is converted to \
+            disparity (1/depth) first.
+            """
+    )
+
+    @Argument(help: "The photo (PNG).") var photo: String
+    @Argument(help: "The disparity map (grey PNG).") var disparity: String
+    @Argument(help: "The output PNG.") var output: String
+    @Option(help: "The background colour: a name (blue, red, green, black, white, grey) or #RRGGBB.")
+    var color: String = "blue"
+    @Option(help: "Normalised disparity (0 far … 1 near) between background and foreground; soft mask if absent.")
+    var threshold: Float?
+    @Flag(help: "The map holds depth, not disparity.") var depth = false
+
+    func run() throws {
+        guard let rgb = BlendCommand.parseColor(color) else {
+            throw CommandFailure.badInput("--color: expected a colour name or #RRGGBB, not '\(color)'")
+        }
+        if let threshold, !(0...1).contains(threshold) {
+            throw CommandFailure.badInput("--threshold: expected a value from 0 to 1, not \(threshold)")
+        }
+        let image = try ImageFiles.read(photo)
+        let map = try ImageFiles.read(disparity)
+        guard map.channels == 1 else {
+            throw CommandFailure.badInput("\(disparity): expected a grey map, got \(map.channels) channels")
+        }
+        var values: FloatPlane = switch map.pixels {
+        case .eightBit(let p): FloatPlane(converting: p)
+        case .sixteenBit(let p): FloatPlane(converting: p)
+        }
+        if depth { values = DepthDisparity.disparity(fromDepth: values) }
+        let blend = BackgroundBlend(color: rgb, threshold: threshold)
+        let pixels: PNGImage.Pixels = switch image.pixels {
+        case .eightBit(let p): .eightBit(blend.apply(to: p, disparity: values))
+        case .sixteenBit(let p): .sixteenBit(UInt16Image(converting: blend.apply(to: FloatPlane(converting: p),
+                                                                                   disparity: values)))
+        }
+        try ImageFiles.write(PNGImage(pixels: pixels, colorSpace: image.colorSpace), to: output)
+    }
+
+    static func parseColor(_ text: String) -> SIMD3<Float>? {
+        let names: [String: SIMD3<Float>] = [
+            "blue": SIMD3(0, 0, 1), "red": SIMD3(1, 0, 0), "green": SIMD3(0, 1, 0), "black": SIMD3(0, 0, 0),
+            "white": SIMD3(1, 1, 1), "grey": SIMD3(0.5, 0.5, 0.5), "gray": SIMD3(0.5, 0.5, 0.5),
+        ]
+        if let named = names[text.lowercased()] { return named }
+        guard text.hasPrefix("#"), text.count == 7, let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return SIMD3(Float((value >> 16) & 255), Float((value >> 8) & 255), Float(value & 255)) / 255
+    }
+}
+
+/// `obscura image triangle OUT`.
+struct TriangleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "triangle",
+        abstract: "Draw the Display P3 primaries' triangle mixed in linear light (left) and in gamma space (right).",
+        discussion: "OUT is a 16-bit Display P3 PNG, twice as wide as --size."
+    )
+
+    @Argument(help: "The output PNG.") var output: String
+    @Option(help: "Height of each triangle in pixels.") var size: Int = 512
+
+    func run() throws {
+        guard (8...8192).contains(size) else {
+            throw CommandFailure.badInput("--size: expected 8 to 8192 pixels, not \(size)")
+        }
+        let picture = UInt16Image(converting: GamutTriangle.render(size: size))
+        try ImageFiles.write(PNGImage(pixels: picture, colorSpace: .displayP3), to: output)
+    }
+}
+
+/// PNG input and output with the CLI's error tiers: unreadable input is bad input, unwritable output exit 3.
+enum ImageFiles {
+    static func read(_ path: String) throws -> PNGImage {
+        do {
+            return try PNG.read(contentsOf: path)
+        } catch {
+            throw CommandFailure.badInput("\(error)")
+        }
+    }
+
+    static func write(_ image: PNGImage, to path: String) throws {
+        do {
+            try PNG.write(image, to: path)
+        } catch {
+            throw CommandFailure.outputFailed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Imaging
+import Testing
+
+@Suite struct PerspectiveWarpTests {
+    @Test func dltRecoversAKnownHomography() throws {
+        // A closed-form case: x' = 2x + 3, y' = 0.5y − 1 is the affine matrix [[2,0,3],[0,0.5,−1],[0,0,1]].
+        let source: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0, 10)]
+        let h = try #require(Homography(mapping: source, to: source.map { SIMD2(2 * $0.x + 3, 0.5 * $0.y - 1) }))
+        for (got, want) in zip(h.entries, [2.0, 0, 3, 0, 0.5, -1, 0, 0, 1]) { #expect(abs(got - want) < 1e-12) }
+        // A true projective one, checked on a fifth point the solver never saw.
+        let truth = Homography(entries: [0.9, 0.12, 14, -0.08, 1.1, 6, 0.0004, -0.0003, 1])
+        let corners: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(640, 0), SIMD2(640, 480), SIMD2(0, 480)]
+        let solved = try #require(Homography(mapping: corners, to: corners.map(truth.apply)))
+        let probe = SIMD2(213.0, 377.0)
+        let error = solved.apply(probe) - truth.apply(probe)
+        #expect(abs(error.x) < 1e-9 && abs(error.y) < 1e-9)
+    }
+
+    @Test func collinearCornersHaveNoHomography() {
+        let line: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(1, 1), SIMD2(2, 2), SIMD2(0, 5)]
+        #expect(Homography(mapping: line, to: [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]) == nil)
+    }
+
+    @Test func warpThenUnwarpRestoresAGrid() throws {
+        // A smooth grid (sinusoidal, so bilinear sampling error stays small) warped by a known homography.
+        let size = 160
+        let grid = FloatPlane(width: size, height: size, channels: 1) { x, y, _ in
+            let u = (Double(x) + 0.5) / 16, v = (Double(y) + 0.5) / 16
+            return Float(0.5 + 0.25 * sinApprox(u) * sinApprox(v))
+        }
+        let forward = Homography(entries: [0.85, 0.1, 12, -0.05, 0.9, 18, 0.0006, 0.0004, 1])
+        let inverse = try #require(forward.inverse)
+        // Warp: output pixel p takes source(inverse(p)), so the content moves by `forward`.
+        let warped = grid.warpedPerspective(inverse, width: size, height: size, threads: 3)
+        let restored = warped.warpedPerspective(forward, width: size, height: size, threads: 2)
+        var worst: Float = 0
+        for y in 40..<120 {
+            for x in 40..<120 { worst = max(worst, abs(restored[x, y] - grid[x, y])) }
+        }
+        #expect(worst < 0.01, "largest difference \(worst)")
+        // The identity warp reproduces the image exactly (every sample lands on a pixel centre).
+        #expect(grid.warpedPerspective(.identity, width: size, height: size) == grid)
+    }
+
+    @Test func warpIsTheSameForAnyThreadCount() {
+        var generator = SplitMix64(state: 7)
+        let image = UInt8Image(width: 97, height: 75, channels: 3) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next())
+        }
+        let h = Homography(entries: [1.1, 0.05, -4, 0.02, 0.95, 3, 0.0005, 0.0002, 1])
+        let one = image.warpedPerspective(h, width: 90, height: 80, threads: 1)
+        #expect(image.warpedPerspective(h, width: 90, height: 80, threads: 4) == one)
+    }
+
+    @Test func rectifyFlattensAQuadrilateralToItsRectangle() throws {
+        // Draw a rectangle with a 2 × 2 checker inside, seen in perspective; rectify and read the checker back.
+        let corners: [SIMD2<Double>] = [SIMD2(50, 30), SIMD2(250, 50), SIMD2(270, 210), SIMD2(30, 190)]
+        let unit: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]
+        let toQuad = try #require(Homography(mapping: unit, to: corners))
+        let toUnit = try #require(toQuad.inverse)
+        let image = FloatPlane(width: 300, height: 240, channels: 1) { x, y, _ in
+            let u = toUnit.apply(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+            guard u.x >= 0, u.x < 1, u.y >= 0, u.y < 1 else { return 0.5 }
+            return (u.x < 0.5) == (u.y < 0.5) ? 1 : 0
+        }
+        let flat = try #require(PerspectiveCorrection.rectify(image, corners: corners, size: (100, 80)))
+        #expect(flat[20, 20] == 1 && flat[75, 20] == 0 && flat[20, 60] == 0 && flat[75, 60] == 1)
+    }
+}
+
+/// sin(x) by its Taylor series after range reduction; the test needs only a smooth function.
+private func sinApprox(_ x: Double) -> Double {
+    var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+    if r > Double.pi { r -= 2 * Double.pi }
+    var term = r, sum = r
+    for n in 1..<12 {
+        term *= -r * r / Double((2 * n) * (2 * n + 1))
+        sum += term
+    }
+    return sum
+}

@@ -18,6 +18,8 @@ struct Primitive: Sendable {
     var columns: Int, rows: Int, gap: Double
     /// Start of this card's indices in the shared texel array.
     var texelOffset: Int
+    /// The world normal of a plane or disc (local +Z).
+    var planeNormal: Vector3 { toWorld.rotate(Vector3(0, 0, 1)) }
 
     static let epsilon = 1e-9
 

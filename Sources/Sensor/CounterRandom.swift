@@ -20,6 +20,12 @@ struct CounterRandom {
         mix(seed ^ mix(stream))
     }
 
+    /// Draw `index` of a stream in one mix: SplitMix64's output for state key + (index + 1)·γ, so
+    /// consecutive indices of one stream are SplitMix64's own sequence.
+    @inline(__always) static func draw(streamKey: UInt64, index: UInt64) -> UInt64 {
+        mix(streamKey &+ index &* 0x9E37_79B9_7F4A_7C15)
+    }
+
     @inline(__always) init(streamKey: UInt64, pixel: Int) {
         key = CounterRandom.mix(streamKey ^ UInt64(truncatingIfNeeded: pixel))
     }

@@ -133,41 +133,44 @@ struct ShadingPass: Sendable {
         }
     }
 
-    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (red, green
-    /// normals), 1 (blue), 2…4 (Poisson uniforms), 5 (rejections). Fixed: 0, 1 (PRNU), 2, 3
-    /// (DSNU), 5 (rejections).
+    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (the three
+    /// channels' normals), 2…4 (Poisson uniforms), 5 (rejections). Fixed: 0 (PRNU), 2 (DSNU),
+    /// 5 (rejections).
     @inline(__always) private func expose(
         pixel: Int, mean: SIMD4<Float>, _ zig: ZigguratNormal, _ recip: PoissonInversion, _ output: Output
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         var more = FallbackBits(streamKey: temporalKey, index: base + 5)
-        let h0 = CounterRandom.draw(streamKey: temporalKey, index: base)
-        let h1 = CounterRandom.draw(streamKey: temporalKey, index: base + 1)
-        let t0 = zig.sample(UInt32(truncatingIfNeeded: h0 >> 32), more: &more)
-        let t1 = zig.sample(UInt32(truncatingIfNeeded: h0), more: &more)
-        let t2 = zig.sample(UInt32(truncatingIfNeeded: h1 >> 32), more: &more)
+        let h = CounterRandom.draw(streamKey: temporalKey, index: base)
+        let t0 = zig.sample(ShadingPass.field(h, 0), more: &more)
+        let t1 = zig.sample(ShadingPass.field(h, 1), more: &more)
+        let t2 = zig.sample(ShadingPass.field(h, 2), more: &more)
         var gain0: Float = 1, gain1: Float = 1, gain2: Float = 1
         var d0: Float = 0, d1: Float = 0, d2: Float = 0
         if prnu > 0 || dsnu > 0 {
             var fixedMore = FallbackBits(streamKey: fixedKey, index: base + 5)
             if prnu > 0 {
-                let p0 = CounterRandom.draw(streamKey: fixedKey, index: base)
-                let p1 = CounterRandom.draw(streamKey: fixedKey, index: base + 1)
-                gain0 += prnu * zig.sample(UInt32(truncatingIfNeeded: p0 >> 32), more: &fixedMore)
-                gain1 += prnu * zig.sample(UInt32(truncatingIfNeeded: p0), more: &fixedMore)
-                gain2 += prnu * zig.sample(UInt32(truncatingIfNeeded: p1 >> 32), more: &fixedMore)
+                let p = CounterRandom.draw(streamKey: fixedKey, index: base)
+                gain0 += prnu * zig.sample(ShadingPass.field(p, 0), more: &fixedMore)
+                gain1 += prnu * zig.sample(ShadingPass.field(p, 1), more: &fixedMore)
+                gain2 += prnu * zig.sample(ShadingPass.field(p, 2), more: &fixedMore)
             }
             if dsnu > 0 {
-                let q0 = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
-                let q1 = CounterRandom.draw(streamKey: fixedKey, index: base + 3)
-                d0 = dsnu * zig.sample(UInt32(truncatingIfNeeded: q0 >> 32), more: &fixedMore)
-                d1 = dsnu * zig.sample(UInt32(truncatingIfNeeded: q0), more: &fixedMore)
-                d2 = dsnu * zig.sample(UInt32(truncatingIfNeeded: q1 >> 32), more: &fixedMore)
+                let q = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
+                d0 = dsnu * zig.sample(ShadingPass.field(q, 0), more: &fixedMore)
+                d1 = dsnu * zig.sample(ShadingPass.field(q, 1), more: &fixedMore)
+                d2 = dsnu * zig.sample(ShadingPass.field(q, 2), more: &fixedMore)
             }
         }
         channel(pixel * 3, mean.x, t0, gain0, d0, base + 2, recip, output)
         channel(pixel * 3 + 1, mean.y, t1, gain1, d1, base + 3, recip, output)
         channel(pixel * 3 + 2, mean.z, t2, gain2, d2, base + 4, recip, output)
+    }
+
+    /// Field `i` (0…2) of a 64-bit draw as the top 21 bits of a 32-bit ziggurat input: three
+    /// normals per hash. 21 bits resolve a deviate to 2⁻²⁰ of its layer's width, some 3·10⁻⁶ σ.
+    @inline(__always) static func field(_ h: UInt64, _ i: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: h >> UInt64(43 - 21 * i)) << 11
     }
 
     /// One channel of the chain, given its temporal deviate, PRNU gain and DSNU offset.

@@ -44,10 +44,11 @@ final class ZigguratNormal: @unchecked Sendable {
         }
     }
 
-    /// A deviate from 32 random bits; `more` supplies fresh 64-bit draws for the rare rejections.
+    /// A deviate from the top 21 or more bits of `bits` (bits 11…17 pick the layer, all of them
+    /// the abscissa); `more` supplies fresh 64-bit draws for the rare rejections.
     @inline(__always) func sample(_ bits: UInt32, more: inout FallbackBits) -> Float {
         let hz = Int32(bitPattern: bits)
-        let iz = Int(bits & 127)
+        let iz = Int((bits >> 11) & 127)
         if hz.magnitude < k[iz] { return Float(hz) * w[iz] }
         return slow(hz, iz, &more)
     }
@@ -73,7 +74,7 @@ final class ZigguratNormal: @unchecked Sendable {
             if f[iz] + u * (f[iz - 1] - f[iz]) < expf(-0.5 * x * x) { return x }
             let fresh = UInt32(truncatingIfNeeded: bits)
             hz = Int32(bitPattern: fresh)
-            iz = Int(fresh & 127)
+            iz = Int((fresh >> 11) & 127)
             if hz.magnitude < k[iz] { return Float(hz) * w[iz] }
         }
     }

@@ -169,8 +169,8 @@ struct GeometryPass: Sendable {
                     hitMaterial[k] = material
                     hitPrim[k] = bestPrim
                     if groupLo[bestPrim].x > groupHi[bestPrim].x { groups.append(bestPrim) }
-                    groupLo[bestPrim] = pointwiseMin(groupLo[bestPrim], p)
-                    groupHi[bestPrim] = pointwiseMax(groupHi[bestPrim], p)
+                    groupLo[bestPrim] = groupLo[bestPrim].replacing(with: p, where: p .< groupLo[bestPrim])
+                    groupHi[bestPrim] = groupHi[bestPrim].replacing(with: p, where: p .> groupHi[bestPrim])
                     output.depth.base[pixel] = Float(best * axial[k])
                     output.objects.base[pixel] = primitives[bestPrim].object
                     output.materials.base[pixel] = UInt16(material)

@@ -19,12 +19,12 @@ final class PoissonInversion: @unchecked Sendable {
     /// The smallest k whose CDF reaches `u` (0 < u < 1), for a mean well below `limit`.
     @inline(__always) func sample(mean: Double, uniform u: Double) -> Float {
         var k = 0
-        var p = exp(-mean)
+        // e^−μ in single precision scales every term by the same factor within 6·10⁻⁸; the sums
+        // stay in double so the CDF reaches u for every u < 1 − 2⁻⁵³ (the limit is a backstop).
+        var p = Double(expf(-Float(mean)))
         var cdf = p
-        // The search also ends where the terms stop adding anything to the CDF (u within
-        // rounding of 1), which bounds it for any u.
-        while u > cdf && k < PoissonInversion.limit && p > 1e-17 * cdf {
-            k += 1
+        while u > cdf && k < PoissonInversion.limit {
+            k &+= 1
             p *= mean * reciprocal[k]
             cdf += p
         }

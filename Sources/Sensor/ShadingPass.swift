@@ -113,9 +113,11 @@ struct ShadingPass: Sendable {
                                     var flash = SIMD4<Float>.zero
                                     let m = Int(materials[pixel])
                                     if m != Int(RawFrame.none) {
-                                        let f = pixel * slots
-                                        for j in 0..<na { ambient += factors[f + aSlot[j]] * aRate[m * na + j] }
-                                        for j in 0..<nf { flash += factors[f + fSlot[j]] * fRate[m * nf + j] }
+                                        let f = pixel &* slots
+                                        let ra = m &* na
+                                        let rf = m &* nf
+                                        for j in 0..<na { ambient += factors[f &+ aSlot[j]] * aRate[ra &+ j] }
+                                        for j in 0..<nf { flash += factors[f &+ fSlot[j]] * fRate[rf &+ j] }
                                     }
                                     if let fo = output.flash, let ao = output.ambient {
                                         for ch in 0..<3 {

@@ -26,6 +26,8 @@ struct GeometryPass: Sendable {
     let softSamples: Int
     let inverse: RadialInverse?
     let distortionCenter: SIMD2<Double>
+    /// 1/fx, 1/fy.
+    let inverseFocal: SIMD2<Double>
     /// Unit-disc sample offsets for soft shadows (Vogel's golden-angle spiral).
     let discSamples: [SIMD2<Double>]
 
@@ -45,6 +47,7 @@ struct GeometryPass: Sendable {
         self.softSamples = softSamples
         inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
         distortionCenter = camera.distortion?.center ?? .zero
+        inverseFocal = SIMD2(1 / camera.fx, 1 / camera.fy)
         let golden = Double.pi * (3 - 5.0.squareRoot())
         discSamples = (0..<softSamples).map { k in
             let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
@@ -68,7 +71,7 @@ struct GeometryPass: Sendable {
                 py = distortionCenter.y + vy * s
             }
         }
-        let c = Vector3((px - camera.cx) / camera.fx, (py - camera.cy) / camera.fy, 1).normalized
+        let c = Vector3((px - camera.cx) * inverseFocal.x, (py - camera.cy) * inverseFocal.y, 1).normalized
         return (rotation.rotate(c), c.z)
     }
 
@@ -84,19 +87,32 @@ struct GeometryPass: Sendable {
         let t = GeometryCache.tileSize
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
-        var dirs = [Vector3](repeating: .zero, count: t * t)
-        var axial = [Double](repeating: 0, count: t * t)
-        var hitPoint = [Vector3](repeating: .zero, count: t * t)
-        var hitNormal = [Vector3](repeating: .zero, count: t * t)
-        var hitMaterial = [Int](repeating: -1, count: t * t)
-        // The hit primitive when a shadow ray may skip it (see `selfShadowFree`), else -1.
-        var hitSkip = [Int](repeating: -1, count: t * t)
-        var hitPrim = [Int](repeating: -1, count: t * t)
+        // Per-tile scratch as raw buffers: the pixel loops then pay no bounds or uniqueness checks.
+        func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            b.initialize(repeating: value)
+            return b
+        }
+        let dirs = scratch(Vector3.zero, t * t)
+        let axial = scratch(0.0, t * t)
+        let hitPoint = scratch(Vector3.zero, t * t)
+        let hitNormal = scratch(Vector3.zero, t * t)
+        let hitMaterial = scratch(-1, t * t)
+        // The hit primitive when a shadow ray may skip it (see `factors`), else -1.
+        let hitSkip = scratch(-1, t * t)
+        let hitPrim = scratch(-1, t * t)
+        let members = scratch(0, t * t)
         // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
         // against the wall) would otherwise cull occluders with one sphere around both surfaces.
         var groups: [Int] = []
-        var groupLo = [Vector3](repeating: Vector3(repeating: .infinity), count: primitives.count)
-        var groupHi = [Vector3](repeating: Vector3(repeating: -.infinity), count: primitives.count)
+        let groupLo = scratch(Vector3(repeating: .infinity), primitives.count)
+        let groupHi = scratch(Vector3(repeating: -.infinity), primitives.count)
+        let prepared = primitives.map { $0.prepare(origin: origin) }
+        defer {
+            for b in [dirs, hitPoint, hitNormal, groupLo, groupHi] { b.deallocate() }
+            for b in [hitMaterial, hitSkip, hitPrim, members] { b.deallocate() }
+            axial.deallocate()
+        }
         var candidates: [Int] = []
         var occluders: [Int] = []
         candidates.reserveCapacity(primitives.count)
@@ -143,7 +159,7 @@ struct GeometryPass: Sendable {
                     var best = Double.infinity
                     var bestPrim = -1
                     for i in candidates {
-                        let h = primitives[i].distance(origin: origin, direction: d, tMin: 1e-9, tMax: best)
+                        let h = primitives[i].distance(prepared[i], direction: d, tMin: 1e-9, tMax: best)
                         if h < best {
                             best = h
                             bestPrim = i
@@ -181,21 +197,28 @@ struct GeometryPass: Sendable {
                 let hi = groupHi[g]
                 let tileCentre = (lo + hi) / 2
                 let tileRadius = (hi - lo).length / 2 + 1e-6
+                // This group's pixels, in raster order.
+                var count = 0
+                for y in y0..<y1 {
+                    for x in x0..<x1 where hitPrim[(y - y0) * t + (x - x0)] == g {
+                        members[count] = (y - y0) * t + (x - x0)
+                        count += 1
+                    }
+                }
                 for (e, emitter) in emitters.enumerated() {
                     cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
-                    for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            let k = (y - y0) * t + (x - x0)
-                            guard hitPrim[k] == g else { continue }
-                            let m = hitMaterial[k]
-                            let pixel = y * camera.width + x
-                            let (gd, gs) = factors(
-                                emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
-                                exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
-                                primitives: primitives, pixel: pixel)
-                            output.factors.base[pixel * slotCount + diffuseSlot[e]] = Float(gd)
-                            if specularSlot[e] >= 0 { output.factors.base[pixel * slotCount + specularSlot[e]] = Float(gs) }
-                        }
+                    let dSlot = diffuseSlot[e]
+                    let sSlot = specularSlot[e]
+                    for j in 0..<count {
+                        let k = members[j]
+                        let m = hitMaterial[k]
+                        let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                        let (gd, gs) = factors(
+                            emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
+                            exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
+                            primitives: primitives, pixel: pixel)
+                        output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                        if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
                     }
                 }
             }
@@ -319,7 +342,10 @@ struct GeometryPass: Sendable {
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
         let nh = max(n.dot(h), 0)
-        let gs = nh > 0 ? (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd : 0
+        // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
+        // resolution of any diffuse factor beside it, so the power is not worth evaluating.
+        guard nh > 0, exponent * (1 - nh) < 40 else { return (gd, 0) }
+        let gs = (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
         return (gd, gs)
     }
 }

@@ -23,6 +23,20 @@ struct Primitive: Sendable {
 
     static let epsilon = 1e-9
 
+    /// The parts of a ray–primitive test that depend on the ray origin only, so that the many
+    /// rays of one origin (all primary rays) compute them once.
+    struct Prepared {
+        /// Ray origin relative to the centre, world and local frame.
+        var oc: Vector3, local: Vector3
+        /// |oc|² − r² of the bounding sphere.
+        var c: Double
+    }
+
+    @inline(__always) func prepare(origin: Vector3) -> Prepared {
+        let oc = origin - position
+        return Prepared(oc: oc, local: toLocal.rotate(oc), c: oc.dot(oc) - boundingRadius * boundingRadius)
+    }
+
     /// The nearest hit distance along a world ray, in (tMin, tMax), or `.infinity`.
     @inline(__always) func distance(origin: Vector3, direction: Vector3, tMin: Double, tMax: Double) -> Double {
         // Bounding-sphere rejection first: most rays miss most objects.
@@ -30,13 +44,28 @@ struct Primitive: Sendable {
         let b = oc.dot(direction)
         let c = oc.dot(oc) - boundingRadius * boundingRadius
         if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
-        let o = toLocal.rotate(oc)
+        return distance(local: toLocal.rotate(oc), b: b, c: c, direction: direction, tMin: tMin, tMax: tMax)
+    }
+
+    /// The same for a ray whose origin-only parts are prepared.
+    @inline(__always) func distance(_ q: Prepared, direction: Vector3, tMin: Double, tMax: Double) -> Double {
+        let b = q.oc.dot(direction)
+        if q.c > 0 && (b > 0 || b * b - q.c < 0) { return .infinity }
+        return distance(local: q.local, b: b, c: q.c, direction: direction, tMin: tMin, tMax: tMax)
+    }
+
+    /// The exact test once the bounding sphere is hit: o is the local origin, b and c the
+    /// bounding-sphere terms (exact for a sphere).
+    @inline(__always) private func distance(
+        local o: Vector3, b: Double, c: Double, direction: Vector3, tMin: Double, tMax: Double
+    ) -> Double {
         let d = toLocal.rotate(direction)
         var t = Double.infinity
         switch kind {
         case .plane, .disc:
             guard abs(d.z) > Primitive.epsilon else { return .infinity }
             t = -o.z / d.z
+            guard t > tMin && t < tMax else { return .infinity }
             let x = o.x + t * d.x
             let y = o.y + t * d.y
             if kind == .plane {

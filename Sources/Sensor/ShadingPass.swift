@@ -184,8 +184,16 @@ struct ShadingPass: Sendable {
         var e: Float
         if mu < 25 {
             // Small signals: Poisson shot noise (its own uniform per channel), z as read noise.
-            let u = (Double(CounterRandom.draw(streamKey: temporalKey, index: poissonDraw) >> 11) + 0.5) * 0x1p-53
-            e = recip.sample(mean: Double(max(mu, 0)), uniform: u) + read * z
+            let first = CounterRandom.draw(streamKey: temporalKey, index: poissonDraw)
+            let shot: Float
+            if mu >= Float(PoissonInversion.rejectionFrom) {
+                shot = recip.rejection(mean: Double(mu)) { i in
+                    i == 0 ? first : CounterRandom.mix(first ^ (i &* 0xD6E8_FEB8_6659_FD93))
+                }
+            } else {
+                shot = recip.sample(mean: Double(max(mu, 0)), uniform: (Double(first >> 11) + 0.5) * 0x1p-53)
+            }
+            e = shot + read * z
         } else {
             // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²).
             e = mu + (mu + readSquared).squareRoot() * z

@@ -169,6 +169,9 @@ struct GeometryPass: Sendable {
                     guard bestPrim >= 0 else {
                         hitMaterial[k] = -1
                         hitPrim[k] = -1
+                        output.depth.base[pixel] = .nan
+                        output.objects.base[pixel] = RawFrame.none
+                        output.materials.base[pixel] = RawFrame.none
                         continue
                     }
                     let p = origin + best * d

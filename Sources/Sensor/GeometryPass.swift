@@ -212,6 +212,15 @@ struct GeometryPass: Sendable {
                     cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
                     let dSlot = diffuseSlot[e]
                     let sSlot = specularSlot[e]
+                    if case let .hemisphere(sky) = emitter.geometry {
+                        // No shadow and no lobe: the factor needs only the normal.
+                        for j in 0..<count {
+                            let k = members[j]
+                            let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                            output.factors.base[pixel &* slotCount &+ dSlot] = Float((1 + hitNormal[k].dot(sky)) / 2)
+                        }
+                        continue
+                    }
                     for j in 0..<count {
                         let k = members[j]
                         let m = hitMaterial[k]

@@ -59,15 +59,16 @@ struct Primitive: Sendable {
     @inline(__always) private func distance(
         local o: Vector3, b: Double, c: Double, direction: Vector3, tMin: Double, tMax: Double
     ) -> Double {
-        let d = toLocal.rotate(direction)
         var t = Double.infinity
         switch kind {
         case .plane, .disc:
-            guard abs(d.z) > Primitive.epsilon else { return .infinity }
-            t = -o.z / d.z
+            // Only the normal component first: most plane tests end at the t range.
+            let dz = (toLocal.row2 * direction).sum()
+            guard abs(dz) > Primitive.epsilon else { return .infinity }
+            t = -o.z / dz
             guard t > tMin && t < tMax else { return .infinity }
-            let x = o.x + t * d.x
-            let y = o.y + t * d.y
+            let x = o.x + t * (toLocal.row0 * direction).sum()
+            let y = o.y + t * (toLocal.row1 * direction).sum()
             if kind == .plane {
                 if abs(x) > size.x || abs(y) > size.y { return .infinity }
             } else if x * x + y * y > size.x * size.x {
@@ -79,6 +80,7 @@ struct Primitive: Sendable {
             let s = disc.squareRoot()
             t = -b - s > tMin ? -b - s : -b + s
         case .box:
+            let d = toLocal.rotate(direction)
             let inv = Vector3(1 / d.x, 1 / d.y, 1 / d.z)
             let t1 = (-size - o) * inv
             let t2 = (size - o) * inv

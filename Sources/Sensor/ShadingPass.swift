@@ -90,7 +90,8 @@ struct ShadingPass: Sendable {
         fullWell = Float(noise.fullWellElectrons)
         blackLevel = Float(noise.blackLevel)
         gain = Float(noise.gain(iso: exposure.iso))
-        maximumCode = Float(min(noise.whiteLevel, Double((1 << noise.adcBits) - 1)))
+        // DN planes are UInt16: no code beyond 65535 whatever the ADC claims.
+        maximumCode = Float(min(noise.whiteLevel, Double((1 << min(noise.adcBits, 16)) - 1)))
         temporalKey = CounterRandom.streamKey(seed: exposure.seed, stream: exposure.frameIndex &* 4 &+ 1)
         fixedKey = CounterRandom.streamKey(seed: noise.fixedPatternSeed, stream: 2)
         width = renderer.camera.width

@@ -217,7 +217,8 @@ struct GeometryPass: Sendable {
                         for j in 0..<count {
                             let k = members[j]
                             let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                            output.factors.base[pixel &* slotCount &+ dSlot] = Float((1 + hitNormal[k].dot(sky)) / 2)
+                            let factor = (1 + hitNormal[k].dot(sky)) / 2
+                            output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
                         }
                         continue
                     }

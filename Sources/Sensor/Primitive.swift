@@ -93,7 +93,9 @@ struct Primitive: Sendable {
     }
 
     /// The outward world normal and the local material index at a hit point.
-    @inline(__always) func surface(at world: Vector3, texels: UnsafeBufferPointer<UInt16>) -> (normal: Vector3, material: Int) {
+    @inline(__always) func surface(
+        at world: Vector3, texels: UnsafeBufferPointer<UInt16>
+    ) -> (normal: Vector3, material: Int) {
         let p = toLocal.rotate(world - position)
         var n: Vector3
         switch kind {

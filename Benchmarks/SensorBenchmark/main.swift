@@ -1,7 +1,7 @@
 // Release-build benchmark of the sensor renderer: a violets-like scene at 4032×3024 with flash and
 // warm ambient light. Prints the median wall time of several runs and the peak resident memory.
 //
-// Run: tools/bench-render.sh [runs]
+// Run: tools/bench-render.sh [runs] [width height]   (a smaller size scales the camera, e.g. for callgrind)
 import Foundation
 import Scenes
 import Sensor
@@ -97,9 +97,13 @@ func seconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-let runs = CommandLine.arguments.count > 1 ? max(1, Int(CommandLine.arguments[1]) ?? 5) : 5
+let arguments = CommandLine.arguments
+let runs = arguments.count > 1 ? max(1, Int(arguments[1]) ?? 5) : 5
 let scene = try violetsScene()
-let cam = camera()
+var cam = camera()
+if arguments.count > 3, let w = Int(arguments[2]), let h = Int(arguments[3]), w > 0, h > 0 {
+    cam = cam.scaled(toWidth: w, height: h)
+}
 let flash = FlashModel(modules: [
     .init(spectrum: Illuminants.cie(.b5), intensityCandela: 180, positionInCamera: Vector3(0.0095, 0, 0))
 ])
@@ -110,6 +114,8 @@ var full: [Double] = []
 var cached: [Double] = []
 var lastFrame: RawFrame?
 for run in 0..<runs {
+    // Drop the previous frame first: the benchmark measures one frame alive at a time.
+    lastFrame = nil
     var renderer: Renderer?
     let tFull = seconds {
         let r = Renderer(scene: scene, camera: cam, flash: flash, options: options)
@@ -117,6 +123,7 @@ for run in 0..<runs {
         renderer = r
     }
     let tCached = seconds {
+        lastFrame = nil
         var e = exposure
         e.frameIndex = UInt64(run + 1)
         e.flash = false
@@ -131,8 +138,8 @@ func median(_ v: [Double]) -> Double {
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 let green = lastFrame.map { TestStats.meanGreen($0) } ?? 0
-print(String(format: "4032×3024, %d objects, flash + ambient: median full %.3f s, median cached %.3f s, peak RSS %.0f MB",
-             scene.objects.count, median(full), median(cached), peakResidentMegabytes()))
+print(String(format: "%d×%d, %d objects, flash + ambient: median full %.3f s, median cached %.3f s, peak RSS %.0f MB",
+             cam.width, cam.height, scene.objects.count, median(full), median(cached), peakResidentMegabytes()))
 print(String(format: "(mean green of last frame: %.1f e⁻; threads: %d)", green, ProcessInfo.processInfo.activeProcessorCount))
 
 enum TestStats {

@@ -20,6 +20,12 @@ struct CounterRandom {
         mix(seed ^ mix(stream))
     }
 
+    /// Draw `index` of a stream in one mix: SplitMix64's output for state key + (index + 1)·γ, so
+    /// consecutive indices of one stream are SplitMix64's own sequence.
+    @inline(__always) static func draw(streamKey: UInt64, index: UInt64) -> UInt64 {
+        mix(streamKey &+ index &* 0x9E37_79B9_7F4A_7C15)
+    }
+
     @inline(__always) init(streamKey: UInt64, pixel: Int) {
         key = CounterRandom.mix(streamKey ^ UInt64(truncatingIfNeeded: pixel))
     }
@@ -37,32 +43,8 @@ struct CounterRandom {
         (Double(bits(counter) >> 11) + 0.5) * 0x1p-53
     }
 
-    /// Two independent standard normal deviates from one hash: its top two 23-bit fields become
-    /// uniforms (k + ½)·2⁻²³, which, like 1 − u, are exact in Float. The tails end at ±5.4σ
-    /// (probability 7·10⁻⁸ beyond), far below anything a frame's statistics can show.
-    @inline(__always) func normalPair(_ counter: UInt64) -> (Float, Float) {
-        let h = bits(counter)
-        let u0 = (Float(UInt32(truncatingIfNeeded: h >> 41)) + 0.5) * 0x1p-23
-        let u1 = (Float(UInt32(truncatingIfNeeded: (h >> 18) & 0x7F_FFFF)) + 0.5) * 0x1p-23
-        return (StandardNormal.quantile(u0), StandardNormal.quantile(u1))
-    }
-
     /// A standard normal deviate (inverse-CDF method, see `StandardNormal`).
     @inline(__always) func normal(_ counter: UInt64) -> Double {
         StandardNormal.quantile(uniform(counter))
-    }
-
-    /// A Poisson deviate of small mean by inversion of the CDF (Knuth, TAOCP vol. 2 §3.4.1).
-    @inline(__always) func poisson(mean: Double, _ counter: UInt64) -> Double {
-        let u = uniform(counter)
-        var k = 0.0
-        var p = exp(-mean)
-        var cdf = p
-        while u > cdf, k < 200 {
-            k += 1
-            p *= mean / k
-            cdf += p
-        }
-        return k
     }
 }

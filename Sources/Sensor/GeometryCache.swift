@@ -45,10 +45,14 @@ final class GeometryCache: Sendable {
         diffuseSlot = dSlot
         specularSlot = sSlot
         let pixels = width * height
-        var depth = [Float](repeating: .nan, count: pixels)
-        var objectIDs = [UInt16](repeating: RawFrame.none, count: pixels)
-        var materialIDs = [UInt16](repeating: RawFrame.none, count: pixels)
-        var factors = [Float](repeating: 0, count: pixels * max(slots, 1))
+        // The pass writes depth and ids of every pixel and every factor slot of every hit pixel
+        // (background factors are never read), so the planes skip a serial fill: their pages are
+        // first touched by the parallel pass instead.
+        var depth = [Float](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
+        var objectIDs = [UInt16](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
+        var materialIDs = [UInt16](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
+        let factorCount = pixels * max(slots, 1)
+        var factors = [Float](unsafeUninitializedCapacity: factorCount) { _, n in n = factorCount }
         // Matte materials get no lobe at all (an infinite exponent marks them), saving the pow per light.
         let shininess = materials.map {
             $0.specularStrength > 0 ? GeometryCache.blinnPhongExponent(roughness: $0.roughness) : .infinity

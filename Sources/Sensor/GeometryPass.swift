@@ -26,6 +26,8 @@ struct GeometryPass: Sendable {
     let softSamples: Int
     let inverse: RadialInverse?
     let distortionCenter: SIMD2<Double>
+    /// 1/fx, 1/fy.
+    let inverseFocal: SIMD2<Double>
     /// Unit-disc sample offsets for soft shadows (Vogel's golden-angle spiral).
     let discSamples: [SIMD2<Double>]
 
@@ -45,6 +47,7 @@ struct GeometryPass: Sendable {
         self.softSamples = softSamples
         inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
         distortionCenter = camera.distortion?.center ?? .zero
+        inverseFocal = SIMD2(1 / camera.fx, 1 / camera.fy)
         let golden = Double.pi * (3 - 5.0.squareRoot())
         discSamples = (0..<softSamples).map { k in
             let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
@@ -68,7 +71,7 @@ struct GeometryPass: Sendable {
                 py = distortionCenter.y + vy * s
             }
         }
-        let c = Vector3((px - camera.cx) / camera.fx, (py - camera.cy) / camera.fy, 1).normalized
+        let c = Vector3((px - camera.cx) * inverseFocal.x, (py - camera.cy) * inverseFocal.y, 1).normalized
         return (rotation.rotate(c), c.z)
     }
 
@@ -84,11 +87,32 @@ struct GeometryPass: Sendable {
         let t = GeometryCache.tileSize
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
-        var dirs = [Vector3](repeating: .zero, count: t * t)
-        var axial = [Double](repeating: 0, count: t * t)
-        var hitPoint = [Vector3](repeating: .zero, count: t * t)
-        var hitNormal = [Vector3](repeating: .zero, count: t * t)
-        var hitMaterial = [Int](repeating: -1, count: t * t)
+        // Per-tile scratch as raw buffers: the pixel loops then pay no bounds or uniqueness checks.
+        func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            b.initialize(repeating: value)
+            return b
+        }
+        let dirs = scratch(Vector3.zero, t * t)
+        let axial = scratch(0.0, t * t)
+        let hitPoint = scratch(Vector3.zero, t * t)
+        let hitNormal = scratch(Vector3.zero, t * t)
+        let hitMaterial = scratch(-1, t * t)
+        // The hit primitive when a shadow ray may skip it (see `factors`), else -1.
+        let hitSkip = scratch(-1, t * t)
+        let hitPrim = scratch(-1, t * t)
+        let members = scratch(0, t * t)
+        // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
+        // against the wall) would otherwise cull occluders with one sphere around both surfaces.
+        var groups: [Int] = []
+        let groupLo = scratch(Vector3(repeating: .infinity), primitives.count)
+        let groupHi = scratch(Vector3(repeating: -.infinity), primitives.count)
+        let prepared = primitives.map { $0.prepare(origin: origin) }
+        defer {
+            for b in [dirs, hitPoint, hitNormal, groupLo, groupHi] { b.deallocate() }
+            for b in [hitMaterial, hitSkip, hitPrim, members] { b.deallocate() }
+            axial.deallocate()
+        }
         var candidates: [Int] = []
         var occluders: [Int] = []
         candidates.reserveCapacity(primitives.count)
@@ -123,8 +147,11 @@ struct GeometryPass: Sendable {
                 if angle <= halfAngle + asin(min(p.boundingRadius / dist, 1)) + 1e-6 { candidates.append(i) }
             }
             // Primary hits.
-            var lo = Vector3(repeating: .infinity)
-            var hi = Vector3(repeating: -.infinity)
+            for g in groups {
+                groupLo[g] = Vector3(repeating: .infinity)
+                groupHi[g] = Vector3(repeating: -.infinity)
+            }
+            groups.removeAll(keepingCapacity: true)
             for y in y0..<y1 {
                 for x in x0..<x1 {
                     let k = (y - y0) * t + (x - x0)
@@ -132,7 +159,7 @@ struct GeometryPass: Sendable {
                     var best = Double.infinity
                     var bestPrim = -1
                     for i in candidates {
-                        let h = primitives[i].distance(origin: origin, direction: d, tMin: 1e-9, tMax: best)
+                        let h = primitives[i].distance(prepared[i], direction: d, tMin: 1e-9, tMax: best)
                         if h < best {
                             best = h
                             bestPrim = i
@@ -141,38 +168,70 @@ struct GeometryPass: Sendable {
                     let pixel = y * camera.width + x
                     guard bestPrim >= 0 else {
                         hitMaterial[k] = -1
+                        hitPrim[k] = -1
+                        output.depth.base[pixel] = .nan
+                        output.objects.base[pixel] = RawFrame.none
+                        output.materials.base[pixel] = RawFrame.none
                         continue
                     }
                     let p = origin + best * d
                     var (n, material) = primitives[bestPrim].surface(at: p, texels: texels)
-                    if n.dot(d) > 0 { n = -n }
+                    var inside = false
+                    if n.dot(d) > 0 {
+                        n = -n
+                        inside = true
+                    }
+                    let kind = primitives[bestPrim].kind
+                    hitSkip[k] = kind == .plane || kind == .disc || !inside ? bestPrim : -1
                     hitPoint[k] = p
                     hitNormal[k] = n
                     hitMaterial[k] = material
-                    lo = pointwiseMin(lo, p)
-                    hi = pointwiseMax(hi, p)
+                    hitPrim[k] = bestPrim
+                    if groupLo[bestPrim].x > groupHi[bestPrim].x { groups.append(bestPrim) }
+                    groupLo[bestPrim] = groupLo[bestPrim].replacing(with: p, where: p .< groupLo[bestPrim])
+                    groupHi[bestPrim] = groupHi[bestPrim].replacing(with: p, where: p .> groupHi[bestPrim])
                     output.depth.base[pixel] = Float(best * axial[k])
                     output.objects.base[pixel] = primitives[bestPrim].object
                     output.materials.base[pixel] = UInt16(material)
                 }
             }
-            if lo.x <= hi.x {
+            for g in groups {
+                let lo = groupLo[g]
+                let hi = groupHi[g]
                 let tileCentre = (lo + hi) / 2
                 let tileRadius = (hi - lo).length / 2 + 1e-6
+                // This group's pixels, in raster order.
+                var count = 0
+                for y in y0..<y1 {
+                    for x in x0..<x1 where hitPrim[(y - y0) * t + (x - x0)] == g {
+                        members[count] = (y - y0) * t + (x - x0)
+                        count += 1
+                    }
+                }
                 for (e, emitter) in emitters.enumerated() {
                     cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
-                    for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            let k = (y - y0) * t + (x - x0)
-                            let m = hitMaterial[k]
-                            guard m >= 0 else { continue }
-                            let pixel = y * camera.width + x
-                            let (gd, gs) = factors(
-                                emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
-                                exponent: shininess[m], occluders: occluders, primitives: primitives, pixel: pixel)
-                            output.factors.base[pixel * slotCount + diffuseSlot[e]] = Float(gd)
-                            if specularSlot[e] >= 0 { output.factors.base[pixel * slotCount + specularSlot[e]] = Float(gs) }
+                    let dSlot = diffuseSlot[e]
+                    let sSlot = specularSlot[e]
+                    if case let .hemisphere(sky) = emitter.geometry {
+                        // No shadow and no lobe: the factor needs only the normal.
+                        for j in 0..<count {
+                            let k = members[j]
+                            let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                            let factor = (1 + hitNormal[k].dot(sky)) / 2
+                            output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
                         }
+                        continue
+                    }
+                    for j in 0..<count {
+                        let k = members[j]
+                        let m = hitMaterial[k]
+                        let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                        let (gd, gs) = factors(
+                            emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
+                            exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
+                            primitives: primitives, pixel: pixel)
+                        output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                        if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
                     }
                 }
             }
@@ -189,7 +248,14 @@ struct GeometryPass: Sendable {
             return
         case let .directional(towards, spread):
             let grow = tan(min(spread, 1.5))
+            let lift = sin(min(spread, 1.5)) + 1e-9
             for (i, p) in primitives.enumerated() {
+                if p.kind == .plane || p.kind == .disc {
+                    // Tile and every ray direction strictly on one side of the flat shape's plane.
+                    let side = p.planeNormal.dot(tileCentre - p.position)
+                    let rise = p.planeNormal.dot(towards)
+                    if (side > tileRadius && rise > lift) || (side < -tileRadius && rise < -lift) { continue }
+                }
                 let v = p.position - tileCentre
                 let s = v.dot(towards)
                 if s < -(p.boundingRadius + tileRadius) { continue }
@@ -200,6 +266,12 @@ struct GeometryPass: Sendable {
             let seg = position - tileCentre
             let len2 = max(seg.dot(seg), 1e-30)
             for (i, p) in primitives.enumerated() {
+                if p.kind == .plane || p.kind == .disc {
+                    // Tile and light strictly on one side of the flat shape's plane.
+                    let side = p.planeNormal.dot(tileCentre - p.position)
+                    let lamp = p.planeNormal.dot(position - p.position)
+                    if (side > tileRadius && lamp > 0) || (side < -tileRadius && lamp < 0) { continue }
+                }
                 let v = p.position - tileCentre
                 let s = min(max(v.dot(seg) / len2, 0), 1)
                 if (v - s * seg).length <= p.boundingRadius + tileRadius { list.append(i) }
@@ -207,18 +279,27 @@ struct GeometryPass: Sendable {
         }
     }
 
+    /// Whether anything but `skip` blocks the ray before `tMax` (any hit ends the search).
     @inline(__always) private func occluded(
-        _ o: Vector3, _ d: Vector3, _ tMax: Double, _ occluders: [Int], _ primitives: UnsafeBufferPointer<Primitive>
+        _ o: Vector3, _ d: Vector3, _ tMax: Double, skip: Int, _ occluders: [Int],
+        _ primitives: UnsafeBufferPointer<Primitive>
     ) -> Bool {
-        for i in occluders where primitives[i].distance(origin: o, direction: d, tMin: 1e-7, tMax: tMax) < tMax {
+        for i in occluders where i != skip
+            && primitives[i].distance(origin: o, direction: d, tMin: 1e-7, tMax: tMax) < tMax
+        {
             return true
         }
         return false
     }
 
     /// Diffuse and specular geometric factors of one emitter at one hit point.
+    ///
+    /// `skip` is the hit primitive when its visible side is the outside of a convex shape (any
+    /// flat shape; a sphere or box seen from outside): a ray leaving such a surface into the open
+    /// half-space (d·n > 0) cannot meet the shape again, so only rays with d·n ≤ 0 test it, and
+    /// those are blocked by it.
     @inline(__always) private func factors(
-        _ emitter: Emitter, point: Vector3, normal n: Vector3, view v: Vector3, exponent: Double,
+        _ emitter: Emitter, point: Vector3, normal n: Vector3, view v: Vector3, exponent: Double, skip: Int,
         occluders: [Int], primitives: UnsafeBufferPointer<Primitive>, pixel: Int
     ) -> (Double, Double) {
         let start = point + n * 1e-6
@@ -232,7 +313,9 @@ struct GeometryPass: Sendable {
             l = towards
             scale = 1
             guard n.dot(l) > 0 else { return (0, 0) }
-            if spread > 0 && softSamples > 1 {
+            if occluders.isEmpty || (occluders.count == 1 && occluders[0] == skip && spread == 0) {
+                visibility = 1
+            } else if spread > 0 && softSamples > 1 {
                 // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
                 let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
                 let (c, s) = (cos(turn), sin(turn))
@@ -244,11 +327,12 @@ struct GeometryPass: Sendable {
                     let a = q.x * c - q.y * s
                     let b = q.x * s + q.y * c
                     let dir = (l + r * (a * e1 + b * e2)).normalized
-                    if !occluded(start, dir, .infinity, occluders, primitives) { open += 1 }
+                    if skip >= 0 && dir.dot(n) <= 0 { continue }
+                    if !occluded(start, dir, .infinity, skip: skip, occluders, primitives) { open += 1 }
                 }
                 visibility = Double(open) / Double(discSamples.count)
             } else {
-                visibility = occluded(start, l, .infinity, occluders, primitives) ? 0 : 1
+                visibility = occluded(start, l, .infinity, skip: skip, occluders, primitives) ? 0 : 1
             }
         case let .positional(position, axis, m):
             let toLight = position - point
@@ -263,7 +347,7 @@ struct GeometryPass: Sendable {
             } else {
                 scale = 1 / d2
             }
-            visibility = occluded(start, l, dist * (1 - 1e-9), occluders, primitives) ? 0 : 1
+            visibility = occluded(start, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) ? 0 : 1
         }
         let cosTheta = n.dot(l)
         let gd = scale * cosTheta * visibility
@@ -271,7 +355,11 @@ struct GeometryPass: Sendable {
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
         let nh = max(n.dot(h), 0)
-        let gs = nh > 0 ? (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd : 0
+        // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
+        // resolution of any diffuse factor beside it, so the power is not worth evaluating.
+        guard nh > 0, exponent * (1 - nh) < 40 else { return (gd, 0) }
+        let gs = (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
         return (gd, gs)
     }
 }
+

@@ -18,8 +18,24 @@ struct Primitive: Sendable {
     var columns: Int, rows: Int, gap: Double
     /// Start of this card's indices in the shared texel array.
     var texelOffset: Int
+    /// The world normal of a plane or disc (local +Z).
+    var planeNormal: Vector3 { toWorld.rotate(Vector3(0, 0, 1)) }
 
     static let epsilon = 1e-9
+
+    /// The parts of a ray–primitive test that depend on the ray origin only, so that the many
+    /// rays of one origin (all primary rays) compute them once.
+    struct Prepared {
+        /// Ray origin relative to the centre, world and local frame.
+        var oc: Vector3, local: Vector3
+        /// |oc|² − r² of the bounding sphere.
+        var c: Double
+    }
+
+    @inline(__always) func prepare(origin: Vector3) -> Prepared {
+        let oc = origin - position
+        return Prepared(oc: oc, local: toLocal.rotate(oc), c: oc.dot(oc) - boundingRadius * boundingRadius)
+    }
 
     /// The nearest hit distance along a world ray, in (tMin, tMax), or `.infinity`.
     @inline(__always) func distance(origin: Vector3, direction: Vector3, tMin: Double, tMax: Double) -> Double {
@@ -28,15 +44,31 @@ struct Primitive: Sendable {
         let b = oc.dot(direction)
         let c = oc.dot(oc) - boundingRadius * boundingRadius
         if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
-        let o = toLocal.rotate(oc)
-        let d = toLocal.rotate(direction)
+        return distance(local: toLocal.rotate(oc), b: b, c: c, direction: direction, tMin: tMin, tMax: tMax)
+    }
+
+    /// The same for a ray whose origin-only parts are prepared.
+    @inline(__always) func distance(_ q: Prepared, direction: Vector3, tMin: Double, tMax: Double) -> Double {
+        let b = q.oc.dot(direction)
+        if q.c > 0 && (b > 0 || b * b - q.c < 0) { return .infinity }
+        return distance(local: q.local, b: b, c: q.c, direction: direction, tMin: tMin, tMax: tMax)
+    }
+
+    /// The exact test once the bounding sphere is hit: o is the local origin, b and c the
+    /// bounding-sphere terms (exact for a sphere).
+    @inline(__always) private func distance(
+        local o: Vector3, b: Double, c: Double, direction: Vector3, tMin: Double, tMax: Double
+    ) -> Double {
         var t = Double.infinity
         switch kind {
         case .plane, .disc:
-            guard abs(d.z) > Primitive.epsilon else { return .infinity }
-            t = -o.z / d.z
-            let x = o.x + t * d.x
-            let y = o.y + t * d.y
+            // Only the normal component first: most plane tests end at the t range.
+            let dz = (toLocal.row2 * direction).sum()
+            guard abs(dz) > Primitive.epsilon else { return .infinity }
+            t = -o.z / dz
+            guard t > tMin && t < tMax else { return .infinity }
+            let x = o.x + t * (toLocal.row0 * direction).sum()
+            let y = o.y + t * (toLocal.row1 * direction).sum()
             if kind == .plane {
                 if abs(x) > size.x || abs(y) > size.y { return .infinity }
             } else if x * x + y * y > size.x * size.x {
@@ -48,6 +80,7 @@ struct Primitive: Sendable {
             let s = disc.squareRoot()
             t = -b - s > tMin ? -b - s : -b + s
         case .box:
+            let d = toLocal.rotate(direction)
             let inv = Vector3(1 / d.x, 1 / d.y, 1 / d.z)
             let t1 = (-size - o) * inv
             let t2 = (size - o) * inv
@@ -60,7 +93,9 @@ struct Primitive: Sendable {
     }
 
     /// The outward world normal and the local material index at a hit point.
-    func surface(at world: Vector3, texels: UnsafeBufferPointer<UInt16>) -> (normal: Vector3, material: Int) {
+    @inline(__always) func surface(
+        at world: Vector3, texels: UnsafeBufferPointer<UInt16>
+    ) -> (normal: Vector3, material: Int) {
         let p = toLocal.rotate(world - position)
         var n: Vector3
         switch kind {

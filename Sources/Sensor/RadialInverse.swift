@@ -3,6 +3,7 @@
 struct RadialInverse: Sendable {
     private let table: [Double]
     private let step: Double
+    private let inverseStep: Double
     private let tailScale: Double
     private let distortedLimit: Double
 
@@ -20,6 +21,7 @@ struct RadialInverse: Sendable {
         }
         distortedLimit = ds[fine]
         step = distortedLimit / Double(samples)
+        inverseStep = Double(samples) / distortedLimit
         tailScale = 1 / (1 + distortion.lookupTable[distortion.lookupTable.count - 1])
         var out = [Double](repeating: 0, count: samples + 1)
         var j = 0
@@ -36,7 +38,7 @@ struct RadialInverse: Sendable {
     /// The undistorted radius whose distorted radius is `r`.
     func undistortedRadius(_ r: Double) -> Double {
         if r >= distortedLimit { return r * tailScale }
-        let x = r / step
+        let x = min(r * inverseStep, Double(table.count - 1) - 1e-9)
         let i = Int(x)
         let f = x - Double(i)
         return table[i] + f * (table[i + 1] - table[i])

@@ -31,33 +31,4 @@ enum StandardNormal {
             + 3.754408661907416e+00) * q + 1
         return num / den
     }
-
-    /// Φ⁻¹(p) in single precision: the same approximation, whose 1.2·10⁻⁹ error is already below
-    /// Float's 6·10⁻⁸ rounding, so per-pixel noise loses nothing measurable.
-    @inline(__always) static func quantile(_ p: Float) -> Float {
-        if p < Float(lowTail) {
-            return tail((-2 * logf(p)).squareRoot())
-        }
-        if p > 1 - Float(lowTail) {
-            return -tail((-2 * logf(1 - p)).squareRoot())
-        }
-        let q = p - 0.5
-        let r = q * q
-        var num: Float = -3.969683028665376e+01 * r + 2.209460984245205e+02
-        num = ((num * r - 2.759285104469687e+02) * r + 1.383577518672690e+02) * r - 3.066479806614716e+01
-        num = (num * r + 2.506628277459239e+00) * q
-        var den: Float = -5.447609879822406e+01 * r + 1.615858368580409e+02
-        den = ((den * r - 1.556989798598866e+02) * r + 6.680131188771972e+01) * r - 1.328068155288572e+01
-        den = den * r + 1
-        return num / den
-    }
-
-    @inline(__always) private static func tail(_ q: Float) -> Float {
-        var num: Float = -7.784894002430293e-03 * q - 3.223964580411365e-01
-        num = ((num * q - 2.400758277161838e+00) * q - 2.549732539343734e+00) * q + 4.374664141464968e+00
-        num = num * q + 2.938163982698783e+00
-        var den: Float = 7.784695709041462e-03 * q + 3.224671290700398e-01
-        den = ((den * q + 2.445134137142996e+00) * q + 3.754408661907416e+00) * q + 1
-        return num / den
-    }
 }

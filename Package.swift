@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Spectra", targets: ["Spectra"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Devices", targets: ["Devices"]),
+        .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -25,6 +27,13 @@ let package = Package(
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
         .target(name: "Imaging", dependencies: ["CPNG"]),
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
+        // The mirrored capture API. Photo pixels come from Sensor and ISP once those land.
+        .target(name: "ObscuraAV", dependencies: ["Spectra", "Imaging", "Devices"]),
+        // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
+        .target(name: "AVFoundation", dependencies: ["ObscuraAV"]),
+        .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),
+        .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
+        .target(name: "simd", dependencies: ["ObscuraAV"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
@@ -37,6 +46,8 @@ let package = Package(
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV"]),
+        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]

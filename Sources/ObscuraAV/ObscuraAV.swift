@@ -1,0 +1,1 @@
+// ObscuraAV: the mirrored AVFoundation capture API.

@@ -1,0 +1,6 @@
+import Testing
+import AVFoundation
+
+@Test func dropInBuilds() {
+    #expect(Bool(true))
+}

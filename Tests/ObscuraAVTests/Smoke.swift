@@ -1,0 +1,6 @@
+import Testing
+import ObscuraAV
+
+@Test func obscuraAVBuilds() {
+    #expect(Bool(true))
+}

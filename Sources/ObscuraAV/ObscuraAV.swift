@@ -1,1 +1,0 @@
-// ObscuraAV: the mirrored AVFoundation capture API.

@@ -6,13 +6,17 @@ extension AVCapturePhotoOutput {
     /// `NSInvalidArgumentException` at the first failure; the settings are copied (spec §3.2 [D]).
     /// Callbacks then arrive on the output's delegate queue in the order of spec §6.
     public func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
-        let violation = lock.withLock { () -> Violation? in
-            let check = PhotoSettingsValidation(output: self, settings: settings, delegate: delegate, state: inner)
-            if let violation = check.firstViolation() { return violation }
+        // Validate against a snapshot, without the lock: rules read the output's public properties.
+        let check = PhotoSettingsValidation(
+            output: self, settings: settings, delegate: delegate, state: lock.withLock { inner })
+        raiseIfNeeded(check.firstViolation())
+        // spec §3.2 rule 3: claim the uniqueID atomically, so two racing captures cannot both pass.
+        let reused = lock.withLock { () -> Bool in
+            guard settings.uniqueID > inner.lastUniqueID else { return true }
             inner.lastUniqueID = settings.uniqueID
-            return nil
+            return false
         }
-        raiseIfNeeded(violation)
+        if reused { Violation.capturePhoto(3, .observed, "Settings may not be re-used").raise() }
         let request = resolve(settings)
         deliver(request, to: delegate)
     }

@@ -1,6 +1,0 @@
-import Testing
-import ObscuraAV
-
-@Test func obscuraAVBuilds() {
-    #expect(Bool(true))
-}

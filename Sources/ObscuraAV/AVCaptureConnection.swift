@@ -57,12 +57,14 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
             if newValue && !isCameraIntrinsicMatrixDeliverySupported {
                 Violation.connectionUnsupported(
                     "setCameraIntrinsicMatrixDeliveryEnabled:",
-                    "Camera intrinsic matrix delivery is not supported on this connection").raise()
+                    "Camera intrinsic matrix delivery is not supported on this connection"
+                ).raise()
             }
             if newValue, let session = output?.session, session.isRunning {
                 Violation.connectionUnsupported(
                     "setCameraIntrinsicMatrixDeliveryEnabled:",
-                    "Camera intrinsic matrix delivery must be enabled before the session starts running").raise()
+                    "Camera intrinsic matrix delivery must be enabled before the session starts running"
+                ).raise()
             }
             lock.withLock { inner.intrinsicDeliveryEnabled = newValue }
         }

@@ -36,7 +36,8 @@ extension AVCaptureDevice {
             depthProfile = (depth, pixelFormat)
             formatDescription = CMFormatDescription(
                 mediaType: kCMMediaType_Metadata, mediaSubType: pixelFormat.fourCharCode,
-                dimensions: CMVideoDimensions(width: Int32(depth.dimensions.width), height: Int32(depth.dimensions.height)))
+                dimensions: CMVideoDimensions(
+                    width: Int32(depth.dimensions.width), height: Int32(depth.dimensions.height)))
             mediaType = .depthData
             videoSupportedFrameRateRanges = [AVFrameRateRange(minFrameRate: 1, maxFrameRate: depth.maxFPS)]
             supportedDepthDataFormats = []

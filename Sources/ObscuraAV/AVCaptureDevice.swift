@@ -167,7 +167,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     func setColorSpaceInternally(_ space: AVCaptureColorSpace) {
         let changed = lock.withLock { () -> Bool in
-            guard inner.colorSpace != space, inner.activeFormat.supportedColorSpaces.contains(space) else { return false }
+            guard inner.colorSpace != space, inner.activeFormat.supportedColorSpaces.contains(space) else {
+                return false
+            }
             inner.colorSpace = space
             return true
         }

@@ -56,8 +56,10 @@ extension AVCapturePhotoOutput {
             photoIndex: 1)
         let bracket = original.bracketElements
         let count = AVCaptureResolvedPhotoSettings.expectedPhotoCount(
-            bracketCount: bracket.count, constituentCount: settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.count,
-            constantColorWithFallback: settings.isConstantColorEnabled && settings.isConstantColorFallbackPhotoDeliveryEnabled,
+            bracketCount: bracket.count,
+            constituentCount: settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.count,
+            constantColorWithFallback: settings.isConstantColorEnabled
+                && settings.isConstantColorFallbackPhotoDeliveryEnabled,
             hasRaw: settings.rawPhotoPixelFormatType != 0, hasProcessed: settings.format != nil)
         let now = clock.now
         let resolved = AVCaptureResolvedPhotoSettings(

@@ -61,10 +61,12 @@ struct PhotoSettingsValidation {
     // spec §3.2 rule 4 [D].
     func rule4FileTypes() -> Violation? {
         if let t = settings.processedFileType, !output.availablePhotoFileTypes.contains(t) {
-            return .capturePhoto(4, .documented, "settings.processedFileType must be present in self.availablePhotoFileTypes")
+            return .capturePhoto(
+                4, .documented, "settings.processedFileType must be present in self.availablePhotoFileTypes")
         }
         if let t = settings.rawFileType, !output.availableRawPhotoFileTypes.contains(t) {
-            return .capturePhoto(4, .documented, "settings.rawFileType must be present in self.availableRawPhotoFileTypes")
+            return .capturePhoto(
+                4, .documented, "settings.rawFileType must be present in self.availableRawPhotoFileTypes")
         }
         return nil
     }
@@ -74,7 +76,8 @@ struct PhotoSettingsValidation {
         let raw = settings.rawPhotoPixelFormatType
         guard raw != 0, !output.availableRawPhotoPixelFormatTypes.contains(raw) else { return nil }
         return .capturePhoto(
-            5, .documented, "settings.rawPhotoPixelFormatType must be present in self.availableRawPhotoPixelFormatTypes")
+            5, .documented, "settings.rawPhotoPixelFormatType must be present in self.availableRawPhotoPixelFormatTypes"
+        )
     }
 
     // spec §3.2 rule 7 [D][O]: Bayer RAW needs speed and no fusion. Unreachable until RAW formats exist.
@@ -108,10 +111,12 @@ struct PhotoSettingsValidation {
         let hasPixel = format[kCVPixelBufferPixelFormatTypeKey] != nil
         if hasCodec && hasPixel {
             return .capturePhoto(
-                9, .documented, "The format dictionary may not contain both AVVideoCodecKey and kCVPixelBufferPixelFormatTypeKey")
+                9, .documented,
+                "The format dictionary may not contain both AVVideoCodecKey and kCVPixelBufferPixelFormatTypeKey")
         }
         if hasCodec, !(settings.codec.map(output.availablePhotoCodecTypes.contains) ?? false) {
-            return .capturePhoto(9, .documented, "The AVVideoCodecKey format must be present in self.availablePhotoCodecTypes")
+            return .capturePhoto(
+                9, .documented, "The AVVideoCodecKey format must be present in self.availablePhotoCodecTypes")
         }
         if hasPixel, !(settings.processedPixelFormat.map(output.availablePhotoPixelFormatTypes.contains) ?? false) {
             return .capturePhoto(
@@ -123,23 +128,28 @@ struct PhotoSettingsValidation {
 
     // spec §3.2 rule 10 [D][O]: only when the client set the value.
     func rule10QualityPrioritization() -> Violation? {
-        guard settings.qualityPrioritizationWasSet, settings.photoQualityPrioritization > state.maxQuality else { return nil }
+        guard settings.qualityPrioritizationWasSet, settings.photoQualityPrioritization > state.maxQuality else {
+            return nil
+        }
         return .capturePhoto(
-            10, .documented, "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization")
+            10, .documented,
+            "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization")
     }
 
     // spec §3.2 rule 11 [D].
     func rule11FlashMode() -> Violation? {
         state.caps.flashModes.contains(settings.flashMode)
             ? nil
-            : .capturePhoto(11, .documented, "flashMode must be set to a value present in the supportedFlashModes array")
+            : .capturePhoto(
+                11, .documented, "flashMode must be set to a value present in the supportedFlashModes array")
     }
 
     // spec §3.2 rule 12 [D].
     func rule12LivePhoto() -> Violation? {
         guard let url = settings.livePhotoMovieFileURL else { return nil }
         if !state.livePhotoEnabled {
-            return .capturePhoto(12, .documented, "livePhotoMovieFileURL must be nil if self.livePhotoCaptureEnabled is NO")
+            return .capturePhoto(
+                12, .documented, "livePhotoMovieFileURL must be nil if self.livePhotoCaptureEnabled is NO")
         }
         if !url.isFileURL {
             return .capturePhoto(12, .documented, "livePhotoMovieFileURL must be a file URL")
@@ -154,7 +164,8 @@ struct PhotoSettingsValidation {
     func rule13Dimensions() -> Violation? {
         if settings.isHighResolutionPhotoEnabled && !state.highResolutionEnabled {
             return .capturePhoto(
-                13, .documented, "settings.highResolutionPhotoEnabled may not be YES unless self.highResolutionCaptureEnabled is YES")
+                13, .documented,
+                "settings.highResolutionPhotoEnabled may not be YES unless self.highResolutionCaptureEnabled is YES")
         }
         let d = settings.maxPhotoDimensions
         guard d.width != 0 || d.height != 0 else { return nil }
@@ -175,7 +186,8 @@ struct PhotoSettingsValidation {
         guard settings.isShutterSoundSuppressionEnabled, !output.isShutterSoundSuppressionSupported else { return nil }
         return .capturePhoto(
             14, .observed,
-            "settings.shutterSoundSuppressionEnabled may not be set to YES unless self.shutterSoundSuppressionSupported is YES")
+            "settings.shutterSoundSuppressionEnabled may not be set to YES unless self.shutterSoundSuppressionSupported is YES"
+        )
     }
 
     // spec §3.2 rule 15 [D].
@@ -191,19 +203,22 @@ struct PhotoSettingsValidation {
     func rule16Bracket() -> Violation? {
         guard let bracket = settings as? AVCapturePhotoBracketSettings else { return nil }
         if bracket.bracketedSettings.count > output.maxBracketedCapturePhotoCount {
-            return .capturePhoto(16, .documented, "settings.bracketedSettings array exceeds -maxBracketedCapturePhotoCount")
+            return .capturePhoto(
+                16, .documented, "settings.bracketedSettings array exceeds -maxBracketedCapturePhotoCount")
         }
         if bracket.isLensStabilizationEnabled && !output.isLensStabilizationDuringBracketedCaptureSupported {
             return .capturePhoto(
                 16, .documented,
-                "settings.lensStabilizationEnabled may not be YES unless self.lensStabilizationDuringBracketedCaptureSupported is YES")
+                "settings.lensStabilizationEnabled may not be YES unless self.lensStabilizationDuringBracketedCaptureSupported is YES"
+            )
         }
         let outOfRange = bracket.bracketedSettings.contains { element in
             guard let auto = element as? AVCaptureAutoExposureBracketedStillImageSettings else { return false }
             return auto.exposureTargetBias != Float.greatestFiniteMagnitude && abs(auto.exposureTargetBias) > 8
         }
         if outOfRange {
-            return .capturePhoto(16, .documented, "settings.bracketedSettings contains an out of range exposure target bias")
+            return .capturePhoto(
+                16, .documented, "settings.bracketedSettings contains an out of range exposure target bias")
         }
         return nil
     }

@@ -58,16 +58,24 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     /// Opt-in for depth (default false).
     public var isDepthDataDeliveryEnabled: Bool {
         get { lock.withLock { inner.depthEnabled } }
-        set { setEnabled(\.depthEnabled, newValue, supported: \.caps.depth, "setDepthDataDeliveryEnabled:", "Depth data delivery") }
+        set {
+            setEnabled(
+                \.depthEnabled, newValue, supported: \.caps.depth, "setDepthDataDeliveryEnabled:", "Depth data delivery"
+            )
+        }
     }
     /// Portrait matte: needs depth delivery enabled (KVO).
-    public var isPortraitEffectsMatteDeliverySupported: Bool { lock.withLock { inner.caps.depth && inner.depthEnabled } }
+    public var isPortraitEffectsMatteDeliverySupported: Bool {
+        lock.withLock { inner.caps.depth && inner.depthEnabled }
+    }
     /// Opt-in for the portrait matte (default false).
     public var isPortraitEffectsMatteDeliveryEnabled: Bool {
         get { lock.withLock { inner.portraitMatteEnabled } }
         set {
             if newValue && !isPortraitEffectsMatteDeliverySupported {
-                Violation.photoOutputUnsupported("setPortraitEffectsMatteDeliveryEnabled:", "Portrait effects matte delivery").raise()
+                Violation.photoOutputUnsupported(
+                    "setPortraitEffectsMatteDeliveryEnabled:", "Portrait effects matte delivery"
+                ).raise()
             }
             lock.withLock { inner.portraitMatteEnabled = newValue }
         }
@@ -95,14 +103,22 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     /// Opt-in for Constant Color (default false; spec §11).
     public var isConstantColorEnabled: Bool {
         get { lock.withLock { inner.constantColorEnabled } }
-        set { setEnabled(\.constantColorEnabled, newValue, supported: \.caps.constantColor, "setConstantColorEnabled:", "Constant color") }
+        set {
+            setEnabled(
+                \.constantColorEnabled, newValue, supported: \.caps.constantColor, "setConstantColorEnabled:",
+                "Constant color")
+        }
     }
     /// Live Photos: false with a movie file output (spec §3.1 [D]).
     public var isLivePhotoCaptureSupported: Bool { lock.withLock { inner.caps.livePhoto } }
     /// Opt-in for Live Photos (default false).
     public var isLivePhotoCaptureEnabled: Bool {
         get { lock.withLock { inner.livePhotoEnabled } }
-        set { setEnabled(\.livePhotoEnabled, newValue, supported: \.caps.livePhoto, "setLivePhotoCaptureEnabled:", "Live Photo capture") }
+        set {
+            setEnabled(
+                \.livePhotoEnabled, newValue, supported: \.caps.livePhoto, "setLivePhotoCaptureEnabled:",
+                "Live Photo capture")
+        }
     }
     /// Whether capture of Live Photos is suspended; never, in Obscura.
     public var isLivePhotoCaptureSuspended = false
@@ -118,7 +134,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         get { lock.withLock { inner.contentAwareEnabled } }
         set {
             if newValue {
-                Violation.photoOutputUnsupported("setContentAwareDistortionCorrectionEnabled:", "Content aware distortion correction").raise()
+                Violation.photoOutputUnsupported(
+                    "setContentAwareDistortionCorrectionEnabled:", "Content aware distortion correction"
+                ).raise()
             }
             lock.withLock { inner.contentAwareEnabled = false }
         }
@@ -134,7 +152,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         get { false }
         set {
             if newValue {
-                Violation.photoOutputUnsupported("setAutoDeferredPhotoDeliveryEnabled:", "Auto deferred photo delivery").raise()
+                Violation.photoOutputUnsupported("setAutoDeferredPhotoDeliveryEnabled:", "Auto deferred photo delivery")
+                    .raise()
             }
         }
     }
@@ -146,8 +165,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
 
     /// Uncompressed formats; empty until the output has a video source (spec §3.1 [D]).
     public var availablePhotoPixelFormatTypes: [OSType] {
-        hasSource ? [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                     kCVPixelFormatType_32BGRA] : []
+        hasSource
+            ? [
+                kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                kCVPixelFormatType_32BGRA,
+            ] : []
     }
     /// Codecs; empty until the output has a video source.
     public var availablePhotoCodecTypes: [AVVideoCodecType] { hasSource ? [.hevc, .jpeg] : [] }

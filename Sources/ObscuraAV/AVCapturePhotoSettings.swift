@@ -85,7 +85,8 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
 
     /// RAW only.
     public convenience init(rawPixelFormatType: OSType) {
-        self.init(rawPixelFormatType: rawPixelFormatType, rawFileType: nil, processedFormat: nil, processedFileType: nil)
+        self.init(
+            rawPixelFormatType: rawPixelFormatType, rawFileType: nil, processedFormat: nil, processedFileType: nil)
     }
 
     /// RAW plus a processed format; pass 0 for no RAW.

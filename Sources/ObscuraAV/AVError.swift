@@ -33,5 +33,7 @@ public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "Error Domain=\(AVFoundationErrorDomain) Code=\(code.rawValue) \"\(localizedDescription)\"" }
+    public var description: String {
+        "Error Domain=\(AVFoundationErrorDomain) Code=\(code.rawValue) \"\(localizedDescription)\""
+    }
 }

@@ -18,7 +18,9 @@ import Testing
             let session = AVCaptureDevice.DiscoverySession(
                 deviceTypes: [.builtInTrueDepthCamera, .builtInWideAngleCamera, .builtInTripleCamera],
                 mediaType: .video, position: .unspecified)
-            let found = session.devices.map { "\($0.deviceType.rawValue.replacingOccurrences(of: "AVCaptureDeviceTypeBuiltIn", with: "")):\($0.position.rawValue)" }
+            let found = session.devices.map {
+                "\($0.deviceType.rawValue.replacingOccurrences(of: "AVCaptureDeviceTypeBuiltIn", with: "")):\($0.position.rawValue)"
+            }
             #expect(found == ["TrueDepthCamera:2", "WideAngleCamera:1", "WideAngleCamera:2", "TripleCamera:1"])
             let front = AVCaptureDevice.DiscoverySession(
                 deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .front)
@@ -31,9 +33,10 @@ import Testing
         try onDevice {
             let triple = try #require(AVCaptureDevice.default(.builtInTripleCamera, for: .video, position: .back))
             #expect(triple.isVirtualDevice)
-            #expect(triple.constituentDevices.map(\.deviceType) == [
-                .builtInUltraWideCamera, .builtInWideAngleCamera, .builtInTelephotoCamera,
-            ])
+            #expect(
+                triple.constituentDevices.map(\.deviceType) == [
+                    .builtInUltraWideCamera, .builtInWideAngleCamera, .builtInTelephotoCamera,
+                ])
             let wide = try #require(AVCaptureDevice.default(for: .video))
             #expect(!wide.isVirtualDevice && wide.constituentDevices.isEmpty)
             #expect(triple.constituentDevices[1] === wide)
@@ -44,11 +47,18 @@ import Testing
     @Test func lockProtectedPropertiesRaiseWithoutTheLock() throws {
         try onDevice {
             let device = try #require(AVCaptureDevice.default(for: .video))
-            let gist = "May not be called without first successfully gaining exclusive ownership of the device using -lockForConfiguration:"
+            let gist =
+                "May not be called without first successfully gaining exclusive ownership of the device using -lockForConfiguration:"
             let format = device.formats[0]
-            expectException(.genericException, "-[AVCaptureDevice setActiveFormat:] " + gist) { device.activeFormat = format }
-            expectException(.genericException, gist) { device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30) }
-            expectException(.genericException, gist) { device.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 30) }
+            expectException(.genericException, "-[AVCaptureDevice setActiveFormat:] " + gist) {
+                device.activeFormat = format
+            }
+            expectException(.genericException, gist) {
+                device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
+            }
+            expectException(.genericException, gist) {
+                device.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 30)
+            }
             expectException(.genericException, gist) { device.activeColorSpace = .sRGB }
         }
     }
@@ -57,10 +67,13 @@ import Testing
     @Test func outOfRangeValuesRaiseInvalidArgument() throws {
         try onDevice {
             let device = try #require(AVCaptureDevice.default(for: .video))
-            let foreign = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)?.formats[0])
+            let foreign = try #require(
+                AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)?.formats[0])
             try device.lockForConfiguration()
             expectException(.invalidArgumentException, "setActiveFormat:") { device.activeFormat = foreign }
-            expectException(.invalidArgumentException, "the passed activeFrameDuration 1:240 is not supported by the device") {
+            expectException(
+                .invalidArgumentException, "the passed activeFrameDuration 1:240 is not supported by the device"
+            ) {
                 device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 240)
             }
             device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 15)
@@ -76,7 +89,9 @@ import Testing
         try onDevice {
             let device = try #require(AVCaptureDevice.default(for: .video))
             let first = device.formats[0]
-            #expect(CMFormatDescriptionGetMediaSubType(first.formatDescription) == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+            #expect(
+                CMFormatDescriptionGetMediaSubType(first.formatDescription)
+                    == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
             #expect(first.supportedColorSpaces.first == .sRGB)
             #expect(first.videoSupportedFrameRateRanges[0].minFrameDuration == CMTime(value: 1, timescale: 30))
             #expect(first.supportedMaxPhotoDimensions.map(\.width) == [4032, 8064])
@@ -100,7 +115,9 @@ import Testing
             let device = try #require(AVCaptureDevice.default(for: .video))
             let flash = LockedArray<Bool>()
             let formats = LockedArray<Int32>()
-            let t1 = device.observe(\.isFlashAvailable, options: [.initial, .new]) { _, c in c.newValue.map(flash.append) }
+            let t1 = device.observe(\.isFlashAvailable, options: [.initial, .new]) { _, c in
+                c.newValue.map(flash.append)
+            }
             let t2 = device.observe(\.activeFormat, options: [.new]) { _, c in
                 c.newValue.map { formats.append(CMVideoFormatDescriptionGetDimensions($0.formatDescription).width) }
             }
@@ -109,7 +126,8 @@ import Testing
             device.activeFormat = device.formats[2]
             device.unlockForConfiguration()
             #expect(flash.values == [true, false])
-            #expect(formats.values == [CMVideoFormatDescriptionGetDimensions(device.formats[2].formatDescription).width])
+            #expect(
+                formats.values == [CMVideoFormatDescriptionGetDimensions(device.formats[2].formatDescription).width])
             _ = (t1, t2)
         }
     }

@@ -8,9 +8,11 @@ import Testing
         try onDevice {
             let rig = try PhotoRig()
             let delegate = capture(rig, AVCapturePhotoSettings())
-            #expect(delegate.events == [
-                "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto", "didFinishCapture",
-            ])
+            #expect(
+                delegate.events == [
+                    "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                    "didFinishCapture",
+                ])
         }
     }
 

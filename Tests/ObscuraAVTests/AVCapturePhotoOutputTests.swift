@@ -64,7 +64,9 @@ import Testing
             expectException(.invalidArgumentException, capturePrefix + "Settings may not be re-used") {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
-            expectNoException { rig.output.capturePhoto(with: AVCapturePhotoSettings(from: settings), delegate: delegate) }
+            expectNoException {
+                rig.output.capturePhoto(with: AVCapturePhotoSettings(from: settings), delegate: delegate)
+            }
             #expect(delegate.waitUntilFinished())
         }
     }
@@ -90,7 +92,9 @@ import Testing
                 rawPixelFormatType: 0, rawFileType: nil, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
                 processedFileType: .dng)
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "settings.processedFileType must be present in self.availablePhotoFileTypes") {
+            expectException(
+                .invalidArgumentException, "settings.processedFileType must be present in self.availablePhotoFileTypes"
+            ) {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
         }
@@ -113,12 +117,17 @@ import Testing
         try onDevice {
             let rig = try PhotoRig()
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "The AVVideoCodecKey format must be present in self.availablePhotoCodecTypes") {
-                rig.output.capturePhoto(with: AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.h264]), delegate: delegate)
+            expectException(
+                .invalidArgumentException, "The AVVideoCodecKey format must be present in self.availablePhotoCodecTypes"
+            ) {
+                rig.output.capturePhoto(
+                    with: AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.h264]), delegate: delegate)
             }
             expectException(.invalidArgumentException, "availablePhotoPixelFormatTypes") {
                 rig.output.capturePhoto(
-                    with: AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_DepthFloat32]),
+                    with: AVCapturePhotoSettings(format: [
+                        kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_DepthFloat32
+                    ]),
                     delegate: delegate)
             }
         }
@@ -131,11 +140,16 @@ import Testing
             let settings = AVCapturePhotoSettings()
             settings.photoQualityPrioritization = .quality
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization") {
+            expectException(
+                .invalidArgumentException,
+                "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization"
+            ) {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
             rig.output.maxPhotoQualityPrioritization = .quality
-            expectNoException { rig.output.capturePhoto(with: AVCapturePhotoSettings(from: settings), delegate: delegate) }
+            expectNoException {
+                rig.output.capturePhoto(with: AVCapturePhotoSettings(from: settings), delegate: delegate)
+            }
             #expect(delegate.waitUntilFinished())
         }
     }
@@ -149,7 +163,9 @@ import Testing
             let settings = AVCapturePhotoSettings()
             settings.flashMode = .on
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "flashMode must be set to a value present in the supportedFlashModes array") {
+            expectException(
+                .invalidArgumentException, "flashMode must be set to a value present in the supportedFlashModes array"
+            ) {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
         }
@@ -175,7 +191,9 @@ import Testing
             let settings = AVCapturePhotoSettings()
             settings.livePhotoMovieFileURL = URL(fileURLWithPath: "/tmp/live.mov")
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "livePhotoMovieFileURL must be nil if self.livePhotoCaptureEnabled is NO") {
+            expectException(
+                .invalidArgumentException, "livePhotoMovieFileURL must be nil if self.livePhotoCaptureEnabled is NO"
+            ) {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
         }
@@ -220,7 +238,8 @@ import Testing
             let settings = AVCapturePhotoSettings()
             settings.isShutterSoundSuppressionEnabled = true
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "settings.shutterSoundSuppressionEnabled may not be set to YES") {
+            expectException(.invalidArgumentException, "settings.shutterSoundSuppressionEnabled may not be set to YES")
+            {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
         }
@@ -246,9 +265,12 @@ import Testing
             let biases: [Float] = [-2, -1, 0, 1, 2]
             let settings = AVCapturePhotoBracketSettings(
                 rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
-                bracketedSettings: biases.map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+                bracketedSettings: biases.map {
+                    AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0)
+                })
             let delegate = RecordingPhotoDelegate()
-            expectException(.invalidArgumentException, "bracketedSettings array exceeds -maxBracketedCapturePhotoCount") {
+            expectException(.invalidArgumentException, "bracketedSettings array exceeds -maxBracketedCapturePhotoCount")
+            {
                 rig.output.capturePhoto(with: settings, delegate: delegate)
             }
         }
@@ -275,7 +297,9 @@ import Testing
         try onDevice {
             let rig = try PhotoRig(start: false)
             #expect(!rig.output.isDepthDataDeliverySupported)
-            expectException(.invalidArgumentException, "Depth data delivery is not supported in the current configuration") {
+            expectException(
+                .invalidArgumentException, "Depth data delivery is not supported in the current configuration"
+            ) {
                 rig.output.isDepthDataDeliveryEnabled = true
             }
             #expect(!rig.output.isDepthDataDeliveryEnabled)

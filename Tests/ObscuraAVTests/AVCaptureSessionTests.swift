@@ -15,12 +15,13 @@ final class NotificationLog: @unchecked Sendable {
             AVCaptureSession.runtimeErrorNotification, AVCaptureSession.wasInterruptedNotification,
             AVCaptureSession.interruptionEndedNotification,
         ] {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { [weak self] n in
-                self?.lock.withLock {
-                    self?.names.append(n.name.rawValue)
-                    self?.infos.append(n.userInfo ?? [:])
-                }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { [weak self] n in
+                    self?.lock.withLock {
+                        self?.names.append(n.name.rawValue)
+                        self?.infos.append(n.userInfo ?? [:])
+                    }
+                })
         }
     }
 
@@ -75,7 +76,8 @@ final class NotificationLog: @unchecked Sendable {
             let rig = try PhotoRig(start: false)
             rig.session.beginConfiguration()
             expectException(
-                .genericException, "startRunning may not be called between calls to beginConfiguration and commitConfiguration"
+                .genericException,
+                "startRunning may not be called between calls to beginConfiguration and commitConfiguration"
             ) { rig.session.startRunning() }
             #expect(!rig.session.isRunning)
             rig.session.commitConfiguration()
@@ -117,7 +119,9 @@ final class NotificationLog: @unchecked Sendable {
             let front = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
             let input = try AVCaptureDeviceInput(device: front)
             #expect(!rig.session.canAddInput(input))
-            expectException(.invalidArgumentException, "Multiple audio/video AVCaptureInputs are not currently supported") {
+            expectException(
+                .invalidArgumentException, "Multiple audio/video AVCaptureInputs are not currently supported"
+            ) {
                 rig.session.addInput(input)
             }
             #expect(!rig.session.canAddInput(rig.input))
@@ -172,7 +176,10 @@ final class NotificationLog: @unchecked Sendable {
             rig.session.startRunning()
             rig.session.startRunning()
             rig.session.stopRunning()
-            #expect(log.events == ["AVCaptureSessionDidStartRunningNotification", "AVCaptureSessionDidStopRunningNotification"])
+            #expect(
+                log.events == [
+                    "AVCaptureSessionDidStartRunningNotification", "AVCaptureSessionDidStopRunningNotification",
+                ])
         }
     }
 

@@ -28,7 +28,8 @@ import Testing
 @Suite struct CVPixelBufferTests {
     // The codes are the big-endian bytes of their four characters (CVPixelBuffer.h).
     @Test(arguments: [
-        ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange), ("420f", kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
+        ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+        ("420f", kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
         ("BGRA", kCVPixelFormatType_32BGRA), ("RGhA", kCVPixelFormatType_64RGBAHalf),
         ("L008", kCVPixelFormatType_OneComponent8), ("hdep", kCVPixelFormatType_DepthFloat16),
         ("fdep", kCVPixelFormatType_DepthFloat32), ("hdis", kCVPixelFormatType_DisparityFloat16),
@@ -41,7 +42,9 @@ import Testing
 
     @Test func biPlanarBufferHasLumaAndHalfSizeChroma() throws {
         var out: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(nil, 641, 481, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &out) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(nil, 641, 481, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &out)
+                == kCVReturnSuccess)
         let buffer = try #require(out)
         #expect(CVPixelBufferIsPlanar(buffer) && CVPixelBufferGetPlaneCount(buffer) == 2)
         #expect(CVPixelBufferGetWidthOfPlane(buffer, 1) == 321 && CVPixelBufferGetHeightOfPlane(buffer, 1) == 241)

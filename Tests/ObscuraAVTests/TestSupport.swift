@@ -25,13 +25,19 @@ final class RecordingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @un
         }
     }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         record("willBeginCapture", resolvedSettings)
     }
-    func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         record("willCapturePhoto", resolvedSettings)
     }
-    func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         record("didCapturePhoto", resolvedSettings)
     }
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
@@ -86,7 +92,9 @@ func expectException(
 ) {
     let exception = Emulator.catchException(body)
     #expect(exception?.name == name, sourceLocation: sourceLocation)
-    #expect(exception?.reason?.contains(gist) == true, "reason: \(exception?.reason ?? "none")", sourceLocation: sourceLocation)
+    #expect(
+        exception?.reason?.contains(gist) == true, "reason: \(exception?.reason ?? "none")",
+        sourceLocation: sourceLocation)
 }
 
 /// Expects `body` to raise nothing.

@@ -62,7 +62,8 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         } else if seconds.isInfinite {
             self = seconds > 0 ? .positiveInfinity : .negativeInfinity
         } else {
-            self.init(value: CMTimeValue((seconds * Double(preferredTimescale)).rounded()), timescale: preferredTimescale)
+            self.init(
+                value: CMTimeValue((seconds * Double(preferredTimescale)).rounded()), timescale: preferredTimescale)
         }
     }
 
@@ -186,7 +187,8 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
         }
         return time
     }
-    return CMTime(value: time.value * Int64(multiplier), timescale: time.timescale, flags: time.flags, epoch: time.epoch)
+    return CMTime(
+        value: time.value * Int64(multiplier), timescale: time.timescale, flags: time.flags, epoch: time.epoch)
 }
 
 /// `CMTimeConvertScale` with rounding to nearest.

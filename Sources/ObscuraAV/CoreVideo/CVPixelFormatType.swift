@@ -38,11 +38,15 @@ struct PixelFormatLayout {
         switch format {
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
             // Luma at full size; interleaved CbCr at half size each way.
-            return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 1),
-                                              .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 2)])
+            return PixelFormatLayout(planes: [
+                .init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 1),
+                .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 2),
+            ])
         case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange:
-            return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2),
-                                              .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 4)])
+            return PixelFormatLayout(planes: [
+                .init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2),
+                .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 4),
+            ])
         case kCVPixelFormatType_32BGRA:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 4)])
         case kCVPixelFormatType_64RGBAHalf:

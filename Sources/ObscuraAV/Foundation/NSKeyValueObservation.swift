@@ -75,21 +75,27 @@ extension _KeyValueCodingAndObserving {
             let current = object.value[keyPath: keyPath]
             if prior {
                 guard options.contains(.prior) else { return }
-                changeHandler(object.value, NSKeyValueObservedChange(
-                    kind: .setting, newValue: nil, oldValue: options.contains(.old) ? current : nil,
-                    indexes: nil, isPrior: true))
+                changeHandler(
+                    object.value,
+                    NSKeyValueObservedChange(
+                        kind: .setting, newValue: nil, oldValue: options.contains(.old) ? current : nil,
+                        indexes: nil, isPrior: true))
                 return
             }
             let old = last
             last = current
-            changeHandler(object.value, NSKeyValueObservedChange(
-                kind: .setting, newValue: options.contains(.new) ? current : nil,
-                oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
+            changeHandler(
+                object.value,
+                NSKeyValueObservedChange(
+                    kind: .setting, newValue: options.contains(.new) ? current : nil,
+                    oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
         }
         if options.contains(.initial) {
-            changeHandler(self, NSKeyValueObservedChange(
-                kind: .setting, newValue: options.contains(.new) ? last : nil, oldValue: nil, indexes: nil,
-                isPrior: false))
+            changeHandler(
+                self,
+                NSKeyValueObservedChange(
+                    kind: .setting, newValue: options.contains(.new) ? last : nil, oldValue: nil, indexes: nil,
+                    isPrior: false))
         }
         let registry = host.observers
         return NSKeyValueObservation { registry.remove(id) }

@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "Sensor", targets: ["Sensor"]),
         .library(name: "ISP", targets: ["ISP"]),
+        .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -31,6 +33,13 @@ let package = Package(
         .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
         .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
+        // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
+        .target(name: "ObscuraAV", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP"]),
+        // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
+        .target(name: "AVFoundation", dependencies: ["ObscuraAV"]),
+        .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),
+        .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
+        .target(name: "simd", dependencies: ["ObscuraAV"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
@@ -55,6 +64,8 @@ let package = Package(
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV"]),
+        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]

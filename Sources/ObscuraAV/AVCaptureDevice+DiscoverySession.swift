@@ -1,0 +1,30 @@
+import Foundation
+
+extension AVCaptureDevice {
+    /// Finds devices by type, media type and position (spec §2.1).
+    ///
+    /// `devices` follows the order of `deviceTypes`; with `.unspecified` position, devices of a
+    /// type are then ordered by position raw value (back before front) (spec §2.1 [D]).
+    open class DiscoverySession: NSObject, @unchecked Sendable {
+        /// The matching devices.
+        public let devices: [AVCaptureDevice]
+
+        public init(deviceTypes: [DeviceType], mediaType: AVMediaType?, position: Position) {
+            let world = Emulator.shared.currentWorld.devices
+            var found: [AVCaptureDevice] = []
+            if mediaType == nil || mediaType == .video {
+                for type in deviceTypes {
+                    let ofType = world.filter {
+                        $0.deviceType == type && (position == .unspecified || $0.position == position)
+                    }
+                    // A stable sort keeps profile order within one position.
+                    let sorted = ofType.enumerated().sorted {
+                        ($0.element.position.rawValue, $0.offset) < ($1.element.position.rawValue, $1.offset)
+                    }.map(\.element)
+                    for device in sorted where !found.contains(where: { $0 === device }) { found.append(device) }
+                }
+            }
+            devices = found
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import Devices
+import Foundation
+
+/// A capture device: one camera of the emulated iPhone or iPad (spec §2).
+///
+/// Hardware properties are changed only while the client holds the configuration lock
+/// (`lockForConfiguration()`); otherwise `NSGenericException` (spec §2.4).
+open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
+    let camera: CameraProfile
+    let deviceProfile: DeviceProfile
+    /// Constituents, set once by the world that creates the device.
+    var constituents: [AVCaptureDevice] = []
+    let observers = ObserverRegistry()
+    private let allFormats: [Format]
+
+    /// The device's mutable state, guarded by `lock`.
+    private struct Inner {
+        var activeFormat: Format
+        var minFrameDuration: CMTime
+        var maxFrameDuration: CMTime
+        var colorSpace: AVCaptureColorSpace = .sRGB
+        var isLocked = false
+        var isFlashAvailable: Bool
+    }
+
+    private let lock = NSLock()
+    private var inner: Inner
+    /// The session whose input holds this device; told when the client picks a format (spec §1.1).
+    weak var owningSession: AVCaptureSession?
+
+    init(camera: CameraProfile, profile: DeviceProfile) {
+        self.camera = camera
+        self.deviceProfile = profile
+        let formats = camera.formats.map { Format(video: $0) }
+        allFormats = formats
+        let initial = camera.format(for: .high).flatMap { f in formats.first { $0.profile.id == f.id } } ?? formats[0]
+        let frame = AVCaptureDevice.defaultFrameDuration(initial)
+        inner = Inner(
+            activeFormat: initial, minFrameDuration: frame, maxFrameDuration: frame,
+            isFlashAvailable: profile.hasFlash(camera))
+        super.init()
+    }
+
+    // MARK: Identity
+
+    /// Unique for the life of the device: `<profile id>:<camera id>`.
+    public var uniqueID: String { "\(deviceProfile.id):\(camera.id)" }
+    /// The hardware model, e.g. `iPhone 15 Pro`.
+    public var modelID: String { deviceProfile.name }
+    /// A name to show people, e.g. `Back Camera`.
+    public var localizedName: String {
+        let side = camera.position == .back ? "Back" : "Front"
+        switch camera.deviceType {
+        case .builtInWideAngleCamera: return "\(side) Camera"
+        case .builtInTelephotoCamera: return "\(side) Telephoto Camera"
+        case .builtInUltraWideCamera: return "\(side) Ultra Wide Camera"
+        case .builtInDualCamera: return "\(side) Dual Camera"
+        case .builtInDualWideCamera: return "\(side) Dual Wide Camera"
+        case .builtInTripleCamera: return "\(side) Triple Camera"
+        case .builtInTrueDepthCamera: return "\(side) TrueDepth Camera"
+        case .builtInLiDARDepthCamera: return "\(side) LiDAR Depth Camera"
+        }
+    }
+    /// The device's type (spec §2.1).
+    public var deviceType: DeviceType { DeviceType(camera.deviceType) }
+    /// The side it faces.
+    public var position: Position { Position(camera.position) }
+    /// Whether the device is built from other cameras (spec §2.2 [D]).
+    public var isVirtualDevice: Bool { camera.isVirtualDevice }
+    /// The physical cameras of a virtual device, shortest focal length first; empty otherwise (spec §2.2).
+    public var constituentDevices: [AVCaptureDevice] { isVirtualDevice ? constituents : [] }
+    /// Whether the device delivers media of a type.
+    public func hasMediaType(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    /// Whether the device is connected; emulated cameras always are.
+    public var isConnected: Bool { true }
+
+    open override var description: String { "<AVCaptureFigVideoDevice: [\(localizedName)][\(uniqueID)]>" }
+
+    // MARK: Formats (spec §2.3)
+
+    /// The formats, in the profile's order.
+    public var formats: [Format] { allFormats }
+
+    /// The format in use. Setting it requires the lock and a member of `formats`, switches the
+    /// owning session to `.inputPriority` and resets the frame durations (spec §2.3, §1.1). KVO.
+    public var activeFormat: Format {
+        get { lock.withLock { inner.activeFormat } }
+        set {
+            let violation = lock.withLock { () -> Violation? in
+                guard inner.isLocked else { return .deviceNotLocked("setActiveFormat:") }  // spec §2.3 [D]
+                guard allFormats.contains(where: { $0 === newValue }) else { return .formatNotInFormats() }  // spec §2.3 [D]
+                return nil
+            }
+            raiseIfNeeded(violation)
+            setActiveFormatInternally(newValue)
+            owningSession?.deviceActiveFormatSetByClient()  // spec §1.1 [D]: preset becomes .inputPriority
+        }
+    }
+
+    /// Changes the format on behalf of the session (preset selection) or the client; resets
+    /// the frame durations (spec §2.4 [D]) and narrows the colour space to what the format supports.
+    func setActiveFormatInternally(_ format: Format) {
+        let changed = lock.withLock { () -> Bool in
+            let changed = inner.activeFormat !== format
+            inner.activeFormat = format
+            let frame = AVCaptureDevice.defaultFrameDuration(format)
+            inner.minFrameDuration = frame
+            inner.maxFrameDuration = frame
+            if !format.supportedColorSpaces.contains(inner.colorSpace) { inner.colorSpace = .sRGB }
+            return changed
+        }
+        if changed { observers.didChange(\AVCaptureDevice.activeFormat) }
+    }
+
+    /// The default frame duration of a format: 30 fps, or the format's top rate if lower [I].
+    static func defaultFrameDuration(_ format: Format) -> CMTime {
+        AVFrameRateRange.duration(fps: min(30, format.maxFPS))
+    }
+
+    /// The shortest frame duration (1 / highest rate). Lock required; must lie in a supported
+    /// range; `.invalid` restores the default (spec §2.4 [D]).
+    public var activeVideoMinFrameDuration: CMTime {
+        get { lock.withLock { inner.minFrameDuration } }
+        set { setFrameDuration(newValue, selector: "setActiveVideoMinFrameDuration:", min: true) }
+    }
+
+    /// The longest frame duration (1 / lowest rate). Same rules as the minimum (spec §2.4 [D]).
+    public var activeVideoMaxFrameDuration: CMTime {
+        get { lock.withLock { inner.maxFrameDuration } }
+        set { setFrameDuration(newValue, selector: "setActiveVideoMaxFrameDuration:", min: false) }
+    }
+
+    private func setFrameDuration(_ value: CMTime, selector: String, min: Bool) {
+        let violation = lock.withLock { () -> Violation? in
+            guard inner.isLocked else { return .deviceNotLocked(selector) }  // spec §2.4 [D]
+            let format = inner.activeFormat
+            let resolved = value.isValid ? value : AVCaptureDevice.defaultFrameDuration(format)
+            // spec §2.4 [D][O]: outside every supported range is an invalid argument.
+            guard format.videoSupportedFrameRateRanges.contains(where: { $0.contains(duration: resolved) }) else {
+                return .unsupportedFrameDuration(selector, value)
+            }
+            if min { inner.minFrameDuration = resolved } else { inner.maxFrameDuration = resolved }
+            return nil
+        }
+        raiseIfNeeded(violation)
+    }
+
+    // MARK: Colour (spec §2.6)
+
+    /// The colour space of captured images. Lock required; must be supported by `activeFormat`.
+    /// The session overwrites it while `automaticallyConfiguresCaptureDeviceForWideColor` is true (spec §1.4).
+    public var activeColorSpace: AVCaptureColorSpace {
+        get { lock.withLock { inner.colorSpace } }
+        set {
+            let violation = lock.withLock { () -> Violation? in
+                guard inner.isLocked else { return .deviceNotLocked("setActiveColorSpace:") }  // spec §2.6 [D]
+                guard inner.activeFormat.supportedColorSpaces.contains(newValue) else {
+                    return .unsupportedColorSpace()  // spec §2.6 [I]
+                }
+                inner.colorSpace = newValue
+                return nil
+            }
+            raiseIfNeeded(violation)
+            observers.didChange(\AVCaptureDevice.activeColorSpace)
+        }
+    }
+
+    func setColorSpaceInternally(_ space: AVCaptureColorSpace) {
+        let changed = lock.withLock { () -> Bool in
+            guard inner.colorSpace != space, inner.activeFormat.supportedColorSpaces.contains(space) else {
+                return false
+            }
+            inner.colorSpace = space
+            return true
+        }
+        if changed { observers.didChange(\AVCaptureDevice.activeColorSpace) }
+    }
+
+    // MARK: Locking (spec §2.4)
+
+    /// Takes exclusive control of the hardware properties. Emulated devices always grant it.
+    open func lockForConfiguration() throws {
+        lock.withLock { inner.isLocked = true }
+    }
+
+    /// Releases the lock. Without it held: `NSGenericException` (spec §2.4 [O unverified; I]).
+    open func unlockForConfiguration() {
+        let violation = lock.withLock { () -> Violation? in
+            guard inner.isLocked else { return .unlockWithoutLock() }
+            inner.isLocked = false
+            return nil
+        }
+        raiseIfNeeded(violation)
+    }
+
+    // MARK: Flash (spec §2.7)
+
+    /// Whether the device has a flash: a device flash and a back-facing camera. KVO.
+    public var hasFlash: Bool { deviceProfile.hasFlash(camera) }
+
+    /// Whether the flash can fire now; false while it is too hot. KVO.
+    public var isFlashAvailable: Bool { lock.withLock { inner.isFlashAvailable } }
+
+    /// Emulator control: makes the flash temporarily unavailable (thermal), as the hardware may.
+    func setFlashAvailable(_ available: Bool) {
+        let changed = lock.withLock { () -> Bool in
+            let value = available && deviceProfile.hasFlash(camera)
+            defer { inner.isFlashAvailable = value }
+            return inner.isFlashAvailable != value
+        }
+        if changed { observers.didChange(\AVCaptureDevice.isFlashAvailable) }
+    }
+
+    /// The format a session preset selects on this device, if it supports the preset.
+    func format(for preset: AVCaptureSession.Preset) -> Format? {
+        guard let p = preset.profilePreset, let f = camera.format(for: p) else { return nil }
+        return allFormats.first { $0.profile.id == f.id }
+    }
+
+    /// `supportsAVCaptureSessionPreset:`.
+    public func supportsSessionPreset(_ preset: AVCaptureSession.Preset) -> Bool {
+        preset == .inputPriority || format(for: preset) != nil
+    }
+
+    // MARK: Discovery (spec §2.1)
+
+    /// The default device of a type, media type and position; `.unspecified` matches any position.
+    open class func `default`(_ deviceType: DeviceType, for mediaType: AVMediaType?, position: Position)
+        -> AVCaptureDevice?
+    {
+        DiscoverySession(deviceTypes: [deviceType], mediaType: mediaType, position: position).devices.first
+    }
+
+    /// The camera primarily used for capture: the back wide-angle camera, else the first
+    /// wide-angle camera. Virtual, telephoto and ultra-wide cameras are never returned (spec §2.1 [D]).
+    open class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+        guard mediaType == .video else { return nil }
+        let wide = Emulator.shared.currentWorld.devices.filter { $0.camera.deviceType == .builtInWideAngleCamera }
+        return wide.first { $0.camera.position == .back } ?? wide.first
+    }
+
+    /// Emulator control for tests: makes the flash unavailable (as when hot) or available again.
+    public func _setFlashThermallyUnavailable(_ unavailable: Bool) {
+        setFlashAvailable(!unavailable)
+    }
+}

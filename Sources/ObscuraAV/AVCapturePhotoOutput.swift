@@ -1,0 +1,258 @@
+import Devices
+import Foundation
+
+/// Captures still photos (spec §3).
+///
+/// Capabilities (`is…Supported`, formats, flash modes) follow the connected device, its active
+/// format and the session preset; they are recomputed whenever the session resolves its graph.
+/// When a capability turns false, its `is…Enabled` reverts to false (spec §3.1 [D]).
+open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValueCodingAndObserving,
+    ObservationHost
+{
+    /// Speed versus quality (spec §3.1 [D]: speed = 1, balanced = 2, quality = 3).
+    public enum QualityPrioritization: Int, Sendable, Hashable, Comparable {
+        case speed = 1
+        case balanced = 2
+        case quality = 3
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    struct Capabilities {
+        var device: AVCaptureDevice?
+        var depth = false
+        var constituentPhotos = false
+        var constantColor = false
+        var livePhoto = false
+        var flashModes: [AVCaptureDevice.FlashMode] = []
+        var photoDimensions: [CMVideoDimensions] = []
+    }
+
+    struct Inner {
+        var caps = Capabilities()
+        var depthEnabled = false
+        var portraitMatteEnabled = false
+        var constituentEnabled = false
+        var constantColorEnabled = false
+        var livePhotoEnabled = false
+        var highResolutionEnabled = false
+        var contentAwareEnabled = false
+        var maxQuality = QualityPrioritization.balanced
+        var maxDimensions = CMVideoDimensions()
+        /// spec §3.2 rule 3 [O]: the largest uniqueID accepted so far.
+        var lastUniqueID: Int64 = 0
+    }
+
+    let observers = ObserverRegistry()
+    let lock = NSLock()
+    var inner = Inner()
+    /// The one serial queue every delegate callback of this output runs on (spec §6 [D]).
+    let delegateQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.delegate")
+    let clock = VirtualClock()
+
+    public override init() { super.init() }
+
+    // MARK: Capabilities (spec §3.1)
+
+    /// Depth with photos: a depth-capable device and format (KVO).
+    public var isDepthDataDeliverySupported: Bool { lock.withLock { inner.caps.depth } }
+    /// Opt-in for depth (default false).
+    public var isDepthDataDeliveryEnabled: Bool {
+        get { lock.withLock { inner.depthEnabled } }
+        set {
+            setEnabled(
+                \.depthEnabled, newValue, supported: \.caps.depth, "setDepthDataDeliveryEnabled:", "Depth data delivery"
+            )
+        }
+    }
+    /// Portrait matte: needs depth delivery enabled (KVO).
+    public var isPortraitEffectsMatteDeliverySupported: Bool {
+        lock.withLock { inner.caps.depth && inner.depthEnabled }
+    }
+    /// Opt-in for the portrait matte (default false).
+    public var isPortraitEffectsMatteDeliveryEnabled: Bool {
+        get { lock.withLock { inner.portraitMatteEnabled } }
+        set {
+            if newValue && !isPortraitEffectsMatteDeliverySupported {
+                Violation.photoOutputUnsupported(
+                    "setPortraitEffectsMatteDeliveryEnabled:", "Portrait effects matte delivery"
+                ).raise()
+            }
+            lock.withLock { inner.portraitMatteEnabled = newValue }
+        }
+    }
+    /// Constituent photos of a virtual device (KVO).
+    public var isVirtualDeviceConstituentPhotoDeliverySupported: Bool { lock.withLock { inner.caps.constituentPhotos } }
+    /// Opt-in for constituent photos (default false).
+    public var isVirtualDeviceConstituentPhotoDeliveryEnabled: Bool {
+        get { lock.withLock { inner.constituentEnabled } }
+        set {
+            setEnabled(
+                \.constituentEnabled, newValue, supported: \.caps.constituentPhotos,
+                "setVirtualDeviceConstituentPhotoDeliveryEnabled:", "Virtual device constituent photo delivery")
+        }
+    }
+    /// Calibration data needs constituent delivery on and no distortion correction (spec §3.1 [D]).
+    public var isCameraCalibrationDataDeliverySupported: Bool {
+        lock.withLock {
+            inner.constituentEnabled && !inner.contentAwareEnabled
+                && (inner.caps.device?.camera.features.calibrationDataDelivery ?? false)
+        }
+    }
+    /// Constant Color (spec §11; KVO).
+    public var isConstantColorSupported: Bool { lock.withLock { inner.caps.constantColor } }
+    /// Opt-in for Constant Color (default false; spec §11).
+    public var isConstantColorEnabled: Bool {
+        get { lock.withLock { inner.constantColorEnabled } }
+        set {
+            setEnabled(
+                \.constantColorEnabled, newValue, supported: \.caps.constantColor, "setConstantColorEnabled:",
+                "Constant color")
+        }
+    }
+    /// Live Photos: false with a movie file output (spec §3.1 [D]).
+    public var isLivePhotoCaptureSupported: Bool { lock.withLock { inner.caps.livePhoto } }
+    /// Opt-in for Live Photos (default false).
+    public var isLivePhotoCaptureEnabled: Bool {
+        get { lock.withLock { inner.livePhotoEnabled } }
+        set {
+            setEnabled(
+                \.livePhotoEnabled, newValue, supported: \.caps.livePhoto, "setLivePhotoCaptureEnabled:",
+                "Live Photo capture")
+        }
+    }
+    /// Whether capture of Live Photos is suspended; never, in Obscura.
+    public var isLivePhotoCaptureSuspended = false
+    /// Deprecated opt-in for high-resolution stills (default false).
+    public var isHighResolutionCaptureEnabled: Bool {
+        get { lock.withLock { inner.highResolutionEnabled } }
+        set { lock.withLock { inner.highResolutionEnabled = newValue } }
+    }
+    /// Content-aware distortion correction; not emulated [I].
+    public var isContentAwareDistortionCorrectionSupported: Bool { false }
+    /// Opt-in (default false).
+    public var isContentAwareDistortionCorrectionEnabled: Bool {
+        get { lock.withLock { inner.contentAwareEnabled } }
+        set {
+            if newValue {
+                Violation.photoOutputUnsupported(
+                    "setContentAwareDistortionCorrectionEnabled:", "Content aware distortion correction"
+                ).raise()
+            }
+            lock.withLock { inner.contentAwareEnabled = false }
+        }
+    }
+    /// ProRAW; not emulated [I].
+    public var isAppleProRAWSupported: Bool { false }
+    /// Shutter-sound suppression; not offered [I].
+    public var isShutterSoundSuppressionSupported: Bool { false }
+    /// Automatic deferred delivery; not offered [I].
+    public var isAutoDeferredPhotoDeliverySupported: Bool { false }
+    /// Opt-in (default false).
+    public var isAutoDeferredPhotoDeliveryEnabled: Bool {
+        get { false }
+        set {
+            if newValue {
+                Violation.photoOutputUnsupported("setAutoDeferredPhotoDeliveryEnabled:", "Auto deferred photo delivery")
+                    .raise()
+            }
+        }
+    }
+    /// Lens stabilization during brackets; not offered [I].
+    public var isLensStabilizationDuringBracketedCaptureSupported: Bool { false }
+
+    /// Flash modes valid now; `[.off]` for a flashless camera; empty without a device (spec §3.1; KVO).
+    public var supportedFlashModes: [AVCaptureDevice.FlashMode] { lock.withLock { inner.caps.flashModes } }
+
+    /// Uncompressed formats; empty until the output has a video source (spec §3.1 [D]).
+    public var availablePhotoPixelFormatTypes: [OSType] {
+        hasSource
+            ? [
+                kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                kCVPixelFormatType_32BGRA,
+            ] : []
+    }
+    /// Codecs; empty until the output has a video source.
+    public var availablePhotoCodecTypes: [AVVideoCodecType] { hasSource ? [.hevc, .jpeg] : [] }
+    /// File types; empty until the output has a video source.
+    public var availablePhotoFileTypes: [AVFileType] { hasSource ? [.heic, .jpg, .tif] : [] }
+    /// RAW formats: RAW is not emulated yet, so always empty [I].
+    public var availableRawPhotoPixelFormatTypes: [OSType] { [] }
+    /// RAW file types: always empty [I].
+    public var availableRawPhotoFileTypes: [AVFileType] { [] }
+
+    private var hasSource: Bool { lock.withLock { inner.caps.device != nil } }
+
+    /// The highest quality prioritization allowed (default `.balanced`; spec §3.1 [D]).
+    public var maxPhotoQualityPrioritization: QualityPrioritization {
+        get { lock.withLock { inner.maxQuality } }
+        set { lock.withLock { inner.maxQuality = newValue } }
+    }
+
+    /// The largest photo size; one of the active format's `supportedMaxPhotoDimensions` (spec §3.1 [D]).
+    /// Defaults to the smallest of them [I].
+    public var maxPhotoDimensions: CMVideoDimensions {
+        get { lock.withLock { inner.maxDimensions } }
+        set {
+            let violation = lock.withLock { () -> Violation? in
+                guard inner.caps.photoDimensions.contains(where: { $0.same(as: newValue) }) else {
+                    return .unsupportedMaxPhotoDimensions()
+                }
+                inner.maxDimensions = newValue
+                return nil
+            }
+            raiseIfNeeded(violation)
+        }
+    }
+
+    /// Photos per bracket; 0 without a source [I: 3 with one].
+    public var maxBracketedCapturePhotoCount: Int { hasSource ? 3 : 0 }
+
+    private func setEnabled(
+        _ key: WritableKeyPath<Inner, Bool>, _ value: Bool, supported: KeyPath<Inner, Bool>, _ selector: String,
+        _ feature: String
+    ) {
+        let violation = lock.withLock { () -> Violation? in
+            if value && !inner[keyPath: supported] { return .photoOutputUnsupported(selector, feature) }  // spec §3.1 [O]
+            inner[keyPath: key] = value
+            return nil
+        }
+        raiseIfNeeded(violation)
+    }
+
+    // MARK: Graph resolution
+
+    override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
+        let connected = connections.contains { $0.deviceInput != nil } ? device : nil
+        var caps = Capabilities()
+        if let device = connected {
+            let format = device.activeFormat
+            caps.device = device
+            caps.depth = device.camera.deviceType.canDeliverDepth && !format.supportedDepthDataFormats.isEmpty
+            caps.constituentPhotos = device.isVirtualDevice && device.camera.features.constituentPhotoDelivery
+            // spec §11 [I]: a camera and format that support it, with a flash.
+            caps.constantColor = device.camera.supportsConstantColor(with: format.profile) && device.hasFlash
+            let outputs = session?.outputs ?? []
+            caps.livePhoto = !outputs.contains { $0 is AVCaptureMovieFileOutput }  // spec §3.1 [D]
+            caps.flashModes = device.camera.flashModes.map(AVCaptureDevice.FlashMode.init)
+            caps.photoDimensions = format.supportedMaxPhotoDimensions
+        }
+        let changed = lock.withLock { () -> Bool in
+            let before = inner.caps.flashModes
+            inner.caps = caps
+            // spec §3.1 [D]: a capability that turns false turns its opt-in off.
+            if !caps.depth { inner.depthEnabled = false }
+            if !(caps.depth && inner.depthEnabled) { inner.portraitMatteEnabled = false }
+            if !caps.constituentPhotos { inner.constituentEnabled = false }
+            if !caps.constantColor { inner.constantColorEnabled = false }  // spec §11 [D]
+            if !caps.livePhoto { inner.livePhotoEnabled = false }
+            if !caps.photoDimensions.contains(where: { $0.same(as: inner.maxDimensions) }) {
+                inner.maxDimensions = caps.photoDimensions.first ?? CMVideoDimensions()
+            }
+            return before != caps.flashModes
+        }
+        if changed { observers.didChange(\AVCapturePhotoOutput.supportedFlashModes) }
+    }
+
+    /// The video connection photos come from.
+    var videoConnection: AVCaptureConnection? { connection(with: .video) }
+}

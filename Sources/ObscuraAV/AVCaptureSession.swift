@@ -1,0 +1,377 @@
+import Foundation
+
+/// Coordinates inputs and outputs (spec §1).
+///
+/// State machine (one enum, transitions in `transition`):
+///
+///     stopped ──startRunning──▶ running ──stopRunning──▶ stopped
+///                                  │  ▲
+///                      interrupt   ▼  │ interruption ends (restarts unless the client stopped)
+///                              interrupted ──stopRunning──▶ stopped
+///
+/// A configuration depth counts nested `beginConfiguration` calls; the graph (formats, colour
+/// spaces, connections, output capabilities) is resolved at the outermost `commitConfiguration`,
+/// or at once for a change made outside a block (spec §1.3 [D]).
+///
+/// Threading: state is guarded by a lock and checks raise only after unlocking; resolving the
+/// graph and starting or stopping run on one serial session queue.
+open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
+    enum RunState: Equatable {
+        case stopped
+        case running
+        case interrupted(InterruptionReason)
+    }
+
+    private struct Inner {
+        var state = RunState.stopped
+        var configurationDepth = 0
+        var preset = Preset.high
+        var inputs: [AVCaptureInput] = []
+        var outputs: [AVCaptureOutput] = []
+        var connections: [AVCaptureConnection] = []
+        var wideColor = true
+        /// The preset last applied to the devices, so a commit that changes nothing resets nothing.
+        var appliedPreset: Preset?
+        var appliedInputs: [ObjectIdentifier] = []
+    }
+
+    let observers = ObserverRegistry()
+    private let lock = NSLock()
+    private var inner = Inner()
+    let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    public override init() {
+        super.init()
+        queue.setSpecific(key: AVCaptureSession.queueKey, value: ObjectIdentifier(self))
+    }
+
+    // MARK: Properties (spec §1.1)
+
+    /// The preset; `.high` by default. Only presets for which `canSetSessionPreset` is true.
+    public var sessionPreset: Preset {
+        get { lock.withLock { inner.preset } }
+        set {
+            guard canSetSessionPreset(newValue) else {
+                Violation.unsupportedPreset(newValue).raise()  // spec §1.1 [D]
+            }
+            lock.withLock { inner.preset = newValue }
+            commitIfOutsideBlock()
+        }
+    }
+
+    /// Whether every video input's device supports a preset (spec §1.1 [D]).
+    open func canSetSessionPreset(_ preset: Preset) -> Bool {
+        guard preset == .inputPriority || preset.profilePreset != nil else { return false }
+        return videoDevices.allSatisfy { $0.supportsSessionPreset(preset) }
+    }
+
+    /// Inputs, in the order added.
+    public var inputs: [AVCaptureInput] { lock.withLock { inner.inputs } }
+    /// Outputs, in the order added.
+    public var outputs: [AVCaptureOutput] { lock.withLock { inner.outputs } }
+    /// Connections formed by adding inputs and outputs.
+    public var connections: [AVCaptureConnection] { lock.withLock { inner.connections } }
+    /// Whether the session is running (KVO).
+    public var isRunning: Bool { lock.withLock { inner.state == .running } }
+    /// Whether an interruption is in progress (KVO).
+    public var isInterrupted: Bool {
+        lock.withLock { if case .interrupted = inner.state { return true } else { return false } }
+    }
+
+    /// Whether the session picks the device's format and colour space for wide colour (spec §1.4;
+    /// default true).
+    public var automaticallyConfiguresCaptureDeviceForWideColor: Bool {
+        get { lock.withLock { inner.wideColor } }
+        set { lock.withLock { inner.wideColor = newValue } }
+    }
+
+    /// Whether the session configures the app's audio session (default true).
+    public var automaticallyConfiguresApplicationAudioSession = true
+    /// Whether the session uses the app's audio session (default true).
+    public var usesApplicationAudioSession = true
+
+    var videoDevices: [AVCaptureDevice] {
+        inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }
+    }
+
+    // MARK: Topology (spec §1.2)
+
+    /// Whether `addInput` would succeed, and if not the reason it would raise.
+    private func inputRefusal(_ input: AVCaptureInput) -> String? {
+        let state = lock.withLock { inner }
+        if state.inputs.contains(where: { $0 === input }) {
+            return "An AVCaptureInput instance may not be added more than once to a session"
+        }
+        if input.everAdded, input.session !== self {
+            return "An AVCaptureInput instance may not be added to more than one session"
+        }
+        if let deviceInput = input as? AVCaptureDeviceInput {
+            if state.inputs.contains(where: { $0 is AVCaptureDeviceInput }) {
+                return "Multiple audio/video AVCaptureInputs are not currently supported"
+            }
+            if !deviceInput.device.supportsSessionPreset(state.preset) {
+                return "Can't add \(deviceInput) because the device does not support \(state.preset.rawValue) - "
+                    + "Use -[AVCaptureDevice supportsAVCaptureSessionPreset:]"
+            }
+        }
+        return nil
+    }
+
+    /// Whether an input may be added (spec §1.2 [D]).
+    open func canAddInput(_ input: AVCaptureInput) -> Bool { inputRefusal(input) == nil }
+
+    /// Adds an input and connects it to every compatible output. Raises when `canAddInput` is false
+    /// (spec §1.2 [O]).
+    open func addInput(_ input: AVCaptureInput) {
+        if let reason = inputRefusal(input) { Violation.cannotAddInput(reason).raise() }
+        lock.withLock {
+            inner.inputs.append(input)
+            input.session = self
+            input.everAdded = true
+            for output in inner.outputs { connect(input, output) }
+        }
+        if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
+        commitIfOutsideBlock()
+    }
+
+    /// Removes an input and its connections (allowed while running).
+    open func removeInput(_ input: AVCaptureInput) {
+        lock.withLock {
+            inner.inputs.removeAll { $0 === input }
+            inner.connections.removeAll { c in c.inputPorts.contains { $0.input === input } }
+            input.session = nil
+        }
+        if let device = (input as? AVCaptureDeviceInput)?.device, device.owningSession === self {
+            device.owningSession = nil
+        }
+        commitIfOutsideBlock()
+    }
+
+    private func outputRefusal(_ output: AVCaptureOutput) -> String? {
+        let outputs = lock.withLock { inner.outputs }
+        if output.everAdded {
+            return "An AVCaptureOutput instance may not be added to more than one session"
+        }
+        // spec §1.2 [D]: one output per class, except video data outputs since iOS 16.
+        if !(output is AVCaptureVideoDataOutput), outputs.contains(where: { type(of: $0) == type(of: output) }) {
+            return "Cannot add output \(output) to capture session \(self) because more than one output of the same "
+                + "type is unsupported."
+        }
+        // spec §1.2 [D]: photo and still-image outputs cannot coexist.
+        let stillAndPhoto =
+            (output is AVCapturePhotoOutput && outputs.contains { $0 is AVCaptureStillImageOutput })
+            || (output is AVCaptureStillImageOutput && outputs.contains { $0 is AVCapturePhotoOutput })
+        if stillAndPhoto {
+            return "Cannot add output \(output) to capture session \(self) because AVCapturePhotoOutput and "
+                + "AVCaptureStillImageOutput may not be used together."
+        }
+        return nil
+    }
+
+    /// Whether an output may be added (spec §1.2 [D]).
+    open func canAddOutput(_ output: AVCaptureOutput) -> Bool { outputRefusal(output) == nil }
+
+    /// Adds an output and connects it to every compatible input port (spec §1.2 [D]).
+    open func addOutput(_ output: AVCaptureOutput) {
+        if let reason = outputRefusal(output) { Violation.cannotAddOutput(reason).raise() }
+        lock.withLock {
+            inner.outputs.append(output)
+            output.session = self
+            output.everAdded = true
+            for input in inner.inputs { connect(input, output) }
+        }
+        commitIfOutsideBlock()
+    }
+
+    /// Removes an output and its connections (allowed while running).
+    open func removeOutput(_ output: AVCaptureOutput) {
+        lock.withLock {
+            inner.outputs.removeAll { $0 === output }
+            inner.connections.removeAll { $0.output === output }
+            output.session = nil
+        }
+        commitIfOutsideBlock()
+    }
+
+    /// Must be called with the lock held.
+    private func connect(_ input: AVCaptureInput, _ output: AVCaptureOutput) {
+        let ports = input.ports.filter { output.accepts($0.mediaType) && $0.mediaType == .video }
+        guard !ports.isEmpty else { return }
+        inner.connections.append(AVCaptureConnection(inputPorts: ports, output: output))
+    }
+
+    // MARK: Configuration (spec §1.3)
+
+    /// Opens a configuration block; blocks nest.
+    open func beginConfiguration() {
+        lock.withLock { inner.configurationDepth += 1 }
+    }
+
+    /// Closes a block; the outermost commit applies every change at once (spec §1.3 [D]).
+    open func commitConfiguration() {
+        let outermost = lock.withLock { () -> Bool? in
+            guard inner.configurationDepth > 0 else { return nil }
+            inner.configurationDepth -= 1
+            return inner.configurationDepth == 0
+        }
+        guard let outermost else { Violation.commitWithoutBegin().raise() }  // spec §1.3 [I]
+        if outermost { resolve() }
+    }
+
+    private func commitIfOutsideBlock() {
+        if lock.withLock({ inner.configurationDepth == 0 }) { resolve() }
+    }
+
+    /// Called when the client sets a device's `activeFormat` (spec §1.1 [D]).
+    func deviceActiveFormatSetByClient() {
+        let changed = lock.withLock { () -> Bool in
+            defer {
+                inner.preset = .inputPriority
+                inner.appliedPreset = .inputPriority
+            }
+            return inner.preset != .inputPriority
+        }
+        if changed { observers.didChange(\AVCaptureSession.sessionPreset) }
+        commitIfOutsideBlock()
+    }
+
+    /// Resolves the capture graph on the session queue.
+    private func resolve() {
+        onSessionQueue { self.resolveOnQueue() }
+    }
+
+    private func resolveOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let state = lock.withLock { inner }
+        let device = state.inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.first
+        if let device {
+            let inputIDs = state.inputs.map(ObjectIdentifier.init)
+            let presetChanged = state.appliedPreset != state.preset || state.appliedInputs != inputIDs
+            applyPreset(state, to: device, reset: presetChanged)
+            lock.withLock {
+                inner.appliedPreset = state.preset
+                inner.appliedInputs = inputIDs
+            }
+        }
+        for connection in state.connections {
+            // A connection works while its input is still in the session.
+            connection.setActive(state.inputs.contains { i in connection.inputPorts.contains { $0.input === i } })
+        }
+        for output in state.outputs { output.sessionDidResolve(device: device, preset: state.preset) }
+    }
+
+    /// spec §1.1 [D] preset → format, then §1.4 [D][T][I] automatic wide colour.
+    private func applyPreset(_ state: Inner, to device: AVCaptureDevice, reset: Bool) {
+        let hasPhoto = state.outputs.contains { $0 is AVCapturePhotoOutput }
+        let hasMovie = state.outputs.contains { $0 is AVCaptureMovieFileOutput }
+        let hasVideoData = state.outputs.contains { $0 is AVCaptureVideoDataOutput }
+        // spec §1.4 [I] algorithm built on the W16 decision table [T].
+        let wantWide = hasPhoto && !hasMovie && (!hasVideoData || state.preset == .photo)
+        if state.preset != .inputPriority, reset || state.wideColor, var format = device.format(for: state.preset) {
+            if state.wideColor, wantWide, !format.supportedColorSpaces.contains(.P3_D65) {
+                // spec §1.4 rule 2 [D]: the session may switch to a same-sized format with wide colour.
+                if let wide = device.formats.first(where: {
+                    $0.dimensions.same(as: format.dimensions) && $0.supportedColorSpaces.contains(.P3_D65)
+                }) {
+                    format = wide
+                }
+            }
+            if reset || device.activeFormat !== format { device.setActiveFormatInternally(format) }
+        }
+        guard state.wideColor else { return }  // spec §1.4 rule 5 [D]: hands off when the flag is false
+        let supportsP3 = device.activeFormat.supportedColorSpaces.contains(.P3_D65)
+        device.setColorSpaceInternally(wantWide && supportsP3 ? .P3_D65 : .sRGB)  // spec §1.4 rule 3 [D]
+    }
+
+    // MARK: Running (spec §1.3)
+
+    /// Starts the flow of data; blocks until running. Inside a configuration block: `NSGenericException`.
+    open func startRunning() {
+        let violation = lock.withLock { () -> Violation? in
+            inner.configurationDepth > 0 ? .startRunningInsideConfiguration("startRunning") : nil  // spec §1.3 [O]
+        }
+        raiseIfNeeded(violation)
+        var failure: AVError?
+        let started = onSessionQueue { () -> Bool in
+            guard lock.withLock({ inner.state == .stopped }) else { return false }
+            resolveOnQueue()
+            // spec §13 N18 [O]: a configuration the hardware cannot run fails at start.
+            if let error = StartFailureRules.failure(for: self) {
+                failure = error
+                return false
+            }
+            lock.withLock { inner.state = .running }
+            return true
+        }
+        if let failure {
+            NotificationCenter.default.post(
+                name: AVCaptureSession.runtimeErrorNotification, object: self,
+                userInfo: [AVCaptureSessionErrorKey: failure])
+        }
+        guard started else { return }
+        observers.didChange(\AVCaptureSession.isRunning)
+        NotificationCenter.default.post(name: AVCaptureSession.didStartRunningNotification, object: self)
+    }
+
+    /// Stops the flow of data; blocks until stopped. Inside a configuration block:
+    /// `NSGenericException` (spec §1.3, treated as [I]).
+    open func stopRunning() {
+        let violation = lock.withLock { () -> Violation? in
+            inner.configurationDepth > 0 ? .startRunningInsideConfiguration("stopRunning") : nil
+        }
+        raiseIfNeeded(violation)
+        let previous = onSessionQueue { () -> RunState in
+            lock.withLock {
+                defer { inner.state = .stopped }
+                return inner.state
+            }
+        }
+        switch previous {
+        case .stopped:
+            return
+        case .running:
+            observers.didChange(\AVCaptureSession.isRunning)
+            NotificationCenter.default.post(name: AVCaptureSession.didStopRunningNotification, object: self)
+        case .interrupted:
+            observers.didChange(\AVCaptureSession.isInterrupted)
+        }
+    }
+
+    /// Begins an interruption of a running session (spec §1.3 [D]); emulator control.
+    func interrupt(reason: InterruptionReason) {
+        let wasRunning = lock.withLock { () -> Bool in
+            guard inner.state == .running else { return false }
+            inner.state = .interrupted(reason)
+            return true
+        }
+        guard wasRunning else { return }
+        observers.didChange(\AVCaptureSession.isRunning)
+        observers.didChange(\AVCaptureSession.isInterrupted)
+        NotificationCenter.default.post(
+            name: AVCaptureSession.wasInterruptedNotification, object: self,
+            userInfo: [AVCaptureSessionInterruptionReasonKey: reason.rawValue])
+        NotificationCenter.default.post(name: AVCaptureSession.didStopRunningNotification, object: self)
+    }
+
+    /// Ends an interruption; the session restarts by itself (spec §1.3 [D]).
+    func endInterruption() {
+        let resumed = lock.withLock { () -> Bool in
+            guard case .interrupted = inner.state else { return false }
+            inner.state = .running
+            return true
+        }
+        guard resumed else { return }
+        observers.didChange(\AVCaptureSession.isInterrupted)
+        observers.didChange(\AVCaptureSession.isRunning)
+        NotificationCenter.default.post(name: AVCaptureSession.interruptionEndedNotification, object: self)
+        NotificationCenter.default.post(name: AVCaptureSession.didStartRunningNotification, object: self)
+    }
+
+    /// Runs work on the session queue, inline when already there (a KVO handler may call back in).
+    @discardableResult
+    func onSessionQueue<R>(_ work: () -> R) -> R {
+        if DispatchQueue.getSpecific(key: AVCaptureSession.queueKey) == ObjectIdentifier(self) { return work() }
+        return queue.sync(execute: work)
+    }
+}

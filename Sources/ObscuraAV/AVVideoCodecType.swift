@@ -1,0 +1,31 @@
+/// A video codec (`AVVideoCodecType`).
+public struct AVVideoCodecType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static let jpeg = AVVideoCodecType(rawValue: "jpeg")
+    public static let hevc = AVVideoCodecType(rawValue: "hvc1")
+    public static let h264 = AVVideoCodecType(rawValue: "avc1")
+}
+
+/// A file type (`AVFileType`), a uniform type identifier.
+public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static let jpg = AVFileType(rawValue: "public.jpeg")
+    public static let heic = AVFileType(rawValue: "public.heic")
+    public static let tif = AVFileType(rawValue: "public.tiff")
+    public static let dng = AVFileType(rawValue: "com.adobe.raw-image")
+    /// PNG: not offered by Apple's photo output; Obscura writes its photos as PNG whatever the codec.
+    public static let png = AVFileType(rawValue: "public.png")
+}
+
+/// `AVVideoCodecKey`: the codec entry of a photo format dictionary.
+public let AVVideoCodecKey = "AVVideoCodecKey"
+/// `AVVideoQualityKey`: compression quality 0…1 in a photo format dictionary.
+public let AVVideoQualityKey = "AVVideoQualityKey"
+/// `AVVideoCompressionPropertiesKey`.
+public let AVVideoCompressionPropertiesKey = "AVVideoCompressionPropertiesKey"
+/// `kCVPixelBufferPixelFormatTypeKey`: the pixel format entry of an uncompressed photo format dictionary.
+public let kCVPixelBufferPixelFormatTypeKey = "PixelFormatType"

@@ -1,0 +1,151 @@
+import Foundation
+
+/// An API-contract violation: the `NSException` Apple raises, with its reason text, and the rule
+/// that fired (STYLE.md: contract violations go through named helpers in one file).
+///
+/// Checks build a `Violation` while holding their lock and raise it after unlocking.
+struct Violation: Error {
+    let name: NSExceptionName
+    /// `-[Class selector]`, the prefix of Apple's reason.
+    let method: String
+    let message: String
+    let rule: CaptureRule
+
+    /// Apple's reason: `*** -[Class selector] message`.
+    var reason: String { "*** \(method) \(message)" }
+
+    var exception: NSException {
+        NSException(name: name, reason: reason, userInfo: [RuleKey.userInfoKey: rule])
+    }
+
+    func raise() -> Never {
+        ExceptionRaiser.raise(exception)
+    }
+}
+
+/// Raises a violation when there is one.
+func raiseIfNeeded(_ violation: Violation?) {
+    if let violation { violation.raise() }
+}
+
+// MARK: - Named violations
+
+extension Violation {
+    static func invalidArgument(_ method: String, _ message: String, _ rule: CaptureRule) -> Violation {
+        Violation(name: .invalidArgumentException, method: method, message: message, rule: rule)
+    }
+
+    static func generic(_ method: String, _ message: String, _ rule: CaptureRule) -> Violation {
+        Violation(name: .genericException, method: method, message: message, rule: rule)
+    }
+
+    // spec §2.4 [D][O]: lock-protected device properties.
+    static func deviceNotLocked(_ selector: String) -> Violation {
+        .generic(
+            "-[AVCaptureDevice \(selector)]",
+            "May not be called without first successfully gaining exclusive ownership of the device using "
+                + "-lockForConfiguration:",
+            CaptureRule("§2.4", .documented, "lock-protected device properties need lockForConfiguration()"))
+    }
+
+    // spec §1.3 [O]: startRunning inside a configuration block.
+    static func startRunningInsideConfiguration(_ selector: String) -> Violation {
+        .generic(
+            "-[AVCaptureSession \(selector)]",
+            "\(selector) may not be called between calls to beginConfiguration and commitConfiguration",
+            CaptureRule(
+                "§1.3", selector == "startRunning" ? .observed : .inferred,
+                "\(selector) is not allowed between beginConfiguration and commitConfiguration"))
+    }
+
+    // spec §1.3 [I]: commit without a begin.
+    static func commitWithoutBegin() -> Violation {
+        .generic(
+            "-[AVCaptureSession commitConfiguration]",
+            "commitConfiguration called without a matching beginConfiguration",
+            CaptureRule("§1.3", .inferred, "every commitConfiguration closes a beginConfiguration"))
+    }
+
+    // spec §1.1 [D]: only presets for which canSetSessionPreset is true.
+    static func unsupportedPreset(_ preset: AVCaptureSession.Preset) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureSession setSessionPreset:]",
+            "Unsupported preset \(preset.rawValue). Use -canSetSessionPreset: to find out whether a preset may be set",
+            CaptureRule("§1.1", .documented, "only presets for which canSetSessionPreset is true may be set"))
+    }
+
+    static func cannotAddInput(_ message: String) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureSession addInput:]", message,
+            CaptureRule("§1.2", .observed, "addInput only when canAddInput is true"))
+    }
+
+    static func cannotAddOutput(_ message: String) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureSession addOutput:]", message,
+            CaptureRule("§1.2", .observed, "addOutput only when canAddOutput is true"))
+    }
+
+    // spec §2.3 [D]: activeFormat must be one of formats.
+    static func formatNotInFormats() -> Violation {
+        .invalidArgument(
+            "-[AVCaptureDevice setActiveFormat:]",
+            "Unsupported format. Use -formats to discover valid formats",
+            CaptureRule("§2.3", .documented, "activeFormat must be one of the device's formats"))
+    }
+
+    // spec §2.4 [D][O]: frame durations must lie in the active format's ranges.
+    static func unsupportedFrameDuration(_ selector: String, _ duration: CMTime) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureDevice \(selector)]",
+            "the passed activeFrameDuration \(duration.value):\(duration.timescale) is not supported by the device. "
+                + "Use -activeFormat.videoSupportedFrameRateRanges to discover valid ranges.",
+            CaptureRule("§2.4", .documented, "frame durations must lie in activeFormat.videoSupportedFrameRateRanges"))
+    }
+
+    // spec §2.6 [D][I]: activeColorSpace must be supported by the active format.
+    static func unsupportedColorSpace() -> Violation {
+        .invalidArgument(
+            "-[AVCaptureDevice setActiveColorSpace:]",
+            "Unsupported color space. Use -activeFormat.supportedColorSpaces to discover valid color spaces",
+            CaptureRule("§2.6", .inferred, "activeColorSpace must be one of activeFormat.supportedColorSpaces"))
+    }
+
+    // spec §2.4 [I]: unlock without the lock.
+    static func unlockWithoutLock() -> Violation {
+        .generic(
+            "-[AVCaptureDevice unlockForConfiguration]",
+            "unlockForConfiguration called without a successful lockForConfiguration",
+            CaptureRule("§2.4", .inferred, "unlockForConfiguration releases a lock that is held"))
+    }
+
+    // spec §3.1 [D][O]: enabling an unsupported photo-output feature.
+    static func photoOutputUnsupported(_ selector: String, _ feature: String) -> Violation {
+        .invalidArgument(
+            "-[AVCapturePhotoOutput \(selector)]",
+            "\(feature) is not supported in the current configuration",
+            CaptureRule("§3.1", .observed, "is…Enabled may be set only while is…Supported is true"))
+    }
+
+    // spec §3.1 [D]: maxPhotoDimensions must be one of the active format's.
+    static func unsupportedMaxPhotoDimensions() -> Violation {
+        .invalidArgument(
+            "-[AVCapturePhotoOutput setMaxPhotoDimensions:]",
+            "maxPhotoDimensions must match one of the supportedMaxPhotoDimensions of the source device's activeFormat",
+            CaptureRule("§3.1", .documented, "maxPhotoDimensions must be one of supportedMaxPhotoDimensions"))
+    }
+
+    // spec §1.5 [D]: connection flags only when supported and not running.
+    static func connectionUnsupported(_ selector: String, _ message: String) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection \(selector)]", message,
+            CaptureRule("§1.5", .documented, "connection features may be set only when supported"))
+    }
+
+    /// A `capturePhoto(with:delegate:)` violation (spec §3.2: every one is NSInvalidArgumentException).
+    static func capturePhoto(_ rule: Int, _ confidence: CaptureRule.Confidence, _ message: String) -> Violation {
+        .invalidArgument(
+            "-[AVCapturePhotoOutput capturePhotoWithSettings:delegate:]", message,
+            CaptureRule("§3.2", rule: rule, confidence, message))
+    }
+}

@@ -138,7 +138,7 @@ public struct ConstantColorValidation: Sendable {
         while padded.count < rows * columns {
             padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
         }
-        // The card fills about 85 % of the frame at 0.5 m.
+        // The card fills about 85 % of the frame at 0.5 m: of the central crop `chartPipeline` gives.
         let camera = pipeline.camera
         let distance = 0.5
         let width = min(0.85 * distance * Double(camera.width) / camera.fx,

@@ -22,6 +22,8 @@ final class StreamRendering: @unchecked Sendable {
     }
 
     static let shared = StreamRendering()
+    /// The widest picture rendered for a stream; larger frames are scaled up from it.
+    static let renderWidth = 360
     private let lock = NSLock()
     private var pictures: [String: VideoPicture] = [:]
     private var buffers: [String: CVPixelBuffer] = [:]
@@ -29,7 +31,11 @@ final class StreamRendering: @unchecked Sendable {
 
     /// The scene a reference names; the built-in grey card when it names none on disk.
     static func scene(_ reference: String) -> Scene {
-        if let loaded = try? SceneLoader().scene(reference) { return loaded }
+        if reference.hasSuffix(".yaml") || reference.contains("/") {
+            if let loaded = try? SceneLoader.load(path: reference) { return loaded }
+        } else if let loaded = try? SceneLoader().scene(reference) {
+            return loaded
+        }
         return builtInGreyCard
     }
 
@@ -52,9 +58,13 @@ final class StreamRendering: @unchecked Sendable {
     func picture(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String) -> VideoPicture? {
         let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)"
         if let cached = lock.withLock({ pictures[key] }) { return cached }
-        guard let model = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+        guard let full = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
             return nil
         }
+        // Render at most `renderWidth` wide and scale up by nearest neighbour: streams need the
+        // look of the scene, not full-resolution physics, and this keeps a 1440×1080 stream cheap.
+        let factor = max(1, (width + Self.renderWidth - 1) / Self.renderWidth)
+        let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
         let world = Self.scene(scene)
         let renderer = Renderer(
             scene: world, camera: model, flash: nil, options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
@@ -62,10 +72,13 @@ final class StreamRendering: @unchecked Sendable {
         let frame = renderer.render(exposure)
         let develop = BasicDevelop(camera: model, whiteBalance: WhiteBalance.greyWorld(frame, camera: model))
         let bytes = develop.develop(frame, as: UInt8.self)
-        let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in Float(bytes[x, y, c]) / 255 }
+        let (mw, mh) = (model.width, model.height)
+        let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
+            Float(bytes[min(x / factor, mw - 1), min(y / factor, mh - 1), c]) / 255
+        }
         let picture = VideoPicture(
             rgb: rgb, objects: Self.objectBounds(frame, scene: world),
-            intrinsics: (model.fx, model.fy, model.cx, model.cy))
+            intrinsics: (full.fx, full.fy, full.cx, full.cy))
         lock.withLock { pictures[key] = picture }
         return picture
     }

@@ -58,6 +58,10 @@ let package = Package(
         // Release-build image-operation benchmark against OpenCV, run by tools/bench-imageops.sh; not a test.
         .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
 
+        // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
+        .executableTarget(
+            name: "StreamingBenchmark", dependencies: ["ObscuraAV"], path: "Benchmarks/StreamingBenchmark"),
+
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),

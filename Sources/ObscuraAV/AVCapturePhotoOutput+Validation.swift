@@ -29,7 +29,13 @@ struct PhotoSettingsValidation {
         { $0.rule14ShutterSound() },
         { $0.rule15ContentAwareDistortion() },
         { $0.rule16Bracket() },
-        // rules 17–25 (depth, mattes, constituents, calibration, Constant Color) land with those features.
+        { $0.rule17DepthDelivery() },
+        { $0.rule18DepthDelegate() },
+        { $0.rule19PortraitMatte() },
+        // rule 20 (semantic segmentation mattes): no matte types are emulated.
+        { $0.rule21ConstituentDevices() },
+        { $0.rule22CalibrationData() },
+        // rules 23–25 (Constant Color) land with Constant Color.
         { $0.rule26DeferredDelivery() },
     ]
 

@@ -1,0 +1,70 @@
+import Foundation
+import ObscuraAV
+import Testing
+
+/// Capture rules 17–22 and the depth / constituent misuse cases N5, N6, N8 (spec §3.2, §13).
+struct AVCapturePhotoOutputDepthRuleTests {
+    @Test func depthWithoutOutputOptInRaisesRule17() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try PhotoRig(.builtInDualCamera, preset: .photo)
+            #expect(rig.output.isDepthDataDeliverySupported)
+            let settings = AVCapturePhotoSettings()
+            settings.isDepthDataDeliveryEnabled = true
+            expectException(
+                .invalidArgumentException,
+                capturePrefix + "settings.depthDataDeliveryEnabled must be NO if self.isDepthDataDeliveryEnabled is NO"
+            ) { rig.output.capturePhoto(with: settings, delegate: RecordingPhotoDelegate()) }
+        }
+    }
+
+    @Test func depthSetterOnWideCameraRaisesN6() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try PhotoRig(.builtInWideAngleCamera, preset: .photo)
+            #expect(!rig.output.isDepthDataDeliverySupported)
+            expectException(
+                .invalidArgumentException,
+                "*** -[AVCapturePhotoOutput setDepthDataDeliveryEnabled:] Depth data delivery is not supported in the current configuration"
+            ) { rig.output.isDepthDataDeliveryEnabled = true }
+        }
+    }
+
+    @Test func constituentMisuseRaisesRule21() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try PhotoRig(.builtInDualCamera, preset: .photo)
+            let constituents = rig.device.constituentDevices
+            #expect(constituents.count == 2)
+            let one = AVCapturePhotoSettings()
+            one.virtualDeviceConstituentPhotoDeliveryEnabledDevices = [constituents[0]]
+            expectException(.invalidArgumentException, "must have 2 or more AVCaptureDevices") {
+                rig.output.capturePhoto(with: one, delegate: RecordingPhotoDelegate())
+            }
+            let off = AVCapturePhotoSettings()
+            off.virtualDeviceConstituentPhotoDeliveryEnabledDevices = constituents
+            expectException(.invalidArgumentException, "unless self.virtualDeviceConstituentPhotoDeliveryEnabled is YES") {
+                rig.output.capturePhoto(with: off, delegate: RecordingPhotoDelegate())
+            }
+            rig.output.isVirtualDeviceConstituentPhotoDeliveryEnabled = true
+            let foreign = AVCapturePhotoSettings()
+            foreign.virtualDeviceConstituentPhotoDeliveryEnabledDevices = [constituents[0], rig.device]
+            expectException(.invalidArgumentException, "constituentDevices array") {
+                rig.output.capturePhoto(with: foreign, delegate: RecordingPhotoDelegate())
+            }
+            let ok = AVCapturePhotoSettings()
+            ok.virtualDeviceConstituentPhotoDeliveryEnabledDevices = constituents
+            let delegate = capture(rig, ok)
+            #expect(delegate.resolvedSettings.first?.expectedPhotoCount == 2)  // spec §6: two constituents
+        }
+    }
+
+    @Test func calibrationWithoutConstituentsRaisesRule22() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try PhotoRig(.builtInDualCamera, preset: .photo)
+            let settings = AVCapturePhotoSettings()
+            settings.isCameraCalibrationDataDeliveryEnabled = true
+            expectException(
+                .invalidArgumentException,
+                "settings.cameraCalibrationDataDeliveryEnabled may not be set to YES unless 2 or more AVCaptureDevices"
+            ) { rig.output.capturePhoto(with: settings, delegate: RecordingPhotoDelegate()) }
+        }
+    }
+}

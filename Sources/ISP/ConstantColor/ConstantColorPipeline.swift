@@ -14,7 +14,7 @@ import Spectra
 /// the flash frame (`FrameRegistration`); exposure normalisation to electrons per second, where
 /// frames differing in time and gain become comparable; the flash-only estimate
 /// f = flash − ambient; the map from camera RGB under the *calibrated* flash to XYZ under D65
-/// (`RootPolynomialCorrection`, fitted over `TrainingReflectances.constantColor`); a global
+/// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
 /// exposure, a global tone curve and a 2.2 gamma into Display P3. Where confidence is low the ambient frame fills in, turned
 /// into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the confident pixels
 /// (a von Kries step in camera space, Petschnigg et al. 2004 use the same ratio for white balance).
@@ -92,7 +92,7 @@ public struct ConstantColorPipeline: Sendable {
         self.settings = settings
         correction = RootPolynomialCorrection(
             camera: camera, illuminant: calibration.spectrum, renderedUnder: Illuminants.d65,
-            training: TrainingReflectances.constantColor)
+            training: TrainingReflectances.constantColor, degree: 3)
         let n = CameraResponse.neutral(illuminant: calibration.spectrum, camera: camera)
         flashNeutral = n / n.y
     }

@@ -1,24 +1,27 @@
 /// The bilinear warp of `PixelPlane.warpedPerspective` for 8-bit planes: raw code values in fixed point.
 ///
 /// Same sampling positions and border rule as the generic path. The scheme is the classic one of fast warpers
-/// (OpenCV's `warpPerspective` also rounds positions to fixed point and interpolates in integers), with finer steps
-/// so the result stays within one code of exact bilinear interpolation:
+/// (OpenCV's `warpPerspective` also rounds positions to fixed point, 1/32 pixel, and interpolates in integers), with
+/// finer steps so the result stays within one code of exact bilinear interpolation:
 ///
 /// - Positions. Along an output row, `x′`, `y′` and `w′` of the homography advance by constants, so the source
 ///   position `x′/w′` is a smooth function of the column. It is computed exactly (Double) at the ends of short spans
 ///   and linearly in between, in 32.32 fixed point. For `f(t) = (a + bt)/(c + dt)`, `|f″| = 2|d(ad − bc)|/|c + dt|³`,
-///   and linear interpolation over a span of `L` pixels errs by at most `L² · max|f″| / 8`; each row picks the
-///   longest span (at most 32) keeping that below `spanTolerance` = 1/4096 pixel. Rows where `w′` changes sign, or
-///   where spans would be shorter than 2 pixels, use the exact position of every pixel.
+///   and linear interpolation over a span of `L` pixels errs by at most `L² · max|f″| / 8`; each 64-column tile of
+///   a row picks the longest span (at most 32) keeping that below `spanTolerance` = 1/1024 pixel. Tiles where `w′`
+///   changes sign, or where spans would be shorter than 2 pixels, use the exact position of every pixel.
 /// - Rounding. Positions are rounded to 1/1024 pixel (`fractionBits`): at most 1/2048 pixel per axis.
-/// - Interpolation. With integer weights `ax, ay ∈ 0…1024`, horizontal then vertical linear interpolation in 32-bit
-///   integers (`255 · 2²⁰` fits), rounded half up once at the end.
+/// - Interpolation. Weights `ax, ay ∈ 0…1024` (in 1/1024), horizontal then vertical linear interpolation: exact
+///   32-bit integers rounded half up at the edges of the source, and for RGB tiles wholly inside the source the
+///   three channels at once in SIMD Floats (`WarpKernelUInt8.interiorRun3`, within 2⁻¹⁵ code of the integers
+///   before rounding, ties to even).
 ///
 /// Error budget against exact bilinear interpolation at the exact position: the position errs by less than
-/// 1/4096 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.00074 ≈ 0.37` code on the steepest
-/// possible edge (white noise), so the result is within 1 code of the exactly rounded value (the tests check this
-/// against a Double reference). Each output pixel depends only on its row and its 64-column tile, never on the row
-/// bands, so results are identical for any thread count.
+/// 1/1024 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.0015 ≈ 0.75` code on the steepest
+/// possible edge (white noise between neighbours), so before rounding the value is within one code, and after
+/// rounding within 1 code of the exactly rounded value (the tests check this against a Double reference). Each
+/// output pixel depends only on its row and its 64-column tile, never on the row bands, so results are identical
+/// for any thread count.
 func warpRowsUInt8(
     source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
     output: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputStride: Int, rows: Range<Int>, m: [Double],
@@ -37,94 +40,105 @@ func warpRowsUInt8(
     let magic = 6_755_399_441_055_744.0
     let fixedOne = 4_294_967_296.0  // 2³²: span positions are 32.32 fixed point
     let fixedRounding = Int64(1) << (31 - bits)  // half a 1/1024 step, in 32.32
-    let spanTolerance = 1.0 / 4096
+    let spanTolerance = 1.0 / 1024
+    let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
     // Tiles of 64 columns × the band's rows: a slanted warp walks across many source rows along one output row,
-    // and revisiting them tile by tile keeps them in cache.
+    // and revisiting them tile by tile keeps them in cache. Each tile row first gets its positions (1/1024 pixel),
+    // then its pixels, in two tight loops.
     let tileWidth = 64
-    for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
-        let tileEnd = min(outputWidth, tile + tileWidth)
-        for j in rows {
-            let yc = Double(j) + 0.5
-            // Row origins (column 0, centre x = 0.5) and the per-column steps m0, m3, m6.
-            let u0 = m0 * 0.5 + m1 * yc + m2, v0 = m3 * 0.5 + m4 * yc + m5, w0 = m6 * 0.5 + m7 * yc + m8
-            let row = output + j * outputStride
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * tileWidth) { positions in
+        guard let xs = positions.baseAddress else { return }
+        let ys = xs + tileWidth
+        for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
+            let tileEnd = min(outputWidth, tile + tileWidth)
+            for j in rows {
+                let yc = Double(j) + 0.5
+                // Row origins (column 0, centre x = 0.5) and the per-column steps m0, m3, m6.
+                let u0 = m0 * 0.5 + m1 * yc + m2, v0 = m3 * 0.5 + m4 * yc + m5, w0 = m6 * 0.5 + m7 * yc + m8
 
-            /// The exact position of column `i` in 1/1024 pixel, relative to sample centres, and the output pixel.
-            @inline(__always) func exactPixel(_ i: Int) {
-                let fi = Double(i)
-                let inverse = scale / (w0 + m6 * fi)
-                let sx = (u0 + m0 * fi) * inverse - scale / 2, sy = (v0 + m3 * fi) * inverse - scale / 2
-                let out = row + i * channels
-                // NaN and infinities fail these comparisons too.
-                guard sx > lowLimit, sy > lowLimit, sx < limitX, sy < limitY else {
-                    kernel.fillPixel(out)
-                    return
+                /// Column `i`'s exact position in 1/1024 pixel, relative to sample centres, stored at `k`.
+                @inline(__always) func exactPosition(_ i: Int, _ k: Int) {
+                    let fi = Double(i)
+                    let inverse = scale / (w0 + m6 * fi)
+                    let sx = (u0 + m0 * fi) * inverse - scale / 2, sy = (v0 + m3 * fi) * inverse - scale / 2
+                    // NaN and infinities fail these comparisons too.
+                    guard sx > lowLimit, sy > lowLimit, sx < limitX, sy < limitY else {
+                        xs[k] = outside
+                        return
+                    }
+                    xs[k] = Int32(truncatingIfNeeded: (sx + magic).bitPattern)
+                    ys[k] = Int32(truncatingIfNeeded: (sy + magic).bitPattern)
                 }
-                kernel.pixel(
-                    out, Int(Int32(truncatingIfNeeded: (sx + magic).bitPattern)),
-                    Int(Int32(truncatingIfNeeded: (sy + magic).bitPattern)))
-            }
-            /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
-            @inline(__always) func exactFixed(_ i: Int) -> (x: Int64, y: Int64)? {
-                let fi = Double(i)
-                let inverse = 1 / (w0 + m6 * fi)
-                let sx = (u0 + m0 * fi) * inverse - 0.5, sy = (v0 + m3 * fi) * inverse - 0.5
-                guard abs(sx) < 1_048_576, abs(sy) < 1_048_576 else { return nil }
-                return (Int64(sx * fixedOne), Int64(sy * fixedOne))
-            }
+                /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
+                @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? {
+                    let fi = Double(i)
+                    let inverse = fixedOne / (w0 + m6 * fi)
+                    let sx = (u0 + m0 * fi) * inverse - fixedOne / 2, sy = (v0 + m3 * fi) * inverse - fixedOne / 2
+                    guard abs(sx) < 0x1p52, abs(sy) < 0x1p52 else { return nil }
+                    return (sx, sy)
+                }
 
-            // The span length for this tile of this row, from the bound on |f″| (see the function's documentation).
-            let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
-            var span = 0
-            if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
-                let minW = min(abs(wA), abs(wB))
-                let curvature = 2 * abs(m6) * max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0)) / (minW * minW * minW)
-                let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
-                span = longest.isFinite ? Int(min(32, longest)) : 0
-            }
-            guard span >= 2 else {
-                for i in tile..<tileEnd { exactPixel(i) }
-                continue
-            }
-            var s = tile
-            var start = exactFixed(s)
-            while s < tileEnd {
-                let e = min(tileEnd, s + span), n = e - s
-                let end = exactFixed(e)
-                defer {
-                    start = end
-                    s = e
+                // The span length for this tile of this row, from the bound on |f″| (see the documentation above).
+                let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
+                var span = 0
+                if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
+                    let minW = min(abs(wA), abs(wB))
+                    let curvature = 2 * abs(m6) * max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0))
+                        / (minW * minW * minW)
+                    let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
+                    span = longest.isFinite ? Int(min(32, longest)) : 0
                 }
-                guard let a = start, let b = end else {
-                    for i in s..<e { exactPixel(i) }
-                    continue
-                }
-                let dx = (b.x - a.x) / Int64(n), dy = (b.y - a.y) / Int64(n)
-                var x = a.x + fixedRounding, y = a.y + fixedRounding
-                let out = row + s * channels
-                // Columns advance linearly, so if both ends of the span sit inside, every column does.
-                let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
-                if kernel.isInterior(x >> 32, y >> 32) && kernel.isInterior(lastXs >> 32, lastYs >> 32) {
-                    for k in 0..<n {
-                        kernel.interiorPixel(
-                            out + k * channels, Int(truncatingIfNeeded: x >> (32 - bits)),
-                            Int(truncatingIfNeeded: y >> (32 - bits)))
-                        x &+= dx
-                        y &+= dy
+                var allInterior = true
+                if span >= 2 {
+                    var s = tile
+                    var start = exactFixed(s)
+                    while s < tileEnd {
+                        let e = min(tileEnd, s + span), n = e - s
+                        let end = exactFixed(e)
+                        defer {
+                            start = end
+                            s = e
+                        }
+                        guard let a = start, let b = end else {
+                            allInterior = false
+                            for i in s..<e { exactPosition(i, i - tile) }
+                            continue
+                        }
+                        let dx = Int64((b.x - a.x) / Double(n)), dy = Int64((b.y - a.y) / Double(n))
+                        var x = Int64(a.x) + fixedRounding, y = Int64(a.y) + fixedRounding
+                        // Columns advance linearly, so if both ends of the span sit inside, every column does.
+                        let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
+                        let inside = kernel.isInterior(x >> 32, y >> 32)
+                            && kernel.isInterior(lastXs >> 32, lastYs >> 32)
+                        let k0 = s - tile
+                        for k in k0..<(k0 + n) {
+                            xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
+                            ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                            x &+= dx
+                            y &+= dy
+                        }
+                        if !inside {
+                            allInterior = false
+                            for k in k0..<(k0 + n) {
+                                let fx = Double(xs[k]), fy = Double(ys[k])
+                                if !(fx > lowLimit && fy > lowLimit && fx < limitX && fy < limitY) { xs[k] = outside }
+                            }
+                        }
                     }
                 } else {
-                    for k in 0..<n {
-                        let fx = Int(truncatingIfNeeded: x >> (32 - bits))
-                        let fy = Int(truncatingIfNeeded: y >> (32 - bits))
-                        if Double(fx) > lowLimit && Double(fy) > lowLimit && Double(fx) < limitX
-                            && Double(fy) < limitY
-                        {
-                            kernel.pixel(out + k * channels, fx, fy)
-                        } else {
+                    allInterior = false
+                    for i in tile..<tileEnd { exactPosition(i, i - tile) }
+                }
+                let out = output + j * outputStride + tile * channels
+                if allInterior && channels == 3 {
+                    kernel.interiorRun3(out, xs, ys, tileEnd - tile)
+                } else {
+                    for k in 0..<(tileEnd - tile) {
+                        if xs[k] == outside {
                             kernel.fillPixel(out + k * channels)
+                        } else {
+                            kernel.pixel(out + k * channels, Int(xs[k]), Int(ys[k]))
                         }
-                        x &+= dx
-                        y &+= dy
                     }
                 }
             }
@@ -154,6 +168,53 @@ struct WarpKernelUInt8 {
     @inline(__always)
     func fillPixel(_ out: UnsafeMutablePointer<UInt8>) {
         for c in 0..<channels { out[c] = fill }
+    }
+
+    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line so that
+    /// everything it needs lives in registers.
+    ///
+    /// The three channels go side by side in one SIMD register of Floats. Each tap pair of a source row is read as
+    /// two 4-byte words, at the left tap (R G B R′) and two bytes on (B R′ G′ B′, shifted down a byte to R′ G′ B′ 0),
+    /// so no read passes the right tap's last byte. In Float the horizontal stage is exact (values with 10 fraction
+    /// bits and at most 18 significant bits); the vertical product rounds at 2⁻¹⁵ code at worst, and the result is
+    /// rounded to the nearest code (ties to even) by the 1.5 · 2²³ addition. Each pixel is stored as a 4-byte word
+    /// whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that nothing
+    /// outside it is touched.
+    @inline(never)
+    func interiorRun3(
+        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int
+    ) {
+        guard count > 0 else { return }
+        let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
+        let step = 1 / Float(1 << bits)
+        let stride = sourceStride, source = self.source
+        @inline(__always) func word(_ p: UnsafePointer<UInt8>) -> UInt32 {
+            UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
+        }
+        @inline(__always) func lanes(_ w: UInt32) -> SIMD4<Float> {
+            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(w, to: SIMD4<UInt8>.self)))
+        }
+        /// Pixel `k` as bytes R, G, B and one spare, in memory order.
+        @inline(__always) func pixel(_ k: Int) -> UInt32 {
+            let fx = xs[k], fy = ys[k]
+            let wx = Float(fx & mask) * step, wy = Float(fy & mask) * step
+            let p0 = source + (Int(fy >> bits) &* stride &+ Int(fx >> bits) &* 3)
+            let p1 = p0 + stride
+            let a = lanes(word(p0)), b = lanes(word(p0 + 2) >> 8)
+            let c = lanes(word(p1)), d = lanes(word(p1 + 2) >> 8)
+            let top = a + (b - a) * wx
+            let bottom = c + (d - c) * wx
+            let value = unsafeBitCast(top + (bottom - top) * wy + 12_582_912, to: SIMD4<UInt32>.self)
+            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self)
+        }
+        var target = UnsafeMutableRawPointer(out)
+        for k in 0..<(count - 1) {
+            target.storeBytes(of: pixel(k), as: UInt32.self)
+            target += 3
+        }
+        let last = pixel(count - 1)
+        target.storeBytes(of: UInt16(truncatingIfNeeded: last), as: UInt16.self)
+        target.storeBytes(of: UInt8(truncatingIfNeeded: last >> 16), toByteOffset: 2, as: UInt8.self)
     }
 
     /// The pixel at a source position `(fx, fy)` in 1/1024 pixel whose 2 × 2 taps are all inside.

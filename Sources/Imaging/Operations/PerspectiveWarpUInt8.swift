@@ -46,98 +46,105 @@ func warpRowsUInt8(
     // and revisiting them tile by tile keeps them in cache. Each tile row first gets its positions (1/1024 pixel),
     // then its pixels, in two tight loops.
     let tileWidth = 64
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * tileWidth) { positions in
-        guard let xs = positions.baseAddress else { return }
-        let ys = xs + tileWidth
-        for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
-            let tileEnd = min(outputWidth, tile + tileWidth)
-            for j in rows {
-                let yc = Double(j) + 0.5
-                // Row origins (column 0, centre x = 0.5) and the per-column steps m0, m3, m6.
-                let u0 = m0 * 0.5 + m1 * yc + m2, v0 = m3 * 0.5 + m4 * yc + m5, w0 = m6 * 0.5 + m7 * yc + m8
+    // Byte offsets of the hot loop are 32-bit; larger sources take the general path.
+    let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
+    let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * tileWidth) { positions in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * tileWidth) { weights in
+            guard let xs = positions.baseAddress, let wxs = weights.baseAddress else { return }
+            let ys = xs + tileWidth, offsets = ys + tileWidth, wys = wxs + tileWidth
+            for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
+                let tileEnd = min(outputWidth, tile + tileWidth)
+                for j in rows {
+                    let yc = Double(j) + 0.5
+                    // Row origins (column 0, centre x = 0.5) and the per-column steps m0, m3, m6.
+                    let u0 = m0 * 0.5 + m1 * yc + m2, v0 = m3 * 0.5 + m4 * yc + m5, w0 = m6 * 0.5 + m7 * yc + m8
 
-                /// Column `i`'s exact position in 1/1024 pixel, relative to sample centres, stored at `k`.
-                @inline(__always) func exactPosition(_ i: Int, _ k: Int) {
-                    let fi = Double(i)
-                    let inverse = scale / (w0 + m6 * fi)
-                    let sx = (u0 + m0 * fi) * inverse - scale / 2, sy = (v0 + m3 * fi) * inverse - scale / 2
-                    // NaN and infinities fail these comparisons too.
-                    guard sx > lowLimit, sy > lowLimit, sx < limitX, sy < limitY else {
-                        xs[k] = outside
-                        return
+                    /// Column `i`'s exact position in 1/1024 pixel, relative to sample centres, stored at `k`.
+                    @inline(__always) func exactPosition(_ i: Int, _ k: Int) {
+                        let fi = Double(i)
+                        let inverse = scale / (w0 + m6 * fi)
+                        let sx = (u0 + m0 * fi) * inverse - scale / 2, sy = (v0 + m3 * fi) * inverse - scale / 2
+                        // NaN and infinities fail these comparisons too.
+                        guard sx > lowLimit, sy > lowLimit, sx < limitX, sy < limitY else {
+                            xs[k] = outside
+                            return
+                        }
+                        xs[k] = Int32(truncatingIfNeeded: (sx + magic).bitPattern)
+                        ys[k] = Int32(truncatingIfNeeded: (sy + magic).bitPattern)
                     }
-                    xs[k] = Int32(truncatingIfNeeded: (sx + magic).bitPattern)
-                    ys[k] = Int32(truncatingIfNeeded: (sy + magic).bitPattern)
-                }
-                /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
-                @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? {
-                    let fi = Double(i)
-                    let inverse = fixedOne / (w0 + m6 * fi)
-                    let sx = (u0 + m0 * fi) * inverse - fixedOne / 2, sy = (v0 + m3 * fi) * inverse - fixedOne / 2
-                    guard abs(sx) < 0x1p52, abs(sy) < 0x1p52 else { return nil }
-                    return (sx, sy)
-                }
+                    /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
+                    @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? {
+                        let fi = Double(i)
+                        let inverse = fixedOne / (w0 + m6 * fi)
+                        let sx = (u0 + m0 * fi) * inverse - fixedOne / 2, sy = (v0 + m3 * fi) * inverse - fixedOne / 2
+                        guard abs(sx) < 0x1p52, abs(sy) < 0x1p52 else { return nil }
+                        return (sx, sy)
+                    }
 
-                // The span length for this tile of this row, from the bound on |f″| (see the documentation above).
-                let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
-                var span = 0
-                if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
-                    let minW = min(abs(wA), abs(wB))
-                    let curvature = 2 * abs(m6) * max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0))
-                        / (minW * minW * minW)
-                    let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
-                    span = longest.isFinite ? Int(min(32, longest)) : 0
-                }
-                var allInterior = true
-                if span >= 2 {
-                    var s = tile
-                    var start = exactFixed(s)
-                    while s < tileEnd {
-                        let e = min(tileEnd, s + span), n = e - s
-                        let end = exactFixed(e)
-                        defer {
-                            start = end
-                            s = e
-                        }
-                        guard let a = start, let b = end else {
-                            allInterior = false
-                            for i in s..<e { exactPosition(i, i - tile) }
-                            continue
-                        }
-                        let dx = Int64((b.x - a.x) / Double(n)), dy = Int64((b.y - a.y) / Double(n))
-                        var x = Int64(a.x) + fixedRounding, y = Int64(a.y) + fixedRounding
-                        // Columns advance linearly, so if both ends of the span sit inside, every column does.
-                        let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
-                        let inside = kernel.isInterior(x >> 32, y >> 32)
-                            && kernel.isInterior(lastXs >> 32, lastYs >> 32)
-                        let k0 = s - tile
-                        for k in k0..<(k0 + n) {
-                            xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
-                            ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
-                            x &+= dx
-                            y &+= dy
-                        }
-                        if !inside {
-                            allInterior = false
+                    // The span length for this tile of this row, from the bound on |f″| (see the documentation above).
+                    let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
+                    var span = 0
+                    if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
+                        let minW = min(abs(wA), abs(wB))
+                        let curvature = 2 * abs(m6) * max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0))
+                            / (minW * minW * minW)
+                        let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
+                        span = longest.isFinite ? Int(min(32, longest)) : 0
+                    }
+                    var allInterior = true
+                    if span >= 2 {
+                        var s = tile
+                        var start = exactFixed(s)
+                        while s < tileEnd {
+                            let e = min(tileEnd, s + span), n = e - s
+                            let end = exactFixed(e)
+                            defer {
+                                start = end
+                                s = e
+                            }
+                            guard let a = start, let b = end else {
+                                allInterior = false
+                                for i in s..<e { exactPosition(i, i - tile) }
+                                continue
+                            }
+                            let dx = Int64((b.x - a.x) / Double(n)), dy = Int64((b.y - a.y) / Double(n))
+                            var x = Int64(a.x) + fixedRounding, y = Int64(a.y) + fixedRounding
+                            // Columns advance linearly, so if both ends of the span sit inside, every column does.
+                            let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
+                            let inside = kernel.isInterior(x >> 32, y >> 32)
+                                && kernel.isInterior(lastXs >> 32, lastYs >> 32)
+                            let k0 = s - tile
                             for k in k0..<(k0 + n) {
-                                let fx = Double(xs[k]), fy = Double(ys[k])
-                                if !(fx > lowLimit && fy > lowLimit && fx < limitX && fy < limitY) { xs[k] = outside }
+                                xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                                x &+= dx
+                                y &+= dy
+                            }
+                            if !inside {
+                                allInterior = false
+                                for k in k0..<(k0 + n) {
+                                    let fx = Double(xs[k]), fy = Double(ys[k])
+                                    if !(fx > lowLimit && fy > lowLimit && fx < limitX && fy < limitY) {
+                                        xs[k] = outside
+                                    }
+                                }
                             }
                         }
+                    } else {
+                        allInterior = false
+                        for i in tile..<tileEnd { exactPosition(i, i - tile) }
                     }
-                } else {
-                    allInterior = false
-                    for i in tile..<tileEnd { exactPosition(i, i - tile) }
-                }
-                let out = output + j * outputStride + tile * channels
-                if allInterior && channels == 3 {
-                    kernel.interiorRun3(out, xs, ys, tileEnd - tile)
-                } else {
-                    for k in 0..<(tileEnd - tile) {
-                        if xs[k] == outside {
-                            kernel.fillPixel(out + k * channels)
-                        } else {
-                            kernel.pixel(out + k * channels, Int(xs[k]), Int(ys[k]))
+                    let out = output + j * outputStride + tile * channels
+                    if allInterior && channels == 3 && compactOffsets {
+                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, wxs, wys))
+                    } else {
+                        for k in 0..<(tileEnd - tile) {
+                            if xs[k] == outside {
+                                kernel.fillPixel(out + k * channels)
+                            } else {
+                                kernel.pixel(out + k * channels, Int(xs[k]), Int(ys[k]))
+                            }
                         }
                     }
                 }
@@ -182,12 +189,23 @@ struct WarpKernelUInt8 {
     /// outside it is touched.
     @inline(never)
     func interiorRun3(
-        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int
+        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int,
+        scratch: (
+            offsets: UnsafeMutablePointer<Int32>, wx: UnsafeMutablePointer<Float>, wy: UnsafeMutablePointer<Float>
+        )
     ) {
         guard count > 0 else { return }
         let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
         let step = 1 / Float(1 << bits)
-        let stride = sourceStride, source = self.source
+        let stride = Int32(truncatingIfNeeded: sourceStride), source = self.source
+        let (offsets, wxs, wys) = scratch
+        // Offsets and weights first, in a loop the compiler vectorises.
+        for k in 0..<count {
+            let fx = xs[k], fy = ys[k]
+            offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
+            wxs[k] = Float(fx & mask) * step
+            wys[k] = Float(fy & mask) * step
+        }
         @inline(__always) func word(_ p: UnsafePointer<UInt8>) -> UInt32 {
             UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
         }
@@ -196,10 +214,9 @@ struct WarpKernelUInt8 {
         }
         /// Pixel `k` as bytes R, G, B and one spare, in memory order.
         @inline(__always) func pixel(_ k: Int) -> UInt32 {
-            let fx = xs[k], fy = ys[k]
-            let wx = Float(fx & mask) * step, wy = Float(fy & mask) * step
-            let p0 = source + (Int(fy >> bits) &* stride &+ Int(fx >> bits) &* 3)
-            let p1 = p0 + stride
+            let wx = wxs[k], wy = wys[k]
+            let p0 = source + Int(offsets[k])
+            let p1 = p0 + Int(stride)
             let a = lanes(word(p0)), b = lanes(word(p0 + 2) >> 8)
             let c = lanes(word(p1)), d = lanes(word(p1 + 2) >> 8)
             let top = a + (b - a) * wx

@@ -13,7 +13,7 @@ fi
 swift build -c release --product ImageOpsBenchmark
 SWIFT_OUT=$("$(swift build -c release --show-bin-path)/ImageOpsBenchmark" "$RUNS")
 CV_OUT=$("$VENV/bin/python" tools/bench_imageops_opencv.py "$RUNS")
-echo "4032x3024 RGB, median of $RUNS runs, $(nproc) cores"
+echo "4032x3024 RGB, median of $RUNS runs, $(nproc) cores, $(date -u +%Y-%m-%d), load average $(uptime | sed 's/.*load average: //')"
 printf '%-10s %12s %12s %14s\n' operation "Swift (ms)" "OpenCV (ms)" "OpenCV/Swift"
 echo "$SWIFT_OUT" | while read -r name swift_ms; do
     cv_ms=$(echo "$CV_OUT" | awk -v n="$name" '$1 == n {print $2}')

@@ -40,6 +40,12 @@ enum BandParallel {
             for b in 0..<bands { body(band(b)) }
             return
         }
+        if threads == nil || workers >= defaultThreads {
+            // All cores: Dispatch hands out bands one at a time, so a core slowed by other work takes fewer bands
+            // instead of holding the others up at the end.
+            DispatchQueue.concurrentPerform(iterations: bands) { b in body(band(b)) }
+            return
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             var b = w
             while b < bands {

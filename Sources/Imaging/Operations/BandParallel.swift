@@ -10,7 +10,8 @@ struct SharedReadPointer<Element>: @unchecked Sendable {
     let base: UnsafePointer<Element>
 }
 
-/// Row bands processed by a fixed set of workers.
+/// Row bands processed by a set of workers: on all cores, Dispatch hands bands out one at a time; with fewer
+/// threads requested, each worker takes every `threads`-th band.
 ///
 /// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which
 /// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread

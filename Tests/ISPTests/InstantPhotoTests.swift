@@ -62,7 +62,7 @@ struct InstantPhotoTests {
         #expect(truth.count == 4)
         // Each true corner has a detected one within 1 % of the image size on each axis (order-free matching).
         for corner in truth {
-            let nearest = try #require(detected.min { simd_length(of: $0 - corner) < simd_length(of: $1 - corner) })
+            let nearest = try #require(detected.min { distance($0 - corner) < distance($1 - corner) })
             let dx = abs(nearest.x - corner.x), dy = abs(nearest.y - corner.y)
             #expect(
                 dx <= 0.01 * Double(Self.width) && dy <= 0.01 * Double(Self.height),
@@ -109,4 +109,4 @@ struct InstantPhotoTests {
     }
 }
 
-private func simd_length(of v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+private func distance(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }

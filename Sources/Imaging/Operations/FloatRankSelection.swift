@@ -21,6 +21,11 @@ enum FloatRankSelection {
 
     /// The samples of ranks `ranks` (0 = smallest) among `keys`, each rank below `keys.count`.
     static func select(_ ranks: [Int], among keys: UnsafeBufferPointer<UInt32>) -> [Float] {
+        // Below 2¹⁵ samples, sorting is cheaper than clearing and scanning two 2¹⁶-bin histograms.
+        if keys.count < 1 << 15 {
+            let sorted = keys.sorted()
+            return ranks.map { value(sorted[$0]) }
+        }
         var upper = [Int](repeating: 0, count: 1 << 16)
         for k in keys { upper[Int(k >> 16)] += 1 }
         return ranks.map { rank in

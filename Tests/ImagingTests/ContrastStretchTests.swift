@@ -43,6 +43,30 @@ import Testing
         #expect(abs(out[10, 5] - (values[110] - values[10]) / (values[189] - values[10])) < 1e-6)
     }
 
+    @Test func floatLevelsAreTheOrderStatisticsOfASort() {
+        // Negative, positive, repeated and non-finite samples; the levels are the k-th values of the sorted finite
+        // samples, here found by sorting in the test. 73 000 samples, enough for the radix selection to run.
+        var generator = SplitMix64(state: 19)
+        let width = 292, height = 250
+        var values: [Float] = []
+        for n in 0..<(width * height * 2) {
+            let r = generator.next()
+            switch n % 97 {
+            case 0: values.append(.nan)
+            case 1: values.append(n % 2 == 0 ? .infinity : -.infinity)
+            case 2...9: values.append(Float(r % 7) - 3)  // repeats straddling zero
+            default: values.append(Float(Int64(bitPattern: r) >> 40) * 1e-4)
+            }
+        }
+        let plane = FloatPlane(width: width, height: height, channels: 2, elements: values)
+        for clip in [0.0, 0.01, 0.137, 0.49] {
+            let stretch = ContrastStretch(lowClip: clip, highClip: clip / 2)
+            let finite = stride(from: 0, to: values.count, by: 2).map { values[$0] }.filter(\.isFinite).sorted()
+            let k = Int(clip * Double(finite.count)), kHigh = Int(clip / 2 * Double(finite.count))
+            #expect(stretch.levels(of: plane) == [finite[k]...finite[finite.count - 1 - kHigh]], "clip \(clip)")
+        }
+    }
+
     @Test func sameResultForAnyThreadCount() {
         var generator = SplitMix64(state: 3)
         let image = UInt8Image(width: 131, height: 203, channels: 3) { _, _, _ in

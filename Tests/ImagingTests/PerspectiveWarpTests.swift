@@ -52,6 +52,55 @@ import Testing
         #expect(image.warpedPerspective(h, width: 90, height: 80, threads: 4) == one)
     }
 
+    /// Strong perspective (exact position per pixel), moderate perspective (short linear spans), mild perspective
+    /// (one quadratic per tile) and an affine map, each with an output larger than the source so borders are
+    /// crossed; and a magnifying perspective whose every sample lies well inside the source (the all-interior path).
+    static let eightBitCases: [[Double]] = [
+        [0.83, 0.21, -9.3, -0.17, 1.07, 4.1, 0.0021, -0.0013, 1],
+        [0.9, 0.1, -5, -0.08, 0.95, 3, 0.0005, 0.0003, 1],
+        [0.92, 0.06, -7.7, -0.04, 0.95, -5.2, 0.00004, 0.00003, 1],
+        [0.81, 0.29, -13.4, -0.27, 0.79, 15.6, 0, 0, 1],
+        [0.47, 0.031, 9.2, -0.022, 0.5, 8.7, 0.00011, 0.00007, 1],
+    ]
+
+    @Test(arguments: [1, 3, 4], 0..<5)
+    func eightBitWarpIsWithinOneCodeOfExactBilinear(channels: Int, matrix: Int) {
+        // White noise is the worst case for position rounding: neighbouring taps differ by up to 255 codes.
+        var generator = SplitMix64(state: 11)
+        let width = 131, height = 97
+        let image = UInt8Image(width: width, height: height, channels: channels) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next())
+        }
+        let h = Homography(entries: PerspectiveWarpTests.eightBitCases[matrix])
+        let outputWidth = 150, outputHeight = 110, fill: Float = 0.4
+        let warped = image.warpedPerspective(h, width: outputWidth, height: outputHeight, fill: fill, threads: 2)
+        let fillCode = (Double(fill) * 255).rounded()
+        var worst = 0.0, interior = 0
+        for j in 0..<outputHeight {
+            for i in 0..<outputWidth {
+                // The definition, in Double: output (i, j) samples H(i + ½, j + ½) − ½ with fill outside.
+                let p = h.apply(SIMD2(Double(i) + 0.5, Double(j) + 0.5)) - 0.5
+                for c in 0..<channels {
+                    var expected = fillCode
+                    if p.x > -1, p.y > -1, p.x < Double(width), p.y < Double(height) {
+                        let x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
+                        let ax = p.x - Double(x0), ay = p.y - Double(y0)
+                        func tap(_ x: Int, _ y: Int) -> Double {
+                            x >= 0 && y >= 0 && x < width && y < height ? Double(image[x, y, c]) : fillCode
+                        }
+                        expected = ((1 - ax) * (1 - ay) * tap(x0, y0) + ax * (1 - ay) * tap(x0 + 1, y0)
+                            + (1 - ax) * ay * tap(x0, y0 + 1) + ax * ay * tap(x0 + 1, y0 + 1)).rounded()
+                        interior += 1
+                    }
+                    worst = max(worst, abs(Double(warped[i, j, c]) - expected))
+                }
+            }
+        }
+        #expect(interior > outputWidth * outputHeight * channels / 3, "the warp must sample the source")
+        if matrix == 4 { #expect(interior == outputWidth * outputHeight * channels) }
+        #expect(worst <= 1, "largest difference \(worst) codes")
+    }
+
     @Test func rectifyFlattensAQuadrilateralToItsRectangle() throws {
         // Draw a rectangle with a 2 × 2 checker inside, seen in perspective; rectify and read the checker back.
         let corners: [SIMD2<Double>] = [SIMD2(50, 30), SIMD2(250, 50), SIMD2(270, 210), SIMD2(30, 190)]

@@ -10,7 +10,8 @@ struct SharedReadPointer<Element>: @unchecked Sendable {
     let base: UnsafePointer<Element>
 }
 
-/// Row bands processed by a fixed set of workers.
+/// Row bands processed by a set of workers: on all cores, Dispatch hands bands out one at a time; with fewer
+/// threads requested, each worker takes every `threads`-th band.
 ///
 /// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which
 /// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread
@@ -38,6 +39,12 @@ enum BandParallel {
         @Sendable func band(_ b: Int) -> Range<Int> { (b * rowsPerBand)..<min(height, (b + 1) * rowsPerBand) }
         if workers == 1 {
             for b in 0..<bands { body(band(b)) }
+            return
+        }
+        if threads == nil || workers >= defaultThreads {
+            // All cores: Dispatch hands out bands one at a time, so a core slowed by other work takes fewer bands
+            // instead of holding the others up at the end.
+            DispatchQueue.concurrentPerform(iterations: bands) { b in body(band(b)) }
             return
         }
         DispatchQueue.concurrentPerform(iterations: workers) { w in

@@ -54,23 +54,30 @@ public struct ContrastStretch: Sendable, Equatable {
     }
 
     /// The `low…high` levels of each colour channel; `0...0` for a channel without finite samples.
+    ///
+    /// The levels are exact order statistics, found by radix selection (`FloatRankSelection`) rather than a sort.
     public func levels(of plane: FloatPlane) -> [ClosedRange<Float>] {
-        (0..<ContrastStretch.colorChannels(plane.channels)).map { c in
-            var samples: [Float] = []
-            samples.reserveCapacity(plane.width * plane.height)
+        var keys = [UInt32](repeating: 0, count: plane.width * plane.height)
+        return (0..<ContrastStretch.colorChannels(plane.channels)).map { c in
+            var count = 0
             plane.withUnsafeBufferPointer { buffer in
                 for y in 0..<plane.height {
                     let start = y * plane.rowStride + c
                     for x in 0..<plane.width {
                         let v = buffer[start + x * plane.channels]
-                        if v.isFinite { samples.append(v) }
+                        if v.isFinite {
+                            keys[count] = FloatRankSelection.key(v)
+                            count += 1
+                        }
                     }
                 }
             }
-            guard !samples.isEmpty else { return 0...0 }
-            samples.sort()
-            let ranks = levelRanks(count: samples.count)
-            return samples[ranks.low]...max(samples[ranks.low], samples[ranks.high])
+            guard count > 0 else { return 0...0 }
+            let ranks = levelRanks(count: count)
+            let values = keys.withUnsafeBufferPointer {
+                FloatRankSelection.select([ranks.low, ranks.high], among: UnsafeBufferPointer(rebasing: $0[0..<count]))
+            }
+            return values[0]...max(values[0], values[1])
         }
     }
 

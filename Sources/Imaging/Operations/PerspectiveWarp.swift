@@ -7,6 +7,9 @@ extension PixelPlane {
     /// value, like OpenCV's constant border), so edges fade into the fill over one pixel. Values are interpolated
     /// as normalised floats and rounded once into the component type.
     ///
+    /// 8-bit planes take an integer path (`warpRowsUInt8`): positions in steps of 1/1024 pixel and fixed-point
+    /// weights, within 1 code value of exact bilinear interpolation rounded to the nearest code.
+    ///
     /// Runs in row bands on `threads` workers (all cores by default); the result does not depend on the count.
     @_specialize(where Component == UInt8)
     @_specialize(where Component == UInt16)
@@ -104,72 +107,3 @@ extension PixelPlane {
     }
 }
 
-/// The bilinear warp of `PixelPlane.warpedPerspective` for 8-bit planes, on raw code values.
-///
-/// Same sampling positions and border rule as the generic path; results are rounded half up to the nearest code.
-private func warpRowsUInt8(
-    source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
-    output: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputStride: Int, rows: Range<Int>, m: [Double],
-    fill: UInt8
-) {
-    let mx = Float(m[0]), my = Float(m[3]), mw = Float(m[6])
-    let lastX = sourceWidth - 1, lastY = sourceHeight - 1
-    let limitX = Float(sourceWidth), limitY = Float(sourceHeight)
-    let fillValue = Float(fill)
-    // Tiles of 64 columns × the band's rows: a slanted warp walks across many source rows along one output row,
-    // and revisiting them tile by tile keeps them in cache.
-    for tile in stride(from: 0, to: outputWidth, by: 64) {
-        for j in rows {
-            let yc = Double(j) + 0.5
-            let u0 = Float(m[0] * 0.5 + m[1] * yc + m[2])
-            let v0 = Float(m[3] * 0.5 + m[4] * yc + m[5])
-            let w0 = Float(m[6] * 0.5 + m[7] * yc + m[8])
-            let row = output + j * outputStride
-            for i in tile..<min(outputWidth, tile + 64) {
-                let fi = Float(i)
-                let inverse = 1 / (w0 + mw * fi)
-                let sx = (u0 + mx * fi) * inverse - 0.5
-                let sy = (v0 + my * fi) * inverse - 0.5
-                let out = row + i * channels
-                guard sx > -1, sy > -1, sx < limitX, sy < limitY else {
-                    for c in 0..<channels { out[c] = fill }
-                    continue
-                }
-                // sx, sy > −1, so truncating sx + 1 is floor(sx) + 1 without a libm call.
-                let x0 = Int(sx + 1) - 1, y0 = Int(sy + 1) - 1
-                let ax = sx - Float(x0), ay = sy - Float(y0)
-                let w00 = (1 - ax) * (1 - ay), w10 = ax * (1 - ay), w01 = (1 - ax) * ay, w11 = ax * ay
-                if x0 >= 0 && y0 >= 0 && x0 < lastX && y0 < lastY {
-                    let p00 = source + y0 * sourceStride + x0 * channels
-                    let p01 = p00 + sourceStride
-                    if channels == 3 {
-                        let r = w00 * Float(p00[0]) + w10 * Float(p00[3]) + w01 * Float(p01[0]) + w11 * Float(p01[3])
-                        let g = w00 * Float(p00[1]) + w10 * Float(p00[4]) + w01 * Float(p01[1]) + w11 * Float(p01[4])
-                        let b = w00 * Float(p00[2]) + w10 * Float(p00[5]) + w01 * Float(p01[2]) + w11 * Float(p01[5])
-                        // Convex weights keep the sum within 0…255; +0.5 and truncation round half up.
-                        out[0] = UInt8(truncatingIfNeeded: Int32(r + 0.5))
-                        out[1] = UInt8(truncatingIfNeeded: Int32(g + 0.5))
-                        out[2] = UInt8(truncatingIfNeeded: Int32(b + 0.5))
-                    } else {
-                        for c in 0..<channels {
-                            let v = w00 * Float(p00[c]) + w10 * Float(p00[c + channels]) + w01 * Float(p01[c])
-                                + w11 * Float(p01[c + channels])
-                            out[c] = UInt8(min(255, v + 0.5))
-                        }
-                    }
-                } else {
-                    for c in 0..<channels {
-                        var v: Float = 0
-                        for k in 0..<4 {
-                            let x = x0 + (k & 1), y = y0 + (k >> 1)
-                            let weight = k == 0 ? w00 : k == 1 ? w10 : k == 2 ? w01 : w11
-                            let inside = x >= 0 && y >= 0 && x <= lastX && y <= lastY
-                            v += weight * (inside ? Float(source[y * sourceStride + x * channels + c]) : fillValue)
-                        }
-                        out[c] = UInt8(min(255, max(0, v + 0.5)))
-                    }
-                }
-            }
-        }
-    }
-}

@@ -1,0 +1,341 @@
+/// The bilinear warp of `PixelPlane.warpedPerspective` for 8-bit planes: raw code values in fixed point.
+///
+/// Same sampling positions and border rule as the generic path. The scheme is the classic one of fast warpers
+/// (OpenCV's `warpPerspective` also rounds positions to fixed point, 1/32 pixel, and interpolates in integers), with
+/// finer steps so the result stays within one code of exact bilinear interpolation:
+///
+/// - Positions. Along an output row, `x′`, `y′` and `w′` of the homography advance by constants, so the source
+///   position `f(t) = (a + bt)/(c + dt)` is a smooth function of the column `t`, with
+///   `|f″| = 2|d(ad − bc)|/|c + dt|³` and `|f‴| = 6d²|ad − bc|/|c + dt|⁴`. For each 64-column tile of a row:
+///   when the quadratic through the exact (Double) positions at the tile's ends and middle errs by at most
+///   `L³ · max|f‴| / (72√3)` ≤ `spanTolerance` = 1/1024 pixel, the tile follows that quadratic by second-order
+///   forward differences in 32.32 fixed point (the usual case: for the 12 MP benchmark the bound is under 10⁻⁵
+///   pixel); otherwise positions are exact at the ends of spans and linear in between, linear interpolation over
+///   `L` pixels erring by at most `L² · max|f″| / 8`, with the longest span (at most 32) keeping that within the
+///   tolerance. Tiles where `w′` changes sign, or where spans would be shorter than 2 pixels, use the exact position
+///   of every pixel.
+/// - Rounding. Positions are rounded to 1/1024 pixel (`fractionBits`): at most 1/2048 pixel per axis.
+/// - Interpolation. Weights `ax, ay ∈ 0…1024` (in 1/1024), horizontal then vertical linear interpolation: exact
+///   32-bit integers rounded half up at the edges of the source, and for RGB tiles wholly inside the source the
+///   three channels at once in SIMD Floats (`WarpKernelUInt8.interiorRun3`, within 2⁻¹⁵ code of the integers
+///   before rounding, ties to even).
+///
+/// Error budget against exact bilinear interpolation at the exact position: the position errs by less than
+/// 1/1024 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.0015 ≈ 0.75` code on the steepest
+/// possible edge (white noise between neighbours), so before rounding the value is within one code, and after
+/// rounding within 1 code of the exactly rounded value (the tests check this against a Double reference). Each
+/// output pixel depends only on its row and its 64-column tile, never on the row bands, so results are identical
+/// for any thread count.
+func warpRowsUInt8(
+    source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
+    output: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputStride: Int, rows: Range<Int>, m: [Double],
+    fill: UInt8
+) {
+    let kernel = WarpKernelUInt8(
+        source: source, sourceStride: sourceStride, channels: channels, lastX: sourceWidth - 1,
+        lastY: sourceHeight - 1, fill: fill)
+    let m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8]
+    let finite = m.allSatisfy(\.isFinite)
+    let bits = WarpKernelUInt8.fractionBits
+    let scale = Double(1 << bits)
+    let lowLimit = -scale, limitX = Double(sourceWidth) * scale, limitY = Double(sourceHeight) * scale
+    // Adding 1.5 · 2⁵² to a Double in ±2³¹ leaves it rounded to the nearest integer in the low mantissa bits, two's
+    // complement: a rounding conversion in one addition, with no range trap (the guard bounds the value first).
+    let magic = 6_755_399_441_055_744.0
+    let fixedOne = 4_294_967_296.0  // 2³²: span positions are 32.32 fixed point
+    let fixedRounding = Int64(1) << (31 - bits)  // half a 1/1024 step, in 32.32
+    let spanTolerance = 1.0 / 1024
+    let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
+    // Tiles of 64 columns × the band's rows: a slanted warp walks across many source rows along one output row,
+    // and revisiting them tile by tile keeps them in cache. Each tile row first gets its positions (1/1024 pixel),
+    // then its pixels, in two tight loops.
+    let tileWidth = 64
+    // Byte offsets of the hot loop are 32-bit; larger sources take the general path.
+    let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
+    let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * tileWidth) { positions in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * tileWidth) { weights in
+            guard let xs = positions.baseAddress, let wxs = weights.baseAddress else { return }
+            let ys = xs + tileWidth, offsets = ys + tileWidth, wys = wxs + tileWidth
+            for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
+                let tileEnd = min(outputWidth, tile + tileWidth)
+                for j in rows {
+                    let yc = Double(j) + 0.5
+                    // Row origins (column 0, centre x = 0.5) and the per-column steps m0, m3, m6.
+                    let u0 = m0 * 0.5 + m1 * yc + m2, v0 = m3 * 0.5 + m4 * yc + m5, w0 = m6 * 0.5 + m7 * yc + m8
+
+                    /// Column `i`'s exact position in 1/1024 pixel, relative to sample centres, stored at `k`.
+                    @inline(__always) func exactPosition(_ i: Int, _ k: Int) {
+                        let fi = Double(i)
+                        let inverse = scale / (w0 + m6 * fi)
+                        let sx = (u0 + m0 * fi) * inverse - scale / 2, sy = (v0 + m3 * fi) * inverse - scale / 2
+                        // NaN and infinities fail these comparisons too.
+                        guard sx > lowLimit, sy > lowLimit, sx < limitX, sy < limitY else {
+                            xs[k] = outside
+                            return
+                        }
+                        xs[k] = Int32(truncatingIfNeeded: (sx + magic).bitPattern)
+                        ys[k] = Int32(truncatingIfNeeded: (sy + magic).bitPattern)
+                    }
+                    /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
+                    @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? { exactFixed(at: Double(i)) }
+                    @inline(__always) func exactFixed(at fi: Double) -> (x: Double, y: Double)? {
+                        let inverse = fixedOne / (w0 + m6 * fi)
+                        let sx = (u0 + m0 * fi) * inverse - fixedOne / 2, sy = (v0 + m3 * fi) * inverse - fixedOne / 2
+                        guard abs(sx) < 0x1p52, abs(sy) < 0x1p52 else { return nil }
+                        return (sx, sy)
+                    }
+
+                    // One quadratic for the whole tile, or the span length, from the bounds on |f‴| and |f″|
+                    // (see the documentation above).
+                    let count = tileEnd - tile, length = Double(count)
+                    let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
+                    var span = 0, quadratic = false
+                    if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
+                        let minW = min(abs(wA), abs(wB))
+                        let determinant = max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0))
+                        let curvature = 2 * abs(m6) * determinant / (minW * minW * minW)
+                        let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
+                        span = longest.isFinite ? Int(min(32, longest)) : 0
+                        let third = 6 * m6 * m6 * determinant / (minW * minW * minW * minW)
+                        quadratic = third * length * length * length / (72 * 3.0.squareRoot()) <= spanTolerance
+                    }
+                    var allInterior = true
+                    if quadratic, let f0 = exactFixed(tile), let fm = exactFixed(at: Double(tile) + length / 2),
+                        let f1 = exactFixed(tileEnd)
+                    {
+                        // q(k) = f0 + b k + c k² through the three exact positions, stepped by forward differences:
+                        // q(k + 1) − q(k) = b + c (2k + 1), whose own step is 2c.
+                        let cx = 2 * (f0.x - 2 * fm.x + f1.x) / (length * length)
+                        let cy = 2 * (f0.y - 2 * fm.y + f1.y) / (length * length)
+                        let bx = (f1.x - f0.x) / length - cx * length, by = (f1.y - f0.y) / length - cy * length
+                        var x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
+                        var dx = Int64(bx + cx), dy = Int64(by + cy)
+                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
+                        for k in 0..<count {
+                            xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
+                            ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                            x &+= dx
+                            y &+= dy
+                            dx &+= ddx
+                            dy &+= ddy
+                        }
+                        // The quadratic's extremes over the tile lie at its ends or its vertex; with a margin of
+                        // 1/64 pixel for the fixed-point steps, all taps are inside if those are.
+                        @inline(__always) func range(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double) {
+                            let last = length - 1
+                            let end = a + b * last + c * last * last
+                            var low = min(a, end), high = max(a, end)
+                            let vertex = c != 0 ? -b / (2 * c) : 0
+                            if vertex > 0 && vertex < last {
+                                low = min(low, a + b * vertex + c * vertex * vertex)
+                                high = max(high, a + b * vertex + c * vertex * vertex)
+                            }
+                            return (low / fixedOne, high / fixedOne)
+                        }
+                        let (lowX, highX) = range(f0.x, bx, cx), (lowY, highY) = range(f0.y, by, cy)
+                        let margin = 1.0 / 64
+                        let inside = lowX >= margin && lowY >= margin && highX < Double(sourceWidth - 1) - margin
+                            && highY < Double(sourceHeight - 1) - margin
+                        if !inside {
+                            allInterior = false
+                            for k in 0..<count {
+                                let fx = Double(xs[k]), fy = Double(ys[k])
+                                if !(fx > lowLimit && fy > lowLimit && fx < limitX && fy < limitY) {
+                                    xs[k] = outside
+                                }
+                            }
+                        }
+                    } else if span >= 2 {
+                        var s = tile
+                        var start = exactFixed(s)
+                        while s < tileEnd {
+                            let e = min(tileEnd, s + span), n = e - s
+                            let end = exactFixed(e)
+                            defer {
+                                start = end
+                                s = e
+                            }
+                            guard let a = start, let b = end else {
+                                allInterior = false
+                                for i in s..<e { exactPosition(i, i - tile) }
+                                continue
+                            }
+                            let dx = Int64((b.x - a.x) / Double(n)), dy = Int64((b.y - a.y) / Double(n))
+                            var x = Int64(a.x) + fixedRounding, y = Int64(a.y) + fixedRounding
+                            // Columns advance linearly, so if both ends of the span sit inside, every column does.
+                            let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
+                            let inside = kernel.isInterior(x >> 32, y >> 32)
+                                && kernel.isInterior(lastXs >> 32, lastYs >> 32)
+                            let k0 = s - tile
+                            for k in k0..<(k0 + n) {
+                                xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                                x &+= dx
+                                y &+= dy
+                            }
+                            if !inside {
+                                allInterior = false
+                                for k in k0..<(k0 + n) {
+                                    let fx = Double(xs[k]), fy = Double(ys[k])
+                                    if !(fx > lowLimit && fy > lowLimit && fx < limitX && fy < limitY) {
+                                        xs[k] = outside
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        allInterior = false
+                        for i in tile..<tileEnd { exactPosition(i, i - tile) }
+                    }
+                    let out = output + j * outputStride + tile * channels
+                    if allInterior && channels == 3 && compactOffsets {
+                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, wxs, wys))
+                    } else {
+                        for k in 0..<(tileEnd - tile) {
+                            if xs[k] == outside {
+                                kernel.fillPixel(out + k * channels)
+                            } else {
+                                kernel.pixel(out + k * channels, Int(xs[k]), Int(ys[k]))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The per-pixel work of the 8-bit warp: source taps and fixed-point bilinear interpolation.
+struct WarpKernelUInt8 {
+    /// Positions and weights are in 1/2^fractionBits pixel.
+    static let fractionBits = 10
+
+    let source: UnsafePointer<UInt8>
+    let sourceStride: Int
+    let channels: Int
+    let lastX: Int
+    let lastY: Int
+    let fill: UInt8
+
+    /// Whether the 2 × 2 taps at `(x0, y0)` all lie inside the source.
+    @inline(__always)
+    func isInterior(_ x0: Int64, _ y0: Int64) -> Bool {
+        // One unsigned comparison per axis: a negative value wraps to a huge one.
+        UInt64(bitPattern: x0) < UInt64(lastX) && UInt64(bitPattern: y0) < UInt64(lastY)
+    }
+
+    @inline(__always)
+    func fillPixel(_ out: UnsafeMutablePointer<UInt8>) {
+        for c in 0..<channels { out[c] = fill }
+    }
+
+    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line so that
+    /// everything it needs lives in registers.
+    ///
+    /// The three channels go side by side in one SIMD register of Floats. Each tap pair of a source row is read as
+    /// two 4-byte words, at the left tap (R G B R′) and two bytes on (B R′ G′ B′, shifted down a byte to R′ G′ B′ 0),
+    /// so no read passes the right tap's last byte. In Float the horizontal stage is exact (values with 10 fraction
+    /// bits and at most 18 significant bits); the vertical product rounds at 2⁻¹⁵ code at worst, and the result is
+    /// rounded to the nearest code (ties to even) by the 1.5 · 2²³ addition. Each pixel is stored as a 4-byte word
+    /// whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that nothing
+    /// outside it is touched.
+    @inline(never)
+    func interiorRun3(
+        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int,
+        scratch: (
+            offsets: UnsafeMutablePointer<Int32>, wx: UnsafeMutablePointer<Float>, wy: UnsafeMutablePointer<Float>
+        )
+    ) {
+        guard count > 0 else { return }
+        let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
+        let step = 1 / Float(1 << bits)
+        let stride = Int32(truncatingIfNeeded: sourceStride), source = self.source
+        let (offsets, wxs, wys) = scratch
+        // Offsets and weights first, in a loop the compiler vectorises.
+        for k in 0..<count {
+            let fx = xs[k], fy = ys[k]
+            offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
+            wxs[k] = Float(fx & mask) * step
+            wys[k] = Float(fy & mask) * step
+        }
+        @inline(__always) func word(_ p: UnsafePointer<UInt8>) -> UInt32 {
+            UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
+        }
+        @inline(__always) func lanes(_ w: UInt32) -> SIMD4<Float> {
+            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(w, to: SIMD4<UInt8>.self)))
+        }
+        /// Pixel `k` as bytes R, G, B and one spare, in memory order.
+        @inline(__always) func pixel(_ k: Int) -> UInt32 {
+            let wx = wxs[k], wy = wys[k]
+            let p0 = source + Int(offsets[k])
+            let p1 = p0 + Int(stride)
+            let a = lanes(word(p0)), b = lanes(word(p0 + 2) >> 8)
+            let c = lanes(word(p1)), d = lanes(word(p1 + 2) >> 8)
+            let top = a + (b - a) * wx
+            let bottom = c + (d - c) * wx
+            let value = unsafeBitCast(top + (bottom - top) * wy + 12_582_912, to: SIMD4<UInt32>.self)
+            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self)
+        }
+        var target = UnsafeMutableRawPointer(out)
+        for k in 0..<(count - 1) {
+            target.storeBytes(of: pixel(k), as: UInt32.self)
+            target += 3
+        }
+        let last = pixel(count - 1)
+        target.storeBytes(of: UInt16(truncatingIfNeeded: last), as: UInt16.self)
+        target.storeBytes(of: UInt8(truncatingIfNeeded: last >> 16), toByteOffset: 2, as: UInt8.self)
+    }
+
+    /// The pixel at a source position `(fx, fy)` in 1/1024 pixel whose 2 × 2 taps are all inside.
+    @inline(__always)
+    func interiorPixel(_ out: UnsafeMutablePointer<UInt8>, _ fx: Int, _ fy: Int) {
+        let bits = WarpKernelUInt8.fractionBits, mask = (1 << bits) - 1
+        let x0 = fx >> bits, y0 = fy >> bits
+        let ax = Int32(truncatingIfNeeded: fx & mask), ay = Int32(truncatingIfNeeded: fy & mask)
+        let p0 = source + (y0 &* sourceStride &+ x0 &* channels)
+        let p1 = p0 + sourceStride
+        if channels == 3 {
+            out[0] = interpolate(p0[0], p0[3], p1[0], p1[3], ax, ay)
+            out[1] = interpolate(p0[1], p0[4], p1[1], p1[4], ax, ay)
+            out[2] = interpolate(p0[2], p0[5], p1[2], p1[5], ax, ay)
+        } else {
+            for c in 0..<channels {
+                out[c] = interpolate(p0[c], p0[c + channels], p1[c], p1[c + channels], ax, ay)
+            }
+        }
+    }
+
+    /// The pixel at a source position `(fx, fy)` in 1/1024 pixel inside `(−1, width) × (−1, height)`; taps outside
+    /// the source read the fill value.
+    @inline(__always)
+    func pixel(_ out: UnsafeMutablePointer<UInt8>, _ fx: Int, _ fy: Int) {
+        let bits = WarpKernelUInt8.fractionBits, mask = (1 << bits) - 1
+        let x0 = fx >> bits, y0 = fy >> bits
+        if isInterior(Int64(x0), Int64(y0)) {
+            interiorPixel(out, fx, fy)
+            return
+        }
+        let ax = Int32(truncatingIfNeeded: fx & mask), ay = Int32(truncatingIfNeeded: fy & mask)
+        func tap(_ x: Int, _ y: Int, _ c: Int) -> UInt8 {
+            x >= 0 && y >= 0 && x <= lastX && y <= lastY ? source[y * sourceStride + x * channels + c] : fill
+        }
+        for c in 0..<channels {
+            out[c] = interpolate(
+                tap(x0, y0, c), tap(x0 + 1, y0, c), tap(x0, y0 + 1, c), tap(x0 + 1, y0 + 1, c), ax, ay)
+        }
+    }
+
+    /// Bilinear interpolation of four taps with weights `ax, ay ∈ 0…1024`, rounded half up.
+    ///
+    /// `top·1024 + (bottom − top)·ay` equals the four-weight sum exactly, with one multiply per stage.
+    @inline(__always)
+    func interpolate(_ p00: UInt8, _ p10: UInt8, _ p01: UInt8, _ p11: UInt8, _ ax: Int32, _ ay: Int32) -> UInt8 {
+        let bits = Int32(WarpKernelUInt8.fractionBits)
+        let a = Int32(p00), b = Int32(p01)
+        let top = (a << bits) &+ (Int32(p10) &- a) &* ax
+        let bottom = (b << bits) &+ (Int32(p11) &- b) &* ax
+        let value = (top << bits) &+ (bottom &- top) &* ay &+ (1 << (2 * bits - 1))
+        return UInt8(truncatingIfNeeded: value >> (2 * bits))
+    }
+}

@@ -40,6 +40,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         var maxDimensions = CMVideoDimensions()
         /// spec §3.2 rule 3 [O]: the largest uniqueID accepted so far.
         var lastUniqueID: Int64 = 0
+        /// Requests accepted so far; the n-th one's noise seed mixes in n (see `Emulator.seed`).
+        var captureCount: UInt64 = 0
     }
 
     let observers = ObserverRegistry()

@@ -26,7 +26,7 @@ struct PhotoSettingsValidation {
         Rule(number: 3, demand: "the settings' uniqueID is newer than any accepted") { $0.rule3UniqueID() },
         Rule(number: 4, demand: "the file types are available") { $0.rule4FileTypes() },
         Rule(number: 5, demand: "the RAW pixel format is available") { $0.rule5RawPixelFormat() },
-        Rule(number: 6, demand: "no RAW photo with Constant Color") { $0.rule6RawWithConstantColor() },
+        Rule(number: 6, demand: "a RAW photo is not asked together with Constant Color") { $0.rule6RawWithConstantColor() },
         Rule(number: 7, demand: "Bayer RAW runs at speed priority without fusion") { $0.rule7BayerRaw() },
         Rule(number: 8, demand: "a RAW request has a delegate for photos") { $0.rule8RawDelegate() },
         Rule(number: 9, demand: "the processed format is available") { $0.rule9Format() },
@@ -42,15 +42,15 @@ struct PhotoSettingsValidation {
         },
         Rule(number: 16, demand: "the bracket fits the output") { $0.rule16Bracket() },
         // rules 17–20 (depth, mattes) land with depth.
-        Rule(number: 21, demand: "no constituent photos with Constant Color") {
+        Rule(number: 21, demand: "constituent photos are not asked together with Constant Color") {
             $0.rule21ConstituentsWithConstantColor()
         },
         // rule 22 (calibration data) lands with constituent photos.
         Rule(number: 23, demand: "Constant Color is enabled on the output if asked") {
             $0.rule23ConstantColorEnabled()
         },
-        Rule(number: 24, demand: "Constant Color has the flash on or auto") { $0.rule24ConstantColorFlash() },
-        Rule(number: 25, demand: "a fallback photo comes with Constant Color") { $0.rule25Fallback() },
+        Rule(number: 24, demand: "Constant Color comes with flashMode .on or .auto") { $0.rule24ConstantColorFlash() },
+        Rule(number: 25, demand: "a fallback photo is asked only with Constant Color") { $0.rule25Fallback() },
         Rule(number: 26, demand: "deferred delivery has a delegate for proxies") { $0.rule26DeferredDelivery() },
     ]
 

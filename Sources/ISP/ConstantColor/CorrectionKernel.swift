@@ -45,14 +45,15 @@ struct CorrectionKernel: Sendable {
         return SIMD3(row(0), row(13), row(26))
     }
 
-    /// ∛x for x ≥ 0 in single precision: a bit-level first guess (the exponent divided by three)
-    /// and three Newton steps y ← y − (y³ − x)/(3y²), each of which roughly triples the correct bits
-    /// (5 → 15 → 24), so the result is within a few ulp of `cbrtf` at a fraction of its cost.
+    /// ∛x for x ≥ 0 in single precision: a bit-level first guess (the exponent divided by three,
+    /// relative error below 3.5 %) and two Newton steps y ← (2y + x/y²)/3, each roughly squaring the
+    /// error: below 2·10⁻⁶ over 10⁻⁸…10⁸, far below the 8-bit output's 2·10⁻³, at a fraction of
+    /// `cbrtf`'s cost.
     @inline(__always)
     static func cubeRoot(_ x: Float) -> Float {
         guard x > 0, x.isFinite else { return x.isFinite ? 0 : x }
         var y = Float(bitPattern: x.bitPattern / 3 &+ 709_921_077)
-        for _ in 0..<3 { y -= (y * y * y - x) / (3 * y * y) }
+        for _ in 0..<2 { y = (2 * y + x / (y * y)) * (1 / 3) }
         return y
     }
 }

@@ -249,26 +249,9 @@ struct RenderJob {
     /// The white balance: the scene's known lights, or grey-world.
     func whiteBalance(_ frame: RawFrame) -> WhiteBalance {
         if command.whiteBalance == "grey-world" { return WhiteBalance.greyWorld(frame, camera: camera) }
-        // The known lights: ambient and flash mixed in proportion to the centre-weighted green
-        // signal each gives. The flash part uses the factory calibration, as a phone's ISP would.
-        var parts: [(spectrum: Spectrum, weight: Double)] = []
-        let time = frame.exposure.time
-        if let ambient = sceneValue.ambient, let electrons = frame.ambientElectrons {
-            parts.append((ambient.spectrum, meteredGreen(electrons, frame) / time))
-        }
-        if flash != nil, let electrons = frame.flashElectrons, let hardware = profile.flash {
-            var believed = Spectrum.constant(0)
-            for entry in hardware.calibration { believed += entry.spectrum.spectrum.peakNormalized * entry.intensityCD }
-            parts.append((believed, meteredGreen(electrons, frame) / time))
-        }
-        let mixed = WhiteBalance.mix(parts)
-        return WhiteBalance(illuminant: mixed.maximum > 0 ? mixed : Illuminants.d65, camera: camera)
-    }
-
-    func meteredGreen(_ electrons: [Float], _ frame: RawFrame) -> Double {
-        var sum = 0.0
-        for p in 0..<(frame.width * frame.height) { sum += Double(electrons[3 * p + 1]) }
-        return sum / Double(max(1, frame.width * frame.height))
+        // The known lights: ambient and flash mixed in proportion to the mean green signal each
+        // gives; the flash part uses the factory calibration, as a phone's ISP would.
+        return WhiteBalance.knownLights(frame, scene: sceneValue, flash: profile.flash, camera: camera)
     }
 
     /// Depth in millimetres, rounded; 0 where nothing was hit, clamped to 65535.

@@ -92,7 +92,9 @@ final class StreamRendering: @unchecked Sendable {
         let rgb =
             picture(device: device, camera: camera, width: width, height: height, scene: scene)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
-        guard let buffer = PixelBufferFilling.make(from: rgb, format: pixelFormat) else { return nil }
+        guard let buffer = PixelBufferFilling.make(from: PixelPlane<UInt8>(converting: rgb), format: pixelFormat) else {
+            return nil
+        }
         lock.withLock { buffers[key] = buffer }
         return buffer
     }

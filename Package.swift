@@ -3,6 +3,10 @@
 // The targets follow the layers of DESIGN.md; dependencies point down only.
 import PackageDescription
 
+/// The physics and pixel kernels are optimised in debug builds too: a debug render is otherwise ten times
+/// slower, and the test suite renders real photos. Safety checks stay on (`-O`, not `-Ounchecked`).
+let optimisedKernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Obscura",
     platforms: [.macOS(.v14)],
@@ -27,14 +31,17 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
-        .target(name: "Imaging", dependencies: ["CPNG"]),
+        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: optimisedKernels),
+        .target(name: "Imaging", dependencies: ["CPNG"], swiftSettings: optimisedKernels),
         .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
-        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
-        .target(name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
+        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"], swiftSettings: optimisedKernels),
+        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: optimisedKernels),
+        .target(
+            name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"], swiftSettings: optimisedKernels),
         // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
-        .target(name: "ObscuraAV", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP"]),
+        .target(
+            name: "ObscuraAV", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP"],
+            swiftSettings: optimisedKernels),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
         .target(name: "AVFoundation", dependencies: ["ObscuraAV"]),
         .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),

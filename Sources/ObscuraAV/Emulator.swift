@@ -153,7 +153,7 @@ public final class Emulator: @unchecked Sendable {
         Emulator.taskWorld ?? (Thread.current.threadDictionary[Emulator.worldKey] as? DeviceWorld)
     }
 
-    private static func loadScene(_ nameOrPath: String) throws -> Scene {
+    static func loadScene(_ nameOrPath: String) throws -> Scene {
         if nameOrPath.hasSuffix(".yaml") || nameOrPath.contains("/") { return try SceneLoader.load(path: nameOrPath) }
         return try SceneLoader().scene(nameOrPath)
     }

@@ -29,30 +29,13 @@ final class StreamRendering: @unchecked Sendable {
     private var buffers: [String: CVPixelBuffer] = [:]
     private var depths: [String: DepthMap] = [:]
 
-    /// The scene a reference names; the built-in grey card when it names none on disk.
+    /// The scene a reference names: the emulator's chosen scene (`Emulator.use(scene:)`, else the
+    /// default scene), loaded and validated when it was chosen.
     static func scene(_ reference: String) -> Scene {
-        if reference.hasSuffix(".yaml") || reference.contains("/") {
-            if let loaded = try? SceneLoader.load(path: reference) { return loaded }
-        } else if let loaded = try? SceneLoader().scene(reference) {
-            return loaded
-        }
-        return builtInGreyCard
+        let current = Emulator.shared.currentScene
+        if current.reference == reference { return current.scene }
+        return (try? Emulator.loadScene(reference)) ?? current.scene
     }
-
-    /// `grey-card-daylight`, the default scene: an 18 % grey card 0.6 m in front of a lighter
-    /// wall 2 m away, under 1,000 lux of D65 daylight.
-    static let builtInGreyCard = Scene(
-        objects: [
-            SceneObject(
-                name: "grey card", shape: .plane(width: 0.3, height: 0.2), transform: Transform(position: Vector3(0, 0, -0.6)),
-                surface: .uniform(.neutral("grey card", reflectance: 0.18))),
-            SceneObject(
-                name: "wall", shape: .plane(width: 8, height: 6), transform: Transform(position: Vector3(0, 0, -2)),
-                surface: .uniform(.neutral("wall", reflectance: 0.5))),
-        ],
-        ambient: AmbientLight(
-            spectrum: Illuminants.d65, illuminance: 1000, direction: Vector3(0.2, 0.3, 1), diffuseFraction: 0.5),
-        device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
 
     /// The developed picture of a camera at a size; nil when the profile cannot render it.
     func picture(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String) -> VideoPicture? {

@@ -12,6 +12,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     var constituents: [AVCaptureDevice] = []
     let observers = ObserverRegistry()
     private let allFormats: [Format]
+    /// Depth format, depth frame duration and zoom (AVCaptureDevice+Depth.swift).
+    let depthState = DeviceDepthState()
 
     /// The device's mutable state, guarded by `lock`.
     private struct Inner {
@@ -109,7 +111,10 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
             if !format.supportedColorSpaces.contains(inner.colorSpace) { inner.colorSpace = .sRGB }
             return changed
         }
-        if changed { observers.didChange(\AVCaptureDevice.activeFormat) }
+        if changed {
+            resetDepthConfiguration()  // spec §2.5 [D]: the depth choice follows the format
+            observers.didChange(\AVCaptureDevice.activeFormat)
+        }
     }
 
     /// The default frame duration of a format: 30 fps, or the format's top rate if lower [I].
@@ -175,6 +180,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         }
         if changed { observers.didChange(\AVCaptureDevice.activeColorSpace) }
     }
+
+    /// Whether the client holds the configuration lock.
+    var isConfigurationLocked: Bool { lock.withLock { inner.isLocked } }
 
     // MARK: Locking (spec §2.4)
 

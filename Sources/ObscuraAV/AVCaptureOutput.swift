@@ -26,13 +26,6 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     var className: String { String(describing: type(of: self)) }
 }
 
-/// Delivers video frames to a delegate (`AVCaptureVideoDataOutput`); streaming lands later.
-open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
-    /// Drop frames that arrive while the delegate is still busy (default true).
-    public var alwaysDiscardsLateVideoFrames = true
-    public override init() { super.init() }
-}
-
 /// Records movies (`AVCaptureMovieFileOutput`); recording lands later.
 open class AVCaptureMovieFileOutput: AVCaptureOutput, @unchecked Sendable {
     public override init() { super.init() }
@@ -44,12 +37,15 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     public override init() { super.init() }
 }
 
-/// Delivers depth maps (`AVCaptureDepthDataOutput`, spec §7); delivery lands later.
-open class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendable {
-    /// Drop depth that arrives while the delegate is busy (spec §7 [D]: default true).
-    public var alwaysDiscardsLateDepthData = true
-    /// Temporal smoothing and hole filling (spec §7 [D]: default true).
-    public var isFilteringEnabled = true
-    public override init() { super.init() }
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .depthData }
+extension AVCaptureOutput {
+    /// Why a data output dropped a sample (spec §7 [D], `AVCaptureOutputBase.h`).
+    public enum DataDroppedReason: Int, Sendable, Hashable {
+        case none = 0
+        /// The callback queue was busy and late data is discarded.
+        case lateData = 1
+        /// The client held on to too many buffers of the finite pool.
+        case outOfBuffers = 2
+        /// The source lost an unknown number of frames.
+        case discontinuity = 3
+    }
 }

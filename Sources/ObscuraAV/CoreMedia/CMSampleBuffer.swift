@@ -5,11 +5,17 @@ public final class CMSampleBuffer: @unchecked Sendable {
     let sampleDuration: CMTime
     let format: CMFormatDescription?
     let attachmentStorage: [String: Any]
+    /// Audio samples (CMSampleBuffer+Audio.swift); nil for image samples.
+    let dataBufferStorage: CMBlockBuffer?
+    let sampleCount: Int
 
     init(
         imageBuffer: CVImageBuffer?, presentationTimeStamp: CMTime, duration: CMTime,
-        formatDescription: CMFormatDescription?, attachments: [String: Any] = [:]
+        formatDescription: CMFormatDescription?, attachments: [String: Any] = [:], dataBuffer: CMBlockBuffer? = nil,
+        sampleCount: Int = 1
     ) {
+        dataBufferStorage = dataBuffer
+        self.sampleCount = sampleCount
         imageBufferStorage = imageBuffer
         presentationTime = presentationTimeStamp
         sampleDuration = duration

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Receives audio buffers (`AVCaptureAudioDataOutputSampleBufferDelegate`); optional.
+public protocol AVCaptureAudioDataOutputSampleBufferDelegate: NSObjectProtocol {
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+
+extension AVCaptureAudioDataOutputSampleBufferDelegate {
+    public func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+    ) {}
+}
+
+/// Delivers audio as buffers of 1,024 samples of 16-bit mono linear PCM at 44.1 kHz
+/// (DESIGN.md, Time) carrying a synthetic tone: a 1 kHz sine at a quarter of full scale
+/// (−12 dBFS), continuous across buffers.
+///
+/// Obscura has no microphone device: the output rides on the session's camera input and
+/// connects to it [I]. Audio never reports drops (spec §8 [D]).
+open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
+    /// Samples per buffer and per second.
+    static let samplesPerBuffer = 1024
+    static let sampleRate = 44_100
+    /// The tone's frequency (Hz) and amplitude (fraction of full scale).
+    static let toneFrequency = 1000.0
+    static let toneAmplitude = 0.25
+
+    private let lock = NSLock()
+    private weak var delegateObject: AnyObject?
+    private var queue: DispatchQueue?
+    weak var synchronizer: AVCaptureDataOutputSynchronizer?
+
+    public override init() { super.init() }
+
+    /// Sets the delegate and its serial queue; a delegate without a queue raises.
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: AVCaptureAudioDataOutputSampleBufferDelegate?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {
+        if sampleBufferDelegate != nil, sampleBufferCallbackQueue == nil {
+            Violation.delegateWithoutQueue("-[AVCaptureAudioDataOutput setSampleBufferDelegate:queue:]").raise()
+        }
+        lock.withLock {
+            delegateObject = sampleBufferDelegate
+            queue = sampleBufferCallbackQueue
+        }
+    }
+
+    /// The delegate, held weakly.
+    public var sampleBufferDelegate: AVCaptureAudioDataOutputSampleBufferDelegate? {
+        lock.withLock { delegateObject as? AVCaptureAudioDataOutputSampleBufferDelegate }
+    }
+
+    /// The delegate's queue.
+    public var sampleBufferCallbackQueue: DispatchQueue? { lock.withLock { queue } }
+
+    var target: (delegate: AVCaptureAudioDataOutputSampleBufferDelegate, queue: DispatchQueue)? {
+        lock.withLock {
+            guard let d = delegateObject as? AVCaptureAudioDataOutputSampleBufferDelegate, let queue else { return nil }
+            return (d, queue)
+        }
+    }
+
+    /// Buffer `index` of the stream: its samples, timed from the start of the stream.
+    static func buffer(index: Int) -> CMSampleBuffer {
+        let first = index * samplesPerBuffer
+        var bytes = Data(capacity: samplesPerBuffer * 2)
+        for n in first..<(first + samplesPerBuffer) {
+            let v = toneAmplitude * sin(2 * Double.pi * toneFrequency * Double(n) / Double(sampleRate))
+            let s = Int16((v * Double(Int16.max)).rounded())
+            withUnsafeBytes(of: s.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return CMSampleBuffer(
+            imageBuffer: nil, presentationTimeStamp: CMTime(value: Int64(first), timescale: Int32(sampleRate)),
+            duration: CMTime(value: Int64(samplesPerBuffer), timescale: Int32(sampleRate)),
+            formatDescription: CMFormatDescription(
+                mediaType: kCMMediaType_Audio, mediaSubType: kAudioFormatLinearPCM, dimensions: CMVideoDimensions()),
+            dataBuffer: CMBlockBuffer(bytes: bytes), sampleCount: samplesPerBuffer)
+    }
+
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .audio || mediaType == .video }
+
+    override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
+        if let session { StreamEngine.shared.register(session) }
+    }
+}

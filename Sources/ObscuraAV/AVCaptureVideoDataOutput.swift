@@ -1,0 +1,118 @@
+import Foundation
+
+/// Receives video frames and drops (spec §1.5 for the intrinsic-matrix attachment). Both
+/// methods are optional.
+public protocol AVCaptureVideoDataOutputSampleBufferDelegate: NSObjectProtocol {
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+
+extension AVCaptureVideoDataOutputSampleBufferDelegate {
+    public func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+    ) {}
+    public func captureOutput(
+        _ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+    ) {}
+}
+
+/// Delivers the session's video frames as sample buffers on the virtual clock (DESIGN.md, Time).
+///
+/// Frames come at the device's active frame duration, at the active format's size, in
+/// `videoSettings`' pixel format (the format's own by default). With the connection's
+/// `isCameraIntrinsicMatrixDeliveryEnabled`, each buffer carries
+/// `kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix` (spec §1.5 [D]).
+open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var delegateObject: AnyObject?
+    private var queue: DispatchQueue?
+    private var settings: [String: Any]?
+    /// The synchronizer that owns delivery while its delegate is set (spec §8 [D]).
+    weak var synchronizer: AVCaptureDataOutputSynchronizer?
+
+    /// Drop frames that arrive while the delegate is still busy (default true).
+    public var alwaysDiscardsLateVideoFrames: Bool {
+        get { lock.withLock { discardsLate } }
+        set { lock.withLock { discardsLate = newValue } }
+    }
+    private var discardsLate = true
+
+    public override init() { super.init() }
+
+    /// Sets the delegate and its serial queue; a delegate without a queue raises (spec §8 [D]).
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {
+        if sampleBufferDelegate != nil, sampleBufferCallbackQueue == nil {
+            Violation.delegateWithoutQueue("-[AVCaptureVideoDataOutput setSampleBufferDelegate:queue:]").raise()
+        }
+        lock.withLock {
+            delegateObject = sampleBufferDelegate
+            queue = sampleBufferCallbackQueue
+        }
+    }
+
+    /// The delegate, held weakly.
+    public var sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate? {
+        lock.withLock { delegateObject as? AVCaptureVideoDataOutputSampleBufferDelegate }
+    }
+
+    /// The delegate's queue.
+    public var sampleBufferCallbackQueue: DispatchQueue? { lock.withLock { queue } }
+
+    var target: (delegate: AVCaptureVideoDataOutputSampleBufferDelegate, queue: DispatchQueue)? {
+        lock.withLock {
+            guard let d = delegateObject as? AVCaptureVideoDataOutputSampleBufferDelegate, let queue else { return nil }
+            return (d, queue)
+        }
+    }
+
+    /// Pixel formats frames may be delivered in.
+    public var availableVideoPixelFormatTypes: [OSType] {
+        [
+            kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            kCVPixelFormatType_32BGRA,
+        ]
+    }
+
+    /// Output settings: `kCVPixelBufferPixelFormatTypeKey` picks the pixel format. Nil or empty
+    /// means the device format's own. An unavailable format raises.
+    public var videoSettings: [String: Any]! {
+        get {
+            lock.withLock { settings } ?? [kCVPixelBufferPixelFormatTypeKey: Int(defaultPixelFormat)]
+        }
+        set {
+            if let format = Self.pixelFormat(in: newValue), !availableVideoPixelFormatTypes.contains(format) {
+                Violation.invalidArgument(
+                    "-[AVCaptureVideoDataOutput setVideoSettings:]",
+                    "Unsupported pixel format type - use -availableVideoPixelFormatTypes",
+                    CaptureRule("§1.5", .documented, "videoSettings pixel formats come from availableVideoPixelFormatTypes")
+                ).raise()
+            }
+            lock.withLock { settings = newValue }
+        }
+    }
+
+    static func pixelFormat(in settings: [String: Any]?) -> OSType? {
+        let v = settings?[kCVPixelBufferPixelFormatTypeKey]
+        if let v = v as? OSType { return v }
+        if let v = v as? Int { return OSType(truncatingIfNeeded: v) }
+        if let v = v as? NSNumber { return v.uint32Value }
+        return nil
+    }
+
+    private var defaultPixelFormat: OSType {
+        connections.first?.deviceInput?.device.activeFormat.formatDescription.mediaSubType
+            ?? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+    }
+
+    /// The pixel format frames are delivered in now.
+    var deliveredPixelFormat: OSType {
+        let format = Self.pixelFormat(in: lock.withLock { settings }) ?? defaultPixelFormat
+        return availableVideoPixelFormatTypes.contains(format) ? format : kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+    }
+
+    override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
+        if let session { StreamEngine.shared.register(session) }
+    }
+}

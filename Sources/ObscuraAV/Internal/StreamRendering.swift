@@ -1,0 +1,147 @@
+import Devices
+import Foundation
+import ISP
+import Imaging
+import Scenes
+import Sensor
+import Spectra
+
+/// What one stream's frames look like, rendered once and reused (DESIGN.md, "fast by
+/// construction"): the emulated scenes are static while streaming, so the geometry pass, the
+/// exposure and the develop step run once per (device, camera, size, scene), and every frame is
+/// a copy of the cached picture. Frames differ only in their timing [I]; per-frame noise and
+/// scene motion during streaming are not emulated.
+final class StreamRendering: @unchecked Sendable {
+    /// A developed video picture and where each named object lies in it.
+    struct VideoPicture {
+        let rgb: PixelPlane<Float>
+        /// Object name → normalised bounds (0…1, origin top-left) in the picture.
+        let objects: [(name: String, bounds: CGRect)]
+        /// fx, fy, cx, cy at the picture's size.
+        let intrinsics: (fx: Double, fy: Double, cx: Double, cy: Double)
+    }
+
+    static let shared = StreamRendering()
+    private let lock = NSLock()
+    private var pictures: [String: VideoPicture] = [:]
+    private var buffers: [String: CVPixelBuffer] = [:]
+    private var depths: [String: DepthMap] = [:]
+
+    /// The scene a reference names; the built-in grey card when it names none on disk.
+    static func scene(_ reference: String) -> Scene {
+        if let loaded = try? SceneLoader().scene(reference) { return loaded }
+        return builtInGreyCard
+    }
+
+    /// `grey-card-daylight`, the default scene: an 18 % grey card 0.6 m in front of a lighter
+    /// wall 2 m away, under 1,000 lux of D65 daylight.
+    static let builtInGreyCard = Scene(
+        objects: [
+            SceneObject(
+                name: "grey card", shape: .plane(width: 0.3, height: 0.2), transform: Transform(position: Vector3(0, 0, -0.6)),
+                surface: .uniform(.neutral("grey card", reflectance: 0.18))),
+            SceneObject(
+                name: "wall", shape: .plane(width: 8, height: 6), transform: Transform(position: Vector3(0, 0, -2)),
+                surface: .uniform(.neutral("wall", reflectance: 0.5))),
+        ],
+        ambient: AmbientLight(
+            spectrum: Illuminants.d65, illuminance: 1000, direction: Vector3(0.2, 0.3, 1), diffuseFraction: 0.5),
+        device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+
+    /// The developed picture of a camera at a size; nil when the profile cannot render it.
+    func picture(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String) -> VideoPicture? {
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)"
+        if let cached = lock.withLock({ pictures[key] }) { return cached }
+        guard let model = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+            return nil
+        }
+        let world = Self.scene(scene)
+        let renderer = Renderer(
+            scene: world, camera: model, flash: nil, options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+        let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: 1)
+        let frame = renderer.render(exposure)
+        let develop = BasicDevelop(camera: model, whiteBalance: WhiteBalance.greyWorld(frame, camera: model))
+        let bytes = develop.develop(frame, as: UInt8.self)
+        let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in Float(bytes[x, y, c]) / 255 }
+        let picture = VideoPicture(
+            rgb: rgb, objects: Self.objectBounds(frame, scene: world),
+            intrinsics: (model.fx, model.fy, model.cx, model.cy))
+        lock.withLock { pictures[key] = picture }
+        return picture
+    }
+
+    /// A filled pixel buffer of the picture in a pixel format, cached; callers copy it.
+    func template(
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType
+    ) -> CVPixelBuffer? {
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)"
+        if let cached = lock.withLock({ buffers[key] }) { return cached }
+        let rgb =
+            picture(device: device, camera: camera, width: width, height: height, scene: scene)?.rgb
+            ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
+        guard let buffer = PixelBufferFilling.make(from: rgb, format: pixelFormat) else { return nil }
+        lock.withLock { buffers[key] = buffer }
+        return buffer
+    }
+
+    /// Where each named object is seen, from the frame's object ids.
+    private static func objectBounds(_ frame: RawFrame, scene: Scene) -> [(name: String, bounds: CGRect)] {
+        var boxes: [Int: (Int, Int, Int, Int)] = [:]
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let id = frame.objectIDs[y * frame.width + x]
+                guard id != RawFrame.none else { continue }
+                let b = boxes[Int(id)] ?? (x, y, x, y)
+                boxes[Int(id)] = (min(b.0, x), min(b.1, y), max(b.2, x), max(b.3, y))
+            }
+        }
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        return boxes.keys.sorted().compactMap { id in
+            guard id < scene.objects.count, let b = boxes[id] else { return nil }
+            let rect = CGRect(
+                x: Double(b.0) / w, y: Double(b.1) / h, width: Double(b.2 - b.0 + 1) / w,
+                height: Double(b.3 - b.1 + 1) / h)
+            return (scene.objects[id].name, rect)
+        }
+    }
+
+    /// A depth map of a depth-capable camera at a size, raw or filtered (spec §7, §9), cached.
+    ///
+    /// The camera's technology picks the Sensor model: stereo disparity for multi-camera
+    /// devices, structured light for TrueDepth, time of flight densified for LiDAR. Filtering
+    /// fills holes guided by the image (ISP `DepthHoleFilling`). Nil without a depth capability.
+    func depth(
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, format: DepthPixelFormat, filtered: Bool,
+        scene: String, seed: UInt64
+    ) -> DepthMap? {
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(format.rawValue)/\(filtered)/\(scene)/\(seed)"
+        if let cached = lock.withLock({ depths[key] }) { return cached }
+        guard let capability = camera.depth,
+            let model = try? CameraModel(device: device, camera: camera, width: width, height: height)
+        else { return nil }
+        let calibration = try? CameraCalibration(device: device, camera: camera)
+        let renderer = Renderer(
+            scene: Self.scene(scene), camera: model, flash: nil,
+            options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+        let raw: DepthMap
+        switch capability.technology {
+        case .dualCameraDisparity:
+            guard let m = try? DisparityModel(device: device, camera: camera) else { return nil }
+            raw = m.disparity(renderer, seed: seed, format: format, calibration: calibration)
+        case .structuredLight:
+            guard let m = try? TrueDepthModel(device: device, camera: camera) else { return nil }
+            raw = m.depth(renderer, seed: seed, format: format, calibration: calibration)
+        case .timeOfFlight:
+            guard let m = try? LiDARModel(device: device, camera: camera) else { return nil }
+            raw = DepthDensifier().densify(m.samples(renderer, seed: seed), format: format, calibration: calibration)
+        }
+        var map = raw
+        if filtered {
+            let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: seed)
+            let guide = DepthGuide.luminance(renderer.render(exposure), width: width, height: height)
+            map = DepthHoleFilling().fill(raw, guide: guide)
+        }
+        lock.withLock { depths[key] = map }
+        return map
+    }
+}

@@ -15,9 +15,9 @@ struct ScenarioLoaderTests {
     }
 
     @Test func unknownTopLevelKeyIsLocatedWithSuggestion() {
-        // Line 2, column 1: `sede` is a typo for `seed`.
-        let message = Self.error("device: iphone-15-pro\nsede: 7\nsteps: [commit]\n")
-        #expect(message.hasPrefix("t.scenario.yaml:2:1: unknown key 'sede'"))
+        // Line 2, column 1: `sed` is a typo for `seed`.
+        let message = Self.error("device: iphone-15-pro\nsed: 7\nsteps: [commit]\n")
+        #expect(message.hasPrefix("t.scenario.yaml:2:1: unknown key 'sed'"))
         #expect(message.contains("did you mean 'seed'?"))
     }
 
@@ -29,9 +29,9 @@ struct ScenarioLoaderTests {
     }
 
     @Test func badEnumValueIsLocatedAtTheValue() {
-        // Line 2: `  - session: {preset: fotos}`; the value `fotos` starts at column 24.
+        // Line 2: `  - session: {preset: fotos}`; the value `fotos` starts at column 23.
         let message = Self.error("steps:\n  - session: {preset: fotos}\n")
-        #expect(message.hasPrefix("t.scenario.yaml:2:24: "))
+        #expect(message.hasPrefix("t.scenario.yaml:2:23: "))
         #expect(message.contains("unknown session preset 'fotos'"))
     }
 
@@ -51,10 +51,10 @@ struct ScenarioLoaderTests {
 
     @Test func saveOutsideTheOutputDirectoryIsRefused() {
         // Line 3, column 20: the path value after `{photo: `.
-        let message = Self.error("steps:\n  - capture\n    save: [{photo: ../escape.png}]\n")
+        let message = Self.error("steps:\n  - capture:\n    save: [{photo: ../escape.png}]\n")
         #expect(message.hasPrefix("t.scenario.yaml:3:20: "))
         #expect(message.contains("may not contain '..'"))
-        let absolute = Self.error("steps:\n  - capture\n    save: [{photo: /tmp/escape.png}]\n")
+        let absolute = Self.error("steps:\n  - capture:\n    save: [{photo: /tmp/escape.png}]\n")
         #expect(absolute.contains("must be relative to the output directory"))
     }
 

@@ -88,8 +88,13 @@ public enum ScenarioLoader {
         case .scalar:
             key = try node.string()
             keyNode = node
-        case .mapping:
+        case let .mapping(raw):
             let allowed = StepRegistry.allKeys + stepExtraKeys
+            // An unknown key here is most likely a mistyped step: say so, before the generic check.
+            for (k, _) in raw {
+                guard case let .scalar(scalar) = k, !allowed.contains(scalar.string) else { continue }
+                throw unknownStep(scalar.string, at: YAMLNode(k, file: node.file, path: node.path).location)
+            }
             let m = try node.mapping(allowedKeys: allowed)
             let stepKeys = m.entries.filter { !stepExtraKeys.contains($0.key) }
             guard stepKeys.count == 1, let first = stepKeys.first else {
@@ -108,15 +113,7 @@ public enum ScenarioLoader {
         if let needs = StepRegistry.notYetAvailable[key] {
             throw LocatedError(keyNode.location, "step '\(key)' is not available in this build: it needs \(needs)")
         }
-        guard let type = StepRegistry.type(for: key) else {
-            var message = "unknown step '\(key)'"
-            if let guess = EditDistance.suggestion(for: key, among: StepRegistry.allKeys) {
-                message += "; did you mean '\(guess)'?"
-            } else {
-                message += "; steps: \(StepRegistry.steps.map { $0.key }.joined(separator: ", "))"
-            }
-            throw LocatedError(keyNode.location, message)
-        }
+        guard let type = StepRegistry.type(for: key) else { throw unknownStep(key, at: keyNode.location) }
         let step = try type.init(value: value, step: node.labelled("steps[\(index - 1)] (\(key))"))
         let expectations = try map?.optional("expect").map(readExpectations) ?? []
         let saves = try map?.optional("save").map(readSaves) ?? []
@@ -125,6 +122,16 @@ public enum ScenarioLoader {
         }
         return StepEntry(
             index: index, key: key, location: keyNode.location, step: step, expectations: expectations, saves: saves)
+    }
+
+    private static func unknownStep(_ key: String, at location: SourceLocation) -> LocatedError {
+        var message = "unknown step '\(key)'"
+        if let guess = EditDistance.suggestion(for: key, among: StepRegistry.allKeys + stepExtraKeys) {
+            message += "; did you mean '\(guess)'?"
+        } else {
+            message += "; steps: \(StepRegistry.steps.map { $0.key }.joined(separator: ", "))"
+        }
+        return LocatedError(location, message)
     }
 
     private static func readExpectations(_ node: YAMLNode) throws -> [any Expectation] {

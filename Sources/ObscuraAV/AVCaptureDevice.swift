@@ -10,6 +10,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     let deviceProfile: DeviceProfile
     /// Constituents, set once by the world that creates the device.
     var constituents: [AVCaptureDevice] = []
+    /// The exposure mode and the custom exposure, if any.
+    let exposureState = ExposureState()
     let observers = ObserverRegistry()
     private let allFormats: [Format]
     /// Depth format, depth frame duration and zoom (AVCaptureDevice+Depth.swift).
@@ -186,6 +188,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     // MARK: Locking (spec §2.4)
 
+    /// Whether the client holds the configuration lock.
+    var isLockedForConfiguration: Bool { lock.withLock { inner.isLocked } }
+
     /// Takes exclusive control of the hardware properties. Emulated devices always grant it.
     open func lockForConfiguration() throws {
         lock.withLock { inner.isLocked = true }
@@ -209,7 +214,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// Whether the flash can fire now; false while it is too hot. KVO.
     public var isFlashAvailable: Bool { lock.withLock { inner.isFlashAvailable } }
 
-    /// Emulator control: makes the flash temporarily unavailable (thermal), as the hardware may.
+    /// Makes the flash temporarily unavailable (thermal), as the hardware may; driven by
+    /// `Emulator.setFlashThermallyUnavailable(_:for:)`.
     func setFlashAvailable(_ available: Bool) {
         let changed = lock.withLock { () -> Bool in
             let value = available && deviceProfile.hasFlash(camera)
@@ -245,10 +251,5 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         guard mediaType == .video else { return nil }
         let wide = Emulator.shared.currentWorld.devices.filter { $0.camera.deviceType == .builtInWideAngleCamera }
         return wide.first { $0.camera.position == .back } ?? wide.first
-    }
-
-    /// Emulator control for tests: makes the flash unavailable (as when hot) or available again.
-    public func _setFlashThermallyUnavailable(_ unavailable: Bool) {
-        setFlashAvailable(!unavailable)
     }
 }

@@ -22,19 +22,19 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let sequenceCount: Int
     /// Whether this is the ambient photo of a Constant Color capture with fallback (spec §11).
     public let isConstantColorFallbackPhoto: Bool
-    /// Centre-weighted mean confidence of a Constant Color photo; 0 otherwise (spec §11).
-    public let constantColorCenterWeightedMeanConfidenceLevel: Float = 0
 
-    let request: PhotoRenderRequest
+    let pending: PendingRender
+    /// 0 for the request's main photo, 1 for the Constant Color fallback.
+    let renderIndex: Int
     let uncompressedFormat: OSType?
     private let lock = NSLock()
-    private var rendered: RenderedPhoto?
     private var buffer: CVPixelBuffer?
+    private var mapBuffer: CVPixelBuffer?
 
     init(
         timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int,
         sourceDeviceType: AVCaptureDevice.DeviceType?, bracketSettings: AVCaptureBracketedStillImageSettings?,
-        sequenceCount: Int, request: PhotoRenderRequest, uncompressedFormat: OSType?
+        sequenceCount: Int, pending: PendingRender, renderIndex: Int, uncompressedFormat: OSType?
     ) {
         self.timestamp = timestamp
         isRawPhoto = false
@@ -43,17 +43,36 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.sourceDeviceType = sourceDeviceType
         self.bracketSettings = bracketSettings
         self.sequenceCount = sequenceCount
-        isConstantColorFallbackPhoto = false
-        self.request = request
+        isConstantColorFallbackPhoto = pending.request.constantColor && renderIndex == 1
+        self.pending = pending
+        self.renderIndex = renderIndex
         self.uncompressedFormat = uncompressedFormat
     }
 
-    private var renderedPhoto: RenderedPhoto {
-        lock.withLock {
-            if let rendered { return rendered }
-            let r = PhotoRenderers.current.render(request)
-            rendered = r
-            return r
+    /// The rendered pixels; rendered on first use, shared with the request's other photo.
+    private var rendered: RenderedPhoto? { pending.photo(renderIndex) }
+
+    private var isConstantColorPhoto: Bool { pending.request.constantColor && renderIndex == 0 }
+
+    /// Centre-weighted mean of the confidence map, 0…1, for a Constant Color photo; 0 otherwise,
+    /// including fallback photos (spec §5, §11 [D]). Centre pixels weigh more: a Gaussian of the
+    /// distance from the centre with σ a quarter of the diagonal [I].
+    public var constantColorCenterWeightedMeanConfidenceLevel: Float {
+        guard isConstantColorPhoto, let r = rendered else { return 0 }
+        return Float(r.confidenceLevel)
+    }
+
+    /// A Constant Color photo's per-region confidence: a `kCVPixelFormatType_OneComponent8` buffer,
+    /// 255 = full confidence (spec §11 [D] values). Its size is our choice [I]: one pixel per
+    /// 8 × 8-pixel tile of the photo (rounded up), so it keeps the photo's aspect ratio at an eighth
+    /// of its resolution per side. Nil for ordinary and fallback photos.
+    public var constantColorConfidenceMap: CVPixelBuffer? {
+        guard isConstantColorPhoto else { return nil }
+        if let existing = lock.withLock({ mapBuffer }) { return existing }
+        guard let map = rendered?.confidenceMap, let made = PixelBufferFilling.oneComponent8(map) else { return nil }
+        return lock.withLock {
+            mapBuffer = mapBuffer ?? made
+            return mapBuffer
         }
     }
 
@@ -61,9 +80,13 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     public var pixelBuffer: CVPixelBuffer? {
         guard let format = uncompressedFormat else { return nil }
         if let existing = lock.withLock({ buffer }) { return existing }
-        let made = PixelBufferFilling.make(from: renderedPhoto.encodedRGB, format: format)
-        lock.withLock { buffer = buffer ?? made }
-        return lock.withLock { buffer }
+        guard let pixels = rendered?.pixels, let made = PixelBufferFilling.make(from: pixels, format: format) else {
+            return nil
+        }
+        return lock.withLock {
+            buffer = buffer ?? made
+            return buffer
+        }
     }
 
     /// Nil: preview images are not produced yet.
@@ -71,40 +94,46 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Nil: depth arrives with the depth work.
     public var depthData: AnyObject? { nil }
 
-    /// The ImageIO-style metadata: pixel size, orientation and Exif exposure.
+    /// The ImageIO-style metadata: pixel size, orientation and Exif exposure; empty when the photo
+    /// could not be rendered.
     public var metadata: [String: Any] {
-        let r = renderedPhoto
+        guard let r = rendered else { return [:] }
         return [
-            "PixelWidth": request.dimensions.width, "PixelHeight": request.dimensions.height, "Orientation": 6,
+            "PixelWidth": r.pixels.width, "PixelHeight": r.pixels.height, "Orientation": 6,
+            "ProfileName": r.encoding.name,
             "{Exif}": [
-                "ExposureTime": r.exposureDurationSeconds, "ISOSpeedRatings": [Int(r.iso)],
-                "Flash": request.flashFired ? 1 : 0,
+                "ExposureTime": r.exposureDurationSeconds, "ISOSpeedRatings": [Int(r.iso.rounded())],
+                "Flash": r.flashFired ? 1 : 0,
             ] as [String: Any],
         ]
     }
 
-    /// The photo as PNG file bytes, tagged sRGB or Display P3 after `activeColorSpace`, with
-    /// text metadata (dimensions, colour space, device, camera, exposure, flash).
-    /// Obscura writes PNG whatever codec was asked for; the file type is noted in the text.
+    /// The photo as PNG file bytes, tagged sRGB or Display P3 (after `activeColorSpace`; Constant
+    /// Color photos are always Display P3), with text metadata: dimensions, colour space, device,
+    /// camera, scene, exposure, flash. Obscura writes PNG whatever codec was asked for. Nil when the
+    /// photo could not be rendered (the trace says why).
     open func fileDataRepresentation() -> Data? {
-        let r = renderedPhoto
-        let plane = r.encodedRGB
-        let bytes = PixelPlane<UInt8>(width: plane.width, height: plane.height, channels: 3) { x, y, c in
-            UInt8((min(max(plane[x, y, c], 0), 1) * 255).rounded())
-        }
-        let space: PNGColorSpace = request.colorSpace == .P3_D65 ? .displayP3 : .sRGB
-        let text = [
+        guard let r = rendered else { return nil }
+        let request = pending.request
+        var text = [
             PNGText(key: "Software", value: "Obscura"),
-            PNGText(key: "Dimensions", value: "\(request.dimensions.width)x\(request.dimensions.height)"),
-            PNGText(key: "ColorSpace", value: request.colorSpace == .P3_D65 ? "Display P3" : "sRGB"),
+            PNGText(key: "Dimensions", value: "\(r.pixels.width)x\(r.pixels.height)"),
+            PNGText(key: "ColorSpace", value: r.encoding.name),
             PNGText(key: "Device", value: "\(request.profile.name) (\(request.profile.id))"),
             PNGText(key: "Camera", value: request.camera.id),
+            PNGText(key: "Scene", value: request.scene.reference),
             PNGText(key: "ExposureTime", value: String(r.exposureDurationSeconds)),
             PNGText(key: "ISO", value: String(r.iso)),
-            PNGText(key: "Flash", value: request.flashFired ? "fired" : "did not fire"),
-            PNGText(key: "Renderer", value: r.renderer),
+            PNGText(key: "Flash", value: r.flashFired ? "fired" : "did not fire"),
+            PNGText(key: "Seed", value: String(request.seed)),
         ]
-        guard let encoded = try? PNG.encode(PNGImage(pixels: bytes, colorSpace: space, text: text)) else { return nil }
+        if isConstantColorPhoto {
+            text.append(PNGText(key: "ConstantColorConfidence", value: String(r.confidenceLevel)))
+        }
+        if isConstantColorFallbackPhoto { text.append(PNGText(key: "ConstantColorFallback", value: "yes")) }
+        guard let encoded = try? PNG.encode(PNGImage(pixels: r.pixels, colorSpace: r.encoding.png, text: text)) else {
+            return nil
+        }
         return Data(encoded)
     }
 }

@@ -11,49 +11,48 @@ extension AVCapturePhotoOutput {
             output: self, settings: settings, delegate: delegate, state: lock.withLock { inner })
         raiseIfNeeded(check.firstViolation())
         // spec §3.2 rule 3: claim the uniqueID atomically, so two racing captures cannot both pass.
-        let reused = lock.withLock { () -> Bool in
-            guard settings.uniqueID > inner.lastUniqueID else { return true }
+        let ordinal = lock.withLock { () -> UInt64? in
+            guard settings.uniqueID > inner.lastUniqueID else { return nil }
             inner.lastUniqueID = settings.uniqueID
-            return false
+            inner.captureCount += 1
+            return inner.captureCount
         }
-        if reused { Violation.capturePhoto(3, .observed, "Settings may not be re-used").raise() }
-        let request = resolve(settings)
+        guard let ordinal else { Violation.capturePhoto(3, .observed, "Settings may not be re-used").raise() }
+        let request = resolve(settings, ordinal: ordinal)
         deliver(request, to: delegate)
     }
 
     struct CaptureRequest {
         let resolved: AVCaptureResolvedPhotoSettings
-        let render: PhotoRenderRequest
+        let pending: PendingRender
         let bracket: [AVCaptureBracketedStillImageSettings]
         let uncompressedFormat: OSType?
         let sourceType: AVCaptureDevice.DeviceType
     }
 
-    /// Resolves flash, dimensions and the photo count (spec §6).
-    private func resolve(_ original: AVCapturePhotoSettings) -> CaptureRequest {
+    /// Resolves flash, exposure, dimensions and the photo count (spec §6), tracing each decision.
+    private func resolve(_ original: AVCapturePhotoSettings, ordinal: UInt64) -> CaptureRequest {
         let settings = original.frozenCopy()
         let state = lock.withLock { inner }
         // Validation rule 2 guarantees a connected device.
         guard let device = state.caps.device else { preconditionFailure("capture validated without a device") }
+        // spec §4 [D]: the default is the smallest supported size; rule 13 bounds a requested one.
         let requested = settings.maxPhotoDimensions
         let dims =
             requested.width != 0 ? requested : (state.caps.photoDimensions.first ?? device.activeFormat.dimensions)
-        let render0 = PhotoRenderRequest(
-            profile: device.deviceProfile, camera: device.camera, format: device.activeFormat.profile,
-            scene: Emulator.shared.scene, flashFired: false,
-            dimensions: Dimensions(width: Int(dims.width), height: Int(dims.height)),
-            colorSpace: device.activeColorSpace, seed: UInt64(settings.uniqueID), photoIndex: 1)
-        // spec §2.7 [D], §6 [D]: .on fires unless the flash is unavailable; .auto asks the scene.
-        let flash: Bool
-        switch settings.flashMode {
-        case .off: flash = false
-        case .on: flash = device.isFlashAvailable
-        case .auto: flash = device.isFlashAvailable && PhotoRenderers.current.autoFlashFires(render0)
+        let constantColor = settings.isConstantColorEnabled
+        let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
+        func request(flash: Bool) -> PhotoRenderRequest {
+            PhotoRenderRequest(
+                profile: device.deviceProfile, camera: device.camera, scene: Emulator.shared.currentScene,
+                flashFired: flash, dimensions: Dimensions(width: Int(dims.width), height: Int(dims.height)),
+                colorSpace: device.activeColorSpace, seed: Self.noiseSeed(Emulator.shared.seed, ordinal),
+                fixedExposure: fixed, constantColor: constantColor,
+                fallback: constantColor && settings.isConstantColorFallbackPhotoDeliveryEnabled)
         }
-        let render = PhotoRenderRequest(
-            profile: render0.profile, camera: render0.camera, format: render0.format, scene: render0.scene,
-            flashFired: flash, dimensions: render0.dimensions, colorSpace: render0.colorSpace, seed: render0.seed,
-            photoIndex: 1)
+        let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {
+            PhotoRenderers.current.meterForFlash(request(flash: false))
+        }
         let bracket = original.bracketElements
         let count = AVCaptureResolvedPhotoSettings.expectedPhotoCount(
             bracketCount: bracket.count,
@@ -61,6 +60,10 @@ extension AVCapturePhotoOutput {
             constantColorWithFallback: settings.isConstantColorEnabled
                 && settings.isConstantColorFallbackPhotoDeliveryEnabled,
             hasRaw: settings.rawPhotoPixelFormatType != 0, hasProcessed: settings.format != nil)
+        Emulator.shared.record(
+            TraceEntry(
+                section: "§6", rule: nil, outcome: .decided,
+                sentence: "expectedPhotoCount is \(count): didFinishProcessingPhoto will be called \(count) time(s)."))
         let now = clock.now
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
@@ -70,8 +73,61 @@ extension AVCapturePhotoOutput {
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)))
         return CaptureRequest(
-            resolved: resolved, render: render, bracket: bracket, uncompressedFormat: settings.processedPixelFormat,
-            sourceType: device.deviceType)
+            resolved: resolved, pending: PendingRender(request(flash: flash)), bracket: bracket,
+            uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType)
+    }
+
+    /// Whether the flash fires: spec §2.7 [D] and §6 [D]: `.on` fires unless the flash is
+    /// unavailable; `.auto` asks the scene (metered without flash, see `SensorPhotoRenderer`);
+    /// Constant Color always fires it, `.auto` included (spec §11 [D]).
+    private func decideFlash(
+        _ mode: AVCaptureDevice.FlashMode, constantColor: Bool, device: AVCaptureDevice,
+        meter: () -> FlashMetering?
+    ) -> Bool {
+        let fires: Bool
+        let why: String
+        if constantColor {
+            fires = true
+            why = "Constant Color always fires the flash (spec §11), whatever the flash mode."
+        } else if !device.isFlashAvailable {
+            fires = false
+            why = "The flash is unavailable (no flash, or too hot), so it does not fire (spec §2.7)."
+        } else {
+            switch mode {
+            case .off:
+                fires = false
+                why = "flashMode is .off: no flash."
+            case .on:
+                fires = true
+                why = "flashMode is .on: the flash fires."
+            case .auto:
+                if let m = meter() {
+                    fires = m.needsFlash
+                    let iso = m.isoAtHandHeldLimit.isFinite ? String(Int(m.isoAtHandHeldLimit.rounded())) : "∞"
+                    why =
+                        "flashMode is .auto: without flash the scene would need ISO \(iso) at 1/15 s, "
+                        + (fires ? "above" : "not above") + " ISO \(Int(SensorPhotoRenderer.autoFlashISO)), so the flash "
+                        + (fires ? "fires." : "does not fire.")
+                } else {
+                    fires = false
+                    why = "flashMode is .auto, but the scene could not be metered: no flash."
+                }
+            }
+        }
+        Emulator.shared.record(TraceEntry(section: "§6", rule: nil, outcome: .decided, sentence: why))
+        return fires
+    }
+
+    /// The noise seed of an output's n-th capture: SplitMix64 (Steele et al. 2014) of the emulator
+    /// seed and n, so neighbouring seeds and neighbouring captures get unrelated noise.
+    static func noiseSeed(_ seed: UInt64, _ ordinal: UInt64) -> UInt64 {
+        func mix(_ x: UInt64) -> UInt64 {
+            var z = x &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return mix(seed ^ mix(ordinal))
     }
 
     /// Delivers the callbacks: willBegin, willCapture, didCapture, didFinishProcessingPhoto ×
@@ -98,11 +154,14 @@ extension AVCapturePhotoOutput {
             for index in 0..<resolved.expectedPhotoCount {
                 pause(0.05)
                 let element = request.bracket.isEmpty ? nil : request.bracket[index % request.bracket.count]
+                // spec §11 [I]: the Constant Color photo first, then its fallback; other photos of a
+                // request (bracket elements) share one rendering for now.
+                let renderIndex = request.pending.request.fallback ? index : 0
                 let photo = AVCapturePhoto(
                     timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1,
                     sourceDeviceType: request.sourceType, bracketSettings: element,
-                    sequenceCount: request.bracket.isEmpty ? 1 : index + 1, request: request.render,
-                    uncompressedFormat: request.uncompressedFormat)
+                    sequenceCount: request.bracket.isEmpty ? 1 : index + 1, pending: request.pending,
+                    renderIndex: renderIndex, uncompressedFormat: request.uncompressedFormat)
                 call { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: nil) }
             }
             call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }

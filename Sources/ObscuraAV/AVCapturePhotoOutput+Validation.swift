@@ -1,41 +1,69 @@
 import Foundation
 
 /// `capturePhoto(with:delegate:)` validation in the order of spec §3.2 [O dec]: the first failing
-/// rule raises. Rules not yet emulated (6, 17–25: depth, mattes, constituents, calibration,
-/// Constant Color) have their places in `rules` and land with those features.
+/// rule raises. Every rule evaluated is written to `Emulator.trace`, passed or not. Rules not yet
+/// emulated (17–20, 22, and the constituent parts of 21: depth, mattes, constituents,
+/// calibration) have their places in `rules` and land with those features.
 struct PhotoSettingsValidation {
     let output: AVCapturePhotoOutput
     let settings: AVCapturePhotoSettings
     let delegate: AVCapturePhotoCaptureDelegate?
     let state: AVCapturePhotoOutput.Inner
 
-    typealias Rule = @Sendable (PhotoSettingsValidation) -> Violation?
+    typealias Check = @Sendable (PhotoSettingsValidation) -> Violation?
+
+    /// One rule: its number in spec §3.2, what it demands (for the trace), and its check.
+    struct Rule: Sendable {
+        let number: Int
+        let demand: String
+        let check: Check
+    }
 
     /// The rules in Apple's order.
     static let rules: [Rule] = [
-        { $0.rule1NilArguments() },
-        { $0.rule2VideoConnection() },
-        { $0.rule3UniqueID() },
-        { $0.rule4FileTypes() },
-        { $0.rule5RawPixelFormat() },
-        // rule 6 (RAW with Constant Color) lands with Constant Color.
-        { $0.rule7BayerRaw() },
-        { $0.rule8RawDelegate() },
-        { $0.rule9Format() },
-        { $0.rule10QualityPrioritization() },
-        { $0.rule11FlashMode() },
-        { $0.rule12LivePhoto() },
-        { $0.rule13Dimensions() },
-        { $0.rule14ShutterSound() },
-        { $0.rule15ContentAwareDistortion() },
-        { $0.rule16Bracket() },
-        // rules 17–25 (depth, mattes, constituents, calibration, Constant Color) land with those features.
-        { $0.rule26DeferredDelivery() },
+        Rule(number: 1, demand: "the delegate and the settings are not nil") { $0.rule1NilArguments() },
+        Rule(number: 2, demand: "an active and enabled video connection exists") { $0.rule2VideoConnection() },
+        Rule(number: 3, demand: "the settings' uniqueID is newer than any accepted") { $0.rule3UniqueID() },
+        Rule(number: 4, demand: "the file types are available") { $0.rule4FileTypes() },
+        Rule(number: 5, demand: "the RAW pixel format is available") { $0.rule5RawPixelFormat() },
+        Rule(number: 6, demand: "no RAW photo with Constant Color") { $0.rule6RawWithConstantColor() },
+        Rule(number: 7, demand: "Bayer RAW runs at speed priority without fusion") { $0.rule7BayerRaw() },
+        Rule(number: 8, demand: "a RAW request has a delegate for photos") { $0.rule8RawDelegate() },
+        Rule(number: 9, demand: "the processed format is available") { $0.rule9Format() },
+        Rule(number: 10, demand: "the quality prioritization is within the output's maximum") {
+            $0.rule10QualityPrioritization()
+        },
+        Rule(number: 11, demand: "the flash mode is one of supportedFlashModes") { $0.rule11FlashMode() },
+        Rule(number: 12, demand: "a Live Photo request is allowed") { $0.rule12LivePhoto() },
+        Rule(number: 13, demand: "the photo dimensions are supported") { $0.rule13Dimensions() },
+        Rule(number: 14, demand: "shutter-sound suppression is supported if asked") { $0.rule14ShutterSound() },
+        Rule(number: 15, demand: "content-aware distortion correction is enabled if asked") {
+            $0.rule15ContentAwareDistortion()
+        },
+        Rule(number: 16, demand: "the bracket fits the output") { $0.rule16Bracket() },
+        // rules 17–20 (depth, mattes) land with depth.
+        Rule(number: 21, demand: "no constituent photos with Constant Color") {
+            $0.rule21ConstituentsWithConstantColor()
+        },
+        // rule 22 (calibration data) lands with constituent photos.
+        Rule(number: 23, demand: "Constant Color is enabled on the output if asked") {
+            $0.rule23ConstantColorEnabled()
+        },
+        Rule(number: 24, demand: "Constant Color has the flash on or auto") { $0.rule24ConstantColorFlash() },
+        Rule(number: 25, demand: "a fallback photo comes with Constant Color") { $0.rule25Fallback() },
+        Rule(number: 26, demand: "deferred delivery has a delegate for proxies") { $0.rule26DeferredDelivery() },
     ]
 
+    /// Runs the rules in order, tracing each, and returns the first violation.
     func firstViolation() -> Violation? {
         for rule in Self.rules {
-            if let violation = rule(self) { return violation }
+            if let violation = rule.check(self) {
+                Emulator.shared.record(
+                    TraceEntry(section: "§3.2", rule: rule.number, outcome: .raised, sentence: violation.reason))
+                return violation
+            }
+            Emulator.shared.record(
+                TraceEntry(section: "§3.2", rule: rule.number, outcome: .passed, sentence: "Checked that " + rule.demand + "."))
         }
         return nil
     }
@@ -78,6 +106,13 @@ struct PhotoSettingsValidation {
         return .capturePhoto(
             5, .documented, "settings.rawPhotoPixelFormatType must be present in self.availableRawPhotoPixelFormatTypes"
         )
+    }
+
+    // spec §3.2 rule 6 [O] ([T W24]: RAW must be 0 with Constant Color).
+    func rule6RawWithConstantColor() -> Violation? {
+        guard settings.rawPhotoPixelFormatType != 0, settings.isConstantColorEnabled else { return nil }
+        return .capturePhoto(
+            6, .observed, "When capturing a raw photo, settings.constantColorEnabled must be set to NO")
     }
 
     // spec §3.2 rule 7 [D][O]: Bayer RAW needs speed and no fusion. Unreachable until RAW formats exist.
@@ -221,6 +256,39 @@ struct PhotoSettingsValidation {
                 16, .documented, "settings.bracketedSettings contains an out of range exposure target bias")
         }
         return nil
+    }
+
+    // spec §3.2 rule 21 [D], the Constant Color part; the count, opt-in, virtual-source and
+    // membership parts come first in Apple's order and land with constituent photos.
+    func rule21ConstituentsWithConstantColor() -> Violation? {
+        guard !settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.isEmpty, settings.isConstantColorEnabled
+        else { return nil }
+        return .capturePhoto(
+            21, .documented,
+            "settings.constantColorEnabled must be NO if settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices "
+                + "is a non-empty array")
+    }
+
+    // spec §3.2 rule 23, §11 [D cc-docs "throws an exception"], [O text].
+    func rule23ConstantColorEnabled() -> Violation? {
+        guard settings.isConstantColorEnabled, !state.constantColorEnabled else { return nil }
+        return .capturePhoto(23, .documented, "settings.isConstantColorEnabled must be NO if self.isConstantColorEnabled is NO")
+    }
+
+    // spec §3.2 rule 24, §11 [D cc-docs], [O text].
+    func rule24ConstantColorFlash() -> Violation? {
+        guard settings.isConstantColorEnabled, settings.flashMode == .off else { return nil }
+        return .capturePhoto(
+            24, .documented,
+            "settings.flashMode must be AVCaptureFlashModeOn or AVCaptureFlashModeAuto if settings.isConstantColorEnabled is YES")
+    }
+
+    // spec §3.2 rule 25 [O].
+    func rule25Fallback() -> Violation? {
+        guard settings.isConstantColorFallbackPhotoDeliveryEnabled, !settings.isConstantColorEnabled else { return nil }
+        return .capturePhoto(
+            25, .observed,
+            "settings.isConstantColorEnabled must be YES if settings.isConstantColorFallbackPhotoDeliveryEnabled is YES")
     }
 
     // spec §3.2 rule 26 [O]: deferred delivery is never enabled in Obscura, so this cannot fire yet.

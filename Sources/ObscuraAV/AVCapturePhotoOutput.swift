@@ -40,6 +40,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         var maxDimensions = CMVideoDimensions()
         /// spec §3.2 rule 3 [O]: the largest uniqueID accepted so far.
         var lastUniqueID: Int64 = 0
+        /// Requests accepted so far; the n-th one's noise seed mixes in n (see `Emulator.seed`).
+        var captureCount: UInt64 = 0
     }
 
     let observers = ObserverRegistry()
@@ -98,15 +100,31 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
                 && (inner.caps.device?.camera.features.calibrationDataDelivery ?? false)
         }
     }
-    /// Constant Color (spec §11; KVO).
+    /// Constant Color (spec §11; KVO): true only for a wide-angle or dual-wide camera with a flash
+    /// whose profile (camera, or active format) supports it [D cc-docs, T? W24, I]. It follows the
+    /// camera and its active format, so it can change when either is switched.
     public var isConstantColorSupported: Bool { lock.withLock { inner.caps.constantColor } }
-    /// Opt-in for Constant Color (default false; spec §11).
+    /// Opt-in for Constant Color (default false; spec §11). Setting it true while unsupported
+    /// raises `NSInvalidArgumentException` [D; text I]. Enabling it needs a lengthy reconfiguration
+    /// of the render pipeline [D]: set it before `startRunning()`, or inside begin/commit on a
+    /// running session; set on a running session outside a configuration block, the session
+    /// reconfigures at once (the trace says so). It reverts to false when support disappears.
     public var isConstantColorEnabled: Bool {
         get { lock.withLock { inner.constantColorEnabled } }
         set {
+            let before = isConstantColorEnabled
             setEnabled(
                 \.constantColorEnabled, newValue, supported: \.caps.constantColor, "setConstantColorEnabled:",
                 "Constant color")
+            guard before != newValue else { return }
+            if let session, session.isRunning, !session.isInsideConfiguration {
+                Emulator.shared.record(
+                    TraceEntry(
+                        section: "§11", rule: nil, outcome: .decided,
+                        sentence: "isConstantColorEnabled changed while running outside begin/commit: the render "
+                            + "pipeline reconfigures now, interrupting preview (set it before startRunning instead)."))
+            }
+            observers.didChange(\AVCapturePhotoOutput.isConstantColorEnabled)
         }
     }
     /// Live Photos: false with a movie file output (spec §3.1 [D]).
@@ -229,15 +247,19 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             caps.device = device
             caps.depth = device.camera.deviceType.canDeliverDepth && !format.supportedDepthDataFormats.isEmpty
             caps.constituentPhotos = device.isVirtualDevice && device.camera.features.constituentPhotoDelivery
-            // spec §11 [I]: a camera and format that support it, with a flash.
-            caps.constantColor = device.camera.supportsConstantColor(with: format.profile) && device.hasFlash
+            // spec §11 [D][I]: a wide or dual-wide camera, with a flash, whose profile supports it
+            // for the active format.
+            caps.constantColor =
+                [.builtInWideAngleCamera, .builtInDualWideCamera].contains(device.deviceType)
+                && device.camera.supportsConstantColor(with: format.profile) && device.hasFlash
             let outputs = session?.outputs ?? []
             caps.livePhoto = !outputs.contains { $0 is AVCaptureMovieFileOutput }  // spec §3.1 [D]
             caps.flashModes = device.camera.flashModes.map(AVCaptureDevice.FlashMode.init)
             caps.photoDimensions = format.supportedMaxPhotoDimensions
         }
-        let changed = lock.withLock { () -> Bool in
+        let (changed, ccSupportChanged, ccReverted) = lock.withLock { () -> (Bool, Bool, Bool) in
             let before = inner.caps.flashModes
+            let ccBefore = (inner.caps.constantColor, inner.constantColorEnabled)
             inner.caps = caps
             // spec §3.1 [D]: a capability that turns false turns its opt-in off.
             if !caps.depth { inner.depthEnabled = false }
@@ -248,9 +270,21 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             if !caps.photoDimensions.contains(where: { $0.same(as: inner.maxDimensions) }) {
                 inner.maxDimensions = caps.photoDimensions.first ?? CMVideoDimensions()
             }
-            return before != caps.flashModes
+            return (
+                before != caps.flashModes, ccBefore.0 != caps.constantColor,
+                ccBefore.1 && !inner.constantColorEnabled
+            )
         }
         if changed { observers.didChange(\AVCapturePhotoOutput.supportedFlashModes) }
+        if ccSupportChanged { observers.didChange(\AVCapturePhotoOutput.isConstantColorSupported) }
+        if ccReverted {
+            Emulator.shared.record(
+                TraceEntry(
+                    section: "§11", rule: nil, outcome: .decided,
+                    sentence: "Constant Color is not supported by the new camera or format: "
+                        + "isConstantColorEnabled reverted to false and must be set again."))
+            observers.didChange(\AVCapturePhotoOutput.isConstantColorEnabled)
+        }
     }
 
     /// The video connection photos come from.

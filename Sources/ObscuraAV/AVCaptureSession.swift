@@ -204,6 +204,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     // MARK: Configuration (spec §1.3)
 
     /// Opens a configuration block; blocks nest.
+    /// Whether a `beginConfiguration` is open.
+    var isInsideConfiguration: Bool { lock.withLock { inner.configurationDepth > 0 } }
+
     open func beginConfiguration() {
         lock.withLock { inner.configurationDepth += 1 }
     }

@@ -1,11 +1,15 @@
 import Devices
 import Foundation
+import Scenes
 
 /// Controls the emulated world: which device the app runs on, which scene its cameras see, how
 /// time passes, and what happens to raised exceptions.
 ///
 /// Defaults: the catalogue's default device (`iphone-15-pro`, `DeviceCatalog.defaultDeviceID`),
-/// the scene `Emulator.defaultScene`, and the virtual clock.
+/// the scene `Emulator.defaultScene` (`violets-warm-room`), noise seed 0, and the virtual clock.
+///
+/// Inside `withDevice(_:_:)` the device, the scene, flash availability and the trace belong to
+/// the calling task, so tests running in parallel do not see each other's choices.
 public final class Emulator: @unchecked Sendable {
     /// How time passes for streams and captures (DESIGN.md, Time).
     public enum ClockMode: Sendable, Hashable {
@@ -18,16 +22,18 @@ public final class Emulator: @unchecked Sendable {
     /// The one emulator of the process.
     public static let shared = Emulator()
 
-    /// The scene used when none is chosen.
-    public static let defaultScene = "grey-card-daylight"
+    /// The scene used when none is chosen: the documented default of `Scenes/README.md`.
+    public static let defaultScene = SceneLoader.defaultSceneName
 
     static let worldKey = "org.obscura.device-world"
     @TaskLocal static var taskWorld: DeviceWorld?
 
     private let lock = NSLock()
     private var globalWorld: DeviceWorld?
-    private var sceneReference = Emulator.defaultScene
+    private var globalScene: ChosenScene?
     private var mode = ClockMode.virtual
+    private var noiseSeed: UInt64 = 0
+    private let globalTrace = CaptureTrace()
     private var raised: [(NSException, CaptureRule?)] = []
 
     private init() {}
@@ -39,13 +45,60 @@ public final class Emulator: @unchecked Sendable {
         lock.withLock { globalWorld = world }
     }
 
-    /// Chooses the scene by a name in `Scenes/` or by a path. It is resolved when a photo is rendered.
-    public func use(scene nameOrPath: String) {
-        lock.withLock { sceneReference = nameOrPath }
+    /// Chooses the scene by a name in `Scenes/` (found as `SceneLoader` finds it: the
+    /// `OBSCURA_SCENES` variable or a `Scenes/` folder above the current directory) or by a path to
+    /// a scene file. The file is loaded and validated now; a bad one throws with its location and
+    /// nothing changes. Inside `withDevice` the choice holds for that task only.
+    public func use(scene nameOrPath: String) throws {
+        let chosen = ChosenScene(reference: nameOrPath, scene: try Self.loadScene(nameOrPath))
+        if let world = scopedWorld {
+            world.setScene(chosen)
+        } else {
+            lock.withLock { globalScene = chosen }
+        }
     }
 
-    /// The chosen scene, as given to `use(scene:)`.
-    public var scene: String { lock.withLock { sceneReference } }
+    /// The chosen scene, as given to `use(scene:)`; `defaultScene` when none was chosen.
+    public var scene: String { (scopedWorld?.scene ?? lock.withLock { globalScene })?.reference ?? Self.defaultScene }
+
+    /// The seed of the sensor noise (default 0). A photo's noise depends on this seed and on the
+    /// photo's place among its output's captures (1st, 2nd, …), never on the time or thread count,
+    /// so the same capture sequence gives the same bytes.
+    public var seed: UInt64 {
+        get { lock.withLock { noiseSeed } }
+        set { lock.withLock { noiseSeed = newValue } }
+    }
+
+    /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available
+    /// again (spec §2.7 [D]): `isFlashAvailable` turns false, `supportedFlashModes` still lists
+    /// `.on` and `.auto`, and resolved settings report `isFlashEnabled == false` until it cools.
+    public func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
+        device.setFlashAvailable(!unavailable)
+    }
+
+    /// Every capture rule evaluated so far, oldest first: passed and failed validation rules and
+    /// the decisions a capture made (flash, exposure), for `obscura explain`. Inside `withDevice`
+    /// this is the task's own trace.
+    public var trace: [TraceEntry] { (scopedWorld?.trace ?? globalTrace).entries }
+
+    /// Empties the trace.
+    public func clearTrace() { (scopedWorld?.trace ?? globalTrace).clear() }
+
+    func record(_ entry: TraceEntry) { (scopedWorld?.trace ?? globalTrace).append(entry) }
+
+    /// The scene photos render: the task's, else the global choice, else the default scene.
+    var currentScene: ChosenScene {
+        if let chosen = scopedWorld?.scene ?? lock.withLock({ globalScene }) { return chosen }
+        // Like the default device, the default scene ships with the package; not finding it is a
+        // broken installation (or a working directory outside the package without OBSCURA_SCENES).
+        do {
+            let chosen = ChosenScene(reference: Self.defaultScene, scene: try Self.loadScene(Self.defaultScene))
+            lock.withLock { globalScene = globalScene ?? chosen }
+            return chosen
+        } catch {
+            preconditionFailure("cannot load the default scene '\(Self.defaultScene)': \(error)")
+        }
+    }
 
     /// The chosen device's catalogue id.
     public var deviceID: String { currentWorld.profile.id }
@@ -98,6 +151,11 @@ public final class Emulator: @unchecked Sendable {
 
     var scopedWorld: DeviceWorld? {
         Emulator.taskWorld ?? (Thread.current.threadDictionary[Emulator.worldKey] as? DeviceWorld)
+    }
+
+    private static func loadScene(_ nameOrPath: String) throws -> Scene {
+        if nameOrPath.hasSuffix(".yaml") || nameOrPath.contains("/") { return try SceneLoader.load(path: nameOrPath) }
+        return try SceneLoader().scene(nameOrPath)
     }
 
     private static func loadProfile(_ idOrPath: String) throws -> DeviceProfile {

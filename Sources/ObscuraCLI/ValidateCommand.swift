@@ -18,7 +18,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
         commandName: "constant-color",
         abstract: "Measure Constant Color against the ordinary photo under many room lights.",
         discussion: """
-            The ColorChecker 24 and 140 skin patches on one card 0.5 m away, under 10-800 lux at 3000-7500 K, \
+            The ColorChecker 24 and 140 skin patches on one small card 0.5 m away, centred in the flash beam and \
+            photographed through a central crop of the sensor (so the flash's fall-off stays out of the figures), under 10-800 lux at 3000-7500 K, \
             on the Planckian locus and at Duv -0.02 and +0.02. Reports the CIELAB variance of each patch across \
             the lights for both photos, its reduction (Apple reports 87 % on iPhone 15) and ΔE00 against the \
             reflectance under D65.
@@ -30,7 +31,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Option(name: .long, help: "The DeviceProfiles directory.")
     var profiles: String?
 
-    @Option(help: "Chart picture size WxH.")
+    @Option(help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch.")
     var size: String = "224x168"
 
     @Flag(help: "Run the reduced protocol (2 illuminances, 2 CCTs, 2 tints).")
@@ -53,7 +54,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
         let pipeline: ConstantColorPipeline
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
-            pipeline = try ConstantColorPipeline(device: profile, camera: camera, width: width, height: height)
+            pipeline = try ConstantColorValidation.chartPipeline(
+                device: profile, camera: camera, width: width, height: height)
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }

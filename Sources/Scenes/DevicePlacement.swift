@@ -32,6 +32,9 @@ public struct DevicePlacement: Sendable, Hashable {
 
     /// The placement after `seconds` of motion (the look-at point moves with the device).
     public func advanced(by seconds: Double) -> DevicePlacement {
+        // A still device stays bit-identical: position + (lookAt − position) need not round back to
+        // lookAt, and a placement that differs in the last bit would cost a renderer its geometry.
+        guard !motion.isStatic else { return self }
         let t = motion.advance(Transform(position: position, rotation: .identity), by: seconds)
         var out = self
         out.position = t.position

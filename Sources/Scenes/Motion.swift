@@ -19,6 +19,7 @@ public struct Motion: Sendable, Hashable {
 
     /// The transform after `seconds`: rotated about its own origin, then translated.
     public func advance(_ transform: Transform, by seconds: Double) -> Transform {
+        guard !isStatic else { return transform }
         var out = transform
         out.position += velocity * seconds
         let angle = angularVelocity.length * seconds

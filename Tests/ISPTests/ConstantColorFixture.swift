@@ -27,10 +27,30 @@ enum ConstantColorFixture {
             camera: camera, flash: built.flash, calibration: built.calibration, settings: settings)
     }
 
-    /// A ColorChecker square-on at `distance`, under `illuminant` at `lux` from behind the camera.
-    static func chartScene(illuminant: Spectrum, lux: Double, distance: Double = 0.3) -> Scene {
+    /// The validation's chart pipeline (`ConstantColorValidation.chartPipeline`): the iPhone 15 Pro
+    /// wide camera cropped to its central `width × height` pixels at native pitch, real noise.
+    static func chartPipeline(
+        width: Int = 160, height: Int = 120, device: DeviceProfile? = nil,
+        settings: ConstantColorPipeline.Settings = .init(developsFallback: false)
+    ) throws -> ConstantColorPipeline {
+        let profile = try device ?? self.device()
+        return try ConstantColorValidation.chartPipeline(
+            device: profile, camera: try profile.camera(ofType: .builtInWideAngleCamera), width: width,
+            height: height, settings: settings)
+    }
+
+    /// The width of a chart that fills `fill` of a camera's horizontal view at `distance`.
+    static func chartWidth(camera: CameraModel, distance: Double, fill: Double = 0.8) -> Double {
+        fill * distance * Double(camera.width) / camera.fx
+    }
+
+    /// A ColorChecker square-on at `distance`, `width` wide (the Classic's 0.2794 m by default),
+    /// under `illuminant` at `lux` from behind the camera.
+    static func chartScene(illuminant: Spectrum, lux: Double, distance: Double = 0.3, width: Double = 0.2794)
+        -> Scene
+    {
         let chart = SceneObject(
-            name: "chart", shape: .plane(width: 0.2794, height: 0.1905),
+            name: "chart", shape: .plane(width: width, height: width * 0.1905 / 0.2794),
             transform: Transform(position: Vector3(0, 0, -distance)), surface: Cards.colorChecker())
         return Scene(
             objects: [chart],

@@ -53,7 +53,9 @@ struct ConstantColorSceneTests {
             let reference = Colorimetry.lab(reflectance: patch.reflectance, illuminant: Illuminants.d65)
             var dh = abs(lab.lch.h - reference.lch.h)
             if dh > 180 { dh = 360 - dh }
-            #expect(dh < 8, "\(patch.name)")
+            // Noise-free, the degree-3 mapping leaves these tones 1.6–6.1° towards red (degree 2: 4.7–11.6°);
+            // noise on the 240×180 photo adds about ±1.5°.
+            #expect(dh < 8, "\(patch.name) hue off by \(dh)°")
             checked += 1
         }
         #expect(checked >= 5)

@@ -121,7 +121,7 @@ import Testing
             let t2 = device.observe(\.activeFormat, options: [.new]) { _, c in
                 c.newValue.map { formats.append(CMVideoFormatDescriptionGetDimensions($0.formatDescription).width) }
             }
-            device._setFlashThermallyUnavailable(true)
+            Emulator.shared.setFlashThermallyUnavailable(true, for: device)
             try device.lockForConfiguration()
             device.activeFormat = device.formats[2]
             device.unlockForConfiguration()

@@ -32,6 +32,14 @@ import Testing
     #expect(scene.objectIndex(named: "pot") == nil)
 }
 
+/// A still scene is the same value later, to the bit: renderers compare scenes to share geometry.
+@Test func stillSceneAdvancesToItself() {
+    // 0.25 + (−0.02 − 0.25) does not round back to −0.02 in binary floating point.
+    let device = DevicePlacement(position: Vector3(0, 0.45, 0.25), lookAt: Vector3(0, 0, -0.02))
+    let scene = Scene(objects: [], ambient: nil, device: device)
+    #expect(scene.advanced(by: 0.05) == scene)
+}
+
 @Test func colorCheckerCardHoldsTwentyFourPatchesAndABorder() {
     let surface = Cards.colorChecker()
     #expect(surface.materials.count == 25)

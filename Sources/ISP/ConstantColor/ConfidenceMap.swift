@@ -45,24 +45,37 @@ public struct ConfidenceMap: Sendable {
         precondition(signal.count == width * height && variance.count == signal.count && clipped.count == signal.count)
         let tile = max(1, tileSize)
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        var s = [Double](repeating: 0, count: mw * mh)
-        var v = [Double](repeating: 0, count: mw * mh)
-        var c = [Double](repeating: 0, count: mw * mh)
-        var n = [Double](repeating: 0, count: mw * mh)
-        for y in 0..<height {
-            let row = (y / tile) * mw
-            for x in 0..<width {
-                let t = row + x / tile
-                let i = y * width + x
-                n[t] += 1
-                if clipped[i] {
-                    c[t] += 1
-                } else {
-                    s[t] += Double(signal[i])
-                    v[t] += Double(variance[i])
+        // Per tile: Σ signal, Σ variance over unclipped pixels, clipped count, pixel count. Row bands
+        // of whole tile rows own their tiles, so the sums do not depend on the number of cores.
+        var sums = [Double](repeating: 0, count: 4 * mw * mh)
+        signal.withUnsafeBufferPointer { sb in
+            variance.withUnsafeBufferPointer { vb in
+                clipped.withUnsafeBufferPointer { cb in
+                    sums.withUnsafeMutableBufferPointer { tb in
+                        let sig = ReadBuffer(sb), vari = ReadBuffer(vb), clip = ReadBuffer(cb)
+                        let out = RowBuffer(tb)
+                        ParallelRows.forEach(mh) { tileRows in
+                            for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                                let row = (y / tile) * mw
+                                for x in 0..<width {
+                                    let t = 4 * (row + x / tile)
+                                    let i = y * width + x
+                                    out.base[t + 3] += 1
+                                    if clip.base[i] {
+                                        out.base[t + 2] += 1
+                                    } else {
+                                        out.base[t] += Double(sig.base[i])
+                                        out.base[t + 1] += Double(vari.base[i])
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
+        let s = (0..<(mw * mh)).map { sums[4 * $0] }, v = (0..<(mw * mh)).map { sums[4 * $0 + 1] }
+        let c = (0..<(mw * mh)).map { sums[4 * $0 + 2] }, n = (0..<(mw * mh)).map { sums[4 * $0 + 3] }
         var values = [Double](repeating: 0, count: mw * mh)
         var snrs = [Double](repeating: 0, count: mw * mh)
         for t in 0..<(mw * mh) {

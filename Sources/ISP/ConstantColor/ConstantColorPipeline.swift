@@ -1,4 +1,5 @@
 import Devices
+import Dispatch
 import Foundation
 import Imaging
 import Scenes
@@ -13,8 +14,8 @@ import Spectra
 /// the flash frame (`FrameRegistration`); exposure normalisation to electrons per second, where
 /// frames differing in time and gain become comparable; the flash-only estimate
 /// f = flash − ambient; the map from camera RGB under the *calibrated* flash to XYZ under D65
-/// (`ColorCorrectionMatrix(camera:illuminant:renderedUnder:)`); a global exposure, a global tone
-/// curve and a 2.2 gamma into Display P3. Where confidence is low the ambient frame fills in, turned
+/// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
+/// exposure, a global tone curve and a 2.2 gamma into Display P3. Where confidence is low the ambient frame fills in, turned
 /// into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the confident pixels
 /// (a von Kries step in camera space, Petschnigg et al. 2004 use the same ratio for white balance).
 ///
@@ -25,6 +26,14 @@ import Spectra
 /// channels, does not depend on the distance and is what stays constant across ambient lights.
 /// Shadows cast by the ambient light vanish (the flash sits next to the lens); in filled regions
 /// they remain, because there the ambient frame is all there is.
+///
+/// What the photo is: a colorimetric rendering. The exposure puts the centre-weighted mean at
+/// mid-grey but never lets the brightest confident surface (an 8×8-tile mean, so noise does not
+/// decide) pass the tone curve's knee; below the knee the curve is the identity, so every diffuse
+/// surface keeps its D65 colorimetry, and only specular highlights and clipped pixels roll off.
+///
+/// Every pass over the pixels runs in row bands of fixed height on all cores; reductions are summed
+/// band by band in band order, so the output is bit-identical for any number of cores.
 public struct ConstantColorPipeline: Sendable {
     /// Choices of the pipeline.
     public struct Settings: Sendable, Hashable {
@@ -48,7 +57,7 @@ public struct ConstantColorPipeline: Sendable {
         /// Settings; the defaults are our choices, documented on each property.
         public init(
             interval: Double = 0.05, maximumFlashTime: Double = 1.0 / 30, tileSize: Int = 8, registers: Bool = true,
-            midGrey: Double = 0.18, toneCurve: ToneCurve = .shoulder(knee: 0.75, whiteInput: 2),
+            midGrey: Double = 0.18, toneCurve: ToneCurve = .shoulder(knee: 0.85, whiteInput: 2),
             developsFallback: Bool = true, fallbackWarmth: Double = 0.2
         ) {
             self.interval = interval
@@ -69,7 +78,7 @@ public struct ConstantColorPipeline: Sendable {
     /// The flash as the phone believes it is.
     public let calibration: FlashCalibration
     /// Neutral-normalised camera RGB under the calibrated flash → XYZ under D65 (Y_white = 1).
-    public let matrix: ColorCorrectionMatrix
+    public let correction: RootPolynomialCorrection
     /// The camera's response to a white under the calibrated flash, green = 1.
     public let flashNeutral: SIMD3<Double>
     /// The settings.
@@ -81,7 +90,9 @@ public struct ConstantColorPipeline: Sendable {
         self.flash = flash
         self.calibration = calibration
         self.settings = settings
-        matrix = ColorCorrectionMatrix(camera: camera, illuminant: calibration.spectrum, renderedUnder: Illuminants.d65)
+        correction = RootPolynomialCorrection(
+            camera: camera, illuminant: calibration.spectrum, renderedUnder: Illuminants.d65,
+            training: TrainingReflectances.constantColor, degree: 3)
         let n = CameraResponse.neutral(illuminant: calibration.spectrum, camera: camera)
         flashNeutral = n / n.y
     }
@@ -111,6 +122,7 @@ public struct ConstantColorPipeline: Sendable {
 
     /// Photographs a scene: metering, both frames, processing.
     public func capture(scene: Scene, seed: UInt64 = 0) -> ConstantColorResult {
+        var clock = StageClock()
         let w = max(32, camera.width / 8)
         let h = max(1, Int((Double(w) * Double(camera.height) / Double(camera.width)).rounded()))
         let quick = RenderOptions(keepsComponents: false)
@@ -119,12 +131,17 @@ public struct ConstantColorPipeline: Sendable {
         let plan = ConstantColorCapturePlan.meter(
             meteringRenderer: metering, seed: seed, maximumFlashTime: settings.maximumFlashTime,
             interval: settings.interval)
+        clock.lap("metering")
         let first = Renderer(scene: scene, camera: camera, flash: flash, options: quick)
         let ambient = first.render(plan.ambient)
+        clock.lap("render ambient")
         let later = scene.advanced(by: plan.interval)
         let second = later == scene ? first : Renderer(scene: later, camera: camera, flash: flash, options: quick)
         let flashFrame = second.render(plan.flash)
-        return process(ambient: ambient, flash: flashFrame, plan: plan, scene: scene)
+        clock.lap("render flash")
+        var result = process(ambient: ambient, flash: flashFrame, plan: plan, scene: scene)
+        result.diagnostics.stageSeconds = clock.laps + result.diagnostics.stageSeconds
+        return result
     }
 
     /// Processes a captured pair. `scene` only tells the fallback photo the room light (as the
@@ -132,18 +149,18 @@ public struct ConstantColorPipeline: Sendable {
     public func process(ambient: RawFrame, flash flashFrame: RawFrame, plan: ConstantColorCapturePlan, scene: Scene?)
         -> ConstantColorResult
     {
+        var clock = StageClock()
         let width = camera.width, height = camera.height
         precondition(ambient.width == width && flashFrame.width == width, "frames must match the camera")
         let pixels = width * height
         let noise = camera.noise
-        let (rateF, clipF) = ConstantColorPipeline.rates(flashFrame, noise: noise)
-        var (rateA, clipA) = ConstantColorPipeline.rates(ambient, noise: noise)
+        let (rateF, clipF, greenF) = ConstantColorPipeline.rates(flashFrame, noise: noise)
+        var (rateA, clipA, greenA) = ConstantColorPipeline.rates(ambient, noise: noise)
+        clock.lap("rates")
 
         // Registration on green rates; then the ambient frame is resampled onto the flash frame.
         var shift = SIMD2<Double>(0, 0)
         if settings.registers {
-            let greenF = (0..<pixels).map { rateF[3 * $0 + 1] }
-            let greenA = (0..<pixels).map { rateA[3 * $0 + 1] }
             shift = FrameRegistration.translation(reference: greenF, moving: greenA, width: width, height: height)
             if shift.x.isFinite, shift.y.isFinite, abs(shift.x) < Double(width) / 4, abs(shift.y) < Double(height) / 4 {
                 rateA = FrameRegistration.shifted(rateA, channels: 3, width: width, height: height, by: shift)
@@ -152,6 +169,8 @@ public struct ConstantColorPipeline: Sendable {
                 shift = .zero
             }
         }
+        greenA = []
+        clock.lap("registration")
 
         // Flash-only estimate and its noise, in flash-frame electrons (green).
         let tF = plan.flash.time, tA = plan.ambient.time
@@ -159,51 +178,88 @@ public struct ConstantColorPipeline: Sendable {
         let read2 = Float(noise.readNoiseElectrons * noise.readNoiseElectrons)
         let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
+        let timeF = Float(tF), timeA = Float(tA)
         var flashOnly = [Float](repeating: 0, count: 3 * pixels)
         var signal = [Float](repeating: 0, count: pixels)
         var variance = [Float](repeating: 0, count: pixels)
         var clipped = [Bool](repeating: false, count: pixels)
-        var clippedCount = 0
-        for p in 0..<pixels {
-            for c in 0..<3 { flashOnly[3 * p + c] = rateF[3 * p + c] - rateA[3 * p + c] }
-            let eF = rateF[3 * p + 1] * Float(tF)
-            let eA = rateA[3 * p + 1] * Float(tA)
-            signal[p] = flashOnly[3 * p + 1] * Float(tF)
-            variance[p] = max(eF, 0) + read2 + quantF + ratio * ratio * (max(eA, 0) + read2 + quantA)
-            clipped[p] = clipF[p] > 0 || clipA[p] > 0
-            if clipped[p] { clippedCount += 1 }
+        let clippedCount = withPointers(&flashOnly, &signal, &variance, &clipped) { fo, sig, vari, clip in
+            rateF.withUnsafeBufferPointer { rf in
+                rateA.withUnsafeBufferPointer { ra in
+                    clipF.withUnsafeBufferPointer { cf in
+                        clipA.withUnsafeBufferPointer { ca in
+                            let rF = ReadBuffer(rf), rA = ReadBuffer(ra)
+                            let cF = ReadBuffer(cf), cA = ReadBuffer(ca)
+                            return ParallelRows.bands(height, initial: 0) { rows in
+                                var count = 0
+                                for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                                    for c in 0..<3 { fo.base[3 * p + c] = rF.base[3 * p + c] - rA.base[3 * p + c] }
+                                    let eF = rF.base[3 * p + 1] * timeF
+                                    let eA = rA.base[3 * p + 1] * timeA
+                                    sig.base[p] = fo.base[3 * p + 1] * timeF
+                                    vari.base[p] = max(eF, 0) + read2 + quantF
+                                        + ratio * ratio * (max(eA, 0) + read2 + quantA)
+                                    let isClipped = cF.base[p] > 0 || cA.base[p] > 0
+                                    clip.base[p] = isClipped
+                                    if isClipped { count += 1 }
+                                }
+                                return count
+                            }.reduce(0, +)
+                        }
+                    }
+                }
+            }
         }
+        clock.lap("flash-only")
         let map = ConfidenceMap(
             signal: signal, variance: variance, clipped: clipped, width: width, height: height,
             tileSize: settings.tileSize)
+        signal = []
+        variance = []
+        clock.lap("confidence map")
 
         let (ambientToFlash, fromPair) = ConstantColorPipeline.ambientRatio(
             ambient: rateA, flashOnly: flashOnly, clipped: clipped, map: map, width: width, height: height,
             flashNeutral: flashNeutral)
 
         // Blend in camera space: w·f + (1 − w)·(ambient ⊘ ratio), w the interpolated confidence.
-        var blended = [Float](repeating: 0, count: 3 * pixels)
         let inverse = SIMD3<Float>(1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = y * width + x
-                let wgt = clipped[p] ? 0 : Float(map.value(x: Double(x) + 0.5, y: Double(y) + 0.5))
-                for c in 0..<3 {
-                    blended[3 * p + c] = wgt * flashOnly[3 * p + c] + (1 - wgt) * rateA[3 * p + c] * inverse[c]
+        let blended = flashOnly.withUnsafeBufferPointer { fo in
+            rateA.withUnsafeBufferPointer { ra in
+                clipped.withUnsafeBufferPointer { cl in
+                    let f = ReadBuffer(fo), a = ReadBuffer(ra)
+                    let clip = ReadBuffer(cl)
+                    return ParallelRows.fill(count: 3 * pixels, rows: height, initial: Float(0)) { rows, out in
+                        for y in rows {
+                            for x in 0..<width {
+                                let p = y * width + x
+                                let wgt = clip.base[p] ? 0 : Float(map.value(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                                for c in 0..<3 {
+                                    out[3 * p + c] = wgt * f.base[3 * p + c] + (1 - wgt) * a.base[3 * p + c] * inverse[c]
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
+        clock.lap("ambient ratio and blend")
 
         // Camera RGB → XYZ (D65) → one global exposure → linear Display P3.
-        let toP3 = RGBColorSpace.displayP3.fromXYZ * matrix.matrix * Matrix3.diagonal(1 / flashNeutral)
         let (meanY, brightest) = ConstantColorPipeline.exposureStatistics(
-            blended, clipped: clipped, width: width, height: height,
-            toXYZ: matrix.matrix * Matrix3.diagonal(1 / flashNeutral), toP3: toP3)
+            blended, clipped: clipped, map: map, width: width, height: height,
+            toXYZ: CorrectionKernel(correction: correction, neutral: flashNeutral, output: .identity, scale: 1),
+            toP3: CorrectionKernel(
+                correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: 1))
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
-        let photo = encoder.encode(blended, matrix: toP3, scale: k, width: width, height: height)
-        let pure = encoder.encode(flashOnly, matrix: toP3, scale: k, width: width, height: height)
+        let kernel = CorrectionKernel(
+            correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
+        clock.lap("exposure")
+        let photo = encoder.encode(blended, kernel: kernel, width: width, height: height)
+        let pure = encoder.encode(flashOnly, kernel: kernel, width: width, height: height)
+        clock.lap("encode")
 
         var fallback = PixelPlane<UInt8>(width: 1, height: 1, channels: 3)
         if settings.developsFallback {
@@ -219,33 +275,44 @@ public struct ConstantColorPipeline: Sendable {
                     outputSpace: .displayP3, warmthRetention: settings.fallbackWarmth,
                     exposureScale: 0.18 / AutoExposure.midGreyFraction * plan.fallbackGain)
             ).develop(ambient, as: UInt8.self)
+            clock.lap("fallback")
         }
         let diagnostics = ConstantColorResult.Diagnostics(
             plan: plan, registration: shift, ambientToFlash: ambientToFlash, ambientFromFlashPair: fromPair,
             exposureScale: k, clippedFraction: Double(clippedCount) / Double(pixels), ambientFrame: ambient,
-            flashFrame: flashFrame)
+            flashFrame: flashFrame, stageSeconds: clock.laps)
         return ConstantColorResult(
             photo: photo, confidenceMap: map, fallback: fallback, flashOnly: pure, diagnostics: diagnostics)
     }
 
-    /// Electrons per second per pixel and channel, (DN − black) / gain / time, and a clip mask
-    /// (1 where any channel reached the white level).
-    static func rates(_ frame: RawFrame, noise: NoiseParameters) -> ([Float], [Float]) {
+    /// Electrons per second per pixel and channel, (DN − black) / gain / time, a clip mask (1 where
+    /// any channel reached the white level) and the green rates alone (for registration).
+    static func rates(_ frame: RawFrame, noise: NoiseParameters) -> ([Float], [Float], [Float]) {
         let scale = Float(1 / (noise.gain(iso: frame.exposure.iso) * frame.exposure.time))
         let black = Float(noise.blackLevel)
         let white = UInt16(min(noise.whiteLevel, 65535))
-        var rates = [Float](repeating: 0, count: frame.dn.count)
-        var clip = [Float](repeating: 0, count: frame.width * frame.height)
-        frame.dn.withUnsafeBufferPointer { dn in
-            for p in 0..<(frame.width * frame.height) {
-                let r = dn[3 * p], g = dn[3 * p + 1], b = dn[3 * p + 2]
-                rates[3 * p] = (Float(r) - black) * scale
-                rates[3 * p + 1] = (Float(g) - black) * scale
-                rates[3 * p + 2] = (Float(b) - black) * scale
-                if max(r, g, b) >= white { clip[p] = 1 }
+        let width = frame.width, pixels = frame.width * frame.height
+        var rates = [Float](repeating: 0, count: 3 * pixels)
+        var clip = [Float](repeating: 0, count: pixels)
+        var green = [Float](repeating: 0, count: pixels)
+        frame.dn.withUnsafeBufferPointer { dnBuffer in
+            guard let dnBase = dnBuffer.baseAddress, dnBuffer.count >= 3 * pixels else { return }
+            let dn = ReadBuffer(base: dnBase)
+            withPointers(&rates, &clip, &green) { out, clipOut, greenOut in
+                ParallelRows.forEach(frame.height) { rows in
+                    for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                        let r = dn.base[3 * p], g = dn.base[3 * p + 1], b = dn.base[3 * p + 2]
+                        out.base[3 * p] = (Float(r) - black) * scale
+                        let gr = (Float(g) - black) * scale
+                        out.base[3 * p + 1] = gr
+                        greenOut.base[p] = gr
+                        out.base[3 * p + 2] = (Float(b) - black) * scale
+                        clipOut.base[p] = max(r, g, b) >= white ? 1 : 0
+                    }
+                }
             }
         }
-        return (rates, clip)
+        return (rates, clip, green)
     }
 
     /// The ambient light relative to the flash, per camera channel: Σ ambient / Σ flash-only over
@@ -256,24 +323,49 @@ public struct ConstantColorPipeline: Sendable {
         ambient: [Float], flashOnly: [Float], clipped: [Bool], map: ConfidenceMap, width: Int, height: Int,
         flashNeutral: SIMD3<Double>
     ) -> (SIMD3<Double>, Bool) {
-        var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
-        var allA = SIMD3<Double>(0, 0, 0), allF = 0.0
-        var count = 0
-        let mw = map.plane.width
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = y * width + x
-                guard !clipped[p] else { continue }
-                let pa = SIMD3(Double(ambient[3 * p]), Double(ambient[3 * p + 1]), Double(ambient[3 * p + 2]))
-                allA += pa
-                allF += Double(flashOnly[3 * p + 1])
-                guard map.values[(y / map.tileSize) * mw + x / map.tileSize] >= 0.5 else { continue }
-                a += pa
-                f += SIMD3(Double(flashOnly[3 * p]), Double(flashOnly[3 * p + 1]), Double(flashOnly[3 * p + 2]))
-                count += 1
+        struct Sums: Sendable {
+            var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), allA = SIMD3<Double>(0, 0, 0)
+            var allF = 0.0
+            var count = 0
+        }
+        let mw = map.plane.width, tile = map.tileSize
+        let bands = ambient.withUnsafeBufferPointer { am in
+            flashOnly.withUnsafeBufferPointer { fo in
+                clipped.withUnsafeBufferPointer { cl in
+                    let amb = ReadBuffer(am), fl = ReadBuffer(fo)
+                    let clip = ReadBuffer(cl)
+                    return ParallelRows.bands(height, initial: Sums()) { rows in
+                        var s = Sums()
+                        for y in rows {
+                            for x in 0..<width {
+                                let p = y * width + x
+                                guard !clip.base[p] else { continue }
+                                let pa = SIMD3(
+                                    Double(amb.base[3 * p]), Double(amb.base[3 * p + 1]), Double(amb.base[3 * p + 2]))
+                                s.allA += pa
+                                s.allF += Double(fl.base[3 * p + 1])
+                                guard map.values[(y / tile) * mw + x / tile] >= 0.5 else { continue }
+                                s.a += pa
+                                s.f += SIMD3(
+                                    Double(fl.base[3 * p]), Double(fl.base[3 * p + 1]), Double(fl.base[3 * p + 2]))
+                                s.count += 1
+                            }
+                        }
+                        return s
+                    }
+                }
             }
         }
-        if count * 100 >= width * height, f.x > 0, f.y > 0, f.z > 0, a.x > 0, a.y > 0, a.z > 0 {
+        var t = Sums()
+        for s in bands {
+            t.a += s.a
+            t.f += s.f
+            t.allA += s.allA
+            t.allF += s.allF
+            t.count += s.count
+        }
+        let (a, f, allA, allF) = (t.a, t.f, t.allA, t.allF)
+        if t.count * 100 >= width * height, f.x > 0, f.y > 0, f.z > 0, a.x > 0, a.y > 0, a.z > 0 {
             return (a / f, true)
         }
         guard allA.x > 0, allA.y > 0, allA.z > 0 else { return (SIMD3(1, 1, 1), false) }
@@ -282,34 +374,112 @@ public struct ConstantColorPipeline: Sendable {
         return (neutral / flashNeutral * level, false)
     }
 
-    /// The centre-weighted mean luminance (σ = 1/4 of the diagonal) and the 99.5th percentile of the
-    /// largest Display P3 channel, over unclipped pixels, every 2nd pixel in each direction.
+    /// The centre-weighted mean luminance (σ = 1/4 of the diagonal, unclipped pixels) and the
+    /// brightest surface: the largest Display P3 channel of any confident (≥ 0.5), unclipped tile's
+    /// mean colour.
     ///
-    /// The exposure puts the mean at mid-grey unless that would push the 99.5th percentile past the
-    /// tone curve's knee: then the bright surfaces decide, so that saturated colours are not
-    /// compressed channel by channel (which would shift their hue).
+    /// The exposure puts the mean at mid-grey unless that would push the brightest surface past the
+    /// tone curve's knee: then that surface decides, so that no diffuse colour is compressed channel
+    /// by channel (which would shift its hue and lightness). Tile means, not pixels, so noise does not
+    /// set the exposure; specular highlights clip and so never count.
     static func exposureStatistics(
-        _ rgb: [Float], clipped: [Bool], width: Int, height: Int, toXYZ m: Matrix3, toP3: Matrix3
+        _ rgb: [Float], clipped: [Bool], map: ConfidenceMap, width: Int, height: Int, toXYZ: CorrectionKernel,
+        toP3: CorrectionKernel
     ) -> (Double, Double) {
-        let row = SIMD3(m[1, 0], m[1, 1], m[1, 2])
-        var peaks: [Double] = []
+        let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
         let sigma = (Double(width * width + height * height)).squareRoot() / 4
-        var sum = 0.0, weights = 0.0
-        for y in stride(from: 0, to: height, by: 2) {
-            let dy = Double(y) + 0.5 - Double(height) / 2
-            for x in stride(from: 0, to: width, by: 2) {
-                let p = y * width + x
-                guard !clipped[p] else { continue }
-                let dx = Double(x) + 0.5 - Double(width) / 2
-                let weight = exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
-                let v = SIMD3(Double(rgb[3 * p]), Double(rgb[3 * p + 1]), Double(rgb[3 * p + 2]))
-                sum += weight * (row * v).sum()
-                weights += weight
-                peaks.append((toP3 * v).max())
+        // Per tile: Σ rgb and the number of clipped pixels; per band: the weighted luminance sums.
+        var tileSums = [Double](repeating: 0, count: 4 * mw * mh)
+        let partial = rgb.withUnsafeBufferPointer { src in
+            clipped.withUnsafeBufferPointer { cl in
+                toXYZ.m.withUnsafeBufferPointer { mx in
+                    tileSums.withUnsafeMutableBufferPointer { ts in
+                        let v = ReadBuffer(src), clip = ReadBuffer(cl)
+                        let m = ReadBuffer(mx), sums = RowBuffer(ts)
+                        // Bands are whole tile rows, so each band owns its tiles' sums.
+                        return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                            var acc = SIMD2<Double>(0, 0)
+                            for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                                let dy = Double(y) + 0.5 - Double(height) / 2
+                                var row = SIMD2<Double>(0, 0)
+                                for x in 0..<width {
+                                    let p = y * width + x
+                                    let t = 4 * ((y / tile) * mw + x / tile)
+                                    if clip.base[p] {
+                                        sums.base[t + 3] += 1
+                                        continue
+                                    }
+                                    let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
+                                    sums.base[t] += Double(r)
+                                    sums.base[t + 1] += Double(g)
+                                    sums.base[t + 2] += Double(b)
+                                    let dx = Double(x) + 0.5 - Double(width) / 2
+                                    let weight = exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
+                                    row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
+                                }
+                                acc += row
+                            }
+                            return acc
+                        }
+                    }
+                }
             }
         }
-        peaks.sort()
-        let p99 = peaks.isEmpty ? 0 : peaks[min(peaks.count - 1, Int(Double(peaks.count) * 0.995))]
-        return (weights > 0 ? sum / weights : 0, p99)
+        var total = SIMD2<Double>(0, 0)
+        for p in partial { total += p }
+        var brightest = 0.0
+        toP3.m.withUnsafeBufferPointer { mp in
+            guard let m = mp.baseAddress else { return }
+            for t in 0..<(mw * mh) where tileSums[4 * t + 3] == 0 && map.values[t] >= 0.5 {
+                let n = Float(min(tile, width - (t % mw) * tile) * min(tile, height - (t / mw) * tile))
+                let c = CorrectionKernel.apply(
+                    m, Float(tileSums[4 * t]) / n, Float(tileSums[4 * t + 1]) / n, Float(tileSums[4 * t + 2]) / n)
+                brightest = max(brightest, Double(c.max()))
+            }
+        }
+        return (total.y > 0 ? total.x / total.y : 0, brightest)
+    }
+}
+
+/// Wall-clock time of each stage of a capture (for the benchmark's breakdown).
+struct StageClock {
+    private var last = DispatchTime.now().uptimeNanoseconds
+    private(set) var laps: [ConstantColorResult.Stage] = []
+
+    mutating func lap(_ name: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        laps.append(ConstantColorResult.Stage(name: name, seconds: Double(now - last) / 1e9))
+        last = now
+    }
+}
+
+/// Shared mutable pointers to arrays that parallel row bands fill, each band its own rows.
+func withPointers<A, B, C, D, R>(
+    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ d: inout [D],
+    _ body: (RowBuffer<A>, RowBuffer<B>, RowBuffer<C>, RowBuffer<D>) -> R
+) -> R {
+    a.withUnsafeMutableBufferPointer { pa in
+        b.withUnsafeMutableBufferPointer { pb in
+            c.withUnsafeMutableBufferPointer { pc in
+                d.withUnsafeMutableBufferPointer { pd in
+                    body(
+                        RowBuffer(pa), RowBuffer(pb),
+                        RowBuffer(pc), RowBuffer(pd))
+                }
+            }
+        }
+    }
+}
+
+/// The three-array form of `withPointers`.
+func withPointers<A, B, C, R>(
+    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (RowBuffer<A>, RowBuffer<B>, RowBuffer<C>) -> R
+) -> R {
+    a.withUnsafeMutableBufferPointer { pa in
+        b.withUnsafeMutableBufferPointer { pb in
+            c.withUnsafeMutableBufferPointer { pc in
+                body(RowBuffer(pa), RowBuffer(pb), RowBuffer(pc))
+            }
+        }
     }
 }

@@ -15,7 +15,15 @@ public struct ConstantColorResult: Sendable {
     /// The flash-only picture without the low-confidence fill, encoded like `photo`.
     public let flashOnly: PixelPlane<UInt8>
     /// How the capture went.
-    public let diagnostics: Diagnostics
+    public internal(set) var diagnostics: Diagnostics
+
+    /// One stage of a capture and its wall-clock time.
+    public struct Stage: Sendable, Hashable {
+        /// What the stage does ("render flash", "registration", ...).
+        public let name: String
+        /// Its wall-clock time, seconds.
+        public let seconds: Double
+    }
 
     /// What the pipeline measured and chose on the way.
     public struct Diagnostics: Sendable {
@@ -36,5 +44,7 @@ public struct ConstantColorResult: Sendable {
         public let ambientFrame: RawFrame
         /// The flash frame, as read out.
         public let flashFrame: RawFrame
+        /// Wall-clock time of each stage, in order (rendering included when `capture` made the frames).
+        public internal(set) var stageSeconds: [Stage]
     }
 }

@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import Imaging
 import Scenes
@@ -15,6 +16,14 @@ import Spectra
 /// D65 luminance: exposure is not what the protocol tests, hue and relative lightness are.
 /// ΔE00 (CIE DE2000) is against the reflectance's CIELAB under D65 from the CIE 1931 observer
 /// (`Colorimetry.lab`), which owes nothing to the camera or the pipeline.
+///
+/// Chart geometry (our choice, as a lab would set it up): the flash's irradiance falls off away
+/// from its axis (cos^m α beam times cos³ α on a flat card, color-science spec §3.4), which a phone
+/// cannot tell from a darker paint, so a lab keeps the card small and centred in the beam. The
+/// chart therefore fills 85 % of a *central crop* of the sensor at its native pixel pitch
+/// (`chartPipeline`, a digital zoom: each patch still covers many pixels), 0.5 m away; on the
+/// iPhone 15 Pro wide camera a 224-pixel crop spans ±1.2° around the axis, where the flash varies by
+/// less than 0.3 %. A full-field chart would instead measure the beam pattern, not the colour.
 public struct ConstantColorValidation: Sendable {
     /// The lighting conditions.
     public struct Conditions: Sendable, Hashable {
@@ -96,7 +105,29 @@ public struct ConstantColorValidation: Sendable {
     /// The patches on the validation chart.
     public static let chartPatches: [ReflectancePatch] = ColorChecker.patches + SkinTones.patches
 
-    /// Runs the protocol with a pipeline (its camera size is the chart picture's).
+    /// The validation pipeline of a profile camera: the pipeline of the full sensor, its camera
+    /// cropped to the central `width × height` pixels (see the type's note on geometry).
+    public static func chartPipeline(
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int,
+        settings: ConstantColorPipeline.Settings = .init()
+    ) throws -> ConstantColorPipeline {
+        guard let sensor = camera.optics?.sensor else {
+            throw ConstantColorError(description: "\(device.sourceFile): camera \(camera.id) lists no sensor_px")
+        }
+        let full = try ConstantColorPipeline(
+            device: device, camera: camera, width: sensor.width, height: sensor.height, settings: settings)
+        guard width <= full.camera.width, height <= full.camera.height else {
+            throw ConstantColorError(
+                description: "\(device.sourceFile): chart picture \(width)x\(height) exceeds the sensor "
+                    + "\(full.camera.width)x\(full.camera.height) of \(camera.id)")
+        }
+        return ConstantColorPipeline(
+            camera: full.camera.centreCropped(width: width, height: height), flash: full.flash,
+            calibration: full.calibration, settings: settings)
+    }
+
+    /// Runs the protocol with a pipeline (its camera size is the chart picture's; see
+    /// `chartPipeline` for the camera the protocol expects).
     public static func run(
         pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, keepSamples: Int = 6, seed: UInt64 = 1
     ) throws -> ConstantColorValidation {
@@ -107,7 +138,7 @@ public struct ConstantColorValidation: Sendable {
         while padded.count < rows * columns {
             padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
         }
-        // The card fills about 85 % of the frame at 0.5 m.
+        // The card fills about 85 % of the frame at 0.5 m: of the central crop `chartPipeline` gives.
         let camera = pipeline.camera
         let distance = 0.5
         let width = min(0.85 * distance * Double(camera.width) / camera.fx,

@@ -26,9 +26,9 @@ struct DisplayEncoder: Sendable {
         }
     }
 
-    /// The encoded picture of interleaved camera RGB through `matrix` after a gain of `scale`.
-    func encode(_ rgb: [Float], matrix: Matrix3, scale: Double, width: Int, height: Int) -> PixelPlane<UInt8> {
-        let m = matrix.rows.map { $0.map { Float($0 * scale) } }
+    /// The encoded picture of interleaved camera RGB through a colour kernel (which carries the
+    /// exposure), row bands in parallel.
+    func encode(_ rgb: [Float], kernel: CorrectionKernel, width: Int, height: Int) -> PixelPlane<UInt8> {
         let top = maximum
         let last = Float(table.count - 1)
         let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
@@ -37,13 +37,17 @@ struct DisplayEncoder: Sendable {
             return table.withUnsafeBufferPointer { lut -> [UInt8] in
                 guard let lutBase = lut.baseAddress else { return [] }
                 let lookup = ReadBuffer(base: lutBase)
-                return ParallelRows.fill(count: rgb.count, rows: height, initial: UInt8(0)) { rows, out in
-                    for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                        let r = source.base[3 * p], g = source.base[3 * p + 1], b = source.base[3 * p + 2]
-                        for c in 0..<3 {
-                            let v = m[c][0] * r + m[c][1] * g + m[c][2] * b
-                            let u = (min(max(v, 0), top) / top).squareRoot()
-                            out[3 * p + c] = lookup.base[Int(u * last + 0.5)]
+                return kernel.m.withUnsafeBufferPointer { coefficients -> [UInt8] in
+                    guard let mBase = coefficients.baseAddress else { return [] }
+                    let m = ReadBuffer(base: mBase)
+                    return ParallelRows.fill(count: rgb.count, rows: height, initial: UInt8(0)) { rows, out in
+                        for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                            let v = CorrectionKernel.apply(
+                                m.base, source.base[3 * p], source.base[3 * p + 1], source.base[3 * p + 2])
+                            for c in 0..<3 {
+                                let u = (min(max(v[c], 0), top) / top).squareRoot()
+                                out[3 * p + c] = lookup.base[Int(u * last + 0.5)]
+                            }
                         }
                     }
                 }

@@ -76,47 +76,82 @@ public enum FrameRegistration {
         }
     }
 
-    /// 2× box downsampling.
+    /// 2× box downsampling (row bands in parallel).
     static func halve(_ plane: [Float], _ w: Int, _ h: Int) -> ([Float], Int, Int) {
         let w2 = w / 2, h2 = h / 2
-        var out = [Float](repeating: 0, count: w2 * h2)
-        for y in 0..<h2 {
-            for x in 0..<w2 {
-                let i = 2 * y * w + 2 * x
-                out[y * w2 + x] = 0.25 * (plane[i] + plane[i + 1] + plane[i + w] + plane[i + w + 1])
+        let out = plane.withUnsafeBufferPointer { src -> [Float] in
+            let p = ReadBuffer(src)
+            return ParallelRows.fill(count: w2 * h2, rows: h2, initial: Float(0)) { rows, out in
+                for y in rows {
+                    for x in 0..<w2 {
+                        let i = 2 * y * w + 2 * x
+                        out[y * w2 + x] = 0.25 * (p.base[i] + p.base[i + 1] + p.base[i + w] + p.base[i + w + 1])
+                    }
+                }
             }
         }
         return (out, w2, h2)
     }
 
     /// log(v + ε) minus its local mean over a (2r+1)² box; ε is 1 % of the plane's mean, so the
-    /// darkest pixels (read noise) do not dominate.
+    /// darkest pixels (read noise) do not dominate. Row bands in parallel; the mean is summed band
+    /// by band in order, so the result does not depend on the number of cores.
     static func structure(_ plane: [Float], _ w: Int, _ h: Int) -> [Float] {
-        var mean = 0.0
-        for v in plane { mean += Double(v) }
-        let epsilon = Float(max(mean / Double(plane.count), 1e-6) * 0.01)
-        let log = plane.map { Foundation.log(max($0, 0) + epsilon) }
         let r = 4
-        // Separable box mean with an integral over each row, then each column.
-        var rowMean = [Float](repeating: 0, count: w * h)
-        for y in 0..<h {
-            var prefix = [Float](repeating: 0, count: w + 1)
-            for x in 0..<w { prefix[x + 1] = prefix[x] + log[y * w + x] }
-            for x in 0..<w {
-                let a = max(0, x - r), b = min(w, x + r + 1)
-                rowMean[y * w + x] = (prefix[b] - prefix[a]) / Float(b - a)
+        return plane.withUnsafeBufferPointer { src -> [Float] in
+            let p = ReadBuffer(src)
+            let mean = ParallelRows.bands(h, initial: 0.0) { rows in
+                var s = 0.0
+                for y in rows {
+                    var row: Float = 0
+                    for x in 0..<w { row += p.base[y * w + x] }
+                    s += Double(row)
+                }
+                return s
+            }.reduce(0, +)
+            let epsilon = Float(max(mean / Double(plane.count), 1e-6) * 0.01)
+            // Log, then the horizontal box mean of each row (a running sum over the window).
+            var log = [Float](repeating: 0, count: w * h)
+            var rowMean = [Float](repeating: 0, count: w * h)
+            log.withUnsafeMutableBufferPointer { lb in
+                rowMean.withUnsafeMutableBufferPointer { rb in
+                    let lg = RowBuffer(lb), rm = RowBuffer(rb)
+                    ParallelRows.forEach(h) { rows in
+                        for y in rows {
+                            let row = lg.base + y * w
+                            for x in 0..<w { row[x] = Foundation.log(max(p.base[y * w + x], 0) + epsilon) }
+                            var sum: Float = 0
+                            for x in 0..<min(w, r) { sum += row[x] }
+                            for x in 0..<w {
+                                if x + r < w { sum += row[x + r] }
+                                if x - r - 1 >= 0 { sum -= row[x - r - 1] }
+                                let a = max(0, x - r), b = min(w, x + r + 1)
+                                rm.base[y * w + x] = sum / Float(b - a)
+                            }
+                        }
+                    }
+                }
+            }
+            // Vertical box mean of the row means, subtracted from the log.
+            return log.withUnsafeBufferPointer { lb in
+                rowMean.withUnsafeBufferPointer { rb in
+                    let lg = ReadBuffer(lb), rm = ReadBuffer(rb)
+                    return ParallelRows.fill(count: w * h, rows: h, initial: Float(0)) { rows, out in
+                        for y in rows {
+                            let a = max(0, y - r), b = min(h, y + r + 1)
+                            let inv = 1 / Float(b - a)
+                            let o = out + y * w
+                            for x in 0..<w { o[x] = 0 }
+                            for yy in a..<b {
+                                let src = rm.base + yy * w
+                                for x in 0..<w { o[x] += src[x] }
+                            }
+                            for x in 0..<w { o[x] = lg.base[y * w + x] - o[x] * inv }
+                        }
+                    }
+                }
             }
         }
-        var out = [Float](repeating: 0, count: w * h)
-        for x in 0..<w {
-            var prefix = [Float](repeating: 0, count: h + 1)
-            for y in 0..<h { prefix[y + 1] = prefix[y] + rowMean[y * w + x] }
-            for y in 0..<h {
-                let a = max(0, y - r), b = min(h, y + r + 1)
-                out[y * w + x] = log[y * w + x] - (prefix[b] - prefix[a]) / Float(b - a)
-            }
-        }
-        return out
     }
 
     /// The integer shift in −radius…radius² with the least mean squared difference over the overlap.
@@ -155,22 +190,40 @@ public enum FrameRegistration {
             let fx = floor(d.x), fy = floor(d.y)
             let ix = Int(fx), iy = Int(fy)
             let ax = Float(d.x - fx), ay = Float(d.y - fy)
-            var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
-            for y in margin..<(h - margin) {
-                for x in margin..<(w - margin) {
-                    let i = y * w + x
-                    let gx = Double(ref[i + 1] - ref[i - 1]) * 0.5
-                    let gy = Double(ref[i + w] - ref[i - w]) * 0.5
-                    let j = (y + iy) * w + x + ix
-                    let top = mov[j] + ax * (mov[j + 1] - mov[j])
-                    let bottom = mov[j + w] + ax * (mov[j + w + 1] - mov[j + w])
-                    let e = Double(top + ay * (bottom - top) - ref[i])
-                    hxx += gx * gx
-                    hxy += gx * gy
-                    hyy += gy * gy
-                    bx += gx * e
-                    by += gy * e
+            // Sums per row band (Hessian xx, xy, yy and the two right-hand sides), merged in band order.
+            let inner = h - 2 * margin
+            let partial = ref.withUnsafeBufferPointer { rb in
+                mov.withUnsafeBufferPointer { mb in
+                    let rp = ReadBuffer(rb), mp = ReadBuffer(mb)
+                    return ParallelRows.bands(inner, initial: [Double](repeating: 0, count: 5)) { band in
+                        var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
+                        for y in (band.lowerBound + margin)..<(band.upperBound + margin) {
+                            for x in margin..<(w - margin) {
+                                let i = y * w + x
+                                let gx = Double(rp.base[i + 1] - rp.base[i - 1]) * 0.5
+                                let gy = Double(rp.base[i + w] - rp.base[i - w]) * 0.5
+                                let j = (y + iy) * w + x + ix
+                                let top = mp.base[j] + ax * (mp.base[j + 1] - mp.base[j])
+                                let bottom = mp.base[j + w] + ax * (mp.base[j + w + 1] - mp.base[j + w])
+                                let e = Double(top + ay * (bottom - top) - rp.base[i])
+                                hxx += gx * gx
+                                hxy += gx * gy
+                                hyy += gy * gy
+                                bx += gx * e
+                                by += gy * e
+                            }
+                        }
+                        return [hxx, hxy, hyy, bx, by]
+                    }
                 }
+            }
+            var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
+            for p in partial {
+                hxx += p[0]
+                hxy += p[1]
+                hyy += p[2]
+                bx += p[3]
+                by += p[4]
             }
             let det = hxx * hyy - hxy * hxy
             guard det > 1e-12 else { return d }

@@ -16,7 +16,7 @@ struct ReadBuffer<Element>: @unchecked Sendable {
 enum ParallelRows {
     /// Calls `body` with disjoint row ranges covering `0..<rows`.
     static func forEach(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let band = 32
+        let band = bandHeight
         let bands = (rows + band - 1) / band
         let workers = max(1, min(bands, ProcessInfo.processInfo.activeProcessorCount))
         if workers == 1 {
@@ -44,5 +44,47 @@ enum ParallelRows {
             forEach(rows) { range in body(range, shared.base) }
         }
         return out
+    }
+}
+
+extension ParallelRows {
+    /// Rows per band of `bands`: fixed, so results reduced band by band never depend on the number
+    /// of workers.
+    static let bandHeight = 32
+
+    /// One value per band of `bandHeight` rows covering `0..<rows`, in band order; `body` gets the
+    /// band's rows. Merging the values in order makes a reduction deterministic for any core count.
+    static func bands<T>(_ rows: Int, initial: T, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+        let count = (rows + bandHeight - 1) / bandHeight
+        var out = [T](repeating: initial, count: count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let shared = RowBuffer(base: base)
+            let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var b = w
+                while b < count {
+                    shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
+                    b += workers
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension ReadBuffer {
+    /// The buffer's start; pixel buffers are never empty (a camera has at least one pixel).
+    init(_ buffer: UnsafeBufferPointer<Element>) {
+        guard let base = buffer.baseAddress else { preconditionFailure("empty pixel buffer") }
+        self.init(base: base)
+    }
+}
+
+extension RowBuffer {
+    /// The buffer's start; pixel buffers are never empty (a camera has at least one pixel).
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        guard let base = buffer.baseAddress else { preconditionFailure("empty pixel buffer") }
+        self.init(base: base)
     }
 }

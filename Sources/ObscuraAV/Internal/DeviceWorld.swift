@@ -1,4 +1,12 @@
 import Devices
+import Foundation
+import Scenes
+
+/// A scene as chosen: the name or path the client gave, and the validated scene.
+struct ChosenScene: Sendable {
+    let reference: String
+    let scene: Scene
+}
 
 /// One device profile made into `AVCaptureDevice` instances: what discovery sees.
 ///
@@ -8,6 +16,14 @@ final class DeviceWorld: @unchecked Sendable {
     let profile: DeviceProfile
     /// In the profile's order.
     let devices: [AVCaptureDevice]
+    /// The rules evaluated by captures in this world.
+    let trace = CaptureTrace()
+    private let lock = NSLock()
+    private var chosenScene: ChosenScene?
+
+    /// The scene chosen inside this world, if any.
+    var scene: ChosenScene? { lock.withLock { chosenScene } }
+    func setScene(_ scene: ChosenScene) { lock.withLock { chosenScene = scene } }
 
     init(profile: DeviceProfile) {
         self.profile = profile

@@ -1,62 +1,106 @@
 import Devices
+import Foundation
 import Imaging
 
-/// Everything the pixels of one photo depend on, resolved from the API state.
+/// Everything the pixels of one request depend on, resolved from the API state.
 struct PhotoRenderRequest: Sendable {
+    /// A fixed exposure: the device's custom mode.
+    struct FixedExposure: Sendable, Hashable {
+        let duration: Double
+        let iso: Double
+    }
+
     let profile: DeviceProfile
     let camera: CameraProfile
-    let format: CaptureFormat
-    /// The scene reference given to `Emulator.use(scene:)`.
-    let scene: String
+    let scene: ChosenScene
     let flashFired: Bool
     let dimensions: Dimensions
     let colorSpace: AVCaptureColorSpace
-    /// Derived from the request's uniqueID so that the same request renders the same bytes.
+    /// The noise seed (see `Emulator.seed`).
     let seed: UInt64
-    /// 1-based index of the photo within the request.
-    let photoIndex: Int
+    /// The device's custom exposure; nil meters the scene.
+    let fixedExposure: FixedExposure?
+    /// A Constant Color request (spec §11), and whether it delivers the fallback photo.
+    let constantColor: Bool
+    let fallback: Bool
 }
 
-/// A rendered photo: output-referred RGB in the request's colour space, plus what was decided.
+/// One rendered photo of a request: encoded 8-bit RGB plus what was decided.
 struct RenderedPhoto: Sendable {
-    /// Three channels, 0…1, already encoded with the colour space's transfer function.
-    let encodedRGB: PixelPlane<Float>
+    let pixels: PixelPlane<UInt8>
+    /// The colour space the pixels are encoded in.
+    let encoding: PhotoEncoding
     let exposureDurationSeconds: Double
     let iso: Double
-    /// Which renderer produced the pixels, written into the file's metadata.
-    let renderer: String
+    let flashFired: Bool
+    /// Constant Color photos only: the confidence map (one byte per tile) and its centre-weighted mean.
+    let confidenceMap: PixelPlane<UInt8>?
+    let confidenceLevel: Double
 }
 
-/// The integration point for photo pixels: Sensor (scene × camera × light → raw frame) followed
-/// by ISP's ordinary pipeline (auto exposure, white balance, colour correction, tone curve,
-/// encoding) plug in here. ObscuraAV holds API semantics only (STYLE.md rule 1).
-protocol PhotoRendering: Sendable {
-    /// Whether `.auto` flash fires: the scene's metered brightness decides (spec §6 [D]).
-    func autoFlashFires(_ request: PhotoRenderRequest) -> Bool
-    /// The photo's pixels.
-    func render(_ request: PhotoRenderRequest) -> RenderedPhoto
-}
+/// The still-image encodings Obscura writes.
+enum PhotoEncoding: Sendable {
+    case sRGB
+    case displayP3
 
-/// The renderer used until Sensor and ISP land: it renders **no scene**. Every pixel is the
-/// sRGB-encoded value of a linear 0.18 grey, auto flash never fires, and exposure metadata are
-/// fixed placeholders. Files say `Renderer: placeholder (no scene)`. Nothing may test these
-/// pixel values as if they were physics.
-struct PlaceholderPhotoRenderer: PhotoRendering {
-    func autoFlashFires(_ request: PhotoRenderRequest) -> Bool { false }
-
-    func render(_ request: PhotoRenderRequest) -> RenderedPhoto {
-        // IEC 61966-2-1 encoding of 0.18 (Display P3 uses the same transfer function).
-        let grey = Float(1.055 * Foundation.pow(0.18, 1 / 2.4) - 0.055)
-        let plane = PixelPlane<Float>(
-            width: request.dimensions.width, height: request.dimensions.height, channels: 3, repeating: grey)
-        return RenderedPhoto(
-            encodedRGB: plane, exposureDurationSeconds: 1.0 / 60, iso: 100, renderer: "placeholder (no scene)")
+    /// Photos follow `activeColorSpace` (spec §2.6, §12): sRGB stays sRGB; P3, HLG BT.2020 and Apple
+    /// Log video spaces all give Display P3 stills, the widest still space Obscura encodes [I].
+    init(_ space: AVCaptureColorSpace) {
+        self = space == .sRGB ? .sRGB : .displayP3
     }
+
+    var name: String { self == .sRGB ? "sRGB" : "Display P3" }
+    var png: PNGColorSpace { self == .sRGB ? .sRGB : .displayP3 }
 }
 
-import Foundation
+/// Why `.auto` flash did or did not fire.
+struct FlashMetering: Sendable {
+    /// Whether the scene is dark enough for the flash.
+    let needsFlash: Bool
+    /// The ISO the metered scene would need at the hand-held limit of 1/15 s.
+    let isoAtHandHeldLimit: Double
+}
 
-/// The renderer photos use. Replaced by the Sensor + ISP renderer when those targets exist.
+/// Photo pixels: Sensor (scene × camera × light → raw frame) and ISP (ordinary or Constant Color
+/// pipeline). ObscuraAV holds API semantics only (STYLE.md rule 1); this is where it asks.
+protocol PhotoRendering: Sendable {
+    /// Meters the scene without flash for the `.auto` decision (spec §6 [D]).
+    func meterForFlash(_ request: PhotoRenderRequest) -> FlashMetering?
+    /// The request's photos: one, or the Constant Color photo and its fallback.
+    func render(_ request: PhotoRenderRequest) -> Result<[RenderedPhoto], PhotoRenderingError>
+}
+
+/// Why a photo could not be rendered (a profile camera without a sensor model, for example).
+struct PhotoRenderingError: Error, CustomStringConvertible, Sendable {
+    let description: String
+}
+
+/// The renderer photos use.
 enum PhotoRenderers {
-    static let current: any PhotoRendering = PlaceholderPhotoRenderer()
+    static let current: any PhotoRendering = SensorPhotoRenderer.shared
+}
+
+/// The photos of one request, rendered once on first use and shared by its `AVCapturePhoto`s.
+final class PendingRender: @unchecked Sendable {
+    let request: PhotoRenderRequest
+    private let lock = NSLock()
+    private var result: Result<[RenderedPhoto], PhotoRenderingError>?
+
+    init(_ request: PhotoRenderRequest) { self.request = request }
+
+    /// The photo at `index` (0 = primary, 1 = Constant Color fallback); nil if rendering failed.
+    func photo(_ index: Int) -> RenderedPhoto? {
+        let r = lock.withLock { () -> Result<[RenderedPhoto], PhotoRenderingError> in
+            if let result { return result }
+            let made = PhotoRenderers.current.render(request)
+            result = made
+            if case .failure(let error) = made {
+                Emulator.shared.record(
+                    TraceEntry(section: "§5", rule: nil, outcome: .decided, sentence: "No pixels: \(error)"))
+            }
+            return made
+        }
+        guard case .success(let photos) = r, photos.indices.contains(index) else { return nil }
+        return photos[index]
+    }
 }

@@ -1,8 +1,21 @@
 import Imaging
 
-/// Writes encoded RGB (0…1) into a pixel buffer of an uncompressed photo format.
+/// Writes encoded 8-bit RGB into a pixel buffer of an uncompressed photo format.
 enum PixelBufferFilling {
-    static func make(from rgb: PixelPlane<Float>, format: OSType) -> CVPixelBuffer? {
+    /// A one-channel 8-bit plane as a `OneComponent8` buffer.
+    static func oneComponent8(_ plane: PixelPlane<UInt8>) -> CVPixelBuffer? {
+        guard let buffer = CVPixelBuffer(width: plane.width, height: plane.height, pixelFormat: kCVPixelFormatType_OneComponent8)
+        else { return nil }
+        let p = buffer.planes[0]
+        for y in 0..<plane.height {
+            let row = p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<plane.width { row[x] = plane[x, y, 0] }
+        }
+        return buffer
+    }
+
+    static func make(from bytes: PixelPlane<UInt8>, format: OSType) -> CVPixelBuffer? {
+        let rgb = EncodedRGB(bytes: bytes)
         guard let buffer = CVPixelBuffer(width: rgb.width, height: rgb.height, pixelFormat: format) else { return nil }
         func byte(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
         switch format {
@@ -36,7 +49,7 @@ enum PixelBufferFilling {
 
     /// ITU-R BT.601 Y'CbCr; full range 0–255, video range Y' 16–235 and C 16–240 (BT.601 §2.5).
     /// Chroma is the mean of each 2×2 block.
-    private static func fillYCbCr(_ rgb: PixelPlane<Float>, _ buffer: CVPixelBuffer, fullRange: Bool) {
+    private static func fillYCbCr(_ rgb: EncodedRGB, _ buffer: CVPixelBuffer, fullRange: Bool) {
         let luma = buffer.planes[0], chroma = buffer.planes[1]
         let (yScale, yOffset, cScale): (Float, Float, Float) = fullRange ? (255, 0, 255) : (219, 16, 224)
         func clamp(_ v: Float) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
@@ -69,4 +82,12 @@ enum PixelBufferFilling {
             }
         }
     }
+}
+
+/// 8-bit encoded RGB read as 0…1.
+private struct EncodedRGB {
+    let bytes: PixelPlane<UInt8>
+    var width: Int { bytes.width }
+    var height: Int { bytes.height }
+    subscript(x: Int, y: Int, c: Int) -> Float { Float(bytes[x, y, c]) / 255 }
 }

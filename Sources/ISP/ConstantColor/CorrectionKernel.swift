@@ -1,0 +1,58 @@
+import Foundation
+import Spectra
+
+/// The per-pixel colour mapping of the Constant Color pipeline in single precision: raw camera
+/// rates (flash-equivalent electrons per second) → linear output (XYZ or Display P3), with the
+/// camera neutral, the degree-3 root-polynomial correction, the output primaries and the exposure
+/// folded into one 3×13 matrix.
+///
+/// Folding is exact because every root-polynomial term is a monomial rᵃgᵇbᶜ with a + b + c = 1:
+/// φ(c ⊘ n) = D·φ(c) with D = diag(φ(1/n_r, 1/n_g, 1/n_b)), so out = k·P·M·D·φ(c) for output
+/// primaries P and exposure k. A degree-2 correction is padded with zero coefficients.
+struct CorrectionKernel: Sendable {
+    /// Terms per row.
+    static let width = 13
+    /// Row-major 3 × 13.
+    let m: [Float]
+
+    init(correction: RootPolynomialCorrection, neutral n: SIMD3<Double>, output: Matrix3, scale: Double) {
+        let d = RootPolynomialCorrection.terms(SIMD3(1 / n.x, 1 / n.y, 1 / n.z), degree: correction.degree)
+        let w = CorrectionKernel.width
+        var m = [Float](repeating: 0, count: 3 * w)
+        for row in 0..<3 {
+            for k in 0..<correction.termCount {
+                var s = 0.0
+                for j in 0..<3 { s += output[row, j] * correction.rows[j][k] }
+                m[row * w + k] = Float(s * d[k] * scale)
+            }
+        }
+        self.m = m
+    }
+
+    /// The mapped value of one camera RGB (negative inputs, from noise, count as 0 under the roots).
+    @inline(__always)
+    static func apply(_ m: UnsafePointer<Float>, _ r: Float, _ g: Float, _ b: Float) -> SIMD3<Float> {
+        let rc = max(r, 0), gc = max(g, 0), bc = max(b, 0)
+        let rg = (rc * gc).squareRoot(), gb = (gc * bc).squareRoot(), rb = (rc * bc).squareRoot()
+        let cr = cubeRoot(rc), cg = cubeRoot(gc), cb = cubeRoot(bc)
+        let t6 = cr * cg * cg, t7 = cg * cb * cb, t8 = cr * cb * cb, t9 = cg * cr * cr, t10 = cb * cg * cg
+        let t11 = cb * cr * cr, t12 = cr * cg * cb
+        @inline(__always) func row(_ o: Int) -> Float {
+            var s = m[o] * r + m[o + 1] * g + m[o + 2] * b + m[o + 3] * rg + m[o + 4] * gb + m[o + 5] * rb
+            s += m[o + 6] * t6 + m[o + 7] * t7 + m[o + 8] * t8 + m[o + 9] * t9 + m[o + 10] * t10
+            return s + m[o + 11] * t11 + m[o + 12] * t12
+        }
+        return SIMD3(row(0), row(13), row(26))
+    }
+
+    /// ∛x for x ≥ 0 in single precision: a bit-level first guess (the exponent divided by three)
+    /// and three Newton steps y ← y − (y³ − x)/(3y²), each of which roughly triples the correct bits
+    /// (5 → 15 → 24), so the result is within a few ulp of `cbrtf` at a fraction of its cost.
+    @inline(__always)
+    static func cubeRoot(_ x: Float) -> Float {
+        guard x > 0, x.isFinite else { return x.isFinite ? 0 : x }
+        var y = Float(bitPattern: x.bitPattern / 3 &+ 709_921_077)
+        for _ in 0..<3 { y -= (y * y * y - x) / (3 * y * y) }
+        return y
+    }
+}

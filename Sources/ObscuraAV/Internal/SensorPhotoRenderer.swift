@@ -1,0 +1,170 @@
+import Devices
+import Foundation
+import ISP
+import Imaging
+import Scenes
+import Sensor
+
+/// Renders photos with Sensor and develops them with ISP.
+///
+/// Ordinary photos: a low-resolution metering frame (`AutoExposure`, unless the device is in
+/// custom exposure), the full frame, white balance from the known lights with a fifth of the
+/// room's cast kept, the colour-correction matrix, a highlight shoulder, and sRGB or Display P3
+/// encoding (`BasicDevelop`). Constant Color photos come from `ConstantColorPipeline`.
+///
+/// Geometry is expensive and exposure-independent, so `Renderer`s (and Constant Color pipelines)
+/// are kept for the last few (scene, device, camera, size) combinations: repeated captures of an
+/// unchanged scene only expose and develop.
+final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
+    static let shared = SensorPhotoRenderer()
+
+    /// The `.auto` threshold: the flash fires when the scene metered without flash would need more
+    /// than ISO 400 at 1/15 s, the slowest hand-held time we allow (our choice; ISO 400 at 1/15 s
+    /// and f/1.8 is about EV100 3.6, a room of some 30 lux on an 18 % grey, ISO 2720).
+    static let autoFlashISO = 400.0
+    static let handHeldLimit = 1.0 / 15
+    /// Share of the room light's cast an ordinary photo keeps (as `obscura render` does).
+    static let warmth = 0.2
+    /// Width of the metering frame, pixels.
+    static let meteringWidth = 64
+
+    private struct Key: Hashable {
+        let scene: Scene
+        let device: String
+        let camera: String
+        let width: Int
+        let height: Int
+        let purpose: Int
+    }
+
+    private let lock = NSLock()
+    private var renderers: [(Key, Renderer)] = []
+    private var pipelines: [(Key, ConstantColorPipeline)] = []
+    private static let cacheSize = 4
+
+    // MARK: Metering
+
+    func meterForFlash(_ request: PhotoRenderRequest) -> FlashMetering? {
+        guard let metering = try? meteringRenderer(request) else { return nil }
+        let frame = metering.render(
+            Exposure(time: 0.01, iso: metering.camera.noise.baseISO, flash: false, seed: request.seed))
+        let rate = AutoExposure.meteredRate(frame)
+        let ae = AutoExposure(noise: metering.camera.noise)
+        // t · ISO = target · full well · base ISO / rate (see AutoExposure), at t = 1/15 s.
+        let noise = metering.camera.noise
+        let iso = rate > 0 ? ae.target * noise.fullWellElectrons * noise.baseISO / rate / Self.handHeldLimit : .infinity
+        return FlashMetering(needsFlash: iso > Self.autoFlashISO, isoAtHandHeldLimit: iso)
+    }
+
+    // MARK: Rendering
+
+    func render(_ request: PhotoRenderRequest) -> Result<[RenderedPhoto], PhotoRenderingError> {
+        do {
+            return .success(request.constantColor ? try constantColor(request) : [try ordinary(request)])
+        } catch let error as PhotoRenderingError {
+            return .failure(error)
+        } catch {
+            return .failure(PhotoRenderingError(description: "\(error)"))
+        }
+    }
+
+    private func ordinary(_ request: PhotoRenderRequest) throws -> RenderedPhoto {
+        let renderer = try fullRenderer(request)
+        let camera = renderer.camera
+        let exposure: Exposure
+        if let fixed = request.fixedExposure {
+            exposure = Exposure(time: fixed.duration, iso: fixed.iso, flash: request.flashFired, seed: request.seed)
+        } else {
+            exposure = AutoExposure(noise: camera.noise).solve(
+                meteringRenderer: try meteringRenderer(request), flash: request.flashFired, seed: request.seed)
+        }
+        let frame = renderer.render(exposure)
+        let balance = WhiteBalance.knownLights(
+            frame, scene: request.scene.scene, flash: request.profile.flash, camera: camera)
+        let encoding = PhotoEncoding(request.colorSpace)
+        let develop = BasicDevelop(
+            camera: camera, whiteBalance: balance,
+            settings: .init(outputSpace: encoding == .sRGB ? .sRGB : .displayP3, warmthRetention: Self.warmth))
+        return RenderedPhoto(
+            pixels: develop.develop(frame, as: UInt8.self), encoding: encoding, exposureDurationSeconds: exposure.time,
+            iso: exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0)
+    }
+
+    /// The Constant Color photo, then (when asked) the ambient fallback; both Display P3 (issue of
+    /// the pipeline: the flash/no-flash estimate is encoded with a 2.2 gamma into Display P3).
+    private func constantColor(_ request: PhotoRenderRequest) throws -> [RenderedPhoto] {
+        let pipeline = try constantColorPipeline(request)
+        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed)
+        let plan = result.diagnostics.plan
+        let photo = RenderedPhoto(
+            pixels: result.photo, encoding: .displayP3, exposureDurationSeconds: plan.flash.time, iso: plan.flash.iso,
+            flashFired: true, confidenceMap: result.confidenceMap.plane,
+            confidenceLevel: min(max(result.centerWeightedMeanConfidence, 0), 1))
+        guard request.fallback else { return [photo] }
+        let fallback = RenderedPhoto(
+            pixels: result.fallback, encoding: .displayP3, exposureDurationSeconds: plan.ambient.time,
+            iso: plan.ambient.iso, flashFired: false, confidenceMap: nil, confidenceLevel: 0)
+        return [photo, fallback]
+    }
+
+    // MARK: Caches
+
+    private func key(_ request: PhotoRenderRequest, width: Int, height: Int, purpose: Int) -> Key {
+        Key(
+            scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
+            camera: request.camera.id, width: width, height: height, purpose: purpose)
+    }
+
+    private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
+        let d = request.dimensions
+        return try cachedRenderer(key(request, width: d.width, height: d.height, purpose: 0), request)
+    }
+
+    /// The metering frame: `meteringWidth` pixels wide at the photo's aspect ratio.
+    private func meteringRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
+        let d = request.dimensions
+        let w = min(Self.meteringWidth, d.width)
+        let h = max(1, Int((Double(w) * Double(d.height) / Double(d.width)).rounded()))
+        return try cachedRenderer(key(request, width: w, height: h, purpose: 1), request)
+    }
+
+    private func cachedRenderer(_ key: Key, _ request: PhotoRenderRequest) throws -> Renderer {
+        if let hit = lock.withLock({ renderers.first { $0.0 == key }?.1 }) { return hit }
+        let camera: CameraModel
+        do {
+            camera = try CameraModel(
+                device: request.profile, camera: request.camera, width: key.width, height: key.height)
+        } catch {
+            throw PhotoRenderingError(description: "\(error)")
+        }
+        let renderer = Renderer(
+            scene: request.scene.scene, camera: camera,
+            flash: FlashModel(device: request.profile, camera: request.camera))
+        lock.withLock {
+            renderers.removeAll { $0.0 == key }
+            renderers.append((key, renderer))
+            if renderers.count > Self.cacheSize { renderers.removeFirst() }
+        }
+        return renderer
+    }
+
+    private func constantColorPipeline(_ request: PhotoRenderRequest) throws -> ConstantColorPipeline {
+        let d = request.dimensions
+        let k = key(request, width: d.width, height: d.height, purpose: request.fallback ? 3 : 2)
+        if let hit = lock.withLock({ pipelines.first { $0.0 == k }?.1 }) { return hit }
+        let pipeline: ConstantColorPipeline
+        do {
+            pipeline = try ConstantColorPipeline(
+                device: request.profile, camera: request.camera, width: d.width, height: d.height,
+                settings: .init(developsFallback: request.fallback))
+        } catch {
+            throw PhotoRenderingError(description: "\(error)")
+        }
+        lock.withLock {
+            pipelines.removeAll { $0.0 == k }
+            pipelines.append((k, pipeline))
+            if pipelines.count > Self.cacheSize { pipelines.removeFirst() }
+        }
+        return pipeline
+    }
+}

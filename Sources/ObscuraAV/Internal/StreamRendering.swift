@@ -79,7 +79,9 @@ final class StreamRendering: @unchecked Sendable {
         let rgb =
             picture(device: device, camera: camera, width: width, height: height, scene: scene)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
-        guard let buffer = PixelBufferFilling.make(from: rgb, format: pixelFormat) else { return nil }
+        // The buffer filler takes encoded 8-bit samples; the stream picture is encoded 0…1.
+        let bytes = rgb.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+        guard let buffer = PixelBufferFilling.make(from: bytes, format: pixelFormat) else { return nil }
         lock.withLock { buffers[key] = buffer }
         return buffer
     }

@@ -12,7 +12,7 @@ public enum ScenarioRunner {
         _ scenario: Scenario, output: OutputDirectory? = nil, progress: (String) -> Void = { _ in }
     ) throws -> ScenarioResult {
         Emulator.shared.clockMode = scenario.clock == .virtual ? .virtual : .realtime
-        Emulator.shared.use(scene: scenario.scene)
+        try Emulator.shared.use(scene: scenario.scene)
         // The device is private to this run, so runs in parallel (tests) do not share a camera.
         return try Emulator.shared.withDevice(scenario.device) {
             let context = RunContext()

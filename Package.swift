@@ -47,10 +47,12 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
+        // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
+        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Spectra", "Imaging", "Devices", "Scenes"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
-                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP",
+                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "Scenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +78,7 @@ let package = Package(
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],

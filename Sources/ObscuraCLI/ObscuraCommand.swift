@@ -6,7 +6,8 @@ public struct ObscuraCommand: ParsableCommand {
         commandName: "obscura",
         abstract: "Apple's AVFoundation camera capture on Linux, with physics behind the pixels.",
         subcommands: [
-            ColorCommand.self, DevicesCommand.self, RenderCommand.self, ImageCommand.self, ValidateCommand.self,
+            RunCommand.self, ExplainCommand.self, ColorCommand.self, DevicesCommand.self, RenderCommand.self, ImageCommand.self,
+            ValidateCommand.self,
         ]
     )
 

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// `obscura run FILE…`: runs scenario files and writes their outputs and reports.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files: API steps on a virtual device, with expectations and reports.",
+        discussion: """
+            Each scenario writes its saved photos, report.json and report.html into its output directory \
+            (default obscura-out/<scenario-name>; with several files, one subdirectory each under --out). \
+            Exits 1 if any expectation failed, 2 for a bad scenario file.
+            """)
+
+    @Argument(help: "Scenario files (*.scenario.yaml).")
+    var files: [String]
+
+    @Option(help: "Output directory (default: obscura-out/<scenario-name>).")
+    var out: String?
+
+    @Flag(help: "Overwrite an existing output directory.")
+    var force = false
+
+    @Flag(help: "Print the reports as JSON instead of a summary.")
+    var json = false
+
+    func run() throws {
+        // Parse everything first: a bad file stops the run before anything is written.
+        var scenarios: [Scenario] = []
+        for file in files {
+            do {
+                scenarios.append(try ScenarioLoader.load(path: file))
+            } catch {
+                throw CommandFailure.badInput("\(error)")
+            }
+        }
+        var results: [ScenarioResult] = []
+        for scenario in scenarios {
+            let directory: String
+            if let out {
+                directory = scenarios.count == 1 ? out : (out as NSString).appendingPathComponent(scenario.name)
+            } else {
+                directory = "obscura-out/\(scenario.name)"
+            }
+            let output: OutputDirectory
+            do {
+                output = try OutputDirectory(path: directory, force: force)
+            } catch {
+                throw CommandFailure.outputFailed("\(error)")
+            }
+            if !json { Self.status("running \(scenario.name) (\(scenario.file))") }
+            let result: ScenarioResult
+            do {
+                result = try ScenarioRunner.run(scenario, output: output) { line in
+                    if !json { Self.status("  " + line) }
+                }
+                try output.write(try JSONReport.encode([result]), to: "report.json")
+                try output.write(Array(HTMLReport.render(result).utf8), to: "report.html")
+            } catch let refusal as OutputDirectory.Refusal {
+                throw CommandFailure.outputFailed(refusal.message)
+            } catch {
+                throw CommandFailure.badInput("\(scenario.file): \(error)")
+            }
+            results.append(result)
+            if !json { Self.summarise(result, directory: directory) }
+        }
+        if json {
+            print(String(decoding: try JSONReport.encode(results), as: UTF8.self))
+        }
+        let failed = results.filter { !$0.passed }
+        if !failed.isEmpty {
+            throw CommandFailure.checkFailed(
+                "\(failed.count) of \(results.count) scenarios failed: \(failed.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// Progress goes to standard error, so standard output stays the summary.
+    static func status(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func summarise(_ result: ScenarioResult, directory: String) {
+        let total = result.expectations.count
+        let failures = result.failures
+        print("\(result.name): \(result.passed ? "PASS" : "FAIL") — \(total - failures.count)/\(total) expectations held")
+        for failure in failures {
+            print("  \(failure.location): \(failure.key) failed")
+            print("    expected: \(failure.expected)")
+            print("    actual:   \(failure.actual)")
+        }
+        print("  report: \(directory)/report.html")
+    }
+}

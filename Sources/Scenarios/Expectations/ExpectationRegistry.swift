@@ -1,0 +1,20 @@
+/// The expectations a step may carry. Adding one: write its type, then list it here.
+public enum ExpectationRegistry {
+    /// Every expectation this build can check.
+    public static let expectations: [any Expectation.Type] = [
+        ExceptionExpectation.self, CallbacksExpectation.self, PhotoCountExpectation.self,
+        PhotosExpectation.self, PropertiesExpectation.self, NotificationsExpectation.self, RegionExpectation.self,
+    ]
+
+    /// Expectation keys of the format that need API this build does not have yet.
+    public static let notYetAvailable: [String: String] = [
+        "frames": "streaming (video frame delivery)",
+        "depth_frames": "streaming (depth delivery)",
+        "synchronized": "AVCaptureDataOutputSynchronizer",
+        "depth": "AVDepthData",
+        "calibration": "AVCameraCalibrationData",
+    ]
+
+    /// Every key `expect:` accepts, for "did you mean".
+    static var allKeys: [String] { expectations.flatMap { $0.keys } + notYetAvailable.keys.sorted() }
+}

@@ -1,0 +1,42 @@
+import Devices
+
+/// An output a step asks to save, with the file it goes to inside the output directory.
+public struct SaveRequest: Sendable, Hashable {
+    /// What can be saved.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Every processed photo the step delivered, except Constant Color fallbacks (PNG).
+        case photo
+        /// The Constant Color fallback (ambient) photo (PNG).
+        case fallback
+    }
+
+    /// What to save.
+    public let kind: Kind
+    /// The path relative to the output directory, or nil for the default name.
+    public let relativePath: String?
+    /// Where the request is written in the scenario.
+    public let location: SourceLocation
+
+    /// Outputs named in the format that a later merge adds, listed so the error can say so.
+    static let notYetAvailable: [String: String] = [
+        "confidence_map": "Constant Color confidence maps (AVCapturePhoto.constantColorConfidenceMap)",
+        "depth": "depth maps (AVDepthData)",
+        "depth_visualisation": "depth maps (AVDepthData)",
+        "disparity_mask": "depth maps (AVDepthData)",
+    ]
+
+    /// Checks that a user-given relative path cannot leave the output directory.
+    static func validateRelative(_ path: String, node: YAMLNode) throws {
+        if path.hasPrefix("/") || path.hasPrefix("~") {
+            throw node.error("output paths must be relative to the output directory, found '\(path)'")
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.contains("..") {
+            throw node.error("output paths may not contain '..' (they must stay inside the output directory)")
+        }
+        if parts.contains(where: \.isEmpty) || parts.last == "." {
+            throw node.error("output path '\(path)' is not a file name")
+        }
+        guard path.hasSuffix(".png") else { throw node.error("output path '\(path)' must end in .png") }
+    }
+}

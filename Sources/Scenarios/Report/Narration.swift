@@ -1,0 +1,54 @@
+import Foundation
+
+/// The narrated trace of `obscura explain`: for each step, the calls, the state they changed,
+/// the spec sections whose rules were checked, why an exception fired, and what was delivered.
+public enum Narration {
+    /// The narration of a run, as lines of text.
+    public static func narrate(_ scenario: Scenario, _ result: ScenarioResult) -> String {
+        var out: [String] = []
+        out.append("Scenario \(result.name) (\(scenario.file))")
+        if let d = result.description { out.append(d) }
+        out.append("Device \(result.device), scene \(result.scene), seed \(result.seed), \(result.clock) clock.")
+        out.append("")
+        for (entry, step) in zip(scenario.steps, result.steps) {
+            out.append("Step \(step.index) — \(step.key) (\(step.location)): \(type(of: entry.step).summary).")
+            for call in step.apiCalls { out.append("    \(call)") }
+            let changed = step.after.keys.sorted().filter { step.before[$0] != step.after[$0] }
+            if changed.isEmpty {
+                out.append("  State: unchanged.")
+            } else {
+                for key in changed {
+                    out.append("  State: \(key) \(step.before[key] ?? "(none)") → \(step.after[key] ?? "(none)")")
+                }
+            }
+            out.append("  Rules checked: spec \(step.specSections.joined(separator: ", ")).")
+            if let e = step.exception {
+                out.append("  Raised \(e.name): \(e.reason)")
+                out.append("  Why: \(e.rule ?? "no rule recorded"). The call had no effect, as with @try.")
+            }
+            if let f = step.failure { out.append("  The step could not run: \(f)") }
+            if !step.callbacks.isEmpty {
+                out.append("  Delegate: " + step.callbacks.map(\.name).joined(separator: " → ")
+                    + " (spec §6: willBeginCapture first, didFinishCapture last).")
+            }
+            for photo in step.photos {
+                var line = "  Photo \(photo.photoCount): \(photo.dimensions), flash "
+                    + (photo.isFlashEnabled ? "fired" : "did not fire")
+                if photo.isConstantColorFallbackPhoto { line += ", the Constant Color fallback (ambient) photo" }
+                if photo.constantColorConfidenceLevel > 0 {
+                    line += String(format: ", confidence %.3f", photo.constantColorConfidenceLevel)
+                }
+                out.append(line + ".")
+            }
+            for n in step.notifications { out.append("  Notification: \(n)") }
+            for r in step.expectations {
+                out.append("  \(r.passed ? "✓" : "✗") \(r.key): expected \(r.expected); got \(r.actual)")
+            }
+            out.append("")
+        }
+        let failed = result.failures.count
+        out.append(failed == 0 ? "All \(result.expectations.count) expectations held."
+            : "\(failed) of \(result.expectations.count) expectations failed.")
+        return out.joined(separator: "\n") + "\n"
+    }
+}

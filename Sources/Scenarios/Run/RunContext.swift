@@ -1,0 +1,71 @@
+import Foundation
+import ObscuraAV
+import Scenes
+
+/// What a running scenario holds between steps: the session, the devices and outputs it made,
+/// and what the current step delivered. Only the runner's thread and its catching threads touch
+/// it, one at a time.
+public final class RunContext: @unchecked Sendable {
+    /// The scenario's session.
+    public let session = AVCaptureSession()
+    /// The scene the scenario runs in, for reference colours of its objects.
+    public internal(set) var scene: Scene?
+    /// The camera inputs added, newest last.
+    public internal(set) var inputs: [AVCaptureDeviceInput] = []
+    /// Outputs by the name the scenario gave them (`photo` unless named).
+    public internal(set) var outputs: [String: AVCaptureOutput] = [:]
+    /// Output names in the order they were made.
+    public internal(set) var outputOrder: [String] = []
+    /// Settings of earlier captures, for reuse (`reuse_settings: true`, spec §13 N1).
+    var lastSettings: AVCapturePhotoSettings?
+    /// Captures made by the current step.
+    var captures: [CaptureRecord] = []
+    /// Notifications posted by the session during the current step.
+    var notifications: [String] = []
+    private var observers: [NSObjectProtocol] = []
+
+    init() {
+        let center = NotificationCenter.default
+        let names: [NSNotification.Name] = [
+            AVCaptureSession.runtimeErrorNotification, AVCaptureSession.didStartRunningNotification,
+            AVCaptureSession.didStopRunningNotification, AVCaptureSession.wasInterruptedNotification,
+            AVCaptureSession.interruptionEndedNotification,
+        ]
+        for name in names {
+            let token = center.addObserver(forName: name, object: session, queue: nil) { [weak self] note in
+                var text = note.name.rawValue
+                if let error = note.userInfo?[AVCaptureSessionErrorKey] { text += " (\(error))" }
+                self?.notifications.append(text)
+            }
+            observers.append(token)
+        }
+    }
+
+    deinit {
+        for token in observers { NotificationCenter.default.removeObserver(token) }
+    }
+
+    /// The device of the newest camera input.
+    public var device: AVCaptureDevice? { inputs.last?.device }
+
+    /// The photo output, if one was made.
+    public var photoOutput: AVCapturePhotoOutput? {
+        outputOrder.lazy.compactMap { self.outputs[$0] as? AVCapturePhotoOutput }.first
+    }
+
+    /// An output by name, or a failure naming the known ones.
+    func output<T: AVCaptureOutput>(_ name: String, as type: T.Type) throws -> T {
+        guard let output = outputs[name] else {
+            let known = outputOrder.isEmpty ? "none yet" : outputOrder.joined(separator: ", ")
+            throw StepFailure("no output named '\(name)' (outputs: \(known))")
+        }
+        guard let typed = output as? T else { throw StepFailure("output '\(name)' is not a \(T.self)") }
+        return typed
+    }
+
+    /// The current device, or a failure saying an input step must come first.
+    func requireDevice() throws -> AVCaptureDevice {
+        guard let device else { throw StepFailure("no camera yet: add an 'input' step first") }
+        return device
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Everything a run produced, as `report.json` holds it.
+public struct ScenarioResult: Sendable, Codable {
+    /// A delivered photo, summarised.
+    public struct PhotoSummary: Sendable, Codable {
+        public let photoCount: Int
+        public let timestampSeconds: Double
+        public let isConstantColorFallbackPhoto: Bool
+        public let constantColorConfidenceLevel: Float
+        public let isFlashEnabled: Bool
+        public let dimensions: String
+        /// Saved file, relative to the output directory.
+        public let file: String?
+    }
+
+    /// One step's record.
+    public struct StepResult: Sendable, Codable {
+        public let index: Int
+        public let key: String
+        public let location: String
+        public let apiCalls: [String]
+        public let specSections: [String]
+        public let exception: StepOutcome.RaisedException?
+        public let failure: String?
+        public let callbacks: [Callback]
+        public let photos: [PhotoSummary]
+        public let notifications: [String]
+        public let before: [String: String]
+        public let after: [String: String]
+        public let expectations: [ExpectationResult]
+        /// Virtual time at the end of the step, in seconds.
+        public let clockSeconds: Double
+
+        /// Whether every expectation of the step held and nothing unexpected happened.
+        public var passed: Bool { expectations.allSatisfy(\.passed) }
+    }
+
+    /// A delegate callback on the timeline.
+    public struct Callback: Sendable, Codable {
+        public let name: String
+        public let photoCount: Int?
+        public let seconds: Double?
+    }
+
+    public let name: String
+    public let file: String
+    public let description: String?
+    public let device: String
+    public let scene: String
+    public let seed: UInt64
+    public let clock: String
+    public let steps: [StepResult]
+
+    /// Every expectation verdict, in order.
+    public var expectations: [ExpectationResult] { steps.flatMap(\.expectations) }
+    /// Whether the scenario passed.
+    public var passed: Bool { steps.allSatisfy(\.passed) }
+    /// Failed expectations.
+    public var failures: [ExpectationResult] { expectations.filter { !$0.passed } }
+}

@@ -1,0 +1,126 @@
+import Devices
+import Foundation
+import ObscuraAV
+import Scenes
+
+/// Runs a scenario against ObscuraAV's public API, step by step, the way an app would, and
+/// records what happened for reports and narration.
+public enum ScenarioRunner {
+    /// Runs `scenario`. Photos asked for by `save:` go to `output`, when given; `progress` hears
+    /// one line per step.
+    public static func run(
+        _ scenario: Scenario, output: OutputDirectory? = nil, progress: (String) -> Void = { _ in }
+    ) throws -> ScenarioResult {
+        Emulator.shared.clockMode = scenario.clock == .virtual ? .virtual : .realtime
+        try Emulator.shared.use(scene: scenario.scene)
+        // The device is private to this run, so runs in parallel (tests) do not share a camera.
+        return try Emulator.shared.withDevice(scenario.device) {
+            let context = RunContext()
+            context.scene = try? SceneLoader.load(path: scenario.scene)
+            var steps: [ScenarioResult.StepResult] = []
+            for entry in scenario.steps {
+                progress("[\(entry.index)/\(scenario.steps.count)] \(entry.key)")
+                steps.append(try runStep(entry, context, output: output, scenario: scenario))
+            }
+            return ScenarioResult(
+                name: scenario.name, file: scenario.file, description: scenario.description,
+                device: scenario.device, scene: scenario.scene, seed: scenario.seed, clock: scenario.clock.rawValue,
+                steps: steps)
+        }
+    }
+
+    private final class ErrorBox: @unchecked Sendable {
+        var error: Error?
+    }
+
+    private static func runStep(
+        _ entry: StepEntry, _ context: RunContext, output: OutputDirectory?, scenario: Scenario
+    ) throws -> ScenarioResult.StepResult {
+        let before = PropertyTable.snapshot(context)
+        context.captures = []
+        context.notifications = []
+        let box = ErrorBox()
+        let work = UncheckedBox((entry.step, context))
+        let raised = Emulator.catchException {
+            let (step, context) = work.value
+            do { try step.perform(context) } catch { box.error = error }
+        }
+        let exception = raised.map { exception in
+            StepOutcome.RaisedException(
+                name: exception.name.rawValue, reason: exception.reason ?? "",
+                rule: (exception.userInfo?["ObscuraRule"] as? CaptureRule)?.description)
+        }
+        let failure = box.error.map { error -> String in
+            if let failure = error as? StepFailure { return failure.message }
+            return "\(error)"
+        }
+        let outcome = StepOutcome(
+            exception: exception, failure: failure, captures: context.captures,
+            notifications: context.notifications, before: before, after: PropertyTable.snapshot(context))
+        var verdicts = entry.expectations.map { $0.evaluate(outcome, context) }
+        // Unexpected events fail the step even without an expectation saying so.
+        if let exception, !entry.expectations.contains(where: { $0 is ExceptionExpectation }) {
+            verdicts.append(ExpectationResult(
+                key: "exception", passed: false, expected: "no exception",
+                actual: "\(exception.name): \(exception.reason)", location: entry.location))
+        }
+        if let failure {
+            verdicts.append(ExpectationResult(
+                key: "step", passed: false, expected: "the step runs", actual: failure, location: entry.location))
+        }
+        let files = try save(entry, outcome, output: output, verdicts: &verdicts)
+        let photos = outcome.photos.enumerated().map { i, photo in
+            let d = photo.resolvedSettings.photoDimensions
+            return ScenarioResult.PhotoSummary(
+                photoCount: photo.photoCount, timestampSeconds: photo.timestamp.seconds,
+                isConstantColorFallbackPhoto: photo.isConstantColorFallbackPhoto,
+                constantColorConfidenceLevel: photo.constantColorCenterWeightedMeanConfidenceLevel,
+                isFlashEnabled: photo.resolvedSettings.isFlashEnabled, dimensions: "\(d.width)x\(d.height)",
+                file: files[i])
+        }
+        let callbacks = outcome.captures.flatMap { $0.events }.map {
+            ScenarioResult.Callback(name: $0.name, photoCount: $0.photoCount, seconds: $0.seconds)
+        }
+        let clock = outcome.photos.last?.timestamp.seconds ?? 0
+        return ScenarioResult.StepResult(
+            index: entry.index, key: entry.key, location: entry.location.description, apiCalls: entry.step.apiCalls,
+            specSections: entry.step.specSections, exception: exception, failure: failure, callbacks: callbacks,
+            photos: photos, notifications: outcome.notifications, before: outcome.before, after: outcome.after,
+            expectations: verdicts, clockSeconds: clock)
+    }
+
+    /// Writes the photos a step asked for; returns the file of each delivered photo (or nil).
+    private static func save(
+        _ entry: StepEntry, _ outcome: StepOutcome, output: OutputDirectory?, verdicts: inout [ExpectationResult]
+    ) throws -> [String?] {
+        let photos = outcome.photos
+        var files = [String?](repeating: nil, count: photos.count)
+        guard let output else { return files }
+        for request in entry.saves {
+            let chosen = photos.indices.filter {
+                photos[$0].isConstantColorFallbackPhoto == (request.kind == .fallback)
+            }
+            if chosen.isEmpty {
+                verdicts.append(ExpectationResult(
+                    key: "save", passed: false, expected: "a \(request.kind.rawValue) to save",
+                    actual: "none delivered", location: request.location))
+            }
+            for (n, i) in chosen.enumerated() {
+                guard let data = photos[i].fileDataRepresentation() else { continue }
+                var name = request.relativePath
+                    ?? String(format: "step%02d-%@%d.png", entry.index, request.kind.rawValue, photos[i].photoCount)
+                if request.relativePath != nil && chosen.count > 1 {
+                    name = String(name.dropLast(4)) + "-\(n + 1).png"
+                }
+                files[i] = try output.write([UInt8](data), to: name)
+            }
+        }
+        return files
+    }
+}
+
+/// Moves a value into the catching thread; the runner waits for that thread before going on.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

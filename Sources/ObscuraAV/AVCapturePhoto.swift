@@ -1,6 +1,7 @@
 import Devices
 import Foundation
 import Imaging
+import Sensor
 
 /// One delivered photo (spec §5): created for each `didFinishProcessingPhoto` call.
 ///
@@ -24,6 +25,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let isConstantColorFallbackPhoto: Bool
 
     let pending: PendingRender
+    let extras: PhotoExtras
     /// 0 for the request's main photo, 1 for the Constant Color fallback.
     let renderIndex: Int
     let uncompressedFormat: OSType?
@@ -34,8 +36,10 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     init(
         timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int,
         sourceDeviceType: AVCaptureDevice.DeviceType?, bracketSettings: AVCaptureBracketedStillImageSettings?,
-        sequenceCount: Int, pending: PendingRender, renderIndex: Int, uncompressedFormat: OSType?
+        sequenceCount: Int, pending: PendingRender, renderIndex: Int, uncompressedFormat: OSType?,
+        extras: PhotoExtras = PhotoExtras()
     ) {
+        self.extras = extras
         self.timestamp = timestamp
         isRawPhoto = false
         self.resolvedSettings = resolvedSettings
@@ -91,14 +95,37 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
 
     /// Nil: preview images are not produced yet.
     public var previewPixelBuffer: CVPixelBuffer? { nil }
-    /// Nil: depth arrives with the depth work.
-    public var depthData: AnyObject? { nil }
+    /// The depth captured with the photo: nil unless the settings asked for depth on an output
+    /// that delivers it (spec §5 [D]), or on a device without depth (spec §13 N17). Its size is
+    /// `DepthResolution.photo` of the active streaming depth size, its type the active depth
+    /// format's, filtered when `isDepthDataFiltered` was set; it carries the calibration of the
+    /// camera whose image it belongs to.
+    public var depthData: AVDepthData? {
+        guard let map = extras.depth?.map else { return nil }
+        return AVDepthData(map: map, isShell: false)
+    }
+
+    /// The calibration of the constituent camera that took this photo: only on constituent photos
+    /// with `isCameraCalibrationDataDeliveryEnabled` (spec §5 [D]).
+    public var cameraCalibrationData: AVCameraCalibrationData? {
+        extras.calibration.map(AVCameraCalibrationData.init)
+    }
+
+    /// An **Obscura extension**: on a constituent photo, the rectangle (pixels, origin top-left) of
+    /// the photo that lies inside the preview of the zoomed virtual device; the rest is black. The
+    /// whole photo when the capture was not zoomed past this camera's field of view; nil for
+    /// photos that are not constituent photos. Apple reports this as the clean aperture of the
+    /// image; the same rectangle is in `metadata["CleanAperture"]`.
+    public var cleanApertureRect: CGRect? {
+        guard let fraction = extras.visibleFraction, let r = rendered else { return nil }
+        return PhotoCleanAperture.rect(width: r.pixels.width, height: r.pixels.height, fraction: fraction).cgRect
+    }
 
     /// The ImageIO-style metadata: pixel size, orientation and Exif exposure; empty when the photo
     /// could not be rendered.
     public var metadata: [String: Any] {
         guard let r = rendered else { return [:] }
-        return [
+        var metadata: [String: Any] = [
             "PixelWidth": r.pixels.width, "PixelHeight": r.pixels.height, "Orientation": 6,
             "ProfileName": r.encoding.name,
             "{Exif}": [
@@ -106,12 +133,20 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
                 "Flash": r.flashFired ? 1 : 0,
             ] as [String: Any],
         ]
+        if let c = cleanApertureRect {
+            metadata["CleanAperture"] = [
+                "X": Int(c.origin.x), "Y": Int(c.origin.y), "Width": Int(c.width), "Height": Int(c.height),
+            ]
+        }
+        return metadata
     }
 
     /// The photo as PNG file bytes, tagged sRGB or Display P3 (after `activeColorSpace`; Constant
     /// Color photos are always Display P3), with text metadata: dimensions, colour space, device,
-    /// camera, scene, exposure, flash. Obscura writes PNG whatever codec was asked for. Nil when the
-    /// photo could not be rendered (the trace says why).
+    /// camera, scene, exposure, flash. Obscura writes PNG whatever codec was asked for. With depth
+    /// and `embedsDepthDataInPhoto`, the depth rides along as an auxiliary block: a private PNG
+    /// chunk `obDP` that `AVDepthData(fromFileData:)` reads back (see `PNGDepthChunk`). Nil when
+    /// the photo could not be rendered (the trace says why).
     open func fileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }
         let request = pending.request
@@ -121,6 +156,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
             PNGText(key: "ColorSpace", value: r.encoding.name),
             PNGText(key: "Device", value: "\(request.profile.name) (\(request.profile.id))"),
             PNGText(key: "Camera", value: request.camera.id),
+            PNGText(key: "SourceDeviceType", value: sourceDeviceType?.rawValue ?? "none"),
             PNGText(key: "Scene", value: request.scene.reference),
             PNGText(key: "ExposureTime", value: String(r.exposureDurationSeconds)),
             PNGText(key: "ISO", value: String(r.iso)),
@@ -134,6 +170,18 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         guard let encoded = try? PNG.encode(PNGImage(pixels: r.pixels, colorSpace: r.encoding.png, text: text)) else {
             return nil
         }
-        return Data(encoded)
+        let file = Data(encoded)
+        guard extras.embedsDepth, let depth = depthData else { return file }
+        return PNGDepthChunk.embedding(depth, in: file) ?? file
     }
+}
+
+/// What a photo carries beside its pixels: depth, calibration, and the preview share of a
+/// constituent photo.
+struct PhotoExtras {
+    var depth: PendingDepth?
+    var embedsDepth = false
+    var calibration: CameraCalibration?
+    /// Constituent photos only: the centred share of the photo inside the preview (1 = all).
+    var visibleFraction: Double?
 }

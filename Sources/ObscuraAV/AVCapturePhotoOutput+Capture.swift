@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Sensor
 
 extension AVCapturePhotoOutput {
     /// Starts a photo request. Validation runs synchronously in spec §3.2's order and raises
@@ -28,6 +29,17 @@ extension AVCapturePhotoOutput {
         let bracket: [AVCaptureBracketedStillImageSettings]
         let uncompressedFormat: OSType?
         let sourceType: AVCaptureDevice.DeviceType
+        /// One per constituent device for a constituent capture (spec §4, §5 [D]); empty otherwise.
+        let constituents: [ConstituentPhoto]
+        /// Depth, embedding and (for non-constituent photos) no calibration.
+        let extras: PhotoExtras
+    }
+
+    /// A constituent photo: rendered through that camera, with its type and calibration.
+    struct ConstituentPhoto {
+        let pending: PendingRender
+        let sourceType: AVCaptureDevice.DeviceType
+        let extras: PhotoExtras
     }
 
     /// Resolves flash, exposure, dimensions and the photo count (spec §6), tracing each decision.
@@ -72,9 +84,60 @@ extension AVCapturePhotoOutput {
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)))
+        let main = request(flash: flash)
+        var extras = PhotoExtras()
+        if settings.isDepthDataDeliveryEnabled {
+            // spec §3.2 rule 17 has made sure the output delivers depth; N17: nil without a model.
+            extras.depth = PendingDepth.forPhoto(
+                device: device, scene: main.scene.reference, seed: main.seed, filtered: settings.isDepthDataFiltered)
+            extras.embedsDepth = settings.embedsDepthDataInPhoto
+            Emulator.shared.record(
+                TraceEntry(
+                    section: "§5", rule: nil, outcome: .decided,
+                    sentence: extras.depth.map {
+                        "Depth comes with the photo at \($0.dimensions.width)×\($0.dimensions.height) "
+                            + "(more than twice the streaming size), \($0.filtered ? "filtered" : "unfiltered")."
+                    } ?? "Depth was asked, but the device has no depth format: depthData is nil."))
+        }
+        let constituents = settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.map { member in
+            constituentPhoto(
+                member, of: device, main: main, extras: extras,
+                calibration: settings.isCameraCalibrationDataDeliveryEnabled)
+        }
         return CaptureRequest(
-            resolved: resolved, pending: PendingRender(request(flash: flash)), bracket: bracket,
-            uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType)
+            resolved: resolved, pending: PendingRender(main), bracket: bracket,
+            uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType,
+            constituents: constituents, extras: extras)
+    }
+
+    /// A constituent's photo: the same request rendered through the constituent camera (its own
+    /// intrinsics, distortion and pose in the device), blacked out outside the preview when the
+    /// virtual device is zoomed past the constituent's field of view (spec §2.2, W17 [T]).
+    private func constituentPhoto(
+        _ member: AVCaptureDevice, of device: AVCaptureDevice, main: PhotoRenderRequest, extras: PhotoExtras,
+        calibration: Bool
+    ) -> ConstituentPhoto {
+        let profile = device.deviceProfile
+        let fraction = PhotoCleanAperture.visibleFraction(
+            constituentFocal: Self.normalisedFocal(profile, member.camera) ?? 0,
+            virtualFocal: Self.normalisedFocal(profile, device.camera) ?? 0, zoom: Double(device.videoZoomFactor))
+        var request = PhotoRenderRequest(
+            profile: profile, camera: member.camera, scene: main.scene, flashFired: main.flashFired,
+            dimensions: main.dimensions, colorSpace: main.colorSpace, seed: main.seed, fixedExposure: main.fixedExposure,
+            constantColor: false, fallback: false)
+        request.visibleFraction = fraction
+        var memberExtras = extras
+        memberExtras.visibleFraction = fraction
+        if calibration { memberExtras.calibration = try? CameraCalibration(device: profile, camera: member.camera) }
+        return ConstituentPhoto(pending: PendingRender(request), sourceType: member.deviceType, extras: memberExtras)
+    }
+
+    /// A camera's focal length in pixels over its reference width: its field of view.
+    private static func normalisedFocal(_ profile: DeviceProfile, _ camera: CameraProfile) -> Double? {
+        guard let physical = try? profile.renderingCamera(for: camera), let k = physical.intrinsics,
+            k.reference.width > 0
+        else { return nil }
+        return k.fx / Double(k.reference.width)
     }
 
     /// Whether the flash fires: spec §2.7 [D] and §6 [D]: `.on` fires unless the flash is
@@ -151,17 +214,25 @@ extension AVCapturePhotoOutput {
             pause(exposure)
             let timestamp = output.clock.advance(by: exposure)
             call { $0.photoOutput(output, didCapturePhotoFor: resolved) }
-            for index in 0..<resolved.expectedPhotoCount {
+            let count = resolved.expectedPhotoCount
+            let groups = max(1, request.bracket.count) * max(1, request.constituents.count)
+            let perGroup = max(1, count / groups)
+            for index in 0..<count {
                 pause(0.05)
-                let element = request.bracket.isEmpty ? nil : request.bracket[index % request.bracket.count]
-                // spec §11 [I]: the Constant Color photo first, then its fallback; other photos of a
-                // request (bracket elements) share one rendering for now.
-                let renderIndex = request.pending.request.fallback ? index : 0
+                let group = index / perGroup
+                let element = request.bracket.isEmpty ? nil : request.bracket[group % request.bracket.count]
+                // spec §6: constituents outermost, in the settings' order; within a constituent its
+                // bracket elements. spec §11 [I]: the Constant Color photo first, then its fallback;
+                // bracket elements share one rendering for now.
+                let member = request.constituents.isEmpty
+                    ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
+                let renderIndex = member == nil && request.pending.request.fallback ? index : 0
                 let photo = AVCapturePhoto(
                     timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1,
-                    sourceDeviceType: request.sourceType, bracketSettings: element,
-                    sequenceCount: request.bracket.isEmpty ? 1 : index + 1, pending: request.pending,
-                    renderIndex: renderIndex, uncompressedFormat: request.uncompressedFormat)
+                    sourceDeviceType: member?.sourceType ?? request.sourceType, bracketSettings: element,
+                    sequenceCount: request.bracket.isEmpty ? 1 : group % request.bracket.count + 1,
+                    pending: member?.pending ?? request.pending, renderIndex: renderIndex,
+                    uncompressedFormat: request.uncompressedFormat, extras: member?.extras ?? request.extras)
                 call { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: nil) }
             }
             call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }

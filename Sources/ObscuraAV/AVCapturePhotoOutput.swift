@@ -50,6 +50,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     /// The one serial queue every delegate callback of this output runs on (spec §6 [D]).
     let delegateQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.delegate")
     let clock = VirtualClock()
+    /// The dual camera whose zoom this output holds at 2× while it delivers depth (spec §2.2).
+    weak var depthZoomDevice: AVCaptureDevice?
 
     public override init() { super.init() }
 
@@ -64,6 +66,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             setEnabled(
                 \.depthEnabled, newValue, supported: \.caps.depth, "setDepthDataDeliveryEnabled:", "Depth data delivery"
             )
+            updateDepthZoomLock()
         }
     }
     /// Portrait matte: needs depth delivery enabled (KVO).
@@ -275,6 +278,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
                 ccBefore.1 && !inner.constantColorEnabled
             )
         }
+        updateDepthZoomLock()
         if changed { observers.didChange(\AVCapturePhotoOutput.supportedFlashModes) }
         if ccSupportChanged { observers.didChange(\AVCapturePhotoOutput.isConstantColorSupported) }
         if ccReverted {

@@ -191,6 +191,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             inner.connections.removeAll { $0.output === output }
             output.session = nil
         }
+        // The removed output sees no device any more: it drops what it held (a depth zoom lock).
+        output.sessionDidResolve(device: nil, preset: sessionPreset)
         commitIfOutsideBlock()
     }
 

@@ -23,6 +23,9 @@ struct PhotoRenderRequest: Sendable {
     /// A Constant Color request (spec §11), and whether it delivers the fallback photo.
     let constantColor: Bool
     let fallback: Bool
+    /// The share of the width and height, centred, that lies inside the preview; 1 for all of it.
+    /// A zoomed constituent capture blacks out the rest (spec §2.2, constituent photos [T W17]).
+    var visibleFraction: Double = 1
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.

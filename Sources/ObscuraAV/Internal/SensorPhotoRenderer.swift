@@ -86,8 +86,23 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             camera: camera, whiteBalance: balance,
             settings: .init(outputSpace: encoding == .sRGB ? .sRGB : .displayP3, warmthRetention: Self.warmth))
         return RenderedPhoto(
-            pixels: develop.develop(frame, as: UInt8.self), encoding: encoding, exposureDurationSeconds: exposure.time,
+            pixels: Self.blackingOut(develop.develop(frame, as: UInt8.self), keeping: request.visibleFraction),
+            encoding: encoding, exposureDurationSeconds: exposure.time,
             iso: exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0)
+    }
+
+    /// The photo with everything outside the centred `fraction` of its width and height set to black:
+    /// what a zoomed constituent capture shows of the area outside the preview.
+    static func blackingOut(_ pixels: PixelPlane<UInt8>, keeping fraction: Double) -> PixelPlane<UInt8> {
+        guard fraction < 1 else { return pixels }
+        let rect = PhotoCleanAperture.rect(width: pixels.width, height: pixels.height, fraction: fraction)
+        var out = pixels
+        for y in 0..<pixels.height {
+            for x in 0..<pixels.width where !rect.contains(x: x, y: y) {
+                for c in 0..<pixels.channels { out[x, y, c] = 0 }
+            }
+        }
+        return out
     }
 
     /// The Constant Color photo, then (when asked) the ambient fallback; both Display P3 (issue of

@@ -108,9 +108,10 @@ final class StreamRendering: @unchecked Sendable {
     /// The camera's technology picks the Sensor model: stereo disparity for multi-camera
     /// devices, structured light for TrueDepth, time of flight densified for LiDAR. Filtering
     /// fills holes guided by the image (ISP `DepthHoleFilling`). Nil without a depth capability.
+    /// Photos pass `caches: false`: each capture has its own seed, so caching would only grow.
     func depth(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, format: DepthPixelFormat, filtered: Bool,
-        scene: String, seed: UInt64
+        scene: String, seed: UInt64, caches: Bool = true
     ) -> DepthMap? {
         let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(format.rawValue)/\(filtered)/\(scene)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
@@ -139,7 +140,7 @@ final class StreamRendering: @unchecked Sendable {
             let guide = DepthGuide.luminance(renderer.render(exposure), width: width, height: height)
             map = DepthHoleFilling().fill(raw, guide: guide)
         }
-        lock.withLock { depths[key] = map }
+        if caches { lock.withLock { depths[key] = map } }
         return map
     }
 }

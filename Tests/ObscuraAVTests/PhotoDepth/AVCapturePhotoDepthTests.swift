@@ -9,11 +9,12 @@ struct AVCapturePhotoDepthTests {
     /// A dual-camera photo session in the 1920×1080 format with the smallest depth format.
     static func dualRig(depth: Bool = true) throws -> PhotoRig {
         let rig = try PhotoRig(.builtInDualCamera, preset: .photo, start: false)
-        let format = try #require(rig.device.formats.first { $0.formatDescription.dimensions.width == 1920 })
+        let format = try #require(rig.device.formats.first { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width == 1920 })
         try rig.device.lockForConfiguration()
         rig.device.activeFormat = format
         rig.device.activeDepthDataFormat = format.supportedDepthDataFormats.min {
-            $0.formatDescription.dimensions.width < $1.formatDescription.dimensions.width
+            CMVideoFormatDescriptionGetDimensions($0.formatDescription).width
+                < CMVideoFormatDescriptionGetDimensions($1.formatDescription).width
         }
         rig.device.unlockForConfiguration()
         if depth { rig.output.isDepthDataDeliveryEnabled = true }
@@ -66,11 +67,12 @@ struct AVCapturePhotoDepthTests {
             #expect(capture(rig, AVCapturePhotoSettings()).photos.first?.depthData == nil)
             let photo = try #require(capture(rig, Self.depthSettings()).photos.first)
             let depth = try #require(photo.depthData)
-            let streaming = try #require(rig.device.activeDepthDataFormat).formatDescription.dimensions
+            let streaming = CMVideoFormatDescriptionGetDimensions(
+                try #require(rig.device.activeDepthDataFormat).formatDescription)
             let map = depth.depthDataMap
             #expect(CVPixelBufferGetWidth(map) > 2 * Int(streaming.width))
             #expect(CVPixelBufferGetHeight(map) > 2 * Int(streaming.height))
-            #expect(depth.depthDataType == rig.device.activeDepthDataFormat?.formatDescription.mediaSubType)
+            #expect(depth.depthDataType == rig.device.activeDepthDataFormat.map { CMFormatDescriptionGetMediaSubType($0.formatDescription) })
             #expect(depth.depthDataAccuracy == .relative)
             #expect(depth.isDepthDataFiltered)
             #expect(depth.cameraCalibrationData != nil)

@@ -4,6 +4,8 @@ public enum ExpectationRegistry {
     public static let expectations: [any Expectation.Type] = [
         ExceptionExpectation.self, CallbacksExpectation.self, PhotoCountExpectation.self,
         PhotosExpectation.self, PropertiesExpectation.self, NotificationsExpectation.self, RegionExpectation.self,
+        DepthExpectation.self,
+        CalibrationExpectation.self,
     ]
 
     /// Expectation keys of the format that need API this build does not have yet.
@@ -11,8 +13,6 @@ public enum ExpectationRegistry {
         "frames": "streaming (video frame delivery)",
         "depth_frames": "streaming (depth delivery)",
         "synchronized": "AVCaptureDataOutputSynchronizer",
-        "depth": "AVDepthData",
-        "calibration": "AVCameraCalibrationData",
     ]
 
     /// Every key `expect:` accepts, for "did you mean".

@@ -34,7 +34,14 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Runs every running session for a duration, or for a number of video frames.
     func run(seconds: Double?, frames: Int?) {
-        let active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
+        var active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
+        // Inside `withDevice` only the task's own sessions advance, so parallel runs do not
+        // push each other's clocks.
+        if let world = Emulator.shared.scopedWorld {
+            active = active.filter { stream in
+                stream.session?.videoDevices.contains { device in world.devices.contains { $0 === device } } ?? false
+            }
+        }
         let realtime = Emulator.shared.clockMode == .realtime
         for stream in active { stream.run(seconds: seconds, frames: frames, realtime: realtime) }
         for stream in active { stream.waitForCallbacks() }

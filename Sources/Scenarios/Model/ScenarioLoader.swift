@@ -110,9 +110,6 @@ public enum ScenarioLoader {
         default:
             throw node.error("expected a step (a name or a mapping), found \(node.kindDescription)")
         }
-        if let needs = StepRegistry.notYetAvailable[key] {
-            throw LocatedError(keyNode.location, "step '\(key)' is not available in this build: it needs \(needs)")
-        }
         guard let type = StepRegistry.type(for: key) else { throw unknownStep(key, at: keyNode.location) }
         let step = try type.init(value: value, step: node.labelled("steps[\(index - 1)] (\(key))"))
         let expectations = try map?.optional("expect").map(readExpectations) ?? []

@@ -12,6 +12,8 @@ public struct ScenarioResult: Sendable, Codable {
         public let dimensions: String
         /// Saved file, relative to the output directory.
         public let file: String?
+        /// Mean 8-bit value over all pixels and channels of the photo's file, for the flash story.
+        public let meanSignal: Double?
     }
 
     /// One step's record.

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Imaging
 import ObscuraAV
 import Scenes
 
@@ -81,7 +82,7 @@ public enum ScenarioRunner {
                 isConstantColorFallbackPhoto: photo.isConstantColorFallbackPhoto,
                 constantColorConfidenceLevel: photo.constantColorCenterWeightedMeanConfidenceLevel,
                 isFlashEnabled: photo.resolvedSettings.isFlashEnabled, dimensions: "\(d.width)x\(d.height)",
-                file: files[i])
+                file: files[i], meanSignal: Self.meanSignal(photo))
         }
         let callbacks = outcome.captures.flatMap { $0.events }.map {
             ScenarioResult.Callback(name: $0.name, photoCount: $0.photoCount, seconds: $0.seconds)
@@ -96,6 +97,16 @@ public enum ScenarioRunner {
             photos: photos, notifications: outcome.notifications, before: outcome.before, after: outcome.after,
             expectations: verdicts, clockSeconds: clock, deliveries: outcome.deliveries, rules: rules,
             notes: context.notes, savedFiles: extraFiles)
+    }
+
+    /// The mean 8-bit value of a photo's PNG file data, over every pixel and channel.
+    static func meanSignal(_ photo: AVCapturePhoto) -> Double? {
+        guard let data = photo.fileDataRepresentation(), let image = try? PNG.decode([UInt8](data)),
+            case let .eightBit(pixels) = image.pixels
+        else { return nil }
+        let values = pixels.packedElements
+        guard !values.isEmpty else { return nil }
+        return Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count)
     }
 
     /// Writes the photos a step asked for; returns the file of each delivered photo (or nil).

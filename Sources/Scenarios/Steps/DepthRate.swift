@@ -27,7 +27,7 @@ enum DepthRate {
         let depth = video / n
         return [String(
             format: "Depth runs at %@ fps: video at %@ fps, depth capped at %@ fps by activeDepthDataMinFrameDuration; "
-                + "depth comes with every ceil(%@ / %@) = %d-th video frame, so %@ / %d = %@ fps (spec §2.5).",
+                + "depth comes with one video frame in n = ceil(%@ / %@) = %d, so %@ / %d = %@ fps (spec §2.5).",
             fmt(depth), fmt(video), fmt(cap), fmt(video), fmt(cap), Int(n), fmt(video), Int(n), fmt(depth))]
     }
 

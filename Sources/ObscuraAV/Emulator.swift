@@ -28,9 +28,9 @@ public final class Emulator: @unchecked Sendable {
     static let worldKey = "org.obscura.device-world"
     @TaskLocal static var taskWorld: DeviceWorld?
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var globalWorld: DeviceWorld?
-    private var globalScene: ChosenScene?
+    var globalScene: ChosenScene?
     private var mode = ClockMode.virtual
     private var noiseSeed: UInt64 = 0
     private let globalTrace = CaptureTrace()

@@ -105,4 +105,17 @@ struct RunCommandTests {
         #expect(result.stdout.contains("Raised NSGenericException"))
         #expect(result.stdout.contains("Why: spec §1.3"))
     }
+
+    @Test func explainNarratesTheDepthRateAndEveryRule() throws {
+        let depth = try CLIRunner.run(["explain", "Scenes/dual-depth-streaming.scenario.yaml"])
+        #expect(depth.status == 0, "\(depth.stderr)")
+        #expect(depth.stdout.contains("Depth runs at 15 fps: video at 30 fps, depth capped at 24 fps"))
+        #expect(depth.stdout.contains("ceil(30 / 24) = 2, so 30 / 2 = 15 fps (spec §2.5)"))
+        let color = try CLIRunner.run(["explain", "Scenes/constant-color.scenario.yaml"])
+        #expect(color.status == 0, "\(color.stderr)")
+        #expect(color.stdout.contains("§3.2 rule 24 RAISED"))
+        #expect(color.stdout.contains("§3.2 rule 11 passed: Checked that the flash mode is one of supportedFlashModes."))
+        #expect(color.stdout.contains("§6 decided: Constant Color always fires the flash"))
+        #expect(color.stdout.contains("Pixels: mean signal (8-bit, all channels)"))
+    }
 }

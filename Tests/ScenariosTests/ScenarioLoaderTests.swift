@@ -43,10 +43,59 @@ struct ScenarioLoaderTests {
         #expect(message.contains("did you mean 'exception'?"))
     }
 
-    @Test func stepOfAMissingFeatureSaysSo() {
-        // Line 3, column 5: `stream` needs the streaming API.
-        let message = Self.error("steps:\n  - start\n  - stream: {seconds: 1}\n")
-        #expect(message.hasPrefix("t.scenario.yaml:3:5: step 'stream' is not available in this build"))
+    @Test func streamStepErrorsAreLocated() {
+        // Line 3, column 7: the mapping `{seconds: 1, frames: 3}` holds both amounts.
+        let both = Self.error("steps:\n  - start\n  - stream: {seconds: 1, frames: 3}\n")
+        #expect(both.hasPrefix("t.scenario.yaml:3:13: "))
+        #expect(both.contains("exactly one of 'seconds' or 'frames'"))
+        let typo = Self.error("steps:\n  - stream: {frame: 3}\n")
+        #expect(typo.hasPrefix("t.scenario.yaml:2:14: unknown key 'frame'"))
+        #expect(typo.contains("did you mean 'frames'?"))
+    }
+
+    @Test func synchronizerAndDepthOutputErrorsAreLocated() {
+        let sync = Self.error("steps:\n  - synchronizer: video_data\n")
+        #expect(sync.hasPrefix("t.scenario.yaml:2:19: "))
+        let depth = Self.error("steps:\n  - depth_output: {isFilteringEnable: false}\n")
+        #expect(depth.hasPrefix("t.scenario.yaml:2:20: unknown key 'isFilteringEnable'"))
+        #expect(depth.contains("did you mean 'isFilteringEnabled'?"))
+    }
+
+    @Test func depthFormatErrorsAreLocated() {
+        // Line 2: `  - device: {depth_format: {type: DepthFloat61}}`; the value starts at column 35.
+        let message = Self.error("steps:\n  - device: {depth_format: {type: DepthFloat61}}\n")
+        #expect(message.hasPrefix("t.scenario.yaml:2:35: "))
+        #expect(message.contains("unknown depth data type 'DepthFloat61'"))
+        #expect(message.contains("did you mean 'DepthFloat16'?"))
+    }
+
+    @Test func sceneStepErrorsAreLocated() {
+        let light = Self.error("steps:\n  - scene_light: {name: red spot, remove: true, scale: 2}\n")
+        #expect(light.hasPrefix("t.scenario.yaml:2:18: "))
+        #expect(light.contains("exactly one of remove, scale, from_scene"))
+        let object = Self.error("steps:\n  - scene_object: {name: pot, position_m: [1, 2]}\n")
+        #expect(object.hasPrefix("t.scenario.yaml:2:43: "))
+    }
+
+    @Test func streamingExpectationErrorsAreLocated() {
+        let frames = Self.error("steps:\n  - stream: {frames: 2}\n    expect:\n      frames: {video_data: {cout: 2}}\n")
+        // `      frames: {video_data: {cout: 2}}`: `cout` starts at column 29.
+        #expect(frames.hasPrefix("t.scenario.yaml:4:29: unknown key 'cout'"))
+        #expect(frames.contains("did you mean 'count'?"))
+        let rate = Self.error("steps:\n  - stream: {frames: 2}\n    expect:\n      depth_rate: {video_fps: 30}\n")
+        #expect(rate.hasPrefix("t.scenario.yaml:4:19: "))
+        #expect(rate.contains("depth_fps"))
+        let sync = Self.error(
+            "steps:\n  - stream: {frames: 2}\n    expect:\n      synchronized: {cycle: [{video_data: presnt}]}\n")
+        // `      synchronized: {cycle: [{video_data: presnt}]}`: `presnt` starts at column 43.
+        #expect(sync.hasPrefix("t.scenario.yaml:4:43: "))
+        #expect(sync.contains("unknown collection entry state 'presnt'"))
+        #expect(sync.contains("did you mean 'present'?"))
+    }
+
+    @Test func depthSavesBelongOnStreamSteps() {
+        let message = Self.error("steps:\n  - capture:\n    save: [depth]\n")
+        #expect(message.hasPrefix("t.scenario.yaml:3:12: 'depth' is saved from a stream step"))
     }
 
     @Test func saveOutsideTheOutputDirectoryIsRefused() {

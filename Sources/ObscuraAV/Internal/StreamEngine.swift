@@ -34,7 +34,14 @@ final class StreamEngine: @unchecked Sendable {
 
     /// Runs every running session for a duration, or for a number of video frames.
     func run(seconds: Double?, frames: Int?) {
-        let active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
+        var active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
+        // Inside `withDevice` only the task's own sessions advance, so parallel runs do not
+        // push each other's clocks.
+        if let world = Emulator.shared.scopedWorld {
+            active = active.filter { stream in
+                stream.session?.videoDevices.contains { device in world.devices.contains { $0 === device } } ?? false
+            }
+        }
         let realtime = Emulator.shared.clockMode == .realtime
         for stream in active { stream.run(seconds: seconds, frames: frames, realtime: realtime) }
         for stream in active { stream.waitForCallbacks() }
@@ -45,6 +52,9 @@ final class StreamEngine: @unchecked Sendable {
 final class SessionStream: @unchecked Sendable {
     weak var session: AVCaptureSession?
     private var nextFrame = 0
+    /// Where the current frame duration took over: frame index and its time. A new frame rate
+    /// continues from the stream time reached instead of rescaling past frames.
+    private var origin = (frame: 0, time: CMTime.zero, duration: CMTime.invalid)
     private var nextAudio = 0
     private var elapsed = 0.0
     private var temporal: [ObjectIdentifier: DepthTemporalFilter] = [:]
@@ -66,21 +76,34 @@ final class SessionStream: @unchecked Sendable {
         let end = seconds.map { elapsed + $0 } ?? (elapsed + Double(frames ?? 0) * frameSeconds)
         let wallStart = Date()
         let streamStart = elapsed
-        while Double(nextFrame) * frameSeconds < end - 1e-9 {
+        if origin.duration != duration {
+            if origin.duration.isValid {
+                origin = (nextFrame, frameTime(nextFrame), duration)
+            } else {
+                origin = (nextFrame, .zero, duration)
+            }
+        }
+        while frameTime(nextFrame).seconds < end - 1e-9 {
             let k = nextFrame
-            let t = Double(k) * frameSeconds
+            let t = frameTime(k).seconds
             if realtime {
                 let due = t - streamStart - Date().timeIntervalSince(wallStart)
                 if due > 0 { Thread.sleep(forTimeInterval: due) }
             }
-            emitFrame(k, session: session, device: device, duration: duration, realtime: realtime)
+            emitFrame(k, time: frameTime(k), session: session, device: device, duration: duration, realtime: realtime)
             nextFrame += 1
         }
         elapsed = end
     }
 
-    private func emitFrame(_ k: Int, session: AVCaptureSession, device: AVCaptureDevice, duration: CMTime, realtime: Bool) {
-        let time = CMTime(value: Int64(k) * duration.value, timescale: duration.timescale)
+    /// The presentation time of frame `k` under the current frame duration.
+    private func frameTime(_ k: Int) -> CMTime {
+        origin.time + CMTime(value: Int64(k - origin.frame) * origin.duration.value, timescale: origin.duration.timescale)
+    }
+
+    private func emitFrame(
+        _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice, duration: CMTime, realtime: Bool
+    ) {
         let scene = Emulator.shared.scene
         let outputs = session.outputs
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []

@@ -2,17 +2,22 @@
 public enum ExpectationRegistry {
     /// Every expectation this build can check.
     public static let expectations: [any Expectation.Type] = [
-        ExceptionExpectation.self, CallbacksExpectation.self, PhotoCountExpectation.self,
-        PhotosExpectation.self, PropertiesExpectation.self, NotificationsExpectation.self, RegionExpectation.self,
+        ExceptionExpectation.self,
+        CallbacksExpectation.self,
+        PhotoCountExpectation.self,
+        PhotosExpectation.self,
+        PropertiesExpectation.self,
+        NotificationsExpectation.self,
+        RegionExpectation.self,
         DepthExpectation.self,
         CalibrationExpectation.self,
+        FramesExpectation.self,
+        DepthRateExpectation.self,
+        SynchronizedExpectation.self,
     ]
 
     /// Expectation keys of the format that need API this build does not have yet.
     public static let notYetAvailable: [String: String] = [
-        "frames": "streaming (video frame delivery)",
-        "depth_frames": "streaming (depth delivery)",
-        "synchronized": "AVCaptureDataOutputSynchronizer",
     ]
 
     /// Every key `expect:` accepts, for "did you mean".

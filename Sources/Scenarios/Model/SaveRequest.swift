@@ -8,6 +8,15 @@ public struct SaveRequest: Sendable, Hashable {
         case photo
         /// The Constant Color fallback (ambient) photo (PNG).
         case fallback
+        /// The Constant Color confidence maps of the step's photos (8-bit PNG).
+        case confidence_map
+        /// The step's last streamed depth map: 16-bit PNG in millimetres plus a float `.pfm` in metres.
+        case depth
+        /// The step's last streamed depth map as an 8-bit picture, near bright.
+        case depth_visualisation
+
+        /// Whether the output comes from a capture step (else from a stream step).
+        var fromCapture: Bool { self == .photo || self == .fallback || self == .confidence_map }
     }
 
     /// What to save.
@@ -19,9 +28,6 @@ public struct SaveRequest: Sendable, Hashable {
 
     /// Outputs named in the format that a later merge adds, listed so the error can say so.
     static let notYetAvailable: [String: String] = [
-        "confidence_map": "Constant Color confidence maps (AVCapturePhoto.constantColorConfidenceMap)",
-        "depth": "depth maps (AVDepthData)",
-        "depth_visualisation": "depth maps (AVDepthData)",
         "disparity_mask": "depth maps (AVDepthData)",
     ]
 

@@ -110,15 +110,14 @@ public enum ScenarioLoader {
         default:
             throw node.error("expected a step (a name or a mapping), found \(node.kindDescription)")
         }
-        if let needs = StepRegistry.notYetAvailable[key] {
-            throw LocatedError(keyNode.location, "step '\(key)' is not available in this build: it needs \(needs)")
-        }
         guard let type = StepRegistry.type(for: key) else { throw unknownStep(key, at: keyNode.location) }
         let step = try type.init(value: value, step: node.labelled("steps[\(index - 1)] (\(key))"))
         let expectations = try map?.optional("expect").map(readExpectations) ?? []
         let saves = try map?.optional("save").map(readSaves) ?? []
-        if !saves.isEmpty && !(step is CaptureStep), let saveNode = map?.keyNode("save") {
-            throw LocatedError(saveNode.location, "'save' belongs on a capture step")
+        for save in saves where save.kind.fromCapture != (step is CaptureStep) || !(step is CaptureStep || step is StreamStep) {
+            throw LocatedError(
+                save.location, save.kind.fromCapture ? "'\(save.kind.rawValue)' is saved from a capture step"
+                    : "'\(save.kind.rawValue)' is saved from a stream step")
         }
         return StepEntry(
             index: index, key: key, location: keyNode.location, step: step, expectations: expectations, saves: saves)

@@ -39,6 +39,17 @@ public enum HTMLReport {
                 photo.file.map { "<img src=\"\(escape($0))\" alt=\"photo \(photo.photoCount)\">" }
             }
             outcome.append(contentsOf: images)
+            for saved in step.savedFiles {
+                outcome.append(saved.image
+                    ? "\(escape(saved.kind)):<br><img src=\"\(escape(saved.file))\" alt=\"\(escape(saved.kind))\">"
+                    : "\(escape(saved.kind)): <a href=\"\(escape(saved.file))\">\(escape(saved.file))</a>")
+            }
+            let delivered = Dictionary(grouping: step.deliveries, by: \.kind).mapValues(\.count)
+            if !delivered.isEmpty {
+                outcome.append("delivered " + delivered.keys.sorted().map { "\(delivered[$0] ?? 0) \($0)" }
+                    .joined(separator: ", "))
+            }
+            for note in step.notes { outcome.append("<em>\(escape(note))</em>") }
             let checks = step.expectations.map { r in
                 "<div class=\"\(r.passed ? "pass" : "fail")\">\(r.passed ? "✓" : "✗") \(escape(r.key)): "
                     + "expected \(escape(r.expected)); got \(escape(r.actual)) <small>\(escape(r.location))</small></div>"

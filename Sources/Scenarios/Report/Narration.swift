@@ -22,6 +22,13 @@ public enum Narration {
                 }
             }
             out.append("  Rules checked: spec \(step.specSections.joined(separator: ", ")).")
+            for rule in step.rules {
+                let number = rule.rule.map { " rule \($0)" } ?? ""
+                let verb = rule.outcome == "passed" ? "passed" : rule.outcome == "raised" ? "RAISED" : "decided"
+                out.append("    \(rule.section)\(number) \(verb): \(rule.sentence)")
+            }
+            for note in step.notes { out.append("  \(note)") }
+            out.append(contentsOf: flashStory(step))
             if let e = step.exception {
                 out.append("  Raised \(e.name): \(e.reason)")
                 out.append("  Why: \(e.rule ?? "no rule recorded"). The call had no effect, as with @try.")
@@ -50,5 +57,29 @@ public enum Narration {
         out.append(failed == 0 ? "All \(result.expectations.count) expectations held."
             : "\(failed) of \(result.expectations.count) expectations failed.")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// What the flash did: its decision from the trace, and the photos' mean brightness with and
+    /// without it when the step delivered both (a Constant Color photo and its ambient fallback).
+    static func flashStory(_ step: ScenarioResult.StepResult) -> [String] {
+        guard !step.photos.isEmpty else { return [] }
+        var lines: [String] = []
+        let lit = step.photos.filter(\.isFlashEnabled)
+        let unlit = step.photos.filter { !$0.isFlashEnabled || $0.isConstantColorFallbackPhoto }
+        lines.append("  Flash: " + (lit.isEmpty ? "did not fire" : "fired")
+            + (step.photos.count > 1 ? " (\(lit.count) of \(step.photos.count) photos report it)" : "") + ".")
+        func mean(_ p: ScenarioResult.PhotoSummary) -> String {
+            p.meanSignal.map { String(format: "%.1f", $0) } ?? "n/a"
+        }
+        if let withFlash = step.photos.first(where: { $0.isFlashEnabled && !$0.isConstantColorFallbackPhoto }),
+            let without = unlit.first(where: { $0.isConstantColorFallbackPhoto })
+        {
+            lines.append("  Pixels: mean signal (8-bit, all channels) \(mean(withFlash)) with the flash "
+                + "(photo \(withFlash.photoCount)) and \(mean(without)) without it (the ambient fallback, photo "
+                + "\(without.photoCount)).")
+        } else {
+            for p in step.photos { lines.append("  Pixels: photo \(p.photoCount) mean signal \(mean(p)) (8-bit).") }
+        }
+        return lines
     }
 }

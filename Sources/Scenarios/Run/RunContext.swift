@@ -22,6 +22,12 @@ public final class RunContext: @unchecked Sendable {
     var captures: [CaptureRecord] = []
     /// Notifications posted by the session during the current step.
     var notifications: [String] = []
+    /// The delegate of every data output and of the synchronizer; holds the current step's deliveries.
+    let stream = StreamRecord()
+    /// The synchronizer, once a `synchronizer` step made one.
+    var synchronizer: AVCaptureDataOutputSynchronizer?
+    /// Explanations a step adds for narration (why depth runs at 15 fps, what changed in the scene).
+    var notes: [String] = []
     private var observers: [NSObjectProtocol] = []
 
     init() {

@@ -12,6 +12,8 @@ public struct ScenarioResult: Sendable, Codable {
         public let dimensions: String
         /// Saved file, relative to the output directory.
         public let file: String?
+        /// Mean 8-bit value over all pixels and channels of the photo's file, for the flash story.
+        public let meanSignal: Double?
     }
 
     /// One step's record.
@@ -31,9 +33,33 @@ public struct ScenarioResult: Sendable, Codable {
         public let expectations: [ExpectationResult]
         /// Virtual time at the end of the step, in seconds.
         public let clockSeconds: Double
+        /// Stream deliveries (video, depth, audio, metadata, synchronizer) during the step.
+        let deliveries: [StreamRecord.Delivery]
+        /// Every rule the API evaluated during the step, from `Emulator.shared.trace`.
+        public let rules: [Rule]
+        /// Explanations the step added (the depth rate computation, scene changes).
+        public let notes: [String]
+        /// Depth maps, visualisations and confidence maps saved, relative to the output directory.
+        public let savedFiles: [SavedFile]
 
         /// Whether every expectation of the step held and nothing unexpected happened.
         public var passed: Bool { expectations.allSatisfy(\.passed) }
+    }
+
+    /// One rule of `Emulator.shared.trace`.
+    public struct Rule: Sendable, Codable {
+        public let section: String
+        public let rule: Int?
+        /// `passed`, `raised` or `decided`.
+        public let outcome: String
+        public let sentence: String
+    }
+
+    /// A saved auxiliary file; `image` is true for files a browser shows (PNG).
+    public struct SavedFile: Sendable, Codable {
+        public let kind: String
+        public let file: String
+        public let image: Bool
     }
 
     /// A delegate callback on the timeline.

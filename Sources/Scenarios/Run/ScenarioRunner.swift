@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Imaging
 import ObscuraAV
 import Scenes
 
@@ -39,6 +40,9 @@ public enum ScenarioRunner {
         let before = PropertyTable.snapshot(context)
         context.captures = []
         context.notifications = []
+        context.notes = []
+        context.stream.reset()
+        let traceStart = Emulator.shared.trace.count
         let box = ErrorBox()
         let work = UncheckedBox((entry.step, context))
         let raised = Emulator.catchException {
@@ -56,7 +60,8 @@ public enum ScenarioRunner {
         }
         let outcome = StepOutcome(
             exception: exception, failure: failure, captures: context.captures,
-            notifications: context.notifications, before: before, after: PropertyTable.snapshot(context))
+            notifications: context.notifications, before: before, after: PropertyTable.snapshot(context),
+            deliveries: context.stream.deliveries)
         var verdicts = entry.expectations.map { $0.evaluate(outcome, context) }
         // Unexpected events fail the step even without an expectation saying so.
         if let exception, !entry.expectations.contains(where: { $0 is ExceptionExpectation }) {
@@ -69,6 +74,7 @@ public enum ScenarioRunner {
                 key: "step", passed: false, expected: "the step runs", actual: failure, location: entry.location))
         }
         let files = try save(entry, outcome, output: output, verdicts: &verdicts)
+        let extraFiles = try AuxiliarySaver.save(entry, outcome, context, output: output, verdicts: &verdicts)
         let photos = outcome.photos.enumerated().map { i, photo in
             let d = photo.resolvedSettings.photoDimensions
             return ScenarioResult.PhotoSummary(
@@ -76,17 +82,31 @@ public enum ScenarioRunner {
                 isConstantColorFallbackPhoto: photo.isConstantColorFallbackPhoto,
                 constantColorConfidenceLevel: photo.constantColorCenterWeightedMeanConfidenceLevel,
                 isFlashEnabled: photo.resolvedSettings.isFlashEnabled, dimensions: "\(d.width)x\(d.height)",
-                file: files[i])
+                file: files[i], meanSignal: Self.meanSignal(photo))
         }
         let callbacks = outcome.captures.flatMap { $0.events }.map {
             ScenarioResult.Callback(name: $0.name, photoCount: $0.photoCount, seconds: $0.seconds)
         }
-        let clock = outcome.photos.last?.timestamp.seconds ?? 0
+        let clock = max(outcome.photos.last?.timestamp.seconds ?? 0, outcome.deliveries.last?.seconds ?? 0)
+        let rules = Emulator.shared.trace.dropFirst(traceStart).map {
+            ScenarioResult.Rule(section: $0.section, rule: $0.rule, outcome: $0.outcome.rawValue, sentence: $0.sentence)
+        }
         return ScenarioResult.StepResult(
             index: entry.index, key: entry.key, location: entry.location.description, apiCalls: entry.step.apiCalls,
             specSections: entry.step.specSections, exception: exception, failure: failure, callbacks: callbacks,
             photos: photos, notifications: outcome.notifications, before: outcome.before, after: outcome.after,
-            expectations: verdicts, clockSeconds: clock)
+            expectations: verdicts, clockSeconds: clock, deliveries: outcome.deliveries, rules: rules,
+            notes: context.notes, savedFiles: extraFiles)
+    }
+
+    /// The mean 8-bit value of a photo's PNG file data, over every pixel and channel.
+    static func meanSignal(_ photo: AVCapturePhoto) -> Double? {
+        guard let data = photo.fileDataRepresentation(), let image = try? PNG.decode([UInt8](data)),
+            case let .eightBit(pixels) = image.pixels
+        else { return nil }
+        let values = pixels.packedElements
+        guard !values.isEmpty else { return nil }
+        return Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count)
     }
 
     /// Writes the photos a step asked for; returns the file of each delivered photo (or nil).
@@ -96,7 +116,7 @@ public enum ScenarioRunner {
         let photos = outcome.photos
         var files = [String?](repeating: nil, count: photos.count)
         guard let output else { return files }
-        for request in entry.saves {
+        for request in entry.saves where request.kind == .photo || request.kind == .fallback {
             let chosen = photos.indices.filter {
                 photos[$0].isConstantColorFallbackPhoto == (request.kind == .fallback)
             }

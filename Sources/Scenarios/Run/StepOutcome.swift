@@ -26,6 +26,8 @@ public struct StepOutcome: @unchecked Sendable {
     public let before: [String: String]
     /// Observable state after the step.
     public let after: [String: String]
+    /// What the data outputs and the synchronizer delivered during the step, in order.
+    let deliveries: [StreamRecord.Delivery]
 
     /// All callbacks of all the step's captures, in order.
     var callbackNames: [String] { captures.flatMap { $0.events.map(\.name) } }

@@ -5,7 +5,7 @@ import ObscuraAV
 /// device's lock-protected properties, in that order (take the lock first with `- lock`).
 struct DeviceStep: ScenarioStep {
     static let key = "device"
-    static let summary = "chooses the device's format, frame rate and colour space (lock-protected)"
+    static let summary = "chooses the device's format, frame rate, colour space and depth format (lock-protected)"
 
     enum FormatChoice {
         case index(Int)
@@ -15,14 +15,14 @@ struct DeviceStep: ScenarioStep {
     let format: FormatChoice?
     let fps: Int?
     let colorSpace: AVCaptureColorSpace?
+    let depthFormat: DepthFormatChoice?
+    let depthFPS: Int?
 
     init(value: YAMLNode?, step: YAMLNode) throws {
         let map = try Self.requireValue(value, step: step)
-            .mapping(allowedKeys: ["format", "fps", "color_space", "depth_format"])
-        if let depth = map.keyNode("depth_format") {
-            throw depth.error(
-                "'depth_format' is not available in this build: it needs AVCaptureDevice.activeDepthDataFormat")
-        }
+            .mapping(allowedKeys: ["format", "fps", "color_space", "depth_format", "depth_fps"])
+        depthFormat = try map.optional("depth_format").map(DepthFormatChoice.init)
+        depthFPS = try map.optional("depth_fps")?.positiveInt()
         if let node = map.optional("format") {
             if case .scalar = node.node {
                 format = .index(try node.int(in: 0...999))
@@ -50,10 +50,15 @@ struct DeviceStep: ScenarioStep {
             calls.append("device.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: \(fps))")
         }
         if let colorSpace { calls.append("device.activeColorSpace = .\(colorSpaceName(colorSpace))") }
+        if let depthFormat {
+            calls.append("device.activeDepthDataFormat = device.activeFormat.supportedDepthDataFormats.first { "
+                + depthFormat.description + " }")
+        }
+        if let depthFPS { calls.append("device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: \(depthFPS))") }
         return calls
     }
 
-    var specSections: [String] { ["§2.3", "§2.4", "§2.6"] }
+    var specSections: [String] { ["§2.3", "§2.4", "§2.5", "§2.6"] }
 
     func perform(_ context: RunContext) throws {
         let device = try context.requireDevice()
@@ -66,6 +71,8 @@ struct DeviceStep: ScenarioStep {
             device.activeVideoMaxFrameDuration = duration
         }
         if let colorSpace { device.activeColorSpace = colorSpace }
+        if let depthFormat { device.activeDepthDataFormat = try depthFormat.pick(on: device) }
+        if let depthFPS { device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: Int32(depthFPS)) }
     }
 
     private static func pick(_ choice: FormatChoice, on device: AVCaptureDevice) throws -> AVCaptureDevice.Format {

@@ -4,10 +4,10 @@ import ObscuraAV
 /// `output: photo` or `output: {type: video_data, name: preview}`: makes an output and adds it.
 struct OutputStep: ScenarioStep {
     static let key = "output"
-    static let summary = "makes an output (photo, video_data, movie_file, depth_data, still_image) and adds it"
+    static let summary = "makes an output (photo, video_data, movie_file, depth_data, still_image, audio_data, metadata) and adds it"
 
     enum Kind: String, CaseIterable {
-        case photo, video_data, movie_file, depth_data, still_image
+        case photo, video_data, movie_file, depth_data, still_image, audio_data, metadata
 
         var typeName: String {
             switch self {
@@ -16,6 +16,8 @@ struct OutputStep: ScenarioStep {
             case .movie_file: return "AVCaptureMovieFileOutput"
             case .depth_data: return "AVCaptureDepthDataOutput"
             case .still_image: return "AVCaptureStillImageOutput"
+            case .audio_data: return "AVCaptureAudioDataOutput"
+            case .metadata: return "AVCaptureMetadataOutput"
             }
         }
 
@@ -26,6 +28,8 @@ struct OutputStep: ScenarioStep {
             case .movie_file: return AVCaptureMovieFileOutput()
             case .depth_data: return AVCaptureDepthDataOutput()
             case .still_image: return AVCaptureStillImageOutput()
+            case .audio_data: return AVCaptureAudioDataOutput()
+            case .metadata: return AVCaptureMetadataOutput()
             }
         }
     }
@@ -52,6 +56,10 @@ struct OutputStep: ScenarioStep {
     func perform(_ context: RunContext) throws {
         let output = kind.make()
         context.session.addOutput(output)
+        // A metadata output detects nothing until told what to look for: everything it offers.
+        if let metadata = output as? AVCaptureMetadataOutput, context.session.outputs.contains(where: { $0 === output }) {
+            metadata.metadataObjectTypes = metadata.availableMetadataObjectTypes
+        }
         // Registered only once added: a refused output (spec §13 N12) leaves the context as it was.
         if context.outputs[name] == nil { context.outputOrder.append(name) }
         context.outputs[name] = output

@@ -2,20 +2,26 @@
 public enum StepRegistry {
     /// Every step this build can run, in the order the documentation lists them.
     public static let steps: [any ScenarioStep.Type] = [
-        SessionStep.self, BeginConfigurationStep.self, CommitConfigurationStep.self,
-        InputStep.self, OutputStep.self, PhotoOutputStep.self, ConnectionStep.self,
-        LockStep.self, UnlockStep.self, DeviceStep.self,
-        StartRunningStep.self, StopRunningStep.self, CaptureStep.self,
-        InterruptStep.self, EndInterruptionStep.self,
-    ]
-
-    /// Steps of the format that need API this build does not have yet, with what they need.
-    public static let notYetAvailable: [String: String] = [
-        "stream": "streaming (video, depth, audio and metadata delivery on the virtual clock)",
-        "synchronizer": "AVCaptureDataOutputSynchronizer",
-        "depth_output": "AVCaptureDepthDataOutput delivery",
-        "scene_light": "changing the scene's lights between steps",
-        "scene_object": "changing the scene's objects between steps",
+        SessionStep.self,
+        BeginConfigurationStep.self,
+        CommitConfigurationStep.self,
+        InputStep.self,
+        OutputStep.self,
+        PhotoOutputStep.self,
+        DepthOutputStep.self,
+        ConnectionStep.self,
+        LockStep.self,
+        UnlockStep.self,
+        DeviceStep.self,
+        StartRunningStep.self,
+        StopRunningStep.self,
+        CaptureStep.self,
+        StreamStep.self,
+        SynchronizerStep.self,
+        SceneLightStep.self,
+        SceneObjectStep.self,
+        InterruptStep.self,
+        EndInterruptionStep.self,
     ]
 
     /// The step type for a key.
@@ -24,5 +30,5 @@ public enum StepRegistry {
     }
 
     /// Every key a step may start with, for "did you mean".
-    static var allKeys: [String] { steps.map { $0.key } + notYetAvailable.keys.sorted() }
+    static var allKeys: [String] { steps.map { $0.key } }
 }

@@ -21,3 +21,15 @@ extension YAMLNode {
         return scalar.string
     }
 }
+
+extension YAMLNode {
+    /// A mapping whose keys are names the scenario chose (output names), so any plain key goes.
+    func freeMapping() throws -> YAMLMapping {
+        guard case let .mapping(raw) = node else { throw error("expected a mapping, found \(kindDescription)") }
+        let keys = raw.compactMap { key, _ -> String? in
+            if case let .scalar(scalar) = key { return scalar.string }
+            return nil
+        }
+        return try mapping(allowedKeys: keys)
+    }
+}

@@ -1,0 +1,64 @@
+import Devices
+import Foundation
+import ObscuraAV
+
+/// `stream: {seconds: 1}` or `stream: {frames: 30}`: lets the running session stream on the
+/// virtual clock with `Emulator.shared.run(for:)` or `runFrames(_:)`, recording every delivery.
+struct StreamStep: ScenarioStep {
+    static let key = "stream"
+    static let summary = "streams video, depth, audio and metadata for a time or a number of frames"
+
+    enum Amount {
+        case seconds(Double)
+        case frames(Int)
+    }
+
+    let amount: Amount
+
+    init(value: YAMLNode?, step: YAMLNode) throws {
+        let map = try Self.requireValue(value, step: step).mapping(allowedKeys: ["seconds", "frames"])
+        switch (map.optional("seconds"), map.optional("frames")) {
+        case let (seconds?, nil): amount = .seconds(try seconds.positiveDouble())
+        case let (nil, frames?): amount = .frames(try frames.int(in: 1...100_000))
+        default: throw map.node.error("'stream' takes exactly one of 'seconds' or 'frames'")
+        }
+    }
+
+    var apiCalls: [String] {
+        switch amount {
+        case let .seconds(s): return ["Emulator.shared.run(for: CMTime(seconds: \(s), preferredTimescale: 600))"]
+        case let .frames(n): return ["Emulator.shared.runFrames(\(n))"]
+        }
+    }
+
+    var specSections: [String] { ["§1.4", "§2.5", "§7", "§8"] }
+
+    func perform(_ context: RunContext) throws {
+        attachDelegates(context)
+        if let device = context.device { context.notes.append(contentsOf: DepthRate.explanation(device, context)) }
+        switch amount {
+        case let .seconds(s): Emulator.shared.run(for: CMTime(seconds: s, preferredTimescale: 600))
+        case let .frames(n): Emulator.shared.runFrames(n)
+        }
+    }
+
+    /// Every data output not yet heard gets the scenario's record as its delegate.
+    private func attachDelegates(_ context: RunContext) {
+        let record = context.stream
+        for name in context.outputOrder {
+            guard let output = context.outputs[name] else { continue }
+            record.name(output, name)
+            switch output {
+            case let o as AVCaptureVideoDataOutput where o.sampleBufferDelegate == nil:
+                o.setSampleBufferDelegate(record, queue: record.queue)
+            case let o as AVCaptureDepthDataOutput where o.delegate == nil:
+                o.setDelegate(record, callbackQueue: record.queue)
+            case let o as AVCaptureAudioDataOutput where o.sampleBufferDelegate == nil:
+                o.setSampleBufferDelegate(record, queue: record.queue)
+            case let o as AVCaptureMetadataOutput where o.metadataObjectsDelegate == nil:
+                o.setMetadataObjectsDelegate(record, queue: record.queue)
+            default: break
+            }
+        }
+    }
+}

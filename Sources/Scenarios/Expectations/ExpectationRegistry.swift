@@ -17,8 +17,7 @@ public enum ExpectationRegistry {
     ]
 
     /// Expectation keys of the format that need API this build does not have yet.
-    public static let notYetAvailable: [String: String] = [
-    ]
+    public static let notYetAvailable: [String: String] = [:]
 
     /// Every key `expect:` accepts, for "did you mean".
     static var allKeys: [String] { expectations.flatMap { $0.keys } + notYetAvailable.keys.sorted() }

@@ -30,6 +30,10 @@ struct GeometryPass: Sendable {
     let inverseFocal: SIMD2<Double>
     /// Unit-disc sample offsets for soft shadows (Vogel's golden-angle spiral).
     let discSamples: [SIMD2<Double>]
+    /// Per emitter, the frame of a directional light's disc (two unit vectors across the
+    /// direction) and its radius tan(spread) at unit distance: fixed per light, so soft shadows
+    /// compute them once instead of per pixel. Zero for other emitters.
+    let discFrames: [(e1: Vector3, e2: Vector3, radius: Double)]
 
     init(
         camera: CameraModel, origin: Vector3, rotation: Rotation, primitives: [Primitive], emitters: [Emitter],
@@ -54,6 +58,11 @@ struct GeometryPass: Sendable {
             let a = Double(k) * golden
             return SIMD2(r * cos(a), r * sin(a))
         }
+        discFrames = emitters.map { emitter in
+            guard case let .directional(l, spread) = emitter.geometry else { return (.zero, .zero, 0) }
+            let e1 = (abs(l.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(l).normalized
+            return (e1, l.cross(e1), tan(spread))
+        }
     }
 
     /// The world direction of the ray through the centre of pixel (x, y) and its optical-axis
@@ -64,15 +73,15 @@ struct GeometryPass: Sendable {
         if let inverse {
             let vx = px - distortionCenter.x
             let vy = py - distortionCenter.y
-            let r = (vx * vx + vy * vy).squareRoot()
-            if r > 0 {
-                let s = inverse.undistortedRadius(r) / r
-                px = distortionCenter.x + vx * s
-                py = distortionCenter.y + vy * s
-            }
+            let s = inverse.undistortedScale(squaredRadius: vx * vx + vy * vy)
+            px = distortionCenter.x + vx * s
+            py = distortionCenter.y + vy * s
         }
-        let c = Vector3((px - camera.cx) * inverseFocal.x, (py - camera.cy) * inverseFocal.y, 1).normalized
-        return (rotation.rotate(c), c.z)
+        // One square root and one division: the camera-frame vector has z = 1, so its
+        // normalised z is the reciprocal length itself.
+        let c = Vector3((px - camera.cx) * inverseFocal.x, (py - camera.cy) * inverseFocal.y, 1)
+        let inverseLength = 1 / c.dot(c).squareRoot()
+        return (rotation.rotate(c * inverseLength), inverseLength)
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
@@ -227,7 +236,8 @@ struct GeometryPass: Sendable {
                         let m = hitMaterial[k]
                         let pixel = (y0 + k / t) * camera.width + x0 + k % t
                         let (gd, gs) = factors(
-                            emitter, point: hitPoint[k], normal: hitNormal[k], view: -dirs[k],
+                            emitter, disc: discFrames[e], point: hitPoint[k], normal: hitNormal[k],
+                            view: -dirs[k],
                             exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
                             primitives: primitives, pixel: pixel)
                         output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
@@ -299,7 +309,8 @@ struct GeometryPass: Sendable {
     /// half-space (d·n > 0) cannot meet the shape again, so only rays with d·n ≤ 0 test it, and
     /// those are blocked by it.
     @inline(__always) private func factors(
-        _ emitter: Emitter, point: Vector3, normal n: Vector3, view v: Vector3, exponent: Double, skip: Int,
+        _ emitter: Emitter, disc: (e1: Vector3, e2: Vector3, radius: Double), point: Vector3, normal n: Vector3,
+        view v: Vector3, exponent: Double, skip: Int,
         occluders: [Int], primitives: UnsafeBufferPointer<Primitive>, pixel: Int
     ) -> (Double, Double) {
         let start = point + n * 1e-6
@@ -319,9 +330,7 @@ struct GeometryPass: Sendable {
                 // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
                 let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
                 let (c, s) = (cos(turn), sin(turn))
-                let e1 = (abs(l.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(l).normalized
-                let e2 = l.cross(e1)
-                let r = tan(spread)
+                let (e1, e2, r) = disc
                 var open = 0
                 for q in discSamples {
                     let a = q.x * c - q.y * s

@@ -6,6 +6,10 @@ struct RadialInverse: Sendable {
     private let inverseStep: Double
     private let tailScale: Double
     private let distortedLimit: Double
+    /// u(r)/r sampled uniformly in r² up to the distorted limit, so a pixel finds its ray's
+    /// scale from its squared radius without a square root or a division.
+    private let ratio: [Double]
+    private let inverseSquaredStep: Double
 
     /// Inverts by a monotone scan over a fine forward sampling (the map must increase, as any
     /// physical distortion table does over the image).
@@ -33,6 +37,32 @@ struct RadialInverse: Sendable {
             out[k] = us[j] + f * (us[j + 1] - us[j])
         }
         table = out
+        // The ratio's limit at r = 0 is the slope of the first interval, u(step)/step.
+        let squaredSamples = 4 * samples
+        let squaredLimit = distortedLimit * distortedLimit
+        inverseSquaredStep = Double(squaredSamples) / squaredLimit
+        var ratio = [Double](repeating: 0, count: squaredSamples + 1)
+        ratio[0] = out[1] / step
+        for k in 1...squaredSamples {
+            let r = (squaredLimit * Double(k) / Double(squaredSamples)).squareRoot()
+            let x = min(r * inverseStep, Double(samples) - 1e-9)
+            let i = Int(x)
+            let f = x - Double(i)
+            ratio[k] = (out[i] + f * (out[i + 1] - out[i])) / r
+        }
+        self.ratio = ratio
+    }
+
+    /// u(r)/r for a distorted radius r given as r²: the factor that moves a distorted pixel
+    /// offset onto its undistorted one. Interpolated linearly in r²: for tables of a few percent
+    /// it stays within 4·10⁻⁷ (quadratic tables) to 2·10⁻⁴ (tables with a linear term, near the
+    /// centre only) of `undistortedRadius(r)/r`, a shift of at most 2·10⁻³ pixel.
+    @inline(__always) func undistortedScale(squaredRadius r2: Double) -> Double {
+        let x = r2 * inverseSquaredStep
+        guard x < Double(ratio.count - 1) else { return tailScale }
+        let i = Int(x)
+        let f = x - Double(i)
+        return ratio[i] + f * (ratio[i + 1] - ratio[i])
     }
 
     /// The undistorted radius whose distorted radius is `r`.

@@ -4,6 +4,7 @@ public enum ExpectationRegistry {
     public static let expectations: [any Expectation.Type] = [
         ExceptionExpectation.self, CallbacksExpectation.self, PhotoCountExpectation.self,
         PhotosExpectation.self, PropertiesExpectation.self, NotificationsExpectation.self, RegionExpectation.self,
+        ScanExpectation.self, OutsideSRGBExpectation.self,
     ]
 
     /// Expectation keys of the format that need API this build does not have yet.

@@ -22,6 +22,12 @@ public final class RunContext: @unchecked Sendable {
     var captures: [CaptureRecord] = []
     /// Notifications posted by the session during the current step.
     var notifications: [String] = []
+    /// The photos of the newest step that delivered any, for steps that work on captured images.
+    var lastPhotos: [AVCapturePhoto] = []
+    /// What an image step of the current step measured, for its expectations.
+    var imageResult: ImageStepResult?
+    /// Where saved outputs go; nil when the run saves nothing.
+    var outputDirectory: OutputDirectory?
     private var observers: [NSObjectProtocol] = []
 
     init() {

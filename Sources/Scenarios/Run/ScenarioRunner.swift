@@ -16,6 +16,7 @@ public enum ScenarioRunner {
         // The device is private to this run, so runs in parallel (tests) do not share a camera.
         return try Emulator.shared.withDevice(scenario.device) {
             let context = RunContext()
+            context.outputDirectory = output
             context.scene = try? SceneLoader.load(path: scenario.scene)
             var steps: [ScenarioResult.StepResult] = []
             for entry in scenario.steps {
@@ -39,6 +40,7 @@ public enum ScenarioRunner {
         let before = PropertyTable.snapshot(context)
         context.captures = []
         context.notifications = []
+        context.imageResult = nil
         let box = ErrorBox()
         let work = UncheckedBox((entry.step, context))
         let raised = Emulator.catchException {
@@ -54,6 +56,7 @@ public enum ScenarioRunner {
             if let failure = error as? StepFailure { return failure.message }
             return "\(error)"
         }
+        if !context.captures.isEmpty { context.lastPhotos = context.captures.flatMap { $0.photos } }
         let outcome = StepOutcome(
             exception: exception, failure: failure, captures: context.captures,
             notifications: context.notifications, before: before, after: PropertyTable.snapshot(context))

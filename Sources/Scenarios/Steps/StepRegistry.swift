@@ -7,6 +7,7 @@ public enum StepRegistry {
         LockStep.self, UnlockStep.self, DeviceStep.self,
         StartRunningStep.self, StopRunningStep.self, CaptureStep.self,
         InterruptStep.self, EndInterruptionStep.self,
+        ImageScanStep.self, ImageWideGamutStep.self, ImageBlendStep.self,
     ]
 
     /// Steps of the format that need API this build does not have yet, with what they need.

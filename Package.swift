@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
         // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
-        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Spectra", "Imaging", "Devices", "Scenes"]),
+        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [

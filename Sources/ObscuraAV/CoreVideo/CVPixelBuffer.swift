@@ -38,6 +38,13 @@ public final class CVPixelBuffer: @unchecked Sendable {
     let isPlanar: Bool
     private let lock = NSLock()
     private var lockCount = 0
+    private var attachmentStorage: [String: Any] = [:]
+
+    /// Attachments (`CVBufferSetAttachment`), such as the colour primaries.
+    var attachments: [String: Any] {
+        get { lock.withLock { attachmentStorage } }
+        set { lock.withLock { attachmentStorage = newValue } }
+    }
 
     static let rowAlignment = 64
 

@@ -222,8 +222,11 @@ final class SessionStream: @unchecked Sendable {
         let d = device.activeFormat.dimensions
         let format = output.deliveredPixelFormat
         let (w, h) = (Int(d.width), Int(d.height))
+        // spec §2.6: frames follow activeColorSpace; P3_D65 develops into Display P3, the rest into sRGB [I].
+        let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
         let template = StreamRendering.shared.template(
-            device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format)
+            device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
+            space: space)
         let image = template.flatMap(PixelBufferCopying.copy)
         var attachments: [String: Any] = [:]
         if connection.isCameraIntrinsicMatrixDeliveryEnabled,
@@ -304,6 +307,7 @@ enum PixelBufferCopying {
             return nil
         }
         for (s, d) in zip(source.planes, out.planes) { d.base.copyMemory(from: s.base, byteCount: s.bytesPerRow * s.height) }
+        out.attachments = source.attachments
         return out
     }
 }

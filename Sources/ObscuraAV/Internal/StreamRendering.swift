@@ -37,9 +37,13 @@ final class StreamRendering: @unchecked Sendable {
         return (try? Emulator.loadScene(reference)) ?? current.scene
     }
 
-    /// The developed picture of a camera at a size; nil when the profile cannot render it.
-    func picture(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String) -> VideoPicture? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)"
+    /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the
+    /// IEC 61966-2-1 curve); nil when the profile cannot render it.
+    func picture(
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
+        space: BasicDevelop.OutputSpace = .sRGB
+    ) -> VideoPicture? {
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)"
         if let cached = lock.withLock({ pictures[key] }) { return cached }
         guard let full = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
             return nil
@@ -53,7 +57,9 @@ final class StreamRendering: @unchecked Sendable {
             scene: world, camera: model, flash: nil, options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
         let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: 1)
         let frame = renderer.render(exposure)
-        let develop = BasicDevelop(camera: model, whiteBalance: WhiteBalance.greyWorld(frame, camera: model))
+        let develop = BasicDevelop(
+            camera: model, whiteBalance: WhiteBalance.greyWorld(frame, camera: model),
+            settings: BasicDevelop.Settings(outputSpace: space))
         let bytes = develop.develop(frame, as: UInt8.self)
         let (mw, mh) = (model.width, model.height)
         let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
@@ -66,17 +72,32 @@ final class StreamRendering: @unchecked Sendable {
         return picture
     }
 
-    /// A filled pixel buffer of the picture in a pixel format, cached; callers copy it.
+    /// A filled pixel buffer of the picture in a pixel format and colour space, cached; callers copy it.
+    ///
+    /// The buffer carries the attachments that say how to read it, as CoreVideo buffers do:
+    /// `kCVImageBufferColorPrimariesKey` (`P3_D65` or `ITU_R_709_2`), `kCVImageBufferTransferFunctionKey`
+    /// (`IEC_sRGB`: both spaces are encoded with the IEC 61966-2-1 curve here, where an iPhone's video frames
+    /// are tagged `ITU_R_709_2` [I, our choice: the tag says what the values are]) and, for Y'CbCr formats,
+    /// `kCVImageBufferYCbCrMatrixKey` (`ITU_R_601_4`, the matrix `PixelBufferFilling` uses).
     func template(
-        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType,
+        space: BasicDevelop.OutputSpace = .sRGB
     ) -> CVPixelBuffer? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)"
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)"
         if let cached = lock.withLock({ buffers[key] }) { return cached }
         let rgb =
-            picture(device: device, camera: camera, width: width, height: height, scene: scene)?.rgb
+            picture(device: device, camera: camera, width: width, height: height, scene: scene, space: space)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
         guard let buffer = PixelBufferFilling.make(from: PixelPlane<UInt8>(converting: rgb), format: pixelFormat) else {
             return nil
+        }
+        buffer.attachments[kCVImageBufferColorPrimariesKey] =
+            space == .displayP3 ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
+        buffer.attachments[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
+        if pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+            || pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+        {
+            buffer.attachments[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
         }
         lock.withLock { buffers[key] = buffer }
         return buffer

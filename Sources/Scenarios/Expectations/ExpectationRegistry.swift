@@ -14,6 +14,8 @@ public enum ExpectationRegistry {
         FramesExpectation.self,
         DepthRateExpectation.self,
         SynchronizedExpectation.self,
+        ScanExpectation.self,
+        OutsideSRGBExpectation.self,
     ]
 
     /// Expectation keys of the format that need API this build does not have yet.

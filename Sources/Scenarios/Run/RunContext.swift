@@ -28,6 +28,12 @@ public final class RunContext: @unchecked Sendable {
     var synchronizer: AVCaptureDataOutputSynchronizer?
     /// Explanations a step adds for narration (why depth runs at 15 fps, what changed in the scene).
     var notes: [String] = []
+    /// The photos of the newest step that delivered any, for steps that work on captured images.
+    var lastPhotos: [AVCapturePhoto] = []
+    /// What an image step of the current step measured, for its expectations.
+    var imageResult: ImageStepResult?
+    /// Where saved outputs go; nil when the run saves nothing.
+    var outputDirectory: OutputDirectory?
     private var observers: [NSObjectProtocol] = []
 
     init() {

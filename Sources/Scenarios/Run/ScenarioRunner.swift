@@ -17,6 +17,7 @@ public enum ScenarioRunner {
         // The device is private to this run, so runs in parallel (tests) do not share a camera.
         return try Emulator.shared.withDevice(scenario.device) {
             let context = RunContext()
+            context.outputDirectory = output
             context.scene = try? SceneLoader.load(path: scenario.scene)
             var steps: [ScenarioResult.StepResult] = []
             for entry in scenario.steps {
@@ -43,6 +44,7 @@ public enum ScenarioRunner {
         context.notes = []
         context.stream.reset()
         let traceStart = Emulator.shared.trace.count
+        context.imageResult = nil
         let box = ErrorBox()
         let work = UncheckedBox((entry.step, context))
         let raised = Emulator.catchException {
@@ -58,6 +60,7 @@ public enum ScenarioRunner {
             if let failure = error as? StepFailure { return failure.message }
             return "\(error)"
         }
+        if !context.captures.isEmpty { context.lastPhotos = context.captures.flatMap { $0.photos } }
         let outcome = StepOutcome(
             exception: exception, failure: failure, captures: context.captures,
             notifications: context.notifications, before: before, after: PropertyTable.snapshot(context),

@@ -22,6 +22,9 @@ public enum StepRegistry {
         SceneObjectStep.self,
         InterruptStep.self,
         EndInterruptionStep.self,
+        ImageScanStep.self,
+        ImageWideGamutStep.self,
+        ImageBlendStep.self,
     ]
 
     /// The step type for a key.

@@ -34,14 +34,14 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     private var mapBuffer: CVPixelBuffer?
 
     init(
-        timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int,
+        timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, isRawPhoto: Bool = false,
         sourceDeviceType: AVCaptureDevice.DeviceType?, bracketSettings: AVCaptureBracketedStillImageSettings?,
         sequenceCount: Int, pending: PendingRender, renderIndex: Int, uncompressedFormat: OSType?,
         extras: PhotoExtras = PhotoExtras()
     ) {
         self.extras = extras
         self.timestamp = timestamp
-        isRawPhoto = false
+        self.isRawPhoto = isRawPhoto
         self.resolvedSettings = resolvedSettings
         self.photoCount = photoCount
         self.sourceDeviceType = sourceDeviceType
@@ -81,12 +81,20 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     }
 
     /// The pixels, for uncompressed formats (`kCVPixelBufferPixelFormatTypeKey`); nil for compressed ones (spec §5).
+    /// On a RAW photo: the sensor's RGGB mosaic as a `kCVPixelFormatType_14Bayer_RGGB` buffer of the
+    /// sensor's DNs, black level included (`metadata["{DNG}"]` gives the black and white levels).
     public var pixelBuffer: CVPixelBuffer? {
-        guard let format = uncompressedFormat else { return nil }
+        guard isRawPhoto || uncompressedFormat != nil else { return nil }
         if let existing = lock.withLock({ buffer }) { return existing }
-        guard let pixels = rendered?.pixels, let made = PixelBufferFilling.make(from: pixels, format: format) else {
-            return nil
+        let made: CVPixelBuffer?
+        if isRawPhoto {
+            made = rendered?.mosaic.flatMap(PixelBufferFilling.bayer)
+        } else if let format = uncompressedFormat, let pixels = rendered?.pixels {
+            made = PixelBufferFilling.make(from: pixels, format: format)
+        } else {
+            made = nil
         }
+        guard let made else { return nil }
         return lock.withLock {
             buffer = buffer ?? made
             return buffer
@@ -133,6 +141,14 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
                 "Flash": r.flashFired ? 1 : 0,
             ] as [String: Any],
         ]
+        if isRawPhoto, let m = r.mosaic {
+            // ImageIO's DNG dictionary keys (kCGImagePropertyDNG…); CFA pattern 0 1 1 2 is RGGB
+            // in TIFF/EP CFAPattern notation (ISO 12234-2).
+            metadata["{DNG}"] = [
+                "BlackLevel": m.blackLevel, "WhiteLevel": m.whiteLevel, "CFAPattern": [0, 1, 1, 2],
+            ] as [String: Any]
+            metadata["ProfileName"] = nil
+        }
         if let c = cleanApertureRect {
             metadata["CleanAperture"] = [
                 "X": Int(c.origin.x), "Y": Int(c.origin.y), "Width": Int(c.width), "Height": Int(c.height),
@@ -163,6 +179,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
             PNGText(key: "Flash", value: r.flashFired ? "fired" : "did not fire"),
             PNGText(key: "Seed", value: String(request.seed)),
         ]
+        if isRawPhoto {
+            return rawFileData(r, text: text)
+        }
         if isConstantColorPhoto {
             text.append(PNGText(key: "ConstantColorConfidence", value: String(r.confidenceLevel)))
         }
@@ -173,6 +192,26 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         let file = Data(encoded)
         guard extras.embedsDepth, let depth = depthData else { return file }
         return PNGDepthChunk.embedding(depth, in: file) ?? file
+    }
+}
+
+extension AVCapturePhoto {
+    /// A RAW photo's file: Obscura does not write DNG. The mosaic is a 16-bit grey PNG, untagged
+    /// (it is not an image in any colour space), holding the sensor's DNs unchanged, with the text
+    /// metadata of a processed photo plus the CFA pattern and the black and white levels.
+    fileprivate func rawFileData(_ r: RenderedPhoto, text: [PNGText]) -> Data? {
+        guard let m = r.mosaic else { return nil }
+        var text = text.filter { $0.key != "ColorSpace" }
+        text.append(contentsOf: [
+            PNGText(key: "RawFormat", value: "Bayer RGGB mosaic, sensor DN"),
+            PNGText(key: "CFAPattern", value: "RGGB"),
+            PNGText(key: "BlackLevel", value: String(m.blackLevel)),
+            PNGText(key: "WhiteLevel", value: String(m.whiteLevel)),
+        ])
+        guard let encoded = try? PNG.encode(PNGImage(pixels: m.plane, colorSpace: .untagged, text: text)) else {
+            return nil
+        }
+        return Data(encoded)
     }
 }
 

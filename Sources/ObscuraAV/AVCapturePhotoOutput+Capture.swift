@@ -33,6 +33,8 @@ extension AVCapturePhotoOutput {
         let constituents: [ConstituentPhoto]
         /// Depth, embedding and (for non-constituent photos) no calibration.
         let extras: PhotoExtras
+        /// Whether each group of photos starts with a RAW photo (spec §6 [O]: RAW before processed).
+        let hasRaw: Bool
     }
 
     /// A constituent photo: rendered through that camera, with its type and calibration.
@@ -54,13 +56,20 @@ extension AVCapturePhotoOutput {
             requested.width != 0 ? requested : (state.caps.photoDimensions.first ?? device.activeFormat.dimensions)
         let constantColor = settings.isConstantColorEnabled
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
+        let hasRaw = settings.rawPhotoPixelFormatType != 0
+        let zoom = Double(device.videoZoomFactor)
         func request(flash: Bool) -> PhotoRenderRequest {
-            PhotoRenderRequest(
+            var made = PhotoRenderRequest(
                 profile: device.deviceProfile, camera: device.camera, scene: Emulator.shared.currentScene,
                 flashFired: flash, dimensions: Dimensions(width: Int(dims.width), height: Int(dims.height)),
                 colorSpace: device.activeColorSpace, seed: Self.noiseSeed(Emulator.shared.seed, ordinal),
                 fixedExposure: fixed, constantColor: constantColor,
                 fallback: constantColor && settings.isConstantColorFallbackPhotoDeliveryEnabled)
+            // The photo shows the zoomed field of view, as the preview does (spec §2.2: depth
+            // delivery holds a dual camera at 2×).
+            made.zoom = zoom
+            made.keepsMosaic = hasRaw
+            return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {
             PhotoRenderers.current.meterForFlash(request(flash: false))
@@ -71,7 +80,7 @@ extension AVCapturePhotoOutput {
             constituentCount: settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.count,
             constantColorWithFallback: settings.isConstantColorEnabled
                 && settings.isConstantColorFallbackPhotoDeliveryEnabled,
-            hasRaw: settings.rawPhotoPixelFormatType != 0, hasProcessed: settings.format != nil)
+            hasRaw: hasRaw, hasProcessed: settings.format != nil)
         Emulator.shared.record(
             TraceEntry(
                 section: "§6", rule: nil, outcome: .decided,
@@ -79,12 +88,19 @@ extension AVCapturePhotoOutput {
         let now = clock.now
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
-            rawPhotoDimensions: CMVideoDimensions(), isFlashEnabled: flash,
+            rawPhotoDimensions: hasRaw ? dims : CMVideoDimensions(), isFlashEnabled: flash,
             isRedEyeReductionEnabled: flash && settings.isAutoRedEyeReductionEnabled,
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)))
         let main = request(flash: flash)
+        if zoom != 1 {
+            Emulator.shared.record(
+                TraceEntry(
+                    section: "§2.2", rule: nil, outcome: .decided,
+                    sentence: "The photo is taken at videoZoomFactor \(zoom): the focal length is scaled by it, "
+                        + "so the photo shows 1/\(zoom) of the unzoomed field of view."))
+        }
         var extras = PhotoExtras()
         if settings.isDepthDataDeliveryEnabled {
             // spec §3.2 rule 17 has made sure the output delivers depth; N17: nil without a model.
@@ -107,7 +123,7 @@ extension AVCapturePhotoOutput {
         return CaptureRequest(
             resolved: resolved, pending: PendingRender(main), bracket: bracket,
             uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType,
-            constituents: constituents, extras: extras)
+            constituents: constituents, extras: extras, hasRaw: hasRaw)
     }
 
     /// A constituent's photo: the same request rendered through the constituent camera (its own
@@ -126,6 +142,7 @@ extension AVCapturePhotoOutput {
             dimensions: main.dimensions, colorSpace: main.colorSpace, seed: main.seed, fixedExposure: main.fixedExposure,
             constantColor: false, fallback: false)
         request.visibleFraction = fraction
+        request.keepsMosaic = main.keepsMosaic
         var memberExtras = extras
         memberExtras.visibleFraction = fraction
         if calibration { memberExtras.calibration = try? CameraCalibration(device: profile, camera: member.camera) }
@@ -227,8 +244,10 @@ extension AVCapturePhotoOutput {
                 let member = request.constituents.isEmpty
                     ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
                 let renderIndex = member == nil && request.pending.request.fallback ? index : 0
+                // spec §6 [O]: within a group the RAW photo comes before the processed one.
+                let isRaw = request.hasRaw && index % perGroup == 0
                 let photo = AVCapturePhoto(
-                    timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1,
+                    timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1, isRawPhoto: isRaw,
                     sourceDeviceType: member?.sourceType ?? request.sourceType, bracketSettings: element,
                     sequenceCount: request.bracket.isEmpty ? 1 : group % request.bracket.count + 1,
                     pending: member?.pending ?? request.pending, renderIndex: renderIndex,

@@ -125,9 +125,14 @@ struct PhotoSettingsValidation {
             6, .observed, "When capturing a raw photo, settings.constantColorEnabled must be set to NO")
     }
 
-    // spec §3.2 rule 7 [D][O]: Bayer RAW needs speed and no fusion. Unreachable until RAW formats exist.
+    // spec §3.2 rule 7 [D][O]: Bayer RAW needs speed, no zoom and no fusion. Every RAW format
+    // Obscura offers is Bayer (no ProRAW).
     func rule7BayerRaw() -> Violation? {
         guard settings.rawPhotoPixelFormatType != 0 else { return nil }
+        if let zoom = state.caps.device?.videoZoomFactor, zoom != 1 {
+            return .capturePhoto(
+                7, .documented, "When specifying Bayer raw capture, the videoZoomFactor of the source device must be 1.0")
+        }
         let quality = settings.qualityPrioritizationWasSet && settings.photoQualityPrioritization != .speed
         if quality || settings.isAutoVirtualDeviceFusionEnabled && state.caps.device?.isVirtualDevice == true {
             return .capturePhoto(

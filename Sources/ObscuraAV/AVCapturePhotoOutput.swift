@@ -196,10 +196,16 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     public var availablePhotoCodecTypes: [AVVideoCodecType] { hasSource ? [.hevc, .jpeg] : [] }
     /// File types; empty until the output has a video source.
     public var availablePhotoFileTypes: [AVFileType] { hasSource ? [.heic, .jpg, .tif] : [] }
-    /// RAW formats: RAW is not emulated yet, so always empty [I].
-    public var availableRawPhotoPixelFormatTypes: [OSType] { [] }
-    /// RAW file types: always empty [I].
-    public var availableRawPhotoFileTypes: [AVFileType] { [] }
+    /// Bayer RAW formats: `kCVPixelFormatType_14Bayer_RGGB` on back cameras, physical or virtual;
+    /// empty for front cameras and without a source (spec §3.1 [D]). Device profiles carry no RAW
+    /// flag, so which cameras offer RAW is our choice [I]: Apple offers Bayer RAW on the back
+    /// cameras of the phones we model and not on the front (TrueDepth) camera. ProRAW is not offered.
+    public var availableRawPhotoPixelFormatTypes: [OSType] { offersBayerRaw ? [kCVPixelFormatType_14Bayer_RGGB] : [] }
+    /// RAW file types: `[.dng]` wherever RAW formats are offered (spec §3.1 [D]). Obscura does not
+    /// write DNG: a RAW photo's file data is a 16-bit grey PNG of the mosaic (see `AVCapturePhoto`).
+    public var availableRawPhotoFileTypes: [AVFileType] { offersBayerRaw ? [.dng] : [] }
+
+    private var offersBayerRaw: Bool { lock.withLock { inner.caps.device?.position == .back } }
 
     private var hasSource: Bool { lock.withLock { inner.caps.device != nil } }
 

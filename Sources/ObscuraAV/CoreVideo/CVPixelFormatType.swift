@@ -20,6 +20,9 @@ public let kCVPixelFormatType_DepthFloat32: OSType = 0x6664_6570
 public let kCVPixelFormatType_DisparityFloat16: OSType = 0x6864_6973
 /// `'fdis'`: disparity in 1/metres, 32-bit float.
 public let kCVPixelFormatType_DisparityFloat32: OSType = 0x6664_6973
+/// `'rgg4'`: Bayer 14-bit little-endian samples, packed in 16 bits, RGGB (top-left red, then green;
+/// the next row green, blue).
+public let kCVPixelFormatType_14Bayer_RGGB: OSType = 0x7267_6734
 
 /// The memory layout of a pixel format: its planes and the bytes each pixel takes in them.
 struct PixelFormatLayout {
@@ -53,7 +56,7 @@ struct PixelFormatLayout {
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 8)])
         case kCVPixelFormatType_OneComponent8:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 1)])
-        case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
+        case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16, kCVPixelFormatType_14Bayer_RGGB:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2)])
         case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 4)])

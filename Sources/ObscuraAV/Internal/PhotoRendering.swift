@@ -26,6 +26,13 @@ struct PhotoRenderRequest: Sendable {
     /// The share of the width and height, centred, that lies inside the preview; 1 for all of it.
     /// A zoomed constituent capture blacks out the rest (spec §2.2, constituent photos [T W17]).
     var visibleFraction: Double = 1
+    /// The zoom factor the photo is taken at (`videoZoomFactor`): the camera's focal length is
+    /// multiplied by it about the principal point, so the photo keeps its pixel count and shows
+    /// 1/zoom of the field of view (our choice [I]: rendering through the scaled intrinsics
+    /// rather than upscaling a centre crop, so a zoomed photo is as sharp as the scene model).
+    var zoom: Double = 1
+    /// Whether the sensor's Bayer mosaic is kept for a RAW photo (spec §5).
+    var keepsMosaic = false
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.
@@ -39,6 +46,8 @@ struct RenderedPhoto: Sendable {
     /// Constant Color photos only: the confidence map (one byte per tile) and its centre-weighted mean.
     let confidenceMap: PixelPlane<UInt8>?
     let confidenceLevel: Double
+    /// The sensor's RGGB mosaic, when the request keeps it for a RAW photo.
+    var mosaic: BayerMosaic?
 }
 
 /// The still-image encodings Obscura writes.

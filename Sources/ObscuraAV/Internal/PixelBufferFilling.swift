@@ -14,6 +14,19 @@ enum PixelBufferFilling {
         return buffer
     }
 
+    /// A RAW mosaic as a `kCVPixelFormatType_14Bayer_RGGB` buffer: one 16-bit DN per photosite.
+    static func bayer(_ mosaic: BayerMosaic) -> CVPixelBuffer? {
+        let plane = mosaic.plane
+        guard let buffer = CVPixelBuffer(width: plane.width, height: plane.height, pixelFormat: kCVPixelFormatType_14Bayer_RGGB)
+        else { return nil }
+        let p = buffer.planes[0]
+        for y in 0..<plane.height {
+            let row = p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<plane.width { row[x] = plane[x, y, 0] }
+        }
+        return buffer
+    }
+
     static func make(from bytes: PixelPlane<UInt8>, format: OSType) -> CVPixelBuffer? {
         let rgb = EncodedRGB(bytes: bytes)
         guard let buffer = CVPixelBuffer(width: rgb.width, height: rgb.height, pixelFormat: format) else { return nil }

@@ -35,6 +35,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let width: Int
         let height: Int
         let purpose: Int
+        let zoom: Double
     }
 
     private let lock = NSLock()
@@ -88,7 +89,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         return RenderedPhoto(
             pixels: Self.blackingOut(develop.develop(frame, as: UInt8.self), keeping: request.visibleFraction),
             encoding: encoding, exposureDurationSeconds: exposure.time,
-            iso: exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0)
+            iso: exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0,
+            mosaic: request.keepsMosaic ? BayerMosaic(frame: frame, noise: camera.noise) : nil)
     }
 
     /// The photo with everything outside the centred `fraction` of its width and height set to black:
@@ -127,7 +129,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     private func key(_ request: PhotoRenderRequest, width: Int, height: Int, purpose: Int) -> Key {
         Key(
             scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
-            camera: request.camera.id, width: width, height: height, purpose: purpose)
+            camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom)
     }
 
     private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
@@ -145,12 +147,19 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
 
     private func cachedRenderer(_ key: Key, _ request: PhotoRenderRequest) throws -> Renderer {
         if let hit = lock.withLock({ renderers.first { $0.0 == key }?.1 }) { return hit }
-        let camera: CameraModel
+        var camera: CameraModel
         do {
             camera = try CameraModel(
                 device: request.profile, camera: request.camera, width: key.width, height: key.height)
         } catch {
             throw PhotoRenderingError(description: "\(error)")
+        }
+        // Zoom scales the focal length about the principal point (see `PhotoRenderRequest.zoom`);
+        // the lens distortion stays as it is in image pixels, as a digital zoom of the corrected
+        // image would leave it [I].
+        if request.zoom > 0, request.zoom != 1 {
+            camera.fx *= request.zoom
+            camera.fy *= request.zoom
         }
         let renderer = Renderer(
             scene: request.scene.scene, camera: camera,

@@ -93,6 +93,30 @@ struct ScenarioLoaderTests {
         #expect(sync.contains("did you mean 'present'?"))
     }
 
+    @Test func depthConvertErrorsAreLocated() {
+        // Line 2: `  - depth_convert: DisparityFloat61`; the value starts at column 20
+        // (two spaces, the dash and a space, the 14 characters of `depth_convert:`, a space).
+        let name = Self.error("steps:\n  - depth_convert: DisparityFloat61\n")
+        #expect(name.hasPrefix("t.scenario.yaml:2:20: "))
+        #expect(name.contains("unknown depth data type (or a four-character code) 'DisparityFloat61'"))
+        #expect(name.contains("did you mean 'DisparityFloat16'?"))
+        // Line 3, column 20 again: five characters are not a four-character code.
+        let code = Self.error("steps:\n  - begin\n  - depth_convert: hdiss\n")
+        #expect(code.hasPrefix("t.scenario.yaml:3:20: "))
+        #expect(code.contains("did you mean 'hdis'?"))
+        // A bare step has no target; the error points at the step, column 5.
+        let bare = Self.error("steps:\n  - depth_convert\n")
+        #expect(bare.hasPrefix("t.scenario.yaml:2:5: "))
+        #expect(bare.contains("'depth_convert' needs a value"))
+        // `      properties: {converted_depth.depthDataTyp: fdis}`: the key starts at column 20.
+        let property = Self.error(
+            "steps:\n  - depth_convert: fdis\n    expect:\n      properties: {converted_depth.depthDataTyp: fdis}\n")
+        #expect(property.hasPrefix("t.scenario.yaml:4:20: unknown key 'converted_depth.depthDataTyp'"))
+        #expect(property.contains("did you mean 'converted_depth.depthDataType'?"))
+        // Any four-character code parses: refusing a non-depth type such as '420v' is the API's job (N14).
+        #expect(Self.error("steps:\n  - depth_convert: 420v\n") == "no error")
+    }
+
     @Test func depthSavesBelongOnStreamSteps() {
         let message = Self.error("steps:\n  - capture:\n    save: [depth]\n")
         #expect(message.hasPrefix("t.scenario.yaml:3:12: 'depth' is saved from a stream step"))

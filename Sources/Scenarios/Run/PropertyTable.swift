@@ -63,6 +63,9 @@ public enum PropertyTable {
         ("photo_output.connection.isEnabled", {
             $0.photoOutput.map { $0.connection(with: .video).map { String($0.isEnabled) } ?? "no connection" }
         }),
+        ("converted_depth.depthDataType", {
+            $0.convertedDepth.map { DepthExpectation.fourCharacters($0.depthDataType) }
+        }),
     ]
 
     /// Every property name, for "did you mean" and the documentation.

@@ -30,6 +30,8 @@ public final class RunContext: @unchecked Sendable {
     var notes: [String] = []
     /// The photos of the newest step that delivered any, for steps that work on captured images.
     var lastPhotos: [AVCapturePhoto] = []
+    /// The result of the newest `depth_convert` step; nil before one, or when the API refused it.
+    var convertedDepth: AVDepthData?
     /// What an image step of the current step measured, for its expectations.
     var imageResult: ImageStepResult?
     /// Where saved outputs go; nil when the run saves nothing.

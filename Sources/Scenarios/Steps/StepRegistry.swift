@@ -25,6 +25,7 @@ public enum StepRegistry {
         ImageScanStep.self,
         ImageWideGamutStep.self,
         ImageBlendStep.self,
+        DepthConvertStep.self,
     ]
 
     /// The step type for a key.

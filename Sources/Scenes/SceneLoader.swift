@@ -91,32 +91,7 @@ public struct SceneLoader: Sendable {
         func isSceneDirectory(_ path: String) -> Bool {
             isDirectory(path) && fm.fileExists(atPath: (path as NSString).appendingPathComponent("README.md"))
         }
-        // Found from the current directory, the path stays relative (`../Scenes`), so that
-        // messages name files the way the user would type them.
-        func walkUp(from start: URL, relative: Bool) -> String? {
-            var dir = start.standardizedFileURL
-            var levels = 0
-            while true {
-                let candidate = dir.appendingPathComponent("Scenes").path
-                if isSceneDirectory(candidate) {
-                    return relative ? String(repeating: "../", count: levels) + "Scenes" : candidate
-                }
-                levels += 1
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { return nil }
-                dir = parent
-            }
-        }
-        if let found = walkUp(
-            from: URL(fileURLWithPath: currentDirectory, isDirectory: true),
-            relative: currentDirectory == fm.currentDirectoryPath)
-        {
-            return found
-        }
-        if let executable {
-            let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-            return walkUp(from: resolved, relative: false)
-        }
-        return nil
+        return ProjectFolder.find(
+            named: "Scenes", currentDirectory: currentDirectory, executable: executable, accepts: isSceneDirectory)
     }
 }

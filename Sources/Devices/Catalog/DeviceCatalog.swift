@@ -36,33 +36,8 @@ public struct DeviceCatalog: Sendable {
         }
         if let explicit { return isDirectory(explicit) ? explicit : nil }
         if let env = environment[environmentVariable], !env.isEmpty { return isDirectory(env) ? env : nil }
-        // Found from the current directory, the path stays relative (`../DeviceProfiles`), so that
-        // messages name files the way the user would type them.
-        func walkUp(from start: URL, relative: Bool) -> String? {
-            var dir = start.standardizedFileURL
-            var levels = 0
-            while true {
-                let candidate = dir.appendingPathComponent("DeviceProfiles").path
-                if isDirectory(candidate) {
-                    return relative ? String(repeating: "../", count: levels) + "DeviceProfiles" : candidate
-                }
-                levels += 1
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { return nil }
-                dir = parent
-            }
-        }
-        if let found = walkUp(
-            from: URL(fileURLWithPath: currentDirectory, isDirectory: true),
-            relative: currentDirectory == fm.currentDirectoryPath)
-        {
-            return found
-        }
-        if let executable {
-            let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-            return walkUp(from: resolved, relative: false)
-        }
-        return nil
+        return ProjectFolder.find(
+            named: "DeviceProfiles", currentDirectory: currentDirectory, executable: executable, accepts: isDirectory)
     }
 
     /// The profile files, sorted by name.

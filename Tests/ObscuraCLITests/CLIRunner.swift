@@ -24,6 +24,15 @@ struct CLIRunner {
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Longest a command may run; a child still alive after it is killed and the run fails, so a hung
+    /// command fails its test instead of stalling the suite.
+    static let timeLimit: TimeInterval = 600
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "obscura \(arguments.joined(separator: " ")) ran past \(Int(CLIRunner.timeLimit)) s" }
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -35,13 +44,39 @@ struct CLIRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Both pipes drain at once: a child that fills one pipe while the other is being read would
+        // otherwise block for ever (a crash report on stderr can exceed a pipe's 64 KB).
+        let drained = DispatchGroup()
+        let outData = PipeDrain(out.fileHandleForReading, group: drained)
+        let errData = PipeDrain(err.fileHandleForReading, group: drained)
+        if exited.wait(timeout: .now() + timeLimit) == .timedOut {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            throw TimedOut(arguments: arguments)
+        }
+        drained.wait()
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stdout: String(decoding: outData.bytes, as: UTF8.self),
+                      stderr: String(decoding: errData.bytes, as: UTF8.self))
     }
+}
+
+/// Reads a pipe to its end on a background queue.
+private final class PipeDrain: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    init(_ handle: FileHandle, group: DispatchGroup) {
+        group.enter()
+        DispatchQueue.global().async {
+            let all = handle.readDataToEndOfFile()
+            self.lock.withLock { self.data = all }
+            group.leave()
+        }
+    }
+
+    var bytes: Data { lock.withLock { data } }
 }

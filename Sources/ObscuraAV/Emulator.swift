@@ -25,7 +25,6 @@ public final class Emulator: @unchecked Sendable {
     /// The scene used when none is chosen: the documented default of `Scenes/README.md`.
     public static let defaultScene = SceneLoader.defaultSceneName
 
-    static let worldKey = "org.obscura.device-world"
     @TaskLocal static var taskWorld: DeviceWorld?
 
     let lock = NSLock()
@@ -150,7 +149,7 @@ public final class Emulator: @unchecked Sendable {
     }
 
     var scopedWorld: DeviceWorld? {
-        Emulator.taskWorld ?? (Thread.current.threadDictionary[Emulator.worldKey] as? DeviceWorld)
+        Emulator.taskWorld ?? ExceptionCatcher.current?.world
     }
 
     static func loadScene(_ nameOrPath: String) throws -> Scene {

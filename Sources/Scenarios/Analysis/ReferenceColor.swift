@@ -25,7 +25,7 @@ struct ReferenceColor: Sendable {
             let r = try map.required("reflectance")
             source = .spectrum(try Self.reflectance(r), name: try r.scalarString())
         }
-        let ill = try map.optional("illuminant")
+        let ill = map.optional("illuminant")
         illuminantName = try ill?.scalarString() ?? "D65"
         illuminant = try ill.map(Self.illuminant) ?? Illuminants.d65
     }

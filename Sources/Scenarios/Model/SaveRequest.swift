@@ -26,11 +26,6 @@ public struct SaveRequest: Sendable, Hashable {
     /// Where the request is written in the scenario.
     public let location: SourceLocation
 
-    /// Outputs named in the format that a later merge adds, listed so the error can say so.
-    static let notYetAvailable: [String: String] = [
-        "disparity_mask": "depth maps (AVDepthData)",
-    ]
-
     /// Checks that a user-given relative path cannot leave the output directory.
     static func validateRelative(_ path: String, node: YAMLNode) throws {
         if path.hasPrefix("/") || path.hasPrefix("~") {

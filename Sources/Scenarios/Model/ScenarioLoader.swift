@@ -135,12 +135,6 @@ public enum ScenarioLoader {
 
     private static func readExpectations(_ node: YAMLNode) throws -> [any Expectation] {
         let map = try node.mapping(allowedKeys: ExpectationRegistry.allKeys)
-        for entry in map.entries {
-            if let needs = ExpectationRegistry.notYetAvailable[entry.key] {
-                throw LocatedError(
-                    entry.keyNode.location, "expectation '\(entry.key)' is not available in this build: it needs \(needs)")
-            }
-        }
         var result: [any Expectation] = []
         for type in ExpectationRegistry.expectations where type.keys.contains(where: map.has) {
             result.append(try type.init(map))
@@ -152,20 +146,14 @@ public enum ScenarioLoader {
     private static func readSaves(_ node: YAMLNode) throws -> [SaveRequest] {
         let kinds = Dictionary(uniqueKeysWithValues: SaveRequest.Kind.allCases.map { ($0.rawValue, $0) })
         return try node.sequence().map { item in
-            func kind(_ name: String, at at: YAMLNode) throws -> SaveRequest.Kind {
-                if let needs = SaveRequest.notYetAvailable[name] {
-                    throw at.error("'\(name)' is not available in this build: it needs \(needs)")
-                }
-                return try at.named(kinds, what: "output")
-            }
             if case .scalar = item.node {
-                return SaveRequest(kind: try kind(try item.string(), at: item), relativePath: nil, location: item.location)
+                return SaveRequest(kind: try item.named(kinds, what: "output"), relativePath: nil, location: item.location)
             }
-            let map = try item.mapping(allowedKeys: kinds.keys.sorted() + SaveRequest.notYetAvailable.keys.sorted())
+            let map = try item.mapping(allowedKeys: kinds.keys.sorted())
             guard map.entries.count == 1, let entry = map.entries.first else {
                 throw item.error("each save entry names one output: {photo: photos/pot.png}")
             }
-            let chosen = try kind(entry.key, at: entry.keyNode)
+            let chosen = try entry.keyNode.named(kinds, what: "output")
             let path = try entry.value.string()
             try SaveRequest.validateRelative(path, node: entry.value)
             return SaveRequest(kind: chosen, relativePath: path, location: entry.value.location)

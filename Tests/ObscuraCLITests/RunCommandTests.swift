@@ -30,6 +30,7 @@ struct RunCommandTests {
 
     @Test func passingScenarioWritesReportsAndExitsZero() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.write(Self.small, in: dir)
         let out = dir.appendingPathComponent("out").path
         let result = try CLIRunner.run(["run", file, "--out", out])
@@ -44,6 +45,7 @@ struct RunCommandTests {
 
     @Test func wrongExpectationFailsWithADiff() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let text = Self.small.replacingOccurrences(of: "session.isRunning: true", with: "session.isRunning: false")
         let file = try Self.write(text, in: dir)
         let result = try CLIRunner.run(["run", file, "--out", dir.appendingPathComponent("out").path])
@@ -56,6 +58,7 @@ struct RunCommandTests {
 
     @Test func existingOutputDirectoryNeedsForce() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.write(Self.small, in: dir)
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -71,6 +74,7 @@ struct RunCommandTests {
 
     @Test func savePathThroughASymlinkIsRefused() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let outside = dir.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         let out = dir.appendingPathComponent("out")
@@ -86,6 +90,7 @@ struct RunCommandTests {
 
     @Test func parentPathInSaveIsALocatedError() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let text = Self.small + "  - capture: {flashMode: off}\n    save: [{photo: ../escape.png}]\n"
         let file = try Self.write(text, in: dir)
         let result = try CLIRunner.run(["run", file, "--out", dir.appendingPathComponent("out").path])
@@ -97,6 +102,7 @@ struct RunCommandTests {
 
     @Test func explainNarratesStateAndRules() throws {
         let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let text = Self.small + "  - begin\n  - start:\n    expect: {exception: NSGenericException}\n"
         let file = try Self.write(text, in: dir)
         let result = try CLIRunner.run(["explain", file])

@@ -16,6 +16,7 @@ struct SeedScenarioTests {
     @Test(arguments: seeds)
     func seedScenarioPasses(_ file: String) throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-seed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLIRunner.run(["run", file, "--out", out.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains(": PASS"))

@@ -2,7 +2,7 @@
 // warm ambient light. Prints the median wall time of several runs and the peak resident memory.
 //
 // Run: tools/bench-render.sh [runs] [width height]   (a smaller size scales the camera, e.g. for callgrind)
-// A fifth argument `checksum` also prints a hash of the last frame's electrons, DN and depth.
+// A fourth argument `checksum` also prints a hash of the last frame's electrons, DN and depth.
 import Foundation
 import Scenes
 import Sensor

@@ -2,6 +2,7 @@
 // warm ambient light. Prints the median wall time of several runs and the peak resident memory.
 //
 // Run: tools/bench-render.sh [runs] [width height]   (a smaller size scales the camera, e.g. for callgrind)
+// A fourth argument `checksum` also prints a hash of the last frame's electrons, DN and depth.
 import Foundation
 import Scenes
 import Sensor
@@ -141,8 +142,22 @@ let green = lastFrame.map { TestStats.meanGreen($0) } ?? 0
 print(String(format: "%d×%d, %d objects, flash + ambient: median full %.3f s, median cached %.3f s, peak RSS %.0f MB",
              cam.width, cam.height, scene.objects.count, median(full), median(cached), peakResidentMegabytes()))
 print(String(format: "(mean green of last frame: %.1f e⁻; threads: %d)", green, ProcessInfo.processInfo.activeProcessorCount))
+if arguments.count > 4, arguments[4] == "checksum", let f = lastFrame {
+    // Compare versions bit for bit: any change in a pixel's electrons, code or depth changes this.
+    print(String(format: "(last frame checksum: %016llx)", TestStats.checksum(f)))
+}
 
 enum TestStats {
+    /// FNV-1a over the bit patterns of electrons, DN and depth.
+    static func checksum(_ f: RawFrame) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ v: UInt64) { h = (h ^ v) &* 0x0000_0100_0000_01B3 }
+        for e in f.electrons { mix(UInt64(e.bitPattern)) }
+        for d in f.dn { mix(UInt64(d)) }
+        for d in f.depth { mix(UInt64(d.bitPattern)) }
+        return h
+    }
+
     static func meanGreen(_ f: RawFrame) -> Double {
         var s = 0.0
         for i in stride(from: 1, to: f.electrons.count, by: 3) { s += Double(f.electrons[i]) }

@@ -231,17 +231,54 @@ struct GeometryPass: Sendable {
                         }
                         continue
                     }
-                    for j in 0..<count {
-                        let k = members[j]
-                        let m = hitMaterial[k]
-                        let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                        let (gd, gs) = factors(
-                            emitter, disc: discFrames[e], point: hitPoint[k], normal: hitNormal[k],
-                            view: -dirs[k],
-                            exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
-                            primitives: primitives, pixel: pixel)
-                        output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                        if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+                    // The lobe's slot exists only when some material is glossy.
+                    let lobe = emitter.hasSpecular && sSlot >= 0
+                    occluders.withUnsafeBufferPointer { occluders in
+                        switch emitter.geometry {
+                        case let .directional(l, spread) where spread == 0 || softSamples <= 1:
+                            // A hard key light: g = cos θ · visibility, the same for every pixel's l.
+                            for j in 0..<count {
+                                let k = members[j]
+                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                                let n = hitNormal[k]
+                                let cosTheta = n.dot(l)
+                                var gd = 0.0
+                                var gs = 0.0
+                                if cosTheta > 0
+                                    && !occluded(hitPoint[k] + n * 1e-6, l, .infinity, skip: hitSkip[k], occluders,
+                                                 primitives)
+                                {
+                                    gd = cosTheta
+                                    if lobe { gs = specular(l: l, view: -dirs[k], normal: n, exponent: shininess[hitMaterial[k]], diffuse: gd) }
+                                }
+                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+                            }
+                        case let .positional(position, axis, m):
+                            for j in 0..<count {
+                                let k = members[j]
+                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                                let (gd, gs) = positionalFactors(
+                                    position: position, axis: axis, exponent: m, point: hitPoint[k],
+                                    normal: hitNormal[k], view: -dirs[k], shininess: shininess[hitMaterial[k]],
+                                    lobe: lobe, skip: hitSkip[k], occluders: occluders, primitives: primitives)
+                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+                            }
+                        default:
+                            for j in 0..<count {
+                                let k = members[j]
+                                let m = hitMaterial[k]
+                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                                let (gd, gs) = factors(
+                                    emitter, disc: discFrames[e], point: hitPoint[k], normal: hitNormal[k],
+                                    view: -dirs[k],
+                                    exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
+                                    primitives: primitives, pixel: pixel)
+                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+                            }
+                        }
                     }
                 }
             }
@@ -291,7 +328,7 @@ struct GeometryPass: Sendable {
 
     /// Whether anything but `skip` blocks the ray before `tMax` (any hit ends the search).
     @inline(__always) private func occluded(
-        _ o: Vector3, _ d: Vector3, _ tMax: Double, skip: Int, _ occluders: [Int],
+        _ o: Vector3, _ d: Vector3, _ tMax: Double, skip: Int, _ occluders: UnsafeBufferPointer<Int>,
         _ primitives: UnsafeBufferPointer<Primitive>
     ) -> Bool {
         for i in occluders where i != skip
@@ -311,7 +348,7 @@ struct GeometryPass: Sendable {
     @inline(__always) private func factors(
         _ emitter: Emitter, disc: (e1: Vector3, e2: Vector3, radius: Double), point: Vector3, normal n: Vector3,
         view v: Vector3, exponent: Double, skip: Int,
-        occluders: [Int], primitives: UnsafeBufferPointer<Primitive>, pixel: Int
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, pixel: Int
     ) -> (Double, Double) {
         let start = point + n * 1e-6
         var l: Vector3
@@ -360,15 +397,45 @@ struct GeometryPass: Sendable {
         }
         let cosTheta = n.dot(l)
         let gd = scale * cosTheta * visibility
-        guard emitter.hasSpecular, visibility > 0, exponent.isFinite else { return (gd, 0) }
+        guard emitter.hasSpecular, visibility > 0 else { return (gd, 0) }
+        return (gd, specular(l: l, view: v, normal: n, exponent: exponent, diffuse: gd))
+    }
+
+    /// `factors` for a point or spot light (the flash among them), with the light's terms
+    /// unpacked once per tile. The shadow ray goes first: a blocked pixel skips the beam power.
+    @inline(__always) private func positionalFactors(
+        position: Vector3, axis: Vector3, exponent m: Double, point: Vector3, normal n: Vector3, view v: Vector3,
+        shininess: Double, lobe: Bool, skip: Int, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>
+    ) -> (Double, Double) {
+        let toLight = position - point
+        let d2 = toLight.dot(toLight)
+        let dist = d2.squareRoot()
+        let l = toLight / dist
+        let cosTheta = n.dot(l)
+        guard cosTheta > 0 else { return (0, 0) }
+        let cosAlpha = -axis.dot(l)
+        guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
+        if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
+        let scale = m > 0 ? PositivePower.of(cosAlpha, m) / d2 : 1 / d2
+        let gd = scale * cosTheta
+        guard lobe else { return (gd, 0) }
+        return (gd, specular(l: l, view: v, normal: n, exponent: shininess, diffuse: gd))
+    }
+
+    /// The specular factor beside a visible diffuse factor `gd`; zero for matte materials
+    /// (infinite exponent).
+    @inline(__always) private func specular(
+        l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double, diffuse gd: Double
+    ) -> Double {
+        guard exponent.isFinite else { return 0 }
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
         let nh = max(n.dot(h), 0)
         // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
         // resolution of any diffuse factor beside it, so the power is not worth evaluating.
-        guard nh > 0, exponent * (1 - nh) < 40 else { return (gd, 0) }
-        let gs = (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
-        return (gd, gs)
+        guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
+        return (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
     }
 }
 

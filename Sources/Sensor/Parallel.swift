@@ -13,21 +13,34 @@ struct SharedBuffer<Element>: @unchecked Sendable {
 
 /// Work split into bands processed by a fixed number of workers.
 enum Parallel {
-    /// Calls `body` once for every band in `0..<bands`; worker w takes bands w, w + n, w + 2n, …
-    /// Results must not depend on which worker runs a band (each band writes only its own pixels).
+    /// Calls `body` once for every band in `0..<bands`. Workers take the next unclaimed band as
+    /// they finish one, so a core slowed by other work takes fewer bands instead of holding the
+    /// others up at the end. Results must not depend on which worker runs a band (each band
+    /// writes only its own pixels).
     static func forEachBand(_ bands: Int, threads: Int?, _ body: @Sendable (Int) -> Void) {
         let workers = max(1, min(bands, threads ?? ProcessInfoCores.count))
         if workers == 1 {
             for b in 0..<bands { body(b) }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var b = w
-            while b < bands {
-                body(b)
-                b += workers
-            }
+        let next = BandCounter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let b = next.claim(below: bands) { body(b) }
         }
+    }
+}
+
+/// The next band to hand out, shared by the workers of one `forEachBand`.
+private final class BandCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    func claim(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < limit else { return nil }
+        next += 1
+        return next - 1
     }
 }
 

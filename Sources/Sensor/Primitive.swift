@@ -96,6 +96,10 @@ struct Primitive: Sendable {
     @inline(__always) func surface(
         at world: Vector3, texels: UnsafeBufferPointer<UInt16>
     ) -> (normal: Vector3, material: Int) {
+        // An untextured flat shape has one normal and one material: no local point needed.
+        if texture == .none && (kind == .plane || kind == .disc) {
+            return (toWorld.rotate(Vector3(0, 0, 1)), materialBase)
+        }
         let p = toLocal.rotate(world - position)
         var n: Vector3
         switch kind {

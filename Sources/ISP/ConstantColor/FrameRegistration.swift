@@ -29,8 +29,13 @@ public enum FrameRegistration {
             let (m, _, _) = halve(last.mov, last.w, last.h)
             levels.append((r, m, w, h))
         }
+        // The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade
+        // sums gain precision the 0.1 px requirement does not need (the estimate's noise falls with
+        // the square root of the pixel count), while each full-resolution pass costs as much as all
+        // coarser levels together. The shift found there is scaled up to full resolution.
+        let finest = levels.firstIndex { $0.w * $0.h <= finestPixels } ?? 0
         var d = SIMD2<Double>(0, 0)
-        for (index, level) in levels.enumerated().reversed() {
+        for (index, level) in levels.enumerated().reversed() where index >= finest {
             let scale = Double(1 << index)
             let ref = structure(level.ref, level.w, level.h)
             let mov = structure(level.mov, level.w, level.h)
@@ -42,8 +47,11 @@ public enum FrameRegistration {
             }
             d = refine(ref, mov, level.w, level.h, start: d, iterations: index == 0 ? 4 : 6)
         }
-        return d
+        return d * Double(1 << finest)
     }
+
+    /// The most pixels of the finest pyramid level refined (a 12 MP frame is refined at 3 MP).
+    static let finestPixels = 4_000_000
 
     /// `interleaved` (with `channels` values per pixel) sampled at x + d by bilinear interpolation;
     /// samples falling outside are clamped to the border.

@@ -348,7 +348,9 @@ static int check_request(const cpng_encode_request *request, cpng_error_sink *si
 // the band, which costs a little compression. The bands are fixed by the image alone and the threads only choose
 // which band to do next, so the bytes never depend on the number of cores.
 #define CPNG_BAND_ROWS 64u
+#ifndef CPNG_PARALLEL_MIN_BYTES
 #define CPNG_PARALLEL_MIN_BYTES ((size_t)4 << 20)
+#endif
 
 typedef struct cpng_band {
     uint32_t first_row, row_count;
@@ -370,43 +372,43 @@ typedef struct cpng_band_work {
     pthread_mutex_t lock;
 } cpng_band_work;
 
-static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
-    int p = (int)a + (int)b - (int)c;
-    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
-    if (pa <= pb && pa <= pc) return a;
-    return pb <= pc ? b : c;
-}
+static inline unsigned magnitude(uint8_t v) { return (unsigned)abs((int)(int8_t)v); }
 
 // One row filtered with the type of least sum of |signed byte| (libpng's adaptive heuristic, PNG spec §12.8).
+// Each filter has its own branch-free loop, which the compiler vectorises; `prior` is a row of zeros for the
+// first row, which makes Up, Average and Paeth reduce to their first-row forms.
 static void filter_row(const uint8_t *row, const uint8_t *prior, size_t n, size_t bpp, uint8_t *out,
                        uint8_t *scratch) {
-    unsigned long best_sum = ~0ul;
+    unsigned long sums[5] = {0, 0, 0, 0, 0};
+    uint8_t *f1 = scratch, *f2 = scratch + n, *f3 = scratch + 2 * n, *f4 = scratch + 3 * n;
+    for (size_t i = 0; i < n; i++) sums[0] += magnitude(row[i]);
+    for (size_t i = 0; i < bpp && i < n; i++) {
+        f1[i] = row[i];
+        f2[i] = (uint8_t)(row[i] - prior[i]);
+        f3[i] = (uint8_t)(row[i] - (prior[i] >> 1));
+        f4[i] = (uint8_t)(row[i] - prior[i]);  // Paeth with a = c = 0 predicts b
+    }
+    for (size_t i = bpp; i < n; i++) f1[i] = (uint8_t)(row[i] - row[i - bpp]);
+    for (size_t i = bpp; i < n; i++) f2[i] = (uint8_t)(row[i] - prior[i]);
+    for (size_t i = bpp; i < n; i++) f3[i] = (uint8_t)(row[i] - (uint8_t)(((unsigned)row[i - bpp] + prior[i]) >> 1));
+    for (size_t i = bpp; i < n; i++) {
+        int a = row[i - bpp], b = prior[i], c = prior[i - bpp];
+        int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+        int predicted = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+        f4[i] = (uint8_t)(row[i] - predicted);
+    }
+    for (size_t i = 0; i < n; i++) {
+        sums[1] += magnitude(f1[i]);
+        sums[2] += magnitude(f2[i]);
+        sums[3] += magnitude(f3[i]);
+        sums[4] += magnitude(f4[i]);
+    }
     int best = 0;
-    for (int type = 0; type < 5; type++) {
-        uint8_t *f = scratch + (size_t)type * n;
-        unsigned long sum = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint8_t a = i >= bpp ? row[i - bpp] : 0;
-            uint8_t b = prior != NULL ? prior[i] : 0;
-            uint8_t c = (i >= bpp && prior != NULL) ? prior[i - bpp] : 0;
-            uint8_t v;
-            switch (type) {
-                case 0: v = row[i]; break;
-                case 1: v = (uint8_t)(row[i] - a); break;
-                case 2: v = (uint8_t)(row[i] - b); break;
-                case 3: v = (uint8_t)(row[i] - (uint8_t)(((unsigned)a + (unsigned)b) >> 1)); break;
-                default: v = (uint8_t)(row[i] - paeth(a, b, c)); break;
-            }
-            f[i] = v;
-            sum += (unsigned long)(v < 128 ? v : 256 - v);
-        }
-        if (sum < best_sum) {
-            best_sum = sum;
-            best = type;
-        }
+    for (int type = 1; type < 5; type++) {
+        if (sums[type] < sums[best]) best = type;
     }
     out[0] = (uint8_t)best;
-    memcpy(out + 1, scratch + (size_t)best * n, n);
+    memcpy(out + 1, best == 0 ? row : scratch + (size_t)(best - 1) * n, n);
 }
 
 static void encode_band(cpng_band_work *work, cpng_band *band, int last) {
@@ -414,20 +416,23 @@ static void encode_band(cpng_band_work *work, cpng_band *band, int last) {
     size_t n = work->row_length;
     size_t raw_length = (size_t)band->row_count * (n + 1);
     uint8_t *raw = malloc(raw_length);
-    uint8_t *scratch = malloc(5 * n);
-    if (raw == NULL || scratch == NULL) {
+    uint8_t *scratch = malloc(4 * n);
+    uint8_t *zeros = calloc(n, 1);
+    if (raw == NULL || scratch == NULL || zeros == NULL) {
         band->failed = 1;
         free(raw);
         free(scratch);
+        free(zeros);
         return;
     }
     for (uint32_t r = 0; r < band->row_count; r++) {
         uint32_t y = band->first_row + r;
         const uint8_t *row = request->pixels + (size_t)y * request->row_bytes;
-        const uint8_t *prior = y > 0 ? row - request->row_bytes : NULL;
+        const uint8_t *prior = y > 0 ? row - request->row_bytes : zeros;
         filter_row(row, prior, n, work->bpp, raw + (size_t)r * (n + 1), scratch);
     }
     free(scratch);
+    free(zeros);
     band->adler = adler32(1L, raw, (uInt)raw_length);
     band->raw_length = raw_length;
     z_stream z;

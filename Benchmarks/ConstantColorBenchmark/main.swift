@@ -30,8 +30,10 @@ do {
         let map = try PNG.encode(PNGImage(pixels: result.confidenceMap.plane))
         let t = Date().timeIntervalSince(start)
         times.append(t)
-        print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f)", run, t, photo.count, map.count,
-            result.centerWeightedMeanConfidence))
+        // FNV-1a of the photo's PNG bytes: equal digests show a change left the output alone.
+        let digest = photo.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f, photo digest %016llx)", run, t,
+            photo.count, map.count, result.centerWeightedMeanConfidence, digest))
         // Per-stage breakdown: rendering (the Sensor target) versus the pipeline's own processing.
         var stages = result.diagnostics.stageSeconds.map { ($0.name, $0.seconds) }
         stages.append(("PNG", Date().timeIntervalSince(beforePNG)))

@@ -77,7 +77,8 @@ extension Emitter {
                         isFlash: false, hasSpecular: true))
             }
         }
-        out += flashEmitters(flash, cameraPosition: cameraPosition, cameraRotation: cameraRotation, efficiency: efficiency)
+        out += flashEmitters(
+            flash, cameraPosition: cameraPosition, cameraRotation: cameraRotation, efficiency: efficiency)
         return out
     }
 }

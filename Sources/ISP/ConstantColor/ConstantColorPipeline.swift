@@ -229,7 +229,7 @@ public struct ConstantColorPipeline: Sendable {
                 clipped.withUnsafeBufferPointer { cl in
                     let f = ReadBuffer(fo), a = ReadBuffer(ra)
                     let clip = ReadBuffer(cl)
-                    return ParallelRows.fill(count: 3 * pixels, rows: height, initial: Float(0)) { rows, out in
+                    return ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
                         for y in rows {
                             for x in 0..<width {
                                 let p = y * width + x
@@ -390,36 +390,45 @@ public struct ConstantColorPipeline: Sendable {
         let sigma = (Double(width * width + height * height)).squareRoot() / 4
         // Per tile: Σ rgb and the number of clipped pixels; per band: the weighted luminance sums.
         var tileSums = [Double](repeating: 0, count: 4 * mw * mh)
-        let partial = rgb.withUnsafeBufferPointer { src in
-            clipped.withUnsafeBufferPointer { cl in
-                toXYZ.m.withUnsafeBufferPointer { mx in
-                    tileSums.withUnsafeMutableBufferPointer { ts in
-                        let v = ReadBuffer(src), clip = ReadBuffer(cl)
-                        let m = ReadBuffer(mx), sums = RowBuffer(ts)
-                        // Bands are whole tile rows, so each band owns its tiles' sums.
-                        return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
-                            var acc = SIMD2<Double>(0, 0)
-                            for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                                let dy = Double(y) + 0.5 - Double(height) / 2
-                                var row = SIMD2<Double>(0, 0)
-                                for x in 0..<width {
-                                    let p = y * width + x
-                                    let t = 4 * ((y / tile) * mw + x / tile)
-                                    if clip.base[p] {
-                                        sums.base[t + 3] += 1
-                                        continue
+        // The Gaussian is separable, exp(−(dx² + dy²)/2σ²) = g(dx)·g(dy): one exp per column and
+        // one per row instead of one per pixel.
+        let columnWeights = (0..<width).map { x in
+            let dx = Double(x) + 0.5 - Double(width) / 2
+            return exp(-dx * dx / (2 * sigma * sigma))
+        }
+        let partial = columnWeights.withUnsafeBufferPointer { cw in
+            let gx = ReadBuffer(cw)
+            return rgb.withUnsafeBufferPointer { src in
+                clipped.withUnsafeBufferPointer { cl in
+                    toXYZ.m.withUnsafeBufferPointer { mx in
+                        tileSums.withUnsafeMutableBufferPointer { ts in
+                            let v = ReadBuffer(src), clip = ReadBuffer(cl)
+                            let m = ReadBuffer(mx), sums = RowBuffer(ts)
+                            // Bands are whole tile rows, so each band owns its tiles' sums.
+                            return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                                var acc = SIMD2<Double>(0, 0)
+                                for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                                    let dy = Double(y) + 0.5 - Double(height) / 2
+                                    let gy = exp(-dy * dy / (2 * sigma * sigma))
+                                    var row = SIMD2<Double>(0, 0)
+                                    for x in 0..<width {
+                                        let p = y * width + x
+                                        let t = 4 * ((y / tile) * mw + x / tile)
+                                        if clip.base[p] {
+                                            sums.base[t + 3] += 1
+                                            continue
+                                        }
+                                        let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
+                                        sums.base[t] += Double(r)
+                                        sums.base[t + 1] += Double(g)
+                                        sums.base[t + 2] += Double(b)
+                                        let weight = gx.base[x]
+                                        row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
                                     }
-                                    let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
-                                    sums.base[t] += Double(r)
-                                    sums.base[t + 1] += Double(g)
-                                    sums.base[t + 2] += Double(b)
-                                    let dx = Double(x) + 0.5 - Double(width) / 2
-                                    let weight = exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
-                                    row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
+                                    acc += gy * row
                                 }
-                                acc += row
+                                return acc
                             }
-                            return acc
                         }
                     }
                 }

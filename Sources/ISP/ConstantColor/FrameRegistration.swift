@@ -65,7 +65,7 @@ public enum FrameRegistration {
         return interleaved.withUnsafeBufferPointer { src -> [Float] in
             guard let base = src.baseAddress else { return [] }
             let source = ReadBuffer(base: base)
-            return ParallelRows.fill(count: interleaved.count, rows: height, initial: Float(0)) { rows, out in
+            return ParallelRows.fill(count: interleaved.count, rows: height, of: Float.self) { rows, out in
                 for y in rows {
                     let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
                     for x in 0..<width {
@@ -89,7 +89,7 @@ public enum FrameRegistration {
         let w2 = w / 2, h2 = h / 2
         let out = plane.withUnsafeBufferPointer { src -> [Float] in
             let p = ReadBuffer(src)
-            return ParallelRows.fill(count: w2 * h2, rows: h2, initial: Float(0)) { rows, out in
+            return ParallelRows.fill(count: w2 * h2, rows: h2, of: Float.self) { rows, out in
                 for y in rows {
                     for x in 0..<w2 {
                         let i = 2 * y * w + 2 * x
@@ -144,7 +144,7 @@ public enum FrameRegistration {
             return log.withUnsafeBufferPointer { lb in
                 rowMean.withUnsafeBufferPointer { rb in
                     let lg = ReadBuffer(lb), rm = ReadBuffer(rb)
-                    return ParallelRows.fill(count: w * h, rows: h, initial: Float(0)) { rows, out in
+                    return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                         for y in rows {
                             let a = max(0, y - r), b = min(h, y + r + 1)
                             let inv = 1 / Float(b - a)

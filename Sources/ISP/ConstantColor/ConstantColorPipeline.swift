@@ -179,10 +179,11 @@ public struct ConstantColorPipeline: Sendable {
         let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
         let timeF = Float(tF), timeA = Float(tA)
-        var flashOnly = [Float](repeating: 0, count: 3 * pixels)
-        var signal = [Float](repeating: 0, count: pixels)
-        var variance = [Float](repeating: 0, count: pixels)
-        var clipped = [Bool](repeating: false, count: pixels)
+        // Every element is written below, each band its own rows.
+        var flashOnly: [Float] = ParallelRows.uninitialized(3 * pixels)
+        var signal: [Float] = ParallelRows.uninitialized(pixels)
+        var variance: [Float] = ParallelRows.uninitialized(pixels)
+        var clipped: [Bool] = ParallelRows.uninitialized(pixels)
         let clippedCount = withPointers(&flashOnly, &signal, &variance, &clipped) { fo, sig, vari, clip in
             rateF.withUnsafeBufferPointer { rf in
                 rateA.withUnsafeBufferPointer { ra in
@@ -292,11 +293,13 @@ public struct ConstantColorPipeline: Sendable {
         let black = Float(noise.blackLevel)
         let white = UInt16(min(noise.whiteLevel, 65535))
         let width = frame.width, pixels = frame.width * frame.height
-        var rates = [Float](repeating: 0, count: 3 * pixels)
-        var clip = [Float](repeating: 0, count: pixels)
-        var green = [Float](repeating: 0, count: pixels)
+        precondition(frame.dn.count >= 3 * pixels, "a raw frame holds three values per pixel")
+        // Every element is written below, each band its own rows.
+        var rates: [Float] = ParallelRows.uninitialized(3 * pixels)
+        var clip: [Float] = ParallelRows.uninitialized(pixels)
+        var green: [Float] = ParallelRows.uninitialized(pixels)
         frame.dn.withUnsafeBufferPointer { dnBuffer in
-            guard let dnBase = dnBuffer.baseAddress, dnBuffer.count >= 3 * pixels else { return }
+            guard let dnBase = dnBuffer.baseAddress else { return }
             let dn = ReadBuffer(base: dnBase)
             withPointers(&rates, &clip, &green) { out, clipOut, greenOut in
                 ParallelRows.forEach(frame.height) { rows in

@@ -40,7 +40,7 @@ enum ParallelRows {
     static func fill<T: BitwiseCopyable>(
         count: Int, rows: Int, of type: T.Type, _ body: @Sendable (Range<Int>, UnsafeMutablePointer<T>) -> Void
     ) -> [T] {
-        var out = [T](unsafeUninitializedCapacity: count) { _, n in n = count }
+        var out: [T] = ParallelRows.uninitialized(count)
         out.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             let shared = RowBuffer(base: base)
@@ -51,6 +51,12 @@ enum ParallelRows {
 }
 
 extension ParallelRows {
+    /// An array of `count` plain values left uninitialised, for a parallel pass that writes every
+    /// element (so the pages are first touched by the workers, not by a serial zero fill).
+    static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { _, n in n = count }
+    }
+
     /// Rows per band of `bands`: fixed, so results reduced band by band never depend on the number
     /// of workers.
     static let bandHeight = 32

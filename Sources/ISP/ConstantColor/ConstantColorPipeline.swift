@@ -225,6 +225,14 @@ public struct ConstantColorPipeline: Sendable {
 
         // Blend in camera space: w·f + (1 − w)·(ambient ⊘ ratio), w the interpolated confidence.
         let inverse = SIMD3<Float>(1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
+        // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
+        // per column and its row terms once per row: the same arithmetic, so the same weights.
+        let mw = map.plane.width, mh = map.plane.height, tileSize = Double(map.tileSize)
+        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double) in
+            let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
+            let x0 = Int(u)
+            return (x0, min(x0 + 1, mw - 1), u - Double(x0))
+        }
         let blended = flashOnly.withUnsafeBufferPointer { fo in
             rateA.withUnsafeBufferPointer { ra in
                 clipped.withUnsafeBufferPointer { cl in
@@ -232,9 +240,16 @@ public struct ConstantColorPipeline: Sendable {
                     let clip = ReadBuffer(cl)
                     return ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
                         for y in rows {
+                            let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
+                            let y0 = Int(v)
+                            let row0 = y0 * mw, row1 = min(y0 + 1, mh - 1) * mw
+                            let b = v - Double(y0)
                             for x in 0..<width {
                                 let p = y * width + x
-                                let wgt = clip.base[p] ? 0 : Float(map.value(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                                let col = columns[x]
+                                let top = map.values[row0 + col.x0] * (1 - col.a) + map.values[row0 + col.x1] * col.a
+                                let bottom = map.values[row1 + col.x0] * (1 - col.a) + map.values[row1 + col.x1] * col.a
+                                let wgt = clip.base[p] ? 0 : Float(top * (1 - b) + bottom * b)
                                 for c in 0..<3 {
                                     out[3 * p + c] = wgt * f.base[3 * p + c] + (1 - wgt) * a.base[3 * p + c] * inverse[c]
                                 }

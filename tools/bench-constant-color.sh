@@ -1,7 +1,7 @@
 #!/bin/sh
 # Release-build benchmark of a 12 MP Constant Color capture (hand-on-desk, iPhone 15 Pro wide).
-# Usage: tools/bench-constant-color.sh [runs]
+# Usage: tools/bench-constant-color.sh [runs] [width height]   (a smaller size, e.g. for callgrind)
 set -eu
 cd "$(dirname "$0")/.."
 swift build -c release --product ConstantColorBenchmark
-exec "$(swift build -c release --show-bin-path)/ConstantColorBenchmark" "${1:-3}"
+exec "$(swift build -c release --show-bin-path)/ConstantColorBenchmark" "$@"

@@ -1,20 +1,25 @@
 // Release-build benchmark of a 12 MP Constant Color capture end to end: metering, both frames,
 // registration, processing, confidence map and the PNG bytes of photo and map. Run by
 // tools/bench-constant-color.sh; not part of the test suite.
+//
+// Run: tools/bench-constant-color.sh [runs] [width height]   (a smaller size scales the camera, e.g. for callgrind)
 import Devices
 import Foundation
 import ISP
 import Imaging
 import Scenes
 
-let runs = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 3 : 3
+let arguments = CommandLine.arguments
+let runs = arguments.count > 1 ? max(1, Int(arguments[1]) ?? 3) : 3
+var size = (width: 4032, height: 3024)
+if arguments.count > 3, let w = Int(arguments[2]), let h = Int(arguments[3]), w > 0, h > 0 { size = (w, h) }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 do {
     let profile = try DeviceCatalog(directory: root.appendingPathComponent("DeviceProfiles").path).profile("iphone-15-pro")
     let camera = try profile.camera(ofType: .builtInWideAngleCamera)
     let pipeline = try ConstantColorPipeline(
-        device: profile, camera: camera, width: 4032, height: 3024, settings: .init(developsFallback: false))
+        device: profile, camera: camera, width: size.width, height: size.height, settings: .init(developsFallback: false))
     let scene = try SceneLoader(directory: root.appendingPathComponent("Scenes").path).scene("hand-on-desk")
     var times: [Double] = []
     for run in 0..<runs {
@@ -25,8 +30,10 @@ do {
         let map = try PNG.encode(PNGImage(pixels: result.confidenceMap.plane))
         let t = Date().timeIntervalSince(start)
         times.append(t)
-        print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f)", run, t, photo.count, map.count,
-            result.centerWeightedMeanConfidence))
+        // FNV-1a of the photo's PNG bytes: equal digests show a change left the output alone.
+        let digest = photo.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f, photo digest %016llx)", run, t,
+            photo.count, map.count, result.centerWeightedMeanConfidence, digest))
         // Per-stage breakdown: rendering (the Sensor target) versus the pipeline's own processing.
         var stages = result.diagnostics.stageSeconds.map { ($0.name, $0.seconds) }
         stages.append(("PNG", Date().timeIntervalSince(beforePNG)))

@@ -5,10 +5,13 @@
 #include "cpng.h"
 
 #include <png.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 // Shared by decode and encode: where libpng's errors are written.
 typedef struct cpng_error_sink {
@@ -336,6 +339,211 @@ static int check_request(const cpng_encode_request *request, cpng_error_sink *si
     return CPNG_OK;
 }
 
+// MARK: - Parallel image data
+
+// Large images skip libpng's single-threaded row writer: rows are cut into bands of a fixed height, each band is
+// filtered and deflated on its own (a raw deflate stream ended by a sync flush, so it stops on a byte boundary
+// without a final block), and the streams are concatenated behind one zlib header, with the Adler-32 of the whole
+// filtered data combined from the bands' (RFC 1950 §2.2; adler32_combine). A band's back-references stay inside
+// the band, which costs a little compression. The bands are fixed by the image alone and the threads only choose
+// which band to do next, so the bytes never depend on the number of cores.
+#define CPNG_BAND_ROWS 64u
+#ifndef CPNG_PARALLEL_MIN_BYTES
+#define CPNG_PARALLEL_MIN_BYTES ((size_t)4 << 20)
+#endif
+
+typedef struct cpng_band {
+    uint32_t first_row, row_count;
+    uint8_t *stream;
+    size_t stream_length;
+    uLong adler;
+    size_t raw_length;
+    int failed;
+} cpng_band;
+
+typedef struct cpng_band_work {
+    const cpng_encode_request *request;
+    size_t row_length;  // bytes of one unfiltered row
+    size_t bpp;         // bytes per complete pixel, at least 1 (PNG spec §9.2)
+    int level;
+    cpng_band *bands;
+    uint32_t band_count;
+    uint32_t next;  // next band to take, under the lock
+    pthread_mutex_t lock;
+} cpng_band_work;
+
+static inline unsigned magnitude(uint8_t v) { return (unsigned)abs((int)(int8_t)v); }
+
+// One row filtered with the type of least sum of |signed byte| (libpng's adaptive heuristic, PNG spec §12.8).
+// Each filter has its own branch-free loop, which the compiler vectorises; `prior` is a row of zeros for the
+// first row, which makes Up, Average and Paeth reduce to their first-row forms.
+static void filter_row(const uint8_t *row, const uint8_t *prior, size_t n, size_t bpp, uint8_t *out,
+                       uint8_t *scratch) {
+    unsigned long sums[5] = {0, 0, 0, 0, 0};
+    uint8_t *f1 = scratch, *f2 = scratch + n, *f3 = scratch + 2 * n, *f4 = scratch + 3 * n;
+    for (size_t i = 0; i < n; i++) sums[0] += magnitude(row[i]);
+    for (size_t i = 0; i < bpp && i < n; i++) {
+        f1[i] = row[i];
+        f2[i] = (uint8_t)(row[i] - prior[i]);
+        f3[i] = (uint8_t)(row[i] - (prior[i] >> 1));
+        f4[i] = (uint8_t)(row[i] - prior[i]);  // Paeth with a = c = 0 predicts b
+    }
+    for (size_t i = bpp; i < n; i++) f1[i] = (uint8_t)(row[i] - row[i - bpp]);
+    for (size_t i = bpp; i < n; i++) f2[i] = (uint8_t)(row[i] - prior[i]);
+    for (size_t i = bpp; i < n; i++) f3[i] = (uint8_t)(row[i] - (uint8_t)(((unsigned)row[i - bpp] + prior[i]) >> 1));
+    for (size_t i = bpp; i < n; i++) {
+        int a = row[i - bpp], b = prior[i], c = prior[i - bpp];
+        int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+        int predicted = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+        f4[i] = (uint8_t)(row[i] - predicted);
+    }
+    for (size_t i = 0; i < n; i++) {
+        sums[1] += magnitude(f1[i]);
+        sums[2] += magnitude(f2[i]);
+        sums[3] += magnitude(f3[i]);
+        sums[4] += magnitude(f4[i]);
+    }
+    int best = 0;
+    for (int type = 1; type < 5; type++) {
+        if (sums[type] < sums[best]) best = type;
+    }
+    out[0] = (uint8_t)best;
+    memcpy(out + 1, best == 0 ? row : scratch + (size_t)(best - 1) * n, n);
+}
+
+static void encode_band(cpng_band_work *work, cpng_band *band, int last) {
+    const cpng_encode_request *request = work->request;
+    size_t n = work->row_length;
+    size_t raw_length = (size_t)band->row_count * (n + 1);
+    uint8_t *raw = malloc(raw_length);
+    uint8_t *scratch = malloc(4 * n);
+    uint8_t *zeros = calloc(n, 1);
+    if (raw == NULL || scratch == NULL || zeros == NULL) {
+        band->failed = 1;
+        free(raw);
+        free(scratch);
+        free(zeros);
+        return;
+    }
+    for (uint32_t r = 0; r < band->row_count; r++) {
+        uint32_t y = band->first_row + r;
+        const uint8_t *row = request->pixels + (size_t)y * request->row_bytes;
+        const uint8_t *prior = y > 0 ? row - request->row_bytes : zeros;
+        filter_row(row, prior, n, work->bpp, raw + (size_t)r * (n + 1), scratch);
+    }
+    free(scratch);
+    free(zeros);
+    band->adler = adler32(1L, raw, (uInt)raw_length);
+    band->raw_length = raw_length;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, work->level, Z_DEFLATED, -15, 8, Z_FILTERED) != Z_OK) {
+        band->failed = 1;
+        free(raw);
+        return;
+    }
+    size_t capacity = deflateBound(&z, (uLong)raw_length) + 16;
+    band->stream = malloc(capacity);
+    if (band->stream == NULL) {
+        band->failed = 1;
+        deflateEnd(&z);
+        free(raw);
+        return;
+    }
+    z.next_in = raw;
+    z.avail_in = (uInt)raw_length;
+    z.next_out = band->stream;
+    z.avail_out = (uInt)capacity;
+    int status = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
+    if ((last && status != Z_STREAM_END) || (!last && status != Z_OK) || z.avail_in != 0) band->failed = 1;
+    band->stream_length = capacity - z.avail_out;
+    deflateEnd(&z);
+    free(raw);
+}
+
+static void *band_worker(void *argument) {
+    cpng_band_work *work = argument;
+    for (;;) {
+        pthread_mutex_lock(&work->lock);
+        uint32_t b = work->next++;
+        pthread_mutex_unlock(&work->lock);
+        if (b >= work->band_count) return NULL;
+        encode_band(work, &work->bands[b], b + 1 == work->band_count);
+    }
+}
+
+// Writes the IDAT chunks of the whole image; 0 on success, else a CPNG error code (nothing written).
+static int write_parallel_idat(png_structp png, const cpng_encode_request *request) {
+    cpng_band_work work;
+    memset(&work, 0, sizeof work);
+    work.request = request;
+    size_t sample_bytes = (size_t)(request->bit_depth / 8);
+    work.row_length = (size_t)request->width * (size_t)request->channels * sample_bytes;
+    work.bpp = (size_t)request->channels * sample_bytes;
+    work.level = request->compression_level >= 0 && request->compression_level <= 9 ? request->compression_level
+                                                                                      : Z_DEFAULT_COMPRESSION;
+    work.band_count = (request->height + CPNG_BAND_ROWS - 1) / CPNG_BAND_ROWS;
+    work.bands = calloc(work.band_count, sizeof(cpng_band));
+    if (work.bands == NULL) return CPNG_ERR_MEMORY;
+    for (uint32_t b = 0; b < work.band_count; b++) {
+        work.bands[b].first_row = b * CPNG_BAND_ROWS;
+        uint32_t left = request->height - b * CPNG_BAND_ROWS;
+        work.bands[b].row_count = left < CPNG_BAND_ROWS ? left : CPNG_BAND_ROWS;
+    }
+    pthread_mutex_init(&work.lock, NULL);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t helpers = cores > 1 ? (uint32_t)(cores - 1) : 0;
+    if (helpers > work.band_count - 1) helpers = work.band_count - 1;
+    if (helpers > 63) helpers = 63;
+    pthread_t threads[63];
+    uint32_t started = 0;
+    for (; started < helpers; started++) {
+        if (pthread_create(&threads[started], NULL, band_worker, &work) != 0) break;
+    }
+    band_worker(&work);
+    for (uint32_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    pthread_mutex_destroy(&work.lock);
+
+    int result = CPNG_OK;
+    for (uint32_t b = 0; b < work.band_count; b++) {
+        if (work.bands[b].failed) result = CPNG_ERR_MEMORY;
+    }
+    if (result == CPNG_OK) {
+        // zlib header: deflate, 32 KiB window, FLEVEL as a hint of the level; FCHECK makes it a multiple of 31.
+        int level = work.level < 0 ? 6 : work.level;
+        uint8_t header[2] = {0x78, level <= 1 ? 0x01 : level <= 5 ? 0x5E : level == 6 ? 0x9C : 0xDA};
+        uLong adler = work.bands[0].adler;
+        for (uint32_t b = 1; b < work.band_count; b++) {
+            adler = adler32_combine(adler, work.bands[b].adler, (z_off_t)work.bands[b].raw_length);
+        }
+        uint8_t trailer[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
+        size_t total = 2 + 4;
+        for (uint32_t b = 0; b < work.band_count; b++) total += work.bands[b].stream_length;
+        uint8_t *data = total <= PNG_UINT_31_MAX ? malloc(total) : NULL;
+        if (data == NULL) {
+            result = CPNG_ERR_MEMORY;
+        } else {
+            size_t at = 0;
+            memcpy(data, header, 2);
+            at = 2;
+            for (uint32_t b = 0; b < work.band_count; b++) {
+                memcpy(data + at, work.bands[b].stream, work.bands[b].stream_length);
+                at += work.bands[b].stream_length;
+            }
+            memcpy(data + at, trailer, 4);
+            // IDAT chunks of at most 1 MiB each (any split is valid, PNG spec §11.2.4).
+            for (size_t offset = 0; offset < total; offset += (size_t)1 << 20) {
+                size_t length = total - offset < ((size_t)1 << 20) ? total - offset : ((size_t)1 << 20);
+                png_write_chunk(png, (png_const_bytep) "IDAT", data + offset, length);
+            }
+            free(data);
+        }
+    }
+    for (uint32_t b = 0; b < work.band_count; b++) free(work.bands[b].stream);
+    free(work.bands);
+    return result;
+}
+
 int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_length, char *message,
                 size_t message_capacity) {
     if (message != NULL && message_capacity > 0) message[0] = '\0';
@@ -413,8 +621,14 @@ int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_l
         encoder->rows[y] = (png_bytep)(request->pixels + (size_t)y * request->row_bytes);
     }
     png_write_info(png, info);
-    png_write_image(png, encoder->rows);
-    png_write_end(png, NULL);
+    if ((size_t)request->height * request->row_bytes >= CPNG_PARALLEL_MIN_BYTES && request->height > CPNG_BAND_ROWS) {
+        int written = write_parallel_idat(png, request);
+        if (written != CPNG_OK) fail(png, &encoder->sink, written, "out of memory compressing the image data");
+        png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
+    } else {
+        png_write_image(png, encoder->rows);
+        png_write_end(png, NULL);
+    }
 
     *out = encoder->output;
     *out_length = encoder->length;

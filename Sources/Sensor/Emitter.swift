@@ -77,16 +77,79 @@ extension Emitter {
                         isFlash: false, hasSpecular: true))
             }
         }
-        for module in flash?.modules ?? [] {
-            out.append(
-                Emitter(
-                    geometry: .positional(
-                        position: cameraPosition + cameraRotation.apply(module.positionInCamera),
-                        axis: cameraRotation.apply(module.axisInCamera).normalized,
-                        exponent: max(module.beamExponent, 1e-9)),
-                    unitSpectrum: radiometric(module.spectrum, photometric: module.intensityCandela, efficiency: efficiency),
-                    isFlash: true, hasSpecular: true))
-        }
+        out += flashEmitters(
+            flash, cameraPosition: cameraPosition, cameraRotation: cameraRotation, efficiency: efficiency)
         return out
+    }
+}
+
+extension Emitter {
+    /// The flash's modules as emitters, modules that share a beam merged into one.
+    ///
+    /// A flash is a cluster of LEDs a few millimetres apart (iphone-15-pro: nine within 3.2 mm),
+    /// fired together. Each module as its own emitter costs a shadow ray, a beam power and a
+    /// specular lobe per pixel, and two factor slots per pixel in the geometry cache. Modules with
+    /// the same beam exponent and axis become one emitter at their intensity-weighted centroid c,
+    /// carrying the sum of their spectra: the irradiance Σ I_m·f(p_m) then becomes I·f(c), whose
+    /// first-order error Σ I_m·∇f·(p_m − c) vanishes when each spectrum's own centroid is c (the
+    /// symmetric arrays of real flashes), leaving a relative error of order (σ/d)², σ the modules'
+    /// spread and d the distance: below 10⁻³ beyond 6 cm for a 2 mm spread. Modules whose spectra
+    /// are not centred on the group's centroid are merged only with modules of the same spectrum.
+    /// Shadows and lobes are then those of one point at c: a shadow edge loses the cluster's
+    /// penumbra (3.2 mm × occluder gap / distance, far below a pixel at phone distances), and a
+    /// near-mirror shows one highlight where the LEDs would show as a tight pattern of dots.
+    static func flashEmitters(
+        _ flash: FlashModel?, cameraPosition: Vector3, cameraRotation: Rotation, efficiency: Spectrum
+    ) -> [Emitter] {
+        struct Part {
+            var position: Vector3
+            var weight: Double
+            var spectrum: Spectrum
+            var module: FlashModel.Module
+        }
+        // Groups in order of their first module, so the emitter order is stable.
+        var groups: [[Part]] = []
+        for module in flash?.modules ?? [] {
+            let part = Part(
+                position: cameraPosition + cameraRotation.apply(module.positionInCamera),
+                weight: module.intensityCandela,
+                spectrum: radiometric(module.spectrum, photometric: module.intensityCandela, efficiency: efficiency),
+                module: module)
+            if let g = groups.firstIndex(where: {
+                $0[0].module.beamExponent == module.beamExponent && $0[0].module.axisInCamera == module.axisInCamera
+            }) {
+                groups[g].append(part)
+            } else {
+                groups.append([part])
+            }
+        }
+        func centroid(_ parts: [Part]) -> Vector3 {
+            let w = parts.reduce(0) { $0 + $1.weight }
+            let sum = parts.reduce(Vector3.zero) { $0 + $1.position * $1.weight }
+            return w > 0 ? sum / w : parts[0].position
+        }
+        var merged: [[Part]] = []
+        for group in groups {
+            var bySpectrum: [[Part]] = []
+            for part in group {
+                if let s = bySpectrum.firstIndex(where: { $0[0].module.spectrum == part.module.spectrum }) {
+                    bySpectrum[s].append(part)
+                } else {
+                    bySpectrum.append([part])
+                }
+            }
+            let c = centroid(group)
+            let centred = bySpectrum.allSatisfy { (centroid($0) - c).length < 1e-6 }
+            merged += centred ? [group] : bySpectrum
+        }
+        return merged.map { parts in
+            let module = parts[0].module
+            let spectrum = parts.dropFirst().reduce(parts[0].spectrum) { $0 + $1.spectrum }
+            return Emitter(
+                geometry: .positional(
+                    position: centroid(parts), axis: cameraRotation.apply(module.axisInCamera).normalized,
+                    exponent: max(module.beamExponent, 1e-9)),
+                unitSpectrum: spectrum, isFlash: true, hasSpecular: true)
+        }
     }
 }

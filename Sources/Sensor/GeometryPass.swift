@@ -363,6 +363,12 @@ struct GeometryPass: Sendable {
             guard n.dot(l) > 0 else { return (0, 0) }
             if occluders.isEmpty || (occluders.count == 1 && occluders[0] == skip && spread == 0) {
                 visibility = 1
+            } else if spread > 0 && softSamples > 1,
+                let decided = GeometryPass.coneVisibility(
+                    start: start, towards: l, normal: n, radius: disc.radius, skip: skip, occluders: occluders,
+                    primitives: primitives)
+            {
+                visibility = decided
             } else if spread > 0 && softSamples > 1 {
                 // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
                 let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi

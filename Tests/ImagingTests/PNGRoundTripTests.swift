@@ -39,6 +39,36 @@ import Testing
         }
     }
 
+    /// Images of 4 MB and more are filtered and deflated in bands of rows on all cores, the band
+    /// streams joined into one zlib stream: libpng's own decoder must read them back exactly.
+    @Test(arguments: [(8, 3, 1100, 1300), (16, 2, 700, 1509)])
+    func largeImagesCompressedInBandsRoundTrip(bitDepth: Int, channels: Int, width: Int, height: Int) throws {
+        var random = SplitMix64(state: 7)
+        // Smooth ramps (which the Sub, Up, Average and Paeth filters shrink) with noisy patches (which they do not).
+        func sample(_ x: Int, _ y: Int, _ c: Int, _ top: Int) -> Int {
+            let noise = (x / 64 + y / 64) % 3 == 0 ? Int(truncatingIfNeeded: random.next() % 64) : 0
+            return (x * (c + 1) + 2 * y + noise) % (top + 1)
+        }
+        let image: PNGImage
+        if bitDepth == 8 {
+            image = PNGImage(pixels: UInt8Image(width: width, height: height, channels: channels) { x, y, c in
+                UInt8(sample(x, y, c, 255))
+            }, colorSpace: .displayP3, text: [PNGText(key: "Software", value: "Obscura")])
+        } else {
+            image = PNGImage(pixels: UInt16Image(width: width, height: height, channels: channels) { x, y, c in
+                UInt16(sample(x * 97, y * 31, c, 65535))
+            }, colorSpace: .sRGB, text: [PNGText(key: "Software", value: "Obscura")])
+        }
+        for level in [nil, 0, 1, 9] {
+            let png = try PNG.encode(image, compressionLevel: level)
+            let decoded = try PNG.decode(png)
+            #expect(decoded.pixels == image.pixels, "level \(String(describing: level))")
+            #expect(decoded.text == image.text && decoded.colorSpace == image.colorSpace)
+            #expect(chunks(of: png).last?.type == "IEND")
+            #expect(try PNG.encode(image, compressionLevel: level) == png, "same bytes every time")
+        }
+    }
+
     @Test func sixteenBitSamplesAreBigEndianInTheFile() throws {
         let plane = UInt16Image(width: 1, height: 1, elements: [0x1234])
         let png = try PNG.encode(PNGImage(pixels: plane), compressionLevel: 0)

@@ -179,10 +179,11 @@ public struct ConstantColorPipeline: Sendable {
         let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
         let timeF = Float(tF), timeA = Float(tA)
-        var flashOnly = [Float](repeating: 0, count: 3 * pixels)
-        var signal = [Float](repeating: 0, count: pixels)
-        var variance = [Float](repeating: 0, count: pixels)
-        var clipped = [Bool](repeating: false, count: pixels)
+        // Every element is written below, each band its own rows.
+        var flashOnly: [Float] = ParallelRows.uninitialized(3 * pixels)
+        var signal: [Float] = ParallelRows.uninitialized(pixels)
+        var variance: [Float] = ParallelRows.uninitialized(pixels)
+        var clipped: [Bool] = ParallelRows.uninitialized(pixels)
         let clippedCount = withPointers(&flashOnly, &signal, &variance, &clipped) { fo, sig, vari, clip in
             rateF.withUnsafeBufferPointer { rf in
                 rateA.withUnsafeBufferPointer { ra in
@@ -224,16 +225,31 @@ public struct ConstantColorPipeline: Sendable {
 
         // Blend in camera space: w·f + (1 − w)·(ambient ⊘ ratio), w the interpolated confidence.
         let inverse = SIMD3<Float>(1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
+        // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
+        // per column and its row terms once per row: the same arithmetic, so the same weights.
+        let mw = map.plane.width, mh = map.plane.height, tileSize = Double(map.tileSize)
+        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double) in
+            let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
+            let x0 = Int(u)
+            return (x0, min(x0 + 1, mw - 1), u - Double(x0))
+        }
         let blended = flashOnly.withUnsafeBufferPointer { fo in
             rateA.withUnsafeBufferPointer { ra in
                 clipped.withUnsafeBufferPointer { cl in
                     let f = ReadBuffer(fo), a = ReadBuffer(ra)
                     let clip = ReadBuffer(cl)
-                    return ParallelRows.fill(count: 3 * pixels, rows: height, initial: Float(0)) { rows, out in
+                    return ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
                         for y in rows {
+                            let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
+                            let y0 = Int(v)
+                            let row0 = y0 * mw, row1 = min(y0 + 1, mh - 1) * mw
+                            let b = v - Double(y0)
                             for x in 0..<width {
                                 let p = y * width + x
-                                let wgt = clip.base[p] ? 0 : Float(map.value(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                                let col = columns[x]
+                                let top = map.values[row0 + col.x0] * (1 - col.a) + map.values[row0 + col.x1] * col.a
+                                let bottom = map.values[row1 + col.x0] * (1 - col.a) + map.values[row1 + col.x1] * col.a
+                                let wgt = clip.base[p] ? 0 : Float(top * (1 - b) + bottom * b)
                                 for c in 0..<3 {
                                     out[3 * p + c] = wgt * f.base[3 * p + c] + (1 - wgt) * a.base[3 * p + c] * inverse[c]
                                 }
@@ -292,11 +308,13 @@ public struct ConstantColorPipeline: Sendable {
         let black = Float(noise.blackLevel)
         let white = UInt16(min(noise.whiteLevel, 65535))
         let width = frame.width, pixels = frame.width * frame.height
-        var rates = [Float](repeating: 0, count: 3 * pixels)
-        var clip = [Float](repeating: 0, count: pixels)
-        var green = [Float](repeating: 0, count: pixels)
+        precondition(frame.dn.count >= 3 * pixels, "a raw frame holds three values per pixel")
+        // Every element is written below, each band its own rows.
+        var rates: [Float] = ParallelRows.uninitialized(3 * pixels)
+        var clip: [Float] = ParallelRows.uninitialized(pixels)
+        var green: [Float] = ParallelRows.uninitialized(pixels)
         frame.dn.withUnsafeBufferPointer { dnBuffer in
-            guard let dnBase = dnBuffer.baseAddress, dnBuffer.count >= 3 * pixels else { return }
+            guard let dnBase = dnBuffer.baseAddress else { return }
             let dn = ReadBuffer(base: dnBase)
             withPointers(&rates, &clip, &green) { out, clipOut, greenOut in
                 ParallelRows.forEach(frame.height) { rows in
@@ -390,36 +408,45 @@ public struct ConstantColorPipeline: Sendable {
         let sigma = (Double(width * width + height * height)).squareRoot() / 4
         // Per tile: Σ rgb and the number of clipped pixels; per band: the weighted luminance sums.
         var tileSums = [Double](repeating: 0, count: 4 * mw * mh)
-        let partial = rgb.withUnsafeBufferPointer { src in
-            clipped.withUnsafeBufferPointer { cl in
-                toXYZ.m.withUnsafeBufferPointer { mx in
-                    tileSums.withUnsafeMutableBufferPointer { ts in
-                        let v = ReadBuffer(src), clip = ReadBuffer(cl)
-                        let m = ReadBuffer(mx), sums = RowBuffer(ts)
-                        // Bands are whole tile rows, so each band owns its tiles' sums.
-                        return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
-                            var acc = SIMD2<Double>(0, 0)
-                            for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                                let dy = Double(y) + 0.5 - Double(height) / 2
-                                var row = SIMD2<Double>(0, 0)
-                                for x in 0..<width {
-                                    let p = y * width + x
-                                    let t = 4 * ((y / tile) * mw + x / tile)
-                                    if clip.base[p] {
-                                        sums.base[t + 3] += 1
-                                        continue
+        // The Gaussian is separable, exp(−(dx² + dy²)/2σ²) = g(dx)·g(dy): one exp per column and
+        // one per row instead of one per pixel.
+        let columnWeights = (0..<width).map { x in
+            let dx = Double(x) + 0.5 - Double(width) / 2
+            return exp(-dx * dx / (2 * sigma * sigma))
+        }
+        let partial = columnWeights.withUnsafeBufferPointer { cw in
+            let gx = ReadBuffer(cw)
+            return rgb.withUnsafeBufferPointer { src in
+                clipped.withUnsafeBufferPointer { cl in
+                    toXYZ.m.withUnsafeBufferPointer { mx in
+                        tileSums.withUnsafeMutableBufferPointer { ts in
+                            let v = ReadBuffer(src), clip = ReadBuffer(cl)
+                            let m = ReadBuffer(mx), sums = RowBuffer(ts)
+                            // Bands are whole tile rows, so each band owns its tiles' sums.
+                            return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                                var acc = SIMD2<Double>(0, 0)
+                                for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                                    let dy = Double(y) + 0.5 - Double(height) / 2
+                                    let gy = exp(-dy * dy / (2 * sigma * sigma))
+                                    var row = SIMD2<Double>(0, 0)
+                                    for x in 0..<width {
+                                        let p = y * width + x
+                                        let t = 4 * ((y / tile) * mw + x / tile)
+                                        if clip.base[p] {
+                                            sums.base[t + 3] += 1
+                                            continue
+                                        }
+                                        let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
+                                        sums.base[t] += Double(r)
+                                        sums.base[t + 1] += Double(g)
+                                        sums.base[t + 2] += Double(b)
+                                        let weight = gx.base[x]
+                                        row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
                                     }
-                                    let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
-                                    sums.base[t] += Double(r)
-                                    sums.base[t + 1] += Double(g)
-                                    sums.base[t + 2] += Double(b)
-                                    let dx = Double(x) + 0.5 - Double(width) / 2
-                                    let weight = exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
-                                    row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
+                                    acc += gy * row
                                 }
-                                acc += row
+                                return acc
                             }
-                            return acc
                         }
                     }
                 }

@@ -40,7 +40,7 @@ struct DisplayEncoder: Sendable {
                 return kernel.m.withUnsafeBufferPointer { coefficients -> [UInt8] in
                     guard let mBase = coefficients.baseAddress else { return [] }
                     let m = ReadBuffer(base: mBase)
-                    return ParallelRows.fill(count: rgb.count, rows: height, initial: UInt8(0)) { rows, out in
+                    return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                         for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
                             let v = CorrectionKernel.apply(
                                 m.base, source.base[3 * p], source.base[3 * p + 1], source.base[3 * p + 2])

@@ -29,8 +29,13 @@ public enum FrameRegistration {
             let (m, _, _) = halve(last.mov, last.w, last.h)
             levels.append((r, m, w, h))
         }
+        // The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade
+        // sums gain precision the 0.1 px requirement does not need (the estimate's noise falls with
+        // the square root of the pixel count), while each full-resolution pass costs as much as all
+        // coarser levels together. The shift found there is scaled up to full resolution.
+        let finest = levels.firstIndex { $0.w * $0.h <= finestPixels } ?? 0
         var d = SIMD2<Double>(0, 0)
-        for (index, level) in levels.enumerated().reversed() {
+        for (index, level) in levels.enumerated().reversed() where index >= finest {
             let scale = Double(1 << index)
             let ref = structure(level.ref, level.w, level.h)
             let mov = structure(level.mov, level.w, level.h)
@@ -42,8 +47,11 @@ public enum FrameRegistration {
             }
             d = refine(ref, mov, level.w, level.h, start: d, iterations: index == 0 ? 4 : 6)
         }
-        return d
+        return d * Double(1 << finest)
     }
+
+    /// The most pixels of the finest pyramid level refined (a 12 MP frame is refined at 3 MP).
+    static let finestPixels = 4_000_000
 
     /// `interleaved` (with `channels` values per pixel) sampled at x + d by bilinear interpolation;
     /// samples falling outside are clamped to the border.
@@ -57,7 +65,7 @@ public enum FrameRegistration {
         return interleaved.withUnsafeBufferPointer { src -> [Float] in
             guard let base = src.baseAddress else { return [] }
             let source = ReadBuffer(base: base)
-            return ParallelRows.fill(count: interleaved.count, rows: height, initial: Float(0)) { rows, out in
+            return ParallelRows.fill(count: interleaved.count, rows: height, of: Float.self) { rows, out in
                 for y in rows {
                     let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
                     for x in 0..<width {
@@ -81,7 +89,7 @@ public enum FrameRegistration {
         let w2 = w / 2, h2 = h / 2
         let out = plane.withUnsafeBufferPointer { src -> [Float] in
             let p = ReadBuffer(src)
-            return ParallelRows.fill(count: w2 * h2, rows: h2, initial: Float(0)) { rows, out in
+            return ParallelRows.fill(count: w2 * h2, rows: h2, of: Float.self) { rows, out in
                 for y in rows {
                     for x in 0..<w2 {
                         let i = 2 * y * w + 2 * x
@@ -136,7 +144,7 @@ public enum FrameRegistration {
             return log.withUnsafeBufferPointer { lb in
                 rowMean.withUnsafeBufferPointer { rb in
                     let lg = ReadBuffer(lb), rm = ReadBuffer(rb)
-                    return ParallelRows.fill(count: w * h, rows: h, initial: Float(0)) { rows, out in
+                    return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                         for y in rows {
                             let a = max(0, y - r), b = min(h, y + r + 1)
                             let inv = 1 / Float(b - a)

@@ -1,0 +1,67 @@
+import Scenes
+
+extension GeometryPass {
+    /// What a soft shadow's whole cone of sample rays meets, decided from flat occluders without
+    /// casting a ray: 0 when one occluder blocks every sample, 1 when no occluder can block any,
+    /// nil when undecided (a sample may be partly blocked, or an occluder is not flat).
+    ///
+    /// Every sample direction is D = l + r·u with |u| ≤ 1 (`discSamples` lie in the unit disc), so in
+    /// a flat occluder's frame (z along its normal) D_z ≥ l_z − r. When that is positive, every
+    /// sample crosses the plane at height h = −o_z from o, at o_xy + h·D_xy/D_z, within
+    /// R = h·r·(l_z + |l_xy|) / ((l_z − r)·l_z) of the central direction's crossing q (from
+    /// |D_xy·l_z − l_xy·D_z| = r·|u_xy·l_z − l_xy·u_z| ≤ r·(l_z + |l_xy|)). The disc of radius R
+    /// around q outside the shape: no sample is blocked by it; inside: all are. The tests keep a
+    /// margin far above the rounding of the ray test itself, so they agree with it sample by sample.
+    ///
+    /// `skip` is the surface's own primitive (see `factors`); with n·l > r no sample dips below
+    /// the surface, so it is never consulted.
+    @inline(never) static func coneVisibility(
+        start: Vector3, towards l: Vector3, normal n: Vector3, radius r: Double, skip: Int, occluders: [Int],
+        primitives: UnsafeBufferPointer<Primitive>
+    ) -> Double? {
+        guard n.dot(l) - r > 1e-9 else { return nil }
+        var undecided = false
+        for i in occluders where i != skip {
+            let p = primitives[i]
+            guard p.kind == .plane || p.kind == .disc else {
+                undecided = true
+                continue
+            }
+            let o = p.toLocal.rotate(start - p.position)
+            var d = p.toLocal.rotate(l)
+            var h = -o.z
+            if d.z < 0 {
+                d = -d
+                h = -h
+            }
+            guard d.z - r > 1e-6 else {
+                undecided = true
+                continue
+            }
+            // All samples leave the plane behind them.
+            if h < -1e-12 { continue }
+            guard h > 1e-6 else {
+                undecided = true
+                continue
+            }
+            let lateral = (d.x * d.x + d.y * d.y).squareRoot()
+            let spread = h * r * (d.z + lateral) / ((d.z - r) * d.z)
+            let qx = o.x + h * d.x / d.z
+            let qy = o.y + h * d.y / d.z
+            let margin = 1e-9 * (1 + spread + abs(qx) + abs(qy) + p.size.x + p.size.y)
+            let outside: Bool
+            let inside: Bool
+            if p.kind == .plane {
+                outside = abs(qx) > p.size.x + spread + margin || abs(qy) > p.size.y + spread + margin
+                inside = abs(qx) + spread + margin < p.size.x && abs(qy) + spread + margin < p.size.y
+            } else {
+                let q = (qx * qx + qy * qy).squareRoot()
+                outside = q > p.size.x + spread + margin
+                inside = q + spread + margin < p.size.x
+            }
+            if inside { return 0 }
+            if !outside { undecided = true }
+        }
+        return undecided ? nil : 1
+    }
+}

@@ -16,8 +16,8 @@ extension GeometryPass {
     /// `skip` is the surface's own primitive (see `factors`); with n·l > r no sample dips below
     /// the surface, so it is never consulted.
     @inline(never) static func coneVisibility(
-        start: Vector3, towards l: Vector3, normal n: Vector3, radius r: Double, skip: Int, occluders: [Int],
-        primitives: UnsafeBufferPointer<Primitive>
+        start: Vector3, towards l: Vector3, normal n: Vector3, radius r: Double, skip: Int,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>
     ) -> Double? {
         guard n.dot(l) - r > 1e-9 else { return nil }
         var undecided = false

@@ -46,7 +46,7 @@ struct ImageBlendStep: ScenarioStep {
 
     func perform(_ context: RunContext) throws {
         let (photo, image) = try ImageStepSupport.lastPhoto(context, step: Self.key)
-        guard let depth = photo.depthData as? AVDepthData else {
+        guard let depth = photo.depthData else {
             throw StepFailure(
                 "'image_blend': the photo carries no depth data (capture with isDepthDataDeliveryEnabled: true)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Dispatch
+import Imaging
 
 /// A pointer that may cross threads because every worker writes disjoint elements.
 struct SharedBuffer<Element>: @unchecked Sendable {
@@ -23,24 +23,7 @@ enum Parallel {
             for b in 0..<bands { body(b) }
             return
         }
-        let next = BandCounter()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let b = next.claim(below: bands) { body(b) }
-        }
-    }
-}
-
-/// The next band to hand out, shared by the workers of one `forEachBand`.
-private final class BandCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-
-    func claim(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < limit else { return nil }
-        next += 1
-        return next - 1
+        WorkerThreads.forEach(bands, workers: workers, body)
     }
 }
 

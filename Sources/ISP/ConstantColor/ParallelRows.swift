@@ -1,4 +1,4 @@
-import Dispatch
+import Imaging
 import Foundation
 
 /// A pointer that workers share because each writes only its own rows.
@@ -23,13 +23,7 @@ enum ParallelRows {
             body(0..<rows)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var b = w
-            while b < bands {
-                body((b * band)..<min(rows, b * band + band))
-                b += workers
-            }
-        }
+        WorkerThreads.forEach(bands, workers: workers) { b in body((b * band)..<min(rows, b * band + band)) }
     }
 
     /// A new array of `count` plain values (floats, bytes) filled row band by row band; `body` gets
@@ -70,12 +64,8 @@ extension ParallelRows {
             guard let base = buffer.baseAddress else { return }
             let shared = RowBuffer(base: base)
             let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var b = w
-                while b < count {
-                    shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
-                    b += workers
-                }
+            WorkerThreads.forEach(count, workers: workers) { b in
+                shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
             }
         }
         return out

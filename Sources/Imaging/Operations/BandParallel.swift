@@ -1,4 +1,3 @@
-import Dispatch
 
 /// A pointer that may cross threads because every worker writes disjoint elements.
 struct SharedPointer<Element>: @unchecked Sendable {
@@ -10,8 +9,7 @@ struct SharedReadPointer<Element>: @unchecked Sendable {
     let base: UnsafePointer<Element>
 }
 
-/// Row bands processed by a set of workers: on all cores, Dispatch hands bands out one at a time; with fewer
-/// threads requested, each worker takes every `threads`-th band.
+/// Row bands processed by a set of workers (`WorkerThreads`), which take bands one at a time.
 ///
 /// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which
 /// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread
@@ -41,19 +39,9 @@ enum BandParallel {
             for b in 0..<bands { body(band(b)) }
             return
         }
-        if threads == nil || workers >= defaultThreads {
-            // All cores: Dispatch hands out bands one at a time, so a core slowed by other work takes fewer bands
-            // instead of holding the others up at the end.
-            DispatchQueue.concurrentPerform(iterations: bands) { b in body(band(b)) }
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var b = w
-            while b < bands {
-                body(band(b))
-                b += workers
-            }
-        }
+        // Workers take bands one at a time, so a core slowed by other work takes fewer bands instead of holding the
+        // others up at the end.
+        WorkerThreads.forEach(bands, workers: workers) { b in body(band(b)) }
     }
 }
 

@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Parallel loops on plain POSIX threads that live for one call.
+///
+/// The pixel kernels of Imaging, Sensor and ISP run their row bands through here rather than
+/// `DispatchQueue.concurrentPerform`: the loops are called from the emulator's own threads
+/// (capture delivery, the threads that catch `NSException`s), which end afterwards, and the
+/// threads here touch no Dispatch state at all, so nothing of a loop outlives it. The caller
+/// works as one of the workers; `pthread_join` orders every worker's writes before the return.
+public enum WorkerThreads {
+    /// Calls `body(index)` once for every index in `0..<count`, on up to `workers` threads at once.
+    /// Workers take the next unclaimed index as they finish one, so a core slowed by other work
+    /// takes fewer indices. `body` must not depend on which worker runs an index.
+    public static func forEach(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let threads = max(1, min(workers, count))
+        if threads == 1 {
+            for index in 0..<count { body(index) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let job = Job(count: count, body: body)
+            var started: [pthread_t] = []
+            started.reserveCapacity(threads - 1)
+            for _ in 1..<threads {
+                let context = Unmanaged.passRetained(job).toOpaque()
+                #if canImport(Darwin)
+                var thread: pthread_t?
+                #else
+                var thread = pthread_t()
+                #endif
+                let status = pthread_create(&thread, nil, { raw in
+                    guard let raw else { return nil }
+                    Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().work()
+                    return nil
+                }, context)
+                if status == 0 {
+                    #if canImport(Darwin)
+                    if let thread { started.append(thread) }
+                    #else
+                    started.append(thread)
+                    #endif
+                } else {
+                    // No thread: the caller does that share itself.
+                    Unmanaged<Job>.fromOpaque(context).release()
+                }
+            }
+            job.work()
+            for thread in started { pthread_join(thread, nil) }
+        }
+    }
+
+    /// The number of online processors.
+    public static var cores: Int {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        return 1
+        #endif
+    }
+
+    /// One loop: the body and the next index to hand out.
+    private final class Job: @unchecked Sendable {
+        let count: Int
+        let body: @Sendable (Int) -> Void
+        private let lock = NSLock()
+        private var next = 0
+
+        init(count: Int, body: @escaping @Sendable (Int) -> Void) {
+            self.count = count
+            self.body = body
+        }
+
+        func work() {
+            while let index = claim() { body(index) }
+        }
+
+        private func claim() -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+}

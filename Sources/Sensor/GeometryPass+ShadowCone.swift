@@ -30,8 +30,9 @@ extension GeometryPass {
             let o = p.toLocal.rotate(start - p.position)
             var d = p.toLocal.rotate(l)
             var h = -o.z
+            // Seen from the other side: mirror z only (the crossing point o_xy + h·D_xy/D_z is unchanged).
             if d.z < 0 {
-                d = -d
+                d.z = -d.z
                 h = -h
             }
             guard d.z - r > 1e-6 else {

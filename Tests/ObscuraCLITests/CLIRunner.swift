@@ -53,7 +53,6 @@ struct CLIRunner {
         let outData = PipeDrain(out.fileHandleForReading, group: drained)
         let errData = PipeDrain(err.fileHandleForReading, group: drained)
         if exited.wait(timeout: .now() + timeLimit) == .timedOut {
-            process.terminate()
             kill(process.processIdentifier, SIGKILL)
             throw TimedOut(arguments: arguments)
         }

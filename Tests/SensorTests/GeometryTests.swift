@@ -51,6 +51,32 @@ struct GeometryTests {
         for x in 56...63 { #expect(lit[(y * 64 + x) * 3 + 1] > 0, "column \(x) should be lit") }
     }
 
+    @Test(arguments: [0.0, 1.0])
+    func softKeyShadowFallsWhereGeometrySaysFromEitherSideOfTheCard(keyRadiusDegrees: Double) {
+        // Key light towards (1, 0, 0.5); wall at z = −2; a 0.4 m card at z = −1.5 spanning x 1.2…1.6, just
+        // outside the view, turned to face the wall so the light reaches it from behind. A wall point x_w meets
+        // the card's plane at x_w + 1, so the umbra covers x_w 0.2…0.6, columns 36…44 (32 + 20·x_w); a 1° key
+        // blurs each edge by under a pixel. Columns 37…42 must be dark, 20…33 and 47…63 lit.
+        let card = SceneObject(
+            name: "card", shape: .plane(width: 0.4, height: 0.4),
+            transform: Transform(position: Vector3(1.4, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: .pi)),
+            surface: .uniform(.neutral("card", reflectance: 0.5)))
+        let key = AmbientLight(
+            spectrum: Illuminants.d65, illuminance: 1000, direction: Vector3(1, 0, 0.5), diffuseFraction: 0,
+            keyAngularRadiusDegrees: keyRadiusDegrees)
+        let scene = Scene(objects: [TestScenes.wall(distance: 2), card], ambient: key, device: TestScenes.device)
+        let frame = Renderer(scene: scene, camera: TestScenes.camera(), flash: nil).render(Exposure(time: 0.01, iso: 100))
+        let lit = frame.ambientElectrons ?? []
+        let y = 24
+        for x in 37...42 {
+            #expect(frame.objectIDs[y * 64 + x] == 0)
+            #expect(lit[(y * 64 + x) * 3 + 1] == 0, "column \(x) should be in the card's shadow")
+        }
+        for x in Array(20...33) + Array(47...63) {
+            #expect(lit[(y * 64 + x) * 3 + 1] > 0, "column \(x) should be lit")
+        }
+    }
+
     @Test func straightLineBendsAsTheDistortionTableSays() {
         // Pincushion table: m rises linearly from 0 at the centre to 0.3 at the far corner.
         let table = (0..<16).map { 0.3 * Double($0) / 15 }

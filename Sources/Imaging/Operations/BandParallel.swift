@@ -1,4 +1,3 @@
-
 /// A pointer that may cross threads because every worker writes disjoint elements.
 struct SharedPointer<Element>: @unchecked Sendable {
     let base: UnsafeMutablePointer<Element>
@@ -15,7 +14,7 @@ struct SharedReadPointer<Element>: @unchecked Sendable {
 /// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread
 /// count.
 enum BandParallel {
-    /// Rows per band: small enough to balance two to sixteen cores, large enough to amortise dispatch.
+    /// Rows per band: small enough to balance two to sixteen cores, large enough to amortise thread start-up.
     static let rowsPerBand = 32
 
     /// The number of workers when the caller does not say.

@@ -10,11 +10,12 @@ import Darwin
 
 /// Parallel loops on plain POSIX threads that live for one call.
 ///
-/// The pixel kernels of Imaging, Sensor and ISP run their row bands through here rather than
-/// `DispatchQueue.concurrentPerform`: the loops are called from the emulator's own threads
-/// (capture delivery, the threads that catch `NSException`s), which end afterwards, and the
-/// threads here touch no Dispatch state at all, so nothing of a loop outlives it. The caller
-/// works as one of the workers; `pthread_join` orders every worker's writes before the return.
+/// The pixel kernels of Imaging, Sensor and ISP run their row bands through here. The loops are
+/// called from the emulator's own threads, which end afterwards; the threads here keep no state
+/// beyond the call. The caller works as one of the workers, and `pthread_join` orders every
+/// worker's writes before the return. Bodies must not raise an `NSException` (a raise ends the
+/// calling thread without joining the others); a body that starts its own loop multiplies the
+/// threads.
 public enum WorkerThreads {
     /// Calls `body(index)` once for every index in `0..<count`, on up to `workers` threads at once.
     /// Workers take the next unclaimed index as they finish one, so a core slowed by other work
@@ -56,15 +57,6 @@ public enum WorkerThreads {
             job.work()
             for thread in started { pthread_join(thread, nil) }
         }
-    }
-
-    /// The number of online processors.
-    public static var cores: Int {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        #else
-        return 1
-        #endif
     }
 
     /// One loop: the body and the next index to hand out.

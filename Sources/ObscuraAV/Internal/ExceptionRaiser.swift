@@ -22,7 +22,8 @@ import Darwin
 /// wakes, never by the catching thread: objects of the caller's must not be torn down while a
 /// dying thread destroys its thread-specific data, where the thread's Foundation and Dispatch
 /// state is already gone. (A raise ends the thread without unwinding, so whatever the body's own
-/// frames retained then stays retained, as it would in Objective-C without ARC exception safety.)
+/// frames retained then stays retained, the catcher itself included, as in Objective-C without
+/// ARC exception safety: a small leak per raised exception.)
 enum ExceptionRaiser {
     /// Raises: records when the current thread is catching, otherwise traps.
     static func raise(_ exception: NSException) -> Never {

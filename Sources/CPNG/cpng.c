@@ -44,6 +44,8 @@ typedef struct cpng_encoder {
     size_t capacity;
     png_bytep *rows;
     png_textp texts;
+    uint8_t *idat;  // the zlib stream of a large image, compressed in bands, until written
+    size_t idat_length;
 } cpng_encoder;
 
 static void sink_set(cpng_error_sink *sink, int code, const char *format, ...) {
@@ -306,6 +308,7 @@ static void flush_memory(png_structp png) { (void)png; }
 
 static void encoder_release(cpng_encoder *encoder, int keep_output) {
     if (encoder->png != NULL) png_destroy_write_struct(&encoder->png, &encoder->info);
+    free(encoder->idat);
     free(encoder->rows);
     free(encoder->texts);
     if (!keep_output) free(encoder->output);
@@ -455,7 +458,10 @@ static void encode_band(cpng_band_work *work, cpng_band *band, int last) {
     z.next_out = band->stream;
     z.avail_out = (uInt)capacity;
     int status = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
-    if ((last && status != Z_STREAM_END) || (!last && status != Z_OK) || z.avail_in != 0) band->failed = 1;
+    // A sync flush that filled the output may be incomplete; the bound makes that impossible, so treat it as failure.
+    if ((last && status != Z_STREAM_END) || (!last && (status != Z_OK || z.avail_out == 0)) || z.avail_in != 0) {
+        band->failed = 1;
+    }
     band->stream_length = capacity - z.avail_out;
     deflateEnd(&z);
     free(raw);
@@ -472,8 +478,9 @@ static void *band_worker(void *argument) {
     }
 }
 
-// Writes the IDAT chunks of the whole image; 0 on success, else a CPNG error code (nothing written).
-static int write_parallel_idat(png_structp png, const cpng_encode_request *request) {
+// Compresses the whole image data into one zlib stream, left in the encoder for the IDAT chunks; 0 on success,
+// else a CPNG error code. Calls no libpng function, so nothing here can be skipped by libpng's longjmp.
+static int compress_parallel_idat(cpng_encoder *encoder, const cpng_encode_request *request) {
     cpng_band_work work;
     memset(&work, 0, sizeof work);
     work.request = request;
@@ -531,12 +538,8 @@ static int write_parallel_idat(png_structp png, const cpng_encode_request *reque
                 at += work.bands[b].stream_length;
             }
             memcpy(data + at, trailer, 4);
-            // IDAT chunks of at most 1 MiB each (any split is valid, PNG spec §11.2.4).
-            for (size_t offset = 0; offset < total; offset += (size_t)1 << 20) {
-                size_t length = total - offset < ((size_t)1 << 20) ? total - offset : ((size_t)1 << 20);
-                png_write_chunk(png, (png_const_bytep) "IDAT", data + offset, length);
-            }
-            free(data);
+            encoder->idat = data;
+            encoder->idat_length = total;
         }
     }
     for (uint32_t b = 0; b < work.band_count; b++) free(work.bands[b].stream);
@@ -622,8 +625,15 @@ int cpng_encode(const cpng_encode_request *request, uint8_t **out, size_t *out_l
     }
     png_write_info(png, info);
     if ((size_t)request->height * request->row_bytes >= CPNG_PARALLEL_MIN_BYTES && request->height > CPNG_BAND_ROWS) {
-        int written = write_parallel_idat(png, request);
-        if (written != CPNG_OK) fail(png, &encoder->sink, written, "out of memory compressing the image data");
+        int compressed = compress_parallel_idat(encoder, request);
+        if (compressed != CPNG_OK) fail(png, &encoder->sink, compressed, "cannot compress the image data");
+        // IDAT chunks of at most 1 MiB each (any split is valid, PNG spec §11.2.4).
+        for (size_t offset = 0; offset < encoder->idat_length; offset += (size_t)1 << 20) {
+            size_t left = encoder->idat_length - offset;
+            png_write_chunk(png, (png_const_bytep) "IDAT", encoder->idat + offset, left < ((size_t)1 << 20) ? left : ((size_t)1 << 20));
+        }
+        free(encoder->idat);
+        encoder->idat = NULL;
         png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
     } else {
         png_write_image(png, encoder->rows);

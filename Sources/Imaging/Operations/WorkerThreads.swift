@@ -16,11 +16,11 @@ import Darwin
 /// worker's writes before the return. Bodies must not raise an `NSException` (a raise ends the
 /// calling thread without joining the others); a body that starts its own loop multiplies the
 /// threads.
-public enum WorkerThreads {
+package enum WorkerThreads {
     /// Calls `body(index)` once for every index in `0..<count`, on up to `workers` threads at once.
     /// Workers take the next unclaimed index as they finish one, so a core slowed by other work
     /// takes fewer indices. `body` must not depend on which worker runs an index.
-    public static func forEach(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
+    package static func forEach(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
         guard count > 0 else { return }
         let threads = max(1, min(workers, count))
         if threads == 1 {

@@ -18,16 +18,11 @@ enum Parallel {
     /// others up at the end. Results must not depend on which worker runs a band (each band
     /// writes only its own pixels).
     static func forEachBand(_ bands: Int, threads: Int?, _ body: @Sendable (Int) -> Void) {
-        let workers = max(1, min(bands, threads ?? ProcessInfoCores.count))
+        let workers = max(1, min(bands, threads ?? WorkerThreads.cores))
         if workers == 1 {
             for b in 0..<bands { body(b) }
             return
         }
         WorkerThreads.forEach(bands, workers: workers, body)
     }
-}
-
-/// The number of cores to use when the caller does not say.
-enum ProcessInfoCores {
-    static var count: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

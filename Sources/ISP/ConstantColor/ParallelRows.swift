@@ -18,7 +18,7 @@ enum ParallelRows {
     static func forEach(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
         let band = bandHeight
         let bands = (rows + band - 1) / band
-        let workers = max(1, min(bands, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = max(1, min(bands, WorkerThreads.cores))
         if workers == 1 {
             body(0..<rows)
             return
@@ -63,7 +63,7 @@ extension ParallelRows {
         out.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             let shared = RowBuffer(base: base)
-            let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+            let workers = max(1, min(count, WorkerThreads.cores))
             WorkerThreads.forEach(count, workers: workers) { b in
                 shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
             }

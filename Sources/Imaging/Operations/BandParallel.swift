@@ -17,22 +17,13 @@ enum BandParallel {
     /// Rows per band: small enough to balance two to sixteen cores, large enough to amortise thread start-up.
     static let rowsPerBand = 32
 
-    /// The number of workers when the caller does not say.
-    static var defaultThreads: Int {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        return max(1, sysconfCores())
-        #else
-        return 1
-        #endif
-    }
-
     /// Calls `body(rows)` for consecutive bands of `rowsPerBand` rows covering `0..<height`.
     static func forEachBand(
         height: Int, rowsPerBand: Int = BandParallel.rowsPerBand, threads: Int?, _ body: @Sendable (Range<Int>) -> Void
     ) {
         guard height > 0 else { return }
         let bands = (height + rowsPerBand - 1) / rowsPerBand
-        let workers = max(1, min(bands, threads ?? defaultThreads))
+        let workers = max(1, min(bands, threads ?? WorkerThreads.cores))
         @Sendable func band(_ b: Int) -> Range<Int> { (b * rowsPerBand)..<min(height, (b + 1) * rowsPerBand) }
         if workers == 1 {
             for b in 0..<bands { body(band(b)) }
@@ -42,21 +33,4 @@ enum BandParallel {
         // others up at the end.
         WorkerThreads.forEach(bands, workers: workers) { b in body(band(b)) }
     }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Online processors, as `sysconf(_SC_NPROCESSORS_ONLN)` reports them.
-private func sysconfCores() -> Int {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    #else
-    return 1
-    #endif
 }

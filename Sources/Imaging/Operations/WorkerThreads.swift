@@ -59,6 +59,9 @@ package enum WorkerThreads {
         }
     }
 
+    /// The number of workers when the caller does not say: the processors this process may run on.
+    package static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
     /// One loop: the body and the next index to hand out.
     private final class Job: @unchecked Sendable {
         let count: Int

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 
 /// The expensive, exposure-independent part of a frame: what every pixel sees and how each
@@ -67,8 +68,8 @@ final class GeometryCache: Sendable {
                     materialIDs.withUnsafeMutableBufferPointer { mp in
                         factors.withUnsafeMutableBufferPointer { fp in
                             let out = GeometryPass.Output(
-                                depth: SharedBuffer(dp), objects: SharedBuffer(op),
-                                materials: SharedBuffer(mp), factors: SharedBuffer(fp))
+                                depth: SharedPointer(dp), objects: SharedPointer(op),
+                                materials: SharedPointer(mp), factors: SharedPointer(fp))
                             let texShared = SharedTexels(texels: tex)
                             let bands = (camera.height + GeometryCache.tileSize - 1) / GeometryCache.tileSize
                             Parallel.forEachBand(bands, threads: options.threadCount) { band in

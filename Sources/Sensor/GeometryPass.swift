@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 
 /// Casts primary and shadow rays for one band of tiles and writes the geometry cache.
@@ -8,10 +9,10 @@ import Scenes
 /// are conservative, so culling never changes a pixel.
 struct GeometryPass: Sendable {
     struct Output: Sendable {
-        let depth: SharedBuffer<Float>
-        let objects: SharedBuffer<UInt16>
-        let materials: SharedBuffer<UInt16>
-        let factors: SharedBuffer<Float>
+        let depth: SharedPointer<Float>
+        let objects: SharedPointer<UInt16>
+        let materials: SharedPointer<UInt16>
+        let factors: SharedPointer<Float>
     }
 
     let camera: CameraModel

@@ -1,16 +1,6 @@
 import Foundation
 import Imaging
 
-/// A pointer that may cross threads because every worker writes disjoint elements.
-struct SharedBuffer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-
-    init(_ buffer: UnsafeMutableBufferPointer<Element>) {
-        guard let base = buffer.baseAddress else { preconditionFailure("an image needs at least one pixel") }
-        self.base = base
-    }
-}
-
 /// Work split into bands processed by a fixed number of workers.
 enum Parallel {
     /// Calls `body` once for every band in `0..<bands`. Workers take the next unclaimed band as

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 import Spectra
 
@@ -109,8 +110,8 @@ public struct Renderer: Sendable {
                 flashPart.withUnsafeMutableBufferPointer { fp in
                     ambientPart.withUnsafeMutableBufferPointer { ap in
                         let out = ShadingPass.Output(
-                            electrons: SharedBuffer(ep), dn: SharedBuffer(dp),
-                            flash: keep ? SharedBuffer(fp) : nil, ambient: keep ? SharedBuffer(ap) : nil)
+                            electrons: SharedPointer(ep), dn: SharedPointer(dp),
+                            flash: keep ? SharedPointer(fp) : nil, ambient: keep ? SharedPointer(ap) : nil)
                         let rows = 16
                         let bands = (camera.height + rows - 1) / rows
                         Parallel.forEachBand(bands, threads: options.threadCount) { band in

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Sums the cached light factors into mean electrons and runs the noise chain, one band of
 /// rows at a time, touching each pixel's factors once.
@@ -9,10 +10,10 @@ import Foundation
 /// black level → ADC rounding and clipping to [0, white level].
 struct ShadingPass: Sendable {
     struct Output: Sendable {
-        let electrons: SharedBuffer<Float>
-        let dn: SharedBuffer<UInt16>
-        let flash: SharedBuffer<Float>?
-        let ambient: SharedBuffer<Float>?
+        let electrons: SharedPointer<Float>
+        let dn: SharedPointer<UInt16>
+        let flash: SharedPointer<Float>?
+        let ambient: SharedPointer<Float>?
     }
 
     let geometry: GeometryCache

@@ -52,8 +52,8 @@ public struct ConfidenceMap: Sendable {
             variance.withUnsafeBufferPointer { vb in
                 clipped.withUnsafeBufferPointer { cb in
                     sums.withUnsafeMutableBufferPointer { tb in
-                        let sig = ReadBuffer(sb), vari = ReadBuffer(vb), clip = ReadBuffer(cb)
-                        let out = RowBuffer(tb)
+                        let sig = SharedReadPointer(sb), vari = SharedReadPointer(vb), clip = SharedReadPointer(cb)
+                        let out = SharedPointer(tb)
                         ParallelRows.forEach(mh) { tileRows in
                             for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                                 let row = (y / tile) * mw

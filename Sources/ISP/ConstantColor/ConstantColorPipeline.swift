@@ -189,8 +189,8 @@ public struct ConstantColorPipeline: Sendable {
                 rateA.withUnsafeBufferPointer { ra in
                     clipF.withUnsafeBufferPointer { cf in
                         clipA.withUnsafeBufferPointer { ca in
-                            let rF = ReadBuffer(rf), rA = ReadBuffer(ra)
-                            let cF = ReadBuffer(cf), cA = ReadBuffer(ca)
+                            let rF = SharedReadPointer(rf), rA = SharedReadPointer(ra)
+                            let cF = SharedReadPointer(cf), cA = SharedReadPointer(ca)
                             return ParallelRows.bands(height, initial: 0) { rows in
                                 var count = 0
                                 for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
@@ -236,8 +236,8 @@ public struct ConstantColorPipeline: Sendable {
         let blended = flashOnly.withUnsafeBufferPointer { fo in
             rateA.withUnsafeBufferPointer { ra in
                 clipped.withUnsafeBufferPointer { cl in
-                    let f = ReadBuffer(fo), a = ReadBuffer(ra)
-                    let clip = ReadBuffer(cl)
+                    let f = SharedReadPointer(fo), a = SharedReadPointer(ra)
+                    let clip = SharedReadPointer(cl)
                     return ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
                         for y in rows {
                             let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
@@ -315,7 +315,7 @@ public struct ConstantColorPipeline: Sendable {
         var green: [Float] = ParallelRows.uninitialized(pixels)
         frame.dn.withUnsafeBufferPointer { dnBuffer in
             guard let dnBase = dnBuffer.baseAddress else { return }
-            let dn = ReadBuffer(base: dnBase)
+            let dn = SharedReadPointer(base: dnBase)
             withPointers(&rates, &clip, &green) { out, clipOut, greenOut in
                 ParallelRows.forEach(frame.height) { rows in
                     for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
@@ -350,8 +350,8 @@ public struct ConstantColorPipeline: Sendable {
         let bands = ambient.withUnsafeBufferPointer { am in
             flashOnly.withUnsafeBufferPointer { fo in
                 clipped.withUnsafeBufferPointer { cl in
-                    let amb = ReadBuffer(am), fl = ReadBuffer(fo)
-                    let clip = ReadBuffer(cl)
+                    let amb = SharedReadPointer(am), fl = SharedReadPointer(fo)
+                    let clip = SharedReadPointer(cl)
                     return ParallelRows.bands(height, initial: Sums()) { rows in
                         var s = Sums()
                         for y in rows {
@@ -415,13 +415,13 @@ public struct ConstantColorPipeline: Sendable {
             return exp(-dx * dx / (2 * sigma * sigma))
         }
         let partial = columnWeights.withUnsafeBufferPointer { cw in
-            let gx = ReadBuffer(cw)
+            let gx = SharedReadPointer(cw)
             return rgb.withUnsafeBufferPointer { src in
                 clipped.withUnsafeBufferPointer { cl in
                     toXYZ.m.withUnsafeBufferPointer { mx in
                         tileSums.withUnsafeMutableBufferPointer { ts in
-                            let v = ReadBuffer(src), clip = ReadBuffer(cl)
-                            let m = ReadBuffer(mx), sums = RowBuffer(ts)
+                            let v = SharedReadPointer(src), clip = SharedReadPointer(cl)
+                            let m = SharedReadPointer(mx), sums = SharedPointer(ts)
                             // Bands are whole tile rows, so each band owns its tiles' sums.
                             return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
                                 var acc = SIMD2<Double>(0, 0)
@@ -483,15 +483,15 @@ struct StageClock {
 /// Shared mutable pointers to arrays that parallel row bands fill, each band its own rows.
 func withPointers<A, B, C, D, R>(
     _ a: inout [A], _ b: inout [B], _ c: inout [C], _ d: inout [D],
-    _ body: (RowBuffer<A>, RowBuffer<B>, RowBuffer<C>, RowBuffer<D>) -> R
+    _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>, SharedPointer<D>) -> R
 ) -> R {
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in
             c.withUnsafeMutableBufferPointer { pc in
                 d.withUnsafeMutableBufferPointer { pd in
                     body(
-                        RowBuffer(pa), RowBuffer(pb),
-                        RowBuffer(pc), RowBuffer(pd))
+                        SharedPointer(pa), SharedPointer(pb),
+                        SharedPointer(pc), SharedPointer(pd))
                 }
             }
         }
@@ -500,12 +500,12 @@ func withPointers<A, B, C, D, R>(
 
 /// The three-array form of `withPointers`.
 func withPointers<A, B, C, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (RowBuffer<A>, RowBuffer<B>, RowBuffer<C>) -> R
+    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>) -> R
 ) -> R {
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in
             c.withUnsafeMutableBufferPointer { pc in
-                body(RowBuffer(pa), RowBuffer(pb), RowBuffer(pc))
+                body(SharedPointer(pa), SharedPointer(pb), SharedPointer(pc))
             }
         }
     }

@@ -33,13 +33,13 @@ struct DisplayEncoder: Sendable {
         let last = Float(table.count - 1)
         let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
             guard let base = src.baseAddress else { return [] }
-            let source = ReadBuffer(base: base)
+            let source = SharedReadPointer(base: base)
             return table.withUnsafeBufferPointer { lut -> [UInt8] in
                 guard let lutBase = lut.baseAddress else { return [] }
-                let lookup = ReadBuffer(base: lutBase)
+                let lookup = SharedReadPointer(base: lutBase)
                 return kernel.m.withUnsafeBufferPointer { coefficients -> [UInt8] in
                     guard let mBase = coefficients.baseAddress else { return [] }
-                    let m = ReadBuffer(base: mBase)
+                    let m = SharedReadPointer(base: mBase)
                     return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                         for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
                             let v = CorrectionKernel.apply(

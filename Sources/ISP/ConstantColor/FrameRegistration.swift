@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Global sub-pixel translation between two frames lit differently (the ambient frame and the flash
 /// frame of a Constant Color capture), and the resampling that applies it.
@@ -64,7 +65,7 @@ public enum FrameRegistration {
         let ax = Float(d.x - fx), ay = Float(d.y - fy)
         return interleaved.withUnsafeBufferPointer { src -> [Float] in
             guard let base = src.baseAddress else { return [] }
-            let source = ReadBuffer(base: base)
+            let source = SharedReadPointer(base: base)
             return ParallelRows.fill(count: interleaved.count, rows: height, of: Float.self) { rows, out in
                 for y in rows {
                     let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
@@ -88,7 +89,7 @@ public enum FrameRegistration {
     static func halve(_ plane: [Float], _ w: Int, _ h: Int) -> ([Float], Int, Int) {
         let w2 = w / 2, h2 = h / 2
         let out = plane.withUnsafeBufferPointer { src -> [Float] in
-            let p = ReadBuffer(src)
+            let p = SharedReadPointer(src)
             return ParallelRows.fill(count: w2 * h2, rows: h2, of: Float.self) { rows, out in
                 for y in rows {
                     for x in 0..<w2 {
@@ -107,7 +108,7 @@ public enum FrameRegistration {
     static func structure(_ plane: [Float], _ w: Int, _ h: Int) -> [Float] {
         let r = 4
         return plane.withUnsafeBufferPointer { src -> [Float] in
-            let p = ReadBuffer(src)
+            let p = SharedReadPointer(src)
             let mean = ParallelRows.bands(h, initial: 0.0) { rows in
                 var s = 0.0
                 for y in rows {
@@ -123,7 +124,7 @@ public enum FrameRegistration {
             var rowMean = [Float](repeating: 0, count: w * h)
             log.withUnsafeMutableBufferPointer { lb in
                 rowMean.withUnsafeMutableBufferPointer { rb in
-                    let lg = RowBuffer(lb), rm = RowBuffer(rb)
+                    let lg = SharedPointer(lb), rm = SharedPointer(rb)
                     ParallelRows.forEach(h) { rows in
                         for y in rows {
                             let row = lg.base + y * w
@@ -143,7 +144,7 @@ public enum FrameRegistration {
             // Vertical box mean of the row means, subtracted from the log.
             return log.withUnsafeBufferPointer { lb in
                 rowMean.withUnsafeBufferPointer { rb in
-                    let lg = ReadBuffer(lb), rm = ReadBuffer(rb)
+                    let lg = SharedReadPointer(lb), rm = SharedReadPointer(rb)
                     return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                         for y in rows {
                             let a = max(0, y - r), b = min(h, y + r + 1)
@@ -202,7 +203,7 @@ public enum FrameRegistration {
             let inner = h - 2 * margin
             let partial = ref.withUnsafeBufferPointer { rb in
                 mov.withUnsafeBufferPointer { mb in
-                    let rp = ReadBuffer(rb), mp = ReadBuffer(mb)
+                    let rp = SharedReadPointer(rb), mp = SharedReadPointer(mb)
                     return ParallelRows.bands(inner, initial: [Double](repeating: 0, count: 5)) { band in
                         var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
                         for y in (band.lowerBound + margin)..<(band.upperBound + margin) {

@@ -1,16 +1,6 @@
 import Imaging
 import Foundation
 
-/// A pointer that workers share because each writes only its own rows.
-struct RowBuffer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-}
-
-/// A read-only pointer that workers share.
-struct ReadBuffer<Element>: @unchecked Sendable {
-    let base: UnsafePointer<Element>
-}
-
 /// Rows split into bands handed to the cores. Results never depend on the number of workers:
 /// every band writes only its own rows.
 enum ParallelRows {
@@ -37,7 +27,7 @@ enum ParallelRows {
         var out: [T] = ParallelRows.uninitialized(count)
         out.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let shared = RowBuffer(base: base)
+            let shared = SharedPointer(base: base)
             forEach(rows) { range in body(range, shared.base) }
         }
         return out
@@ -62,28 +52,12 @@ extension ParallelRows {
         var out = [T](repeating: initial, count: count)
         out.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let shared = RowBuffer(base: base)
+            let shared = SharedPointer(base: base)
             let workers = max(1, min(count, WorkerThreads.cores))
             WorkerThreads.forEach(count, workers: workers) { b in
                 shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
             }
         }
         return out
-    }
-}
-
-extension ReadBuffer {
-    /// The buffer's start; pixel buffers are never empty (a camera has at least one pixel).
-    init(_ buffer: UnsafeBufferPointer<Element>) {
-        guard let base = buffer.baseAddress else { preconditionFailure("empty pixel buffer") }
-        self.init(base: base)
-    }
-}
-
-extension RowBuffer {
-    /// The buffer's start; pixel buffers are never empty (a camera has at least one pixel).
-    init(_ buffer: UnsafeMutableBufferPointer<Element>) {
-        guard let base = buffer.baseAddress else { preconditionFailure("empty pixel buffer") }
-        self.init(base: base)
     }
 }

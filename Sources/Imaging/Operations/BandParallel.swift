@@ -1,13 +1,3 @@
-/// A pointer that may cross threads because every worker writes disjoint elements.
-struct SharedPointer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-}
-
-/// A read-only pointer shared by workers.
-struct SharedReadPointer<Element>: @unchecked Sendable {
-    let base: UnsafePointer<Element>
-}
-
 /// Row bands processed by a set of workers (`WorkerThreads`), which take bands one at a time.
 ///
 /// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which

@@ -87,3 +87,29 @@ package enum WorkerThreads {
         }
     }
 }
+
+/// A pointer that workers share because each writes only its own elements (its rows or bands).
+package struct SharedPointer<Element>: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<Element>
+
+    package init(base: UnsafeMutablePointer<Element>) { self.base = base }
+
+    /// The buffer's start; pixel buffers are never empty (an image has at least one pixel).
+    package init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        guard let base = buffer.baseAddress else { preconditionFailure("an image needs at least one pixel") }
+        self.base = base
+    }
+}
+
+/// A read-only pointer that workers share.
+package struct SharedReadPointer<Element>: @unchecked Sendable {
+    package let base: UnsafePointer<Element>
+
+    package init(base: UnsafePointer<Element>) { self.base = base }
+
+    /// The buffer's start; pixel buffers are never empty (an image has at least one pixel).
+    package init(_ buffer: UnsafeBufferPointer<Element>) {
+        guard let base = buffer.baseAddress else { preconditionFailure("an image needs at least one pixel") }
+        self.base = base
+    }
+}

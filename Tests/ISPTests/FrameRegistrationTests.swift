@@ -26,41 +26,35 @@ struct FrameRegistrationTests {
 
     /// A plane shifted by resampling a smooth pattern is recovered (integer plus fraction).
     @Test func recoversSyntheticShift() {
-        let w = 128, h = 96
-        func pattern(_ x: Double, _ y: Double) -> Float {
-            Float(2 + sin(x * 0.31) * cos(y * 0.23) + 0.5 * sin((x + y) * 0.11))
+        let d = Self.registerShiftedPattern(width: 128, height: 96, dx: 3.37, dy: -1.62) { x, y in
+            2 + sin(x * 0.31) * cos(y * 0.23) + 0.5 * sin((x + y) * 0.11)
         }
-        let dx = 3.37, dy = -1.62
-        var reference = [Float](repeating: 0, count: w * h)
-        var moving = [Float](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                reference[y * w + x] = pattern(Double(x), Double(y))
-                moving[y * w + x] = 3 * pattern(Double(x) - dx, Double(y) - dy)  // brighter and shifted
-            }
-        }
-        let d = FrameRegistration.translation(reference: reference, moving: moving, width: w, height: h)
-        #expect(abs(d.x - dx) < 0.1 && abs(d.y - dy) < 0.1, "\(d)")
+        #expect(abs(d.x - 3.37) < 0.1 && abs(d.y + 1.62) < 0.1, "\(d)")
     }
 
     /// Above 4 MP the finest level refined is a half-resolution one and its shift is scaled up:
     /// a 2400 × 1800 frame (4.3 MP) must still give the shift within 0.1 px.
     @Test func recoversSyntheticShiftInALargeFrameRefinedAtHalfResolution() {
-        let w = 2400, h = 1800
-        #expect(w * h > 4_000_000)
-        func pattern(_ x: Double, _ y: Double) -> Float {
-            Float(2 + sin(x * 0.031) * cos(y * 0.023) + 0.5 * sin((x + y) * 0.011) + 0.2 * sin(x * 0.13 - y * 0.07))
+        #expect(2400 * 1800 > 4_000_000)
+        let d = Self.registerShiftedPattern(width: 2400, height: 1800, dx: 5.37, dy: -2.62) { x, y in
+            2 + sin(x * 0.031) * cos(y * 0.023) + 0.5 * sin((x + y) * 0.011) + 0.2 * sin(x * 0.13 - y * 0.07)
         }
-        let dx = 5.37, dy = -2.62
+        #expect(abs(d.x - 5.37) < 0.1 && abs(d.y + 2.62) < 0.1, "\(d)")
+    }
+
+    /// The translation found between `pattern` and the same pattern moved by (dx, dy) and made
+    /// three times brighter.
+    static func registerShiftedPattern(
+        width w: Int, height h: Int, dx: Double, dy: Double, _ pattern: (Double, Double) -> Double
+    ) -> SIMD2<Double> {
         var reference = [Float](repeating: 0, count: w * h)
         var moving = [Float](repeating: 0, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
-                reference[y * w + x] = pattern(Double(x), Double(y))
-                moving[y * w + x] = 3 * pattern(Double(x) - dx, Double(y) - dy)
+                reference[y * w + x] = Float(pattern(Double(x), Double(y)))
+                moving[y * w + x] = 3 * Float(pattern(Double(x) - dx, Double(y) - dy))
             }
         }
-        let d = FrameRegistration.translation(reference: reference, moving: moving, width: w, height: h)
-        #expect(abs(d.x - dx) < 0.1 && abs(d.y - dy) < 0.1, "\(d)")
+        return FrameRegistration.translation(reference: reference, moving: moving, width: w, height: h)
     }
 }

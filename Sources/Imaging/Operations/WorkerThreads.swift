@@ -32,27 +32,8 @@ package enum WorkerThreads {
             var started: [pthread_t] = []
             started.reserveCapacity(threads - 1)
             for _ in 1..<threads {
-                let context = Unmanaged.passRetained(job).toOpaque()
-                #if canImport(Darwin)
-                var thread: pthread_t?
-                #else
-                var thread = pthread_t()
-                #endif
-                let status = pthread_create(&thread, nil, { raw in
-                    guard let raw else { return nil }
-                    Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().work()
-                    return nil
-                }, context)
-                if status == 0 {
-                    #if canImport(Darwin)
-                    if let thread { started.append(thread) }
-                    #else
-                    started.append(thread)
-                    #endif
-                } else {
-                    // No thread: the caller does that share itself.
-                    Unmanaged<Job>.fromOpaque(context).release()
-                }
+                // A thread the system refuses leaves its share to the others, the caller included.
+                if let thread = try? POSIXThread.start({ job.work() }) { started.append(thread) }
             }
             job.work()
             for thread in started { pthread_join(thread, nil) }

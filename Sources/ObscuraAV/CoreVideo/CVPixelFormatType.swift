@@ -66,12 +66,12 @@ struct PixelFormatLayout {
     }
 }
 
-/// A four-character code from its text (`"420f"` → 0x34323066).
-func fourCharCode(_ text: String) -> OSType {
+/// A four-character code from its text (`"420f"` → 0x34323066), most significant byte first.
+package func fourCharCode(_ text: String) -> OSType {
     text.utf8.reduce(0) { ($0 << 8) | OSType($1) }
 }
 
-/// The text of a four-character code.
-func fourCharString(_ code: OSType) -> String {
+/// The text of a four-character code (`'hdis'` and friends), most significant byte first.
+package func fourCharString(_ code: OSType) -> String {
     String(decoding: [24, 16, 8, 0].map { UInt8((code >> OSType($0)) & 0xFF) }, as: UTF8.self)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 #if canImport(Glibc)
 import Glibc
@@ -78,25 +79,10 @@ final class ExceptionCatcher: @unchecked Sendable {
 
     /// Starts the catching thread, detached, with `stackBytes` of stack.
     func start() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, Self.stackBytes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let status = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            Unmanaged<ExceptionCatcher>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<ExceptionCatcher>.fromOpaque(context).release()
-            preconditionFailure("cannot start a catching thread (pthread_create returned \(status))")
+        do {
+            try POSIXThread.start(stackBytes: Self.stackBytes, detached: true) { self.run() }
+        } catch {
+            preconditionFailure("cannot start a catching thread (pthread_create returned \(error.status))")
         }
     }
 

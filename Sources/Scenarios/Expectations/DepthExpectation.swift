@@ -74,7 +74,7 @@ struct DepthExpectation: Expectation {
             }
             let map = depth.depthDataMap
             let (w, h) = (CVPixelBufferGetWidth(map), CVPixelBufferGetHeight(map))
-            let typeName = Self.fourCharacters(depth.depthDataType)
+            let typeName = fourCharString(depth.depthDataType)
             actual.append(
                 "photo \(photo.photoCount): '\(typeName)' \(w)x\(h), "
                     + "\(depth.depthDataAccuracy == .absolute ? "absolute" : "relative"), "
@@ -94,10 +94,5 @@ struct DepthExpectation: Expectation {
         return ExpectationResult(
             key: "depth", passed: passed, expected: expectedText, actual: actual.joined(separator: "; "),
             location: location)
-    }
-
-    /// `'hdis'` and friends: the four bytes of a FourCharCode, most significant first.
-    static func fourCharacters(_ code: OSType) -> String {
-        String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: code >> $0) }, as: UTF8.self)
     }
 }

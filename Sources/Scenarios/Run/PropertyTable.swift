@@ -64,7 +64,7 @@ public enum PropertyTable {
             $0.photoOutput.map { $0.connection(with: .video).map { String($0.isEnabled) } ?? "no connection" }
         }),
         ("converted_depth.depthDataType", {
-            $0.convertedDepth.map { DepthExpectation.fourCharacters($0.depthDataType) }
+            $0.convertedDepth.map { fourCharString($0.depthDataType) }
         }),
     ]
 

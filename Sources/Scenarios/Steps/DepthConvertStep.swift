@@ -27,19 +27,18 @@ struct DepthConvertStep: ScenarioStep {
         targetText = text
         if let known = Self.typesByName[text] {
             target = known
-        } else if let code = Self.fourCharCode(text) {
+        } else if Self.isFourCharacterCode(text) {
             // Any other code is passed through unchanged: refusing it is the API's job (N14).
-            target = code
+            target = fourCharCode(text)
         } else {
             target = try node.named(Self.typesByName, what: "depth data type (or a four-character code)")
         }
     }
 
-    /// The OSType of four printable ASCII characters, most significant first; nil otherwise.
-    static func fourCharCode(_ text: String) -> OSType? {
+    /// Whether `text` is four printable ASCII characters, the form of a four-character code.
+    static func isFourCharacterCode(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count == 4, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return bytes.reduce(0) { $0 << 8 | OSType($1) }
+        return bytes.count == 4 && bytes.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     var apiCalls: [String] {
@@ -51,9 +50,7 @@ struct DepthConvertStep: ScenarioStep {
     func perform(_ context: RunContext) throws {
         // A refused conversion must not leave an earlier step's result behind for the expectations.
         context.convertedDepth = nil
-        guard let photo = context.lastPhotos.last(where: { !$0.isConstantColorFallbackPhoto })
-            ?? context.lastPhotos.last
-        else { throw StepFailure("'\(Self.key)' needs a photo: put a 'capture' step before it") }
+        let photo = try ImageStepSupport.newestPhoto(context, step: Self.key)
         guard let depth = photo.depthData else {
             throw StepFailure(
                 "'\(Self.key)': the photo carries no depth data (capture with isDepthDataDeliveryEnabled: true)")

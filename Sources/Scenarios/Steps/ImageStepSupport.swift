@@ -13,11 +13,17 @@ struct ImageStepResult: Sendable {
 
 /// Shared work of the steps that apply image operations to captured photos.
 enum ImageStepSupport {
-    /// The newest processed photo (not a Constant Color fallback), decoded.
-    static func lastPhoto(_ context: RunContext, step: String) throws -> (AVCapturePhoto, PNGImage) {
+    /// The newest processed photo (not a Constant Color fallback, unless that is all there is).
+    static func newestPhoto(_ context: RunContext, step: String) throws -> AVCapturePhoto {
         guard let photo = context.lastPhotos.last(where: { !$0.isConstantColorFallbackPhoto })
             ?? context.lastPhotos.last
         else { throw StepFailure("'\(step)' needs a photo: put a 'capture' step before it") }
+        return photo
+    }
+
+    /// The newest processed photo (see `newestPhoto`), decoded.
+    static func lastPhoto(_ context: RunContext, step: String) throws -> (AVCapturePhoto, PNGImage) {
+        let photo = try newestPhoto(context, step: step)
         guard let data = photo.fileDataRepresentation() else {
             throw StepFailure("'\(step)': the photo has no file data to work on")
         }

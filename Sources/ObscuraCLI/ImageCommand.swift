@@ -29,6 +29,7 @@ struct WideGamutCommand: ParsableCommand {
     @Argument(help: "The output PNG.") var output: String
     @Option(help: "How far outside 0…1 a linear sRGB channel must be to count as outside sRGB.")
     var tolerance: Float = 0.001
+    @Flag(help: "Print JSON with stable keys instead of text.") var json = false
 
     func run() throws {
         let image = try ImageFiles.read(input)
@@ -53,9 +54,22 @@ struct WideGamutCommand: ParsableCommand {
         let encoded = UInt16Image(converting: WideColor.displayP3(fromExtendedLinearSRGB: highlighted))
         try ImageFiles.write(PNGImage(pixels: encoded, colorSpace: .displayP3), to: output)
         let total = linear.width * linear.height
-        let percent = format(100 * Double(outside) / Double(max(1, total)), 2)
-        print("\(outside) of \(total) pixels outside sRGB (\(percent) %)")
+        let percent = 100 * Double(outside) / Double(max(1, total))
+        if json {
+            try printJSON(WideGamutReport(outside: outside, total: total, percent: (percent * 1e4).rounded() / 1e4,
+                                          tolerance: Double(tolerance)))
+        } else {
+            print("\(outside) of \(total) pixels outside sRGB (\(format(percent, 2)) %)")
+        }
     }
+}
+
+private struct WideGamutReport: Encodable {
+    /// Pixels with a linear sRGB channel outside 0…1 by more than `tolerance`.
+    var outside: Int
+    var total: Int
+    var percent: Double
+    var tolerance: Double
 }
 
 /// `obscura image scan IN OUT [--clip 1%]`.

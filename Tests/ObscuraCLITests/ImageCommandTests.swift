@@ -46,6 +46,24 @@ import Testing
         #expect(image.colorSpace == .displayP3 && image.width == 128 && image.height == 64)
     }
 
+    @Test func wideGamutCountsPixelsOutsideSRGB() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Left half Display P3 pure red, whose linear sRGB is (1.2249, −0.0421, −0.0196) (P3→sRGB matrix,
+        // color-science spec §2.2): outside sRGB. Right half P3 mid grey, which is sRGB grey: inside.
+        let picture = UInt16Image(width: 40, height: 10, channels: 3) { x, _, c in
+            x < 20 ? (c == 0 ? 65535 : 0) : 30000
+        }
+        let input = dir.appendingPathComponent("p3.png").path, output = dir.appendingPathComponent("out.png").path
+        try PNG.write(PNGImage(pixels: picture, colorSpace: .displayP3), to: input)
+        let result = try CLIRunner.run(["image", "wide-gamut", input, output, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(report?["outside"] as? Int == 200)
+        #expect(report?["total"] as? Int == 400)
+        #expect(report?["percent"] as? Double == 50)
+    }
+
     @Test func badInputIsOneLineNamingTheFileOrOption() throws {
         let missing = try CLIRunner.run(["image", "scan", "no-such-photo.png", "out.png"])
         #expect(missing.status == 2 && missing.stderr.contains("no-such-photo.png"))

@@ -1,0 +1,119 @@
+import Imaging
+import Sensor
+
+/// The flash and the ambient raw frame of a Constant Color capture read side by side, pixel by pixel:
+/// electron rates of both, (DN − black) / gain / time, with the ambient frame resampled at x + d (the
+/// registration shift, bilinear, samples outside clamped to the border), and whether the pixel
+/// clipped (any channel at the white level in the flash frame, or in an ambient sample the
+/// interpolation weighs).
+///
+/// The pipeline's passes compute these again from the 16-bit frames each time they need them instead
+/// of keeping rate, resampled-ambient, flash-only and clip planes: at 12 MP each float plane is
+/// 145 MB, and writing, first touching and reading it back cost more than the dozen loads and
+/// conversions that remake a pixel. The arithmetic is the same in every pass, so the passes agree.
+struct FramePair: @unchecked Sendable {
+    /// One pixel of the pair.
+    struct Sample {
+        /// Flash-frame rates, e⁻/s.
+        var flash: SIMD3<Float>
+        /// Ambient-frame rates at x + d, e⁻/s.
+        var ambient: SIMD3<Float>
+        /// Clipped in either frame.
+        var clipped: Bool
+    }
+
+    /// Start of the pixel rows of a sample's row in each frame.
+    struct Row {
+        let flash: Int, ambient0: Int, ambient1: Int
+    }
+
+    private let flash: UnsafePointer<UInt16>, ambient: UnsafePointer<UInt16>
+    let width: Int, height: Int
+    private let scaleF: Float, scaleA: Float, black: Float, white: UInt16
+    private let ix: Int, iy: Int, ax: Float, ay: Float
+
+    /// Calls `body` with the pair of `flash` and `ambient` (same size), the ambient one sampled at x + `shift`.
+    static func with<R>(
+        flash: RawFrame, ambient: RawFrame, shift: SIMD2<Double>, noise: NoiseParameters, _ body: (FramePair) -> R
+    ) -> R {
+        precondition(flash.width == ambient.width && flash.height == ambient.height, "frames must match")
+        let pixels = flash.width * flash.height
+        precondition(flash.dn.count >= 3 * pixels && ambient.dn.count >= 3 * pixels, "three values per pixel")
+        return flash.dn.withUnsafeBufferPointer { fb in
+            ambient.dn.withUnsafeBufferPointer { ab in
+                guard let f = fb.baseAddress, let a = ab.baseAddress else {
+                    preconditionFailure("a frame needs at least one pixel")
+                }
+                let fx = shift.x.rounded(.down), fy = shift.y.rounded(.down)
+                let pair = FramePair(
+                    flash: f, ambient: a, width: flash.width, height: flash.height,
+                    scaleF: Float(1 / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time)),
+                    scaleA: Float(1 / (noise.gain(iso: ambient.exposure.iso) * ambient.exposure.time)),
+                    black: Float(noise.blackLevel), white: UInt16(min(noise.whiteLevel, 65535)),
+                    ix: Int(fx), iy: Int(fy), ax: Float(shift.x - fx), ay: Float(shift.y - fy))
+                return body(pair)
+            }
+        }
+    }
+
+    /// The rows sampled for output row `y`.
+    @inline(__always)
+    func row(_ y: Int) -> Row {
+        let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
+        return Row(flash: y * width, ambient0: y0 * width, ambient1: y1 * width)
+    }
+
+    /// The pixel at column `x` of `row`.
+    @inline(__always)
+    func sample(_ x: Int, _ row: Row) -> Sample {
+        let p = 3 * (row.flash + x)
+        let r = flash[p], g = flash[p + 1], b = flash[p + 2]
+        let rateF = (SIMD3(Float(r), Float(g), Float(b)) - black) * scaleF
+        var clipped = max(r, g, b) >= white
+        let x0 = min(max(x + ix, 0), width - 1), x1 = min(max(x + ix + 1, 0), width - 1)
+        let i00 = 3 * (row.ambient0 + x0), i10 = 3 * (row.ambient0 + x1)
+        let i01 = 3 * (row.ambient1 + x0), i11 = 3 * (row.ambient1 + x1)
+        @inline(__always) func dn(_ i: Int) -> SIMD3<Float> {
+            SIMD3(Float(ambient[i]), Float(ambient[i + 1]), Float(ambient[i + 2]))
+        }
+        @inline(__always) func clip(_ i: Int) -> Float {
+            max(ambient[i], ambient[i + 1], ambient[i + 2]) >= white ? 1 : 0
+        }
+        let p00 = dn(i00), p10 = dn(i10), p01 = dn(i01), p11 = dn(i11)
+        let top = p00 + ax * (p10 - p00), bottom = p01 + ax * (p11 - p01)
+        let rateA = (top + ay * (bottom - top) - black) * scaleA
+        if !clipped {
+            let c00 = clip(i00), c10 = clip(i10), c01 = clip(i01), c11 = clip(i11)
+            let ct = c00 + ax * (c10 - c00), cb = c01 + ax * (c11 - c01)
+            clipped = ct + ay * (cb - ct) > 0
+        }
+        return Sample(flash: rateF, ambient: rateA, clipped: clipped)
+    }
+
+    /// Green rates of both frames averaged over blocks of 2ˢ × 2ˢ pixels (the unshifted frames; the
+    /// registration's finest level), row-major (width >> s) × (height >> s).
+    static func greenBlocks(_ frame: RawFrame, noise: NoiseParameters, reduction s: Int) -> [Float] {
+        let scale = Float(1 / (noise.gain(iso: frame.exposure.iso) * frame.exposure.time))
+        let black = Float(noise.blackLevel)
+        let n = 1 << s, width = frame.width
+        let w = frame.width >> s, h = frame.height >> s
+        // A sum of at most 4⁷ · 65,535 < 2³² is exact in UInt32; in Float it rounds only above 2²⁴
+        // (s > 3), far below the noise.
+        let inverse = 1 / Float(n * n)
+        return frame.dn.withUnsafeBufferPointer { buffer -> [Float] in
+            let dn = SharedReadPointer(buffer)
+            return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
+                for y in rows {
+                    for x in 0..<w {
+                        var sum: UInt32 = 0
+                        for yy in (y * n)..<(y * n + n) {
+                            let row = dn.base + 3 * (yy * width + x * n) + 1
+                            for xx in 0..<n { sum &+= UInt32(row[3 * xx]) }
+                        }
+                        out[y * w + x] = (Float(sum) * inverse - black) * scale
+                    }
+                }
+            }
+        }
+    }
+}

@@ -371,7 +371,7 @@ public struct ConstantColorPipeline: Sendable {
         var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
         let values = map.values
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
-            kernel.m.withUnsafeBufferPointer { mb in
+            kernel.lanes.withUnsafeBufferPointer { mb in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
                     let m = SharedReadPointer(mb)
                     // Bands are whole tile rows, so each band owns its tiles' sums.
@@ -386,25 +386,40 @@ public struct ConstantColorPipeline: Sendable {
                             let dy = Double(y) + 0.5 - Double(height) / 2
                             let gy = exp(-dy * dy / (2 * sigma * sigma))
                             var rowSum = SIMD2<Double>(0, 0)
-                            for x in 0..<width {
-                                let s = pair.sample(x, row)
-                                let col = columns[x]
-                                let top = values[row0 + col.x0] * (1 - col.a) + values[row0 + col.x1] * col.a
-                                let bottom = values[row1 + col.x0] * (1 - col.a) + values[row1 + col.x1] * col.a
-                                let w = s.clipped ? 0 : Float(top * (1 - b) + bottom * b)
-                                let blended = w * (s.flash - s.ambient) + (1 - w) * s.ambient * inverse
-                                let c = CorrectionKernel.apply(m.base, blended.x, blended.y, blended.z)
-                                let p = 3 * (y * width + x)
-                                out.base[p] = c.x
-                                out.base[p + 1] = c.y
-                                out.base[p + 2] = c.z
-                                guard !s.clipped else { continue }
-                                let t = 3 * ((y / tile) * mw + x / tile)
-                                rgbSums.base[t] += Double(blended.x)
-                                rgbSums.base[t + 1] += Double(blended.y)
-                                rgbSums.base[t + 2] += Double(blended.z)
-                                let weight = columnWeights[x]
-                                rowSum += SIMD2(weight * Double((yRow * c).sum()), weight)
+                            // Four pixels per step through the kernel (lanes past the row's end
+                            // repeat its last pixel and are dropped).
+                            for x0 in stride(from: 0, to: width, by: 4) {
+                                var r = SIMD4<Float>(), g = SIMD4<Float>(), bl = SIMD4<Float>()
+                                var clipped = SIMD4<Int32>()
+                                for lane in 0..<4 {
+                                    let x = min(x0 + lane, width - 1)
+                                    let s = pair.sample(x, row)
+                                    let col = columns[x]
+                                    let top = values[row0 + col.x0] * (1 - col.a) + values[row0 + col.x1] * col.a
+                                    let bottom = values[row1 + col.x0] * (1 - col.a) + values[row1 + col.x1] * col.a
+                                    let w = s.clipped ? 0 : Float(top * (1 - b) + bottom * b)
+                                    let blended = w * (s.flash - s.ambient) + (1 - w) * s.ambient * inverse
+                                    r[lane] = blended.x
+                                    g[lane] = blended.y
+                                    bl[lane] = blended.z
+                                    clipped[lane] = s.clipped ? 1 : 0
+                                }
+                                let (cr, cg, cb) = CorrectionKernel.apply4(m.base, r, g, bl)
+                                let luminance = yRow.x * cr + yRow.y * cg + yRow.z * cb
+                                for lane in 0..<min(4, width - x0) {
+                                    let x = x0 + lane
+                                    let p = 3 * (y * width + x)
+                                    out.base[p] = cr[lane]
+                                    out.base[p + 1] = cg[lane]
+                                    out.base[p + 2] = cb[lane]
+                                    guard clipped[lane] == 0 else { continue }
+                                    let t = 3 * ((y / tile) * mw + x / tile)
+                                    rgbSums.base[t] += Double(r[lane])
+                                    rgbSums.base[t + 1] += Double(g[lane])
+                                    rgbSums.base[t + 2] += Double(bl[lane])
+                                    let weight = columnWeights[x]
+                                    rowSum += SIMD2(weight * Double(luminance[lane]), weight)
+                                }
                             }
                             acc += gy * rowSum
                         }

@@ -273,27 +273,36 @@ public struct ConstantColorPipeline: Sendable {
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
                 ParallelRows.forEach(mh) { tileRows in
+                    let rows = FramePair.Rows(pair)
+                    let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                        let row = pair.row(y)
+                        rows.load(y)
                         for tx in 0..<mw {
-                            let t = out.base + stride * ((y / tile) * mw + tx)
+                            // This row's part of the tile, summed apart and then added to the tile.
+                            var signal = 0.0, variance = 0.0, clipped = 0.0, count = 0.0
+                            var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
                             for x in (tx * tile)..<min(width, tx * tile + tile) {
-                                let s = pair.sample(x, row)
-                                t[3] += 1
-                                if s.clipped {
-                                    t[2] += 1
+                                count += 1
+                                if clip[x] {
+                                    clipped += 1
                                     continue
                                 }
-                                let f = s.flash - s.ambient
-                                let eF = s.flash.y * timeF, eA = s.ambient.y * timeA
-                                t[0] += Double(f.y * timeF)
-                                t[1] += Double(max(eF, 0) + read2 + quantF + ratio * ratio * (max(eA, 0) + read2 + quantA))
-                                t[4] += Double(s.ambient.x)
-                                t[5] += Double(s.ambient.y)
-                                t[6] += Double(s.ambient.z)
-                                t[7] += Double(f.x)
-                                t[8] += Double(f.y)
-                                t[9] += Double(f.z)
+                                let fr = fl[3 * x], fg = fl[3 * x + 1], fb = fl[3 * x + 2]
+                                let ar = am[3 * x], ag = am[3 * x + 1], ab = am[3 * x + 2]
+                                let eF = fg * timeF, eA = ag * timeA
+                                signal += Double((fg - ag) * timeF)
+                                variance += Double(max(eF, 0) + read2 + quantF + ratio * ratio * (max(eA, 0) + read2 + quantA))
+                                a += SIMD3(Double(ar), Double(ag), Double(ab))
+                                f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
+                            }
+                            let t = out.base + stride * ((y / tile) * mw + tx)
+                            t[0] += signal
+                            t[1] += variance
+                            t[2] += clipped
+                            t[3] += count
+                            for c in 0..<3 {
+                                t[4 + c] += a[c]
+                                t[7 + c] += f[c]
                             }
                         }
                     }
@@ -371,14 +380,15 @@ public struct ConstantColorPipeline: Sendable {
         var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
         let values = map.values
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
-            kernel.lanes.withUnsafeBufferPointer { mb in
+            withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
-                    let m = SharedReadPointer(mb)
                     // Bands are whole tile rows, so each band owns its tiles' sums.
                     return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                        let rows = FramePair.Rows(pair)
+                        let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         var acc = SIMD2<Double>(0, 0)
                         for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                            let row = pair.row(y)
+                            rows.load(y)
                             let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
                             let y0 = Int(v)
                             let row0 = y0 * mw, row1 = min(y0 + 1, mh - 1) * mw
@@ -390,19 +400,15 @@ public struct ConstantColorPipeline: Sendable {
                             // repeat its last pixel and are dropped).
                             for x0 in stride(from: 0, to: width, by: 4) {
                                 var r = SIMD4<Float>(), g = SIMD4<Float>(), bl = SIMD4<Float>()
-                                var clipped = SIMD4<Int32>()
                                 for lane in 0..<4 {
                                     let x = min(x0 + lane, width - 1)
-                                    let s = pair.sample(x, row)
-                                    let col = columns[x]
-                                    let top = values[row0 + col.x0] * (1 - col.a) + values[row0 + col.x1] * col.a
-                                    let bottom = values[row1 + col.x0] * (1 - col.a) + values[row1 + col.x1] * col.a
-                                    let w = s.clipped ? 0 : Float(top * (1 - b) + bottom * b)
-                                    let blended = w * (s.flash - s.ambient) + (1 - w) * s.ambient * inverse
-                                    r[lane] = blended.x
-                                    g[lane] = blended.y
-                                    bl[lane] = blended.z
-                                    clipped[lane] = s.clipped ? 1 : 0
+                                    let col = cols.base[x]
+                                    let top = vals.base[row0 + col.x0] * (1 - col.a) + vals.base[row0 + col.x1] * col.a
+                                    let bottom = vals.base[row1 + col.x0] * (1 - col.a) + vals.base[row1 + col.x1] * col.a
+                                    let w = clip[x] ? 0 : Float(top * (1 - b) + bottom * b)
+                                    r[lane] = w * (fl[3 * x] - am[3 * x]) + (1 - w) * am[3 * x] * inverse.x
+                                    g[lane] = w * (fl[3 * x + 1] - am[3 * x + 1]) + (1 - w) * am[3 * x + 1] * inverse.y
+                                    bl[lane] = w * (fl[3 * x + 2] - am[3 * x + 2]) + (1 - w) * am[3 * x + 2] * inverse.z
                                 }
                                 let (cr, cg, cb) = CorrectionKernel.apply4(m.base, r, g, bl)
                                 let luminance = yRow.x * cr + yRow.y * cg + yRow.z * cb
@@ -412,12 +418,12 @@ public struct ConstantColorPipeline: Sendable {
                                     out.base[p] = cr[lane]
                                     out.base[p + 1] = cg[lane]
                                     out.base[p + 2] = cb[lane]
-                                    guard clipped[lane] == 0 else { continue }
+                                    guard !clip[x] else { continue }
                                     let t = 3 * ((y / tile) * mw + x / tile)
                                     rgbSums.base[t] += Double(r[lane])
                                     rgbSums.base[t + 1] += Double(g[lane])
                                     rgbSums.base[t + 2] += Double(bl[lane])
-                                    let weight = columnWeights[x]
+                                    let weight = gx.base[x]
                                     rowSum += SIMD2(weight * Double(luminance[lane]), weight)
                                 }
                             }
@@ -468,6 +474,22 @@ func withPointers<A, B, C, D, R>(
                     body(
                         SharedPointer(pa), SharedPointer(pb),
                         SharedPointer(pc), SharedPointer(pd))
+                }
+            }
+        }
+    }
+}
+
+/// Shared read-only pointers to four arrays that parallel row bands read.
+func withReadPointers<A, B, C, D, R>(
+    _ a: [A], _ b: [B], _ c: [C], _ d: [D],
+    _ body: (SharedReadPointer<A>, SharedReadPointer<B>, SharedReadPointer<C>, SharedReadPointer<D>) -> R
+) -> R {
+    a.withUnsafeBufferPointer { pa in
+        b.withUnsafeBufferPointer { pb in
+            c.withUnsafeBufferPointer { pc in
+                d.withUnsafeBufferPointer { pd in
+                    body(SharedReadPointer(pa), SharedReadPointer(pb), SharedReadPointer(pc), SharedReadPointer(pd))
                 }
             }
         }

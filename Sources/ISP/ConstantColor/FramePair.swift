@@ -90,6 +90,87 @@ struct FramePair: @unchecked Sendable {
         return Sample(flash: rateF, ambient: rateA, clipped: clipped)
     }
 
+    /// One output row at a time: the flash rates, the ambient rates at x + d and the clip flags of
+    /// every pixel of the row, in buffers a pass reads back. The ambient frame's horizontal
+    /// interpolation of a source row is kept for the next output row, which reads that source row
+    /// again as its upper neighbour: each source row is interpolated once, not twice. Same
+    /// arithmetic as `sample`, so the same values bit for bit.
+    final class Rows {
+        /// Flash-frame rates of the row, 3 per pixel.
+        let flash: UnsafeMutablePointer<Float>
+        /// Ambient rates at x + d, 3 per pixel.
+        let ambient: UnsafeMutablePointer<Float>
+        /// Clipped in either frame.
+        let clipped: UnsafeMutablePointer<Bool>
+        private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
+        private var upperRow = -1, lowerRow = -1
+        private let pair: FramePair
+
+        init(_ pair: FramePair) {
+            self.pair = pair
+            let w = pair.width
+            flash = .allocate(capacity: 3 * w)
+            ambient = .allocate(capacity: 3 * w)
+            clipped = .allocate(capacity: w)
+            upper = .allocate(capacity: 4 * w)
+            lower = .allocate(capacity: 4 * w)
+        }
+
+        deinit {
+            for p in [flash, ambient, upper, lower] { p.deallocate() }
+            clipped.deallocate()
+        }
+
+        /// Fills the buffers for output row `y`.
+        func load(_ y: Int) {
+            let w = pair.width, white = pair.white, black = pair.black
+            let y0 = min(max(y + pair.iy, 0), pair.height - 1), y1 = min(max(y + pair.iy + 1, 0), pair.height - 1)
+            if y0 == lowerRow {
+                swap(&upper, &lower)
+                swap(&upperRow, &lowerRow)
+            }
+            if upperRow != y0 {
+                interpolate(y0, into: upper)
+                upperRow = y0
+            }
+            if lowerRow != y1 {
+                interpolate(y1, into: lower)
+                lowerRow = y1
+            }
+            let ay = pair.ay, scaleA = pair.scaleA, scaleF = pair.scaleF
+            let source = pair.flash + 3 * y * w
+            for x in 0..<w {
+                let r = source[3 * x], g = source[3 * x + 1], b = source[3 * x + 2]
+                flash[3 * x] = (Float(r) - black) * scaleF
+                flash[3 * x + 1] = (Float(g) - black) * scaleF
+                flash[3 * x + 2] = (Float(b) - black) * scaleF
+                for c in 0..<3 {
+                    let top = upper[4 * x + c], bottom = lower[4 * x + c]
+                    ambient[3 * x + c] = (top + ay * (bottom - top) - black) * scaleA
+                }
+                let ct = upper[4 * x + 3], cb = lower[4 * x + 3]
+                clipped[x] = max(r, g, b) >= white || ct + ay * (cb - ct) > 0
+            }
+        }
+
+        /// The horizontal interpolation at x + dₓ of ambient source row `y`: DN of the three
+        /// channels and the clip indicator, 4 per pixel.
+        private func interpolate(_ y: Int, into out: UnsafeMutablePointer<Float>) {
+            let w = pair.width, ix = pair.ix, ax = pair.ax, white = pair.white
+            let row = pair.ambient + 3 * y * w
+            for x in 0..<w {
+                let i0 = 3 * min(max(x + ix, 0), w - 1), i1 = 3 * min(max(x + ix + 1, 0), w - 1)
+                for c in 0..<3 {
+                    let p0 = Float(row[i0 + c]), p1 = Float(row[i1 + c])
+                    out[4 * x + c] = p0 + ax * (p1 - p0)
+                }
+                let c0: Float = max(row[i0], row[i0 + 1], row[i0 + 2]) >= white ? 1 : 0
+                let c1: Float = max(row[i1], row[i1 + 1], row[i1 + 2]) >= white ? 1 : 0
+                out[4 * x + 3] = c0 + ax * (c1 - c0)
+            }
+        }
+    }
+
     /// Green rates of both frames averaged over blocks of 2ˢ × 2ˢ pixels (the unshifted frames; the
     /// registration's finest level), row-major (width >> s) × (height >> s).
     static func greenBlocks(_ frame: RawFrame, noise: NoiseParameters, reduction s: Int) -> [Float] {

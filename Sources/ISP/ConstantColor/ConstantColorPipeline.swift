@@ -361,10 +361,10 @@ public struct ConstantColorPipeline: Sendable {
         // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
         // per column and its row terms once per row.
         let tileSize = Double(tile)
-        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double) in
+        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double, tile: Int) in
             let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
             let x0 = Int(u)
-            return (x0, min(x0 + 1, mw - 1), u - Double(x0))
+            return (x0, min(x0 + 1, mw - 1), u - Double(x0), x / tile)
         }
         // The Gaussian is separable, exp(−(dx² + dy²)/2σ²) = g(dx)·g(dy): one exp per column and
         // one per row instead of one per pixel.
@@ -386,6 +386,9 @@ public struct ConstantColorPipeline: Sendable {
                     return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
                         let rows = FramePair.Rows(pair)
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                        // The map interpolated to this row, at every tile column.
+                        let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
+                        defer { between.deallocate() }
                         var acc = SIMD2<Double>(0, 0)
                         for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                             rows.load(y)
@@ -395,6 +398,8 @@ public struct ConstantColorPipeline: Sendable {
                             let b = v - Double(y0)
                             let dy = Double(y) + 0.5 - Double(height) / 2
                             let gy = exp(-dy * dy / (2 * sigma * sigma))
+                            for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
+                            let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
                             // Four pixels per step through the kernel (lanes past the row's end
                             // repeat its last pixel and are dropped).
@@ -403,9 +408,7 @@ public struct ConstantColorPipeline: Sendable {
                                 for lane in 0..<4 {
                                     let x = min(x0 + lane, width - 1)
                                     let col = cols.base[x]
-                                    let top = vals.base[row0 + col.x0] * (1 - col.a) + vals.base[row0 + col.x1] * col.a
-                                    let bottom = vals.base[row1 + col.x0] * (1 - col.a) + vals.base[row1 + col.x1] * col.a
-                                    let w = clip[x] ? 0 : Float(top * (1 - b) + bottom * b)
+                                    let w = clip[x] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
                                     r[lane] = w * (fl[3 * x] - am[3 * x]) + (1 - w) * am[3 * x] * inverse.x
                                     g[lane] = w * (fl[3 * x + 1] - am[3 * x + 1]) + (1 - w) * am[3 * x + 1] * inverse.y
                                     bl[lane] = w * (fl[3 * x + 2] - am[3 * x + 2]) + (1 - w) * am[3 * x + 2] * inverse.z
@@ -419,7 +422,7 @@ public struct ConstantColorPipeline: Sendable {
                                     out.base[p + 1] = cg[lane]
                                     out.base[p + 2] = cb[lane]
                                     guard !clip[x] else { continue }
-                                    let t = 3 * ((y / tile) * mw + x / tile)
+                                    let t = tileRow + 3 * cols.base[x].tile
                                     rgbSums.base[t] += Double(r[lane])
                                     rgbSums.base[t + 1] += Double(g[lane])
                                     rgbSums.base[t + 2] += Double(bl[lane])

@@ -388,7 +388,15 @@ public struct ConstantColorPipeline: Sendable {
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         // The map interpolated to this row, at every tile column.
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
-                        defer { between.deallocate() }
+                        // The row's blend and its mapped colour, one plane per channel (structure of
+                        // arrays, so the kernel loads and stores four pixels at once), padded to a
+                        // multiple of four with copies of the last pixel.
+                        let padded = (width + 3) / 4 * 4
+                        let soa = UnsafeMutablePointer<Float>.allocate(capacity: 6 * padded)
+                        defer {
+                            between.deallocate()
+                            soa.deallocate()
+                        }
                         var acc = SIMD2<Double>(0, 0)
                         for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                             rows.load(y)
@@ -401,34 +409,38 @@ public struct ConstantColorPipeline: Sendable {
                             for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
-                            // Four pixels per step through the kernel (lanes past the row's end
-                            // repeat its last pixel and are dropped).
-                            for x0 in stride(from: 0, to: width, by: 4) {
-                                var r = SIMD4<Float>(), g = SIMD4<Float>(), bl = SIMD4<Float>()
-                                for lane in 0..<4 {
-                                    let x = min(x0 + lane, width - 1)
-                                    let col = cols.base[x]
-                                    let w = clip[x] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
-                                    r[lane] = w * (fl[3 * x] - am[3 * x]) + (1 - w) * am[3 * x] * inverse.x
-                                    g[lane] = w * (fl[3 * x + 1] - am[3 * x + 1]) + (1 - w) * am[3 * x + 1] * inverse.y
-                                    bl[lane] = w * (fl[3 * x + 2] - am[3 * x + 2]) + (1 - w) * am[3 * x + 2] * inverse.z
+                            for x in 0..<padded {
+                                let i = min(x, width - 1)
+                                let col = cols.base[i]
+                                let w = clip[i] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
+                                for c in 0..<3 {
+                                    let f = fl[3 * i + c], a = am[3 * i + c]
+                                    soa[c * padded + x] = w * (f - a) + (1 - w) * a * inverse[c]
                                 }
+                            }
+                            let raw = UnsafeMutableRawPointer(soa)
+                            for x in stride(from: 0, to: padded, by: 4) {
+                                let r = raw.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<Float>.self)
+                                let g = raw.loadUnaligned(fromByteOffset: 4 * (padded + x), as: SIMD4<Float>.self)
+                                let bl = raw.loadUnaligned(fromByteOffset: 4 * (2 * padded + x), as: SIMD4<Float>.self)
                                 let (cr, cg, cb) = CorrectionKernel.apply4(m.base, r, g, bl)
-                                let luminance = yRow.x * cr + yRow.y * cg + yRow.z * cb
-                                for lane in 0..<min(4, width - x0) {
-                                    let x = x0 + lane
-                                    let p = 3 * (y * width + x)
-                                    out.base[p] = cr[lane]
-                                    out.base[p + 1] = cg[lane]
-                                    out.base[p + 2] = cb[lane]
-                                    guard !clip[x] else { continue }
-                                    let t = tileRow + 3 * cols.base[x].tile
-                                    rgbSums.base[t] += Double(r[lane])
-                                    rgbSums.base[t + 1] += Double(g[lane])
-                                    rgbSums.base[t + 2] += Double(bl[lane])
-                                    let weight = gx.base[x]
-                                    rowSum += SIMD2(weight * Double(luminance[lane]), weight)
-                                }
+                                raw.storeBytes(of: cr, toByteOffset: 4 * (3 * padded + x), as: SIMD4<Float>.self)
+                                raw.storeBytes(of: cg, toByteOffset: 4 * (4 * padded + x), as: SIMD4<Float>.self)
+                                raw.storeBytes(of: cb, toByteOffset: 4 * (5 * padded + x), as: SIMD4<Float>.self)
+                            }
+                            let o = out.base + 3 * y * width
+                            for x in 0..<width {
+                                let cr = soa[3 * padded + x], cg = soa[4 * padded + x], cb = soa[5 * padded + x]
+                                o[3 * x] = cr
+                                o[3 * x + 1] = cg
+                                o[3 * x + 2] = cb
+                                guard !clip[x] else { continue }
+                                let t = tileRow + 3 * cols.base[x].tile
+                                rgbSums.base[t] += Double(soa[x])
+                                rgbSums.base[t + 1] += Double(soa[padded + x])
+                                rgbSums.base[t + 2] += Double(soa[2 * padded + x])
+                                let weight = gx.base[x]
+                                rowSum += SIMD2(weight * Double(yRow.x * cr + yRow.y * cg + yRow.z * cb), weight)
                             }
                             acc += gy * rowSum
                         }

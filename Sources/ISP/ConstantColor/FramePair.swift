@@ -103,6 +103,7 @@ struct FramePair: @unchecked Sendable {
         /// Clipped in either frame.
         let clipped: UnsafeMutablePointer<Bool>
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
+        private let converted: UnsafeMutablePointer<Float>
         private var upperRow = -1, lowerRow = -1
         private let pair: FramePair
 
@@ -114,10 +115,11 @@ struct FramePair: @unchecked Sendable {
             clipped = .allocate(capacity: w)
             upper = .allocate(capacity: 4 * w)
             lower = .allocate(capacity: 4 * w)
+            converted = .allocate(capacity: 4 * w)
         }
 
         deinit {
-            for p in [flash, ambient, upper, lower] { p.deallocate() }
+            for p in [flash, ambient, upper, lower, converted] { p.deallocate() }
             clipped.deallocate()
         }
 
@@ -139,34 +141,42 @@ struct FramePair: @unchecked Sendable {
             }
             let ay = pair.ay, scaleA = pair.scaleA, scaleF = pair.scaleF
             let source = pair.flash + 3 * y * w
+            let top = UnsafeRawPointer(upper), bottom = UnsafeRawPointer(lower)
             for x in 0..<w {
                 let r = source[3 * x], g = source[3 * x + 1], b = source[3 * x + 2]
                 flash[3 * x] = (Float(r) - black) * scaleF
                 flash[3 * x + 1] = (Float(g) - black) * scaleF
                 flash[3 * x + 2] = (Float(b) - black) * scaleF
-                for c in 0..<3 {
-                    let top = upper[4 * x + c], bottom = lower[4 * x + c]
-                    ambient[3 * x + c] = (top + ay * (bottom - top) - black) * scaleA
-                }
-                let ct = upper[4 * x + 3], cb = lower[4 * x + 3]
-                clipped[x] = max(r, g, b) >= white || ct + ay * (cb - ct) > 0
+                let t = top.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                let u = bottom.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                let v = t + ay * (u - t)
+                ambient[3 * x] = (v[0] - black) * scaleA
+                ambient[3 * x + 1] = (v[1] - black) * scaleA
+                ambient[3 * x + 2] = (v[2] - black) * scaleA
+                clipped[x] = max(r, g, b) >= white || v[3] > 0
             }
         }
 
         /// The horizontal interpolation at x + dₓ of ambient source row `y`: DN of the three
-        /// channels and the clip indicator, 4 per pixel.
+        /// channels and the clip indicator, 4 per pixel. The row is first converted to those four
+        /// floats per pixel (each source pixel once, not once per neighbour that reads it), then
+        /// interpolated four values at a time.
         private func interpolate(_ y: Int, into out: UnsafeMutablePointer<Float>) {
             let w = pair.width, ix = pair.ix, ax = pair.ax, white = pair.white
             let row = pair.ambient + 3 * y * w
             for x in 0..<w {
-                let i0 = 3 * min(max(x + ix, 0), w - 1), i1 = 3 * min(max(x + ix + 1, 0), w - 1)
-                for c in 0..<3 {
-                    let p0 = Float(row[i0 + c]), p1 = Float(row[i1 + c])
-                    out[4 * x + c] = p0 + ax * (p1 - p0)
-                }
-                let c0: Float = max(row[i0], row[i0 + 1], row[i0 + 2]) >= white ? 1 : 0
-                let c1: Float = max(row[i1], row[i1 + 1], row[i1 + 2]) >= white ? 1 : 0
-                out[4 * x + 3] = c0 + ax * (c1 - c0)
+                let r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2]
+                converted[4 * x] = Float(r)
+                converted[4 * x + 1] = Float(g)
+                converted[4 * x + 2] = Float(b)
+                converted[4 * x + 3] = max(r, g, b) >= white ? 1 : 0
+            }
+            let source = UnsafeRawPointer(converted), target = UnsafeMutableRawPointer(out)
+            for x in 0..<w {
+                let i0 = min(max(x + ix, 0), w - 1), i1 = min(max(x + ix + 1, 0), w - 1)
+                let p0 = source.loadUnaligned(fromByteOffset: 16 * i0, as: SIMD4<Float>.self)
+                let p1 = source.loadUnaligned(fromByteOffset: 16 * i1, as: SIMD4<Float>.self)
+                target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 * x, as: SIMD4<Float>.self)
             }
         }
     }

@@ -48,9 +48,13 @@ struct FrameRegistrationTests {
     @Test func recoversSubPixelShiftInATwelveMegapixelFrame() {
         let w = 4032, h = 3024, dx = -2.71, dy = 1.43
         func tables(_ n: Int, _ shift: Double, _ k: [Double]) -> [[Double]] {
-            k.flatMap { f in
-                [(0..<n).map { sin((Double($0) - shift) * f) }, (0..<n).map { cos((Double($0) - shift) * f) }]
+            var out: [[Double]] = []
+            for f in k {
+                let phases: [Double] = (0..<n).map { (Double($0) - shift) * f }
+                out.append(phases.map { sin($0) })
+                out.append(phases.map { cos($0) })
             }
+            return out
         }
         // Frequencies (radians per pixel) of the terms in x and in y.
         let kx = [0.031, 0.011, 0.13], ky = [0.023, 0.011, 0.07]
@@ -61,8 +65,10 @@ struct FrameRegistrationTests {
                 let (c0, s1, c1, s2, c2) = (ty[1][y], ty[2][y], ty[3][y], ty[4][y], ty[5][y])
                 for x in 0..<w {
                     // 2 + sin(0.031x)·cos(0.023y) + 0.5·sin(0.011(x + y)) + 0.2·sin(0.13x − 0.07y)
-                    let v = 2 + tx[0][x] * c0 + 0.5 * (tx[2][x] * c1 + tx[3][x] * s1)
-                        + 0.2 * (tx[4][x] * c2 - tx[5][x] * s2)
+                    let first: Double = tx[0][x] * c0
+                    let second: Double = 0.5 * (tx[2][x] * c1 + tx[3][x] * s1)
+                    let third: Double = 0.2 * (tx[4][x] * c2 - tx[5][x] * s2)
+                    let v = 2 + first + second + third
                     out[y * w + x] = gain * Float(v)
                 }
             }

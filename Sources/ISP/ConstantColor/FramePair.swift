@@ -195,6 +195,11 @@ struct FramePair: @unchecked Sendable {
             let dn = SharedReadPointer(buffer)
             return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                 for y in rows {
+                    if n == 1 {
+                        // Full resolution: the rates themselves (the general loop's arithmetic).
+                        for x in 0..<w { out[y * w + x] = (Float(dn.base[3 * (y * width + x) + 1]) - black) * scale }
+                        continue
+                    }
                     for x in 0..<w {
                         var sum: UInt32 = 0
                         for yy in (y * n)..<(y * n + n) {

@@ -291,7 +291,8 @@ public struct ConstantColorPipeline: Sendable {
                                 let ar = am[3 * x], ag = am[3 * x + 1], ab = am[3 * x + 2]
                                 let eF = fg * timeF, eA = ag * timeA
                                 signal += Double((fg - ag) * timeF)
-                                variance += Double(max(eF, 0) + read2 + quantF + ratio * ratio * (max(eA, 0) + read2 + quantA))
+                                let fromAmbient = ratio * ratio * (max(eA, 0) + read2 + quantA)
+                                variance += Double(max(eF, 0) + read2 + quantF + fromAmbient)
                                 a += SIMD3(Double(ar), Double(ag), Double(ab))
                                 f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
                             }
@@ -357,7 +358,8 @@ public struct ConstantColorPipeline: Sendable {
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
-        let inverse = SIMD3<Float>(1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
+        let inverse = SIMD3<Float>(
+            1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
         // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
         // per column and its row terms once per row.
         let tileSize = Double(tile)

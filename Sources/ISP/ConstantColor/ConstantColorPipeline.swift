@@ -479,24 +479,6 @@ struct StageClock {
     }
 }
 
-/// Shared mutable pointers to arrays that parallel row bands fill, each band its own rows.
-func withPointers<A, B, C, D, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ d: inout [D],
-    _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>, SharedPointer<D>) -> R
-) -> R {
-    a.withUnsafeMutableBufferPointer { pa in
-        b.withUnsafeMutableBufferPointer { pb in
-            c.withUnsafeMutableBufferPointer { pc in
-                d.withUnsafeMutableBufferPointer { pd in
-                    body(
-                        SharedPointer(pa), SharedPointer(pb),
-                        SharedPointer(pc), SharedPointer(pd))
-                }
-            }
-        }
-    }
-}
-
 /// Shared read-only pointers to four arrays that parallel row bands read.
 func withReadPointers<A, B, C, D, R>(
     _ a: [A], _ b: [B], _ c: [C], _ d: [D],
@@ -513,22 +495,9 @@ func withReadPointers<A, B, C, D, R>(
     }
 }
 
-/// The two-array form of `withPointers`.
+/// Shared mutable pointers to two arrays that parallel row bands fill, each band its own rows or tiles.
 func withPointers<A, B, R>(_ a: inout [A], _ b: inout [B], _ body: (SharedPointer<A>, SharedPointer<B>) -> R) -> R {
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in body(SharedPointer(pa), SharedPointer(pb)) }
-    }
-}
-
-/// The three-array form of `withPointers`.
-func withPointers<A, B, C, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>) -> R
-) -> R {
-    a.withUnsafeMutableBufferPointer { pa in
-        b.withUnsafeMutableBufferPointer { pb in
-            c.withUnsafeMutableBufferPointer { pc in
-                body(SharedPointer(pa), SharedPointer(pb), SharedPointer(pc))
-            }
-        }
     }
 }

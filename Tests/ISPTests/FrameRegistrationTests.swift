@@ -32,14 +32,52 @@ struct FrameRegistrationTests {
         #expect(abs(d.x - 3.37) < 0.1 && abs(d.y + 1.62) < 0.1, "\(d)")
     }
 
-    /// Above 4 MP the finest level refined is a half-resolution one and its shift is scaled up:
-    /// a 2400 × 1800 frame (4.3 MP) must still give the shift within 0.1 px.
+    /// Above 1 MP the finest level refined is a reduced one and its shift is scaled up: a
+    /// 2400 × 1800 frame (4.3 MP, refined at 600 × 450) must still give the shift within 0.1 px.
     @Test func recoversSyntheticShiftInALargeFrameRefinedAtHalfResolution() {
         #expect(2400 * 1800 > 4_000_000)
         let d = Self.registerShiftedPattern(width: 2400, height: 1800, dx: 5.37, dy: -2.62) { x, y in
             2 + sin(x * 0.031) * cos(y * 0.023) + 0.5 * sin((x + y) * 0.011) + 0.2 * sin(x * 0.13 - y * 0.07)
         }
         #expect(abs(d.x - 5.37) < 0.1 && abs(d.y + 2.62) < 0.1, "\(d)")
+    }
+
+    /// A 12 MP frame (4032 × 3024, the Constant Color photo's size, refined at 1008 × 756) moved by a
+    /// known sub-pixel shift and made three times brighter: the shift within 0.1 px. The pattern is
+    /// a sum of products of sines of x and of y (sin(a + b) expanded), so it is built from tables.
+    @Test func recoversSubPixelShiftInATwelveMegapixelFrame() {
+        let w = 4032, h = 3024, dx = -2.71, dy = 1.43
+        func tables(_ n: Int, _ shift: Double, _ k: [Double]) -> [[Double]] {
+            var out: [[Double]] = []
+            for f in k {
+                let phases: [Double] = (0..<n).map { (Double($0) - shift) * f }
+                out.append(phases.map { sin($0) })
+                out.append(phases.map { cos($0) })
+            }
+            return out
+        }
+        // Frequencies (radians per pixel) of the terms in x and in y.
+        let kx = [0.031, 0.011, 0.13], ky = [0.023, 0.011, 0.07]
+        func plane(dx: Double, dy: Double, gain: Float) -> [Float] {
+            let tx = tables(w, dx, kx), ty = tables(h, dy, ky)
+            var out = [Float](repeating: 0, count: w * h)
+            for y in 0..<h {
+                let (c0, s1, c1, s2, c2) = (ty[1][y], ty[2][y], ty[3][y], ty[4][y], ty[5][y])
+                for x in 0..<w {
+                    // 2 + sin(0.031x)·cos(0.023y) + 0.5·sin(0.011(x + y)) + 0.2·sin(0.13x − 0.07y)
+                    let first: Double = tx[0][x] * c0
+                    let second: Double = 0.5 * (tx[2][x] * c1 + tx[3][x] * s1)
+                    let third: Double = 0.2 * (tx[4][x] * c2 - tx[5][x] * s2)
+                    let v = 2 + first + second + third
+                    out[y * w + x] = gain * Float(v)
+                }
+            }
+            return out
+        }
+        let reference = plane(dx: 0, dy: 0, gain: 1)
+        let moving = plane(dx: dx, dy: dy, gain: 3)
+        let d = FrameRegistration.translation(reference: reference, moving: moving, width: w, height: h)
+        #expect(abs(d.x - dx) < 0.1 && abs(d.y - dy) < 0.1, "\(d)")
     }
 
     /// The translation found between `pattern` and the same pattern moved by (dx, dy) and made

@@ -74,16 +74,23 @@ public struct ConfidenceMap: Sendable {
                 }
             }
         }
-        let s = (0..<(mw * mh)).map { sums[4 * $0] }, v = (0..<(mw * mh)).map { sums[4 * $0 + 1] }
-        let c = (0..<(mw * mh)).map { sums[4 * $0 + 2] }, n = (0..<(mw * mh)).map { sums[4 * $0 + 3] }
+        self.init(tileSums: sums, stride: 4, width: width, height: height, tileSize: tile)
+    }
+
+    /// The map from per-tile sums laid out `stride` values per tile, row-major over the tiles of a
+    /// `width × height` photo: Σ signal and Σ variance over unclipped pixels, clipped pixels, pixels.
+    init(tileSums sums: [Double], stride: Int, width: Int, height: Int, tileSize tile: Int) {
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        precondition(sums.count >= stride * mw * mh && stride >= 4, "four sums per tile")
         var values = [Double](repeating: 0, count: mw * mh)
         var snrs = [Double](repeating: 0, count: mw * mh)
         for t in 0..<(mw * mh) {
-            let unclipped = n[t] - c[t]
-            guard unclipped > 0, v[t] > 0 else { continue }
-            let snr = (s[t] / unclipped) / (v[t] / unclipped).squareRoot()
+            let s = sums[stride * t], v = sums[stride * t + 1], c = sums[stride * t + 2], n = sums[stride * t + 3]
+            let unclipped = n - c
+            guard unclipped > 0, v > 0 else { continue }
+            let snr = (s / unclipped) / (v / unclipped).squareRoot()
             snrs[t] = snr
-            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c[t] / n[t])
+            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c / n)
         }
         self.init(values: values, snr: snrs, width: mw, height: mh, tileSize: tile)
     }

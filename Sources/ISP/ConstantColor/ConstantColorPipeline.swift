@@ -151,131 +151,73 @@ public struct ConstantColorPipeline: Sendable {
     {
         var clock = StageClock()
         let width = camera.width, height = camera.height
-        precondition(ambient.width == width && flashFrame.width == width, "frames must match the camera")
+        precondition(
+            ambient.width == width && flashFrame.width == width && ambient.height == height
+                && flashFrame.height == height, "frames must match the camera")
         let pixels = width * height
         let noise = camera.noise
-        let (rateF, clipF, greenF) = ConstantColorPipeline.rates(flashFrame, noise: noise)
-        var (rateA, clipA, greenA) = ConstantColorPipeline.rates(ambient, noise: noise)
-        clock.lap("rates")
 
-        // Registration on green rates; then the ambient frame is resampled onto the flash frame.
+        // Registration on green rates averaged straight down to the finest pyramid level refined (no
+        // full-resolution plane is needed); every pass then samples the ambient frame at x + d.
         var shift = SIMD2<Double>(0, 0)
         if settings.registers {
-            shift = FrameRegistration.translation(reference: greenF, moving: greenA, width: width, height: height)
-            if shift.x.isFinite, shift.y.isFinite, abs(shift.x) < Double(width) / 4, abs(shift.y) < Double(height) / 4 {
-                rateA = FrameRegistration.shifted(rateA, channels: 3, width: width, height: height, by: shift)
-                clipA = FrameRegistration.shifted(clipA, channels: 1, width: width, height: height, by: shift)
-            } else {
+            let s = FrameRegistration.reduction(width: width, height: height)
+            shift = FrameRegistration.translation(
+                reducedReference: FramePair.greenBlocks(flashFrame, noise: noise, reduction: s),
+                reducedMoving: FramePair.greenBlocks(ambient, noise: noise, reduction: s),
+                width: width >> s, height: height >> s, reduction: s)
+            if !(shift.x.isFinite && shift.y.isFinite && abs(shift.x) < Double(width) / 4
+                && abs(shift.y) < Double(height) / 4)
+            {
                 shift = .zero
             }
         }
-        greenA = []
         clock.lap("registration")
 
-        // Flash-only estimate and its noise, in flash-frame electrons (green).
-        let tF = plan.flash.time, tA = plan.ambient.time
-        let ratio = Float(tF / tA)
-        let read2 = Float(noise.readNoiseElectrons * noise.readNoiseElectrons)
-        let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
-        let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
-        let timeF = Float(tF), timeA = Float(tA)
-        // Every element is written below, each band its own rows.
-        var flashOnly: [Float] = ParallelRows.uninitialized(3 * pixels)
-        var signal: [Float] = ParallelRows.uninitialized(pixels)
-        var variance: [Float] = ParallelRows.uninitialized(pixels)
-        var clipped: [Bool] = ParallelRows.uninitialized(pixels)
-        let clippedCount = withPointers(&flashOnly, &signal, &variance, &clipped) { fo, sig, vari, clip in
-            rateF.withUnsafeBufferPointer { rf in
-                rateA.withUnsafeBufferPointer { ra in
-                    clipF.withUnsafeBufferPointer { cf in
-                        clipA.withUnsafeBufferPointer { ca in
-                            let rF = SharedReadPointer(rf), rA = SharedReadPointer(ra)
-                            let cF = SharedReadPointer(cf), cA = SharedReadPointer(ca)
-                            return ParallelRows.bands(height, initial: 0) { rows in
-                                var count = 0
-                                for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                                    for c in 0..<3 { fo.base[3 * p + c] = rF.base[3 * p + c] - rA.base[3 * p + c] }
-                                    let eF = rF.base[3 * p + 1] * timeF
-                                    let eA = rA.base[3 * p + 1] * timeA
-                                    sig.base[p] = fo.base[3 * p + 1] * timeF
-                                    vari.base[p] = max(eF, 0) + read2 + quantF
-                                        + ratio * ratio * (max(eA, 0) + read2 + quantA)
-                                    let isClipped = cF.base[p] > 0 || cA.base[p] > 0
-                                    clip.base[p] = isClipped
-                                    if isClipped { count += 1 }
-                                }
-                                return count
-                            }.reduce(0, +)
-                        }
-                    }
-                }
-            }
-        }
-        clock.lap("flash-only")
-        let map = ConfidenceMap(
-            signal: signal, variance: variance, clipped: clipped, width: width, height: height,
-            tileSize: settings.tileSize)
-        signal = []
-        variance = []
-        clock.lap("confidence map")
-
+        // Pass 1, the flash-only estimate f = flash − ambient and its noise in flash-frame electrons
+        // (green), summed per confidence tile; the ambient and flash-only sums per tile give the
+        // ambient ratio once the map says which tiles are confident.
+        let tile = max(1, settings.tileSize)
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        let sums = tileSums(flashFrame, ambient, shift: shift, plan: plan, tile: tile)
+        let map = ConfidenceMap(tileSums: sums, stride: Self.sumsPerTile, width: width, height: height, tileSize: tile)
         let (ambientToFlash, fromPair) = ConstantColorPipeline.ambientRatio(
-            ambient: rateA, flashOnly: flashOnly, clipped: clipped, map: map, width: width, height: height,
-            flashNeutral: flashNeutral)
+            tileSums: sums, map: map, pixels: pixels, flashNeutral: flashNeutral)
+        var clippedCount = 0.0
+        for t in 0..<(mw * mh) { clippedCount += sums[Self.sumsPerTile * t + 2] }
+        clock.lap("flash-only, confidence map, ambient ratio")
 
-        // Blend in camera space: w·f + (1 − w)·(ambient ⊘ ratio), w the interpolated confidence.
-        let inverse = SIMD3<Float>(1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
-        // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
-        // per column and its row terms once per row: the same arithmetic, so the same weights.
-        let mw = map.plane.width, mh = map.plane.height, tileSize = Double(map.tileSize)
-        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double) in
-            let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
-            let x0 = Int(u)
-            return (x0, min(x0 + 1, mw - 1), u - Double(x0))
-        }
-        let blended = flashOnly.withUnsafeBufferPointer { fo in
-            rateA.withUnsafeBufferPointer { ra in
-                clipped.withUnsafeBufferPointer { cl in
-                    let f = SharedReadPointer(fo), a = SharedReadPointer(ra)
-                    let clip = SharedReadPointer(cl)
-                    return ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
-                        for y in rows {
-                            let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
-                            let y0 = Int(v)
-                            let row0 = y0 * mw, row1 = min(y0 + 1, mh - 1) * mw
-                            let b = v - Double(y0)
-                            for x in 0..<width {
-                                let p = y * width + x
-                                let col = columns[x]
-                                let top = map.values[row0 + col.x0] * (1 - col.a) + map.values[row0 + col.x1] * col.a
-                                let bottom = map.values[row1 + col.x0] * (1 - col.a) + map.values[row1 + col.x1] * col.a
-                                let wgt = clip.base[p] ? 0 : Float(top * (1 - b) + bottom * b)
-                                for c in 0..<3 {
-                                    out[3 * p + c] = wgt * f.base[3 * p + c] + (1 - wgt) * a.base[3 * p + c] * inverse[c]
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        clock.lap("ambient ratio and blend")
-
-        // Camera RGB → XYZ (D65) → one global exposure → linear Display P3.
-        let (meanY, brightest) = ConstantColorPipeline.exposureStatistics(
-            blended, clipped: clipped, map: map, width: width, height: height,
-            toXYZ: CorrectionKernel(correction: correction, neutral: flashNeutral, output: .identity, scale: 1),
-            toP3: CorrectionKernel(
-                correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: 1))
+        // Pass 2: the blend, the colour mapping to linear Display P3 and the exposure statistics.
+        let toP3 = CorrectionKernel(
+            correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: 1)
+        let (linear, meanY, brightest) = blendAndMap(
+            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ambientToFlash: ambientToFlash, kernel: toP3)
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
+        clock.lap("blend, colour mapping, exposure")
+
+        // Pass 3: exposure, tone curve and gamma.
         let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
+        let photo = encoder.encode(linear: linear, scale: Float(k), width: width, height: height)
+        clock.lap("encode")
+
         let kernel = CorrectionKernel(
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
-        clock.lap("exposure")
-        let photo = encoder.encode(blended, kernel: kernel, width: width, height: height)
-        let pure = encoder.encode(flashOnly, kernel: kernel, width: width, height: height)
-        clock.lap("encode")
+        let makeFlashOnly: @Sendable () -> PixelPlane<UInt8> = { [shift] in
+            let rgb = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
+                ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
+                    for y in rows {
+                        let row = pair.row(y)
+                        for x in 0..<width {
+                            let s = pair.sample(x, row)
+                            let f = s.flash - s.ambient
+                            for c in 0..<3 { out[3 * (y * width + x) + c] = f[c] }
+                        }
+                    }
+                }
+            }
+            return encoder.encode(rgb, kernel: kernel, width: width, height: height)
+        }
 
         var fallback = PixelPlane<UInt8>(width: 1, height: 1, channels: 3)
         if settings.developsFallback {
@@ -295,95 +237,102 @@ public struct ConstantColorPipeline: Sendable {
         }
         let diagnostics = ConstantColorResult.Diagnostics(
             plan: plan, registration: shift, ambientToFlash: ambientToFlash, ambientFromFlashPair: fromPair,
-            exposureScale: k, clippedFraction: Double(clippedCount) / Double(pixels), ambientFrame: ambient,
+            exposureScale: k, clippedFraction: clippedCount / Double(pixels), ambientFrame: ambient,
             flashFrame: flashFrame, stageSeconds: clock.laps)
         return ConstantColorResult(
-            photo: photo, confidenceMap: map, fallback: fallback, flashOnly: pure, diagnostics: diagnostics)
+            photo: photo, confidenceMap: map, fallback: fallback, makeFlashOnly: makeFlashOnly,
+            diagnostics: diagnostics)
     }
 
-    /// Electrons per second per pixel and channel, (DN − black) / gain / time, a clip mask (1 where
-    /// any channel reached the white level) and the green rates alone (for registration).
-    static func rates(_ frame: RawFrame, noise: NoiseParameters) -> ([Float], [Float], [Float]) {
-        let scale = Float(1 / (noise.gain(iso: frame.exposure.iso) * frame.exposure.time))
-        let black = Float(noise.blackLevel)
-        let white = UInt16(min(noise.whiteLevel, 65535))
-        let width = frame.width, pixels = frame.width * frame.height
-        precondition(frame.dn.count >= 3 * pixels, "a raw frame holds three values per pixel")
-        // Every element is written below, each band its own rows.
-        var rates: [Float] = ParallelRows.uninitialized(3 * pixels)
-        var clip: [Float] = ParallelRows.uninitialized(pixels)
-        var green: [Float] = ParallelRows.uninitialized(pixels)
-        frame.dn.withUnsafeBufferPointer { dnBuffer in
-            guard let dnBase = dnBuffer.baseAddress else { return }
-            let dn = SharedReadPointer(base: dnBase)
-            withPointers(&rates, &clip, &green) { out, clipOut, greenOut in
-                ParallelRows.forEach(frame.height) { rows in
-                    for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                        let r = dn.base[3 * p], g = dn.base[3 * p + 1], b = dn.base[3 * p + 2]
-                        out.base[3 * p] = (Float(r) - black) * scale
-                        let gr = (Float(g) - black) * scale
-                        out.base[3 * p + 1] = gr
-                        greenOut.base[p] = gr
-                        out.base[3 * p + 2] = (Float(b) - black) * scale
-                        clipOut.base[p] = max(r, g, b) >= white ? 1 : 0
+    /// Values per tile in `tileSums`: Σ signal and Σ variance over unclipped pixels, clipped pixels,
+    /// pixels (the `ConfidenceMap` layout), then Σ ambient RGB and Σ flash-only RGB over unclipped pixels.
+    static let sumsPerTile = 10
+
+    /// Pass 1 over the pair: per confidence tile, the sums of `sumsPerTile`. Bands of whole tile rows
+    /// own their tiles, and each tile is summed in pixel order, so the sums never depend on the
+    /// number of cores.
+    ///
+    /// The flash-only signal is green f·t_f; its variance var = S_f + r²(S_a + σ_r² + q_a) + σ_r² + q_f
+    /// in flash-frame electrons (shot noise of both frames, read noise, and the ADC's quantisation
+    /// step² / 12), r = t_f / t_a scaling the ambient frame's noise to the flash frame's time.
+    func tileSums(_ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, plan: ConstantColorCapturePlan,
+        tile: Int) -> [Double]
+    {
+        let noise = camera.noise
+        let width = camera.width, height = camera.height
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        let tF = plan.flash.time, tA = plan.ambient.time
+        let ratio = Float(tF / tA)
+        let read2 = Float(noise.readNoiseElectrons * noise.readNoiseElectrons)
+        let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
+        let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
+        let timeF = Float(tF), timeA = Float(tA)
+        let stride = Self.sumsPerTile
+        var sums = [Double](repeating: 0, count: stride * mw * mh)
+        FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
+            sums.withUnsafeMutableBufferPointer { buffer in
+                let out = SharedPointer(buffer)
+                ParallelRows.forEach(mh) { tileRows in
+                    let rows = FramePair.Rows(pair)
+                    let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                    for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                        rows.load(y)
+                        for tx in 0..<mw {
+                            // This row's part of the tile, summed apart and then added to the tile.
+                            var signal = 0.0, variance = 0.0, clipped = 0.0, count = 0.0
+                            var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
+                            for x in (tx * tile)..<min(width, tx * tile + tile) {
+                                count += 1
+                                if clip[x] {
+                                    clipped += 1
+                                    continue
+                                }
+                                let fr = fl[3 * x], fg = fl[3 * x + 1], fb = fl[3 * x + 2]
+                                let ar = am[3 * x], ag = am[3 * x + 1], ab = am[3 * x + 2]
+                                let eF = fg * timeF, eA = ag * timeA
+                                signal += Double((fg - ag) * timeF)
+                                let fromAmbient = ratio * ratio * (max(eA, 0) + read2 + quantA)
+                                variance += Double(max(eF, 0) + read2 + quantF + fromAmbient)
+                                a += SIMD3(Double(ar), Double(ag), Double(ab))
+                                f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
+                            }
+                            let t = out.base + stride * ((y / tile) * mw + tx)
+                            t[0] += signal
+                            t[1] += variance
+                            t[2] += clipped
+                            t[3] += count
+                            for c in 0..<3 {
+                                t[4 + c] += a[c]
+                                t[7 + c] += f[c]
+                            }
+                        }
                     }
                 }
             }
         }
-        return (rates, clip, green)
+        return sums
     }
 
     /// The ambient light relative to the flash, per camera channel: Σ ambient / Σ flash-only over
     /// unclipped pixels of tiles with confidence ≥ 0.5. With fewer than 1 % such pixels, grey-world
     /// on the ambient frame gives the colour (its mean taken as neutral), scaled so the ambient
     /// mean matches the flash-only mean in green.
-    static func ambientRatio(
-        ambient: [Float], flashOnly: [Float], clipped: [Bool], map: ConfidenceMap, width: Int, height: Int,
-        flashNeutral: SIMD3<Double>
-    ) -> (SIMD3<Double>, Bool) {
-        struct Sums: Sendable {
-            var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), allA = SIMD3<Double>(0, 0, 0)
-            var allF = 0.0
-            var count = 0
+    static func ambientRatio(tileSums sums: [Double], map: ConfidenceMap, pixels: Int, flashNeutral: SIMD3<Double>)
+        -> (SIMD3<Double>, Bool)
+    {
+        var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), allA = SIMD3<Double>(0, 0, 0)
+        var allF = 0.0, count = 0.0
+        for t in 0..<map.values.count {
+            let b = sumsPerTile * t
+            let tileA = SIMD3(sums[b + 4], sums[b + 5], sums[b + 6])
+            allA += tileA
+            allF += sums[b + 8]
+            guard map.values[t] >= 0.5 else { continue }
+            a += tileA
+            f += SIMD3(sums[b + 7], sums[b + 8], sums[b + 9])
+            count += sums[b + 3] - sums[b + 2]
         }
-        let mw = map.plane.width, tile = map.tileSize
-        let bands = ambient.withUnsafeBufferPointer { am in
-            flashOnly.withUnsafeBufferPointer { fo in
-                clipped.withUnsafeBufferPointer { cl in
-                    let amb = SharedReadPointer(am), fl = SharedReadPointer(fo)
-                    let clip = SharedReadPointer(cl)
-                    return ParallelRows.bands(height, initial: Sums()) { rows in
-                        var s = Sums()
-                        for y in rows {
-                            for x in 0..<width {
-                                let p = y * width + x
-                                guard !clip.base[p] else { continue }
-                                let pa = SIMD3(
-                                    Double(amb.base[3 * p]), Double(amb.base[3 * p + 1]), Double(amb.base[3 * p + 2]))
-                                s.allA += pa
-                                s.allF += Double(fl.base[3 * p + 1])
-                                guard map.values[(y / tile) * mw + x / tile] >= 0.5 else { continue }
-                                s.a += pa
-                                s.f += SIMD3(
-                                    Double(fl.base[3 * p]), Double(fl.base[3 * p + 1]), Double(fl.base[3 * p + 2]))
-                                s.count += 1
-                            }
-                        }
-                        return s
-                    }
-                }
-            }
-        }
-        var t = Sums()
-        for s in bands {
-            t.a += s.a
-            t.f += s.f
-            t.allA += s.allA
-            t.allF += s.allF
-            t.count += s.count
-        }
-        let (a, f, allA, allF) = (t.a, t.f, t.allA, t.allF)
-        if t.count * 100 >= width * height, f.x > 0, f.y > 0, f.z > 0, a.x > 0, a.y > 0, a.z > 0 {
+        if count * 100 >= Double(pixels), f.x > 0, f.y > 0, f.z > 0, a.x > 0, a.y > 0, a.z > 0 {
             return (a / f, true)
         }
         guard allA.x > 0, allA.y > 0, allA.z > 0 else { return (SIMD3(1, 1, 1), false) }
@@ -392,62 +341,112 @@ public struct ConstantColorPipeline: Sendable {
         return (neutral / flashNeutral * level, false)
     }
 
-    /// The centre-weighted mean luminance (σ = 1/4 of the diagonal, unclipped pixels) and the
-    /// brightest surface: the largest Display P3 channel of any confident (≥ 0.5), unclipped tile's
-    /// mean colour.
+    /// Pass 2 over the pair: the blend w·f + (1 − w)·(ambient ⊘ ratio) in camera space, w the
+    /// confidence interpolated between tile centres (0 where clipped), mapped by `kernel` to linear
+    /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
+    /// diagonal, unclipped pixels) and the brightest surface: the largest Display P3 channel of any
+    /// confident (≥ 0.5), unclipped tile's mean colour.
     ///
     /// The exposure puts the mean at mid-grey unless that would push the brightest surface past the
     /// tone curve's knee: then that surface decides, so that no diffuse colour is compressed channel
     /// by channel (which would shift its hue and lightness). Tile means, not pixels, so noise does not
-    /// set the exposure; specular highlights clip and so never count.
-    static func exposureStatistics(
-        _ rgb: [Float], clipped: [Bool], map: ConfidenceMap, width: Int, height: Int, toXYZ: CorrectionKernel,
-        toP3: CorrectionKernel
-    ) -> (Double, Double) {
+    /// set the exposure; specular highlights clip and so never count. The kernel runs once per pixel:
+    /// its output serves both the statistics and, scaled, the encoding.
+    func blendAndMap(
+        _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
+        ambientToFlash: SIMD3<Double>, kernel: CorrectionKernel
+    ) -> (linear: [Float], meanY: Double, brightest: Double) {
+        let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
-        let sigma = (Double(width * width + height * height)).squareRoot() / 4
-        // Per tile: Σ rgb and the number of clipped pixels; per band: the weighted luminance sums.
-        var tileSums = [Double](repeating: 0, count: 4 * mw * mh)
+        let inverse = SIMD3<Float>(
+            1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
+        // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
+        // per column and its row terms once per row.
+        let tileSize = Double(tile)
+        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double, tile: Int) in
+            let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
+            let x0 = Int(u)
+            return (x0, min(x0 + 1, mw - 1), u - Double(x0), x / tile)
+        }
         // The Gaussian is separable, exp(−(dx² + dy²)/2σ²) = g(dx)·g(dy): one exp per column and
         // one per row instead of one per pixel.
+        let sigma = (Double(width * width + height * height)).squareRoot() / 4
         let columnWeights = (0..<width).map { x in
             let dx = Double(x) + 0.5 - Double(width) / 2
             return exp(-dx * dx / (2 * sigma * sigma))
         }
-        let partial = columnWeights.withUnsafeBufferPointer { cw in
-            let gx = SharedReadPointer(cw)
-            return rgb.withUnsafeBufferPointer { src in
-                clipped.withUnsafeBufferPointer { cl in
-                    toXYZ.m.withUnsafeBufferPointer { mx in
-                        tileSums.withUnsafeMutableBufferPointer { ts in
-                            let v = SharedReadPointer(src), clip = SharedReadPointer(cl)
-                            let m = SharedReadPointer(mx), sums = SharedPointer(ts)
-                            // Bands are whole tile rows, so each band owns its tiles' sums.
-                            return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
-                                var acc = SIMD2<Double>(0, 0)
-                                for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                                    let dy = Double(y) + 0.5 - Double(height) / 2
-                                    let gy = exp(-dy * dy / (2 * sigma * sigma))
-                                    var row = SIMD2<Double>(0, 0)
-                                    for x in 0..<width {
-                                        let p = y * width + x
-                                        let t = 4 * ((y / tile) * mw + x / tile)
-                                        if clip.base[p] {
-                                            sums.base[t + 3] += 1
-                                            continue
-                                        }
-                                        let r = v.base[3 * p], g = v.base[3 * p + 1], b = v.base[3 * p + 2]
-                                        sums.base[t] += Double(r)
-                                        sums.base[t + 1] += Double(g)
-                                        sums.base[t + 2] += Double(b)
-                                        let weight = gx.base[x]
-                                        row += SIMD2(weight * Double(CorrectionKernel.apply(m.base, r, g, b).y), weight)
-                                    }
-                                    acc += gy * row
-                                }
-                                return acc
-                            }
+        // Luminance of linear Display P3 (its Y row, CIE 15 Y with Y_white = 1).
+        let p3Y = RGBColorSpace.displayP3.toXYZ
+        let yRow = SIMD3<Float>(Float(p3Y[1, 0]), Float(p3Y[1, 1]), Float(p3Y[1, 2]))
+        var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
+        var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
+        let values = map.values
+        let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
+            withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in
+                withPointers(&linear, &tileRGB) { out, rgbSums in
+                    // Bands are whole tile rows, so each band owns its tiles' sums.
+                    return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                        let rows = FramePair.Rows(pair)
+                        let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                        // The map interpolated to this row, at every tile column.
+                        let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
+                        // The row's blend and its mapped colour, one plane per channel (structure of
+                        // arrays, so the kernel loads and stores four pixels at once), padded to a
+                        // multiple of four with copies of the last pixel.
+                        let padded = (width + 3) / 4 * 4
+                        let soa = UnsafeMutablePointer<Float>.allocate(capacity: 6 * padded)
+                        defer {
+                            between.deallocate()
+                            soa.deallocate()
                         }
+                        var acc = SIMD2<Double>(0, 0)
+                        for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                            rows.load(y)
+                            let v = min(max((Double(y) + 0.5) / tileSize - 0.5, 0), Double(mh - 1))
+                            let y0 = Int(v)
+                            let row0 = y0 * mw, row1 = min(y0 + 1, mh - 1) * mw
+                            let b = v - Double(y0)
+                            let dy = Double(y) + 0.5 - Double(height) / 2
+                            let gy = exp(-dy * dy / (2 * sigma * sigma))
+                            for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
+                            let tileRow = 3 * (y / tile) * mw
+                            var rowSum = SIMD2<Double>(0, 0)
+                            for x in 0..<padded {
+                                let i = min(x, width - 1)
+                                let col = cols.base[i]
+                                let w = clip[i] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
+                                for c in 0..<3 {
+                                    let f = fl[3 * i + c], a = am[3 * i + c]
+                                    soa[c * padded + x] = w * (f - a) + (1 - w) * a * inverse[c]
+                                }
+                            }
+                            let raw = UnsafeMutableRawPointer(soa)
+                            for x in stride(from: 0, to: padded, by: 4) {
+                                let r = raw.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<Float>.self)
+                                let g = raw.loadUnaligned(fromByteOffset: 4 * (padded + x), as: SIMD4<Float>.self)
+                                let bl = raw.loadUnaligned(fromByteOffset: 4 * (2 * padded + x), as: SIMD4<Float>.self)
+                                let (cr, cg, cb) = CorrectionKernel.apply4(m.base, r, g, bl)
+                                raw.storeBytes(of: cr, toByteOffset: 4 * (3 * padded + x), as: SIMD4<Float>.self)
+                                raw.storeBytes(of: cg, toByteOffset: 4 * (4 * padded + x), as: SIMD4<Float>.self)
+                                raw.storeBytes(of: cb, toByteOffset: 4 * (5 * padded + x), as: SIMD4<Float>.self)
+                            }
+                            let o = out.base + 3 * y * width
+                            for x in 0..<width {
+                                let cr = soa[3 * padded + x], cg = soa[4 * padded + x], cb = soa[5 * padded + x]
+                                o[3 * x] = cr
+                                o[3 * x + 1] = cg
+                                o[3 * x + 2] = cb
+                                guard !clip[x] else { continue }
+                                let t = tileRow + 3 * cols.base[x].tile
+                                rgbSums.base[t] += Double(soa[x])
+                                rgbSums.base[t + 1] += Double(soa[padded + x])
+                                rgbSums.base[t + 2] += Double(soa[2 * padded + x])
+                                let weight = gx.base[x]
+                                rowSum += SIMD2(weight * Double(yRow.x * cr + yRow.y * cg + yRow.z * cb), weight)
+                            }
+                            acc += gy * rowSum
+                        }
+                        return acc
                     }
                 }
             }
@@ -455,16 +454,16 @@ public struct ConstantColorPipeline: Sendable {
         var total = SIMD2<Double>(0, 0)
         for p in partial { total += p }
         var brightest = 0.0
-        toP3.m.withUnsafeBufferPointer { mp in
+        kernel.m.withUnsafeBufferPointer { mp in
             guard let m = mp.baseAddress else { return }
-            for t in 0..<(mw * mh) where tileSums[4 * t + 3] == 0 && map.values[t] >= 0.5 {
+            for t in 0..<(mw * mh) where sums[Self.sumsPerTile * t + 2] == 0 && values[t] >= 0.5 {
                 let n = Float(min(tile, width - (t % mw) * tile) * min(tile, height - (t / mw) * tile))
                 let c = CorrectionKernel.apply(
-                    m, Float(tileSums[4 * t]) / n, Float(tileSums[4 * t + 1]) / n, Float(tileSums[4 * t + 2]) / n)
+                    m, Float(tileRGB[3 * t]) / n, Float(tileRGB[3 * t + 1]) / n, Float(tileRGB[3 * t + 2]) / n)
                 brightest = max(brightest, Double(c.max()))
             }
         }
-        return (total.y > 0 ? total.x / total.y : 0, brightest)
+        return (linear, total.y > 0 ? total.x / total.y : 0, brightest)
     }
 }
 
@@ -480,33 +479,25 @@ struct StageClock {
     }
 }
 
-/// Shared mutable pointers to arrays that parallel row bands fill, each band its own rows.
-func withPointers<A, B, C, D, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ d: inout [D],
-    _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>, SharedPointer<D>) -> R
+/// Shared read-only pointers to four arrays that parallel row bands read.
+func withReadPointers<A, B, C, D, R>(
+    _ a: [A], _ b: [B], _ c: [C], _ d: [D],
+    _ body: (SharedReadPointer<A>, SharedReadPointer<B>, SharedReadPointer<C>, SharedReadPointer<D>) -> R
 ) -> R {
-    a.withUnsafeMutableBufferPointer { pa in
-        b.withUnsafeMutableBufferPointer { pb in
-            c.withUnsafeMutableBufferPointer { pc in
-                d.withUnsafeMutableBufferPointer { pd in
-                    body(
-                        SharedPointer(pa), SharedPointer(pb),
-                        SharedPointer(pc), SharedPointer(pd))
+    a.withUnsafeBufferPointer { pa in
+        b.withUnsafeBufferPointer { pb in
+            c.withUnsafeBufferPointer { pc in
+                d.withUnsafeBufferPointer { pd in
+                    body(SharedReadPointer(pa), SharedReadPointer(pb), SharedReadPointer(pc), SharedReadPointer(pd))
                 }
             }
         }
     }
 }
 
-/// The three-array form of `withPointers`.
-func withPointers<A, B, C, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>) -> R
-) -> R {
+/// Shared mutable pointers to two arrays that parallel row bands fill, each band its own rows or tiles.
+func withPointers<A, B, R>(_ a: inout [A], _ b: inout [B], _ body: (SharedPointer<A>, SharedPointer<B>) -> R) -> R {
     a.withUnsafeMutableBufferPointer { pa in
-        b.withUnsafeMutableBufferPointer { pb in
-            c.withUnsafeMutableBufferPointer { pc in
-                body(SharedPointer(pa), SharedPointer(pb), SharedPointer(pc))
-            }
-        }
+        b.withUnsafeMutableBufferPointer { pb in body(SharedPointer(pa), SharedPointer(pb)) }
     }
 }

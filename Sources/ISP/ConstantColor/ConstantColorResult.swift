@@ -13,7 +13,12 @@ public struct ConstantColorResult: Sendable {
     /// The ordinary photo of the ambient frame (`BasicDevelop`, Display P3).
     public let fallback: PixelPlane<UInt8>
     /// The flash-only picture without the low-confidence fill, encoded like `photo`.
-    public let flashOnly: PixelPlane<UInt8>
+    ///
+    /// Made from the two frames on each access (nothing in a capture needs it, and at 12 MP it
+    /// would cost as much again as the photo's own colour mapping); keep the value if it is used twice.
+    public var flashOnly: PixelPlane<UInt8> { makeFlashOnly() }
+    /// Encodes `flashOnly`.
+    let makeFlashOnly: @Sendable () -> PixelPlane<UInt8>
     /// How the capture went.
     public internal(set) var diagnostics: Diagnostics
 

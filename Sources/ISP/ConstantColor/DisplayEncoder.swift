@@ -56,6 +56,27 @@ struct DisplayEncoder: Sendable {
         return PixelPlane(width: width, height: height, channels: 3, elements: bytes)
     }
 
+    /// The encoded picture of interleaved linear Display P3 (already through the colour kernel),
+    /// times the exposure `scale`; row bands in parallel.
+    func encode(linear rgb: [Float], scale: Float, width: Int, height: Int) -> PixelPlane<UInt8> {
+        precondition(rgb.count == 3 * width * height, "three values per pixel")
+        let top = maximum
+        let last = Float(table.count - 1)
+        let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
+            let source = SharedReadPointer(src)
+            return table.withUnsafeBufferPointer { lut -> [UInt8] in
+                let lookup = SharedReadPointer(lut)
+                return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
+                    for i in (3 * rows.lowerBound * width)..<(3 * rows.upperBound * width) {
+                        let u = (min(max(source.base[i] * scale, 0), top) / top).squareRoot()
+                        out[i] = lookup.base[Int(u * last + 0.5)]
+                    }
+                }
+            }
+        }
+        return PixelPlane(width: width, height: height, channels: 3, elements: bytes)
+    }
+
     /// The PNG tag of this encoding: Display P3 primaries and white, gAMA 1/2.2 (PNG spec §11.3.3.5).
     static let pngColorSpace = PNGColorSpace.other(
         PNGColorChunks(gamma: 1 / gamma, chromaticities: .displayP3))

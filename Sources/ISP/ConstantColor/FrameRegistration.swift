@@ -25,19 +25,41 @@ public enum FrameRegistration {
     ) -> SIMD2<Double> {
         precondition(reference.count == width * height && moving.count == width * height, "plane size mismatch")
         var levels = [(ref: reference, mov: moving, w: width, h: height)]
-        while let last = levels.last, last.w >= 96, last.h >= 96, levels.count < 8 {
+        let s = reduction(width: width, height: height)
+        for _ in 0..<s {
+            guard let last = levels.last else { break }
             let (r, w, h) = halve(last.ref, last.w, last.h)
             let (m, _, _) = halve(last.mov, last.w, last.h)
             levels.append((r, m, w, h))
         }
-        // The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade
-        // sums gain precision the 0.1 px requirement does not need (the estimate's noise falls with
-        // the square root of the pixel count), while each full-resolution pass costs as much as all
-        // coarser levels together. The shift found there is scaled up to full resolution.
-        let finest = levels.firstIndex { $0.w * $0.h <= finestPixels } ?? 0
+        guard let finest = levels.last else { return .zero }
+        return translation(
+            reducedReference: finest.ref, reducedMoving: finest.mov, width: finest.w, height: finest.h, reduction: s,
+            maximumShift: maximumShift)
+    }
+
+    /// The translation from planes already reduced `reduction` times by 2 (2ˢ × 2ˢ box means, size
+    /// `width × height` after reduction), in full-resolution pixels.
+    ///
+    /// The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade sums
+    /// gain precision the 0.1 px requirement does not need (the estimate's noise falls with the
+    /// square root of the pixel count, and a textured 1 MP level leaves it near 0.01 of its pixel),
+    /// while each finer level costs four times all coarser ones together. `reduction(width:height:)`
+    /// is the reduction that reaches it, so a caller can average its frames straight to that level.
+    static func translation(
+        reducedReference reference: [Float], reducedMoving moving: [Float], width: Int, height: Int, reduction s: Int,
+        maximumShift: Double = 32
+    ) -> SIMD2<Double> {
+        precondition(reference.count == width * height && moving.count == width * height, "plane size mismatch")
+        var levels = [(ref: reference, mov: moving, w: width, h: height)]
+        while let last = levels.last, last.w >= 96, last.h >= 96, levels.count + s < 8 {
+            let (r, w, h) = halve(last.ref, last.w, last.h)
+            let (m, _, _) = halve(last.mov, last.w, last.h)
+            levels.append((r, m, w, h))
+        }
         var d = SIMD2<Double>(0, 0)
-        for (index, level) in levels.enumerated().reversed() where index >= finest {
-            let scale = Double(1 << index)
+        for (index, level) in levels.enumerated().reversed() {
+            let scale = Double(1 << (index + s))
             let ref = structure(level.ref, level.w, level.h)
             let mov = structure(level.mov, level.w, level.h)
             if index == levels.count - 1 {
@@ -46,13 +68,24 @@ public enum FrameRegistration {
             } else {
                 d *= 2
             }
-            d = refine(ref, mov, level.w, level.h, start: d, iterations: index == 0 ? 4 : 6)
+            d = refine(ref, mov, level.w, level.h, start: d, iterations: index + s == 0 ? 4 : 6)
         }
-        return d * Double(1 << finest)
+        return d * Double(1 << s)
     }
 
-    /// The most pixels of the finest pyramid level refined (a 12 MP frame is refined at 3 MP).
-    static let finestPixels = 4_000_000
+    /// How many times a `width × height` frame is halved before registration: until the level holds
+    /// at most `finestPixels` (a 12 MP frame is refined at 1008 × 756), as the pyramid is built
+    /// (levels of at least 96 pixels a side, at most 8 levels).
+    static func reduction(width: Int, height: Int) -> Int {
+        var (w, h, s) = (width, height, 0)
+        while w * h > finestPixels, w >= 96, h >= 96, s < 7 {
+            (w, h, s) = (w / 2, h / 2, s + 1)
+        }
+        return s
+    }
+
+    /// The most pixels of the finest pyramid level refined.
+    static let finestPixels = 1_000_000
 
     /// `interleaved` (with `channels` values per pixel) sampled at x + d by bilinear interpolation;
     /// samples falling outside are clamped to the border.

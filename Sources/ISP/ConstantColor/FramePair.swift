@@ -1,0 +1,215 @@
+import Imaging
+import Sensor
+
+/// The flash and the ambient raw frame of a Constant Color capture read side by side, pixel by pixel:
+/// electron rates of both, (DN − black) / gain / time, with the ambient frame resampled at x + d (the
+/// registration shift, bilinear, samples outside clamped to the border), and whether the pixel
+/// clipped (any channel at the white level in the flash frame, or in an ambient sample the
+/// interpolation weighs).
+///
+/// The pipeline's passes compute these again from the 16-bit frames each time they need them instead
+/// of keeping rate, resampled-ambient, flash-only and clip planes: at 12 MP each float plane is
+/// 145 MB, and writing, first touching and reading it back cost more than the dozen loads and
+/// conversions that remake a pixel. The arithmetic is the same in every pass, so the passes agree.
+struct FramePair: @unchecked Sendable {
+    /// One pixel of the pair.
+    struct Sample {
+        /// Flash-frame rates, e⁻/s.
+        var flash: SIMD3<Float>
+        /// Ambient-frame rates at x + d, e⁻/s.
+        var ambient: SIMD3<Float>
+        /// Clipped in either frame.
+        var clipped: Bool
+    }
+
+    /// Start of the pixel rows of a sample's row in each frame.
+    struct Row {
+        let flash: Int, ambient0: Int, ambient1: Int
+    }
+
+    private let flash: UnsafePointer<UInt16>, ambient: UnsafePointer<UInt16>
+    let width: Int, height: Int
+    private let scaleF: Float, scaleA: Float, black: Float, white: UInt16
+    private let ix: Int, iy: Int, ax: Float, ay: Float
+
+    /// Calls `body` with the pair of `flash` and `ambient` (same size), the ambient one sampled at x + `shift`.
+    static func with<R>(
+        flash: RawFrame, ambient: RawFrame, shift: SIMD2<Double>, noise: NoiseParameters, _ body: (FramePair) -> R
+    ) -> R {
+        precondition(flash.width == ambient.width && flash.height == ambient.height, "frames must match")
+        let pixels = flash.width * flash.height
+        precondition(flash.dn.count >= 3 * pixels && ambient.dn.count >= 3 * pixels, "three values per pixel")
+        return flash.dn.withUnsafeBufferPointer { fb in
+            ambient.dn.withUnsafeBufferPointer { ab in
+                guard let f = fb.baseAddress, let a = ab.baseAddress else {
+                    preconditionFailure("a frame needs at least one pixel")
+                }
+                let fx = shift.x.rounded(.down), fy = shift.y.rounded(.down)
+                let pair = FramePair(
+                    flash: f, ambient: a, width: flash.width, height: flash.height,
+                    scaleF: Float(1 / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time)),
+                    scaleA: Float(1 / (noise.gain(iso: ambient.exposure.iso) * ambient.exposure.time)),
+                    black: Float(noise.blackLevel), white: UInt16(min(noise.whiteLevel, 65535)),
+                    ix: Int(fx), iy: Int(fy), ax: Float(shift.x - fx), ay: Float(shift.y - fy))
+                return body(pair)
+            }
+        }
+    }
+
+    /// The rows sampled for output row `y`.
+    @inline(__always)
+    func row(_ y: Int) -> Row {
+        let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
+        return Row(flash: y * width, ambient0: y0 * width, ambient1: y1 * width)
+    }
+
+    /// The pixel at column `x` of `row`.
+    @inline(__always)
+    func sample(_ x: Int, _ row: Row) -> Sample {
+        let p = 3 * (row.flash + x)
+        let r = flash[p], g = flash[p + 1], b = flash[p + 2]
+        let rateF = (SIMD3(Float(r), Float(g), Float(b)) - black) * scaleF
+        var clipped = max(r, g, b) >= white
+        let x0 = min(max(x + ix, 0), width - 1), x1 = min(max(x + ix + 1, 0), width - 1)
+        let i00 = 3 * (row.ambient0 + x0), i10 = 3 * (row.ambient0 + x1)
+        let i01 = 3 * (row.ambient1 + x0), i11 = 3 * (row.ambient1 + x1)
+        @inline(__always) func dn(_ i: Int) -> SIMD3<Float> {
+            SIMD3(Float(ambient[i]), Float(ambient[i + 1]), Float(ambient[i + 2]))
+        }
+        @inline(__always) func clip(_ i: Int) -> Float {
+            max(ambient[i], ambient[i + 1], ambient[i + 2]) >= white ? 1 : 0
+        }
+        let p00 = dn(i00), p10 = dn(i10), p01 = dn(i01), p11 = dn(i11)
+        let top = p00 + ax * (p10 - p00), bottom = p01 + ax * (p11 - p01)
+        let rateA = (top + ay * (bottom - top) - black) * scaleA
+        if !clipped {
+            let c00 = clip(i00), c10 = clip(i10), c01 = clip(i01), c11 = clip(i11)
+            let ct = c00 + ax * (c10 - c00), cb = c01 + ax * (c11 - c01)
+            clipped = ct + ay * (cb - ct) > 0
+        }
+        return Sample(flash: rateF, ambient: rateA, clipped: clipped)
+    }
+
+    /// One output row at a time: the flash rates, the ambient rates at x + d and the clip flags of
+    /// every pixel of the row, in buffers a pass reads back. The ambient frame's horizontal
+    /// interpolation of a source row is kept for the next output row, which reads that source row
+    /// again as its upper neighbour: each source row is interpolated once, not twice. Same
+    /// arithmetic as `sample`, so the same values bit for bit.
+    final class Rows {
+        /// Flash-frame rates of the row, 3 per pixel.
+        let flash: UnsafeMutablePointer<Float>
+        /// Ambient rates at x + d, 3 per pixel.
+        let ambient: UnsafeMutablePointer<Float>
+        /// Clipped in either frame.
+        let clipped: UnsafeMutablePointer<Bool>
+        private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
+        private let converted: UnsafeMutablePointer<Float>
+        private var upperRow = -1, lowerRow = -1
+        private let pair: FramePair
+
+        init(_ pair: FramePair) {
+            self.pair = pair
+            let w = pair.width
+            flash = .allocate(capacity: 3 * w)
+            ambient = .allocate(capacity: 3 * w)
+            clipped = .allocate(capacity: w)
+            upper = .allocate(capacity: 4 * w)
+            lower = .allocate(capacity: 4 * w)
+            converted = .allocate(capacity: 4 * w)
+        }
+
+        deinit {
+            for p in [flash, ambient, upper, lower, converted] { p.deallocate() }
+            clipped.deallocate()
+        }
+
+        /// Fills the buffers for output row `y`.
+        func load(_ y: Int) {
+            let w = pair.width, white = pair.white, black = pair.black
+            let y0 = min(max(y + pair.iy, 0), pair.height - 1), y1 = min(max(y + pair.iy + 1, 0), pair.height - 1)
+            if y0 == lowerRow {
+                swap(&upper, &lower)
+                swap(&upperRow, &lowerRow)
+            }
+            if upperRow != y0 {
+                interpolate(y0, into: upper)
+                upperRow = y0
+            }
+            if lowerRow != y1 {
+                interpolate(y1, into: lower)
+                lowerRow = y1
+            }
+            let ay = pair.ay, scaleA = pair.scaleA, scaleF = pair.scaleF
+            let source = pair.flash + 3 * y * w
+            let top = UnsafeRawPointer(upper), bottom = UnsafeRawPointer(lower)
+            for x in 0..<w {
+                let r = source[3 * x], g = source[3 * x + 1], b = source[3 * x + 2]
+                flash[3 * x] = (Float(r) - black) * scaleF
+                flash[3 * x + 1] = (Float(g) - black) * scaleF
+                flash[3 * x + 2] = (Float(b) - black) * scaleF
+                let t = top.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                let u = bottom.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                let v = t + ay * (u - t)
+                ambient[3 * x] = (v[0] - black) * scaleA
+                ambient[3 * x + 1] = (v[1] - black) * scaleA
+                ambient[3 * x + 2] = (v[2] - black) * scaleA
+                clipped[x] = max(r, g, b) >= white || v[3] > 0
+            }
+        }
+
+        /// The horizontal interpolation at x + dₓ of ambient source row `y`: DN of the three
+        /// channels and the clip indicator, 4 per pixel. The row is first converted to those four
+        /// floats per pixel (each source pixel once, not once per neighbour that reads it), then
+        /// interpolated four values at a time.
+        private func interpolate(_ y: Int, into out: UnsafeMutablePointer<Float>) {
+            let w = pair.width, ix = pair.ix, ax = pair.ax, white = pair.white
+            let row = pair.ambient + 3 * y * w
+            for x in 0..<w {
+                let r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2]
+                converted[4 * x] = Float(r)
+                converted[4 * x + 1] = Float(g)
+                converted[4 * x + 2] = Float(b)
+                converted[4 * x + 3] = max(r, g, b) >= white ? 1 : 0
+            }
+            let source = UnsafeRawPointer(converted), target = UnsafeMutableRawPointer(out)
+            for x in 0..<w {
+                let i0 = min(max(x + ix, 0), w - 1), i1 = min(max(x + ix + 1, 0), w - 1)
+                let p0 = source.loadUnaligned(fromByteOffset: 16 * i0, as: SIMD4<Float>.self)
+                let p1 = source.loadUnaligned(fromByteOffset: 16 * i1, as: SIMD4<Float>.self)
+                target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 * x, as: SIMD4<Float>.self)
+            }
+        }
+    }
+
+    /// Green rates of both frames averaged over blocks of 2ˢ × 2ˢ pixels (the unshifted frames; the
+    /// registration's finest level), row-major (width >> s) × (height >> s).
+    static func greenBlocks(_ frame: RawFrame, noise: NoiseParameters, reduction s: Int) -> [Float] {
+        let scale = Float(1 / (noise.gain(iso: frame.exposure.iso) * frame.exposure.time))
+        let black = Float(noise.blackLevel)
+        let n = 1 << s, width = frame.width
+        let w = frame.width >> s, h = frame.height >> s
+        // A sum of at most 4⁷ · 65,535 < 2³² is exact in UInt32; in Float it rounds only above 2²⁴
+        // (s > 3), far below the noise.
+        let inverse = 1 / Float(n * n)
+        return frame.dn.withUnsafeBufferPointer { buffer -> [Float] in
+            let dn = SharedReadPointer(buffer)
+            return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
+                for y in rows {
+                    if n == 1 {
+                        // Full resolution: the rates themselves (the general loop's arithmetic).
+                        for x in 0..<w { out[y * w + x] = (Float(dn.base[3 * (y * width + x) + 1]) - black) * scale }
+                        continue
+                    }
+                    for x in 0..<w {
+                        var sum: UInt32 = 0
+                        for yy in (y * n)..<(y * n + n) {
+                            let row = dn.base + 3 * (yy * width + x * n) + 1
+                            for xx in 0..<n { sum &+= UInt32(row[3 * xx]) }
+                        }
+                        out[y * w + x] = (Float(sum) * inverse - black) * scale
+                    }
+                }
+            }
+        }
+    }
+}

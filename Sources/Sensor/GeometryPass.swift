@@ -109,7 +109,6 @@ struct GeometryPass: Sendable {
         let members: UnsafeMutableBufferPointer<Int>
         let groupLo: UnsafeMutableBufferPointer<Vector3>
         let groupHi: UnsafeMutableBufferPointer<Vector3>
-        let subCandidates: UnsafeMutableBufferPointer<Int>
 
         init(tile t: Int, primitives: Int) {
             func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
@@ -127,12 +126,11 @@ struct GeometryPass: Sendable {
             members = scratch(0, t * t)
             groupLo = scratch(Vector3(repeating: .infinity), primitives)
             groupHi = scratch(Vector3(repeating: -.infinity), primitives)
-            subCandidates = scratch(0, max(primitives, 1))
         }
 
         func deallocate() {
             for b in [dirs, hitPoint, hitNormal, groupLo, groupHi] { b.deallocate() }
-            for b in [hitMaterial, hitSkip, hitPrim, members, subCandidates] { b.deallocate() }
+            for b in [hitMaterial, hitSkip, hitPrim, members] { b.deallocate() }
             axial.deallocate()
         }
     }
@@ -227,10 +225,6 @@ struct GeometryPass: Sendable {
         }
     }
 
-    /// The sub-tile size of primary candidate culling: a 32×32 tile's list still holds every object
-    /// that any of its rays may meet; an 8×8 sub-tile's cone is a sixteenth as wide.
-    static let subTile = 8
-
     /// Primary rays of one tile: nearest hits, surface lookup, depth and ids, and the per-primitive
     /// bounds of hit points (`groups`).
     @inline(never) private func primaryHits(
@@ -238,67 +232,13 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
     ) {
-        let t = GeometryCache.tileSize
-        let st = GeometryPass.subTile
-        var sy = tile.y0
-        while sy < tile.y1 {
-            let sy1 = min(sy + st, tile.y1)
-            var sx = tile.x0
-            while sx < tile.x1 {
-                let sx1 = min(sx + st, tile.x1)
-                let count = cullCandidates(
-                    Tile(x0: sx, x1: sx1, y0: sy, y1: sy1), in: tile, candidates: candidates, primitives: primitives,
-                    s: s)
-                let subCandidates = UnsafeBufferPointer(rebasing: s.subCandidates[0..<count])
-                for y in sy..<sy1 {
-                    for x in sx..<sx1 {
-                        primaryHit(
-                            x: x, y: y, tile, candidates: subCandidates, primitives: primitives, shapes: shapes,
-                            prepared: prepared, texels: texels, s: s, groups: &groups, output: output)
-                    }
-                }
-                sx = sx1
-            }
-            sy = sy1
-        }
-    }
-
-    /// The candidates whose bounding spheres meet the cone of a sub-tile's rays, into `s.subCandidates`,
-    /// compared as cosines: angle(v, axis) ≤ half + β with sin β = R/|v| ⇔ v̂·axis ≥ cos(half + β).
-    @inline(never) private func cullCandidates(
-        _ sub: Tile, in tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
-        s: Scratch
-    ) -> Int {
-        let t = GeometryCache.tileSize
-        var axis = Vector3.zero
-        for y in sub.y0..<sub.y1 {
-            for x in sub.x0..<sub.x1 { axis += s.dirs[(y - tile.y0) * t + (x - tile.x0)] }
-        }
-        axis = axis.normalized
-        var cosHalf = 1.0
-        for y in sub.y0..<sub.y1 {
-            for x in sub.x0..<sub.x1 { cosHalf = min(cosHalf, s.dirs[(y - tile.y0) * t + (x - tile.x0)].dot(axis)) }
-        }
-        let sinHalf = max(1 - cosHalf * cosHalf, 0).squareRoot()
-        var count = 0
-        for i in candidates {
-            let v = primitives[i].position - origin
-            let d2 = v.dot(v)
-            let r = primitives[i].boundingRadius
-            var keep = cosHalf <= 0 || d2 <= r * r
-            if !keep {
-                let dist = d2.squareRoot()
-                let sinBeta = r / dist
-                let cosBeta = (1 - sinBeta * sinBeta).squareRoot()
-                // A margin of 10⁻⁹ in cosine is at least 10⁻⁹ in angle: the test stays conservative.
-                keep = v.dot(axis) >= (cosHalf * cosBeta - sinHalf * sinBeta - 1e-9) * dist
-            }
-            if keep {
-                s.subCandidates[count] = i
-                count += 1
+        for y in tile.y0..<tile.y1 {
+            for x in tile.x0..<tile.x1 {
+                primaryHit(
+                    x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
+                    prepared: prepared, texels: texels, s: s, groups: &groups, output: output)
             }
         }
-        return count
     }
 
     /// The nearest hit in double precision alone, for the rare ray whose single-precision winner
@@ -357,14 +297,20 @@ struct GeometryPass: Sendable {
             return
         }
         let p = origin + best * d
-        var (n, material) = primitives[bestPrim].surface(at: p, texels: texels)
+        let shape = shapes[bestPrim]
+        var n: Vector3
+        var material: Int
+        if shape.plain {
+            (n, material) = (shape.normal, shape.material)
+        } else {
+            (n, material) = GeometryPass.surface(primitives, bestPrim, at: p, texels: texels)
+        }
         var inside = false
         if n.dot(d) > 0 {
             n = -n
             inside = true
         }
-        let kind = primitives[bestPrim].kind
-        s.hitSkip[k] = kind == .plane || kind == .disc || !inside ? bestPrim : -1
+        s.hitSkip[k] = shape.flat || !inside ? bestPrim : -1
         s.hitPoint[k] = p
         s.hitNormal[k] = n
         s.hitMaterial[k] = material
@@ -373,8 +319,17 @@ struct GeometryPass: Sendable {
         s.groupLo[bestPrim] = s.groupLo[bestPrim].replacing(with: p, where: p .< s.groupLo[bestPrim])
         s.groupHi[bestPrim] = s.groupHi[bestPrim].replacing(with: p, where: p .> s.groupHi[bestPrim])
         output.depth.base[pixel] = Float(best * s.axial[k])
-        output.objects.base[pixel] = primitives[bestPrim].object
+        output.objects.base[pixel] = shape.object
         output.materials.base[pixel] = UInt16(material)
+    }
+
+    /// The surface lookup of a textured or curved hit, out of line so the pixel loop does not copy
+    /// the whole `Primitive` for the common untextured flat hit.
+    @inline(never) static func surface(
+        _ primitives: UnsafeBufferPointer<Primitive>, _ i: Int, at p: Vector3, texels: UnsafeBufferPointer<UInt16>
+    ) -> (Vector3, Int) {
+        let r = primitives[i].surface(at: p, texels: texels)
+        return (r.normal, r.material)
     }
 
     /// One emitter's factors for the `count` pixels of a group (`s.members`), occluders culled.

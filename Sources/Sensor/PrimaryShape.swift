@@ -24,6 +24,14 @@ struct PrimaryShape {
     /// |oc|² − r² of a sphere itself.
     var sphereC: Float
     var kind: Primitive.Kind
+    /// Whether the shape is flat (a ray leaving its visible side never meets it again).
+    var flat: Bool
+    /// An untextured flat shape: one world normal and one material for every hit, so the hit
+    /// needs no surface lookup (and no copy of the whole `Primitive`).
+    var plain: Bool
+    var normal: Vector3
+    var material: Int
+    var object: UInt16
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -40,6 +48,11 @@ struct PrimaryShape {
         c = Float(oc.dot(oc) - wide * wide)
         sphereC = Float(oc.dot(oc) - p.size.x * p.size.x)
         kind = p.kind
+        flat = p.kind == .plane || p.kind == .disc
+        plain = flat && p.texture == .none
+        normal = p.planeNormal
+        material = p.materialBase
+        object = p.object
     }
 
     /// The approximate hit distance along the unit direction whose components are broadcast in

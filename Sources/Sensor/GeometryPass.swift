@@ -558,7 +558,7 @@ struct GeometryPass: Sendable {
             let cosAlpha = -axis.dot(l)
             if m > 0 {
                 guard cosAlpha > 0 else { return (0, 0) }
-                scale = PositivePower.of(cosAlpha, m) / d2
+                scale = InlinePower.of(cosAlpha, m) / d2
             } else {
                 scale = 1 / d2
             }
@@ -586,7 +586,7 @@ struct GeometryPass: Sendable {
         let cosAlpha = -axis.dot(l)
         guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
         if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
-        let scale = m > 0 ? PositivePower.of(cosAlpha, m) / d2 : 1 / d2
+        let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }
         return (gd, specular(l: l, view: v, normal: n, exponent: shininess, diffuse: gd))
@@ -604,7 +604,7 @@ struct GeometryPass: Sendable {
         // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
         // resolution of any diffuse factor beside it, so the power is not worth evaluating.
         guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
-        return (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
+        return (exponent + 8) / 8 * InlinePower.of(nh, exponent) * gd
     }
 }
 

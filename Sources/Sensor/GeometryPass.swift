@@ -187,6 +187,16 @@ struct GeometryPass: Sendable {
                 let angle = acos(min(max(v.dot(axis) / dist, -1), 1))
                 if angle <= halfAngle + asin(min(p.boundingRadius / dist, 1)) + 1e-6 { candidates.append(i) }
             }
+            // Nearest bound first (stable, so equal bounds keep the scene's order).
+            for j in candidates.indices.dropFirst() {
+                let c = candidates[j]
+                var i = j
+                while i > 0 && shapes[candidates[i - 1]].nearBound > shapes[c].nearBound {
+                    candidates[i] = candidates[i - 1]
+                    i -= 1
+                }
+                candidates[i] = c
+            }
             for g in groups {
                 s.groupLo[g] = Vector3(repeating: .infinity)
                 s.groupHi[g] = Vector3(repeating: -.infinity)
@@ -273,6 +283,8 @@ struct GeometryPass: Sendable {
         var nearest = Float.infinity
         var bestPrim = -1
         for i in candidates {
+            // Sorted by bound: every later candidate's hit lies beyond the nearest one found.
+            if shapes[i].nearBound >= nearest { break }
             let h = shapes[i].distance(dx, dy, dz, tMax: nearest)
             if h < nearest {
                 nearest = h

@@ -66,3 +66,41 @@ extension GeometryPass {
         return undecided ? nil : 1
     }
 }
+
+extension GeometryPass {
+    /// Whether a flat occluder provably blocks no ray towards a directional light from any point
+    /// within `radius` of `centre` (a tile's hit points), so the tile's pixels need not test it.
+    ///
+    /// The same geometry as `coneVisibility`, for a ball of start points instead of one: in the
+    /// occluder's frame a start point o + δ (|δ| ≤ ρ) has height h + δ_z and its central crossing
+    /// moves by δ_xy − δ_z·l_xy/l_z, at most ρ/l_z for a unit l; every sample direction l + r·u
+    /// crosses within h·r·(l_z + |l_xy|)/((l_z − r)·l_z) of it. If the disc of both radii around the
+    /// centre's crossing lies outside the shape, no sample of any pixel meets it (rays that leave
+    /// the plane behind never do). Curved shapes are kept.
+    static func castsNoShadow(
+        _ p: Primitive, towards l: Vector3, coneRadius r: Double, centre: Vector3, radius: Double
+    ) -> Bool {
+        guard p.kind == .plane || p.kind == .disc else { return false }
+        // The shadow ray starts 10⁻⁶ off the hit point along the normal.
+        let rho = radius + 2e-6
+        let o = p.toLocal.rotate(centre - p.position)
+        var d = p.toLocal.rotate(l)
+        var h = -o.z
+        if d.z < 0 {
+            d.z = -d.z
+            h = -h
+        }
+        guard d.z - r > 1e-6 else { return false }
+        let hMax = h + rho
+        if hMax < -1e-12 { return true }
+        let lateral = (d.x * d.x + d.y * d.y).squareRoot()
+        let spread = max(hMax, 0) * r * (d.z + lateral) / ((d.z - r) * d.z) + rho / d.z
+        let qx = o.x + h * d.x / d.z
+        let qy = o.y + h * d.y / d.z
+        let margin = 1e-7 * (1 + spread + abs(qx) + abs(qy) + p.size.x + p.size.y)
+        if p.kind == .plane {
+            return abs(qx) > p.size.x + spread + margin || abs(qy) > p.size.y + spread + margin
+        }
+        return (qx * qx + qy * qy).squareRoot() > p.size.x + spread + margin
+    }
+}

@@ -482,7 +482,12 @@ struct GeometryPass: Sendable {
                 let s = v.dot(towards)
                 if s < -(p.boundingRadius + tileRadius) { continue }
                 let perp = (v - max(s, 0) * towards).length
-                if perp <= p.boundingRadius + tileRadius + max(s, 0) * grow { list.append(i) }
+                if perp <= p.boundingRadius + tileRadius + max(s, 0) * grow
+                    && !GeometryPass.castsNoShadow(p, towards: towards, coneRadius: grow, centre: tileCentre,
+                                                   radius: tileRadius)
+                {
+                    list.append(i)
+                }
             }
         case let .positional(position, _, _):
             let seg = position - tileCentre

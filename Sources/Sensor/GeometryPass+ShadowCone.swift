@@ -104,3 +104,35 @@ extension GeometryPass {
         return (qx * qx + qy * qy).squareRoot() > p.size.x + spread + margin
     }
 }
+
+extension GeometryPass {
+    /// Whether a flat occluder provably blocks no segment from a point within `radius` of `centre`
+    /// (a tile's hit points) to a point light, so the tile's pixels need not test it.
+    ///
+    /// In the occluder's frame (its plane z = 0), with the light at L and a start point o, the
+    /// segment crosses the plane only when o and L lie on opposite sides, at L_xy + μ·(o_xy − L_xy)
+    /// with μ = L_z/(L_z − o_z) in (0, 1]. For o' = o + δ (|δ| ≤ ρ) the crossing moves by
+    /// μ'·δ_xy + (μ' − μ)·(o_xy − L_xy), at most ρ + |L_z|·ρ/((|L_z − o_z| − ρ)·|L_z − o_z|)·|o_xy − L_xy|.
+    /// If the disc of that radius around the centre's crossing lies outside the shape, no segment
+    /// meets it.
+    static func castsNoShadow(_ p: Primitive, light: Vector3, centre: Vector3, radius: Double) -> Bool {
+        guard p.kind == .plane || p.kind == .disc else { return false }
+        // The shadow ray starts 10⁻⁶ off the hit point along the normal.
+        let rho = radius + 2e-6
+        let o = p.toLocal.rotate(centre - p.position)
+        let l = p.toLocal.rotate(light - p.position)
+        let gap = abs(l.z - o.z)
+        guard gap - rho > 1e-9 * (1 + gap) else { return false }
+        let mu = l.z / (l.z - o.z)
+        let ox = o.x - l.x
+        let oy = o.y - l.y
+        let qx = l.x + mu * ox
+        let qy = l.y + mu * oy
+        let spread = rho + abs(l.z) * rho / ((gap - rho) * gap) * (ox * ox + oy * oy).squareRoot()
+        let margin = 1e-7 * (1 + spread + abs(qx) + abs(qy) + p.size.x + p.size.y)
+        if p.kind == .plane {
+            return abs(qx) > p.size.x + spread + margin || abs(qy) > p.size.y + spread + margin
+        }
+        return (qx * qx + qy * qy).squareRoot() > p.size.x + spread + margin
+    }
+}

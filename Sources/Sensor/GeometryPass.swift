@@ -35,6 +35,10 @@ struct GeometryPass: Sendable {
     /// direction) and its radius tan(spread) at unit distance: fixed per light, so soft shadows
     /// compute them once instead of per pixel. Zero for other emitters.
     let discFrames: [(e1: Vector3, e2: Vector3, radius: Double)]
+    /// World-space ray terms (see `tileRays`).
+    let rayA: Vector3
+    let rayU: Vector3
+    let rayV: Vector3
     /// Single-precision primary-ray tests, one per primitive (see `PrimaryShape`).
     let shapes: [PrimaryShape]
 
@@ -55,6 +59,10 @@ struct GeometryPass: Sendable {
         inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
         distortionCenter = camera.distortion?.center ?? .zero
         inverseFocal = SIMD2(1 / camera.fx, 1 / camera.fy)
+        rayA = rotation.rotate(
+            Vector3((distortionCenter.x - camera.cx) / camera.fx, (distortionCenter.y - camera.cy) / camera.fy, 1))
+        rayU = rotation.rotate(Vector3(1 / camera.fx, 0, 0))
+        rayV = rotation.rotate(Vector3(0, 1 / camera.fy, 0))
         let golden = Double.pi * (3 - 5.0.squareRoot())
         discSamples = (0..<softSamples).map { k in
             let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
@@ -86,6 +94,34 @@ struct GeometryPass: Sendable {
         let c = Vector3((px - camera.cx) * inverseFocal.x, (py - camera.cy) * inverseFocal.y, 1)
         let inverseLength = 1 / c.dot(c).squareRoot()
         return (rotation.rotate(c * inverseLength), inverseLength)
+    }
+
+    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and their sum.
+    ///
+    /// The camera-frame vector of pixel offset v = (vx, vy) from the distortion centre, undistorted
+    /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
+    /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
+    /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
+        let t = GeometryCache.tileSize
+        var sum = Vector3.zero
+        for y in tile.y0..<tile.y1 {
+            let vy = Double(y) + 0.5 - distortionCenter.y
+            let row = vy * rayV
+            var k = (y - tile.y0) * t
+            for x in tile.x0..<tile.x1 {
+                let vx = Double(x) + 0.5 - distortionCenter.x
+                let scale = inverse?.undistortedScale(squaredRadius: vx * vx + vy * vy) ?? 1
+                let w = rayA + scale * (vx * rayU + row)
+                let inverseLength = 1 / w.dot(w).squareRoot()
+                let d = w * inverseLength
+                s.dirs[k] = d
+                s.axial[k] = inverseLength
+                sum += d
+                k += 1
+            }
+        }
+        return sum
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
@@ -162,14 +198,7 @@ struct GeometryPass: Sendable {
             let x1 = min(x0 + t, camera.width)
             let tile = Tile(x0: x0, x1: x1, y0: y0, y1: y1)
             // Rays and their bounding cone.
-            var axis = Vector3.zero
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    let k = (y - y0) * t + (x - x0)
-                    (s.dirs[k], s.axial[k]) = ray(x: x, y: y)
-                    axis += s.dirs[k]
-                }
-            }
+            var axis = tileRays(tile, s: s)
             axis = axis.normalized
             var cosHalf = 1.0
             for y in y0..<y1 {
@@ -498,6 +527,9 @@ struct GeometryPass: Sendable {
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let lamp = p.planeNormal.dot(position - p.position)
                     if (side > tileRadius && lamp > 0) || (side < -tileRadius && lamp < 0) { continue }
+                    if GeometryPass.castsNoShadow(p, light: position, centre: tileCentre, radius: tileRadius) {
+                        continue
+                    }
                 }
                 let v = p.position - tileCentre
                 let s = min(max(v.dot(seg) / len2, 0), 1)

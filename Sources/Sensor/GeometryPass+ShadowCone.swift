@@ -136,3 +136,81 @@ extension GeometryPass {
         return (qx * qx + qy * qy).squareRoot() > p.size.x + spread + margin
     }
 }
+
+/// One occluder of a soft directional light, with the light's direction in its frame and the
+/// cone test's per-light terms computed once (see `GeometryPass.coneVisibility`).
+struct ConeOccluder {
+    var index: Int
+    /// A flat occluder whose plane the whole cone crosses from one side (d_z − r > 10⁻⁶); any
+    /// other occluder leaves a pixel undecided.
+    var usable: Bool
+    var isPlane: Bool
+    var position: Vector3
+    var toLocal: Rotation
+    /// +1, or −1 when the light is seen from the shape's back (heights are mirrored).
+    var side: Double
+    /// d_x/d_z and d_y/d_z: the central crossing is o_xy + h·(d_x, d_y)/d_z.
+    var slopeX: Double
+    var slopeY: Double
+    /// r·(d_z + |d_xy|)/((d_z − r)·d_z): the crossing disc's radius per unit height.
+    var spreadPerHeight: Double
+    var size: Vector3
+
+    init(_ p: Primitive, index: Int, towards l: Vector3, radius r: Double) {
+        self.index = index
+        isPlane = p.kind == .plane
+        position = p.position
+        toLocal = p.toLocal
+        size = p.size
+        var d = p.toLocal.rotate(l)
+        side = 1
+        if d.z < 0 {
+            d.z = -d.z
+            side = -1
+        }
+        usable = (p.kind == .plane || p.kind == .disc) && d.z - r > 1e-6
+        let lateral = (d.x * d.x + d.y * d.y).squareRoot()
+        slopeX = usable ? d.x / d.z : 0
+        slopeY = usable ? d.y / d.z : 0
+        spreadPerHeight = usable ? r * (d.z + lateral) / ((d.z - r) * d.z) : 0
+    }
+
+    /// 0 when one occluder blocks every sample, 1 when none can block any, nil when undecided;
+    /// the decisions of `GeometryPass.coneVisibility`, with the same margins.
+    @inline(__always) static func visibility(
+        start: Vector3, cosTheta: Double, radius r: Double, skip: Int, _ cones: UnsafeBufferPointer<ConeOccluder>
+    ) -> Double? {
+        guard cosTheta - r > 1e-9 else { return nil }
+        var undecided = false
+        for c in cones where c.index != skip {
+            guard c.usable else {
+                undecided = true
+                continue
+            }
+            let o = c.toLocal.rotate(start - c.position)
+            let h = -o.z * c.side
+            if h < -1e-12 { continue }
+            guard h > 1e-6 else {
+                undecided = true
+                continue
+            }
+            let spread = h * c.spreadPerHeight
+            let qx = o.x + h * c.slopeX
+            let qy = o.y + h * c.slopeY
+            let margin = 1e-9 * (1 + spread + abs(qx) + abs(qy) + c.size.x + c.size.y)
+            let outside: Bool
+            let inside: Bool
+            if c.isPlane {
+                outside = abs(qx) > c.size.x + spread + margin || abs(qy) > c.size.y + spread + margin
+                inside = abs(qx) + spread + margin < c.size.x && abs(qy) + spread + margin < c.size.y
+            } else {
+                let q = (qx * qx + qy * qy).squareRoot()
+                outside = q > c.size.x + spread + margin
+                inside = q + spread + margin < c.size.x
+            }
+            if inside { return 0 }
+            if !outside { undecided = true }
+        }
+        return undecided ? nil : 1
+    }
+}

@@ -401,9 +401,58 @@ struct GeometryPass: Sendable {
             positionalLightFactors(
                 e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, occluders: occluders,
                 primitives: primitives, output: output)
+        case let .directional(l, _):
+            softLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
+                             output: output)
         default:
             generalFactors(e, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
                            output: output)
+        }
+    }
+
+    /// A soft key light (a disc of angular radius > 0, sampled by `discSamples`): the cone test of
+    /// `coneVisibility` with the light's terms per occluder (`ConeOccluder`) hoisted out of the
+    /// pixel loop; pixels it leaves undecided take the general path and its rays.
+    @inline(never) private func softLightFactors(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let emitter = emitters[e]
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        let r = discFrames[e].radius
+        let cones = occluders.map { ConeOccluder(primitives[$0], index: $0, towards: l, radius: r) }
+        cones.withUnsafeBufferPointer { cones in
+            for j in 0..<count {
+                let k = s.members[j]
+                let m = s.hitMaterial[k]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let n = s.hitNormal[k]
+                let cosTheta = n.dot(l)
+                var gd = 0.0
+                var gs = 0.0
+                if cosTheta > 0 {
+                    let decided = cones.isEmpty
+                        ? 1 : ConeOccluder.visibility(
+                            start: s.hitPoint[k] + n * 1e-6, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k],
+                            cones)
+                    if let visibility = decided {
+                        gd = cosTheta * visibility
+                        if emitter.hasSpecular && visibility > 0 {
+                            gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[m], diffuse: gd)
+                        }
+                    } else {
+                        (gd, gs) = factors(
+                            emitter, disc: discFrames[e], point: s.hitPoint[k], normal: n, view: -s.dirs[k],
+                            exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders, primitives: primitives,
+                            pixel: pixel)
+                    }
+                }
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
         }
     }
 

@@ -481,7 +481,8 @@ struct GeometryPass: Sendable {
                 {
                     gd = cosTheta
                     if lobe {
-                        gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
+                        gs = specular(
+                            l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
                     }
                 }
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)

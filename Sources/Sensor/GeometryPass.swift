@@ -35,6 +35,12 @@ struct GeometryPass: Sendable {
     /// direction) and its radius tan(spread) at unit distance: fixed per light, so soft shadows
     /// compute them once instead of per pixel. Zero for other emitters.
     let discFrames: [(e1: Vector3, e2: Vector3, radius: Double)]
+    /// World-space ray terms (see `tileRays`).
+    let rayA: Vector3
+    let rayU: Vector3
+    let rayV: Vector3
+    /// Single-precision primary-ray tests, one per primitive (see `PrimaryShape`).
+    let shapes: [PrimaryShape]
 
     init(
         camera: CameraModel, origin: Vector3, rotation: Rotation, primitives: [Primitive], emitters: [Emitter],
@@ -53,12 +59,17 @@ struct GeometryPass: Sendable {
         inverse = camera.distortion.map { RadialInverse($0, width: camera.width, height: camera.height) }
         distortionCenter = camera.distortion?.center ?? .zero
         inverseFocal = SIMD2(1 / camera.fx, 1 / camera.fy)
+        rayA = rotation.rotate(
+            Vector3((distortionCenter.x - camera.cx) / camera.fx, (distortionCenter.y - camera.cy) / camera.fy, 1))
+        rayU = rotation.rotate(Vector3(1 / camera.fx, 0, 0))
+        rayV = rotation.rotate(Vector3(0, 1 / camera.fy, 0))
         let golden = Double.pi * (3 - 5.0.squareRoot())
         discSamples = (0..<softSamples).map { k in
             let r = ((Double(k) + 0.5) / Double(softSamples)).squareRoot()
             let a = Double(k) * golden
             return SIMD2(r * cos(a), r * sin(a))
         }
+        shapes = primitives.map { PrimaryShape($0, origin: origin) }
         discFrames = emitters.map { emitter in
             guard case let .directional(l, spread) = emitter.geometry else { return (.zero, .zero, 0) }
             let e1 = (abs(l.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(l).normalized
@@ -85,44 +96,99 @@ struct GeometryPass: Sendable {
         return (rotation.rotate(c * inverseLength), inverseLength)
     }
 
+    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and their sum.
+    ///
+    /// The camera-frame vector of pixel offset v = (vx, vy) from the distortion centre, undistorted
+    /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
+    /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
+    /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
+        let t = GeometryCache.tileSize
+        var sum = Vector3.zero
+        for y in tile.y0..<tile.y1 {
+            let vy = Double(y) + 0.5 - distortionCenter.y
+            let row = vy * rayV
+            var k = (y - tile.y0) * t
+            for x in tile.x0..<tile.x1 {
+                let vx = Double(x) + 0.5 - distortionCenter.x
+                let scale = inverse?.undistortedScale(squaredRadius: vx * vx + vy * vy) ?? 1
+                let w = rayA + scale * (vx * rayU + row)
+                let inverseLength = 1 / w.dot(w).squareRoot()
+                let d = w * inverseLength
+                s.dirs[k] = d
+                s.axial[k] = inverseLength
+                sum += d
+                k += 1
+            }
+        }
+        return sum
+    }
+
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
         primitives.withUnsafeBufferPointer { primitives in
-            run(band: band, primitives: primitives, texels: texels, output: output)
+            shapes.withUnsafeBufferPointer { shapes in
+                run(band: band, primitives: primitives, shapes: shapes, texels: texels, output: output)
+            }
         }
     }
 
-    private func run(
-        band: Int, primitives: UnsafeBufferPointer<Primitive>, texels: UnsafeBufferPointer<UInt16>, output: Output
-    ) {
-        let t = GeometryCache.tileSize
-        let y0 = band * t
-        let y1 = min(y0 + t, camera.height)
-        // Per-tile scratch as raw buffers: the pixel loops then pay no bounds or uniqueness checks.
-        func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
-            b.initialize(repeating: value)
-            return b
+    /// Per-tile scratch as raw buffers: the pixel loops then pay no bounds or uniqueness checks.
+    struct Scratch {
+        let dirs: UnsafeMutableBufferPointer<Vector3>
+        let axial: UnsafeMutableBufferPointer<Double>
+        let hitPoint: UnsafeMutableBufferPointer<Vector3>
+        let hitNormal: UnsafeMutableBufferPointer<Vector3>
+        let hitMaterial: UnsafeMutableBufferPointer<Int>
+        /// The hit primitive when a shadow ray may skip it (see `factors`), else -1.
+        let hitSkip: UnsafeMutableBufferPointer<Int>
+        let hitPrim: UnsafeMutableBufferPointer<Int>
+        let members: UnsafeMutableBufferPointer<Int>
+        let groupLo: UnsafeMutableBufferPointer<Vector3>
+        let groupHi: UnsafeMutableBufferPointer<Vector3>
+
+        init(tile t: Int, primitives: Int) {
+            func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
+                let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+                b.initialize(repeating: value)
+                return b
+            }
+            dirs = scratch(Vector3.zero, t * t)
+            axial = scratch(0.0, t * t)
+            hitPoint = scratch(Vector3.zero, t * t)
+            hitNormal = scratch(Vector3.zero, t * t)
+            hitMaterial = scratch(-1, t * t)
+            hitSkip = scratch(-1, t * t)
+            hitPrim = scratch(-1, t * t)
+            members = scratch(0, t * t)
+            groupLo = scratch(Vector3(repeating: .infinity), primitives)
+            groupHi = scratch(Vector3(repeating: -.infinity), primitives)
         }
-        let dirs = scratch(Vector3.zero, t * t)
-        let axial = scratch(0.0, t * t)
-        let hitPoint = scratch(Vector3.zero, t * t)
-        let hitNormal = scratch(Vector3.zero, t * t)
-        let hitMaterial = scratch(-1, t * t)
-        // The hit primitive when a shadow ray may skip it (see `factors`), else -1.
-        let hitSkip = scratch(-1, t * t)
-        let hitPrim = scratch(-1, t * t)
-        let members = scratch(0, t * t)
-        // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
-        // against the wall) would otherwise cull occluders with one sphere around both surfaces.
-        var groups: [Int] = []
-        let groupLo = scratch(Vector3(repeating: .infinity), primitives.count)
-        let groupHi = scratch(Vector3(repeating: -.infinity), primitives.count)
-        let prepared = primitives.map { $0.prepare(origin: origin) }
-        defer {
+
+        func deallocate() {
             for b in [dirs, hitPoint, hitNormal, groupLo, groupHi] { b.deallocate() }
             for b in [hitMaterial, hitSkip, hitPrim, members] { b.deallocate() }
             axial.deallocate()
         }
+    }
+
+    /// The pixels of one tile: columns x0..<x1 of rows y0..<y1, scratch index (y − y0)·t + (x − x0).
+    struct Tile {
+        let x0: Int, x1: Int, y0: Int, y1: Int
+    }
+
+    private func run(
+        band: Int, primitives: UnsafeBufferPointer<Primitive>, shapes: UnsafeBufferPointer<PrimaryShape>,
+        texels: UnsafeBufferPointer<UInt16>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let y0 = band * t
+        let y1 = min(y0 + t, camera.height)
+        let s = Scratch(tile: t, primitives: primitives.count)
+        defer { s.deallocate() }
+        // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
+        // against the wall) would otherwise cull occluders with one sphere around both surfaces.
+        var groups: [Int] = []
+        let prepared = primitives.map { $0.prepare(origin: origin) }
         var candidates: [Int] = []
         var occluders: [Int] = []
         candidates.reserveCapacity(primitives.count)
@@ -130,19 +196,13 @@ struct GeometryPass: Sendable {
         var x0 = 0
         while x0 < camera.width {
             let x1 = min(x0 + t, camera.width)
+            let tile = Tile(x0: x0, x1: x1, y0: y0, y1: y1)
             // Rays and their bounding cone.
-            var axis = Vector3.zero
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    let k = (y - y0) * t + (x - x0)
-                    (dirs[k], axial[k]) = ray(x: x, y: y)
-                    axis += dirs[k]
-                }
-            }
+            var axis = tileRays(tile, s: s)
             axis = axis.normalized
             var cosHalf = 1.0
             for y in y0..<y1 {
-                for x in x0..<x1 { cosHalf = min(cosHalf, dirs[(y - y0) * t + (x - x0)].dot(axis)) }
+                for x in x0..<x1 { cosHalf = min(cosHalf, s.dirs[(y - y0) * t + (x - x0)].dot(axis)) }
             }
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
@@ -156,134 +216,327 @@ struct GeometryPass: Sendable {
                 let angle = acos(min(max(v.dot(axis) / dist, -1), 1))
                 if angle <= halfAngle + asin(min(p.boundingRadius / dist, 1)) + 1e-6 { candidates.append(i) }
             }
-            // Primary hits.
+            // Nearest bound first (stable, so equal bounds keep the scene's order).
+            for j in candidates.indices.dropFirst() {
+                let c = candidates[j]
+                var i = j
+                while i > 0 && shapes[candidates[i - 1]].nearBound > shapes[c].nearBound {
+                    candidates[i] = candidates[i - 1]
+                    i -= 1
+                }
+                candidates[i] = c
+            }
             for g in groups {
-                groupLo[g] = Vector3(repeating: .infinity)
-                groupHi[g] = Vector3(repeating: -.infinity)
+                s.groupLo[g] = Vector3(repeating: .infinity)
+                s.groupHi[g] = Vector3(repeating: -.infinity)
             }
             groups.removeAll(keepingCapacity: true)
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    let k = (y - y0) * t + (x - x0)
-                    let d = dirs[k]
-                    var best = Double.infinity
-                    var bestPrim = -1
-                    for i in candidates {
-                        let h = primitives[i].distance(prepared[i], direction: d, tMin: 1e-9, tMax: best)
-                        if h < best {
-                            best = h
-                            bestPrim = i
-                        }
-                    }
-                    let pixel = y * camera.width + x
-                    guard bestPrim >= 0 else {
-                        hitMaterial[k] = -1
-                        hitPrim[k] = -1
-                        output.depth.base[pixel] = .nan
-                        output.objects.base[pixel] = RawFrame.none
-                        output.materials.base[pixel] = RawFrame.none
-                        continue
-                    }
-                    let p = origin + best * d
-                    var (n, material) = primitives[bestPrim].surface(at: p, texels: texels)
-                    var inside = false
-                    if n.dot(d) > 0 {
-                        n = -n
-                        inside = true
-                    }
-                    let kind = primitives[bestPrim].kind
-                    hitSkip[k] = kind == .plane || kind == .disc || !inside ? bestPrim : -1
-                    hitPoint[k] = p
-                    hitNormal[k] = n
-                    hitMaterial[k] = material
-                    hitPrim[k] = bestPrim
-                    if groupLo[bestPrim].x > groupHi[bestPrim].x { groups.append(bestPrim) }
-                    groupLo[bestPrim] = groupLo[bestPrim].replacing(with: p, where: p .< groupLo[bestPrim])
-                    groupHi[bestPrim] = groupHi[bestPrim].replacing(with: p, where: p .> groupHi[bestPrim])
-                    output.depth.base[pixel] = Float(best * axial[k])
-                    output.objects.base[pixel] = primitives[bestPrim].object
-                    output.materials.base[pixel] = UInt16(material)
+            candidates.withUnsafeBufferPointer { candidates in
+                prepared.withUnsafeBufferPointer { prepared in
+                    primaryHits(
+                        tile, candidates: candidates, primitives: primitives, shapes: shapes, prepared: prepared,
+                        texels: texels, s: s, groups: &groups, output: output)
                 }
             }
             for g in groups {
-                let lo = groupLo[g]
-                let hi = groupHi[g]
+                let lo = s.groupLo[g]
+                let hi = s.groupHi[g]
                 let tileCentre = (lo + hi) / 2
                 let tileRadius = (hi - lo).length / 2 + 1e-6
                 // This group's pixels, in raster order.
                 var count = 0
                 for y in y0..<y1 {
-                    for x in x0..<x1 where hitPrim[(y - y0) * t + (x - x0)] == g {
-                        members[count] = (y - y0) * t + (x - x0)
+                    for x in x0..<x1 where s.hitPrim[(y - y0) * t + (x - x0)] == g {
+                        s.members[count] = (y - y0) * t + (x - x0)
                         count += 1
                     }
                 }
                 for (e, emitter) in emitters.enumerated() {
                     cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
-                    let dSlot = diffuseSlot[e]
-                    let sSlot = specularSlot[e]
-                    if case let .hemisphere(sky) = emitter.geometry {
-                        // No shadow and no lobe: the factor needs only the normal.
-                        for j in 0..<count {
-                            let k = members[j]
-                            let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                            let factor = (1 + hitNormal[k].dot(sky)) / 2
-                            output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
-                        }
-                        continue
-                    }
-                    // The lobe's slot exists only when some material is glossy.
-                    let lobe = emitter.hasSpecular && sSlot >= 0
                     occluders.withUnsafeBufferPointer { occluders in
-                        switch emitter.geometry {
-                        case let .directional(l, spread) where spread == 0 || softSamples <= 1:
-                            // A hard key light: g = cos θ · visibility, the same for every pixel's l.
-                            for j in 0..<count {
-                                let k = members[j]
-                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                                let n = hitNormal[k]
-                                let cosTheta = n.dot(l)
-                                var gd = 0.0
-                                var gs = 0.0
-                                if cosTheta > 0
-                                    && !occluded(hitPoint[k] + n * 1e-6, l, .infinity, skip: hitSkip[k], occluders,
-                                                 primitives)
-                                {
-                                    gd = cosTheta
-                                    if lobe { gs = specular(l: l, view: -dirs[k], normal: n, exponent: shininess[hitMaterial[k]], diffuse: gd) }
-                                }
-                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-                            }
-                        case let .positional(position, axis, m):
-                            for j in 0..<count {
-                                let k = members[j]
-                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                                let (gd, gs) = positionalFactors(
-                                    position: position, axis: axis, exponent: m, point: hitPoint[k],
-                                    normal: hitNormal[k], view: -dirs[k], shininess: shininess[hitMaterial[k]],
-                                    lobe: lobe, skip: hitSkip[k], occluders: occluders, primitives: primitives)
-                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-                            }
-                        default:
-                            for j in 0..<count {
-                                let k = members[j]
-                                let m = hitMaterial[k]
-                                let pixel = (y0 + k / t) * camera.width + x0 + k % t
-                                let (gd, gs) = factors(
-                                    emitter, disc: discFrames[e], point: hitPoint[k], normal: hitNormal[k],
-                                    view: -dirs[k],
-                                    exponent: shininess[m], skip: hitSkip[k], occluders: occluders,
-                                    primitives: primitives, pixel: pixel)
-                                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-                            }
-                        }
+                        lightFactors(
+                            e, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
+                            output: output)
                     }
                 }
             }
             x0 = x1
+        }
+    }
+
+    /// Primary rays of one tile: nearest hits, surface lookup, depth and ids, and the per-primitive
+    /// bounds of hit points (`groups`).
+    @inline(never) private func primaryHits(
+        _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
+    ) {
+        for y in tile.y0..<tile.y1 {
+            for x in tile.x0..<tile.x1 {
+                primaryHit(
+                    x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
+                    prepared: prepared, texels: texels, s: s, groups: &groups, output: output)
+            }
+        }
+    }
+
+    /// The nearest hit in double precision alone, for the rare ray whose single-precision winner
+    /// the double-precision distance does not confirm.
+    @inline(never) private func nearestHit(
+        _ d: Vector3, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        prepared: UnsafeBufferPointer<Primitive.Prepared>
+    ) -> (Double, Int) {
+        var best = Double.infinity
+        var bestPrim = -1
+        for i in candidates {
+            let h = primitives[i].distance(prepared[i], direction: d, tMin: 1e-9, tMax: best)
+            if h < best {
+                best = h
+                bestPrim = i
+            }
+        }
+        return (best, bestPrim)
+    }
+
+    @inline(__always) private func primaryHit(
+        x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
+    ) {
+        let k = (y - tile.y0) * GeometryCache.tileSize + (x - tile.x0)
+        let d = s.dirs[k]
+        // Which primitive the ray meets, in single precision; then its distance in double.
+        let dx = SIMD4<Float>(repeating: Float(d.x))
+        let dy = SIMD4<Float>(repeating: Float(d.y))
+        let dz = SIMD4<Float>(repeating: Float(d.z))
+        var nearest = Float.infinity
+        var bestPrim = -1
+        for i in candidates {
+            // Sorted by bound: every later candidate's hit lies beyond the nearest one found.
+            if shapes[i].nearBound >= nearest { break }
+            let h = shapes[i].distance(dx, dy, dz, tMax: nearest)
+            if h < nearest {
+                nearest = h
+                bestPrim = i
+            }
+        }
+        var best = Double.infinity
+        if bestPrim >= 0 {
+            best = primitives[bestPrim].refinedDistance(prepared[bestPrim], direction: d)
+            if best == .infinity {
+                // The two precisions disagree on a grazing ray: decide it in double.
+                (best, bestPrim) = nearestHit(d, candidates: candidates, primitives: primitives, prepared: prepared)
+            }
+        }
+        let pixel = y * camera.width + x
+        guard bestPrim >= 0 else {
+            s.hitMaterial[k] = -1
+            s.hitPrim[k] = -1
+            output.depth.base[pixel] = .nan
+            output.objects.base[pixel] = RawFrame.none
+            output.materials.base[pixel] = RawFrame.none
+            return
+        }
+        let p = origin + best * d
+        let shape = shapes[bestPrim]
+        var n: Vector3
+        var material: Int
+        if shape.plain {
+            (n, material) = (shape.normal, shape.material)
+        } else {
+            (n, material) = GeometryPass.surface(primitives, bestPrim, at: p, texels: texels)
+        }
+        var inside = false
+        if n.dot(d) > 0 {
+            n = -n
+            inside = true
+        }
+        s.hitSkip[k] = shape.flat || !inside ? bestPrim : -1
+        s.hitPoint[k] = p
+        s.hitNormal[k] = n
+        s.hitMaterial[k] = material
+        s.hitPrim[k] = bestPrim
+        if s.groupLo[bestPrim].x > s.groupHi[bestPrim].x { groups.append(bestPrim) }
+        s.groupLo[bestPrim] = s.groupLo[bestPrim].replacing(with: p, where: p .< s.groupLo[bestPrim])
+        s.groupHi[bestPrim] = s.groupHi[bestPrim].replacing(with: p, where: p .> s.groupHi[bestPrim])
+        output.depth.base[pixel] = Float(best * s.axial[k])
+        output.objects.base[pixel] = shape.object
+        output.materials.base[pixel] = UInt16(material)
+    }
+
+    /// The surface lookup of a textured or curved hit, out of line so the pixel loop does not copy
+    /// the whole `Primitive` for the common untextured flat hit.
+    @inline(never) static func surface(
+        _ primitives: UnsafeBufferPointer<Primitive>, _ i: Int, at p: Vector3, texels: UnsafeBufferPointer<UInt16>
+    ) -> (Vector3, Int) {
+        let r = primitives[i].surface(at: p, texels: texels)
+        return (r.normal, r.material)
+    }
+
+    /// One emitter's factors for the `count` pixels of a group (`s.members`), occluders culled.
+    @inline(never) private func lightFactors(
+        _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let emitter = emitters[e]
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        let (x0, y0) = (tile.x0, tile.y0)
+        if case let .hemisphere(sky) = emitter.geometry {
+            // No shadow and no lobe: the factor needs only the normal.
+            for j in 0..<count {
+                let k = s.members[j]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let factor = (1 + s.hitNormal[k].dot(sky)) / 2
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
+            }
+            return
+        }
+        switch emitter.geometry {
+        case let .directional(l, spread) where spread == 0 || softSamples <= 1:
+            hardLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
+                             output: output)
+        case let .positional(position, axis, m):
+            positionalLightFactors(
+                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, occluders: occluders,
+                primitives: primitives, output: output)
+        case let .directional(l, _):
+            softLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
+                             output: output)
+        default:
+            generalFactors(e, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
+                           output: output)
+        }
+    }
+
+    /// A soft key light (a disc of angular radius > 0, sampled by `discSamples`): the cone test of
+    /// `coneVisibility` with the light's terms per occluder (`ConeOccluder`) hoisted out of the
+    /// pixel loop; pixels it leaves undecided take the general path and its rays.
+    @inline(never) private func softLightFactors(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let emitter = emitters[e]
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        let r = discFrames[e].radius
+        let cones = occluders.map { ConeOccluder(primitives[$0], index: $0, towards: l, radius: r) }
+        cones.withUnsafeBufferPointer { cones in
+            for j in 0..<count {
+                let k = s.members[j]
+                let m = s.hitMaterial[k]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let n = s.hitNormal[k]
+                let cosTheta = n.dot(l)
+                var gd = 0.0
+                var gs = 0.0
+                if cosTheta > 0 {
+                    let decided = cones.isEmpty
+                        ? 1 : ConeOccluder.visibility(
+                            start: s.hitPoint[k] + n * 1e-6, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k],
+                            cones)
+                    if let visibility = decided {
+                        gd = cosTheta * visibility
+                        if emitter.hasSpecular && visibility > 0 {
+                            gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[m], diffuse: gd)
+                        }
+                    } else {
+                        (gd, gs) = factors(
+                            emitter, disc: discFrames[e], point: s.hitPoint[k], normal: n, view: -s.dirs[k],
+                            exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders, primitives: primitives,
+                            pixel: pixel)
+                    }
+                }
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
+        }
+    }
+
+    /// A hard key light: g = cos θ · visibility, the same l for every pixel.
+    @inline(never) private func hardLightFactors(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        // The lobe's slot exists only when some material is glossy.
+        let lobe = emitters[e].hasSpecular && sSlot >= 0
+        do {
+            // A hard key light: g = cos θ · visibility, the same for every pixel's l.
+            for j in 0..<count {
+                let k = s.members[j]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let n = s.hitNormal[k]
+                let cosTheta = n.dot(l)
+                var gd = 0.0
+                var gs = 0.0
+                if cosTheta > 0
+                    && !occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives)
+                {
+                    gd = cosTheta
+                    if lobe {
+                        gs = specular(
+                            l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
+                    }
+                }
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
+        }
+    }
+
+    /// A point or spot light (the flash among them).
+    @inline(never) private func positionalLightFactors(
+        _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        let lobe = emitters[e].hasSpecular && sSlot >= 0
+        do {
+            for j in 0..<count {
+                let k = s.members[j]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let (gd, gs) = positionalFactors(
+                    position: position, axis: axis, exponent: m, point: s.hitPoint[k],
+                    normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
+                    lobe: lobe, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
+        }
+    }
+
+    /// Any other light (a soft key light), through the general `factors`.
+    @inline(never) private func generalFactors(
+        _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let emitter = emitters[e]
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        do {
+            for j in 0..<count {
+                let k = s.members[j]
+                let m = s.hitMaterial[k]
+                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let (gd, gs) = factors(
+                    emitter, disc: discFrames[e], point: s.hitPoint[k], normal: s.hitNormal[k],
+                    view: -s.dirs[k], exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders,
+                    primitives: primitives, pixel: pixel)
+                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
         }
     }
 
@@ -308,7 +561,12 @@ struct GeometryPass: Sendable {
                 let s = v.dot(towards)
                 if s < -(p.boundingRadius + tileRadius) { continue }
                 let perp = (v - max(s, 0) * towards).length
-                if perp <= p.boundingRadius + tileRadius + max(s, 0) * grow { list.append(i) }
+                if perp <= p.boundingRadius + tileRadius + max(s, 0) * grow
+                    && !GeometryPass.castsNoShadow(p, towards: towards, coneRadius: grow, centre: tileCentre,
+                                                   radius: tileRadius)
+                {
+                    list.append(i)
+                }
             }
         case let .positional(position, _, _):
             let seg = position - tileCentre
@@ -319,6 +577,9 @@ struct GeometryPass: Sendable {
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let lamp = p.planeNormal.dot(position - p.position)
                     if (side > tileRadius && lamp > 0) || (side < -tileRadius && lamp < 0) { continue }
+                    if GeometryPass.castsNoShadow(p, light: position, centre: tileCentre, radius: tileRadius) {
+                        continue
+                    }
                 }
                 let v = p.position - tileCentre
                 let s = min(max(v.dot(seg) / len2, 0), 1)
@@ -396,7 +657,7 @@ struct GeometryPass: Sendable {
             let cosAlpha = -axis.dot(l)
             if m > 0 {
                 guard cosAlpha > 0 else { return (0, 0) }
-                scale = PositivePower.of(cosAlpha, m) / d2
+                scale = InlinePower.of(cosAlpha, m) / d2
             } else {
                 scale = 1 / d2
             }
@@ -424,7 +685,7 @@ struct GeometryPass: Sendable {
         let cosAlpha = -axis.dot(l)
         guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
         if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
-        let scale = m > 0 ? PositivePower.of(cosAlpha, m) / d2 : 1 / d2
+        let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }
         return (gd, specular(l: l, view: v, normal: n, exponent: shininess, diffuse: gd))
@@ -442,7 +703,7 @@ struct GeometryPass: Sendable {
         // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
         // resolution of any diffuse factor beside it, so the power is not worth evaluating.
         guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
-        return (exponent + 8) / 8 * PositivePower.of(nh, exponent) * gd
+        return (exponent + 8) / 8 * InlinePower.of(nh, exponent) * gd
     }
 }
 

@@ -18,8 +18,8 @@ struct Primitive: Sendable {
     var columns: Int, rows: Int, gap: Double
     /// Start of this card's indices in the shared texel array.
     var texelOffset: Int
-    /// The world normal of a plane or disc (local +Z).
-    var planeNormal: Vector3 { toWorld.rotate(Vector3(0, 0, 1)) }
+    /// The world normal of a plane or disc (local +Z), kept so hit lookups do not rotate it per pixel.
+    var planeNormal: Vector3 = .zero
 
     static let epsilon = 1e-9
 
@@ -52,6 +52,27 @@ struct Primitive: Sendable {
         let b = q.oc.dot(direction)
         if q.c > 0 && (b > 0 || b * b - q.c < 0) { return .infinity }
         return distance(local: q.local, b: b, c: q.c, direction: direction, tMin: tMin, tMax: tMax)
+    }
+
+    /// The exact hit distance of a ray that a single-precision test (`PrimaryShape`) found to hit
+    /// this primitive: only the distance is recomputed in double precision (for a flat shape one
+    /// division, for a sphere the near root), not the bounds. `.infinity` where the double-precision
+    /// terms disagree (a ray grazing a sphere's rim); the caller then runs the full test.
+    @inline(__always) func refinedDistance(_ q: Prepared, direction: Vector3) -> Double {
+        switch kind {
+        case .plane, .disc:
+            let t = -q.local.z / (toLocal.row2 * direction).sum()
+            return t > 1e-9 && t < .infinity ? t : .infinity
+        case .sphere:
+            let b = q.oc.dot(direction)
+            let disc = b * b - q.c
+            guard disc >= 0 else { return .infinity }
+            let s = disc.squareRoot()
+            let t = -b - s > 1e-9 ? -b - s : -b + s
+            return t > 1e-9 ? t : .infinity
+        case .box:
+            return distance(q, direction: direction, tMin: 1e-9, tMax: .infinity)
+        }
     }
 
     /// The exact test once the bounding sphere is hit: o is the local origin, b and c the
@@ -98,7 +119,7 @@ struct Primitive: Sendable {
     ) -> (normal: Vector3, material: Int) {
         // An untextured flat shape has one normal and one material: no local point needed.
         if texture == .none && (kind == .plane || kind == .disc) {
-            return (toWorld.rotate(Vector3(0, 0, 1)), materialBase)
+            return (planeNormal, materialBase)
         }
         let p = toLocal.rotate(world - position)
         var n: Vector3
@@ -161,6 +182,7 @@ extension Primitive {
                 boundingRadius: object.shape.boundingRadius * (1 + 1e-9) + 1e-9, object: UInt16(i),
                 materialBase: materials.count, texture: .none, columns: 1, rows: 1, gap: 0,
                 texelOffset: 0)
+            prim.planeNormal = object.transform.rotation.rotate(Vector3(0, 0, 1))
             let surfaceMaterials = object.surface.materials
             switch object.surface {
             case .uniform: break

@@ -65,7 +65,8 @@ struct NoiseDistributionTests {
             let variance = (sumSquares - sum * sum / n) / (n - 1)
             #expect(abs(mean - mu) < 4 * (mu / n).squareRoot(), "ch \(ch): mean \(mean), expected \(mu)")
             // Var of the sample variance of a Poisson: (μ + 2μ²)/n approximately.
-            #expect(abs(variance - mu) < 4 * ((mu + 2 * mu * mu) / n).squareRoot(), "ch \(ch) variance \(variance) vs \(mu)")
+            #expect(
+                abs(variance - mu) < 4 * ((mu + 2 * mu * mu) / n).squareRoot(), "ch \(ch) variance \(variance) vs \(mu)")
             // χ² over bins merged until each expects at least 10 pixels.
             var chi2 = 0.0
             var bins = 0

@@ -47,12 +47,8 @@ final class NormalTable: @unchecked Sendable {
         }
     }
 
-    /// Four independent deviates, one from each 16-bit quarter of `bits`.
-    @inline(__always) func normals(_ bits: UInt64) -> SIMD4<Float> {
-        SIMD4(
-            values[Int(truncatingIfNeeded: bits & 0xFFFF)],
-            values[Int(truncatingIfNeeded: (bits >> 16) & 0xFFFF)],
-            values[Int(truncatingIfNeeded: (bits >> 32) & 0xFFFF)],
-            values[Int(truncatingIfNeeded: bits >> 48)])
+    /// The deviate of 16-bit quarter `quarter` (0…3) of `bits`; the four are independent.
+    @inline(__always) func normal(_ bits: UInt64, _ quarter: Int) -> Float {
+        values[Int(truncatingIfNeeded: (bits >> UInt64(16 * quarter)) & 0xFFFF)]
     }
 }

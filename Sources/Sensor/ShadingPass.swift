@@ -146,19 +146,25 @@ struct ShadingPass: Sendable {
         pixel: Int, mean: SIMD4<Float>, _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
-        let z = normals.normals(CounterRandom.draw(streamKey: temporalKey, index: base))
-        var pixelGain = SIMD4<Float>(repeating: 1)
-        var offset = SIMD4<Float>.zero
+        let t = CounterRandom.draw(streamKey: temporalKey, index: base)
+        // Scalars, not vectors: each lane would be extracted again for its channel.
+        var g0: Float = 1, g1: Float = 1, g2: Float = 1
+        var o0: Float = 0, o1: Float = 0, o2: Float = 0
         if prnu > 0 {
-            pixelGain += prnu * normals.normals(CounterRandom.draw(streamKey: fixedKey, index: base))
+            let p = CounterRandom.draw(streamKey: fixedKey, index: base)
+            g0 += prnu * normals.normal(p, 0)
+            g1 += prnu * normals.normal(p, 1)
+            g2 += prnu * normals.normal(p, 2)
         }
         if dsnu > 0 {
-            offset = dsnu * normals.normals(CounterRandom.draw(streamKey: fixedKey, index: base + 2))
+            let q = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
+            o0 = dsnu * normals.normal(q, 0)
+            o1 = dsnu * normals.normal(q, 1)
+            o2 = dsnu * normals.normal(q, 2)
         }
-        let mu = mean + dark
-        channel(pixel &* 3, mu.x, z.x, pixelGain.x, offset.x, base &+ 2, poisson, output)
-        channel(pixel &* 3 &+ 1, mu.y, z.y, pixelGain.y, offset.y, base &+ 3, poisson, output)
-        channel(pixel &* 3 &+ 2, mu.z, z.z, pixelGain.z, offset.z, base &+ 4, poisson, output)
+        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), g0, o0, base &+ 2, poisson, output)
+        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), g1, o1, base &+ 3, poisson, output)
+        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), g2, o2, base &+ 4, poisson, output)
     }
 
     /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain

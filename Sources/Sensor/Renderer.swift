@@ -102,8 +102,10 @@ public struct Renderer: Sendable {
         var electrons = [Float](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
         var dn = [UInt16](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
         let keep = options.keepsComponents
-        var flashPart = [Float](repeating: 0, count: keep ? pixels * 3 : 0)
-        var ambientPart = [Float](repeating: 0, count: keep ? pixels * 3 : 0)
+        // Likewise the components, when kept: a serial zero fill of them cost more than the parallel pass's writes.
+        let parts = keep ? pixels * 3 : 0
+        var flashPart = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
+        var ambientPart = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
         let shading = ShadingPass(renderer: self, exposure: exposure)
         electrons.withUnsafeMutableBufferPointer { ep in
             dn.withUnsafeMutableBufferPointer { dp in

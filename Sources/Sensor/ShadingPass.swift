@@ -100,8 +100,10 @@ struct ShadingPass: Sendable {
 
     func run(rows: Range<Int>, output: Output) {
         let slots = geometry.slotCount
-        let zig = ZigguratNormal.shared
-        let recip = PoissonInversion.shared
+        let normals = NormalTable.shared
+        let poisson = PoissonTable.shared
+        let first = rows.lowerBound * width
+        let end = rows.upperBound * width
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 ambientSlots.withUnsafeBufferPointer { aSlot in
@@ -110,7 +112,7 @@ struct ShadingPass: Sendable {
                             flashRates.withUnsafeBufferPointer { fRate in
                                 let na = aSlot.count
                                 let nf = fSlot.count
-                                for pixel in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                                for pixel in first..<end {
                                     var ambient = SIMD4<Float>.zero
                                     var flash = SIMD4<Float>.zero
                                     let m = Int(materials[pixel])
@@ -127,7 +129,7 @@ struct ShadingPass: Sendable {
                                             ao.base[pixel * 3 + ch] = ambient[ch]
                                         }
                                     }
-                                    expose(pixel: pixel, mean: ambient + flash, zig, recip, output)
+                                    expose(pixel: pixel, mean: ambient + flash, normals, poisson, output)
                                 }
                             }
                         }
@@ -137,74 +139,60 @@ struct ShadingPass: Sendable {
         }
     }
 
-    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (the three
-    /// channels' normals), 2…4 (Poisson uniforms), 5 (rejections). Fixed: 0 (PRNU), 2 (DSNU),
-    /// 5 (rejections).
+    /// The noise chain of one pixel. Counter layout per pixel and stream: draws 8·pixel + 0…7.
+    /// Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel). Fixed: 0 (PRNU),
+    /// 2 (DSNU).
     @inline(__always) private func expose(
-        pixel: Int, mean: SIMD4<Float>, _ zig: ZigguratNormal, _ recip: PoissonInversion, _ output: Output
+        pixel: Int, mean: SIMD4<Float>, _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
-        var more = FallbackBits(streamKey: temporalKey, index: base + 5)
-        let h = CounterRandom.draw(streamKey: temporalKey, index: base)
-        let t0 = zig.sample(ShadingPass.field(h, 0), more: &more)
-        let t1 = zig.sample(ShadingPass.field(h, 1), more: &more)
-        let t2 = zig.sample(ShadingPass.field(h, 2), more: &more)
-        var gain0: Float = 1, gain1: Float = 1, gain2: Float = 1
-        var d0: Float = 0, d1: Float = 0, d2: Float = 0
-        if prnu > 0 || dsnu > 0 {
-            var fixedMore = FallbackBits(streamKey: fixedKey, index: base + 5)
-            if prnu > 0 {
-                let p = CounterRandom.draw(streamKey: fixedKey, index: base)
-                gain0 += prnu * zig.sample(ShadingPass.field(p, 0), more: &fixedMore)
-                gain1 += prnu * zig.sample(ShadingPass.field(p, 1), more: &fixedMore)
-                gain2 += prnu * zig.sample(ShadingPass.field(p, 2), more: &fixedMore)
-            }
-            if dsnu > 0 {
-                let q = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
-                d0 = dsnu * zig.sample(ShadingPass.field(q, 0), more: &fixedMore)
-                d1 = dsnu * zig.sample(ShadingPass.field(q, 1), more: &fixedMore)
-                d2 = dsnu * zig.sample(ShadingPass.field(q, 2), more: &fixedMore)
-            }
+        let t = CounterRandom.draw(streamKey: temporalKey, index: base)
+        // Scalars, not vectors: each lane would be extracted again for its channel.
+        var g0: Float = 1, g1: Float = 1, g2: Float = 1
+        var o0: Float = 0, o1: Float = 0, o2: Float = 0
+        if prnu > 0 {
+            let p = CounterRandom.draw(streamKey: fixedKey, index: base)
+            g0 += prnu * normals.normal(p, 0)
+            g1 += prnu * normals.normal(p, 1)
+            g2 += prnu * normals.normal(p, 2)
         }
-        channel(pixel * 3, mean.x, t0, gain0, d0, base + 2, recip, output)
-        channel(pixel * 3 + 1, mean.y, t1, gain1, d1, base + 3, recip, output)
-        channel(pixel * 3 + 2, mean.z, t2, gain2, d2, base + 4, recip, output)
+        if dsnu > 0 {
+            let q = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
+            o0 = dsnu * normals.normal(q, 0)
+            o1 = dsnu * normals.normal(q, 1)
+            o2 = dsnu * normals.normal(q, 2)
+        }
+        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), g0, o0, base &+ 2, poisson, output)
+        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), g1, o1, base &+ 3, poisson, output)
+        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), g2, o2, base &+ 4, poisson, output)
     }
 
-    /// Field `i` (0…2) of a 64-bit draw as the top 21 bits of a 32-bit ziggurat input: three
-    /// normals per hash. 21 bits resolve a deviate to 2⁻²⁰ of its layer's width, some 3·10⁻⁶ σ.
-    @inline(__always) static func field(_ h: UInt64, _ i: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: h >> UInt64(43 - 21 * i)) << 11
-    }
-
-    /// One channel of the chain, given its temporal deviate, PRNU gain and DSNU offset.
+    /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain
+    /// and DSNU offset.
     @inline(__always) private func channel(
-        _ index: Int, _ mean: Float, _ z: Float, _ pixelGain: Float, _ offset: Float, _ poissonDraw: UInt64,
-        _ recip: PoissonInversion, _ output: Output
+        _ index: Int, _ mu: Float, _ z: Float, _ pixelGain: Float, _ offset: Float, _ poissonDraw: UInt64,
+        _ poisson: PoissonTable, _ output: Output
     ) {
-        let mu = mean + dark
         var e: Float
-        if mu < 25 {
-            // Small signals: Poisson shot noise (its own uniform per channel), z as read noise.
-            let first = CounterRandom.draw(streamKey: temporalKey, index: poissonDraw)
-            let shot: Float
-            if mu >= Float(PoissonInversion.rejectionFrom) {
-                shot = recip.rejection(mean: Double(mu)) { i in
-                    i == 0 ? first : CounterRandom.mix(first ^ (i &* 0xD6E8_FEB8_6659_FD93))
-                }
-            } else {
-                shot = recip.sample(mean: Double(max(mu, 0)), uniform: (Double(first >> 11) + 0.5) * 0x1p-53)
-            }
-            e = shot + read * z
+        if mu < PoissonTable.limit {
+            // Small signals: Poisson shot noise (its own 64 bits per channel), z as read noise.
+            let bits = CounterRandom.draw(streamKey: temporalKey, index: poissonDraw)
+            e = poisson.sample(mean: max(mu, 0), bits: bits) + read * z
         } else {
             // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²).
             e = mu + (mu + readSquared).squareRoot() * z
         }
         e = e * pixelGain + offset
-        e = min(e, fullWell)
+        e = e < fullWell ? e : fullWell
         output.electrons.base[index] = e
-        // Round half up; codes below zero clip to zero.
-        let code = min(max(blackLevel + gain * e + 0.5, 0), maximumCode + 0.5)
-        output.dn.base[index] = UInt16(code)
+        // Round half up; codes below zero clip to zero. For 0 ≤ c < 2²², c + 2²³ − 2²³ is c rounded
+        // to an integer; one less where that rounded up gives ⌊c⌋ exactly, and adding 2²³ again
+        // leaves that integer in the low mantissa bits: no trapping conversion.
+        var c = blackLevel + gain * e + 0.5
+        c = c > 0 ? c : 0
+        c = c < maximumCode + 0.5 ? c : maximumCode + 0.5
+        let r = (c + 0x1p23) - 0x1p23
+        let n = r > c ? r - 1 : r
+        output.dn.base[index] = UInt16(truncatingIfNeeded: (n + 0x1p23).bitPattern)
     }
 }

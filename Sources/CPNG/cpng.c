@@ -627,7 +627,7 @@ static int write_banded_image(cpng_encoder *encoder, const cpng_encode_request *
         work.bands[b].row_count = left < CPNG_BAND_ROWS ? left : CPNG_BAND_ROWS;
     }
     pthread_mutex_init(&work.lock, NULL);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = request->threads > 0 ? request->threads : sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t helpers = cores > 1 ? (uint32_t)(cores - 1) : 0;
     if (helpers > work.band_count - 1) helpers = work.band_count - 1;
     if (helpers > 63) helpers = 63;

@@ -2,7 +2,7 @@ import CPNG
 
 /// Turns a `PNGImage` into PNG bytes through the CPNG shim.
 enum PNGEncoder {
-    static func encode(_ image: PNGImage, compressionLevel: Int?) throws(PNGError) -> [UInt8] {
+    static func encode(_ image: PNGImage, compressionLevel: Int?, threads: Int?) throws(PNGError) -> [UInt8] {
         guard (1...4).contains(image.channels) else {
             throw PNGError(code: .invalidImage, message: "\(image.channels) channels; PNG holds 1 to 4")
         }
@@ -11,6 +11,9 @@ enum PNGEncoder {
         }
         if let compressionLevel, !(0...9).contains(compressionLevel) {
             throw PNGError(code: .invalidImage, message: "compression level \(compressionLevel) is not 0...9")
+        }
+        if let threads, !(1...64).contains(threads) {
+            throw PNGError(code: .invalidImage, message: "\(threads) threads; give 1...64 or nil for one per core")
         }
 
         // 8-bit planes are handed over as they are (rows `rowStride` apart, padding skipped by the encoder), not
@@ -48,6 +51,7 @@ enum PNGEncoder {
         request.channels = Int32(image.channels)
         request.row_bytes = rowBytes
         request.compression_level = Int32(compressionLevel ?? -1)
+        request.threads = Int32(threads ?? 0)
 
         var iccProfile: [UInt8]?
         var iccName: (offset: Int, length: Int)?

@@ -508,6 +508,11 @@ static void encode_band(cpng_band_work *work, cpng_band *band, int last) {
     const cpng_encode_request *request = work->request;
     size_t n = work->row_length;
     size_t raw_length = (size_t)band->row_count * (n + 1);
+    // The byte counts of a band are 32-bit; no band of a decodable image (65535 pixels a side) comes near.
+    if (raw_length > UINT32_MAX / 2) {
+        band->failed = 1;
+        return;
+    }
     uint8_t *raw = malloc(raw_length);
     uint8_t *scratch = work->fast ? NULL : malloc(4 * n);
     uint8_t *zeros = !work->fast && band->first_row == 0 ? calloc(n, 1) : NULL;

@@ -350,15 +350,16 @@ static int check_request(const cpng_encode_request *request, cpng_error_sink *si
 // §9.2): on a 12 MP camera photo coded as literals, Average gave the smallest output of the four fixed filters
 // (18.75 MB, against Sub 19.67, Up 19.81, Paeth 19.94) and costs one vectorised pass. Each band is then coded as
 // literals with its own Huffman code (huffman_block.h). Where that code shows the band to be very redundant
-// (under CPNG_LZ77_BITS_PER_BYTE bits a byte, as in flat synthetic pictures) zlib's level 1 is run as well and the
-// smaller stream kept, so flat pictures stay small. Other levels filter each row with libpng's adaptive heuristic
-// and deflate with zlib at that level.
+// (under CPNG_LZ77_BITS_PER_BYTE bits a byte, as in flat synthetic pictures), or is small, zlib's level 1 is run
+// as well and the smaller stream kept, so flat and small pictures stay small. Other levels filter each row with
+// libpng's adaptive heuristic and deflate with zlib at that level.
 #define CPNG_BAND_ROWS 64u
 #ifndef CPNG_PARALLEL_MIN_BYTES
 #define CPNG_PARALLEL_MIN_BYTES ((size_t)4 << 20)
 #endif
 #define CPNG_FAST_LEVEL 1
 #define CPNG_LZ77_BITS_PER_BYTE 3
+#define CPNG_LZ77_SMALL_BAND ((size_t)1 << 16)
 // Largest IDAT chunk written; a longer band stream is split (any split is valid, PNG spec §11.2.4).
 #define CPNG_MAX_IDAT ((size_t)1 << 30)
 
@@ -486,7 +487,8 @@ static int deflate_band(const uint8_t *raw, size_t length, int level, int strate
 static int compress_fast(const uint8_t *raw, size_t length, int last, uint8_t **stream, size_t *stream_length) {
     cpng_huffman_plan plan;
     cpng_huffman_plan_make(raw, length, &plan);
-    if (plan.bits < (uint64_t)length * CPNG_LZ77_BITS_PER_BYTE) {
+    // Small bands are tried too: there the code's own header (about 150 bytes) hides how redundant the data is.
+    if (plan.bits < (uint64_t)length * CPNG_LZ77_BITS_PER_BYTE || length < CPNG_LZ77_SMALL_BAND) {
         uint8_t *lz77 = NULL;
         size_t lz77_length = 0;
         if (deflate_band(raw, length, 1, Z_DEFAULT_STRATEGY, last, &lz77, &lz77_length) != 0) return -1;

@@ -116,6 +116,18 @@ import Testing
         #expect(mixed.count < top.count + 5_000, "\(mixed.count) vs \(top.count)")
     }
 
+    /// A small picture's band is tried with zlib too: a literal code's header (the lengths of 259 codes) costs
+    /// more than a tiny picture's whole stream, here compared with libpng's writer at level 9.
+    @Test func tinyPicturesStaySmall() throws {
+        for (width, height) in [(1, 1), (5, 3), (16, 4)] {
+            let image = PNGImage(pixels: Self.photoLike(width: width, height: height, channels: 3, seed: 2))
+            let fast = try PNG.encode(image, compressionLevel: 1)
+            let best = try PNG.encode(image, compressionLevel: 9)
+            #expect(fast.count <= best.count + 16, "\(width)x\(height): \(fast.count) vs \(best.count)")
+            #expect(try PNG.decode(fast).pixels == image.pixels)
+        }
+    }
+
     @Test func bytesDoNotDependOnTheThreadCount() throws {
         let plane = Self.photoLike(width: 64, height: 700, channels: 3, seed: 9, flatFrom: 400)
         let image = PNGImage(pixels: plane, colorSpace: .displayP3)

@@ -66,6 +66,8 @@ let package = Package(
             path: "Benchmarks/ConstantColorBenchmark"),
         // Release-build image-operation benchmark against OpenCV, run by tools/bench-imageops.sh; not a test.
         .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
+        // Release-build PNG encoder benchmark on a real photo, run by tools/bench-png.sh; not a test.
+        .executableTarget(name: "PNGBenchmark", dependencies: ["Imaging"], path: "Benchmarks/PNGBenchmark"),
 
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(

@@ -19,9 +19,18 @@ public enum PNG {
 
     /// Encodes an image as PNG bytes.
     ///
-    /// - Parameter compressionLevel: zlib level 0...9, or nil for libpng's default.
-    public static func encode(_ image: PNGImage, compressionLevel: Int? = nil) throws(PNGError) -> [UInt8] {
-        try PNGEncoder.encode(image, compressionLevel: compressionLevel)
+    /// Images of 4 MB and more, and every image at level 1, are filtered and compressed in bands of 64 rows on
+    /// several threads; the bands are fixed by the image, so the bytes never depend on the thread count.
+    /// Level 1 is the fast path for photos: the Average filter (Sub on the first row) and one literal-only
+    /// Huffman block per band, with zlib's level 1 only where a band is redundant enough for it to pay.
+    ///
+    /// - Parameters:
+    ///   - compressionLevel: zlib level 0...9, or nil for libpng's default.
+    ///   - threads: threads for the banded path, 1...64, or nil for one per core.
+    public static func encode(_ image: PNGImage, compressionLevel: Int? = nil, threads: Int? = nil)
+        throws(PNGError) -> [UInt8]
+    {
+        try PNGEncoder.encode(image, compressionLevel: compressionLevel, threads: threads)
     }
 
     /// Reads and decodes a PNG file; errors carry the path.

@@ -79,7 +79,11 @@ typedef struct cpng_encode_request {
     const char *icc_name;
     const cpng_text *texts;
     int text_count;
-    int compression_level;  ///< zlib level 0...9, or -1 for libpng's default.
+    /// zlib level 0...9, or -1 for libpng's default. Level 1 is the fast photo path: fixed Sub/Average filters and
+    /// literal-only Huffman blocks in parallel bands (zlib's level 1 only where a band is very redundant).
+    int compression_level;
+    /// Threads for the banded image data (see cpng.c), 0 for one per online core. The bytes do not depend on it.
+    int threads;
 } cpng_encode_request;
 
 typedef struct cpng_decoded cpng_decoded;

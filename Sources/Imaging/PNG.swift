@@ -17,6 +17,11 @@ public enum PNG {
         try PNGDecoder.decode(bytes)
     }
 
+    /// The level used when none is given: 1, the banded photo path. On camera pictures it is both the
+    /// fastest and the smallest (literal coding beats LZ77 matching on sensor noise); on flat synthetic
+    /// pictures zlib's level 1 takes over band by band.
+    public static let defaultCompressionLevel = 1
+
     /// Encodes an image as PNG bytes.
     ///
     /// Images of 4 MB and more, and every image at level 1, are filtered and compressed in bands of 64 rows on
@@ -25,7 +30,7 @@ public enum PNG {
     /// Huffman block per band, with zlib's level 1 only where a band is redundant enough for it to pay.
     ///
     /// - Parameters:
-    ///   - compressionLevel: zlib level 0...9, or nil for libpng's default.
+    ///   - compressionLevel: zlib level 0...9, or nil for `defaultCompressionLevel`.
     ///   - threads: threads for the banded path, 1...64, or nil for one per core.
     public static func encode(_ image: PNGImage, compressionLevel: Int? = nil, threads: Int? = nil)
         throws(PNGError) -> [UInt8]

@@ -50,7 +50,7 @@ enum PNGEncoder {
         request.bit_depth = Int32(image.bitDepth)
         request.channels = Int32(image.channels)
         request.row_bytes = rowBytes
-        request.compression_level = Int32(compressionLevel ?? -1)
+        request.compression_level = Int32(compressionLevel ?? PNG.defaultCompressionLevel)
         request.threads = Int32(threads ?? 0)
 
         var iccProfile: [UInt8]?

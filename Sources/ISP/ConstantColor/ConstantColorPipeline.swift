@@ -363,10 +363,10 @@ public struct ConstantColorPipeline: Sendable {
         // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
         // per column and its row terms once per row.
         let tileSize = Double(tile)
-        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double, tile: Int) in
+        let columns = (0..<width).map { x -> (x0: Int, x1: Int, a: Double) in
             let u = min(max((Double(x) + 0.5) / tileSize - 0.5, 0), Double(mw - 1))
             let x0 = Int(u)
-            return (x0, min(x0 + 1, mw - 1), u - Double(x0), x / tile)
+            return (x0, min(x0 + 1, mw - 1), u - Double(x0))
         }
         // The Gaussian is separable, exp(−(dx² + dy²)/2σ²) = g(dx)·g(dy): one exp per column and
         // one per row instead of one per pixel.
@@ -411,14 +411,18 @@ public struct ConstantColorPipeline: Sendable {
                             for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
+                            let inverseR = inverse.x, inverseG = inverse.y, inverseB = inverse.z
+                            let sr = soa, sg = soa + padded, sb = soa + 2 * padded
                             for x in 0..<padded {
-                                let i = min(x, width - 1)
+                                let i = x < width ? x : width &- 1
                                 let col = cols.base[i]
                                 let w = clip[i] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
-                                for c in 0..<3 {
-                                    let f = fl[3 * i + c], a = am[3 * i + c]
-                                    soa[c * padded + x] = w * (f - a) + (1 - w) * a * inverse[c]
-                                }
+                                let p = 3 &* i, v = 1 - w
+                                let fr = fl[p], fg = fl[p &+ 1], fb = fl[p &+ 2]
+                                let ar = am[p], ag = am[p &+ 1], ab = am[p &+ 2]
+                                sr[x] = w * (fr - ar) + v * ar * inverseR
+                                sg[x] = w * (fg - ag) + v * ag * inverseG
+                                sb[x] = w * (fb - ab) + v * ab * inverseB
                             }
                             let raw = UnsafeMutableRawPointer(soa)
                             for x in stride(from: 0, to: padded, by: 4) {
@@ -431,18 +435,28 @@ public struct ConstantColorPipeline: Sendable {
                                 raw.storeBytes(of: cb, toByteOffset: 4 * (5 * padded + x), as: SIMD4<Float>.self)
                             }
                             let o = out.base + 3 * y * width
-                            for x in 0..<width {
-                                let cr = soa[3 * padded + x], cg = soa[4 * padded + x], cb = soa[5 * padded + x]
-                                o[3 * x] = cr
-                                o[3 * x + 1] = cg
-                                o[3 * x + 2] = cb
-                                guard !clip[x] else { continue }
-                                let t = tileRow + 3 * cols.base[x].tile
-                                rgbSums.base[t] += Double(soa[x])
-                                rgbSums.base[t + 1] += Double(soa[padded + x])
-                                rgbSums.base[t + 2] += Double(soa[2 * padded + x])
-                                let weight = gx.base[x]
-                                rowSum += SIMD2(weight * Double(yRow.x * cr + yRow.y * cg + yRow.z * cb), weight)
+                            let mr = soa + 3 * padded, mg = soa + 4 * padded, mb = soa + 5 * padded
+                            // Tile by tile, its sums held in registers: the same additions in the same
+                            // order as adding each pixel to the stored sum.
+                            for tx in 0..<mw {
+                                let t = rgbSums.base + tileRow + 3 * tx
+                                var s0 = t[0], s1 = t[1], s2 = t[2]
+                                for x in (tx &* tile)..<min(width, tx &* tile &+ tile) {
+                                    let cr = mr[x], cg = mg[x], cb = mb[x]
+                                    let p = o + 3 &* x
+                                    p[0] = cr
+                                    p[1] = cg
+                                    p[2] = cb
+                                    guard !clip[x] else { continue }
+                                    s0 += Double(sr[x])
+                                    s1 += Double(sg[x])
+                                    s2 += Double(sb[x])
+                                    let weight = gx.base[x]
+                                    rowSum += SIMD2(weight * Double(yRow.x * cr + yRow.y * cg + yRow.z * cb), weight)
+                                }
+                                t[0] = s0
+                                t[1] = s1
+                                t[2] = s2
                             }
                             acc += gy * rowSum
                         }

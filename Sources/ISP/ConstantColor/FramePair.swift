@@ -140,20 +140,26 @@ struct FramePair: @unchecked Sendable {
                 lowerRow = y1
             }
             let ay = pair.ay, scaleA = pair.scaleA, scaleF = pair.scaleF
-            let source = pair.flash + 3 * y * w
-            let top = UnsafeRawPointer(upper), bottom = UnsafeRawPointer(lower)
+            var source = pair.flash + 3 * y * w
+            var top = UnsafeRawPointer(upper), bottom = UnsafeRawPointer(lower)
+            var f = flash, a = ambient
             for x in 0..<w {
-                let r = source[3 * x], g = source[3 * x + 1], b = source[3 * x + 2]
-                flash[3 * x] = (Float(r) - black) * scaleF
-                flash[3 * x + 1] = (Float(g) - black) * scaleF
-                flash[3 * x + 2] = (Float(b) - black) * scaleF
-                let t = top.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
-                let u = bottom.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                let r = source[0], g = source[1], b = source[2]
+                f[0] = (Float(r) - black) * scaleF
+                f[1] = (Float(g) - black) * scaleF
+                f[2] = (Float(b) - black) * scaleF
+                let t = top.loadUnaligned(as: SIMD4<Float>.self)
+                let u = bottom.loadUnaligned(as: SIMD4<Float>.self)
                 let v = t + ay * (u - t)
-                ambient[3 * x] = (v[0] - black) * scaleA
-                ambient[3 * x + 1] = (v[1] - black) * scaleA
-                ambient[3 * x + 2] = (v[2] - black) * scaleA
+                a[0] = (v[0] - black) * scaleA
+                a[1] = (v[1] - black) * scaleA
+                a[2] = (v[2] - black) * scaleA
                 clipped[x] = max(r, g, b) >= white || v[3] > 0
+                source += 3
+                f += 3
+                a += 3
+                top += 16
+                bottom += 16
             }
         }
 
@@ -163,21 +169,27 @@ struct FramePair: @unchecked Sendable {
         /// interpolated four values at a time.
         private func interpolate(_ y: Int, into out: UnsafeMutablePointer<Float>) {
             let w = pair.width, ix = pair.ix, ax = pair.ax, white = pair.white
-            let row = pair.ambient + 3 * y * w
-            for x in 0..<w {
-                let r = row[3 * x], g = row[3 * x + 1], b = row[3 * x + 2]
-                converted[4 * x] = Float(r)
-                converted[4 * x + 1] = Float(g)
-                converted[4 * x + 2] = Float(b)
-                converted[4 * x + 3] = max(r, g, b) >= white ? 1 : 0
+            var row = pair.ambient + 3 * y * w, c = converted
+            for _ in 0..<w {
+                let r = row[0], g = row[1], b = row[2]
+                c[0] = Float(r)
+                c[1] = Float(g)
+                c[2] = Float(b)
+                c[3] = max(r, g, b) >= white ? 1 : 0
+                row += 3
+                c += 4
             }
             let source = UnsafeRawPointer(converted), target = UnsafeMutableRawPointer(out)
-            for x in 0..<w {
-                let i0 = min(max(x + ix, 0), w - 1), i1 = min(max(x + ix + 1, 0), w - 1)
-                let p0 = source.loadUnaligned(fromByteOffset: 16 * i0, as: SIMD4<Float>.self)
-                let p1 = source.loadUnaligned(fromByteOffset: 16 * i1, as: SIMD4<Float>.self)
-                target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 * x, as: SIMD4<Float>.self)
+            @inline(__always) func lerp(_ x: Int, _ i0: Int, _ i1: Int) {
+                let p0 = source.loadUnaligned(fromByteOffset: 16 &* i0, as: SIMD4<Float>.self)
+                let p1 = source.loadUnaligned(fromByteOffset: 16 &* i1, as: SIMD4<Float>.self)
+                target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
             }
+            // Columns whose two neighbours x + ix and x + ix + 1 both lie inside the row need no clamping.
+            let inner = max(0, min(w, -ix))..<max(max(0, min(w, -ix)), min(w, w - 1 - ix))
+            for x in 0..<inner.lowerBound { lerp(x, min(max(x + ix, 0), w - 1), min(max(x + ix + 1, 0), w - 1)) }
+            for x in inner { lerp(x, x &+ ix, x &+ ix &+ 1) }
+            for x in inner.upperBound..<w { lerp(x, min(max(x + ix, 0), w - 1), min(max(x + ix + 1, 0), w - 1)) }
         }
     }
 

@@ -152,6 +152,14 @@ struct ShadingPass: Sendable {
     }
 
     func run(rows: Range<Int>, output: Output) {
+        if let plane = output.electrons {
+            run(rows: rows, output: output, KeptElectrons(plane: plane))
+        } else {
+            run(rows: rows, output: output, NoElectrons())
+        }
+    }
+
+    private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
@@ -170,7 +178,9 @@ struct ShadingPass: Sendable {
                             flash = ShadingPass.sum(factors, f, m, t.flashSlots, t.flashRates)
                         }
                         ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
-                        expose(pixel: pixel, mean: ambient + flash, pattern(pixel: pixel, normals), normals, poisson, output)
+                        expose(
+                            pixel: pixel, mean: ambient + flash, pattern(pixel: pixel, normals), normals, poisson,
+                            output, sink)
                     }
                 }
             }
@@ -184,6 +194,18 @@ struct ShadingPass: Sendable {
     /// stream, so the two frames are bit for bit those of two separate passes.
     static func runPair(
         _ a: ShadingPass, _ b: ShadingPass, rows: Range<Int>, outputs: (a: Output, b: Output)
+    ) {
+        switch (outputs.a.electrons, outputs.b.electrons) {
+        case let (ea?, eb?): runPair(a, b, rows, outputs, KeptElectrons(plane: ea), KeptElectrons(plane: eb))
+        case let (ea?, nil): runPair(a, b, rows, outputs, KeptElectrons(plane: ea), NoElectrons())
+        case let (nil, eb?): runPair(a, b, rows, outputs, NoElectrons(), KeptElectrons(plane: eb))
+        case (nil, nil): runPair(a, b, rows, outputs, NoElectrons(), NoElectrons())
+        }
+    }
+
+    private static func runPair<E: ElectronsSink, F: ElectronsSink>(
+        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output), _ sinkA: E,
+        _ sinkB: F
     ) {
         precondition(
             a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
@@ -214,8 +236,8 @@ struct ShadingPass: Sendable {
                             store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                             store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
                             let fixed = a.pattern(pixel: pixel, normals)
-                            a.expose(pixel: pixel, mean: ambientA + flashA, fixed, normals, poisson, outputs.a)
-                            b.expose(pixel: pixel, mean: ambientB + flashB, fixed, normals, poisson, outputs.b)
+                            a.expose(pixel: pixel, mean: ambientA + flashA, fixed, normals, poisson, outputs.a, sinkA)
+                            b.expose(pixel: pixel, mean: ambientB + flashB, fixed, normals, poisson, outputs.b, sinkB)
                         }
                     }
                 }
@@ -245,22 +267,22 @@ struct ShadingPass: Sendable {
 
     /// The temporal noise chain of one pixel. Counter layout per pixel and stream: draws 8·pixel + 0…7.
     /// Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel).
-    @inline(__always) private func expose(
+    @inline(__always) private func expose<E: ElectronsSink>(
         pixel: Int, mean: SIMD4<Float>, _ p: Pattern, _ normals: NormalTable, _ poisson: PoissonTable,
-        _ output: Output
+        _ output: Output, _ sink: E
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         let t = CounterRandom.draw(streamKey: temporalKey, index: base)
-        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output)
-        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output)
-        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output)
+        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output, sink)
+        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output, sink)
+        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output, sink)
     }
 
     /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain
     /// and DSNU offset.
-    @inline(__always) private func channel(
+    @inline(__always) private func channel<E: ElectronsSink>(
         _ index: Int, _ mu: Float, _ z: Float, _ pixelGain: Float, _ offset: Float, _ poissonDraw: UInt64,
-        _ poisson: PoissonTable, _ output: Output
+        _ poisson: PoissonTable, _ output: Output, _ sink: E
     ) {
         var e: Float
         if mu < PoissonTable.limit {
@@ -273,7 +295,7 @@ struct ShadingPass: Sendable {
         }
         e = e * pixelGain + offset
         e = e < fullWell ? e : fullWell
-        if let electrons = output.electrons { electrons.base[index] = e }
+        sink.store(e, at: index)
         // Round half up; codes below zero clip to zero. For 0 ≤ c < 2²², c + 2²³ − 2²³ is c rounded
         // to an integer; one less where that rounded up gives ⌊c⌋ exactly, and adding 2²³ again
         // leaves that integer in the low mantissa bits: no trapping conversion.
@@ -284,4 +306,21 @@ struct ShadingPass: Sendable {
         let n = r > c ? r - 1 : r
         output.dn.base[index] = UInt16(truncatingIfNeeded: (n + 0x1p23).bitPattern)
     }
+}
+
+/// Where the shading pass puts a frame's noisy electrons. The pixel loop is specialised for each
+/// kind, so a frame without the plane pays no per-value test for it.
+protocol ElectronsSink {
+    func store(_ value: Float, at index: Int)
+}
+
+/// The frame keeps its electrons plane.
+struct KeptElectrons: ElectronsSink {
+    let plane: SharedPointer<Float>
+    @inline(__always) func store(_ value: Float, at index: Int) { plane.base[index] = value }
+}
+
+/// The frame leaves the plane out (`RenderOptions.keepsElectrons` false).
+struct NoElectrons: ElectronsSink {
+    @inline(__always) func store(_ value: Float, at index: Int) {}
 }

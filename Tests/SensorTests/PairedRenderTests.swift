@@ -19,7 +19,8 @@ struct PairedRenderTests {
             name: "ball", shape: .sphere(radius: 0.25), transform: Transform(position: Vector3(0.1, 0, -1)),
             surface: .uniform(glossy))
         let card = SceneObject(
-            name: "card", shape: .plane(width: 0.6, height: 0.6), transform: Transform(position: Vector3(-0.2, 0, -1.6)),
+            name: "card", shape: .plane(width: 0.6, height: 0.6),
+            transform: Transform(position: Vector3(-0.2, 0, -1.6)),
             surface: .uniform(.neutral("card", reflectance: 0.5)))
         let scene = Scene(objects: [sphere, card], ambient: TestScenes.frontalD65(lux: 60), device: TestScenes.device)
         let flash = FlashModel(modules: [

@@ -7,7 +7,8 @@ public struct RawFrame: Sendable {
     /// The exposure that made it.
     public let exposure: Exposure
     /// Collected electrons after the whole noise chain and full-well clipping (RGB interleaved).
-    /// Values may dip below zero by the read noise: the pedestal in `dn` keeps them.
+    /// Values may dip below zero by the read noise: the pedestal in `dn` keeps them. Empty when the
+    /// renderer's options leave the plane out (`RenderOptions.keepsElectrons` false).
     public let electrons: [Float]
     /// ADC output, DN, including the black level (RGB interleaved).
     public let dn: [UInt16]
@@ -26,7 +27,7 @@ public struct RawFrame: Sendable {
     /// The id of "no object" / "no material".
     public static let none: UInt16 = .max
 
-    /// Noisy electrons at a pixel and channel (0 red, 1 green, 2 blue).
+    /// Noisy electrons at a pixel and channel (0 red, 1 green, 2 blue); the frame must keep them.
     public func electrons(x: Int, y: Int, channel: Int) -> Float { electrons[(y * width + x) * 3 + channel] }
     /// DN at a pixel and channel.
     public func dn(x: Int, y: Int, channel: Int) -> UInt16 { dn[(y * width + x) * 3 + channel] }

@@ -97,35 +97,100 @@ public struct Renderer: Sendable {
 
     /// Exposes one frame.
     public func render(_ exposure: Exposure) -> RawFrame {
-        let pixels = camera.width * camera.height
-        // The shading pass writes every element, so the planes skip a zero fill (and its page faults).
-        var electrons = [Float](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
-        var dn = [UInt16](unsafeUninitializedCapacity: pixels * 3) { _, n in n = pixels * 3 }
-        let keep = options.keepsComponents
-        // Likewise the components, when kept: a serial zero fill of them cost more than the parallel pass's writes.
-        let parts = keep ? pixels * 3 : 0
-        var flashPart = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
-        var ambientPart = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
+        var planes = Planes(pixels: camera.width * camera.height, options: options)
         let shading = ShadingPass(renderer: self, exposure: exposure)
-        electrons.withUnsafeMutableBufferPointer { ep in
-            dn.withUnsafeMutableBufferPointer { dp in
-                flashPart.withUnsafeMutableBufferPointer { fp in
-                    ambientPart.withUnsafeMutableBufferPointer { ap in
-                        let out = ShadingPass.Output(
-                            electrons: SharedPointer(ep), dn: SharedPointer(dp),
-                            flash: keep ? SharedPointer(fp) : nil, ambient: keep ? SharedPointer(ap) : nil)
-                        let rows = 16
-                        let bands = (camera.height + rows - 1) / rows
-                        Parallel.forEachBand(bands, threads: options.threadCount) { band in
-                            shading.run(rows: (band * rows)..<min(band * rows + rows, camera.height), output: out)
+        planes.withOutput { out in
+            forEachBand { rows in shading.run(rows: rows, output: out) }
+        }
+        return frame(exposure, planes)
+    }
+
+    /// Exposes several frames of this renderer's scene, in order, two at a time in one pass over
+    /// the cached geometry: each pixel's light factors and fixed pattern are read or drawn once for
+    /// both frames of a pair, and two exposures of equal time (a flash/no-flash pair) share their
+    /// ambient sum too. Each exposure keeps its own noise stream, so every frame is byte for byte
+    /// the one `render(_:)` makes of that exposure alone.
+    public func render(_ exposures: [Exposure]) -> [RawFrame] {
+        var frames: [RawFrame] = []
+        frames.reserveCapacity(exposures.count)
+        var i = 0
+        while i < exposures.count {
+            if i + 1 == exposures.count {
+                frames.append(render(exposures[i]))
+                break
+            }
+            let pixels = camera.width * camera.height
+            var first = Planes(pixels: pixels, options: options)
+            var second = Planes(pixels: pixels, options: options)
+            let a = ShadingPass(renderer: self, exposure: exposures[i])
+            let b = ShadingPass(renderer: self, exposure: exposures[i + 1])
+            first.withOutput { oa in
+                second.withOutput { ob in
+                    forEachBand { rows in ShadingPass.runPair(a, b, rows: rows, outputs: (oa, ob)) }
+                }
+            }
+            frames.append(frame(exposures[i], first))
+            frames.append(frame(exposures[i + 1], second))
+            i += 2
+        }
+        return frames
+    }
+
+    /// Runs `body` over bands of 16 rows on the worker threads.
+    private func forEachBand(_ body: @Sendable (Range<Int>) -> Void) {
+        let rows = 16
+        let height = camera.height
+        let bands = (height + rows - 1) / rows
+        Parallel.forEachBand(bands, threads: options.threadCount) { band in
+            body((band * rows)..<min(band * rows + rows, height))
+        }
+    }
+
+    private func frame(_ exposure: Exposure, _ planes: Planes) -> RawFrame {
+        RawFrame(
+            width: camera.width, height: camera.height, exposure: exposure, electrons: planes.electrons,
+            dn: planes.dn, depth: geometry.depth, objectIDs: geometry.objectIDs, materialIDs: geometry.materialIDs,
+            flashElectrons: planes.keepsComponents ? planes.flash : nil,
+            ambientElectrons: planes.keepsComponents ? planes.ambient : nil)
+    }
+
+    /// The planes one frame writes. The shading pass writes every element, so they skip a zero fill
+    /// (and its page faults); a plane the options leave out is empty and never written.
+    private struct Planes {
+        var electrons: [Float]
+        var dn: [UInt16]
+        var flash: [Float]
+        var ambient: [Float]
+        let keepsComponents: Bool
+        let keepsElectrons: Bool
+
+        init(pixels: Int, options: RenderOptions) {
+            keepsComponents = options.keepsComponents
+            keepsElectrons = options.keepsElectrons
+            let values = pixels * 3
+            let e = keepsElectrons ? values : 0
+            electrons = [Float](unsafeUninitializedCapacity: e) { _, n in n = e }
+            dn = [UInt16](unsafeUninitializedCapacity: values) { _, n in n = values }
+            // Likewise the components, when kept: a serial zero fill of them cost more than the parallel pass's writes.
+            let parts = keepsComponents ? values : 0
+            flash = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
+            ambient = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
+        }
+
+        mutating func withOutput<R>(_ body: (ShadingPass.Output) -> R) -> R {
+            let keepE = keepsElectrons, keepC = keepsComponents
+            return electrons.withUnsafeMutableBufferPointer { ep in
+                dn.withUnsafeMutableBufferPointer { dp in
+                    flash.withUnsafeMutableBufferPointer { fp in
+                        ambient.withUnsafeMutableBufferPointer { ap in
+                            body(
+                                ShadingPass.Output(
+                                    electrons: keepE ? SharedPointer(ep) : nil, dn: SharedPointer(dp),
+                                    flash: keepC ? SharedPointer(fp) : nil, ambient: keepC ? SharedPointer(ap) : nil))
                         }
                     }
                 }
             }
         }
-        return RawFrame(
-            width: camera.width, height: camera.height, exposure: exposure, electrons: electrons, dn: dn,
-            depth: geometry.depth, objectIDs: geometry.objectIDs, materialIDs: geometry.materialIDs,
-            flashElectrons: keep ? flashPart : nil, ambientElectrons: keep ? ambientPart : nil)
     }
 }

@@ -10,7 +10,8 @@ import Imaging
 /// black level → ADC rounding and clipping to [0, white level].
 struct ShadingPass: Sendable {
     struct Output: Sendable {
-        let electrons: SharedPointer<Float>
+        /// Nil when the frame leaves the electrons plane out (`RenderOptions.keepsElectrons`).
+        let electrons: SharedPointer<Float>?
         let dn: SharedPointer<UInt16>
         let flash: SharedPointer<Float>?
         let ambient: SharedPointer<Float>?
@@ -98,7 +99,67 @@ struct ShadingPass: Sendable {
         width = renderer.camera.width
     }
 
+    /// A pixel's fixed pattern: PRNU gain and DSNU offset per channel. It depends on the sensor
+    /// unit only, so frames rendered together compute it once.
+    struct Pattern {
+        var g0: Float = 1, g1: Float = 1, g2: Float = 1
+        var o0: Float = 0, o1: Float = 0, o2: Float = 0
+    }
+
+    /// The slot and rate tables of one exposure, as buffers for the pixel loop.
+    struct Tables {
+        let ambientSlots: UnsafeBufferPointer<Int>
+        let ambientRates: UnsafeBufferPointer<SIMD4<Float>>
+        let flashSlots: UnsafeBufferPointer<Int>
+        let flashRates: UnsafeBufferPointer<SIMD4<Float>>
+    }
+
+    private func withTables<R>(_ body: (Tables) -> R) -> R {
+        ambientSlots.withUnsafeBufferPointer { aSlot in
+            ambientRates.withUnsafeBufferPointer { aRate in
+                flashSlots.withUnsafeBufferPointer { fSlot in
+                    flashRates.withUnsafeBufferPointer { fRate in
+                        body(Tables(ambientSlots: aSlot, ambientRates: aRate, flashSlots: fSlot, flashRates: fRate))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Σⱼ factor[slotⱼ] · rate[material, j] over one list of slots: a pixel's mean electrons from
+    /// one group of lights.
+    @inline(__always) private static func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
+        _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        var total = SIMD4<Float>.zero
+        let n = slots.count
+        let r = m &* n
+        for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
+        return total
+    }
+
+    /// Writes the noise-free components of a pixel, when the frame keeps them.
+    @inline(__always) private static func store(
+        pixel: Int, ambient: SIMD4<Float>, flash: SIMD4<Float>, _ output: Output
+    ) {
+        if let fo = output.flash, let ao = output.ambient {
+            for ch in 0..<3 {
+                fo.base[pixel * 3 + ch] = flash[ch]
+                ao.base[pixel * 3 + ch] = ambient[ch]
+            }
+        }
+    }
+
     func run(rows: Range<Int>, output: Output) {
+        if let plane = output.electrons {
+            run(rows: rows, output: output, KeptElectrons(plane: plane))
+        } else {
+            run(rows: rows, output: output, NoElectrons())
+        }
+    }
+
+    private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
@@ -106,32 +167,76 @@ struct ShadingPass: Sendable {
         let end = rows.upperBound * width
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
-                ambientSlots.withUnsafeBufferPointer { aSlot in
-                    ambientRates.withUnsafeBufferPointer { aRate in
-                        flashSlots.withUnsafeBufferPointer { fSlot in
-                            flashRates.withUnsafeBufferPointer { fRate in
-                                let na = aSlot.count
-                                let nf = fSlot.count
-                                for pixel in first..<end {
-                                    var ambient = SIMD4<Float>.zero
-                                    var flash = SIMD4<Float>.zero
-                                    let m = Int(materials[pixel])
-                                    if m != Int(RawFrame.none) {
-                                        let f = pixel &* slots
-                                        let ra = m &* na
-                                        let rf = m &* nf
-                                        for j in 0..<na { ambient += factors[f &+ aSlot[j]] * aRate[ra &+ j] }
-                                        for j in 0..<nf { flash += factors[f &+ fSlot[j]] * fRate[rf &+ j] }
-                                    }
-                                    if let fo = output.flash, let ao = output.ambient {
-                                        for ch in 0..<3 {
-                                            fo.base[pixel * 3 + ch] = flash[ch]
-                                            ao.base[pixel * 3 + ch] = ambient[ch]
-                                        }
-                                    }
-                                    expose(pixel: pixel, mean: ambient + flash, normals, poisson, output)
-                                }
+                withTables { t in
+                    for pixel in first..<end {
+                        var ambient = SIMD4<Float>.zero
+                        var flash = SIMD4<Float>.zero
+                        let m = Int(materials[pixel])
+                        if m != Int(RawFrame.none) {
+                            let f = pixel &* slots
+                            ambient = ShadingPass.sum(factors, f, m, t.ambientSlots, t.ambientRates)
+                            flash = ShadingPass.sum(factors, f, m, t.flashSlots, t.flashRates)
+                        }
+                        ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
+                        expose(
+                            pixel: pixel, mean: ambient + flash, pattern(pixel: pixel, normals), normals, poisson,
+                            output, sink)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two exposures of one renderer in one pass: each pixel's factors are read once for both, the
+    /// fixed pattern is drawn once, and when both exposures weigh the ambient lights alike (same
+    /// time) their ambient sum is computed once. Every value is computed by the same operations in
+    /// the same order as `run(rows:output:)` on each pass alone, and each keeps its own temporal
+    /// stream, so the two frames are bit for bit those of two separate passes.
+    static func runPair(
+        _ a: ShadingPass, _ b: ShadingPass, rows: Range<Int>, outputs: (a: Output, b: Output)
+    ) {
+        // Not specialised per plane kind: with two chains per pixel the specialised loops inlined
+        // worse (501 M against 474 M instructions for the pair at 1008×756).
+        runPair(
+            a, b, rows, outputs, MaybeElectrons(plane: outputs.a.electrons),
+            MaybeElectrons(plane: outputs.b.electrons))
+    }
+
+    private static func runPair<E: ElectronsSink, F: ElectronsSink>(
+        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output), _ sinkA: E,
+        _ sinkB: F
+    ) {
+        precondition(
+            a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
+            "exposures rendered together share one renderer")
+        let geometry = a.geometry
+        let slots = geometry.slotCount
+        let normals = NormalTable.shared
+        let poisson = PoissonTable.shared
+        let first = rows.lowerBound * a.width
+        let end = rows.upperBound * a.width
+        // Equal tables give equal sums: the shared sum is the one each pass would compute itself.
+        let sameAmbient = a.ambientRates == b.ambientRates
+        geometry.factors.withUnsafeBufferPointer { factors in
+            geometry.materialIDs.withUnsafeBufferPointer { materials in
+                a.withTables { ta in
+                    b.withTables { tb in
+                        for pixel in first..<end {
+                            var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                            var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                            let m = Int(materials[pixel])
+                            if m != Int(RawFrame.none) {
+                                let f = pixel &* slots
+                                ambientA = sum(factors, f, m, ta.ambientSlots, ta.ambientRates)
+                                ambientB = sameAmbient ? ambientA : sum(factors, f, m, tb.ambientSlots, tb.ambientRates)
+                                flashA = sum(factors, f, m, ta.flashSlots, ta.flashRates)
+                                flashB = sum(factors, f, m, tb.flashSlots, tb.flashRates)
                             }
+                            store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                            store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                            let fixed = a.pattern(pixel: pixel, normals)
+                            a.expose(pixel: pixel, mean: ambientA + flashA, fixed, normals, poisson, outputs.a, sinkA)
+                            b.expose(pixel: pixel, mean: ambientB + flashB, fixed, normals, poisson, outputs.b, sinkB)
                         }
                     }
                 }
@@ -139,39 +244,44 @@ struct ShadingPass: Sendable {
         }
     }
 
-    /// The noise chain of one pixel. Counter layout per pixel and stream: draws 8·pixel + 0…7.
-    /// Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel). Fixed: 0 (PRNU),
-    /// 2 (DSNU).
-    @inline(__always) private func expose(
-        pixel: Int, mean: SIMD4<Float>, _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
+    /// The fixed pattern of a pixel: fixed stream draws 8·pixel + 0 (PRNU) and + 2 (DSNU).
+    @inline(__always) private func pattern(pixel: Int, _ normals: NormalTable) -> Pattern {
+        let base = UInt64(truncatingIfNeeded: pixel) &* 8
+        // Scalars, not vectors: each lane would be extracted again for its channel.
+        var p = Pattern()
+        if prnu > 0 {
+            let bits = CounterRandom.draw(streamKey: fixedKey, index: base)
+            p.g0 += prnu * normals.normal(bits, 0)
+            p.g1 += prnu * normals.normal(bits, 1)
+            p.g2 += prnu * normals.normal(bits, 2)
+        }
+        if dsnu > 0 {
+            let bits = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
+            p.o0 = dsnu * normals.normal(bits, 0)
+            p.o1 = dsnu * normals.normal(bits, 1)
+            p.o2 = dsnu * normals.normal(bits, 2)
+        }
+        return p
+    }
+
+    /// The temporal noise chain of one pixel. Counter layout per pixel and stream: draws 8·pixel + 0…7.
+    /// Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel).
+    @inline(__always) private func expose<E: ElectronsSink>(
+        pixel: Int, mean: SIMD4<Float>, _ p: Pattern, _ normals: NormalTable, _ poisson: PoissonTable,
+        _ output: Output, _ sink: E
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         let t = CounterRandom.draw(streamKey: temporalKey, index: base)
-        // Scalars, not vectors: each lane would be extracted again for its channel.
-        var g0: Float = 1, g1: Float = 1, g2: Float = 1
-        var o0: Float = 0, o1: Float = 0, o2: Float = 0
-        if prnu > 0 {
-            let p = CounterRandom.draw(streamKey: fixedKey, index: base)
-            g0 += prnu * normals.normal(p, 0)
-            g1 += prnu * normals.normal(p, 1)
-            g2 += prnu * normals.normal(p, 2)
-        }
-        if dsnu > 0 {
-            let q = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
-            o0 = dsnu * normals.normal(q, 0)
-            o1 = dsnu * normals.normal(q, 1)
-            o2 = dsnu * normals.normal(q, 2)
-        }
-        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), g0, o0, base &+ 2, poisson, output)
-        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), g1, o1, base &+ 3, poisson, output)
-        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), g2, o2, base &+ 4, poisson, output)
+        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output, sink)
+        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output, sink)
+        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output, sink)
     }
 
     /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain
     /// and DSNU offset.
-    @inline(__always) private func channel(
+    @inline(__always) private func channel<E: ElectronsSink>(
         _ index: Int, _ mu: Float, _ z: Float, _ pixelGain: Float, _ offset: Float, _ poissonDraw: UInt64,
-        _ poisson: PoissonTable, _ output: Output
+        _ poisson: PoissonTable, _ output: Output, _ sink: E
     ) {
         var e: Float
         if mu < PoissonTable.limit {
@@ -184,7 +294,7 @@ struct ShadingPass: Sendable {
         }
         e = e * pixelGain + offset
         e = e < fullWell ? e : fullWell
-        output.electrons.base[index] = e
+        sink.store(e, at: index)
         // Round half up; codes below zero clip to zero. For 0 ≤ c < 2²², c + 2²³ − 2²³ is c rounded
         // to an integer; one less where that rounded up gives ⌊c⌋ exactly, and adding 2²³ again
         // leaves that integer in the low mantissa bits: no trapping conversion.
@@ -194,5 +304,30 @@ struct ShadingPass: Sendable {
         let r = (c + 0x1p23) - 0x1p23
         let n = r > c ? r - 1 : r
         output.dn.base[index] = UInt16(truncatingIfNeeded: (n + 0x1p23).bitPattern)
+    }
+}
+
+/// Where the shading pass puts a frame's noisy electrons. The pixel loop is specialised for each
+/// kind, so a frame without the plane pays no per-value test for it.
+protocol ElectronsSink {
+    func store(_ value: Float, at index: Int)
+}
+
+/// The frame keeps its electrons plane.
+struct KeptElectrons: ElectronsSink {
+    let plane: SharedPointer<Float>
+    @inline(__always) func store(_ value: Float, at index: Int) { plane.base[index] = value }
+}
+
+/// The frame leaves the plane out (`RenderOptions.keepsElectrons` false).
+struct NoElectrons: ElectronsSink {
+    @inline(__always) func store(_ value: Float, at index: Int) {}
+}
+
+/// Either: a test per value, for loops not specialised per kind.
+struct MaybeElectrons: ElectronsSink {
+    let plane: SharedPointer<Float>?
+    @inline(__always) func store(_ value: Float, at index: Int) {
+        if let plane { plane.base[index] = value }
     }
 }

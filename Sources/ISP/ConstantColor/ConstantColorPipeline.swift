@@ -132,13 +132,24 @@ public struct ConstantColorPipeline: Sendable {
             meteringRenderer: metering, seed: seed, maximumFlashTime: settings.maximumFlashTime,
             interval: settings.interval)
         clock.lap("metering")
-        let first = Renderer(scene: scene, camera: camera, flash: flash, options: quick)
-        let ambient = first.render(plan.ambient)
-        clock.lap("render ambient")
+        // The pair is read as DN only: no electrons plane.
+        let sensorOnly = RenderOptions(keepsComponents: false, keepsElectrons: false)
+        let first = Renderer(scene: scene, camera: camera, flash: flash, options: sensorOnly)
+        let ambient: RawFrame, flashFrame: RawFrame
         let later = scene.advanced(by: plan.interval)
-        let second = later == scene ? first : Renderer(scene: later, camera: camera, flash: flash, options: quick)
-        let flashFrame = second.render(plan.flash)
-        clock.lap("render flash")
+        if later == scene {
+            // A static scene: both exposures in one pass over the shared geometry.
+            clock.lap("geometry pass")
+            let frames = first.render([plan.ambient, plan.flash])
+            (ambient, flashFrame) = (frames[0], frames[1])
+            clock.lap("render ambient + flash")
+        } else {
+            ambient = first.render(plan.ambient)
+            clock.lap("render ambient")
+            let second = Renderer(scene: later, camera: camera, flash: flash, options: sensorOnly)
+            flashFrame = second.render(plan.flash)
+            clock.lap("render flash")
+        }
         var result = process(ambient: ambient, flash: flashFrame, plan: plan, scene: scene)
         result.diagnostics.stageSeconds = clock.laps + result.diagnostics.stageSeconds
         return result

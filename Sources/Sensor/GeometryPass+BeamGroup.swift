@@ -95,7 +95,7 @@ extension GeometryPass {
                 continue
             }
             let normal = cosAlpha >= InlinePower.smallestNormal
-            let beamLog = normal ? InlinePower.log2(cosAlpha) : 0
+            let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
             let lobe = anyLobe
                 ? self.lobe(l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]]) : 0
             for member in members {
@@ -104,7 +104,7 @@ extension GeometryPass {
                 if m <= 0 {
                     gd = 1 / d2 * cosTheta
                 } else if cosAlpha > 0 {
-                    let power = normal ? InlinePower.exp2(m * beamLog) : PositivePower.of(cosAlpha, m)
+                    let power = normal ? InlinePower.binaryExp(m * beamLog) : PositivePower.of(cosAlpha, m)
                     gd = power / d2 * cosTheta
                 }
                 factors[base &+ member.diffuseSlot] = Float(gd)

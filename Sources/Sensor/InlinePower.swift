@@ -16,15 +16,15 @@ enum InlinePower {
     @inline(__always) static func of(_ x: Double, _ m: Double) -> Double {
         // Subnormal bases have no biased exponent to read; they never occur as cosines in practice.
         guard x >= smallestNormal else { return PositivePower.of(x, m) }
-        return exp2(m * log2(x))
+        return binaryExp(m * binaryLog(x))
     }
 
-    /// The smallest base `log2(_:)` takes: below it x has no biased exponent to read.
+    /// The smallest base `binaryLog(_:)` takes: below it x has no biased exponent to read.
     static let smallestNormal = 2.2250738585072014e-308
 
-    /// log₂ x for x ≥ `smallestNormal`; `of` is `exp2(m * log2(x))`, so powers of one base with
-    /// several exponents (the beams of co-located emitters) share this half.
-    @inline(__always) static func log2(_ x: Double) -> Double {
+    /// log₂ x for x ≥ `smallestNormal`. `of` is `binaryExp(m * binaryLog(x))`, so powers of one
+    /// base with several exponents (the beams of co-located emitters) share this half.
+    @inline(__always) static func binaryLog(_ x: Double) -> Double {
         let bits = x.bitPattern
         var e = Double(Int(truncatingIfNeeded: bits >> 52) &- 1023)
         var s = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
@@ -43,7 +43,7 @@ enum InlinePower {
     }
 
     /// 2ʸ for y = m·log₂ x ≤ 0 as `of` uses it.
-    @inline(__always) static func exp2(_ y: Double) -> Double {
+    @inline(__always) static func binaryExp(_ y: Double) -> Double {
         // Below 2⁻¹⁰²² the power is zero for every use here (a factor beside others of order 1).
         guard y > -1022 else { return 0 }
         guard y < 1023 else { return .infinity }

@@ -104,7 +104,7 @@ extension GeometryPass {
                 if m <= 0 {
                     gd = 1 / d2 * cosTheta
                 } else if cosAlpha > 0 {
-                    let power = normal ? InlinePower.binaryExp(m * beamLog) : PositivePower.of(cosAlpha, m)
+                    let power = normal ? InlinePower.binaryExp(m * beamLog) : InlinePower.belowNormal(cosAlpha, m)
                     gd = power / d2 * cosTheta
                 }
                 factors[base &+ member.diffuseSlot] = Float(gd)

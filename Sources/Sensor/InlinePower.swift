@@ -19,6 +19,12 @@ enum InlinePower {
         return binaryExp(m * binaryLog(x))
     }
 
+    /// `of` for a base below `smallestNormal`, out of line: inlined into a loop, the libm
+    /// logarithm it holds is hoisted and paid on every pass (LLVM treats it as free of effects).
+    @inline(never) static func belowNormal(_ x: Double, _ m: Double) -> Double {
+        PositivePower.of(x, m)
+    }
+
     /// The smallest base `binaryLog(_:)` takes: below it x has no biased exponent to read.
     static let smallestNormal = 2.2250738585072014e-308
 

@@ -86,7 +86,8 @@ extension GeometryPass {
             let cosTheta = n.dot(l)
             let cosAlpha = -axis.dot(l)
             let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
-                && !occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: s.hitSkip[k], occluders, primitives)
+                && (occluders.isEmpty
+                    || !occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: s.hitSkip[k], occluders, primitives))
             guard lit else {
                 for member in members {
                     factors[base &+ member.diffuseSlot] = 0

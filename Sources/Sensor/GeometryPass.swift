@@ -259,7 +259,9 @@ struct GeometryPass: Sendable {
                 for batch in lightBatches {
                     cullOccluders(
                         emitters[batch.lead], primitives, tileCentre: tileCentre, tileRadius: tileRadius,
-                        into: &occluders)
+                        reach: hi - tileCentre, into: &occluders)
+                    // Every pixel of a flat group skips its own shape (`hitSkip`).
+                    if shapes[g].flat, let own = occluders.firstIndex(of: g) { occluders.remove(at: own) }
                     occluders.withUnsafeBufferPointer { occluders in
                         if let group = batch.group {
                             group.members.withUnsafeBufferPointer { members in
@@ -556,9 +558,17 @@ struct GeometryPass: Sendable {
     }
 
     /// Objects that could shadow any hit point of a tile from this emitter.
+    ///
+    /// The hit points lie in the box tileCentre ± `reach` (inside the ball of `tileRadius`); a flat
+    /// shape whose plane has the whole box, shadow-ray starts included, on the light's side cannot
+    /// block any of their rays, so dropping it changes no pixel.
     private func cullOccluders(
-        _ emitter: Emitter, _ primitives: UnsafeBufferPointer<Primitive>, tileCentre: Vector3, tileRadius: Double, into list: inout [Int]) {
+        _ emitter: Emitter, _ primitives: UnsafeBufferPointer<Primitive>, tileCentre: Vector3, tileRadius: Double,
+        reach: Vector3, into list: inout [Int]
+    ) {
         list.removeAll(keepingCapacity: true)
+        // Shadow rays start 10⁻⁶ off their hit points; the rest is margin for rounding.
+        let clearance = 1e-5
         switch emitter.geometry {
         case .hemisphere:
             return
@@ -570,7 +580,8 @@ struct GeometryPass: Sendable {
                     // Tile and every ray direction strictly on one side of the flat shape's plane.
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let rise = p.planeNormal.dot(towards)
-                    if (side > tileRadius && rise > lift) || (side < -tileRadius && rise < -lift) { continue }
+                    let depth = min(tileRadius, GeometryPass.extent(reach, along: p.planeNormal) + clearance)
+                    if (side > depth && rise > lift) || (side < -depth && rise < -lift) { continue }
                 }
                 let v = p.position - tileCentre
                 let s = v.dot(towards)
@@ -591,7 +602,8 @@ struct GeometryPass: Sendable {
                     // Tile and light strictly on one side of the flat shape's plane.
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let lamp = p.planeNormal.dot(position - p.position)
-                    if (side > tileRadius && lamp > 0) || (side < -tileRadius && lamp < 0) { continue }
+                    let depth = min(tileRadius, GeometryPass.extent(reach, along: p.planeNormal) + clearance)
+                    if (side > depth && lamp > 0) || (side < -depth && lamp < 0) { continue }
                     if GeometryPass.castsNoShadow(p, light: position, centre: tileCentre, radius: tileRadius) {
                         continue
                     }
@@ -601,6 +613,11 @@ struct GeometryPass: Sendable {
                 if (v - s * seg).length <= p.boundingRadius + tileRadius { list.append(i) }
             }
         }
+    }
+
+    /// Half the width of the box ± `reach` along the unit vector `n`.
+    @inline(__always) static func extent(_ reach: Vector3, along n: Vector3) -> Double {
+        abs(n.x) * reach.x + abs(n.y) * reach.y + abs(n.z) * reach.z
     }
 
     /// Whether anything but `skip` blocks the ray before `tMax` (any hit ends the search).

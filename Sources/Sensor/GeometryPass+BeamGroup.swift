@@ -25,6 +25,9 @@ extension GeometryPass {
         /// Whether some member has no beam: it lights points behind the axis too.
         let anyOpen: Bool
         let anyLobe: Bool
+        /// The two exponents of a pair of beams (the common flash), whose powers are then
+        /// evaluated in the two lanes of one vector; nil otherwise.
+        let pair: SIMD2<Double>?
     }
 
     /// The emitter `lead`, with its group when it leads co-located beams (the others then have
@@ -56,7 +59,9 @@ extension GeometryPass {
             let group = members.count > 1
                 ? BeamGroup(
                     position: position, axis: axis, members: members, anyOpen: members.contains { $0.exponent <= 0 },
-                    anyLobe: members.contains { $0.lobe })
+                    anyLobe: members.contains { $0.lobe },
+                    pair: members.count == 2 && members.allSatisfy { $0.exponent > 0 }
+                        ? SIMD2(members[0].exponent, members[1].exponent) : nil)
                 : nil
             batches.append(LightBatch(lead: e, group: group))
         }
@@ -99,6 +104,16 @@ extension GeometryPass {
             let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
             let lobe = anyLobe
                 ? self.lobe(l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]]) : 0
+            if let pair = group.pair, normal {
+                // cos α is normal, so positive: both beams light the point.
+                let y = pair * beamLog
+                if min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023 {
+                    let gd = InlinePower.binaryExp(inRange: y) / d2 * cosTheta
+                    GeometryPass.store(members[0], gd.x, lobe: lobe, at: base, in: factors)
+                    GeometryPass.store(members[1], gd.y, lobe: lobe, at: base, in: factors)
+                    continue
+                }
+            }
             for member in members {
                 let m = member.exponent
                 var gd = 0.0
@@ -108,11 +123,16 @@ extension GeometryPass {
                     let power = normal ? InlinePower.binaryExp(m * beamLog) : InlinePower.belowNormal(cosAlpha, m)
                     gd = power / d2 * cosTheta
                 }
-                factors[base &+ member.diffuseSlot] = Float(gd)
-                if member.specularSlot >= 0 {
-                    factors[base &+ member.specularSlot] = Float(member.lobe ? lobe * gd : 0)
-                }
+                GeometryPass.store(member, gd, lobe: lobe, at: base, in: factors)
             }
         }
+    }
+
+    /// One member's diffuse factor and, where it has a slot, its lobe's.
+    @inline(__always) static func store(
+        _ member: BeamGroup.Member, _ gd: Double, lobe: Double, at base: Int, in factors: UnsafeMutablePointer<Float>
+    ) {
+        factors[base &+ member.diffuseSlot] = Float(gd)
+        if member.specularSlot >= 0 { factors[base &+ member.specularSlot] = Float(member.lobe ? lobe * gd : 0) }
     }
 }

@@ -65,4 +65,23 @@ enum InlinePower {
         q = q * f + 0.99999999995954436
         return q * Double(bitPattern: UInt64(truncatingIfNeeded: k &+ 1023) << 52)
     }
+
+    /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
+    /// operations lane by lane, so each lane equals the scalar result bit for bit.
+    @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
+        let shifted = y + roundingShift
+        // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
+        // exponent field, and that depends on those low bits alone.
+        let bits = unsafeBitCast(shifted, to: SIMD2<UInt64>.self)
+        let scale = unsafeBitCast((bits &+ 1023) &<< 52, to: SIMD2<Double>.self)
+        let f = y - (shifted - roundingShift)
+        var q = SIMD2<Double>(repeating: 0.00015469732139800161)
+        q = q * f + 0.0013400432165517747
+        q = q * f + 0.0096180256021422741
+        q = q * f + 0.055503272142088902
+        q = q * f + 0.24022651213607021
+        q = q * f + 0.69314720671062036
+        q = q * f + 0.99999999995954436
+        return q * scale
+    }
 }

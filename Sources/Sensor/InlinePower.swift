@@ -48,7 +48,7 @@ enum InlinePower {
         return e + u * p
     }
 
-    /// 2ʸ for y = m·log₂ x ≤ 0 as `of` uses it.
+    /// 2ʸ for y = m·log₂ x: zero for y ≤ −1022, infinite for y ≥ 1023.
     @inline(__always) static func binaryExp(_ y: Double) -> Double {
         // Below 2⁻¹⁰²² the power is zero for every use here (a factor beside others of order 1).
         guard y > -1022 else { return 0 }

@@ -84,6 +84,10 @@ extension Emitter {
 }
 
 extension Emitter {
+    /// Flash beam centres closer than this (metres) are one point: far below any distance that
+    /// shows in an image, far above the rounding of a weighted mean of millimetre positions.
+    static let coincidence = 1e-9
+
     /// The flash's modules as emitters, modules that share a beam merged into one.
     ///
     /// A flash is a cluster of LEDs a few millimetres apart (iphone-15-pro: nine within 3.2 mm),
@@ -142,12 +146,20 @@ extension Emitter {
             let centred = bySpectrum.allSatisfy { (centroid($0) - c).length < 1e-6 }
             merged += centred ? [group] : bySpectrum
         }
-        return merged.map { parts in
+        // Beams centred on one point (iphone-15-pro: the 80° cluster around its 50° centre LED) get
+        // that point's exact coordinates: their weighted means differ only by rounding (one ulp),
+        // and the geometry pass shares the per-pixel terms of lights at one position.
+        var centres: [Vector3] = []
+        for parts in merged {
+            let c = centroid(parts)
+            centres.append(centres.first { ($0 - c).length < coincidence } ?? c)
+        }
+        return zip(merged, centres).map { parts, centre in
             let module = parts[0].module
             let spectrum = parts.dropFirst().reduce(parts[0].spectrum) { $0 + $1.spectrum }
             return Emitter(
                 geometry: .positional(
-                    position: centroid(parts), axis: cameraRotation.apply(module.axisInCamera).normalized,
+                    position: centre, axis: cameraRotation.apply(module.axisInCamera).normalized,
                     exponent: max(module.beamExponent, 1e-9)),
                 unitSpectrum: spectrum, isFlash: true, hasSpecular: true)
         }

@@ -41,6 +41,9 @@ struct GeometryPass: Sendable {
     let rayV: Vector3
     /// Single-precision primary-ray tests, one per primitive (see `PrimaryShape`).
     let shapes: [PrimaryShape]
+    /// The emitters in the order the pass lights them: co-located beams share one pass
+    /// (see `BeamGroup`).
+    let lightBatches: [LightBatch]
 
     init(
         camera: CameraModel, origin: Vector3, rotation: Rotation, primitives: [Primitive], emitters: [Emitter],
@@ -75,6 +78,8 @@ struct GeometryPass: Sendable {
             let e1 = (abs(l.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(l).normalized
             return (e1, l.cross(e1), tan(spread))
         }
+        lightBatches = GeometryPass.batches(
+            emitters, diffuseSlot: diffuseSlot, specularSlot: specularSlot)
     }
 
     /// The world direction of the ray through the centre of pixel (x, y) and its optical-axis
@@ -251,12 +256,24 @@ struct GeometryPass: Sendable {
                         count += 1
                     }
                 }
-                for (e, emitter) in emitters.enumerated() {
-                    cullOccluders(emitter, primitives, tileCentre: tileCentre, tileRadius: tileRadius, into: &occluders)
+                for batch in lightBatches {
+                    cullOccluders(
+                        emitters[batch.lead], primitives, tileCentre: tileCentre, tileRadius: tileRadius,
+                        reach: hi - tileCentre, into: &occluders)
+                    // Every pixel of a flat group skips its own shape (`hitSkip`).
+                    if shapes[g].flat, let own = occluders.firstIndex(of: g) { occluders.remove(at: own) }
                     occluders.withUnsafeBufferPointer { occluders in
-                        lightFactors(
-                            e, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
-                            output: output)
+                        if let group = batch.group {
+                            group.members.withUnsafeBufferPointer { members in
+                                beamGroupFactors(
+                                    group, members: members, tile: tile, count: count, s: s, occluders: occluders,
+                                    primitives: primitives, output: output)
+                            }
+                        } else {
+                            lightFactors(
+                                batch.lead, tile: tile, count: count, s: s, occluders: occluders,
+                                primitives: primitives, output: output)
+                        }
                     }
                 }
             }
@@ -541,9 +558,17 @@ struct GeometryPass: Sendable {
     }
 
     /// Objects that could shadow any hit point of a tile from this emitter.
+    ///
+    /// The hit points lie in the box tileCentre ± `reach` (inside the ball of `tileRadius`); a flat
+    /// shape whose plane has the whole box, shadow-ray starts included, on the light's side cannot
+    /// block any of their rays, so dropping it changes no pixel.
     private func cullOccluders(
-        _ emitter: Emitter, _ primitives: UnsafeBufferPointer<Primitive>, tileCentre: Vector3, tileRadius: Double, into list: inout [Int]) {
+        _ emitter: Emitter, _ primitives: UnsafeBufferPointer<Primitive>, tileCentre: Vector3, tileRadius: Double,
+        reach: Vector3, into list: inout [Int]
+    ) {
         list.removeAll(keepingCapacity: true)
+        // Shadow rays start 10⁻⁶ off their hit points; the rest is margin for rounding.
+        let clearance = 1e-5
         switch emitter.geometry {
         case .hemisphere:
             return
@@ -555,7 +580,8 @@ struct GeometryPass: Sendable {
                     // Tile and every ray direction strictly on one side of the flat shape's plane.
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let rise = p.planeNormal.dot(towards)
-                    if (side > tileRadius && rise > lift) || (side < -tileRadius && rise < -lift) { continue }
+                    let depth = min(tileRadius, GeometryPass.extent(reach, along: p.planeNormal) + clearance)
+                    if (side > depth && rise > lift) || (side < -depth && rise < -lift) { continue }
                 }
                 let v = p.position - tileCentre
                 let s = v.dot(towards)
@@ -576,7 +602,8 @@ struct GeometryPass: Sendable {
                     // Tile and light strictly on one side of the flat shape's plane.
                     let side = p.planeNormal.dot(tileCentre - p.position)
                     let lamp = p.planeNormal.dot(position - p.position)
-                    if (side > tileRadius && lamp > 0) || (side < -tileRadius && lamp < 0) { continue }
+                    let depth = min(tileRadius, GeometryPass.extent(reach, along: p.planeNormal) + clearance)
+                    if (side > depth && lamp > 0) || (side < -depth && lamp < 0) { continue }
                     if GeometryPass.castsNoShadow(p, light: position, centre: tileCentre, radius: tileRadius) {
                         continue
                     }
@@ -588,8 +615,13 @@ struct GeometryPass: Sendable {
         }
     }
 
+    /// Half the width of the box ± `reach` along the unit vector `n`.
+    @inline(__always) static func extent(_ reach: Vector3, along n: Vector3) -> Double {
+        abs(n.x) * reach.x + abs(n.y) * reach.y + abs(n.z) * reach.z
+    }
+
     /// Whether anything but `skip` blocks the ray before `tMax` (any hit ends the search).
-    @inline(__always) private func occluded(
+    @inline(__always) func occluded(
         _ o: Vector3, _ d: Vector3, _ tMax: Double, skip: Int, _ occluders: UnsafeBufferPointer<Int>,
         _ primitives: UnsafeBufferPointer<Primitive>
     ) -> Bool {
@@ -696,6 +728,12 @@ struct GeometryPass: Sendable {
     @inline(__always) private func specular(
         l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double, diffuse gd: Double
     ) -> Double {
+        lobe(l: l, view: v, normal: n, exponent: exponent) * gd
+    }
+
+    /// The specular factor per unit diffuse factor: (n + 8)/8·cosⁿ θ_h, zero for matte materials
+    /// (infinite exponent). Lights at one position share it.
+    @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double) -> Double {
         guard exponent.isFinite else { return 0 }
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         let h = (l + v).normalized
@@ -703,7 +741,7 @@ struct GeometryPass: Sendable {
         // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
         // resolution of any diffuse factor beside it, so the power is not worth evaluating.
         guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
-        return (exponent + 8) / 8 * InlinePower.of(nh, exponent) * gd
+        return (exponent + 8) / 8 * InlinePower.of(nh, exponent)
     }
 }
 

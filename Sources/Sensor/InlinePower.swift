@@ -15,7 +15,22 @@ enum InlinePower {
 
     @inline(__always) static func of(_ x: Double, _ m: Double) -> Double {
         // Subnormal bases have no biased exponent to read; they never occur as cosines in practice.
-        guard x >= 2.2250738585072014e-308 else { return PositivePower.of(x, m) }
+        guard x >= smallestNormal else { return PositivePower.of(x, m) }
+        return binaryExp(m * binaryLog(x))
+    }
+
+    /// `of` for a base below `smallestNormal`, out of line: inlined into a loop, the libm
+    /// logarithm it holds is hoisted and paid on every pass (LLVM treats it as free of effects).
+    @inline(never) static func belowNormal(_ x: Double, _ m: Double) -> Double {
+        PositivePower.of(x, m)
+    }
+
+    /// The smallest base `binaryLog(_:)` takes: below it x has no biased exponent to read.
+    static let smallestNormal = 2.2250738585072014e-308
+
+    /// log₂ x for x ≥ `smallestNormal`. `of` is `binaryExp(m * binaryLog(x))`, so powers of one
+    /// base with several exponents (the beams of co-located emitters) share this half.
+    @inline(__always) static func binaryLog(_ x: Double) -> Double {
         let bits = x.bitPattern
         var e = Double(Int(truncatingIfNeeded: bits >> 52) &- 1023)
         var s = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
@@ -30,7 +45,11 @@ enum InlinePower {
         p = p * w + 0.57708358030495077
         p = p * w + 0.96179667336685193
         p = p * w + 2.8853900817900677
-        let y = m * (e + u * p)
+        return e + u * p
+    }
+
+    /// 2ʸ for y = m·log₂ x: zero for y ≤ −1022, infinite for y ≥ 1023.
+    @inline(__always) static func binaryExp(_ y: Double) -> Double {
         // Below 2⁻¹⁰²² the power is zero for every use here (a factor beside others of order 1).
         guard y > -1022 else { return 0 }
         guard y < 1023 else { return .infinity }
@@ -45,5 +64,24 @@ enum InlinePower {
         q = q * f + 0.69314720671062036
         q = q * f + 0.99999999995954436
         return q * Double(bitPattern: UInt64(truncatingIfNeeded: k &+ 1023) << 52)
+    }
+
+    /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
+    /// operations lane by lane, so each lane equals the scalar result bit for bit.
+    @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
+        let shifted = y + roundingShift
+        // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
+        // exponent field, and that depends on those low bits alone.
+        let bits = unsafeBitCast(shifted, to: SIMD2<UInt64>.self)
+        let scale = unsafeBitCast((bits &+ 1023) &<< 52, to: SIMD2<Double>.self)
+        let f = y - (shifted - roundingShift)
+        var q = SIMD2<Double>(repeating: 0.00015469732139800161)
+        q = q * f + 0.0013400432165517747
+        q = q * f + 0.0096180256021422741
+        q = q * f + 0.055503272142088902
+        q = q * f + 0.24022651213607021
+        q = q * f + 0.69314720671062036
+        q = q * f + 0.99999999995954436
+        return q * scale
     }
 }

@@ -46,4 +46,30 @@ struct FlashFalloffTests {
             #expect(abs(g(x, y) / g(32, 24) / expected - 1) < 1e-3, "pixel \(x),\(y)")
         }
     }
+
+    /// Two beams from one point (a wide cluster and a narrow centre LED, as on flashes that fire
+    /// both): E(α) = Σ I_i·cos^(m_i + 3) α / d² on a wall facing them.
+    @Test func coLocatedBeamsAddTheirCosinePowerLaws() {
+        let narrowHalfAngle = 12.0
+        let narrowM = log(0.5) / log(cos(narrowHalfAngle * Double.pi / 180))
+        let scene = Scene(objects: [TestScenes.wall(distance: 1)], ambient: nil, device: TestScenes.device)
+        let flash = FlashModel(modules: [
+            .init(spectrum: Illuminants.d65, intensityCandela: 200, beamHalfAngleDegrees: halfAngle),
+            .init(spectrum: Illuminants.d65, intensityCandela: 120, beamHalfAngleDegrees: narrowHalfAngle),
+        ])
+        let renderer = Renderer(scene: scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: flash)
+        let parts = renderer.render(Exposure(time: 1, iso: 100, flash: true)).flashElectrons ?? []
+        func g(_ x: Int, _ y: Int) -> Double { Double(parts[(y * 64 + x) * 3 + 1]) }
+        func e(_ x: Int, _ y: Int) -> Double {
+            let u = (Double(x) + 0.5 - 32) / 40
+            let v = (Double(y) + 0.5 - 24) / 40
+            let c = cos(atan((u * u + v * v).squareRoot()))
+            return 200 * pow(c, m + 3) + 120 * pow(c, narrowM + 3)
+        }
+        #expect(parts.count == 64 * 48 * 3)
+        // Off-axis pixels out to 40°, where the narrow beam has fallen below a thousandth.
+        for (x, y) in [(63, 24), (50, 40), (40, 30), (5, 3)] {
+            #expect(abs(g(x, y) / g(32, 24) / (e(x, y) / e(32, 24)) - 1) < 1e-3, "pixel \(x),\(y)")
+        }
+    }
 }

@@ -1,0 +1,138 @@
+import Scenes
+
+extension GeometryPass {
+    /// Point or spot lights at one position with one axis, differing only in beam exponent and
+    /// spectrum: a flash whose modules form two beams (iphone-15-pro: the 80° cluster and the 50°
+    /// centre LED, both centred on one point).
+    ///
+    /// Per pixel they share the direction and distance to the light, cos θ and cos α, the shadow
+    /// ray, log₂ cos α and the specular lobe; each member adds only its beam power 2^(m·log₂ cos α)
+    /// and its factors. Every shared term is the same expression `positionalFactors` evaluates for
+    /// one light, so the factors are those of the lights taken one by one, bit for bit.
+    struct BeamGroup: Sendable {
+        struct Member: Sendable {
+            /// Beam exponent m (≤ 0: no beam, the light shines all round).
+            let exponent: Double
+            let diffuseSlot: Int
+            let specularSlot: Int
+            /// Whether the specular lobe applies and has a slot.
+            let lobe: Bool
+        }
+
+        let position: Vector3
+        let axis: Vector3
+        let members: [Member]
+        /// Whether some member has no beam: it lights points behind the axis too.
+        let anyOpen: Bool
+        let anyLobe: Bool
+        /// The two exponents of a pair of beams (the common flash), whose powers are then
+        /// evaluated in the two lanes of one vector; nil otherwise.
+        let pair: SIMD2<Double>?
+    }
+
+    /// The emitter `lead`, with its group when it leads co-located beams (the others then have
+    /// no batch of their own).
+    struct LightBatch: Sendable {
+        let lead: Int
+        let group: BeamGroup?
+    }
+
+    /// Emitters in scene order, positional emitters with the same position and axis (exact
+    /// equality, so the shadow rays and occluder lists are the same) gathered at the first one.
+    static func batches(_ emitters: [Emitter], diffuseSlot: [Int], specularSlot: [Int]) -> [LightBatch] {
+        var batches: [LightBatch] = []
+        var taken = [Bool](repeating: false, count: emitters.count)
+        for (e, emitter) in emitters.enumerated() where !taken[e] {
+            guard case let .positional(position, axis, _) = emitter.geometry else {
+                batches.append(LightBatch(lead: e, group: nil))
+                continue
+            }
+            var members: [BeamGroup.Member] = []
+            for f in e..<emitters.count where !taken[f] {
+                guard case let .positional(p, a, m) = emitters[f].geometry, p == position, a == axis else { continue }
+                taken[f] = true
+                members.append(
+                    BeamGroup.Member(
+                        exponent: m, diffuseSlot: diffuseSlot[f], specularSlot: specularSlot[f],
+                        lobe: emitters[f].hasSpecular && specularSlot[f] >= 0))
+            }
+            let group = members.count > 1
+                ? BeamGroup(
+                    position: position, axis: axis, members: members, anyOpen: members.contains { $0.exponent <= 0 },
+                    anyLobe: members.contains { $0.lobe },
+                    pair: members.count == 2 && members.allSatisfy { $0.exponent > 0 }
+                        ? SIMD2(members[0].exponent, members[1].exponent) : nil)
+                : nil
+            batches.append(LightBatch(lead: e, group: group))
+        }
+        return batches
+    }
+
+    /// The factors of a group of co-located beams for the `count` pixels of a tile's group
+    /// (`s.members`), occluders culled for their common position.
+    @inline(never) func beamGroupFactors(
+        _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let t = GeometryCache.tileSize
+        let (x0, y0) = (tile.x0, tile.y0)
+        let (position, axis) = (group.position, group.axis)
+        let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)
+        let factors = output.factors.base
+        for j in 0..<count {
+            let k = s.members[j]
+            let base = ((y0 + k / t) * camera.width + x0 + k % t) &* slotCount
+            let point = s.hitPoint[k]
+            let n = s.hitNormal[k]
+            let toLight = position - point
+            let d2 = toLight.dot(toLight)
+            let dist = d2.squareRoot()
+            let l = toLight / dist
+            let cosTheta = n.dot(l)
+            let cosAlpha = -axis.dot(l)
+            let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
+                && (occluders.isEmpty
+                    || !occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: s.hitSkip[k], occluders, primitives))
+            guard lit else {
+                for member in members {
+                    factors[base &+ member.diffuseSlot] = 0
+                    if member.specularSlot >= 0 { factors[base &+ member.specularSlot] = 0 }
+                }
+                continue
+            }
+            let normal = cosAlpha >= InlinePower.smallestNormal
+            let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
+            let lobe = anyLobe
+                ? self.lobe(l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]]) : 0
+            if let pair = group.pair, normal {
+                // cos α is normal, so positive: both beams light the point.
+                let y = pair * beamLog
+                if min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023 {
+                    let gd = InlinePower.binaryExp(inRange: y) / d2 * cosTheta
+                    GeometryPass.store(members[0], gd.x, lobe: lobe, at: base, in: factors)
+                    GeometryPass.store(members[1], gd.y, lobe: lobe, at: base, in: factors)
+                    continue
+                }
+            }
+            for member in members {
+                let m = member.exponent
+                var gd = 0.0
+                if m <= 0 {
+                    gd = 1 / d2 * cosTheta
+                } else if cosAlpha > 0 {
+                    let power = normal ? InlinePower.binaryExp(m * beamLog) : InlinePower.belowNormal(cosAlpha, m)
+                    gd = power / d2 * cosTheta
+                }
+                GeometryPass.store(member, gd, lobe: lobe, at: base, in: factors)
+            }
+        }
+    }
+
+    /// One member's diffuse factor and, where it has a slot, its lobe's.
+    @inline(__always) static func store(
+        _ member: BeamGroup.Member, _ gd: Double, lobe: Double, at base: Int, in factors: UnsafeMutablePointer<Float>
+    ) {
+        factors[base &+ member.diffuseSlot] = Float(gd)
+        if member.specularSlot >= 0 { factors[base &+ member.specularSlot] = Float(member.lobe ? lobe * gd : 0) }
+    }
+}

@@ -36,7 +36,8 @@ struct ShadingPass: Sendable {
     let fullWell: Float
     let blackLevel: Float
     let gain: Float
-    let maximumCode: Float
+    /// The largest code plus one half: the clip applied before rounding half up.
+    let codeCeiling: Float
     let temporalKey: UInt64
     let fixedKey: UInt64
     let width: Int
@@ -93,7 +94,7 @@ struct ShadingPass: Sendable {
         blackLevel = Float(noise.blackLevel)
         gain = Float(noise.gain(iso: exposure.iso))
         // DN planes are UInt16: no code beyond 65535 whatever the ADC claims.
-        maximumCode = Float(min(noise.whiteLevel, Double((1 << min(noise.adcBits, 16)) - 1)))
+        codeCeiling = Float(min(noise.whiteLevel, Double((1 << min(noise.adcBits, 16)) - 1))) + 0.5
         temporalKey = CounterRandom.streamKey(seed: exposure.seed, stream: exposure.frameIndex &* 4 &+ 1)
         fixedKey = CounterRandom.streamKey(seed: noise.fixedPatternSeed, stream: 2)
         width = renderer.camera.width
@@ -159,12 +160,32 @@ struct ShadingPass: Sendable {
         }
     }
 
+    /// One row's inputs to the noise chain: each frame's mean electrons per channel (dark signal
+    /// included) and the fixed pattern. With them gathered first, each frame's chain runs as its own
+    /// tight loop, which the compiler inlines whole (with two chains in one loop it kept one out of line).
+    private struct RowInputs {
+        let means: UnsafeMutablePointer<Float>
+        let second: UnsafeMutablePointer<Float>
+        let pattern: UnsafeMutablePointer<Pattern>
+
+        static func with<R>(width: Int, _ body: (RowInputs) -> R) -> R {
+            let means = UnsafeMutablePointer<Float>.allocate(capacity: width * 6)
+            let pattern = UnsafeMutablePointer<Pattern>.allocate(capacity: width)
+            defer {
+                means.deallocate()
+                pattern.deallocate()
+            }
+            return body(RowInputs(means: means, second: means + width * 3, pattern: pattern))
+        }
+    }
+
     private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let first = rows.lowerBound * width
         let end = rows.upperBound * width
+        // One fused loop: a single chain per pixel inlines whole, and a row buffer would only add stores.
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 withTables { t in
@@ -178,9 +199,10 @@ struct ShadingPass: Sendable {
                             flash = ShadingPass.sum(factors, f, m, t.flashSlots, t.flashRates)
                         }
                         ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
+                        let mean = ambient + flash
                         expose(
-                            pixel: pixel, mean: ambient + flash, pattern(pixel: pixel, normals), normals, poisson,
-                            output, sink)
+                            pixel: pixel, mean.x + dark, mean.y + dark, mean.z + dark, pattern(pixel: pixel, normals),
+                            normals, poisson, output, sink)
                     }
                 }
             }
@@ -195,17 +217,6 @@ struct ShadingPass: Sendable {
     static func runPair(
         _ a: ShadingPass, _ b: ShadingPass, rows: Range<Int>, outputs: (a: Output, b: Output)
     ) {
-        // Not specialised per plane kind: with two chains per pixel the specialised loops inlined
-        // worse (501 M against 474 M instructions for the pair at 1008×756).
-        runPair(
-            a, b, rows, outputs, MaybeElectrons(plane: outputs.a.electrons),
-            MaybeElectrons(plane: outputs.b.electrons))
-    }
-
-    private static func runPair<E: ElectronsSink, F: ElectronsSink>(
-        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output), _ sinkA: E,
-        _ sinkB: F
-    ) {
         precondition(
             a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
             "exposures rendered together share one renderer")
@@ -213,34 +224,73 @@ struct ShadingPass: Sendable {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
-        let first = rows.lowerBound * a.width
-        let end = rows.upperBound * a.width
+        let width = a.width
         // Equal tables give equal sums: the shared sum is the one each pass would compute itself.
         let sameAmbient = a.ambientRates == b.ambientRates
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 a.withTables { ta in
                     b.withTables { tb in
-                        for pixel in first..<end {
-                            var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                            var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
-                            let m = Int(materials[pixel])
-                            if m != Int(RawFrame.none) {
-                                let f = pixel &* slots
-                                ambientA = sum(factors, f, m, ta.ambientSlots, ta.ambientRates)
-                                ambientB = sameAmbient ? ambientA : sum(factors, f, m, tb.ambientSlots, tb.ambientRates)
-                                flashA = sum(factors, f, m, ta.flashSlots, ta.flashRates)
-                                flashB = sum(factors, f, m, tb.flashSlots, tb.flashRates)
+                        RowInputs.with(width: width) { row in
+                            for y in rows {
+                                let first = y &* width
+                                for x in 0..<width {
+                                    let pixel = first &+ x
+                                    var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                                    var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                                    let m = Int(materials[pixel])
+                                    if m != Int(RawFrame.none) {
+                                        let f = pixel &* slots
+                                        ambientA = sum(factors, f, m, ta.ambientSlots, ta.ambientRates)
+                                        ambientB =
+                                            sameAmbient ? ambientA : sum(factors, f, m, tb.ambientSlots, tb.ambientRates)
+                                        flashA = sum(factors, f, m, ta.flashSlots, ta.flashRates)
+                                        flashB = sum(factors, f, m, tb.flashSlots, tb.flashRates)
+                                    }
+                                    store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                                    store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                                    a.putMean(ambientA + flashA, at: x, row.means)
+                                    b.putMean(ambientB + flashB, at: x, row.second)
+                                    row.pattern[x] = a.pattern(pixel: pixel, normals)
+                                }
+                                a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
+                                b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
                             }
-                            store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                            store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
-                            let fixed = a.pattern(pixel: pixel, normals)
-                            a.expose(pixel: pixel, mean: ambientA + flashA, fixed, normals, poisson, outputs.a, sinkA)
-                            b.expose(pixel: pixel, mean: ambientB + flashB, fixed, normals, poisson, outputs.b, sinkB)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Stores a pixel's three channel means, dark signal added, for the row's noise loop.
+    @inline(__always) private func putMean(_ mean: SIMD4<Float>, at x: Int, _ means: UnsafeMutablePointer<Float>) {
+        means[x &* 3] = mean.x + dark
+        means[x &* 3 &+ 1] = mean.y + dark
+        means[x &* 3 &+ 2] = mean.z + dark
+    }
+
+    /// The temporal noise chain over one row of `count` pixels starting at pixel `first`, specialised
+    /// on whether the frame keeps its electrons plane (one test per row, not per value).
+    private func exposeRow(
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<Float>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
+    ) {
+        if let plane = output.electrons {
+            exposeRow(first, count, means, patterns, normals, poisson, output, KeptElectrons(plane: plane))
+        } else {
+            exposeRow(first, count, means, patterns, normals, poisson, output, NoElectrons())
+        }
+    }
+
+    private func exposeRow<E: ElectronsSink>(
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<Float>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output, _ sink: E
+    ) {
+        for x in 0..<count {
+            expose(
+                pixel: first &+ x, means[x &* 3], means[x &* 3 &+ 1], means[x &* 3 &+ 2], patterns[x], normals, poisson,
+                output, sink)
         }
     }
 
@@ -264,17 +314,17 @@ struct ShadingPass: Sendable {
         return p
     }
 
-    /// The temporal noise chain of one pixel. Counter layout per pixel and stream: draws 8·pixel + 0…7.
-    /// Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel).
+    /// The temporal noise chain of one pixel, given its channel means (dark signal included).
+    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel).
     @inline(__always) private func expose<E: ElectronsSink>(
-        pixel: Int, mean: SIMD4<Float>, _ p: Pattern, _ normals: NormalTable, _ poisson: PoissonTable,
-        _ output: Output, _ sink: E
+        pixel: Int, _ mu0: Float, _ mu1: Float, _ mu2: Float, _ p: Pattern, _ normals: NormalTable,
+        _ poisson: PoissonTable, _ output: Output, _ sink: E
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         let t = CounterRandom.draw(streamKey: temporalKey, index: base)
-        channel(pixel &* 3, mean.x + dark, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output, sink)
-        channel(pixel &* 3 &+ 1, mean.y + dark, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output, sink)
-        channel(pixel &* 3 &+ 2, mean.z + dark, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output, sink)
+        channel(pixel &* 3, mu0, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output, sink)
+        channel(pixel &* 3 &+ 1, mu1, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output, sink)
+        channel(pixel &* 3 &+ 2, mu2, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output, sink)
     }
 
     /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain
@@ -300,7 +350,7 @@ struct ShadingPass: Sendable {
         // leaves that integer in the low mantissa bits: no trapping conversion.
         var c = blackLevel + gain * e + 0.5
         c = c > 0 ? c : 0
-        c = c < maximumCode + 0.5 ? c : maximumCode + 0.5
+        c = c < codeCeiling ? c : codeCeiling
         let r = (c + 0x1p23) - 0x1p23
         let n = r > c ? r - 1 : r
         output.dn.base[index] = UInt16(truncatingIfNeeded: (n + 0x1p23).bitPattern)
@@ -322,12 +372,4 @@ struct KeptElectrons: ElectronsSink {
 /// The frame leaves the plane out (`RenderOptions.keepsElectrons` false).
 struct NoElectrons: ElectronsSink {
     @inline(__always) func store(_ value: Float, at index: Int) {}
-}
-
-/// Either: a test per value, for loops not specialised per kind.
-struct MaybeElectrons: ElectronsSink {
-    let plane: SharedPointer<Float>?
-    @inline(__always) func store(_ value: Float, at index: Int) {
-        if let plane { plane.base[index] = value }
-    }
 }

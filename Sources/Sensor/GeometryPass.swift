@@ -736,12 +736,20 @@ struct GeometryPass: Sendable {
     @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double) -> Double {
         guard exponent.isFinite else { return 0 }
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
-        let h = (l + v).normalized
-        let nh = max(n.dot(h), 0)
-        // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
-        // resolution of any diffuse factor beside it, so the power is not worth evaluating.
-        guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
-        return (exponent + 8) / 8 * InlinePower.of(nh, exponent)
+        // cosⁿ θ_h = (cos² θ_h)^(n/2) with cos² θ_h = (n·(l + v))² / |l + v|²: the half vector
+        // needs no square root and no normalisation.
+        let h = l + v
+        let a = n.dot(h)
+        guard a > 0 else { return 0 }
+        let c2 = a * a / h.dot(h)
+        // Below 2⁻⁵⁸ (about e⁻⁴⁰) the lobe is under Float's resolution of any diffuse factor
+        // beside it, so the power is not worth finishing. cosⁿ θ_h ≤ e^(−n(1 − cos² θ_h)/2)
+        // (ln x ≤ x − 1 and 1 − cos θ_h ≥ (1 − cos² θ_h)/2) skips most of them before the logarithm.
+        guard exponent * (1 - c2) < 80 else { return 0 }
+        guard c2 >= InlinePower.smallestNormal else { return InlinePower.belowNormal(c2, exponent * 0.5) }
+        let y = exponent * 0.5 * InlinePower.binaryLog(c2)
+        guard y > -58 else { return 0 }
+        return (exponent + 8) / 8 * InlinePower.binaryExp(y)
     }
 }
 

@@ -108,6 +108,12 @@ struct GeometryPass: Sendable {
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
     @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
+        guard let inverse else { return tileRays(tile, s: s, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, scales: $0) }
+    }
+
+    /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
+    @inline(__always) private func tileRays(_ tile: Tile, s: Scratch, scales: RadialInverse.ScaleTable) -> Vector3 {
         let t = GeometryCache.tileSize
         var sum = Vector3.zero
         for y in tile.y0..<tile.y1 {
@@ -116,7 +122,7 @@ struct GeometryPass: Sendable {
             var k = (y - tile.y0) * t
             for x in tile.x0..<tile.x1 {
                 let vx = Double(x) + 0.5 - distortionCenter.x
-                let scale = inverse?.undistortedScale(squaredRadius: vx * vx + vy * vy) ?? 1
+                let scale = scales.scale(squaredRadius: vx * vx + vy * vy)
                 let w = rayA + scale * (vx * rayU + row)
                 let inverseLength = 1 / w.dot(w).squareRoot()
                 let d = w * inverseLength
@@ -288,13 +294,33 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
     ) {
+        // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
+        // its group's bounds when it ends (min and max do not depend on the order).
+        var run = -1
+        var lo = Vector3.zero
+        var hi = Vector3.zero
         for y in tile.y0..<tile.y1 {
             for x in tile.x0..<tile.x1 {
-                primaryHit(
+                let (g, p) = primaryHit(
                     x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
-                    prepared: prepared, texels: texels, s: s, groups: &groups, output: output)
+                    prepared: prepared, texels: texels, s: s, output: output)
+                if g == run {
+                    lo = lo.replacing(with: p, where: p .< lo)
+                    hi = hi.replacing(with: p, where: p .> hi)
+                } else {
+                    if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+                    (run, lo, hi) = (g, p, p)
+                }
             }
         }
+        if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+    }
+
+    /// Widens group `g`'s bounds of hit points to [lo, hi], listing the group on its first hit.
+    @inline(__always) static func merge(_ g: Int, lo: Vector3, hi: Vector3, s: Scratch, groups: inout [Int]) {
+        if s.groupLo[g].x > s.groupHi[g].x { groups.append(g) }
+        s.groupLo[g] = s.groupLo[g].replacing(with: lo, where: lo .< s.groupLo[g])
+        s.groupHi[g] = s.groupHi[g].replacing(with: hi, where: hi .> s.groupHi[g])
     }
 
     /// The nearest hit in double precision alone, for the rare ray whose single-precision winner
@@ -318,8 +344,8 @@ struct GeometryPass: Sendable {
     @inline(__always) private func primaryHit(
         x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
-    ) {
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
+    ) -> (Int, Vector3) {
         let k = (y - tile.y0) * GeometryCache.tileSize + (x - tile.x0)
         let d = s.dirs[k]
         // Which primitive the ray meets, in single precision; then its distance in double.
@@ -352,7 +378,7 @@ struct GeometryPass: Sendable {
             output.depth.base[pixel] = .nan
             output.objects.base[pixel] = RawFrame.none
             output.materials.base[pixel] = RawFrame.none
-            return
+            return (-1, .zero)
         }
         let p = origin + best * d
         let shape = shapes[bestPrim]
@@ -373,12 +399,10 @@ struct GeometryPass: Sendable {
         s.hitNormal[k] = n
         s.hitMaterial[k] = material
         s.hitPrim[k] = bestPrim
-        if s.groupLo[bestPrim].x > s.groupHi[bestPrim].x { groups.append(bestPrim) }
-        s.groupLo[bestPrim] = s.groupLo[bestPrim].replacing(with: p, where: p .< s.groupLo[bestPrim])
-        s.groupHi[bestPrim] = s.groupHi[bestPrim].replacing(with: p, where: p .> s.groupHi[bestPrim])
         output.depth.base[pixel] = Float(best * s.axial[k])
         output.objects.base[pixel] = shape.object
         output.materials.base[pixel] = UInt16(material)
+        return (bestPrim, p)
     }
 
     /// The surface lookup of a textured or curved hit, out of line so the pixel loop does not copy

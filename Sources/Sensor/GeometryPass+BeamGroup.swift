@@ -81,7 +81,7 @@ extension GeometryPass {
         let factors = output.factors.base
         for j in 0..<count {
             let k = s.members[j]
-            let base = ((y0 + k / t) * camera.width + x0 + k % t) &* slotCount
+            let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width) &* slotCount
             let point = s.hitPoint[k]
             let n = s.hitNormal[k]
             let toLight = position - point

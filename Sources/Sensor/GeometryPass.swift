@@ -316,6 +316,15 @@ struct GeometryPass: Sendable {
         if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
     }
 
+    /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at
+    /// (x0, y0). k ≥ 0 and the index lies in the image, so unsigned division and wrapping
+    /// arithmetic are exact; they spare the signed division's fix-ups and the overflow checks.
+    @inline(__always) static func pixel(_ k: Int, x0: Int, y0: Int, width: Int) -> Int {
+        let u = UInt(bitPattern: k)
+        let t = UInt(GeometryCache.tileSize)
+        return (y0 &+ Int(bitPattern: u / t)) &* width &+ x0 &+ Int(bitPattern: u % t)
+    }
+
     /// Widens group `g`'s bounds of hit points to [lo, hi], listing the group on its first hit.
     @inline(__always) static func merge(_ g: Int, lo: Vector3, hi: Vector3, s: Scratch, groups: inout [Int]) {
         if s.groupLo[g].x > s.groupHi[g].x { groups.append(g) }
@@ -428,7 +437,7 @@ struct GeometryPass: Sendable {
             // No shadow and no lobe: the factor needs only the normal.
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let factor = (1 + s.hitNormal[k].dot(sky)) / 2
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
             }
@@ -469,7 +478,7 @@ struct GeometryPass: Sendable {
             for j in 0..<count {
                 let k = s.members[j]
                 let m = s.hitMaterial[k]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let n = s.hitNormal[k]
                 let cosTheta = n.dot(l)
                 var gd = 0.0
@@ -512,7 +521,7 @@ struct GeometryPass: Sendable {
             // A hard key light: g = cos θ · visibility, the same for every pixel's l.
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let n = s.hitNormal[k]
                 let cosTheta = n.dot(l)
                 var gd = 0.0
@@ -545,7 +554,7 @@ struct GeometryPass: Sendable {
         do {
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let (gd, gs) = positionalFactors(
                     position: position, axis: axis, exponent: m, point: s.hitPoint[k],
                     normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
@@ -570,7 +579,7 @@ struct GeometryPass: Sendable {
             for j in 0..<count {
                 let k = s.members[j]
                 let m = s.hitMaterial[k]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let (gd, gs) = factors(
                     emitter, disc: discFrames[e], point: s.hitPoint[k], normal: s.hitNormal[k],
                     view: -s.dirs[k], exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders,

@@ -74,7 +74,6 @@ extension GeometryPass {
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let (position, axis) = (group.position, group.axis)
         let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)

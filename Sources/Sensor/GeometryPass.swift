@@ -428,10 +428,8 @@ struct GeometryPass: Sendable {
         _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]
-        let sSlot = specularSlot[e]
         let (x0, y0) = (tile.x0, tile.y0)
         if case let .hemisphere(sky) = emitter.geometry {
             // No shadow and no lobe: the factor needs only the normal.
@@ -467,7 +465,6 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]
@@ -511,7 +508,6 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -546,7 +542,6 @@ struct GeometryPass: Sendable {
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -570,7 +565,6 @@ struct GeometryPass: Sendable {
         _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]

@@ -74,14 +74,13 @@ extension GeometryPass {
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let (position, axis) = (group.position, group.axis)
         let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)
         let factors = output.factors.base
         for j in 0..<count {
             let k = s.members[j]
-            let base = ((y0 + k / t) * camera.width + x0 + k % t) &* slotCount
+            let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width) &* slotCount
             let point = s.hitPoint[k]
             let n = s.hitNormal[k]
             let toLight = position - point

@@ -108,6 +108,12 @@ struct GeometryPass: Sendable {
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
     @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
+        guard let inverse else { return tileRays(tile, s: s, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, scales: $0) }
+    }
+
+    /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
+    @inline(__always) private func tileRays(_ tile: Tile, s: Scratch, scales: RadialInverse.ScaleTable) -> Vector3 {
         let t = GeometryCache.tileSize
         var sum = Vector3.zero
         for y in tile.y0..<tile.y1 {
@@ -116,7 +122,7 @@ struct GeometryPass: Sendable {
             var k = (y - tile.y0) * t
             for x in tile.x0..<tile.x1 {
                 let vx = Double(x) + 0.5 - distortionCenter.x
-                let scale = inverse?.undistortedScale(squaredRadius: vx * vx + vy * vy) ?? 1
+                let scale = scales.scale(squaredRadius: vx * vx + vy * vy)
                 let w = rayA + scale * (vx * rayU + row)
                 let inverseLength = 1 / w.dot(w).squareRoot()
                 let d = w * inverseLength
@@ -288,13 +294,42 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
     ) {
+        // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
+        // its group's bounds when it ends (min and max do not depend on the order).
+        var run = -1
+        var lo = Vector3.zero
+        var hi = Vector3.zero
         for y in tile.y0..<tile.y1 {
             for x in tile.x0..<tile.x1 {
-                primaryHit(
+                let (g, p) = primaryHit(
                     x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
-                    prepared: prepared, texels: texels, s: s, groups: &groups, output: output)
+                    prepared: prepared, texels: texels, s: s, output: output)
+                if g == run {
+                    lo = lo.replacing(with: p, where: p .< lo)
+                    hi = hi.replacing(with: p, where: p .> hi)
+                } else {
+                    if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+                    (run, lo, hi) = (g, p, p)
+                }
             }
         }
+        if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+    }
+
+    /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at
+    /// (x0, y0). k ≥ 0 and the index lies in the image, so unsigned division and wrapping
+    /// arithmetic are exact; they spare the signed division's fix-ups and the overflow checks.
+    @inline(__always) static func pixel(_ k: Int, x0: Int, y0: Int, width: Int) -> Int {
+        let u = UInt(bitPattern: k)
+        let t = UInt(GeometryCache.tileSize)
+        return (y0 &+ Int(bitPattern: u / t)) &* width &+ x0 &+ Int(bitPattern: u % t)
+    }
+
+    /// Widens group `g`'s bounds of hit points to [lo, hi], listing the group on its first hit.
+    @inline(__always) static func merge(_ g: Int, lo: Vector3, hi: Vector3, s: Scratch, groups: inout [Int]) {
+        if s.groupLo[g].x > s.groupHi[g].x { groups.append(g) }
+        s.groupLo[g] = s.groupLo[g].replacing(with: lo, where: lo .< s.groupLo[g])
+        s.groupHi[g] = s.groupHi[g].replacing(with: hi, where: hi .> s.groupHi[g])
     }
 
     /// The nearest hit in double precision alone, for the rare ray whose single-precision winner
@@ -318,8 +353,8 @@ struct GeometryPass: Sendable {
     @inline(__always) private func primaryHit(
         x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
-    ) {
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
+    ) -> (Int, Vector3) {
         let k = (y - tile.y0) * GeometryCache.tileSize + (x - tile.x0)
         let d = s.dirs[k]
         // Which primitive the ray meets, in single precision; then its distance in double.
@@ -352,7 +387,7 @@ struct GeometryPass: Sendable {
             output.depth.base[pixel] = .nan
             output.objects.base[pixel] = RawFrame.none
             output.materials.base[pixel] = RawFrame.none
-            return
+            return (-1, .zero)
         }
         let p = origin + best * d
         let shape = shapes[bestPrim]
@@ -373,12 +408,10 @@ struct GeometryPass: Sendable {
         s.hitNormal[k] = n
         s.hitMaterial[k] = material
         s.hitPrim[k] = bestPrim
-        if s.groupLo[bestPrim].x > s.groupHi[bestPrim].x { groups.append(bestPrim) }
-        s.groupLo[bestPrim] = s.groupLo[bestPrim].replacing(with: p, where: p .< s.groupLo[bestPrim])
-        s.groupHi[bestPrim] = s.groupHi[bestPrim].replacing(with: p, where: p .> s.groupHi[bestPrim])
         output.depth.base[pixel] = Float(best * s.axial[k])
         output.objects.base[pixel] = shape.object
         output.materials.base[pixel] = UInt16(material)
+        return (bestPrim, p)
     }
 
     /// The surface lookup of a textured or curved hit, out of line so the pixel loop does not copy
@@ -395,16 +428,14 @@ struct GeometryPass: Sendable {
         _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]
-        let sSlot = specularSlot[e]
         let (x0, y0) = (tile.x0, tile.y0)
         if case let .hemisphere(sky) = emitter.geometry {
             // No shadow and no lobe: the factor needs only the normal.
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let factor = (1 + s.hitNormal[k].dot(sky)) / 2
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
             }
@@ -434,7 +465,6 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]
@@ -445,7 +475,7 @@ struct GeometryPass: Sendable {
             for j in 0..<count {
                 let k = s.members[j]
                 let m = s.hitMaterial[k]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let n = s.hitNormal[k]
                 let cosTheta = n.dot(l)
                 var gd = 0.0
@@ -478,7 +508,6 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -488,7 +517,7 @@ struct GeometryPass: Sendable {
             // A hard key light: g = cos θ · visibility, the same for every pixel's l.
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let n = s.hitNormal[k]
                 let cosTheta = n.dot(l)
                 var gd = 0.0
@@ -513,7 +542,6 @@ struct GeometryPass: Sendable {
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -521,7 +549,7 @@ struct GeometryPass: Sendable {
         do {
             for j in 0..<count {
                 let k = s.members[j]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let (gd, gs) = positionalFactors(
                     position: position, axis: axis, exponent: m, point: s.hitPoint[k],
                     normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
@@ -537,7 +565,6 @@ struct GeometryPass: Sendable {
         _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let t = GeometryCache.tileSize
         let (x0, y0) = (tile.x0, tile.y0)
         let emitter = emitters[e]
         let dSlot = diffuseSlot[e]
@@ -546,7 +573,7 @@ struct GeometryPass: Sendable {
             for j in 0..<count {
                 let k = s.members[j]
                 let m = s.hitMaterial[k]
-                let pixel = (y0 + k / t) * camera.width + x0 + k % t
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let (gd, gs) = factors(
                     emitter, disc: discFrames[e], point: s.hitPoint[k], normal: s.hitNormal[k],
                     view: -s.dirs[k], exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders,
@@ -736,12 +763,20 @@ struct GeometryPass: Sendable {
     @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double) -> Double {
         guard exponent.isFinite else { return 0 }
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
-        let h = (l + v).normalized
-        let nh = max(n.dot(h), 0)
-        // cosⁿ θ_h ≤ e^(−n(1 − cos θ_h)) (ln x ≤ x − 1): past e⁻⁴⁰ the lobe is below Float's
-        // resolution of any diffuse factor beside it, so the power is not worth evaluating.
-        guard nh > 0, exponent * (1 - nh) < 40 else { return 0 }
-        return (exponent + 8) / 8 * InlinePower.of(nh, exponent)
+        // cosⁿ θ_h = (cos² θ_h)^(n/2) with cos² θ_h = (n·(l + v))² / |l + v|²: the half vector
+        // needs no square root and no normalisation.
+        let h = l + v
+        let a = n.dot(h)
+        guard a > 0 else { return 0 }
+        let c2 = a * a / h.dot(h)
+        // Below 2⁻⁵⁸ (about e⁻⁴⁰) the lobe is under Float's resolution of any diffuse factor
+        // beside it, so the power is not worth finishing. cosⁿ θ_h ≤ e^(−n(1 − cos² θ_h)/2)
+        // (ln x ≤ x − 1 and 1 − cos θ_h ≥ (1 − cos² θ_h)/2) skips most of them before the logarithm.
+        guard exponent * (1 - c2) < 80 else { return 0 }
+        guard c2 >= InlinePower.smallestNormal else { return InlinePower.belowNormal(c2, exponent * 0.5) }
+        let y = exponent * 0.5 * InlinePower.binaryLog(c2)
+        guard y > -58 else { return 0 }
+        return (exponent + 8) / 8 * InlinePower.binaryExp(y)
     }
 }
 

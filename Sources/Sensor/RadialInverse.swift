@@ -65,6 +65,14 @@ struct RadialInverse: Sendable {
         return ratio[i] + f * (ratio[i + 1] - ratio[i])
     }
 
+    /// `body` with the terms of `undistortedScale(squaredRadius:)` unpacked, for a pixel loop that
+    /// should neither retain the table nor test an optional per pixel.
+    @inline(__always) func withScaleTable<R>(_ body: (ScaleTable) -> R) -> R {
+        ratio.withUnsafeBufferPointer { ratio in
+            body(ScaleTable(ratio: ratio, inverseSquaredStep: inverseSquaredStep, tailScale: tailScale))
+        }
+    }
+
     /// The undistorted radius whose distorted radius is `r`.
     func undistortedRadius(_ r: Double) -> Double {
         if r >= distortedLimit { return r * tailScale }
@@ -72,5 +80,37 @@ struct RadialInverse: Sendable {
         let i = Int(x)
         let f = x - Double(i)
         return table[i] + f * (table[i + 1] - table[i])
+    }
+}
+
+extension RadialInverse {
+    /// The scale table of one `RadialInverse` as plain values: `scale(squaredRadius:)` is
+    /// `undistortedScale(squaredRadius:)` operation for operation. `identity` (no distortion)
+    /// sends every radius to the tail scale 1.
+    struct ScaleTable {
+        let ratio: UnsafeBufferPointer<Double>
+        let inverseSquaredStep: Double
+        let tailScale: Double
+        /// The last interval's start: `ratio.count − 1`, or −1 for an empty table.
+        let limit: Double
+
+        init(ratio: UnsafeBufferPointer<Double>, inverseSquaredStep: Double, tailScale: Double) {
+            self.ratio = ratio
+            self.inverseSquaredStep = inverseSquaredStep
+            self.tailScale = tailScale
+            limit = Double(ratio.count - 1)
+        }
+
+        static var identity: ScaleTable {
+            ScaleTable(ratio: UnsafeBufferPointer(start: nil, count: 0), inverseSquaredStep: 0, tailScale: 1)
+        }
+
+        @inline(__always) func scale(squaredRadius r2: Double) -> Double {
+            let x = r2 * inverseSquaredStep
+            guard x < limit else { return tailScale }
+            let i = Int(x)
+            let f = x - Double(i)
+            return ratio[i] + f * (ratio[i + 1] - ratio[i])
+        }
     }
 }

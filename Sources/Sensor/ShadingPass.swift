@@ -136,7 +136,24 @@ struct ShadingPass: Sendable {
         var total = SIMD4<Float>.zero
         let n = slots.count
         let r = m &* n
-        for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
+        // A renderer's lists hold one to three slots (diffuse, specular, a second light): those counts
+        // are spelled out, with the same additions in the same order as the loop, which otherwise pays
+        // its set-up and unrolling remainder for a one-trip run on every pixel.
+        switch n {
+        case 0:
+            return total
+        case 1:
+            total += factors[f &+ slots[0]] * rates[r]
+        case 2:
+            total += factors[f &+ slots[0]] * rates[r]
+            total += factors[f &+ slots[1]] * rates[r &+ 1]
+        case 3:
+            total += factors[f &+ slots[0]] * rates[r]
+            total += factors[f &+ slots[1]] * rates[r &+ 1]
+            total += factors[f &+ slots[2]] * rates[r &+ 2]
+        default:
+            for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
+        }
         return total
     }
 

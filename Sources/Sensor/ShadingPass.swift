@@ -177,6 +177,21 @@ struct ShadingPass: Sendable {
         }
     }
 
+    /// Picks the pixel loop for the frame's slot counts: the usual ones (one light's diffuse and
+    /// specular slots, or three, for the ambient sum; none or two for the flash) get a loop with the
+    /// sums unrolled and the slot indices held in registers, chosen once per band, not per pixel.
+    private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
+        withTables { t in
+            switch (t.ambientSlots.count, t.flashSlots.count) {
+            case (2, 0): run(rows, output, sink, TwoSlots(t.ambientSlots), NoSlots())
+            case (3, 0): run(rows, output, sink, ThreeSlots(t.ambientSlots), NoSlots())
+            case (2, 2): run(rows, output, sink, TwoSlots(t.ambientSlots), TwoSlots(t.flashSlots))
+            case (3, 2): run(rows, output, sink, ThreeSlots(t.ambientSlots), TwoSlots(t.flashSlots))
+            default: run(rows, output, sink, AnySlots(t.ambientSlots), AnySlots(t.flashSlots))
+            }
+        }
+    }
+
     /// One row's inputs to the noise chain: each frame's mean electrons per channel (dark signal
     /// included) and the fixed pattern. With them gathered first, each frame's chain runs as its own
     /// tight loop, which the compiler inlines whole (with two chains in one loop it kept one out of line).
@@ -196,7 +211,9 @@ struct ShadingPass: Sendable {
         }
     }
 
-    private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
+    private func run<E: ElectronsSink, A: SlotSum, F: SlotSum>(
+        _ rows: Range<Int>, _ output: Output, _ sink: E, _ ambientSum: A, _ flashSum: F
+    ) {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
@@ -212,8 +229,8 @@ struct ShadingPass: Sendable {
                         let m = Int(materials[pixel])
                         if m != Int(RawFrame.none) {
                             let f = pixel &* slots
-                            ambient = ShadingPass.sum(factors, f, m, t.ambientSlots, t.ambientRates)
-                            flash = ShadingPass.sum(factors, f, m, t.flashSlots, t.flashRates)
+                            ambient = ambientSum.sum(factors, f, m, t.ambientRates)
+                            flash = flashSum.sum(factors, f, m, t.flashRates)
                         }
                         ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
                         let mean = ambient + flash
@@ -389,4 +406,70 @@ struct KeptElectrons: ElectronsSink {
 /// The frame leaves the plane out (`RenderOptions.keepsElectrons` false).
 struct NoElectrons: ElectronsSink {
     @inline(__always) func store(_ value: Float, at index: Int) {}
+}
+
+/// Σⱼ factor[slotⱼ] · rate[material, j] over one frame's list of slots, the additions in list order
+/// whatever the specialisation, so every kind gives the same bits.
+protocol SlotSum {
+    func sum(_ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>) -> SIMD4<Float>
+}
+
+/// An empty list (the flash does not fire).
+struct NoSlots: SlotSum {
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> { .zero }
+}
+
+/// Two slots, one light's diffuse and specular terms.
+struct TwoSlots: SlotSum {
+    let s0: Int, s1: Int
+    init(_ slots: UnsafeBufferPointer<Int>) {
+        s0 = slots[0]
+        s1 = slots[1]
+    }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        let r = m &* 2
+        var total = SIMD4<Float>.zero
+        total += factors[f &+ s0] * rates[r]
+        total += factors[f &+ s1] * rates[r &+ 1]
+        return total
+    }
+}
+
+/// Three slots.
+struct ThreeSlots: SlotSum {
+    let s0: Int, s1: Int, s2: Int
+    init(_ slots: UnsafeBufferPointer<Int>) {
+        s0 = slots[0]
+        s1 = slots[1]
+        s2 = slots[2]
+    }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        let r = m &* 3
+        var total = SIMD4<Float>.zero
+        total += factors[f &+ s0] * rates[r]
+        total += factors[f &+ s1] * rates[r &+ 1]
+        total += factors[f &+ s2] * rates[r &+ 2]
+        return total
+    }
+}
+
+/// Any other count: the list read per pixel.
+struct AnySlots: SlotSum {
+    let slots: UnsafeBufferPointer<Int>
+    init(_ slots: UnsafeBufferPointer<Int>) { self.slots = slots }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        var total = SIMD4<Float>.zero
+        let n = slots.count
+        let r = m &* n
+        for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
+        return total
+    }
 }

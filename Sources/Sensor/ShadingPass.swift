@@ -411,7 +411,9 @@ struct NoElectrons: ElectronsSink {
 /// Σⱼ factor[slotⱼ] · rate[material, j] over one frame's list of slots, the additions in list order
 /// whatever the specialisation, so every kind gives the same bits.
 protocol SlotSum {
-    func sum(_ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>) -> SIMD4<Float>
+    func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float>
 }
 
 /// An empty list (the flash does not fire).

@@ -129,7 +129,7 @@ struct GeometryPass: Sendable {
                 s.dirs[k] = d
                 s.axial[k] = inverseLength
                 sum += d
-                k += 1
+                k &+= 1
             }
         }
         return sum
@@ -213,7 +213,8 @@ struct GeometryPass: Sendable {
             axis = axis.normalized
             var cosHalf = 1.0
             for y in y0..<y1 {
-                for x in x0..<x1 { cosHalf = min(cosHalf, s.dirs[(y - y0) * t + (x - x0)].dot(axis)) }
+                let row = (y &- y0) &* t
+                for x in 0..<(x1 - x0) { cosHalf = min(cosHalf, s.dirs[row &+ x].dot(axis)) }
             }
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
@@ -257,9 +258,10 @@ struct GeometryPass: Sendable {
                 // This group's pixels, in raster order.
                 var count = 0
                 for y in y0..<y1 {
-                    for x in x0..<x1 where s.hitPrim[(y - y0) * t + (x - x0)] == g {
-                        s.members[count] = (y - y0) * t + (x - x0)
-                        count += 1
+                    let row = (y &- y0) &* t
+                    for x in 0..<(x1 - x0) where s.hitPrim[row &+ x] == g {
+                        s.members[count] = row &+ x
+                        count &+= 1
                     }
                 }
                 for batch in lightBatches {
@@ -355,7 +357,9 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
     ) -> (Int, Vector3) {
-        let k = (y - tile.y0) * GeometryCache.tileSize + (x - tile.x0)
+        // Tile slots and image indices lie well inside Int: wrapping arithmetic spares the
+        // overflow checks.
+        let k = (y &- tile.y0) &* GeometryCache.tileSize &+ (x &- tile.x0)
         let d = s.dirs[k]
         // Which primitive the ray meets, in single precision; then its distance in double.
         let dx = SIMD4<Float>(repeating: Float(d.x))
@@ -380,7 +384,7 @@ struct GeometryPass: Sendable {
                 (best, bestPrim) = nearestHit(d, candidates: candidates, primitives: primitives, prepared: prepared)
             }
         }
-        let pixel = y * camera.width + x
+        let pixel = y &* camera.width &+ x
         guard bestPrim >= 0 else {
             s.hitMaterial[k] = -1
             s.hitPrim[k] = -1

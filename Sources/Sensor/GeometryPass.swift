@@ -546,21 +546,38 @@ struct GeometryPass: Sendable {
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        // Without occluders the loop is a copy with no shadow test: the values that had to
+        // survive the occluder loop then stay in registers instead of going through the stack.
+        if occluders.isEmpty {
+            positionalLoop(
+                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: false,
+                occluders: occluders, primitives: primitives, output: output)
+        } else {
+            positionalLoop(
+                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
+                occluders: occluders, primitives: primitives, output: output)
+        }
+    }
+
+    /// The pixel loop of `positionalLightFactors`, with the shadow test only where `shadows`.
+    @inline(__always) private func positionalLoop(
+        _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
+        shadows: Bool, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let lobe = emitters[e].hasSpecular && sSlot >= 0
-        do {
-            for j in 0..<count {
-                let k = s.members[j]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let (gd, gs) = positionalFactors(
-                    position: position, axis: axis, exponent: m, point: s.hitPoint[k],
-                    normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
-                    lobe: lobe, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-            }
+        for j in 0..<count {
+            let k = s.members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
+            let (gd, gs) = positionalFactors(
+                position: position, axis: axis, exponent: m, point: s.hitPoint[k],
+                normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
+                lobe: lobe, shadows: shadows, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
+            output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+            if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
         }
     }
 
@@ -736,7 +753,7 @@ struct GeometryPass: Sendable {
     /// unpacked once per tile. The shadow ray goes first: a blocked pixel skips the beam power.
     @inline(__always) private func positionalFactors(
         position: Vector3, axis: Vector3, exponent m: Double, point: Vector3, normal n: Vector3, view v: Vector3,
-        shininess: Double, lobe: Bool, skip: Int, occluders: UnsafeBufferPointer<Int>,
+        shininess: Double, lobe: Bool, shadows: Bool = true, skip: Int, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>
     ) -> (Double, Double) {
         let toLight = position - point
@@ -747,7 +764,9 @@ struct GeometryPass: Sendable {
         guard cosTheta > 0 else { return (0, 0) }
         let cosAlpha = -axis.dot(l)
         guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
-        if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
+        if shadows && occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) {
+            return (0, 0)
+        }
         let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }

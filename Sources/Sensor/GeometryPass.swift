@@ -512,6 +512,21 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
+        if occluders.isEmpty {
+            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, occluders: occluders,
+                          primitives: primitives, output: output)
+        } else {
+            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, occluders: occluders,
+                          primitives: primitives, output: output)
+        }
+    }
+
+    /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`.
+    @inline(__always) private func hardLightLoop(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -527,7 +542,8 @@ struct GeometryPass: Sendable {
                 var gd = 0.0
                 var gs = 0.0
                 if cosTheta > 0
-                    && !occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives)
+                    && !(shadows
+                        && occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives))
                 {
                     gd = cosTheta
                     if lobe {

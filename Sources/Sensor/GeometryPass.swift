@@ -298,6 +298,17 @@ struct GeometryPass: Sendable {
     ) {
         // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
         // its group's bounds when it ends (min and max do not depend on the order).
+        // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
+        // then the double-precision distance and the bookkeeping. Each loop then keeps its own
+        // values in registers; in one loop they spilled to the stack around the search.
+        let t = GeometryCache.tileSize
+        for y in tile.y0..<tile.y1 {
+            let row = (y &- tile.y0) &* t
+            for x in 0..<(tile.x1 - tile.x0) {
+                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
+                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
+            }
+        }
         var run = -1
         var lo = Vector3.zero
         var hi = Vector3.zero
@@ -352,16 +363,10 @@ struct GeometryPass: Sendable {
         return (best, bestPrim)
     }
 
-    @inline(__always) private func primaryHit(
-        x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
-        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
-    ) -> (Int, Vector3) {
-        // Tile slots and image indices lie well inside Int: wrapping arithmetic spares the
-        // overflow checks.
-        let k = (y &- tile.y0) &* GeometryCache.tileSize &+ (x &- tile.x0)
-        let d = s.dirs[k]
-        // Which primitive the ray meets, in single precision; then its distance in double.
+    /// The primitive a primary ray along `d` meets first by the single-precision tests, or −1.
+    @inline(__always) static func nearestShape(
+        _ d: Vector3, candidates: UnsafeBufferPointer<Int>, shapes: UnsafeBufferPointer<PrimaryShape>
+    ) -> Int {
         let dx = SIMD4<Float>(repeating: Float(d.x))
         let dy = SIMD4<Float>(repeating: Float(d.y))
         let dz = SIMD4<Float>(repeating: Float(d.z))
@@ -376,6 +381,20 @@ struct GeometryPass: Sendable {
                 bestPrim = i
             }
         }
+        return bestPrim
+    }
+
+    @inline(__always) private func primaryHit(
+        x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
+    ) -> (Int, Vector3) {
+        // Tile slots and image indices lie well inside Int: wrapping arithmetic spares the
+        // overflow checks.
+        let k = (y &- tile.y0) &* GeometryCache.tileSize &+ (x &- tile.x0)
+        let d = s.dirs[k]
+        // Which primitive the ray meets (the single-precision search); then its distance in double.
+        var bestPrim = s.hitPrim[k]
         var best = Double.infinity
         if bestPrim >= 0 {
             best = primitives[bestPrim].refinedDistance(prepared[bestPrim], direction: d)

@@ -101,21 +101,24 @@ struct GeometryPass: Sendable {
         return (rotation.rotate(c * inverseLength), inverseLength)
     }
 
-    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and their sum.
+    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and the least
+    /// cosine between them and the unit vector `axis`: the cone about `axis` that holds them all.
     ///
     /// The camera-frame vector of pixel offset v = (vx, vy) from the distortion centre, undistorted
     /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
-    @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
-        guard let inverse else { return tileRays(tile, s: s, scales: .identity) }
-        return inverse.withScaleTable { tileRays(tile, s: s, scales: $0) }
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, axis: Vector3) -> Double {
+        guard let inverse else { return tileRays(tile, s: s, axis: axis, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, axis: axis, scales: $0) }
     }
 
     /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
-    @inline(__always) private func tileRays(_ tile: Tile, s: Scratch, scales: RadialInverse.ScaleTable) -> Vector3 {
+    @inline(__always) private func tileRays(
+        _ tile: Tile, s: Scratch, axis: Vector3, scales: RadialInverse.ScaleTable
+    ) -> Double {
         let t = GeometryCache.tileSize
-        var sum = Vector3.zero
+        var cosHalf = 1.0
         for y in tile.y0..<tile.y1 {
             let vy = Double(y) + 0.5 - distortionCenter.y
             let row = vy * rayV
@@ -128,11 +131,11 @@ struct GeometryPass: Sendable {
                 let d = w * inverseLength
                 s.dirs[k] = d
                 s.axial[k] = inverseLength
-                sum += d
+                cosHalf = min(cosHalf, d.dot(axis))
                 k &+= 1
             }
         }
-        return sum
+        return cosHalf
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
@@ -208,14 +211,10 @@ struct GeometryPass: Sendable {
         while x0 < camera.width {
             let x1 = min(x0 + t, camera.width)
             let tile = Tile(x0: x0, x1: x1, y0: y0, y1: y1)
-            // Rays and their bounding cone.
-            var axis = tileRays(tile, s: s)
-            axis = axis.normalized
-            var cosHalf = 1.0
-            for y in y0..<y1 {
-                let row = (y &- y0) &* t
-                for x in 0..<(x1 - x0) { cosHalf = min(cosHalf, s.dirs[row &+ x].dot(axis)) }
-            }
+            // Rays and their bounding cone about the ray of the tile's middle pixel (any axis gives
+            // a cone that holds every ray; one near the middle keeps it narrow), in one sweep.
+            let axis = ray(x: (x0 + x1) / 2, y: (y0 + y1) / 2).0
+            let cosHalf = tileRays(tile, s: s, axis: axis)
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
             for (i, p) in primitives.enumerated() {

@@ -74,6 +74,23 @@ extension GeometryPass {
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        // A copy of the loop without the shadow test where there is nothing to test keeps its
+        // values in registers (see `positionalLightFactors`).
+        if occluders.isEmpty {
+            beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false,
+                          occluders: occluders, primitives: primitives, output: output)
+        } else {
+            beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true,
+                          occluders: occluders, primitives: primitives, output: output)
+        }
+    }
+
+    /// The pixel loop of `beamGroupFactors`, with the shadow test only where `shadows`.
+    @inline(__always) private func beamGroupLoop(
+        _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
+        shadows: Bool, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let (position, axis) = (group.position, group.axis)
         let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)
@@ -90,7 +107,7 @@ extension GeometryPass {
             let cosTheta = n.dot(l)
             let cosAlpha = -axis.dot(l)
             let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
-                && (occluders.isEmpty
+                && (!shadows
                     || !occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: s.hitSkip[k], occluders, primitives))
             guard lit else {
                 for member in members {

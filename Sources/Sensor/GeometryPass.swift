@@ -101,21 +101,24 @@ struct GeometryPass: Sendable {
         return (rotation.rotate(c * inverseLength), inverseLength)
     }
 
-    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and their sum.
+    /// The rays of a tile (as `ray(x:y:)`, with its terms folded into world space) and the least
+    /// cosine between them and the unit vector `axis`: the cone about `axis` that holds them all.
     ///
     /// The camera-frame vector of pixel offset v = (vx, vy) from the distortion centre, undistorted
     /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
-    @inline(never) private func tileRays(_ tile: Tile, s: Scratch) -> Vector3 {
-        guard let inverse else { return tileRays(tile, s: s, scales: .identity) }
-        return inverse.withScaleTable { tileRays(tile, s: s, scales: $0) }
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, axis: Vector3) -> Double {
+        guard let inverse else { return tileRays(tile, s: s, axis: axis, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, axis: axis, scales: $0) }
     }
 
     /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
-    @inline(__always) private func tileRays(_ tile: Tile, s: Scratch, scales: RadialInverse.ScaleTable) -> Vector3 {
+    @inline(__always) private func tileRays(
+        _ tile: Tile, s: Scratch, axis: Vector3, scales: RadialInverse.ScaleTable
+    ) -> Double {
         let t = GeometryCache.tileSize
-        var sum = Vector3.zero
+        var cosHalf = 1.0
         for y in tile.y0..<tile.y1 {
             let vy = Double(y) + 0.5 - distortionCenter.y
             let row = vy * rayV
@@ -128,11 +131,11 @@ struct GeometryPass: Sendable {
                 let d = w * inverseLength
                 s.dirs[k] = d
                 s.axial[k] = inverseLength
-                sum += d
-                k += 1
+                cosHalf = min(cosHalf, d.dot(axis))
+                k &+= 1
             }
         }
-        return sum
+        return cosHalf
     }
 
     func run(band: Int, texels: UnsafeBufferPointer<UInt16>, output: Output) {
@@ -208,13 +211,10 @@ struct GeometryPass: Sendable {
         while x0 < camera.width {
             let x1 = min(x0 + t, camera.width)
             let tile = Tile(x0: x0, x1: x1, y0: y0, y1: y1)
-            // Rays and their bounding cone.
-            var axis = tileRays(tile, s: s)
-            axis = axis.normalized
-            var cosHalf = 1.0
-            for y in y0..<y1 {
-                for x in x0..<x1 { cosHalf = min(cosHalf, s.dirs[(y - y0) * t + (x - x0)].dot(axis)) }
-            }
+            // Rays and their bounding cone about the ray of the tile's middle pixel (any axis gives
+            // a cone that holds every ray; one near the middle keeps it narrow), in one sweep.
+            let axis = ray(x: (x0 + x1) / 2, y: (y0 + y1) / 2).0
+            let cosHalf = tileRays(tile, s: s, axis: axis)
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
             for (i, p) in primitives.enumerated() {
@@ -257,9 +257,10 @@ struct GeometryPass: Sendable {
                 // This group's pixels, in raster order.
                 var count = 0
                 for y in y0..<y1 {
-                    for x in x0..<x1 where s.hitPrim[(y - y0) * t + (x - x0)] == g {
-                        s.members[count] = (y - y0) * t + (x - x0)
-                        count += 1
+                    let row = (y &- y0) &* t
+                    for x in 0..<(x1 - x0) where s.hitPrim[row &+ x] == g {
+                        s.members[count] = row &+ x
+                        count &+= 1
                     }
                 }
                 for batch in lightBatches {
@@ -296,6 +297,17 @@ struct GeometryPass: Sendable {
     ) {
         // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
         // its group's bounds when it ends (min and max do not depend on the order).
+        // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
+        // then the double-precision distance and the bookkeeping. Each loop then keeps its own
+        // values in registers; in one loop they spilled to the stack around the search.
+        let t = GeometryCache.tileSize
+        for y in tile.y0..<tile.y1 {
+            let row = (y &- tile.y0) &* t
+            for x in 0..<(tile.x1 - tile.x0) {
+                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
+                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
+            }
+        }
         var run = -1
         var lo = Vector3.zero
         var hi = Vector3.zero
@@ -350,14 +362,10 @@ struct GeometryPass: Sendable {
         return (best, bestPrim)
     }
 
-    @inline(__always) private func primaryHit(
-        x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
-        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
-    ) -> (Int, Vector3) {
-        let k = (y - tile.y0) * GeometryCache.tileSize + (x - tile.x0)
-        let d = s.dirs[k]
-        // Which primitive the ray meets, in single precision; then its distance in double.
+    /// The primitive a primary ray along `d` meets first by the single-precision tests, or −1.
+    @inline(__always) static func nearestShape(
+        _ d: Vector3, candidates: UnsafeBufferPointer<Int>, shapes: UnsafeBufferPointer<PrimaryShape>
+    ) -> Int {
         let dx = SIMD4<Float>(repeating: Float(d.x))
         let dy = SIMD4<Float>(repeating: Float(d.y))
         let dz = SIMD4<Float>(repeating: Float(d.z))
@@ -372,6 +380,20 @@ struct GeometryPass: Sendable {
                 bestPrim = i
             }
         }
+        return bestPrim
+    }
+
+    @inline(__always) private func primaryHit(
+        x: Int, y: Int, _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, output: Output
+    ) -> (Int, Vector3) {
+        // Tile slots and image indices lie well inside Int: wrapping arithmetic spares the
+        // overflow checks.
+        let k = (y &- tile.y0) &* GeometryCache.tileSize &+ (x &- tile.x0)
+        let d = s.dirs[k]
+        // Which primitive the ray meets (the single-precision search); then its distance in double.
+        var bestPrim = s.hitPrim[k]
         var best = Double.infinity
         if bestPrim >= 0 {
             best = primitives[bestPrim].refinedDistance(prepared[bestPrim], direction: d)
@@ -380,7 +402,7 @@ struct GeometryPass: Sendable {
                 (best, bestPrim) = nearestHit(d, candidates: candidates, primitives: primitives, prepared: prepared)
             }
         }
-        let pixel = y * camera.width + x
+        let pixel = y &* camera.width &+ x
         guard bestPrim >= 0 else {
             s.hitMaterial[k] = -1
             s.hitPrim[k] = -1
@@ -508,6 +530,21 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
+        if occluders.isEmpty {
+            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, occluders: occluders,
+                          primitives: primitives, output: output)
+        } else {
+            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, occluders: occluders,
+                          primitives: primitives, output: output)
+        }
+    }
+
+    /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`.
+    @inline(__always) private func hardLightLoop(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool, occluders: UnsafeBufferPointer<Int>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
@@ -523,7 +560,8 @@ struct GeometryPass: Sendable {
                 var gd = 0.0
                 var gs = 0.0
                 if cosTheta > 0
-                    && !occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives)
+                    && !(shadows
+                        && occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives))
                 {
                     gd = cosTheta
                     if lobe {
@@ -542,21 +580,38 @@ struct GeometryPass: Sendable {
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        // Without occluders the loop is a copy with no shadow test: the values that had to
+        // survive the occluder loop then stay in registers instead of going through the stack.
+        if occluders.isEmpty {
+            positionalLoop(
+                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: false,
+                occluders: occluders, primitives: primitives, output: output)
+        } else {
+            positionalLoop(
+                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
+                occluders: occluders, primitives: primitives, output: output)
+        }
+    }
+
+    /// The pixel loop of `positionalLightFactors`, with the shadow test only where `shadows`.
+    @inline(__always) private func positionalLoop(
+        _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
+        shadows: Bool, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let lobe = emitters[e].hasSpecular && sSlot >= 0
-        do {
-            for j in 0..<count {
-                let k = s.members[j]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let (gd, gs) = positionalFactors(
-                    position: position, axis: axis, exponent: m, point: s.hitPoint[k],
-                    normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
-                    lobe: lobe, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-            }
+        for j in 0..<count {
+            let k = s.members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
+            let (gd, gs) = positionalFactors(
+                position: position, axis: axis, exponent: m, point: s.hitPoint[k],
+                normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
+                lobe: lobe, shadows: shadows, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
+            output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+            if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
         }
     }
 
@@ -732,7 +787,7 @@ struct GeometryPass: Sendable {
     /// unpacked once per tile. The shadow ray goes first: a blocked pixel skips the beam power.
     @inline(__always) private func positionalFactors(
         position: Vector3, axis: Vector3, exponent m: Double, point: Vector3, normal n: Vector3, view v: Vector3,
-        shininess: Double, lobe: Bool, skip: Int, occluders: UnsafeBufferPointer<Int>,
+        shininess: Double, lobe: Bool, shadows: Bool = true, skip: Int, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>
     ) -> (Double, Double) {
         let toLight = position - point
@@ -743,7 +798,9 @@ struct GeometryPass: Sendable {
         guard cosTheta > 0 else { return (0, 0) }
         let cosAlpha = -axis.dot(l)
         guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
-        if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
+        if shadows && occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) {
+            return (0, 0)
+        }
         let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }

@@ -69,7 +69,8 @@ struct PrimaryShape {
     ) -> Float {
         let ld = dx * c0 + dy * c1 + dz * c2
         let b = ld.w
-        if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
+        // The bounding-sphere cut only pays before the slab test of a box: a flat shape's own
+        // test is as cheap as the cut, and a sphere's is the cut (see below), so they skip it.
         switch kind {
         case .plane, .disc:
             guard abs(ld.z) > 1e-9 else { return .infinity }
@@ -83,12 +84,14 @@ struct PrimaryShape {
             }
             return t
         case .sphere:
+            // Seen from outside (|oc|² > r²) with b > 0, both roots are negative: -b ± s < 0.
             let disc = b * b - sphereC
             guard disc >= 0 else { return .infinity }
             let s = disc.squareRoot()
             let t = -b - s > 0 ? -b - s : -b + s
             return t > 0 && t < tMax ? t : .infinity
         case .box:
+            if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
             let inv = 1 / ld
             let t1 = (-size - local) * inv
             let t2 = (size - local) * inv

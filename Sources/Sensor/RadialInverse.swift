@@ -60,9 +60,17 @@ struct RadialInverse: Sendable {
     @inline(__always) func undistortedScale(squaredRadius r2: Double) -> Double {
         let x = r2 * inverseSquaredStep
         guard x < Double(ratio.count - 1) else { return tailScale }
-        let i = Int(x)
+        let i = RadialInverse.slot(x)
         let f = x - Double(i)
         return ratio[i] + f * (ratio[i + 1] - ratio[i])
+    }
+
+    /// The table slot of 0 ≤ x < 2⁵⁰ without the checked conversion `Int(x)`: x − ½ + 1.5·2⁵²
+    /// rounds to an integer in [2⁵², 2⁵³), whose low 51 mantissa bits are ⌊x⌋. An exact integer x
+    /// is a tie and may round down a slot, where f = 1 gives the same table value (the table is
+    /// continuous and piecewise linear).
+    @inline(__always) static func slot(_ x: Double) -> Int {
+        Int(truncatingIfNeeded: ((x - 0.5) + 0x1.8p52).bitPattern & 0x7_FFFF_FFFF_FFFF)
     }
 
     /// `body` with the terms of `undistortedScale(squaredRadius:)` unpacked, for a pixel loop that
@@ -108,9 +116,9 @@ extension RadialInverse {
         @inline(__always) func scale(squaredRadius r2: Double) -> Double {
             let x = r2 * inverseSquaredStep
             guard x < limit else { return tailScale }
-            let i = Int(x)
+            let i = RadialInverse.slot(x)
             let f = x - Double(i)
-            return ratio[i] + f * (ratio[i + 1] - ratio[i])
+            return ratio[i] + f * (ratio[i &+ 1] - ratio[i])
         }
     }
 }

@@ -1,77 +1,10 @@
 import Scenes
 
 extension GeometryPass {
-    /// What a soft shadow's whole cone of sample rays meets, decided from flat occluders without
-    /// casting a ray: 0 when one occluder blocks every sample, 1 when no occluder can block any,
-    /// nil when undecided (a sample may be partly blocked, or an occluder is not flat).
-    ///
-    /// Every sample direction is D = l + r·u with |u| ≤ 1 (`discSamples` lie in the unit disc), so in
-    /// a flat occluder's frame (z along its normal) D_z ≥ l_z − r. When that is positive, every
-    /// sample crosses the plane at height h = −o_z from o, at o_xy + h·D_xy/D_z, within
-    /// R = h·r·(l_z + |l_xy|) / ((l_z − r)·l_z) of the central direction's crossing q (from
-    /// |D_xy·l_z − l_xy·D_z| = r·|u_xy·l_z − l_xy·u_z| ≤ r·(l_z + |l_xy|)). The disc of radius R
-    /// around q outside the shape: no sample is blocked by it; inside: all are. The tests keep a
-    /// margin far above the rounding of the ray test itself, so they agree with it sample by sample.
-    ///
-    /// `skip` is the surface's own primitive (see `factors`); with n·l > r no sample dips below
-    /// the surface, so it is never consulted.
-    @inline(never) static func coneVisibility(
-        start: Vector3, towards l: Vector3, normal n: Vector3, radius r: Double, skip: Int,
-        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>
-    ) -> Double? {
-        guard n.dot(l) - r > 1e-9 else { return nil }
-        var undecided = false
-        for i in occluders where i != skip {
-            let p = primitives[i]
-            guard p.kind == .plane || p.kind == .disc else {
-                undecided = true
-                continue
-            }
-            let o = p.toLocal.rotate(start - p.position)
-            var d = p.toLocal.rotate(l)
-            var h = -o.z
-            // Seen from the other side: mirror z only (the crossing point o_xy + h·D_xy/D_z is unchanged).
-            if d.z < 0 {
-                d.z = -d.z
-                h = -h
-            }
-            guard d.z - r > 1e-6 else {
-                undecided = true
-                continue
-            }
-            // All samples leave the plane behind them.
-            if h < -1e-12 { continue }
-            guard h > 1e-6 else {
-                undecided = true
-                continue
-            }
-            let lateral = (d.x * d.x + d.y * d.y).squareRoot()
-            let spread = h * r * (d.z + lateral) / ((d.z - r) * d.z)
-            let qx = o.x + h * d.x / d.z
-            let qy = o.y + h * d.y / d.z
-            let margin = 1e-9 * (1 + spread + abs(qx) + abs(qy) + p.size.x + p.size.y)
-            let outside: Bool
-            let inside: Bool
-            if p.kind == .plane {
-                outside = abs(qx) > p.size.x + spread + margin || abs(qy) > p.size.y + spread + margin
-                inside = abs(qx) + spread + margin < p.size.x && abs(qy) + spread + margin < p.size.y
-            } else {
-                let q = (qx * qx + qy * qy).squareRoot()
-                outside = q > p.size.x + spread + margin
-                inside = q + spread + margin < p.size.x
-            }
-            if inside { return 0 }
-            if !outside { undecided = true }
-        }
-        return undecided ? nil : 1
-    }
-}
-
-extension GeometryPass {
     /// Whether a flat occluder provably blocks no ray towards a directional light from any point
     /// within `radius` of `centre` (a tile's hit points), so the tile's pixels need not test it.
     ///
-    /// The same geometry as `coneVisibility`, for a ball of start points instead of one: in the
+    /// The same geometry as `ConeOccluder`, for a ball of start points instead of one: in the
     /// occluder's frame a start point o + δ (|δ| ≤ ρ) has height h + δ_z and its central crossing
     /// moves by δ_xy − δ_z·l_xy/l_z, at most ρ/l_z for a unit l; every sample direction l + r·u
     /// crosses within h·r·(l_z + |l_xy|)/((l_z − r)·l_z) of it. If the disc of both radii around the
@@ -138,7 +71,19 @@ extension GeometryPass {
 }
 
 /// One occluder of a soft directional light, with the light's direction in its frame and the
-/// cone test's per-light terms computed once (see `GeometryPass.coneVisibility`).
+/// cone test's per-light terms computed once: what a soft shadow's whole cone of sample rays
+/// meets, decided from flat occluders without casting a ray.
+///
+/// Every sample direction is D = l + r·u with |u| ≤ 1 (`discSamples` lie in the unit disc), so in
+/// a flat occluder's frame (z along its normal) D_z ≥ l_z − r. When that is positive, every
+/// sample crosses the plane at height h = −o_z from o, at o_xy + h·D_xy/D_z, within
+/// R = h·r·(l_z + |l_xy|) / ((l_z − r)·l_z) of the central direction's crossing q (from
+/// |D_xy·l_z − l_xy·D_z| = r·|u_xy·l_z − l_xy·u_z| ≤ r·(l_z + |l_xy|)). The disc of radius R
+/// around q outside the shape: no sample is blocked by it; inside: all are. The tests keep a
+/// margin far above the rounding of the ray test itself, so they agree with it sample by sample.
+///
+/// `skip` is the surface's own primitive (see `GeometryPass.factors`); with n·l > r no sample
+/// dips below the surface, so it is never consulted.
 struct ConeOccluder {
     var index: Int
     /// A flat occluder whose plane the whole cone crosses from one side (d_z − r > 10⁻⁶); any
@@ -175,8 +120,8 @@ struct ConeOccluder {
         spreadPerHeight = usable ? r * (d.z + lateral) / ((d.z - r) * d.z) : 0
     }
 
-    /// 0 when one occluder blocks every sample, 1 when none can block any, nil when undecided;
-    /// the decisions of `GeometryPass.coneVisibility`, with the same margins.
+    /// 0 when one occluder blocks every sample, 1 when none can block any, nil when undecided (a
+    /// sample may be partly blocked, or an occluder is not flat).
     @inline(__always) static func visibility(
         start: Vector3, cosTheta: Double, radius r: Double, skip: Int, _ cones: UnsafeBufferPointer<ConeOccluder>
     ) -> Double? {

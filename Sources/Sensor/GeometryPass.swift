@@ -480,9 +480,9 @@ struct GeometryPass: Sendable {
         }
     }
 
-    /// A soft key light (a disc of angular radius > 0, sampled by `discSamples`): the cone test of
-    /// `coneVisibility` with the light's terms per occluder (`ConeOccluder`) hoisted out of the
-    /// pixel loop; pixels it leaves undecided take the general path and its rays.
+    /// A soft key light (a disc of angular radius > 0, sampled by `discSamples`): the cone test
+    /// (`ConeOccluder`) with the light's terms per occluder hoisted out of the pixel loop; pixels
+    /// it leaves undecided take the general path and its rays.
     @inline(never) private func softLightFactors(
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
@@ -739,13 +739,8 @@ struct GeometryPass: Sendable {
             guard n.dot(l) > 0 else { return (0, 0) }
             if occluders.isEmpty || (occluders.count == 1 && occluders[0] == skip && spread == 0) {
                 visibility = 1
-            } else if spread > 0 && softSamples > 1,
-                let decided = GeometryPass.coneVisibility(
-                    start: start, towards: l, normal: n, radius: disc.radius, skip: skip, occluders: occluders,
-                    primitives: primitives)
-            {
-                visibility = decided
             } else if spread > 0 && softSamples > 1 {
+                // Reached where `ConeOccluder.visibility` left the pixel undecided: sample the disc.
                 // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
                 let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
                 let (c, s) = (cos(turn), sin(turn))

@@ -82,7 +82,7 @@ extension GeometryPass {
 /// around q outside the shape: no sample is blocked by it; inside: all are. The tests keep a
 /// margin far above the rounding of the ray test itself, so they agree with it sample by sample.
 ///
-/// `skip` is the surface's own primitive (see `GeometryPass.factors`); with n·l > r no sample
+/// `skip` is the surface's own primitive (see `GeometryPass.sampledVisibility`); with n·l > r no sample
 /// dips below the surface, so it is never consulted.
 struct ConeOccluder {
     var index: Int

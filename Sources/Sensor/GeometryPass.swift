@@ -153,7 +153,7 @@ struct GeometryPass: Sendable {
         let hitPoint: UnsafeMutableBufferPointer<Vector3>
         let hitNormal: UnsafeMutableBufferPointer<Vector3>
         let hitMaterial: UnsafeMutableBufferPointer<Int>
-        /// The hit primitive when a shadow ray may skip it (see `factors`), else -1.
+        /// The hit primitive when a shadow ray may skip it (see `sampledVisibility`), else -1.
         let hitSkip: UnsafeMutableBufferPointer<Int>
         let hitPrim: UnsafeMutableBufferPointer<Int>
         let members: UnsafeMutableBufferPointer<Int>
@@ -450,20 +450,17 @@ struct GeometryPass: Sendable {
         _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let emitter = emitters[e]
-        let dSlot = diffuseSlot[e]
-        let (x0, y0) = (tile.x0, tile.y0)
-        if case let .hemisphere(sky) = emitter.geometry {
+        switch emitters[e].geometry {
+        case let .hemisphere(sky):
             // No shadow and no lobe: the factor needs only the normal.
+            let dSlot = diffuseSlot[e]
+            let (x0, y0) = (tile.x0, tile.y0)
             for j in 0..<count {
                 let k = s.members[j]
                 let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let factor = (1 + s.hitNormal[k].dot(sky)) / 2
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
             }
-            return
-        }
-        switch emitter.geometry {
         case let .directional(l, spread) where spread == 0 || softSamples <= 1:
             hardLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
                              output: output)
@@ -474,9 +471,6 @@ struct GeometryPass: Sendable {
         case let .directional(l, _):
             softLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
                              output: output)
-        default:
-            generalFactors(e, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
-                           output: output)
         }
     }
 
@@ -503,20 +497,17 @@ struct GeometryPass: Sendable {
                 var gd = 0.0
                 var gs = 0.0
                 if cosTheta > 0 {
-                    let decided = cones.isEmpty
-                        ? 1 : ConeOccluder.visibility(
-                            start: s.hitPoint[k] + n * 1e-6, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k],
-                            cones)
-                    if let visibility = decided {
-                        gd = cosTheta * visibility
-                        if emitter.hasSpecular && visibility > 0 {
-                            gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[m], diffuse: gd)
-                        }
-                    } else {
-                        (gd, gs) = factors(
-                            emitter, disc: discFrames[e], point: s.hitPoint[k], normal: n, view: -s.dirs[k],
-                            exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders, primitives: primitives,
-                            pixel: pixel)
+                    let start = s.hitPoint[k] + n * 1e-6
+                    let visibility = cones.isEmpty
+                        ? 1
+                        : ConeOccluder.visibility(
+                            start: start, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k], cones)
+                            ?? sampledVisibility(
+                                towards: l, disc: discFrames[e], start: start, normal: n, skip: s.hitSkip[k],
+                                occluders: occluders, primitives: primitives, pixel: pixel)
+                    gd = cosTheta * visibility
+                    if emitter.hasSpecular && visibility > 0 {
+                        gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[m], diffuse: gd)
                     }
                 }
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
@@ -550,28 +541,25 @@ struct GeometryPass: Sendable {
         let sSlot = specularSlot[e]
         // The lobe's slot exists only when some material is glossy.
         let lobe = emitters[e].hasSpecular && sSlot >= 0
-        do {
-            // A hard key light: g = cos θ · visibility, the same for every pixel's l.
-            for j in 0..<count {
-                let k = s.members[j]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let n = s.hitNormal[k]
-                let cosTheta = n.dot(l)
-                var gd = 0.0
-                var gs = 0.0
-                if cosTheta > 0
-                    && !(shadows
-                        && occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives))
-                {
-                    gd = cosTheta
-                    if lobe {
-                        gs = specular(
-                            l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
-                    }
+        for j in 0..<count {
+            let k = s.members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
+            let n = s.hitNormal[k]
+            let cosTheta = n.dot(l)
+            var gd = 0.0
+            var gs = 0.0
+            if cosTheta > 0
+                && !(shadows
+                    && occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives))
+            {
+                gd = cosTheta
+                if lobe {
+                    gs = specular(
+                        l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
                 }
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
             }
+            output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
+            if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
         }
     }
 
@@ -612,30 +600,6 @@ struct GeometryPass: Sendable {
                 lobe: lobe, shadows: shadows, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
             output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
             if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-        }
-    }
-
-    /// Any other light (a soft key light), through the general `factors`.
-    @inline(never) private func generalFactors(
-        _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
-        primitives: UnsafeBufferPointer<Primitive>, output: Output
-    ) {
-        let (x0, y0) = (tile.x0, tile.y0)
-        let emitter = emitters[e]
-        let dSlot = diffuseSlot[e]
-        let sSlot = specularSlot[e]
-        do {
-            for j in 0..<count {
-                let k = s.members[j]
-                let m = s.hitMaterial[k]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let (gd, gs) = factors(
-                    emitter, disc: discFrames[e], point: s.hitPoint[k], normal: s.hitNormal[k],
-                    view: -s.dirs[k], exponent: shininess[m], skip: s.hitSkip[k], occluders: occluders,
-                    primitives: primitives, pixel: pixel)
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
-            }
         }
     }
 
@@ -715,70 +679,33 @@ struct GeometryPass: Sendable {
         return false
     }
 
-    /// Diffuse and specular geometric factors of one emitter at one hit point.
+    /// The share of a soft key light's disc that a hit point sees, by casting `discSamples` shadow
+    /// rays; for the pixels the cone test (`ConeOccluder`) leaves undecided.
     ///
     /// `skip` is the hit primitive when its visible side is the outside of a convex shape (any
     /// flat shape; a sphere or box seen from outside): a ray leaving such a surface into the open
     /// half-space (d·n > 0) cannot meet the shape again, so only rays with d·n ≤ 0 test it, and
     /// those are blocked by it.
-    @inline(__always) private func factors(
-        _ emitter: Emitter, disc: (e1: Vector3, e2: Vector3, radius: Double), point: Vector3, normal n: Vector3,
-        view v: Vector3, exponent: Double, skip: Int,
-        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, pixel: Int
-    ) -> (Double, Double) {
-        let start = point + n * 1e-6
-        var l: Vector3
-        var scale: Double
-        var visibility: Double
-        switch emitter.geometry {
-        case let .hemisphere(sky):
-            return ((1 + n.dot(sky)) / 2, 0)
-        case let .directional(towards, spread):
-            l = towards
-            scale = 1
-            guard n.dot(l) > 0 else { return (0, 0) }
-            if occluders.isEmpty || (occluders.count == 1 && occluders[0] == skip && spread == 0) {
-                visibility = 1
-            } else if spread > 0 && softSamples > 1 {
-                // Reached where `ConeOccluder.visibility` left the pixel undecided: sample the disc.
-                // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
-                let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
-                let (c, s) = (cos(turn), sin(turn))
-                let (e1, e2, r) = disc
-                var open = 0
-                for q in discSamples {
-                    let a = q.x * c - q.y * s
-                    let b = q.x * s + q.y * c
-                    let dir = (l + r * (a * e1 + b * e2)).normalized
-                    if skip >= 0 && dir.dot(n) <= 0 { continue }
-                    if !occluded(start, dir, .infinity, skip: skip, occluders, primitives) { open += 1 }
-                }
-                visibility = Double(open) / Double(discSamples.count)
-            } else {
-                visibility = occluded(start, l, .infinity, skip: skip, occluders, primitives) ? 0 : 1
-            }
-        case let .positional(position, axis, m):
-            let toLight = position - point
-            let d2 = toLight.dot(toLight)
-            let dist = d2.squareRoot()
-            l = toLight / dist
-            guard n.dot(l) > 0 else { return (0, 0) }
-            let cosAlpha = -axis.dot(l)
-            if m > 0 {
-                guard cosAlpha > 0 else { return (0, 0) }
-                scale = InlinePower.of(cosAlpha, m) / d2
-            } else {
-                scale = 1 / d2
-            }
-            visibility = occluded(start, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) ? 0 : 1
+    @inline(never) private func sampledVisibility(
+        towards l: Vector3, disc: (e1: Vector3, e2: Vector3, radius: Double), start: Vector3, normal n: Vector3,
+        skip: Int, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, pixel: Int
+    ) -> Double {
+        // Rotate the sample pattern per pixel so penumbrae dither instead of banding.
+        let turn = CounterRandom(seed: 0x5EED, stream: 7, pixel: pixel).uniform(0) * 2 * Double.pi
+        let (c, s) = (cos(turn), sin(turn))
+        let (e1, e2, r) = disc
+        var open = 0
+        for q in discSamples {
+            let a = q.x * c - q.y * s
+            let b = q.x * s + q.y * c
+            let dir = (l + r * (a * e1 + b * e2)).normalized
+            if skip >= 0 && dir.dot(n) <= 0 { continue }
+            if !occluded(start, dir, .infinity, skip: skip, occluders, primitives) { open += 1 }
         }
-        let cosTheta = n.dot(l)
-        let gd = scale * cosTheta * visibility
-        guard emitter.hasSpecular, visibility > 0 else { return (gd, 0) }
-        return (gd, specular(l: l, view: v, normal: n, exponent: exponent, diffuse: gd))
+        return Double(open) / Double(discSamples.count)
     }
 
-    /// `factors` for a point or spot light (the flash among them), with the light's terms
+    /// The factors of a point or spot light (the flash among them), with the light's terms
     /// unpacked once per tile. The shadow ray goes first: a blocked pixel skips the beam power.
     @inline(__always) private func positionalFactors(
         position: Vector3, axis: Vector3, exponent m: Double, point: Vector3, normal n: Vector3, view v: Vector3,

@@ -16,6 +16,7 @@ public struct ConstantColorResult: Sendable {
     ///
     /// Made from the two frames on each access (nothing in a capture needs it, and at 12 MP it
     /// would cost as much again as the photo's own colour mapping); keep the value if it is used twice.
+    /// The result therefore holds the two raw frames (their DN planes, 73 MB each at 12 MP) while it lives.
     public var flashOnly: PixelPlane<UInt8> { makeFlashOnly() }
     /// Encodes `flashOnly`.
     let makeFlashOnly: @Sendable () -> PixelPlane<UInt8>

@@ -52,3 +52,10 @@ final class NormalTable: @unchecked Sendable {
         values[Int(truncatingIfNeeded: (bits >> UInt64(16 * quarter)) & 0xFFFF)]
     }
 }
+
+extension NormalTable {
+    /// The deviates of quarters 0, 1 and 2 of `bits` in lanes 0–2, lane 3 zero.
+    @inline(__always) func normals3(_ bits: UInt64) -> SIMD4<Float> {
+        SIMD4(normal(bits, 0), normal(bits, 1), normal(bits, 2), 0)
+    }
+}

@@ -1,6 +1,10 @@
 import Foundation
 import Imaging
 
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Sums the cached light factors into mean electrons and runs the noise chain, one band of
 /// rows at a time, touching each pixel's factors once.
 ///
@@ -102,9 +106,10 @@ struct ShadingPass: Sendable {
 
     /// A pixel's fixed pattern: PRNU gain and DSNU offset per channel. It depends on the sensor
     /// unit only, so frames rendered together compute it once.
+    /// Lanes 0–2 are the channels; lane 3 is gain 1, offset 0.
     struct Pattern {
-        var g0: Float = 1, g1: Float = 1, g2: Float = 1
-        var o0: Float = 0, o1: Float = 0, o2: Float = 0
+        var gain = SIMD4<Float>(repeating: 1)
+        var offset = SIMD4<Float>.zero
     }
 
     /// The slot and rate tables of one exposure, as buffers for the pixel loop.
@@ -196,18 +201,18 @@ struct ShadingPass: Sendable {
     /// included) and the fixed pattern. With them gathered first, each frame's chain runs as its own
     /// tight loop, which the compiler inlines whole (with two chains in one loop it kept one out of line).
     private struct RowInputs {
-        let means: UnsafeMutablePointer<Float>
-        let second: UnsafeMutablePointer<Float>
+        let means: UnsafeMutablePointer<SIMD4<Float>>
+        let second: UnsafeMutablePointer<SIMD4<Float>>
         let pattern: UnsafeMutablePointer<Pattern>
 
         static func with<R>(width: Int, _ body: (RowInputs) -> R) -> R {
-            let means = UnsafeMutablePointer<Float>.allocate(capacity: width * 6)
+            let means = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * 2)
             let pattern = UnsafeMutablePointer<Pattern>.allocate(capacity: width)
             defer {
                 means.deallocate()
                 pattern.deallocate()
             }
-            return body(RowInputs(means: means, second: means + width * 3, pattern: pattern))
+            return body(RowInputs(means: means, second: means + width, pattern: pattern))
         }
     }
 
@@ -233,10 +238,9 @@ struct ShadingPass: Sendable {
                             flash = flashSum.sum(factors, f, m, t.flashRates)
                         }
                         ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
-                        let mean = ambient + flash
                         expose(
-                            pixel: pixel, mean.x + dark, mean.y + dark, mean.z + dark, pattern(pixel: pixel, normals),
-                            normals, poisson, output, sink)
+                            pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals, poisson,
+                            output, sink)
                     }
                 }
             }
@@ -283,8 +287,8 @@ struct ShadingPass: Sendable {
                                     }
                                     store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                                     store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
-                                    a.putMean(ambientA + flashA, at: x, row.means)
-                                    b.putMean(ambientB + flashB, at: x, row.second)
+                                    row.means[x] = ambientA + flashA + a.dark
+                                    row.second[x] = ambientB + flashB + b.dark
                                     row.pattern[x] = a.pattern(pixel: pixel, normals)
                                 }
                                 a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
@@ -297,17 +301,10 @@ struct ShadingPass: Sendable {
         }
     }
 
-    /// Stores a pixel's three channel means, dark signal added, for the row's noise loop.
-    @inline(__always) private func putMean(_ mean: SIMD4<Float>, at x: Int, _ means: UnsafeMutablePointer<Float>) {
-        means[x &* 3] = mean.x + dark
-        means[x &* 3 &+ 1] = mean.y + dark
-        means[x &* 3 &+ 2] = mean.z + dark
-    }
-
     /// The temporal noise chain over one row of `count` pixels starting at pixel `first`, specialised
     /// on whether the frame keeps its electrons plane (one test per row, not per value).
     private func exposeRow(
-        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<Float>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>, _ patterns: UnsafeMutablePointer<Pattern>,
         _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
     ) {
         if let plane = output.electrons {
@@ -318,94 +315,135 @@ struct ShadingPass: Sendable {
     }
 
     private func exposeRow<E: ElectronsSink>(
-        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<Float>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>, _ patterns: UnsafeMutablePointer<Pattern>,
         _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output, _ sink: E
     ) {
         for x in 0..<count {
-            expose(
-                pixel: first &+ x, means[x &* 3], means[x &* 3 &+ 1], means[x &* 3 &+ 2], patterns[x], normals, poisson,
-                output, sink)
+            expose(pixel: first &+ x, means[x], patterns[x], normals, poisson, output, sink)
         }
     }
 
     /// The fixed pattern of a pixel: fixed stream draws 8·pixel + 0 (PRNU) and + 2 (DSNU).
     @inline(__always) private func pattern(pixel: Int, _ normals: NormalTable) -> Pattern {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
-        // Scalars, not vectors: each lane would be extracted again for its channel.
         var p = Pattern()
         if prnu > 0 {
             let bits = CounterRandom.draw(streamKey: fixedKey, index: base)
-            p.g0 += prnu * normals.normal(bits, 0)
-            p.g1 += prnu * normals.normal(bits, 1)
-            p.g2 += prnu * normals.normal(bits, 2)
+            p.gain += prnu * normals.normals3(bits)
         }
         if dsnu > 0 {
             let bits = CounterRandom.draw(streamKey: fixedKey, index: base + 2)
-            p.o0 = dsnu * normals.normal(bits, 0)
-            p.o1 = dsnu * normals.normal(bits, 1)
-            p.o2 = dsnu * normals.normal(bits, 2)
+            p.offset = dsnu * normals.normals3(bits)
         }
         return p
     }
 
-    /// The temporal noise chain of one pixel, given its channel means (dark signal included).
-    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (the three channels' normals), 2…4 (Poisson bits per channel).
+    /// The temporal noise chain of one pixel, given its channel means (dark signal included) in lanes 0–2.
+    /// Counter layout per pixel and stream: draws 8·pixel + 0…7. Temporal: 0 (the three channels' normals),
+    /// 2…4 (Poisson bits per channel).
+    ///
+    /// The three channels run in the lanes of one vector: every step is the scalar chain's IEEE operation
+    /// lane by lane (no fused multiply-add), so the values are those of a channel-by-channel chain.
     @inline(__always) private func expose<E: ElectronsSink>(
-        pixel: Int, _ mu0: Float, _ mu1: Float, _ mu2: Float, _ p: Pattern, _ normals: NormalTable,
-        _ poisson: PoissonTable, _ output: Output, _ sink: E
+        pixel: Int, _ mu: SIMD4<Float>, _ p: Pattern, _ normals: NormalTable, _ poisson: PoissonTable,
+        _ output: Output, _ sink: E
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
-        let t = CounterRandom.draw(streamKey: temporalKey, index: base)
-        channel(pixel &* 3, mu0, normals.normal(t, 0), p.g0, p.o0, base &+ 2, poisson, output, sink)
-        channel(pixel &* 3 &+ 1, mu1, normals.normal(t, 1), p.g1, p.o1, base &+ 3, poisson, output, sink)
-        channel(pixel &* 3 &+ 2, mu2, normals.normal(t, 2), p.g2, p.o2, base &+ 4, poisson, output, sink)
+        let z = normals.normals3(CounterRandom.draw(streamKey: temporalKey, index: base))
+        // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²) per channel.
+        var e = mu + Lanes.squareRoot(mu + readSquared) * z
+        let small = Lanes.lessThan(mu, PoissonTable.limit) & 0b111
+        if small != 0 {
+            // Small signals: Poisson shot noise (its own 64 bits per channel), z as read noise.
+            if small & 1 != 0 { e[0] = smallSignal(mu[0], z[0], base &+ 2, poisson) }
+            if small & 2 != 0 { e[1] = smallSignal(mu[1], z[1], base &+ 3, poisson) }
+            if small & 4 != 0 { e[2] = smallSignal(mu[2], z[2], base &+ 4, poisson) }
+        }
+        e = Lanes.minimum(e * p.gain + p.offset, fullWell)
+        let index = pixel &* 3
+        sink.store(e, at: index)
+        // Round half up; codes below zero clip to zero, so truncation toward zero is ⌊c⌋.
+        let c = Lanes.minimum(Lanes.maximum(blackLevel + gain * e + 0.5, 0), codeCeiling)
+        Lanes.storeTruncated(c, to: output.dn.base + index)
     }
 
-    /// One channel of the chain, given its mean (dark signal included), temporal deviate, PRNU gain
-    /// and DSNU offset.
-    @inline(__always) private func channel<E: ElectronsSink>(
-        _ index: Int, _ mu: Float, _ z: Float, _ pixelGain: Float, _ offset: Float, _ poissonDraw: UInt64,
-        _ poisson: PoissonTable, _ output: Output, _ sink: E
-    ) {
-        var e: Float
-        if mu < PoissonTable.limit {
-            // Small signals: Poisson shot noise (its own 64 bits per channel), z as read noise.
-            let bits = CounterRandom.draw(streamKey: temporalKey, index: poissonDraw)
-            e = poisson.sample(mean: max(mu, 0), bits: bits) + read * z
-        } else {
-            // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²).
-            e = mu + (mu + readSquared).squareRoot() * z
-        }
-        e = e * pixelGain + offset
-        e = e < fullWell ? e : fullWell
-        sink.store(e, at: index)
-        // Round half up; codes below zero clip to zero. For 0 ≤ c < 2²², c + 2²³ − 2²³ is c rounded
-        // to an integer; one less where that rounded up gives ⌊c⌋ exactly, and adding 2²³ again
-        // leaves that integer in the low mantissa bits: no trapping conversion.
-        var c = blackLevel + gain * e + 0.5
-        c = c > 0 ? c : 0
-        c = c < codeCeiling ? c : codeCeiling
-        let r = (c + 0x1p23) - 0x1p23
-        let n = r > c ? r - 1 : r
-        output.dn.base[index] = UInt16(truncatingIfNeeded: (n + 0x1p23).bitPattern)
+    /// A channel below `PoissonTable.limit`: a Poisson count plus read noise.
+    @inline(__always) private func smallSignal(_ mu: Float, _ z: Float, _ draw: UInt64, _ poisson: PoissonTable) -> Float {
+        let bits = CounterRandom.draw(streamKey: temporalKey, index: draw)
+        return poisson.sample(mean: max(mu, 0), bits: bits) + read * z
     }
+}
+
+/// The vector steps of the noise chain, lane by lane the scalar IEEE operations. On x86-64 they are the SSE2
+/// instructions themselves: the standard library's generic vector square root and comparisons go lane by lane
+/// through scalar code under the SSE2 baseline.
+enum Lanes {
+    #if arch(x86_64)
+    @inline(__always) static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> { _mm_sqrt_ps(x) }
+    @inline(__always) static func minimum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
+        _mm_min_ps(x, SIMD4(repeating: y))
+    }
+    @inline(__always) static func maximum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
+        _mm_max_ps(x, SIMD4(repeating: y))
+    }
+    /// Bit i set where lane i of x is below y.
+    @inline(__always) static func lessThan(_ x: SIMD4<Float>, _ y: Float) -> Int32 {
+        _mm_movemask_ps(_mm_cmplt_ps(x, SIMD4(repeating: y)))
+    }
+    /// Lanes 0–2 of x (each in 0…65535.5), truncated, as three UInt16 at `target`.
+    @inline(__always) static func storeTruncated(_ x: SIMD4<Float>, to target: UnsafeMutablePointer<UInt16>) {
+        // Signed saturation in the pack: shift to −32768…32767 first, then back by flipping the top bit.
+        let n = _mm_sub_epi32(_mm_cvttps_epi32(x), _mm_set1_epi32(0x8000))
+        let words = _mm_xor_si128(_mm_packs_epi32(n, n), _mm_set1_epi16(Int16.min))
+        let bits = UInt64(bitPattern: _mm_cvtsi128_si64(words))
+        let raw = UnsafeMutableRawPointer(target)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
+        raw.storeBytes(of: UInt16(truncatingIfNeeded: bits >> 32), toByteOffset: 4, as: UInt16.self)
+    }
+    /// Lanes 0–2 of x as three Floats at `target`.
+    @inline(__always) static func store3(_ x: SIMD4<Float>, to target: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeMutableRawPointer(target)
+        raw.storeBytes(of: _mm_cvtsi128_si64(_mm_castps_si128(x)), as: Int64.self)
+        raw.storeBytes(of: _mm_cvtss_f32(_mm_movehl_ps(x, x)), toByteOffset: 8, as: Float.self)
+    }
+    #else
+    @inline(__always) static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(x[0].squareRoot(), x[1].squareRoot(), x[2].squareRoot(), x[3].squareRoot())
+    }
+    @inline(__always) static func minimum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
+        SIMD4(x[0] < y ? x[0] : y, x[1] < y ? x[1] : y, x[2] < y ? x[2] : y, x[3] < y ? x[3] : y)
+    }
+    @inline(__always) static func maximum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
+        SIMD4(x[0] > y ? x[0] : y, x[1] > y ? x[1] : y, x[2] > y ? x[2] : y, x[3] > y ? x[3] : y)
+    }
+    @inline(__always) static func lessThan(_ x: SIMD4<Float>, _ y: Float) -> Int32 {
+        (x[0] < y ? 1 : 0) | (x[1] < y ? 2 : 0) | (x[2] < y ? 4 : 0) | (x[3] < y ? 8 : 0)
+    }
+    @inline(__always) static func storeTruncated(_ x: SIMD4<Float>, to target: UnsafeMutablePointer<UInt16>) {
+        for ch in 0..<3 { target[ch] = UInt16(x[ch]) }
+    }
+    @inline(__always) static func store3(_ x: SIMD4<Float>, to target: UnsafeMutablePointer<Float>) {
+        for ch in 0..<3 { target[ch] = x[ch] }
+    }
+    #endif
 }
 
 /// Where the shading pass puts a frame's noisy electrons. The pixel loop is specialised for each
 /// kind, so a frame without the plane pays no per-value test for it.
 protocol ElectronsSink {
-    func store(_ value: Float, at index: Int)
+    /// Stores lanes 0–2 (a pixel's channels) at `index`…`index + 2`.
+    func store(_ value: SIMD4<Float>, at index: Int)
 }
 
 /// The frame keeps its electrons plane.
 struct KeptElectrons: ElectronsSink {
     let plane: SharedPointer<Float>
-    @inline(__always) func store(_ value: Float, at index: Int) { plane.base[index] = value }
+    @inline(__always) func store(_ value: SIMD4<Float>, at index: Int) { Lanes.store3(value, to: plane.base + index) }
 }
 
 /// The frame leaves the plane out (`RenderOptions.keepsElectrons` false).
 struct NoElectrons: ElectronsSink {
-    @inline(__always) func store(_ value: Float, at index: Int) {}
+    @inline(__always) func store(_ value: SIMD4<Float>, at index: Int) {}
 }
 
 /// Σⱼ factor[slotⱼ] · rate[material, j] over one frame's list of slots, the additions in list order

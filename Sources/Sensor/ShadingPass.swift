@@ -141,7 +141,7 @@ struct ShadingPass: Sendable {
         var total = SIMD4<Float>.zero
         let n = slots.count
         let r = m &* n
-        // A renderer's lists hold one to three slots (diffuse, specular, a second light): those counts
+        // A renderer's lists hold one to five slots (a diffuse and a specular slot per light): those counts
         // are spelled out, with the same additions in the same order as the loop, which otherwise pays
         // its set-up and unrolling remainder for a one-trip run on every pixel.
         switch n {
@@ -156,6 +156,17 @@ struct ShadingPass: Sendable {
             total += factors[f &+ slots[0]] * rates[r]
             total += factors[f &+ slots[1]] * rates[r &+ 1]
             total += factors[f &+ slots[2]] * rates[r &+ 2]
+        case 4:
+            total += factors[f &+ slots[0]] * rates[r]
+            total += factors[f &+ slots[1]] * rates[r &+ 1]
+            total += factors[f &+ slots[2]] * rates[r &+ 2]
+            total += factors[f &+ slots[3]] * rates[r &+ 3]
+        case 5:
+            total += factors[f &+ slots[0]] * rates[r]
+            total += factors[f &+ slots[1]] * rates[r &+ 1]
+            total += factors[f &+ slots[2]] * rates[r &+ 2]
+            total += factors[f &+ slots[3]] * rates[r &+ 3]
+            total += factors[f &+ slots[4]] * rates[r &+ 4]
         default:
             for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
         }

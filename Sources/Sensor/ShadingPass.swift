@@ -134,7 +134,7 @@ struct ShadingPass: Sendable {
 
     /// Σⱼ factor[slotⱼ] · rate[material, j] over one list of slots: a pixel's mean electrons from
     /// one group of lights.
-    @inline(__always) private static func sum(
+    @inline(__always) fileprivate static func sum(
         _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
         _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
@@ -269,13 +269,35 @@ struct ShadingPass: Sendable {
         precondition(
             a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
             "exposures rendered together share one renderer")
+        // Equal tables give equal sums: the shared sum is the one each pass would compute itself.
+        let sameAmbient = a.ambientRates == b.ambientRates
+        a.withTables { ta in
+            b.withTables { tb in
+                // A pair with a shared five-slot ambient sum and a two-module flash (four slots) on the second
+                // frame only, a Constant Color pair's usual lists, gets its sums unrolled with the slot indices in
+                // registers, chosen once per band; other lists read them per pixel.
+                if sameAmbient && ta.ambientSlots.count == 5 && ta.flashSlots.isEmpty && tb.flashSlots.count == 4 {
+                    runPair(
+                        a, b, rows, outputs, true, FiveSlots(ta.ambientSlots), NoSlots(), NoSlots(),
+                        FourSlots(tb.flashSlots))
+                } else {
+                    runPair(
+                        a, b, rows, outputs, sameAmbient, ListedSlots(ta.ambientSlots), ListedSlots(tb.ambientSlots),
+                        ListedSlots(ta.flashSlots), ListedSlots(tb.flashSlots))
+                }
+            }
+        }
+    }
+
+    private static func runPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
+        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ sameAmbient: Bool, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+    ) {
         let geometry = a.geometry
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let width = a.width
-        // Equal tables give equal sums: the shared sum is the one each pass would compute itself.
-        let sameAmbient = a.ambientRates == b.ambientRates
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 a.withTables { ta in
@@ -290,11 +312,11 @@ struct ShadingPass: Sendable {
                                     let m = Int(materials[pixel])
                                     if m != Int(RawFrame.none) {
                                         let f = pixel &* slots
-                                        ambientA = sum(factors, f, m, ta.ambientSlots, ta.ambientRates)
+                                        ambientA = ambientSumA.sum(factors, f, m, ta.ambientRates)
                                         ambientB =
-                                            sameAmbient ? ambientA : sum(factors, f, m, tb.ambientSlots, tb.ambientRates)
-                                        flashA = sum(factors, f, m, ta.flashSlots, ta.flashRates)
-                                        flashB = sum(factors, f, m, tb.flashSlots, tb.flashRates)
+                                            sameAmbient ? ambientA : ambientSumB.sum(factors, f, m, tb.ambientRates)
+                                        flashA = flashSumA.sum(factors, f, m, ta.flashRates)
+                                        flashB = flashSumB.sum(factors, f, m, tb.flashRates)
                                     }
                                     store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                                     store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
@@ -523,4 +545,59 @@ struct AnySlots: SlotSum {
         for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
         return total
     }
+}
+
+/// Four slots (a two-module flash).
+struct FourSlots: SlotSum {
+    let s0: Int, s1: Int, s2: Int, s3: Int
+    init(_ slots: UnsafeBufferPointer<Int>) {
+        s0 = slots[0]
+        s1 = slots[1]
+        s2 = slots[2]
+        s3 = slots[3]
+    }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        let r = m &* 4
+        var total = SIMD4<Float>.zero
+        total += factors[f &+ s0] * rates[r]
+        total += factors[f &+ s1] * rates[r &+ 1]
+        total += factors[f &+ s2] * rates[r &+ 2]
+        total += factors[f &+ s3] * rates[r &+ 3]
+        return total
+    }
+}
+
+/// Five slots.
+struct FiveSlots: SlotSum {
+    let s0: Int, s1: Int, s2: Int, s3: Int, s4: Int
+    init(_ slots: UnsafeBufferPointer<Int>) {
+        s0 = slots[0]
+        s1 = slots[1]
+        s2 = slots[2]
+        s3 = slots[3]
+        s4 = slots[4]
+    }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
+        let r = m &* 5
+        var total = SIMD4<Float>.zero
+        total += factors[f &+ s0] * rates[r]
+        total += factors[f &+ s1] * rates[r &+ 1]
+        total += factors[f &+ s2] * rates[r &+ 2]
+        total += factors[f &+ s3] * rates[r &+ 3]
+        total += factors[f &+ s4] * rates[r &+ 4]
+        return total
+    }
+}
+
+/// Any count, read per pixel, with the counts up to five spelled out.
+struct ListedSlots: SlotSum {
+    let slots: UnsafeBufferPointer<Int>
+    init(_ slots: UnsafeBufferPointer<Int>) { self.slots = slots }
+    @inline(__always) func sum(
+        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> { ShadingPass.sum(factors, f, m, slots, rates) }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Poisson deviates of mean below `limit` (25 e⁻) from tabulated CDFs, without a logarithm or an
 /// exponential per draw.
 ///
@@ -71,10 +75,20 @@ final class PoissonTable: @unchecked Sendable {
         guide.initialize(from: guides, count: guides.count)
     }
 
+    /// x (0 ≤ x < 2³¹) truncated toward zero. On x86-64 one conversion instruction: `Int(_:)` adds range and
+    /// NaN checks that the caller's bounds make unreachable.
+    @inline(__always) static func truncated(_ x: Float) -> Int {
+        #if arch(x86_64)
+        Int(_mm_cvttss_si32(SIMD4(x, 0, 0, 0)))
+        #else
+        Int(x)
+        #endif
+    }
+
     /// A Poisson deviate of mean `mu` (0 ≤ μ < `limit`) from the 64 random bits `bits`: the high
     /// 32 for the grid part, the low 32 for the remainder.
     @inline(__always) func sample(mean mu: Float, bits: UInt64) -> Float {
-        let j = Int(mu * Float(PoissonTable.gridSteps))
+        let j = PoissonTable.truncated(mu * Float(PoissonTable.gridSteps))
         let delta = mu - Float(j) * (1 / Float(PoissonTable.gridSteps))
         let u = UInt32(truncatingIfNeeded: bits >> 32)
         var i = Int(guide[j &<< PoissonTable.guideBits | Int(u >> UInt32(32 - PoissonTable.guideBits))])

@@ -337,7 +337,8 @@ struct ShadingPass: Sendable {
     /// The temporal noise chain over one row of `count` pixels starting at pixel `first`, specialised
     /// on whether the frame keeps its electrons plane (one test per row, not per value).
     private func exposeRow(
-        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>,
+        _ patterns: UnsafeMutablePointer<Pattern>,
         _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
     ) {
         if let plane = output.electrons {
@@ -348,7 +349,8 @@ struct ShadingPass: Sendable {
     }
 
     private func exposeRow<E: ElectronsSink>(
-        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>, _ patterns: UnsafeMutablePointer<Pattern>,
+        _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>,
+        _ patterns: UnsafeMutablePointer<Pattern>,
         _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output, _ sink: E
     ) {
         for x in 0..<count {
@@ -401,7 +403,9 @@ struct ShadingPass: Sendable {
     }
 
     /// A channel below `PoissonTable.limit`: a Poisson count plus read noise.
-    @inline(__always) private func smallSignal(_ mu: Float, _ z: Float, _ draw: UInt64, _ poisson: PoissonTable) -> Float {
+    @inline(__always) private func smallSignal(
+        _ mu: Float, _ z: Float, _ draw: UInt64, _ poisson: PoissonTable
+    ) -> Float {
         let bits = CounterRandom.draw(streamKey: temporalKey, index: draw)
         return poisson.sample(mean: max(mu, 0), bits: bits) + read * z
     }

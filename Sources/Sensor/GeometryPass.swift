@@ -108,14 +108,14 @@ struct GeometryPass: Sendable {
     /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
-    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, axis: Vector3) -> Double {
-        guard let inverse else { return tileRays(tile, s: s, axis: axis, scales: .identity) }
-        return inverse.withScaleTable { tileRays(tile, s: s, axis: axis, scales: $0) }
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, rays: PrimaryRays, axis: Vector3) -> Double {
+        guard let inverse else { return tileRays(tile, s: s, rays: rays, axis: axis, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, rays: rays, axis: axis, scales: $0) }
     }
 
     /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
     @inline(__always) private func tileRays(
-        _ tile: Tile, s: Scratch, axis: Vector3, scales: RadialInverse.ScaleTable
+        _ tile: Tile, s: Scratch, rays: PrimaryRays, axis: Vector3, scales: RadialInverse.ScaleTable
     ) -> Double {
         let t = GeometryCache.tileSize
         var cosHalf = 1.0
@@ -131,6 +131,9 @@ struct GeometryPass: Sendable {
                 let d = w * inverseLength
                 s.dirs[k] = d
                 s.axial[k] = inverseLength
+                rays.x[k] = Float(d.x)
+                rays.y[k] = Float(d.y)
+                rays.z[k] = Float(d.z)
                 cosHalf = min(cosHalf, d.dot(axis))
                 k &+= 1
             }
@@ -185,6 +188,33 @@ struct GeometryPass: Sendable {
         }
     }
 
+    /// A tile's primary-ray directions in single precision, one array per component (slots as in
+    /// `Scratch`), so four neighbouring rays load as the lanes of one `SIMD4<Float>` each.
+    struct PrimaryRays {
+        let x: UnsafeMutablePointer<Float>
+        let y: UnsafeMutablePointer<Float>
+        let z: UnsafeMutablePointer<Float>
+
+        init(tile t: Int) {
+            x = .allocate(capacity: t * t)
+            y = .allocate(capacity: t * t)
+            z = .allocate(capacity: t * t)
+        }
+
+        /// The components of the rays in slots k..<k + 4.
+        @inline(__always) func load(_ k: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            (UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self),
+             UnsafeRawPointer(y + k).loadUnaligned(as: SIMD4<Float>.self),
+             UnsafeRawPointer(z + k).loadUnaligned(as: SIMD4<Float>.self))
+        }
+
+        func deallocate() {
+            x.deallocate()
+            y.deallocate()
+            z.deallocate()
+        }
+    }
+
     /// The pixels of one tile: columns x0..<x1 of rows y0..<y1, scratch index (y − y0)·t + (x − x0).
     struct Tile {
         let x0: Int, x1: Int, y0: Int, y1: Int
@@ -198,7 +228,11 @@ struct GeometryPass: Sendable {
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
         let s = Scratch(tile: t, primitives: primitives.count)
-        defer { s.deallocate() }
+        let rays = PrimaryRays(tile: t)
+        defer {
+            s.deallocate()
+            rays.deallocate()
+        }
         // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
         // against the wall) would otherwise cull occluders with one sphere around both surfaces.
         var groups: [Int] = []
@@ -214,7 +248,7 @@ struct GeometryPass: Sendable {
             // Rays and their bounding cone about the ray of the tile's middle pixel (any axis gives
             // a cone that holds every ray; one near the middle keeps it narrow), in one sweep.
             let axis = ray(x: (x0 + x1) / 2, y: (y0 + y1) / 2).0
-            let cosHalf = tileRays(tile, s: s, axis: axis)
+            let cosHalf = tileRays(tile, s: s, rays: rays, axis: axis)
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
             for (i, p) in primitives.enumerated() {
@@ -246,7 +280,7 @@ struct GeometryPass: Sendable {
                 prepared.withUnsafeBufferPointer { prepared in
                     primaryHits(
                         tile, candidates: candidates, primitives: primitives, shapes: shapes, prepared: prepared,
-                        texels: texels, s: s, groups: &groups, output: output)
+                        texels: texels, s: s, rays: rays, groups: &groups, output: output)
                 }
             }
             for g in groups {
@@ -293,19 +327,33 @@ struct GeometryPass: Sendable {
     @inline(never) private func primaryHits(
         _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, rays: PrimaryRays, groups: inout [Int], output: Output
     ) {
         // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
         // its group's bounds when it ends (min and max do not depend on the order).
         // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
         // then the double-precision distance and the bookkeeping. Each loop then keeps its own
         // values in registers; in one loop they spilled to the stack around the search.
+        // The search runs on packets of four neighbouring rays of a row (a row's last few alone).
         let t = GeometryCache.tileSize
+        let width = tile.x1 &- tile.x0
         for y in tile.y0..<tile.y1 {
             let row = (y &- tile.y0) &* t
-            for x in 0..<(tile.x1 - tile.x0) {
+            var x = 0
+            while x &+ 4 <= width {
+                let k = row &+ x
+                let (dx, dy, dz) = rays.load(k)
+                let hits = GeometryPass.nearestShapes(dx, dy, dz, candidates: candidates, shapes: shapes)
+                s.hitPrim[k] = Int(hits[0])
+                s.hitPrim[k &+ 1] = Int(hits[1])
+                s.hitPrim[k &+ 2] = Int(hits[2])
+                s.hitPrim[k &+ 3] = Int(hits[3])
+                x &+= 4
+            }
+            while x < width {
                 s.hitPrim[row &+ x] = GeometryPass.nearestShape(
                     s.dirs[row &+ x], candidates: candidates, shapes: shapes)
+                x &+= 1
             }
         }
         var run = -1
@@ -381,6 +429,28 @@ struct GeometryPass: Sendable {
             }
         }
         return bestPrim
+    }
+
+    /// `nearestShape` for four rays, one per lane: each lane's winner is the one `nearestShape`
+    /// picks for that ray. The packet stops at the first candidate whose bound lies beyond every
+    /// lane's nearest hit; a lane tested against a shape past its own bound keeps its winner (the
+    /// shape's hit is no nearer than the bound), so the extra tests change nothing.
+    @inline(__always) static func nearestShapes(
+        _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, candidates: UnsafeBufferPointer<Int>,
+        shapes: UnsafeBufferPointer<PrimaryShape>
+    ) -> SIMD4<Int32> {
+        var nearest = SIMD4<Float>(repeating: .infinity)
+        var farthest = Float.infinity
+        var best = SIMD4<Int32>(repeating: -1)
+        for i in candidates {
+            if shapes[i].nearBound >= farthest { break }
+            let h = shapes[i].distances(dx, dy, dz, tMax: nearest)
+            let closer = h .< nearest
+            nearest.replace(with: h, where: closer)
+            best.replace(with: Int32(truncatingIfNeeded: i), where: closer)
+            farthest = nearest.max()
+        }
+        return best
     }
 
     @inline(__always) private func primaryHit(

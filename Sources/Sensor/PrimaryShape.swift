@@ -104,4 +104,49 @@ struct PrimaryShape {
             return t > 0 && t < tMax ? t : .infinity
         }
     }
+
+    /// `distance` for four rays at once, one per lane (their directions' components in `dx`, `dy`,
+    /// `dz`), each against its own `tMax`. Flat shapes and spheres run lane-wise the same Float
+    /// operations in the same order as `distance`, so every lane gives the bits `distance` gives;
+    /// a box (one or two per scene) calls `distance` lane by lane.
+    @inline(__always) func distances(
+        _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
+    ) -> SIMD4<Float> {
+        let none = SIMD4<Float>(repeating: .infinity)
+        switch kind {
+        case .plane, .disc:
+            let lz = dx * c0.z + dy * c1.z + dz * c2.z
+            let t = -local.z / lz
+            // abs(lz) > 1e-9 and the range test; a lane whose t is NaN fails both as in `distance`.
+            var ok = (lz .> 1e-9 .| lz .< -1e-9) .& (t .> 0) .& (t .< tMax)
+            guard any(ok) else { return none }
+            let px = local.x + t * (dx * c0.x + dy * c1.x + dz * c2.x)
+            let py = local.y + t * (dx * c0.y + dy * c1.y + dz * c2.y)
+            if kind == .plane {
+                // abs(p) > size as p > size or p < −size: negation is exact.
+                ok .&= .!(px .> size.x .| px .< -size.x .| py .> size.y .| py .< -size.y)
+            } else {
+                ok .&= .!(px * px + py * py .> size.x * size.x)
+            }
+            return none.replacing(with: t, where: ok)
+        case .sphere:
+            let b = dx * c0.w + dy * c1.w + dz * c2.w
+            let disc = b * b - sphereC
+            let real = disc .>= 0
+            guard any(real) else { return none }
+            // Lane by lane: Float's square root is one instruction, the vector one a library call
+            // per lane on the SSE2 baseline.
+            let s = SIMD4(disc[0].squareRoot(), disc[1].squareRoot(), disc[2].squareRoot(), disc[3].squareRoot())
+            let near = -b - s
+            let t = (-b + s).replacing(with: near, where: near .> 0)
+            return none.replacing(with: t, where: real .& (t .> 0) .& (t .< tMax))
+        case .box:
+            var h = none
+            for j in 0..<4 {
+                h[j] = distance(
+                    SIMD4(repeating: dx[j]), SIMD4(repeating: dy[j]), SIMD4(repeating: dz[j]), tMax: tMax[j])
+            }
+            return h
+        }
+    }
 }

@@ -440,15 +440,13 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>
     ) -> SIMD4<Int32> {
         var nearest = SIMD4<Float>(repeating: .infinity)
-        var farthest = Float.infinity
         var best = SIMD4<Int32>(repeating: -1)
         for i in candidates {
-            if shapes[i].nearBound >= farthest { break }
+            if all(nearest .<= shapes[i].nearBound) { break }
             let h = shapes[i].distances(dx, dy, dz, tMax: nearest)
             let closer = h .< nearest
             nearest.replace(with: h, where: closer)
             best.replace(with: Int32(truncatingIfNeeded: i), where: closer)
-            farthest = nearest.max()
         }
         return best
     }

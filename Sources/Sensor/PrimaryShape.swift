@@ -36,6 +36,10 @@ struct PrimaryShape {
     /// above its plane (t·|d_z| = |o_z| with |d_z| ≤ 1), less 10⁻⁵ of itself for rounding. Candidates
     /// sorted by it let a pixel stop at the first whose bound is beyond its nearest hit.
     var nearBound: Float
+    /// The double-precision terms of a flat shape's hit distance (`Primitive.refinedDistance`): the
+    /// local frame's normal row and the camera's local height, as `Primitive.prepare` computes it.
+    var row2: Vector3
+    var localZ: Double
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -60,6 +64,15 @@ struct PrimaryShape {
         var bound = oc.length - p.boundingRadius
         if flat { bound = max(bound, abs(o.z)) }
         nearBound = Float(max(bound, 0) * (1 - 1e-5))
+        row2 = p.toLocal.row2
+        localZ = p.prepare(origin: origin).local.z
+    }
+
+    /// `Primitive.refinedDistance` of a flat shape, operation for operation, from this shape's copy
+    /// of its terms.
+    @inline(__always) func flatDistance(_ direction: Vector3) -> Double {
+        let t = -localZ / (row2 * direction).sum()
+        return t > 1e-9 && t < .infinity ? t : .infinity
     }
 
     /// The approximate hit distance along the unit direction whose components are broadcast in

@@ -188,17 +188,24 @@ struct GeometryPass: Sendable {
         }
     }
 
-    /// A tile's primary-ray directions in single precision, one array per component (slots as in
-    /// `Scratch`), so four neighbouring rays load as the lanes of one `SIMD4<Float>` each.
+    /// The primary rays' own scratch: a tile's ray directions in single precision, one array per
+    /// component (slots as in `Scratch`), so four neighbouring rays load as the lanes of one
+    /// `SIMD4<Float>` each; the slots left to the general hit path; each group's first slot.
     struct PrimaryRays {
         let x: UnsafeMutablePointer<Float>
         let y: UnsafeMutablePointer<Float>
         let z: UnsafeMutablePointer<Float>
+        let deferred: UnsafeMutablePointer<Int>
+        let firstSlot: UnsafeMutablePointer<Int>
+        let found: UnsafeMutablePointer<Int>
 
-        init(tile t: Int) {
+        init(tile t: Int, primitives: Int) {
             x = .allocate(capacity: t * t)
             y = .allocate(capacity: t * t)
             z = .allocate(capacity: t * t)
+            deferred = .allocate(capacity: t * t)
+            firstSlot = .allocate(capacity: max(primitives, 1))
+            found = .allocate(capacity: max(primitives, 1))
         }
 
         /// The components of the rays in slots k..<k + 4.
@@ -212,6 +219,9 @@ struct GeometryPass: Sendable {
             x.deallocate()
             y.deallocate()
             z.deallocate()
+            deferred.deallocate()
+            firstSlot.deallocate()
+            found.deallocate()
         }
     }
 
@@ -228,7 +238,7 @@ struct GeometryPass: Sendable {
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
         let s = Scratch(tile: t, primitives: primitives.count)
-        let rays = PrimaryRays(tile: t)
+        let rays = PrimaryRays(tile: t, primitives: primitives.count)
         defer {
             s.deallocate()
             rays.deallocate()
@@ -329,8 +339,6 @@ struct GeometryPass: Sendable {
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, rays: PrimaryRays, groups: inout [Int], output: Output
     ) {
-        // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
-        // its group's bounds when it ends (min and max do not depend on the order).
         // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
         // then the double-precision distance and the bookkeeping. Each loop then keeps its own
         // values in registers; in one loop they spilled to the stack around the search.
@@ -356,24 +364,85 @@ struct GeometryPass: Sendable {
                 x &+= 1
             }
         }
-        var run = -1
-        var lo = Vector3.zero
-        var hi = Vector3.zero
+        // The second sweep finishes misses and untextured flat hits, which need no call, so its values
+        // stay in registers (any call in the loop spilled them every pixel). Other hits (textured,
+        // curved, or a grazing ray the double-precision distance does not confirm) go to
+        // `rays.deferred` and the general path after it. Hit points widen their group's bounds in
+        // place (min and max do not depend on the order); `groups` lists the groups in the order of
+        // their first slots, the order one raster sweep finds them in.
+        var deferred = 0
+        var found = 0
         for y in tile.y0..<tile.y1 {
-            for x in tile.x0..<tile.x1 {
-                let (g, p) = primaryHit(
-                    x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
-                    prepared: prepared, texels: texels, s: s, output: output)
-                if g == run {
-                    lo = lo.replacing(with: p, where: p .< lo)
-                    hi = hi.replacing(with: p, where: p .> hi)
-                } else {
-                    if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
-                    (run, lo, hi) = (g, p, p)
+            let row = (y &- tile.y0) &* t
+            let rowPixel = y &* camera.width &+ tile.x0
+            for x in 0..<width {
+                let k = row &+ x
+                let g = s.hitPrim[k]
+                let pixel = rowPixel &+ x
+                guard g >= 0 else {
+                    s.hitMaterial[k] = -1
+                    output.depth.base[pixel] = .nan
+                    output.objects.base[pixel] = RawFrame.none
+                    output.materials.base[pixel] = RawFrame.none
+                    continue
                 }
+                let d = s.dirs[k]
+                let best = shapes[g].plain ? shapes[g].flatDistance(d) : .infinity
+                guard best < .infinity else {
+                    rays.deferred[deferred] = k
+                    deferred &+= 1
+                    continue
+                }
+                let p = origin + best * d
+                var n = shapes[g].normal
+                if n.dot(d) > 0 { n = -n }
+                let material = shapes[g].material
+                s.hitSkip[k] = g
+                s.hitPoint[k] = p
+                s.hitNormal[k] = n
+                s.hitMaterial[k] = material
+                output.depth.base[pixel] = Float(best * s.axial[k])
+                output.objects.base[pixel] = shapes[g].object
+                output.materials.base[pixel] = UInt16(material)
+                GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found)
             }
         }
-        if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+        for j in 0..<deferred {
+            let k = rays.deferred[j]
+            let (g, p) = primaryHit(
+                x: tile.x0 &+ k % t, y: tile.y0 &+ k / t, tile, candidates: candidates, primitives: primitives,
+                shapes: shapes, prepared: prepared, texels: texels, s: s, output: output)
+            if g >= 0 { GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found) }
+        }
+        for j in 0..<found { groups.append(rays.found[j]) }
+        guard deferred > 0 else { return }
+        // Insertion sort by first slot: a tile holds a handful of groups.
+        for j in groups.indices.dropFirst() {
+            let g = groups[j]
+            var i = j
+            while i > 0 && rays.firstSlot[groups[i - 1]] > rays.firstSlot[g] {
+                groups[i] = groups[i - 1]
+                i -= 1
+            }
+            groups[i] = g
+        }
+    }
+
+    /// Widens group `g`'s bounds of hit points by the hit `p` of slot `slot`, listing the group in
+    /// `rays.found` on its first hit and keeping its least slot. Component by component, so each
+    /// compiles to one minsd or maxsd.
+    @inline(__always) static func widen(_ g: Int, _ p: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int) {
+        let lo = s.groupLo[g]
+        let hi = s.groupHi[g]
+        if lo.x > hi.x {
+            rays.found[found] = g
+            found &+= 1
+            rays.firstSlot[g] = slot
+        } else if slot < rays.firstSlot[g] {
+            rays.firstSlot[g] = slot
+        }
+        s.groupLo[g] = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
+        s.groupHi[g] = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
     }
 
     /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at
@@ -383,13 +452,6 @@ struct GeometryPass: Sendable {
         let u = UInt(bitPattern: k)
         let t = UInt(GeometryCache.tileSize)
         return (y0 &+ Int(bitPattern: u / t)) &* width &+ x0 &+ Int(bitPattern: u % t)
-    }
-
-    /// Widens group `g`'s bounds of hit points to [lo, hi], listing the group on its first hit.
-    @inline(__always) static func merge(_ g: Int, lo: Vector3, hi: Vector3, s: Scratch, groups: inout [Int]) {
-        if s.groupLo[g].x > s.groupHi[g].x { groups.append(g) }
-        s.groupLo[g] = s.groupLo[g].replacing(with: lo, where: lo .< s.groupLo[g])
-        s.groupHi[g] = s.groupHi[g].replacing(with: hi, where: hi .> s.groupHi[g])
     }
 
     /// The nearest hit in double precision alone, for the rare ray whose single-precision winner

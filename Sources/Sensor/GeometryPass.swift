@@ -342,28 +342,10 @@ struct GeometryPass: Sendable {
         // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
         // then the double-precision distance and the bookkeeping. Each loop then keeps its own
         // values in registers; in one loop they spilled to the stack around the search.
-        // The search runs on packets of four neighbouring rays of a row (a row's last few alone).
+        GeometryPass.nearestShapes(tile, candidates: candidates, shapes: shapes, s: s, rays: rays)
         let t = GeometryCache.tileSize
         let width = tile.x1 &- tile.x0
-        for y in tile.y0..<tile.y1 {
-            let row = (y &- tile.y0) &* t
-            var x = 0
-            while x &+ 4 <= width {
-                let k = row &+ x
-                let (dx, dy, dz) = rays.load(k)
-                let hits = GeometryPass.nearestShapes(dx, dy, dz, candidates: candidates, shapes: shapes)
-                s.hitPrim[k] = Int(hits[0])
-                s.hitPrim[k &+ 1] = Int(hits[1])
-                s.hitPrim[k &+ 2] = Int(hits[2])
-                s.hitPrim[k &+ 3] = Int(hits[3])
-                x &+= 4
-            }
-            while x < width {
-                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
-                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
-                x &+= 1
-            }
-        }
+
         // The second sweep finishes misses and untextured flat hits, which need no call, so its values
         // stay in registers (any call in the loop spilled them every pixel). Other hits (textured,
         // curved, or a grazing ray the double-precision distance does not confirm) go to
@@ -397,14 +379,15 @@ struct GeometryPass: Sendable {
                 var n = shapes[g].normal
                 if n.dot(d) > 0 { n = -n }
                 let material = shapes[g].material
+                let materialID = shapes[g].materialID
                 s.hitSkip[k] = g
                 s.hitPoint[k] = p
                 s.hitNormal[k] = n
                 s.hitMaterial[k] = material
                 output.depth.base[pixel] = Float(best * s.axial[k])
                 output.objects.base[pixel] = shapes[g].object
-                output.materials.base[pixel] = UInt16(material)
-                GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found)
+                output.materials.base[pixel] = materialID
+                GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found, inOrder: true)
             }
         }
         for j in 0..<deferred {
@@ -412,7 +395,7 @@ struct GeometryPass: Sendable {
             let (g, p) = primaryHit(
                 x: tile.x0 &+ k % t, y: tile.y0 &+ k / t, tile, candidates: candidates, primitives: primitives,
                 shapes: shapes, prepared: prepared, texels: texels, s: s, output: output)
-            if g >= 0 { GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found) }
+            if g >= 0 { GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found, inOrder: false) }
         }
         for j in 0..<found { groups.append(rays.found[j]) }
         guard deferred > 0 else { return }
@@ -429,16 +412,19 @@ struct GeometryPass: Sendable {
     }
 
     /// Widens group `g`'s bounds of hit points by the hit `p` of slot `slot`, listing the group in
-    /// `rays.found` on its first hit and keeping its least slot. Component by component, so each
-    /// compiles to one minsd or maxsd.
-    @inline(__always) static func widen(_ g: Int, _ p: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int) {
+    /// `rays.found` on its first hit and keeping its least slot (`inOrder`: slots come in increasing
+    /// order, so the first is the least). Component by component, so each compiles to one minsd or
+    /// maxsd.
+    @inline(__always) static func widen(
+        _ g: Int, _ p: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int, inOrder: Bool
+    ) {
         let lo = s.groupLo[g]
         let hi = s.groupHi[g]
         if lo.x > hi.x {
             rays.found[found] = g
             found &+= 1
             rays.firstSlot[g] = slot
-        } else if slot < rays.firstSlot[g] {
+        } else if !inOrder && slot < rays.firstSlot[g] {
             rays.firstSlot[g] = slot
         }
         s.groupLo[g] = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
@@ -491,6 +477,36 @@ struct GeometryPass: Sendable {
             }
         }
         return bestPrim
+    }
+
+    /// The single-precision search for every ray of a tile, its winner parked in `s.hitPrim`: on
+    /// packets of four neighbouring rays of a row (a row's last few alone). Out of line, so the
+    /// packet loop keeps its own registers.
+    @inline(never) static func nearestShapes(
+        _ tile: Tile, candidates: UnsafeBufferPointer<Int>, shapes: UnsafeBufferPointer<PrimaryShape>, s: Scratch,
+        rays: PrimaryRays
+    ) {
+        let t = GeometryCache.tileSize
+        let width = tile.x1 &- tile.x0
+        for y in tile.y0..<tile.y1 {
+            let row = (y &- tile.y0) &* t
+            var x = 0
+            while x &+ 4 <= width {
+                let k = row &+ x
+                let (dx, dy, dz) = rays.load(k)
+                let hits = GeometryPass.nearestShapes(dx, dy, dz, candidates: candidates, shapes: shapes)
+                s.hitPrim[k] = Int(hits[0])
+                s.hitPrim[k &+ 1] = Int(hits[1])
+                s.hitPrim[k &+ 2] = Int(hits[2])
+                s.hitPrim[k &+ 3] = Int(hits[3])
+                x &+= 4
+            }
+            while x < width {
+                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
+                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
+                x &+= 1
+            }
+        }
     }
 
     /// `nearestShape` for four rays, one per lane: each lane's winner is the one `nearestShape`

@@ -31,6 +31,8 @@ struct PrimaryShape {
     var plain: Bool
     var normal: Vector3
     var material: Int
+    /// `material` as the geometry cache stores it (the renderer keeps material indices below 65535).
+    var materialID: UInt16
     var object: UInt16
     /// A lower bound on the distance of any hit: |oc| − R, and for a flat shape the camera's height
     /// above its plane (t·|d_z| = |o_z| with |d_z| ≤ 1), less 10⁻⁵ of itself for rounding. Candidates
@@ -60,6 +62,7 @@ struct PrimaryShape {
         plain = flat && p.texture == .none
         normal = p.planeNormal
         material = p.materialBase
+        materialID = UInt16(p.materialBase)
         object = p.object
         var bound = oc.length - p.boundingRadius
         if flat { bound = max(bound, abs(o.z)) }

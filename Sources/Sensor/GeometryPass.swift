@@ -387,6 +387,12 @@ struct GeometryPass: Sendable {
         // their first slots, the order one raster sweep finds them in.
         var deferred = 0
         var found = 0
+        // A run of hits on one primitive keeps its bounds in registers (misses and deferred slots
+        // do not end it); it widens its group's bounds when another primitive is hit.
+        var run = -1
+        var runStart = 0
+        var lo = Vector3.zero
+        var hi = Vector3.zero
         for y in tile.y0..<tile.y1 {
             let row = (y &- tile.y0) &* t
             let rowPixel = y &* camera.width &+ tile.x0
@@ -420,15 +426,26 @@ struct GeometryPass: Sendable {
                 output.depth.base[pixel] = Float(best * s.axial[k])
                 output.objects.base[pixel] = shapes[g].object
                 output.materials.base[pixel] = materialID
-                GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found, inOrder: true)
+                if g == run {
+                    lo = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
+                    hi = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+                } else {
+                    if run >= 0 {
+                        GeometryPass.widen(run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
+                    }
+                    (run, runStart, lo, hi) = (g, k, p, p)
+                }
             }
+        }
+        if run >= 0 {
+            GeometryPass.widen(run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
         }
         for j in 0..<deferred {
             let k = rays.deferred[j]
             let (g, p) = primaryHit(
                 x: tile.x0 &+ k % t, y: tile.y0 &+ k / t, tile, candidates: candidates, primitives: primitives,
                 shapes: shapes, prepared: prepared, texels: texels, s: s, output: output)
-            if g >= 0 { GeometryPass.widen(g, p, slot: k, s: s, rays: rays, found: &found, inOrder: false) }
+            if g >= 0 { GeometryPass.widen(g, lo: p, hi: p, slot: k, s: s, rays: rays, found: &found, inOrder: false) }
         }
         for j in 0..<found { groups.append(rays.found[j]) }
         guard deferred > 0 else { return }
@@ -444,12 +461,13 @@ struct GeometryPass: Sendable {
         }
     }
 
-    /// Widens group `g`'s bounds of hit points by the hit `p` of slot `slot`, listing the group in
-    /// `rays.found` on its first hit and keeping its least slot (`inOrder`: slots come in increasing
-    /// order, so the first is the least). Component by component, so each compiles to one minsd or
-    /// maxsd.
+    /// Widens group `g`'s bounds of hit points to [lo, hi], from hits whose first slot is `slot`,
+    /// listing the group in `rays.found` on its first hit and keeping its least slot (`inOrder`:
+    /// slots come in increasing order, so the first is the least). Component by component, so each
+    /// compiles to one minsd or maxsd.
     @inline(__always) static func widen(
-        _ g: Int, _ p: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int, inOrder: Bool
+        _ g: Int, lo p: Vector3, hi q: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int,
+        inOrder: Bool
     ) {
         let lo = s.groupLo[g]
         let hi = s.groupHi[g]
@@ -461,7 +479,7 @@ struct GeometryPass: Sendable {
             rays.firstSlot[g] = slot
         }
         s.groupLo[g] = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
-        s.groupHi[g] = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+        s.groupHi[g] = Vector3(max(hi.x, q.x), max(hi.y, q.y), max(hi.z, q.z))
     }
 
     /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at

@@ -382,9 +382,13 @@ struct GeometryPass: Sendable {
         // The second sweep finishes misses and untextured flat hits, which need no call, so its values
         // stay in registers (any call in the loop spilled them every pixel). Other hits (textured,
         // curved, or a grazing ray the double-precision distance does not confirm) go to
-        // `rays.deferred` and the general path after it. Hit points widen their group's bounds in
-        // place (min and max do not depend on the order); `groups` lists the groups in the order of
-        // their first slots, the order one raster sweep finds them in.
+        // `rays.deferred` and the general path after it. Bounds do not depend on the order of hits;
+        // `groups` lists the groups in the order of their first slots, the order one raster sweep
+        // finds them in. The buffers' bases are read once, not through `s` and `output` per pixel.
+        let (hitPrim, hitMaterial, hitSkip) = (s.hitPrim, s.hitMaterial, s.hitSkip)
+        let (hitPoint, hitNormal) = (s.hitPoint, s.hitNormal)
+        let (dirs, axial) = (s.dirs, s.axial)
+        let (depth, objects, materials) = (output.depth.base, output.objects.base, output.materials.base)
         var deferred = 0
         var found = 0
         // A run of hits on one primitive keeps its bounds in registers (misses and deferred slots
@@ -398,16 +402,16 @@ struct GeometryPass: Sendable {
             let rowPixel = y &* camera.width &+ tile.x0
             for x in 0..<width {
                 let k = row &+ x
-                let g = s.hitPrim[k]
+                let g = hitPrim[k]
                 let pixel = rowPixel &+ x
                 guard g >= 0 else {
-                    s.hitMaterial[k] = -1
-                    output.depth.base[pixel] = .nan
-                    output.objects.base[pixel] = RawFrame.none
-                    output.materials.base[pixel] = RawFrame.none
+                    hitMaterial[k] = -1
+                    depth[pixel] = .nan
+                    objects[pixel] = RawFrame.none
+                    materials[pixel] = RawFrame.none
                     continue
                 }
-                let d = s.dirs[k]
+                let d = dirs[k]
                 let best = shapes[g].plain ? shapes[g].flatDistance(d) : .infinity
                 guard best < .infinity else {
                     rays.deferred[deferred] = k
@@ -419,19 +423,20 @@ struct GeometryPass: Sendable {
                 if n.dot(d) > 0 { n = -n }
                 let material = shapes[g].material
                 let materialID = shapes[g].materialID
-                s.hitSkip[k] = g
-                s.hitPoint[k] = p
-                s.hitNormal[k] = n
-                s.hitMaterial[k] = material
-                output.depth.base[pixel] = Float(best * s.axial[k])
-                output.objects.base[pixel] = shapes[g].object
-                output.materials.base[pixel] = materialID
+                hitSkip[k] = g
+                hitPoint[k] = p
+                hitNormal[k] = n
+                hitMaterial[k] = material
+                depth[pixel] = Float(best * axial[k])
+                objects[pixel] = shapes[g].object
+                materials[pixel] = materialID
                 if g == run {
-                    lo = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
-                    hi = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+                    lo = GeometryPass.lower(lo, p)
+                    hi = GeometryPass.upper(hi, p)
                 } else {
                     if run >= 0 {
-                        GeometryPass.widen(run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
+                        GeometryPass.widen(
+                            run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
                     }
                     (run, runStart, lo, hi) = (g, k, p, p)
                 }
@@ -463,8 +468,7 @@ struct GeometryPass: Sendable {
 
     /// Widens group `g`'s bounds of hit points to [lo, hi], from hits whose first slot is `slot`,
     /// listing the group in `rays.found` on its first hit and keeping its least slot (`inOrder`:
-    /// slots come in increasing order, so the first is the least). Component by component, so each
-    /// compiles to one minsd or maxsd.
+    /// slots come in increasing order, so the first is the least).
     @inline(__always) static func widen(
         _ g: Int, lo p: Vector3, hi q: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int,
         inOrder: Bool
@@ -478,8 +482,18 @@ struct GeometryPass: Sendable {
         } else if !inOrder && slot < rays.firstSlot[g] {
             rays.firstSlot[g] = slot
         }
-        s.groupLo[g] = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
-        s.groupHi[g] = Vector3(max(hi.x, q.x), max(hi.y, q.y), max(hi.z, q.z))
+        s.groupLo[g] = lower(lo, p)
+        s.groupHi[g] = upper(hi, q)
+    }
+
+    /// The componentwise least of a and b, b where it is below: each component one minsd.
+    @inline(__always) static func lower(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        Vector3(b.x < a.x ? b.x : a.x, b.y < a.y ? b.y : a.y, b.z < a.z ? b.z : a.z)
+    }
+
+    /// The componentwise greatest of a and b, b where it is above: each component one maxsd.
+    @inline(__always) static func upper(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        Vector3(b.x > a.x ? b.x : a.x, b.y > a.y ? b.y : a.y, b.z > a.z ? b.z : a.z)
     }
 
     /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at

@@ -223,7 +223,8 @@ struct GeometryPass: Sendable {
 
     /// The primary rays' own scratch: a tile's ray directions in single precision, one array per
     /// component (slots as in `Scratch`), so four neighbouring rays load as the lanes of one
-    /// `SIMD4<Float>` each; the slots left to the general hit path; each group's first slot.
+    /// `SIMD4<Float>` each; the slots left to the general hit path; the groups in the order found
+    /// and each group's least slot (per primitive).
     struct PrimaryRays {
         let x: UnsafeMutablePointer<Float>
         let y: UnsafeMutablePointer<Float>

@@ -124,7 +124,8 @@ struct PrimaryShape {
     /// `distance` for four rays at once, one per lane (their directions' components in `dx`, `dy`,
     /// `dz`), each against its own `tMax`. Flat shapes and spheres run lane-wise the same Float
     /// operations in the same order as `distance`, so every lane gives the bits `distance` gives;
-    /// a box (one or two per scene) calls `distance` lane by lane.
+    /// a box calls `distance` lane by lane (its slab test's min and max would need the scalar
+    /// functions' tie and NaN rules per lane).
     @inline(__always) func distances(
         _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
     ) -> SIMD4<Float> {

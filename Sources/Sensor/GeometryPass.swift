@@ -108,14 +108,14 @@ struct GeometryPass: Sendable {
     /// by the scale s(|v|²), is c = ((centre_x − cx)/fx, (centre_y − cy)/fy, 1) + s·(vx/fx, vy/fy, 0),
     /// so its world image is A + s·(vx·U + vy·V) with A, U, V fixed per camera and vy·V fixed per
     /// row. |R·c| = |c| and c_z = 1, so the optical-axis component of the unit ray is 1/|c|.
-    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, axis: Vector3) -> Double {
-        guard let inverse else { return tileRays(tile, s: s, axis: axis, scales: .identity) }
-        return inverse.withScaleTable { tileRays(tile, s: s, axis: axis, scales: $0) }
+    @inline(never) private func tileRays(_ tile: Tile, s: Scratch, rays: PrimaryRays, axis: Vector3) -> Double {
+        guard let inverse else { return tileRays(tile, s: s, rays: rays, axis: axis, scales: .identity) }
+        return inverse.withScaleTable { tileRays(tile, s: s, rays: rays, axis: axis, scales: $0) }
     }
 
     /// `tileRays` with the distortion's scale table unpacked (identity without distortion).
     @inline(__always) private func tileRays(
-        _ tile: Tile, s: Scratch, axis: Vector3, scales: RadialInverse.ScaleTable
+        _ tile: Tile, s: Scratch, rays: PrimaryRays, axis: Vector3, scales: RadialInverse.ScaleTable
     ) -> Double {
         let t = GeometryCache.tileSize
         var cosHalf = 1.0
@@ -123,7 +123,40 @@ struct GeometryPass: Sendable {
             let vy = Double(y) + 0.5 - distortionCenter.y
             let row = vy * rayV
             var k = (y - tile.y0) * t
-            for x in tile.x0..<tile.x1 {
+            // Two neighbouring pixels in the lanes of `SIMD2<Double>`: lane by lane the same
+            // operations in the same order as the single pixel below (the square root per lane:
+            // one instruction, where the vector one is a library call on the SSE2 baseline).
+            var x = tile.x0
+            while x &+ 2 <= tile.x1 {
+                let vx = SIMD2(Double(x), Double(x &+ 1)) + 0.5 - distortionCenter.x
+                let scale = SIMD2(
+                    scales.scale(squaredRadius: vx[0] * vx[0] + vy * vy),
+                    scales.scale(squaredRadius: vx[1] * vx[1] + vy * vy))
+                let wx = rayA.x + scale * (vx * rayU.x + row.x)
+                let wy = rayA.y + scale * (vx * rayU.y + row.y)
+                let wz = rayA.z + scale * (vx * rayU.z + row.z)
+                let squared = wx * wx + wy * wy + wz * wz
+                let inverseLength = 1 / SIMD2(squared[0].squareRoot(), squared[1].squareRoot())
+                let dx = wx * inverseLength
+                let dy = wy * inverseLength
+                let dz = wz * inverseLength
+                s.dirs[k] = Vector3(dx[0], dy[0], dz[0])
+                s.dirs[k &+ 1] = Vector3(dx[1], dy[1], dz[1])
+                s.axial[k] = inverseLength[0]
+                s.axial[k &+ 1] = inverseLength[1]
+                rays.x[k] = Float(dx[0])
+                rays.x[k &+ 1] = Float(dx[1])
+                rays.y[k] = Float(dy[0])
+                rays.y[k &+ 1] = Float(dy[1])
+                rays.z[k] = Float(dz[0])
+                rays.z[k &+ 1] = Float(dz[1])
+                let cosine = dx * axis.x + dy * axis.y + dz * axis.z
+                cosHalf = min(cosHalf, cosine[0])
+                cosHalf = min(cosHalf, cosine[1])
+                k &+= 2
+                x &+= 2
+            }
+            for x in x..<tile.x1 {
                 let vx = Double(x) + 0.5 - distortionCenter.x
                 let scale = scales.scale(squaredRadius: vx * vx + vy * vy)
                 let w = rayA + scale * (vx * rayU + row)
@@ -131,6 +164,9 @@ struct GeometryPass: Sendable {
                 let d = w * inverseLength
                 s.dirs[k] = d
                 s.axial[k] = inverseLength
+                rays.x[k] = Float(d.x)
+                rays.y[k] = Float(d.y)
+                rays.z[k] = Float(d.z)
                 cosHalf = min(cosHalf, d.dot(axis))
                 k &+= 1
             }
@@ -185,6 +221,44 @@ struct GeometryPass: Sendable {
         }
     }
 
+    /// The primary rays' own scratch: a tile's ray directions in single precision, one array per
+    /// component (slots as in `Scratch`), so four neighbouring rays load as the lanes of one
+    /// `SIMD4<Float>` each; the slots left to the general hit path; the groups in the order found
+    /// and each group's least slot (per primitive).
+    struct PrimaryRays {
+        let x: UnsafeMutablePointer<Float>
+        let y: UnsafeMutablePointer<Float>
+        let z: UnsafeMutablePointer<Float>
+        let deferred: UnsafeMutablePointer<Int>
+        let firstSlot: UnsafeMutablePointer<Int>
+        let found: UnsafeMutablePointer<Int>
+
+        init(tile t: Int, primitives: Int) {
+            x = .allocate(capacity: t * t)
+            y = .allocate(capacity: t * t)
+            z = .allocate(capacity: t * t)
+            deferred = .allocate(capacity: t * t)
+            firstSlot = .allocate(capacity: max(primitives, 1))
+            found = .allocate(capacity: max(primitives, 1))
+        }
+
+        /// The components of the rays in slots k..<k + 4.
+        @inline(__always) func load(_ k: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            (UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self),
+             UnsafeRawPointer(y + k).loadUnaligned(as: SIMD4<Float>.self),
+             UnsafeRawPointer(z + k).loadUnaligned(as: SIMD4<Float>.self))
+        }
+
+        func deallocate() {
+            x.deallocate()
+            y.deallocate()
+            z.deallocate()
+            deferred.deallocate()
+            firstSlot.deallocate()
+            found.deallocate()
+        }
+    }
+
     /// The pixels of one tile: columns x0..<x1 of rows y0..<y1, scratch index (y − y0)·t + (x − x0).
     struct Tile {
         let x0: Int, x1: Int, y0: Int, y1: Int
@@ -198,7 +272,11 @@ struct GeometryPass: Sendable {
         let y0 = band * t
         let y1 = min(y0 + t, camera.height)
         let s = Scratch(tile: t, primitives: primitives.count)
-        defer { s.deallocate() }
+        let rays = PrimaryRays(tile: t, primitives: primitives.count)
+        defer {
+            s.deallocate()
+            rays.deallocate()
+        }
         // Hit points are bounded per (tile, primitive): a tile that spans a depth step (a leaf
         // against the wall) would otherwise cull occluders with one sphere around both surfaces.
         var groups: [Int] = []
@@ -214,7 +292,7 @@ struct GeometryPass: Sendable {
             // Rays and their bounding cone about the ray of the tile's middle pixel (any axis gives
             // a cone that holds every ray; one near the middle keeps it narrow), in one sweep.
             let axis = ray(x: (x0 + x1) / 2, y: (y0 + y1) / 2).0
-            let cosHalf = tileRays(tile, s: s, axis: axis)
+            let cosHalf = tileRays(tile, s: s, rays: rays, axis: axis)
             let halfAngle = acos(min(max(cosHalf, -1), 1))
             candidates.removeAll(keepingCapacity: true)
             for (i, p) in primitives.enumerated() {
@@ -246,7 +324,7 @@ struct GeometryPass: Sendable {
                 prepared.withUnsafeBufferPointer { prepared in
                     primaryHits(
                         tile, candidates: candidates, primitives: primitives, shapes: shapes, prepared: prepared,
-                        texels: texels, s: s, groups: &groups, output: output)
+                        texels: texels, s: s, rays: rays, groups: &groups, output: output)
                 }
             }
             for g in groups {
@@ -293,39 +371,130 @@ struct GeometryPass: Sendable {
     @inline(never) private func primaryHits(
         _ tile: Tile, candidates: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
         shapes: UnsafeBufferPointer<PrimaryShape>, prepared: UnsafeBufferPointer<Primitive.Prepared>,
-        texels: UnsafeBufferPointer<UInt16>, s: Scratch, groups: inout [Int], output: Output
+        texels: UnsafeBufferPointer<UInt16>, s: Scratch, rays: PrimaryRays, groups: inout [Int], output: Output
     ) {
-        // The bounds of a run of pixels on one primitive stay in registers; a run is merged into
-        // its group's bounds when it ends (min and max do not depend on the order).
         // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
         // then the double-precision distance and the bookkeeping. Each loop then keeps its own
         // values in registers; in one loop they spilled to the stack around the search.
+        GeometryPass.nearestShapes(tile, candidates: candidates, shapes: shapes, s: s, rays: rays)
         let t = GeometryCache.tileSize
-        for y in tile.y0..<tile.y1 {
-            let row = (y &- tile.y0) &* t
-            for x in 0..<(tile.x1 - tile.x0) {
-                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
-                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
-            }
-        }
+        let width = tile.x1 &- tile.x0
+
+        // The second sweep finishes misses and untextured flat hits, which need no call, so its values
+        // stay in registers (any call in the loop spilled them every pixel). Other hits (textured,
+        // curved, or a grazing ray the double-precision distance does not confirm) go to
+        // `rays.deferred` and the general path after it. Bounds do not depend on the order of hits;
+        // `groups` lists the groups in the order of their first slots, the order one raster sweep
+        // finds them in. The buffers' bases are read once, not through `s` and `output` per pixel.
+        let (hitPrim, hitMaterial, hitSkip) = (s.hitPrim, s.hitMaterial, s.hitSkip)
+        let (hitPoint, hitNormal) = (s.hitPoint, s.hitNormal)
+        let (dirs, axial) = (s.dirs, s.axial)
+        let (depth, objects, materials) = (output.depth.base, output.objects.base, output.materials.base)
+        var deferred = 0
+        var found = 0
+        // A run of hits on one primitive keeps its bounds in registers (misses and deferred slots
+        // do not end it); it widens its group's bounds when another primitive is hit.
         var run = -1
+        var runStart = 0
         var lo = Vector3.zero
         var hi = Vector3.zero
         for y in tile.y0..<tile.y1 {
-            for x in tile.x0..<tile.x1 {
-                let (g, p) = primaryHit(
-                    x: x, y: y, tile, candidates: candidates, primitives: primitives, shapes: shapes,
-                    prepared: prepared, texels: texels, s: s, output: output)
+            let row = (y &- tile.y0) &* t
+            let rowPixel = y &* camera.width &+ tile.x0
+            for x in 0..<width {
+                let k = row &+ x
+                let g = hitPrim[k]
+                let pixel = rowPixel &+ x
+                guard g >= 0 else {
+                    hitMaterial[k] = -1
+                    depth[pixel] = .nan
+                    objects[pixel] = RawFrame.none
+                    materials[pixel] = RawFrame.none
+                    continue
+                }
+                let d = dirs[k]
+                let best = shapes[g].plain ? shapes[g].flatDistance(d) : .infinity
+                guard best < .infinity else {
+                    rays.deferred[deferred] = k
+                    deferred &+= 1
+                    continue
+                }
+                let p = origin + best * d
+                var n = shapes[g].normal
+                if n.dot(d) > 0 { n = -n }
+                let material = shapes[g].material
+                let materialID = shapes[g].materialID
+                hitSkip[k] = g
+                hitPoint[k] = p
+                hitNormal[k] = n
+                hitMaterial[k] = material
+                depth[pixel] = Float(best * axial[k])
+                objects[pixel] = shapes[g].object
+                materials[pixel] = materialID
                 if g == run {
-                    lo = lo.replacing(with: p, where: p .< lo)
-                    hi = hi.replacing(with: p, where: p .> hi)
+                    lo = GeometryPass.lower(lo, p)
+                    hi = GeometryPass.upper(hi, p)
                 } else {
-                    if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
-                    (run, lo, hi) = (g, p, p)
+                    if run >= 0 {
+                        GeometryPass.widen(
+                            run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
+                    }
+                    (run, runStart, lo, hi) = (g, k, p, p)
                 }
             }
         }
-        if run >= 0 { GeometryPass.merge(run, lo: lo, hi: hi, s: s, groups: &groups) }
+        if run >= 0 {
+            GeometryPass.widen(run, lo: lo, hi: hi, slot: runStart, s: s, rays: rays, found: &found, inOrder: true)
+        }
+        for j in 0..<deferred {
+            let k = rays.deferred[j]
+            let (g, p) = primaryHit(
+                x: tile.x0 &+ k % t, y: tile.y0 &+ k / t, tile, candidates: candidates, primitives: primitives,
+                shapes: shapes, prepared: prepared, texels: texels, s: s, output: output)
+            if g >= 0 { GeometryPass.widen(g, lo: p, hi: p, slot: k, s: s, rays: rays, found: &found, inOrder: false) }
+        }
+        for j in 0..<found { groups.append(rays.found[j]) }
+        guard deferred > 0 else { return }
+        // Insertion sort by first slot: a tile holds a handful of groups.
+        for j in groups.indices.dropFirst() {
+            let g = groups[j]
+            var i = j
+            while i > 0 && rays.firstSlot[groups[i - 1]] > rays.firstSlot[g] {
+                groups[i] = groups[i - 1]
+                i -= 1
+            }
+            groups[i] = g
+        }
+    }
+
+    /// Widens group `g`'s bounds of hit points to [lo, hi], from hits whose first slot is `slot`,
+    /// listing the group in `rays.found` on its first hit and keeping its least slot (`inOrder`:
+    /// slots come in increasing order, so the first is the least).
+    @inline(__always) static func widen(
+        _ g: Int, lo p: Vector3, hi q: Vector3, slot: Int, s: Scratch, rays: PrimaryRays, found: inout Int,
+        inOrder: Bool
+    ) {
+        let lo = s.groupLo[g]
+        let hi = s.groupHi[g]
+        if lo.x > hi.x {
+            rays.found[found] = g
+            found &+= 1
+            rays.firstSlot[g] = slot
+        } else if !inOrder && slot < rays.firstSlot[g] {
+            rays.firstSlot[g] = slot
+        }
+        s.groupLo[g] = lower(lo, p)
+        s.groupHi[g] = upper(hi, q)
+    }
+
+    /// The componentwise least of a and b, b where it is below: each component one minsd.
+    @inline(__always) static func lower(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        Vector3(b.x < a.x ? b.x : a.x, b.y < a.y ? b.y : a.y, b.z < a.z ? b.z : a.z)
+    }
+
+    /// The componentwise greatest of a and b, b where it is above: each component one maxsd.
+    @inline(__always) static func upper(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        Vector3(b.x > a.x ? b.x : a.x, b.y > a.y ? b.y : a.y, b.z > a.z ? b.z : a.z)
     }
 
     /// The image index of tile slot `k` (row-major, `GeometryCache.tileSize` wide) for the tile at
@@ -335,13 +504,6 @@ struct GeometryPass: Sendable {
         let u = UInt(bitPattern: k)
         let t = UInt(GeometryCache.tileSize)
         return (y0 &+ Int(bitPattern: u / t)) &* width &+ x0 &+ Int(bitPattern: u % t)
-    }
-
-    /// Widens group `g`'s bounds of hit points to [lo, hi], listing the group on its first hit.
-    @inline(__always) static func merge(_ g: Int, lo: Vector3, hi: Vector3, s: Scratch, groups: inout [Int]) {
-        if s.groupLo[g].x > s.groupHi[g].x { groups.append(g) }
-        s.groupLo[g] = s.groupLo[g].replacing(with: lo, where: lo .< s.groupLo[g])
-        s.groupHi[g] = s.groupHi[g].replacing(with: hi, where: hi .> s.groupHi[g])
     }
 
     /// The nearest hit in double precision alone, for the rare ray whose single-precision winner
@@ -381,6 +543,56 @@ struct GeometryPass: Sendable {
             }
         }
         return bestPrim
+    }
+
+    /// The single-precision search for every ray of a tile, its winner parked in `s.hitPrim`: on
+    /// packets of four neighbouring rays of a row (a row's last few alone). Out of line, so the
+    /// packet loop keeps its own registers.
+    @inline(never) static func nearestShapes(
+        _ tile: Tile, candidates: UnsafeBufferPointer<Int>, shapes: UnsafeBufferPointer<PrimaryShape>, s: Scratch,
+        rays: PrimaryRays
+    ) {
+        let t = GeometryCache.tileSize
+        let width = tile.x1 &- tile.x0
+        for y in tile.y0..<tile.y1 {
+            let row = (y &- tile.y0) &* t
+            var x = 0
+            while x &+ 4 <= width {
+                let k = row &+ x
+                let (dx, dy, dz) = rays.load(k)
+                let hits = GeometryPass.nearestShapes(dx, dy, dz, candidates: candidates, shapes: shapes)
+                s.hitPrim[k] = Int(hits[0])
+                s.hitPrim[k &+ 1] = Int(hits[1])
+                s.hitPrim[k &+ 2] = Int(hits[2])
+                s.hitPrim[k &+ 3] = Int(hits[3])
+                x &+= 4
+            }
+            while x < width {
+                s.hitPrim[row &+ x] = GeometryPass.nearestShape(
+                    s.dirs[row &+ x], candidates: candidates, shapes: shapes)
+                x &+= 1
+            }
+        }
+    }
+
+    /// `nearestShape` for four rays, one per lane: each lane's winner is the one `nearestShape`
+    /// picks for that ray. The packet stops at the first candidate whose bound lies beyond every
+    /// lane's nearest hit; a lane tested against a shape past its own bound keeps its winner (the
+    /// shape's hit is no nearer than the bound), so the extra tests change nothing.
+    @inline(__always) static func nearestShapes(
+        _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, candidates: UnsafeBufferPointer<Int>,
+        shapes: UnsafeBufferPointer<PrimaryShape>
+    ) -> SIMD4<Int32> {
+        var nearest = SIMD4<Float>(repeating: .infinity)
+        var best = SIMD4<Int32>(repeating: -1)
+        for i in candidates {
+            if all(nearest .<= shapes[i].nearBound) { break }
+            let h = shapes[i].distances(dx, dy, dz, tMax: nearest)
+            let closer = h .< nearest
+            nearest.replace(with: h, where: closer)
+            best.replace(with: Int32(truncatingIfNeeded: i), where: closer)
+        }
+        return best
     }
 
     @inline(__always) private func primaryHit(

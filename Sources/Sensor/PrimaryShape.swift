@@ -31,11 +31,17 @@ struct PrimaryShape {
     var plain: Bool
     var normal: Vector3
     var material: Int
+    /// `material` as the geometry cache stores it (the renderer keeps material indices below 65535).
+    var materialID: UInt16
     var object: UInt16
     /// A lower bound on the distance of any hit: |oc| − R, and for a flat shape the camera's height
     /// above its plane (t·|d_z| = |o_z| with |d_z| ≤ 1), less 10⁻⁵ of itself for rounding. Candidates
     /// sorted by it let a pixel stop at the first whose bound is beyond its nearest hit.
     var nearBound: Float
+    /// The double-precision terms of a flat shape's hit distance (`Primitive.refinedDistance`): the
+    /// local frame's normal row and the camera's local height, as `Primitive.prepare` computes it.
+    var row2: Vector3
+    var localZ: Double
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -56,10 +62,20 @@ struct PrimaryShape {
         plain = flat && p.texture == .none
         normal = p.planeNormal
         material = p.materialBase
+        materialID = UInt16(p.materialBase)
         object = p.object
         var bound = oc.length - p.boundingRadius
         if flat { bound = max(bound, abs(o.z)) }
         nearBound = Float(max(bound, 0) * (1 - 1e-5))
+        row2 = p.toLocal.row2
+        localZ = p.prepare(origin: origin).local.z
+    }
+
+    /// `Primitive.refinedDistance` of a flat shape, operation for operation, from this shape's copy
+    /// of its terms.
+    @inline(__always) func flatDistance(_ direction: Vector3) -> Double {
+        let t = -localZ / (row2 * direction).sum()
+        return t > 1e-9 && t < .infinity ? t : .infinity
     }
 
     /// The approximate hit distance along the unit direction whose components are broadcast in
@@ -102,6 +118,52 @@ struct PrimaryShape {
             guard near <= far else { return .infinity }
             let t = near > 0 ? near : far
             return t > 0 && t < tMax ? t : .infinity
+        }
+    }
+
+    /// `distance` for four rays at once, one per lane (their directions' components in `dx`, `dy`,
+    /// `dz`), each against its own `tMax`. Flat shapes and spheres run lane-wise the same Float
+    /// operations in the same order as `distance`, so every lane gives the bits `distance` gives;
+    /// a box calls `distance` lane by lane (its slab test's min and max would need the scalar
+    /// functions' tie and NaN rules per lane).
+    @inline(__always) func distances(
+        _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
+    ) -> SIMD4<Float> {
+        let none = SIMD4<Float>(repeating: .infinity)
+        switch kind {
+        case .plane, .disc:
+            let lz = dx * c0.z + dy * c1.z + dz * c2.z
+            let t = -local.z / lz
+            // abs(lz) > 1e-9 and the range test; a lane whose t is NaN fails both as in `distance`.
+            var ok = (lz .> 1e-9 .| lz .< -1e-9) .& (t .> 0) .& (t .< tMax)
+            guard any(ok) else { return none }
+            let px = local.x + t * (dx * c0.x + dy * c1.x + dz * c2.x)
+            let py = local.y + t * (dx * c0.y + dy * c1.y + dz * c2.y)
+            if kind == .plane {
+                // abs(p) > size as p > size or p < −size: negation is exact.
+                ok .&= .!(px .> size.x .| px .< -size.x .| py .> size.y .| py .< -size.y)
+            } else {
+                ok .&= .!(px * px + py * py .> size.x * size.x)
+            }
+            return none.replacing(with: t, where: ok)
+        case .sphere:
+            let b = dx * c0.w + dy * c1.w + dz * c2.w
+            let disc = b * b - sphereC
+            let real = disc .>= 0
+            guard any(real) else { return none }
+            // Lane by lane: Float's square root is one instruction, the vector one a library call
+            // per lane on the SSE2 baseline.
+            let s = SIMD4(disc[0].squareRoot(), disc[1].squareRoot(), disc[2].squareRoot(), disc[3].squareRoot())
+            let near = -b - s
+            let t = (-b + s).replacing(with: near, where: near .> 0)
+            return none.replacing(with: t, where: real .& (t .> 0) .& (t .< tMax))
+        case .box:
+            var h = none
+            for j in 0..<4 {
+                h[j] = distance(
+                    SIMD4(repeating: dx[j]), SIMD4(repeating: dy[j]), SIMD4(repeating: dz[j]), tMax: tMax[j])
+            }
+            return h
         }
     }
 }

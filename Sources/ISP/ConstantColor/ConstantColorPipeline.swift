@@ -301,8 +301,9 @@ public struct ConstantColorPipeline: Sendable {
                                     clipped += 1
                                     continue
                                 }
-                                let fr = fl[3 * x], fg = fl[3 * x + 1], fb = fl[3 * x + 2]
-                                let ar = am[3 * x], ag = am[3 * x + 1], ab = am[3 * x + 2]
+                                let p = 3 &* x
+                                let fr = fl[p], fg = fl[p &+ 1], fb = fl[p &+ 2]
+                                let ar = am[p], ag = am[p &+ 1], ab = am[p &+ 2]
                                 let eF = fg * timeF, eA = ag * timeA
                                 signal += Double((fg - ag) * timeF)
                                 let fromAmbient = ratio * ratio * (max(eA, 0) + read2 + quantA)

@@ -102,4 +102,18 @@ struct ConstantColorSceneTests {
         #expect(sun.centerWeightedMeanConfidence < 0.15)
         #expect(dim.centerWeightedMeanConfidence > 0.4)
     }
+
+    /// A pipeline that has already captured gives the same photo as a fresh one: what a capture keeps
+    /// for the next (its scratch plane) never leaks into the next photo.
+    @Test func earlierCapturesLeaveNoTrace() throws {
+        let scene = try Self.scene("hand-on-desk")
+        var bright = scene
+        bright.ambient?.illuminance *= 4
+        let used = try ConstantColorFixture.pipeline(width: 96, height: 72)
+        _ = used.capture(scene: bright, seed: 1)
+        let second = used.capture(scene: scene, seed: 2)
+        let fresh = try ConstantColorFixture.pipeline(width: 96, height: 72).capture(scene: scene, seed: 2)
+        #expect(second.photo.packedElements == fresh.photo.packedElements)
+        #expect(second.diagnostics.exposureScale == fresh.diagnostics.exposureScale)
+    }
 }

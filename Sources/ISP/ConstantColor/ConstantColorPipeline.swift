@@ -83,6 +83,8 @@ public struct ConstantColorPipeline: Sendable {
     public let flashNeutral: SIMD3<Double>
     /// The settings.
     public let settings: Settings
+    /// The linear plane reused across captures (shared by copies of the pipeline).
+    let scratch = ScratchPlane()
 
     /// The pipeline for a camera, its real flash and the flash's calibration.
     public init(camera: CameraModel, flash: FlashModel, calibration: FlashCalibration, settings: Settings = Settings()) {
@@ -210,6 +212,7 @@ public struct ConstantColorPipeline: Sendable {
         // Pass 3: exposure, tone curve and gamma.
         let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
         let photo = encoder.encode(linear: linear, scale: Float(k), width: width, height: height)
+        scratch.keep(consume linear)
         clock.lap("encode")
 
         let kernel = CorrectionKernel(
@@ -298,8 +301,9 @@ public struct ConstantColorPipeline: Sendable {
                                     clipped += 1
                                     continue
                                 }
-                                let fr = fl[3 * x], fg = fl[3 * x + 1], fb = fl[3 * x + 2]
-                                let ar = am[3 * x], ag = am[3 * x + 1], ab = am[3 * x + 2]
+                                let p = 3 &* x
+                                let fr = fl[p], fg = fl[p &+ 1], fb = fl[p &+ 2]
+                                let ar = am[p], ag = am[p &+ 1], ab = am[p &+ 2]
                                 let eF = fg * timeF, eA = ag * timeA
                                 signal += Double((fg - ag) * timeF)
                                 let fromAmbient = ratio * ratio * (max(eA, 0) + read2 + quantA)
@@ -390,7 +394,7 @@ public struct ConstantColorPipeline: Sendable {
         let p3Y = RGBColorSpace.displayP3.toXYZ
         let yRow = SIMD3<Float>(Float(p3Y[1, 0]), Float(p3Y[1, 1]), Float(p3Y[1, 2]))
         var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
-        var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
+        var linear = scratch.take(count: 3 * width * height)
         let values = map.values
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in

@@ -57,31 +57,100 @@ struct DisplayEncoder: Sendable {
     }
 
     /// The encoded picture of interleaved linear Display P3 (already through the colour kernel),
-    /// times the exposure `scale`; row bands in parallel.
+    /// times the exposure `scale`; row bands in parallel. The same bytes as `code(_:)` of each
+    /// scaled value, through `ExactCodeTable` when it could be built.
     func encode(linear rgb: [Float], scale: Float, width: Int, height: Int) -> PixelPlane<UInt8> {
         precondition(rgb.count == 3 * width * height, "three values per pixel")
-        let top = maximum
-        let last = Float(table.count - 1)
         let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
             let source = SharedReadPointer(src)
-            return table.withUnsafeBufferPointer { lut -> [UInt8] in
-                let lookup = SharedReadPointer(lut)
+            guard let exact = ExactCodeTable(self) else {
                 return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
-                    // min(max(v, 0), top) / top equals min(max(v, 0) · (1/top), 1) bit for bit when top is a
-                    // power of two (both are the exact quotient, rounded once), which saves a division per
-                    // value, the loop's slowest instruction beside the square root.
-                    let exact = top.significandBitPattern == 0 && top.isNormal
-                    let reciprocal = 1 / top
+                    for i in (3 * rows.lowerBound * width)..<(3 * rows.upperBound * width) {
+                        out[i] = code(source.base[i] * scale)
+                    }
+                }
+            }
+            return exact.entries.withUnsafeBufferPointer { e -> [UInt8] in
+                let entries = SharedReadPointer(e)
+                let low = exact.lowBits, high = exact.highBits, first = exact.lowBits >> ExactCodeTable.shift
+                let mask = UInt32(1 << ExactCodeTable.shift - 1)
+                return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                     for i in (3 * rows.lowerBound * width)..<(3 * rows.upperBound * width) {
                         let v = source.base[i] * scale
-                        let c = v > 0 ? v : 0
-                        let q = exact ? (c < top ? c * reciprocal : 1) : min(c, top) / top
-                        out[i] = lookup.base[Int(q.squareRoot() * last + 0.5)]
+                        // Clamped to the table's range: below it and above it the code is constant.
+                        let bits = min(max((v > 0 ? v : 0).bitPattern, low), high)
+                        let entry = entries.base[Int(truncatingIfNeeded: bits >> ExactCodeTable.shift &- first)]
+                        let step: UInt32 = bits & mask >= entry & 0xFFFF ? 1 : 0
+                        out[i] = UInt8(truncatingIfNeeded: entry >> 16 &+ step)
                     }
                 }
             }
         }
         return PixelPlane(width: width, height: height, channels: 3, elements: bytes)
+    }
+
+    /// The 8-bit code of one linear value (after the exposure): the tone/gamma table at √(v / v_max).
+    @inline(__always)
+    func code(_ v: Float) -> UInt8 {
+        let top = maximum, last = Float(table.count - 1)
+        let c = v > 0 ? v : 0
+        // min(c, top) / top equals min(c, top) · (1/top) bit for bit when top is a power of two (both are
+        // the exact quotient, rounded once), which saves a division.
+        let exact = top.significandBitPattern == 0 && top.isNormal
+        let q = exact ? (c < top ? c * (1 / top) : 1) : min(c, top) / top
+        return table[Int(q.squareRoot() * last + 0.5)]
+    }
+
+    /// `code(_:)` without a square root: for a value c ≥ 0 the code depends only on c's bit pattern,
+    /// and is non-decreasing in it (every step, the product, the square root, the rounding to an
+    /// index and the table, is monotonic). So the bit patterns are cut into buckets of 2¹⁴ (a relative
+    /// width of 2⁻⁹, a fifth of an 8-bit step at the top), and each bucket stores its lowest code and
+    /// the offset of the one pattern inside it where the code rises by one. Bit for bit the same
+    /// codes as `code(_:)`: built from it at each bucket's ends, by bisection; `nil` when a bucket
+    /// holds more than one rise or the codes are not monotonic.
+    struct ExactCodeTable {
+        static let shift: UInt32 = 14
+        /// Per bucket: lowest code << 16 | offset of the first pattern with the next code (2¹⁴: none).
+        let entries: [UInt32]
+        /// Patterns below `lowBits` share its code; above `highBits` (the top), that of the top.
+        let lowBits: UInt32, highBits: UInt32
+
+        init?(_ encoder: DisplayEncoder) {
+            for i in 1..<encoder.table.count where encoder.table[i] < encoder.table[i - 1] { return nil }
+            let highBits = encoder.maximum.bitPattern
+            func code(_ bits: UInt32) -> UInt32 { UInt32(encoder.code(Float(bitPattern: bits))) }
+            // The lowest power of two at and below which every value has the code of 0.
+            var exponent = -16
+            while exponent > -100, code(Float(sign: .plus, exponent: exponent, significand: 1).bitPattern) != code(0) {
+                exponent -= 1
+            }
+            guard exponent > -100, highBits > 0 else { return nil }
+            let lowBits = Float(sign: .plus, exponent: exponent, significand: 1).bitPattern
+            let size = UInt32(1) << Self.shift
+            var entries: [UInt32] = []
+            entries.reserveCapacity(Int((highBits >> Self.shift) - (lowBits >> Self.shift)) + 1)
+            var bucket = lowBits >> Self.shift
+            while bucket <= highBits >> Self.shift {
+                let first = bucket << Self.shift, last = min(first + size - 1, highBits)
+                let base = code(first), top = code(last)
+                guard top <= base + 1 else { return nil }
+                var offset = size
+                if top > base {
+                    // Smallest pattern in (first, last] with the higher code.
+                    var lo = first, hi = last
+                    while lo + 1 < hi {
+                        let mid = lo + (hi - lo) / 2
+                        if code(mid) > base { hi = mid } else { lo = mid }
+                    }
+                    offset = hi - first
+                }
+                entries.append(base << 16 | offset)
+                bucket += 1
+            }
+            self.entries = entries
+            self.lowBits = lowBits
+            self.highBits = highBits
+        }
     }
 
     /// The PNG tag of this encoding: Display P3 primaries and white, gAMA 1/2.2 (PNG spec §11.3.3.5).

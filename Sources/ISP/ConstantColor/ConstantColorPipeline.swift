@@ -83,8 +83,6 @@ public struct ConstantColorPipeline: Sendable {
     public let flashNeutral: SIMD3<Double>
     /// The settings.
     public let settings: Settings
-    /// The linear plane reused across captures (shared by copies of the pipeline).
-    let scratch = ScratchPlane()
 
     /// The pipeline for a camera, its real flash and the flash's calibration.
     public init(camera: CameraModel, flash: FlashModel, calibration: FlashCalibration, settings: Settings = Settings()) {
@@ -212,7 +210,6 @@ public struct ConstantColorPipeline: Sendable {
         // Pass 3: exposure, tone curve and gamma.
         let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
         let photo = encoder.encode(linear: linear, scale: Float(k), width: width, height: height)
-        scratch.keep(consume linear)
         clock.lap("encode")
 
         let kernel = CorrectionKernel(
@@ -394,7 +391,7 @@ public struct ConstantColorPipeline: Sendable {
         let p3Y = RGBColorSpace.displayP3.toXYZ
         let yRow = SIMD3<Float>(Float(p3Y[1, 0]), Float(p3Y[1, 1]), Float(p3Y[1, 2]))
         var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
-        var linear = scratch.take(count: 3 * width * height)
+        var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
         let values = map.values
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in

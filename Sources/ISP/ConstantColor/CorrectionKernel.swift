@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Spectra
 
 /// The per-pixel colour mapping of the Constant Color pipeline in single precision: raw camera
@@ -58,7 +59,7 @@ struct CorrectionKernel: Sendable {
     {
         let rc = r.replacing(with: 0, where: r .< 0), gc = g.replacing(with: 0, where: g .< 0)
         let bc = b.replacing(with: 0, where: b .< 0)
-        let rg = (rc * gc).squareRoot(), gb = (gc * bc).squareRoot(), rb = (rc * bc).squareRoot()
+        let rg = Lanes.squareRoot(rc * gc), gb = Lanes.squareRoot(gc * bc), rb = Lanes.squareRoot(rc * bc)
         let cr = cubeRoot4(rc), cg = cubeRoot4(gc), cb = cubeRoot4(bc)
         let t6 = cr * cg * cg, t7 = cg * cb * cb, t8 = cr * cb * cb, t9 = cg * cr * cr, t10 = cb * cg * cg
         let t11 = cb * cr * cr, t12 = cr * cg * cb

@@ -722,15 +722,15 @@ struct GeometryPass: Sendable {
         let cosTheta = n.dot(l)
         guard cosTheta > 0 else { return (0, 0) }
         // cos α only for a beam: a point light (m ≤ 0) shines all round.
-        var scale = 1 / d2
+        var cosAlpha = 0.0
         if m > 0 {
-            let cosAlpha = -axis.dot(l)
+            cosAlpha = -axis.dot(l)
             guard cosAlpha > 0 else { return (0, 0) }
-            scale = InlinePower.of(cosAlpha, m) / d2
         }
         if shadows && occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) {
             return (0, 0)
         }
+        let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }
         return (gd, specular(l: l, view: v, normal: n, material: material, diffuse: gd))

@@ -119,7 +119,7 @@ extension GeometryPass {
             let normal = cosAlpha >= InlinePower.smallestNormal
             let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
             let lobe = anyLobe
-                ? self.lobe(l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]]) : 0
+                ? self.lobe(l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k]) : 0
             if let pair = group.pair, normal {
                 // cos α is normal, so positive: both beams light the point.
                 let y = pair * beamLog

@@ -21,6 +21,8 @@ struct GeometryPass: Sendable {
     let primitives: [Primitive]
     let emitters: [Emitter]
     let shininess: [Double]
+    /// Per material, the lobe's terms (see `LobeTerm`).
+    let lobeTerms: [LobeTerm]
     let diffuseSlot: [Int]
     let specularSlot: [Int]
     let slotCount: Int
@@ -55,6 +57,7 @@ struct GeometryPass: Sendable {
         self.primitives = primitives
         self.emitters = emitters
         self.shininess = shininess
+        lobeTerms = shininess.map(LobeTerm.init(exponent:))
         self.diffuseSlot = diffuseSlot
         self.specularSlot = specularSlot
         self.slotCount = slotCount
@@ -719,7 +722,7 @@ struct GeometryPass: Sendable {
                                 occluders: occluders, primitives: primitives, pixel: pixel)
                     gd = cosTheta * visibility
                     if emitter.hasSpecular && visibility > 0 {
-                        gs = specular(l: l, view: -s.dirs[k], normal: n, exponent: shininess[m], diffuse: gd)
+                        gs = specular(l: l, view: -s.dirs[k], normal: n, material: m, diffuse: gd)
                     }
                 }
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
@@ -767,7 +770,7 @@ struct GeometryPass: Sendable {
                 gd = cosTheta
                 if lobe {
                     gs = specular(
-                        l: l, view: -s.dirs[k], normal: n, exponent: shininess[s.hitMaterial[k]], diffuse: gd)
+                        l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k], diffuse: gd)
                 }
             }
             output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
@@ -808,7 +811,7 @@ struct GeometryPass: Sendable {
             let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
             let (gd, gs) = positionalFactors(
                 position: position, axis: axis, exponent: m, point: s.hitPoint[k],
-                normal: s.hitNormal[k], view: -s.dirs[k], shininess: shininess[s.hitMaterial[k]],
+                normal: s.hitNormal[k], view: -s.dirs[k], material: s.hitMaterial[k],
                 lobe: lobe, shadows: shadows, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
             output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
             if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
@@ -921,7 +924,7 @@ struct GeometryPass: Sendable {
     /// unpacked once per tile. The shadow ray goes first: a blocked pixel skips the beam power.
     @inline(__always) private func positionalFactors(
         position: Vector3, axis: Vector3, exponent m: Double, point: Vector3, normal n: Vector3, view v: Vector3,
-        shininess: Double, lobe: Bool, shadows: Bool = true, skip: Int, occluders: UnsafeBufferPointer<Int>,
+        material: Int, lobe: Bool, shadows: Bool = true, skip: Int, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>
     ) -> (Double, Double) {
         let toLight = position - point
@@ -930,29 +933,34 @@ struct GeometryPass: Sendable {
         let l = toLight / dist
         let cosTheta = n.dot(l)
         guard cosTheta > 0 else { return (0, 0) }
-        let cosAlpha = -axis.dot(l)
-        guard m <= 0 || cosAlpha > 0 else { return (0, 0) }
+        // cos α only for a beam: a point light (m ≤ 0) shines all round.
+        var cosAlpha = 0.0
+        if m > 0 {
+            cosAlpha = -axis.dot(l)
+            guard cosAlpha > 0 else { return (0, 0) }
+        }
         if shadows && occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) {
             return (0, 0)
         }
         let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta
         guard lobe else { return (gd, 0) }
-        return (gd, specular(l: l, view: v, normal: n, exponent: shininess, diffuse: gd))
+        return (gd, specular(l: l, view: v, normal: n, material: material, diffuse: gd))
     }
 
-    /// The specular factor beside a visible diffuse factor `gd`; zero for matte materials
-    /// (infinite exponent).
+    /// The specular factor beside a visible diffuse factor `gd`; zero for matte materials.
     @inline(__always) private func specular(
-        l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double, diffuse gd: Double
+        l: Vector3, view v: Vector3, normal n: Vector3, material m: Int, diffuse gd: Double
     ) -> Double {
-        lobe(l: l, view: v, normal: n, exponent: exponent) * gd
+        lobe(l: l, view: v, normal: n, material: m) * gd
     }
 
-    /// The specular factor per unit diffuse factor: (n + 8)/8·cosⁿ θ_h, zero for matte materials
-    /// (infinite exponent). Lights at one position share it.
-    @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, exponent: Double) -> Double {
-        guard exponent.isFinite else { return 0 }
+    /// The specular factor per unit diffuse factor: (n + 8)/8·cosⁿ θ_h, zero for matte materials.
+    /// Lights at one position share it.
+    @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, material m: Int) -> Double {
+        let term = lobeTerms[m]
+        guard term.halfPower >= 0 else { return 0 }
+        let exponent = term.exponent
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         // cosⁿ θ_h = (cos² θ_h)^(n/2) with cos² θ_h = (n·(l + v))² / |l + v|²: the half vector
         // needs no square root and no normalisation.
@@ -964,10 +972,14 @@ struct GeometryPass: Sendable {
         // beside it, so the power is not worth finishing. cosⁿ θ_h ≤ e^(−n(1 − cos² θ_h)/2)
         // (ln x ≤ x − 1 and 1 − cos θ_h ≥ (1 − cos² θ_h)/2) skips most of them before the logarithm.
         guard exponent * (1 - c2) < 80 else { return 0 }
+        if term.halfPower > 0 {
+            // A whole n/2: repeated squaring, with the same cut at 2⁻⁵⁸.
+            let power = LobeTerm.power(c2, term.halfPower)
+            return power > 0x1p-58 ? term.scale * power : 0
+        }
         guard c2 >= InlinePower.smallestNormal else { return InlinePower.belowNormal(c2, exponent * 0.5) }
         let y = exponent * 0.5 * InlinePower.binaryLog(c2)
         guard y > -58 else { return 0 }
-        return (exponent + 8) / 8 * InlinePower.binaryExp(y)
+        return term.scale * InlinePower.binaryExp(y)
     }
 }
-

@@ -4,16 +4,9 @@ import Foundation
 /// Rows split into bands handed to the cores. Results never depend on the number of workers:
 /// every band writes only its own rows.
 enum ParallelRows {
-    /// Calls `body` with disjoint row ranges covering `0..<rows`.
+    /// Calls `body` with disjoint row ranges covering `0..<rows`, in bands of `bandHeight` rows.
     static func forEach(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let band = bandHeight
-        let bands = (rows + band - 1) / band
-        let workers = max(1, min(bands, WorkerThreads.cores))
-        if workers == 1 {
-            body(0..<rows)
-            return
-        }
-        WorkerThreads.forEach(bands, workers: workers) { b in body((b * band)..<min(rows, b * band + band)) }
+        BandParallel.forEachBand(height: rows, rowsPerBand: bandHeight, threads: nil, body)
     }
 
     /// A new array of `count` plain values (floats, bytes) filled row band by row band; `body` gets
@@ -53,8 +46,7 @@ extension ParallelRows {
         out.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             let shared = SharedPointer(base: base)
-            let workers = max(1, min(count, WorkerThreads.cores))
-            WorkerThreads.forEach(count, workers: workers) { b in
+            WorkerThreads.forEach(count, workers: WorkerThreads.cores) { b in
                 shared.base[b] = body((b * bandHeight)..<min(rows, b * bandHeight + bandHeight))
             }
         }

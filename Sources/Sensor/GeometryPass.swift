@@ -408,25 +408,29 @@ struct GeometryPass: Sendable {
                 let k = row &+ x
                 let g = hitPrim[k]
                 let pixel = rowPixel &+ x
+                // A miss is no group's member: the light loops never read its scratch slots.
                 guard g >= 0 else {
-                    hitMaterial[k] = -1
                     depth[pixel] = .nan
                     objects[pixel] = RawFrame.none
                     materials[pixel] = RawFrame.none
                     continue
                 }
                 let d = dirs[k]
-                let best = shapes[g].plain ? shapes[g].flatDistance(d) : .infinity
+                let best = shapes[g].finish ? shapes[g].flatDistance(d) : .infinity
                 guard best < .infinity else {
                     rays.deferred[deferred] = k
                     deferred &+= 1
                     continue
                 }
                 let p = origin + best * d
-                var n = shapes[g].normal
-                if n.dot(d) > 0 { n = -n }
-                let material = shapes[g].material
-                let materialID = shapes[g].materialID
+                var n = shapes[g].facing
+                if !shapes[g].facingKnown && n.dot(d) > 0 { n = -n }
+                var material = shapes[g].material
+                var materialID = shapes[g].materialID
+                if shapes[g].grid {
+                    material &+= shapes[g].gridMaterial(at: p)
+                    materialID = UInt16(truncatingIfNeeded: material)
+                }
                 hitSkip[k] = g
                 hitPoint[k] = p
                 hitNormal[k] = n

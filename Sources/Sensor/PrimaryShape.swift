@@ -42,6 +42,19 @@ struct PrimaryShape {
     /// local frame's normal row and the camera's local height, as `Primitive.prepare` computes it.
     var row2: Vector3
     var localZ: Double
+    /// A flat shape whose hits the primary rays' second sweep finishes itself: untextured, or a
+    /// grid card (`card`; its cell lookup needs the local point, `toLocal` of the offset from
+    /// `position`, as `Primitive.surface` computes it).
+    var finish: Bool
+    var grid: Bool
+    var card: GridCard
+    var toLocal: Rotation
+    var position: Vector3
+    /// The world normal as a primary hit of a flat shape reports it: turned towards the camera.
+    /// Every ray leaving the camera meets the plane from the camera's side, so where that side is
+    /// decided beyond rounding (`facingKnown`) the per-pixel test n·d > 0 always gives this sign.
+    var facing: Vector3
+    var facingKnown: Bool
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -69,6 +82,28 @@ struct PrimaryShape {
         nearBound = Float(max(bound, 0) * (1 - 1e-5))
         row2 = p.toLocal.row2
         localZ = p.prepare(origin: origin).local.z
+        grid = p.kind == .plane && p.texture == .grid
+        finish = plain || grid
+        card = GridCard(p)
+        toLocal = p.toLocal
+        position = p.position
+        // The normal `Primitive.surface` gives a textured flat hit (the plane normal otherwise).
+        let n = p.texture == .none ? p.planeNormal : p.toWorld.rotate(Vector3(0, 0, 1))
+        normal = n
+        // A hit the second sweep finishes has t = −localZ / (row2·d) > 0, so row2·d has the sign
+        // opposite to localZ. The Float test bounds the hit inside the shape, so t is at most
+        // twice the farthest point's distance D and |row2·d| ≥ |localZ| / 2D. Where that margin
+        // exceeds 10⁻¹² and n matches row2 to 10⁻¹⁴, n·d has the same sign as row2·d.
+        let far = 2 * (oc.length + p.boundingRadius)
+        let gap = n - row2
+        let rowGap = max(abs(gap.x), abs(gap.y), abs(gap.z))
+        facingKnown = flat && abs(localZ) / far > 1e-12 && rowGap < 1e-14
+        facing = facingKnown && localZ < 0 ? -n : n
+    }
+
+    /// The grid card's material index (before `material`) at world hit point `p`.
+    @inline(__always) func gridMaterial(at p: Vector3) -> Int {
+        card.material(at: toLocal.rotate(p - position))
     }
 
     /// `Primitive.refinedDistance` of a flat shape, operation for operation, from this shape's copy

@@ -137,26 +137,47 @@ struct Primitive: Sendable {
             }
         }
         var material = 0
-        if texture != .none {
-            let halfW = size.x
-            let halfH = size.y
-            let u = min(max((p.x + halfW) / (2 * halfW), 0), 0.999_999_999)
-            let v = min(max((halfH - p.y) / (2 * halfH), 0), 0.999_999_999)
-            let fu = u * Double(columns)
-            let fv = v * Double(rows)
-            let col = Int(fu)
-            let row = Int(fv)
-            if texture == .grid {
-                // Each cell holds a patch inset by half the gap on every side; the rest is border.
-                let du = fu - Double(col)
-                let dv = fv - Double(row)
-                let h = gap / 2
-                material = du < h || du > 1 - h || dv < h || dv > 1 - h ? columns * rows : row * columns + col
-            } else {
-                material = Int(texels[texelOffset + row * columns + col])
-            }
+        if texture == .grid {
+            material = GridCard(self).material(at: p)
+        } else if texture == .image {
+            let (_, _, col, row) = GridCard(self).cell(at: p)
+            material = Int(texels[texelOffset + row * columns + col])
         }
         return (toWorld.rotate(n), materialBase + material)
+    }
+}
+
+/// The cells of a textured card (`Primitive.Texture`): columns × rows over its local extent, row 0
+/// at the top. One copy of the lookup serves `Primitive.surface` and the primary rays' own finish
+/// of grid hits (`PrimaryShape`), so both give the same material for the same point.
+struct GridCard {
+    var halfW: Double
+    var halfH: Double
+    var columns: Int
+    var rows: Int
+    var gap: Double
+
+    init(_ p: Primitive) {
+        (halfW, halfH, columns, rows, gap) = (p.size.x, p.size.y, p.columns, p.rows, p.gap)
+    }
+
+    /// The cell of local point p with the fractional cell coordinates (fu, fv).
+    @inline(__always) func cell(at p: Vector3) -> (fu: Double, fv: Double, col: Int, row: Int) {
+        let u = min(max((p.x + halfW) / (2 * halfW), 0), 0.999_999_999)
+        let v = min(max((halfH - p.y) / (2 * halfH), 0), 0.999_999_999)
+        let fu = u * Double(columns)
+        let fv = v * Double(rows)
+        return (fu, fv, Int(fu), Int(fv))
+    }
+
+    /// The grid's material index (before the primitive's base) at local point p: each cell holds
+    /// a patch inset by half the gap on every side; the rest is border (index columns · rows).
+    @inline(__always) func material(at p: Vector3) -> Int {
+        let (fu, fv, col, row) = cell(at: p)
+        let du = fu - Double(col)
+        let dv = fv - Double(row)
+        let h = gap / 2
+        return du < h || du > 1 - h || dv < h || dv > 1 - h ? columns * rows : row * columns + col
     }
 }
 

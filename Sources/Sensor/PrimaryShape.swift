@@ -55,6 +55,16 @@ struct PrimaryShape {
     /// decided beyond rounding (`facingKnown`) the per-pixel test n·d > 0 always gives this sign.
     var facing: Vector3
     var facingKnown: Bool
+    /// The packet test's terms (`distances`) broadcast to all four lanes once here, not per test:
+    /// the columns' local x, y, z and w rows, the camera's local point (z negated), the half sizes
+    /// and their negations, the disc's squared radius and the sphere's c.
+    var lanes: Lanes
+
+    struct Lanes {
+        var x0, x1, x2, y0, y1, y2, z0, z1, z2, w0, w1, w2: SIMD4<Float>
+        var localX, localY, minusLocalZ: SIMD4<Float>
+        var sizeX, sizeY, minusSizeX, minusSizeY, radiusSquared, sphereC: SIMD4<Float>
+    }
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -99,6 +109,14 @@ struct PrimaryShape {
         let rowGap = max(abs(gap.x), abs(gap.y), abs(gap.z))
         facingKnown = flat && abs(localZ) / far > 1e-12 && rowGap < 1e-14
         facing = facingKnown && localZ < 0 ? -n : n
+        let (c0, c1, c2, local, size) = (c0, c1, c2, local, size)
+        func all(_ v: Float) -> SIMD4<Float> { SIMD4(repeating: v) }
+        lanes = Lanes(
+            x0: all(c0.x), x1: all(c1.x), x2: all(c2.x), y0: all(c0.y), y1: all(c1.y), y2: all(c2.y),
+            z0: all(c0.z), z1: all(c1.z), z2: all(c2.z), w0: all(c0.w), w1: all(c1.w), w2: all(c2.w),
+            localX: all(local.x), localY: all(local.y), minusLocalZ: all(-local.z),
+            sizeX: all(size.x), sizeY: all(size.y), minusSizeX: all(-size.x), minusSizeY: all(-size.y),
+            radiusSquared: all(size.x * size.x), sphereC: all(sphereC))
     }
 
     /// The grid card's material index (before `material`) at world hit point `p`.
@@ -165,25 +183,26 @@ struct PrimaryShape {
         _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
     ) -> SIMD4<Float> {
         let none = SIMD4<Float>(repeating: .infinity)
+        let l = lanes
         switch kind {
         case .plane, .disc:
-            let lz = dx * c0.z + dy * c1.z + dz * c2.z
-            let t = -local.z / lz
+            let lz = dx * l.z0 + dy * l.z1 + dz * l.z2
+            let t = l.minusLocalZ / lz
             // abs(lz) > 1e-9 and the range test; a lane whose t is NaN fails both as in `distance`.
             var ok = (lz .> 1e-9 .| lz .< -1e-9) .& (t .> 0) .& (t .< tMax)
             guard any(ok) else { return none }
-            let px = local.x + t * (dx * c0.x + dy * c1.x + dz * c2.x)
-            let py = local.y + t * (dx * c0.y + dy * c1.y + dz * c2.y)
+            let px = l.localX + t * (dx * l.x0 + dy * l.x1 + dz * l.x2)
+            let py = l.localY + t * (dx * l.y0 + dy * l.y1 + dz * l.y2)
             if kind == .plane {
                 // abs(p) > size as p > size or p < −size: negation is exact.
-                ok .&= .!(px .> size.x .| px .< -size.x .| py .> size.y .| py .< -size.y)
+                ok .&= .!(px .> l.sizeX .| px .< l.minusSizeX .| py .> l.sizeY .| py .< l.minusSizeY)
             } else {
-                ok .&= .!(px * px + py * py .> size.x * size.x)
+                ok .&= .!(px * px + py * py .> l.radiusSquared)
             }
             return none.replacing(with: t, where: ok)
         case .sphere:
-            let b = dx * c0.w + dy * c1.w + dz * c2.w
-            let disc = b * b - sphereC
+            let b = dx * l.w0 + dy * l.w1 + dz * l.w2
+            let disc = b * b - l.sphereC
             let real = disc .>= 0
             guard any(real) else { return none }
             // Lane by lane: Float's square root is one instruction, the vector one a library call

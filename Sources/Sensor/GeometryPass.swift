@@ -132,9 +132,7 @@ struct GeometryPass: Sendable {
             var x = tile.x0
             while x &+ 2 <= tile.x1 {
                 let vx = SIMD2(Double(x), Double(x &+ 1)) + 0.5 - distortionCenter.x
-                let scale = SIMD2(
-                    scales.scale(squaredRadius: vx[0] * vx[0] + vy * vy),
-                    scales.scale(squaredRadius: vx[1] * vx[1] + vy * vy))
+                let scale = scales.scales(squaredRadii: vx * vx + vy * vy)
                 let wx = rayA.x + scale * (vx * rayU.x + row.x)
                 let wy = rayA.y + scale * (vx * rayU.y + row.y)
                 let wz = rayA.z + scale * (vx * rayU.z + row.z)

@@ -130,8 +130,13 @@ struct GeometryPass: Sendable {
             // operations in the same order as the single pixel below (the square root per lane:
             // one instruction, where the vector one is a library call on the SSE2 baseline).
             var x = tile.x0
+            // The pair's columns as doubles (whole numbers, so stepping by 2 is exact) and the
+            // least cosine per lane, folded into `cosHalf` after the row (the least of a set).
+            var columns = SIMD2(Double(x), Double(x) + 1)
+            var least = SIMD2<Double>(repeating: cosHalf)
             while x &+ 2 <= tile.x1 {
-                let vx = SIMD2(Double(x), Double(x &+ 1)) + 0.5 - distortionCenter.x
+                let vx = columns + 0.5 - distortionCenter.x
+                columns += 2
                 let scale = scales.scales(squaredRadii: vx * vx + vy * vy)
                 let wx = rayA.x + scale * (vx * rayU.x + row.x)
                 let wy = rayA.y + scale * (vx * rayU.y + row.y)
@@ -152,11 +157,11 @@ struct GeometryPass: Sendable {
                 rays.z[k] = Float(dz[0])
                 rays.z[k &+ 1] = Float(dz[1])
                 let cosine = dx * axis.x + dy * axis.y + dz * axis.z
-                cosHalf = min(cosHalf, cosine[0])
-                cosHalf = min(cosHalf, cosine[1])
+                least.replace(with: cosine, where: cosine .< least)
                 k &+= 2
                 x &+= 2
             }
+            cosHalf = min(cosHalf, min(least[0], least[1]))
             for x in x..<tile.x1 {
                 let vx = Double(x) + 0.5 - distortionCenter.x
                 let scale = scales.scale(squaredRadius: vx * vx + vy * vy)

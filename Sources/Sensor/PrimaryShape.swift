@@ -160,25 +160,34 @@ struct PrimaryShape {
             let t = -b - s > 0 ? -b - s : -b + s
             return t > 0 && t < tMax ? t : .infinity
         case .box:
-            if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
-            let inv = 1 / ld
-            let t1 = (-size - local) * inv
-            let t2 = (size - local) * inv
-            let lo = pointwiseMin(t1, t2)
-            let hi = pointwiseMax(t1, t2)
-            let near = max(lo.x, max(lo.y, lo.z))
-            let far = min(hi.x, min(hi.y, hi.z))
-            guard near <= far else { return .infinity }
-            let t = near > 0 ? near : far
-            return t > 0 && t < tMax ? t : .infinity
+            return PrimaryShape.box(ld, local: local, size: size, c: c, tMax: tMax)
         }
+    }
+
+    /// The box test of `distance` on the local direction `ld` (b = oc·d in w), from the terms it
+    /// needs alone, so a caller per lane passes no copy of the whole shape.
+    @inline(__always) static func box(
+        _ ld: SIMD4<Float>, local: SIMD4<Float>, size: SIMD4<Float>, c: Float, tMax: Float
+    ) -> Float {
+        let b = ld.w
+        if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
+        let inv = 1 / ld
+        let t1 = (-size - local) * inv
+        let t2 = (size - local) * inv
+        let lo = Primitive.lower(t1, t2)
+        let hi = Primitive.upper(t1, t2)
+        let near = max(lo.x, max(lo.y, lo.z))
+        let far = min(hi.x, min(hi.y, hi.z))
+        guard near <= far else { return .infinity }
+        let t = near > 0 ? near : far
+        return t > 0 && t < tMax ? t : .infinity
     }
 
     /// `distance` for four rays at once, one per lane (their directions' components in `dx`, `dy`,
     /// `dz`), each against its own `tMax`. Flat shapes and spheres run lane-wise the same Float
     /// operations in the same order as `distance`, so every lane gives the bits `distance` gives;
-    /// a box calls `distance` lane by lane (its slab test's min and max would need the scalar
-    /// functions' tie and NaN rules per lane).
+    /// a box runs `box`, the scalar test, lane by lane (its slab test's min and max would need the
+    /// scalar functions' tie and NaN rules per lane).
     @inline(__always) func distances(
         _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
     ) -> SIMD4<Float> {
@@ -214,8 +223,8 @@ struct PrimaryShape {
         case .box:
             var h = none
             for j in 0..<4 {
-                h[j] = distance(
-                    SIMD4(repeating: dx[j]), SIMD4(repeating: dy[j]), SIMD4(repeating: dz[j]), tMax: tMax[j])
+                let ld = SIMD4(repeating: dx[j]) * c0 + SIMD4(repeating: dy[j]) * c1 + SIMD4(repeating: dz[j]) * c2
+                h[j] = PrimaryShape.box(ld, local: local, size: size, c: c, tMax: tMax[j])
             }
             return h
         }

@@ -105,12 +105,35 @@ struct Primitive: Sendable {
             let inv = Vector3(1 / d.x, 1 / d.y, 1 / d.z)
             let t1 = (-size - o) * inv
             let t2 = (size - o) * inv
-            let near = pointwiseMin(t1, t2).max()
-            let far = pointwiseMax(t1, t2).min()
+            let near = Primitive.lower(t1, t2).max()
+            let far = Primitive.upper(t1, t2).min()
             guard near <= far else { return .infinity }
             t = near > tMin ? near : far
         }
         return t > tMin && t < tMax ? t : .infinity
+    }
+
+    /// `pointwiseMin` of the slab test's distances, inline (the library's is a call per use):
+    /// per lane the number where one side is NaN (a ray in a slab's plane, 0 · ∞), else the lesser.
+    /// It may differ from the library only in the sign of a zero, which no later comparison sees
+    /// (a hit at ±0 is rejected either way).
+    @inline(__always) static func lower(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        b.replacing(with: a, where: a .<= b .| b .!= b)
+    }
+
+    /// `pointwiseMax` likewise.
+    @inline(__always) static func upper(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        b.replacing(with: a, where: a .>= b .| b .!= b)
+    }
+
+    /// `lower` in single precision.
+    @inline(__always) static func lower(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        b.replacing(with: a, where: a .<= b .| b .!= b)
+    }
+
+    /// `upper` in single precision.
+    @inline(__always) static func upper(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        b.replacing(with: a, where: a .>= b .| b .!= b)
     }
 
     /// The outward world normal and the local material index at a hit point.

@@ -130,11 +130,14 @@ struct GeometryPass: Sendable {
             // operations in the same order as the single pixel below (the square root per lane:
             // one instruction, where the vector one is a library call on the SSE2 baseline).
             var x = tile.x0
+            // The pair's columns as doubles (whole numbers, so stepping by 2 is exact) and the
+            // least cosine per lane, folded into `cosHalf` after the row (the least of a set).
+            var columns = SIMD2(Double(x), Double(x) + 1)
+            var least = SIMD2<Double>(repeating: cosHalf)
             while x &+ 2 <= tile.x1 {
-                let vx = SIMD2(Double(x), Double(x &+ 1)) + 0.5 - distortionCenter.x
-                let scale = SIMD2(
-                    scales.scale(squaredRadius: vx[0] * vx[0] + vy * vy),
-                    scales.scale(squaredRadius: vx[1] * vx[1] + vy * vy))
+                let vx = columns + 0.5 - distortionCenter.x
+                columns += 2
+                let scale = scales.scales(squaredRadii: vx * vx + vy * vy)
                 let wx = rayA.x + scale * (vx * rayU.x + row.x)
                 let wy = rayA.y + scale * (vx * rayU.y + row.y)
                 let wz = rayA.z + scale * (vx * rayU.z + row.z)
@@ -154,11 +157,11 @@ struct GeometryPass: Sendable {
                 rays.z[k] = Float(dz[0])
                 rays.z[k &+ 1] = Float(dz[1])
                 let cosine = dx * axis.x + dy * axis.y + dz * axis.z
-                cosHalf = min(cosHalf, cosine[0])
-                cosHalf = min(cosHalf, cosine[1])
+                least.replace(with: cosine, where: cosine .< least)
                 k &+= 2
                 x &+= 2
             }
+            cosHalf = min(cosHalf, min(least[0], least[1]))
             for x in x..<tile.x1 {
                 let vx = Double(x) + 0.5 - distortionCenter.x
                 let scale = scales.scale(squaredRadius: vx * vx + vy * vy)
@@ -408,25 +411,29 @@ struct GeometryPass: Sendable {
                 let k = row &+ x
                 let g = hitPrim[k]
                 let pixel = rowPixel &+ x
+                // A miss is no group's member: the light loops never read its scratch slots.
                 guard g >= 0 else {
-                    hitMaterial[k] = -1
                     depth[pixel] = .nan
                     objects[pixel] = RawFrame.none
                     materials[pixel] = RawFrame.none
                     continue
                 }
                 let d = dirs[k]
-                let best = shapes[g].plain ? shapes[g].flatDistance(d) : .infinity
+                let best = shapes[g].finish ? shapes[g].flatDistance(d) : .infinity
                 guard best < .infinity else {
                     rays.deferred[deferred] = k
                     deferred &+= 1
                     continue
                 }
                 let p = origin + best * d
-                var n = shapes[g].normal
-                if n.dot(d) > 0 { n = -n }
-                let material = shapes[g].material
-                let materialID = shapes[g].materialID
+                var n = shapes[g].facing
+                if !shapes[g].facingKnown && n.dot(d) > 0 { n = -n }
+                var material = shapes[g].material
+                var materialID = shapes[g].materialID
+                if shapes[g].grid {
+                    material &+= shapes[g].gridMaterial(at: p)
+                    materialID = UInt16(truncatingIfNeeded: material)
+                }
                 hitSkip[k] = g
                 hitPoint[k] = p
                 hitNormal[k] = n

@@ -42,6 +42,29 @@ struct PrimaryShape {
     /// local frame's normal row and the camera's local height, as `Primitive.prepare` computes it.
     var row2: Vector3
     var localZ: Double
+    /// A flat shape whose hits the primary rays' second sweep finishes itself: untextured, or a
+    /// grid card (`card`; its cell lookup needs the local point, `toLocal` of the offset from
+    /// `position`, as `Primitive.surface` computes it).
+    var finish: Bool
+    var grid: Bool
+    var card: GridCard
+    var toLocal: Rotation
+    var position: Vector3
+    /// The world normal as a primary hit of a flat shape reports it: turned towards the camera.
+    /// Every ray leaving the camera meets the plane from the camera's side, so where that side is
+    /// decided beyond rounding (`facingKnown`) the per-pixel test n·d > 0 always gives this sign.
+    var facing: Vector3
+    var facingKnown: Bool
+    /// The packet test's terms (`distances`) broadcast to all four lanes once here, not per test:
+    /// the columns' local x, y, z and w rows, the camera's local point (z negated), the half sizes
+    /// and their negations, the disc's squared radius and the sphere's c.
+    var lanes: Lanes
+
+    struct Lanes {
+        var x0, x1, x2, y0, y1, y2, z0, z1, z2, w0, w1, w2: SIMD4<Float>
+        var localX, localY, minusLocalZ: SIMD4<Float>
+        var sizeX, sizeY, minusSizeX, minusSizeY, radiusSquared, sphereC: SIMD4<Float>
+    }
 
     init(_ p: Primitive, origin: Vector3) {
         let oc = origin - p.position
@@ -69,6 +92,36 @@ struct PrimaryShape {
         nearBound = Float(max(bound, 0) * (1 - 1e-5))
         row2 = p.toLocal.row2
         localZ = p.prepare(origin: origin).local.z
+        grid = p.kind == .plane && p.texture == .grid
+        finish = plain || grid
+        card = GridCard(p)
+        toLocal = p.toLocal
+        position = p.position
+        // The normal `Primitive.surface` gives a textured flat hit (the plane normal otherwise).
+        let n = p.texture == .none ? p.planeNormal : p.toWorld.rotate(Vector3(0, 0, 1))
+        normal = n
+        // A hit the second sweep finishes has t = −localZ / (row2·d) > 0, so row2·d has the sign
+        // opposite to localZ. The Float test bounds the hit inside the shape, so t is at most
+        // twice the farthest point's distance D and |row2·d| ≥ |localZ| / 2D. Where that margin
+        // exceeds 10⁻¹² and n matches row2 to 10⁻¹⁴, n·d has the same sign as row2·d.
+        let far = 2 * (oc.length + p.boundingRadius)
+        let gap = n - row2
+        let rowGap = max(abs(gap.x), abs(gap.y), abs(gap.z))
+        facingKnown = flat && abs(localZ) / far > 1e-12 && rowGap < 1e-14
+        facing = facingKnown && localZ < 0 ? -n : n
+        let (c0, c1, c2, local, size) = (c0, c1, c2, local, size)
+        func all(_ v: Float) -> SIMD4<Float> { SIMD4(repeating: v) }
+        lanes = Lanes(
+            x0: all(c0.x), x1: all(c1.x), x2: all(c2.x), y0: all(c0.y), y1: all(c1.y), y2: all(c2.y),
+            z0: all(c0.z), z1: all(c1.z), z2: all(c2.z), w0: all(c0.w), w1: all(c1.w), w2: all(c2.w),
+            localX: all(local.x), localY: all(local.y), minusLocalZ: all(-local.z),
+            sizeX: all(size.x), sizeY: all(size.y), minusSizeX: all(-size.x), minusSizeY: all(-size.y),
+            radiusSquared: all(size.x * size.x), sphereC: all(sphereC))
+    }
+
+    /// The grid card's material index (before `material`) at world hit point `p`.
+    @inline(__always) func gridMaterial(at p: Vector3) -> Int {
+        card.material(at: toLocal.rotate(p - position))
     }
 
     /// `Primitive.refinedDistance` of a flat shape, operation for operation, from this shape's copy
@@ -107,48 +160,58 @@ struct PrimaryShape {
             let t = -b - s > 0 ? -b - s : -b + s
             return t > 0 && t < tMax ? t : .infinity
         case .box:
-            if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
-            let inv = 1 / ld
-            let t1 = (-size - local) * inv
-            let t2 = (size - local) * inv
-            let lo = pointwiseMin(t1, t2)
-            let hi = pointwiseMax(t1, t2)
-            let near = max(lo.x, max(lo.y, lo.z))
-            let far = min(hi.x, min(hi.y, hi.z))
-            guard near <= far else { return .infinity }
-            let t = near > 0 ? near : far
-            return t > 0 && t < tMax ? t : .infinity
+            return PrimaryShape.box(ld, local: local, size: size, c: c, tMax: tMax)
         }
+    }
+
+    /// The box test of `distance` on the local direction `ld` (b = oc·d in w), from the terms it
+    /// needs alone, so a caller per lane passes no copy of the whole shape.
+    @inline(__always) static func box(
+        _ ld: SIMD4<Float>, local: SIMD4<Float>, size: SIMD4<Float>, c: Float, tMax: Float
+    ) -> Float {
+        let b = ld.w
+        if c > 0 && (b > 0 || b * b - c < 0) { return .infinity }
+        let inv = 1 / ld
+        let t1 = (-size - local) * inv
+        let t2 = (size - local) * inv
+        let lo = Primitive.lower(t1, t2)
+        let hi = Primitive.upper(t1, t2)
+        let near = max(lo.x, max(lo.y, lo.z))
+        let far = min(hi.x, min(hi.y, hi.z))
+        guard near <= far else { return .infinity }
+        let t = near > 0 ? near : far
+        return t > 0 && t < tMax ? t : .infinity
     }
 
     /// `distance` for four rays at once, one per lane (their directions' components in `dx`, `dy`,
     /// `dz`), each against its own `tMax`. Flat shapes and spheres run lane-wise the same Float
     /// operations in the same order as `distance`, so every lane gives the bits `distance` gives;
-    /// a box calls `distance` lane by lane (its slab test's min and max would need the scalar
-    /// functions' tie and NaN rules per lane).
+    /// a box runs `box`, the scalar test, lane by lane (its slab test's min and max would need the
+    /// scalar functions' tie and NaN rules per lane).
     @inline(__always) func distances(
         _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ dz: SIMD4<Float>, tMax: SIMD4<Float>
     ) -> SIMD4<Float> {
         let none = SIMD4<Float>(repeating: .infinity)
+        let l = lanes
         switch kind {
         case .plane, .disc:
-            let lz = dx * c0.z + dy * c1.z + dz * c2.z
-            let t = -local.z / lz
+            let lz = dx * l.z0 + dy * l.z1 + dz * l.z2
+            let t = l.minusLocalZ / lz
             // abs(lz) > 1e-9 and the range test; a lane whose t is NaN fails both as in `distance`.
             var ok = (lz .> 1e-9 .| lz .< -1e-9) .& (t .> 0) .& (t .< tMax)
             guard any(ok) else { return none }
-            let px = local.x + t * (dx * c0.x + dy * c1.x + dz * c2.x)
-            let py = local.y + t * (dx * c0.y + dy * c1.y + dz * c2.y)
+            let px = l.localX + t * (dx * l.x0 + dy * l.x1 + dz * l.x2)
+            let py = l.localY + t * (dx * l.y0 + dy * l.y1 + dz * l.y2)
             if kind == .plane {
                 // abs(p) > size as p > size or p < −size: negation is exact.
-                ok .&= .!(px .> size.x .| px .< -size.x .| py .> size.y .| py .< -size.y)
+                ok .&= .!(px .> l.sizeX .| px .< l.minusSizeX .| py .> l.sizeY .| py .< l.minusSizeY)
             } else {
-                ok .&= .!(px * px + py * py .> size.x * size.x)
+                ok .&= .!(px * px + py * py .> l.radiusSquared)
             }
             return none.replacing(with: t, where: ok)
         case .sphere:
-            let b = dx * c0.w + dy * c1.w + dz * c2.w
-            let disc = b * b - sphereC
+            let b = dx * l.w0 + dy * l.w1 + dz * l.w2
+            let disc = b * b - l.sphereC
             let real = disc .>= 0
             guard any(real) else { return none }
             // Lane by lane: Float's square root is one instruction, the vector one a library call
@@ -160,8 +223,8 @@ struct PrimaryShape {
         case .box:
             var h = none
             for j in 0..<4 {
-                h[j] = distance(
-                    SIMD4(repeating: dx[j]), SIMD4(repeating: dy[j]), SIMD4(repeating: dz[j]), tMax: tMax[j])
+                let ld = SIMD4(repeating: dx[j]) * c0 + SIMD4(repeating: dy[j]) * c1 + SIMD4(repeating: dz[j]) * c2
+                h[j] = PrimaryShape.box(ld, local: local, size: size, c: c, tMax: tMax[j])
             }
             return h
         }

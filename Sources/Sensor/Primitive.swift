@@ -105,12 +105,35 @@ struct Primitive: Sendable {
             let inv = Vector3(1 / d.x, 1 / d.y, 1 / d.z)
             let t1 = (-size - o) * inv
             let t2 = (size - o) * inv
-            let near = pointwiseMin(t1, t2).max()
-            let far = pointwiseMax(t1, t2).min()
+            let near = Primitive.lower(t1, t2).max()
+            let far = Primitive.upper(t1, t2).min()
             guard near <= far else { return .infinity }
             t = near > tMin ? near : far
         }
         return t > tMin && t < tMax ? t : .infinity
+    }
+
+    /// `pointwiseMin` of the slab test's distances, inline (the library's is a call per use):
+    /// per lane the number where one side is NaN (a ray in a slab's plane, 0 · ∞), else the lesser.
+    /// It may differ from the library only in the sign of a zero, which no later comparison sees
+    /// (a hit at ±0 is rejected either way).
+    @inline(__always) static func lower(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        b.replacing(with: a, where: a .<= b .| b .!= b)
+    }
+
+    /// `pointwiseMax` likewise.
+    @inline(__always) static func upper(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        b.replacing(with: a, where: a .>= b .| b .!= b)
+    }
+
+    /// `lower` in single precision.
+    @inline(__always) static func lower(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        b.replacing(with: a, where: a .<= b .| b .!= b)
+    }
+
+    /// `upper` in single precision.
+    @inline(__always) static func upper(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        b.replacing(with: a, where: a .>= b .| b .!= b)
     }
 
     /// The outward world normal and the local material index at a hit point.
@@ -137,26 +160,47 @@ struct Primitive: Sendable {
             }
         }
         var material = 0
-        if texture != .none {
-            let halfW = size.x
-            let halfH = size.y
-            let u = min(max((p.x + halfW) / (2 * halfW), 0), 0.999_999_999)
-            let v = min(max((halfH - p.y) / (2 * halfH), 0), 0.999_999_999)
-            let fu = u * Double(columns)
-            let fv = v * Double(rows)
-            let col = Int(fu)
-            let row = Int(fv)
-            if texture == .grid {
-                // Each cell holds a patch inset by half the gap on every side; the rest is border.
-                let du = fu - Double(col)
-                let dv = fv - Double(row)
-                let h = gap / 2
-                material = du < h || du > 1 - h || dv < h || dv > 1 - h ? columns * rows : row * columns + col
-            } else {
-                material = Int(texels[texelOffset + row * columns + col])
-            }
+        if texture == .grid {
+            material = GridCard(self).material(at: p)
+        } else if texture == .image {
+            let (_, _, col, row) = GridCard(self).cell(at: p)
+            material = Int(texels[texelOffset + row * columns + col])
         }
         return (toWorld.rotate(n), materialBase + material)
+    }
+}
+
+/// The cells of a textured card (`Primitive.Texture`): columns × rows over its local extent, row 0
+/// at the top. One copy of the lookup serves `Primitive.surface` and the primary rays' own finish
+/// of grid hits (`PrimaryShape`), so both give the same material for the same point.
+struct GridCard {
+    var halfW: Double
+    var halfH: Double
+    var columns: Int
+    var rows: Int
+    var gap: Double
+
+    init(_ p: Primitive) {
+        (halfW, halfH, columns, rows, gap) = (p.size.x, p.size.y, p.columns, p.rows, p.gap)
+    }
+
+    /// The cell of local point p with the fractional cell coordinates (fu, fv).
+    @inline(__always) func cell(at p: Vector3) -> (fu: Double, fv: Double, col: Int, row: Int) {
+        let u = min(max((p.x + halfW) / (2 * halfW), 0), 0.999_999_999)
+        let v = min(max((halfH - p.y) / (2 * halfH), 0), 0.999_999_999)
+        let fu = u * Double(columns)
+        let fv = v * Double(rows)
+        return (fu, fv, Int(fu), Int(fv))
+    }
+
+    /// The grid's material index (before the primitive's base) at local point p: each cell holds
+    /// a patch inset by half the gap on every side; the rest is border (index columns · rows).
+    @inline(__always) func material(at p: Vector3) -> Int {
+        let (fu, fv, col, row) = cell(at: p)
+        let du = fu - Double(col)
+        let dv = fv - Double(row)
+        let h = gap / 2
+        return du < h || du > 1 - h || dv < h || dv > 1 - h ? columns * rows : row * columns + col
     }
 }
 

@@ -113,6 +113,23 @@ extension RadialInverse {
             ScaleTable(ratio: UnsafeBufferPointer(start: nil, count: 0), inverseSquaredStep: 0, tailScale: 1)
         }
 
+        /// `scale(squaredRadius:)` for two radii at once, lane by lane the same value: the slot's
+        /// start as a double is y − 1.5·2⁵² (exact, the integer `slot` takes from y's low bits), so
+        /// the fraction needs no integer conversion; a lane past the table takes the scalar path.
+        @inline(__always) func scales(squaredRadii r2: SIMD2<Double>) -> SIMD2<Double> {
+            let x = r2 * inverseSquaredStep
+            guard x[0] < limit && x[1] < limit else {
+                return SIMD2(scale(squaredRadius: r2[0]), scale(squaredRadius: r2[1]))
+            }
+            let y = (x - 0.5) + 0x1.8p52
+            let f = x - (y - 0x1.8p52)
+            let i0 = Int(truncatingIfNeeded: y[0].bitPattern & 0x7_FFFF_FFFF_FFFF)
+            let i1 = Int(truncatingIfNeeded: y[1].bitPattern & 0x7_FFFF_FFFF_FFFF)
+            let a = SIMD2(ratio[i0], ratio[i1])
+            let b = SIMD2(ratio[i0 &+ 1], ratio[i1 &+ 1])
+            return a + f * (b - a)
+        }
+
         @inline(__always) func scale(squaredRadius r2: Double) -> Double {
             let x = r2 * inverseSquaredStep
             guard x < limit else { return tailScale }

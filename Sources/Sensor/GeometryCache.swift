@@ -72,7 +72,7 @@ final class GeometryCache: Sendable {
                                 materials: SharedPointer(mp), factors: SharedPointer(fp))
                             let texShared = SharedTexels(texels: tex)
                             let bands = (camera.height + GeometryCache.tileSize - 1) / GeometryCache.tileSize
-                            Parallel.forEachBand(bands, threads: options.threadCount) { band in
+                            WorkerThreads.forEach(bands, workers: options.threadCount ?? WorkerThreads.cores) { band in
                                 pass.run(band: band, texels: texShared.texels, output: out)
                             }
                         }

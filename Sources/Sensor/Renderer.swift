@@ -79,7 +79,8 @@ public struct Renderer: Sendable {
         func rgb(_ irradiance: Spectrum) -> SIMD3<Float> {
             let v = qe.map {
                 CameraEquation.electronRate(
-                    sensorIrradiance: irradiance, quantumEfficiency: $0, pixelPitchMicrometres: camera.pixelPitchMicrometres)
+                    sensorIrradiance: irradiance, quantumEfficiency: $0,
+                    pixelPitchMicrometres: camera.pixelPitchMicrometres)
             }
             return SIMD3(Float(v[0] * k), Float(v[1] * k), Float(v[2] * k))
         }
@@ -141,7 +142,7 @@ public struct Renderer: Sendable {
         let rows = 16
         let height = camera.height
         let bands = (height + rows - 1) / rows
-        Parallel.forEachBand(bands, threads: options.threadCount) { band in
+        WorkerThreads.forEach(bands, workers: options.threadCount ?? WorkerThreads.cores) { band in
             body((band * rows)..<min(band * rows + rows, height))
         }
     }

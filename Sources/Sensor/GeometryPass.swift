@@ -806,7 +806,76 @@ struct GeometryPass: Sendable {
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let lobe = emitters[e].hasSpecular && sSlot >= 0
-        for j in 0..<count {
+        let factors = output.factors.base
+        // Two pixels at a time in the lanes of `SIMD2<Double>`: lane by lane the same operations in
+        // the same order as `positionalFactors`, so the factors are its own bit for bit. The beam
+        // power's logarithm and exponential, most of a lit pixel's arithmetic, then cost one pass
+        // for both.
+        var j = 0
+        while j &+ 2 <= count {
+            let k = SIMD2(s.members[j], s.members[j &+ 1])
+            j &+= 2
+            let p0 = s.hitPoint[k[0]]
+            let p1 = s.hitPoint[k[1]]
+            let n0 = s.hitNormal[k[0]]
+            let n1 = s.hitNormal[k[1]]
+            let tx = position.x - SIMD2(p0.x, p1.x)
+            let ty = position.y - SIMD2(p0.y, p1.y)
+            let tz = position.z - SIMD2(p0.z, p1.z)
+            let d2 = tx * tx + ty * ty + tz * tz
+            let dist = SIMD2(d2[0].squareRoot(), d2[1].squareRoot())
+            let (lx, ly, lz) = (tx / dist, ty / dist, tz / dist)
+            let cosTheta = SIMD2(n0.x, n1.x) * lx + SIMD2(n0.y, n1.y) * ly + SIMD2(n0.z, n1.z) * lz
+            let cosAlpha = -(axis.x * lx + axis.y * ly + axis.z * lz)
+            // Per lane: facing the light, inside the beam (a point light, m ≤ 0, shines all round)
+            // and not shadowed.
+            var lit = cosTheta .> 0
+            if m > 0 { lit .&= cosAlpha .> 0 }
+            // The lanes are unpacked with constant indices: an index variable sends the vectors
+            // through the stack.
+            let l0 = Vector3(lx[0], ly[0], lz[0])
+            let l1 = Vector3(lx[1], ly[1], lz[1])
+            if shadows {
+                if lit[0] && occluded(p0 + n0 * 1e-6, l0, dist[0] * (1 - 1e-9), skip: s.hitSkip[k[0]],
+                                      occluders, primitives)
+                {
+                    lit[0] = false
+                }
+                if lit[1] && occluded(p1 + n1 * 1e-6, l1, dist[1] * (1 - 1e-9), skip: s.hitSkip[k[1]],
+                                      occluders, primitives)
+                {
+                    lit[1] = false
+                }
+            }
+            var scale = 1 / d2
+            if m > 0 && any(lit) {
+                let normal = cosAlpha .>= InlinePower.smallestNormal
+                if all(normal) {
+                    let y = m * InlinePower.binaryLog(normal: cosAlpha)
+                    if y.min() > -1022 && y.max() < 1023 {
+                        scale = InlinePower.binaryExp(inRange: y) / d2
+                    } else {
+                        scale = SIMD2(InlinePower.binaryExp(y[0]), InlinePower.binaryExp(y[1])) / d2
+                    }
+                } else {
+                    if lit[0] { scale[0] = InlinePower.of(cosAlpha[0], m) / d2[0] }
+                    if lit[1] { scale[1] = InlinePower.of(cosAlpha[1], m) / d2[1] }
+                }
+            }
+            let gd = SIMD2<Double>(repeating: 0).replacing(with: scale * cosTheta, where: lit)
+            @inline(__always) func store(_ k: Int, lit: Bool, gd: Double, l: Vector3, n: Vector3) {
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
+                var gs = 0.0
+                if lobe && lit {
+                    gs = specular(l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k], diffuse: gd)
+                }
+                factors[pixel &* slotCount &+ dSlot] = Float(gd)
+                if sSlot >= 0 { factors[pixel &* slotCount &+ sSlot] = Float(gs) }
+            }
+            store(k[0], lit: lit[0], gd: gd[0], l: l0, n: n0)
+            store(k[1], lit: lit[1], gd: gd[1], l: l1, n: n1)
+        }
+        for j in j..<count {
             let k = s.members[j]
             let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
             let (gd, gs) = positionalFactors(

@@ -788,19 +788,25 @@ struct GeometryPass: Sendable {
         if occluders.isEmpty {
             positionalLoop(
                 e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: false,
-                occluders: occluders, primitives: primitives, output: output)
+                occluders: occluders, near: UnsafeBufferPointer(start: nil, count: 0), primitives: primitives,
+                output: output)
         } else {
-            positionalLoop(
-                e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
-                occluders: occluders, primitives: primitives, output: output)
+            withUnsafeTemporaryAllocation(of: PointOccluder.self, capacity: occluders.count) { near in
+                for (j, i) in occluders.enumerated() {
+                    near.initializeElement(at: j, to: PointOccluder(primitives[i], index: i, light: position))
+                }
+                positionalLoop(
+                    e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
+                    occluders: occluders, near: UnsafeBufferPointer(near), primitives: primitives, output: output)
+            }
         }
     }
 
     /// The pixel loop of `positionalLightFactors`, with the shadow test only where `shadows`.
     @inline(__always) private func positionalLoop(
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
-        shadows: Bool, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
-        output: Output
+        shadows: Bool, occluders: UnsafeBufferPointer<Int>, near: UnsafeBufferPointer<PointOccluder>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let dSlot = diffuseSlot[e]
@@ -836,13 +842,13 @@ struct GeometryPass: Sendable {
             let l0 = Vector3(lx[0], ly[0], lz[0])
             let l1 = Vector3(lx[1], ly[1], lz[1])
             if shadows {
-                if lit[0] && occluded(p0 + n0 * 1e-6, l0, dist[0] * (1 - 1e-9), skip: s.hitSkip[k[0]],
-                                      occluders, primitives)
+                if lit[0] && occluded(p0 + n0 * 1e-6, towards: l0, dist: dist[0], dist[0] * (1 - 1e-9),
+                                      skip: s.hitSkip[k[0]], near, primitives)
                 {
                     lit[0] = false
                 }
-                if lit[1] && occluded(p1 + n1 * 1e-6, l1, dist[1] * (1 - 1e-9), skip: s.hitSkip[k[1]],
-                                      occluders, primitives)
+                if lit[1] && occluded(p1 + n1 * 1e-6, towards: l1, dist: dist[1], dist[1] * (1 - 1e-9),
+                                      skip: s.hitSkip[k[1]], near, primitives)
                 {
                     lit[1] = false
                 }
@@ -852,7 +858,8 @@ struct GeometryPass: Sendable {
                 let normal = cosAlpha .>= InlinePower.smallestNormal
                 if all(normal) {
                     let y = m * InlinePower.binaryLog(normal: cosAlpha)
-                    if y.min() > -1022 && y.max() < 1023 {
+                    // Lane by lane: `min()` and `max()` add NaN checks.
+                    if y[0] > -1022 && y[1] > -1022 && y[0] < 1023 && y[1] < 1023 {
                         scale = InlinePower.binaryExp(inRange: y) / d2
                     } else {
                         scale = SIMD2(InlinePower.binaryExp(y[0]), InlinePower.binaryExp(y[1])) / d2

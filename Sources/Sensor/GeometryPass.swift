@@ -841,16 +841,25 @@ struct GeometryPass: Sendable {
             // through the stack.
             let l0 = Vector3(lx[0], ly[0], lz[0])
             let l1 = Vector3(lx[1], ly[1], lz[1])
-            if shadows {
-                if lit[0] && occluded(p0 + n0 * 1e-6, towards: l0, dist: dist[0], dist[0] * (1 - 1e-9),
-                                      skip: s.hitSkip[k[0]], near, primitives)
-                {
-                    lit[0] = false
-                }
-                if lit[1] && occluded(p1 + n1 * 1e-6, towards: l1, dist: dist[1], dist[1] * (1 - 1e-9),
-                                      skip: s.hitSkip[k[1]], near, primitives)
-                {
-                    lit[1] = false
+            if shadows && any(lit) {
+                // Both shadow rays against each occluder at once: `PointOccluder.mayBlock` in the
+                // lanes, the full test only for a lane it keeps (the answer per ray is `occluded`'s).
+                let (skip0, skip1) = (s.hitSkip[k[0]], s.hitSkip[k[1]])
+                for q in near {
+                    let wl = q.w.x * lx + q.w.y * ly + q.w.z * lz
+                    let may = lit .& (wl .<= q.reach) .& (dist + wl .>= -q.reach) .& (q.w2 - wl * wl .<= q.reach2)
+                    guard any(may) else { continue }
+                    if may[0] && q.index != skip0
+                        && GeometryPass.blocks(primitives, q.index, p0 + n0 * 1e-6, l0, dist[0] * (1 - 1e-9))
+                    {
+                        lit[0] = false
+                    }
+                    if may[1] && q.index != skip1
+                        && GeometryPass.blocks(primitives, q.index, p1 + n1 * 1e-6, l1, dist[1] * (1 - 1e-9))
+                    {
+                        lit[1] = false
+                    }
+                    if !any(lit) { break }
                 }
             }
             var scale = 1 / d2

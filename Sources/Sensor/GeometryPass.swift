@@ -879,17 +879,35 @@ struct GeometryPass: Sendable {
                 }
             }
             let gd = SIMD2<Double>(repeating: 0).replacing(with: scale * cosTheta, where: lit)
-            @inline(__always) func store(_ k: Int, lit: Bool, gd: Double, l: Vector3, n: Vector3) {
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                var gs = 0.0
-                if lobe && lit {
-                    gs = specular(l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k], diffuse: gd)
+            var gs = SIMD2<Double>(repeating: 0)
+            if lobe && any(lit) {
+                // The lobe's early outs (`lobe`: matte, facing away, below the cut) in the lanes, with
+                // the same cos² θ_h; a lane that passes them takes the whole scalar lobe.
+                let v0 = -s.dirs[k[0]]
+                let v1 = -s.dirs[k[1]]
+                let t0 = lobeTerms[s.hitMaterial[k[0]]]
+                let t1 = lobeTerms[s.hitMaterial[k[1]]]
+                let hx = lx + SIMD2(v0.x, v1.x)
+                let hy = ly + SIMD2(v0.y, v1.y)
+                let hz = lz + SIMD2(v0.z, v1.z)
+                let a = SIMD2(n0.x, n1.x) * hx + SIMD2(n0.y, n1.y) * hy + SIMD2(n0.z, n1.z) * hz
+                let c2 = a * a / (hx * hx + hy * hy + hz * hz)
+                let glossy = SIMD2(Double(t0.halfPower), Double(t1.halfPower)) .>= 0
+                let open = lit .& glossy .& (a .> 0) .& (SIMD2(t0.exponent, t1.exponent) * (1 - c2) .< 80)
+                if open[0] {
+                    gs[0] = specular(l: l0, view: v0, normal: n0, material: s.hitMaterial[k[0]], diffuse: gd[0])
                 }
+                if open[1] {
+                    gs[1] = specular(l: l1, view: v1, normal: n1, material: s.hitMaterial[k[1]], diffuse: gd[1])
+                }
+            }
+            @inline(__always) func store(_ k: Int, _ gd: Double, _ gs: Double) {
+                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 factors[pixel &* slotCount &+ dSlot] = Float(gd)
                 if sSlot >= 0 { factors[pixel &* slotCount &+ sSlot] = Float(gs) }
             }
-            store(k[0], lit: lit[0], gd: gd[0], l: l0, n: n0)
-            store(k[1], lit: lit[1], gd: gd[1], l: l1, n: n1)
+            store(k[0], gd[0], gs[0])
+            store(k[1], gd[1], gs[1])
         }
         for j in j..<count {
             let k = s.members[j]

@@ -785,11 +785,23 @@ struct GeometryPass: Sendable {
     ) {
         // Without occluders the loop is a copy with no shadow test: the values that had to
         // survive the occluder loop then stay in registers instead of going through the stack.
-        if occluders.isEmpty {
+        // A beam (m > 0) takes pixels in pairs, for its power in vector lanes; a point light
+        // (m ≤ 0), with no power to share, keeps the one-pixel loop, which is cheaper for it.
+        let none = UnsafeBufferPointer<PointOccluder>(start: nil, count: 0)
+        if m <= 0 {
+            if occluders.isEmpty {
+                positionalLoop(
+                    e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: false,
+                    pairs: false, occluders: occluders, near: none, primitives: primitives, output: output)
+            } else {
+                positionalLoop(
+                    e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
+                    pairs: false, occluders: occluders, near: none, primitives: primitives, output: output)
+            }
+        } else if occluders.isEmpty {
             positionalLoop(
                 e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: false,
-                occluders: occluders, near: UnsafeBufferPointer(start: nil, count: 0), primitives: primitives,
-                output: output)
+                pairs: true, occluders: occluders, near: none, primitives: primitives, output: output)
         } else {
             withUnsafeTemporaryAllocation(of: PointOccluder.self, capacity: occluders.count) { near in
                 for (j, i) in occluders.enumerated() {
@@ -797,7 +809,8 @@ struct GeometryPass: Sendable {
                 }
                 positionalLoop(
                     e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, shadows: true,
-                    occluders: occluders, near: UnsafeBufferPointer(near), primitives: primitives, output: output)
+                    pairs: true, occluders: occluders, near: UnsafeBufferPointer(near), primitives: primitives,
+                    output: output)
             }
         }
     }
@@ -805,7 +818,7 @@ struct GeometryPass: Sendable {
     /// The pixel loop of `positionalLightFactors`, with the shadow test only where `shadows`.
     @inline(__always) private func positionalLoop(
         _ e: Int, position: Vector3, axis: Vector3, exponent m: Double, tile: Tile, count: Int, s: Scratch,
-        shadows: Bool, occluders: UnsafeBufferPointer<Int>, near: UnsafeBufferPointer<PointOccluder>,
+        shadows: Bool, pairs: Bool, occluders: UnsafeBufferPointer<Int>, near: UnsafeBufferPointer<PointOccluder>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
@@ -818,7 +831,7 @@ struct GeometryPass: Sendable {
         // power's logarithm and exponential, most of a lit pixel's arithmetic, then cost one pass
         // for both.
         var j = 0
-        while j &+ 2 <= count {
+        while pairs && j &+ 2 <= count {
             let k = SIMD2(s.members[j], s.members[j &+ 1])
             j &+= 2
             let p0 = s.hitPoint[k[0]]
@@ -881,8 +894,8 @@ struct GeometryPass: Sendable {
             let gd = SIMD2<Double>(repeating: 0).replacing(with: scale * cosTheta, where: lit)
             var gs = SIMD2<Double>(repeating: 0)
             if lobe && any(lit) {
-                // The lobe's early outs (`lobe`: matte, facing away, below the cut) in the lanes, with
-                // the same cos² θ_h; a lane that passes them takes the whole scalar lobe.
+                // `specular` in the lanes up to its early outs (matte, facing away, below the cut):
+                // the same operations per lane, so the same cos² θ_h; the power per lane.
                 let v0 = -s.dirs[k[0]]
                 let v1 = -s.dirs[k[1]]
                 let t0 = lobeTerms[s.hitMaterial[k[0]]]
@@ -894,12 +907,8 @@ struct GeometryPass: Sendable {
                 let c2 = a * a / (hx * hx + hy * hy + hz * hz)
                 let glossy = SIMD2(Double(t0.halfPower), Double(t1.halfPower)) .>= 0
                 let open = lit .& glossy .& (a .> 0) .& (SIMD2(t0.exponent, t1.exponent) * (1 - c2) .< 80)
-                if open[0] {
-                    gs[0] = specular(l: l0, view: v0, normal: n0, material: s.hitMaterial[k[0]], diffuse: gd[0])
-                }
-                if open[1] {
-                    gs[1] = specular(l: l1, view: v1, normal: n1, material: s.hitMaterial[k[1]], diffuse: gd[1])
-                }
+                if open[0] { gs[0] = GeometryPass.lobePower(c2[0], t0) * gd[0] }
+                if open[1] { gs[1] = GeometryPass.lobePower(c2[1], t1) * gd[1] }
             }
             @inline(__always) func store(_ k: Int, _ gd: Double, _ gs: Double) {
                 let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
@@ -1075,6 +1084,13 @@ struct GeometryPass: Sendable {
         // beside it, so the power is not worth finishing. cosⁿ θ_h ≤ e^(−n(1 − cos² θ_h)/2)
         // (ln x ≤ x − 1 and 1 − cos θ_h ≥ (1 − cos² θ_h)/2) skips most of them before the logarithm.
         guard exponent * (1 - c2) < 80 else { return 0 }
+        return GeometryPass.lobePower(c2, term)
+    }
+
+    /// The lobe (n + 8)/8·(cos² θ_h)^(n/2) of a glossy material from cos² θ_h = `c2`, for a half
+    /// vector facing the normal and above `lobe`'s cut.
+    @inline(__always) static func lobePower(_ c2: Double, _ term: LobeTerm) -> Double {
+        let exponent = term.exponent
         if term.halfPower > 0 {
             // A whole n/2: repeated squaring, with the same cut at 2⁻⁵⁸.
             let power = LobeTerm.power(c2, term.halfPower)

@@ -78,17 +78,23 @@ extension GeometryPass {
         // values in registers (see `positionalLightFactors`).
         if occluders.isEmpty {
             beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false,
-                          occluders: occluders, primitives: primitives, output: output)
+                          occluders: UnsafeBufferPointer(start: nil, count: 0), primitives: primitives, output: output)
         } else {
-            beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true,
-                          occluders: occluders, primitives: primitives, output: output)
+            // The occluders as seen from the beams' common position (`PointOccluder`).
+            withUnsafeTemporaryAllocation(of: PointOccluder.self, capacity: occluders.count) { near in
+                for (j, i) in occluders.enumerated() {
+                    near.initializeElement(at: j, to: PointOccluder(primitives[i], index: i, light: group.position))
+                }
+                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true,
+                              occluders: UnsafeBufferPointer(near), primitives: primitives, output: output)
+            }
         }
     }
 
     /// The pixel loop of `beamGroupFactors`, with the shadow test only where `shadows`.
     @inline(__always) private func beamGroupLoop(
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
-        shadows: Bool, occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>,
+        shadows: Bool, occluders: UnsafeBufferPointer<PointOccluder>, primitives: UnsafeBufferPointer<Primitive>,
         output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
@@ -108,7 +114,8 @@ extension GeometryPass {
             let cosAlpha = -axis.dot(l)
             let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
                 && (!shadows
-                    || !occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: s.hitSkip[k], occluders, primitives))
+                    || !occluded(point + n * 1e-6, towards: l, dist: dist, dist * (1 - 1e-9), skip: s.hitSkip[k],
+                                 occluders, primitives))
             guard lit else {
                 for member in members {
                     factors[base &+ member.diffuseSlot] = 0

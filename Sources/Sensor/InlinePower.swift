@@ -49,6 +49,28 @@ enum InlinePower {
         return e + u * p
     }
 
+    /// `binaryLog` in both lanes at once, for x ≥ `smallestNormal` in each (the caller checks): the
+    /// same operations lane by lane, so each lane equals the scalar result bit for bit (the
+    /// exponent e − 1023 and e − 1022 are small integers, exact in either form).
+    @inline(__always) static func binaryLog(normal x: SIMD2<Double>) -> SIMD2<Double> {
+        let bits = unsafeBitCast(x, to: SIMD2<UInt64>.self)
+        // The biased exponent as a double without a conversion: 2⁵² + e read back from its bits.
+        let biased = unsafeBitCast((bits &>> 52) | 0x4330_0000_0000_0000, to: SIMD2<Double>.self)
+        var e = biased - (4_503_599_627_370_496.0 + 1023)
+        var s = unsafeBitCast(
+            (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000, to: SIMD2<Double>.self)
+        let high = s .> 1.4142135623730951
+        s.replace(with: s * 0.5, where: high)
+        e.replace(with: e + 1, where: high)
+        let u = (s - 1) / (s + 1)
+        let w = u * u
+        var p = SIMD2<Double>(repeating: 0.43173585326947295)
+        p = p * w + 0.5767143851053997
+        p = p * w + 0.9617988476292082
+        p = p * w + 2.8853900797889476
+        return e + u * p
+    }
+
     /// 2ʸ for y = m·log₂ x: zero for y ≤ −1022, infinite for y ≥ 1023.
     @inline(__always) static func binaryExp(_ y: Double) -> Double {
         // Below 2⁻¹⁰²² the power is zero for every use here (a factor beside others of order 1).

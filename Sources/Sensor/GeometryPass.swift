@@ -744,44 +744,76 @@ struct GeometryPass: Sendable {
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
-        if occluders.isEmpty {
-            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, occluders: occluders,
-                          primitives: primitives, output: output)
-        } else {
-            hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, occluders: occluders,
-                          primitives: primitives, output: output)
+        // With occluders, their bounding spheres go to a compact array first (`SphereOccluder`).
+        lobeTerms.withUnsafeBufferPointer { terms in
+            if occluders.isEmpty {
+                hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false,
+                              near: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
+                              primitives: primitives, output: output)
+            } else {
+                withUnsafeTemporaryAllocation(of: SphereOccluder.self, capacity: occluders.count) { near in
+                    for (j, i) in occluders.enumerated() {
+                        near.initializeElement(at: j, to: SphereOccluder(primitives[i], index: i))
+                    }
+                    hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true,
+                                  near: UnsafeBufferPointer(near), terms: terms, primitives: primitives,
+                                  output: output)
+                }
+            }
         }
     }
 
-    /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`.
+    /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`. The scratch
+    /// and table pointers are taken into locals once, so the loop reloads none of them per pixel.
     @inline(__always) private func hardLightLoop(
-        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool, occluders: UnsafeBufferPointer<Int>,
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
+        near: UnsafeBufferPointer<SphereOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
+        let width = camera.width
+        let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         // The lobe's slot exists only when some material is glossy.
         let lobe = emitters[e].hasSpecular && sSlot >= 0
+        let factors = output.factors.base
+        guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
+              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
+              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
+              let table = terms.baseAddress
+        else { return }
         for j in 0..<count {
-            let k = s.members[j]
-            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-            let n = s.hitNormal[k]
+            let k = members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: width)
+            let n = normals[k]
             let cosTheta = n.dot(l)
             var gd = 0.0
             var gs = 0.0
-            if cosTheta > 0
-                && !(shadows
-                    && occluded(s.hitPoint[k] + n * 1e-6, l, .infinity, skip: s.hitSkip[k], occluders, primitives))
-            {
-                gd = cosTheta
-                if lobe {
-                    gs = specular(
-                        l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k], diffuse: gd)
+            if cosTheta > 0 {
+                var lit = true
+                if shadows {
+                    // `occluded` with the bounding spheres from the compact array: the full test
+                    // only for an occluder whose sphere the ray meets.
+                    let o = points[k] + n * 1e-6
+                    let skip = skips[k]
+                    for q in near where q.index != skip && q.mayBlock(o, l)
+                        && primitives[q.index].distance(origin: o, direction: l, tMin: 1e-7, tMax: .infinity)
+                            < .infinity
+                    {
+                        lit = false
+                        break
+                    }
+                }
+                if lit {
+                    gd = cosTheta
+                    if lobe {
+                        gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: table[materials[k]]) * gd
+                    }
                 }
             }
-            output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-            if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            factors[pixel &* slots &+ dSlot] = Float(gd)
+            if sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
         }
     }
 
@@ -1077,7 +1109,11 @@ struct GeometryPass: Sendable {
     /// The specular factor per unit diffuse factor: (n + 8)/8·cosⁿ θ_h, zero for matte materials.
     /// Lights at one position share it.
     @inline(__always) func lobe(l: Vector3, view v: Vector3, normal n: Vector3, material m: Int) -> Double {
-        let term = lobeTerms[m]
+        GeometryPass.lobe(l: l, view: v, normal: n, term: lobeTerms[m])
+    }
+
+    /// `lobe` from the material's terms.
+    @inline(__always) static func lobe(l: Vector3, view v: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
         guard term.halfPower >= 0 else { return 0 }
         let exponent = term.exponent
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.

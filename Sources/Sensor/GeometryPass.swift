@@ -744,16 +744,16 @@ struct GeometryPass: Sendable {
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
-        // With occluders, their bounding spheres go to a compact array first (`SphereOccluder`).
+        // With occluders, their terms for this direction are prepared first (`RayOccluder`).
         lobeTerms.withUnsafeBufferPointer { terms in
             if occluders.isEmpty {
                 hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false,
                               near: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
                               primitives: primitives, output: output)
             } else {
-                withUnsafeTemporaryAllocation(of: SphereOccluder.self, capacity: occluders.count) { near in
+                withUnsafeTemporaryAllocation(of: RayOccluder.self, capacity: occluders.count) { near in
                     for (j, i) in occluders.enumerated() {
-                        near.initializeElement(at: j, to: SphereOccluder(primitives[i], index: i))
+                        near.initializeElement(at: j, to: RayOccluder(primitives[i], index: i, direction: l))
                     }
                     hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true,
                                   near: UnsafeBufferPointer(near), terms: terms, primitives: primitives,
@@ -767,7 +767,7 @@ struct GeometryPass: Sendable {
     /// and table pointers are taken into locals once, so the loop reloads none of them per pixel.
     @inline(__always) private func hardLightLoop(
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
-        near: UnsafeBufferPointer<SphereOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        near: UnsafeBufferPointer<RayOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
@@ -793,14 +793,10 @@ struct GeometryPass: Sendable {
             if cosTheta > 0 {
                 var lit = true
                 if shadows {
-                    // `occluded` with the bounding spheres from the compact array: the full test
-                    // only for an occluder whose sphere the ray meets.
+                    // `occluded` with the occluders' direction terms prepared (`RayOccluder`).
                     let o = points[k] + n * 1e-6
                     let skip = skips[k]
-                    for q in near where q.index != skip && q.mayBlock(o, l)
-                        && primitives[q.index].distance(origin: o, direction: l, tMin: 1e-7, tMax: .infinity)
-                            < .infinity
-                    {
+                    for q in near where q.index != skip && q.blocks(o, l) {
                         lit = false
                         break
                     }

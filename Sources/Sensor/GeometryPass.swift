@@ -748,16 +748,20 @@ struct GeometryPass: Sendable {
         lobeTerms.withUnsafeBufferPointer { terms in
             if occluders.isEmpty {
                 hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false,
-                              near: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
+                              near: UnsafeBufferPointer(start: nil, count: 0),
+                              exact: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
                               primitives: primitives, output: output)
             } else {
-                withUnsafeTemporaryAllocation(of: RayOccluder.self, capacity: occluders.count) { near in
-                    for (j, i) in occluders.enumerated() {
-                        near.initializeElement(at: j, to: RayOccluder(primitives[i], index: i, direction: l))
+                withUnsafeTemporaryAllocation(of: SphereBound.self, capacity: occluders.count) { near in
+                    withUnsafeTemporaryAllocation(of: RayOccluder.self, capacity: occluders.count) { exact in
+                        for (j, i) in occluders.enumerated() {
+                            near.initializeElement(at: j, to: SphereBound(primitives[i], index: i))
+                            exact.initializeElement(at: j, to: RayOccluder(primitives[i], direction: l))
+                        }
+                        hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true,
+                                      near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
+                                      terms: terms, primitives: primitives, output: output)
                     }
-                    hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true,
-                                  near: UnsafeBufferPointer(near), terms: terms, primitives: primitives,
-                                  output: output)
                 }
             }
         }
@@ -767,7 +771,8 @@ struct GeometryPass: Sendable {
     /// and table pointers are taken into locals once, so the loop reloads none of them per pixel.
     @inline(__always) private func hardLightLoop(
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
-        near: UnsafeBufferPointer<RayOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        near: UnsafeBufferPointer<SphereBound>, exact: UnsafeBufferPointer<RayOccluder>,
+        terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
@@ -796,9 +801,13 @@ struct GeometryPass: Sendable {
                     // `occluded` with the occluders' direction terms prepared (`RayOccluder`).
                     let o = points[k] + n * 1e-6
                     let skip = skips[k]
-                    for q in near where q.index != skip && q.blocks(o, l) {
-                        lit = false
-                        break
+                    if let exact = exact.baseAddress {
+                        for (j, q) in near.enumerated() where q.index != skip
+                            && RayOccluder.blocks(o, l, q, exact + j)
+                        {
+                            lit = false
+                            break
+                        }
                     }
                 }
                 if lit {

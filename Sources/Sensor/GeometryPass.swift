@@ -362,8 +362,8 @@ struct GeometryPass: Sendable {
                             }
                         } else {
                             lightFactors(
-                                batch.lead, tile: tile, count: count, s: s, occluders: occluders,
-                                primitives: primitives, output: output)
+                                batch.lead, tile: tile, cone: (axis, halfAngle), count: count, s: s,
+                                occluders: occluders, primitives: primitives, output: output)
                         }
                     }
                 }
@@ -668,8 +668,10 @@ struct GeometryPass: Sendable {
     }
 
     /// One emitter's factors for the `count` pixels of a group (`s.members`), occluders culled.
+    /// `cone` holds every primary ray of the tile: each direction d has d·axis ≥ cos(halfAngle).
     @inline(never) private func lightFactors(
-        _ e: Int, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
+        _ e: Int, tile: Tile, cone: (axis: Vector3, halfAngle: Double), count: Int, s: Scratch,
+        occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         switch emitters[e].geometry {
@@ -684,8 +686,8 @@ struct GeometryPass: Sendable {
                 output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
             }
         case let .directional(l, spread) where spread == 0 || softSamples <= 1:
-            hardLightFactors(e, l: l, tile: tile, count: count, s: s, occluders: occluders, primitives: primitives,
-                             output: output)
+            hardLightFactors(e, l: l, tile: tile, cone: cone, count: count, s: s, occluders: occluders,
+                             primitives: primitives, output: output)
         case let .positional(position, axis, m):
             positionalLightFactors(
                 e, position: position, axis: axis, exponent: m, tile: tile, count: count, s: s, occluders: occluders,
@@ -740,14 +742,16 @@ struct GeometryPass: Sendable {
 
     /// A hard key light: g = cos θ · visibility, the same l for every pixel.
     @inline(never) private func hardLightFactors(
-        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
-        primitives: UnsafeBufferPointer<Primitive>, output: Output
+        _ e: Int, l: Vector3, tile: Tile, cone: (axis: Vector3, halfAngle: Double), count: Int, s: Scratch,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        guard count > 0 else { return }
+        let bound = LobeBound(towards: l, normal: s.hitNormal[s.members[0]], cone: cone)
         // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
         // With occluders, their terms for this direction are prepared first (`RayOccluder`).
         lobeTerms.withUnsafeBufferPointer { terms in
             if occluders.isEmpty {
-                hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false,
+                hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: false,
                               near: UnsafeBufferPointer(start: nil, count: 0),
                               exact: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
                               primitives: primitives, output: output)
@@ -758,7 +762,7 @@ struct GeometryPass: Sendable {
                             near.initializeElement(at: j, to: SphereBound(primitives[i], index: i))
                             exact.initializeElement(at: j, to: RayOccluder(primitives[i], direction: l))
                         }
-                        hardLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true,
+                        hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: true,
                                       near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
                                       terms: terms, primitives: primitives, output: output)
                     }
@@ -770,7 +774,7 @@ struct GeometryPass: Sendable {
     /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`. The scratch
     /// and table pointers are taken into locals once, so the loop reloads none of them per pixel.
     @inline(__always) private func hardLightLoop(
-        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
+        _ e: Int, l: Vector3, tile: Tile, bound: LobeBound, count: Int, s: Scratch, shadows: Bool,
         near: UnsafeBufferPointer<SphereBound>, exact: UnsafeBufferPointer<RayOccluder>,
         terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
@@ -812,8 +816,10 @@ struct GeometryPass: Sendable {
                 }
                 if lit {
                     gd = cosTheta
-                    if lobe {
-                        gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: table[materials[k]]) * gd
+                    // The group's bound first: where it shows the lobe below its cut, `lobe` gives 0.
+                    let term = table[materials[k]]
+                    if lobe && !(n == bound.normal && term.exponent * bound.sin2 >= LobeBound.cut) {
+                        gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: term) * gd
                     }
                 }
             }

@@ -2,43 +2,40 @@ import Foundation
 import Scenes
 
 extension GeometryPass {
-    /// A lower bound of 1 − cos² θ_h over a group's pixels for a light at infinity, so the key
-    /// light's loop can skip a lobe that `lobe` would cut (n·(1 − cos² θ_h) ≥ 80) for every pixel
-    /// whose normal is the group's.
+    /// A bound on the half vector's angle to the normal over a group's pixels for a light at
+    /// infinity, so the key light's loop can skip a lobe that `lobe` would cut
+    /// (n·(1 − cos² θ_h) ≥ 80) without forming it.
     ///
     /// The view directions v of a tile lie in the cone of half-angle β about the axis ray's v₀.
     /// The half vector ĥ(v) = (l + v)/|l + v| moves by at most |dv|/|l + v| as v moves, and
-    /// |l + v| = 2·cos(∠(l, v)/2) ≥ 1 while ∠(l, v) ≤ 120°; so where ∠(l, v₀) + β ≤ 120°,
-    /// ∠(ĥ(v), ĥ(v₀)) ≤ β over the (convex) cone and θ_h(v) ≥ θ_h(v₀) − β. Then for every pixel
-    /// whose half vector faces the normal, 1 − cos² θ_h ≥ sin²(min(θ_h(v₀) − β, π/2)). Margins: β
-    /// grows by 10⁻⁶ rad (the cone's own cosine and acos rounding, below 2·10⁻⁸), θ_h(v₀) shrinks by
-    /// 10⁻⁶, and the bound by 10⁻⁹ (the pixel's rounded cos² θ_h, ~10⁻¹⁵); `cut` is 80 raised by a
-    /// relative 10⁻⁹ for the products' rounding. A skipped lobe is therefore one `lobe` returns 0
-    /// for, and the factors are unchanged.
+    /// |l + v| = 2·cos(∠(l, v)/2) ≥ 2·cos(w/2) with w = ∠(l, v₀) + β the widest angle over the
+    /// (convex) cone; so ∠(ĥ(v), ĥ₀) ≤ τ = β/min(2·cos(w/2), 1) with ĥ₀ = ĥ(v₀), and for a pixel of
+    /// normal n, θ_h ≥ ∠(n, ĥ₀) − τ. Since cos is 1-Lipschitz, n·ĥ₀ ≤ cos θ_c − τ − ε gives
+    /// θ_h ≥ θ_c + ε, so with cos θ_c = `LobeTerm.cutCosine` the pixel's lobe is below the cut.
+    /// Margins: β grows by 10⁻⁶ rad (the cone's cosine and acos rounding, below 2·10⁻⁸), ε is
+    /// 10⁻⁶ (n·ĥ₀ and the cut cosine rounded, ~10⁻¹⁵), `cutCosine` holds 10⁻⁹ in sin² θ_h for the
+    /// pixel's own rounded cos² θ_h (~10⁻¹⁵) and `cut` a relative 10⁻⁹ for the products. A skipped
+    /// lobe is therefore one `lobe` returns 0 for, and the factors are unchanged.
     struct LobeBound {
-        /// n·`sin2` at or above this shows the cut for every pixel of the normal.
+        /// 80, raised by a relative 10⁻⁹.
         static let cut = 80 * (1 + 1e-9)
-        /// The normal the bound holds for.
-        let normal: Vector3
-        /// The lower bound of 1 − cos² θ_h (0 where none is shown).
-        let sin2: Double
+        /// ĥ₀, unit.
+        let half: Vector3
+        /// τ + ε; infinite where no bound is shown.
+        let turn: Double
 
-        init(towards l: Vector3, normal n: Vector3, cone: (axis: Vector3, halfAngle: Double)) {
-            normal = n
+        init(towards l: Vector3, cone: (axis: Vector3, halfAngle: Double)) {
             let v = -cone.axis
             let beta = cone.halfAngle + 1e-6
             let h = l + v
-            guard beta < 1, beta + LobeBound.angle(l, v) <= 2 * Double.pi / 3, n.dot(n) > 0.5, h.dot(h) >= 1 else {
-                sin2 = 0
+            // The widest angle between l and a view direction of the cone, kept off π (l + v = 0).
+            let widest = beta + LobeBound.angle(l, v)
+            guard beta < 0.5, widest <= 2.8, h.dot(h) > 0.01 else {
+                (half, turn) = (h, .infinity)
                 return
             }
-            let low = LobeBound.angle(n, h) - beta - 1e-6
-            guard low > 0 else {
-                sin2 = 0
-                return
-            }
-            let s = sin(min(low, Double.pi / 2))
-            sin2 = max(s * s - 1e-9, 0)
+            half = h / h.length
+            turn = beta / min(2 * cos(widest / 2), 1) + 1e-6
         }
 
         /// The angle between two non-zero vectors, accurate near 0 and π (unlike acos of the cosine).

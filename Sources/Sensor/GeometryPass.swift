@@ -746,7 +746,7 @@ struct GeometryPass: Sendable {
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         guard count > 0 else { return }
-        let bound = LobeBound(towards: l, normal: s.hitNormal[s.members[0]], cone: cone)
+        let bound = LobeBound(towards: l, cone: cone)
         // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
         // With occluders, their terms for this direction are prepared first (`RayOccluder`).
         lobeTerms.withUnsafeBufferPointer { terms in
@@ -818,7 +818,7 @@ struct GeometryPass: Sendable {
                     gd = cosTheta
                     // The group's bound first: where it shows the lobe below its cut, `lobe` gives 0.
                     let term = table[materials[k]]
-                    if lobe && !(n == bound.normal && term.exponent * bound.sin2 >= LobeBound.cut) {
+                    if lobe && !(n.dot(bound.half) <= term.cutCosine - bound.turn) {
                         gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: term) * gd
                     }
                 }

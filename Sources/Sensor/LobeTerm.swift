@@ -13,10 +13,16 @@ struct LobeTerm: Sendable {
     /// n/2 where it is a whole number in 1...64, 0 where the general path applies, −1 for a
     /// matte material.
     let halfPower: Int
+    /// A cos θ_h at or below which the lobe is surely cut: n·(1 − cos² θ_h) ≥ 80·(1 + 10⁻⁹) + 10⁻⁹·n,
+    /// that is cos θ_h ≤ √(1 − 80·(1 + 10⁻⁹)/n − 10⁻⁹); −2 (never) where no angle is cut.
+    /// `GeometryPass.LobeBound` compares a group's bound of cos θ_h with it.
+    let cutCosine: Double
 
     init(exponent n: Double) {
         exponent = n
         scale = (n + 8) / 8
+        let sine2 = GeometryPass.LobeBound.cut / n + 1e-9
+        cutCosine = n > 0 && sine2 < 1 ? (1 - sine2).squareRoot() : -2
         if !n.isFinite {
             halfPower = -1
         } else if n / 2 >= 1 && n / 2 <= 64 && (n / 2).rounded() == n / 2 {

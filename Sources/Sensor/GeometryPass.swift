@@ -750,11 +750,16 @@ struct GeometryPass: Sendable {
         // As `positionalLightFactors`: a copy without the shadow test where there is nothing to test.
         // With occluders, their terms for this direction are prepared first (`RayOccluder`).
         lobeTerms.withUnsafeBufferPointer { terms in
-            if occluders.isEmpty {
-                hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: false,
-                              near: UnsafeBufferPointer(start: nil, count: 0),
-                              exact: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
-                              primitives: primitives, output: output)
+            // The lobe's slot exists only when some material is glossy. Without occluders (most
+            // pixels) the loop is copied per lobe flag, so neither copy tests it per pixel.
+            let none = (UnsafeBufferPointer<SphereBound>(start: nil, count: 0),
+                        UnsafeBufferPointer<RayOccluder>(start: nil, count: 0))
+            if occluders.isEmpty && emitters[e].hasSpecular && specularSlot[e] >= 0 {
+                hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: false, lobe: true,
+                              near: none.0, exact: none.1, terms: terms, primitives: primitives, output: output)
+            } else if occluders.isEmpty {
+                hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: false, lobe: false,
+                              near: none.0, exact: none.1, terms: terms, primitives: primitives, output: output)
             } else {
                 withUnsafeTemporaryAllocation(of: SphereBound.self, capacity: occluders.count) { near in
                     withUnsafeTemporaryAllocation(of: RayOccluder.self, capacity: occluders.count) { exact in
@@ -763,7 +768,7 @@ struct GeometryPass: Sendable {
                             exact.initializeElement(at: j, to: RayOccluder(primitives[i], direction: l))
                         }
                         hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: true,
-                                      near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
+                                      lobe: emitters[e].hasSpecular && specularSlot[e] >= 0, near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
                                       terms: terms, primitives: primitives, output: output)
                     }
                 }
@@ -774,7 +779,7 @@ struct GeometryPass: Sendable {
     /// The pixel loop of `hardLightFactors`, with the shadow test only where `shadows`. The scratch
     /// and table pointers are taken into locals once, so the loop reloads none of them per pixel.
     @inline(__always) private func hardLightLoop(
-        _ e: Int, l: Vector3, tile: Tile, bound: LobeBound, count: Int, s: Scratch, shadows: Bool,
+        _ e: Int, l: Vector3, tile: Tile, bound: LobeBound, count: Int, s: Scratch, shadows: Bool, lobe: Bool,
         near: UnsafeBufferPointer<SphereBound>, exact: UnsafeBufferPointer<RayOccluder>,
         terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
@@ -784,8 +789,6 @@ struct GeometryPass: Sendable {
         let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
-        // The lobe's slot exists only when some material is glossy.
-        let lobe = emitters[e].hasSpecular && sSlot >= 0
         let factors = output.factors.base
         guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
               let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
@@ -824,7 +827,7 @@ struct GeometryPass: Sendable {
                 }
             }
             factors[pixel &* slots &+ dSlot] = Float(gd)
-            if sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
+            if lobe || sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
         }
     }
 

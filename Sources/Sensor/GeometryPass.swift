@@ -790,6 +790,7 @@ struct GeometryPass: Sendable {
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let factors = output.factors.base
+        var last = -1
         guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
               let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
               let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
@@ -808,12 +809,19 @@ struct GeometryPass: Sendable {
                     // `occluded` with the occluders' direction terms prepared (`RayOccluder`).
                     let o = points[k] + n * 1e-6
                     let skip = skips[k]
+                    // Neighbouring pixels tend to share a blocker: the last one found is tried first
+                    // (any blocker shadows, so the order changes no answer).
                     if let exact = exact.baseAddress {
-                        for (j, q) in near.enumerated() where q.index != skip
-                            && RayOccluder.blocks(o, l, q, exact + j)
-                        {
+                        if last >= 0 && near[last].index != skip && RayOccluder.blocks(o, l, near[last], exact + last) {
                             lit = false
-                            break
+                        } else {
+                            for (j, q) in near.enumerated() where j != last && q.index != skip
+                                && RayOccluder.blocks(o, l, q, exact + j)
+                            {
+                                lit = false
+                                last = j
+                                break
+                            }
                         }
                     }
                 }

@@ -768,7 +768,8 @@ struct GeometryPass: Sendable {
                             exact.initializeElement(at: j, to: RayOccluder(primitives[i], direction: l))
                         }
                         hardLightLoop(e, l: l, tile: tile, bound: bound, count: count, s: s, shadows: true,
-                                      lobe: emitters[e].hasSpecular && specularSlot[e] >= 0, near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
+                                      lobe: emitters[e].hasSpecular && specularSlot[e] >= 0,
+                                      near: UnsafeBufferPointer(near), exact: UnsafeBufferPointer(exact),
                                       terms: terms, primitives: primitives, output: output)
                     }
                 }

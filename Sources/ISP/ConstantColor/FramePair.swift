@@ -245,13 +245,23 @@ struct FramePair: @unchecked Sendable {
                         for x in 0..<w { out[y * w + x] = (Float(dn.base[3 * (y * width + x) + 1]) - black) * scale }
                         continue
                     }
+                    // Plain pointer steps (the indices stay inside the frame checked above); the integer sum is
+                    // exact in any order.
+                    let target = out + y * w
+                    var block = dn.base + 3 * (y * n * width) + 1
                     for x in 0..<w {
                         var sum: UInt32 = 0
-                        for yy in (y * n)..<(y * n + n) {
-                            let row = dn.base + 3 * (yy * width + x * n) + 1
-                            for xx in 0..<n { sum &+= UInt32(row[3 * xx]) }
+                        var row = block
+                        for _ in 0..<n {
+                            var value = row
+                            for _ in 0..<n {
+                                sum &+= UInt32(value.pointee)
+                                value += 3
+                            }
+                            row += 3 &* width
                         }
-                        out[y * w + x] = (Float(sum) * inverse - black) * scale
+                        target[x] = (Float(sum) * inverse - black) * scale
+                        block += 3 &* n
                     }
                 }
             }

@@ -500,7 +500,8 @@ extension ConstantColorPipeline {
     /// vector per channel (a 4 × 4 transposition without its last row).
     @inline(__always)
     static func channels(_ p: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let p0 = p.loadUnaligned(as: SIMD4<Float>.self), p1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let p0 = p.loadUnaligned(as: SIMD4<Float>.self)
+        let p1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
         let p2 = p.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
         let p3 = p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
         #if arch(x86_64)

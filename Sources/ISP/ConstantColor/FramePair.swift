@@ -161,8 +161,8 @@ struct FramePair: @unchecked Sendable {
             let whiteLanes = SIMD4<Float>(repeating: whiteF)
             let clipLimits = SIMD4<Float>(.infinity, .infinity, .infinity, 0)
             for x in 0..<vectorEnd {
-                let words = _mm_and_si128(
-                    _mm_unpacklo_epi16(_mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source))), _mm_setzero_si128()), low3)
+                let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source)))
+                let words = _mm_and_si128(_mm_unpacklo_epi16(packed, _mm_setzero_si128()), low3)
                 let dn: SIMD4<Float> = _mm_cvtepi32_ps(words)
                 f.storeBytes(of: (dn - blackLanes) * scaleF, as: SIMD4<Float>.self)
                 let t = top.loadUnaligned(as: SIMD4<Float>.self)

@@ -26,15 +26,20 @@ public enum TrainingReflectances {
         func normal() -> Double {
             (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
         }
+        // The basis cos(kπx) at the grid's wavelengths is the same for every draw: computed once (the same
+        // expressions, so the same values) instead of once per draw.
+        let basis = Spectrum.wavelengths.map { lambda in
+            let x = (lambda - 380) / 400
+            return (1...6).map { k in cos(Double(k) * Double.pi * x) }
+        }
         return (0..<max(0, count)).map { _ in
             let level = -3 + 5.5 * uniform()
             let amplitudes = (1...6).map { 1.6 / Double($0) * normal() }
-            return Spectrum { lambda in
-                let x = (lambda - 380) / 400
+            return Spectrum(values: basis.map { cosines in
                 var z = level
-                for (k, a) in amplitudes.enumerated() { z += a * cos(Double(k + 1) * Double.pi * x) }
+                for (k, a) in amplitudes.enumerated() { z += a * cosines[k] }
                 return 0.01 + 0.94 / (1 + exp(-z))
-            }
+            })
         }
     }
 

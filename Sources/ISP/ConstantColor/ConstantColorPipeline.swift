@@ -1,3 +1,6 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 import Devices
 import Dispatch
 import Foundation
@@ -402,11 +405,11 @@ public struct ConstantColorPipeline: Sendable {
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         // The map interpolated to this row, at every tile column.
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
-                        // The row's blend and its mapped colour, one plane per channel (structure of
-                        // arrays, so the kernel loads and stores four pixels at once), padded to a
-                        // multiple of four with copies of the last pixel.
+                        // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
+                        // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
+                        // at once), padded to a multiple of four with copies of the last pixel.
                         let padded = (width + 3) / 4 * 4
-                        let soa = UnsafeMutablePointer<Float>.allocate(capacity: 6 * padded)
+                        let soa = UnsafeMutablePointer<Float>.allocate(capacity: 7 * padded)
                         defer {
                             between.deallocate()
                             soa.deallocate()
@@ -423,31 +426,30 @@ public struct ConstantColorPipeline: Sendable {
                             for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
-                            let inverseR = inverse.x, inverseG = inverse.y, inverseB = inverse.z
-                            let sr = soa, sg = soa + padded, sb = soa + 2 * padded
+                            // Each lane the scalar w·(f − a) + (v·a)·(1/ratio) of its channel, so the same
+                            // values bit for bit; the rows' buffers have a value to spare for the fourth lane.
+                            let inverse4 = SIMD4<Float>(inverse.x, inverse.y, inverse.z, 0)
+                            let blend = UnsafeMutableRawPointer(soa)
                             for x in 0..<padded {
                                 let i = x < width ? x : width &- 1
                                 let col = cols.base[i]
                                 let w = clip[i] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
-                                let p = 3 &* i, v = 1 - w
-                                let fr = fl[p], fg = fl[p &+ 1], fb = fl[p &+ 2]
-                                let ar = am[p], ag = am[p &+ 1], ab = am[p &+ 2]
-                                sr[x] = w * (fr - ar) + v * ar * inverseR
-                                sg[x] = w * (fg - ag) + v * ag * inverseG
-                                sb[x] = w * (fb - ab) + v * ab * inverseB
+                                let v = 1 - w
+                                let f4 = UnsafeRawPointer(fl + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
+                                let a4 = UnsafeRawPointer(am + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
+                                blend.storeBytes(of: w * (f4 - a4) + v * a4 * inverse4, toByteOffset: 16 &* x,
+                                                 as: SIMD4<Float>.self)
                             }
-                            let raw = UnsafeMutableRawPointer(soa)
+                            let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {
-                                let r = raw.loadUnaligned(fromByteOffset: 4 * x, as: SIMD4<Float>.self)
-                                let g = raw.loadUnaligned(fromByteOffset: 4 * (padded + x), as: SIMD4<Float>.self)
-                                let bl = raw.loadUnaligned(fromByteOffset: 4 * (2 * padded + x), as: SIMD4<Float>.self)
+                                let (r, g, bl) = Self.channels(UnsafeRawPointer(blend + 16 &* x))
                                 let (cr, cg, cb) = CorrectionKernel.apply4(m.base, r, g, bl)
-                                raw.storeBytes(of: cr, toByteOffset: 4 * (3 * padded + x), as: SIMD4<Float>.self)
-                                raw.storeBytes(of: cg, toByteOffset: 4 * (4 * padded + x), as: SIMD4<Float>.self)
-                                raw.storeBytes(of: cb, toByteOffset: 4 * (5 * padded + x), as: SIMD4<Float>.self)
+                                UnsafeMutableRawPointer(mr + x).storeBytes(of: cr, as: SIMD4<Float>.self)
+                                UnsafeMutableRawPointer(mg + x).storeBytes(of: cg, as: SIMD4<Float>.self)
+                                UnsafeMutableRawPointer(mb + x).storeBytes(of: cb, as: SIMD4<Float>.self)
                             }
                             let o = out.base + 3 * y * width
-                            let mr = soa + 3 * padded, mg = soa + 4 * padded, mb = soa + 5 * padded
+                            let sr = soa, sg = soa + 1, sb = soa + 2
                             // Tile by tile, its sums held in registers: the same additions in the same
                             // order as adding each pixel to the stored sum.
                             for tx in 0..<mw {
@@ -460,9 +462,9 @@ public struct ConstantColorPipeline: Sendable {
                                     p[1] = cg
                                     p[2] = cb
                                     guard !clip[x] else { continue }
-                                    s0 += Double(sr[x])
-                                    s1 += Double(sg[x])
-                                    s2 += Double(sb[x])
+                                    s0 += Double(sr[4 &* x])
+                                    s1 += Double(sg[4 &* x])
+                                    s2 += Double(sb[4 &* x])
                                     let weight = gx.base[x]
                                     rowSum += SIMD2(weight * Double(yRow.x * cr + yRow.y * cg + yRow.z * cb), weight)
                                 }
@@ -490,6 +492,26 @@ public struct ConstantColorPipeline: Sendable {
             }
         }
         return (linear, total.y > 0 ? total.x / total.y : 0, brightest)
+    }
+}
+
+extension ConstantColorPipeline {
+    /// The red, green and blue of four pixels stored as four lanes each (r, g, b, unused) from `p` on, one
+    /// vector per channel (a 4 × 4 transposition without its last row).
+    @inline(__always)
+    static func channels(_ p: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let p0 = p.loadUnaligned(as: SIMD4<Float>.self)
+        let p1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let p2 = p.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
+        let p3 = p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+        #if arch(x86_64)
+        let t0: SIMD4<Float> = _mm_unpacklo_ps(p0, p1), t1: SIMD4<Float> = _mm_unpacklo_ps(p2, p3)
+        let t2: SIMD4<Float> = _mm_unpackhi_ps(p0, p1), t3: SIMD4<Float> = _mm_unpackhi_ps(p2, p3)
+        return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3))
+        #else
+        return (SIMD4(p0[0], p1[0], p2[0], p3[0]), SIMD4(p0[1], p1[1], p2[1], p3[1]),
+                SIMD4(p0[2], p1[2], p2[2], p3[2]))
+        #endif
     }
 }
 

@@ -1,3 +1,6 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 import Foundation
 import Imaging
 import Spectra
@@ -75,7 +78,37 @@ struct DisplayEncoder: Sendable {
                 let low = exact.lowBits, high = exact.highBits, first = exact.lowBits >> ExactCodeTable.shift
                 let mask = UInt32(1 << ExactCodeTable.shift - 1)
                 return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
-                    for i in (3 * rows.lowerBound * width)..<(3 * rows.upperBound * width) {
+                    let end = 3 * rows.upperBound * width
+                    var start = 3 * rows.lowerBound * width
+                    #if arch(x86_64)
+                    // Four values at a time, each lane the scalar steps: max(v, 0) is `v > 0 ? v : 0` (0 for NaN
+                    // and −0), and for values ≥ 0 the Float order is that of the bit patterns, so the clamp can
+                    // be made on Floats; the bucket's offset and the pattern's low bits are below 2¹⁶, so the
+                    // signed compare is the unsigned one.
+                    let zero = SIMD4<Float>(repeating: 0), scale4 = SIMD4<Float>(repeating: scale)
+                    let lowF = SIMD4<Float>(repeating: Float(bitPattern: low))
+                    let highF = SIMD4<Float>(repeating: Float(bitPattern: high))
+                    let firstLanes = _mm_set1_epi32(Int32(bitPattern: first)), low16 = _mm_set1_epi32(0xFFFF)
+                    let maskLanes = _mm_set1_epi32(Int32(bitPattern: mask)), one = _mm_set1_epi32(1)
+                    while start + 4 <= end {
+                        let v = UnsafeRawPointer(source.base + start).loadUnaligned(as: SIMD4<Float>.self) * scale4
+                        let c: SIMD4<Float> = _mm_min_ps(_mm_max_ps(_mm_max_ps(v, zero), lowF), highF)
+                        let bits = _mm_castps_si128(c)
+                        let index = _mm_sub_epi32(_mm_srli_epi32(bits, Int32(ExactCodeTable.shift)), firstLanes)
+                        let lanes = unsafeBitCast(index, to: SIMD4<Int32>.self)
+                        let e = SIMD4<UInt32>(
+                            entries.base[Int(lanes[0])], entries.base[Int(lanes[1])],
+                            entries.base[Int(lanes[2])], entries.base[Int(lanes[3])])
+                        let entry = unsafeBitCast(e, to: SIMD2<Int64>.self)
+                        let below = _mm_cmpgt_epi32(_mm_and_si128(entry, low16), _mm_and_si128(bits, maskLanes))
+                        let codes = _mm_add_epi32(_mm_srli_epi32(entry, 16), _mm_add_epi32(one, below))
+                        let packed = _mm_packus_epi16(_mm_packs_epi32(codes, codes), _mm_setzero_si128())
+                        UnsafeMutableRawPointer(out + start).storeBytes(
+                            of: UInt32(bitPattern: _mm_cvtsi128_si32(packed)), as: UInt32.self)
+                        start += 4
+                    }
+                    #endif
+                    for i in start..<end {
                         let v = source.base[i] * scale
                         // Clamped to the table's range: below it and above it the code is constant.
                         let bits = min(max((v > 0 ? v : 0).bitPattern, low), high)

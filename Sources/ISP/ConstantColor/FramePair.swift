@@ -1,3 +1,6 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 import Imaging
 import Sensor
 
@@ -110,8 +113,9 @@ struct FramePair: @unchecked Sendable {
         init(_ pair: FramePair) {
             self.pair = pair
             let w = pair.width
-            flash = .allocate(capacity: 3 * w)
-            ambient = .allocate(capacity: 3 * w)
+            // One spare value: `load` stores four lanes per pixel, the fourth overwritten by the next pixel.
+            flash = .allocate(capacity: 3 * w + 1)
+            ambient = .allocate(capacity: 3 * w + 1)
             clipped = .allocate(capacity: w)
             upper = .allocate(capacity: 4 * w)
             lower = .allocate(capacity: 4 * w)
@@ -142,22 +146,51 @@ struct FramePair: @unchecked Sendable {
             let ay = pair.ay, scaleA = pair.scaleA, scaleF = pair.scaleF
             var source = pair.flash + 3 * y * w
             var top = UnsafeRawPointer(upper), bottom = UnsafeRawPointer(lower)
-            var f = flash, a = ambient
-            for x in 0..<w {
-                let r = source[0], g = source[1], b = source[2]
-                f[0] = (Float(r) - black) * scaleF
-                f[1] = (Float(g) - black) * scaleF
-                f[2] = (Float(b) - black) * scaleF
+            var f = UnsafeMutableRawPointer(flash), a = UnsafeMutableRawPointer(ambient)
+            // Four lanes per pixel, each lane the scalar operation (so the same values bit for bit); the fourth
+            // lane of each store is overwritten by the next pixel's (the buffers have one value to spare).
+            let blackLanes = SIMD4<Float>(repeating: black)
+            #if arch(x86_64)
+            // The three DN as 32-bit integers from one 8-byte load (its fourth value, the next pixel's, is
+            // masked off); the frame's very last pixel, whose load would reach past the frame, takes the
+            // scalar path. Clipped: a DN at the white level (exact in Float; the fourth lane is 0) or the ambient
+            // clip weight (lane 3 of v) above 0, two compares of four lanes.
+            let vectorEnd = y == pair.height - 1 ? w - 1 : w
+            let low3 = _mm_set_epi32(0, -1, -1, -1)
+            let whiteF = Float(white)
+            let whiteLanes = SIMD4<Float>(repeating: whiteF)
+            let clipLimits = SIMD4<Float>(.infinity, .infinity, .infinity, 0)
+            for x in 0..<vectorEnd {
+                let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source)))
+                let words = _mm_and_si128(_mm_unpacklo_epi16(packed, _mm_setzero_si128()), low3)
+                let dn: SIMD4<Float> = _mm_cvtepi32_ps(words)
+                f.storeBytes(of: (dn - blackLanes) * scaleF, as: SIMD4<Float>.self)
                 let t = top.loadUnaligned(as: SIMD4<Float>.self)
                 let u = bottom.loadUnaligned(as: SIMD4<Float>.self)
                 let v = t + ay * (u - t)
-                a[0] = (v[0] - black) * scaleA
-                a[1] = (v[1] - black) * scaleA
-                a[2] = (v[2] - black) * scaleA
+                a.storeBytes(of: (v - blackLanes) * scaleA, as: SIMD4<Float>.self)
+                clipped[x] = _mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(dn, whiteLanes), _mm_cmpgt_ps(v, clipLimits))) != 0
+                source += 3
+                f += 12
+                a += 12
+                top += 16
+                bottom += 16
+            }
+            #else
+            let vectorEnd = 0
+            #endif
+            for x in vectorEnd..<w {
+                let r = source[0], g = source[1], b = source[2]
+                let dn = SIMD4<Float>(Float(r), Float(g), Float(b), 0)
+                f.storeBytes(of: (dn - blackLanes) * scaleF, as: SIMD4<Float>.self)
+                let t = top.loadUnaligned(as: SIMD4<Float>.self)
+                let u = bottom.loadUnaligned(as: SIMD4<Float>.self)
+                let v = t + ay * (u - t)
+                a.storeBytes(of: (v - blackLanes) * scaleA, as: SIMD4<Float>.self)
                 clipped[x] = max(r, g, b) >= white || v[3] > 0
                 source += 3
-                f += 3
-                a += 3
+                f += 12
+                a += 12
                 top += 16
                 bottom += 16
             }
@@ -212,13 +245,23 @@ struct FramePair: @unchecked Sendable {
                         for x in 0..<w { out[y * w + x] = (Float(dn.base[3 * (y * width + x) + 1]) - black) * scale }
                         continue
                     }
+                    // Plain pointer steps (the indices stay inside the frame checked above); the integer sum is
+                    // exact in any order.
+                    let target = out + y * w
+                    var block = dn.base + 3 * (y * n * width) + 1
                     for x in 0..<w {
                         var sum: UInt32 = 0
-                        for yy in (y * n)..<(y * n + n) {
-                            let row = dn.base + 3 * (yy * width + x * n) + 1
-                            for xx in 0..<n { sum &+= UInt32(row[3 * xx]) }
+                        var row = block
+                        for _ in 0..<n {
+                            var value = row
+                            for _ in 0..<n {
+                                sum &+= UInt32(value.pointee)
+                                value += 3
+                            }
+                            row += 3 &* width
                         }
-                        out[y * w + x] = (Float(sum) * inverse - black) * scale
+                        target[x] = (Float(sum) * inverse - black) * scale
+                        block += 3 &* n
                     }
                 }
             }

@@ -20,7 +20,6 @@ struct GeometryPass: Sendable {
     let rotation: Rotation
     let primitives: [Primitive]
     let emitters: [Emitter]
-    let shininess: [Double]
     /// Per material, the lobe's terms (see `LobeTerm`).
     let lobeTerms: [LobeTerm]
     let diffuseSlot: [Int]
@@ -56,7 +55,6 @@ struct GeometryPass: Sendable {
         self.rotation = rotation
         self.primitives = primitives
         self.emitters = emitters
-        self.shininess = shininess
         lobeTerms = shininess.map(LobeTerm.init(exponent:))
         self.diffuseSlot = diffuseSlot
         self.specularSlot = specularSlot
@@ -427,7 +425,10 @@ struct GeometryPass: Sendable {
                 }
                 let p = origin + best * d
                 var n = shapes[g].facing
-                if !shapes[g].facingKnown && n.dot(d) > 0 { n = -n }
+                if !(best <= shapes[g].facingReach) {
+                    n = shapes[g].normal
+                    if n.dot(d) > 0 { n = -n }
+                }
                 var material = shapes[g].material
                 var materialID = shapes[g].materialID
                 if shapes[g].grid {

@@ -52,15 +52,17 @@ struct PrimaryShape {
     var position: Vector3
     /// The world normal as a primary hit of a flat shape reports it: turned towards the camera.
     /// Every ray leaving the camera meets the plane from the camera's side, so where that side is
-    /// decided beyond rounding (`facingKnown`) the per-pixel test n·d > 0 always gives this sign.
+    /// decided beyond rounding the per-pixel test n·d > 0 gives this sign for every hit up to
+    /// `facingReach`.
     var facing: Vector3
-    var facingKnown: Bool
+    /// The distance up to which `facing` holds; −1 where it is not shown (the per-pixel test decides).
+    var facingReach: Double
     /// The packet test's terms (`distances`) broadcast to all four lanes once here, not per test:
     /// the columns' local x, y, z and w rows, the camera's local point (z negated), the half sizes
     /// and their negations, the disc's squared radius and the sphere's c.
-    var lanes: Lanes
+    var lanes: Broadcast
 
-    struct Lanes {
+    struct Broadcast {
         var x0, x1, x2, y0, y1, y2, z0, z1, z2, w0, w1, w2: SIMD4<Float>
         var localX, localY, minusLocalZ: SIMD4<Float>
         var sizeX, sizeY, minusSizeX, minusSizeY, radiusSquared, sphereC: SIMD4<Float>
@@ -83,7 +85,6 @@ struct PrimaryShape {
         kind = p.kind
         flat = p.kind == .plane || p.kind == .disc
         plain = flat && p.texture == .none
-        normal = p.planeNormal
         material = p.materialBase
         materialID = UInt16(p.materialBase)
         object = p.object
@@ -101,17 +102,20 @@ struct PrimaryShape {
         let n = p.texture == .none ? p.planeNormal : p.toWorld.rotate(Vector3(0, 0, 1))
         normal = n
         // A hit the second sweep finishes has t = −localZ / (row2·d) > 0, so row2·d has the sign
-        // opposite to localZ. The Float test bounds the hit inside the shape, so t is at most
-        // twice the farthest point's distance D and |row2·d| ≥ |localZ| / 2D. Where that margin
-        // exceeds 10⁻¹² and n matches row2 to 10⁻¹⁴, n·d has the same sign as row2·d.
+        // opposite to localZ. For a hit at t ≤ D (twice the farthest point's distance, which holds
+        // every hit inside the shape), |row2·d| ≥ |localZ| / D. Where that margin exceeds 10⁻¹² and
+        // n matches row2 to 10⁻¹⁴, n·d has the same sign as row2·d. The caller checks t ≤ D on the
+        // double-precision distance itself: a grazing ray that the Float test let through may have a
+        // larger one.
         let far = 2 * (oc.length + p.boundingRadius)
         let gap = n - row2
         let rowGap = max(abs(gap.x), abs(gap.y), abs(gap.z))
-        facingKnown = flat && abs(localZ) / far > 1e-12 && rowGap < 1e-14
-        facing = facingKnown && localZ < 0 ? -n : n
+        let known = flat && abs(localZ) / far > 1e-12 && rowGap < 1e-14
+        facing = known && localZ < 0 ? -n : n
+        facingReach = known ? far : -1
         let (c0, c1, c2, local, size) = (c0, c1, c2, local, size)
         func all(_ v: Float) -> SIMD4<Float> { SIMD4(repeating: v) }
-        lanes = Lanes(
+        lanes = Broadcast(
             x0: all(c0.x), x1: all(c1.x), x2: all(c2.x), y0: all(c0.y), y1: all(c1.y), y2: all(c2.y),
             z0: all(c0.z), z1: all(c1.z), z2: all(c2.z), w0: all(c0.w), w1: all(c1.w), w2: all(c2.w),
             localX: all(local.x), localY: all(local.y), minusLocalZ: all(-local.z),

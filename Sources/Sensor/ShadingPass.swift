@@ -1,7 +1,6 @@
 import Foundation
 import Imaging
 
-
 /// Sums the cached light factors into mean electrons and runs the noise chain, one band of
 /// rows at a time, touching each pixel's factors once.
 ///

@@ -157,8 +157,9 @@ struct DisplayEncoder: Sendable {
             while exponent > -100, code(Float(sign: .plus, exponent: exponent, significand: 1).bitPattern) != code(0) {
                 exponent -= 1
             }
-            guard exponent > -100, highBits > 0 else { return nil }
             let lowBits = Float(sign: .plus, exponent: exponent, significand: 1).bitPattern
+            // A top below that power (a scale that maps everything near black) leaves no range: the formula decides.
+            guard exponent > -100, highBits > 0, lowBits <= highBits else { return nil }
             let size = UInt32(1) << Self.shift
             var entries: [UInt32] = []
             entries.reserveCapacity(Int((highBits >> Self.shift) - (lowBits >> Self.shift)) + 1)

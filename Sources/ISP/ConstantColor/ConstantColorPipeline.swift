@@ -282,6 +282,11 @@ public struct ConstantColorPipeline: Sendable {
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
         let timeF = Float(tF), timeA = Float(tA)
         let stride = Self.sumsPerTile
+        #if arch(x86_64)
+        let terms = TileNoiseTerms(
+            times: SIMD4(timeF, timeA, 0, 0), read2: read2, quantisation: SIMD4(quantF, quantA, 0, 0),
+            ratio2: ratio * ratio)
+        #endif
         var sums = [Double](repeating: 0, count: stride * mw * mh)
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             sums.withUnsafeMutableBufferPointer { buffer in
@@ -292,10 +297,16 @@ public struct ConstantColorPipeline: Sendable {
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                         rows.load(y)
                         for tx in 0..<mw {
+                            let x0 = tx * tile, x1 = min(width, tx * tile + tile)
+                            let t = out.base + stride * ((y / tile) * mw + tx)
+                            #if arch(x86_64)
+                            Self.addRowSums(
+                                x0..<x1, flash: fl, ambient: am, clipped: clip, terms: terms, to: t)
+                            #else
                             // This row's part of the tile, summed apart and then added to the tile.
                             var signal = 0.0, variance = 0.0, clipped = 0.0, count = 0.0
                             var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
-                            for x in (tx * tile)..<min(width, tx * tile + tile) {
+                            for x in x0..<x1 {
                                 count += 1
                                 if clip[x] {
                                     clipped += 1
@@ -311,7 +322,6 @@ public struct ConstantColorPipeline: Sendable {
                                 a += SIMD3(Double(ar), Double(ag), Double(ab))
                                 f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
                             }
-                            let t = out.base + stride * ((y / tile) * mw + tx)
                             t[0] += signal
                             t[1] += variance
                             t[2] += clipped
@@ -320,6 +330,7 @@ public struct ConstantColorPipeline: Sendable {
                                 t[4 + c] += a[c]
                                 t[7 + c] += f[c]
                             }
+                            #endif
                         }
                     }
                 }

@@ -248,6 +248,14 @@ struct FramePair: @unchecked Sendable {
                     // Plain pointer steps (the indices stay inside the frame checked above); the integer sum is
                     // exact in any order.
                     let target = out + y * w
+                    #if arch(x86_64)
+                    if n == 4 {
+                        blocks4(from: dn.base + 3 * (y * 4 * width), width: width, count: w, into: target) {
+                            (Float($0) * inverse - black) * scale
+                        }
+                        continue
+                    }
+                    #endif
                     var block = dn.base + 3 * (y * n * width) + 1
                     for x in 0..<w {
                         var sum: UInt32 = 0
@@ -267,4 +275,37 @@ struct FramePair: @unchecked Sendable {
             }
         }
     }
+
+    #if arch(x86_64)
+    /// The green sums of `count` blocks of 4 × 4 pixels starting at `start` (a pixel's red value; rows `width`
+    /// pixels apart), each passed through `rate` into `target`. The four rows of a block are added first as
+    /// whole runs of twelve 32-bit values (one 16-byte and one 8-byte load per row, all inside the block), then
+    /// the four greens of the column sums (values 1, 4, 7, 10) are added: an exact integer sum, so the same as
+    /// any other order.
+    @inline(__always)
+    private static func blocks4(
+        from start: UnsafePointer<UInt16>, width: Int, count: Int, into target: UnsafeMutablePointer<Float>,
+        rate: (UInt32) -> Float
+    ) {
+        let zero = _mm_setzero_si128()
+        let rowBytes = 6 &* width
+        var block = UnsafeRawPointer(start)
+        for x in 0..<count {
+            var s0 = zero, s1 = zero, s2 = zero
+            var row = block
+            for _ in 0..<4 {
+                let low = _mm_loadu_si128(UnsafePointer<SIMD2<Int64>>(OpaquePointer(row)))
+                let high = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(row + 16)))
+                s0 = _mm_add_epi32(s0, _mm_unpacklo_epi16(low, zero))
+                s1 = _mm_add_epi32(s1, _mm_unpackhi_epi16(low, zero))
+                s2 = _mm_add_epi32(s2, _mm_unpacklo_epi16(high, zero))
+                row += rowBytes
+            }
+            let v0 = unsafeBitCast(s0, to: SIMD4<UInt32>.self), v1 = unsafeBitCast(s1, to: SIMD4<UInt32>.self)
+            let v2 = unsafeBitCast(s2, to: SIMD4<UInt32>.self)
+            target[x] = rate(v0[1] &+ v1[0] &+ v1[3] &+ v2[2])
+            block += 24
+        }
+    }
+    #endif
 }

@@ -296,13 +296,14 @@ public struct ConstantColorPipeline: Sendable {
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                         rows.load(y)
+                        #if arch(x86_64)
+                        Self.addRowSums(
+                            width: width, tile: tile, flash: fl, ambient: am, clipped: clip, terms: terms,
+                            to: out.base + stride * ((y / tile) * mw))
+                        #else
                         for tx in 0..<mw {
                             let x0 = tx * tile, x1 = min(width, tx * tile + tile)
                             let t = out.base + stride * ((y / tile) * mw + tx)
-                            #if arch(x86_64)
-                            Self.addRowSums(
-                                x0..<x1, flash: fl, ambient: am, clipped: clip, terms: terms, to: t)
-                            #else
                             // This row's part of the tile, summed apart and then added to the tile.
                             var signal = 0.0, variance = 0.0, clipped = 0.0, count = 0.0
                             var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
@@ -330,8 +331,8 @@ public struct ConstantColorPipeline: Sendable {
                                 t[4 + c] += a[c]
                                 t[7 + c] += f[c]
                             }
-                            #endif
                         }
+                        #endif
                     }
                 }
             }

@@ -197,32 +197,73 @@ struct FramePair: @unchecked Sendable {
         }
 
         /// The horizontal interpolation at x + dₓ of ambient source row `y`: DN of the three
-        /// channels and the clip indicator, 4 per pixel. The row is first converted to those four
-        /// floats per pixel (each source pixel once, not once per neighbour that reads it), then
-        /// interpolated four values at a time.
+        /// channels and the clip indicator, 4 per pixel, each source pixel converted to those four
+        /// floats once (not once per neighbour that reads it) and interpolated four values at a time.
         private func interpolate(_ y: Int, into out: UnsafeMutablePointer<Float>) {
             let w = pair.width, ix = pair.ix, ax = pair.ax, white = pair.white
-            var row = pair.ambient + 3 * y * w, c = converted
+            let row = pair.ambient + 3 * y * w
+            let target = UnsafeMutableRawPointer(out)
+            // Columns whose two neighbours x + ix and x + ix + 1 both lie inside the row need no clamping.
+            let inner = max(0, min(w, -ix))..<max(max(0, min(w, -ix)), min(w, w - 1 - ix))
+            #if arch(x86_64)
+            // Source pixel i as (r, g, b, clip), the scalar conversion (for the few clamped columns at the ends).
+            @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
+                let p = row + 3 &* i
+                let r = p[0], g = p[1], b = p[2]
+                return SIMD4(Float(r), Float(g), Float(b), max(r, g, b) >= white ? 1 : 0)
+            }
+            @inline(__always) func lerp(_ x: Int, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>) {
+                target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
+            }
+            // The inner columns convert each source pixel once, as the right neighbour of one column and then
+            // the left neighbour of the next, from one 8-byte load (its fourth value masked off): the same floats
+            // (DN are exact in Float, so the clip compare on Floats is the integer one). The frame's very last
+            // pixel, whose load would reach past the frame, is left to the scalar conversion.
+            let vectorEnd = y == pair.height - 1 ? max(inner.lowerBound, inner.upperBound - 1) : inner.upperBound
+            @inline(__always) func clamped(_ x: Int) {
+                lerp(x, pixel(min(max(x + ix, 0), w - 1)), pixel(min(max(x + ix + 1, 0), w - 1)))
+            }
+            for x in 0..<inner.lowerBound { clamped(x) }
+            if inner.lowerBound < vectorEnd {
+                let low3 = _mm_set_epi32(0, -1, -1, -1), zero = _mm_setzero_si128()
+                let whiteLanes = SIMD4<Float>(repeating: Float(white)), clipOne = SIMD4<Float>(0, 0, 0, 1)
+                var source = UnsafeRawPointer(row + 3 &* (inner.lowerBound &+ ix))
+                @inline(__always) func loaded() -> SIMD4<Float> {
+                    let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source)))
+                    let dn: SIMD4<Float> = _mm_cvtepi32_ps(_mm_and_si128(_mm_unpacklo_epi16(packed, zero), low3))
+                    // Any of lanes 0–2 at the white level (lane 3, 0, never is) sets lane 3 to 1.
+                    return _mm_movemask_ps(_mm_cmpge_ps(dn, whiteLanes)) != 0 ? _mm_or_ps(dn, clipOne) : dn
+                }
+                var left = loaded()
+                for x in inner.lowerBound..<vectorEnd {
+                    source += 6
+                    let right = loaded()
+                    lerp(x, left, right)
+                    left = right
+                }
+            }
+            for x in vectorEnd..<w { clamped(x) }
+            #else
+            var source = row, c = converted
             for _ in 0..<w {
-                let r = row[0], g = row[1], b = row[2]
+                let r = source[0], g = source[1], b = source[2]
                 c[0] = Float(r)
                 c[1] = Float(g)
                 c[2] = Float(b)
                 c[3] = max(r, g, b) >= white ? 1 : 0
-                row += 3
+                source += 3
                 c += 4
             }
-            let source = UnsafeRawPointer(converted), target = UnsafeMutableRawPointer(out)
+            let values = UnsafeRawPointer(converted)
             @inline(__always) func lerp(_ x: Int, _ i0: Int, _ i1: Int) {
-                let p0 = source.loadUnaligned(fromByteOffset: 16 &* i0, as: SIMD4<Float>.self)
-                let p1 = source.loadUnaligned(fromByteOffset: 16 &* i1, as: SIMD4<Float>.self)
+                let p0 = values.loadUnaligned(fromByteOffset: 16 &* i0, as: SIMD4<Float>.self)
+                let p1 = values.loadUnaligned(fromByteOffset: 16 &* i1, as: SIMD4<Float>.self)
                 target.storeBytes(of: p0 + ax * (p1 - p0), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
             }
-            // Columns whose two neighbours x + ix and x + ix + 1 both lie inside the row need no clamping.
-            let inner = max(0, min(w, -ix))..<max(max(0, min(w, -ix)), min(w, w - 1 - ix))
             for x in 0..<inner.lowerBound { lerp(x, min(max(x + ix, 0), w - 1), min(max(x + ix + 1, 0), w - 1)) }
             for x in inner { lerp(x, x &+ ix, x &+ ix &+ 1) }
             for x in inner.upperBound..<w { lerp(x, min(max(x + ix, 0), w - 1), min(max(x + ix + 1, 0), w - 1)) }
+            #endif
         }
     }
 

@@ -131,7 +131,7 @@ extension GeometryPass {
                 // cos α is normal, so positive: both beams light the point.
                 let y = pair * beamLog
                 if min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023 {
-                    let gd = InlinePower.binaryExp(inRange: y) / d2 * cosTheta
+                    let gd = InlinePower.binaryExp(inRange: y, over: d2, times: cosTheta)
                     GeometryPass.store(members[0], gd.x, lobe: lobe, at: base, in: factors)
                     GeometryPass.store(members[1], gd.y, lobe: lobe, at: base, in: factors)
                     continue

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// xᵐ for 0 < x ≤ 1 and m > 0, as 2^(m·log₂ x) with both factors as inline polynomials.
 ///
 /// The beam fall-off cos^m α and the Blinn–Phong lobe cos^n θ_h are evaluated per pixel and per
@@ -91,6 +95,22 @@ enum InlinePower {
     /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
     /// operations lane by lane, so each lane equals the scalar result bit for bit.
     @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
+        #if arch(x86_64)
+        // Spelled as SSE2 steps: written with the generic vector operators, LLVM moves each lane
+        // through a general register for the exponent's integer add and shift.
+        let shiftV = _mm_set1_pd(roundingShift)
+        let shifted = _mm_add_pd(y, shiftV)
+        let scale = _mm_castsi128_pd(
+            _mm_slli_epi64(_mm_add_epi64(_mm_castpd_si128(shifted), _mm_set1_epi64x(1023)), 52))
+        let f = _mm_sub_pd(y, _mm_sub_pd(shifted, shiftV))
+        var q = _mm_set1_pd(0.0013276456198301108)
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.009675541209704807))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.0555071332236594))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.24022119726945942))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.6931469670348256))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(1.000000071653725))
+        return _mm_mul_pd(q, scale)
+        #else
         let shifted = y + roundingShift
         // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
         // exponent field, and that depends on those low bits alone.
@@ -104,5 +124,17 @@ enum InlinePower {
         q = q * f + 0.6931469670348256
         q = q * f + 1.000000071653725
         return q * scale
+        #endif
+    }
+
+    /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
+    @inline(__always) static func binaryExp(
+        inRange y: SIMD2<Double>, over d: Double, times c: Double
+    ) -> SIMD2<Double> {
+        #if arch(x86_64)
+        return _mm_mul_pd(_mm_div_pd(binaryExp(inRange: y), _mm_set1_pd(d)), _mm_set1_pd(c))
+        #else
+        return binaryExp(inRange: y) / d * c
+        #endif
     }
 }

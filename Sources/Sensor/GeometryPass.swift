@@ -706,38 +706,66 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        let (x0, y0) = (tile.x0, tile.y0)
-        let emitter = emitters[e]
-        let dSlot = diffuseSlot[e]
-        let sSlot = specularSlot[e]
         let r = discFrames[e].radius
         let cones = occluders.map { ConeOccluder(primitives[$0], index: $0, towards: l, radius: r) }
-        cones.withUnsafeBufferPointer { cones in
-            for j in 0..<count {
-                let k = s.members[j]
-                let m = s.hitMaterial[k]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let n = s.hitNormal[k]
-                let cosTheta = n.dot(l)
-                var gd = 0.0
-                var gs = 0.0
-                if cosTheta > 0 {
-                    let start = s.hitPoint[k] + n * 1e-6
-                    let visibility = cones.isEmpty
-                        ? 1
-                        : ConeOccluder.visibility(
-                            start: start, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k], cones)
-                            ?? sampledVisibility(
-                                towards: l, disc: discFrames[e], start: start, normal: n, skip: s.hitSkip[k],
-                                occluders: occluders, primitives: primitives, pixel: pixel)
-                    gd = cosTheta * visibility
-                    if emitter.hasSpecular && visibility > 0 {
-                        gs = specular(l: l, view: -s.dirs[k], normal: n, material: m, diffuse: gd)
-                    }
+        lobeTerms.withUnsafeBufferPointer { terms in
+            cones.withUnsafeBufferPointer { cones in
+                // As `hardLightFactors`: a copy without the visibility test where there is nothing
+                // to test (most groups), with the scratch and table pointers in locals.
+                if cones.isEmpty {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
+                } else {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
                 }
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
             }
+        }
+    }
+
+    /// The pixel loop of `softLightFactors`, with the visibility test only where `shadows`.
+    @inline(__always) private func softLightLoop(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
+        cones: UnsafeBufferPointer<ConeOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
+        let (x0, y0) = (tile.x0, tile.y0)
+        let width = camera.width
+        let slots = slotCount
+        let dSlot = diffuseSlot[e]
+        let sSlot = specularSlot[e]
+        let hasSpecular = emitters[e].hasSpecular
+        let r = discFrames[e].radius
+        let factors = output.factors.base
+        guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
+              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
+              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
+              let table = terms.baseAddress
+        else { return }
+        for j in 0..<count {
+            let k = members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: width)
+            let n = normals[k]
+            let cosTheta = n.dot(l)
+            var gd = 0.0
+            var gs = 0.0
+            if cosTheta > 0 {
+                var visibility = 1.0
+                if shadows {
+                    let start = points[k] + n * 1e-6
+                    visibility = ConeOccluder.visibility(
+                        start: start, cosTheta: cosTheta, radius: r, skip: skips[k], cones)
+                        ?? sampledVisibility(
+                            towards: l, disc: discFrames[e], start: start, normal: n, skip: skips[k],
+                            occluders: occluders, primitives: primitives, pixel: pixel)
+                }
+                gd = cosTheta * visibility
+                if hasSpecular && visibility > 0 {
+                    gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: table[materials[k]]) * gd
+                }
+            }
+            factors[pixel &* slots &+ dSlot] = Float(gd)
+            if sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
         }
     }
 

@@ -113,6 +113,7 @@ extension GeometryPass {
         let paired = group.pair != nil
         let pair = group.pair ?? .zero
         let (first, second) = (members[0], members[1])
+        let bothLobes = first.lobe && second.lobe && first.specularSlot >= 0 && second.specularSlot >= 0
         guard let ks = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
               let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
               let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
@@ -147,10 +148,20 @@ extension GeometryPass {
             if paired && normal {
                 // cos α is normal, so positive: both beams light the point.
                 let y = pair * beamLog
-                if min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023 {
+                if InlinePower.inRange(y) {
                     let gd = InlinePower.binaryExp(inRange: y, over: d2, times: cosTheta)
-                    GeometryPass.store(first, gd.x, lobe: lobe, at: base, in: factors)
-                    GeometryPass.store(second, gd.y, lobe: lobe, at: base, in: factors)
+                    if bothLobes {
+                        // Both members glossy with slots (the flash): their specular factors
+                        // lobe · gd in the same lanes.
+                        let gs = gd * lobe
+                        factors[base &+ first.diffuseSlot] = Float(gd.x)
+                        factors[base &+ first.specularSlot] = Float(gs.x)
+                        factors[base &+ second.diffuseSlot] = Float(gd.y)
+                        factors[base &+ second.specularSlot] = Float(gs.y)
+                    } else {
+                        GeometryPass.store(first, gd.x, lobe: lobe, at: base, in: factors)
+                        GeometryPass.store(second, gd.y, lobe: lobe, at: base, in: factors)
+                    }
                     continue
                 }
             }

@@ -127,6 +127,17 @@ enum InlinePower {
         #endif
     }
 
+    /// Whether −1022 < y < 1023 in both lanes (`binaryExp(inRange:)`'s domain), by one pair of
+    /// vector comparisons; y is never NaN here (a finite exponent times a finite logarithm).
+    @inline(__always) static func inRange(_ y: SIMD2<Double>) -> Bool {
+        #if arch(x86_64)
+        let inside = _mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(-1022)), _mm_cmplt_pd(y, _mm_set1_pd(1023)))
+        return _mm_movemask_pd(inside) == 3
+        #else
+        return min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023
+        #endif
+    }
+
     /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
     @inline(__always) static func binaryExp(
         inRange y: SIMD2<Double>, over d: Double, times c: Double

@@ -144,7 +144,7 @@ extension GeometryPass {
             let normal = cosAlpha >= InlinePower.smallestNormal
             let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
             let lobe = anyLobe
-                ? GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: table[materials[k]]) : 0
+                ? GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) : 0
             if paired && normal {
                 // cos α is normal, so positive: both beams light the point.
                 let y = pair * beamLog

@@ -761,7 +761,7 @@ struct GeometryPass: Sendable {
                 }
                 gd = cosTheta * visibility
                 if hasSpecular && visibility > 0 {
-                    gs = GeometryPass.lobe(l: l, view: -dirs[k], normal: n, term: table[materials[k]]) * gd
+                    gs = GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) * gd
                 }
             }
             factors[pixel &* slots &+ dSlot] = Float(gd)
@@ -1166,12 +1166,22 @@ struct GeometryPass: Sendable {
 
     /// `lobe` from the material's terms.
     @inline(__always) static func lobe(l: Vector3, view v: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
+        lobe(half: l + v, normal: n, term: term)
+    }
+
+    /// `lobe` for the view v = −d of the camera ray d: l − d is l + v bit for bit (IEEE 754
+    /// defines x − y as x + (−y)), without forming v.
+    @inline(__always) static func lobe(l: Vector3, ray d: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
+        lobe(half: l - d, normal: n, term: term)
+    }
+
+    /// `lobe` from the unnormalised half vector h = l + v.
+    @inline(__always) static func lobe(half h: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
         guard term.halfPower >= 0 else { return 0 }
         let exponent = term.exponent
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         // cosⁿ θ_h = (cos² θ_h)^(n/2) with cos² θ_h = (n·(l + v))² / |l + v|²: the half vector
         // needs no square root and no normalisation.
-        let h = l + v
         let a = n.dot(h)
         guard a > 0 else { return 0 }
         let c2 = a * a / h.dot(h)

@@ -77,8 +77,16 @@ extension GeometryPass {
         lobeTerms.withUnsafeBufferPointer { terms in
             // A copy of the loop without the shadow test where there is nothing to test keeps its
             // values in registers (see `positionalLightFactors`).
-            if occluders.isEmpty {
-                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false,
+            // The common flash (two beams, both glossy with slots) gets a copy with its flags as
+            // constants, which frees their registers and tests.
+            let flash = group.pair != nil && !group.anyOpen && members.count == 2
+                && members.allSatisfy { $0.lobe && $0.specularSlot >= 0 }
+            if occluders.isEmpty && flash {
+                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false, flash: true,
+                              occluders: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
+                              primitives: primitives, output: output)
+            } else if occluders.isEmpty {
+                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false, flash: false,
                               occluders: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
                               primitives: primitives, output: output)
             } else {
@@ -87,7 +95,7 @@ extension GeometryPass {
                     for (j, i) in occluders.enumerated() {
                         near.initializeElement(at: j, to: PointOccluder(primitives[i], index: i, light: group.position))
                     }
-                    beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true,
+                    beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true, flash: false,
                                   occluders: UnsafeBufferPointer(near), terms: terms, primitives: primitives,
                                   output: output)
                 }
@@ -100,20 +108,20 @@ extension GeometryPass {
     /// the loop reloads none of them per pixel.
     @inline(__always) private func beamGroupLoop(
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
-        shadows: Bool, occluders: UnsafeBufferPointer<PointOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        shadows: Bool, flash: Bool, occluders: UnsafeBufferPointer<PointOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let width = camera.width
         let slots = slotCount
         let (position, axis) = (group.position, group.axis)
-        let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)
+        let (anyOpen, anyLobe) = flash ? (false, true) : (group.anyOpen, group.anyLobe)
         let factors = output.factors.base
         // A group has at least two members.
-        let paired = group.pair != nil
+        let paired = flash || group.pair != nil
         let pair = group.pair ?? .zero
         let (first, second) = (members[0], members[1])
-        let bothLobes = first.lobe && second.lobe && first.specularSlot >= 0 && second.specularSlot >= 0
+        let bothLobes = flash || first.lobe && second.lobe && first.specularSlot >= 0 && second.specularSlot >= 0
         guard let ks = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
               let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
               let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,

@@ -38,12 +38,12 @@ enum InlinePower {
     /// base with several exponents (the beams of co-located emitters) share this half.
     @inline(__always) static func binaryLog(_ x: Double) -> Double {
         let bits = x.bitPattern
-        var e = Double(Int(truncatingIfNeeded: bits >> 52) &- 1023)
-        var s = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
-        if s > 1.4142135623730951 {
-            s *= 0.5
-            e += 1
-        }
+        let mantissa = bits & 0x000F_FFFF_FFFF_FFFF
+        // s = 1.mantissa > √2 (0x3FF6A09E667F3BCD) exactly when the mantissa field is the larger;
+        // then s/2 (exact: the exponent field one lower) and e + 1, decided on the integer bits.
+        let high = mantissa > 0x0006_A09E_667F_3BCD
+        let e = Double(Int(truncatingIfNeeded: bits >> 52) &- (high ? 1022 : 1023))
+        let s = Double(bitPattern: mantissa | (high ? 0x3FE0_0000_0000_0000 : 0x3FF0_0000_0000_0000))
         let u = (s - 1) / (s + 1)
         let w = u * u
         var p = 0.43173585326947295

@@ -712,11 +712,16 @@ struct GeometryPass: Sendable {
             cones.withUnsafeBufferPointer { cones in
                 // As `hardLightFactors`: a copy without the visibility test where there is nothing
                 // to test (most groups), with the scratch and table pointers in locals.
-                if cones.isEmpty {
-                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, cones: cones,
+                // The lobe's flag is a constant in each copy of the loop.
+                let lobe = emitters[e].hasSpecular && specularSlot[e] >= 0
+                if cones.isEmpty && lobe {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, lobe: true, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
+                } else if cones.isEmpty {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, lobe: false, cones: cones,
                                   terms: terms, occluders: occluders, primitives: primitives, output: output)
                 } else {
-                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, cones: cones,
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, lobe: lobe, cones: cones,
                                   terms: terms, occluders: occluders, primitives: primitives, output: output)
                 }
             }
@@ -725,7 +730,7 @@ struct GeometryPass: Sendable {
 
     /// The pixel loop of `softLightFactors`, with the visibility test only where `shadows`.
     @inline(__always) private func softLightLoop(
-        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool,
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool, lobe: Bool,
         cones: UnsafeBufferPointer<ConeOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
@@ -734,7 +739,6 @@ struct GeometryPass: Sendable {
         let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
-        let hasSpecular = emitters[e].hasSpecular
         let r = discFrames[e].radius
         let factors = output.factors.base
         guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
@@ -760,12 +764,12 @@ struct GeometryPass: Sendable {
                             occluders: occluders, primitives: primitives, pixel: pixel)
                 }
                 gd = cosTheta * visibility
-                if hasSpecular && visibility > 0 {
+                if lobe && visibility > 0 {
                     gs = GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) * gd
                 }
             }
             factors[pixel &* slots &+ dSlot] = Float(gd)
-            if sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
+            if lobe || sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
         }
     }
 

@@ -162,10 +162,12 @@ extension GeometryPass {
                         // Both members glossy with slots (the flash): their specular factors
                         // lobe · gd in the same lanes.
                         let gs = gd * lobe
-                        factors[base &+ first.diffuseSlot] = Float(gd.x)
-                        factors[base &+ first.specularSlot] = Float(gs.x)
-                        factors[base &+ second.diffuseSlot] = Float(gd.y)
-                        factors[base &+ second.specularSlot] = Float(gs.y)
+                        // Rounded to Float two at a time (each lane as `Float(_:)` rounds it).
+                        let (fd, fs) = (InlinePower.narrow(gd), InlinePower.narrow(gs))
+                        factors[base &+ first.diffuseSlot] = fd.x
+                        factors[base &+ first.specularSlot] = fs.x
+                        factors[base &+ second.diffuseSlot] = fd.y
+                        factors[base &+ second.specularSlot] = fs.y
                     } else {
                         GeometryPass.store(first, gd.x, lobe: lobe, at: base, in: factors)
                         GeometryPass.store(second, gd.y, lobe: lobe, at: base, in: factors)

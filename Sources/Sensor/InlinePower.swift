@@ -138,6 +138,16 @@ enum InlinePower {
         #endif
     }
 
+    /// Both lanes rounded to Float (to nearest, as `Float(_:)`) by one conversion.
+    @inline(__always) static func narrow(_ x: SIMD2<Double>) -> SIMD2<Float> {
+        #if arch(x86_64)
+        let f = _mm_cvtpd_ps(x)
+        return SIMD2(f.x, f.y)
+        #else
+        return SIMD2(Float(x.x), Float(x.y))
+        #endif
+    }
+
     /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
     @inline(__always) static func binaryExp(
         inRange y: SIMD2<Double>, over d: Double, times c: Double

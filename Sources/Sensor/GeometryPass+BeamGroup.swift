@@ -74,38 +74,64 @@ extension GeometryPass {
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
-        // A copy of the loop without the shadow test where there is nothing to test keeps its
-        // values in registers (see `positionalLightFactors`).
-        if occluders.isEmpty {
-            beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false,
-                          occluders: UnsafeBufferPointer(start: nil, count: 0), primitives: primitives, output: output)
-        } else {
-            // The occluders as seen from the beams' common position (`PointOccluder`).
-            withUnsafeTemporaryAllocation(of: PointOccluder.self, capacity: occluders.count) { near in
-                for (j, i) in occluders.enumerated() {
-                    near.initializeElement(at: j, to: PointOccluder(primitives[i], index: i, light: group.position))
+        lobeTerms.withUnsafeBufferPointer { terms in
+            // A copy of the loop without the shadow test where there is nothing to test keeps its
+            // values in registers (see `positionalLightFactors`).
+            // The common flash (two beams, both glossy with slots) gets a copy with its flags as
+            // constants, which frees their registers and tests.
+            let flash = group.pair != nil && !group.anyOpen && members.count == 2
+                && members.allSatisfy { $0.lobe && $0.specularSlot >= 0 }
+            if occluders.isEmpty && flash {
+                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false, flash: true,
+                              occluders: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
+                              primitives: primitives, output: output)
+            } else if occluders.isEmpty {
+                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: false, flash: false,
+                              occluders: UnsafeBufferPointer(start: nil, count: 0), terms: terms,
+                              primitives: primitives, output: output)
+            } else {
+                // The occluders as seen from the beams' common position (`PointOccluder`).
+                withUnsafeTemporaryAllocation(of: PointOccluder.self, capacity: occluders.count) { near in
+                    for (j, i) in occluders.enumerated() {
+                        near.initializeElement(at: j, to: PointOccluder(primitives[i], index: i, light: group.position))
+                    }
+                    beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true, flash: false,
+                                  occluders: UnsafeBufferPointer(near), terms: terms, primitives: primitives,
+                                  output: output)
                 }
-                beamGroupLoop(group, members: members, tile: tile, count: count, s: s, shadows: true,
-                              occluders: UnsafeBufferPointer(near), primitives: primitives, output: output)
             }
         }
     }
 
-    /// The pixel loop of `beamGroupFactors`, with the shadow test only where `shadows`.
+    /// The pixel loop of `beamGroupFactors`, with the shadow test only where `shadows`. The scratch
+    /// and table pointers, the pair's exponents and its two members are taken into locals once, so
+    /// the loop reloads none of them per pixel.
     @inline(__always) private func beamGroupLoop(
         _ group: BeamGroup, members: UnsafeBufferPointer<BeamGroup.Member>, tile: Tile, count: Int, s: Scratch,
-        shadows: Bool, occluders: UnsafeBufferPointer<PointOccluder>, primitives: UnsafeBufferPointer<Primitive>,
-        output: Output
+        shadows: Bool, flash: Bool, occluders: UnsafeBufferPointer<PointOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
+        let width = camera.width
+        let slots = slotCount
         let (position, axis) = (group.position, group.axis)
-        let (anyOpen, anyLobe) = (group.anyOpen, group.anyLobe)
+        let (anyOpen, anyLobe) = flash ? (false, true) : (group.anyOpen, group.anyLobe)
         let factors = output.factors.base
+        // A group has at least two members.
+        let paired = flash || group.pair != nil
+        let pair = group.pair ?? .zero
+        let (first, second) = (members[0], members[1])
+        let bothLobes = flash || first.lobe && second.lobe && first.specularSlot >= 0 && second.specularSlot >= 0
+        guard let ks = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
+              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
+              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
+              let table = terms.baseAddress
+        else { return }
         for j in 0..<count {
-            let k = s.members[j]
-            let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width) &* slotCount
-            let point = s.hitPoint[k]
-            let n = s.hitNormal[k]
+            let k = ks[j]
+            let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: width) &* slots
+            let point = points[k]
+            let n = normals[k]
             let toLight = position - point
             let d2 = toLight.dot(toLight)
             let dist = d2.squareRoot()
@@ -114,7 +140,7 @@ extension GeometryPass {
             let cosAlpha = -axis.dot(l)
             let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
                 && (!shadows
-                    || !occluded(point + n * 1e-6, towards: l, dist: dist, dist * (1 - 1e-9), skip: s.hitSkip[k],
+                    || !occluded(point + n * 1e-6, towards: l, dist: dist, dist * (1 - 1e-9), skip: skips[k],
                                  occluders, primitives))
             guard lit else {
                 for member in members {
@@ -126,14 +152,26 @@ extension GeometryPass {
             let normal = cosAlpha >= InlinePower.smallestNormal
             let beamLog = normal ? InlinePower.binaryLog(cosAlpha) : 0
             let lobe = anyLobe
-                ? self.lobe(l: l, view: -s.dirs[k], normal: n, material: s.hitMaterial[k]) : 0
-            if let pair = group.pair, normal {
+                ? GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) : 0
+            if paired && normal {
                 // cos α is normal, so positive: both beams light the point.
                 let y = pair * beamLog
-                if min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023 {
-                    let gd = InlinePower.binaryExp(inRange: y) / d2 * cosTheta
-                    GeometryPass.store(members[0], gd.x, lobe: lobe, at: base, in: factors)
-                    GeometryPass.store(members[1], gd.y, lobe: lobe, at: base, in: factors)
+                if InlinePower.inRange(y) {
+                    let gd = InlinePower.binaryExp(inRange: y, over: d2, times: cosTheta)
+                    if bothLobes {
+                        // Both members glossy with slots (the flash): their specular factors
+                        // lobe · gd in the same lanes.
+                        let gs = gd * lobe
+                        // Rounded to Float two at a time (each lane as `Float(_:)` rounds it).
+                        let (fd, fs) = (InlinePower.narrow(gd), InlinePower.narrow(gs))
+                        factors[base &+ first.diffuseSlot] = fd.x
+                        factors[base &+ first.specularSlot] = fs.x
+                        factors[base &+ second.diffuseSlot] = fd.y
+                        factors[base &+ second.specularSlot] = fs.y
+                    } else {
+                        GeometryPass.store(first, gd.x, lobe: lobe, at: base, in: factors)
+                        GeometryPass.store(second, gd.y, lobe: lobe, at: base, in: factors)
+                    }
                     continue
                 }
             }

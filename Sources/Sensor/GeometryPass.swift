@@ -706,38 +706,70 @@ struct GeometryPass: Sendable {
         _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, occluders: UnsafeBufferPointer<Int>,
         primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
+        let r = discFrames[e].radius
+        let cones = occluders.map { ConeOccluder(primitives[$0], index: $0, towards: l, radius: r) }
+        lobeTerms.withUnsafeBufferPointer { terms in
+            cones.withUnsafeBufferPointer { cones in
+                // As `hardLightFactors`: a copy without the visibility test where there is nothing
+                // to test (most groups), with the scratch and table pointers in locals.
+                // The lobe's flag is a constant in each copy of the loop.
+                let lobe = emitters[e].hasSpecular && specularSlot[e] >= 0
+                if cones.isEmpty && lobe {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, lobe: true, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
+                } else if cones.isEmpty {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: false, lobe: false, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
+                } else {
+                    softLightLoop(e, l: l, tile: tile, count: count, s: s, shadows: true, lobe: lobe, cones: cones,
+                                  terms: terms, occluders: occluders, primitives: primitives, output: output)
+                }
+            }
+        }
+    }
+
+    /// The pixel loop of `softLightFactors`, with the visibility test only where `shadows`.
+    @inline(__always) private func softLightLoop(
+        _ e: Int, l: Vector3, tile: Tile, count: Int, s: Scratch, shadows: Bool, lobe: Bool,
+        cones: UnsafeBufferPointer<ConeOccluder>, terms: UnsafeBufferPointer<LobeTerm>,
+        occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
+    ) {
         let (x0, y0) = (tile.x0, tile.y0)
-        let emitter = emitters[e]
+        let width = camera.width
+        let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let r = discFrames[e].radius
-        let cones = occluders.map { ConeOccluder(primitives[$0], index: $0, towards: l, radius: r) }
-        cones.withUnsafeBufferPointer { cones in
-            for j in 0..<count {
-                let k = s.members[j]
-                let m = s.hitMaterial[k]
-                let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                let n = s.hitNormal[k]
-                let cosTheta = n.dot(l)
-                var gd = 0.0
-                var gs = 0.0
-                if cosTheta > 0 {
-                    let start = s.hitPoint[k] + n * 1e-6
-                    let visibility = cones.isEmpty
-                        ? 1
-                        : ConeOccluder.visibility(
-                            start: start, cosTheta: cosTheta, radius: r, skip: s.hitSkip[k], cones)
-                            ?? sampledVisibility(
-                                towards: l, disc: discFrames[e], start: start, normal: n, skip: s.hitSkip[k],
-                                occluders: occluders, primitives: primitives, pixel: pixel)
-                    gd = cosTheta * visibility
-                    if emitter.hasSpecular && visibility > 0 {
-                        gs = specular(l: l, view: -s.dirs[k], normal: n, material: m, diffuse: gd)
-                    }
+        let factors = output.factors.base
+        guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
+              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
+              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
+              let table = terms.baseAddress
+        else { return }
+        for j in 0..<count {
+            let k = members[j]
+            let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: width)
+            let n = normals[k]
+            let cosTheta = n.dot(l)
+            var gd = 0.0
+            var gs = 0.0
+            if cosTheta > 0 {
+                var visibility = 1.0
+                if shadows {
+                    let start = points[k] + n * 1e-6
+                    visibility = ConeOccluder.visibility(
+                        start: start, cosTheta: cosTheta, radius: r, skip: skips[k], cones)
+                        ?? sampledVisibility(
+                            towards: l, disc: discFrames[e], start: start, normal: n, skip: skips[k],
+                            occluders: occluders, primitives: primitives, pixel: pixel)
                 }
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+                gd = cosTheta * visibility
+                if lobe && visibility > 0 {
+                    gs = GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) * gd
+                }
             }
+            factors[pixel &* slots &+ dSlot] = Float(gd)
+            if lobe || sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
         }
     }
 
@@ -1138,12 +1170,22 @@ struct GeometryPass: Sendable {
 
     /// `lobe` from the material's terms.
     @inline(__always) static func lobe(l: Vector3, view v: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
+        lobe(half: l + v, normal: n, term: term)
+    }
+
+    /// `lobe` for the view v = −d of the camera ray d: l − d is l + v bit for bit (IEEE 754
+    /// defines x − y as x + (−y)), without forming v.
+    @inline(__always) static func lobe(l: Vector3, ray d: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
+        lobe(half: l - d, normal: n, term: term)
+    }
+
+    /// `lobe` from the unnormalised half vector h = l + v.
+    @inline(__always) static func lobe(half h: Vector3, normal n: Vector3, term: LobeTerm) -> Double {
         guard term.halfPower >= 0 else { return 0 }
         let exponent = term.exponent
         // Normalised Blinn–Phong: π·f_s = k_s·(n + 8)/8·cos^n θ_h; k_s lives in the rate table.
         // cosⁿ θ_h = (cos² θ_h)^(n/2) with cos² θ_h = (n·(l + v))² / |l + v|²: the half vector
         // needs no square root and no normalisation.
-        let h = l + v
         let a = n.dot(h)
         guard a > 0 else { return 0 }
         let c2 = a * a / h.dot(h)

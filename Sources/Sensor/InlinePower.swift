@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// xᵐ for 0 < x ≤ 1 and m > 0, as 2^(m·log₂ x) with both factors as inline polynomials.
 ///
 /// The beam fall-off cos^m α and the Blinn–Phong lobe cos^n θ_h are evaluated per pixel and per
@@ -34,12 +38,12 @@ enum InlinePower {
     /// base with several exponents (the beams of co-located emitters) share this half.
     @inline(__always) static func binaryLog(_ x: Double) -> Double {
         let bits = x.bitPattern
-        var e = Double(Int(truncatingIfNeeded: bits >> 52) &- 1023)
-        var s = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
-        if s > 1.4142135623730951 {
-            s *= 0.5
-            e += 1
-        }
+        let mantissa = bits & 0x000F_FFFF_FFFF_FFFF
+        // s = 1.mantissa > √2 (0x3FF6A09E667F3BCD) exactly when the mantissa field is the larger;
+        // then s/2 (exact: the exponent field one lower) and e + 1, decided on the integer bits.
+        let high = mantissa > 0x0006_A09E_667F_3BCD
+        let e = Double(Int(truncatingIfNeeded: bits >> 52) &- (high ? 1022 : 1023))
+        let s = Double(bitPattern: mantissa | (high ? 0x3FE0_0000_0000_0000 : 0x3FF0_0000_0000_0000))
         let u = (s - 1) / (s + 1)
         let w = u * u
         var p = 0.43173585326947295
@@ -91,6 +95,22 @@ enum InlinePower {
     /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
     /// operations lane by lane, so each lane equals the scalar result bit for bit.
     @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
+        #if arch(x86_64)
+        // Spelled as SSE2 steps: written with the generic vector operators, LLVM moves each lane
+        // through a general register for the exponent's integer add and shift.
+        let shiftV = _mm_set1_pd(roundingShift)
+        let shifted = _mm_add_pd(y, shiftV)
+        let scale = _mm_castsi128_pd(
+            _mm_slli_epi64(_mm_add_epi64(_mm_castpd_si128(shifted), _mm_set1_epi64x(1023)), 52))
+        let f = _mm_sub_pd(y, _mm_sub_pd(shifted, shiftV))
+        var q = _mm_set1_pd(0.0013276456198301108)
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.009675541209704807))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.0555071332236594))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.24022119726945942))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.6931469670348256))
+        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(1.000000071653725))
+        return _mm_mul_pd(q, scale)
+        #else
         let shifted = y + roundingShift
         // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
         // exponent field, and that depends on those low bits alone.
@@ -104,5 +124,38 @@ enum InlinePower {
         q = q * f + 0.6931469670348256
         q = q * f + 1.000000071653725
         return q * scale
+        #endif
+    }
+
+    /// Whether −1022 < y < 1023 in both lanes (`binaryExp(inRange:)`'s domain), by one pair of
+    /// vector comparisons; y is never NaN here (a finite exponent times a finite logarithm).
+    @inline(__always) static func inRange(_ y: SIMD2<Double>) -> Bool {
+        #if arch(x86_64)
+        let inside = _mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(-1022)), _mm_cmplt_pd(y, _mm_set1_pd(1023)))
+        return _mm_movemask_pd(inside) == 3
+        #else
+        return min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023
+        #endif
+    }
+
+    /// Both lanes rounded to Float (to nearest, as `Float(_:)`) by one conversion.
+    @inline(__always) static func narrow(_ x: SIMD2<Double>) -> SIMD2<Float> {
+        #if arch(x86_64)
+        let f = _mm_cvtpd_ps(x)
+        return SIMD2(f.x, f.y)
+        #else
+        return SIMD2(Float(x.x), Float(x.y))
+        #endif
+    }
+
+    /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
+    @inline(__always) static func binaryExp(
+        inRange y: SIMD2<Double>, over d: Double, times c: Double
+    ) -> SIMD2<Double> {
+        #if arch(x86_64)
+        return _mm_mul_pd(_mm_div_pd(binaryExp(inRange: y), _mm_set1_pd(d)), _mm_set1_pd(c))
+        #else
+        return binaryExp(inRange: y) / d * c
+        #endif
     }
 }

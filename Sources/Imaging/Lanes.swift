@@ -4,8 +4,9 @@ import _Builtin_intrinsics.intel
 
 /// Vector steps on four `Float` lanes, each lane the scalar IEEE operation, so the results are bit for bit those of
 /// the scalar code. On x86-64 they are the SSE2 instructions themselves: the standard library's generic vector square
-/// root and comparisons go lane by lane through scalar code under the SSE2 baseline. Public rather than `package`:
-/// with `package` access the release build called these across modules instead of inlining them.
+/// root and comparisons go lane by lane through scalar code under the SSE2 baseline. Public, because the pixel loops
+/// of Sensor and ISP must inline them across modules, which the release build does for public `@inlinable` code but
+/// did not for `package` code.
 public enum Lanes {
     #if arch(x86_64)
     /// The correctly rounded square root of each lane.

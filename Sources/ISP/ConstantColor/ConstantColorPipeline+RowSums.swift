@@ -46,7 +46,9 @@ extension ConstantColorPipeline {
                 // (g_f, g_a, g_f, g_a) → electrons, max(e, 0) + σ_r² + q per frame.
                 let low = _mm_unpacklo_ps(rateF, rateA)
                 let greens = _mm_movehl_ps(low, low)
-                let noise = _mm_max_ps(greens * times, zero) + read2 + quantisation
+                // max(0, e) with 0 first: `maxps` returns its second operand when either is NaN, so a NaN passes
+                // as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
+                let noise = _mm_max_ps(zero, greens * times) + read2 + quantisation
                 let signal = flashOnly[1] * timeF
                 let variance = noise[0] + ratio2 * noise[1]
                 signalVariance += _mm_cvtps_pd(SIMD4(signal, variance, 0, 0))

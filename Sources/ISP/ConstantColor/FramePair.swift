@@ -106,25 +106,34 @@ struct FramePair: @unchecked Sendable {
         /// Clipped in either frame.
         let clipped: UnsafeMutablePointer<Bool>
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
+        #if !arch(x86_64)
+        /// The row converted for `interpolate`'s portable path (the x86-64 path converts in registers).
         private let converted: UnsafeMutablePointer<Float>
+        #endif
         private var upperRow = -1, lowerRow = -1
         private let pair: FramePair
 
         init(_ pair: FramePair) {
             self.pair = pair
             let w = pair.width
-            // One spare value: `load` stores four lanes per pixel, the fourth overwritten by the next pixel.
+            // One spare value: `load` stores four lanes per pixel, the fourth overwritten by the next pixel, and
+            // `ConstantColorPipeline.addRowSums` loads four lanes at the last pixel.
             flash = .allocate(capacity: 3 * w + 1)
             ambient = .allocate(capacity: 3 * w + 1)
             clipped = .allocate(capacity: w)
             upper = .allocate(capacity: 4 * w)
             lower = .allocate(capacity: 4 * w)
+            #if !arch(x86_64)
             converted = .allocate(capacity: 4 * w)
+            #endif
         }
 
         deinit {
-            for p in [flash, ambient, upper, lower, converted] { p.deallocate() }
+            for p in [flash, ambient, upper, lower] { p.deallocate() }
             clipped.deallocate()
+            #if !arch(x86_64)
+            converted.deallocate()
+            #endif
         }
 
         /// Fills the buffers for output row `y`.

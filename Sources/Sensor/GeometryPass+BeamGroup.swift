@@ -122,11 +122,8 @@ extension GeometryPass {
         let pair = group.pair ?? .zero
         let (first, second) = (members[0], members[1])
         let bothLobes = flash || first.lobe && second.lobe && first.specularSlot >= 0 && second.specularSlot >= 0
-        guard let ks = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
-              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
-              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
-              let table = terms.baseAddress
-        else { return }
+        let (ks, normals, points, skips, dirs, materials) = s.lightInputs
+        guard let table = terms.baseAddress else { return }
         for j in 0..<count {
             let k = ks[j]
             let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: width) &* slots

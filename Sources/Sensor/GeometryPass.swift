@@ -200,6 +200,14 @@ struct GeometryPass: Sendable {
         let groupLo: UnsafeMutableBufferPointer<Vector3>
         let groupHi: UnsafeMutableBufferPointer<Vector3>
 
+        /// The base addresses of the per-pixel arrays the light loops read, taken once per loop: held in
+        /// locals, the pixel loops neither reload nor check them. All are allocated with t² > 0 elements.
+        let lightInputs: (
+            members: UnsafeMutablePointer<Int>, normals: UnsafeMutablePointer<Vector3>,
+            points: UnsafeMutablePointer<Vector3>, skips: UnsafeMutablePointer<Int>, dirs: UnsafeMutablePointer<Vector3>,
+            materials: UnsafeMutablePointer<Int>
+        )
+
         init(tile t: Int, primitives: Int) {
             func scratch<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
                 let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
@@ -216,6 +224,10 @@ struct GeometryPass: Sendable {
             members = scratch(0, t * t)
             groupLo = scratch(Vector3(repeating: .infinity), primitives)
             groupHi = scratch(Vector3(repeating: -.infinity), primitives)
+            guard let m = members.baseAddress, let n = hitNormal.baseAddress, let p = hitPoint.baseAddress,
+                  let k = hitSkip.baseAddress, let d = dirs.baseAddress, let h = hitMaterial.baseAddress
+            else { preconditionFailure("a tile has at least one pixel") }
+            lightInputs = (m, n, p, k, d, h)
         }
 
         func deallocate() {
@@ -741,11 +753,8 @@ struct GeometryPass: Sendable {
         let sSlot = specularSlot[e]
         let r = discFrames[e].radius
         let factors = output.factors.base
-        guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
-              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
-              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
-              let table = terms.baseAddress
-        else { return }
+        let (members, normals, points, skips, dirs, materials) = s.lightInputs
+        guard let table = terms.baseAddress else { return }
         for j in 0..<count {
             let k = members[j]
             let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: width)
@@ -825,11 +834,8 @@ struct GeometryPass: Sendable {
         let sSlot = specularSlot[e]
         let factors = output.factors.base
         var last = -1
-        guard let members = s.members.baseAddress, let normals = s.hitNormal.baseAddress,
-              let points = s.hitPoint.baseAddress, let skips = s.hitSkip.baseAddress,
-              let dirs = s.dirs.baseAddress, let materials = s.hitMaterial.baseAddress,
-              let table = terms.baseAddress
-        else { return }
+        let (members, normals, points, skips, dirs, materials) = s.lightInputs
+        guard let table = terms.baseAddress else { return }
         for j in 0..<count {
             let k = members[j]
             let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: width)

@@ -200,12 +200,12 @@ struct GeometryPass: Sendable {
         let groupLo: UnsafeMutableBufferPointer<Vector3>
         let groupHi: UnsafeMutableBufferPointer<Vector3>
 
-        /// The base addresses of the per-pixel arrays the light loops read, taken once per loop: held in
-        /// locals, the pixel loops neither reload nor check them. All are allocated with t² > 0 elements.
+        /// The base addresses of the per-pixel arrays the light loops read, unpacked into locals at the top
+        /// of each loop so the pixel loops neither reload nor check them.
         let lightInputs: (
             members: UnsafeMutablePointer<Int>, normals: UnsafeMutablePointer<Vector3>,
-            points: UnsafeMutablePointer<Vector3>, skips: UnsafeMutablePointer<Int>, dirs: UnsafeMutablePointer<Vector3>,
-            materials: UnsafeMutablePointer<Int>
+            points: UnsafeMutablePointer<Vector3>, skips: UnsafeMutablePointer<Int>,
+            dirs: UnsafeMutablePointer<Vector3>, materials: UnsafeMutablePointer<Int>
         )
 
         init(tile t: Int, primitives: Int) {

@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ISP", targets: ["ISP"]),
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
+        .library(name: "Obscura", targets: ["Obscura"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -47,6 +48,8 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
+        // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
+        .target(name: "Obscura", dependencies: ["ObscuraAV", "Devices", "Scenes"]),
         // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
         .target(name: "Scenarios", dependencies: ["ObscuraAV", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
         .target(

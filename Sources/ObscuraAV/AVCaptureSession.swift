@@ -92,7 +92,25 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     public var usesApplicationAudioSession = true
 
     var videoDevices: [AVCaptureDevice] {
-        inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }
+        inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.filter { $0.hasMediaType(.video) }
+    }
+
+    /// The microphone of the session's audio input, if any.
+    var audioDevice: AVCaptureDevice? {
+        inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.first { $0.hasMediaType(.audio) }
+    }
+
+    /// Whether any data output has somewhere to deliver: a delegate or a synchronizer's delegate.
+    var hasDeliveryTargets: Bool {
+        outputs.contains { output in
+            switch output {
+            case let o as AVCaptureVideoDataOutput: return o.target != nil || o.synchronizer?.target != nil
+            case let o as AVCaptureDepthDataOutput: return o.target != nil || o.synchronizer?.target != nil
+            case let o as AVCaptureAudioDataOutput: return o.target != nil || o.synchronizer?.target != nil
+            case let o as AVCaptureMetadataOutput: return o.target != nil || o.synchronizer?.target != nil
+            default: return false
+            }
+        }
     }
 
     // MARK: Topology (spec §1.2)
@@ -315,6 +333,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
                 userInfo: [AVCaptureSessionErrorKey: failure])
         }
         guard started else { return }
+        StreamEngine.shared.sessionDidStart(self)  // spec §1.3 [D]: the streams now run by themselves
         observers.didChange(\AVCaptureSession.isRunning)
         NotificationCenter.default.post(name: AVCaptureSession.didStartRunningNotification, object: self)
     }
@@ -332,6 +351,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
                 return inner.state
             }
         }
+        StreamEngine.shared.sessionDidStop(self)
         switch previous {
         case .stopped:
             return

@@ -12,11 +12,14 @@ import Scenes
 /// the calling task, so tests running in parallel do not see each other's choices.
 public final class Emulator: @unchecked Sendable {
     /// How time passes for streams and captures (DESIGN.md, Time).
-    public enum ClockMode: Sendable, Hashable {
-        /// As fast as possible, deterministic, never sleeping (the default).
+    public enum ClockMode: String, Sendable, Hashable, CaseIterable {
+        /// Free-running virtual time (the default): after `startRunning()` frames flow by themselves
+        /// as fast as the renderer and the delegates allow, with exact timestamps, never dropped.
         case virtual
-        /// Paced to the wall clock.
+        /// Paced to the wall clock: slow delegates see late data dropped, as on a device.
         case realtime
+        /// Advanced only by `run(for:)` and `runFrames(_:)`, for exact frame counts.
+        case manual
     }
 
     /// The one emulator of the process.
@@ -32,10 +35,62 @@ public final class Emulator: @unchecked Sendable {
     var globalScene: ChosenScene?
     private var mode = ClockMode.virtual
     private var noiseSeed: UInt64 = 0
+    /// Whether the process environment has been read (`OBSCURA_DEVICE`, …); once, lazily, under
+    /// `environmentLock`.
+    private var environmentRead = false
+    private let environmentLock = NSLock()
     private let globalTrace = CaptureTrace()
     private var raised: [(NSException, CaptureRule?)] = []
 
     private init() {}
+
+    /// The environment variables that choose the world of a process whose code makes no Obscura
+    /// calls (DESIGN.md, Time): device, scene, noise seed and clock mode.
+    public static let environmentVariables = [
+        "OBSCURA_DEVICE": "a device profile id from the catalogue (iphone-15-pro) or a path to a profile file",
+        "OBSCURA_SCENE": "a scene name (violets-warm-room) or a path to a scene file",
+        "OBSCURA_SEED": "the sensor-noise seed, a non-negative integer",
+        "OBSCURA_CLOCK": "virtual (free-running, the default), realtime or manual",
+    ]
+
+    /// Applies `OBSCURA_DEVICE`, `OBSCURA_SCENE`, `OBSCURA_SEED` and `OBSCURA_CLOCK` once, before the
+    /// first use of the process-wide world. A value that names nothing stops the process with a
+    /// message naming the variable: running on a different device or scene than asked would make
+    /// every later result a lie.
+    func readEnvironmentOnce() {
+        environmentLock.lock()
+        defer { environmentLock.unlock() }
+        guard !environmentRead else { return }
+        environmentRead = true
+        let environment = ProcessInfo.processInfo.environment
+        func refuse(_ name: String, _ value: String, _ why: String) -> Never {
+            let text = "error: \(name)=\(value): \(why)\n"
+            FileHandle.standardError.write(Data(text.utf8))
+            fatalError(text)
+        }
+        if let value = environment["OBSCURA_DEVICE"], !value.isEmpty {
+            do {
+                let world = try DeviceWorld(profile: Self.loadProfile(value))
+                lock.withLock { globalWorld = world }
+            } catch { refuse("OBSCURA_DEVICE", value, "\(error)") }
+        }
+        if let value = environment["OBSCURA_SCENE"], !value.isEmpty {
+            do {
+                let chosen = ChosenScene(reference: value, scene: try Self.loadScene(value))
+                lock.withLock { globalScene = chosen }
+            } catch { refuse("OBSCURA_SCENE", value, "\(error)") }
+        }
+        if let value = environment["OBSCURA_SEED"], !value.isEmpty {
+            guard let seed = UInt64(value) else { refuse("OBSCURA_SEED", value, "expected a non-negative integer") }
+            lock.withLock { noiseSeed = seed }
+        }
+        if let value = environment["OBSCURA_CLOCK"], !value.isEmpty {
+            guard let clock = ClockMode(rawValue: value.lowercased()) else {
+                refuse("OBSCURA_CLOCK", value, "expected virtual, realtime or manual")
+            }
+            lock.withLock { mode = clock }
+        }
+    }
 
     /// Chooses the device by catalogue id (`iphone-7-plus`) or by a path to a profile file.
     /// Devices discovered afterwards belong to it; devices already handed out keep their profile.
@@ -58,14 +113,25 @@ public final class Emulator: @unchecked Sendable {
     }
 
     /// The chosen scene, as given to `use(scene:)`; `defaultScene` when none was chosen.
-    public var scene: String { (scopedWorld?.scene ?? lock.withLock { globalScene })?.reference ?? Self.defaultScene }
+    public var scene: String {
+        if let chosen = scopedWorld?.scene { return chosen.reference }
+        readEnvironmentOnce()
+        return lock.withLock { globalScene }?.reference ?? Self.defaultScene
+    }
 
-    /// The seed of the sensor noise (default 0). A photo's noise depends on this seed and on the
-    /// photo's place among its output's captures (1st, 2nd, …), never on the time or thread count,
-    /// so the same capture sequence gives the same bytes.
+    /// The seed of the sensor noise (default 0, or `OBSCURA_SEED`). A photo's noise depends on this
+    /// seed and on the photo's place among its output's captures (1st, 2nd, …), never on the time or
+    /// thread count, so the same capture sequence gives the same bytes. Inside `withDevice` the seed
+    /// belongs to the task.
     public var seed: UInt64 {
-        get { lock.withLock { noiseSeed } }
-        set { lock.withLock { noiseSeed = newValue } }
+        get {
+            if let world = scopedWorld, let seed = world.seed { return seed }
+            readEnvironmentOnce()
+            return lock.withLock { noiseSeed }
+        }
+        set {
+            if let world = scopedWorld { world.seed = newValue } else { lock.withLock { noiseSeed = newValue } }
+        }
     }
 
     /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available
@@ -87,6 +153,7 @@ public final class Emulator: @unchecked Sendable {
 
     /// The scene photos render: the task's, else the global choice, else the default scene.
     var currentScene: ChosenScene {
+        readEnvironmentOnce()
         if let chosen = scopedWorld?.scene ?? lock.withLock({ globalScene }) { return chosen }
         // Like the default device, the default scene ships with the package; not finding it is a
         // broken installation (or a working directory outside the package without OBSCURA_SCENES).
@@ -102,10 +169,17 @@ public final class Emulator: @unchecked Sendable {
     /// The chosen device's catalogue id.
     public var deviceID: String { currentWorld.profile.id }
 
-    /// The clock mode; `.virtual` unless set.
+    /// The clock mode: `.virtual` unless set here or by `OBSCURA_CLOCK`. A session takes the mode in
+    /// force when it starts running. Inside `withDevice` the mode belongs to the task.
     public var clockMode: ClockMode {
-        get { lock.withLock { mode } }
-        set { lock.withLock { mode = newValue } }
+        get {
+            if let world = scopedWorld, let clock = world.clock { return clock }
+            readEnvironmentOnce()
+            return lock.withLock { mode }
+        }
+        set {
+            if let world = scopedWorld { world.clock = newValue } else { lock.withLock { mode = newValue } }
+        }
     }
 
     /// Runs `body` with a fresh instance of a device, visible only to the calling task (and to
@@ -136,6 +210,7 @@ public final class Emulator: @unchecked Sendable {
     /// The world a discovery call sees: the task's, the catching thread's, else the global one.
     var currentWorld: DeviceWorld {
         if let world = scopedWorld { return world }
+        readEnvironmentOnce()
         return lock.withLock {
             if let globalWorld { return globalWorld }
             // The catalogue ships with the package; failing to find it is a broken installation.

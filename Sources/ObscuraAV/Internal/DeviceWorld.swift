@@ -20,6 +20,20 @@ final class DeviceWorld: @unchecked Sendable {
     let trace = CaptureTrace()
     private let lock = NSLock()
     private var chosenScene: ChosenScene?
+    private var chosenSeed: UInt64?
+    private var chosenClock: Emulator.ClockMode?
+
+    /// The noise seed chosen inside this world, if any.
+    var seed: UInt64? {
+        get { lock.withLock { chosenSeed } }
+        set { lock.withLock { chosenSeed = newValue } }
+    }
+
+    /// The clock mode chosen inside this world, if any.
+    var clock: Emulator.ClockMode? {
+        get { lock.withLock { chosenClock } }
+        set { lock.withLock { chosenClock = newValue } }
+    }
 
     /// The scene chosen inside this world, if any.
     var scene: ChosenScene? { lock.withLock { chosenScene } }

@@ -3,7 +3,7 @@ import Foundation
 import ISP
 import Sensor
 
-/// Produces the data outputs' samples on the virtual clock (DESIGN.md, Time).
+/// Produces the data outputs' samples on the session clock (DESIGN.md, Time).
 ///
 /// Timing diagram of one running session (video at Rv, depth every `stride` frames):
 ///
@@ -13,27 +13,58 @@ import Sensor
 ///                                           frame tick not before it
 ///     meta          (k=0)  (k=1)  …         objects of frame k sent at frame k + 2
 ///
-/// `Emulator.run(for:)` emits every frame with t_k before the new end of stream time. In
-/// virtual mode each callback runs to completion before the next (deterministic, nothing is
-/// ever late); in realtime mode frames are paced to the wall clock, callbacks are queued
-/// asynchronously, and data arriving while its queue is still busy is dropped with
-/// `.lateData` when the output discards late data.
+/// After `startRunning()` the streams run by themselves, as a device's do (spec §1.3): a driver
+/// thread per running session emits frame after frame in the clock mode in force at the start.
+/// - `.virtual`: as fast as the renderer allows. Each frame's callbacks are queued on the clients'
+///   queues and all of them run before the next frame is made, so nothing is ever late or
+///   dropped and every run gives the same sequence. The bound for a session nobody stops: stream
+///   time may lead the wall clock (since the start) by at most `StreamEngine.maximumLead`; beyond
+///   it the driver waits, so a forgotten session settles to real-time pace instead of spinning.
+///   A session with no delegate to deliver to makes no frames at all.
+/// - `.realtime`: frame k is due at k / Rv of wall-clock time after the start; callbacks are queued
+///   asynchronously, and data arriving while its queue is still busy is dropped with `.lateData`
+///   when the output discards late data.
+/// - `.manual`: no driver; `Emulator.run(for:)` and `runFrames(_:)` emit every frame whose time
+///   falls before the new end of stream time, waiting for each frame's callbacks as `.virtual`
+///   does, so counts are exact.
 final class StreamEngine: @unchecked Sendable {
     static let shared = StreamEngine()
+    /// How far free-running stream time may lead the wall clock, in seconds of stream time [I].
+    static let maximumLead = 30.0
     private let lock = NSLock()
     private var streams: [ObjectIdentifier: SessionStream] = [:]
 
-    func register(_ session: AVCaptureSession) {
+    private func stream(for session: AVCaptureSession) -> SessionStream {
         lock.withLock {
             streams = streams.filter { $0.value.session != nil }
-            if streams[ObjectIdentifier(session)] == nil {
-                streams[ObjectIdentifier(session)] = SessionStream(session: session)
-            }
+            if let stream = streams[ObjectIdentifier(session)] { return stream }
+            let stream = SessionStream(session: session)
+            streams[ObjectIdentifier(session)] = stream
+            return stream
         }
     }
 
-    /// Runs every running session for a duration, or for a number of video frames.
-    func run(seconds: Double?, frames: Int?) {
+    func register(_ session: AVCaptureSession) { _ = stream(for: session) }
+
+    /// Called by `startRunning()` (and the end of an interruption) once the session runs: starts the
+    /// session's driver unless the world's clock is manual.
+    func sessionDidStart(_ session: AVCaptureSession) {
+        let mode = Emulator.shared.clockMode
+        guard mode != .manual else { return }
+        stream(for: session).startDriver(realtime: mode == .realtime, world: Emulator.shared.scopedWorld)
+    }
+
+    /// Called by `stopRunning()`: stops the driver and waits for it. A driver waiting on a client
+    /// queue gives up within a few milliseconds, so a call from a delegate callback cannot deadlock.
+    func sessionDidStop(_ session: AVCaptureSession) {
+        let stream = lock.withLock { streams[ObjectIdentifier(session)] }
+        stream?.stopDriver()
+    }
+
+    /// Advances every running session by a duration, or by a number of its video frames. Sessions on
+    /// a manual clock are run here (paced to the wall clock when `paced`); for sessions whose driver
+    /// runs them, this waits until their stream time has advanced as far.
+    func run(seconds: Double?, frames: Int?, paced: Bool = false) {
         var active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
         // Inside `withDevice` only the task's own sessions advance, so parallel runs do not
         // push each other's clocks.
@@ -42,9 +73,11 @@ final class StreamEngine: @unchecked Sendable {
                 stream.session?.videoDevices.contains { device in world.devices.contains { $0 === device } } ?? false
             }
         }
-        let realtime = Emulator.shared.clockMode == .realtime
-        for stream in active { stream.run(seconds: seconds, frames: frames, realtime: realtime) }
-        for stream in active { stream.waitForCallbacks() }
+        let driven = active.filter(\.hasDriver)
+        let targets = driven.map { $0.streamTime(after: seconds, frames: frames) }
+        for stream in active where !stream.hasDriver { stream.run(seconds: seconds, frames: frames, realtime: paced) }
+        for stream in active where !stream.hasDriver { stream.waitForCallbacks() }
+        for (stream, target) in zip(driven, targets) { stream.waitUntilStreamTime(target) }
     }
 }
 
@@ -60,29 +93,130 @@ final class SessionStream: @unchecked Sendable {
     private var temporal: [ObjectIdentifier: DepthTemporalFilter] = [:]
     private var pendingMetadata: [(frame: Int, output: AVCaptureMetadataOutput, data: AVCaptureSynchronizedMetadataObjectData)] = []
     private let busy = BusyCounter()
-    private var usedQueues: [DispatchQueue] = []
+    /// Callbacks of the current frame still queued or running (virtual and manual clocks).
+    private let inFlight = DispatchGroup()
+    /// Serialises emission: the driver thread and manual runs never emit at once.
+    private let emission = NSLock()
+    private let driverLock = NSLock()
+    private var driver: StreamDriver?
 
     init(session: AVCaptureSession) { self.session = session }
 
-    func waitForCallbacks() {
-        for queue in usedQueues { queue.sync {} }
-        usedQueues.removeAll()
+    var hasDriver: Bool { driverLock.withLock { driver != nil } }
+
+    func startDriver(realtime: Bool, world: DeviceWorld?) {
+        let driver = driverLock.withLock { () -> StreamDriver? in
+            guard self.driver == nil else { return nil }
+            let made = StreamDriver()
+            self.driver = made
+            return made
+        }
+        guard let driver else { return }
+        let thread = Thread { [self] in
+            if let world {
+                Emulator.$taskWorld.withValue(world) { drive(driver, realtime: realtime) }
+            } else {
+                drive(driver, realtime: realtime)
+            }
+            driver.finished.signal()
+        }
+        thread.name = "obscura.stream"
+        thread.start()
     }
 
+    func stopDriver() {
+        guard let driver = driverLock.withLock({ () -> StreamDriver? in
+            defer { self.driver = nil }
+            return self.driver
+        }) else { return }
+        driver.stop()
+        driver.finished.wait()
+    }
+
+    /// The driver's loop: one frame at a time until stopped (see `StreamEngine`).
+    private func drive(_ driver: StreamDriver, realtime: Bool) {
+        let wallStart = Date()
+        let streamStart = emission.withLock { elapsed }
+        while !driver.isStopped {
+            guard let session else { break }  // released without stopRunning: nothing left to drive
+            guard session.isRunning, session.hasDeliveryTargets else {
+                // Interrupted, or nothing to deliver to: wait for a change instead of spinning.
+                driver.pause(seconds: 0.01)
+                continue
+            }
+            let ahead = emission.withLock {
+                streamTimeOfNextFrame(session) - streamStart - Date().timeIntervalSince(wallStart)
+            }
+            if realtime, ahead > 0 {
+                driver.pause(seconds: ahead)
+                continue
+            }
+            if !realtime, ahead > StreamEngine.maximumLead {
+                driver.pause(seconds: min(ahead - StreamEngine.maximumLead, 0.1))
+                continue
+            }
+            emission.withLock { runOneFrame(session: session, realtime: realtime) }
+            if !realtime { waitForCallbacks(unlessStopped: driver) }
+        }
+    }
+
+    /// Waits for the queued callbacks of the frames emitted so far.
+    func waitForCallbacks(unlessStopped driver: StreamDriver? = nil) {
+        while inFlight.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            if driver?.isStopped == true { return }
+        }
+    }
+
+    /// The stream time reached after a further duration or number of frames from now.
+    func streamTime(after seconds: Double?, frames: Int?) -> Double {
+        emission.withLock {
+            let frameSeconds = session?.videoDevices.first?.activeVideoMinFrameDuration.seconds ?? 0
+            return elapsed + (seconds ?? Double(frames ?? 0) * frameSeconds)
+        }
+    }
+
+    /// Waits until a driven stream has emitted every frame before `time`, or stops running.
+    func waitUntilStreamTime(_ time: Double) {
+        while hasDriver, session?.isRunning == true, emission.withLock({ elapsed }) < time - 1e-9 {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    /// The stream time of the next frame to emit, under the current frame duration.
+    private func streamTimeOfNextFrame(_ session: AVCaptureSession) -> Double {
+        guard let device = session.videoDevices.first else { return elapsed }
+        adoptFrameDuration(device.activeVideoMinFrameDuration)
+        return frameTime(nextFrame).seconds
+    }
+
+    private func adoptFrameDuration(_ duration: CMTime) {
+        if origin.duration != duration {
+            origin = origin.duration.isValid ? (nextFrame, frameTime(nextFrame), duration) : (nextFrame, .zero, duration)
+        }
+    }
+
+    /// Emits the next frame (the driver's step). Must hold `emission`.
+    private func runOneFrame(session: AVCaptureSession, realtime: Bool) {
+        guard let device = session.videoDevices.first else { return }
+        let duration = device.activeVideoMinFrameDuration
+        adoptFrameDuration(duration)
+        let k = nextFrame
+        emitFrame(k, time: frameTime(k), session: session, device: device, duration: duration, realtime: realtime)
+        nextFrame += 1
+        elapsed = frameTime(nextFrame).seconds
+    }
+
+    /// A manual advance: every frame with t_k before the new end of stream time.
     func run(seconds: Double?, frames: Int?, realtime: Bool) {
+        emission.lock()
+        defer { emission.unlock() }
         guard let session, let device = session.videoDevices.first else { return }
         let duration = device.activeVideoMinFrameDuration
         let frameSeconds = duration.seconds
         let end = seconds.map { elapsed + $0 } ?? (elapsed + Double(frames ?? 0) * frameSeconds)
         let wallStart = Date()
         let streamStart = elapsed
-        if origin.duration != duration {
-            if origin.duration.isValid {
-                origin = (nextFrame, frameTime(nextFrame), duration)
-            } else {
-                origin = (nextFrame, .zero, duration)
-            }
-        }
+        adoptFrameDuration(duration)
         while frameTime(nextFrame).seconds < end - 1e-9 {
             let k = nextFrame
             let t = frameTime(k).seconds
@@ -92,6 +226,7 @@ final class SessionStream: @unchecked Sendable {
             }
             emitFrame(k, time: frameTime(k), session: session, device: device, duration: duration, realtime: realtime)
             nextFrame += 1
+            if !realtime { waitForCallbacks() }
         }
         elapsed = end
     }
@@ -253,7 +388,7 @@ final class SessionStream: @unchecked Sendable {
         guard
             var map = StreamRendering.shared.depth(
                 device: device.deviceProfile, camera: device.camera, width: depth.dimensions.width,
-                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene, seed: 1)
+                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene, seed: Emulator.shared.seed)
         else { return nil }
         if filtered {
             let id = ObjectIdentifier(output)
@@ -272,9 +407,14 @@ final class SessionStream: @unchecked Sendable {
     ) {
         let job = UncheckedSendable(work)
         let dropJob = UncheckedSendable(drop)
-        if !usedQueues.contains(where: { $0 === queue }) { usedQueues.append(queue) }
         guard realtime else {
-            queue.sync { job.value() }
+            // Virtual and manual clocks: queued in order, and waited for before the next frame.
+            let group = inFlight
+            group.enter()
+            queue.async {
+                job.value()
+                group.leave()
+            }
             return
         }
         if discardsLate && busy.isBusy(owner) {
@@ -287,6 +427,30 @@ final class SessionStream: @unchecked Sendable {
         queue.async {
             job.value()
             counter.end(key)
+        }
+    }
+}
+
+/// A driver thread's stop flag and wake-up.
+final class StreamDriver: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false
+    /// Signalled once the driver's thread has left its loop.
+    let finished = DispatchSemaphore(value: 0)
+
+    var isStopped: Bool { condition.withLock { stopped } }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    /// Sleeps up to `seconds`, waking early when stopped.
+    func pause(seconds: Double) {
+        condition.withLock {
+            if !stopped { _ = condition.wait(until: Date(timeIntervalSinceNow: seconds)) }
         }
     }
 }

@@ -12,10 +12,13 @@ public enum ScenarioRunner {
     public static func run(
         _ scenario: Scenario, output: OutputDirectory? = nil, progress: (String) -> Void = { _ in }
     ) throws -> ScenarioResult {
-        Emulator.shared.clockMode = scenario.clock == .virtual ? .virtual : .realtime
-        try Emulator.shared.use(scene: scenario.scene)
-        // The device is private to this run, so runs in parallel (tests) do not share a camera.
+        // The device, scene, seed and clock are private to this run, so runs in parallel (tests) do
+        // not share a world. `stream:` steps advance a manual clock, so frame counts are exact; a
+        // realtime scenario's streams run by themselves against the wall clock.
         return try Emulator.shared.withDevice(scenario.device) {
+            Emulator.shared.clockMode = scenario.clock == .virtual ? .manual : .realtime
+            Emulator.shared.seed = scenario.seed
+            try Emulator.shared.use(scene: scenario.scene)
             let context = RunContext()
             context.outputDirectory = output
             context.scene = try? SceneLoader.load(path: scenario.scene)

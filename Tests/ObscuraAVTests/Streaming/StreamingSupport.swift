@@ -71,7 +71,13 @@ struct StreamRig {
     let metadata = AVCaptureMetadataOutput()
     let queue = DispatchQueue(label: "stream-test")
 
-    init(type: AVCaptureDevice.DeviceType = .builtInDualCamera, outputs: Set<String> = ["video", "depth"]) throws {
+    /// A rig on the task's world. The clock is manual unless `clock` says otherwise, so that
+    /// `Emulator.run(for:)` gives exact frame counts.
+    init(
+        type: AVCaptureDevice.DeviceType = .builtInDualCamera, outputs: Set<String> = ["video", "depth"],
+        clock: Emulator.ClockMode = .manual
+    ) throws {
+        Emulator.shared.clockMode = clock
         device = try #require(AVCaptureDevice.default(type, for: .video, position: .back))
         session.beginConfiguration()
         session.sessionPreset = .photo

@@ -15,8 +15,9 @@ extension AVCaptureAudioDataOutputSampleBufferDelegate {
 /// (DESIGN.md, Time) carrying a synthetic tone: a 1 kHz sine at a quarter of full scale
 /// (−12 dBFS), continuous across buffers.
 ///
-/// Obscura has no microphone device: the output rides on the session's camera input and
-/// connects to it [I]. Audio never reports drops (spec §8 [D]).
+/// It connects to the audio port of the microphone's input (`AVCaptureDevice.default(for: .audio)`);
+/// without one it has no connection and receives nothing, as on a device. Audio never reports
+/// drops (spec §8 [D]).
 open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Samples per buffer and per second.
     static let samplesPerBuffer = 1024
@@ -77,7 +78,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             dataBuffer: CMBlockBuffer(bytes: bytes), sampleCount: samplesPerBuffer)
     }
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .audio || mediaType == .video }
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .audio }
 
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
         if let session { StreamEngine.shared.register(session) }

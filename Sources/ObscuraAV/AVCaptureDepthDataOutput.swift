@@ -77,7 +77,7 @@ open class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .depthData }
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .depthData }
 
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
         // spec §2.2 [T W17]: depth on the dual camera holds the zoom at 2×.

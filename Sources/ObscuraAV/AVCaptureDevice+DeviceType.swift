@@ -15,7 +15,11 @@ extension AVCaptureDevice {
         public static let builtInTripleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTripleCamera")
         public static let builtInTrueDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTrueDepthCamera")
         public static let builtInLiDARDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInLiDARDepthCamera")
+        /// The built-in microphone under its name before iOS 17; discovery finds the same device.
+        @available(iOS, introduced: 10.0, deprecated: 17.0, renamed: "microphone")
         public static let builtInMicrophone = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInMicrophone")
+        /// A microphone (iOS 17 and later).
+        public static let microphone = DeviceType(rawValue: "AVCaptureDeviceTypeMicrophone")
 
         init(_ type: Devices.DeviceType) {
             switch type {

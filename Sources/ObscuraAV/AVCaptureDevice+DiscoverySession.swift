@@ -10,8 +10,17 @@ extension AVCaptureDevice {
         public let devices: [AVCaptureDevice]
 
         public init(deviceTypes: [DeviceType], mediaType: AVMediaType?, position: Position) {
-            let world = Emulator.shared.currentWorld.devices
+            let current = Emulator.shared.currentWorld
+            let world = current.devices
             var found: [AVCaptureDevice] = []
+            // spec §2.1 [D]: the microphone answers to `.microphone` and to its older name.
+            let microphoneTypes: Set<String> = [DeviceType.microphone.rawValue, "AVCaptureDeviceTypeBuiltInMicrophone"]
+            let wantsMicrophone = deviceTypes.contains { microphoneTypes.contains($0.rawValue) }
+            if wantsMicrophone, mediaType == nil || mediaType == .audio,
+                position == .unspecified
+            {
+                found.append(current.microphone)
+            }
             if mediaType == nil || mediaType == .video {
                 for type in deviceTypes {
                     let ofType = world.filter {

@@ -6,8 +6,12 @@ import Foundation
 /// Hardware properties are changed only while the client holds the configuration lock
 /// (`lockForConfiguration()`); otherwise `NSGenericException` (spec §2.4).
 open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
+    /// The camera this device is; for the microphone, the profile's first camera stands in for
+    /// the video-only properties, which a microphone never reaches through the API's rules.
     let camera: CameraProfile
     let deviceProfile: DeviceProfile
+    /// Whether this is the built-in microphone rather than a camera: every iPhone and iPad has one.
+    let isMicrophone: Bool
     /// Constituents, set once by the world that creates the device.
     var constituents: [AVCaptureDevice] = []
     /// The exposure mode and the custom exposure, if any.
@@ -32,27 +36,31 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// The session whose input holds this device; told when the client picks a format (spec §1.1).
     weak var owningSession: AVCaptureSession?
 
-    init(camera: CameraProfile, profile: DeviceProfile) {
+    init(camera: CameraProfile, profile: DeviceProfile, isMicrophone: Bool = false) {
         self.camera = camera
         self.deviceProfile = profile
-        let formats = camera.formats.map { Format(video: $0) }
+        self.isMicrophone = isMicrophone
+        let formats = isMicrophone ? [] : camera.formats.map { Format(video: $0) }
         allFormats = formats
-        let initial = camera.format(for: .high).flatMap { f in formats.first { $0.profile.id == f.id } } ?? formats[0]
+        let cameraFormats = camera.formats.map { Format(video: $0) }
+        let initial =
+            camera.format(for: .high).flatMap { f in cameraFormats.first { $0.profile.id == f.id } } ?? cameraFormats[0]
         let frame = AVCaptureDevice.defaultFrameDuration(initial)
         inner = Inner(
             activeFormat: initial, minFrameDuration: frame, maxFrameDuration: frame,
-            isFlashAvailable: profile.hasFlash(camera))
+            isFlashAvailable: !isMicrophone && profile.hasFlash(camera))
         super.init()
     }
 
     // MARK: Identity
 
     /// Unique for the life of the device: `<profile id>:<camera id>`.
-    public var uniqueID: String { "\(deviceProfile.id):\(camera.id)" }
+    public var uniqueID: String { "\(deviceProfile.id):\(isMicrophone ? "microphone" : camera.id)" }
     /// The hardware model, e.g. `iPhone 15 Pro`.
     public var modelID: String { deviceProfile.name }
     /// A name to show people, e.g. `Back Camera`.
     public var localizedName: String {
+        if isMicrophone { return "\(deviceProfile.name.hasPrefix("iPad") ? "iPad" : "iPhone") Microphone" }
         let side = camera.position == .back ? "Back" : "Front"
         switch camera.deviceType {
         case .builtInWideAngleCamera: return "\(side) Camera"
@@ -66,19 +74,25 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         }
     }
     /// The device's type (spec §2.1).
-    public var deviceType: DeviceType { DeviceType(camera.deviceType) }
-    /// The side it faces.
-    public var position: Position { Position(camera.position) }
+    public var deviceType: DeviceType { isMicrophone ? .microphone : DeviceType(camera.deviceType) }
+    /// The side it faces; `.unspecified` for the microphone (spec §2.1 [D]).
+    public var position: Position { isMicrophone ? .unspecified : Position(camera.position) }
     /// Whether the device is built from other cameras (spec §2.2 [D]).
-    public var isVirtualDevice: Bool { camera.isVirtualDevice }
+    public var isVirtualDevice: Bool { !isMicrophone && camera.isVirtualDevice }
     /// The physical cameras of a virtual device, shortest focal length first; empty otherwise (spec §2.2).
     public var constituentDevices: [AVCaptureDevice] { isVirtualDevice ? constituents : [] }
-    /// Whether the device delivers media of a type.
-    public func hasMediaType(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    /// Whether the device delivers media of a type: a camera `.video` (with its depth and
+    /// metadata ports), the microphone `.audio`.
+    public func hasMediaType(_ mediaType: AVMediaType) -> Bool { mediaType == (isMicrophone ? .audio : .video) }
+
+    /// Whether the camera can deliver depth in some format (spec §2.5): it then has a depth port.
+    var producesDepth: Bool { allFormats.contains { !$0.supportedDepthDataFormats.isEmpty } }
     /// Whether the device is connected; emulated cameras always are.
     public var isConnected: Bool { true }
 
-    open override var description: String { "<AVCaptureFigVideoDevice: [\(localizedName)][\(uniqueID)]>" }
+    open override var description: String {
+        "<\(isMicrophone ? "AVCaptureFigAudioDevice" : "AVCaptureFigVideoDevice"): [\(localizedName)][\(uniqueID)]>"
+    }
 
     // MARK: Formats (spec §2.3)
 
@@ -209,7 +223,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     // MARK: Flash (spec §2.7)
 
     /// Whether the device has a flash: a device flash and a back-facing camera. KVO.
-    public var hasFlash: Bool { deviceProfile.hasFlash(camera) }
+    public var hasFlash: Bool { !isMicrophone && deviceProfile.hasFlash(camera) }
 
     /// Whether the flash can fire now; false while it is too hot. KVO.
     public var isFlashAvailable: Bool { lock.withLock { inner.isFlashAvailable } }
@@ -218,7 +232,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// `Emulator.setFlashThermallyUnavailable(_:for:)`.
     func setFlashAvailable(_ available: Bool) {
         let changed = lock.withLock { () -> Bool in
-            let value = available && deviceProfile.hasFlash(camera)
+            let value = available && hasFlash
             defer { inner.isFlashAvailable = value }
             return inner.isFlashAvailable != value
         }
@@ -233,7 +247,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     /// `supportsAVCaptureSessionPreset:`.
     public func supportsSessionPreset(_ preset: AVCaptureSession.Preset) -> Bool {
-        preset == .inputPriority || format(for: preset) != nil
+        // The microphone records under every preset.
+        isMicrophone || preset == .inputPriority || format(for: preset) != nil
     }
 
     // MARK: Discovery (spec §2.1)
@@ -248,6 +263,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// The camera primarily used for capture: the back wide-angle camera, else the first
     /// wide-angle camera. Virtual, telephoto and ultra-wide cameras are never returned (spec §2.1 [D]).
     open class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+        if mediaType == .audio { return Emulator.shared.currentWorld.microphone }  // spec §2.1 [D]
         guard mediaType == .video else { return nil }
         let wide = Emulator.shared.currentWorld.devices.filter { $0.camera.deviceType == .builtInWideAngleCamera }
         return wide.first { $0.camera.position == .back } ?? wide.first

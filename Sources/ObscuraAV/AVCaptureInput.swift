@@ -30,11 +30,19 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     /// The device.
     public let device: AVCaptureDevice
 
-    /// An input for a device. Emulated cameras are always available, so this never throws in practice.
+    /// An input for a device. Its ports are the media the device produces (spec §1.5 [D]): a camera
+    /// has a video port, a depth port when it can deliver depth, and a metadata-object port; the
+    /// microphone has one audio port.
     public init(device: AVCaptureDevice) throws {
         self.device = device
         super.init()
-        ports = [Port(mediaType: .video, input: self)]
+        if device.hasMediaType(.audio) {
+            ports = [Port(mediaType: .audio, input: self)]
+        } else {
+            ports = [Port(mediaType: .video, input: self)]
+            if device.producesDepth { ports.append(Port(mediaType: .depthData, input: self)) }
+            ports.append(Port(mediaType: .metadataObject, input: self))
+        }
     }
 
     open override var description: String { "<AVCaptureDeviceInput: \(device.localizedName)>" }

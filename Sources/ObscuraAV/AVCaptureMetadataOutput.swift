@@ -105,6 +105,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         return out
     }
 
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
+
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
         if let session { StreamEngine.shared.register(session) }
     }

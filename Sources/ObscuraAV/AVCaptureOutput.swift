@@ -16,7 +16,7 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
         connections.first { $0.inputPorts.contains { $0.mediaType == mediaType } }
     }
 
-    /// Which media the output accepts.
+    /// Which media the output accepts: it gets one connection per accepted input port (spec §1.5).
     func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
 
     /// Called on the session queue after the outermost commit resolved the graph.
@@ -29,6 +29,8 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
 /// Records movies (`AVCaptureMovieFileOutput`); recording lands later.
 open class AVCaptureMovieFileOutput: AVCaptureOutput, @unchecked Sendable {
     public override init() { super.init() }
+
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
 }
 
 /// The still-image output deprecated since iOS 10 (`AVCaptureStillImageOutput`); it cannot share a

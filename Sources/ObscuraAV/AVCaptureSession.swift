@@ -125,7 +125,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             return "An AVCaptureInput instance may not be added to more than one session"
         }
         if let deviceInput = input as? AVCaptureDeviceInput {
-            if state.inputs.contains(where: { $0 is AVCaptureDeviceInput }) {
+            // spec §1.2 [D]: one camera and one microphone at most.
+            let audio = deviceInput.device.hasMediaType(.audio)
+            if state.inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device.hasMediaType(.audio) == audio }) {
                 return "Multiple audio/video AVCaptureInputs are not currently supported"
             }
             if !deviceInput.device.supportsSessionPreset(state.preset) {
@@ -214,11 +216,12 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         commitIfOutsideBlock()
     }
 
-    /// Must be called with the lock held.
+    /// One connection per input port whose media the output accepts (spec §1.5 [D]). Must be called
+    /// with the lock held.
     private func connect(_ input: AVCaptureInput, _ output: AVCaptureOutput) {
-        let ports = input.ports.filter { output.accepts($0.mediaType) && $0.mediaType == .video }
-        guard !ports.isEmpty else { return }
-        inner.connections.append(AVCaptureConnection(inputPorts: ports, output: output))
+        for port in input.ports where output.accepts(port.mediaType) {
+            inner.connections.append(AVCaptureConnection(inputPorts: [port], output: output))
+        }
     }
 
     // MARK: Configuration (spec §1.3)
@@ -267,7 +270,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     private func resolveOnQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
         let state = lock.withLock { inner }
-        let device = state.inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.first
+        let device = state.inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.first { $0.hasMediaType(.video) }
         if let device {
             let inputIDs = state.inputs.map(ObjectIdentifier.init)
             let presetChanged = state.appliedPreset != state.preset || state.appliedInputs != inputIDs

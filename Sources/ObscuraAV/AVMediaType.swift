@@ -7,4 +7,6 @@ public struct AVMediaType: RawRepresentable, Hashable, Sendable {
     public static let audio = AVMediaType(rawValue: "soun")
     public static let depthData = AVMediaType(rawValue: "dpth")
     public static let metadata = AVMediaType(rawValue: "meta")
+    /// Metadata objects (faces, machine-readable codes) from a camera.
+    public static let metadataObject = AVMediaType(rawValue: "mobj")
 }

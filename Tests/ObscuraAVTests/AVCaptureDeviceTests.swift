@@ -8,7 +8,10 @@ import Testing
         try onDevice {
             let device = try #require(AVCaptureDevice.default(for: .video))
             #expect(device.deviceType == .builtInWideAngleCamera && device.position == .back)
-            #expect(AVCaptureDevice.default(for: .audio) == nil)
+            // Every iPhone has a microphone; it is never the default video device.
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            #expect(microphone.hasMediaType(.audio) && !microphone.hasMediaType(.video))
+            #expect(AVCaptureDevice.default(for: .depthData) == nil)
         }
     }
 

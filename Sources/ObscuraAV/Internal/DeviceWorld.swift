@@ -14,8 +14,10 @@ struct ChosenScene: Sendable {
 /// as AVFoundation does.
 final class DeviceWorld: @unchecked Sendable {
     let profile: DeviceProfile
-    /// In the profile's order.
+    /// The cameras, in the profile's order.
     let devices: [AVCaptureDevice]
+    /// The built-in microphone.
+    let microphone: AVCaptureDevice
     /// The rules evaluated by captures in this world.
     let trace = CaptureTrace()
     private let lock = NSLock()
@@ -47,5 +49,9 @@ final class DeviceWorld: @unchecked Sendable {
             device.constituents = device.camera.constituents.compactMap { id in devices.first { $0.camera.id == id } }
         }
         self.devices = devices
+        microphone = AVCaptureDevice(camera: profile.cameras[0], profile: profile, isMicrophone: true)
     }
+
+    /// Whether a device belongs to this world.
+    func owns(_ device: AVCaptureDevice) -> Bool { device === microphone || devices.contains { $0 === device } }
 }

@@ -70,7 +70,9 @@ final class StreamEngine: @unchecked Sendable {
         // push each other's clocks.
         if let world = Emulator.shared.scopedWorld {
             active = active.filter { stream in
-                stream.session?.videoDevices.contains { device in world.devices.contains { $0 === device } } ?? false
+                stream.session?.inputs.contains { input in
+                    (input as? AVCaptureDeviceInput).map { world.owns($0.device) } ?? false
+                } ?? false
             }
         }
         let driven = active.filter(\.hasDriver)
@@ -170,7 +172,7 @@ final class SessionStream: @unchecked Sendable {
     /// The stream time reached after a further duration or number of frames from now.
     func streamTime(after seconds: Double?, frames: Int?) -> Double {
         emission.withLock {
-            let frameSeconds = session?.videoDevices.first?.activeVideoMinFrameDuration.seconds ?? 0
+            let frameSeconds = session.map(Self.tick)?.seconds ?? 0
             return elapsed + (seconds ?? Double(frames ?? 0) * frameSeconds)
         }
     }
@@ -184,9 +186,16 @@ final class SessionStream: @unchecked Sendable {
 
     /// The stream time of the next frame to emit, under the current frame duration.
     private func streamTimeOfNextFrame(_ session: AVCaptureSession) -> Double {
-        guard let device = session.videoDevices.first else { return elapsed }
-        adoptFrameDuration(device.activeVideoMinFrameDuration)
+        adoptFrameDuration(Self.tick(session))
         return frameTime(nextFrame).seconds
+    }
+
+    /// The stream's tick: the camera's active frame duration; in a session with only a microphone,
+    /// one audio buffer.
+    static func tick(_ session: AVCaptureSession) -> CMTime {
+        if let device = session.videoDevices.first { return device.activeVideoMinFrameDuration }
+        return CMTime(
+            value: Int64(AVCaptureAudioDataOutput.samplesPerBuffer), timescale: Int32(AVCaptureAudioDataOutput.sampleRate))
     }
 
     private func adoptFrameDuration(_ duration: CMTime) {
@@ -197,11 +206,12 @@ final class SessionStream: @unchecked Sendable {
 
     /// Emits the next frame (the driver's step). Must hold `emission`.
     private func runOneFrame(session: AVCaptureSession, realtime: Bool) {
-        guard let device = session.videoDevices.first else { return }
-        let duration = device.activeVideoMinFrameDuration
+        let duration = Self.tick(session)
         adoptFrameDuration(duration)
         let k = nextFrame
-        emitFrame(k, time: frameTime(k), session: session, device: device, duration: duration, realtime: realtime)
+        emitFrame(
+            k, time: frameTime(k), session: session, device: session.videoDevices.first, duration: duration,
+            realtime: realtime)
         nextFrame += 1
         elapsed = frameTime(nextFrame).seconds
     }
@@ -210,8 +220,9 @@ final class SessionStream: @unchecked Sendable {
     func run(seconds: Double?, frames: Int?, realtime: Bool) {
         emission.lock()
         defer { emission.unlock() }
-        guard let session, let device = session.videoDevices.first else { return }
-        let duration = device.activeVideoMinFrameDuration
+        guard let session else { return }
+        let device = session.videoDevices.first
+        let duration = Self.tick(session)
         let frameSeconds = duration.seconds
         let end = seconds.map { elapsed + $0 } ?? (elapsed + Double(frames ?? 0) * frameSeconds)
         let wallStart = Date()
@@ -237,7 +248,7 @@ final class SessionStream: @unchecked Sendable {
     }
 
     private func emitFrame(
-        _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice, duration: CMTime, realtime: Bool
+        _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice?, duration: CMTime, realtime: Bool
     ) {
         let scene = Emulator.shared.scene
         let outputs = session.outputs
@@ -248,7 +259,7 @@ final class SessionStream: @unchecked Sendable {
 
         // Audio first: every buffer that starts by this frame's time.
         for case let output as AVCaptureAudioDataOutput in outputs {
-            guard let connection = output.connections.first, connection.isEnabled else { continue }
+            guard let connection = output.connection(with: .audio), connection.isEnabled else { continue }
             while Double(nextAudio * AVCaptureAudioDataOutput.samplesPerBuffer)
                 / Double(AVCaptureAudioDataOutput.sampleRate) <= time.seconds + 1e-9
             {
@@ -266,8 +277,14 @@ final class SessionStream: @unchecked Sendable {
             note(output.synchronizer)
         }
 
+        guard let device else {
+            deliverSynchronized(synchronizers, realtime: realtime)
+            return
+        }
         for case let output as AVCaptureVideoDataOutput in outputs {
-            guard let connection = output.connections.first, connection.isEnabled, connection.isActive else { continue }
+            guard let connection = output.connection(with: .video), connection.isEnabled, connection.isActive else {
+                continue
+            }
             let sync = output.synchronizer?.target != nil ? output.synchronizer : nil
             let target = output.target
             guard sync != nil || target != nil else { continue }
@@ -286,7 +303,7 @@ final class SessionStream: @unchecked Sendable {
         }
 
         for case let output as AVCaptureDepthDataOutput in outputs {
-            guard let connection = output.connections.first, connection.isEnabled else { continue }
+            guard let connection = output.connection(with: .depthData), connection.isEnabled else { continue }
             let sync = output.synchronizer?.target != nil ? output.synchronizer : nil
             let stride = device.depthFrameStride
             let target = output.target
@@ -315,7 +332,7 @@ final class SessionStream: @unchecked Sendable {
         }
 
         for case let output as AVCaptureMetadataOutput in outputs {
-            guard let connection = output.connections.first, connection.isEnabled else { continue }
+            guard let connection = output.connection(with: .metadataObject), connection.isEnabled else { continue }
             let d = device.activeFormat.dimensions
             let picture = StreamRendering.shared.picture(
                 device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
@@ -340,6 +357,11 @@ final class SessionStream: @unchecked Sendable {
             }
         }
 
+        deliverSynchronized(synchronizers, realtime: realtime)
+    }
+
+    /// Hands every synchronizer's complete collections to its delegate.
+    private func deliverSynchronized(_ synchronizers: [AVCaptureDataOutputSynchronizer], realtime: Bool) {
         for sync in synchronizers {
             guard let target = sync.target else { continue }
             for collection in sync.collectionsReady() {

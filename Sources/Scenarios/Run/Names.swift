@@ -20,6 +20,7 @@ let deviceTypesByName: [String: AVCaptureDevice.DeviceType] = [
     "builtInUltraWideCamera": .builtInUltraWideCamera, "builtInDualCamera": .builtInDualCamera,
     "builtInDualWideCamera": .builtInDualWideCamera, "builtInTripleCamera": .builtInTripleCamera,
     "builtInTrueDepthCamera": .builtInTrueDepthCamera, "builtInLiDARDepthCamera": .builtInLiDARDepthCamera,
+    "microphone": .microphone,
 ]
 
 func deviceTypeName(_ type: AVCaptureDevice.DeviceType) -> String {

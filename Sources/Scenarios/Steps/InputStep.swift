@@ -2,9 +2,10 @@ import Devices
 import ObscuraAV
 
 /// `input: {type: builtInWideAngleCamera, position: back}`: finds the device and adds its input.
+/// `input: {type: microphone}` adds the microphone, for audio outputs.
 struct InputStep: ScenarioStep {
     static let key = "input"
-    static let summary = "finds a camera by type and position and adds its input to the session"
+    static let summary = "finds a camera by type and position (or the microphone) and adds its input to the session"
     let type: AVCaptureDevice.DeviceType
     let position: AVCaptureDevice.Position
     let location: SourceLocation
@@ -13,13 +14,15 @@ struct InputStep: ScenarioStep {
         let node = try Self.requireValue(value, step: step)
         let map = try node.mapping(allowedKeys: ["type", "position"])
         type = try map.required("type").named(deviceTypesByName, what: "device type")
-        position = try map.optional("position")?.named(positionsByName, what: "position") ?? .back
+        position = try map.optional("position")?.named(positionsByName, what: "position") ?? (type == .microphone ? .unspecified : .back)
         location = node.location
     }
 
+    var mediaType: AVMediaType { type == .microphone ? .audio : .video }
+
     var apiCalls: [String] {
         [
-            "let device = AVCaptureDevice.default(.\(deviceTypeName(type)), for: .video, position: .\(positionName(position)))",
+            "let device = AVCaptureDevice.default(.\(deviceTypeName(type)), for: .\(mediaType == .audio ? "audio" : "video"), position: .\(positionName(position)))",
             "session.addInput(try AVCaptureDeviceInput(device: device))",
         ]
     }
@@ -27,9 +30,11 @@ struct InputStep: ScenarioStep {
     var specSections: [String] { ["§2.1", "§1.2"] }
 
     func perform(_ context: RunContext) throws {
-        guard let device = AVCaptureDevice.default(type, for: .video, position: position) else {
+        guard let device = AVCaptureDevice.default(type, for: mediaType, position: position) else {
             throw StepFailure(
-                "this device has no \(deviceTypeName(type)) camera at position \(positionName(position))")
+                type == .microphone
+                    ? "the microphone is found at position unspecified only"
+                    : "this device has no \(deviceTypeName(type)) camera at position \(positionName(position))")
         }
         let input = try AVCaptureDeviceInput(device: device)
         context.session.addInput(input)

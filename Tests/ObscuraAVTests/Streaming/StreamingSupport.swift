@@ -84,7 +84,11 @@ struct StreamRig {
         session.addInput(try AVCaptureDeviceInput(device: device))
         if outputs.contains("video") { session.addOutput(video) }
         if outputs.contains("depth") { session.addOutput(depth) }
-        if outputs.contains("audio") { session.addOutput(audio) }
+        if outputs.contains("audio") {
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            session.addInput(try AVCaptureDeviceInput(device: microphone))
+            session.addOutput(audio)
+        }
         if outputs.contains("metadata") { session.addOutput(metadata) }
         session.commitConfiguration()
     }

@@ -69,10 +69,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             updateDepthZoomLock()
         }
     }
-    /// Portrait matte: needs depth delivery enabled (KVO).
-    public var isPortraitEffectsMatteDeliverySupported: Bool {
-        lock.withLock { inner.caps.depth && inner.depthEnabled }
-    }
+    /// Portrait matte (KVO). A device offers it once depth delivery is enabled, but Obscura makes
+    /// no matte, and supported means delivered: always false (spec §3.1 [I]).
+    public var isPortraitEffectsMatteDeliverySupported: Bool { false }
     /// Opt-in for the portrait matte (default false).
     public var isPortraitEffectsMatteDeliveryEnabled: Bool {
         get { lock.withLock { inner.portraitMatteEnabled } }
@@ -130,7 +129,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             observers.didChange(\AVCapturePhotoOutput.isConstantColorEnabled)
         }
     }
-    /// Live Photos: false with a movie file output (spec §3.1 [D]).
+    /// Live Photos: false with a movie file output (spec §3.1 [D]); false everywhere until Obscura
+    /// records the movie a Live Photo needs (spec §3.1 [I]).
     public var isLivePhotoCaptureSupported: Bool { lock.withLock { inner.caps.livePhoto } }
     /// Opt-in for Live Photos (default false).
     public var isLivePhotoCaptureEnabled: Bool {
@@ -261,8 +261,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             caps.constantColor =
                 [.builtInWideAngleCamera, .builtInDualWideCamera].contains(device.deviceType)
                 && device.camera.supportsConstantColor(with: format.profile) && device.hasFlash
-            let outputs = session?.outputs ?? []
-            caps.livePhoto = !outputs.contains { $0 is AVCaptureMovieFileOutput }  // spec §3.1 [D]
+            // spec §3.1 [D] rules Live Photo out with a movie file output. Obscura records no movie
+            // yet, and supported means delivered, so it stays unsupported everywhere [I].
+            caps.livePhoto = false
             caps.flashModes = device.camera.flashModes.map(AVCaptureDevice.FlashMode.init)
             caps.photoDimensions = format.supportedMaxPhotoDimensions
         }

@@ -9,9 +9,11 @@ import Foundation
 ///                      interrupt   ▼  │ interruption ends (restarts unless the client stopped)
 ///                              interrupted ──stopRunning──▶ stopped
 ///
-/// A configuration depth counts nested `beginConfiguration` calls; the graph (formats, colour
-/// spaces, connections, output capabilities) is resolved at the outermost `commitConfiguration`,
-/// or at once for a change made outside a block (spec §1.3 [D]).
+/// A configuration depth counts nested `beginConfiguration` calls. The graph (formats, colour
+/// spaces, connections, output capabilities) is resolved as soon as an input, output or preset
+/// changes, inside a block too, so capability queries answer at once (spec §1.3 [O]); a running
+/// session's streams pause while a block is open and carry on with the new graph at the outermost
+/// `commitConfiguration` (spec §1.3 [D]).
 ///
 /// Threading: state is guarded by a lock and checks raise only after unlocking; resolving the
 /// graph and starting or stopping run on one serial session queue.
@@ -56,7 +58,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
                 Violation.unsupportedPreset(newValue).raise()  // spec §1.1 [D]
             }
             lock.withLock { inner.preset = newValue }
-            commitIfOutsideBlock()
+            graphChanged()
         }
     }
 
@@ -152,7 +154,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             for output in inner.outputs { connect(input, output) }
         }
         if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
-        commitIfOutsideBlock()
+        graphChanged()
     }
 
     /// Removes an input and its connections (allowed while running).
@@ -165,7 +167,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if let device = (input as? AVCaptureDeviceInput)?.device, device.owningSession === self {
             device.owningSession = nil
         }
-        commitIfOutsideBlock()
+        graphChanged()
     }
 
     private func outputRefusal(_ output: AVCaptureOutput) -> String? {
@@ -201,7 +203,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             output.everAdded = true
             for input in inner.inputs { connect(input, output) }
         }
-        commitIfOutsideBlock()
+        graphChanged()
     }
 
     /// Removes an output and its connections (allowed while running).
@@ -213,7 +215,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         }
         // The removed output sees no device any more: it drops what it held (a depth zoom lock).
         output.sessionDidResolve(device: nil, preset: sessionPreset)
-        commitIfOutsideBlock()
+        graphChanged()
     }
 
     /// One connection per input port whose media the output accepts (spec §1.5 [D]). Must be called
@@ -245,8 +247,12 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if outermost { resolve() }
     }
 
-    private func commitIfOutsideBlock() {
-        if lock.withLock({ inner.configurationDepth == 0 }) { resolve() }
+    /// Capabilities follow the graph at once, inside a configuration block too: formats, colour
+    /// spaces and the outputs' `is…Supported`, dimensions and codecs are resolved on every change,
+    /// so opt-ins may be set right after `addOutput` (spec §1.3 [O]). What the hardware streams is
+    /// held while a block is open and changes at the outermost commit (the stream driver waits).
+    private func graphChanged() {
+        resolve()
     }
 
     /// Called when the client sets a device's `activeFormat` (spec §1.1 [D]).
@@ -259,7 +265,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             return inner.preset != .inputPriority
         }
         if changed { observers.didChange(\AVCaptureSession.sessionPreset) }
-        commitIfOutsideBlock()
+        graphChanged()
     }
 
     /// Resolves the capture graph on the session queue.

@@ -56,17 +56,23 @@ final class NotificationLog: @unchecked Sendable {
         }
     }
 
-    // spec §1.3: nested blocks apply at the outermost commit.
-    @Test func nestedConfigurationAppliesAtOutermostCommit() throws {
+    // spec §1.3 [O]: inside nested blocks the device's format and the outputs' capabilities follow
+    // the preset at once (Apple's samples read `activeFormat.supportedMaxPhotoDimensions` right after
+    // setting `.photo` inside the block), and they still hold after the outermost commit.
+    @Test func capabilitiesFollowThePresetInsideNestedBlocks() throws {
         try onDevice {
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             rig.session.beginConfiguration()
             rig.session.beginConfiguration()
             rig.session.sessionPreset = .photo
             rig.session.commitConfiguration()
-            #expect(CMVideoFormatDescriptionGetDimensions(rig.device.activeFormat.formatDescription).width == 640)
+            #expect(CMVideoFormatDescriptionGetDimensions(rig.device.activeFormat.formatDescription).width == 1440)
+            let largest = try #require(rig.device.activeFormat.supportedMaxPhotoDimensions.last)
+            #expect(largest.width == 4032 || largest.width == 8064)
+            rig.output.maxPhotoDimensions = largest
             rig.session.commitConfiguration()
             #expect(CMVideoFormatDescriptionGetDimensions(rig.device.activeFormat.formatDescription).width == 1440)
+            #expect(rig.output.maxPhotoDimensions.width == largest.width)
         }
     }
 

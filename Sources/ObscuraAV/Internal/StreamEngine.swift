@@ -101,6 +101,10 @@ final class SessionStream: @unchecked Sendable {
     private let emission = NSLock()
     private let driverLock = NSLock()
     private var driver: StreamDriver?
+    /// The stream time up to which a driven stream's callbacks have run (virtual) or been queued
+    /// (realtime).
+    private var delivered = 0.0
+    private let deliveredLock = NSLock()
 
     init(session: AVCaptureSession) { self.session = session }
 
@@ -139,10 +143,12 @@ final class SessionStream: @unchecked Sendable {
     private func drive(_ driver: StreamDriver, realtime: Bool) {
         let wallStart = Date()
         let streamStart = emission.withLock { elapsed }
+        deliveredLock.withLock { delivered = streamStart }
         while !driver.isStopped {
             guard let session else { break }  // released without stopRunning: nothing left to drive
-            guard session.isRunning, session.hasDeliveryTargets else {
-                // Interrupted, or nothing to deliver to: wait for a change instead of spinning.
+            guard session.isRunning, session.hasDeliveryTargets, !session.isInsideConfiguration else {
+                // Interrupted, nothing to deliver to, or a configuration block open (the running
+                // graph changes at its commit, spec §1.3): wait for a change instead of spinning.
                 driver.pause(seconds: 0.01)
                 continue
             }
@@ -157,8 +163,12 @@ final class SessionStream: @unchecked Sendable {
                 driver.pause(seconds: min(ahead - StreamEngine.maximumLead, 0.1))
                 continue
             }
-            emission.withLock { runOneFrame(session: session, realtime: realtime) }
+            let reached = emission.withLock { () -> Double in
+                runOneFrame(session: session, realtime: realtime)
+                return elapsed
+            }
             if !realtime { waitForCallbacks(unlessStopped: driver) }
+            deliveredLock.withLock { delivered = reached }
         }
     }
 
@@ -179,7 +189,7 @@ final class SessionStream: @unchecked Sendable {
 
     /// Waits until a driven stream has emitted every frame before `time`, or stops running.
     func waitUntilStreamTime(_ time: Double) {
-        while hasDriver, session?.isRunning == true, emission.withLock({ elapsed }) < time - 1e-9 {
+        while hasDriver, session?.isRunning == true, deliveredLock.withLock({ delivered }) < time - 1e-9 {
             Thread.sleep(forTimeInterval: 0.001)
         }
     }

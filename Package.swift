@@ -39,9 +39,13 @@ let package = Package(
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: optimisedKernels),
         .target(
             name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"], swiftSettings: optimisedKernels),
+        // The rules the capture API enforces and the trace of their evaluation: named by the Obscura
+        // module, never by the drop-in modules.
+        .target(name: "CaptureRules"),
         // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
         .target(
-            name: "ObscuraAV", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP"],
+            name: "ObscuraAV",
+            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules"],
             swiftSettings: optimisedKernels),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
         .target(name: "AVFoundation", dependencies: ["ObscuraAV"]),
@@ -49,13 +53,13 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
-        .target(name: "Obscura", dependencies: ["ObscuraAV", "Devices", "Scenes"]),
+        .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
         // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
-        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
+        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Obscura", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
-                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "Scenarios",
+                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "Scenarios", "Obscura",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +78,7 @@ let package = Package(
 
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(
-            name: "StreamingBenchmark", dependencies: ["ObscuraAV"], path: "Benchmarks/StreamingBenchmark"),
+            name: "StreamingBenchmark", dependencies: ["ObscuraAV", "Obscura"], path: "Benchmarks/StreamingBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
@@ -82,8 +86,8 @@ let package = Package(
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "Devices", "Imaging"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],

@@ -2,3 +2,4 @@
 // world, per task or per process, and read what the capture API did. It is never part of the
 // drop-in names that `import AVFoundation` gives.
 @_exported import ObscuraAV
+@_exported import CaptureRules

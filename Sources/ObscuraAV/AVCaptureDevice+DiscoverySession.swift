@@ -10,7 +10,7 @@ extension AVCaptureDevice {
         public let devices: [AVCaptureDevice]
 
         public init(deviceTypes: [DeviceType], mediaType: AVMediaType?, position: Position) {
-            let current = Emulator.shared.currentWorld
+            let current = Emulation.shared.currentWorld
             let world = current.devices
             var found: [AVCaptureDevice] = []
             // spec §2.1 [D]: the microphone answers to `.microphone` and to its older name.

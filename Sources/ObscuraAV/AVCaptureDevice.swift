@@ -229,7 +229,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     public var isFlashAvailable: Bool { lock.withLock { inner.isFlashAvailable } }
 
     /// Makes the flash temporarily unavailable (thermal), as the hardware may; driven by
-    /// `Emulator.setFlashThermallyUnavailable(_:for:)`.
+    /// `Emulation.setFlashThermallyUnavailable(_:for:)`.
     func setFlashAvailable(_ available: Bool) {
         let changed = lock.withLock { () -> Bool in
             let value = available && hasFlash
@@ -263,9 +263,9 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// The camera primarily used for capture: the back wide-angle camera, else the first
     /// wide-angle camera. Virtual, telephoto and ultra-wide cameras are never returned (spec §2.1 [D]).
     open class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
-        if mediaType == .audio { return Emulator.shared.currentWorld.microphone }  // spec §2.1 [D]
+        if mediaType == .audio { return Emulation.shared.currentWorld.microphone }  // spec §2.1 [D]
         guard mediaType == .video else { return nil }
-        let wide = Emulator.shared.currentWorld.devices.filter { $0.camera.deviceType == .builtInWideAngleCamera }
+        let wide = Emulation.shared.currentWorld.devices.filter { $0.camera.deviceType == .builtInWideAngleCamera }
         return wide.first { $0.camera.position == .back } ?? wide.first
     }
 }

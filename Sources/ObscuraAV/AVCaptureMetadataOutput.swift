@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 /// Receives detected objects (`AVCaptureMetadataOutputObjectsDelegate`); optional.

@@ -119,12 +119,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         extras.calibration.map(AVCameraCalibrationData.init)
     }
 
-    /// An **Obscura extension**: on a constituent photo, the rectangle (pixels, origin top-left) of
-    /// the photo that lies inside the preview of the zoomed virtual device; the rest is black. The
-    /// whole photo when the capture was not zoomed past this camera's field of view; nil for
-    /// photos that are not constituent photos. Apple reports this as the clean aperture of the
-    /// image; the same rectangle is in `metadata["CleanAperture"]`.
-    public var cleanApertureRect: CGRect? {
+    /// On a constituent photo, the rectangle (pixels, origin top-left) that lies inside the preview
+    /// of the zoomed virtual device; the rest is black. Apple reports it as the clean aperture.
+    package var cleanAperture: CGRect? {
         guard let fraction = extras.visibleFraction, let r = rendered else { return nil }
         return PhotoCleanAperture.rect(width: r.pixels.width, height: r.pixels.height, fraction: fraction).cgRect
     }
@@ -149,7 +146,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
             ] as [String: Any]
             metadata["ProfileName"] = nil
         }
-        if let c = cleanApertureRect {
+        if let c = cleanAperture {
             metadata["CleanAperture"] = [
                 "X": Int(c.origin.x), "Y": Int(c.origin.y), "Width": Int(c.width), "Height": Int(c.height),
             ]

@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 /// One element of a bracketed capture (`AVCaptureBracketedStillImageSettings`).

@@ -1,3 +1,4 @@
+import CaptureRules
 import Devices
 import Foundation
 import Sensor
@@ -60,9 +61,9 @@ extension AVCapturePhotoOutput {
         let zoom = Double(device.videoZoomFactor)
         func request(flash: Bool) -> PhotoRenderRequest {
             var made = PhotoRenderRequest(
-                profile: device.deviceProfile, camera: device.camera, scene: Emulator.shared.currentScene,
+                profile: device.deviceProfile, camera: device.camera, scene: Emulation.shared.currentScene,
                 flashFired: flash, dimensions: Dimensions(width: Int(dims.width), height: Int(dims.height)),
-                colorSpace: device.activeColorSpace, seed: Self.noiseSeed(Emulator.shared.seed, ordinal),
+                colorSpace: device.activeColorSpace, seed: Self.noiseSeed(Emulation.shared.seed, ordinal),
                 fixedExposure: fixed, constantColor: constantColor,
                 fallback: constantColor && settings.isConstantColorFallbackPhotoDeliveryEnabled)
             // The photo shows the zoomed field of view, as the preview does (spec §2.2: depth
@@ -81,7 +82,7 @@ extension AVCapturePhotoOutput {
             constantColorWithFallback: settings.isConstantColorEnabled
                 && settings.isConstantColorFallbackPhotoDeliveryEnabled,
             hasRaw: hasRaw, hasProcessed: settings.format != nil)
-        Emulator.shared.record(
+        Emulation.shared.record(
             TraceEntry(
                 section: "§6", rule: nil, outcome: .decided,
                 sentence: "expectedPhotoCount is \(count): didFinishProcessingPhoto will be called \(count) time(s)."))
@@ -95,7 +96,7 @@ extension AVCapturePhotoOutput {
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)))
         let main = request(flash: flash)
         if zoom != 1 {
-            Emulator.shared.record(
+            Emulation.shared.record(
                 TraceEntry(
                     section: "§2.2", rule: nil, outcome: .decided,
                     sentence: "The photo is taken at videoZoomFactor \(zoom): the focal length is scaled by it, "
@@ -107,7 +108,7 @@ extension AVCapturePhotoOutput {
             extras.depth = PendingDepth.forPhoto(
                 device: device, scene: main.scene.reference, seed: main.seed, filtered: settings.isDepthDataFiltered)
             extras.embedsDepth = settings.embedsDepthDataInPhoto
-            Emulator.shared.record(
+            Emulation.shared.record(
                 TraceEntry(
                     section: "§5", rule: nil, outcome: .decided,
                     sentence: extras.depth.map {
@@ -194,7 +195,7 @@ extension AVCapturePhotoOutput {
                 }
             }
         }
-        Emulator.shared.record(TraceEntry(section: "§6", rule: nil, outcome: .decided, sentence: why))
+        Emulation.shared.record(TraceEntry(section: "§6", rule: nil, outcome: .decided, sentence: why))
         return fires
     }
 
@@ -215,7 +216,7 @@ extension AVCapturePhotoOutput {
     /// the steps are paced by the exposure and processing times.
     private func deliver(_ request: CaptureRequest, to delegate: AVCapturePhotoCaptureDelegate) {
         let weakDelegate = WeakDelegate(delegate)
-        let realtime = Emulator.shared.clockMode == .realtime
+        let realtime = Emulation.shared.clockMode == .realtime
         let work = UncheckedSendable((self, request))
         delegateQueue.async {
             let (output, request) = work.value

@@ -1,7 +1,8 @@
+import CaptureRules
 import Foundation
 
 /// `capturePhoto(with:delegate:)` validation in the order of spec §3.2 [O dec]: the first failing
-/// rule raises. Every rule evaluated is written to `Emulator.trace`, passed or not. Rules not yet
+/// rule raises. Every rule evaluated is written to `Emulation.trace`, passed or not. Rules not yet
 /// emulated (17–20, 22, and the constituent parts of 21: depth, mattes, constituents,
 /// calibration) have their places in `rules` and land with those features.
 struct PhotoSettingsValidation {
@@ -68,11 +69,11 @@ struct PhotoSettingsValidation {
     func firstViolation() -> Violation? {
         for rule in Self.rules {
             if let violation = rule.check(self) {
-                Emulator.shared.record(
+                Emulation.shared.record(
                     TraceEntry(section: "§3.2", rule: rule.number, outcome: .raised, sentence: violation.reason))
                 return violation
             }
-            Emulator.shared.record(
+            Emulation.shared.record(
                 TraceEntry(section: "§3.2", rule: rule.number, outcome: .passed, sentence: "Checked that " + rule.demand + "."))
         }
         return nil

@@ -1,3 +1,4 @@
+import CaptureRules
 import Devices
 import Foundation
 
@@ -40,7 +41,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         var maxDimensions = CMVideoDimensions()
         /// spec §3.2 rule 3 [O]: the largest uniqueID accepted so far.
         var lastUniqueID: Int64 = 0
-        /// Requests accepted so far; the n-th one's noise seed mixes in n (see `Emulator.seed`).
+        /// Requests accepted so far; the n-th one's noise seed mixes in n (see `Emulation.seed`).
         var captureCount: UInt64 = 0
     }
 
@@ -120,7 +121,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
                 "Constant color")
             guard before != newValue else { return }
             if let session, session.isRunning, !session.isInsideConfiguration {
-                Emulator.shared.record(
+                Emulation.shared.record(
                     TraceEntry(
                         section: "§11", rule: nil, outcome: .decided,
                         sentence: "isConstantColorEnabled changed while running outside begin/commit: the render "
@@ -289,7 +290,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         if changed { observers.didChange(\AVCapturePhotoOutput.supportedFlashModes) }
         if ccSupportChanged { observers.didChange(\AVCapturePhotoOutput.isConstantColorSupported) }
         if ccReverted {
-            Emulator.shared.record(
+            Emulation.shared.record(
                 TraceEntry(
                     section: "§11", rule: nil, outcome: .decided,
                     sentence: "Constant Color is not supported by the new camera or format: "

@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 /// Receives video frames and drops (spec §1.5 for the intrinsic-matrix attachment). Both

@@ -24,13 +24,13 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
         case high = 1
     }
 
-    let map: DepthMap
+    package let map: DepthMap
     /// A dropped frame's shell: format and calibration, but no pixels worth reading (spec §7 [D]).
     let isShell: Bool
     private let lock = NSLock()
     private var buffer: CVPixelBuffer?
 
-    init(map: DepthMap, isShell: Bool) {
+    package init(map: DepthMap, isShell: Bool) {
         self.map = map
         self.isShell = isShell
         super.init()
@@ -135,11 +135,11 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
 }
 
 /// Why an auxiliary-data dictionary or a photo file holds no readable depth.
-public enum DepthDataError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DepthDataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The key or value that is missing or wrong.
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let what): return "malformed depth data: \(what)"
         }

@@ -23,15 +23,16 @@ open class AVMetadataObject: NSObject, @unchecked Sendable {
     public let duration: CMTime
     /// Where it is, normalised.
     public let bounds: CGRect
-    /// The scene object's name: Obscura's annotation, for tests and explanations.
-    public let obscuraObjectName: String
+    /// The scene object's name: Obscura's annotation, for tests and explanations (the Obscura module
+    /// shows it as `obscuraObjectName`).
+    package let sceneObjectName: String
 
     init(type: ObjectType, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
         self.type = type
         self.time = time
         self.duration = duration
         self.bounds = bounds
-        obscuraObjectName = name
+        sceneObjectName = name
         super.init()
     }
 }

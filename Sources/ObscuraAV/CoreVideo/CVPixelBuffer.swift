@@ -24,31 +24,31 @@ public struct CVPixelBufferLockFlags: OptionSet, Sendable, Hashable {
 /// Planes are allocated separately; each row starts on a 64-byte boundary, as CoreVideo aligns
 /// rows, so `bytesPerRow` may exceed width × bytes per pixel.
 public final class CVPixelBuffer: @unchecked Sendable {
-    struct Plane {
-        let width: Int
-        let height: Int
-        let bytesPerRow: Int
-        let base: UnsafeMutableRawPointer
+    package struct Plane {
+        package let width: Int
+        package let height: Int
+        package let bytesPerRow: Int
+        package let base: UnsafeMutableRawPointer
     }
 
-    let width: Int
-    let height: Int
-    let pixelFormat: OSType
-    let planes: [Plane]
+    package let width: Int
+    package let height: Int
+    package let pixelFormat: OSType
+    package let planes: [Plane]
     let isPlanar: Bool
     private let lock = NSLock()
     private var lockCount = 0
     private var attachmentStorage: [String: Any] = [:]
 
     /// Attachments (`CVBufferSetAttachment`), such as the colour primaries.
-    var attachments: [String: Any] {
+    package var attachments: [String: Any] {
         get { lock.withLock { attachmentStorage } }
         set { lock.withLock { attachmentStorage = newValue } }
     }
 
     static let rowAlignment = 64
 
-    init?(width: Int, height: Int, pixelFormat: OSType) {
+    package init?(width: Int, height: Int, pixelFormat: OSType) {
         guard width > 0, height > 0, let layout = PixelFormatLayout.of(pixelFormat) else { return nil }
         self.width = width
         self.height = height

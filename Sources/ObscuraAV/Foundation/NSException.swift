@@ -4,7 +4,7 @@ import Foundation
 ///
 /// swift-corelibs-foundation has `NSExceptionName` but no `NSException`; this class fills the gap
 /// with Apple's shape. Raising goes through the emulator: by default it traps with the text Apple
-/// prints for an uncaught exception; inside `Emulator.catchException` it is recorded instead.
+/// prints for an uncaught exception; inside `Emulation.catchException` it is recorded instead.
 open class NSException: @unchecked Sendable, CustomStringConvertible {
     /// The exception's name, e.g. `.invalidArgumentException`.
     public let name: NSExceptionName

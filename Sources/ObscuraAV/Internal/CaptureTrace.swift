@@ -1,6 +1,7 @@
+import CaptureRules
 import Foundation
 
-/// The append-only log behind `Emulator.trace`.
+/// The append-only log behind `Emulation.trace`.
 final class CaptureTrace: @unchecked Sendable {
     private let lock = NSLock()
     private var log: [TraceEntry] = []

@@ -3,9 +3,9 @@ import Imaging
 
 /// Moves single-channel depth values between float planes and CoreVideo buffers of the four
 /// depth formats (16-bit formats store IEEE half floats, spec §9).
-enum DepthBufferCoding {
+package enum DepthBufferCoding {
     /// A buffer of `pixelFormat` (one of hdis, fdis, hdep, fdep) holding the plane.
-    static func buffer(_ plane: PixelPlane<Float>, pixelFormat: OSType) -> CVPixelBuffer? {
+    package static func buffer(_ plane: PixelPlane<Float>, pixelFormat: OSType) -> CVPixelBuffer? {
         guard let buffer = CVPixelBuffer(width: plane.width, height: plane.height, pixelFormat: pixelFormat) else {
             return nil
         }
@@ -25,7 +25,7 @@ enum DepthBufferCoding {
     }
 
     /// The values of a depth-format buffer, or nil for any other format.
-    static func plane(of buffer: CVPixelBuffer) -> PixelPlane<Float>? {
+    package static func plane(of buffer: CVPixelBuffer) -> PixelPlane<Float>? {
         let f = buffer.pixelFormat
         let half = f == kCVPixelFormatType_DepthFloat16 || f == kCVPixelFormatType_DisparityFloat16
         guard half || f == kCVPixelFormatType_DepthFloat32 || f == kCVPixelFormatType_DisparityFloat32 else {

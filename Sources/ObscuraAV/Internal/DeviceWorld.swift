@@ -23,7 +23,7 @@ final class DeviceWorld: @unchecked Sendable {
     private let lock = NSLock()
     private var chosenScene: ChosenScene?
     private var chosenSeed: UInt64?
-    private var chosenClock: Emulator.ClockMode?
+    private var chosenClock: Emulation.ClockMode?
 
     /// The noise seed chosen inside this world, if any.
     var seed: UInt64? {
@@ -32,7 +32,7 @@ final class DeviceWorld: @unchecked Sendable {
     }
 
     /// The clock mode chosen inside this world, if any.
-    var clock: Emulator.ClockMode? {
+    var clock: Emulation.ClockMode? {
         get { lock.withLock { chosenClock } }
         set { lock.withLock { chosenClock = newValue } }
     }

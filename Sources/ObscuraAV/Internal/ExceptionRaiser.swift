@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 import Imaging
 
@@ -10,7 +11,7 @@ import Darwin
 #endif
 
 /// Where a raised `NSException` goes: a trap with Apple's uncaught-exception text, or the
-/// recording of `Emulator.catchException`.
+/// recording of `Emulation.catchException`.
 ///
 /// Catching works without unwinding support in Swift: the body of `catchException` runs on its
 /// own thread, and a raise on that thread records the exception, wakes the waiting caller and
@@ -29,7 +30,7 @@ enum ExceptionRaiser {
     /// Raises: records when the current thread is catching, otherwise traps.
     static func raise(_ exception: NSException) -> Never {
         let rule = exception.userInfo?[RuleKey.userInfoKey] as? CaptureRule
-        Emulator.shared.record(exception, rule: rule)
+        Emulation.shared.record(exception, rule: rule)
         if let catcher = ExceptionCatcher.current {
             ExceptionCatcher.current = nil
             catcher.finish(with: exception)
@@ -45,7 +46,7 @@ enum ExceptionRaiser {
     /// Runs `body` on a catching thread and returns what it raised, if anything.
     static func catching(_ body: @escaping () -> Void) -> NSException? {
         let work = Unmanaged.passRetained(CatchingWork(body))
-        let catcher = ExceptionCatcher(work: work.toOpaque(), world: Emulator.shared.scopedWorld)
+        let catcher = ExceptionCatcher(work: work.toOpaque(), world: Emulation.shared.scopedWorld)
         catcher.start()
         let exception = catcher.wait()
         work.release()

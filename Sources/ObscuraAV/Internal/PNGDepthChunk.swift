@@ -11,7 +11,7 @@ import Foundation
 /// UTF-8, one zero byte, then `AVDepthData.dictionaryRepresentation(forAuxiliaryDataType:)` as a
 /// binary property list. Apple's HEIF and JPEG files hold an auxiliary image plus XMP instead
 /// (spec §9 [T W17]); this is the PNG equivalent Obscura writes and reads.
-enum PNGDepthChunk {
+package enum PNGDepthChunk {
     static let type: [UInt8] = Array("obDP".utf8)
 
     /// The PNG with the chunk inserted before `IEND`; nil if the bytes are not a PNG or the
@@ -39,7 +39,7 @@ enum PNGDepthChunk {
     }
 
     /// The auxiliary type and dictionary of the file's `obDP` chunk; nil if it has none.
-    static func dictionary(in file: Data) throws -> (type: String, dictionary: [AnyHashable: Any])? {
+    package static func dictionary(in file: Data) throws -> (type: String, dictionary: [AnyHashable: Any])? {
         guard let list = chunks(file) else { throw DepthDataError.malformed("the data is not a PNG file") }
         guard let chunk = list.first(where: { $0.type == type }) else { return nil }
         let payload = file.subdata(in: chunk.dataRange)

@@ -1,3 +1,4 @@
+import CaptureRules
 import Devices
 import Foundation
 import Sensor
@@ -51,7 +52,7 @@ final class PendingDepth: @unchecked Sendable {
                 filtered: filtered, scene: scene, seed: seed, caches: false)
             result = .some(made)
             if made == nil {
-                Emulator.shared.record(
+                Emulation.shared.record(
                     TraceEntry(
                         section: "§5", rule: nil, outcome: .decided,
                         sentence: "No depth: camera \(camera.id) has no depth model that can render this scene."))

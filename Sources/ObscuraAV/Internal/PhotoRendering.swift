@@ -1,3 +1,4 @@
+import CaptureRules
 import Devices
 import Foundation
 import Imaging
@@ -16,7 +17,7 @@ struct PhotoRenderRequest: Sendable {
     let flashFired: Bool
     let dimensions: Dimensions
     let colorSpace: AVCaptureColorSpace
-    /// The noise seed (see `Emulator.seed`).
+    /// The noise seed (see `Emulation.seed`).
     let seed: UInt64
     /// The device's custom exposure; nil meters the scene.
     let fixedExposure: FixedExposure?
@@ -107,7 +108,7 @@ final class PendingRender: @unchecked Sendable {
             let made = PhotoRenderers.current.render(request)
             result = made
             if case .failure(let error) = made {
-                Emulator.shared.record(
+                Emulation.shared.record(
                     TraceEntry(section: "§5", rule: nil, outcome: .decided, sentence: "No pixels: \(error)"))
             }
             return made

@@ -24,7 +24,7 @@ import Sensor
 /// - `.realtime`: frame k is due at k / Rv of wall-clock time after the start; callbacks are queued
 ///   asynchronously, and data arriving while its queue is still busy is dropped with `.lateData`
 ///   when the output discards late data.
-/// - `.manual`: no driver; `Emulator.run(for:)` and `runFrames(_:)` emit every frame whose time
+/// - `.manual`: no driver; `Emulation.run(for:)` and `runFrames(_:)` emit every frame whose time
 ///   falls before the new end of stream time, waiting for each frame's callbacks as `.virtual`
 ///   does, so counts are exact.
 final class StreamEngine: @unchecked Sendable {
@@ -49,9 +49,9 @@ final class StreamEngine: @unchecked Sendable {
     /// Called by `startRunning()` (and the end of an interruption) once the session runs: starts the
     /// session's driver unless the world's clock is manual.
     func sessionDidStart(_ session: AVCaptureSession) {
-        let mode = Emulator.shared.clockMode
+        let mode = Emulation.shared.clockMode
         guard mode != .manual else { return }
-        stream(for: session).startDriver(realtime: mode == .realtime, world: Emulator.shared.scopedWorld)
+        stream(for: session).startDriver(realtime: mode == .realtime, world: Emulation.shared.scopedWorld)
     }
 
     /// Called by `stopRunning()`: stops the driver and waits for it. A driver waiting on a client
@@ -68,7 +68,7 @@ final class StreamEngine: @unchecked Sendable {
         var active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
         // Inside `withDevice` only the task's own sessions advance, so parallel runs do not
         // push each other's clocks.
-        if let world = Emulator.shared.scopedWorld {
+        if let world = Emulation.shared.scopedWorld {
             active = active.filter { stream in
                 stream.session?.inputs.contains { input in
                     (input as? AVCaptureDeviceInput).map { world.owns($0.device) } ?? false
@@ -120,7 +120,7 @@ final class SessionStream: @unchecked Sendable {
         guard let driver else { return }
         let thread = Thread { [self] in
             if let world {
-                Emulator.$taskWorld.withValue(world) { drive(driver, realtime: realtime) }
+                Emulation.$taskWorld.withValue(world) { drive(driver, realtime: realtime) }
             } else {
                 drive(driver, realtime: realtime)
             }
@@ -260,7 +260,7 @@ final class SessionStream: @unchecked Sendable {
     private func emitFrame(
         _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice?, duration: CMTime, realtime: Bool
     ) {
-        let scene = Emulator.shared.scene
+        let scene = Emulation.shared.scene
         let outputs = session.outputs
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []
         func note(_ s: AVCaptureDataOutputSynchronizer?) {
@@ -420,7 +420,7 @@ final class SessionStream: @unchecked Sendable {
         guard
             var map = StreamRendering.shared.depth(
                 device: device.deviceProfile, camera: device.camera, width: depth.dimensions.width,
-                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene, seed: Emulator.shared.seed)
+                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene, seed: Emulation.shared.seed)
         else { return nil }
         if filtered {
             let id = ObjectIdentifier(output)

@@ -29,12 +29,12 @@ final class StreamRendering: @unchecked Sendable {
     private var buffers: [String: CVPixelBuffer] = [:]
     private var depths: [String: DepthMap] = [:]
 
-    /// The scene a reference names: the emulator's chosen scene (`Emulator.use(scene:)`, else the
+    /// The scene a reference names: the emulator's chosen scene (`Emulation.use(scene:)`, else the
     /// default scene), loaded and validated when it was chosen.
     static func scene(_ reference: String) -> Scene {
-        let current = Emulator.shared.currentScene
+        let current = Emulation.shared.currentScene
         if current.reference == reference { return current.scene }
-        return (try? Emulator.loadScene(reference)) ?? current.scene
+        return (try? Emulation.loadScene(reference)) ?? current.scene
     }
 
     /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the

@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 // Named violations of the depth and streaming API (STYLE.md: contract violations go through

@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 /// An API-contract violation: the `NSException` Apple raises, with its reason text, and the rule
@@ -148,4 +149,9 @@ extension Violation {
             "-[AVCapturePhotoOutput capturePhotoWithSettings:delegate:]", message,
             CaptureRule("§3.2", rule: rule, confidence, message))
     }
+}
+
+/// Keys Obscura adds to an exception's `userInfo`.
+enum RuleKey {
+    static let userInfoKey = "ObscuraRule"
 }

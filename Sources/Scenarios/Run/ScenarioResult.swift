@@ -1,3 +1,4 @@
+import Obscura
 import Foundation
 
 /// Everything a run produced, as `report.json` holds it.

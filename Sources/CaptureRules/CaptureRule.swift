@@ -24,7 +24,8 @@ public struct CaptureRule: Sendable, Hashable, CustomStringConvertible {
     /// One line saying what the rule demands.
     public let summary: String
 
-    init(_ section: String, rule number: Int? = nil, _ confidence: Confidence, _ summary: String) {
+    /// A rule of a section, with how it is known.
+    public init(_ section: String, rule number: Int? = nil, _ confidence: Confidence, _ summary: String) {
         self.section = section
         self.number = number
         self.confidence = confidence
@@ -36,9 +37,4 @@ public struct CaptureRule: Sendable, Hashable, CustomStringConvertible {
         let rule = number.map { " rule \($0)" } ?? ""
         return "spec \(section)\(rule) [\(confidence.rawValue)]: \(summary)"
     }
-}
-
-/// Keys Obscura adds to an exception's `userInfo`.
-enum RuleKey {
-    static let userInfoKey = "ObscuraRule"
 }

@@ -1,3 +1,4 @@
+import CaptureRules
 import Devices
 import Foundation
 import Scenes
@@ -6,13 +7,13 @@ import Scenes
 /// time passes, and what happens to raised exceptions.
 ///
 /// Defaults: the catalogue's default device (`iphone-15-pro`, `DeviceCatalog.defaultDeviceID`),
-/// the scene `Emulator.defaultScene` (`violets-warm-room`), noise seed 0, and the virtual clock.
+/// the scene `Emulation.defaultScene` (`violets-warm-room`), noise seed 0, and the virtual clock.
 ///
 /// Inside `withDevice(_:_:)` the device, the scene, flash availability and the trace belong to
 /// the calling task, so tests running in parallel do not see each other's choices.
-public final class Emulator: @unchecked Sendable {
+package final class Emulation: @unchecked Sendable {
     /// How time passes for streams and captures (DESIGN.md, Time).
-    public enum ClockMode: String, Sendable, Hashable, CaseIterable {
+    package enum ClockMode: String, Sendable, Hashable, CaseIterable {
         /// Free-running virtual time (the default): after `startRunning()` frames flow by themselves
         /// as fast as the renderer and the delegates allow, with exact timestamps, never dropped.
         case virtual
@@ -23,10 +24,10 @@ public final class Emulator: @unchecked Sendable {
     }
 
     /// The one emulator of the process.
-    public static let shared = Emulator()
+    package static let shared = Emulation()
 
     /// The scene used when none is chosen: the documented default of `Scenes/README.md`.
-    public static let defaultScene = SceneLoader.defaultSceneName
+    package static let defaultScene = SceneLoader.defaultSceneName
 
     @TaskLocal static var taskWorld: DeviceWorld?
 
@@ -46,7 +47,7 @@ public final class Emulator: @unchecked Sendable {
 
     /// The environment variables that choose the world of a process whose code makes no Obscura
     /// calls (DESIGN.md, Time): device, scene, noise seed and clock mode.
-    public static let environmentVariables = [
+    package static let environmentVariables = [
         "OBSCURA_DEVICE": "a device profile id from the catalogue (iphone-15-pro) or a path to a profile file",
         "OBSCURA_SCENE": "a scene name (violets-warm-room) or a path to a scene file",
         "OBSCURA_SEED": "the sensor-noise seed, a non-negative integer",
@@ -94,7 +95,7 @@ public final class Emulator: @unchecked Sendable {
 
     /// Chooses the device by catalogue id (`iphone-7-plus`) or by a path to a profile file.
     /// Devices discovered afterwards belong to it; devices already handed out keep their profile.
-    public func use(device idOrPath: String) throws {
+    package func use(device idOrPath: String) throws {
         let world = try DeviceWorld(profile: Self.loadProfile(idOrPath))
         lock.withLock { globalWorld = world }
     }
@@ -103,7 +104,7 @@ public final class Emulator: @unchecked Sendable {
     /// `OBSCURA_SCENES` variable or a `Scenes/` folder above the current directory) or by a path to
     /// a scene file. The file is loaded and validated now; a bad one throws with its location and
     /// nothing changes. Inside `withDevice` the choice holds for that task only.
-    public func use(scene nameOrPath: String) throws {
+    package func use(scene nameOrPath: String) throws {
         let chosen = ChosenScene(reference: nameOrPath, scene: try Self.loadScene(nameOrPath))
         if let world = scopedWorld {
             world.setScene(chosen)
@@ -113,7 +114,7 @@ public final class Emulator: @unchecked Sendable {
     }
 
     /// The chosen scene, as given to `use(scene:)`; `defaultScene` when none was chosen.
-    public var scene: String {
+    package var scene: String {
         if let chosen = scopedWorld?.scene { return chosen.reference }
         readEnvironmentOnce()
         return lock.withLock { globalScene }?.reference ?? Self.defaultScene
@@ -123,7 +124,7 @@ public final class Emulator: @unchecked Sendable {
     /// seed and on the photo's place among its output's captures (1st, 2nd, …), never on the time or
     /// thread count, so the same capture sequence gives the same bytes. Inside `withDevice` the seed
     /// belongs to the task.
-    public var seed: UInt64 {
+    package var seed: UInt64 {
         get {
             if let world = scopedWorld, let seed = world.seed { return seed }
             readEnvironmentOnce()
@@ -137,17 +138,17 @@ public final class Emulator: @unchecked Sendable {
     /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available
     /// again (spec §2.7 [D]): `isFlashAvailable` turns false, `supportedFlashModes` still lists
     /// `.on` and `.auto`, and resolved settings report `isFlashEnabled == false` until it cools.
-    public func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
+    package func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
         device.setFlashAvailable(!unavailable)
     }
 
     /// Every capture rule evaluated so far, oldest first: passed and failed validation rules and
     /// the decisions a capture made (flash, exposure), for `obscura explain`. Inside `withDevice`
     /// this is the task's own trace.
-    public var trace: [TraceEntry] { (scopedWorld?.trace ?? globalTrace).entries }
+    package var trace: [TraceEntry] { (scopedWorld?.trace ?? globalTrace).entries }
 
     /// Empties the trace.
-    public func clearTrace() { (scopedWorld?.trace ?? globalTrace).clear() }
+    package func clearTrace() { (scopedWorld?.trace ?? globalTrace).clear() }
 
     func record(_ entry: TraceEntry) { (scopedWorld?.trace ?? globalTrace).append(entry) }
 
@@ -167,11 +168,11 @@ public final class Emulator: @unchecked Sendable {
     }
 
     /// The chosen device's catalogue id.
-    public var deviceID: String { currentWorld.profile.id }
+    package var deviceID: String { currentWorld.profile.id }
 
     /// The clock mode: `.virtual` unless set here or by `OBSCURA_CLOCK`. A session takes the mode in
     /// force when it starts running. Inside `withDevice` the mode belongs to the task.
-    public var clockMode: ClockMode {
+    package var clockMode: ClockMode {
         get {
             if let world = scopedWorld, let clock = world.clock { return clock }
             readEnvironmentOnce()
@@ -184,22 +185,28 @@ public final class Emulator: @unchecked Sendable {
 
     /// Runs `body` with a fresh instance of a device, visible only to the calling task (and to
     /// `catchException` bodies it starts), so that tests running in parallel do not share devices.
-    public func withDevice<R>(_ idOrPath: String, _ body: () throws -> R) throws -> R {
+    package func withDevice<R>(_ idOrPath: String, _ body: () throws -> R) throws -> R {
         let world = try DeviceWorld(profile: Self.loadProfile(idOrPath))
-        return try Emulator.$taskWorld.withValue(world) { try body() }
+        return try Emulation.$taskWorld.withValue(world) { try body() }
+    }
+
+    /// `withDevice` for asynchronous bodies: the world follows the task and its child tasks.
+    package func withDevice<R>(_ idOrPath: String, _ body: () async throws -> R) async throws -> R {
+        let world = try DeviceWorld(profile: Self.loadProfile(idOrPath))
+        return try await Emulation.$taskWorld.withValue(world) { try await body() }
     }
 
     /// Runs `body`; if it raises an `NSException`, returns it instead of trapping. The raising call
     /// has no effect and the rest of `body` does not run, as with `@try` in Objective-C.
-    public static func catchException(_ body: @escaping () -> Void) -> NSException? {
+    package static func catchException(_ body: @escaping () -> Void) -> NSException? {
         ExceptionRaiser.catching(body)
     }
 
     /// The rule behind the most recent raised exception, for explaining it.
-    public var lastFiredRule: CaptureRule? { lock.withLock { raised.last?.1 } }
+    package var lastFiredRule: CaptureRule? { lock.withLock { raised.last?.1 } }
 
     /// Every exception raised so far with the rule behind it, oldest first.
-    public var raisedExceptions: [(exception: NSException, rule: CaptureRule?)] {
+    package var raisedExceptions: [(exception: NSException, rule: CaptureRule?)] {
         lock.withLock { raised.map { (exception: $0.0, rule: $0.1) } }
     }
 
@@ -224,7 +231,7 @@ public final class Emulator: @unchecked Sendable {
     }
 
     var scopedWorld: DeviceWorld? {
-        Emulator.taskWorld ?? ExceptionCatcher.current?.world
+        Emulation.taskWorld ?? ExceptionCatcher.current?.world
     }
 
     static func loadScene(_ nameOrPath: String) throws -> Scene {
@@ -240,14 +247,14 @@ public final class Emulator: @unchecked Sendable {
     }
 }
 
-extension Emulator {
+extension Emulation {
     /// Interrupts a running session, as a phone call or a background transition would (spec §1.3).
-    public func interrupt(_ session: AVCaptureSession, reason: AVCaptureSession.InterruptionReason) {
+    package func interrupt(_ session: AVCaptureSession, reason: AVCaptureSession.InterruptionReason) {
         session.interrupt(reason: reason)
     }
 
     /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3).
-    public func endInterruption(of session: AVCaptureSession) {
+    package func endInterruption(of session: AVCaptureSession) {
         session.endInterruption()
     }
 }

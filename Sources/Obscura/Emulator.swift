@@ -1,0 +1,131 @@
+import CaptureRules
+import Foundation
+import ObscuraAV
+import Scenes
+
+/// Controls the emulated world: which device the app runs on, which scene its cameras see, how
+/// time passes, and what happened to the capture rules.
+///
+/// Code written for iOS never needs this: it picks its world from the environment
+/// (`OBSCURA_DEVICE`, `OBSCURA_SCENE`, `OBSCURA_SEED`, `OBSCURA_CLOCK`). Tests and tools use it to
+/// choose a world per task and to read the trace.
+///
+/// Defaults: the catalogue's default device (`iphone-15-pro`), the scene `Emulator.defaultScene`
+/// (`violets-warm-room`), noise seed 0, and the free-running virtual clock.
+///
+/// Inside `withDevice(_:_:)` the device, scene, seed, clock, flash availability and trace belong to
+/// the calling task, so tests running in parallel do not see each other's choices.
+public final class Emulator: @unchecked Sendable {
+    /// How time passes for streams (DESIGN.md, Time).
+    public enum ClockMode: String, Sendable, Hashable, CaseIterable {
+        /// Free-running virtual time (the default): after `startRunning()` frames flow by themselves
+        /// as fast as the renderer and the delegates allow, with exact timestamps, never dropped.
+        case virtual
+        /// Paced to the wall clock: slow delegates see late data dropped, as on a device.
+        case realtime
+        /// Advanced only by `run(for:)` and `runFrames(_:)`, for exact frame counts.
+        case manual
+    }
+
+    /// The one emulator of the process.
+    public static let shared = Emulator()
+
+    /// The scene used when none is chosen: the documented default of `Scenes/README.md`.
+    public static let defaultScene = Emulation.defaultScene
+
+    /// The environment variables that choose the world of a process whose code makes no Obscura
+    /// call, with what each takes.
+    public static let environmentVariables: [String: String] = Emulation.environmentVariables
+
+    private var core: Emulation { Emulation.shared }
+
+    private init() {}
+
+    /// Chooses the device by catalogue id (`iphone-7-plus`) or by a path to a profile file.
+    /// Devices discovered afterwards belong to it; devices already handed out keep their profile.
+    public func use(device idOrPath: String) throws { try core.use(device: idOrPath) }
+
+    /// Chooses the scene by a name in the scene folders or by a path to a scene file. The file is
+    /// loaded and validated now; a bad one throws with its location and nothing changes. Inside
+    /// `withDevice` the choice holds for that task only.
+    public func use(scene nameOrPath: String) throws { try core.use(scene: nameOrPath) }
+
+    /// Makes `scene` the scene every camera sees from now on: lights switched off or dimmed,
+    /// objects moved or taken away. `reference` names it in reports.
+    public func use(scene: Scene, named reference: String) { core.use(scene: scene, named: reference) }
+
+    /// The chosen scene, as given to `use(scene:)`; `defaultScene` when none was chosen.
+    public var scene: String { core.scene }
+
+    /// The scene photos and streams render now, as a value.
+    public var sceneValue: Scene { core.sceneValue }
+
+    /// The chosen device's catalogue id.
+    public var deviceID: String { core.deviceID }
+
+    /// The seed of the sensor noise (default 0). The same capture sequence with the same seed gives
+    /// the same bytes, whatever the time or thread count.
+    public var seed: UInt64 {
+        get { core.seed }
+        set { core.seed = newValue }
+    }
+
+    /// The clock mode; a session takes the mode in force when it starts running.
+    public var clockMode: ClockMode {
+        get { ClockMode(rawValue: core.clockMode.rawValue) ?? .virtual }
+        set { core.clockMode = Emulation.ClockMode(rawValue: newValue.rawValue) ?? .virtual }
+    }
+
+    /// Runs `body` with a fresh instance of a device, visible only to the calling task (and to
+    /// `catchException` bodies it starts), so that tests running in parallel do not share devices.
+    public func withDevice<R>(_ idOrPath: String, _ body: () throws -> R) throws -> R {
+        try core.withDevice(idOrPath, body)
+    }
+
+    /// `withDevice` for asynchronous bodies: the world follows the task and its child tasks.
+    public func withDevice<R>(_ idOrPath: String, _ body: () async throws -> R) async throws -> R {
+        try await core.withDevice(idOrPath, body)
+    }
+
+    /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available again
+    /// (spec §2.7 [D]).
+    public func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
+        core.setFlashThermallyUnavailable(unavailable, for: device)
+    }
+
+    /// Interrupts a running session, as a phone call or a background transition would (spec §1.3).
+    public func interrupt(_ session: AVCaptureSession, reason: AVCaptureSession.InterruptionReason) {
+        core.interrupt(session, reason: reason)
+    }
+
+    /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3).
+    public func endInterruption(of session: AVCaptureSession) { core.endInterruption(of: session) }
+
+    /// Advances every running session's streams by `duration` of stream time. With the `.manual`
+    /// clock it emits the frames and returns once every callback has run; with the other clocks it
+    /// waits until the streams, which run by themselves, have advanced as far. Call it from a
+    /// thread other than the delegates' queues.
+    public func run(for duration: CMTime) { core.run(for: duration) }
+
+    /// Advances every running session by a number of its video frames, as `run(for:)` does.
+    public func runFrames(_ count: Int) { core.runFrames(count) }
+
+    /// Every capture rule evaluated so far, oldest first, for `obscura explain`. Inside
+    /// `withDevice` this is the task's own trace.
+    public var trace: [TraceEntry] { core.trace }
+
+    /// Empties the trace.
+    public func clearTrace() { core.clearTrace() }
+
+    /// Runs `body`; if it raises an `NSException`, returns it instead of trapping. The raising call
+    /// has no effect and the rest of `body` does not run, as with `@try` in Objective-C.
+    public static func catchException(_ body: @escaping () -> Void) -> NSException? {
+        Emulation.catchException(body)
+    }
+
+    /// The rule behind the most recent raised exception, for explaining it.
+    public var lastFiredRule: CaptureRule? { core.lastFiredRule }
+
+    /// Every exception raised so far with the rule behind it, oldest first.
+    public var raisedExceptions: [(exception: NSException, rule: CaptureRule?)] { core.raisedExceptions }
+}

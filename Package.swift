@@ -78,7 +78,7 @@ let package = Package(
 
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(
-            name: "StreamingBenchmark", dependencies: ["ObscuraAV", "Obscura"], path: "Benchmarks/StreamingBenchmark"),
+            name: "StreamingBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/StreamingBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

@@ -88,6 +88,8 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
+        // Reads the sources and the DocC catalogue as text: every spec citation must resolve.
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,7 +101,9 @@ enum CitationIndex {
                 let before = line[line.startIndex..<match.range.lowerBound]
                 let quoted = before.hasSuffix("\"")
                 let cited = before.hasSuffix("spec ") && before.firstMatch(of: foreignRegex) == nil
-                let chained = chainedEnd.map { line[$0..<match.range.lowerBound].wholeMatch(of: gapRegex) != nil } ?? false
+                // Chained to the previous citation when only tags and a separator stand between them.
+                let gap = chainedEnd.map { line[$0..<match.range.lowerBound] }
+                let chained = gap.map { $0.wholeMatch(of: gapRegex) != nil } ?? false
                 guard quoted || cited || chained else {
                     chainedEnd = nil
                     continue

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Checks that every capture-spec citation in Sources/ resolves in the Capture rules article.
+"""Checks that every spec citation in Sources/ resolves in the DocC catalogue.
 
-A citation is `spec §3.2`, `spec §3.2 rule 24`, `spec §13 N18` or `spec §10 step 1` in a comment,
-any `§…` reference chained to one (`spec §2.7, §3.1, §13 N3`, `spec §8 [O], §13 N13`), or a
-string literal that starts with `§` (the sections that traces and rule records name at run time).
-Citations of other documents (`PNG spec §11.2.4`, `color-science spec §3.4`, `CIE 15:2018 §7.1`)
-are not ours to check.
+Two documents are cited. The capture rules (`CaptureRules.md`): `spec §3.2`, `spec §3.2 rule 24`,
+`spec §13 N18`, `spec §10 step 1`, and string literals that start with `§` (the sections that
+traces and rule records name at run time). The colour-science reference (`ColorScience.md`):
+`color-science spec §3.4`, `colour-science spec §3.2`, `colour spec §1.5`. A `§` reference
+chained to a citation (`spec §2.7, §3.1, §13 N3`, `spec §8 [O], §13 N13`) cites the same
+document. Other documents (`PNG spec §11.2.4`, `CIE 15:2018 §7.1`, `RFC 1951 §3.2.7`) are not
+ours to check.
 
 A section resolves when the article has a heading whose text starts with its number
-(`### 3.2 capturePhoto(with:delegate:)`); a rule, item or step resolves when the section's text,
+(`#### 3.2 capturePhoto(with:delegate:)`); a rule, item or step resolves when the section's text,
 up to the next heading of the same or a higher level, has its bold label (`**Rule 24**`,
 `**N18**`, `**Step 1**`).
 
@@ -19,35 +21,44 @@ import os
 import re
 import sys
 
-ARTICLE = "Sources/Obscura/Obscura.docc/CaptureRules.md"
+CATALOGUE = "Sources/Obscura/Obscura.docc"
+ARTICLES = {"capture": "CaptureRules.md", "colour": "ColorScience.md"}
 # One reference: a section number, then optionally a rule, a step or an N-item.
 REF = r"§(\d+(?:\.\d+)*)(?:\s+(rule|step)\s+(\d+)|\s+(N\d+))?"
-# Words before "spec" that name another document.
-FOREIGN = re.compile(r"(?:colou?r-science|colou?r|PNG|png)\s+spec\s*$")
+# The words before "spec" that name the colour-science reference, or a document not ours.
+COLOUR = re.compile(r"(?:colou?r-science|colou?r)\s+spec\s$")
+FOREIGN = re.compile(r"(?:PNG|png)\s+spec\s$")
 # What may stand between two chained references: tags in brackets, then a separator.
 CHAIN_GAP = re.compile(r"^(?:\s*\[[^\]]*\])*\s*(?:,|/|;|and)\s*(?:\[[^\]]*\]\s*)*$")
 
 
 def citations(text):
-    """Yields (line, section, label) for each capture-spec citation in a source file's text."""
+    """Yields (line, document, section, label) for each spec citation in a source file's text."""
     for number, line in enumerate(text.splitlines(), start=1):
-        chained_end = None
+        chained_end, chained_document = None, None
         for match in re.finditer(REF, line):
             before = line[: match.start()]
-            quoted = before.endswith('"')
-            cited = before.endswith("spec ") and not FOREIGN.search(before)
-            chained = chained_end is not None and CHAIN_GAP.match(line[chained_end : match.start()])
-            if not (quoted or cited or chained):
-                chained_end = None
+            document = None
+            if before.endswith('"'):
+                document = "capture"
+            elif before.endswith("spec "):
+                if COLOUR.search(before):
+                    document = "colour"
+                elif not FOREIGN.search(before):
+                    document = "capture"
+            elif chained_end is not None and CHAIN_GAP.match(line[chained_end : match.start()]):
+                document = chained_document
+            if document is None:
+                chained_end, chained_document = None, None
                 continue
-            chained_end = match.end()
+            chained_end, chained_document = match.end(), document
             section, word, item, n_item = match.groups()
             label = None
             if item:
                 label = f"{word.capitalize()} {item}"
             elif n_item:
                 label = n_item
-            yield number, section, label
+            yield number, document, section, label
 
 
 def sections(article):
@@ -71,8 +82,10 @@ def sections(article):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    with open(os.path.join(root, ARTICLE), encoding="utf-8") as handle:
-        owned = sections(handle.read())
+    owned = {}
+    for document, name in ARTICLES.items():
+        with open(os.path.join(root, CATALOGUE, name), encoding="utf-8") as handle:
+            owned[document] = sections(handle.read())
     problems = []
     count = 0
     for directory, _, files in os.walk(os.path.join(root, "Sources")):
@@ -82,13 +95,14 @@ def main():
             path = os.path.join(directory, name)
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
-            for line, section, label in citations(text):
+            for line, document, section, label in citations(text):
                 count += 1
                 where = f"{os.path.relpath(path, root)}:{line}"
-                if section not in owned:
-                    problems.append(f"{where}: §{section} has no heading in {ARTICLE}")
-                elif label and f"**{label}**" not in owned[section]:
-                    problems.append(f"{where}: §{section} has no **{label}** in {ARTICLE}")
+                article = f"{CATALOGUE}/{ARTICLES[document]}"
+                if section not in owned[document]:
+                    problems.append(f"{where}: §{section} has no heading in {article}")
+                elif label and f"**{label}**" not in owned[document][section]:
+                    problems.append(f"{where}: §{section} has no **{label}** in {article}")
     for problem in problems:
         print(problem)
     print(f"{count} citations checked, {len(problems)} dangling")

@@ -1,22 +1,28 @@
 import Foundation
 import Testing
 
-/// Every capture-rule citation in `Sources/` must resolve in the Capture rules article of the DocC
-/// catalogue, the same check as `tools/check-spec-citations.py`.
+/// Every spec citation in `Sources/` must resolve in the DocC catalogue, the same check as
+/// `tools/check-spec-citations.py`.
 ///
-/// A citation is `spec §3.2`, `spec §3.2 rule 24`, `spec §13 N18` or `spec §10 step 1`, any `§`
-/// reference chained to one (`spec §2.7, §3.1, §13 N3`), or a string literal starting with `§`
-/// (what traces and rule records name at run time). A section resolves when a heading starts with
-/// its number; a rule, item or step when the section's text holds its bold label (`**Rule 24**`).
+/// Capture rules (`CaptureRules.md`) are cited as `spec §3.2`, `spec §3.2 rule 24`, `spec §13 N18`
+/// or `spec §10 step 1`, and by string literals starting with `§` (what traces and rule records
+/// name at run time); the colour-science reference (`ColorScience.md`) as `color-science spec
+/// §3.4`. A `§` reference chained to a citation (`spec §2.7, §3.1, §13 N3`) cites the same
+/// document. A section resolves when a heading starts with its number; a rule, item or step when
+/// the section's text holds its bold label (`**Rule 24**`).
 struct SpecCitationTests {
     /// The package root, three levels above this file (`Tests/DocumentationTests/<file>`).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let article = "Sources/Obscura/Obscura.docc/CaptureRules.md"
+    static let catalogue = "Sources/Obscura/Obscura.docc"
+    static let articles: [CitationIndex.Document: String] = [.capture: "CaptureRules.md", .colour: "ColorScience.md"]
 
     @Test func everyCitationInSourcesResolves() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent(Self.article), encoding: .utf8)
-        let owned = try CitationIndex.sections(of: text)
+        var owned: [CitationIndex.Document: [String: String]] = [:]
+        for (document, name) in Self.articles {
+            let url = Self.root.appendingPathComponent(Self.catalogue).appendingPathComponent(name)
+            owned[document] = try CitationIndex.sections(of: try String(contentsOf: url, encoding: .utf8))
+        }
         let sources = Self.root.appendingPathComponent("Sources")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         var problems: [String] = []
@@ -25,12 +31,13 @@ struct SpecCitationTests {
             let source = try String(contentsOf: url, encoding: .utf8)
             for citation in try CitationIndex.citations(in: source) {
                 count += 1
-                if let problem = CitationIndex.problem(with: citation, in: owned) {
-                    problems.append("\(url.path.dropFirst(Self.root.path.count + 1)):\(citation.line): \(problem)")
+                if let problem = CitationIndex.problem(with: citation, in: owned[citation.document] ?? [:]) {
+                    let file = url.path.dropFirst(Self.root.path.count + 1)
+                    problems.append("\(file):\(citation.line): \(problem) in \(Self.articles[citation.document] ?? "")")
                 }
             }
         }
-        #expect(count > 100, "the sources cite the capture rules hundreds of times")
+        #expect(count > 100, "the sources cite the specifications hundreds of times")
         #expect(problems.isEmpty, "dangling citations:\n\(problems.joined(separator: "\n"))")
     }
 
@@ -51,25 +58,31 @@ struct SpecCitationTests {
         #expect(found.map(\.section) == ["1.3"])
     }
 
+    @Test func colourScienceCitationsGoToTheirOwnArticle() throws {
+        let found = try CitationIndex.citations(in: "/// ISETCam's terms (colour-science spec §3.1, §3.2).")
+        #expect(found.map(\.section) == ["3.1", "3.2"])
+        #expect(found.map(\.document) == [.colour, .colour])
+        #expect(try CitationIndex.citations(in: "// the project colour spec §1.5 recipe").map(\.document) == [.colour])
+    }
+
     @Test func otherDocumentsAreNotCitations() throws {
         let lines = """
-            // Any split is valid (PNG spec §11.2.4).
-            // The ramp of the color-science spec §3.4, see §3.2 there.
-            /// Lab (CIE 15:2018 §8.2.1).
+            // Any split is valid (PNG spec §11.2.4), see §12.8.
+            /// Lab (CIE 15:2018 §8.2.1); deflate (RFC 1951 §3.2.7).
             """
         #expect(try CitationIndex.citations(in: lines).isEmpty)
     }
 
     @Test func aMissingRuleIsReported() throws {
         let owned = try CitationIndex.sections(of: "## 3 Output\n### 3.2 Capture\n- **Rule 1** x\n## 4 Settings\n")
-        let rule1 = CitationIndex.Citation(line: 1, section: "3.2", label: "Rule 1")
-        let rule2 = CitationIndex.Citation(line: 1, section: "3.2", label: "Rule 2")
-        let section5 = CitationIndex.Citation(line: 1, section: "5", label: nil)
+        let rule1 = CitationIndex.Citation(line: 1, document: .capture, section: "3.2", label: "Rule 1")
+        let rule2 = CitationIndex.Citation(line: 1, document: .capture, section: "3.2", label: "Rule 2")
+        let section5 = CitationIndex.Citation(line: 1, document: .capture, section: "5", label: nil)
         #expect(CitationIndex.problem(with: rule1, in: owned) == nil)
         #expect(CitationIndex.problem(with: rule2, in: owned) != nil)
         #expect(CitationIndex.problem(with: section5, in: owned) != nil)
         // A section owns its subsections' text, not the next section's.
-        let section3 = CitationIndex.Citation(line: 1, section: "3", label: "Rule 1")
+        let section3 = CitationIndex.Citation(line: 1, document: .capture, section: "3", label: "Rule 1")
         #expect(CitationIndex.problem(with: section3, in: owned) == nil)
         #expect(owned["4"]?.contains("Rule 1") == false)
     }
@@ -77,38 +90,57 @@ struct SpecCitationTests {
 
 /// Finds citations in source text and sections in the article.
 enum CitationIndex {
+    /// The article a citation points to.
+    enum Document: Hashable {
+        /// `CaptureRules.md`.
+        case capture
+        /// `ColorScience.md`.
+        case colour
+    }
+
     struct Citation: Equatable {
         let line: Int
+        let document: Document
         let section: String
         let label: String?
     }
 
     /// One reference: a section number, then optionally a rule, a step or an N-item.
     static let reference = #"§(\d+(?:\.\d+)*)(?:\s+(rule|step)\s+(\d+)|\s+(N\d+))?"#
-    /// Words before "spec" that name another document.
-    static let foreign = #"(?:colou?r-science|colou?r|PNG|png)\s+spec\s*$"#
+    /// The words before "spec" that name the colour-science reference, or a document not ours.
+    static let colour = #"(?:colou?r-science|colou?r)\s+spec\s$"#
+    static let foreign = #"(?:PNG|png)\s+spec\s$"#
     /// What may stand between two chained references: tags in brackets, then a separator.
     static let chainGap = #"^(?:\s*\[[^\]]*\])*\s*(?:,|/|;|and)\s*(?:\[[^\]]*\]\s*)*$"#
 
     static func citations(in text: String) throws -> [Citation] {
         let referenceRegex = try Regex(reference)
+        let colourRegex = try Regex(colour)
         let foreignRegex = try Regex(foreign)
         let gapRegex = try Regex(chainGap)
         var out: [Citation] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var chainedEnd: Substring.Index?
+            var chain: (end: Substring.Index, document: Document)?
             for match in line.matches(of: referenceRegex) {
                 let before = line[line.startIndex..<match.range.lowerBound]
-                let quoted = before.hasSuffix("\"")
-                let cited = before.hasSuffix("spec ") && before.firstMatch(of: foreignRegex) == nil
-                // Chained to the previous citation when only tags and a separator stand between them.
-                let gap = chainedEnd.map { line[$0..<match.range.lowerBound] }
-                let chained = gap.map { $0.wholeMatch(of: gapRegex) != nil } ?? false
-                guard quoted || cited || chained else {
-                    chainedEnd = nil
+                var document: Document?
+                if before.hasSuffix("\"") {
+                    document = .capture
+                } else if before.hasSuffix("spec ") {
+                    if before.firstMatch(of: colourRegex) != nil {
+                        document = .colour
+                    } else if before.firstMatch(of: foreignRegex) == nil {
+                        document = .capture
+                    }
+                } else if let chain, line[chain.end..<match.range.lowerBound].wholeMatch(of: gapRegex) != nil {
+                    // Chained to the previous citation: only tags and a separator stand between them.
+                    document = chain.document
+                }
+                guard let document else {
+                    chain = nil
                     continue
                 }
-                chainedEnd = match.range.upperBound
+                chain = (match.range.upperBound, document)
                 let groups = match.output
                 let section = String(groups[1].substring ?? "")
                 var label: String?
@@ -117,7 +149,7 @@ enum CitationIndex {
                 } else if let item = groups[4].substring {
                     label = String(item)
                 }
-                out.append(Citation(line: index + 1, section: section, label: label))
+                out.append(Citation(line: index + 1, document: document, section: section, label: label))
             }
         }
         return out

@@ -25,6 +25,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // `swift package generate-documentation --target Obscura` builds the DocC catalogue.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C shim over libpng: setjmp/longjmp stay inside C, errors come back as codes.
@@ -90,6 +92,8 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
+        // Reads the sources and the DocC catalogue as text: every spec citation must resolve.
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

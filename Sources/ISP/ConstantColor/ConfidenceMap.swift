@@ -10,7 +10,7 @@ import Imaging
 ///   mean(S_f) / √mean(var), with var = S_f + S_a·(t_f/t_a) + σ_r² + (t_f/t_a)²σ_r² in flash-frame
 ///   electrons, which is the color-science spec §3.4 S_f + 2S_a + 2σ_r² when both frames share an
 ///   exposure. The green channel is used (the one the spec's table follows).
-/// - **SNR → confidence** is the spec §3.4 ramp c = clamp((SNR − lo)/(hi − lo), 0, 1) with lo = 4,
+/// - **SNR → confidence** is that spec's §3.4 ramp c = clamp((SNR − lo)/(hi − lo), 0, 1) with lo = 4,
 ///   hi = 16: a close subject in dim light (SNR 30–60) is fully trusted, one at 1 m in an office
 ///   (SNR ≈ 12) about two-thirds, one at 2 m or in bright light (SNR < 4) not at all.
 /// - **Clipping** zeroes a pixel's trust (any channel at the white level in either frame: the

@@ -36,7 +36,11 @@ let package = Package(
         ),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: optimisedKernels),
         .target(name: "Imaging", dependencies: ["CPNG"], swiftSettings: optimisedKernels),
-        .target(name: "Devices", dependencies: ["Spectra", .product(name: "Yams", package: "Yams")]),
+        // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
+        // of the repository point into it.
+        .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
+        .target(
+            name: "Devices", dependencies: ["Spectra", "ObscuraData", .product(name: "Yams", package: "Yams")]),
         .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"], swiftSettings: optimisedKernels),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: optimisedKernels),
         .target(

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The directory is found, in order: an explicit path; the `OBSCURA_PROFILES` environment
 /// variable; a `DeviceProfiles/` folder found walking up from the current directory; one found
-/// walking up from the running executable's directory.
+/// walking up from the running executable's directory; the copy bundled with the package.
 public struct DeviceCatalog: Sendable {
     /// The catalogue's directory.
     public let directory: String

@@ -1,10 +1,13 @@
 import Foundation
+import ObscuraData
 
-/// Finds a project folder (`DeviceProfiles/`, `Scenes/`) by walking up from a starting place.
+/// Finds a project folder (`DeviceProfiles/`, `Scenes/`) by walking up from a starting place, else
+/// the copy bundled with the package.
 public enum ProjectFolder {
     /// The first folder called `name` that `accepts` takes, walking up from the current directory and
-    /// then from the executable's folder. Found from the current directory, the path stays relative
-    /// (`../Scenes`), so that messages name files the way the user would type them.
+    /// then from the executable's folder; else the package's bundled copy. Found from the current
+    /// directory, the path stays relative (`../Scenes`), so that messages name files the way the
+    /// user would type them.
     public static func find(
         named name: String, currentDirectory: String, executable: String?, accepts: (String) -> Bool
     ) -> String? {
@@ -30,8 +33,8 @@ public enum ProjectFolder {
         }
         if let executable {
             let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-            return walkUp(from: resolved, relative: false)
+            if let found = walkUp(from: resolved, relative: false) { return found }
         }
-        return nil
+        return BundledData.folder(named: name).flatMap { accepts($0) ? $0 : nil }
     }
 }

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .library(name: "Obscura", targets: ["Obscura"]),
+        .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "simd", dependencies: ["ObscuraAV"]),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
+        // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.
+        .target(name: "ObscuraTesting", dependencies: ["Obscura"]),
         // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
         .target(name: "Scenarios", dependencies: ["ObscuraAV", "Obscura", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
         .target(
@@ -92,7 +95,7 @@ let package = Package(
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "Devices", "Imaging"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),

@@ -87,6 +87,36 @@ public final class Emulator: @unchecked Sendable {
         try await core.withDevice(idOrPath, body)
     }
 
+    /// Runs `body` in a world of its own: a fresh instance of the device, and the scene, seed and
+    /// clock given (the defaults otherwise), visible only to the calling task. Tests running in
+    /// parallel each see their own world.
+    public func withWorld<R>(
+        device: String = "iphone-15-pro", scene: String? = nil, seed: UInt64? = nil, clock: ClockMode? = nil,
+        _ body: () throws -> R
+    ) throws -> R {
+        try withDevice(device) {
+            try configureWorld(scene: scene, seed: seed, clock: clock)
+            return try body()
+        }
+    }
+
+    /// `withWorld` for asynchronous bodies: the world follows the task and its child tasks.
+    public func withWorld<R>(
+        device: String = "iphone-15-pro", scene: String? = nil, seed: UInt64? = nil, clock: ClockMode? = nil,
+        _ body: () async throws -> R
+    ) async throws -> R {
+        try await withDevice(device) {
+            try configureWorld(scene: scene, seed: seed, clock: clock)
+            return try await body()
+        }
+    }
+
+    private func configureWorld(scene: String?, seed: UInt64?, clock: ClockMode?) throws {
+        if let scene { try use(scene: scene) }
+        if let seed { self.seed = seed }
+        if let clock { clockMode = clock }
+    }
+
     /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available again
     /// (spec §2.7 [D]).
     public func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {

@@ -37,3 +37,19 @@ public let kCVPixelBufferHeightKey = "Height"
 public let AVVideoWidthKey = "AVVideoWidthKey"
 /// `AVVideoHeightKey`: the height entry of a thumbnail or video settings dictionary.
 public let AVVideoHeightKey = "AVVideoHeightKey"
+
+extension AVFileType {
+    /// A QuickTime movie.
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+    /// An MPEG-4 movie.
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// An iTunes video file.
+    public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+}
+
+/// `AVVideoAverageBitRateKey`: bits per second, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoAverageBitRateKey = "AverageBitRate"
+/// `AVVideoExpectedSourceFrameRateKey`: frames per second, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoExpectedSourceFrameRateKey = "ExpectedFrameRate"
+/// `AVVideoMaxKeyFrameIntervalKey`: frames between key frames, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoMaxKeyFrameIntervalKey = "MaxKeyFrameInterval"

@@ -50,8 +50,11 @@ final class ScannerRig: @unchecked Sendable {
     let hevc = try #require(output.recommendedVideoSettings(forVideoCodecType: .hevc, assetWriterOutputFileType: .mov))
     let h264 = try #require(output.recommendedVideoSettings(forVideoCodecType: .h264, assetWriterOutputFileType: .mov))
     #expect(hevc[AVVideoCodecKey] as? AVVideoCodecType == .hevc)
-    let hevcRate = try #require((hevc[AVVideoCompressionPropertiesKey] as? [String: Any])?[AVVideoAverageBitRateKey] as? Int)
-    let h264Rate = try #require((h264[AVVideoCompressionPropertiesKey] as? [String: Any])?[AVVideoAverageBitRateKey] as? Int)
+    func bitRate(_ settings: [String: Any]) -> Int? {
+        (settings[AVVideoCompressionPropertiesKey] as? [String: Any])?[AVVideoAverageBitRateKey] as? Int
+    }
+    let hevcRate = try #require(bitRate(hevc))
+    let h264Rate = try #require(bitRate(h264))
     #expect(abs(Double(hevcRate) / Double(h264Rate) - 0.5) < 0.01)
 }
 

@@ -35,10 +35,14 @@ final class EventLog: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendab
 
     private func note(_ id: Int64, _ event: String) { lock.withLock { recorded.append("\(id):\(event)") } }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         note(resolvedSettings.uniqueID, "willBegin")
     }
-    func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         note(resolvedSettings.uniqueID, "didCapture")
         let hook = lock.withLock { () -> (() -> Void)? in
             defer { onFirstDidCapture = nil }

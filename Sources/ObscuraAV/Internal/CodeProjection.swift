@@ -14,9 +14,8 @@ enum CodeProjection {
         var out: [String: PrintedCode] = [:]
         for object in scene.objects {
             guard let code = object.code, case let .plane(w, h) = object.shape else { continue }
-            let local = [
-                Vector3(-w / 2, h / 2, 0), Vector3(w / 2, h / 2, 0), Vector3(w / 2, -h / 2, 0), Vector3(-w / 2, -h / 2, 0),
-            ]
+            let (x, y) = (w / 2, h / 2)
+            let local = [Vector3(-x, y, 0), Vector3(x, y, 0), Vector3(x, -y, 0), Vector3(-x, -y, 0)]
             var points: [CGPoint] = []
             for corner in local {
                 let c = toCamera.apply(object.transform.point(corner) - origin)

@@ -12,11 +12,14 @@ struct PreviewImage: Sendable, Hashable {
     /// The largest size with the photo's aspect ratio that fits inside `box` (spec §4 [D]: the
     /// preview keeps the photo's aspect ratio). Without a box, our choice [I]: the photo fitted
     /// inside 1024 × 1024, and never larger than the photo.
-    static func fitted(photo: (width: Int, height: Int), box: (width: Int, height: Int)?) -> (width: Int, height: Int) {
+    static func fitted(
+        photo: (width: Int, height: Int), box: (width: Int, height: Int)?
+    ) -> (width: Int, height: Int) {
         guard photo.width > 0, photo.height > 0 else { return (0, 0) }
         let limit = box ?? (1024, 1024)
         let scale = min(1, Double(limit.width) / Double(photo.width), Double(limit.height) / Double(photo.height))
-        return (max(1, Int((Double(photo.width) * scale).rounded())), max(1, Int((Double(photo.height) * scale).rounded())))
+        func side(_ n: Int) -> Int { max(1, Int((Double(n) * scale).rounded())) }
+        return (side(photo.width), side(photo.height))
     }
 
     /// A number from a format dictionary, whatever numeric type the caller used.

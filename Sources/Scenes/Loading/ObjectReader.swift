@@ -5,7 +5,9 @@ import Spectra
 
 /// Reads one entry of `objects`: a named shape, where it stands, what covers it and how it moves.
 struct ObjectReader {
-    static let keys = ["name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion", "code"]
+    static let keys = [
+        "name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion", "code",
+    ]
 
     enum ShapeKind: String, CaseIterable { case plane, box, sphere, disc }
     enum CardKind: String, CaseIterable {

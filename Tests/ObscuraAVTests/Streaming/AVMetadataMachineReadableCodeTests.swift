@@ -97,8 +97,8 @@ import Testing
             session.addInput(try AVCaptureDeviceInput(device: device))
             session.addOutput(video)
             let connection = try #require(video.connection(with: .video))
-            let moved = try #require(
-                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+            let transformed = video.transformedMetadataObject(for: qr, connection: connection)
+            let moved = try #require(transformed as? AVMetadataMachineReadableCodeObject)
             #expect(moved.bounds == qr.bounds)
             #expect(moved.corners == qr.corners)
             #expect(moved.stringValue == qr.stringValue)

@@ -25,13 +25,16 @@ extension AVCapturePhotoOutputReadinessCoordinatorDelegate {
 /// the delegate is set and then with each change. The main queue must be serviced for the calls
 /// to arrive (a UI app's run loop, `dispatchMain()`, or an async `main`, which is how Swift
 /// Testing runs on Linux).
-open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendable {
+open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving,
+    ObservationHost
+{
+    let observers = ObserverRegistry()
     private let output: AVCapturePhotoOutput
     private let lock = NSLock()
     private weak var delegateObject: AnyObject?
     private var tracked: [Int64] = []
     private var current: AVCapturePhotoOutput.CaptureReadiness
-    private var observers: [NSObjectProtocol] = []
+    private var sessionObservers: [NSObjectProtocol] = []
     /// Where delegate calls go: the main queue (spec §3.3 [D]).
     let callbackQueue: DispatchQueue
 
@@ -50,12 +53,12 @@ open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendab
                 else { return }
                 self.outputReadinessChanged()
             }
-            observers.append(token)
+            sessionObservers.append(token)
         }
     }
 
     deinit {
-        for token in observers { NotificationCenter.default.removeObserver(token) }
+        for token in sessionObservers { NotificationCenter.default.removeObserver(token) }
     }
 
     /// The delegate, held weakly; setting it sends it the current readiness on the main queue.
@@ -70,7 +73,7 @@ open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendab
         }
     }
 
-    /// The output's readiness combined with the tracked requests.
+    /// The output's readiness combined with the tracked requests (KVO).
     public var captureReadiness: AVCapturePhotoOutput.CaptureReadiness {
         combined(output.captureReadiness)
     }
@@ -101,7 +104,9 @@ open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendab
             defer { current = now }
             return current != now
         }
-        if changed { tell(now) }
+        guard changed else { return }
+        observers.didChange(\AVCapturePhotoOutputReadinessCoordinator.captureReadiness)
+        tell(now)
     }
 
     /// The output finished a request: it no longer needs tracking.

@@ -386,3 +386,25 @@ final class ShutterButtonModel: NSObject, AVCapturePhotoOutputReadinessCoordinat
     let name = try #require(image.colorSpace?.name)
     #expect(name == CGColorSpace.sRGB || name == CGColorSpace.displayP3)
 }
+
+/// Readiness values in the order a KVO handler saw them.
+final class ReadinessLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [AVCapturePhotoOutput.CaptureReadiness] = []
+    var values: [AVCapturePhotoOutput.CaptureReadiness] { lock.withLock { seen } }
+    func append(_ value: AVCapturePhotoOutput.CaptureReadiness) { lock.withLock { seen.append(value) } }
+}
+
+// spec §3.3 [D]: the coordinator's captureReadiness is key-value observable.
+@Test func coordinatorReadinessIsKeyValueObservable() throws {
+    let rig = try PhotoSessionRig()
+    let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
+    let log = ReadinessLog()
+    let observation = coordinator.observe(\.captureReadiness, options: [.new]) { _, change in
+        if let value = change.newValue { log.append(value) }
+    }
+    defer { observation.invalidate() }
+    rig.session.startRunning()
+    rig.session.stopRunning()
+    #expect(log.values == [.ready, .sessionNotRunning])
+}

@@ -106,3 +106,37 @@ import Testing
         }
     }
 }
+
+/// The CGImage of a photo holds the photo's pixels.
+@Suite struct CGImageRepresentationTests {
+    // spec §5 [D]: the CGImage and the uncompressed buffer of one photo are the same pixels:
+    // BGRA bytes read as R, G, B in the other order.
+    @Test func cgImageBytesAreThePhotosPixels() throws {
+        try onDevice {
+            let rig = try PhotoRig()
+            defer { rig.session.stopRunning() }
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let photo = try #require(capture(rig, settings).photos.first)
+            let buffer = try #require(photo.pixelBuffer)
+            let image = try #require(photo.cgImageRepresentation())
+            #expect(image.width == CVPixelBufferGetWidth(buffer) && image.height == CVPixelBufferGetHeight(buffer))
+            #expect(image.alphaInfo == .noneSkipLast && image.bitsPerPixel == 32)
+            let bytes = [UInt8](image.pixelData)
+            #expect(bytes.count == image.bytesPerRow * image.height)
+            _ = CVPixelBufferLockBaseAddress(buffer, .readOnly)
+            defer { _ = CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+            let base = try #require(CVPixelBufferGetBaseAddress(buffer))
+            var mismatches = 0
+            for y in stride(from: 0, to: image.height, by: 7) {
+                let row = base.advanced(by: y * CVPixelBufferGetBytesPerRow(buffer)).assumingMemoryBound(to: UInt8.self)
+                for x in stride(from: 0, to: image.width, by: 7) {
+                    let i = y * image.bytesPerRow + 4 * x
+                    if bytes[i] != row[4 * x + 2] || bytes[i + 1] != row[4 * x + 1] || bytes[i + 2] != row[4 * x] {
+                        mismatches += 1
+                    }
+                }
+            }
+            #expect(mismatches == 0)
+        }
+    }
+}

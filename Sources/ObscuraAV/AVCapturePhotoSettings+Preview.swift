@@ -2,9 +2,10 @@ import Foundation
 
 /// Preview images and embedded thumbnails (spec §4).
 extension AVCapturePhotoSettings {
-    /// The pixel formats `previewPhotoFormat` may name: the uncompressed formats Obscura fills
-    /// (spec §4 [D]: BGRA and the two 4:2:0 Y'CbCr formats, as on an iPhone). Empty for RAW-only
-    /// settings, which have no processed photo to preview [I].
+    /// The pixel formats `previewPhotoFormat` may name: BGRA and the two 4:2:0 Y'CbCr formats,
+    /// the uncompressed formats an iPhone offers (spec §4 [D]); BGRA first, so the common
+    /// `availablePreviewPhotoPixelFormatTypes.first` idiom gets a format any image code reads
+    /// (order [I]). Empty for RAW-only settings, which have no processed photo to preview [I].
     public var availablePreviewPhotoPixelFormatTypes: [OSType] {
         format == nil
             ? []

@@ -72,7 +72,6 @@ final class ScannerRig: @unchecked Sendable {
     let rig = try ScannerRig()
     let output = rig.metadataOutput
     #expect(output.availableMetadataObjectTypes.contains(.qr))
-    output.setMetadataObjectsDelegate(nil, queue: nil)
     output.metadataObjectTypes = [.qr, .ean13, .ean8, .code128].filter(output.availableMetadataObjectTypes.contains)
     #expect(output.metadataObjectTypes == [.qr, .ean13, .ean8, .code128])
 }

@@ -331,7 +331,7 @@ def iphone_14():
                    {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
                    ["off"], features(), TRUEDEPTH)
     modules = [led_module("cool", "LED-B5", 150, 75, [-10.0, 0.0, 0]), led_module("warm", "LED-B1", 130, 75, [-10.0, -4.0, 0])]
-    return {"id": "iphone-14", "name": "iPhone 14", "family": "iPhone", "cameras": [wide, ultra, dual_wide, front, td],
+    return {"id": "iphone-14", "name": "iPhone 14", "family": "iPhone", "multicam": True, "cameras": [wide, ultra, dual_wide, front, td],
             "flash": flash("true-tone", modules, f"{spec}: True Tone flash", CAL)}
 
 
@@ -378,7 +378,7 @@ def iphone_15_pro():
             beam = 50 if (r, c) == (1, 1) else 80
             modules.append(led_module(f"led-{i + 1}", led, 45 if i % 2 == 0 else 38, beam,
                                       [-21.0 + 1.6 * c, 1.6 * (1 - r), 0]))
-    return {"id": "iphone-15-pro", "name": "iPhone 15 Pro", "family": "iPhone",
+    return {"id": "iphone-15-pro", "name": "iPhone 15 Pro", "family": "iPhone", "multicam": True,
             "cameras": [wide, ultra, tele, dual_wide, triple, lidar, front, td],
             "flash": flash("adaptive-true-tone", modules, f"{spec}: Adaptive True Tone flash", CAL)}
 
@@ -401,7 +401,7 @@ def ipad_pro_m4():
     for i in range(6):
         led = "LED-B5" if i % 2 == 0 else "LED-B2"
         modules.append(led_module(f"led-{i + 1}", led, 55 if i % 2 == 0 else 45, 80, [-12.0 + 1.6 * (i % 3), -1.6 * (i // 3), 0]))
-    return {"id": "ipad-pro-m4", "name": "iPad Pro (M4)", "family": "iPad", "cameras": [wide, lidar, front, td],
+    return {"id": "ipad-pro-m4", "name": "iPad Pro (M4)", "family": "iPad", "multicam": True, "cameras": [wide, lidar, front, td],
             "flash": flash("adaptive-true-tone", modules, f"{spec}: Adaptive True Tone flash", CAL)}
 
 

@@ -13,9 +13,10 @@ extension AVCaptureMetadataOutputObjectsDelegate {
     ) {}
 }
 
-/// Delivers faces and objects found in the video, from the scene's annotations: every named
-/// scene object seen in the frame is reported with its bounds, as a face when its name says
-/// `face` or `head`, otherwise as a salient object [I]. Detection lags: objects of a frame
+/// Delivers faces, objects and barcodes found in the video, from the scene's annotations: every
+/// named scene object seen in the frame is reported with its bounds, as a barcode when the scene
+/// prints a `code` on it (spec §16), as a face when its name says `face` or `head`, otherwise as a
+/// salient object [I]. Detection lags: objects of a frame
 /// arrive `latencyFrames` frames later (DESIGN.md, Time: late by up to a few frames; our figure
 /// is 2, within Apple's "up to 4"). Only the types in `metadataObjectTypes` are delivered,
 /// and an empty result is not delivered.
@@ -34,9 +35,10 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Where to look, normalised (default the whole frame).
     public var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
-    /// The types this output can detect once connected.
+    /// The types this output can detect once connected to a camera: faces, salient objects and
+    /// the machine-readable codes (spec §16 [D]).
     public var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
-        connections.isEmpty ? [] : [.face, .salientObject]
+        connections.isEmpty ? [] : [.face, .salientObject] + AVMetadataObject.ObjectType.machineReadableCodes
     }
 
     /// The types to deliver (default none). A type not available raises.
@@ -90,6 +92,12 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         guard let picture, !wanted.isEmpty else { return [] }
         var out: [AVMetadataObject] = []
         for (index, object) in picture.objects.enumerated() where object.bounds.intersects(rectOfInterest) {
+            if let printed = picture.codes[object.name] {
+                if let code = codeObject(printed, name: object.name, wanted: wanted, time: time, duration: duration) {
+                    out.append(code)
+                }
+                continue
+            }
             let name = object.name.lowercased()
             if name.contains("face") || name.contains("head") {
                 if wanted.contains(.face) {
@@ -107,6 +115,27 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
+
+    /// A printed code, when its type is wanted and it can be read: all four corners in the frame
+    /// and the whole code inside `rectOfInterest` (spec §16 [I]: a reader decodes only codes it
+    /// sees whole in the region it scans).
+    private func codeObject(
+        _ printed: PrintedCode, name: String, wanted: [AVMetadataObject.ObjectType], time: CMTime, duration: CMTime
+    ) -> AVMetadataMachineReadableCodeObject? {
+        let type = AVMetadataObject.ObjectType(printed.code.symbology)
+        guard wanted.contains(type) else { return nil }
+        let frame = CGRect(x: 0, y: 0, width: 1, height: 1)
+        guard printed.corners.allSatisfy({ frame.contains($0) }) else { return nil }
+        let xs = printed.corners.map(\.x)
+        let ys = printed.corners.map(\.y)
+        let hull = CGRect(
+            x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
+            height: (ys.max() ?? 0) - (ys.min() ?? 0))
+        guard rectOfInterest.insetBy(dx: -1e-9, dy: -1e-9).contains(hull) else { return nil }
+        return AVMetadataMachineReadableCodeObject(
+            type: type, time: time, duration: duration, bounds: hull, corners: printed.corners,
+            stringValue: printed.code.value, name: name)
+    }
 
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
         if let session { StreamEngine.shared.register(session) }

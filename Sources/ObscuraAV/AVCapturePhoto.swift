@@ -32,14 +32,19 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: CVPixelBuffer?
     private var mapBuffer: CVPixelBuffer?
+    private var previewBuffer: CVPixelBuffer?
+    /// The preview the settings asked for (spec §4).
+    let preview: PreviewImage?
 
     init(
         timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, isRawPhoto: Bool = false,
         sourceDeviceType: AVCaptureDevice.DeviceType?, bracketSettings: AVCaptureBracketedStillImageSettings?,
         sequenceCount: Int, pending: PendingRender, renderIndex: Int, uncompressedFormat: OSType?,
-        extras: PhotoExtras = PhotoExtras()
+        extras: PhotoExtras = PhotoExtras(), preview: PreviewImage? = nil
     ) {
         self.extras = extras
+        // A RAW photo carries no processed preview in Obscura [I].
+        self.preview = isRawPhoto ? nil : preview
         self.timestamp = timestamp
         self.isRawPhoto = isRawPhoto
         self.resolvedSettings = resolvedSettings
@@ -101,8 +106,30 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Nil: preview images are not produced yet.
-    public var previewPixelBuffer: CVPixelBuffer? { nil }
+    /// The preview image asked for with `previewPhotoFormat`: the photo scaled to the preview's
+    /// size (aspect ratio kept) in the asked pixel format; nil when no preview was asked (spec §5 [D]).
+    public var previewPixelBuffer: CVPixelBuffer? {
+        guard let preview, let format = preview.pixelFormat else { return nil }
+        if let existing = lock.withLock({ previewBuffer }) { return existing }
+        guard let pixels = previewPixels(preview), let made = PixelBufferFilling.make(from: pixels, format: format)
+        else { return nil }
+        return lock.withLock {
+            previewBuffer = previewBuffer ?? made
+            return previewBuffer
+        }
+    }
+
+    /// The photo's encoded RGB scaled to a preview's size.
+    func previewPixels(_ preview: PreviewImage) -> PixelPlane<UInt8>? {
+        guard let pixels = rendered?.pixels else { return nil }
+        return PreviewImage.scaled(pixels, width: preview.width, height: preview.height)
+    }
+
+    /// The processed photo's encoded RGB and its colour space; nil for RAW photos and failed renders.
+    var processedPixels: (pixels: PixelPlane<UInt8>, encoding: PhotoEncoding)? {
+        guard !isRawPhoto, let r = rendered else { return nil }
+        return (r.pixels, r.encoding)
+    }
     /// The depth captured with the photo: nil unless the settings asked for depth on an output
     /// that delivers it (spec §5 [D]), or on a device without depth (spec §13 N17). Its size is
     /// `DepthResolution.photo` of the active streaming depth size, its type the active depth

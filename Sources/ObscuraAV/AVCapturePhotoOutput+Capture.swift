@@ -12,6 +12,8 @@ extension AVCapturePhotoOutput {
         let check = PhotoSettingsValidation(
             output: self, settings: settings, delegate: delegate, state: lock.withLock { inner })
         raiseIfNeeded(check.firstViolation())
+        // spec §3.2 rule 9 [D]: preview and thumbnail formats come from the settings' available lists.
+        if let refusal = settings.previewFormatRefusal { Violation.capturePhoto(9, .documented, refusal).raise() }
         // spec §3.2 rule 3: claim the uniqueID atomically, so two racing captures cannot both pass.
         let ordinal = lock.withLock { () -> UInt64? in
             guard settings.uniqueID > inner.lastUniqueID else { return nil }
@@ -21,6 +23,15 @@ extension AVCapturePhotoOutput {
         }
         guard let ordinal else { Violation.capturePhoto(3, .observed, "Settings may not be re-used").raise() }
         let request = resolve(settings, ordinal: ordinal)
+        let overlapping = requestAccepted(settings.uniqueID)
+        if overlapping && isFastCapturePrioritizationEnabled {
+            // spec §3.3 [I]: a request that overlaps another is processed for speed.
+            Emulation.shared.record(
+                TraceEntry(
+                    section: "§3.3", rule: nil, outcome: .decided,
+                    sentence: "Fast capture prioritization: another capture is still in flight, so this one is "
+                        + "processed with .speed quality prioritization."))
+        }
         deliver(request, to: delegate)
     }
 
@@ -36,6 +47,8 @@ extension AVCapturePhotoOutput {
         let extras: PhotoExtras
         /// Whether each group of photos starts with a RAW photo (spec §6 [O]: RAW before processed).
         let hasRaw: Bool
+        /// The preview image the processed photos carry (spec §4, §5).
+        let preview: PreviewImage?
     }
 
     /// A constituent photo: rendered through that camera, with its type and calibration.
@@ -87,8 +100,13 @@ extension AVCapturePhotoOutput {
                 section: "§6", rule: nil, outcome: .decided,
                 sentence: "expectedPhotoCount is \(count): didFinishProcessingPhoto will be called \(count) time(s)."))
         let now = clock.now
+        let photoSize = (width: Int(dims.width), height: Int(dims.height))
+        // spec §4 [D]: a preview or thumbnail keeps the photo's aspect ratio inside the asked box.
+        let preview = settings.format == nil ? nil : settings.previewRequest(photo: photoSize)
+        let thumbnail = settings.format == nil ? nil : settings.thumbnailRequest(photo: photoSize)
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
+            previewDimensions: CMVideoDimensions(preview), embeddedThumbnailDimensions: CMVideoDimensions(thumbnail),
             rawPhotoDimensions: hasRaw ? dims : CMVideoDimensions(), isFlashEnabled: flash,
             isRedEyeReductionEnabled: flash && settings.isAutoRedEyeReductionEnabled,
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
@@ -124,7 +142,7 @@ extension AVCapturePhotoOutput {
         return CaptureRequest(
             resolved: resolved, pending: PendingRender(main), bracket: bracket,
             uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType,
-            constituents: constituents, extras: extras, hasRaw: hasRaw)
+            constituents: constituents, extras: extras, hasRaw: hasRaw, preview: preview)
     }
 
     /// A constituent's photo: the same request rendered through the constituent camera (its own
@@ -217,9 +235,11 @@ extension AVCapturePhotoOutput {
     private func deliver(_ request: CaptureRequest, to delegate: AVCapturePhotoCaptureDelegate) {
         let weakDelegate = WeakDelegate(delegate)
         let realtime = Emulation.shared.clockMode == .realtime
+        let overlaps = overlapsProcessing
         let work = UncheckedSendable((self, request))
         delegateQueue.async {
             let (output, request) = work.value
+            let id = request.resolved.uniqueID
             func call(_ body: (AVCapturePhotoCaptureDelegate) -> Void) {
                 if let d = weakDelegate.value { body(d) }
             }
@@ -231,31 +251,56 @@ extension AVCapturePhotoOutput {
             let exposure = 1.0 / 60
             pause(exposure)
             let timestamp = output.clock.advance(by: exposure)
+            output.requestCaptured(id)
             call { $0.photoOutput(output, didCapturePhotoFor: resolved) }
-            let count = resolved.expectedPhotoCount
-            let groups = max(1, request.bracket.count) * max(1, request.constituents.count)
-            let perGroup = max(1, count / groups)
-            for index in 0..<count {
-                pause(0.05)
-                let group = index / perGroup
-                let element = request.bracket.isEmpty ? nil : request.bracket[group % request.bracket.count]
-                // spec §6: constituents outermost, in the settings' order; within a constituent its
-                // bracket elements. spec §11 [I]: the Constant Color photo first, then its fallback;
-                // bracket elements share one rendering for now.
-                let member = request.constituents.isEmpty
-                    ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
-                let renderIndex = member == nil && request.pending.request.fallback ? index : 0
-                // spec §6 [O]: within a group the RAW photo comes before the processed one.
-                let isRaw = request.hasRaw && index % perGroup == 0
-                let photo = AVCapturePhoto(
-                    timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1, isRawPhoto: isRaw,
-                    sourceDeviceType: member?.sourceType ?? request.sourceType, bracketSettings: element,
-                    sequenceCount: request.bracket.isEmpty ? 1 : group % request.bracket.count + 1,
-                    pending: member?.pending ?? request.pending, renderIndex: renderIndex,
-                    uncompressedFormat: request.uncompressedFormat, extras: member?.extras ?? request.extras)
-                call { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: nil) }
+            let processing = {
+                output.deliverPhotos(request, timestamp: timestamp, realtime: realtime, call: call)
+                call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }
+                output.requestFinished(id)
             }
-            call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }
+            guard overlaps else {
+                processing()
+                return
+            }
+            // spec §3.3 [D]: with responsive capture the pixels are processed off the delegate
+            // queue, so the next request's capture callbacks can come first; photos keep their order.
+            let job = UncheckedSendable(processing)
+            output.processingQueue.async {
+                request.pending.prepare()
+                output.delegateQueue.async { job.value() }
+            }
+        }
+    }
+
+    /// didFinishProcessingPhoto × expectedPhotoCount, in spec §6's order.
+    private func deliverPhotos(
+        _ request: CaptureRequest, timestamp: CMTime, realtime: Bool,
+        call: ((AVCapturePhotoCaptureDelegate) -> Void) -> Void
+    ) {
+        let resolved = request.resolved
+        let count = resolved.expectedPhotoCount
+        let groups = max(1, request.bracket.count) * max(1, request.constituents.count)
+        let perGroup = max(1, count / groups)
+        for index in 0..<count {
+            if realtime { Thread.sleep(forTimeInterval: 0.05) }
+            let group = index / perGroup
+            let element = request.bracket.isEmpty ? nil : request.bracket[group % request.bracket.count]
+            // spec §6: constituents outermost, in the settings' order; within a constituent its
+            // bracket elements. spec §11 [I]: the Constant Color photo first, then its fallback;
+            // bracket elements share one rendering for now.
+            let member = request.constituents.isEmpty
+                ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
+            let renderIndex = member == nil && request.pending.request.fallback ? index : 0
+            // spec §6 [O]: within a group the RAW photo comes before the processed one.
+            let isRaw = request.hasRaw && index % perGroup == 0
+            let photo = AVCapturePhoto(
+                timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1, isRawPhoto: isRaw,
+                sourceDeviceType: member?.sourceType ?? request.sourceType, bracketSettings: element,
+                sequenceCount: request.bracket.isEmpty ? 1 : group % request.bracket.count + 1,
+                pending: member?.pending ?? request.pending, renderIndex: renderIndex,
+                uncompressedFormat: request.uncompressedFormat, extras: member?.extras ?? request.extras,
+                preview: request.preview)
+            call { $0.photoOutput(self, didFinishProcessingPhoto: photo, error: nil) }
         }
     }
 }

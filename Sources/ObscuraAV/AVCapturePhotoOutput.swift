@@ -43,6 +43,18 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         var lastUniqueID: Int64 = 0
         /// Requests accepted so far; the n-th one's noise seed mixes in n (see `Emulation.seed`).
         var captureCount: UInt64 = 0
+        /// Zero shutter lag; on by default where supported (spec §3.1 [D]: apps linked on iOS 17).
+        var zeroShutterLagEnabled = true
+        var responsiveCaptureEnabled = false
+        var fastCapturePrioritizationEnabled = false
+        /// Requests between `capturePhoto` and `didFinishCapture`, by uniqueID, in acceptance order.
+        var inFlight: [(id: Int64, phase: CapturePhase)] = []
+    }
+
+    /// Where an accepted request is: exposing the sensor, or being processed into photos.
+    enum CapturePhase: Equatable {
+        case capturing
+        case processing
     }
 
     let observers = ObserverRegistry()
@@ -53,6 +65,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     let clock = VirtualClock()
     /// The dual camera whose zoom this output holds at 2× while it delivers depth (spec §2.2).
     weak var depthZoomDevice: AVCaptureDevice?
+    /// The readiness coordinators watching this output (spec §3.3).
+    let readinessCoordinators = WeakCoordinators()
+    /// Where processing runs when responsive capture lets captures overlap (spec §3.3).
+    let processingQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.processing")
 
     public override init() { super.init() }
 

@@ -8,9 +8,9 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let photoDimensions: CMVideoDimensions
     /// The RAW size; zero without RAW.
     public let rawPhotoDimensions: CMVideoDimensions
-    /// Zero unless a preview format was requested.
+    /// Zero unless a preview format was requested; else the delivered preview's size (spec §6 [D]).
     public let previewDimensions: CMVideoDimensions
-    /// Zero unless a thumbnail was requested.
+    /// Zero unless a thumbnail was requested; else the thumbnail's size (spec §6 [D]).
     public let embeddedThumbnailDimensions: CMVideoDimensions
     /// Zero without RAW thumbnails.
     public let rawEmbeddedThumbnailDimensions: CMVideoDimensions
@@ -36,7 +36,8 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public var isDualCameraFusionEnabled: Bool { isVirtualDeviceFusionEnabled }
 
     init(
-        uniqueID: Int64, photoDimensions: CMVideoDimensions, rawPhotoDimensions: CMVideoDimensions,
+        uniqueID: Int64, photoDimensions: CMVideoDimensions, previewDimensions: CMVideoDimensions = CMVideoDimensions(),
+        embeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(), rawPhotoDimensions: CMVideoDimensions,
         isFlashEnabled: Bool, isRedEyeReductionEnabled: Bool, isVirtualDeviceFusionEnabled: Bool,
         isContentAwareDistortionCorrectionEnabled: Bool, expectedPhotoCount: Int,
         photoProcessingTimeRange: CMTimeRange
@@ -44,8 +45,8 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
         self.rawPhotoDimensions = rawPhotoDimensions
-        previewDimensions = CMVideoDimensions()
-        embeddedThumbnailDimensions = CMVideoDimensions()
+        self.previewDimensions = previewDimensions
+        self.embeddedThumbnailDimensions = embeddedThumbnailDimensions
         rawEmbeddedThumbnailDimensions = CMVideoDimensions()
         portraitEffectsMatteDimensions = CMVideoDimensions()
         livePhotoMovieDimensions = CMVideoDimensions()
@@ -67,5 +68,12 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         if constantColorWithFallback { groups = 2 }
         let perGroup = (hasRaw ? 1 : 0) + (hasProcessed ? 1 : 0)
         return groups * perGroup
+    }
+}
+
+extension CMVideoDimensions {
+    /// The size of a preview or thumbnail; zero for none.
+    init(_ image: PreviewImage?) {
+        self.init(width: Int32(image?.width ?? 0), height: Int32(image?.height ?? 0))
     }
 }

@@ -29,3 +29,27 @@ public let AVVideoQualityKey = "AVVideoQualityKey"
 public let AVVideoCompressionPropertiesKey = "AVVideoCompressionPropertiesKey"
 /// `kCVPixelBufferPixelFormatTypeKey`: the pixel format entry of an uncompressed photo format dictionary.
 public let kCVPixelBufferPixelFormatTypeKey = "PixelFormatType"
+/// `kCVPixelBufferWidthKey`: the width entry of a preview format dictionary.
+public let kCVPixelBufferWidthKey = "Width"
+/// `kCVPixelBufferHeightKey`: the height entry of a preview format dictionary.
+public let kCVPixelBufferHeightKey = "Height"
+/// `AVVideoWidthKey`: the width entry of a thumbnail or video settings dictionary.
+public let AVVideoWidthKey = "AVVideoWidthKey"
+/// `AVVideoHeightKey`: the height entry of a thumbnail or video settings dictionary.
+public let AVVideoHeightKey = "AVVideoHeightKey"
+
+extension AVFileType {
+    /// A QuickTime movie.
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+    /// An MPEG-4 movie.
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// An iTunes video file.
+    public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+}
+
+/// `AVVideoAverageBitRateKey`: bits per second, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoAverageBitRateKey = "AverageBitRate"
+/// `AVVideoExpectedSourceFrameRateKey`: frames per second, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoExpectedSourceFrameRateKey = "ExpectedFrameRate"
+/// `AVVideoMaxKeyFrameIntervalKey`: frames between key frames, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoMaxKeyFrameIntervalKey = "MaxKeyFrameInterval"

@@ -10,13 +10,19 @@ public struct SceneObject: Sendable, Hashable {
     public var surface: Surface
     /// Movement per second.
     public var motion: Motion
+    /// A machine-readable code printed over the object (planes only), for barcode readers.
+    public var code: CodeAnnotation?
 
     /// An object; static unless a motion is given.
-    public init(name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none) {
+    public init(
+        name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none,
+        code: CodeAnnotation? = nil
+    ) {
         self.name = name
         self.shape = shape
         self.transform = transform
         self.surface = surface
         self.motion = motion
+        self.code = code
     }
 }

@@ -18,6 +18,12 @@ import Testing
         #expect(ids.contains(DeviceCatalog.defaultDeviceID))
     }
 
+    /// Multi-camera capture needs an A12 or later: iPhone XS and newer, iPad Pro from 2018 (WWDC19-249).
+    @Test func multiCamHardwareFollowsTheChip() throws {
+        for id in ["iphone-14", "iphone-15-pro", "ipad-pro-m4"] { #expect(try profile(id).supportsMultiCam, "\(id)") }
+        for id in ["iphone-7-plus", "iphone-x"] { #expect(try !profile(id).supportsMultiCam, "\(id)") }
+    }
+
     @Test(arguments: ["iphone-7-plus", "iphone-x", "iphone-14", "iphone-15-pro", "ipad-pro-m4", "ipad-10th-gen"])
     func everyProfileLoadsAndLintsClean(id: String) throws {
         let path = TestPaths.profiles + "/\(id).yaml"

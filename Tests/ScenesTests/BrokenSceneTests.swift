@@ -36,6 +36,14 @@ import Testing
             file: "duv-too-large", line: 6, column: 32,
             fragment: "ambient.spectrum.duv: must be between -0.05 and 0.05, found 0.08"),
         Case(file: "duplicate-object", line: 14, column: 11, fragment: "duplicate object name 'table'"),
+        // A code's value must fit its symbology; codes are printed on planes only.
+        Case(
+            file: "bad-code-value", line: 18, column: 32,
+            fragment: "objects[1] (label).code.value: ean13 codes hold 12 or 13 digits, not '40063813339X1'"),
+        Case(
+            file: "code-on-sphere", line: 18, column: 11,
+            fragment: "objects[1] (ball).code: codes are printed on planes only"),
+        Case(file: "unknown-code-type", line: 18, column: 18, fragment: "unknown value 'qrcode'"),
     ]
 
     /// The problems a file gives, flattened; an empty list when it loads.

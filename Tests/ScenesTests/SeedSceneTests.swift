@@ -6,8 +6,8 @@ import Testing
 /// The seed scenes in `Scenes/` load, and hold what their descriptions promise.
 @Suite struct SeedSceneTests {
     static let names = [
-        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "saturated", "spoon", "violets-blue-light",
-        "violets-green-light", "violets-red-light", "violets-warm-room",
+        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "qr-on-desk", "saturated", "spoon",
+        "violets-blue-light", "violets-green-light", "violets-red-light", "violets-warm-room",
     ]
 
     static func load(_ name: String) throws -> Scene {

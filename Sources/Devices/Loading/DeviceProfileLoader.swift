@@ -18,7 +18,7 @@ public enum DeviceProfileLoader {
         try load(root: try YAMLDocument.parse(text, file: file), file: file)
     }
 
-    static let topKeys = ["id", "name", "family", "cameras", "flash"]
+    static let topKeys = ["id", "name", "family", "multicam", "cameras", "flash"]
 
     static func load(root: YAMLNode, file: String) throws -> DeviceProfile {
         var errors = ErrorCollector()
@@ -26,6 +26,7 @@ public enum DeviceProfileLoader {
         let id = errors.attempt { try top.required("id").string() }
         let name = errors.attempt { try top.required("name").string() }
         let family = errors.attempt { try top.required("family").string() }
+        let multicam = errors.attempt { try top.optional("multicam")?.bool() ?? false }
         let cameraNodes = try top.required("cameras").sequence()
         if cameraNodes.isEmpty { errors.add(try top.required("cameras").error("a device needs at least one camera")) }
 
@@ -58,7 +59,8 @@ public enum DeviceProfileLoader {
         try errors.throwIfAny()
         guard let id, let name, let family else { throw LocatedErrors(errors.errors) }
         return DeviceProfile(
-            id: id, name: name, family: family, cameras: cameras, flash: flash, sourceFile: file,
+            id: id, name: name, family: family, cameras: cameras, flash: flash,
+            supportsMultiCam: multicam ?? false, sourceFile: file,
             sourceLocations: root.locationsByPath())
     }
 }

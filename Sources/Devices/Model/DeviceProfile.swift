@@ -10,6 +10,9 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     public var cameras: [CameraProfile]
     /// The rear flash; nil when the device has none.
     public var flash: FlashHardware?
+    /// Whether the hardware can stream several cameras at once (`AVCaptureMultiCamSession`):
+    /// iPhone XS and later, iPad Pro from 2018. Optional key `multicam`, false when absent.
+    public var supportsMultiCam: Bool
     /// Where the profile was loaded from (empty for profiles built in code).
     public var sourceFile: String
     /// Where each value of the document was, by raw path (`cameras[2].optics.f_number`), so that
@@ -19,13 +22,14 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     /// A profile from its values.
     public init(
         id: String, name: String, family: String, cameras: [CameraProfile], flash: FlashHardware?,
-        sourceFile: String = "", sourceLocations: [String: SourceLocation] = [:]
+        supportsMultiCam: Bool = false, sourceFile: String = "", sourceLocations: [String: SourceLocation] = [:]
     ) {
         self.id = id
         self.name = name
         self.family = family
         self.cameras = cameras
         self.flash = flash
+        self.supportsMultiCam = supportsMultiCam
         self.sourceFile = sourceFile
         self.sourceLocations = sourceLocations
     }

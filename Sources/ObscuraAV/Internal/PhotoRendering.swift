@@ -101,6 +101,9 @@ final class PendingRender: @unchecked Sendable {
 
     init(_ request: PhotoRenderRequest) { self.request = request }
 
+    /// Renders now, so that later reads are immediate (processing ahead of delivery).
+    func prepare() { _ = photo(0) }
+
     /// The photo at `index` (0 = primary, 1 = Constant Color fallback); nil if rendering failed.
     func photo(_ index: Int) -> RenderedPhoto? {
         let r = lock.withLock { () -> Result<[RenderedPhoto], PhotoRenderingError> in

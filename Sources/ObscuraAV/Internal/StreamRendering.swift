@@ -19,6 +19,8 @@ final class StreamRendering: @unchecked Sendable {
         let objects: [(name: String, bounds: CGRect)]
         /// fx, fy, cx, cy at the picture's size.
         let intrinsics: (fx: Double, fy: Double, cx: Double, cy: Double)
+        /// Object name → the code printed on it and its normalised corners (spec §16).
+        var codes: [String: PrintedCode] = [:]
     }
 
     static let shared = StreamRendering()
@@ -67,7 +69,7 @@ final class StreamRendering: @unchecked Sendable {
         }
         let picture = VideoPicture(
             rgb: rgb, objects: Self.objectBounds(frame, scene: world),
-            intrinsics: (full.fx, full.fy, full.cx, full.cy))
+            intrinsics: (full.fx, full.fy, full.cx, full.cy), codes: CodeProjection.corners(scene: world, camera: full))
         lock.withLock { pictures[key] = picture }
         return picture
     }

@@ -5,7 +5,9 @@ import Spectra
 
 /// Reads one entry of `objects`: a named shape, where it stands, what covers it and how it moves.
 struct ObjectReader {
-    static let keys = ["name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion"]
+    static let keys = [
+        "name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion", "code",
+    ]
 
     enum ShapeKind: String, CaseIterable { case plane, box, sphere, disc }
     enum CardKind: String, CaseIterable {
@@ -39,12 +41,36 @@ struct ObjectReader {
             return try readCard(card)
         }
         let motion = errors.attempt { try m.optional("motion").map(Self.readMotion) ?? .none }
+        let code = errors.attempt { () throws -> CodeAnnotation? in
+            guard let node = m.optional("code") else { return nil }
+            if let shape, case .plane = shape {
+            } else if shape != nil {
+                throw node.error("codes are printed on planes only; make this object's shape a plane")
+            }
+            return try Self.readCode(node)
+        }
         try errors.throwIfAny()
         return SceneObject(
             name: try collected(name, at: node), shape: try collected(shape, at: node),
             transform: Transform(
                 position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
-            surface: try collected(surface, at: node), motion: try collected(motion, at: node))
+            surface: try collected(surface, at: node), motion: try collected(motion, at: node),
+            code: try collected(code, at: node))
+    }
+
+    /// A printed code: `{type: qr, value: "https://example.com"}`; the value must fit the type.
+    static func readCode(_ node: YAMLNode) throws -> CodeAnnotation {
+        let m = try node.mapping(allowedKeys: ["type", "value"])
+        var errors = ErrorCollector()
+        let symbology = errors.attempt { try m.required("type").choice(CodeAnnotation.Symbology.self) }
+        let valueNode = try m.required("value")
+        let value = errors.attempt { try valueNode.string() }
+        try errors.throwIfAny()
+        let code = CodeAnnotation(symbology: try collected(symbology, at: node), value: try collected(value, at: node))
+        if let problem = CodeAnnotation.problem(symbology: code.symbology, value: code.value) {
+            throw valueNode.error(problem)
+        }
+        return code
     }
 
     /// A declared material; unknown names get the nearest declared one as a suggestion.

@@ -16,6 +16,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     private let allFormats: [Format]
     /// Depth format, depth frame duration and zoom (AVCaptureDevice+Depth.swift).
     let depthState = DeviceDepthState()
+    /// Focus, exposure target, torch, white balance, zoom ramp and subject-area settings.
+    let controls = DeviceControls()
 
     /// The device's mutable state, guarded by `lock`.
     private struct Inner {
@@ -36,6 +38,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         self.camera = camera
         self.deviceProfile = profile
         let formats = camera.formats.map { Format(video: $0) }
+        for format in formats { format.attach(device: profile, camera: camera) }
         allFormats = formats
         let initial = camera.format(for: .high).flatMap { f in formats.first { $0.profile.id == f.id } } ?? formats[0]
         let frame = AVCaptureDevice.defaultFrameDuration(initial)

@@ -30,8 +30,12 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     /// The device.
     public let device: AVCaptureDevice
 
-    /// An input for a device. Emulated cameras are always available, so this never throws in practice.
+    /// An input for a device. Throws `AVError.applicationIsNotAuthorizedToUseDevice` unless the app is
+    /// authorised for video (spec §2.8 [D]); emulated cameras are otherwise always available.
     public init(device: AVCaptureDevice) throws {
+        guard AVCaptureDevice.authorizationStatus(for: .video) == .authorized else {
+            throw AVError(.applicationIsNotAuthorizedToUseDevice)
+        }
         self.device = device
         super.init()
         ports = [Port(mediaType: .video, input: self)]

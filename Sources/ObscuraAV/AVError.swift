@@ -14,6 +14,7 @@ public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
         case mediaServicesWereReset = -11819
         case deviceNotConnected = -11814
         case sessionConfigurationChanged = -11866
+        case applicationIsNotAuthorizedToUseDevice = -11852
     }
 
     /// The code.

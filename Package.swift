@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "Devices"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),

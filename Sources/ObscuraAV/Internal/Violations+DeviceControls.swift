@@ -63,7 +63,7 @@ extension Violation {
         .invalidArgument(
             "-[AVCaptureDevice setWhiteBalanceModeLockedWithDeviceWhiteBalanceGains:completionHandler:]",
             "The passed gains (\(gains.redGain), \(gains.greenGain), \(gains.blueGain)) are out of range "
-                + "[1, \(max)]. Use -maxWhiteBalanceGain",
+                + "[1, \(Self.number(CGFloat(max)))]. Use -maxWhiteBalanceGain",
             CaptureRule("§2.4", .inferred, "each white-balance gain lies in [1, maxWhiteBalanceGain]"))
     }
 

@@ -50,10 +50,11 @@ import Testing
         }
     }
 
-    // spec §2.4 [D]: a fixed-focus camera (profile `autofocus: none`) supports only .locked.
+    // spec §2.4 [D]: a fixed-focus camera (profile `autofocus: none`: the iPhone 7 Plus front
+    // camera) supports only .locked.
     @Test func fixedFocusCameraRejectsAutofocus() throws {
-        try onDevice(Self.fixedFocusProfile()) {
-            let device = try back()
+        try onDevice("iphone-7-plus") {
+            let device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
             #expect(device.activeFormat.autoFocusSystem == .none)
             #expect(device.isFocusModeSupported(.locked) && !device.isFocusModeSupported(.autoFocus))
             #expect(device.focusMode == .locked && !device.isFocusPointOfInterestSupported)
@@ -62,9 +63,7 @@ import Testing
             expectException(
                 .invalidArgumentException,
                 "Setting focusMode (2) is not supported by this device.  Use isFocusModeSupported:"
-            ) {
-                device.focusMode = .continuousAutoFocus
-            }
+            ) { device.focusMode = .continuousAutoFocus }
             expectException(.invalidArgumentException, "Use isFocusPointOfInterestSupported") {
                 device.focusPointOfInterest = CGPoint(x: 0.2, y: 0.2)
             }
@@ -169,20 +168,5 @@ import Testing
             #expect(abs((factors.first ?? 0) - 2) < 0.1)
             #expect(dual.displayVideoZoomFactorMultiplier == 1)
         }
-    }
-
-    /// A copy of the iPhone 15 Pro profile whose back wide camera has a fixed-focus lens.
-    static func fixedFocusProfile() throws -> String {
-        let catalogue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("DeviceProfiles/iphone-15-pro.yaml")
-        let source = try String(contentsOf: catalogue, encoding: .utf8)
-        var lines = source.components(separatedBy: "\n")
-        // The first `features:` block belongs to the first camera, the back wide camera.
-        let i = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "features:" })
-        let indent = String(lines[i + 1].prefix { $0 == " " })
-        lines.insert(indent + "autofocus: none", at: i + 1)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixed-focus-\(UUID().uuidString).yaml")
-        try lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
-        return url.path
     }
 }

@@ -60,11 +60,9 @@ struct LookedFrame {
             model.fx *= look.zoom
             model.fy *= look.zoom
         }
-        var flash: FlashModel?
-        if look.torchLevel > 0, var torch = FlashModel(device: device.profile, camera: device.camera) {
-            for i in torch.modules.indices { torch.modules[i].intensityCandela *= look.torchLevel }
-            flash = torch
-        }
+        let flash =
+            look.torchLevel > 0
+            ? TorchLight.flash(device: device.profile, camera: device.camera, level: look.torchLevel) : nil
         let renderer = Renderer(
             scene: scene, camera: model, flash: flash,
             options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
@@ -92,4 +90,22 @@ struct LookedFrame {
 struct DeviceProfileRef {
     let profile: Devices.DeviceProfile
     let camera: Devices.CameraProfile
+}
+
+/// The torch as the renderer sees it: the flash hardware at a share of its intensity.
+enum TorchLight {
+    /// The device's flash with every module's candela scaled by `level` (spectrum and beam
+    /// unchanged); the full flash when `level` is 0, as photos whose flash fires use it.
+    static func flash(device: DeviceProfile, camera: CameraProfile, level: Double) -> FlashModel? {
+        guard var flash = FlashModel(device: device, camera: camera) else { return nil }
+        if level > 0 {
+            for i in flash.modules.indices { flash.modules[i].intensityCandela *= level }
+        }
+        return flash
+    }
+}
+
+extension PhotoRenderRequest {
+    /// Whether the photo's light source fires: the flash, or the torch in its place.
+    var lit: Bool { flashFired || torchLevel > 0 }
 }

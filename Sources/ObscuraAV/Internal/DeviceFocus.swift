@@ -21,13 +21,26 @@ enum DeviceFocus {
     static let probeWidth = 48
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [String: Float] = [:]
+    nonisolated(unsafe) private static var cache: [Key: Float] = [:]
+
+    /// The scene by value, so an edited scene under the same name is measured anew.
+    private struct Key: Hashable {
+        let scene: Scene
+        let device: String
+        let width: Int32
+        let height: Int32
+        let x: Double
+        let y: Double
+    }
 
     static func autoFocusLensPosition(_ device: AVCaptureDevice) -> Float {
         guard device.hasAutoFocus else { return 1 }
         let point = device.controls.value.focusPointOfInterest
         let scene = Emulator.shared.currentScene
-        let key = "\(device.deviceProfile.sourceFile)#\(device.uniqueID)/\(scene.reference)/\(point.x),\(point.y)"
+        let d = device.activeFormat.dimensions
+        let key = Key(
+            scene: scene.scene, device: "\(device.deviceProfile.sourceFile)#\(device.uniqueID)", width: d.width,
+            height: d.height, x: Double(point.x), y: Double(point.y))
         if let hit = lock.withLock({ cache[key] }) { return hit }
         let position = lensPosition(distance: subjectDistance(device, scene: scene.scene, point: point))
         lock.withLock { cache[key] = position }

@@ -169,4 +169,23 @@ import Testing
             #expect(dual.displayVideoZoomFactorMultiplier == 1)
         }
     }
+
+    // spec §2.7 [D], §2.4 [O]: a hot flash takes the torch with it. Asking for the maximum
+    // available level then raises, as crash logs show (FLT_MAX is "not supported").
+    @Test func hotFlashMakesTheTorchUnavailable() throws {
+        try onDevice {
+            let device = try back()
+            Emulator.shared.setFlashThermallyUnavailable(true, for: device)
+            #expect(device.hasTorch && !device.isTorchAvailable)
+            try device.lockForConfiguration()
+            defer { device.unlockForConfiguration() }
+            device.torchMode = .on
+            #expect(!device.isTorchActive && device.torchLevel == 0)
+            expectException(
+                .invalidArgumentException, "The passed torchLevel 340282346638528859811704183484516925440.000000"
+            ) { try? device.setTorchModeOn(level: AVCaptureDevice.maxAvailableTorchLevel) }
+            Emulator.shared.setFlashThermallyUnavailable(false, for: device)
+            #expect(device.isTorchActive && device.torchLevel == 1)
+        }
+    }
 }

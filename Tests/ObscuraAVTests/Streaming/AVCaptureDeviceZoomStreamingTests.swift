@@ -67,4 +67,16 @@ import Testing
             #expect(unmatched > total / 10)  // and the zoomed frame is not the unzoomed one
         }
     }
+
+    // The format's horizontal field of view is the pinhole angle across the frame, 2·atan(w / 2fx),
+    // with fx the focal length in pixels the connection delivers for the same frames (closed form).
+    @Test func fieldOfViewMatchesTheDeliveredIntrinsics() throws {
+        try onDevice("iphone-7-plus") {
+            let one = try frame(zoom: 1)
+            let device = try #require(AVCaptureDevice.default(for: .video))
+            let w = Double(CVPixelBufferGetWidth(one.image))
+            let expected = 2 * atan(w / (2 * Double(one.k.columns.0.x))) * 180 / Double.pi
+            #expect(abs(Double(device.activeFormat.videoFieldOfView) - expected) < 0.01)
+        }
+    }
 }

@@ -45,12 +45,12 @@ extension AVCaptureDevice {
                 )
                 .raise()  // spec §2.4 [D]
             }
-            // Locking (or entering custom without values yet) holds what auto-exposure chose last.
+            // Locking, or entering custom by the mode alone, holds the exposure in use at that moment.
             let current = currentExposure
             exposureState.update {
-                $0.mode = newValue
                 if newValue == .locked { $0.held = current }
-                if newValue == .custom, $0.custom == nil { $0.custom = current }
+                if newValue == .custom, $0.mode != .custom { $0.custom = current }
+                $0.mode = newValue
             }
             observers.didChange(\AVCaptureDevice.exposureMode)
         }

@@ -225,7 +225,13 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
             defer { inner.isFlashAvailable = value }
             return inner.isFlashAvailable != value
         }
-        if changed { observers.didChange(\AVCaptureDevice.isFlashAvailable) }
+        if changed {
+            observers.didChange(\AVCaptureDevice.isFlashAvailable)
+            // The torch is the flash hardware: it becomes unavailable, and goes dark, with it.
+            observers.didChange(\AVCaptureDevice.isTorchAvailable)
+            observers.didChange(\AVCaptureDevice.isTorchActive)
+            observers.didChange(\AVCaptureDevice.torchLevel)
+        }
     }
 
     /// The format a session preset selects on this device, if it supports the preset.

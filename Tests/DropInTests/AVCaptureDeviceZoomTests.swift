@@ -79,5 +79,26 @@ extension AVCaptureDeviceIdioms {
             #expect(triple.displayVideoZoomFactorMultiplier < 1)
             #expect(try backCamera().displayVideoZoomFactorMultiplier == 1)
         }
+
+        // Zoom UIs observe the factor with key-value observing.
+        @Test func observingTheZoomFactor() throws {
+            let device = try backCamera()
+            defer { try? restoreDefaults(device) }
+            let seen = LockedValues()
+            let observation = device.observe(\.videoZoomFactor, options: [.new]) { _, change in
+                if let value = change.newValue { seen.append(Double(value)) }
+            }
+            try configure(device) { device.videoZoomFactor = 3 }
+            observation.invalidate()
+            #expect(seen.values.last == 3)
+        }
     }
+}
+
+/// Values appended from any thread.
+final class LockedValues: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Double] = []
+    var values: [Double] { lock.withLock { stored } }
+    func append(_ value: Double) { lock.withLock { stored.append(value) } }
 }

@@ -166,10 +166,12 @@ BACK_PRESETS = {"photo": "1440x1080-420f", "high": "1920x1080-420f", "hd1920x108
 FRONT_PRESETS = {k: v for k, v in BACK_PRESETS.items()}
 
 
-def features(cc=False, constituents=False, intrinsic=True, note=""):
+def features(cc=False, constituents=False, intrinsic=True, note="", autofocus=None):
     f = {"constant_color": cc, "constituent_photo_delivery": constituents,
          "calibration_data_delivery": constituents, "intrinsic_matrix_delivery": intrinsic,
          "max_photo_quality_prioritization": "quality"}
+    if autofocus:
+        f["autofocus"] = autofocus  # absent: phase detection (DeviceProfiles/README.md)
     f["provenance"] = ({"default": M, "constant_color": f"{D}: {note}"} if note else M)
     return f
 
@@ -273,7 +275,7 @@ def iphone_7_plus():
                    disparity(10.0, "spec §2.1, dual = disparity between wide and tele"))
     front = physical("front-wide", "builtInWideAngleCamera", "front", 32, 2.2, (3088, 2320), 1.0, None,
                      [0, 0, 0], -0.02, 0.003, 1, 4500, 3.0, 25, spec, front_formats([3088, 2320]),
-                     front_presets(), ["off"], features(), reference="front-wide")
+                     front_presets(), ["off"], features(autofocus="none"), reference="front-wide")
     modules = [led_module("cool-1", "LED-B5", 110, 70, [-9.0, 2.0, 0]), led_module("cool-2", "LED-B5", 110, 70, [-9.0, -2.0, 0]),
                led_module("warm-1", "LED-B1", 90, 70, [-13.0, 2.0, 0]), led_module("warm-2", "LED-B1", 90, 70, [-13.0, -2.0, 0])]
     return {"id": "iphone-7-plus", "name": "iPhone 7 Plus", "family": "iPhone",
@@ -297,12 +299,12 @@ def iphone_x():
                    disparity(10.3, "spec §2.1"))
     front = physical("front-wide", "builtInWideAngleCamera", "front", 32, 2.2, (3088, 2320), 1.0, None,
                      [0, 0, 0], -0.02, 0.003, 1, 4500, 3.0, 25, spec, front_formats([3088, 2320]),
-                     front_presets(), ["off"], features(), reference="front-wide")
+                     front_presets(), ["off"], features(autofocus="none"), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide",
                    truedepth_formats([3088, 2320]), {"photo": "1440x1080-420f", "high": "1920x1080-420f",
                                                     "hd1920x1080": "1920x1080-420f", "hd1280x720": "1280x720-420v",
                                                     "vga640x480": "640x480-420v"},
-                   ["off"], features(), TRUEDEPTH)
+                   ["off"], features(autofocus="none"), TRUEDEPTH)
     modules = [led_module("cool-1", "LED-B5", 110, 70, [-7.0, -5.0, 0]), led_module("cool-2", "LED-B5", 110, 70, [-3.0, -5.0, 0]),
                led_module("warm-1", "LED-B1", 90, 70, [-7.0, -9.0, 0]), led_module("warm-2", "LED-B1", 90, 70, [-3.0, -9.0, 0])]
     return {"id": "iphone-x", "name": "iPhone X", "family": "iPhone", "cameras": [wide, tele, dual, front, td],

@@ -90,18 +90,7 @@ extension AVCaptureDevice {
         return Int((1 / activeVideoMinFrameDuration.seconds / fps).rounded())
     }
 
-    // MARK: Zoom
-
-    /// The zoom factor (1 = no zoom). Lock required (spec §2.4 [D]). While depth is computed on
-    /// the dual camera the zoom stays locked at 2× and new values are ignored (spec §2.2 [T W17]; [I] ignored).
-    public var videoZoomFactor: CGFloat {
-        get { depthState.lock.withLock { depthState.zoomLocks.isEmpty ? depthState.zoomFactor : 2 } }
-        set {
-            guard isConfigurationLocked else { Violation.deviceNotLocked("setVideoZoomFactor:").raise() }
-            depthState.lock.withLock { depthState.zoomFactor = max(1, newValue) }
-            observers.didChange(\AVCaptureDevice.videoZoomFactor)
-        }
-    }
+    // MARK: Zoom locked by depth (videoZoomFactor: AVCaptureDevice+Zoom.swift)
 
     /// Whether depth currently holds the zoom at 2× (the dual camera's telephoto field of view).
     var isZoomLockedForDepth: Bool { depthState.lock.withLock { !depthState.zoomLocks.isEmpty } }

@@ -14,6 +14,9 @@ extension AVCaptureDevice {
         public let videoSupportedFrameRateRanges: [AVFrameRateRange]
         /// Depth formats compatible with this video format; empty means no depth.
         public let supportedDepthDataFormats: [Format]
+        /// The device and camera the format belongs to, and what is derived from them once
+        /// (AVCaptureDevice+FormatCapabilities.swift).
+        let optics = FormatOptics()
 
         init(video profile: CaptureFormat) {
             self.profile = profile

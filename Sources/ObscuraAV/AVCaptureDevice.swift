@@ -20,6 +20,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     private let allFormats: [Format]
     /// Depth format, depth frame duration and zoom (AVCaptureDevice+Depth.swift).
     let depthState = DeviceDepthState()
+    /// Focus, exposure target, torch, white balance, zoom ramp and subject-area settings.
+    let controls = DeviceControls()
 
     /// The device's mutable state, guarded by `lock`.
     private struct Inner {
@@ -40,9 +42,10 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         self.camera = camera
         self.deviceProfile = profile
         self.isMicrophone = isMicrophone
-        let formats = isMicrophone ? [] : camera.formats.map { Format(video: $0) }
-        allFormats = formats
+        // The microphone lists no video formats; its camera-shaped state holds one it never uses.
         let cameraFormats = camera.formats.map { Format(video: $0) }
+        for format in cameraFormats { format.attach(device: profile, camera: camera) }
+        allFormats = isMicrophone ? [] : cameraFormats
         let initial =
             camera.format(for: .high).flatMap { f in cameraFormats.first { $0.profile.id == f.id } } ?? cameraFormats[0]
         let frame = AVCaptureDevice.defaultFrameDuration(initial)
@@ -236,7 +239,13 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
             defer { inner.isFlashAvailable = value }
             return inner.isFlashAvailable != value
         }
-        if changed { observers.didChange(\AVCaptureDevice.isFlashAvailable) }
+        if changed {
+            observers.didChange(\AVCaptureDevice.isFlashAvailable)
+            // The torch is the flash hardware: it becomes unavailable, and goes dark, with it.
+            observers.didChange(\AVCaptureDevice.isTorchAvailable)
+            observers.didChange(\AVCaptureDevice.isTorchActive)
+            observers.didChange(\AVCaptureDevice.torchLevel)
+        }
     }
 
     /// The format a session preset selects on this device, if it supports the preset.

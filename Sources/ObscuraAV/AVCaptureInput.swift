@@ -33,7 +33,12 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     /// An input for a device. Its ports are the media the device produces (spec §1.5 [D]): a camera
     /// has a video port, a depth port when it can deliver depth, and a metadata-object port; the
     /// microphone has one audio port.
+    /// Throws `AVError.applicationIsNotAuthorizedToUseDevice` unless the app is authorised for the
+    /// device's media (spec §2.8 [D]); emulated devices are otherwise always available.
     public init(device: AVCaptureDevice) throws {
+        guard AVCaptureDevice.authorizationStatus(for: device.hasMediaType(.audio) ? .audio : .video) == .authorized else {
+            throw AVError(.applicationIsNotAuthorizedToUseDevice)
+        }
         self.device = device
         super.init()
         if device.hasMediaType(.audio) {

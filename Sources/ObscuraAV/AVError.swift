@@ -15,6 +15,7 @@ public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
         case deviceNotConnected = -11814
         case sessionConfigurationChanged = -11866
         case sessionHardwareCostOverage = -11872
+        case applicationIsNotAuthorizedToUseDevice = -11852
     }
 
     /// The code.

@@ -2,7 +2,7 @@
 enum FeatureReader {
     static let featureKeys = [
         "constant_color", "constituent_photo_delivery", "calibration_data_delivery", "intrinsic_matrix_delivery",
-        "max_photo_quality_prioritization", "provenance",
+        "max_photo_quality_prioritization", "autofocus", "provenance",
     ]
 
     static func features(_ node: YAMLNode) throws -> CameraFeatures {
@@ -14,6 +14,7 @@ enum FeatureReader {
             intrinsicMatrixDelivery: try map.optional("intrinsic_matrix_delivery")?.bool() ?? false,
             maxPhotoQualityPrioritization: try map.optional("max_photo_quality_prioritization")?
                 .choice(QualityPrioritization.self) ?? .quality,
+            autoFocus: try map.optional("autofocus")?.choice(AutoFocusKind.self),
             provenance: try ProvenanceReader.read(map, sectionKeys: featureKeys))
     }
 

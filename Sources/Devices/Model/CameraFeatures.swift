@@ -10,6 +10,8 @@ public struct CameraFeatures: Sendable, Hashable, Codable {
     public var intrinsicMatrixDelivery: Bool
     /// The highest `maxPhotoQualityPrioritization` the camera allows.
     public var maxPhotoQualityPrioritization: QualityPrioritization
+    /// How the camera focuses; nil when the profile does not say (phase detection is then assumed).
+    public var autoFocus: AutoFocusKind?
     /// Where each value comes from.
     public var provenance: ProvenanceMap
 
@@ -17,13 +19,14 @@ public struct CameraFeatures: Sendable, Hashable, Codable {
     public init(
         constantColor: Bool, constituentPhotoDelivery: Bool, calibrationDataDelivery: Bool,
         intrinsicMatrixDelivery: Bool, maxPhotoQualityPrioritization: QualityPrioritization,
-        provenance: ProvenanceMap
+        autoFocus: AutoFocusKind? = nil, provenance: ProvenanceMap
     ) {
         self.constantColor = constantColor
         self.constituentPhotoDelivery = constituentPhotoDelivery
         self.calibrationDataDelivery = calibrationDataDelivery
         self.intrinsicMatrixDelivery = intrinsicMatrixDelivery
         self.maxPhotoQualityPrioritization = maxPhotoQualityPrioritization
+        self.autoFocus = autoFocus
         self.provenance = provenance
     }
 }

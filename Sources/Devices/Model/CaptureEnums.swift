@@ -100,3 +100,11 @@ public enum DepthHoleBehavior: String, Sendable, Hashable, Codable, CaseIterable
     /// Low-reflectance and out-of-range surfaces; sparse points densified (time of flight).
     case lowReturnAndRange = "low-return-and-range"
 }
+
+/// How a camera focuses (`AVCaptureDevice.Format.AutoFocusSystem`): not at all (fixed focus), by
+/// contrast detection, or by phase detection (focus pixels).
+public enum AutoFocusKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case none
+    case contrastDetection = "contrast-detection"
+    case phaseDetection = "phase-detection"
+}

@@ -34,6 +34,10 @@ struct PhotoRenderRequest: Sendable {
     var zoom: Double = 1
     /// Whether the sensor's Bayer mosaic is kept for a RAW photo (spec §5).
     var keepsMosaic = false
+    /// The torch's level while the photo is exposed (`AVCaptureDevice.torchLevel`, 0 when off): the
+    /// flash hardware burning at that share of its intensity through the whole exposure. A photo
+    /// whose flash fires is lit by the flash alone.
+    var torchLevel: Double = 0
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.

@@ -36,6 +36,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let height: Int
         let purpose: Int
         let zoom: Double
+        let torch: Double
     }
 
     private let lock = NSLock()
@@ -74,10 +75,10 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let camera = renderer.camera
         let exposure: Exposure
         if let fixed = request.fixedExposure {
-            exposure = Exposure(time: fixed.duration, iso: fixed.iso, flash: request.flashFired, seed: request.seed)
+            exposure = Exposure(time: fixed.duration, iso: fixed.iso, flash: request.lit, seed: request.seed)
         } else {
             exposure = AutoExposure(noise: camera.noise).solve(
-                meteringRenderer: try meteringRenderer(request), flash: request.flashFired, seed: request.seed)
+                meteringRenderer: try meteringRenderer(request), flash: request.lit, seed: request.seed)
         }
         let frame = renderer.render(exposure)
         let balance = WhiteBalance.knownLights(
@@ -129,7 +130,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     private func key(_ request: PhotoRenderRequest, width: Int, height: Int, purpose: Int) -> Key {
         Key(
             scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
-            camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom)
+            camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom,
+            torch: request.flashFired ? 0 : request.torchLevel)
     }
 
     private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
@@ -163,7 +165,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         }
         let renderer = Renderer(
             scene: request.scene.scene, camera: camera,
-            flash: FlashModel(device: request.profile, camera: request.camera))
+            flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch))
         lock.withLock {
             renderers.removeAll { $0.0 == key }
             renderers.append((key, renderer))

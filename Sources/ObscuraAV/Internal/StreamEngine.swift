@@ -393,12 +393,13 @@ final class SessionStream: @unchecked Sendable {
         let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
-            space: space)
+            space: space, look: device.streamLook)
         let image = template.flatMap(PixelBufferCopying.copy)
         var attachments: [String: Any] = [:]
         if connection.isCameraIntrinsicMatrixDeliveryEnabled,
             let picture = StreamRendering.shared.picture(
-                device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene)
+                device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene,
+                look: device.streamLook)
         {
             // spec §1.5 [D]: a matrix_float3x3 as Data, column-major, pixels of this buffer.
             let k = picture.intrinsics

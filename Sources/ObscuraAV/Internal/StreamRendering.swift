@@ -21,6 +21,8 @@ final class StreamRendering: @unchecked Sendable {
         let intrinsics: (fx: Double, fy: Double, cx: Double, cy: Double)
         /// Object name → the code printed on it and its normalised corners (spec §16).
         var codes: [String: PrintedCode] = [:]
+        /// The exposure used and the auto decisions behind the picture (see `StreamLook`).
+        var look: LookSummary? = nil
     }
 
     static let shared = StreamRendering()
@@ -43,9 +45,9 @@ final class StreamRendering: @unchecked Sendable {
     /// IEC 61966-2-1 curve); nil when the profile cannot render it.
     func picture(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
-        space: BasicDevelop.OutputSpace = .sRGB
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral
     ) -> VideoPicture? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)"
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
         if let cached = lock.withLock({ pictures[key] }) { return cached }
         guard let full = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
             return nil
@@ -55,12 +57,11 @@ final class StreamRendering: @unchecked Sendable {
         let factor = max(1, (width + Self.renderWidth - 1) / Self.renderWidth)
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
         let world = Self.scene(scene)
-        let renderer = Renderer(
-            scene: world, camera: model, flash: nil, options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
-        let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: 1)
-        let frame = renderer.render(exposure)
+        let looked = LookedFrame(
+            scene: world, device: DeviceProfileRef(profile: device, camera: camera), model: model, look: look)
+        let frame = looked.frame
         let develop = BasicDevelop(
-            camera: model, whiteBalance: WhiteBalance.greyWorld(frame, camera: model),
+            camera: looked.model, whiteBalance: looked.whiteBalance,
             settings: BasicDevelop.Settings(outputSpace: space))
         let bytes = develop.develop(frame, as: UInt8.self)
         let (mw, mh) = (model.width, model.height)
@@ -69,7 +70,8 @@ final class StreamRendering: @unchecked Sendable {
         }
         let picture = VideoPicture(
             rgb: rgb, objects: Self.objectBounds(frame, scene: world),
-            intrinsics: (full.fx, full.fy, full.cx, full.cy), codes: CodeProjection.corners(scene: world, camera: full))
+            intrinsics: (full.fx * look.zoom, full.fy * look.zoom, full.cx, full.cy),
+            codes: CodeProjection.corners(scene: world, camera: full), look: looked.summary)
         lock.withLock { pictures[key] = picture }
         return picture
     }
@@ -83,12 +85,14 @@ final class StreamRendering: @unchecked Sendable {
     /// `kCVImageBufferYCbCrMatrixKey` (`ITU_R_601_4`, the matrix `PixelBufferFilling` uses).
     func template(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType,
-        space: BasicDevelop.OutputSpace = .sRGB
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral
     ) -> CVPixelBuffer? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)"
+        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
         if let cached = lock.withLock({ buffers[key] }) { return cached }
         let rgb =
-            picture(device: device, camera: camera, width: width, height: height, scene: scene, space: space)?.rgb
+            picture(
+                device: device, camera: camera, width: width, height: height, scene: scene, space: space,
+                look: look)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
         guard let buffer = PixelBufferFilling.make(from: PixelPlane<UInt8>(converting: rgb), format: pixelFormat) else {
             return nil

@@ -1,0 +1,137 @@
+import Devices
+import Foundation
+import ISP
+import Sensor
+
+extension AVCaptureDevice.Format {
+    /// How a format's camera focuses (Apple's raw values).
+    public enum AutoFocusSystem: Int, Sendable, Hashable {
+        /// Fixed focus.
+        case none = 0
+        /// Contrast detection.
+        case contrastDetection = 1
+        /// Phase detection (focus pixels).
+        case phaseDetection = 2
+    }
+
+    /// Ties the format (and its depth formats) to the camera it belongs to.
+    func attach(device: DeviceProfile, camera: CameraProfile) {
+        optics.attach(device: device, camera: camera)
+        for depth in supportedDepthDataFormats { depth.optics.attach(device: device, camera: camera) }
+    }
+
+    /// The camera model delivering this format's video size.
+    var cameraModel: CameraModel? {
+        let d = profile.video
+        return optics.cameraModel(width: d.width, height: d.height)
+    }
+
+    /// The format's autofocus system: the profile's `autofocus` feature, phase detection when it is
+    /// not given (every emulated back camera since iPhone 6 has focus pixels; our choice [I]).
+    public var autoFocusSystem: AutoFocusSystem {
+        switch optics.camera?.features.autoFocus ?? .phaseDetection {
+        case .none: return .none
+        case .contrastDetection: return .contrastDetection
+        case .phaseDetection: return .phaseDetection
+        }
+    }
+
+    /// The horizontal field of view in degrees, from the camera intrinsics at the format's size:
+    /// 2·atan(w / (2·fx)) (spec §2.3 [I derivation]). KVO-free: a format never changes.
+    public var videoFieldOfView: Float {
+        guard let model = cameraModel, model.fx > 0 else { return 0 }
+        return Float(2 * atan(Double(model.width) / (2 * model.fx)) * 180 / Double.pi)
+    }
+
+    /// The horizontal field of view once lens distortion is corrected, never wider than
+    /// `videoFieldOfView`: each image edge is moved back through the distortion table to where an
+    /// ideal pinhole sees it (the fixed point of r = R / (1 + m(r)), R the distance from the
+    /// distortion centre to the edge along the centre row); where the corrected edge falls inside
+    /// the frame the correction crops to it, elsewhere the frame keeps its edge (our derivation
+    /// [I]). Equal to `videoFieldOfView` without a distortion table.
+    public var geometricDistortionCorrectedVideoFieldOfView: Float {
+        guard let model = cameraModel, model.fx > 0 else { return 0 }
+        guard let distortion = model.distortion else { return videoFieldOfView }
+        let rMax = distortion.maximumRadius(width: model.width, height: model.height)
+        func corrected(_ distorted: Double) -> Double {
+            var r = distorted
+            for _ in 0..<20 { r = distorted / (1 + distortion.magnification(radius: r, maximumRadius: rMax)) }
+            return min(r, distorted)
+        }
+        let left = corrected(distortion.center.x) / model.fx
+        let right = corrected(Double(model.width) - distortion.center.x) / model.fx
+        let uncorrected = Double(model.width) / (2 * model.fx)
+        // Angles either side of the distortion centre, scaled so that no distortion gives the
+        // symmetric pinhole field of view.
+        let a = atan(left) + atan(right)
+        let b = atan(distortion.center.x / model.fx) + atan((Double(model.width) - distortion.center.x) / model.fx)
+        return Float(min(a / b, 1) * 2 * atan(uncorrected) * 180 / Double.pi)
+    }
+
+    /// The zoom up to which frames are cropped from the sensor without upscaling: how many times
+    /// the sensor's readout exceeds the format in its limiting direction (at least 1) (our
+    /// derivation from the profile's sensor size [I]).
+    public var videoZoomFactorUpscaleThreshold: CGFloat {
+        guard let sensor = optics.physicalCamera?.optics?.sensor else { return 1 }
+        let d = profile.video
+        guard d.width > 0, d.height > 0 else { return 1 }
+        let ratio = min(Double(sensor.width) / Double(d.width), Double(sensor.height) / Double(d.height))
+        return CGFloat(max(1, ratio))
+    }
+
+    /// The largest zoom factor: where the crop read from the sensor is 16 pixels tall, i.e.
+    /// threshold × min(width, height) / 16 (our derivation [I]; it gives Apple's 189 for a
+    /// 4032 × 3024 format read from a 12 MP sensor).
+    public var videoMaxZoomFactor: CGFloat {
+        let d = profile.video
+        return max(1, videoZoomFactorUpscaleThreshold * CGFloat(min(d.width, d.height)) / 16)
+    }
+
+    /// The shortest exposure: ISP auto-exposure's shortest time (10 µs) [I].
+    public var minExposureDuration: CMTime {
+        let noise = cameraModel?.noise
+        let time = noise.map { AutoExposure(noise: $0).minimumTime } ?? 1.0 / 100_000
+        return CMTime(seconds: time, preferredTimescale: 1_000_000_000)
+    }
+
+    /// The longest exposure: the format's longest frame duration, 1 / its lowest frame rate (an
+    /// exposure cannot outlast its frame) [I].
+    public var maxExposureDuration: CMTime {
+        CMTime(seconds: 1 / max(minFPS, 1e-3), preferredTimescale: 1_000_000_000)
+    }
+
+    /// The lowest ISO: the sensor's base ISO (gain 1) from the profile's noise data.
+    public var minISO: Float { Float(cameraModel.map { AutoExposure(noise: $0.noise).isoRange.lowerBound } ?? 0) }
+
+    /// The highest ISO: the top of ISP auto-exposure's range, 64 × base (six stops of gain) [I].
+    public var maxISO: Float { Float(cameraModel.map { AutoExposure(noise: $0.noise).isoRange.upperBound } ?? 0) }
+
+    /// Whether frames are read out binned: the sensor has at least twice the format's pixels in its
+    /// limiting direction, so 2 × 2 pixels can sum into one [I].
+    public var isVideoBinned: Bool { mediaType == .video && videoZoomFactorUpscaleThreshold >= 2 }
+
+    /// Whether video HDR is available: unbinned formats up to 30 fps (our choice [I]: HDR merges
+    /// exposures of full-resolution readouts within a frame time).
+    public var isVideoHDRSupported: Bool { mediaType == .video && !isVideoBinned && maxFPS <= 30 }
+
+    /// Whether a stabilisation mode is available. `.off` always; the others need sensor margin
+    /// to crop into: 10 % for standard, cinematic, preview-optimised and automatic, 25 % (and at
+    /// most 60 fps) for the extended modes (our choice [I]).
+    public func isVideoStabilizationModeSupported(_ videoStabilizationMode: AVCaptureVideoStabilizationMode) -> Bool {
+        guard mediaType == .video else { return videoStabilizationMode == .off }
+        let margin = videoZoomFactorUpscaleThreshold
+        switch videoStabilizationMode {
+        case .off: return true
+        case .standard, .cinematic, .previewOptimized, .auto: return margin >= 1.1
+        case .cinematicExtended, .cinematicExtendedEnhanced: return margin >= 1.25 && maxFPS <= 60
+        }
+    }
+}
+
+extension AVCaptureDevice.Format {
+    /// fx over the image width: the field of view's measure that compares cameras' zoom.
+    var normalisedFocalLength: Double? {
+        guard let model = cameraModel, model.width > 0 else { return nil }
+        return model.fx / Double(model.width)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A device's focus, exposure-target, torch, white-balance, zoom-ramp and subject-area settings,
+/// behind their own lock (the format and frame durations stay in `AVCaptureDevice.Inner`).
+///
+/// Adjustments converge at once in the emulation: a new focus, exposure or white-balance target is
+/// reached before the next frame, so the `isAdjusting…` properties read false (our choice [I]; the
+/// virtual clock has no settling time to model).
+final class DeviceControls: @unchecked Sendable {
+    struct Value {
+        var focusMode = AVCaptureDevice.FocusMode.continuousAutoFocus
+        var focusPointOfInterest = CGPoint(x: 0.5, y: 0.5)
+        /// The lens position a locked focus holds; nil while autofocus drives it.
+        var lockedLensPosition: Float?
+        var isSmoothAutoFocusEnabled = false
+        var autoFocusRangeRestriction = AVCaptureDevice.AutoFocusRangeRestriction.none
+        var exposurePointOfInterest = CGPoint(x: 0.5, y: 0.5)
+        var exposureTargetBias: Float = 0
+        var torchMode = AVCaptureDevice.TorchMode.off
+        /// The level `setTorchModeOn(level:)` chose; `torchMode = .on` uses full power.
+        var torchOnLevel: Float = 1
+        var whiteBalanceMode = AVCaptureDevice.WhiteBalanceMode.continuousAutoWhiteBalance
+        /// The gains a locked white balance holds; nil while it follows the scene.
+        var lockedWhiteBalanceGains: AVCaptureDevice.WhiteBalanceGains?
+        var isSubjectAreaChangeMonitoringEnabled = false
+        /// The zoom ramp in progress.
+        var zoomRamp: ZoomRamp?
+    }
+
+    private let lock = NSLock()
+    private var stored = Value()
+
+    var value: Value { lock.withLock { stored } }
+
+    @discardableResult
+    func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&stored) } }
+}
+
+/// Runs a setter's completion handler the way AVFoundation does: later, on a queue of its own, with
+/// the time stamp of the first frame that carries the new setting. Frames are rendered with the
+/// setting from the next one on; the handler receives the device clock's current time (our
+/// choice [I]: the emulated streams have no shared presentation clock to read here).
+enum SettingCompletion {
+    static func deliver(_ handler: (@Sendable (CMTime) -> Void)?) {
+        guard let handler else { return }
+        let time = CMTime(seconds: ProcessInfo.processInfo.systemUptime, preferredTimescale: 1_000_000_000)
+        DispatchQueue.global().async { handler(time) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import ISP
+import Sensor
+
+extension AVCaptureDevice {
+    /// The settings streamed frames are rendered with now (see `StreamLook`).
+    var streamLook: StreamLook {
+        var look = lookWithoutTorch
+        look.torchLevel = isTorchActive ? Double(controls.value.torchOnLevel) : 0
+        return look
+    }
+
+    /// The settings apart from the torch, which `.auto` torch mode meters with.
+    var lookWithoutTorch: StreamLook {
+        let c = controls.value
+        var look = StreamLook()
+        look.zoom = Double(videoZoomFactor)
+        look.exposureBias = Double(c.exposureTargetBias)
+        look.fixedExposure = customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
+        look.whiteBalanceGains = c.lockedWhiteBalanceGains.map {
+            SIMD3(Double($0.redGain), Double($0.greenGain), Double($0.blueGain))
+        }
+        return look
+    }
+
+    /// What auto-exposure and auto white balance decide for the picture the device streams now
+    /// (its active format, colour space and settings, in the chosen scene); rendered on first use
+    /// and shared with the stream's cache. Nil when the profile cannot render this camera.
+    func currentStreamSummary() -> LookSummary? {
+        var look = streamLook
+        // What the meter sees does not depend on a held exposure or locked gains; dropping them
+        // keeps one cache entry per scene for the auto decisions.
+        look.fixedExposure = nil
+        look.whiteBalanceGains = nil
+        return streamSummary(look)
+    }
+
+    func streamSummary(_ look: StreamLook) -> LookSummary? {
+        let d = activeFormat.dimensions
+        let space: BasicDevelop.OutputSpace = activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
+        return StreamRendering.shared.picture(
+            device: deviceProfile, camera: camera, width: Int(d.width), height: Int(d.height),
+            scene: Emulation.shared.scene, space: space, look: look)?.look
+    }
+
+    /// The camera model of the active format at its full size: intrinsics, f-number and noise.
+    var renderingModel: CameraModel? { activeFormat.cameraModel }
+}

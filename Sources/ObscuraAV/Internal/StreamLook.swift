@@ -1,0 +1,111 @@
+import Devices
+import Foundation
+import ISP
+import Scenes
+import Sensor
+
+/// The device settings a streamed frame depends on beyond format, scene and colour space: zoom,
+/// torch, exposure and white balance. Part of every stream cache key, so a changed setting renders
+/// anew and an unchanged one reuses the cached picture.
+struct StreamLook: Hashable, Sendable {
+    /// `videoZoomFactor`: fx and fy are multiplied by it about the principal point, which is a
+    /// centre crop of 1/zoom of the field of view shown at full size (spec §2.2 [I]).
+    var zoom: Double = 1
+    /// The torch's share of the flash hardware's power; 0 when off.
+    var torchLevel: Double = 0
+    /// `exposureTargetBias` in EV: the auto-exposure target is multiplied by 2^bias.
+    var exposureBias: Double = 0
+    /// A held exposure (custom or locked mode); nil meters every picture.
+    var fixedExposure: PhotoRenderRequest.FixedExposure?
+    /// Locked device white-balance gains (red, green, blue); nil balances by grey world.
+    var whiteBalanceGains: SIMD3<Double>?
+
+    static let neutral = StreamLook()
+
+    /// The look's part of a cache key.
+    var key: String {
+        var parts = ["z\(zoom)", "t\(torchLevel)", "b\(exposureBias)"]
+        if let e = fixedExposure { parts.append("e\(e.duration)@\(e.iso)") }
+        if let g = whiteBalanceGains { parts.append("w\(g.x),\(g.y),\(g.z)") }
+        return parts.joined(separator: "/")
+    }
+}
+
+/// What auto-exposure and auto white balance decided for one streamed picture, which the device
+/// reports (`exposureDuration`, `iso`, `exposureTargetOffset`, `deviceWhiteBalanceGains`). Small,
+/// so cached pictures keep it and not the raw frame.
+struct LookSummary: Sendable {
+    /// The exposure the picture was taken with.
+    let exposure: Exposure
+    /// The exposure auto-exposure chose at the biased target, whether or not it was used.
+    let metered: Exposure
+    /// The gains (red, green, blue; green 1) that the grey-world balance of the picture asks for.
+    let greyWorldGains: SIMD3<Double>
+}
+
+/// One streamed picture rendered through a look: the raw frame and the decisions behind it.
+struct LookedFrame {
+    let frame: RawFrame
+    let model: CameraModel
+    let whiteBalance: WhiteBalance
+    let summary: LookSummary
+
+    /// Renders the scene through `model` as `look` asks.
+    ///
+    /// The torch is the flash hardware burning continuously at `torchLevel` of its intensity (each
+    /// module's candela scaled, spectrum and beam unchanged), so it lights every exposure in full.
+    init(scene: Scene, device: DeviceProfileRef, model unzoomed: CameraModel, look: StreamLook) {
+        var model = unzoomed
+        if look.zoom > 0, look.zoom != 1 {
+            model.fx *= look.zoom
+            model.fy *= look.zoom
+        }
+        let flash =
+            look.torchLevel > 0
+            ? TorchLight.flash(device: device.profile, camera: device.camera, level: look.torchLevel) : nil
+        let renderer = Renderer(
+            scene: scene, camera: model, flash: flash,
+            options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+        var ae = AutoExposure(noise: model.noise)
+        ae.target *= pow(2, look.exposureBias)
+        let torchOn = flash != nil
+        let metered = ae.solve(meteringRenderer: renderer, flash: torchOn, seed: 1)
+        let exposure =
+            look.fixedExposure.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: 1) } ?? metered
+        frame = renderer.render(exposure)
+        self.model = model
+        let greyWorld = WhiteBalance.greyWorld(frame, camera: model)
+        summary = LookSummary(exposure: exposure, metered: metered, greyWorldGains: greyWorld.gains)
+        if let g = look.whiteBalanceGains, g.x > 0, g.y > 0, g.z > 0 {
+            // Locked gains g make the camera neutral 1/g; the CCM's illuminant is the Planckian or
+            // daylight source nearest to that neutral (ISP `WhiteBalance(nearestTo:)`).
+            whiteBalance = WhiteBalance(nearestTo: SIMD3(1 / g.x, 1 / g.y, 1 / g.z), camera: model)
+        } else {
+            whiteBalance = greyWorld
+        }
+    }
+}
+
+/// The profile and camera a look renders, named together.
+struct DeviceProfileRef {
+    let profile: Devices.DeviceProfile
+    let camera: Devices.CameraProfile
+}
+
+/// The torch as the renderer sees it: the flash hardware at a share of its intensity.
+enum TorchLight {
+    /// The device's flash with every module's candela scaled by `level` (spectrum and beam
+    /// unchanged); the full flash when `level` is 0, as photos whose flash fires use it.
+    static func flash(device: DeviceProfile, camera: CameraProfile, level: Double) -> FlashModel? {
+        guard var flash = FlashModel(device: device, camera: camera) else { return nil }
+        if level > 0 {
+            for i in flash.modules.indices { flash.modules[i].intensityCandela *= level }
+        }
+        return flash
+    }
+}
+
+extension PhotoRenderRequest {
+    /// Whether the photo's light source fires: the flash, or the torch in its place.
+    var lit: Bool { flashFired || torchLevel > 0 }
+}

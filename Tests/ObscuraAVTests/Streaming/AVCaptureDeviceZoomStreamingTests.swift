@@ -1,0 +1,82 @@
+import Foundation
+import Obscura
+import Testing
+
+/// What zoom and the torch do to streamed frames.
+@Suite struct AVCaptureDeviceZoomStreamingTests {
+    /// One frame of the back wide camera of iPhone 7 Plus at a zoom factor, with its intrinsics.
+    private func frame(zoom: CGFloat) throws -> (image: CVPixelBuffer, k: matrix_float3x3) {
+        let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
+        let recorder = StreamRecorder()
+        rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)
+        let connection = try #require(rig.video.connection(with: .video))
+        connection.isCameraIntrinsicMatrixDeliveryEnabled = true
+        // Exposure and white balance held, as for any comparison of frames: metering a zoomed
+        // view would otherwise change both.
+        try rig.device.lockForConfiguration()
+        rig.device.videoZoomFactor = zoom
+        rig.device.setExposureModeCustom(
+            duration: CMTime(value: 1, timescale: 30), iso: rig.device.activeFormat.minISO * 4)
+        rig.device.setWhiteBalanceModeLocked(
+            with: AVCaptureDevice.WhiteBalanceGains(redGain: 1.8, greenGain: 1, blueGain: 1.6))
+        rig.device.unlockForConfiguration()
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        Emulator.shared.runFrames(1)
+        let sample = try #require(recorder.video.first)
+        let data = try #require(
+            CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix, attachmentModeOut: nil)
+                as? Data)
+        return (try #require(sample.imageBuffer), data.withUnsafeBytes { $0.load(as: matrix_float3x3.self) })
+    }
+
+    /// Luma-like sum of a BGRA pixel.
+    private func value(_ image: CVPixelBuffer, _ x: Int, _ y: Int) -> Int {
+        CVPixelBufferLockBaseAddress(image, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+        guard let base = CVPixelBufferGetBaseAddress(image) else { return 0 }
+        let row = base.advanced(by: y * CVPixelBufferGetBytesPerRow(image)).assumingMemoryBound(to: UInt8.self)
+        return Int(row[4 * x]) + Int(row[4 * x + 1]) + Int(row[4 * x + 2])
+    }
+
+    // A pinhole camera images a point at angle θ at u = cx + fx·tan θ, so multiplying fx by 2
+    // doubles every distance from the principal point: the 2× frame at (cx + d) shows what the 1×
+    // frame shows at (cx + d / 2), and the delivered fx and fy double (closed form).
+    @Test func twoTimesZoomMagnifiesAboutTheCentre() throws {
+        try onDevice("iphone-7-plus") {
+            let one = try frame(zoom: 1)
+            let two = try frame(zoom: 2)
+            #expect(abs(two.k.columns.0.x / one.k.columns.0.x - 2) < 1e-4)
+            #expect(abs(two.k.columns.1.y / one.k.columns.1.y - 2) < 1e-4)
+            let cx = Double(one.k.columns.2.x), cy = Double(one.k.columns.2.y)
+            let (w, h) = (CVPixelBufferGetWidth(one.image), CVPixelBufferGetHeight(one.image))
+            var matched = 0, unmatched = 0, total = 0
+            for j in 0..<24 {
+                for i in 0..<32 {
+                    let x = Int(Double(w) * (Double(i) + 0.5) / 32), y = Int(Double(h) * (Double(j) + 0.5) / 24)
+                    let sx = Int(cx + (Double(x) - cx) / 2), sy = Int(cy + (Double(y) - cy) / 2)
+                    let zoomed = value(two.image, x, y)
+                    if abs(zoomed - value(one.image, sx, sy)) <= 24 { matched += 1 }
+                    if abs(zoomed - value(one.image, x, y)) > 24 { unmatched += 1 }
+                    total += 1
+                }
+            }
+            // Edges between objects shift by up to a render pixel; most samples agree.
+            #expect(Double(matched) / Double(total) > 0.85)
+            #expect(unmatched > total / 10)  // and the zoomed frame is not the unzoomed one
+        }
+    }
+
+    // The format's horizontal field of view is the pinhole angle across the frame, 2·atan(w / 2fx),
+    // with fx the focal length in pixels the connection delivers for the same frames (closed form).
+    @Test func fieldOfViewMatchesTheDeliveredIntrinsics() throws {
+        try onDevice("iphone-7-plus") {
+            let one = try frame(zoom: 1)
+            let device = try #require(AVCaptureDevice.default(for: .video))
+            let w = Double(CVPixelBufferGetWidth(one.image))
+            let expected = 2 * atan(w / (2 * Double(one.k.columns.0.x))) * 180 / Double.pi
+            #expect(abs(Double(device.activeFormat.videoFieldOfView) - expected) < 0.01)
+        }
+    }
+}

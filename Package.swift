@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
-        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .testTarget(
+            name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
     ],
     swiftLanguageModes: [.v6]

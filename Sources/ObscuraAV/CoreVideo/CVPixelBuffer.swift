@@ -148,7 +148,8 @@ public func CVPixelBufferCreate(
 }
 
 /// `CVPixelBufferReleaseBytesCallback`: called when a buffer made over caller memory goes away.
-public typealias CVPixelBufferReleaseBytesCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
+public typealias CVPixelBufferReleaseBytesCallback =
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
 
 /// `CVPixelBufferCreateWithBytes`: a buffer over the caller's memory, which is never copied.
 ///

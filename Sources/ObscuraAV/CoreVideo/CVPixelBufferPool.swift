@@ -30,7 +30,10 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     let pixelBufferAttributes: NSDictionary
     let poolAttributes: NSDictionary?
 
-    init(width: Int, height: Int, pixelFormat: OSType, pixelBufferAttributes: NSDictionary, poolAttributes: NSDictionary?) {
+    init(
+        width: Int, height: Int, pixelFormat: OSType, pixelBufferAttributes: NSDictionary,
+        poolAttributes: NSDictionary?
+    ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat

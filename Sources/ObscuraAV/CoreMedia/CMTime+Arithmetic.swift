@@ -90,7 +90,8 @@ extension CMTime {
             }
             if abs(value) < limit {
                 var flags: CMTimeFlags = .valid
-                if rounded || value != product { flags.insert(.hasBeenRounded) }
+                // spec §15.1 [D]: rounded means the value, read back as seconds, is not the seconds given.
+                if rounded || value / Double(scale) != seconds { flags.insert(.hasBeenRounded) }
                 return CMTime(value: Int64(value), timescale: scale, flags: flags, epoch: 0)
             }
             if scale == 1 { return seconds > 0 ? .positiveInfinity : .negativeInfinity }

@@ -93,3 +93,21 @@ private func bgraBuffer(_ width: Int, _ height: Int) throws -> CVPixelBuffer {
     let matrix = CMGetAttachment(buffer, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil)
     #expect(matrix as? String == "ITU_R_601_4")
 }
+
+@Test func formatDescriptionFromCodecAndSize() throws {
+    var description: CMVideoFormatDescription?
+    let status = CMVideoFormatDescriptionCreate(
+        allocator: kCFAllocatorDefault, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, width: 1920,
+        height: 1080, extensions: nil, formatDescriptionOut: &description)
+    #expect(status == noErr)
+    let format = try #require(description)
+    #expect(format.mediaSubType == .pixelFormat_420YpCbCr8BiPlanarFullRange)
+    #expect(format.dimensions.width == 1920 && format.dimensions.height == 1080)
+}
+
+@Test func imageBufferSizes() throws {
+    let buffer = try bgraBuffer(640, 480)
+    #expect(CVImageBufferGetEncodedSize(buffer) == CGSize(width: 640, height: 480))
+    #expect(CVImageBufferGetDisplaySize(buffer) == CGSize(width: 640, height: 480))
+    #expect(CVImageBufferGetCleanRect(buffer) == CGRect(x: 0, y: 0, width: 640, height: 480))
+}

@@ -5,12 +5,13 @@ import Testing
 // Pixel-buffer code written as iOS apps write it (spec §15.2, §15.3).
 
 @Test func createWithAttributesAsCFDictionary() throws {
-    let attrs = [
-        kCVPixelBufferCGImageCompatibilityKey: kCFBooleanTrue,
-        kCVPixelBufferCGBitmapContextCompatibilityKey: kCFBooleanTrue,
-        kCVPixelBufferMetalCompatibilityKey: kCFBooleanTrue,
-        kCVPixelBufferIOSurfacePropertiesKey: [:] as CFDictionary,
-    ] as CFDictionary
+    let attrs =
+        [
+            kCVPixelBufferCGImageCompatibilityKey: kCFBooleanTrue,
+            kCVPixelBufferCGBitmapContextCompatibilityKey: kCFBooleanTrue,
+            kCVPixelBufferMetalCompatibilityKey: kCFBooleanTrue,
+            kCVPixelBufferIOSurfacePropertiesKey: [:] as CFDictionary,
+        ] as CFDictionary
     var pb: CVPixelBuffer?
     let status = CVPixelBufferCreate(kCFAllocatorDefault, 640, 480, kCVPixelFormatType_32BGRA, attrs, &pb)
     #expect(status == kCVReturnSuccess)

@@ -62,9 +62,10 @@ import simd
     translation.columns.3 = simd_float4(4, 5, 6, 1)
     #expect(translation * v == simd_float4(5, 7, 9, 1))
     #expect(simd_inverse(translation) * simd_float4(5, 7, 9, 1) == v)
-    #expect(simd_float4x4(rows: [
-        simd_float4(1, 0, 0, 4), simd_float4(0, 1, 0, 5), simd_float4(0, 0, 1, 6), simd_float4(0, 0, 0, 1),
-    ]) == translation)
+    #expect(
+        simd_float4x4(rows: [
+            simd_float4(1, 0, 0, 4), simd_float4(0, 1, 0, 5), simd_float4(0, 0, 1, 6), simd_float4(0, 0, 0, 1),
+        ]) == translation)
 }
 
 @Test func vectorFunctions() {

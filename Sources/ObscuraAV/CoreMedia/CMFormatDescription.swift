@@ -128,3 +128,22 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(
         && Int(videoDesc.videoDimensions.width) == imageBuffer.width
         && Int(videoDesc.videoDimensions.height) == imageBuffer.height
 }
+
+/// `CMVideoCodecType`: a codec's or pixel format's four-character code.
+public typealias CMVideoCodecType = FourCharCode
+
+/// `CMVideoFormatDescriptionCreate`: a video description of a codec or pixel format and a size; a size that is
+/// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §15.4 [I]).
+public func CMVideoFormatDescriptionCreate(
+    allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32, extensions: CFDictionary?,
+    formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus {
+    guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
+    formatDescriptionOut.pointee = CMFormatDescription(
+        mediaType: kCMMediaType_Video, mediaSubType: codecType,
+        dimensions: CMVideoDimensions(width: width, height: height))
+    return noErr
+}
+
+/// `kCMFormatDescriptionError_InvalidParameter`.
+public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710

@@ -169,3 +169,21 @@ public func CMSetAttachment(
 public func CMRemoveAttachment(_ target: CMAttachmentBearer, key: CFString) {
     CMSetAttachment(target, key: key, value: nil, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
 }
+
+/// `CMSampleBufferMakeDataReadyCallback`: makes a sample's data ready when it was created not ready. A C function
+/// pointer on Apple's platforms; a Swift class cannot appear in one here, so it is a plain function type, which
+/// the same `nil` or closure literal fills.
+public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMutableRawPointer?) -> OSStatus
+
+/// `CMSampleBufferCreateForImageBuffer`: as `CMSampleBufferCreateReadyWithImageBuffer`; an image buffer's
+/// pixels are always ready here, so the callback is never needed and never called.
+public func CMSampleBufferCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
+    makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+    formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    CMSampleBufferCreateReadyWithImageBuffer(
+        allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
+        sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
+}

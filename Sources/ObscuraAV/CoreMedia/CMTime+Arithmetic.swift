@@ -81,13 +81,14 @@ extension CMTime {
         let limit = 9_223_372_036_854_775_808.0
         while true {
             let product = seconds * Double(scale)
-            let value: Double = switch method {
-            case .roundTowardZero: product.rounded(.towardZero)
-            case .roundAwayFromZero: product.rounded(.awayFromZero)
-            case .roundTowardPositiveInfinity: product.rounded(.up)
-            case .roundTowardNegativeInfinity: product.rounded(.down)
-            case .roundHalfAwayFromZero, .quickTime: product.rounded(.toNearestOrAwayFromZero)
-            }
+            let value: Double =
+                switch method {
+                case .roundTowardZero: product.rounded(.towardZero)
+                case .roundAwayFromZero: product.rounded(.awayFromZero)
+                case .roundTowardPositiveInfinity: product.rounded(.up)
+                case .roundTowardNegativeInfinity: product.rounded(.down)
+                case .roundHalfAwayFromZero, .quickTime: product.rounded(.toNearestOrAwayFromZero)
+                }
             if abs(value) < limit {
                 var flags: CMTimeFlags = .valid
                 // spec §15.1 [D]: rounded means the value, read back as seconds, is not the seconds given.

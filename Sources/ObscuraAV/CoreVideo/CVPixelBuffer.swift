@@ -84,8 +84,10 @@ public final class CVPixelBuffer: @unchecked Sendable {
     }
 
     /// A single-plane buffer over memory the caller owns; `release` runs when the buffer goes away.
-    init(width: Int, height: Int, pixelFormat: OSType, base: UnsafeMutableRawPointer, bytesPerRow: Int,
-         release: @escaping @Sendable () -> Void) {
+    init(
+        width: Int, height: Int, pixelFormat: OSType, base: UnsafeMutableRawPointer, bytesPerRow: Int,
+        release: @escaping @Sendable () -> Void
+    ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
@@ -240,3 +242,18 @@ public func CVPixelBufferGetPixelFormatType(_ buffer: CVPixelBuffer) -> OSType {
 
 /// `CVPixelBufferGetDataSize`.
 public func CVPixelBufferGetDataSize(_ buffer: CVPixelBuffer) -> Int { buffer.dataSize }
+
+/// `CVImageBufferGetEncodedSize`: the full size of the image in pixels.
+public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize {
+    CGSize(width: imageBuffer.width, height: imageBuffer.height)
+}
+
+/// `CVImageBufferGetDisplaySize`: the size to display at; square pixels, so the encoded size.
+public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize {
+    CVImageBufferGetEncodedSize(imageBuffer)
+}
+
+/// `CVImageBufferGetCleanRect`: the picture area; no buffer here has a border, so the whole image.
+public func CVImageBufferGetCleanRect(_ imageBuffer: CVImageBuffer) -> CGRect {
+    CGRect(origin: .zero, size: CVImageBufferGetEncodedSize(imageBuffer))
+}

@@ -79,8 +79,9 @@ public func CVPixelBufferPoolCreatePixelBuffer(
     _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
 ) -> CVReturn {
-    guard let buffer = CVPixelBuffer(
-        width: pixelBufferPool.width, height: pixelBufferPool.height, pixelFormat: pixelBufferPool.pixelFormat)
+    guard
+        let buffer = CVPixelBuffer(
+            width: pixelBufferPool.width, height: pixelBufferPool.height, pixelFormat: pixelBufferPool.pixelFormat)
     else { return kCVReturnError }
     pixelBufferOut.pointee = buffer
     return kCVReturnSuccess

@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Devices", "Obscura"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Devices"]),
         .testTarget(
             name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),

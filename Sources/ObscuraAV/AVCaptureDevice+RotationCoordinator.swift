@@ -14,10 +14,12 @@ package enum HeldOrientation: Sendable, CaseIterable {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var held = HeldOrientation.portrait
+    /// A task's own orientation, so that concurrent tests can hold their phones differently.
+    @TaskLocal package static var taskOrientation: HeldOrientation?
 
-    /// The orientation the phone is held in now, process-wide.
+    /// The orientation the phone is held in now: the task's, else the process-wide one.
     package static var current: HeldOrientation {
-        get { lock.withLock { held } }
+        get { taskOrientation ?? lock.withLock { held } }
         set { lock.withLock { held = newValue } }
     }
 

@@ -19,7 +19,7 @@ let package = Package(
         .library(name: "Sensor", targets: ["Sensor"]),
         .library(name: "ISP", targets: ["ISP"]),
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
-        .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
     ],
@@ -55,9 +55,10 @@ let package = Package(
             dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules"],
             swiftSettings: optimisedKernels),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
-        .target(name: "AVFoundation", dependencies: ["ObscuraAV"]),
-        .target(name: "CoreMedia", dependencies: ["ObscuraAV"]),
+        .target(name: "AVFoundation", dependencies: ["ObscuraAV", "CoreMedia", "CoreVideo", "QuartzCore"]),
+        .target(name: "CoreMedia", dependencies: ["ObscuraAV", "CoreVideo"]),
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
+        .target(name: "QuartzCore", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
@@ -97,7 +98,7 @@ let package = Package(
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
-        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "simd"]),
+        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
         // Reads the sources and the DocC catalogue as text: every spec citation must resolve.
         .testTarget(name: "DocumentationTests"),

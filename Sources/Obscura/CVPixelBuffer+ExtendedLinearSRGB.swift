@@ -31,7 +31,7 @@ extension CVPixelBuffer {
 
     /// Whether the primaries attachment says Display P3.
     var isDisplayP3: Bool {
-        (attachments[kCVImageBufferColorPrimariesKey] as? String) == kCVImageBufferColorPrimaries_P3_D65
+        (attachments[kCVImageBufferColorPrimariesKey as String] as? String) == kCVImageBufferColorPrimaries_P3_D65 as String
     }
 
     /// The buffer's values as encoded R'G'B', 0…1, 3 channels.

@@ -4,14 +4,22 @@ import Foundation
 open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
     /// The ports feeding the connection; fixed for its lifetime.
     public let inputPorts: [AVCaptureInput.Port]
-    /// The output; fixed for its lifetime.
+    /// The output; fixed for its lifetime; nil for a preview layer's connection.
     public let output: AVCaptureOutput?
+    /// The preview layer the connection feeds; nil for an output's connection (spec §1.5 [D]).
+    public private(set) weak var videoPreviewLayer: AVCaptureVideoPreviewLayer?
     let observers = ObserverRegistry()
 
     private struct Inner {
         var isEnabled = true
         var isActive = true
         var intrinsicDeliveryEnabled = false
+        /// Clockwise degrees applied to the sensor's landscape image.
+        var rotationAngle: CGFloat = 0
+        var automaticallyAdjustsMirroring = true
+        /// The mirroring chosen by the client once automatic mirroring is off.
+        var mirrored = false
+        var preferredStabilization = AVCaptureVideoStabilizationMode.off
     }
 
     private let lock = NSLock()
@@ -22,6 +30,16 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         inputPorts = ports
         self.output = output
         super.init()
+    }
+
+    /// Connects a video port to a preview layer. A preview shows the video upright on a phone held in
+    /// portrait, so its rotation starts at 90° (spec §1.5 [O]).
+    public init(inputPort port: AVCaptureInput.Port, videoPreviewLayer layer: AVCaptureVideoPreviewLayer) {
+        inputPorts = [port]
+        output = nil
+        videoPreviewLayer = layer
+        super.init()
+        inner.rotationAngle = 90
     }
 
     /// Whether data flows (default true; spec §1.5 [D]).
@@ -43,7 +61,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
 
     /// True only on a video data output connection whose device supports it (spec §1.5 [D]).
     public var isCameraIntrinsicMatrixDeliverySupported: Bool {
-        guard output is AVCaptureVideoDataOutput,
+        // spec §1.5 [D]: unsupported while video stabilization is on.
+        guard output is AVCaptureVideoDataOutput, activeVideoStabilizationMode == .off,
             let device = (inputPorts.first?.input as? AVCaptureDeviceInput)?.device
         else { return false }
         return device.camera.features.intrinsicMatrixDelivery
@@ -71,4 +90,98 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
     }
 
     var deviceInput: AVCaptureDeviceInput? { inputPorts.first?.input as? AVCaptureDeviceInput }
+
+    // MARK: - Orientation, mirroring and stabilization (spec §1.5)
+
+    /// Whether the connection carries video: a video port feeding an output or a preview layer.
+    private var carriesVideo: Bool { inputPorts.contains { $0.mediaType == .video } }
+
+    /// Whether `videoOrientation` may be set: on every connection that carries video (spec §1.5 [D]).
+    public var isVideoOrientationSupported: Bool { carriesVideo }
+
+    /// The orientation of the delivered video (deprecated in iOS 17; it mirrors `videoRotationAngle`).
+    /// An output's connection starts in the sensor's landscape orientation, `.landscapeRight`; a preview's in
+    /// `.portrait` (spec §1.5 [O]).
+    public var videoOrientation: AVCaptureVideoOrientation {
+        get { AVCaptureVideoOrientation(rotationAngle: videoRotationAngle) }
+        set {
+            // spec §1.5 [D]: settable only when supported.
+            if !isVideoOrientationSupported { Violation.orientationUnsupported().raise() }
+            lock.withLock { inner.rotationAngle = newValue.rotationAngle }
+        }
+    }
+
+    /// Whether `angle` may be set as `videoRotationAngle`: a multiple of 90° from 0 to 270 on a connection
+    /// carrying video (spec §1.5 [D]).
+    public func isVideoRotationAngleSupported(_ videoRotationAngle: CGFloat) -> Bool {
+        guard carriesVideo, videoRotationAngle >= 0, videoRotationAngle < 360 else { return false }
+        return videoRotationAngle.truncatingRemainder(dividingBy: 90) == 0
+    }
+
+    /// The clockwise rotation, in degrees, applied to the sensor's image. A video data output's buffers are
+    /// physically rotated (spec §1.5 [D]).
+    public var videoRotationAngle: CGFloat {
+        get { lock.withLock { inner.rotationAngle } }
+        set {
+            if !isVideoRotationAngleSupported(newValue) { Violation.rotationAngleUnsupported(newValue).raise() }
+            lock.withLock { inner.rotationAngle = newValue }
+        }
+    }
+
+    /// Whether `isVideoMirrored` may be set: on every connection that carries video (spec §1.5 [D]).
+    public var isVideoMirroringSupported: Bool { carriesVideo }
+
+    /// Whether the connection mirrors automatically (default true; spec §1.5 [D]). Turning it off keeps the
+    /// mirroring in force at that moment.
+    public var automaticallyAdjustsVideoMirroring: Bool {
+        get { lock.withLock { inner.automaticallyAdjustsMirroring } }
+        set {
+            let current = isVideoMirrored
+            lock.withLock {
+                if inner.automaticallyAdjustsMirroring && !newValue { inner.mirrored = current }
+                inner.automaticallyAdjustsMirroring = newValue
+            }
+        }
+    }
+
+    /// Whether the video is flipped horizontally. While mirroring is automatic, a front camera's preview is
+    /// mirrored, as the Camera app's is, and outputs are not (spec §1.5 [I]); setting it then raises
+    /// (spec §1.5 [O]).
+    public var isVideoMirrored: Bool {
+        get {
+            let (automatic, mirrored) = lock.withLock { (inner.automaticallyAdjustsMirroring, inner.mirrored) }
+            guard automatic else { return mirrored }
+            return videoPreviewLayer != nil && deviceInput?.device.position == .front
+        }
+        set {
+            if !isVideoMirroringSupported { Violation.mirroringUnsupported().raise() }
+            if automaticallyAdjustsVideoMirroring { Violation.mirroringWhileAutomatic().raise() }
+            lock.withLock { inner.mirrored = newValue }
+        }
+    }
+
+    /// Whether stabilization can run: on a video data output's or a preview's connection from a camera
+    /// (spec §1.5 [I]: profiles do not yet list stabilization per format).
+    public var isVideoStabilizationSupported: Bool {
+        carriesVideo && deviceInput != nil && (output is AVCaptureVideoDataOutput || videoPreviewLayer != nil)
+    }
+
+    /// The stabilization the client asks for (default `.off`; spec §1.5 [D]).
+    public var preferredVideoStabilizationMode: AVCaptureVideoStabilizationMode {
+        get { lock.withLock { inner.preferredStabilization } }
+        set { lock.withLock { inner.preferredStabilization = newValue } }
+    }
+
+    /// The stabilization in force: `.off` when unsupported or not asked for, `.standard` for `.auto`, the
+    /// preferred mode otherwise; never `.auto` (spec §1.5 [D], `.auto` → `.standard` [I]).
+    public var activeVideoStabilizationMode: AVCaptureVideoStabilizationMode {
+        let preferred = preferredVideoStabilizationMode
+        guard isVideoStabilizationSupported else { return .off }
+        return preferred == .auto ? .standard : preferred
+    }
+
+    /// How a video data output's buffers are reoriented: the rotation and mirroring above (spec §1.5 [D]).
+    var videoTransform: ConnectionTransform {
+        ConnectionTransform(rotationAngle: videoRotationAngle, mirrored: isVideoMirrored)
+    }
 }

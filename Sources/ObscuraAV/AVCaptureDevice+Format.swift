@@ -75,7 +75,7 @@ extension AVCaptureDevice {
             let d = formatDescription.dimensions
             let rates = videoSupportedFrameRateRanges.map { "\(Int($0.minFrameRate))-\(Int($0.maxFrameRate)) fps" }
             return "<AVCaptureDeviceFormat: '\(mediaType == .video ? "vide" : "dpth")'/"
-                + "'\(fourCharString(formatDescription.mediaSubType))' \(d.width)x\(d.height), "
+                + "'\(fourCharString(formatDescription.mediaSubType.rawValue))' \(d.width)x\(d.height), "
                 + "{ \(rates.joined(separator: ", ")) }>"
         }
 

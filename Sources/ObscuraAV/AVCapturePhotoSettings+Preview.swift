@@ -26,7 +26,8 @@ extension AVCapturePhotoSettings {
         guard let dictionary = previewPhotoFormat,
             let format = PreviewImage.integer(dictionary[kCVPixelBufferPixelFormatTypeKey])
         else { return nil }
-        let box = Self.box(dictionary, widthKey: kCVPixelBufferWidthKey, heightKey: kCVPixelBufferHeightKey)
+        let box = Self.box(
+            dictionary, widthKey: kCVPixelBufferWidthKey as String, heightKey: kCVPixelBufferHeightKey as String)
         let size = PreviewImage.fitted(photo: photo, box: box)
         return PreviewImage(pixelFormat: OSType(truncatingIfNeeded: format), width: size.width, height: size.height)
     }

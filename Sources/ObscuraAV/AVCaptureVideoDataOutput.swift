@@ -103,7 +103,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     private var defaultPixelFormat: OSType {
-        connections.first?.deviceInput?.device.activeFormat.formatDescription.mediaSubType
+        connections.first?.deviceInput?.device.activeFormat.formatDescription.mediaSubType.rawValue
             ?? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
     }
 

@@ -29,10 +29,6 @@ public let AVVideoQualityKey = "AVVideoQualityKey"
 public let AVVideoCompressionPropertiesKey = "AVVideoCompressionPropertiesKey"
 /// `kCVPixelBufferPixelFormatTypeKey`: the pixel format entry of an uncompressed photo format dictionary.
 public let kCVPixelBufferPixelFormatTypeKey = "PixelFormatType"
-/// `kCVPixelBufferWidthKey`: the width entry of a preview format dictionary.
-public let kCVPixelBufferWidthKey = "Width"
-/// `kCVPixelBufferHeightKey`: the height entry of a preview format dictionary.
-public let kCVPixelBufferHeightKey = "Height"
 /// `AVVideoWidthKey`: the width entry of a thumbnail or video settings dictionary.
 public let AVVideoWidthKey = "AVVideoWidthKey"
 /// `AVVideoHeightKey`: the height entry of a thumbnail or video settings dictionary.

@@ -319,7 +319,8 @@ final class ShutterButtonModel: NSObject, AVCapturePhotoOutputReadinessCoordinat
     let settings = AVCapturePhotoSettings()
     let previewPixelType = try #require(settings.availablePreviewPhotoPixelFormatTypes.first)
     settings.previewPhotoFormat = [
-        kCVPixelBufferPixelFormatTypeKey: previewPixelType, kCVPixelBufferWidthKey: 160, kCVPixelBufferHeightKey: 160,
+        kCVPixelBufferPixelFormatTypeKey as String: previewPixelType, kCVPixelBufferWidthKey as String: 160,
+        kCVPixelBufferHeightKey as String: 160,
     ]
     let log = EventLog()
     rig.photoOutput.capturePhoto(with: settings, delegate: log)

@@ -60,8 +60,8 @@ import Testing
             defer { rig.session.stopRunning() }
             let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
             settings.previewPhotoFormat = [
-                kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey: 160,
-                kCVPixelBufferHeightKey: 160,
+                kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 160,
+                kCVPixelBufferHeightKey as String: 160,
             ]
             let photo = try #require(capture(rig, settings).photos.first)
             let full = try #require(photo.pixelBuffer)

@@ -12,6 +12,8 @@ public final class CMBlockBuffer: @unchecked Sendable {
 
 /// `OSStatus`: 0 for success.
 public typealias OSStatus = Int32
+/// `noErr`: the status of success.
+public let noErr: OSStatus = 0
 
 /// `kCMMediaType_Audio` (`'soun'`).
 public let kCMMediaType_Audio: CMMediaType = 0x736F_756E

@@ -8,32 +8,142 @@ public let kCMMediaType_Metadata: CMMediaType = 0x6D65_7461
 
 /// A description of a media format (`CMFormatDescription`): media type, subtype and dimensions.
 public final class CMFormatDescription: @unchecked Sendable {
-    let mediaType: CMMediaType
-    let mediaSubType: FourCharCode
-    let dimensions: CMVideoDimensions
+    let mediaTypeCode: CMMediaType
+    let subTypeCode: FourCharCode
+    let videoDimensions: CMVideoDimensions
 
     init(mediaType: CMMediaType, mediaSubType: FourCharCode, dimensions: CMVideoDimensions) {
-        self.mediaType = mediaType
-        self.mediaSubType = mediaSubType
-        self.dimensions = dimensions
+        mediaTypeCode = mediaType
+        subTypeCode = mediaSubType
+        videoDimensions = dimensions
     }
+
+    /// The media type (`.video`, `.metadata`, …).
+    public var mediaType: MediaType { MediaType(rawValue: mediaTypeCode) }
+    /// The subtype: for video, the pixel format or codec (`'420f'`, `'hdis'`, …).
+    public var mediaSubType: MediaSubType { MediaSubType(rawValue: subTypeCode) }
+    /// The width and height in pixels; zero for a description without them.
+    public var dimensions: CMVideoDimensions { videoDimensions }
+
+    /// The subtype's code, for tools that print it.
+    package var mediaSubTypeCode: FourCharCode { subTypeCode }
 }
 
 /// `CMVideoFormatDescription`.
 public typealias CMVideoFormatDescription = CMFormatDescription
 
 /// `CMFormatDescriptionGetMediaType`.
-public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaType }
+public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaTypeCode }
 
 /// `CMFormatDescriptionGetMediaSubType`: for video, the pixel format (`'420f'`, `'hdis'`, …).
-public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode { desc.mediaSubType }
+public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode { desc.subTypeCode }
 
 /// `CMVideoFormatDescriptionGetDimensions`.
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMFormatDescription) -> CMVideoDimensions {
-    videoDesc.dimensions
+    videoDesc.videoDimensions
 }
 
+/// The text of a four-character code in CoreMedia's quoted form, `'420f'`.
+private func quoted(_ code: FourCharCode) -> String { "'\(fourCharString(code))'" }
+
 extension CMFormatDescription {
-    /// The Swift overlay's `mediaSubType` and `dimensions` accessors.
-    public var mediaSubTypeCode: FourCharCode { mediaSubType }
+    /// `CMFormatDescription.MediaType`: a media type's four-character code, printed as `'vide'`.
+    public struct MediaType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: FourCharCode
+        public init(rawValue: FourCharCode) { self.rawValue = rawValue }
+        public var description: String { quoted(rawValue) }
+
+        /// `'vide'`.
+        public static let video = MediaType(rawValue: kCMMediaType_Video)
+        /// `'soun'`.
+        public static let audio = MediaType(rawValue: kCMMediaType_Audio)
+        /// `'meta'`.
+        public static let metadata = MediaType(rawValue: kCMMediaType_Metadata)
+        /// `'muxx'`.
+        public static let muxed = MediaType(rawValue: 0x6D75_7878)
+        /// `'text'`.
+        public static let text = MediaType(rawValue: 0x7465_7874)
+    }
+
+    /// `CMFormatDescription.MediaSubType`: a subtype's four-character code, printed as `'420f'`.
+    public struct MediaSubType: RawRepresentable, Hashable, Sendable, CustomStringConvertible,
+        ExpressibleByStringLiteral
+    {
+        public let rawValue: FourCharCode
+        public init(rawValue: FourCharCode) { self.rawValue = rawValue }
+        /// From the code's four characters, as in `"420f"`.
+        public init(stringLiteral value: String) { rawValue = fourCharCode(value) }
+        public var description: String { quoted(rawValue) }
+
+        /// `'avc1'`, H.264 video.
+        public static let h264 = MediaSubType(rawValue: 0x6176_6331)
+        /// `'hvc1'`, HEVC video.
+        public static let hevc = MediaSubType(rawValue: 0x6876_6331)
+        /// `'jpeg'`.
+        public static let jpeg = MediaSubType(rawValue: 0x6A70_6567)
+        /// `'lpcm'`, linear PCM audio.
+        public static let linearPCM = MediaSubType(rawValue: kAudioFormatLinearPCM)
+        /// `'BGRA'`.
+        public static let pixelFormat_32BGRA = MediaSubType(rawValue: kCVPixelFormatType_32BGRA)
+        /// `'420v'`.
+        public static let pixelFormat_420YpCbCr8BiPlanarVideoRange = MediaSubType(
+            rawValue: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        /// `'420f'`.
+        public static let pixelFormat_420YpCbCr8BiPlanarFullRange = MediaSubType(
+            rawValue: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+        /// `'x420'`.
+        public static let pixelFormat_420YpCbCr10BiPlanarVideoRange = MediaSubType(
+            rawValue: kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange)
+        /// `'RGhA'`.
+        public static let pixelFormat_64RGBAHalf = MediaSubType(rawValue: kCVPixelFormatType_64RGBAHalf)
+        /// `'L008'`.
+        public static let pixelFormat_OneComponent8 = MediaSubType(rawValue: kCVPixelFormatType_OneComponent8)
+        /// `'hdep'`.
+        public static let pixelFormat_DepthFloat16 = MediaSubType(rawValue: kCVPixelFormatType_DepthFloat16)
+        /// `'fdep'`.
+        public static let pixelFormat_DepthFloat32 = MediaSubType(rawValue: kCVPixelFormatType_DepthFloat32)
+        /// `'hdis'`.
+        public static let pixelFormat_DisparityFloat16 = MediaSubType(rawValue: kCVPixelFormatType_DisparityFloat16)
+        /// `'fdis'`.
+        public static let pixelFormat_DisparityFloat32 = MediaSubType(rawValue: kCVPixelFormatType_DisparityFloat32)
+    }
 }
+
+/// `CMVideoFormatDescriptionCreateForImageBuffer`: a video description of the buffer's pixel format and size.
+public func CMVideoFormatDescriptionCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer,
+    formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
+) -> OSStatus {
+    formatDescriptionOut.pointee = CMFormatDescription(
+        mediaType: kCMMediaType_Video, mediaSubType: imageBuffer.pixelFormat,
+        dimensions: CMVideoDimensions(width: Int32(imageBuffer.width), height: Int32(imageBuffer.height)))
+    return 0
+}
+
+/// `CMVideoFormatDescriptionMatchesImageBuffer`: whether the description's format and size are the buffer's.
+public func CMVideoFormatDescriptionMatchesImageBuffer(
+    _ videoDesc: CMFormatDescription, imageBuffer: CVImageBuffer
+) -> Bool {
+    videoDesc.mediaTypeCode == kCMMediaType_Video && videoDesc.subTypeCode == imageBuffer.pixelFormat
+        && Int(videoDesc.videoDimensions.width) == imageBuffer.width
+        && Int(videoDesc.videoDimensions.height) == imageBuffer.height
+}
+
+/// `CMVideoCodecType`: a codec's or pixel format's four-character code.
+public typealias CMVideoCodecType = FourCharCode
+
+/// `CMVideoFormatDescriptionCreate`: a video description of a codec or pixel format and a size; a size that is
+/// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §15.4 [I]).
+public func CMVideoFormatDescriptionCreate(
+    allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32, extensions: CFDictionary?,
+    formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus {
+    guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
+    formatDescriptionOut.pointee = CMFormatDescription(
+        mediaType: kCMMediaType_Video, mediaSubType: codecType,
+        dimensions: CMVideoDimensions(width: width, height: height))
+    return noErr
+}
+
+/// `kCMFormatDescriptionError_InvalidParameter`.
+public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710

@@ -1,10 +1,18 @@
+import Foundation
+
 /// A timed media sample (`CMSampleBuffer`): an image buffer with its timing, format and attachments.
 public final class CMSampleBuffer: @unchecked Sendable {
     let imageBufferStorage: CVImageBuffer?
     let presentationTime: CMTime
     let sampleDuration: CMTime
     let format: CMFormatDescription?
-    let attachmentStorage: [String: Any]
+    private let lock = NSLock()
+    private var attachmentTable: [String: Any]
+    /// The sample's attachments (`CMSetAttachment`), such as the camera intrinsic matrix.
+    var attachmentStorage: [String: Any] {
+        get { lock.withLock { attachmentTable } }
+        set { lock.withLock { attachmentTable = newValue } }
+    }
     /// Audio samples (CMSampleBuffer+Audio.swift); nil for image samples.
     let dataBufferStorage: CMBlockBuffer?
     let sampleCount: Int
@@ -20,7 +28,7 @@ public final class CMSampleBuffer: @unchecked Sendable {
         presentationTime = presentationTimeStamp
         sampleDuration = duration
         format = formatDescription
-        attachmentStorage = attachments
+        attachmentTable = attachments
     }
 
     /// The image, if the sample carries one.
@@ -44,12 +52,138 @@ public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.s
 /// `CMSampleBufferGetFormatDescription`.
 public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.format }
 
-/// `kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix` (spec §1.5): a `matrix_float3x3` as Data.
-public let kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix = "CameraIntrinsicMatrix"
+/// `CMSampleBufferGetOutputPresentationTimeStamp`: the presentation time; no edits retime samples here.
+public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.presentationTime }
+/// `CMSampleBufferGetDecodeTimeStamp`: invalid, as for every uncompressed sample.
+public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// `CMSampleBufferIsValid`.
+public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.isValid }
+/// `CMSampleBufferDataIsReady`: every sample here is ready.
+public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { true }
 
-/// `CMGetAttachment` for the sample's attachments.
+/// `CMSampleTimingInfo`: a sample's duration and time stamps.
+public struct CMSampleTimingInfo: Sendable, Hashable {
+    public var duration: CMTime
+    public var presentationTimeStamp: CMTime
+    public var decodeTimeStamp: CMTime
+
+    /// All invalid.
+    public init() {
+        duration = .invalid
+        presentationTimeStamp = .invalid
+        decodeTimeStamp = .invalid
+    }
+
+    public init(duration: CMTime, presentationTimeStamp: CMTime, decodeTimeStamp: CMTime) {
+        self.duration = duration
+        self.presentationTimeStamp = presentationTimeStamp
+        self.decodeTimeStamp = decodeTimeStamp
+    }
+}
+
+/// `kCMSampleBufferError_RequiredParameterMissing`.
+public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
+/// `kCMSampleBufferError_InvalidMediaFormat`: the description does not match the image buffer.
+public let kCMSampleBufferError_InvalidMediaFormat: OSStatus = -12743
+
+/// `CMSampleBufferCreateReadyWithImageBuffer`: a sample wrapping `imageBuffer` with its timing. The format
+/// description must match the buffer (`CMVideoFormatDescriptionMatchesImageBuffer`), else
+/// `kCMSampleBufferError_InvalidMediaFormat` (spec §15.4 [D]).
+public func CMSampleBufferCreateReadyWithImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+    sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    guard CMVideoFormatDescriptionMatchesImageBuffer(formatDescription, imageBuffer: imageBuffer) else {
+        return kCMSampleBufferError_InvalidMediaFormat
+    }
+    let timing = sampleTiming.pointee
+    sampleBufferOut.pointee = CMSampleBuffer(
+        imageBuffer: imageBuffer, presentationTimeStamp: timing.presentationTimeStamp, duration: timing.duration,
+        formatDescription: formatDescription)
+    return 0
+}
+
+/// `CMSampleBufferGetSampleTimingInfo`: the timing of sample `sampleIndex` (only 0 for an image sample).
+public func CMSampleBufferGetSampleTimingInfo(
+    _ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>
+) -> OSStatus {
+    // kCMSampleBufferError_BufferHasNoSampleTimingInfo for an index past the samples.
+    guard sampleIndex >= 0, sampleIndex < sbuf.sampleCount else { return -12736 }
+    timingInfoOut.pointee = CMSampleTimingInfo(
+        duration: sbuf.sampleDuration, presentationTimeStamp: sbuf.presentationTime, decodeTimeStamp: .invalid)
+    return 0
+}
+
+/// `CMItemIndex`.
+public typealias CMItemIndex = Int
+/// `CMAttachmentBearer`: a sample or image buffer.
+public typealias CMAttachmentBearer = CFTypeRef
+/// `CMAttachmentMode`: `kCMAttachmentMode_ShouldNotPropagate` (0) or `kCMAttachmentMode_ShouldPropagate` (1).
+public typealias CMAttachmentMode = UInt32
+/// `kCMAttachmentMode_ShouldNotPropagate`.
+public let kCMAttachmentMode_ShouldNotPropagate: CMAttachmentMode = 0
+/// `kCMAttachmentMode_ShouldPropagate`.
+public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
+
+/// `kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix` (spec §1.5): a `matrix_float3x3` as Data.
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix: CFString = "CameraIntrinsicMatrix"
+
+/// `CMGetAttachment`: the attachment of a sample buffer or an image buffer, or nil.
 public func CMGetAttachment(
-    _ target: CMSampleBuffer, key: String, attachmentModeOut: UnsafeMutablePointer<UInt32>?
-) -> Any? {
-    target.attachmentStorage[key]
+    _ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?
+) -> CFTypeRef? {
+    switch target {
+    case let sample as CMSampleBuffer:
+        guard let value = sample.attachmentStorage[key as String] else { return nil }
+        attachmentModeOut?.pointee = kCMAttachmentMode_ShouldPropagate
+        return value as AnyObject
+    case let image as CVBuffer:
+        var mode = CVAttachmentMode.shouldPropagate
+        let value = CVBufferCopyAttachment(image, key, &mode)
+        if value != nil { attachmentModeOut?.pointee = mode.rawValue }
+        return value
+    default:
+        return nil
+    }
+}
+
+/// `CMSetAttachment`: attaches `value` to a sample buffer or an image buffer.
+public func CMSetAttachment(
+    _ target: CMAttachmentBearer, key: CFString, value: CFTypeRef?, attachmentMode: CMAttachmentMode
+) {
+    switch target {
+    case let sample as CMSampleBuffer:
+        sample.attachmentStorage[key as String] = value
+    case let image as CVBuffer:
+        if let value {
+            CVBufferSetAttachment(image, key, value, CVAttachmentMode(rawValue: attachmentMode) ?? .shouldPropagate)
+        } else {
+            CVBufferRemoveAttachment(image, key)
+        }
+    default:
+        break
+    }
+}
+
+/// `CMRemoveAttachment`.
+public func CMRemoveAttachment(_ target: CMAttachmentBearer, key: CFString) {
+    CMSetAttachment(target, key: key, value: nil, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+}
+
+/// `CMSampleBufferMakeDataReadyCallback`: makes a sample's data ready when it was created not ready. A C function
+/// pointer on Apple's platforms; a Swift class cannot appear in one here, so it is a plain function type, which
+/// the same `nil` or closure literal fills.
+public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMutableRawPointer?) -> OSStatus
+
+/// `CMSampleBufferCreateForImageBuffer`: as `CMSampleBufferCreateReadyWithImageBuffer`; an image buffer's
+/// pixels are always ready here, so the callback is never needed and never called.
+public func CMSampleBufferCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
+    makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+    formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    CMSampleBufferCreateReadyWithImageBuffer(
+        allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
+        sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
 }

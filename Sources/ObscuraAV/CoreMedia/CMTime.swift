@@ -55,15 +55,18 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(value: value, timescale: timescale, flags: timescale > 0 ? .valid : [], epoch: 0)
     }
 
-    /// The nearest time to `seconds` in units of `1 / preferredTimescale`.
+    /// The nearest time to `seconds` in units of `1 / preferredTimescale` (spec §15.1 [D]).
+    ///
+    /// A timescale that is not positive gives an invalid time; NaN gives an invalid time and ±∞ the infinite
+    /// times. A value too large for 64 bits halves the timescale until it fits, and becomes ±∞ when it
+    /// still does not fit at a timescale of 1. `hasBeenRounded` says the seconds were not exact.
     public init(seconds: Double, preferredTimescale: CMTimeScale) {
-        if seconds.isNaN {
+        if seconds.isNaN || preferredTimescale <= 0 {
             self = .invalid
         } else if seconds.isInfinite {
             self = seconds > 0 ? .positiveInfinity : .negativeInfinity
         } else {
-            self.init(
-                value: CMTimeValue((seconds * Double(preferredTimescale)).rounded()), timescale: preferredTimescale)
+            self = CMTime.fitting(seconds: seconds, timescale: preferredTimescale)
         }
     }
 
@@ -168,88 +171,12 @@ public func CMTimeCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     return l < r ? -1 : (l > r ? 1 : 0)
 }
 
-/// `CMTimeAdd`: exact on the least common timescale; invalid if either is invalid; ∞ rules of CMTime.h.
-public func CMTimeAdd(_ a: CMTime, _ b: CMTime) -> CMTime {
-    combine(a, b, negateB: false)
-}
-
-/// `CMTimeSubtract`.
-public func CMTimeSubtract(_ a: CMTime, _ b: CMTime) -> CMTime {
-    combine(a, b, negateB: true)
-}
-
-/// `CMTimeMultiply(time, multiplier)`.
-public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
-    guard time.isNumeric else {
-        if time.isPositiveInfinity || time.isNegativeInfinity {
-            if multiplier == 0 { return .invalid }
-            return (time.isPositiveInfinity) == (multiplier > 0) ? .positiveInfinity : .negativeInfinity
-        }
-        return time
-    }
-    return CMTime(
-        value: time.value * Int64(multiplier), timescale: time.timescale, flags: time.flags, epoch: time.epoch)
-}
-
-/// `CMTimeConvertScale` with rounding to nearest.
-public func CMTimeConvertScale(_ time: CMTime, timescale: Int32) -> CMTime {
-    guard time.isNumeric, timescale > 0 else { return time }
-    let scaled = (Double(time.value) * Double(timescale) / Double(time.timescale)).rounded()
-    var result = CMTime(value: Int64(scaled), timescale: timescale)
-    result.epoch = time.epoch
-    if Int128(result.value) * Int128(time.timescale) != Int128(time.value) * Int128(timescale) {
-        result.flags.insert(.hasBeenRounded)
-    }
-    return result
-}
-
-private func combine(_ a: CMTime, _ b: CMTime, negateB: Bool) -> CMTime {
-    guard a.isValid, b.isValid, !a.isIndefinite, !b.isIndefinite else {
-        return a.isValid && b.isValid ? .indefinite : .invalid
-    }
-    let bPositive = negateB ? b.isNegativeInfinity : b.isPositiveInfinity
-    let bNegative = negateB ? b.isPositiveInfinity : b.isNegativeInfinity
-    if (a.isPositiveInfinity && bNegative) || (a.isNegativeInfinity && bPositive) { return .invalid }
-    if a.isPositiveInfinity || bPositive { return .positiveInfinity }
-    if a.isNegativeInfinity || bNegative { return .negativeInfinity }
-    let scale = CMTime.lcm(a.timescale, b.timescale)
-    let va = Int128(a.value) * Int128(scale / Int64(a.timescale))
-    let vb = Int128(b.value) * Int128(scale / Int64(b.timescale))
-    let sum = negateB ? va - vb : va + vb
-    guard scale <= Int64(Int32.max), let value = Int64(exactly: sum) else {
-        // Out of range for an exact result: round onto the larger timescale, as CoreMedia does.
-        let ts = max(a.timescale, b.timescale)
-        var rounded = CMTime(seconds: negateB ? a.seconds - b.seconds : a.seconds + b.seconds, preferredTimescale: ts)
-        rounded.flags.insert(.hasBeenRounded)
-        return rounded
-    }
-    var flags: CMTimeFlags = .valid
-    if a.hasBeenRounded || b.hasBeenRounded { flags.insert(.hasBeenRounded) }
-    return CMTime(value: value, timescale: Int32(scale), flags: flags, epoch: a.epoch)
-}
-
 extension CMTime {
-    fileprivate var rankForCompare: Int {
+    var rankForCompare: Int {
         if !isValid { return 0 }
         if isNegativeInfinity { return 1 }
         if isPositiveInfinity { return 3 }
         if isIndefinite { return 4 }
         return 2
     }
-}
-
-/// `CMTimeRange`: a start and a duration.
-public struct CMTimeRange: Sendable, Hashable {
-    public var start: CMTime
-    public var duration: CMTime
-    public init(start: CMTime, duration: CMTime) {
-        self.start = start
-        self.duration = duration
-    }
-    /// `start + duration`.
-    public var end: CMTime { start + duration }
-    /// The invalid range.
-    public static let invalid = CMTimeRange(start: .invalid, duration: .invalid)
-    /// An empty range at zero.
-    public static let zero = CMTimeRange(start: .zero, duration: .zero)
 }

@@ -13,36 +13,72 @@ public enum CVAttachmentMode: UInt32, Sendable {
 }
 
 /// `kCVImageBufferColorPrimariesKey`: the primaries of the RGB values the buffer encodes.
-public let kCVImageBufferColorPrimariesKey = "CVImageBufferColorPrimaries"
+nonisolated(unsafe) public let kCVImageBufferColorPrimariesKey: CFString = "CVImageBufferColorPrimaries"
 /// `kCVImageBufferColorPrimaries_ITU_R_709_2`: BT.709 primaries, which sRGB shares.
-public let kCVImageBufferColorPrimaries_ITU_R_709_2 = "ITU_R_709_2"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_ITU_R_709_2: CFString = "ITU_R_709_2"
 /// `kCVImageBufferColorPrimaries_P3_D65`: Display P3's primaries (SMPTE EG 432-1) with a D65 white.
-public let kCVImageBufferColorPrimaries_P3_D65 = "P3_D65"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_P3_D65: CFString = "P3_D65"
 /// `kCVImageBufferTransferFunctionKey`: the curve that encodes linear light.
-public let kCVImageBufferTransferFunctionKey = "CVImageBufferTransferFunction"
+nonisolated(unsafe) public let kCVImageBufferTransferFunctionKey: CFString = "CVImageBufferTransferFunction"
 /// `kCVImageBufferTransferFunction_sRGB`: the IEC 61966-2-1 curve.
-public let kCVImageBufferTransferFunction_sRGB = "IEC_sRGB"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_sRGB: CFString = "IEC_sRGB"
 /// `kCVImageBufferYCbCrMatrixKey`: the matrix between R'G'B' and Y'CbCr.
-public let kCVImageBufferYCbCrMatrixKey = "CVImageBufferYCbCrMatrix"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImageBufferYCbCrMatrix"
 /// `kCVImageBufferYCbCrMatrix_ITU_R_601_4`: ITU-R BT.601 coefficients.
-public let kCVImageBufferYCbCrMatrix_ITU_R_601_4 = "ITU_R_601_4"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_601_4: CFString = "ITU_R_601_4"
 
-/// `CVBufferGetAttachment`: the attachment for `key`, or nil.
+/// `CVBufferGetAttachment`: the attachment for `key`, unretained (it lives while attached), or nil; the mode
+/// it was attached with goes to `attachmentMode` (spec §15.3 [D]).
 public func CVBufferGetAttachment(
-    _ buffer: CVPixelBuffer, _ key: String, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
-) -> Any? {
-    let value = buffer.attachments[key]
-    if value != nil { attachmentMode?.pointee = .shouldPropagate }
-    return value
+    _ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
+) -> Unmanaged<CFTypeRef>? {
+    guard let entry = buffer.attachmentEntries[key as String] else { return nil }
+    attachmentMode?.pointee = entry.mode
+    return Unmanaged.passUnretained(entry.value)
 }
 
-/// `CVBufferSetAttachment`: attaches `value` under `key` (every attachment here propagates).
-public func CVBufferSetAttachment(_ buffer: CVPixelBuffer, _ key: String, _ value: Any, _ attachmentMode: CVAttachmentMode) {
-    buffer.attachments[key] = value
+/// `CVBufferCopyAttachment` (iOS 15): the attachment for `key`, retained, or nil (spec §15.3 [D]).
+public func CVBufferCopyAttachment(
+    _ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
+) -> CFTypeRef? {
+    guard let entry = buffer.attachmentEntries[key as String] else { return nil }
+    attachmentMode?.pointee = entry.mode
+    return entry.value
 }
 
-/// `CVBufferCopyAttachments`: every attachment of the buffer, or nil when there are none.
-public func CVBufferCopyAttachments(_ buffer: CVPixelBuffer, _ attachmentMode: CVAttachmentMode) -> [String: Any]? {
-    let all = buffer.attachments
-    return all.isEmpty ? nil : all
+/// `CVBufferSetAttachment`: attaches `value` under `key`, replacing any earlier value (spec §15.3 [D]).
+public func CVBufferSetAttachment(
+    _ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef, _ attachmentMode: CVAttachmentMode
+) {
+    buffer.attachmentEntries[key as String] = CVPixelBuffer.Attachment(value: value, mode: attachmentMode)
+}
+
+/// `CVBufferRemoveAttachment`.
+public func CVBufferRemoveAttachment(_ buffer: CVBuffer, _ key: CFString) {
+    buffer.attachmentEntries[key as String] = nil
+}
+
+/// `CVBufferRemoveAllAttachments`.
+public func CVBufferRemoveAllAttachments(_ buffer: CVBuffer) {
+    buffer.attachmentEntries = [:]
+}
+
+/// `CVBufferCopyAttachments`: the attachments of one mode as a dictionary, or nil when there are none.
+public func CVBufferCopyAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
+    let chosen = buffer.attachmentEntries.filter { $0.value.mode == attachmentMode }.mapValues { $0.value }
+    return chosen.isEmpty ? nil : NSDictionary(dictionary: chosen)
+}
+
+/// `CVBufferPropagateAttachments`: copies the source's propagating attachments onto the destination.
+public func CVBufferPropagateAttachments(_ sourceBuffer: CVBuffer, _ destinationBuffer: CVBuffer) {
+    let propagating = sourceBuffer.attachmentEntries.filter { $0.value.mode == .shouldPropagate }
+    destinationBuffer.attachmentEntries.merge(propagating) { _, new in new }
+}
+
+extension Dictionary where Key == String {
+    /// Internal attachment tables are keyed by `String`; Apple's keys are `CFString`s.
+    subscript(key: CFString) -> Value? {
+        get { self[key as String] }
+        set { self[key as String] = newValue }
+    }
 }

@@ -36,12 +36,29 @@ public final class CVPixelBuffer: @unchecked Sendable {
     package let pixelFormat: OSType
     package let planes: [Plane]
     let isPlanar: Bool
+    /// Gives caller-owned memory back (`CVPixelBufferCreateWithBytes`); nil when the buffer owns its planes.
+    private let releaseBytes: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var lockCount = 0
-    private var attachmentStorage: [String: Any] = [:]
+    private var attachmentStorage: [String: Attachment] = [:]
 
-    /// Attachments (`CVBufferSetAttachment`), such as the colour primaries.
+    /// An attachment: the object, held so that `CVBufferGetAttachment` can hand it out unretained, and its mode.
+    struct Attachment {
+        let value: AnyObject
+        let mode: CVAttachmentMode
+    }
+
+    /// Attachments (`CVBufferSetAttachment`), such as the colour primaries; set here, they propagate.
     package var attachments: [String: Any] {
+        get { lock.withLock { attachmentStorage.mapValues { $0.value } } }
+        set {
+            let stored = newValue.mapValues { Attachment(value: $0 as AnyObject, mode: .shouldPropagate) }
+            lock.withLock { attachmentStorage = stored }
+        }
+    }
+
+    /// The attachments with their modes.
+    var attachmentEntries: [String: Attachment] {
         get { lock.withLock { attachmentStorage } }
         set { lock.withLock { attachmentStorage = newValue } }
     }
@@ -54,6 +71,7 @@ public final class CVPixelBuffer: @unchecked Sendable {
         self.height = height
         self.pixelFormat = pixelFormat
         self.isPlanar = layout.isPlanar
+        releaseBytes = nil
         planes = layout.planes.map { p in
             let w = (width + p.widthDivisor - 1) / p.widthDivisor
             let h = (height + p.heightDivisor - 1) / p.heightDivisor
@@ -65,8 +83,25 @@ public final class CVPixelBuffer: @unchecked Sendable {
         }
     }
 
+    /// A single-plane buffer over memory the caller owns; `release` runs when the buffer goes away.
+    init(
+        width: Int, height: Int, pixelFormat: OSType, base: UnsafeMutableRawPointer, bytesPerRow: Int,
+        release: @escaping @Sendable () -> Void
+    ) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        isPlanar = false
+        releaseBytes = release
+        planes = [Plane(width: width, height: height, bytesPerRow: bytesPerRow, base: base)]
+    }
+
     deinit {
-        for plane in planes { plane.base.deallocate() }
+        if let releaseBytes {
+            releaseBytes()
+        } else {
+            for plane in planes { plane.base.deallocate() }
+        }
     }
 
     func lockBase() {
@@ -83,21 +118,64 @@ public final class CVPixelBuffer: @unchecked Sendable {
 
     /// The total bytes of all planes.
     var dataSize: Int { planes.reduce(0) { $0 + $1.bytesPerRow * $1.height } }
+
+    /// The plane a per-plane query reads: a planar buffer's own planes; for a non-planar buffer, index 0
+    /// is the whole buffer, as IOSurface treats plane 0 of a non-planar surface (spec §15.2 [D]).
+    func plane(at index: Int) -> Plane? {
+        if isPlanar { return planes.indices.contains(index) ? planes[index] : nil }
+        return index == 0 ? planes[0] : nil
+    }
 }
 
 /// `CVImageBuffer`: the pixel buffer in Obscura.
 public typealias CVImageBuffer = CVPixelBuffer
 
+/// `CVBuffer`: the pixel buffer in Obscura, whose only buffers are pixel buffers.
+public typealias CVBuffer = CVPixelBuffer
+
 /// `CVPixelBufferCreate`: a buffer of a supported pixel format; `kCVReturnInvalidPixelFormat` otherwise.
+///
+/// The width, height and format arguments decide the buffer; compatibility keys in the attributes
+/// (Metal, CGImage, IOSurface) describe how the memory may be shared, which changes nothing here.
 public func CVPixelBufferCreate(
-    _ allocator: AnyObject?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
-    _ pixelBufferAttributes: [String: Any]?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
 ) -> CVReturn {
     guard width > 0, height > 0 else { return kCVReturnInvalidArgument }
     guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormat: pixelFormatType) else {
         return kCVReturnInvalidPixelFormat
     }
     pixelBufferOut.pointee = buffer
+    return kCVReturnSuccess
+}
+
+/// `CVPixelBufferReleaseBytesCallback`: called when a buffer made over caller memory goes away.
+public typealias CVPixelBufferReleaseBytesCallback =
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
+
+/// `CVPixelBufferCreateWithBytes`: a buffer over the caller's memory, which is never copied.
+///
+/// Planar formats need `CVPixelBufferCreateWithPlanarBytes` and are refused with
+/// `kCVReturnInvalidPixelFormat`; rows shorter than a row of pixels are `kCVReturnInvalidArgument`.
+/// The release callback runs with `releaseRefCon` and the base address once the buffer is freed.
+public func CVPixelBufferCreateWithBytes(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ baseAddress: UnsafeMutableRawPointer, _ bytesPerRow: Int, _ releaseCallback: CVPixelBufferReleaseBytesCallback?,
+    _ releaseRefCon: UnsafeMutableRawPointer?, _ pixelBufferAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
+    guard width > 0, height > 0 else { return kCVReturnInvalidArgument }
+    guard let layout = PixelFormatLayout.of(pixelFormatType), !layout.isPlanar else {
+        return kCVReturnInvalidPixelFormat
+    }
+    guard bytesPerRow >= width * layout.planes[0].bytesPerPixel else { return kCVReturnInvalidArgument }
+    // The pointers travel as integers so that the closure is Sendable; they are the caller's to interpret.
+    let refCon = UInt(bitPattern: releaseRefCon), base = UInt(bitPattern: baseAddress)
+    pixelBufferOut.pointee = CVPixelBuffer(
+        width: width, height: height, pixelFormat: pixelFormatType, base: baseAddress, bytesPerRow: bytesPerRow
+    ) {
+        releaseCallback?(UnsafeMutableRawPointer(bitPattern: refCon), UnsafeRawPointer(bitPattern: base))
+    }
     return kCVReturnSuccess
 }
 
@@ -120,10 +198,10 @@ public func CVPixelBufferGetBaseAddress(_ buffer: CVPixelBuffer) -> UnsafeMutabl
     buffer.isPlanar ? nil : buffer.planes.first?.base
 }
 
-/// `CVPixelBufferGetBaseAddressOfPlane`: nil for an index out of range or a non-planar buffer.
+/// `CVPixelBufferGetBaseAddressOfPlane`: nil for an index out of range; plane 0 of a non-planar buffer is
+/// the buffer (spec §15.2 [D]).
 public func CVPixelBufferGetBaseAddressOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
-    guard buffer.isPlanar, buffer.planes.indices.contains(planeIndex) else { return nil }
-    return buffer.planes[planeIndex].base
+    buffer.plane(at: planeIndex)?.base
 }
 
 /// `CVPixelBufferGetBytesPerRow` (0 for planar buffers, whose rows are per plane).
@@ -131,10 +209,10 @@ public func CVPixelBufferGetBytesPerRow(_ buffer: CVPixelBuffer) -> Int {
     buffer.isPlanar ? 0 : buffer.planes[0].bytesPerRow
 }
 
-/// `CVPixelBufferGetBytesPerRowOfPlane`.
+/// `CVPixelBufferGetBytesPerRowOfPlane`: 0 for an index out of range; plane 0 of a non-planar buffer is the
+/// buffer (spec §15.2 [D]).
 public func CVPixelBufferGetBytesPerRowOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
-    guard buffer.isPlanar, buffer.planes.indices.contains(planeIndex) else { return 0 }
-    return buffer.planes[planeIndex].bytesPerRow
+    buffer.plane(at: planeIndex)?.bytesPerRow ?? 0
 }
 
 /// `CVPixelBufferGetWidth`.
@@ -142,16 +220,15 @@ public func CVPixelBufferGetWidth(_ buffer: CVPixelBuffer) -> Int { buffer.width
 /// `CVPixelBufferGetHeight`.
 public func CVPixelBufferGetHeight(_ buffer: CVPixelBuffer) -> Int { buffer.height }
 
-/// `CVPixelBufferGetWidthOfPlane`.
+/// `CVPixelBufferGetWidthOfPlane`: 0 for an index out of range; plane 0 of a non-planar buffer is the buffer
+/// (spec §15.2 [D]).
 public func CVPixelBufferGetWidthOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
-    guard buffer.isPlanar, buffer.planes.indices.contains(planeIndex) else { return 0 }
-    return buffer.planes[planeIndex].width
+    buffer.plane(at: planeIndex)?.width ?? 0
 }
 
-/// `CVPixelBufferGetHeightOfPlane`.
+/// `CVPixelBufferGetHeightOfPlane`: as `CVPixelBufferGetWidthOfPlane`.
 public func CVPixelBufferGetHeightOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
-    guard buffer.isPlanar, buffer.planes.indices.contains(planeIndex) else { return 0 }
-    return buffer.planes[planeIndex].height
+    buffer.plane(at: planeIndex)?.height ?? 0
 }
 
 /// `CVPixelBufferGetPlaneCount`: 0 for non-planar buffers.
@@ -165,3 +242,18 @@ public func CVPixelBufferGetPixelFormatType(_ buffer: CVPixelBuffer) -> OSType {
 
 /// `CVPixelBufferGetDataSize`.
 public func CVPixelBufferGetDataSize(_ buffer: CVPixelBuffer) -> Int { buffer.dataSize }
+
+/// `CVImageBufferGetEncodedSize`: the full size of the image in pixels.
+public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize {
+    CGSize(width: imageBuffer.width, height: imageBuffer.height)
+}
+
+/// `CVImageBufferGetDisplaySize`: the size to display at; square pixels, so the encoded size.
+public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize {
+    CVImageBufferGetEncodedSize(imageBuffer)
+}
+
+/// `CVImageBufferGetCleanRect`: the picture area; no buffer here has a border, so the whole image.
+public func CVImageBufferGetCleanRect(_ imageBuffer: CVImageBuffer) -> CGRect {
+    CGRect(origin: .zero, size: CVImageBufferGetEncodedSize(imageBuffer))
+}

@@ -394,7 +394,7 @@ final class SessionStream: @unchecked Sendable {
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
             space: space, look: device.streamLook)
-        let image = template.flatMap(PixelBufferCopying.copy)
+        let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
         if connection.isCameraIntrinsicMatrixDeliveryEnabled,
             let picture = StreamRendering.shared.picture(
@@ -407,9 +407,11 @@ final class SessionStream: @unchecked Sendable {
                 simd_float3(Float(k.fx), 0, 0), simd_float3(0, Float(k.fy), 0), simd_float3(Float(k.cx), Float(k.cy), 1)))
             attachments[kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix] = withUnsafeBytes(of: &m) { Data($0) }
         }
+        connection.videoTransform.reorient(&attachments, width: w, height: h)
         return CMSampleBuffer(
             imageBuffer: image, presentationTimeStamp: time, duration: duration,
-            formatDescription: CMFormatDescription(mediaType: kCMMediaType_Video, mediaSubType: format, dimensions: d),
+            formatDescription: CMFormatDescription(
+                mediaType: kCMMediaType_Video, mediaSubType: format, dimensions: connection.videoTransform.dimensions(d)),
             attachments: attachments)
     }
 

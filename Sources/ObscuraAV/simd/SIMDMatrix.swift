@@ -19,6 +19,12 @@ public struct simd_float3x3: Sendable, Equatable {
         self.columns = (columns[0], columns[1], columns[2])
     }
 
+    /// From three columns.
+    public init(_ col0: simd_float3, _ col1: simd_float3, _ col2: simd_float3) { columns = (col0, col1, col2) }
+
+    /// `scalar` times the identity.
+    public init(_ scalar: Float) { self.init(diagonal: simd_float3(repeating: scalar)) }
+
     /// A diagonal matrix.
     public init(diagonal: simd_float3) {
         columns = (simd_float3(diagonal.x, 0, 0), simd_float3(0, diagonal.y, 0), simd_float3(0, 0, diagonal.z))
@@ -82,6 +88,20 @@ public struct simd_float4x3: Sendable, Equatable {
     public init(_ columns: [simd_float3]) {
         precondition(columns.count == 4, "simd_float4x3 needs 4 columns")
         self.columns = (columns[0], columns[1], columns[2], columns[3])
+    }
+
+    /// From four columns.
+    public init(_ col0: simd_float3, _ col1: simd_float3, _ col2: simd_float3, _ col3: simd_float3) {
+        columns = (col0, col1, col2, col3)
+    }
+
+    /// From exactly three rows of four.
+    public init(rows: [simd_float4]) {
+        precondition(rows.count == 3, "simd_float4x3 needs 3 rows")
+        columns = (
+            simd_float3(rows[0].x, rows[1].x, rows[2].x), simd_float3(rows[0].y, rows[1].y, rows[2].y),
+            simd_float3(rows[0].z, rows[1].z, rows[2].z), simd_float3(rows[0].w, rows[1].w, rows[2].w)
+        )
     }
 
     /// A column.

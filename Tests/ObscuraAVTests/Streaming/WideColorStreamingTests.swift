@@ -54,8 +54,10 @@ extension AVCaptureStreamingTests {
     @Test func videoFramesInDisplayP3KeepColoursOutsideSRGB() throws {
         let sample = try saturatedFrame(.P3_D65)
         let image = try #require(sample.imageBuffer)
-        #expect(CVBufferGetAttachment(image, kCVImageBufferColorPrimariesKey, nil) as? String == "P3_D65")
-        #expect(CVBufferGetAttachment(image, kCVImageBufferTransferFunctionKey, nil) as? String == "IEC_sRGB")
+        #expect(
+            CVBufferCopyAttachment(image, kCVImageBufferColorPrimariesKey, nil) as? String == "P3_D65")
+        #expect(
+            CVBufferCopyAttachment(image, kCVImageBufferTransferFunctionKey, nil) as? String == "IEC_sRGB")
         let linear = try #require(sample.extendedLinearSRGB())
         let (fraction, minimum) = outside(linear)
         // Four P3 patches and four narrow-band ones fill about a fifth of the frame; most lie outside sRGB.
@@ -73,7 +75,8 @@ extension AVCaptureStreamingTests {
     @Test func videoFramesInSRGBAreClippedToSRGB() throws {
         let sample = try saturatedFrame(.sRGB)
         let image = try #require(sample.imageBuffer)
-        #expect(CVBufferGetAttachment(image, kCVImageBufferColorPrimariesKey, nil) as? String == "ITU_R_709_2")
+        #expect(
+            CVBufferCopyAttachment(image, kCVImageBufferColorPrimariesKey, nil) as? String == "ITU_R_709_2")
         let linear = try #require(sample.extendedLinearSRGB())
         let (fraction, minimum) = outside(linear)
         #expect(fraction == 0)

@@ -1,0 +1,42 @@
+import Foundation
+
+// The CoreFoundation names that capture code passes around, on Linux where Foundation keeps
+// CoreFoundation to itself. Each CF type is the Foundation class it is toll-free bridged to on
+// Apple's platforms, so the casts iOS code writes (`attrs as CFDictionary`, `key as String`,
+// `value as? Data`) are Foundation's own bridging and behave as they do there.
+//
+// Linux Foundation does not mark `NSString` Sendable, so the `CFString` key constants elsewhere are
+// `nonisolated(unsafe)`: each is an immutable string that nothing ever mutates.
+
+/// `CFTypeRef`: any CoreFoundation object.
+public typealias CFTypeRef = AnyObject
+/// `CFString`, bridged to `NSString` and `String`.
+public typealias CFString = NSString
+/// `CFDictionary`, bridged to `NSDictionary` and Swift dictionaries.
+public typealias CFDictionary = NSDictionary
+/// `CFMutableDictionary`.
+public typealias CFMutableDictionary = NSMutableDictionary
+/// `CFArray`, bridged to `NSArray` and Swift arrays.
+public typealias CFArray = NSArray
+/// `CFData`, bridged to `NSData` and `Data`.
+public typealias CFData = NSData
+/// `CFNumber`, bridged to `NSNumber`.
+public typealias CFNumber = NSNumber
+/// `CFBoolean`, which Foundation represents as an `NSNumber`.
+public typealias CFBoolean = NSNumber
+/// `CFIndex`.
+public typealias CFIndex = Int
+
+/// `CFAllocator`: where CoreFoundation objects get their memory. Obscura has one allocator, Swift's,
+/// so every allocator argument is accepted and none changes anything.
+public final class CFAllocator: @unchecked Sendable {
+    init() {}
+}
+
+/// `kCFAllocatorDefault`: NULL, which CoreFoundation reads as the default allocator.
+public let kCFAllocatorDefault: CFAllocator? = nil
+
+/// `kCFBooleanTrue`.
+public let kCFBooleanTrue: CFBoolean = NSNumber(value: true)
+/// `kCFBooleanFalse`.
+public let kCFBooleanFalse: CFBoolean = NSNumber(value: false)

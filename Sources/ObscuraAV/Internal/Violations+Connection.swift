@@ -1,0 +1,35 @@
+import CaptureRules
+import Foundation
+
+// Connection orientation and mirroring violations (spec §1.5).
+extension Violation {
+    // spec §1.5 [O]: the text Apple's framework raises (seen in public crash reports).
+    static func mirroringWhileAutomatic() -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection setVideoMirrored:]",
+            "Cannot be set when automaticallyAdjustsVideoMirroring is YES",
+            CaptureRule("§1.5", .observed, "isVideoMirrored is read-only while automaticallyAdjustsVideoMirroring"))
+    }
+
+    // spec §1.5 [D] rule, text [I].
+    static func mirroringUnsupported() -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection setVideoMirrored:]", "Video mirroring is not supported by this connection",
+            CaptureRule("§1.5", .documented, "isVideoMirrored may be set only when isVideoMirroringSupported"))
+    }
+
+    // spec §1.5 [D] rule, text [I].
+    static func orientationUnsupported() -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection setVideoOrientation:]", "Video orientation is not supported by this connection",
+            CaptureRule("§1.5", .documented, "videoOrientation may be set only when isVideoOrientationSupported"))
+    }
+
+    // spec §1.5 [D] rule, text [I].
+    static func rotationAngleUnsupported(_ angle: CGFloat) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection setVideoRotationAngle:]",
+            "The rotation angle \(angle) is not supported (see isVideoRotationAngleSupported:)",
+            CaptureRule("§1.5", .documented, "videoRotationAngle must pass isVideoRotationAngleSupported(_:)"))
+    }
+}

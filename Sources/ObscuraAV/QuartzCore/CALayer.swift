@@ -1,0 +1,149 @@
+import Foundation
+
+/// A layer of a layer tree (QuartzCore's `CALayer`): geometry and hierarchy only, no drawing.
+///
+/// The geometry follows Core Animation: `frame` is derived from `bounds`, `position` and
+/// `anchorPoint` (`frame.origin = position − anchorPoint × bounds.size`, ignoring `transform`),
+/// and setting `frame` moves `position` and resizes `bounds`.
+open class CALayer: NSObject, @unchecked Sendable {
+    private struct Inner {
+        var bounds = CGRect.zero
+        var position = CGPoint.zero
+        var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+        var sublayers: [CALayer]?
+        weak var superlayer: CALayer?
+        var affineTransform = CGAffineTransform.identity
+    }
+
+    private let lock = NSRecursiveLock()
+    private var inner = Inner()
+
+    public override init() { super.init() }
+
+    /// A copy of `layer`'s geometry, as Core Animation uses for presentation copies.
+    public init(layer: Any) {
+        super.init()
+        if let other = layer as? CALayer {
+            let o = other.lock.withLock { other.inner }
+            inner.bounds = o.bounds
+            inner.position = o.position
+            inner.anchorPoint = o.anchorPoint
+            inner.affineTransform = o.affineTransform
+        }
+    }
+
+    /// The layer's own coordinate space.
+    open var bounds: CGRect {
+        get { lock.withLock { inner.bounds } }
+        set { lock.withLock { inner.bounds = newValue } }
+    }
+
+    /// Where the anchor point sits in the superlayer.
+    open var position: CGPoint {
+        get { lock.withLock { inner.position } }
+        set { lock.withLock { inner.position = newValue } }
+    }
+
+    /// The anchor in unit coordinates of the bounds (default the centre).
+    open var anchorPoint: CGPoint {
+        get { lock.withLock { inner.anchorPoint } }
+        set { lock.withLock { inner.anchorPoint = newValue } }
+    }
+
+    /// The layer's rectangle in its superlayer's space.
+    open var frame: CGRect {
+        get {
+            lock.withLock {
+                let s = inner.bounds.size
+                return CGRect(
+                    x: inner.position.x - inner.anchorPoint.x * s.width,
+                    y: inner.position.y - inner.anchorPoint.y * s.height, width: s.width, height: s.height)
+            }
+        }
+        set {
+            lock.withLock {
+                let r = newValue.standardized
+                inner.bounds.size = r.size
+                inner.position = CGPoint(
+                    x: r.minX + inner.anchorPoint.x * r.width, y: r.minY + inner.anchorPoint.y * r.height)
+            }
+        }
+    }
+
+    /// Pixels per point (default 1).
+    open var contentsScale: CGFloat = 1
+    /// Whether sublayers are clipped to the bounds.
+    open var masksToBounds = false
+    /// The corner radius of the background.
+    open var cornerRadius: CGFloat = 0
+    /// The background colour.
+    open var backgroundColor: CGColor?
+    /// Whether the layer is hidden.
+    open var isHidden = false
+    /// The opacity, 0…1.
+    open var opacity: Float = 1
+    /// A name for finding the layer.
+    open var name: String?
+    /// The z position among siblings.
+    open var zPosition: CGFloat = 0
+
+    /// The layer's children, nil when it has none.
+    open var sublayers: [CALayer]? {
+        get { lock.withLock { inner.sublayers } }
+        set {
+            for layer in sublayers ?? [] { layer.detach() }
+            for layer in newValue ?? [] {
+                layer.removeFromSuperlayer()
+                layer.attach(to: self)
+            }
+            lock.withLock { inner.sublayers = newValue }
+        }
+    }
+
+    /// The parent layer.
+    open var superlayer: CALayer? { lock.withLock { inner.superlayer } }
+
+    /// Appends `layer` to the sublayers, taking it from any previous parent.
+    open func addSublayer(_ layer: CALayer) {
+        insertSublayer(layer, at: UInt32(lock.withLock { inner.sublayers?.count ?? 0 }))
+    }
+
+    /// Inserts `layer` at `idx` among the sublayers.
+    open func insertSublayer(_ layer: CALayer, at idx: UInt32) {
+        layer.removeFromSuperlayer()
+        layer.attach(to: self)
+        lock.withLock {
+            var list = inner.sublayers ?? []
+            list.insert(layer, at: min(Int(idx), list.count))
+            inner.sublayers = list
+        }
+    }
+
+    /// Detaches the layer from its parent.
+    open func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.lock.withLock {
+            parent.inner.sublayers?.removeAll { $0 === self }
+            if parent.inner.sublayers?.isEmpty == true { parent.inner.sublayers = nil }
+        }
+        detach()
+    }
+
+    /// The transform applied about the anchor point.
+    open func affineTransform() -> CGAffineTransform { lock.withLock { inner.affineTransform } }
+
+    /// Sets the transform applied about the anchor point.
+    open func setAffineTransform(_ m: CGAffineTransform) { lock.withLock { inner.affineTransform = m } }
+
+    /// Asks for layout; there is no render loop, so layout happens at once.
+    open func setNeedsLayout() { layoutSublayers() }
+
+    /// Lays out sublayers; subclasses override.
+    open func layoutSublayers() {}
+
+    /// Asks for a redraw; nothing is drawn.
+    open func setNeedsDisplay() {}
+
+    private func attach(to parent: CALayer) { lock.withLock { inner.superlayer = parent } }
+    private func detach() { lock.withLock { inner.superlayer = nil } }
+}

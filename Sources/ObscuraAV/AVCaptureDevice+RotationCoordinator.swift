@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the emulated phone is held (UIKit's `UIDeviceOrientation` meanings): upright in portrait unless a test
-/// or tool says otherwise (spec §16.3 [I]).
+/// or tool says otherwise (spec §19.3 [I]).
 package enum HeldOrientation: Sendable, CaseIterable {
     /// Upright, home button (or its place) at the bottom.
     case portrait
@@ -37,7 +37,7 @@ package enum HeldOrientation: Sendable, CaseIterable {
 
 extension AVCaptureDevice {
     /// Tells which rotation keeps previews and captures level with the horizon as the phone turns
-    /// (`AVCaptureDevice.RotationCoordinator`, iOS 17; spec §16.3).
+    /// (`AVCaptureDevice.RotationCoordinator`, iOS 17; spec §19.3).
     open class RotationCoordinator: NSObject, @unchecked Sendable {
         /// The camera.
         public private(set) weak var device: AVCaptureDevice?
@@ -51,11 +51,11 @@ extension AVCaptureDevice {
         }
 
         /// The angle for the preview layer's connection. The emulated interface turns with the phone, so the
-        /// preview needs the same rotation as a capture (spec §16.3 [I]).
+        /// preview needs the same rotation as a capture (spec §19.3 [I]).
         open var videoRotationAngleForHorizonLevelPreview: CGFloat { HeldOrientation.current.horizonLevelAngle }
 
         /// The angle for an output's connection so that captured images are upright: 90° with the phone in
-        /// portrait, 0° in landscape with the home button on the right (spec §16.3 [D]).
+        /// portrait, 0° in landscape with the home button on the right (spec §19.3 [D]).
         open var videoRotationAngleForHorizonLevelCapture: CGFloat { HeldOrientation.current.horizonLevelAngle }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A layer that shows a session's video (`AVCaptureVideoPreviewLayer`), and converts between its points and
-/// the capture device's (spec §16).
+/// the capture device's (spec §19).
 ///
 /// Device points and metadata-output rectangles are normalised to the sensor's own landscape image: (0, 0) is
-/// its top-left, (1, 1) its bottom-right, whatever the connection's rotation and mirroring (spec §16.2 [D]).
+/// its top-left, (1, 1) its bottom-right, whatever the connection's rotation and mirroring (spec §19.2 [D]).
 /// A layer point passes through the video rectangle that the gravity lays out in the bounds, then through the
 /// connection's mirror and rotation undone, so that a point on a subject in the preview names the same
 /// subject for focus, exposure and metadata.
@@ -25,7 +25,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         inner.session = session
     }
 
-    /// A layer attached to `session` without a connection; the client adds one (spec §16.1 [D]).
+    /// A layer attached to `session` without a connection; the client adds one (spec §19.1 [D]).
     public init(sessionWithNoConnection session: AVCaptureSession) {
         super.init()
         inner.session = session
@@ -60,7 +60,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     }
 
     /// The connection from the session's camera to this layer; nil without a session, a camera input, or when
-    /// made with no connection (spec §16.1 [D]). It is formed once the session has a camera, and kept while
+    /// made with no connection (spec §19.1 [D]). It is formed once the session has a camera, and kept while
     /// that camera stays.
     open var connection: AVCaptureConnection? {
         let (session, makes, current) = state.withLock { (inner.session, inner.makesConnection, inner.connection) }
@@ -83,7 +83,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// Whether video is flowing to the layer: the session runs and the connection is enabled.
     open var isPreviewing: Bool { (session?.isRunning ?? false) && (connection?.isEnabled ?? false) }
 
-    // MARK: - Conversions (spec §16.2)
+    // MARK: - Conversions (spec §19.2)
 
     /// The device point (0…1 over the sensor's landscape image) under `pointInLayer`.
     open func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint {

@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Exposure {
         // spec §2.4 [D]: continuous auto-exposure where supported.
         @Test func continuousAutoExposure() throws {

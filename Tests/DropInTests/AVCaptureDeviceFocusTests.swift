@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Focus {
         // spec §2.4 [D]: continuous autofocus where supported, inside lock/unlock.
         @Test func continuousAutoFocusWhenSupported() throws {

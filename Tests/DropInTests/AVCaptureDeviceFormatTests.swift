@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Format {
         // A wide camera sees between 60° and 80° across (a 24–28 mm-equivalent lens); the
         // distortion-corrected view is never wider.

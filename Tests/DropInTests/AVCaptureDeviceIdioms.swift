@@ -4,7 +4,9 @@ import Testing
 
 /// Device configuration written the way iOS camera code writes it. Serialized: every test here
 /// configures the same shared back camera, whose lock and settings are one per device.
-@Suite(.serialized) struct AVCaptureDeviceIdioms {}
+extension DropIn {
+    @Suite struct AVCaptureDeviceIdioms {}
+}
 
 /// The default camera, as `AVCaptureDevice.default(for: .video)` gives it to apps.
 func backCamera() throws -> AVCaptureDevice {

@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Access {
         // spec §2.8 [D]: the usual permission check before configuring a session.
         @Test func authorizedSwitch() {

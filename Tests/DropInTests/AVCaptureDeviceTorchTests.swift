@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Torch {
         // spec §2.4 [D]: a flashlight button turns the torch on where there is one.
         @Test func torchButtonTurnsItOn() throws {

@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct WhiteBalance {
         // spec §2.4 [D]: continuous auto white balance where supported.
         @Test func continuousAutoWhiteBalance() throws {

@@ -2,7 +2,7 @@ import AVFoundation
 import Foundation
 import Testing
 
-extension AVCaptureDeviceIdioms {
+extension DropIn.AVCaptureDeviceIdioms {
     @Suite struct Zoom {
         // spec §2.4 [D]: a pinch clamps the factor into the available range.
         @Test func pinchClampsIntoTheAvailableRange() throws {

@@ -78,128 +78,7 @@ final class NameLog: @unchecked Sendable {
     func append(_ name: Notification.Name) { lock.withLock { heard.append(name) } }
 }
 
-// spec §1.3 [D]: the pre-iOS 17 names are the same notifications.
-@Test func preIOS17NotificationNamesAreTheCurrentOnes() {
-    #expect(NSNotification.Name.AVCaptureSessionRuntimeError == AVCaptureSession.runtimeErrorNotification)
-    #expect(NSNotification.Name.AVCaptureSessionWasInterrupted == AVCaptureSession.wasInterruptedNotification)
-    #expect(NSNotification.Name.AVCaptureSessionInterruptionEnded == AVCaptureSession.interruptionEndedNotification)
-    #expect(NSNotification.Name.AVCaptureSessionDidStartRunning == AVCaptureSession.didStartRunningNotification)
-    #expect(NSNotification.Name.AVCaptureSessionDidStopRunning == AVCaptureSession.didStopRunningNotification)
-}
-
-// spec §1.3 [D]: an observer registered under the old name hears startRunning and stopRunning.
-@Test func observerOfOldDidStartRunningNameHearsStartRunning() throws {
-    let rig = try PhotoSessionRig()
-    let heard = NameLog()
-    let tokens = [NSNotification.Name.AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning].map { name in
-        NotificationCenter.default.addObserver(forName: name, object: rig.session, queue: nil) { note in
-            heard.append(note.name)
-        }
-    }
-    defer { tokens.forEach(NotificationCenter.default.removeObserver) }
-    rig.session.startRunning()
-    rig.session.stopRunning()
-    #expect(heard.names == [.AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning])
-}
-
-// spec §1.3 [D]: the system-pressure interruption key is Apple's string.
-@Test func systemPressureInterruptionKeyIsApplesString() {
-    #expect(AVCaptureSessionInterruptionSystemPressureStateKey == "AVCaptureSessionInterruptionSystemPressureStateKey")
-}
-
 // MARK: Zero shutter lag and responsive capture
-
-// spec §3.3 [D][I]: with a camera, zero shutter lag is supported and on by default.
-@Test func zeroShutterLagIsOnByDefaultWithACamera() throws {
-    let rig = try PhotoSessionRig()
-    #expect(rig.photoOutput.isZeroShutterLagSupported)
-    #expect(rig.photoOutput.isZeroShutterLagEnabled)
-}
-
-// spec §3.3 [D]: an output without a video source supports none of the iOS 17 features.
-@Test func outputWithoutCameraSupportsNoResponsiveFeatures() {
-    let output = AVCapturePhotoOutput()
-    #expect(!output.isZeroShutterLagSupported)
-    #expect(!output.isResponsiveCaptureSupported)
-    #expect(!output.isFastCapturePrioritizationSupported)
-}
-
-// spec §3.3 [D]: responsive capture needs zero shutter lag; fast prioritization needs responsive capture.
-@Test func responsiveCaptureIdiomEnablesFastCapturePrioritization() throws {
-    let rig = try PhotoSessionRig()
-    let output = rig.photoOutput
-    #expect(!output.isFastCapturePrioritizationSupported)
-    if output.isResponsiveCaptureSupported { output.isResponsiveCaptureEnabled = true }
-    #expect(output.isResponsiveCaptureEnabled)
-    #expect(output.isFastCapturePrioritizationSupported)
-    if output.isFastCapturePrioritizationSupported { output.isFastCapturePrioritizationEnabled = true }
-    #expect(output.isFastCapturePrioritizationEnabled)
-    output.isZeroShutterLagEnabled = false
-    #expect(!output.isResponsiveCaptureSupported)
-    #expect(!output.isResponsiveCaptureEnabled)
-    #expect(!output.isFastCapturePrioritizationEnabled)
-}
-
-// spec §3.3 [D]: readiness is .sessionNotRunning until the session runs, then .ready.
-@Test func captureReadinessFollowsTheSession() throws {
-    let rig = try PhotoSessionRig()
-    #expect(rig.photoOutput.captureReadiness == .sessionNotRunning)
-    rig.session.startRunning()
-    #expect(rig.photoOutput.captureReadiness == .ready)
-    rig.session.stopRunning()
-    #expect(rig.photoOutput.captureReadiness == .sessionNotRunning)
-}
-
-// spec §3.2 [D], §3.3 [D]: with responsive capture, a capture issued as soon as the previous one
-// was captured begins before the previous one's photo arrives; photos keep request order.
-@Test func responsiveCaptureOverlapsTheNextCaptureWithProcessing() throws {
-    let rig = try PhotoSessionRig()
-    rig.photoOutput.isResponsiveCaptureEnabled = true
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let log = EventLog()
-    let first = AVCapturePhotoSettings()
-    let second = AVCapturePhotoSettings()
-    var readinessAfterFirstCapture: AVCapturePhotoOutput.CaptureReadiness?
-    log.onFirstDidCapture = {
-        readinessAfterFirstCapture = rig.photoOutput.captureReadiness
-        rig.photoOutput.capturePhoto(with: second, delegate: log)
-    }
-    rig.photoOutput.capturePhoto(with: first, delegate: log)
-    #expect(log.waitForFinishes(2))
-    let (a, b) = (first.uniqueID, second.uniqueID)
-    #expect(
-        log.events == [
-            "\(a):willBegin", "\(a):didCapture", "\(b):willBegin", "\(b):didCapture", "\(a):photo", "\(a):didFinish",
-            "\(b):photo", "\(b):didFinish",
-        ])
-    #expect(readinessAfterFirstCapture == .ready)
-    #expect(rig.photoOutput.captureReadiness == .ready)
-}
-
-// spec §3.2 [D], §3.3 [D]: without responsive capture, the next request waits for processing.
-@Test func withoutResponsiveCaptureTheNextCaptureWaitsForProcessing() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let log = EventLog()
-    let first = AVCapturePhotoSettings()
-    let second = AVCapturePhotoSettings()
-    var readinessAfterFirstCapture: AVCapturePhotoOutput.CaptureReadiness?
-    log.onFirstDidCapture = {
-        readinessAfterFirstCapture = rig.photoOutput.captureReadiness
-        rig.photoOutput.capturePhoto(with: second, delegate: log)
-    }
-    rig.photoOutput.capturePhoto(with: first, delegate: log)
-    #expect(log.waitForFinishes(2))
-    let (a, b) = (first.uniqueID, second.uniqueID)
-    #expect(
-        log.events == [
-            "\(a):willBegin", "\(a):didCapture", "\(a):photo", "\(a):didFinish", "\(b):willBegin", "\(b):didCapture",
-            "\(b):photo", "\(b):didFinish",
-        ])
-    #expect(readinessAfterFirstCapture == .notReadyWaitingForProcessing)
-}
 
 /// Marks the main queue, so a callback can tell it runs there. (On Linux the main queue may be
 /// drained by a thread other than the process's first one, so `Thread.isMainThread` cannot tell.)
@@ -236,157 +115,9 @@ final class ShutterButtonModel: NSObject, AVCapturePhotoOutputReadinessCoordinat
     }
 }
 
-// spec §3.3 [D]: the delegate gets the current value when set, then each change, on the main queue.
-@Test func readinessCoordinatorTellsItsDelegateOnTheMainQueue() throws {
-    let rig = try PhotoSessionRig()
-    _ = mainQueueKey
-    let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
-    let model = ShutterButtonModel()
-    coordinator.delegate = model
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let log = EventLog()
-    rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
-    #expect(log.waitForFinishes())
-    #expect(model.drainMainQueue())
-    #expect(
-        model.states == [
-            .sessionNotRunning, .ready, .notReadyWaitingForCapture, .notReadyWaitingForProcessing, .ready,
-        ])
-    #expect(model.allOnMainQueue)
-    #expect(coordinator.captureReadiness == .ready)
-}
-
-// spec §3.3 [D][I]: a tracked request makes the coordinator not ready until it is stopped.
-@Test func trackingACaptureRequestDisablesTheShutterMomentarily() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
-    let settings = AVCapturePhotoSettings()
-    #expect(coordinator.captureReadiness == .ready)
-    coordinator.startTrackingCaptureRequest(using: settings)
-    #expect(coordinator.captureReadiness == .notReadyMomentarily)
-    coordinator.stopTrackingCaptureRequest(using: settings.uniqueID)
-    #expect(coordinator.captureReadiness == .ready)
-}
-
 // MARK: Formats per file type
 
-// spec §3.1 [D]: HEIF holds HEVC, JPEG holds JPEG, TIFF holds uncompressed pixels.
-@Test func supportedCodecTypesFollowTheFileType() throws {
-    let rig = try PhotoSessionRig()
-    let output = rig.photoOutput
-    #expect(output.supportedPhotoCodecTypes(for: .heic) == [.hevc])
-    #expect(output.supportedPhotoCodecTypes(for: .jpg) == [.jpeg])
-    #expect(output.supportedPhotoCodecTypes(for: .tif).isEmpty)
-    #expect(output.supportedPhotoPixelFormatTypes(for: .tif).contains(kCVPixelFormatType_32BGRA))
-    #expect(output.supportedPhotoPixelFormatTypes(for: .jpg).isEmpty)
-}
-
-// spec §3.1 [D]: DNG holds the RAW formats of a back camera.
-@Test func supportedRawFormatsForDNG() throws {
-    let rig = try PhotoSessionRig()
-    let output = rig.photoOutput
-    #expect(output.supportedRawPhotoPixelFormatTypes(for: .dng) == output.availableRawPhotoPixelFormatTypes)
-    #expect(!output.supportedRawPhotoPixelFormatTypes(for: .dng).isEmpty)
-}
-
-// spec §3.1 [D]: before the output has a video source, every list is empty.
-@Test func formatsPerFileTypeAreEmptyWithoutACamera() {
-    let output = AVCapturePhotoOutput()
-    #expect(output.supportedPhotoCodecTypes(for: .heic).isEmpty)
-    #expect(output.supportedPhotoPixelFormatTypes(for: .tif).isEmpty)
-}
-
 // MARK: Previews, thumbnails and CGImage
-
-// spec §4 [D]: a compressed photo's settings offer BGRA previews and JPEG thumbnails.
-@Test func settingsOfferPreviewFormatsAndThumbnailCodecs() {
-    let settings = AVCapturePhotoSettings()
-    #expect(settings.availablePreviewPhotoPixelFormatTypes.first == kCVPixelFormatType_32BGRA)
-    #expect(settings.availableEmbeddedThumbnailPhotoCodecTypes == [.jpeg])
-    let uncompressed = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
-    #expect(uncompressed.availableEmbeddedThumbnailPhotoCodecTypes.isEmpty)
-}
-
-// spec §4, §5, §6 [D]: the preview comes in the asked format, fitted inside the asked box with
-// the photo's aspect ratio: 640 × 480 into 160 × 160 is 160 × 120.
-@Test func previewPhotoFormatDeliversAScaledPreviewBuffer() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let settings = AVCapturePhotoSettings()
-    let previewPixelType = try #require(settings.availablePreviewPhotoPixelFormatTypes.first)
-    settings.previewPhotoFormat = [
-        kCVPixelBufferPixelFormatTypeKey as String: previewPixelType, kCVPixelBufferWidthKey as String: 160,
-        kCVPixelBufferHeightKey as String: 160,
-    ]
-    let log = EventLog()
-    rig.photoOutput.capturePhoto(with: settings, delegate: log)
-    #expect(log.waitForFinishes())
-    let photo = try #require(log.photos.first)
-    #expect(photo.resolvedSettings.photoDimensions.width == 640)
-    #expect(photo.resolvedSettings.previewDimensions.width == 160)
-    #expect(photo.resolvedSettings.previewDimensions.height == 120)
-    let preview = try #require(photo.previewPixelBuffer)
-    #expect(CVPixelBufferGetWidth(preview) == 160)
-    #expect(CVPixelBufferGetHeight(preview) == 120)
-    #expect(CVPixelBufferGetPixelFormatType(preview) == kCVPixelFormatType_32BGRA)
-    let image = try #require(photo.previewCGImageRepresentation())
-    #expect(image.width == 160 && image.height == 120)
-}
-
-// spec §5 [D]: without a preview format there is no preview.
-@Test func noPreviewWithoutPreviewPhotoFormat() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let log = EventLog()
-    rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
-    #expect(log.waitForFinishes())
-    let photo = try #require(log.photos.first)
-    #expect(photo.previewPixelBuffer == nil)
-    #expect(photo.previewCGImageRepresentation() == nil)
-    #expect(photo.resolvedSettings.previewDimensions.width == 0)
-    #expect(photo.resolvedSettings.embeddedThumbnailDimensions.width == 0)
-}
-
-// spec §6 [D]: an embedded thumbnail's size is in the resolved settings, fitted with aspect kept:
-// 640 × 480 into 320 × 320 is 320 × 240.
-@Test func embeddedThumbnailSizeIsResolved() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
-    if let codec = settings.availableEmbeddedThumbnailPhotoCodecTypes.first {
-        settings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: codec, AVVideoWidthKey: 320, AVVideoHeightKey: 320]
-    }
-    let log = EventLog()
-    rig.photoOutput.capturePhoto(with: settings, delegate: log)
-    #expect(log.waitForFinishes())
-    let resolved = try #require(log.photos.first).resolvedSettings
-    #expect(resolved.embeddedThumbnailDimensions.width == 320)
-    #expect(resolved.embeddedThumbnailDimensions.height == 240)
-}
-
-// spec §5 [D]: the CGImage has the photo's size, 8-bit components, and the photo's colour space.
-@Test func cgImageRepresentationHasThePhotosSize() throws {
-    let rig = try PhotoSessionRig()
-    rig.session.startRunning()
-    defer { rig.session.stopRunning() }
-    let log = EventLog()
-    rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
-    #expect(log.waitForFinishes())
-    let photo = try #require(log.photos.first)
-    let image = try #require(photo.cgImageRepresentation())
-    #expect(image.width == Int(photo.resolvedSettings.photoDimensions.width))
-    #expect(image.height == Int(photo.resolvedSettings.photoDimensions.height))
-    #expect(image.bitsPerComponent == 8)
-    #expect(image.bytesPerRow >= image.width * image.bitsPerPixel / 8)
-    let name = try #require(image.colorSpace?.name)
-    #expect(name == CGColorSpace.sRGB || name == CGColorSpace.displayP3)
-}
 
 /// Readiness values in the order a KVO handler saw them.
 final class ReadinessLog: @unchecked Sendable {
@@ -396,16 +127,289 @@ final class ReadinessLog: @unchecked Sendable {
     func append(_ value: AVCapturePhotoOutput.CaptureReadiness) { lock.withLock { seen.append(value) } }
 }
 
-// spec §3.3 [D]: the coordinator's captureReadiness is key-value observable.
-@Test func coordinatorReadinessIsKeyValueObservable() throws {
-    let rig = try PhotoSessionRig()
-    let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
-    let log = ReadinessLog()
-    let observation = coordinator.observe(\.captureReadiness, options: [.new]) { _, change in
-        if let value = change.newValue { log.append(value) }
+extension DropIn {
+    @Suite struct PhotoOutputIdiomTests {
+        // spec §1.3 [D]: the pre-iOS 17 names are the same notifications.
+        @Test func preIOS17NotificationNamesAreTheCurrentOnes() {
+            #expect(NSNotification.Name.AVCaptureSessionRuntimeError == AVCaptureSession.runtimeErrorNotification)
+            #expect(NSNotification.Name.AVCaptureSessionWasInterrupted == AVCaptureSession.wasInterruptedNotification)
+            #expect(NSNotification.Name.AVCaptureSessionInterruptionEnded == AVCaptureSession.interruptionEndedNotification)
+            #expect(NSNotification.Name.AVCaptureSessionDidStartRunning == AVCaptureSession.didStartRunningNotification)
+            #expect(NSNotification.Name.AVCaptureSessionDidStopRunning == AVCaptureSession.didStopRunningNotification)
+        }
+
+        // spec §1.3 [D]: an observer registered under the old name hears startRunning and stopRunning.
+        @Test func observerOfOldDidStartRunningNameHearsStartRunning() throws {
+            let rig = try PhotoSessionRig()
+            let heard = NameLog()
+            let tokens = [NSNotification.Name.AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning].map { name in
+                NotificationCenter.default.addObserver(forName: name, object: rig.session, queue: nil) { note in
+                    heard.append(note.name)
+                }
+            }
+            defer { tokens.forEach(NotificationCenter.default.removeObserver) }
+            rig.session.startRunning()
+            rig.session.stopRunning()
+            #expect(heard.names == [.AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning])
+        }
+
+        // spec §1.3 [D]: the system-pressure interruption key is Apple's string.
+        @Test func systemPressureInterruptionKeyIsApplesString() {
+            #expect(AVCaptureSessionInterruptionSystemPressureStateKey == "AVCaptureSessionInterruptionSystemPressureStateKey")
+        }
+
+        // spec §3.3 [D][I]: with a camera, zero shutter lag is supported and on by default.
+        @Test func zeroShutterLagIsOnByDefaultWithACamera() throws {
+            let rig = try PhotoSessionRig()
+            #expect(rig.photoOutput.isZeroShutterLagSupported)
+            #expect(rig.photoOutput.isZeroShutterLagEnabled)
+        }
+
+        // spec §3.3 [D]: an output without a video source supports none of the iOS 17 features.
+        @Test func outputWithoutCameraSupportsNoResponsiveFeatures() {
+            let output = AVCapturePhotoOutput()
+            #expect(!output.isZeroShutterLagSupported)
+            #expect(!output.isResponsiveCaptureSupported)
+            #expect(!output.isFastCapturePrioritizationSupported)
+        }
+
+        // spec §3.3 [D]: responsive capture needs zero shutter lag; fast prioritization needs responsive capture.
+        @Test func responsiveCaptureIdiomEnablesFastCapturePrioritization() throws {
+            let rig = try PhotoSessionRig()
+            let output = rig.photoOutput
+            #expect(!output.isFastCapturePrioritizationSupported)
+            if output.isResponsiveCaptureSupported { output.isResponsiveCaptureEnabled = true }
+            #expect(output.isResponsiveCaptureEnabled)
+            #expect(output.isFastCapturePrioritizationSupported)
+            if output.isFastCapturePrioritizationSupported { output.isFastCapturePrioritizationEnabled = true }
+            #expect(output.isFastCapturePrioritizationEnabled)
+            output.isZeroShutterLagEnabled = false
+            #expect(!output.isResponsiveCaptureSupported)
+            #expect(!output.isResponsiveCaptureEnabled)
+            #expect(!output.isFastCapturePrioritizationEnabled)
+        }
+
+        // spec §3.3 [D]: readiness is .sessionNotRunning until the session runs, then .ready.
+        @Test func captureReadinessFollowsTheSession() throws {
+            let rig = try PhotoSessionRig()
+            #expect(rig.photoOutput.captureReadiness == .sessionNotRunning)
+            rig.session.startRunning()
+            #expect(rig.photoOutput.captureReadiness == .ready)
+            rig.session.stopRunning()
+            #expect(rig.photoOutput.captureReadiness == .sessionNotRunning)
+        }
+
+        // spec §3.2 [D], §3.3 [D]: with responsive capture, a capture issued as soon as the previous one
+        // was captured begins before the previous one's photo arrives; photos keep request order.
+        @Test func responsiveCaptureOverlapsTheNextCaptureWithProcessing() throws {
+            let rig = try PhotoSessionRig()
+            rig.photoOutput.isResponsiveCaptureEnabled = true
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            let first = AVCapturePhotoSettings()
+            let second = AVCapturePhotoSettings()
+            var readinessAfterFirstCapture: AVCapturePhotoOutput.CaptureReadiness?
+            log.onFirstDidCapture = {
+                readinessAfterFirstCapture = rig.photoOutput.captureReadiness
+                rig.photoOutput.capturePhoto(with: second, delegate: log)
+            }
+            rig.photoOutput.capturePhoto(with: first, delegate: log)
+            #expect(log.waitForFinishes(2))
+            let (a, b) = (first.uniqueID, second.uniqueID)
+            #expect(
+                log.events == [
+                    "\(a):willBegin", "\(a):didCapture", "\(b):willBegin", "\(b):didCapture", "\(a):photo", "\(a):didFinish",
+                    "\(b):photo", "\(b):didFinish",
+                ])
+            #expect(readinessAfterFirstCapture == .ready)
+            #expect(rig.photoOutput.captureReadiness == .ready)
+        }
+
+        // spec §3.2 [D], §3.3 [D]: without responsive capture, the next request waits for processing.
+        @Test func withoutResponsiveCaptureTheNextCaptureWaitsForProcessing() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            let first = AVCapturePhotoSettings()
+            let second = AVCapturePhotoSettings()
+            var readinessAfterFirstCapture: AVCapturePhotoOutput.CaptureReadiness?
+            log.onFirstDidCapture = {
+                readinessAfterFirstCapture = rig.photoOutput.captureReadiness
+                rig.photoOutput.capturePhoto(with: second, delegate: log)
+            }
+            rig.photoOutput.capturePhoto(with: first, delegate: log)
+            #expect(log.waitForFinishes(2))
+            let (a, b) = (first.uniqueID, second.uniqueID)
+            #expect(
+                log.events == [
+                    "\(a):willBegin", "\(a):didCapture", "\(a):photo", "\(a):didFinish", "\(b):willBegin", "\(b):didCapture",
+                    "\(b):photo", "\(b):didFinish",
+                ])
+            #expect(readinessAfterFirstCapture == .notReadyWaitingForProcessing)
+        }
+
+        // spec §3.3 [D]: the delegate gets the current value when set, then each change, on the main queue.
+        @Test func readinessCoordinatorTellsItsDelegateOnTheMainQueue() throws {
+            let rig = try PhotoSessionRig()
+            _ = mainQueueKey
+            let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
+            let model = ShutterButtonModel()
+            coordinator.delegate = model
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
+            #expect(log.waitForFinishes())
+            #expect(model.drainMainQueue())
+            #expect(
+                model.states == [
+                    .sessionNotRunning, .ready, .notReadyWaitingForCapture, .notReadyWaitingForProcessing, .ready,
+                ])
+            #expect(model.allOnMainQueue)
+            #expect(coordinator.captureReadiness == .ready)
+        }
+
+        // spec §3.3 [D][I]: a tracked request makes the coordinator not ready until it is stopped.
+        @Test func trackingACaptureRequestDisablesTheShutterMomentarily() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
+            let settings = AVCapturePhotoSettings()
+            #expect(coordinator.captureReadiness == .ready)
+            coordinator.startTrackingCaptureRequest(using: settings)
+            #expect(coordinator.captureReadiness == .notReadyMomentarily)
+            coordinator.stopTrackingCaptureRequest(using: settings.uniqueID)
+            #expect(coordinator.captureReadiness == .ready)
+        }
+
+        // spec §3.1 [D]: HEIF holds HEVC, JPEG holds JPEG, TIFF holds uncompressed pixels.
+        @Test func supportedCodecTypesFollowTheFileType() throws {
+            let rig = try PhotoSessionRig()
+            let output = rig.photoOutput
+            #expect(output.supportedPhotoCodecTypes(for: .heic) == [.hevc])
+            #expect(output.supportedPhotoCodecTypes(for: .jpg) == [.jpeg])
+            #expect(output.supportedPhotoCodecTypes(for: .tif).isEmpty)
+            #expect(output.supportedPhotoPixelFormatTypes(for: .tif).contains(kCVPixelFormatType_32BGRA))
+            #expect(output.supportedPhotoPixelFormatTypes(for: .jpg).isEmpty)
+        }
+
+        // spec §3.1 [D]: DNG holds the RAW formats of a back camera.
+        @Test func supportedRawFormatsForDNG() throws {
+            let rig = try PhotoSessionRig()
+            let output = rig.photoOutput
+            #expect(output.supportedRawPhotoPixelFormatTypes(for: .dng) == output.availableRawPhotoPixelFormatTypes)
+            #expect(!output.supportedRawPhotoPixelFormatTypes(for: .dng).isEmpty)
+        }
+
+        // spec §3.1 [D]: before the output has a video source, every list is empty.
+        @Test func formatsPerFileTypeAreEmptyWithoutACamera() {
+            let output = AVCapturePhotoOutput()
+            #expect(output.supportedPhotoCodecTypes(for: .heic).isEmpty)
+            #expect(output.supportedPhotoPixelFormatTypes(for: .tif).isEmpty)
+        }
+
+        // spec §4 [D]: a compressed photo's settings offer BGRA previews and JPEG thumbnails.
+        @Test func settingsOfferPreviewFormatsAndThumbnailCodecs() {
+            let settings = AVCapturePhotoSettings()
+            #expect(settings.availablePreviewPhotoPixelFormatTypes.first == kCVPixelFormatType_32BGRA)
+            #expect(settings.availableEmbeddedThumbnailPhotoCodecTypes == [.jpeg])
+            let uncompressed = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            #expect(uncompressed.availableEmbeddedThumbnailPhotoCodecTypes.isEmpty)
+        }
+
+        // spec §4, §5, §6 [D]: the preview comes in the asked format, fitted inside the asked box with
+        // the photo's aspect ratio: 640 × 480 into 160 × 160 is 160 × 120.
+        @Test func previewPhotoFormatDeliversAScaledPreviewBuffer() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let settings = AVCapturePhotoSettings()
+            let previewPixelType = try #require(settings.availablePreviewPhotoPixelFormatTypes.first)
+            settings.previewPhotoFormat = [
+                kCVPixelBufferPixelFormatTypeKey as String: previewPixelType, kCVPixelBufferWidthKey as String: 160,
+                kCVPixelBufferHeightKey as String: 160,
+            ]
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: settings, delegate: log)
+            #expect(log.waitForFinishes())
+            let photo = try #require(log.photos.first)
+            #expect(photo.resolvedSettings.photoDimensions.width == 640)
+            #expect(photo.resolvedSettings.previewDimensions.width == 160)
+            #expect(photo.resolvedSettings.previewDimensions.height == 120)
+            let preview = try #require(photo.previewPixelBuffer)
+            #expect(CVPixelBufferGetWidth(preview) == 160)
+            #expect(CVPixelBufferGetHeight(preview) == 120)
+            #expect(CVPixelBufferGetPixelFormatType(preview) == kCVPixelFormatType_32BGRA)
+            let image = try #require(photo.previewCGImageRepresentation())
+            #expect(image.width == 160 && image.height == 120)
+        }
+
+        // spec §5 [D]: without a preview format there is no preview.
+        @Test func noPreviewWithoutPreviewPhotoFormat() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
+            #expect(log.waitForFinishes())
+            let photo = try #require(log.photos.first)
+            #expect(photo.previewPixelBuffer == nil)
+            #expect(photo.previewCGImageRepresentation() == nil)
+            #expect(photo.resolvedSettings.previewDimensions.width == 0)
+            #expect(photo.resolvedSettings.embeddedThumbnailDimensions.width == 0)
+        }
+
+        // spec §6 [D]: an embedded thumbnail's size is in the resolved settings, fitted with aspect kept:
+        // 640 × 480 into 320 × 320 is 320 × 240.
+        @Test func embeddedThumbnailSizeIsResolved() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+            if let codec = settings.availableEmbeddedThumbnailPhotoCodecTypes.first {
+                settings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: codec, AVVideoWidthKey: 320, AVVideoHeightKey: 320]
+            }
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: settings, delegate: log)
+            #expect(log.waitForFinishes())
+            let resolved = try #require(log.photos.first).resolvedSettings
+            #expect(resolved.embeddedThumbnailDimensions.width == 320)
+            #expect(resolved.embeddedThumbnailDimensions.height == 240)
+        }
+
+        // spec §5 [D]: the CGImage has the photo's size, 8-bit components, and the photo's colour space.
+        @Test func cgImageRepresentationHasThePhotosSize() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
+            #expect(log.waitForFinishes())
+            let photo = try #require(log.photos.first)
+            let image = try #require(photo.cgImageRepresentation())
+            #expect(image.width == Int(photo.resolvedSettings.photoDimensions.width))
+            #expect(image.height == Int(photo.resolvedSettings.photoDimensions.height))
+            #expect(image.bitsPerComponent == 8)
+            #expect(image.bytesPerRow >= image.width * image.bitsPerPixel / 8)
+            let name = try #require(image.colorSpace?.name)
+            #expect(name == CGColorSpace.sRGB || name == CGColorSpace.displayP3)
+        }
+
+        // spec §3.3 [D]: the coordinator's captureReadiness is key-value observable.
+        @Test func coordinatorReadinessIsKeyValueObservable() throws {
+            let rig = try PhotoSessionRig()
+            let coordinator = AVCapturePhotoOutputReadinessCoordinator(photoOutput: rig.photoOutput)
+            let log = ReadinessLog()
+            let observation = coordinator.observe(\.captureReadiness, options: [.new]) { _, change in
+                if let value = change.newValue { log.append(value) }
+            }
+            defer { observation.invalidate() }
+            rig.session.startRunning()
+            rig.session.stopRunning()
+            #expect(log.values == [.ready, .sessionNotRunning])
+        }
     }
-    defer { observation.invalidate() }
-    rig.session.startRunning()
-    rig.session.stopRunning()
-    #expect(log.values == [.ready, .sessionNotRunning])
 }

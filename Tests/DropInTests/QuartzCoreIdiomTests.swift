@@ -4,54 +4,58 @@ import Testing
 
 // Layer geometry and CoreGraphics values as UI code writes them (spec §16.1).
 
-@Test func frameFollowsBoundsPositionAndAnchor() {
-    let layer = CALayer()
-    layer.frame = CGRect(x: 10, y: 20, width: 100, height: 50)
-    #expect(layer.bounds.size == CGSize(width: 100, height: 50))
-    #expect(layer.position == CGPoint(x: 60, y: 45))
-    layer.anchorPoint = .zero
-    #expect(layer.frame.origin == CGPoint(x: 60, y: 45))
-    #expect(layer.frame.midX == 110)
-}
+extension DropIn {
+    @Suite struct QuartzCoreIdiomTests {
+        @Test func frameFollowsBoundsPositionAndAnchor() {
+            let layer = CALayer()
+            layer.frame = CGRect(x: 10, y: 20, width: 100, height: 50)
+            #expect(layer.bounds.size == CGSize(width: 100, height: 50))
+            #expect(layer.position == CGPoint(x: 60, y: 45))
+            layer.anchorPoint = .zero
+            #expect(layer.frame.origin == CGPoint(x: 60, y: 45))
+            #expect(layer.frame.midX == 110)
+        }
 
-@Test func sublayersAddAndRemove() {
-    let root = CALayer(), child = CALayer(), other = CALayer()
-    root.addSublayer(child)
-    root.insertSublayer(other, at: 0)
-    #expect(root.sublayers?.count == 2 && root.sublayers?.first === other)
-    #expect(child.superlayer === root)
-    child.removeFromSuperlayer()
-    #expect(child.superlayer == nil && root.sublayers?.count == 1)
-    let newParent = CALayer()
-    newParent.addSublayer(other)
-    #expect(root.sublayers == nil && other.superlayer === newParent)
-}
+        @Test func sublayersAddAndRemove() {
+            let root = CALayer(), child = CALayer(), other = CALayer()
+            root.addSublayer(child)
+            root.insertSublayer(other, at: 0)
+            #expect(root.sublayers?.count == 2 && root.sublayers?.first === other)
+            #expect(child.superlayer === root)
+            child.removeFromSuperlayer()
+            #expect(child.superlayer == nil && root.sublayers?.count == 1)
+            let newParent = CALayer()
+            newParent.addSublayer(other)
+            #expect(root.sublayers == nil && other.superlayer === newParent)
+        }
 
-@Test func layerStyleProperties() {
-    let layer = CALayer()
-    layer.contentsScale = 3
-    layer.masksToBounds = true
-    layer.cornerRadius = 12
-    layer.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
-    layer.setAffineTransform(CGAffineTransform(scaleX: -1, y: 1))
-    #expect(layer.contentsScale == 3 && layer.masksToBounds && layer.cornerRadius == 12)
-    #expect(layer.backgroundColor?.alpha == 1)
-    #expect(layer.affineTransform().a == -1)
-}
+        @Test func layerStyleProperties() {
+            let layer = CALayer()
+            layer.contentsScale = 3
+            layer.masksToBounds = true
+            layer.cornerRadius = 12
+            layer.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            layer.setAffineTransform(CGAffineTransform(scaleX: -1, y: 1))
+            #expect(layer.contentsScale == 3 && layer.masksToBounds && layer.cornerRadius == 12)
+            #expect(layer.backgroundColor?.alpha == 1)
+            #expect(layer.affineTransform().a == -1)
+        }
 
-@Test func affineTransformsMapPoints() {
-    let quarter = CGAffineTransform(rotationAngle: .pi / 2)
-    let p = CGPoint(x: 1, y: 0).applying(quarter)
-    // A positive angle turns +x towards +y.
-    #expect(abs(p.x) < 1e-12 && abs(p.y - 1) < 1e-12)
-    let t = CGAffineTransform(translationX: 10, y: 0).scaledBy(x: 2, y: 2)
-    #expect(CGPoint(x: 1, y: 1).applying(t) == CGPoint(x: 12, y: 2))
-    let back = CGPoint(x: 12, y: 2).applying(t.inverted())
-    #expect(abs(back.x - 1) < 1e-12 && abs(back.y - 1) < 1e-12)
-    #expect(CGAffineTransform.identity.isIdentity)
-}
+        @Test func affineTransformsMapPoints() {
+            let quarter = CGAffineTransform(rotationAngle: .pi / 2)
+            let p = CGPoint(x: 1, y: 0).applying(quarter)
+            // A positive angle turns +x towards +y.
+            #expect(abs(p.x) < 1e-12 && abs(p.y - 1) < 1e-12)
+            let t = CGAffineTransform(translationX: 10, y: 0).scaledBy(x: 2, y: 2)
+            #expect(CGPoint(x: 1, y: 1).applying(t) == CGPoint(x: 12, y: 2))
+            let back = CGPoint(x: 12, y: 2).applying(t.inverted())
+            #expect(abs(back.x - 1) < 1e-12 && abs(back.y - 1) < 1e-12)
+            #expect(CGAffineTransform.identity.isIdentity)
+        }
 
-@Test func rectApplyingATransformBoundsTheCorners() {
-    let rect = CGRect(x: 0, y: 0, width: 4, height: 2).applying(CGAffineTransform(rotationAngle: .pi / 2))
-    #expect(abs(rect.minX + 2) < 1e-12 && abs(rect.width - 2) < 1e-12 && abs(rect.height - 4) < 1e-12)
+        @Test func rectApplyingATransformBoundsTheCorners() {
+            let rect = CGRect(x: 0, y: 0, width: 4, height: 2).applying(CGAffineTransform(rotationAngle: .pi / 2))
+            #expect(abs(rect.minX + 2) < 1e-12 && abs(rect.width - 2) < 1e-12 && abs(rect.height - 4) < 1e-12)
+        }
+    }
 }

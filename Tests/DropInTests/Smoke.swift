@@ -53,16 +53,20 @@ final class CameraModel: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sen
     }
 }
 
-@Test func sampleStyleCaptureProducesAPhoto() throws {
-    let model = CameraModel()
-    try model.configure()
-    model.session.startRunning()
-    #expect(model.session.isRunning)
-    #expect(model.takePhoto())
-    #expect(model.finished)
-    let data = try #require(model.photoData)
-    #expect(data.count > 100)
-    model.session.stopRunning()
-    let time: CMTime = CMTimeMake(value: 1, timescale: 30)
-    #expect(time.seconds > 0.033 && time.seconds < 0.034)
+extension DropIn {
+    @Suite struct Smoke {
+        @Test func sampleStyleCaptureProducesAPhoto() throws {
+            let model = CameraModel()
+            try model.configure()
+            model.session.startRunning()
+            #expect(model.session.isRunning)
+            #expect(model.takePhoto())
+            #expect(model.finished)
+            let data = try #require(model.photoData)
+            #expect(data.count > 100)
+            model.session.stopRunning()
+            let time: CMTime = CMTimeMake(value: 1, timescale: 30)
+            #expect(time.seconds > 0.033 && time.seconds < 0.034)
+        }
+    }
 }

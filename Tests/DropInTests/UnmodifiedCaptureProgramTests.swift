@@ -126,122 +126,124 @@ final class DepthCameraProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDe
     }
 }
 
-@Suite struct UnmodifiedCaptureProgramTests {
-    // spec §1.3: streams run by themselves after startRunning; capabilities answer inside the block;
-    // §1.5 every output has its connection; §2.5 depth at the rate the video rate allows; §8 the
-    // synchronizer's collections; the microphone feeds audio.
-    @Test func sampleStyleProgramGetsFramesDepthAudioAndAPhoto() throws {
-        let program = DepthCameraProgram()
-        try program.configure()
-        #expect(program.insideBlock["depthSupported"] == true)
-        #expect(program.insideBlock["constantColorSupported"] == true)
-        #expect(program.insideBlock["maxPhotoDimensionsSet"] == true)
-        #expect(program.insideBlock["depthConnection"] == true)
-        #expect(program.insideBlock["livePhotoSupported"] == false)  // no movie is recorded: not offered
-        #expect(program.photoOutput.isDepthDataDeliveryEnabled && program.photoOutput.isConstantColorEnabled)
+extension DropIn {
+    @Suite struct UnmodifiedCaptureProgramTests {
+        // spec §1.3: streams run by themselves after startRunning; capabilities answer inside the block;
+        // §1.5 every output has its connection; §2.5 depth at the rate the video rate allows; §8 the
+        // synchronizer's collections; the microphone feeds audio.
+        @Test func sampleStyleProgramGetsFramesDepthAudioAndAPhoto() throws {
+            let program = DepthCameraProgram()
+            try program.configure()
+            #expect(program.insideBlock["depthSupported"] == true)
+            #expect(program.insideBlock["constantColorSupported"] == true)
+            #expect(program.insideBlock["maxPhotoDimensionsSet"] == true)
+            #expect(program.insideBlock["depthConnection"] == true)
+            #expect(program.insideBlock["livePhotoSupported"] == false)  // no movie is recorded: not offered
+            #expect(program.photoOutput.isDepthDataDeliveryEnabled && program.photoOutput.isConstantColorEnabled)
 
-        program.session.startRunning()
-        #expect(program.session.isRunning)
-        for _ in 0..<10 {
-            #expect(program.collections.wait(timeout: .now() + 30) == .success)
+            program.session.startRunning()
+            #expect(program.session.isRunning)
+            for _ in 0..<10 {
+                #expect(program.collections.wait(timeout: .now() + 30) == .success)
+            }
+            for _ in 0..<5 {
+                #expect(program.audioBuffers.wait(timeout: .now() + 30) == .success)
+            }
+            program.takePhoto()
+            #expect(program.photoFinished.wait(timeout: .now() + 60) == .success)
+            program.session.stopRunning()
+            #expect(!program.session.isRunning)
+
+            // Collections come frame after frame on the session clock: 1/30 s apart at 30 fps.
+            let t = program.timestamps
+            #expect(t.count >= 10)
+            let duration = program.videoOutput.connection(with: .video).map { _ in
+                AVCaptureDevice.default(.builtInDualWideCamera, for: .video, position: .back)?.activeVideoMinFrameDuration
+            }
+            if let frame = duration ?? nil {
+                for (a, b) in zip(t, t.dropFirst()) { #expect(CMTimeSubtract(b, a) == frame) }
+            }
+            #expect(program.depthSeen > 0)
+            // Constant Color with fallback: the Constant Color photo and the fallback photo.
+            let photos = program.photos
+            #expect(photos.count == 2)
+            #expect(photos.contains { $0.isConstantColorFallbackPhoto })
+            #expect(photos.contains { $0.depthData != nil })
         }
-        for _ in 0..<5 {
-            #expect(program.audioBuffers.wait(timeout: .now() + 30) == .success)
+
+        // spec §1.3 [D]: after stopRunning, nothing more arrives.
+        @Test func nothingArrivesAfterStopRunning() throws {
+            let session = AVCaptureSession()
+            let output = AVCaptureVideoDataOutput()
+            let counter = FrameCounter()
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addOutput(output)
+            output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "frames"))
+            session.commitConfiguration()
+            session.startRunning()
+            #expect(counter.frames.wait(timeout: .now() + 30) == .success)
+            session.stopRunning()
+            let stopped = counter.count
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(counter.count <= stopped + 1)  // at most a frame already queued when stop came
+            #expect(output.connection(with: .video)?.isActive == true)
         }
-        program.takePhoto()
-        #expect(program.photoFinished.wait(timeout: .now() + 60) == .success)
-        program.session.stopRunning()
-        #expect(!program.session.isRunning)
 
-        // Collections come frame after frame on the session clock: 1/30 s apart at 30 fps.
-        let t = program.timestamps
-        #expect(t.count >= 10)
-        let duration = program.videoOutput.connection(with: .video).map { _ in
-            AVCaptureDevice.default(.builtInDualWideCamera, for: .video, position: .back)?.activeVideoMinFrameDuration
+        // Every iPhone has a microphone, found as apps look for it (spec §2.1).
+        @Test func microphoneIsFoundByDefaultAndByDiscovery() throws {
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            #expect(microphone.hasMediaType(.audio))
+            let discovered = AVCaptureDevice.DiscoverySession(
+                deviceTypes: [.microphone], mediaType: .audio, position: .unspecified
+            ).devices
+            #expect(discovered.first === microphone)
+            let input = try AVCaptureDeviceInput(device: microphone)
+            #expect(input.ports.map(\.mediaType) == [.audio])
         }
-        if let frame = duration ?? nil {
-            for (a, b) in zip(t, t.dropFirst()) { #expect(CMTimeSubtract(b, a) == frame) }
+
+        // An audio-only session delivers audio by itself once running.
+        @Test func audioOnlySessionDeliversBuffers() throws {
+            let session = AVCaptureSession()
+            let output = AVCaptureAudioDataOutput()
+            let counter = FrameCounter()
+            session.beginConfiguration()
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            session.addInput(try AVCaptureDeviceInput(device: microphone))
+            session.addOutput(output)
+            #expect(output.connection(with: .audio) != nil)
+            output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "audio"))
+            session.commitConfiguration()
+            session.startRunning()
+            defer { session.stopRunning() }
+            for _ in 0..<3 { #expect(counter.frames.wait(timeout: .now() + 30) == .success) }
+            let buffer = try #require(counter.last)
+            #expect(CMSampleBufferGetNumSamples(buffer) == 1024)
         }
-        #expect(program.depthSeen > 0)
-        // Constant Color with fallback: the Constant Color photo and the fallback photo.
-        let photos = program.photos
-        #expect(photos.count == 2)
-        #expect(photos.contains { $0.isConstantColorFallbackPhoto })
-        #expect(photos.contains { $0.depthData != nil })
-    }
 
-    // spec §1.3 [D]: after stopRunning, nothing more arrives.
-    @Test func nothingArrivesAfterStopRunning() throws {
-        let session = AVCaptureSession()
-        let output = AVCaptureVideoDataOutput()
-        let counter = FrameCounter()
-        session.beginConfiguration()
-        session.sessionPreset = .vga640x480
-        let camera = try #require(AVCaptureDevice.default(for: .video))
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        session.addOutput(output)
-        output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "frames"))
-        session.commitConfiguration()
-        session.startRunning()
-        #expect(counter.frames.wait(timeout: .now() + 30) == .success)
-        session.stopRunning()
-        let stopped = counter.count
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(counter.count <= stopped + 1)  // at most a frame already queued when stop came
-        #expect(output.connection(with: .video)?.isActive == true)
-    }
-
-    // Every iPhone has a microphone, found as apps look for it (spec §2.1).
-    @Test func microphoneIsFoundByDefaultAndByDiscovery() throws {
-        let microphone = try #require(AVCaptureDevice.default(for: .audio))
-        #expect(microphone.hasMediaType(.audio))
-        let discovered = AVCaptureDevice.DiscoverySession(
-            deviceTypes: [.microphone], mediaType: .audio, position: .unspecified
-        ).devices
-        #expect(discovered.first === microphone)
-        let input = try AVCaptureDeviceInput(device: microphone)
-        #expect(input.ports.map(\.mediaType) == [.audio])
-    }
-
-    // An audio-only session delivers audio by itself once running.
-    @Test func audioOnlySessionDeliversBuffers() throws {
-        let session = AVCaptureSession()
-        let output = AVCaptureAudioDataOutput()
-        let counter = FrameCounter()
-        session.beginConfiguration()
-        let microphone = try #require(AVCaptureDevice.default(for: .audio))
-        session.addInput(try AVCaptureDeviceInput(device: microphone))
-        session.addOutput(output)
-        #expect(output.connection(with: .audio) != nil)
-        output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "audio"))
-        session.commitConfiguration()
-        session.startRunning()
-        defer { session.stopRunning() }
-        for _ in 0..<3 { #expect(counter.frames.wait(timeout: .now() + 30) == .success) }
-        let buffer = try #require(counter.last)
-        #expect(CMSampleBufferGetNumSamples(buffer) == 1024)
-    }
-
-    // spec §1.5: a camera input has video, depth (when the camera makes depth) and metadata ports,
-    // and each output connects to its own.
-    @Test func outputsConnectToTheirPorts() throws {
-        let session = AVCaptureSession()
-        let camera = try #require(AVCaptureDevice.default(.builtInDualWideCamera, for: .video, position: .back))
-        let input = try AVCaptureDeviceInput(device: camera)
-        #expect(input.ports.map(\.mediaType).contains(.depthData))
-        let depth = AVCaptureDepthDataOutput()
-        let video = AVCaptureVideoDataOutput()
-        let metadata = AVCaptureMetadataOutput()
-        session.beginConfiguration()
-        session.addInput(input)
-        session.addOutput(video)
-        session.addOutput(depth)
-        session.addOutput(metadata)
-        session.commitConfiguration()
-        #expect(depth.connection(with: .depthData) != nil)
-        #expect(depth.connection(with: .video) == nil)
-        #expect(video.connection(with: .video) != nil)
-        #expect(metadata.connection(with: .metadataObject) != nil)
+        // spec §1.5: a camera input has video, depth (when the camera makes depth) and metadata ports,
+        // and each output connects to its own.
+        @Test func outputsConnectToTheirPorts() throws {
+            let session = AVCaptureSession()
+            let camera = try #require(AVCaptureDevice.default(.builtInDualWideCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: camera)
+            #expect(input.ports.map(\.mediaType).contains(.depthData))
+            let depth = AVCaptureDepthDataOutput()
+            let video = AVCaptureVideoDataOutput()
+            let metadata = AVCaptureMetadataOutput()
+            session.beginConfiguration()
+            session.addInput(input)
+            session.addOutput(video)
+            session.addOutput(depth)
+            session.addOutput(metadata)
+            session.commitConfiguration()
+            #expect(depth.connection(with: .depthData) != nil)
+            #expect(depth.connection(with: .video) == nil)
+            #expect(video.connection(with: .video) != nil)
+            #expect(metadata.connection(with: .metadataObject) != nil)
+        }
     }
 }
 

@@ -2,9 +2,9 @@ import Foundation
 import Obscura
 import Testing
 
-/// `AVCaptureDevice.RotationCoordinator` follows how the phone is held (spec §16.3).
+/// `AVCaptureDevice.RotationCoordinator` follows how the phone is held (spec §19.3).
 @Suite struct RotationCoordinatorTests {
-    // spec §16.3 [D]: the capture angle that keeps the horizon level for each way of holding the phone.
+    // spec §19.3 [D]: the capture angle that keeps the horizon level for each way of holding the phone.
     @Test(arguments: [
         (DeviceOrientation.portrait, 90.0), (.landscapeLeft, 0.0), (.portraitUpsideDown, 270.0),
         (.landscapeRight, 180.0),

@@ -133,7 +133,7 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(
 public typealias CMVideoCodecType = FourCharCode
 
 /// `CMVideoFormatDescriptionCreate`: a video description of a codec or pixel format and a size; a size that is
-/// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §15.4 [I]).
+/// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §18.4 [I]).
 public func CMVideoFormatDescriptionCreate(
     allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32, extensions: CFDictionary?,
     formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>

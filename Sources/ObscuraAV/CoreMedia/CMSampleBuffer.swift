@@ -88,7 +88,7 @@ public let kCMSampleBufferError_InvalidMediaFormat: OSStatus = -12743
 
 /// `CMSampleBufferCreateReadyWithImageBuffer`: a sample wrapping `imageBuffer` with its timing. The format
 /// description must match the buffer (`CMVideoFormatDescriptionMatchesImageBuffer`), else
-/// `kCMSampleBufferError_InvalidMediaFormat` (spec §15.4 [D]).
+/// `kCMSampleBufferError_InvalidMediaFormat` (spec §18.4 [D]).
 public func CMSampleBufferCreateReadyWithImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
     sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>

@@ -1,4 +1,4 @@
-// CMTime arithmetic with CoreMedia's documented results at the edges (spec §15.1): exact on the
+// CMTime arithmetic with CoreMedia's documented results at the edges (spec §18.1): exact on the
 // common timescale when it fits, rounded otherwise, ±∞ on overflow, never a trap.
 
 /// `kCMTimeMaxTimescale`: the largest timescale a result is given (0x7fffffff).
@@ -53,7 +53,7 @@ private func divide(_ n: Int128, _ d: Int128, _ method: CMTimeRoundingMethod, gr
 
 extension CMTime {
     /// The time `n / d` seconds (d > 0) on `timescale`, rounded by `method`. A value too large for 64 bits halves
-    /// the timescale until it fits; at a timescale of 1 it becomes ±∞ (spec §15.1 [D]).
+    /// the timescale until it fits; at a timescale of 1 it becomes ±∞ (spec §18.1 [D]).
     static func fitting(
         _ n: Int128, over d: Int128, timescale: CMTimeScale, method: CMTimeRoundingMethod = .default,
         epoch: CMTimeEpoch = 0, rounded: Bool = false, from oldTimescale: CMTimeScale? = nil
@@ -91,7 +91,7 @@ extension CMTime {
                 }
             if abs(value) < limit {
                 var flags: CMTimeFlags = .valid
-                // spec §15.1 [D]: rounded means the value, read back as seconds, is not the seconds given.
+                // spec §18.1 [D]: rounded means the value, read back as seconds, is not the seconds given.
                 if rounded || value / Double(scale) != seconds { flags.insert(.hasBeenRounded) }
                 return CMTime(value: Int64(value), timescale: scale, flags: flags, epoch: 0)
             }
@@ -121,7 +121,7 @@ public func CMTimeMakeWithEpoch(value: Int64, timescale: Int32, epoch: Int64) ->
 }
 
 /// `CMTimeAdd`: exact on the least common timescale; above `kCMTimeMaxTimescale` the result is rounded onto
-/// it; a value that overflows halves the timescale, then becomes ±∞ (spec §15.1 [D]). +∞ + −∞ and any invalid
+/// it; a value that overflows halves the timescale, then becomes ±∞ (spec §18.1 [D]). +∞ + −∞ and any invalid
 /// operand give an invalid time; indefinite with a valid operand gives indefinite (CMTime.h).
 public func CMTimeAdd(_ lhs: CMTime, _ rhs: CMTime) -> CMTime { combine(lhs, rhs, negateB: false) }
 
@@ -137,7 +137,7 @@ private func combine(_ a: CMTime, _ b: CMTime, negateB: Bool) -> CMTime {
     if a.isPositiveInfinity || bPositive { return .positiveInfinity }
     if a.isNegativeInfinity || bNegative { return .negativeInfinity }
     // Times of different epochs have no common timeline; a numeric time needs a positive timescale
-    // (spec §15.1 [I]).
+    // (spec §18.1 [I]).
     guard a.epoch == b.epoch, a.timescale > 0, b.timescale > 0 else { return .invalid }
     let lcm = CMTime.lcm(a.timescale, b.timescale)
     let scale = CMTimeScale(min(lcm, Int64(kCMTimeMaxTimescale)))
@@ -155,7 +155,7 @@ private func infiniteProduct(_ time: CMTime, sign: Int) -> CMTime? {
     return time.isPositiveInfinity == (sign > 0) ? .positiveInfinity : .negativeInfinity
 }
 
-/// `CMTimeMultiply`: the product on the same timescale, halving it on overflow, then ±∞ (spec §15.1 [D]).
+/// `CMTimeMultiply`: the product on the same timescale, halving it on overflow, then ±∞ (spec §18.1 [D]).
 public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
     if let infinite = infiniteProduct(time, sign: Int(multiplier.signum())) { return infinite }
     guard time.isNumeric else { return time }
@@ -166,7 +166,7 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
 }
 
 /// `CMTimeMultiplyByFloat64`: the product on the same timescale, rounded, halving the timescale on overflow,
-/// then ±∞; a NaN multiplier gives an invalid time (spec §15.1 [D], NaN [I]).
+/// then ±∞; a NaN multiplier gives an invalid time (spec §18.1 [D], NaN [I]).
 public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTime {
     if multiplier.isNaN { return .invalid }
     let sign = multiplier > 0 ? 1 : (multiplier < 0 ? -1 : 0)
@@ -186,7 +186,7 @@ public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTi
 
 /// `CMTimeMultiplyByRatio`: `time × multiplier / divisor`, exact when it fits the time's timescale, else
 /// rounded; overflow halves the timescale, then gives ±∞; a zero divisor gives an invalid time
-/// (spec §15.1 [D]).
+/// (spec §18.1 [D]).
 public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: Int32) -> CMTime {
     guard divisor != 0 else { return .invalid }
     if let infinite = infiniteProduct(time, sign: Int(multiplier.signum() * divisor.signum())) { return infinite }
@@ -199,7 +199,7 @@ public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: In
 
 /// `CMTimeConvertScale`: the time on `newTimescale`, rounded by `method` (flagged `hasBeenRounded` when
 /// inexact). Non-numeric times come back unchanged; a timescale that is not positive gives an invalid time;
-/// a value that overflows the new timescale gives ±∞ (spec §15.1 [D], overflow [I]).
+/// a value that overflows the new timescale gives ±∞ (spec §18.1 [D], overflow [I]).
 public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
     guard time.isNumeric else { return time }
     guard newTimescale > 0, time.timescale > 0 else { return .invalid }

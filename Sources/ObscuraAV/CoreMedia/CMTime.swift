@@ -55,7 +55,7 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(value: value, timescale: timescale, flags: timescale > 0 ? .valid : [], epoch: 0)
     }
 
-    /// The nearest time to `seconds` in units of `1 / preferredTimescale` (spec §15.1 [D]).
+    /// The nearest time to `seconds` in units of `1 / preferredTimescale` (spec §18.1 [D]).
     ///
     /// A timescale that is not positive gives an invalid time; NaN gives an invalid time and ±∞ the infinite
     /// times. A value too large for 64 bits halves the timescale until it fits, and becomes ±∞ when it

@@ -1,4 +1,4 @@
-/// `CMTimeRange`: a start and a duration, covering `start ..< start + duration` (spec §15.1 [D]).
+/// `CMTimeRange`: a start and a duration, covering `start ..< start + duration` (spec §18.1 [D]).
 public struct CMTimeRange: Sendable, Hashable {
     public var start: CMTime
     public var duration: CMTime

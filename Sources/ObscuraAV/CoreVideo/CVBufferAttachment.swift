@@ -28,7 +28,7 @@ nonisolated(unsafe) public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImage
 nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_601_4: CFString = "ITU_R_601_4"
 
 /// `CVBufferGetAttachment`: the attachment for `key`, unretained (it lives while attached), or nil; the mode
-/// it was attached with goes to `attachmentMode` (spec §15.3 [D]).
+/// it was attached with goes to `attachmentMode` (spec §18.3 [D]).
 public func CVBufferGetAttachment(
     _ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
 ) -> Unmanaged<CFTypeRef>? {
@@ -37,7 +37,7 @@ public func CVBufferGetAttachment(
     return Unmanaged.passUnretained(entry.value)
 }
 
-/// `CVBufferCopyAttachment` (iOS 15): the attachment for `key`, retained, or nil (spec §15.3 [D]).
+/// `CVBufferCopyAttachment` (iOS 15): the attachment for `key`, retained, or nil (spec §18.3 [D]).
 public func CVBufferCopyAttachment(
     _ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
 ) -> CFTypeRef? {
@@ -46,7 +46,7 @@ public func CVBufferCopyAttachment(
     return entry.value
 }
 
-/// `CVBufferSetAttachment`: attaches `value` under `key`, replacing any earlier value (spec §15.3 [D]).
+/// `CVBufferSetAttachment`: attaches `value` under `key`, replacing any earlier value (spec §18.3 [D]).
 public func CVBufferSetAttachment(
     _ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef, _ attachmentMode: CVAttachmentMode
 ) {

@@ -120,7 +120,7 @@ public final class CVPixelBuffer: @unchecked Sendable {
     var dataSize: Int { planes.reduce(0) { $0 + $1.bytesPerRow * $1.height } }
 
     /// The plane a per-plane query reads: a planar buffer's own planes; for a non-planar buffer, index 0
-    /// is the whole buffer, as IOSurface treats plane 0 of a non-planar surface (spec §15.2 [D]).
+    /// is the whole buffer, as IOSurface treats plane 0 of a non-planar surface (spec §18.2 [D]).
     func plane(at index: Int) -> Plane? {
         if isPlanar { return planes.indices.contains(index) ? planes[index] : nil }
         return index == 0 ? planes[0] : nil
@@ -199,7 +199,7 @@ public func CVPixelBufferGetBaseAddress(_ buffer: CVPixelBuffer) -> UnsafeMutabl
 }
 
 /// `CVPixelBufferGetBaseAddressOfPlane`: nil for an index out of range; plane 0 of a non-planar buffer is
-/// the buffer (spec §15.2 [D]).
+/// the buffer (spec §18.2 [D]).
 public func CVPixelBufferGetBaseAddressOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
     buffer.plane(at: planeIndex)?.base
 }
@@ -210,7 +210,7 @@ public func CVPixelBufferGetBytesPerRow(_ buffer: CVPixelBuffer) -> Int {
 }
 
 /// `CVPixelBufferGetBytesPerRowOfPlane`: 0 for an index out of range; plane 0 of a non-planar buffer is the
-/// buffer (spec §15.2 [D]).
+/// buffer (spec §18.2 [D]).
 public func CVPixelBufferGetBytesPerRowOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     buffer.plane(at: planeIndex)?.bytesPerRow ?? 0
 }
@@ -221,7 +221,7 @@ public func CVPixelBufferGetWidth(_ buffer: CVPixelBuffer) -> Int { buffer.width
 public func CVPixelBufferGetHeight(_ buffer: CVPixelBuffer) -> Int { buffer.height }
 
 /// `CVPixelBufferGetWidthOfPlane`: 0 for an index out of range; plane 0 of a non-planar buffer is the buffer
-/// (spec §15.2 [D]).
+/// (spec §18.2 [D]).
 public func CVPixelBufferGetWidthOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     buffer.plane(at: planeIndex)?.width ?? 0
 }

@@ -55,7 +55,7 @@ private func integer(_ attributes: NSDictionary, _ key: String) -> Int? {
 /// `CVPixelBufferPoolCreate`: a pool for the width, height and pixel format in the buffer attributes.
 ///
 /// Without all three the pool cannot make a buffer, so creation fails with `kCVReturnInvalidArgument`;
-/// an unknown format fails with `kCVReturnInvalidPixelFormat` (spec §15.2 [I]).
+/// an unknown format fails with `kCVReturnInvalidPixelFormat` (spec §18.2 [I]).
 public func CVPixelBufferPoolCreate(
     _ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The maths of a preview layer's point conversions (spec §16.2).
+/// The maths of a preview layer's point conversions (spec §19.2).
 ///
 /// Three steps separate a layer point from a device point:
 /// 1. Gravity lays the displayed video out in the bounds: `.resize` stretches it over the bounds;

@@ -66,7 +66,7 @@ extension YAMLMapping {
     func reject(_ keys: [String], because reason: String) throws {
         for key in keys {
             if let keyNode = keyNode(key) {
-                throw LocatedError(keyNode.location, "\(node.path): '\(key)' \(reason)")
+                throw LocatedError(keyNode.location, "\(node.path): \(TextExcerpt.quoted(key)) \(reason)")
             }
         }
     }

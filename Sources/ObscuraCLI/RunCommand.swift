@@ -19,6 +19,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Output directory (default: obscura-out/<scenario-name>).")
     var out: String?
 
+    @Option(
+        name: .customLong("allow-path"),
+        help: "A folder the scenarios may read files from, besides their own, DeviceProfiles/ and Scenes/ (repeatable).")
+    var allowPath: [String] = []
+
     @Flag(help: "Overwrite an existing output directory.")
     var force = false
 
@@ -30,7 +35,7 @@ struct RunCommand: ParsableCommand {
         var scenarios: [Scenario] = []
         for file in files {
             do {
-                scenarios.append(try ScenarioLoader.load(path: file))
+                scenarios.append(try ScenarioLoader.load(path: file, allowedDirectories: allowPath))
             } catch {
                 throw CommandFailure.badInput("\(error)")
             }

@@ -13,12 +13,13 @@ public enum ScenarioRunner {
         _ scenario: Scenario, output: OutputDirectory? = nil, progress: (String) -> Void = { _ in }
     ) throws -> ScenarioResult {
         Emulator.shared.clockMode = scenario.clock == .virtual ? .virtual : .realtime
-        try Emulator.shared.use(scene: scenario.scene)
+        // The scene was read and confined with the scenario; the emulator is not asked to read files.
+        Emulator.shared.use(scene: scenario.sceneValue, named: scenario.scene)
         // The device is private to this run, so runs in parallel (tests) do not share a camera.
         return try Emulator.shared.withDevice(scenario.device) {
             let context = RunContext()
             context.outputDirectory = output
-            context.scene = try? SceneLoader.load(path: scenario.scene)
+            context.scene = scenario.sceneValue
             var steps: [ScenarioResult.StepResult] = []
             for entry in scenario.steps {
                 progress("[\(entry.index)/\(scenario.steps.count)] \(entry.key)")
@@ -26,7 +27,7 @@ public enum ScenarioRunner {
             }
             return ScenarioResult(
                 name: scenario.name, file: scenario.file, description: scenario.description,
-                device: scenario.device, scene: scenario.scene, seed: scenario.seed, clock: scenario.clock.rawValue,
+                device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed, clock: scenario.clock.rawValue,
                 steps: steps)
         }
     }

@@ -12,13 +12,29 @@ import Darwin
 /// is flushed with `fsync` and then renamed over the destination (POSIX `rename` is atomic). The directory is then
 /// synced so the rename survives a crash. On any failure the temporary file is removed and the destination is left
 /// as it was.
+///
+/// Only regular files are ever replaced. A destination that is a character device or a FIFO (`/dev/null`,
+/// `/dev/stdout` on a pipe) is written into directly, as a shell redirection would: renaming over it would turn
+/// the device node into a regular file. Any other kind of file (a directory, socket or block device) is refused.
 public enum AtomicFile {
+    /// The prefix of the temporary files' names after the leading dot: `.NAME.tmp-XXXXXX`.
+    public static let temporaryMarker = ".tmp-"
+
     /// Atomically replaces (or creates) the file at `path` with `bytes`.
     ///
     /// A replaced file keeps its permission bits; a new file gets `0644`.
     public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw AtomicFileError(path: path, operation: "name the file", reason: "the path names no file")
+        }
+        var destination = stat()
+        if stat(path, &destination) == 0 {
+            switch FileKind(destination.st_mode) {
+            case .regular: break
+            case .characterDevice, .fifo: return try writeInPlace(bytes, to: path)
+            case let other:
+                throw AtomicFileError(path: path, operation: "write", reason: "it is \(other.description), not a file")
+            }
         }
         let directory = directoryName(of: path)
         let baseName = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
@@ -68,6 +84,29 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes into an existing character device or FIFO without creating, truncating or renaming anything.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AtomicFileError(path: path, operation: "open") }
+        defer { _ = close(descriptor) }
+        // The name may have been swapped for something else between stat and open.
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else { throw AtomicFileError(path: path, operation: "inspect") }
+        let kind = FileKind(opened.st_mode)
+        guard kind == .characterDevice || kind == .fifo else {
+            throw AtomicFileError(path: path, operation: "write", reason: "it changed to \(kind.description)")
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in writeSome(descriptor, buffer, from: offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw AtomicFileError(path: path, operation: "write")
+            }
+            offset += written
+        }
+    }
+
     static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let directory = String(path[..<slash])
@@ -99,4 +138,35 @@ public struct AtomicFileError: Error, CustomStringConvertible, Sendable, Equatab
 
     /// `path: cannot <operation>: <reason>`.
     public var description: String { "\(path): cannot \(operation): \(reason)" }
+}
+
+/// The type bits of `st_mode` (POSIX `S_IFMT`), named so errors can say what a path is.
+enum FileKind: Equatable {
+    case regular, directory, characterDevice, blockDevice, fifo, socket, symbolicLink, unknown
+
+    init(_ mode: mode_t) {
+        switch mode & 0o170000 {
+        case 0o100000: self = .regular
+        case 0o040000: self = .directory
+        case 0o020000: self = .characterDevice
+        case 0o060000: self = .blockDevice
+        case 0o010000: self = .fifo
+        case 0o140000: self = .socket
+        case 0o120000: self = .symbolicLink
+        default: self = .unknown
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .regular: return "a regular file"
+        case .directory: return "a directory"
+        case .characterDevice: return "a character device"
+        case .blockDevice: return "a block device"
+        case .fifo: return "a FIFO"
+        case .socket: return "a socket"
+        case .symbolicLink: return "a symbolic link"
+        case .unknown: return "a special file"
+        }
+    }
 }

@@ -25,9 +25,16 @@ enum ErrorReporting {
         Foundation.exit(code.rawValue)
     }
 
+    /// Writes each line of `message` as `error: …`. A message with several lines holds several
+    /// problems (a file with many mistakes), one a line.
     static func writeError(_ message: String) {
-        let line = message.hasPrefix("obscura:") ? message : "obscura: " + message
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
+            var text = String(line)
+            if text.hasPrefix("obscura: ") { text.removeFirst("obscura: ".count) }
+            return text.hasPrefix("error: ") ? text : "error: " + text
+        }
+        let text = (lines.isEmpty ? ["error: unknown failure"] : lines).joined(separator: "\n")
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

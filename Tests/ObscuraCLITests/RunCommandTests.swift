@@ -125,3 +125,30 @@ struct RunCommandTests {
         #expect(color.stdout.contains("Pixels: mean signal (8-bit, all channels)"))
     }
 }
+
+/// `obscura run` reads only what the scenario's folder, the catalogue and the scene folder hold,
+/// unless `--allow-path` names more.
+struct RunCommandConfinementTests {
+    @Test func sceneOutsideNeedsAllowPath() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("scenarios")
+        let shared = dir.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repositoryRoot.appendingPathComponent("Scenes/violets-warm-room.yaml"),
+            to: shared.appendingPathComponent("room.yaml"))
+        let file = try RunCommandTests.write(
+            "scene: ../shared/room.yaml\n" + RunCommandTests.small, in: scenarios)
+        let out = dir.appendingPathComponent("out").path
+        let refused = try CLIRunner.run(["run", file, "--out", out])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: \(file):1:8: scene: '../shared/room.yaml' lies outside"),
+                "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-path"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let allowed = try CLIRunner.run(["run", file, "--out", out, "--allow-path", shared.path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}

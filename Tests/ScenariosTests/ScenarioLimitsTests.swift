@@ -1,0 +1,44 @@
+import Devices
+import Foundation
+import Scenarios
+import Testing
+
+/// Numbers from a scenario are range-checked where they are written, before any API call can trap
+/// on them or any work can run away.
+struct ScenarioLimitsTests {
+    static func error(_ text: String) -> String {
+        do {
+            _ = try ScenarioLoader.load(text: text, file: "t.scenario.yaml")
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func frameRateBeyondACMTimeTimescaleIsLocated() {
+        // `  - device: {fps: 2147483648}`: the value starts at column 19 of line 3.
+        let fps = Self.error("steps:\n  - lock\n  - device: {fps: 2147483648}\n")
+        #expect(fps.hasPrefix("t.scenario.yaml:3:19: "), "\(fps)")
+        #expect(fps.contains("between 1 and 2147483647"))
+        // `  - device: {depth_fps: 4294967296}`: column 25.
+        let depth = Self.error("steps:\n  - lock\n  - device: {depth_fps: 4294967296}\n")
+        #expect(depth.hasPrefix("t.scenario.yaml:3:25: "), "\(depth)")
+        #expect(depth.contains("between 1 and 2147483647"))
+    }
+
+    @Test func largestTimescaleStillLoads() throws {
+        // The bound is the type's, not a guess at devices: the device's own rules judge the rate.
+        _ = try ScenarioLoader.load(text: "steps:\n  - lock\n  - device: {fps: 2147483647}\n", file: "t.scenario.yaml")
+    }
+
+    @Test func streamSecondsAreBounded() {
+        // `  - stream: {seconds: 1e17}`: the value starts at column 23.
+        let huge = Self.error("steps:\n  - start\n  - stream: {seconds: 1e17}\n")
+        #expect(huge.hasPrefix("t.scenario.yaml:3:23: "), "\(huge)")
+        #expect(huge.contains("at most 3600 s"))
+        let hour = Self.error("steps:\n  - start\n  - stream: {seconds: 3600}\n")
+        #expect(hour == "no error")
+        let frames = Self.error("steps:\n  - start\n  - stream: {frames: 100001}\n")
+        #expect(frames.contains("between 1 and 100000"))
+    }
+}

@@ -24,6 +24,61 @@ public enum AtomicFile {
     ///
     /// A replaced file keeps its permission bits; a new file gets `0644`.
     public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
+        try write([(bytes, path)])
+    }
+
+    /// Writes several files as one set, as far as a file system allows: every file is written and
+    /// flushed to its temporary before any destination is replaced, so a failure while writing leaves
+    /// every destination as it was. The renames then follow one another.
+    public static func write(_ files: [(bytes: [UInt8], path: String)]) throws(AtomicFileError) {
+        var staged: [Staged] = []
+        do {
+            for file in files { staged.append(try stage(file.bytes, to: file.path)) }
+        } catch {
+            for item in staged { item.discard() }
+            throw error
+        }
+        for (i, item) in staged.enumerated() {
+            do {
+                try item.commit()
+            } catch {
+                for rest in staged[(i + 1)...] { rest.discard() }
+                throw error
+            }
+        }
+    }
+
+    /// A file ready to be put in place: flushed to a temporary beside it, or bound for a device or FIFO.
+    private enum Staged {
+        case temporary(path: String, temporaryPath: String, directory: String)
+        case inPlace(bytes: [UInt8], path: String)
+
+        func commit() throws(AtomicFileError) {
+            switch self {
+            case let .inPlace(bytes, path):
+                try writeInPlace(bytes, to: path)
+            case let .temporary(path, temporaryPath, directory):
+                guard rename(temporaryPath, path) == 0 else {
+                    let error = AtomicFileError(path: path, operation: "rename into place")
+                    _ = unlink(temporaryPath)
+                    throw error
+                }
+                // Best effort: the data is already in place; a directory that cannot be synced is not a failed
+                // write.
+                let directoryDescriptor = open(directory, O_RDONLY)
+                if directoryDescriptor >= 0 {
+                    _ = fsync(directoryDescriptor)
+                    _ = close(directoryDescriptor)
+                }
+            }
+        }
+
+        func discard() {
+            if case let .temporary(_, temporaryPath, _) = self { _ = unlink(temporaryPath) }
+        }
+    }
+
+    private static func stage(_ bytes: [UInt8], to path: String) throws(AtomicFileError) -> Staged {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw AtomicFileError(path: path, operation: "name the file", reason: "the path names no file")
         }
@@ -31,14 +86,14 @@ public enum AtomicFile {
         if stat(path, &destination) == 0 {
             switch FileKind(destination.st_mode) {
             case .regular: break
-            case .characterDevice, .fifo: return try writeInPlace(bytes, to: path)
+            case .characterDevice, .fifo: return .inPlace(bytes: bytes, path: path)
             case let other:
                 throw AtomicFileError(path: path, operation: "write", reason: "it is \(other.description), not a file")
             }
         }
         let directory = directoryName(of: path)
         let baseName = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
-        var template = Array("\(directory)/.\(baseName).tmp-XXXXXX".utf8CString)
+        var template = Array("\(directory)/.\(baseName)\(temporaryMarker)XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             return mkstemp(base)
@@ -57,31 +112,12 @@ public enum AtomicFile {
         let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
         guard fchmod(descriptor, mode) == 0 else { throw AtomicFileError(path: path, operation: "set permissions") }
 
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                writeSome(descriptor, buffer, from: offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFileError(path: path, operation: "write")
-            }
-            offset += written
-        }
+        try writeAll(bytes, to: descriptor, path: path)
         guard fsync(descriptor) == 0 else { throw AtomicFileError(path: path, operation: "flush (fsync)") }
         closed = true
         guard close(descriptor) == 0 else { throw AtomicFileError(path: path, operation: "close") }
-        guard rename(temporaryPath, path) == 0 else {
-            throw AtomicFileError(path: path, operation: "rename into place")
-        }
         succeeded = true
-
-        // Best effort: the data is already in place; a directory that cannot be synced is not a failed write.
-        let directoryDescriptor = open(directory, O_RDONLY)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            _ = close(directoryDescriptor)
-        }
+        return .temporary(path: path, temporaryPath: temporaryPath, directory: directory)
     }
 
     /// Writes into an existing character device or FIFO without creating, truncating or renaming anything.
@@ -96,6 +132,11 @@ public enum AtomicFile {
         guard kind == .characterDevice || kind == .fifo else {
             throw AtomicFileError(path: path, operation: "write", reason: "it changed to \(kind.description)")
         }
+        try writeAll(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes every byte to an open descriptor, retrying interrupted and short writes.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(AtomicFileError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in writeSome(descriptor, buffer, from: offset) }
@@ -105,6 +146,13 @@ public enum AtomicFile {
             }
             offset += written
         }
+    }
+
+    /// Six characters as `mkstemp` would choose them, for names made relative to a folder descriptor.
+    static func randomSuffix() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<6).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
     static func directoryName(of path: String) -> String {

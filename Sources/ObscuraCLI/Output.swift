@@ -64,17 +64,32 @@ enum OutputFiles {
 
     /// Writes `bytes` to `path`.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == standardOutput {
-            standardOutputTaken.raise()
-            try writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
-            return
+        try write([(bytes, path)])
+    }
+
+    /// Writes several outputs of one command as a set: every file is complete on disk before any
+    /// destination is replaced (`AtomicFile.write(_:)`); standard output is written last.
+    static func write(_ files: [(bytes: [UInt8], path: String)]) throws {
+        let onDisk = files.filter { $0.path != standardOutput }
+        for file in onDisk {
+            try makeFolders(containing: file.path)
+            StaleTemporaries.sweep(folder(of: file.path))
         }
-        try makeFolders(containing: path)
         do {
-            try AtomicFile.write(bytes, to: path)
+            try AtomicFile.write(onDisk)
         } catch {
             throw CommandFailure.outputFailed("\(error)")
         }
+        for file in files where file.path == standardOutput {
+            standardOutputTaken.raise()
+            try writeAll(file.bytes, to: STDOUT_FILENO, path: "standard output")
+        }
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
     }
 
     /// Creates the folders above `path`, one component at a time, so the failing one is named.

@@ -253,9 +253,9 @@ struct RenderJob {
         } catch {
             throw CommandFailure.outputFailed("render: \(error)")
         }
-        // A user naming `out/photo.png` expects `out/` to appear, as with any other output.
-        for file in files { try OutputFiles.makeFolders(containing: file.path) }
-        for file in files { try OutputFiles.write(file.bytes, to: file.path) }
+        // A user naming `out/photo.png` expects `out/` to appear, as with any other output. The picture and
+        // depth map are written as a set: neither replaces an earlier file until both are on disk.
+        try OutputFiles.write(files.map { (bytes: $0.bytes, path: $0.path) })
         try report(frame: frame, exposure: exposure, balance: balance)
     }
 

@@ -120,6 +120,22 @@ struct OutputSafetyTests {
         }
     }
 
+    @Test func pictureAndDepthAreWrittenAsASet() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let picture = dir.appendingPathComponent("photo.png").path
+        try Data([7]).write(to: URL(fileURLWithPath: picture))
+        // The depth map cannot be written (a folder holds its name): the picture must stay as it was.
+        let blocked = dir.appendingPathComponent("depth.png")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        let result = try CLIRunner.run([
+            "render", "chart-d65", "--size", "32x24", "--out", picture, "--depth", blocked.path,
+        ])
+        #expect(result.status == 3)
+        #expect(FileManager.default.contents(atPath: picture) == Data([7]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["depth.png", "photo.png"])
+    }
+
     @Test func hugeSizeIsRefusedWithTheLimit() throws {
         let result = try CLIRunner.run(["render", "chart-d65", "--size", "16384x16384", "--out", "/dev/null"])
         #expect(result.status == 2)

@@ -82,10 +82,15 @@ struct RunCommandTests {
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("link"), withDestinationURL: outside)
         let text = Self.small + "  - capture: {flashMode: off}\n    save: [{photo: link/escape.png}]\n"
         let file = try Self.write(text, in: dir)
+        // --force replaces the folder as a whole: the run is written into a fresh folder, where no link
+        // was planted, so the photo lands inside and nothing goes through the old link.
         let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("resolves outside the output directory"))
+        #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        let saved = out.appendingPathComponent("link/escape.png").path
+        let type = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("link").path)[.type]
+        #expect(type as? FileAttributeType == .typeDirectory)
+        #expect(FileManager.default.fileExists(atPath: saved))
     }
 
     @Test func parentPathInSaveIsALocatedError() throws {
@@ -150,5 +155,89 @@ struct RunCommandConfinementTests {
         #expect(!FileManager.default.fileExists(atPath: out))
         let allowed = try CLIRunner.run(["run", file, "--out", out, "--allow-path", shared.path])
         #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}
+
+/// `obscura run` writes each output folder as a set, swapped in when complete, under a safe name.
+struct RunCommandOutputSetTests {
+    static let capture = RunCommandTests.small + "  - capture: {flashMode: off}\n    save: [photo]\n"
+
+    @Test func forceReplacesTheWholeFolder() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(Self.capture, in: dir)
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data([1]).write(to: out.appendingPathComponent("step99-photo1.png"))
+        let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(!names.contains("step99-photo1.png"), "\(names)")
+        #expect(names.contains("report.json"))
+        // Nothing but the output folder and the scenario is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "t.scenario.yaml"])
+    }
+
+    @Test func failedRunLeavesNoFolder() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The second save needs a folder where the first put a file: the run fails after writing a photo.
+        let text = RunCommandTests.small + "  - capture: {flashMode: off}\n    save: [{photo: a.png}]\n"
+            + "  - capture: {flashMode: off}\n    save: [{photo: a.png/b.png}]\n"
+        let file = try RunCommandTests.write(text, in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", file, "--out", out])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.scenario.yaml"])
+    }
+
+    @Test func dotsInTheFileNameCannotNameTheParent() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dots = try RunCommandTests.write(RunCommandTests.small, in: dir, name: "...scenario.yaml")
+        let plain = try RunCommandTests.write(RunCommandTests.small, in: dir)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["run", dots, plain, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            == ["...scenario.yaml", "out", "t.scenario.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["scenario", "t"])
+    }
+
+    @Test func twoScenariosOfOneNameAreRefused() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sub in ["a", "b"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let first = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("a"))
+        let second = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("b"))
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", first, second, "--out", out])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: \(first) and \(second) would both write \(out)/t"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func staleTemporariesBesideTheOutputAreSwept() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(RunCommandTests.small, in: dir)
+        let fm = FileManager.default
+        let old = Date(timeIntervalSinceNow: -7200)
+        let staleFolder = dir.appendingPathComponent(".obscura-tmp-out-a1b2c3")
+        let freshFolder = dir.appendingPathComponent(".obscura-tmp-out-d4e5f6")
+        let staleFile = dir.appendingPathComponent(".report.json.tmp-Ab12Cd")
+        let otherOld = dir.appendingPathComponent(".keep-me")
+        for folder in [staleFolder, freshFolder] { try fm.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for path in [staleFile, otherOld] { try Data([1]).write(to: path) }
+        for url in [staleFolder, staleFile, otherOld] {
+            try fm.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
+        }
+        let result = try CLIRunner.run(["run", file, "--out", dir.appendingPathComponent("out").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = Set(try fm.contentsOfDirectory(atPath: dir.path))
+        #expect(names == [".obscura-tmp-out-d4e5f6", ".keep-me", "out", "t.scenario.yaml"], "\(names)")
     }
 }

@@ -42,3 +42,33 @@ struct ScenarioLimitsTests {
         #expect(frames.contains("between 1 and 100000"))
     }
 }
+
+/// The output folder: nothing is created or written through a link inside it.
+struct OutputDirectoryTests {
+    @Test func linkPlantedInTheRunFolderIsNotFollowed() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-outdir-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let outside = base.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let output = try OutputDirectory(path: base.appendingPathComponent("out").path, force: false)
+        defer { output.discard() }
+        try FileManager.default.createSymbolicLink(
+            atPath: output.root + "/photos", withDestinationPath: outside.path)
+        #expect(throws: OutputDirectory.Refusal.self) { try output.write([1], to: "photos/deeper/pot.png") }
+        #expect(throws: OutputDirectory.Refusal.self) { try output.write([1], to: "photos/pot.png") }
+        // Not even the intermediate folder appeared on the far side of the link.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    }
+
+    @Test func nothingAppearsUntilCommitted() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-outdir-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let destination = base.appendingPathComponent("out").path
+        let output = try OutputDirectory(path: destination, force: false)
+        try output.write([1, 2], to: "a/b.png")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        try output.commit()
+        #expect(FileManager.default.contents(atPath: destination + "/a/b.png") == Data([1, 2]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path) == ["out"])
+    }
+}

@@ -47,13 +47,30 @@ public enum ScenarioLoader {
         }
         try errors.throwIfAny()
         guard let scene else { throw LocatedErrors(errors.errors) }
-        let base = URL(fileURLWithPath: file).lastPathComponent
-        let name = base.hasSuffix(".scenario.yaml") ? String(base.dropLast(".scenario.yaml".count))
-            : URL(fileURLWithPath: base).deletingPathExtension().lastPathComponent
+        let name = folderName(forScenarioFile: file)
         return Scenario(
             file: file, name: name, description: description, device: device, deviceReference: deviceName,
             scene: scene.path, sceneReference: sceneName, sceneValue: scene.scene, seed: seed, clock: clock,
             steps: steps)
+    }
+
+    /// The scenario's name, from its file name without `.scenario.yaml`; it names the output folder,
+    /// so it is made a plain folder name: characters other than letters, digits, `-`, `_` and `.`
+    /// become `-`, and leading dots are dropped (`...scenario.yaml` must not name `..`). Our choice.
+    static func folderName(forScenarioFile file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        var stem = base
+        if base.hasSuffix(".scenario.yaml") {
+            stem = String(base.dropLast(".scenario.yaml".count))
+        } else if let dot = base.lastIndex(of: "."), dot != base.startIndex {
+            stem = String(base[..<dot])
+        }
+        let safe = String(stem.unicodeScalars.map { scalar -> Character in
+            let allowed = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            return allowed ? Character(scalar) : "-"
+        })
+        let trimmed = String(safe.drop { $0 == "." })
+        return trimmed.isEmpty ? "scenario" : trimmed
     }
 
     /// The device id, or the profile's path resolved against the scenario's folder.

@@ -31,7 +31,9 @@ enum ErrorReporting {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
             var text = String(line)
             if text.hasPrefix("obscura: ") { text.removeFirst("obscura: ".count) }
-            return text.hasPrefix("error: ") ? text : "error: " + text
+            // ArgumentParser's own messages start `Error: `.
+            if text.lowercased().hasPrefix("error: ") { text.removeFirst("error: ".count) }
+            return "error: " + text
         }
         let text = (lines.isEmpty ? ["error: unknown failure"] : lines).joined(separator: "\n")
         FileHandle.standardError.write(Data((text + "\n").utf8))

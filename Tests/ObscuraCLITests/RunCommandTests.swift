@@ -241,3 +241,57 @@ struct RunCommandOutputSetTests {
         #expect(names == [".obscura-tmp-out-d4e5f6", ".keep-me", "out", "t.scenario.yaml"], "\(names)")
     }
 }
+
+/// Reports hold no addresses and no folders of the machine, so two runs write the same report.
+struct RunCommandReportPrivacyTests {
+    static let misuse = """
+        steps:
+          - begin
+          - session: {preset: photo}
+          - input: {type: builtInWideAngleCamera, position: back}
+          - output: photo
+          - output: {type: photo, name: second}
+            expect: {exception: NSInvalidArgumentException, reason_contains: "more than one output of the same type"}
+          - commit
+
+        """
+
+    @Test func reportsAreReproducibleAndPrivate() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(Self.misuse, in: dir)
+        var reports: [String] = []
+        for name in ["first", "second"] {
+            let out = dir.appendingPathComponent(name).path
+            let result = try CLIRunner.run(["run", file, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            reports.append(try String(contentsOfFile: out + "/report.json", encoding: .utf8))
+            let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+            #expect(!html.contains(dir.path))
+            #expect(!html.contains(CLIRunner.repositoryRoot.path))
+        }
+        #expect(reports[0] == reports[1])
+        let report = reports[0]
+        #expect(report.contains("<AVCapturePhotoOutput: #1>"), "\(report.prefix(400))")
+        #expect(report.range(of: "0x[0-9a-fA-F]{9,}", options: .regularExpression) == nil)
+        #expect(!report.contains(dir.path))
+        #expect(!report.contains(CLIRunner.repositoryRoot.path))
+        #expect(report.contains("\"file\" : \"t.scenario.yaml\""))
+        #expect(report.contains("\"location\" : \"t.scenario.yaml:2:5\""))
+    }
+
+    @Test func photoMetadataNamesTheSceneAsWritten() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(RunCommandOutputSetTests.capture, in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", file, "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        try #require(names.count == 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out + "/" + names[0]))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("violets-warm-room"))
+        #expect(!text.contains(CLIRunner.repositoryRoot.path))
+    }
+}

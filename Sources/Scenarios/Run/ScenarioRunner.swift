@@ -14,7 +14,9 @@ public enum ScenarioRunner {
     ) throws -> ScenarioResult {
         Emulator.shared.clockMode = scenario.clock == .virtual ? .virtual : .realtime
         // The scene was read and confined with the scenario; the emulator is not asked to read files.
-        Emulator.shared.use(scene: scenario.sceneValue, named: scenario.scene)
+        // Named as the file names it: the name reaches photos' metadata, which must not hold this
+        // machine's folders.
+        Emulator.shared.use(scene: scenario.sceneValue, named: scenario.sceneReference)
         // The device is private to this run, so runs in parallel (tests) do not share a camera.
         return try Emulator.shared.withDevice(scenario.device) {
             let context = RunContext()
@@ -25,10 +27,11 @@ public enum ScenarioRunner {
                 progress("[\(entry.index)/\(scenario.steps.count)] \(entry.key)")
                 steps.append(try runStep(entry, context, output: output, scenario: scenario))
             }
-            return ScenarioResult(
+            let result = ScenarioResult(
                 name: scenario.name, file: scenario.file, description: scenario.description,
-                device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed, clock: scenario.clock.rawValue,
-                steps: steps)
+                device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed,
+                clock: scenario.clock.rawValue, steps: steps)
+            return ReportPrivacy.clean(result, scenario: scenario)
         }
     }
 

@@ -31,6 +31,13 @@ struct ScenarioLimitsTests {
         _ = try ScenarioLoader.load(text: "steps:\n  - lock\n  - device: {fps: 2147483647}\n", file: "t.scenario.yaml")
     }
 
+    @Test func bracketBiasBeyondAFloatIsLocated() {
+        // `  - capture: {bracket: [0, 1e300]}`: the second value starts at column 28.
+        let bias = Self.error("steps:\n  - capture: {bracket: [0, 1e300]}\n")
+        #expect(bias.hasPrefix("t.scenario.yaml:2:28: "), "\(bias)")
+        #expect(bias.contains("between -1000 and 1000"))
+    }
+
     @Test func streamSecondsAreBounded() {
         // `  - stream: {seconds: 1e17}`: the value starts at column 23.
         let huge = Self.error("steps:\n  - start\n  - stream: {seconds: 1e17}\n")

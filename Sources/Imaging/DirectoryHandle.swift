@@ -47,8 +47,8 @@ public final class DirectoryHandle: @unchecked Sendable {
             var info = stat()
             if code == EEXIST, stat(current, &info) == 0 {
                 if FileKind(info.st_mode) == .directory { continue }
-                throw AtomicFileError(
-                    path: current, operation: "create the folder", reason: "\(FileKind(info.st_mode).description) is in the way")
+                let kind = FileKind(info.st_mode).description
+                throw AtomicFileError(path: current, operation: "create the folder", reason: "\(kind) is in the way")
             }
             errno = code
             throw AtomicFileError(path: current, operation: "create the folder")
@@ -74,7 +74,8 @@ public final class DirectoryHandle: @unchecked Sendable {
         guard child >= 0 else {
             let code = errno
             if code == ELOOP || code == ENOTDIR, let kind = kind(of: name), kind != .directory {
-                throw AtomicFileError(path: childPath, operation: "open the folder", reason: "it is \(kind.description)")
+                throw AtomicFileError(
+                    path: childPath, operation: "open the folder", reason: "it is \(kind.description)")
             }
             errno = code
             throw AtomicFileError(path: childPath, operation: "open the folder")
@@ -83,7 +84,9 @@ public final class DirectoryHandle: @unchecked Sendable {
     }
 
     /// The folder reached through `components` (each a plain name), created as needed.
-    public func subdirectory(path components: [String], create: Bool = true) throws(AtomicFileError) -> DirectoryHandle {
+    public func subdirectory(
+        path components: [String], create: Bool = true
+    ) throws(AtomicFileError) -> DirectoryHandle {
         var current = self
         for component in components { current = try current.subdirectory(component, create: create) }
         return current
@@ -104,7 +107,8 @@ public final class DirectoryHandle: @unchecked Sendable {
             throw AtomicFileError(path: target, operation: "name the file", reason: "not a plain name")
         }
         if let existing = kind(of: name), existing != .regular {
-            throw AtomicFileError(path: target, operation: "write", reason: "it is \(existing.description), not a file")
+            throw AtomicFileError(
+                path: target, operation: "write", reason: "it is \(existing.description), not a file")
         }
         var temporary = ""
         var file: Int32 = -1

@@ -21,7 +21,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .customLong("allow-path"),
-        help: "A folder the scenarios may read files from, besides their own, DeviceProfiles/ and Scenes/ (repeatable).")
+        help: ArgumentHelp(
+            "A folder the scenarios may read files from, besides their own, DeviceProfiles/ and Scenes/ "
+                + "(repeatable)."))
     var allowPath: [String] = []
 
     @Flag(help: "Overwrite an existing output directory.")

@@ -35,7 +35,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
     /// ΔE figures to be measured at all (a few sizes give no patch, and NaN). Our choice.
     static let minimumSize = (width: 112, height: 84)
 
-    @Option(help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch (at least 112x84).")
+    @Option(
+        help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch (at least 112x84).")
     var size: String = "224x168"
 
     @Flag(help: "Run the reduced protocol (2 illuminances, 2 CCTs, 2 tints).")

@@ -103,7 +103,9 @@ import Glibc
             for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         #expect(throws: AtomicFileError.self) { try AtomicFile.write([1], to: path) }

@@ -209,7 +209,8 @@ struct RunCommandOutputSetTests {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for sub in ["a", "b"] {
-            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
         let first = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("a"))
         let second = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("b"))
@@ -230,7 +231,9 @@ struct RunCommandOutputSetTests {
         let freshFolder = dir.appendingPathComponent(".obscura-tmp-out-d4e5f6")
         let staleFile = dir.appendingPathComponent(".report.json.tmp-Ab12Cd")
         let otherOld = dir.appendingPathComponent(".keep-me")
-        for folder in [staleFolder, freshFolder] { try fm.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for folder in [staleFolder, freshFolder] {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         for path in [staleFile, otherOld] { try Data([1]).write(to: path) }
         for url in [staleFolder, staleFile, otherOld] {
             try fm.setAttributes([.modificationDate: old], ofItemAtPath: url.path)

@@ -111,7 +111,8 @@ struct ScenarioFileConfinementTests {
         try FileManager.default.copyItem(
             at: Self.repositoryRoot.appendingPathComponent("Scenes/violets-red-light.yaml"), to: scene)
         let file = try layout.scenario(
-            "scene: ../elsewhere/room.yaml\n", steps: "  - scene_light: {name: red spot, from_scene: ../elsewhere/room.yaml}\n")
+            "scene: ../elsewhere/room.yaml\n",
+            steps: "  - scene_light: {name: red spot, from_scene: ../elsewhere/room.yaml}\n")
         #expect(Self.error(file).contains("outside"))
         let scenario = try ScenarioLoader.load(path: file, allowedDirectories: [layout.elsewhere.path])
         #expect(scenario.sceneReference == "../elsewhere/room.yaml")

@@ -37,7 +37,8 @@ public enum YAMLDocument {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
         func describe(_ context: YamlError.Context?, _ problem: String) -> String {
             guard let context else { return "YAML syntax error: \(problem)" }
-            return "YAML syntax error: \(problem) (\(TextExcerpt.make(context.text)) at \(context.mark.line):\(context.mark.column))"
+            let mark = "\(context.mark.line):\(context.mark.column)"
+            return "YAML syntax error: \(problem) (\(TextExcerpt.make(context.text)) at \(mark))"
         }
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),

@@ -74,7 +74,9 @@ public struct YAMLNode: @unchecked Sendable {
                 }
                 throw LocatedError(key.location, message)
             }
-            guard seen.insert(name).inserted else { throw LocatedError(key.location, "duplicate key \(TextExcerpt.quoted(name))") }
+            guard seen.insert(name).inserted else {
+                throw LocatedError(key.location, "duplicate key \(TextExcerpt.quoted(name))")
+            }
             let childPath = path.isEmpty ? name : "\(path).\(name)"
             entries.append((name, key, YAMLNode(valueNode, file: file, path: childPath)))
         }

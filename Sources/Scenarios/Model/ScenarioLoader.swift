@@ -66,7 +66,8 @@ public enum ScenarioLoader {
             stem = String(base[..<dot])
         }
         let safe = String(stem.unicodeScalars.map { scalar -> Character in
-            let allowed = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            let allowed = scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
             return allowed ? Character(scalar) : "-"
         })
         let trimmed = String(safe.drop { $0 == "." })

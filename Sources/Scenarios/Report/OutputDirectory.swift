@@ -127,7 +127,8 @@ public final class OutputDirectory: Sendable {
             let name = "\(parent)/\(StaleTemporaries.folderPrefix)\(Self.lastComponent(of: destination))-old-"
                 + UUID().uuidString.prefix(8)
             guard rename(destination, name) == 0 else {
-                throw Refusal(message: "\(destination): cannot move the earlier run aside: \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                throw Refusal(message: "\(destination): cannot move the earlier run aside: \(reason)")
             }
             aside = name
         }

@@ -33,7 +33,9 @@ enum ReportPrivacy {
         }
         let scenarioFolder = (scenario.file as NSString).deletingLastPathComponent
         let cwd = FileManager.default.currentDirectoryPath
-        add(scenarioFolder.hasPrefix("/") ? scenarioFolder : (cwd as NSString).appendingPathComponent(scenarioFolder), "")
+        let absoluteFolder = scenarioFolder.hasPrefix("/")
+            ? scenarioFolder : (cwd as NSString).appendingPathComponent(scenarioFolder)
+        add(absoluteFolder, "")
         add((try? SceneLoader())?.directory, "Scenes/")
         add((try? DeviceCatalog())?.directory, "DeviceProfiles/")
         add(cwd, "")

@@ -77,7 +77,9 @@ struct DeviceStep: ScenarioStep {
         }
         if let colorSpace { device.activeColorSpace = colorSpace }
         if let depthFormat { device.activeDepthDataFormat = try depthFormat.pick(on: device) }
-        if let depthFPS { device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: Int32(clamping: depthFPS)) }
+        if let depthFPS {
+            device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: Int32(clamping: depthFPS))
+        }
     }
 
     private static func pick(_ choice: FormatChoice, on device: AVCaptureDevice) throws -> AVCaptureDevice.Format {

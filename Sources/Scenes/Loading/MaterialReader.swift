@@ -47,7 +47,8 @@ enum MaterialReader {
         let parts = text.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
         let sets = ["colorchecker", "skin"]
         guard parts.count == 2, sets.contains(parts[0].lowercased()) else {
-            var message = "unknown reflectance \(TextExcerpt.quoted(text)); name one as colorchecker:N, colorchecker:NAME or skin:N"
+            var message = "unknown reflectance \(TextExcerpt.quoted(text)); "
+                + "name one as colorchecker:N, colorchecker:NAME or skin:N"
             if let guess = EditDistance.suggestion(for: parts.first ?? text, among: sets) {
                 message += " (did you mean '\(guess):'?)"
             }

@@ -50,6 +50,34 @@ struct ScenarioLimitsTests {
     }
 }
 
+/// A stream given in seconds is held to the frame limit at the device's active rate.
+struct StreamBudgetTests {
+    @Test func anHourAtThirtyFramesASecondIsTooManyFrames() throws {
+        let text = """
+            steps:
+              - begin
+              - session: {preset: photo}
+              - input: {type: builtInWideAngleCamera, position: back}
+              - output: video_data
+              - commit
+              - lock
+              - device: {fps: 30}
+              - unlock
+              - start
+              - stream: {seconds: 3600}
+
+            """
+        let scenario = try ScenarioLoader.load(text: text, file: "t.scenario.yaml")
+        let started = Date()
+        let result = try ScenarioRunner.run(scenario)
+        let failure = try #require(result.steps.last?.failure)
+        // 3600 s × 30 fps = 108,000 frames, over the 100,000 a stream may render.
+        #expect(failure.contains("108000 frames"), "\(failure)")
+        #expect(failure.contains("at most 100000"))
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+}
+
 /// The output folder: nothing is created or written through a link inside it.
 struct OutputDirectoryTests {
     @Test func linkPlantedInTheRunFolderIsNotFollowed() throws {

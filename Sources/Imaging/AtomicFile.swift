@@ -16,6 +16,7 @@ import Darwin
 /// Only regular files are ever replaced. A destination that is a character device or a FIFO (`/dev/null`,
 /// `/dev/stdout` on a pipe) is written into directly, as a shell redirection would: renaming over it would turn
 /// the device node into a regular file. Any other kind of file (a directory, socket or block device) is refused.
+/// A symbolic link is followed: the file it leads to is replaced, and the link stays.
 public enum AtomicFile {
     /// The prefix of the temporary files' names after the leading dot: `.NAME.tmp-XXXXXX`.
     public static let temporaryMarker = ".tmp-"
@@ -78,18 +79,30 @@ public enum AtomicFile {
         }
     }
 
-    private static func stage(_ bytes: [UInt8], to path: String) throws(AtomicFileError) -> Staged {
-        guard !path.isEmpty, !path.hasSuffix("/") else {
-            throw AtomicFileError(path: path, operation: "name the file", reason: "the path names no file")
+    private static func stage(_ bytes: [UInt8], to given: String) throws(AtomicFileError) -> Staged {
+        guard !given.isEmpty, !given.hasSuffix("/") else {
+            throw AtomicFileError(path: given, operation: "name the file", reason: "the path names no file")
         }
         var destination = stat()
-        if stat(path, &destination) == 0 {
+        let exists = stat(given, &destination) == 0
+        if exists {
             switch FileKind(destination.st_mode) {
             case .regular: break
-            case .characterDevice, .fifo: return .inPlace(bytes: bytes, path: path)
+            case .characterDevice, .fifo: return .inPlace(bytes: bytes, path: given)
             case let other:
-                throw AtomicFileError(path: path, operation: "write", reason: "it is \(other.description), not a file")
+                throw AtomicFileError(path: given, operation: "write", reason: "it is \(other.description), not a file")
             }
+        }
+        // A link is written through, never replaced: renaming over `/dev/stdout` (a link to the shell's
+        // redirection target) would put a file in /dev in its place.
+        var path = given
+        var link = stat()
+        if lstat(given, &link) == 0, FileKind(link.st_mode) == .symbolicLink {
+            guard exists, let real = realpath(given, nil) else {
+                throw AtomicFileError(path: given, operation: "write", reason: "it is a symbolic link to nothing")
+            }
+            path = String(cString: real)
+            free(real)
         }
         let directory = directoryName(of: path)
         let baseName = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path

@@ -71,6 +71,8 @@ enum OutputFiles {
     /// destination is replaced (`AtomicFile.write(_:)`); standard output is written last.
     static func write(_ files: [(bytes: [UInt8], path: String)]) throws {
         let onDisk = files.filter { $0.path != standardOutput }
+        // `/dev/stdout` or `/proc/self/fd/1` name standard output too: the summary must then keep off it.
+        if onDisk.contains(where: { isStandardOutput($0.path) }) { standardOutputTaken.raise() }
         for file in onDisk {
             try makeFolders(containing: file.path)
             StaleTemporaries.sweep(folder(of: file.path))
@@ -84,6 +86,14 @@ enum OutputFiles {
             standardOutputTaken.raise()
             try writeAll(file.bytes, to: STDOUT_FILENO, path: "standard output")
         }
+    }
+
+    /// Whether `path` is the file standard output is open on.
+    static func isStandardOutput(_ path: String) -> Bool {
+        var named = stat()
+        var output = stat()
+        guard stat(path, &named) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return named.st_dev == output.st_dev && named.st_ino == output.st_ino
     }
 
     private static func folder(of path: String) -> String {

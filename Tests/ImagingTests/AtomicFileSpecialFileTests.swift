@@ -141,3 +141,31 @@ import Glibc
         #expect(try directory.contents() == [".obscura-tmp-link", "x.png"])
     }
 }
+
+/// A link as the destination: the file it leads to is replaced; the link itself stays a link.
+@Suite struct AtomicFileLinkTests {
+    @Test func linkIsWrittenThroughAndKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.cleanUp() }
+        let target = elsewhere.path + "/real.png"
+        try AtomicFile.write([1], to: target)
+        let link = directory.path + "/out.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try AtomicFile.write([2, 3], to: link)
+        #expect(AtomicFileSpecialFileTests.fileType(link) == 0o120000)
+        #expect(FileManager.default.contents(atPath: target) == Data([2, 3]))
+        #expect(try directory.contents() == ["out.png"])
+        #expect(try elsewhere.contents() == ["real.png"])
+    }
+
+    @Test func linkToNothingIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let link = directory.path + "/out.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path + "/missing")
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write([1], to: link) }
+        #expect(AtomicFileSpecialFileTests.fileType(link) == 0o120000)
+    }
+}

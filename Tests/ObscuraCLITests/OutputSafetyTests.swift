@@ -89,6 +89,15 @@ struct OutputSafetyTests {
         let result = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", "/dev/null"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.fileType("/dev/null") == 0o020000)
+        // /dev/stdout is a link to the command's standard output, a pipe here: written into, link kept.
+        let linkType = Self.fileType("/dev/stdout")
+        let piped = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(Array(piped.stdoutBytes.prefix(8)) == Self.pngSignature)
+        // The summary went to standard error, so standard output holds the PNG alone (it ends with IEND's CRC).
+        #expect(Array(piped.stdoutBytes.suffix(8)) == [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        #expect(piped.stderr.contains("32x24"))
+        #expect(Self.fileType("/dev/stdout") == linkType)
     }
 
     @Test func directoryDestinationIsOneLineError() throws {

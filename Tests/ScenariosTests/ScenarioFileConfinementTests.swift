@@ -131,6 +131,15 @@ struct ScenarioFileConfinementTests {
         #expect(FileManager.default.fileExists(atPath: scenario.device))
     }
 
+    @Test func missingFilesAreReportedAtTheirKeys() throws {
+        let layout = try Layout()
+        defer { layout.cleanUp() }
+        let file = try layout.scenario("device: absent.yaml\nscene: rooms/absent.yaml\n")
+        let message = Self.error(file)
+        #expect(message.contains("\(file):1:9: device: no profile file 'absent.yaml'"), "\(message)")
+        #expect(message.contains("\(file):2:8: scene: no scene file 'rooms/absent.yaml'"), "\(message)")
+    }
+
     @Test func fromSceneWithoutTheLightIsALocatedLoadError() throws {
         let layout = try Layout()
         defer { layout.cleanUp() }

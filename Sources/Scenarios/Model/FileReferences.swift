@@ -66,6 +66,10 @@ struct FileReferences {
             }
         }
         try check(path, given: name, at: node)
+        // Asked only once the path is known to be inside: no probing of other folders.
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw node.error("no scene file \(TextExcerpt.quoted(name)) (paths start at the scenario's folder)")
+        }
         let scene = try SceneLoader.load(path: path, allowedDirectories: confinement.roots)
         return (path, scene)
     }
@@ -75,6 +79,9 @@ struct FileReferences {
         if Self.isPath(id) {
             let path = self.path(of: id)
             try check(path, given: id, at: node)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw node.error("no profile file \(TextExcerpt.quoted(id)) (paths start at the scenario's folder)")
+            }
             _ = try DeviceProfileLoader.load(path: path)
             return path
         }

@@ -41,6 +41,21 @@ public struct FileConfinement: Sendable, Equatable {
         FileConfinement(allowing: roots + directories)
     }
 
+    /// The folder part of `path` (`.` for a bare name, `/` for a name at the root), split by hand:
+    /// Foundation's `deletingLastPathComponent` has trapped on some one-component paths on Linux.
+    public static func folder(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let folder = trimmed[..<slash]
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
+    /// `name` inside `folder`.
+    public static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// `realpath(3)` of an existing path; nil when it does not exist.
     public static func realPath(_ path: String) -> String? {
         guard let pointer = realpath(path, nil) else { return nil }

@@ -35,7 +35,7 @@ public enum StaleTemporaries {
         guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return [] }
         var removed: [String] = []
         for name in names where isRunFolder(name) || isAtomicFileTemporary(name) {
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = FileConfinement.join(directory, name)
             // Attributes of the entry itself: a link of a matching name is neither of ours.
             guard let attributes = try? fm.attributesOfItem(atPath: path),
                 let type = attributes[.type] as? FileAttributeType,

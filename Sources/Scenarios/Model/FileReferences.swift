@@ -18,8 +18,7 @@ struct FileReferences {
     let confinement: FileConfinement
 
     init(scenarioFile: String, allowedDirectories: [String]) {
-        let folder = (scenarioFile as NSString).deletingLastPathComponent
-        scenarioFolder = folder.isEmpty ? "." : folder
+        scenarioFolder = FileConfinement.folder(of: scenarioFile)
         let catalogue = try? DeviceCatalog().directory
         let scenes = try? SceneLoader().directory
         confinement = FileConfinement(
@@ -31,7 +30,7 @@ struct FileReferences {
 
     /// `reference` as a path: absolute as given, else relative to the scenario's folder.
     func path(of reference: String) -> String {
-        reference.hasPrefix("/") ? reference : (scenarioFolder as NSString).appendingPathComponent(reference)
+        reference.hasPrefix("/") ? reference : FileConfinement.join(scenarioFolder, reference)
     }
 
     /// Refuses a path outside the trusted folders, at the node that named it.
@@ -50,13 +49,13 @@ struct FileReferences {
         if Self.isPath(name) {
             path = self.path(of: name)
         } else {
-            let here = (scenarioFolder as NSString).appendingPathComponent(name + ".yaml")
+            let here = FileConfinement.join(scenarioFolder, name + ".yaml")
             if FileManager.default.fileExists(atPath: here) {
                 path = here
             } else {
                 do {
                     let loader = try SceneLoader()
-                    let candidate = (loader.directory as NSString).appendingPathComponent(name + ".yaml")
+                    let candidate = FileConfinement.join(loader.directory, name + ".yaml")
                     // The loader words a missing name, with suggestions; the user needs it at their key.
                     if !FileManager.default.fileExists(atPath: candidate) { _ = try loader.scene(name) }
                     path = candidate
@@ -88,7 +87,7 @@ struct FileReferences {
         do {
             let catalog = try DeviceCatalog()
             _ = try catalog.profile(id)
-            try check((catalog.directory as NSString).appendingPathComponent(id + ".yaml"), given: id, at: node)
+            try check(FileConfinement.join(catalog.directory, id + ".yaml"), given: id, at: node)
         } catch let error as LocatedError {
             // The catalogue locates its error in the catalogue; the user needs it at their key.
             throw error.location.file == node.file ? error : node.error(error.message)

@@ -31,16 +31,15 @@ enum ReportPrivacy {
             pairs.append((folder + "/", replacement))
             if let real = FileConfinement.realPath(folder), real != folder { pairs.append((real + "/", replacement)) }
         }
-        let scenarioFolder = (scenario.file as NSString).deletingLastPathComponent
+        let scenarioFolder = FileConfinement.folder(of: scenario.file)
         let cwd = FileManager.default.currentDirectoryPath
-        let absoluteFolder = scenarioFolder.hasPrefix("/")
-            ? scenarioFolder : (cwd as NSString).appendingPathComponent(scenarioFolder)
-        add(absoluteFolder, "")
+        add(FileConfinement.resolved(scenarioFolder), "")
+        if scenarioFolder.hasPrefix("/") { add(scenarioFolder, "") }
         add((try? SceneLoader())?.directory, "Scenes/")
         add((try? DeviceCatalog())?.directory, "DeviceProfiles/")
         add(cwd, "")
         // Relative forms of the scenario's folder as given (`Scenes/x.scenario.yaml` run from the checkout).
-        if !scenarioFolder.isEmpty && !scenarioFolder.hasPrefix("/") { pairs.append((scenarioFolder + "/", "")) }
+        if scenarioFolder != "." && !scenarioFolder.hasPrefix("/") { pairs.append((scenarioFolder + "/", "")) }
         return pairs.sorted { $0.0.count > $1.0.count }
     }
 

@@ -188,6 +188,10 @@ struct RunCommandOutputSetTests {
         let out = dir.appendingPathComponent("out").path
         let result = try CLIRunner.run(["run", file, "--out", out])
         #expect(result.status == 3, "\(result.stderr)")
+        // Progress lines come first on standard error; the error is the one last line.
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("error: output path 'a.png/b.png': \(out)/a.png: ") ?? false, "\(errors)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.scenario.yaml"])
     }

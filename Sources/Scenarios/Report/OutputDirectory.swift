@@ -27,6 +27,8 @@ public final class OutputDirectory: Sendable {
     /// The path components from `root` to this view's folder (empty for the run's own folder).
     private let components: [String]
     private let handle: DirectoryHandle
+    /// The destination of the whole run, which messages name instead of the temporary folder.
+    private let runDestination: String
 
     /// Why a directory cannot be used or a file cannot be written.
     public struct Refusal: Error, CustomStringConvertible, Sendable {
@@ -79,6 +81,7 @@ public final class OutputDirectory: Sendable {
             throw Refusal(message: "\(error)")
         }
         self.destination = destination
+        runDestination = destination
         root = temporary
         components = []
     }
@@ -88,6 +91,7 @@ public final class OutputDirectory: Sendable {
         root = parent.root
         components = parent.components + [name]
         handle = parent.handle
+        runDestination = parent.runDestination
     }
 
     /// A view that writes into the subfolder `name` of this one; it is committed with this one.
@@ -111,7 +115,9 @@ public final class OutputDirectory: Sendable {
             let folder = try handle.subdirectory(path: components + parts.dropLast().filter { $0 != "." })
             try folder.writeFile(bytes, named: name)
         } catch {
-            throw Refusal(message: "output path '\(relative)': \(error)")
+            // The user knows the folder by its destination, not by the temporary name it has until the end.
+            let reason = "\(error)".replacingOccurrences(of: root, with: runDestination)
+            throw Refusal(message: "output path '\(relative)': \(reason)")
         }
         return relative
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Devices
 import Foundation
 
 /// The one place where any error becomes the message and exit code a user sees.
@@ -33,7 +34,8 @@ enum ErrorReporting {
             if text.hasPrefix("obscura: ") { text.removeFirst("obscura: ".count) }
             // ArgumentParser's own messages start `Error: `.
             if text.lowercased().hasPrefix("error: ") { text.removeFirst("error: ".count) }
-            return "error: " + text
+            // Escaped, so text from an input file cannot drive the terminal or forge another line.
+            return "error: " + TextExcerpt.make(text, limit: 4000)
         }
         let text = (lines.isEmpty ? ["error: unknown failure"] : lines).joined(separator: "\n")
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Devices
 import Foundation
 import Scenarios
 
@@ -129,10 +130,13 @@ struct RunCommand: ParsableCommand {
         let total = result.expectations.count
         let failures = result.failures
         print("\(result.name): \(result.passed ? "PASS" : "FAIL") — \(total - failures.count)/\(total) expectations held")
+        // Texts that come from the scenario file are printed with control characters escaped, so a shared
+        // file cannot drive the terminal or forge lines of a CI log.
+        func shown(_ text: String) -> String { TextExcerpt.make(text, limit: 2000) }
         for failure in failures {
-            print("  \(failure.location): \(failure.key) failed")
-            print("    expected: \(failure.expected)")
-            print("    actual:   \(failure.actual)")
+            print("  \(shown(failure.location)): \(failure.key) failed")
+            print("    expected: \(shown(failure.expected))")
+            print("    actual:   \(shown(failure.actual))")
         }
         print("  report: \(directory)/report.html")
     }

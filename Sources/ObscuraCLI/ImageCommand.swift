@@ -227,8 +227,12 @@ struct TriangleCommand: ParsableCommand {
     @Option(help: "Height of each triangle in pixels.") var size: Int = 512
 
     func run() throws {
-        guard (8...8192).contains(size) else {
-            throw CommandFailure.badInput("--size: expected 8 to 8192 pixels, not \(size)")
+        // The picture is 2·size × size pixels; held to the render limit, as --size is elsewhere.
+        let largest = Int(Double(RenderJob.maximumPixels / 2).squareRoot())
+        guard (8...largest).contains(size) else {
+            throw CommandFailure.badInput(
+                "--size: expected 8 to \(largest) pixels (the picture, twice as wide, stays within "
+                    + "\(RenderJob.maximumPixels) pixels), not \(size)")
         }
         let picture = UInt16Image(converting: GamutTriangle.render(size: size))
         try ImageFiles.write(PNGImage(pixels: picture, colorSpace: .displayP3), to: output)

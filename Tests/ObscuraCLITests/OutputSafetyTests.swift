@@ -151,6 +151,12 @@ struct OutputSafetyTests {
         #expect(result.stderr.contains("16777216 pixels"), "\(result.stderr)")
     }
 
+    @Test func hugeTriangleIsRefusedWithTheLimit() throws {
+        let result = try CLIRunner.run(["image", "triangle", "/dev/null", "--size", "8192"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("expected 8 to 2896 pixels"), "\(result.stderr)")
+    }
+
     @Test func tinyValidateSizeIsRefused() throws {
         for extra in [[String](), ["--json"]] {
             let result = try CLIRunner.run(["validate", "constant-color", "--quick", "--size", "10x10"] + extra)

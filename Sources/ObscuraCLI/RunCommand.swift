@@ -11,7 +11,10 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Each scenario writes its saved photos, report.json and report.html into its output directory \
             (default obscura-out/<scenario-name>; with several files, one subdirectory each under --out). \
-            Exits 1 if any expectation failed, 2 for a bad scenario file.
+            A folder appears only once its run is complete: it is written beside the destination and renamed \
+            into place. Scenarios read files only from their own folder, DeviceProfiles/, Scenes/ and the \
+            folders given with --allow-path. \
+            Exits 1 if any expectation failed, 2 for a bad scenario file, 3 for an output that cannot be written.
             """)
 
     @Argument(help: "Scenario files (*.scenario.yaml).")
@@ -27,7 +30,7 @@ struct RunCommand: ParsableCommand {
                 + "(repeatable)."))
     var allowPath: [String] = []
 
-    @Flag(help: "Overwrite an existing output directory.")
+    @Flag(help: "Replace an existing output directory as a whole.")
     var force = false
 
     @Flag(help: "Print the reports as JSON instead of a summary.")

@@ -13,6 +13,10 @@ import Darwin
 func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    // A figure that could not be measured (a mean over no patches) is written as the string "nan", not
+    // left to fail the whole summary with an encoding error.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     let data = try encoder.encode(value)
     say(String(decoding: data, as: UTF8.self))
 }

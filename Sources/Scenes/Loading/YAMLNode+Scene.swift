@@ -43,7 +43,7 @@ extension YAMLNode {
     /// This node relabelled with its `name` entry, if it has one.
     var labelledByName: YAMLNode {
         guard let name = nameLabel else { return self }
-        return labelled("\(path) (\(name))")
+        return labelled("\(path) (\(TextExcerpt.make(name, limit: 40)))")
     }
 }
 

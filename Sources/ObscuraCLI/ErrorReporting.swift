@@ -1,4 +1,5 @@
 import ArgumentParser
+import Devices
 import Foundation
 
 /// The one place where any error becomes the message and exit code a user sees.
@@ -25,9 +26,19 @@ enum ErrorReporting {
         Foundation.exit(code.rawValue)
     }
 
+    /// Writes each line of `message` as `error: …`. A message with several lines holds several
+    /// problems (a file with many mistakes), one a line.
     static func writeError(_ message: String) {
-        let line = message.hasPrefix("obscura:") ? message : "obscura: " + message
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
+            var text = String(line)
+            if text.hasPrefix("obscura: ") { text.removeFirst("obscura: ".count) }
+            // ArgumentParser's own messages start `Error: `.
+            if text.lowercased().hasPrefix("error: ") { text.removeFirst("error: ".count) }
+            // Escaped, so text from an input file cannot drive the terminal or forge another line.
+            return "error: " + TextExcerpt.make(text, limit: 4000)
+        }
+        let text = (lines.isEmpty ? ["error: unknown failure"] : lines).joined(separator: "\n")
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

@@ -11,10 +11,15 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: "A scenario file (*.scenario.yaml).")
     var file: String
 
+    @Option(
+        name: .customLong("allow-path"),
+        help: "A folder the scenario may read files from, besides its own, DeviceProfiles/ and Scenes/ (repeatable).")
+    var allowPath: [String] = []
+
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioLoader.load(path: file)
+            scenario = try ScenarioLoader.load(path: file, allowedDirectories: allowPath)
         } catch {
             throw CommandFailure.badInput("\(error)")
         }

@@ -26,7 +26,7 @@ struct WideGamutCommand: ParsableCommand {
     )
 
     @Argument(help: "The input PNG.") var input: String
-    @Argument(help: "The output PNG.") var output: String
+    @Argument(help: "The output PNG (- for standard output).") var output: String
     @Option(help: "How far outside 0…1 a linear sRGB channel must be to count as outside sRGB.")
     var tolerance: Float = 0.001
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
@@ -59,7 +59,7 @@ struct WideGamutCommand: ParsableCommand {
             try printJSON(WideGamutReport(outside: outside, total: total, percent: (percent * 1e4).rounded() / 1e4,
                                           tolerance: Double(tolerance)))
         } else {
-            print("\(outside) of \(total) pixels outside sRGB (\(format(percent, 2)) %)")
+            say("\(outside) of \(total) pixels outside sRGB (\(format(percent, 2)) %)")
         }
     }
 }
@@ -85,7 +85,7 @@ struct ScanCommand: ParsableCommand {
     )
 
     @Argument(help: "The photo (PNG).") var input: String
-    @Argument(help: "The scanned print (PNG).") var output: String
+    @Argument(help: "The scanned print (PNG; - for standard output).") var output: String
     @Option(help: "Percentage of pixels clipped at each end of every channel, e.g. 1% or 0.5.")
     var clip: String = "1%"
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
@@ -120,10 +120,10 @@ struct ScanCommand: ParsableCommand {
             try printJSON(report)
         } else {
             for (name, p) in zip(["top left", "top right", "bottom right", "bottom left"], report.corners) {
-                print("\(name): (\(format(p[0], 4)), \(format(p[1], 4)))")
+                say("\(name): (\(format(p[0], 4)), \(format(p[1], 4)))")
             }
-            print("confidence: \(format(Double(quad.confidence), 3))")
-            print("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
+            say("confidence: \(format(Double(quad.confidence), 3))")
+            say("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
         }
     }
 }
@@ -171,7 +171,7 @@ struct BlendCommand: ParsableCommand {
 
     @Argument(help: "The photo (PNG).") var photo: String
     @Argument(help: "The disparity map (grey PNG).") var disparity: String
-    @Argument(help: "The output PNG.") var output: String
+    @Argument(help: "The output PNG (- for standard output).") var output: String
     @Option(help: "The background colour: a name (blue, red, green, black, white, grey) or #RRGGBB.")
     var color: String = "blue"
     @Option(help: "Normalised disparity (0 far … 1 near) between background and foreground; soft mask if absent.")
@@ -223,12 +223,16 @@ struct TriangleCommand: ParsableCommand {
         discussion: "OUT is a 16-bit Display P3 PNG, twice as wide as --size."
     )
 
-    @Argument(help: "The output PNG.") var output: String
+    @Argument(help: "The output PNG (- for standard output).") var output: String
     @Option(help: "Height of each triangle in pixels.") var size: Int = 512
 
     func run() throws {
-        guard (8...8192).contains(size) else {
-            throw CommandFailure.badInput("--size: expected 8 to 8192 pixels, not \(size)")
+        // The picture is 2·size × size pixels; held to the render limit, as --size is elsewhere.
+        let largest = Int(Double(RenderJob.maximumPixels / 2).squareRoot())
+        guard (8...largest).contains(size) else {
+            throw CommandFailure.badInput(
+                "--size: expected 8 to \(largest) pixels (the picture, twice as wide, stays within "
+                    + "\(RenderJob.maximumPixels) pixels), not \(size)")
         }
         let picture = UInt16Image(converting: GamutTriangle.render(size: size))
         try ImageFiles.write(PNGImage(pixels: picture, colorSpace: .displayP3), to: output)
@@ -245,11 +249,14 @@ enum ImageFiles {
         }
     }
 
+    /// Writes a PNG to a file or, for `-`, to standard output.
     static func write(_ image: PNGImage, to path: String) throws {
+        let bytes: [UInt8]
         do {
-            try PNG.write(image, to: path)
+            bytes = try PNG.encode(image)
         } catch {
-            throw CommandFailure.outputFailed("\(error)")
+            throw CommandFailure.outputFailed("\(path): \(error)")
         }
+        try OutputFiles.write(bytes, to: path)
     }
 }

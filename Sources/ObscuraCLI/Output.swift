@@ -1,11 +1,34 @@
 import Foundation
+import Imaging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Prints a value as JSON with sorted keys, so scripts can rely on a stable layout.
 func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    // A figure that could not be measured (a mean over no patches) is written as the string "nan", not
+    // left to fail the whole summary with an encoding error.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     let data = try encoder.encode(value)
-    print(String(decoding: data, as: UTF8.self))
+    say(String(decoding: data, as: UTF8.self))
+}
+
+/// Prints a line of a command's summary: to standard output, unless an output file went there
+/// (`--out -`), in which case the summary goes to standard error so the file's bytes stay intact.
+func say(_ line: String) {
+    if OutputFiles.standardOutputTaken.value {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    } else {
+        print(line)
+    }
 }
 
 /// A number with a fixed count of decimals, without locale surprises.
@@ -16,4 +39,106 @@ func format(_ value: Double, _ decimals: Int) -> String {
 /// A number with an explicit sign.
 func signed(_ value: Double, _ decimals: Int) -> String {
     String(format: "%+.\(decimals)f", value)
+}
+
+/// The single-file outputs of the commands: `-` for standard output, else an atomic write into a
+/// folder created as needed. Failures are one line naming the path and the reason (exit 3).
+enum OutputFiles {
+    /// The path that means standard output.
+    static let standardOutput = "-"
+
+    /// Set once a file went to standard output; `say` then writes to standard error.
+    static let standardOutputTaken = Flag()
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        var value: Bool { lock.withLock { raised } }
+        func raise() { lock.withLock { raised = true } }
+    }
+
+    /// Refuses two outputs bound for standard output in one command.
+    static func checkOneStandardOutput(_ paths: [String?], options: [String]) throws {
+        let toStdout = zip(paths, options).filter { $0.0 == standardOutput }.map(\.1)
+        if toStdout.count > 1 {
+            throw CommandFailure.badInput(
+                "\(toStdout.joined(separator: " and ")) both name standard output ('-'); give one of them a file")
+        }
+    }
+
+    /// Writes `bytes` to `path`.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        try write([(bytes, path)])
+    }
+
+    /// Writes several outputs of one command as a set: every file is complete on disk before any
+    /// destination is replaced (`AtomicFile.write(_:)`); standard output is written last.
+    static func write(_ files: [(bytes: [UInt8], path: String)]) throws {
+        let onDisk = files.filter { $0.path != standardOutput }
+        // `/dev/stdout` or `/proc/self/fd/1` name standard output too: the summary must then keep off it.
+        if onDisk.contains(where: { isStandardOutput($0.path) }) { standardOutputTaken.raise() }
+        for file in onDisk {
+            try makeFolders(containing: file.path)
+            StaleTemporaries.sweep(folder(of: file.path))
+        }
+        do {
+            try AtomicFile.write(onDisk)
+        } catch {
+            throw CommandFailure.outputFailed("\(error)")
+        }
+        for file in files where file.path == standardOutput {
+            standardOutputTaken.raise()
+            try writeAll(file.bytes, to: STDOUT_FILENO, path: "standard output")
+        }
+    }
+
+    /// Whether `path` is the file standard output is open on.
+    static func isStandardOutput(_ path: String) -> Bool {
+        var named = stat()
+        var output = stat()
+        guard stat(path, &named) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return named.st_dev == output.st_dev && named.st_ino == output.st_ino
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// Creates the folders above `path`, one component at a time, so the failing one is named.
+    static func makeFolders(containing path: String) throws {
+        // Split by hand: `-` and other one-component names have no folder to make.
+        guard path != standardOutput, let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        guard !folder.isEmpty else { return }
+        var current = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) == 0 || errno == EEXIST {
+                var info = stat()
+                if stat(current, &info) == 0 && info.st_mode & 0o170000 == 0o040000 { continue }
+                throw CommandFailure.outputFailed("cannot create folder \(current): a file of that name is in the way")
+            }
+            throw CommandFailure.outputFailed("cannot create folder \(current): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0, from: offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure.outputFailed("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+}
+
+/// `write(2)` of `buffer[offset...]`; named apart from `OutputFiles.write`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, from offset: Int) -> Int {
+    guard let base = buffer.baseAddress, offset < buffer.count else { return 0 }
+    return write(descriptor, base + offset, buffer.count - offset)
 }

@@ -50,10 +50,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50).")
     var exposure: String = "auto"
 
-    @Option(help: "Output PNG path.")
+    @Option(help: "Output PNG path (- for standard output).")
     var out: String
 
-    @Option(help: "Also write the depth map as a 16-bit PNG in millimetres.")
+    @Option(help: "Also write the depth map as a 16-bit PNG in millimetres (- for standard output).")
     var depth: String?
 
     @Option(help: "Noise seed.")
@@ -137,6 +137,7 @@ struct RenderJob {
                 "--flash: \(profile.id) has no flash for its \(position.rawValue) \(type.rawValue)")
         }
         _ = try RenderJob.fixedExposure(command.exposure)
+        try OutputFiles.checkOneStandardOutput([command.out, command.depth], options: ["--out", "--depth"])
     }
 
     /// A built-in scene by name, a scene file by path, or a scene of the Scenes directory by name.
@@ -161,17 +162,32 @@ struct RenderJob {
         }
     }
 
-    /// `WxH`, or 1008 wide at the reference aspect ratio.
-    static func size(_ text: String?, reference: Dimensions?) throws -> (Int, Int) {
+    /// The most pixels a rendered picture may have: 16 megapixels (4096x4096). A frame costs tens of
+    /// bytes a pixel through rendering and development, so this keeps one render near a gigabyte;
+    /// 16384x16384 would need about 20 GB. Our choice.
+    static let maximumPixels = 1 << 24
+
+    /// `WxH`, or 1008 wide at the reference aspect ratio; at least `minimum` a side, at most
+    /// `maximumPixels` in all.
+    static func size(
+        _ text: String?, reference: Dimensions?, minimum: (width: Int, height: Int) = (1, 1)
+    ) throws -> (Int, Int) {
         guard let text else {
             let aspect = reference.map { Double($0.height) / Double($0.width) } ?? 0.75
             return (1008, max(1, Int((1008 * aspect).rounded())))
         }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16_384).contains(w), (1...16_384).contains(h)
-        else {
+        guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 1, h >= 1 else {
+            throw CommandFailure.badInput("--size: expected WxH in pixels (e.g. 1008x756), not '\(text)'")
+        }
+        guard w >= minimum.width, h >= minimum.height else {
             throw CommandFailure.badInput(
-                "--size: expected WxH with sides from 1 to 16384 (e.g. 1008x756), not '\(text)'")
+                "--size: \(w)x\(h) is too small to measure anything; the least is \(minimum.width)x\(minimum.height)")
+        }
+        // Compared by division, so that no product of user figures can overflow.
+        guard w <= maximumPixels / h else {
+            throw CommandFailure.badInput(
+                "--size: \(w)x\(h) is over the limit of \(maximumPixels) pixels (16 megapixels, e.g. 4096x4096)")
         }
         return (w, h)
     }
@@ -234,15 +250,12 @@ struct RenderJob {
                     ])
                 files.append((depthPath, try PNG.encode(image)))
             }
-            // A user naming `out/photo.png` expects `out/` to appear, as with any other output.
-            for file in files {
-                let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            }
-            for file in files { try AtomicFile.write(file.bytes, to: file.path) }
         } catch {
             throw CommandFailure.outputFailed("render: \(error)")
         }
+        // A user naming `out/photo.png` expects `out/` to appear, as with any other output. The picture and
+        // depth map are written as a set: neither replaces an earlier file until both are on disk.
+        try OutputFiles.write(files.map { (bytes: $0.bytes, path: $0.path) })
         try report(frame: frame, exposure: exposure, balance: balance)
     }
 
@@ -311,7 +324,7 @@ struct RenderJob {
             try printJSON(summary)
         } else {
             let depthNote = command.depth.map { ", depth \($0)" } ?? ""
-            print(
+            say(
                 "\(command.out)\(depthNote): \(profile.id) \(cameraProfile.id), \(frame.width)x\(frame.height), "
                     + "\(RenderJob.describe(exposure)), mean \(format(summary.meanDN, 1)) DN, "
                     + "\(format(summary.clippedFraction * 100, 2)) % clipped")

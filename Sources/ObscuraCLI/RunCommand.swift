@@ -1,4 +1,5 @@
 import ArgumentParser
+import Devices
 import Foundation
 import Scenarios
 
@@ -10,7 +11,10 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Each scenario writes its saved photos, report.json and report.html into its output directory \
             (default obscura-out/<scenario-name>; with several files, one subdirectory each under --out). \
-            Exits 1 if any expectation failed, 2 for a bad scenario file.
+            A folder appears only once its run is complete: it is written beside the destination and renamed \
+            into place. Scenarios read files only from their own folder, DeviceProfiles/, Scenes/ and the \
+            folders given with --allow-path. \
+            Exits 1 if any expectation failed, 2 for a bad scenario file, 3 for an output that cannot be written.
             """)
 
     @Argument(help: "Scenario files (*.scenario.yaml).")
@@ -19,7 +23,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Output directory (default: obscura-out/<scenario-name>).")
     var out: String?
 
-    @Flag(help: "Overwrite an existing output directory.")
+    @Option(
+        name: .customLong("allow-path"),
+        help: ArgumentHelp(
+            "A folder the scenarios may read files from, besides their own, DeviceProfiles/ and Scenes/ "
+                + "(repeatable)."))
+    var allowPath: [String] = []
+
+    @Flag(help: "Replace an existing output directory as a whole.")
     var force = false
 
     @Flag(help: "Print the reports as JSON instead of a summary.")
@@ -30,40 +41,48 @@ struct RunCommand: ParsableCommand {
         var scenarios: [Scenario] = []
         for file in files {
             do {
-                scenarios.append(try ScenarioLoader.load(path: file))
+                scenarios.append(try ScenarioLoader.load(path: file, allowedDirectories: allowPath))
             } catch {
                 throw CommandFailure.badInput("\(error)")
             }
         }
+        // Each folder is written as a set and swapped in when complete: `--out` holds every scenario
+        // (one subfolder each when there are several); without it each scenario has its own folder.
+        var groups: [(directory: String, nested: Bool, scenarios: [Scenario])] = []
+        if let out {
+            groups = [(out, scenarios.count > 1, scenarios)]
+        } else {
+            groups = scenarios.map { ("obscura-out/\($0.name)", false, [$0]) }
+        }
+        try Self.refuseSharedFolders(groups.flatMap { group in
+            group.scenarios.map { (group.nested ? group.directory + "/" + $0.name : group.directory, $0.file) }
+        })
         var results: [ScenarioResult] = []
-        for scenario in scenarios {
-            let directory: String
-            if let out {
-                directory = scenarios.count == 1 ? out : (out as NSString).appendingPathComponent(scenario.name)
-            } else {
-                directory = "obscura-out/\(scenario.name)"
-            }
+        for group in groups {
             let output: OutputDirectory
             do {
-                output = try OutputDirectory(path: directory, force: force)
+                output = try OutputDirectory(path: group.directory, force: force)
             } catch {
                 throw CommandFailure.outputFailed("\(error)")
             }
-            if !json { Self.status("running \(scenario.name) (\(scenario.file))") }
-            let result: ScenarioResult
+            var finished: [(ScenarioResult, String)] = []
             do {
-                result = try ScenarioRunner.run(scenario, output: output) { line in
-                    if !json { Self.status("  " + line) }
+                for scenario in group.scenarios {
+                    let target = group.nested ? try output.nested(scenario.name) : output
+                    finished.append((try run(scenario, into: target), target.destination))
                 }
-                try output.write(try JSONReport.encode([result]), to: "report.json")
-                try output.write(Array(HTMLReport.render(result).utf8), to: "report.html")
+                try output.commit()
             } catch let refusal as OutputDirectory.Refusal {
+                output.discard()
                 throw CommandFailure.outputFailed(refusal.message)
             } catch {
-                throw CommandFailure.badInput("\(scenario.file): \(error)")
+                output.discard()
+                throw error
             }
-            results.append(result)
-            if !json { Self.summarise(result, directory: directory) }
+            for (result, directory) in finished {
+                results.append(result)
+                if !json { Self.summarise(result, directory: directory) }
+            }
         }
         if json {
             print(String(decoding: try JSONReport.encode(results), as: UTF8.self))
@@ -72,6 +91,36 @@ struct RunCommand: ParsableCommand {
         if !failed.isEmpty {
             throw CommandFailure.checkFailed(
                 "\(failed.count) of \(results.count) scenarios failed: \(failed.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// Runs one scenario into `output`; the report is written last, so a folder holding a report.json
+    /// holds everything the run made.
+    private func run(_ scenario: Scenario, into output: OutputDirectory) throws -> ScenarioResult {
+        if !json { Self.status("running \(scenario.name) (\(scenario.file))") }
+        do {
+            let result = try ScenarioRunner.run(scenario, output: output) { line in
+                if !json { Self.status("  " + line) }
+            }
+            try output.write(Array(HTMLReport.render(result).utf8), to: "report.html")
+            try output.write(try JSONReport.encode([result]), to: "report.json")
+            return result
+        } catch let refusal as OutputDirectory.Refusal {
+            throw CommandFailure.outputFailed(refusal.message)
+        } catch {
+            throw CommandFailure.badInput("\(scenario.file): \(error)")
+        }
+    }
+
+    /// Two scenarios with one name would write one folder, the second over the first.
+    static func refuseSharedFolders(_ folders: [(directory: String, file: String)]) throws {
+        var seen: [String: String] = [:]
+        for (directory, file) in folders {
+            if let first = seen[directory] {
+                throw CommandFailure.badInput(
+                    "\(first) and \(file) would both write \(directory); rename one, or run them separately")
+            }
+            seen[directory] = file
         }
     }
 
@@ -84,10 +133,13 @@ struct RunCommand: ParsableCommand {
         let total = result.expectations.count
         let failures = result.failures
         print("\(result.name): \(result.passed ? "PASS" : "FAIL") — \(total - failures.count)/\(total) expectations held")
+        // Texts that come from the scenario file are printed with control characters escaped, so a shared
+        // file cannot drive the terminal or forge lines of a CI log.
+        func shown(_ text: String) -> String { TextExcerpt.make(text, limit: 2000) }
         for failure in failures {
-            print("  \(failure.location): \(failure.key) failed")
-            print("    expected: \(failure.expected)")
-            print("    actual:   \(failure.actual)")
+            print("  \(shown(failure.location)): \(failure.key) failed")
+            print("    expected: \(shown(failure.expected))")
+            print("    actual:   \(shown(failure.actual))")
         }
         print("  report: \(directory)/report.html")
     }

@@ -31,7 +31,12 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Option(name: .long, help: "The DeviceProfiles directory.")
     var profiles: String?
 
-    @Option(help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch.")
+    /// Below half the default crop, the 164 patches cover too few pixels each for the confidence and
+    /// ΔE figures to be measured at all (a few sizes give no patch, and NaN). Our choice.
+    static let minimumSize = (width: 112, height: 84)
+
+    @Option(
+        help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch (at least 112x84).")
     var size: String = "224x168"
 
     @Flag(help: "Run the reduced protocol (2 illuminances, 2 CCTs, 2 tints).")
@@ -50,7 +55,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
         } catch {
             throw CommandFailure.badInput("\(error)")
         }
-        let (width, height) = try RenderJob.size(size, reference: nil)
+        let (width, height) = try RenderJob.size(size, reference: nil, minimum: Self.minimumSize)
         let pipeline: ConstantColorPipeline
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
@@ -62,21 +67,19 @@ struct ValidateConstantColorCommand: ParsableCommand {
         let started = Date()
         let result = try ConstantColorValidation.run(pipeline: pipeline, protocol: quick ? .reduced : .apple)
         let seconds = Date().timeIntervalSince(started)
+        guard result.varianceReduction.isFinite else {
+            throw CommandFailure.checkFailed(
+                "validate constant-color: no chart patch could be measured at \(width)x\(height); use a larger --size")
+        }
         if let html {
             let page = ConstantColorReport.html(result, device: profile.id)
-            do {
-                let folder = URL(fileURLWithPath: html).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try AtomicFile.write(Array(page.utf8), to: html)
-            } catch {
-                throw CommandFailure.outputFailed("validate constant-color: \(error)")
-            }
+            try OutputFiles.write(Array(page.utf8), to: html)
         }
         let summary = ConstantColorReport.Summary(result, device: profile.id, seconds: seconds)
         if json {
             try printJSON(summary)
         } else {
-            print(ConstantColorReport.text(result, device: profile.id, seconds: seconds))
+            say(ConstantColorReport.text(result, device: profile.id, seconds: seconds))
         }
     }
 }

@@ -30,17 +30,25 @@ public struct SceneLoader: Sendable {
     }
 
     /// Loads and validates a scene file. Relative texture paths start at the file's directory.
-    public static func load(path: String) throws -> Scene {
+    ///
+    /// Textures must lie in the file's directory (or below it) or in one of `allowedDirectories`,
+    /// after symbolic links are resolved.
+    public static func load(path: String, allowedDirectories: [String] = []) throws -> Scene {
         let root = try YAMLDocument.load(path: path)
         let base = (path as NSString).deletingLastPathComponent
-        return try SceneFileReader(file: path, baseDirectory: base.isEmpty ? "." : base).read(root)
+        return try SceneFileReader(
+            file: path, baseDirectory: base.isEmpty ? "." : base, allowedDirectories: allowedDirectories
+        ).read(root)
     }
 
     /// Loads and validates scene text; `file` is used in error locations, `baseDirectory` for
-    /// texture paths.
-    public static func load(text: String, file: String, baseDirectory: String = ".") throws -> Scene {
+    /// texture paths, which must lie there or in one of `allowedDirectories`.
+    public static func load(
+        text: String, file: String, baseDirectory: String = ".", allowedDirectories: [String] = []
+    ) throws -> Scene {
         let root = try YAMLDocument.parse(text, file: file)
-        return try SceneFileReader(file: file, baseDirectory: baseDirectory).read(root)
+        return try SceneFileReader(file: file, baseDirectory: baseDirectory, allowedDirectories: allowedDirectories)
+            .read(root)
     }
 
     /// The scene files (`*.yaml`, not `*.scenario.yaml`), sorted by name.
@@ -63,7 +71,7 @@ public struct SceneLoader: Sendable {
         }
         let path = (directory as NSString).appendingPathComponent(nameOrPath + ".yaml")
         guard FileManager.default.fileExists(atPath: path) else {
-            var message = "no scene '\(nameOrPath)' in \(directory)"
+            var message = "no scene \(TextExcerpt.quoted(nameOrPath)) in \(directory)"
             if let guess = EditDistance.suggestion(for: nameOrPath, among: names) {
                 message += "; did you mean '\(guess)'?"
             }

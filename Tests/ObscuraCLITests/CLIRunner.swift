@@ -6,6 +6,8 @@ struct CLIRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Standard output as bytes, for commands that write a file there (`--out -`).
+        var stdoutBytes: [UInt8] = []
     }
 
     /// The `obscura` binary next to the running test bundle (SwiftPM puts both in the products folder).
@@ -59,7 +61,7 @@ struct CLIRunner {
         drained.wait()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData.bytes, as: UTF8.self),
-                      stderr: String(decoding: errData.bytes, as: UTF8.self))
+                      stderr: String(decoding: errData.bytes, as: UTF8.self), stdoutBytes: [UInt8](outData.bytes))
     }
 }
 

@@ -82,10 +82,15 @@ struct RunCommandTests {
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("link"), withDestinationURL: outside)
         let text = Self.small + "  - capture: {flashMode: off}\n    save: [{photo: link/escape.png}]\n"
         let file = try Self.write(text, in: dir)
+        // --force replaces the folder as a whole: the run is written into a fresh folder, where no link
+        // was planted, so the photo lands inside and nothing goes through the old link.
         let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("resolves outside the output directory"))
+        #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        let saved = out.appendingPathComponent("link/escape.png").path
+        let type = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("link").path)[.type]
+        #expect(type as? FileAttributeType == .typeDirectory)
+        #expect(FileManager.default.fileExists(atPath: saved))
     }
 
     @Test func parentPathInSaveIsALocatedError() throws {
@@ -123,5 +128,177 @@ struct RunCommandTests {
         #expect(color.stdout.contains("§3.2 rule 11 passed: Checked that the flash mode is one of supportedFlashModes."))
         #expect(color.stdout.contains("§6 decided: Constant Color always fires the flash"))
         #expect(color.stdout.contains("Pixels: mean signal (8-bit, all channels)"))
+    }
+}
+
+/// `obscura run` reads only what the scenario's folder, the catalogue and the scene folder hold,
+/// unless `--allow-path` names more.
+struct RunCommandConfinementTests {
+    @Test func sceneOutsideNeedsAllowPath() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("scenarios")
+        let shared = dir.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repositoryRoot.appendingPathComponent("Scenes/violets-warm-room.yaml"),
+            to: shared.appendingPathComponent("room.yaml"))
+        let file = try RunCommandTests.write(
+            "scene: ../shared/room.yaml\n" + RunCommandTests.small, in: scenarios)
+        let out = dir.appendingPathComponent("out").path
+        let refused = try CLIRunner.run(["run", file, "--out", out])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: \(file):1:8: scene: '../shared/room.yaml' lies outside"),
+                "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-path"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let allowed = try CLIRunner.run(["run", file, "--out", out, "--allow-path", shared.path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}
+
+/// `obscura run` writes each output folder as a set, swapped in when complete, under a safe name.
+struct RunCommandOutputSetTests {
+    static let capture = RunCommandTests.small + "  - capture: {flashMode: off}\n    save: [photo]\n"
+
+    @Test func forceReplacesTheWholeFolder() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(Self.capture, in: dir)
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data([1]).write(to: out.appendingPathComponent("step99-photo1.png"))
+        let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(!names.contains("step99-photo1.png"), "\(names)")
+        #expect(names.contains("report.json"))
+        // Nothing but the output folder and the scenario is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "t.scenario.yaml"])
+    }
+
+    @Test func failedRunLeavesNoFolder() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The second save needs a folder where the first put a file: the run fails after writing a photo.
+        let text = RunCommandTests.small + "  - capture: {flashMode: off}\n    save: [{photo: a.png}]\n"
+            + "  - capture: {flashMode: off}\n    save: [{photo: a.png/b.png}]\n"
+        let file = try RunCommandTests.write(text, in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", file, "--out", out])
+        #expect(result.status == 3, "\(result.stderr)")
+        // Progress lines come first on standard error; the error is the one last line.
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("error: output path 'a.png/b.png': \(out)/a.png: ") ?? false, "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.scenario.yaml"])
+    }
+
+    @Test func dotsInTheFileNameCannotNameTheParent() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dots = try RunCommandTests.write(RunCommandTests.small, in: dir, name: "...scenario.yaml")
+        let plain = try RunCommandTests.write(RunCommandTests.small, in: dir)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLIRunner.run(["run", dots, plain, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            == ["...scenario.yaml", "out", "t.scenario.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["scenario", "t"])
+    }
+
+    @Test func twoScenariosOfOneNameAreRefused() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sub in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let first = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("a"))
+        let second = try RunCommandTests.write(RunCommandTests.small, in: dir.appendingPathComponent("b"))
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", first, second, "--out", out])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: \(first) and \(second) would both write \(out)/t"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func staleTemporariesBesideTheOutputAreSwept() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(RunCommandTests.small, in: dir)
+        let fm = FileManager.default
+        let old = Date(timeIntervalSinceNow: -7200)
+        let staleFolder = dir.appendingPathComponent(".obscura-tmp-out-a1b2c3")
+        let freshFolder = dir.appendingPathComponent(".obscura-tmp-out-d4e5f6")
+        let staleFile = dir.appendingPathComponent(".report.json.tmp-Ab12Cd")
+        let otherOld = dir.appendingPathComponent(".keep-me")
+        for folder in [staleFolder, freshFolder] {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        for path in [staleFile, otherOld] { try Data([1]).write(to: path) }
+        for url in [staleFolder, staleFile, otherOld] {
+            try fm.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
+        }
+        let result = try CLIRunner.run(["run", file, "--out", dir.appendingPathComponent("out").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = Set(try fm.contentsOfDirectory(atPath: dir.path))
+        #expect(names == [".obscura-tmp-out-d4e5f6", ".keep-me", "out", "t.scenario.yaml"], "\(names)")
+    }
+}
+
+/// Reports hold no addresses and no folders of the machine, so two runs write the same report.
+struct RunCommandReportPrivacyTests {
+    static let misuse = """
+        steps:
+          - begin
+          - session: {preset: photo}
+          - input: {type: builtInWideAngleCamera, position: back}
+          - output: photo
+          - output: {type: photo, name: second}
+            expect: {exception: NSInvalidArgumentException, reason_contains: "more than one output of the same type"}
+          - commit
+
+        """
+
+    @Test func reportsAreReproducibleAndPrivate() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(Self.misuse, in: dir)
+        var reports: [String] = []
+        for name in ["first", "second"] {
+            let out = dir.appendingPathComponent(name).path
+            let result = try CLIRunner.run(["run", file, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            reports.append(try String(contentsOfFile: out + "/report.json", encoding: .utf8))
+            let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+            #expect(!html.contains(dir.path))
+            #expect(!html.contains(CLIRunner.repositoryRoot.path))
+        }
+        #expect(reports[0] == reports[1])
+        let report = reports[0]
+        #expect(report.contains("<AVCapturePhotoOutput: #1>"), "\(report.prefix(400))")
+        #expect(report.range(of: "0x[0-9a-fA-F]{9,}", options: .regularExpression) == nil)
+        #expect(!report.contains(dir.path))
+        #expect(!report.contains(CLIRunner.repositoryRoot.path))
+        #expect(report.contains("\"file\" : \"t.scenario.yaml\""))
+        #expect(report.contains("\"location\" : \"t.scenario.yaml:2:5\""))
+    }
+
+    @Test func photoMetadataNamesTheSceneAsWritten() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try RunCommandTests.write(RunCommandOutputSetTests.capture, in: dir)
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", file, "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        try #require(names.count == 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out + "/" + names[0]))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("violets-warm-room"))
+        #expect(!text.contains(CLIRunner.repositoryRoot.path))
     }
 }

@@ -68,7 +68,7 @@ public struct DeviceCatalog: Sendable {
         }
         let path = (directory as NSString).appendingPathComponent(idOrPath + ".yaml")
         guard FileManager.default.fileExists(atPath: path) else {
-            var message = "no device '\(idOrPath)' in \(directory)"
+            var message = "no device \(TextExcerpt.quoted(idOrPath)) in \(directory)"
             if let guess = EditDistance.suggestion(for: idOrPath, among: ids) {
                 message += "; did you mean '\(guess)'?"
             }

@@ -16,7 +16,7 @@ enum CameraReader {
         func reference(_ node: YAMLNode) throws -> String {
             let other = try node.string()
             guard cameraIDs.contains(other) else {
-                var message = "no camera with id '\(other)' in this profile"
+                var message = "no camera with id \(TextExcerpt.quoted(other)) in this profile"
                 if let guess = EditDistance.suggestion(for: other, among: cameraIDs) {
                     message += "; did you mean '\(guess)'?"
                 }
@@ -110,7 +110,7 @@ enum CameraReader {
                         if formats.contains(where: { $0.id == formatID }) || formats.isEmpty {
                             presets[preset] = formatID
                         } else {
-                            var message = "no format with id '\(formatID)' in this camera"
+                            var message = "no format with id \(TextExcerpt.quoted(formatID)) in this camera"
                             if let guess = EditDistance.suggestion(for: formatID, among: formats.map(\.id)) {
                                 message += "; did you mean '\(guess)'?"
                             }

@@ -33,7 +33,7 @@ public enum DeviceProfileLoader {
         // First pass: the ids, so that cross-references can be checked while each camera loads.
         let labelled: [YAMLNode] = cameraNodes.map { node in
             guard let idNode = node.node.mapping?["id"], let cameraID = idNode.scalar?.string else { return node }
-            return node.labelled("\(node.path) (\(cameraID))")
+            return node.labelled("\(node.path) (\(TextExcerpt.make(cameraID, limit: 40)))")
         }
         let cameraIDs = cameraNodes.compactMap { $0.node.mapping?["id"]?.scalar?.string }
         var seen = Set<String>()

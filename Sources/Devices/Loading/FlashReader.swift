@@ -32,7 +32,7 @@ enum FlashReader {
             let moduleNode = try c.required("module")
             let module = try moduleNode.string()
             guard ids.contains(module) else {
-                var message = "no flash module with id '\(module)'"
+                var message = "no flash module with id \(TextExcerpt.quoted(module))"
                 if let guess = EditDistance.suggestion(for: module, among: ids) {
                     message += "; did you mean '\(guess)'?"
                 }
@@ -76,7 +76,7 @@ enum FlashReader {
         if let led = map.optional("cie_led") {
             let name = try led.string()
             guard SpectrumSource.cieLEDNames.contains(name) else {
-                var message = "unknown CIE LED illuminant '\(name)'"
+                var message = "unknown CIE LED illuminant \(TextExcerpt.quoted(name))"
                 if let guess = EditDistance.suggestion(for: name, among: SpectrumSource.cieLEDNames) {
                     message += "; did you mean '\(guess)'?"
                 }

@@ -6,7 +6,8 @@ enum ProvenanceReader {
         let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         let kindText = parts.first ?? ""
         guard let kind = Provenance.Kind(rawValue: kindText) else {
-            var message = "provenance must start with documented, measured or modelled, found '\(kindText)'"
+            var message =
+                "provenance must start with documented, measured or modelled, found \(TextExcerpt.quoted(kindText))"
             if let guess = EditDistance.suggestion(for: kindText, among: Provenance.Kind.allCases.map(\.rawValue)) {
                 message += "; did you mean '\(guess)'?"
             }

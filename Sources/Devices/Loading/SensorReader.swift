@@ -21,7 +21,7 @@ enum SensorReader {
             let name = try nameNode.string()
             guard SpectralSensitivities.namedSets.contains(name) else {
                 throw nameNode.error(
-                    "unknown sensitivity set '\(name)'; available: "
+                    "unknown sensitivity set \(TextExcerpt.quoted(name)); available: "
                         + SpectralSensitivities.namedSets.joined(separator: ", ")
                 )
             }

@@ -37,20 +37,23 @@ public enum YAMLDocument {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
         func describe(_ context: YamlError.Context?, _ problem: String) -> String {
             guard let context else { return "YAML syntax error: \(problem)" }
-            return "YAML syntax error: \(problem) (\(context.text) at \(context.mark.line):\(context.mark.column))"
+            let mark = "\(context.mark.line):\(context.mark.column)"
+            return "YAML syntax error: \(problem) (\(TextExcerpt.make(context.text)) at \(mark))"
         }
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
             let .composer(context, problem, mark, _):
             return LocatedError(at(mark), describe(context, problem))
         case let .duplicatedKeysInMapping(duplicates, context):
-            return LocatedError(at(context.mark), "duplicate key '\(duplicates.joined(separator: "', '"))'")
+            return LocatedError(
+                at(context.mark), "duplicate key " + duplicates.map { TextExcerpt.quoted($0) }.joined(separator: ", "))
         case let .reader(problem, offset, _, _):
             return LocatedError(
                 SourceLocation(file: file, line: 1, column: 1),
                 "unreadable text: \(problem)" + (offset.map { " at byte \($0)" } ?? ""))
         default:
-            return LocatedError(SourceLocation(file: file, line: 1, column: 1), "YAML error: \(error)")
+            return LocatedError(
+                SourceLocation(file: file, line: 1, column: 1), "YAML error: " + TextExcerpt.make("\(error)"))
         }
     }
 }

@@ -46,7 +46,7 @@ public struct YAMLNode: @unchecked Sendable {
             if scalar.style == .plain && (scalar.string.isEmpty || scalar.string == "~" || scalar.string == "null") {
                 return "nothing (null)"
             }
-            return "'\(scalar.string)'"
+            return TextExcerpt.quoted(scalar.string)
         }
     }
 
@@ -66,7 +66,7 @@ public struct YAMLNode: @unchecked Sendable {
             let name = scalar.string
             guard allowedKeys.contains(name) else {
                 let place = path.isEmpty ? "at the top level" : "in \(path)"
-                var message = "unknown key '\(name)' \(place)"
+                var message = "unknown key \(TextExcerpt.quoted(name)) \(place)"
                 if let guess = EditDistance.suggestion(for: name, among: allowedKeys) {
                     message += "; did you mean '\(guess)'?"
                 } else {
@@ -74,7 +74,9 @@ public struct YAMLNode: @unchecked Sendable {
                 }
                 throw LocatedError(key.location, message)
             }
-            guard seen.insert(name).inserted else { throw LocatedError(key.location, "duplicate key '\(name)'") }
+            guard seen.insert(name).inserted else {
+                throw LocatedError(key.location, "duplicate key \(TextExcerpt.quoted(name))")
+            }
             let childPath = path.isEmpty ? name : "\(path).\(name)"
             entries.append((name, key, YAMLNode(valueNode, file: file, path: childPath)))
         }
@@ -183,7 +185,7 @@ public struct YAMLNode: @unchecked Sendable {
         let text = try string()
         if let value = T(rawValue: text) { return value }
         let names = T.allCases.map(\.rawValue)
-        var message = "unknown value '\(text)'"
+        var message = "unknown value \(TextExcerpt.quoted(text))"
         if let guess = EditDistance.suggestion(for: text, among: names) {
             message += "; did you mean '\(guess)'?"
         } else {

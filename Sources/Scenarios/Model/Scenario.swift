@@ -1,4 +1,5 @@
 import Devices
+import Scenes
 
 /// A parsed scenario file: the world it runs in, then the API steps a client makes, each with
 /// its expectations and the outputs to save.
@@ -17,10 +18,16 @@ public struct Scenario: Sendable {
     public let name: String
     /// A line saying what the scenario shows.
     public let description: String?
-    /// Device catalogue id or profile path.
+    /// Device catalogue id, or the profile's path resolved against the scenario's folder.
     public let device: String
-    /// Scene name or path.
+    /// The device as the file names it (or the default id): what reports show.
+    public let deviceReference: String
+    /// The scene file's path, resolved.
     public let scene: String
+    /// The scene as the file names it (or the default name): what reports show.
+    public let sceneReference: String
+    /// The scene, loaded and validated with the scenario.
+    public let sceneValue: Scene
     /// The noise seed the scenario asks for.
     public let seed: UInt64
     /// The clock mode.

@@ -11,21 +11,28 @@ public enum ScenarioLoader {
     static let stepExtraKeys = ["expect", "save"]
 
     /// Loads a scenario file.
-    public static func load(path: String) throws -> Scenario {
+    ///
+    /// The files it names must lie in its own folder, the device catalogue, the scene folder or one
+    /// of `allowedDirectories` (see `FileReferences`).
+    public static func load(path: String, allowedDirectories: [String] = []) throws -> Scenario {
         let root = try YAMLDocument.load(path: path)
-        return try read(root, file: path)
+        return try read(root, file: path, allowedDirectories: allowedDirectories)
     }
 
-    /// Parses scenario text; `file` names it in errors and decides where scene names are looked up.
-    public static func load(text: String, file: String) throws -> Scenario {
-        try read(try YAMLDocument.parse(text, file: file), file: file)
+    /// Parses scenario text; `file` names it in errors and is the folder where relative
+    /// references start.
+    public static func load(text: String, file: String, allowedDirectories: [String] = []) throws -> Scenario {
+        try read(try YAMLDocument.parse(text, file: file), file: file, allowedDirectories: allowedDirectories)
     }
 
-    private static func read(_ root: YAMLNode, file: String) throws -> Scenario {
+    private static func read(_ root: YAMLNode, file: String, allowedDirectories: [String]) throws -> Scenario {
         let map = try root.mapping(allowedKeys: topKeys)
+        let references = FileReferences(scenarioFile: file, allowedDirectories: allowedDirectories)
         var errors = ErrorCollector()
-        let device = errors.attempt { try readDevice(map) } ?? DeviceCatalog.defaultDeviceID
-        let scene = errors.attempt { try readScene(map, file: file) } ?? SceneLoader.defaultSceneName
+        let deviceName = (try? map.optional("device")?.string()) ?? DeviceCatalog.defaultDeviceID
+        let device = errors.attempt { try readDevice(map, references) } ?? DeviceCatalog.defaultDeviceID
+        let sceneName = (try? map.optional("scene")?.string()) ?? SceneLoader.defaultSceneName
+        let scene = errors.attempt { try references.scene(sceneName, at: map.optional("scene") ?? map.node) }
         let seed = errors.attempt { try map.optional("seed").map { UInt64(try $0.int(in: 0...Int.max)) } ?? 0 } ?? 0
         let clock = errors.attempt { try map.optional("clock")?.choice(Scenario.Clock.self) ?? .virtual } ?? .virtual
         let description = errors.attempt { try map.optional("description")?.string() } ?? nil
@@ -33,53 +40,47 @@ public enum ScenarioLoader {
         if let list = errors.attempt({ try map.required("steps").sequence() }) {
             if list.isEmpty, let node = map.optional("steps") { errors.add(node.error("a scenario needs at least one step")) }
             for (i, node) in list.enumerated() {
-                if let entry = errors.attempt({ try readStep(node, index: i + 1) }) { steps.append(entry) }
+                if let entry = errors.attempt({ try readStep(node, index: i + 1, references: references) }) {
+                    steps.append(entry)
+                }
             }
         }
         try errors.throwIfAny()
-        let base = URL(fileURLWithPath: file).lastPathComponent
-        let name = base.hasSuffix(".scenario.yaml") ? String(base.dropLast(".scenario.yaml".count))
-            : URL(fileURLWithPath: base).deletingPathExtension().lastPathComponent
+        guard let scene else { throw LocatedErrors(errors.errors) }
+        let name = folderName(forScenarioFile: file)
         return Scenario(
-            file: file, name: name, description: description, device: device, scene: scene, seed: seed,
-            clock: clock, steps: steps)
+            file: file, name: name, description: description, device: device, deviceReference: deviceName,
+            scene: scene.path, sceneReference: sceneName, sceneValue: scene.scene, seed: seed, clock: clock,
+            steps: steps)
     }
 
-    private static func readDevice(_ map: YAMLMapping) throws -> String {
+    /// The scenario's name, from its file name without `.scenario.yaml`; it names the output folder,
+    /// so it is made a plain folder name: characters other than letters, digits, `-`, `_` and `.`
+    /// become `-`, and leading dots are dropped (`...scenario.yaml` must not name `..`). Our choice.
+    static func folderName(forScenarioFile file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        var stem = base
+        if base.hasSuffix(".scenario.yaml") {
+            stem = String(base.dropLast(".scenario.yaml".count))
+        } else if let dot = base.lastIndex(of: "."), dot != base.startIndex {
+            stem = String(base[..<dot])
+        }
+        let safe = String(stem.unicodeScalars.map { scalar -> Character in
+            let allowed = scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            return allowed ? Character(scalar) : "-"
+        })
+        let trimmed = String(safe.drop { $0 == "." })
+        return trimmed.isEmpty ? "scenario" : trimmed
+    }
+
+    /// The device id, or the profile's path resolved against the scenario's folder.
+    private static func readDevice(_ map: YAMLMapping, _ references: FileReferences) throws -> String {
         guard let node = map.optional("device") else { return DeviceCatalog.defaultDeviceID }
-        let id = try node.string()
-        do {
-            _ = try DeviceCatalog().profile(id)
-        } catch let error as LocatedError where !(id.hasSuffix(".yaml") || id.contains("/")) {
-            // The catalogue locates its error in the catalogue; the user needs it at their key.
-            throw node.error(error.message)
-        }
-        return id
+        return try references.device(try node.string(), at: node)
     }
 
-    /// The scene as a path: a name is looked up next to the scenario first, then in `Scenes/`.
-    private static func readScene(_ map: YAMLMapping, file: String) throws -> String {
-        let node = map.optional("scene")
-        let name = try node?.string() ?? SceneLoader.defaultSceneName
-        let here = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        let candidates = name.hasSuffix(".yaml") || name.contains("/")
-            ? [URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: here, isDirectory: true)).path]
-            : [(here as NSString).appendingPathComponent(name + ".yaml")]
-        for path in candidates where FileManager.default.fileExists(atPath: path) {
-            _ = try SceneLoader.load(path: path)
-            return path
-        }
-        do {
-            let loader = try SceneLoader()
-            _ = try loader.scene(name)
-            return name.hasSuffix(".yaml") || name.contains("/") ? name : (loader.directory as NSString)
-                .appendingPathComponent(name + ".yaml")
-        } catch let error as LocatedError {
-            throw (node ?? map.node).error(error.message)
-        }
-    }
-
-    private static func readStep(_ node: YAMLNode, index: Int) throws -> StepEntry {
+    private static func readStep(_ node: YAMLNode, index: Int, references: FileReferences) throws -> StepEntry {
         let key: String
         let keyNode: YAMLNode
         var value: YAMLNode?
@@ -111,7 +112,8 @@ public enum ScenarioLoader {
             throw node.error("expected a step (a name or a mapping), found \(node.kindDescription)")
         }
         guard let type = StepRegistry.type(for: key) else { throw unknownStep(key, at: keyNode.location) }
-        let step = try type.init(value: value, step: node.labelled("steps[\(index - 1)] (\(key))"))
+        var step = try type.init(value: value, step: node.labelled("steps[\(index - 1)] (\(key))"))
+        if let referencing = step as? any FileReferencingStep { step = try referencing.resolvingFiles(references) }
         let expectations = try map?.optional("expect").map(readExpectations) ?? []
         let saves = try map?.optional("save").map(readSaves) ?? []
         for save in saves where save.kind.fromCapture != (step is CaptureStep) || !(step is CaptureStep || step is StreamStep) {

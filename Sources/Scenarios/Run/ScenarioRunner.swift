@@ -19,19 +19,23 @@ public enum ScenarioRunner {
         return try Emulator.shared.withDevice(scenario.device) {
             Emulator.shared.clockMode = scenario.clock == .virtual ? .manual : .realtime
             Emulator.shared.seed = scenario.seed
-            try Emulator.shared.use(scene: scenario.scene)
+            // The scene was read and confined with the scenario; the emulator is not asked to read
+            // files. Named as the file names it: the name reaches photos' metadata, which must not
+            // hold this machine's folders.
+            Emulator.shared.use(scene: scenario.sceneValue, named: scenario.sceneReference)
             let context = RunContext()
             context.outputDirectory = output
-            context.scene = try? SceneLoader.load(path: scenario.scene)
+            context.scene = scenario.sceneValue
             var steps: [ScenarioResult.StepResult] = []
             for entry in scenario.steps {
                 progress("[\(entry.index)/\(scenario.steps.count)] \(entry.key)")
                 steps.append(try runStep(entry, context, output: output, scenario: scenario))
             }
-            return ScenarioResult(
+            let result = ScenarioResult(
                 name: scenario.name, file: scenario.file, description: scenario.description,
-                device: scenario.device, scene: scenario.scene, seed: scenario.seed, clock: scenario.clock.rawValue,
-                steps: steps)
+                device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed,
+                clock: scenario.clock.rawValue, steps: steps)
+            return ReportPrivacy.clean(result, scenario: scenario)
         }
     }
 

@@ -61,7 +61,9 @@ struct CaptureStep: ScenarioStep {
         }
         reuseSettings = try map.optional("reuse_settings")?.bool() ?? false
         liveURL = try map.optional("livePhotoMovieFileURL")?.string()
-        bracket = try map.optional("bracket")?.doubles().map { Float($0) }
+        // A bias must survive the conversion to Float; ±1000 EV is far past any device's range, so the
+        // API's own range rule still judges every plausible mistake. Our choice.
+        bracket = try map.optional("bracket")?.sequence().map { Float(try $0.double(in: -1000...1000)) }
     }
 
     var apiCalls: [String] {

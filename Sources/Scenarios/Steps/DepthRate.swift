@@ -27,11 +27,12 @@ enum DepthRate {
         let depth = video / n
         return [String(
             format: "Depth runs at %@ fps: video at %@ fps, depth capped at %@ fps by activeDepthDataMinFrameDuration; "
-                + "depth comes with one video frame in n = ceil(%@ / %@) = %d, so %@ / %d = %@ fps (spec §2.5).",
-            fmt(depth), fmt(video), fmt(cap), fmt(video), fmt(cap), Int(n), fmt(video), Int(n), fmt(depth))]
+                + "depth comes with one video frame in n = ceil(%@ / %@) = %@, so %@ / %@ = %@ fps (spec §2.5).",
+            fmt(depth), fmt(video), fmt(cap), fmt(video), fmt(cap), fmt(n), fmt(video), fmt(n), fmt(depth))]
     }
 
     static func fmt(_ x: Double) -> String {
-        x == x.rounded() ? String(Int(x)) : String(format: "%.3f", x)
+        // Int(x) traps beyond Int's range and on infinities; such figures print as they are.
+        x.isFinite && abs(x) < 1e15 && x == x.rounded() ? String(Int(x)) : String(format: "%.3f", x)
     }
 }

@@ -22,7 +22,9 @@ struct DeviceStep: ScenarioStep {
         let map = try Self.requireValue(value, step: step)
             .mapping(allowedKeys: ["format", "fps", "color_space", "depth_format", "depth_fps"])
         depthFormat = try map.optional("depth_format").map(DepthFormatChoice.init)
-        depthFPS = try map.optional("depth_fps")?.positiveInt()
+        // A rate becomes a CMTime timescale, an Int32: a larger one would trap rather than reach the
+        // device's own rate checks (spec §2.4 [D]); our choice to refuse it here.
+        depthFPS = try map.optional("depth_fps")?.int(in: 1...Self.maximumRate)
         if let node = map.optional("format") {
             if case .scalar = node.node {
                 format = .index(try node.int(in: 0...999))
@@ -34,9 +36,12 @@ struct DeviceStep: ScenarioStep {
         } else {
             format = nil
         }
-        fps = try map.optional("fps")?.positiveInt()
+        fps = try map.optional("fps")?.int(in: 1...Self.maximumRate)
         colorSpace = try map.optional("color_space")?.named(colorSpacesByName, what: "colour space")
     }
+
+    /// The largest rate a CMTime of one frame (`value: 1, timescale: fps`) can hold.
+    static let maximumRate = Int(Int32.max)
 
     var apiCalls: [String] {
         var calls: [String] = []
@@ -66,13 +71,15 @@ struct DeviceStep: ScenarioStep {
             device.activeFormat = try Self.pick(format, on: device)
         }
         if let fps {
-            let duration = CMTime(value: 1, timescale: Int32(fps))
+            let duration = CMTime(value: 1, timescale: Int32(clamping: fps))
             device.activeVideoMinFrameDuration = duration
             device.activeVideoMaxFrameDuration = duration
         }
         if let colorSpace { device.activeColorSpace = colorSpace }
         if let depthFormat { device.activeDepthDataFormat = try depthFormat.pick(on: device) }
-        if let depthFPS { device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: Int32(depthFPS)) }
+        if let depthFPS {
+            device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: Int32(clamping: depthFPS))
+        }
     }
 
     private static func pick(_ choice: FormatChoice, on device: AVCaptureDevice) throws -> AVCaptureDevice.Format {

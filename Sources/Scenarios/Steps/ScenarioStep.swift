@@ -40,3 +40,10 @@ public struct StepFailure: Error, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// A step that names other files: the loader resolves and confines them (`FileReferences`) and
+/// reads them while loading, so a step never opens a file while the scenario runs.
+protocol FileReferencingStep: ScenarioStep {
+    /// The step with its files read; errors are located at the keys that name the files.
+    func resolvingFiles(_ references: FileReferences) throws -> Self
+}

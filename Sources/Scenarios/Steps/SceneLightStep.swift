@@ -7,7 +7,7 @@ import Scenes
 /// `scene_light: {name: red spot, scale: 0.5}`, `{name: red spot, remove: true}`,
 /// `{name: red spot, from_scene: violets-red-light}` or `{name: ambient, scale: 2}`: changes the
 /// scene's lights between steps through `Emulator.shared.use(scene:named:)`.
-struct SceneLightStep: ScenarioStep {
+struct SceneLightStep: FileReferencingStep {
     static let key = "scene_light"
     static let summary = "switches a scene light off, scales it, or brings one in from another scene"
 
@@ -19,11 +19,18 @@ struct SceneLightStep: ScenarioStep {
 
     let name: String
     let change: Change
+    /// Where `name` and `from_scene` are written, for errors found while the loader reads the other scene.
+    private let nameNode: YAMLNode
+    private let fromSceneNode: YAMLNode?
+    /// The light brought in by `from_scene`, read by the loader (`resolvingFiles`).
+    private var importedLight: Light?
 
     init(value: YAMLNode?, step: YAMLNode) throws {
         let map = try Self.requireValue(value, step: step)
             .mapping(allowedKeys: ["name", "remove", "scale", "from_scene"])
-        name = try map.required("name").string()
+        nameNode = try map.required("name")
+        name = try nameNode.string()
+        fromSceneNode = map.optional("from_scene")
         let given = ["remove", "scale", "from_scene"].filter(map.has)
         guard given.count == 1 else { throw map.node.error("'scene_light' takes exactly one of remove, scale, from_scene") }
         if let node = map.optional("remove") {
@@ -34,6 +41,20 @@ struct SceneLightStep: ScenarioStep {
         } else {
             change = .add(fromScene: try map.required("from_scene").string())
         }
+    }
+
+    func resolvingFiles(_ references: FileReferences) throws -> SceneLightStep {
+        guard case let .add(from) = change, let fromSceneNode else { return self }
+        let other = try references.scene(from, at: fromSceneNode).scene
+        guard let light = other.lights.first(where: { $0.name == name }) else {
+            let names = other.lights.map { TextExcerpt.quoted($0.name) }
+            throw nameNode.error(
+                "scene \(TextExcerpt.quoted(from)) has no light named \(TextExcerpt.quoted(name))"
+                    + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"))
+        }
+        var step = self
+        step.importedLight = light
+        return step
     }
 
     var apiCalls: [String] {
@@ -68,9 +89,8 @@ struct SceneLightStep: ScenarioStep {
                 scene.lights[i].kind = Self.scaled(scene.lights[i].kind, factor)
             }
         case let .add(from):
-            let other = try SceneLoader().scene(from)
-            guard let light = other.lights.first(where: { $0.name == name }) else {
-                throw StepFailure("scene '\(from)' has no light named '\(name)'")
+            guard let light = importedLight else {
+                throw StepFailure("the light '\(name)' of scene '\(from)' was not read with the scenario")
             }
             scene.lights.removeAll { $0.name == name }
             scene.lights.append(light)

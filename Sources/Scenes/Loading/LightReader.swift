@@ -101,7 +101,7 @@ struct LightReader {
     func objectPosition(_ node: YAMLNode) throws -> Vector3 {
         let name = try node.string()
         if let hit = objectPositions[name] { return hit }
-        var message = "no object named '\(name)' in this scene"
+        var message = "no object named \(TextExcerpt.quoted(name)) in this scene"
         if let guess = EditDistance.suggestion(for: name, among: objectPositions.keys.sorted()) {
             message += "; did you mean '\(guess)'?"
         }

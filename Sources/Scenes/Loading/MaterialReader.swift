@@ -47,7 +47,8 @@ enum MaterialReader {
         let parts = text.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
         let sets = ["colorchecker", "skin"]
         guard parts.count == 2, sets.contains(parts[0].lowercased()) else {
-            var message = "unknown reflectance '\(text)'; name one as colorchecker:N, colorchecker:NAME or skin:N"
+            var message = "unknown reflectance \(TextExcerpt.quoted(text)); "
+                + "name one as colorchecker:N, colorchecker:NAME or skin:N"
             if let guess = EditDistance.suggestion(for: parts.first ?? text, among: sets) {
                 message += " (did you mean '\(guess):'?)"
             }
@@ -57,7 +58,7 @@ enum MaterialReader {
         if parts[0].lowercased() == "skin" {
             let count = SkinTones.patches.count
             guard let number = Int(entry), (1...count).contains(number) else {
-                throw node.error("skin patches are numbered 1…\(count), found '\(entry)'")
+                throw node.error("skin patches are numbered 1…\(count), found \(TextExcerpt.quoted(entry))")
             }
             return SkinTones.patches[number - 1]
         }
@@ -71,7 +72,7 @@ enum MaterialReader {
         let prefixed = ColorChecker.patches.filter { $0.name.lowercased().hasPrefix(entry.lowercased()) }
         if prefixed.count == 1 { return prefixed[0] }
         let names = ColorChecker.patches.map(\.name)
-        var message = "no ColorChecker patch '\(entry)'"
+        var message = "no ColorChecker patch \(TextExcerpt.quoted(entry))"
         if let guess = EditDistance.suggestion(for: entry, among: names) { message += "; did you mean '\(guess)'?" }
         throw node.error(message)
     }

@@ -21,6 +21,8 @@ struct ObjectReader {
     let materials: [String: Material]
     /// Where relative texture paths start.
     let baseDirectory: String
+    /// Where textures may come from: the scene file's folder and any folder the caller allowed.
+    let confinement: FileConfinement
 
     func read(_ raw: YAMLNode) throws -> SceneObject {
         let node = raw.labelledByName
@@ -77,7 +79,7 @@ struct ObjectReader {
     func material(_ node: YAMLNode) throws -> Material {
         let name = try node.string()
         if let hit = materials[name] { return hit }
-        var message = "no material named '\(name)' in this scene"
+        var message = "no material named \(TextExcerpt.quoted(name)) in this scene"
         if let guess = EditDistance.suggestion(for: name, among: materials.keys.sorted()) {
             message += "; did you mean '\(guess)'?"
         } else if !materials.isEmpty {
@@ -207,6 +209,14 @@ struct ObjectReader {
         let image = errors.attempt { () throws -> (Int, Int, [UInt16]) in
             let given = try pngNode.string()
             let path = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
+            // A shared scene file must not read (and so publish) files outside the folders the user
+            // trusts; links are resolved first, so a link in the scene's folder cannot escape it.
+            guard confinement.contains(path) else {
+                throw pngNode.error(
+                    "the texture \(TextExcerpt.quoted(given)) lies outside the scene's folder"
+                        + (confinement.roots.count > 1 ? " and the allowed folders" : "")
+                        + "; move it beside the scene or allow its folder (obscura run --allow-path DIR)")
+            }
             let png: PNGImage
             do {
                 png = try PNG.read(contentsOf: path)

@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 import Spectra
 
 /// Walks a parsed scene file section by section, collecting every problem before giving up.
@@ -7,6 +8,8 @@ struct SceneFileReader {
 
     let file: String
     let baseDirectory: String
+    /// Folders besides `baseDirectory` that textures may come from.
+    var allowedDirectories: [String] = []
 
     func read(_ root: YAMLNode) throws -> Scene {
         let top = try root.mapping(allowedKeys: Self.topKeys)
@@ -30,7 +33,9 @@ struct SceneFileReader {
         }
 
         var objects: [SceneObject] = []
-        let objectReader = ObjectReader(materials: materials, baseDirectory: baseDirectory)
+        let objectReader = ObjectReader(
+            materials: materials, baseDirectory: baseDirectory,
+            confinement: FileConfinement(allowing: [baseDirectory] + allowedDirectories))
         var objectPositions: [String: Vector3] = [:]
         if let node = errors.attempt({ try top.required("objects") }),
             let items = errors.attempt({ try node.sequence() })

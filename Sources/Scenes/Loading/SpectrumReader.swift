@@ -25,7 +25,7 @@ enum SpectrumReader {
             let table = named
             if let hit = table.first(where: { $0.key.lowercased() == name.lowercased() }) { return hit.value }
             let known = table.keys.sorted()
-            var message = "unknown illuminant '\(name)'"
+            var message = "unknown illuminant \(TextExcerpt.quoted(name))"
             if let guess = EditDistance.suggestion(for: name, among: known) { message += "; did you mean '\(guess)'?" }
             throw nameNode.error(message + " (known: \(known.joined(separator: ", ")))")
         case "cct_k":

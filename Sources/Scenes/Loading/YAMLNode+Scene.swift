@@ -43,7 +43,7 @@ extension YAMLNode {
     /// This node relabelled with its `name` entry, if it has one.
     var labelledByName: YAMLNode {
         guard let name = nameLabel else { return self }
-        return labelled("\(path) (\(name))")
+        return labelled("\(path) (\(TextExcerpt.make(name, limit: 40)))")
     }
 }
 
@@ -66,7 +66,7 @@ extension YAMLMapping {
     func reject(_ keys: [String], because reason: String) throws {
         for key in keys {
             if let keyNode = keyNode(key) {
-                throw LocatedError(keyNode.location, "\(node.path): '\(key)' \(reason)")
+                throw LocatedError(keyNode.location, "\(node.path): \(TextExcerpt.quoted(key)) \(reason)")
             }
         }
     }

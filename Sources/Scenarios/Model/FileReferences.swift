@@ -1,0 +1,97 @@
+import Devices
+import Foundation
+import Imaging
+import Scenes
+
+/// Resolves the files a scenario names (`device:`, `scene:`, `scene_light.from_scene:`) and keeps
+/// them inside the folders a user trusts.
+///
+/// Scenario files are shared between teams and run in CI next to secrets; a reference must not be
+/// able to read an arbitrary file and publish it in an error or a report. Paths resolve against
+/// the scenario's own folder and must lie, links resolved, in that folder, the device catalogue,
+/// the scene folder, or a folder the user allowed explicitly (`obscura run --allow-path DIR`).
+/// Our choice (spec: scenario files).
+struct FileReferences {
+    /// The folder of the scenario file; relative references start here.
+    let scenarioFolder: String
+    /// The folders references may point into.
+    let confinement: FileConfinement
+
+    init(scenarioFile: String, allowedDirectories: [String]) {
+        scenarioFolder = FileConfinement.folder(of: scenarioFile)
+        let catalogue = try? DeviceCatalog().directory
+        let scenes = try? SceneLoader().directory
+        confinement = FileConfinement(
+            allowing: [scenarioFolder] + [catalogue, scenes].compactMap { $0 } + allowedDirectories)
+    }
+
+    /// Whether a reference is a path rather than a catalogue id or scene name.
+    static func isPath(_ reference: String) -> Bool { reference.hasSuffix(".yaml") || reference.contains("/") }
+
+    /// `reference` as a path: absolute as given, else relative to the scenario's folder.
+    func path(of reference: String) -> String {
+        reference.hasPrefix("/") ? reference : FileConfinement.join(scenarioFolder, reference)
+    }
+
+    /// Refuses a path outside the trusted folders, at the node that named it.
+    func check(_ path: String, given: String, at node: YAMLNode) throws {
+        guard confinement.contains(path) else {
+            throw node.error(
+                "\(TextExcerpt.quoted(given)) lies outside the scenario's folder, the device catalogue and the "
+                    + "scene folder; allow its folder with 'obscura run --allow-path DIR'")
+        }
+    }
+
+    /// Loads a scene named by `name` (a name beside the scenario or in the scene folder, or a
+    /// path); returns the path it came from and the scene. Errors are located at `node`.
+    func scene(_ name: String, at node: YAMLNode) throws -> (path: String, scene: Scene) {
+        let path: String
+        if Self.isPath(name) {
+            path = self.path(of: name)
+        } else {
+            let here = FileConfinement.join(scenarioFolder, name + ".yaml")
+            if FileManager.default.fileExists(atPath: here) {
+                path = here
+            } else {
+                do {
+                    let loader = try SceneLoader()
+                    let candidate = FileConfinement.join(loader.directory, name + ".yaml")
+                    // The loader words a missing name, with suggestions; the user needs it at their key.
+                    if !FileManager.default.fileExists(atPath: candidate) { _ = try loader.scene(name) }
+                    path = candidate
+                } catch let error as LocatedError {
+                    throw node.error(error.message)
+                }
+            }
+        }
+        try check(path, given: name, at: node)
+        // Asked only once the path is known to be inside: no probing of other folders.
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw node.error("no scene file \(TextExcerpt.quoted(name)) (paths start at the scenario's folder)")
+        }
+        let scene = try SceneLoader.load(path: path, allowedDirectories: confinement.roots)
+        return (path, scene)
+    }
+
+    /// Resolves and checks a device reference; returns the id or the profile path.
+    func device(_ id: String, at node: YAMLNode) throws -> String {
+        if Self.isPath(id) {
+            let path = self.path(of: id)
+            try check(path, given: id, at: node)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw node.error("no profile file \(TextExcerpt.quoted(id)) (paths start at the scenario's folder)")
+            }
+            _ = try DeviceProfileLoader.load(path: path)
+            return path
+        }
+        do {
+            let catalog = try DeviceCatalog()
+            _ = try catalog.profile(id)
+            try check(FileConfinement.join(catalog.directory, id + ".yaml"), given: id, at: node)
+        } catch let error as LocatedError {
+            // The catalogue locates its error in the catalogue; the user needs it at their key.
+            throw error.location.file == node.file ? error : node.error(error.message)
+        }
+        return id
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Imaging
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Destinations that are not regular files: written into (devices, FIFOs) or refused, never renamed over.
+@Suite struct AtomicFileSpecialFileTests {
+    /// The type bits of `lstat`, so a replaced node is seen even behind a name.
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o170000
+    }
+
+    static let fifoType: mode_t = 0o010000
+    static let characterDeviceType: mode_t = 0o020000
+
+    /// Writes `bytes` into a FIFO while a reader drains it; returns what the reader got.
+    static func writeThroughFIFO(_ bytes: [UInt8], at path: String) throws -> [UInt8] {
+        let received = Received()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            // Opening for reading blocks until the writer opens, as a shell pipeline would.
+            let handle = FileHandle(forReadingAtPath: path)
+            received.set([UInt8](handle?.readDataToEndOfFile() ?? Data()))
+            done.signal()
+        }
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            // Unblock the reader before failing.
+            let unblock = open(path, O_WRONLY | O_NONBLOCK)
+            if unblock >= 0 { close(unblock) }
+            done.wait()
+            throw error
+        }
+        done.wait()
+        return received.value
+    }
+
+    final class Received: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        func set(_ value: [UInt8]) { lock.withLock { bytes = value } }
+        var value: [UInt8] { lock.withLock { bytes } }
+    }
+
+    @Test func fifoIsWrittenIntoAndStaysAFIFO() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = "\(directory.path)/pipe"
+        #expect(mkfifo(path, 0o600) == 0)
+        let payload = [UInt8](repeating: 42, count: 200_000)  // more than a pipe buffer holds
+        let got = try Self.writeThroughFIFO(payload, at: path)
+        #expect(got == payload)
+        #expect(Self.fileType(path) == Self.fifoType)
+        #expect(try directory.contents() == ["pipe"])
+    }
+
+    @Test func devNullStaysACharacterDevice() throws {
+        // Proved on a FIFO first: only when the in-place branch exists is /dev/null touched, so this test
+        // cannot itself replace /dev/null when run as root against code that renames.
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let probe = "\(directory.path)/probe"
+        #expect(mkfifo(probe, 0o600) == 0)
+        _ = try Self.writeThroughFIFO([1, 2, 3], at: probe)
+        try #require(Self.fileType(probe) == Self.fifoType, "writes over a FIFO replace it; /dev/null left alone")
+        try #require(Self.fileType("/dev/null") == Self.characterDeviceType)
+        try AtomicFile.write([UInt8](repeating: 1, count: 4096), to: "/dev/null")
+        #expect(Self.fileType("/dev/null") == Self.characterDeviceType)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: "/dev")).contains { $0.hasPrefix(".null.tmp-") })
+    }
+
+    @Test func directoryIsRefusedWithoutATemporaryFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let target = "\(directory.path)/folder"
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        do {
+            try AtomicFile.write([1], to: target)
+            Issue.record("writing over a directory succeeded")
+        } catch {
+            #expect(error.description.contains(target))
+            #expect(error.description.contains("directory"))
+        }
+        #expect(try directory.contents() == ["folder"])
+    }
+
+    @Test func socketIsRefusedAndKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = "\(directory.path)/s"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0)
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write([1], to: path) }
+        #expect(Self.fileType(path) == 0o140000)
+        #expect(try directory.contents() == ["s"])
+    }
+}
+
+/// Which names the sweep of abandoned temporaries may touch, and when.
+@Suite struct StaleTemporariesTests {
+    @Test func onlyOurNamesAndOnlyWhenOld() throws {
+        #expect(StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c3"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary("photo.png.tmp-a1B2c3"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c!"))
+        #expect(StaleTemporaries.isRunFolder(".obscura-tmp-out-x1y2z3"))
+        #expect(!StaleTemporaries.isRunFolder(".obscura-tmp-"))
+        #expect(!StaleTemporaries.isRunFolder("obscura-tmp-out"))
+
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: directory.path + "/.obscura-tmp-run-abc", withIntermediateDirectories: false)
+        _ = fm.createFile(atPath: directory.path + "/.x.png.tmp-abcdef", contents: Data([1]))
+        _ = fm.createFile(atPath: directory.path + "/x.png", contents: Data([1]))
+        // A link of a matching name is not one of ours: never followed, never removed.
+        try fm.createSymbolicLink(atPath: directory.path + "/.obscura-tmp-link", withDestinationPath: directory.path)
+        let now = Date()
+        #expect(StaleTemporaries.sweep(directory.path, now: now).isEmpty)
+        let later = now.addingTimeInterval(2 * StaleTemporaries.maximumAge)
+        let removed = StaleTemporaries.sweep(directory.path, now: later).sorted()
+        #expect(removed == [".obscura-tmp-run-abc", ".x.png.tmp-abcdef"])
+        #expect(try directory.contents() == [".obscura-tmp-link", "x.png"])
+    }
+}
+
+/// A link as the destination: the file it leads to is replaced; the link itself stays a link.
+@Suite struct AtomicFileLinkTests {
+    @Test func linkIsWrittenThroughAndKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.cleanUp() }
+        let target = elsewhere.path + "/real.png"
+        try AtomicFile.write([1], to: target)
+        let link = directory.path + "/out.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try AtomicFile.write([2, 3], to: link)
+        #expect(AtomicFileSpecialFileTests.fileType(link) == 0o120000)
+        #expect(FileManager.default.contents(atPath: target) == Data([2, 3]))
+        #expect(try directory.contents() == ["out.png"])
+        #expect(try elsewhere.contents() == ["real.png"])
+    }
+
+    @Test func linkToNothingIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let link = directory.path + "/out.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path + "/missing")
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write([1], to: link) }
+        #expect(AtomicFileSpecialFileTests.fileType(link) == 0o120000)
+    }
+}

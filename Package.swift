@@ -3,10 +3,6 @@
 // The targets follow the layers of DESIGN.md; dependencies point down only.
 import PackageDescription
 
-/// The physics and pixel kernels are optimised in debug builds too: a debug render is otherwise ten times
-/// slower, and the test suite renders real photos. Safety checks stay on (`-O`, not `-Ounchecked`).
-let optimisedKernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "Obscura",
     platforms: [.macOS(.v14)],
@@ -35,25 +31,24 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: optimisedKernels),
-        .target(name: "Imaging", dependencies: ["CPNG"], swiftSettings: optimisedKernels),
+        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
+        .target(name: "Imaging", dependencies: ["CPNG"]),
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
         // of the repository point into it.
         .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
         .target(
             name: "Devices", dependencies: ["Spectra", "ObscuraData", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"], swiftSettings: optimisedKernels),
-        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: optimisedKernels),
+        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
+        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
         .target(
-            name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"], swiftSettings: optimisedKernels),
+            name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
         // The rules the capture API enforces and the trace of their evaluation: named by the Obscura
         // module, never by the drop-in modules.
         .target(name: "CaptureRules"),
         // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
         .target(
             name: "ObscuraAV",
-            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules"],
-            swiftSettings: optimisedKernels),
+            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules"]),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
         .target(name: "AVFoundation", dependencies: ["ObscuraAV", "CoreMedia", "CoreVideo", "QuartzCore"]),
         .target(name: "CoreMedia", dependencies: ["ObscuraAV", "CoreVideo"]),

@@ -60,7 +60,7 @@ public struct DepthColorizer: Sendable, Hashable {
     /// the map, or taller when the map is too short for a legend; text scales with the map's height.
     public func view(_ metres: [Float], width: Int, height: Int) -> UInt8Image {
         precondition(width > 0 && height > 0 && metres.count == width * height, "a \(width)x\(height) map")
-        let s = max(1, height / 240)
+        let s = max(1, height / 180)
         let margin = 4 * s, labelHalf = 4 * s, swatch = LegendGlyphs.height * s
         let barWidth = 10 * s, tickLength = 3 * s
         let outHeight = max(height, 2 * margin + 2 * labelHalf + 28 * s + 4 * s + swatch)

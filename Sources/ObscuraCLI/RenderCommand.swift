@@ -19,7 +19,9 @@ struct RenderCommand: ParsableCommand {
             frame with white balance, a colour-correction matrix, a highlight shoulder and the sRGB (or Display P3) \
             encoding; no demosaicing, denoising or local tone mapping. --depth writes a 16-bit grey PNG of the \
             distance along the optical axis in millimetres (0 where the ray hits nothing, 65535 at or beyond \
-            65.535 m), distorted like the picture.
+            65.535 m), distorted like the picture, and beside it a colour picture of the same map to look at \
+            (NAME-view.png for NAME.png: viridis from near to far, holes grey, a legend in metres); none when \
+            --depth is standard output.
             """
     )
 
@@ -53,7 +55,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Output PNG path (- for standard output).")
     var out: String
 
-    @Option(help: "Also write the depth map as a 16-bit PNG in millimetres (- for standard output).")
+    @Option(help: "Also write the depth map as a 16-bit PNG in millimetres, and a coloured NAME-view.png beside it.")
     var depth: String?
 
     @Option(help: "Noise seed.")
@@ -249,6 +251,9 @@ struct RenderJob {
                         PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface")
                     ])
                 files.append((depthPath, try PNG.encode(image)))
+                if let viewPath = RenderJob.depthViewPath(depthPath) {
+                    files.append((viewPath, try PNG.encode(RenderJob.depthView(frame, text: text))))
+                }
             }
         } catch {
             throw CommandFailure.outputFailed("render: \(error)")
@@ -275,6 +280,24 @@ struct RenderJob {
                 guard d.isFinite, d > 0 else { return 0 }
                 return UInt16(min(max((Double(d) * 1000).rounded(), 1), 65535))
             })
+    }
+
+    /// Where the viewable companion of a depth file goes: `name-view.png` beside `name.png` (the
+    /// extension kept as given), `name-view.png` for a name without one; nil for standard output.
+    static func depthViewPath(_ depthPath: String) -> String? {
+        guard depthPath != OutputFiles.standardOutput else { return nil }
+        let name = depthPath.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? depthPath
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return depthPath + "-view.png" }
+        let stem = depthPath.dropLast(name.distance(from: dot, to: name.endIndex))
+        return String(stem) + "-view" + String(name[dot...])
+    }
+
+    /// The depth map coloured for viewing, with its legend (Imaging `DepthColorizer`), tagged sRGB.
+    static func depthView(_ frame: RawFrame, text: [PNGText]) -> PNGImage {
+        let colorizer = DepthColorizer(fitting: frame.depth)
+        return PNGImage(
+            pixels: colorizer.view(frame.depth, width: frame.width, height: frame.height), colorSpace: .sRGB,
+            text: text + [PNGText(key: "Obscura.DepthView", value: colorizer.legendDescription)])
     }
 
     static func describe(_ exposure: Exposure) -> String {
@@ -314,7 +337,10 @@ struct RenderJob {
         }
         let pixels = Double(frame.width * frame.height)
         var outputs = ["image": command.out]
-        if let depth = command.depth { outputs["depth"] = depth }
+        if let depth = command.depth {
+            outputs["depth"] = depth
+            if let view = RenderJob.depthViewPath(depth) { outputs["depth_view"] = view }
+        }
         let summary = Summary(
             scene: command.scene, device: profile.id, camera: cameraProfile.id, size: [frame.width, frame.height],
             iso: exposure.iso, exposureTimeS: exposure.time, flash: exposure.flash, seed: command.seed,

@@ -55,6 +55,29 @@ import Testing
         #expect(pixels[2, 2] == 1500)
     }
 
+    /// Beside the exact map, a picture to look at: `depth-view.png`, 8-bit sRGB, the map in viridis
+    /// with a legend to its right. The chart (0.5 m, the nearest depth) takes viridis's first
+    /// published entry, (0.267004, 0.004874, 0.329415) → (68, 1, 84); the wall (1.5 m, the
+    /// farthest) its last, (0.993248, 0.906157, 0.143936) → (253, 231, 37).
+    @Test func depthMapComesWithAViewableColourPicture() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("chart.png").path
+        let depth = dir.appendingPathComponent("chart-depth.png").path
+        let view = dir.appendingPathComponent("chart-depth-view.png").path
+        let result = try CLIRunner.run([
+            "render", "chart-d65", "--size", "128x96", "--out", out, "--depth", depth, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"depth_view\" : \"\(view)\""))
+        let image = try PNG.read(contentsOf: view)
+        #expect(image.channels == 3 && image.bitDepth == 8 && image.colorSpace == .sRGB)
+        #expect(image.width > 128 && image.height >= 96)
+        guard case let .eightBit(pixels) = image.pixels else { return }
+        #expect([pixels[64, 48, 0], pixels[64, 48, 1], pixels[64, 48, 2]] == [68, 1, 84])
+        #expect([pixels[2, 2, 0], pixels[2, 2, 1], pixels[2, 2, 2]] == [253, 231, 37])
+    }
+
     @Test func fixedExposureAndFlashAreReported() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

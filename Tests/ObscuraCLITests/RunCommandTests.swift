@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 
 /// `obscura run` and `obscura explain`, run as a user runs them.
@@ -41,6 +42,26 @@ struct RunCommandTests {
         let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
         #expect(html.contains("<svg"))
         #expect(html.contains("session.isRunning"))
+    }
+
+    /// `save: [depth]` writes the exact map (16-bit millimetres and `.pfm`) and, beside it, a
+    /// colour picture to look at: `<name>-view.png`, 8-bit sRGB, wider than the map for its legend.
+    @Test func savedDepthComesWithAViewablePicture() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let result = try CLIRunner.run(["run", "Scenes/dual-depth-streaming.scenario.yaml", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        let views = files.filter { $0.hasSuffix("-depth-view.png") }
+        #expect(!views.isEmpty, "\(files)")
+        for view in views {
+            let exact = try PNG.read(contentsOf: out + "/" + view.dropLast("-view.png".count) + ".png")
+            let picture = try PNG.read(contentsOf: out + "/" + view)
+            #expect(exact.channels == 1 && exact.bitDepth == 16)
+            #expect(picture.channels == 3 && picture.bitDepth == 8 && picture.colorSpace == .sRGB)
+            #expect(picture.width > exact.width && picture.height >= exact.height)
+        }
     }
 
     @Test func wrongExpectationFailsWithADiff() throws {

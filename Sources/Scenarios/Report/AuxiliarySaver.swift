@@ -6,7 +6,9 @@ import ObscuraAV
 ///
 /// - `depth` (stream steps): the step's last delivered depth map as a 16-bit greyscale PNG in
 ///   millimetres (0 = no depth; 65.535 m at most) and, beside it, the same map in metres as a
-///   Portable Float Map (`.pfm`: `Pf` header, little-endian 32-bit floats, bottom row first).
+///   Portable Float Map (`.pfm`: `Pf` header, little-endian 32-bit floats, bottom row first), and
+///   a picture to look at, `<name>-view.png`: the map in viridis from near to far, holes grey, with
+///   a legend in metres (Imaging `DepthColorizer`).
 /// - `depth_visualisation` (stream steps): 8-bit grey, near bright, far dark, scaled to the map's
 ///   own disparity range; holes black.
 /// - `confidence_map` (capture steps): each Constant Color photo's confidence map, 8-bit grey,
@@ -42,6 +44,12 @@ enum AuxiliarySaver {
                     let png = try PNG.encode(PNGImage(pixels: mm, text: [PNGText(key: "Comment", value: "depth in millimetres")]))
                     saved.append(.init(kind: "depth", file: try output.write(png, to: base + ".png"), image: true))
                     saved.append(.init(kind: "depth float (m)", file: try output.write(pfm(w, h, metres), to: base + ".pfm"), image: false))
+                    let colorizer = DepthColorizer(fitting: metres)
+                    let view = try PNG.encode(PNGImage(
+                        pixels: colorizer.view(metres, width: w, height: h), colorSpace: .sRGB,
+                        text: [PNGText(key: "Comment", value: colorizer.legendDescription)]))
+                    let viewFile = try output.write(view, to: base + "-view.png")
+                    saved.append(.init(kind: "depth view", file: viewFile, image: true))
                 } else {
                     let disparity = metres.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
                     let valid = disparity.filter { $0.isFinite }

@@ -37,6 +37,31 @@ struct DepthFilteringTests {
         #expect(abs(blended[9, 4] - 1) > 0.05)
     }
 
+    /// A wall at 4.6 m seen by a stereo pair rated to 5 m: about two fifths of the raw disparities
+    /// fall below the matcher's window (1/5 m⁻¹) and are holes, never negative values. Filling
+    /// leaves no hole, and since each filled value is a weighted mean of accepted ones, every value
+    /// stays inside the window.
+    @Test func farRangeHolesAreFilledInsideTheMatchersWindow() {
+        let g = { (c: Double, s: Double) in Spectrum { l in 0.6 * exp(-0.5 * ((l - c) / s) * ((l - c) / s)) } }
+        let camera = CameraModel(
+            width: 96, height: 72, fx: 80, fy: 80, cx: 48, cy: 36, fNumber: 1.8, pixelPitchMicrometres: 1.4,
+            quantumEfficiency: (g(600, 30), g(535, 35), g(460, 25)))
+        let wall = SceneObject(
+            name: "wall", shape: .plane(width: 50, height: 50), transform: Transform(position: Vector3(0, 0, -4.6)),
+            surface: .uniform(.neutral("grey", reflectance: 0.5)))
+        let scene = Scene(
+            objects: [wall], ambient: nil, device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+        let model = DisparityModel(
+            baseline: Vector3(0.01, 0, 0), calibrationScaleError: 0, calibrationOffsetError: 0, minimumDepth: 0.3,
+            maximumDepth: 5)
+        let raw = model.disparity(Renderer(scene: scene, camera: camera, flash: nil), seed: 4)
+        #expect(raw.holeFraction > 0.2 && raw.holeFraction < 0.7, "holes \(raw.holeFraction)")
+        #expect(raw.values.allSatisfy { $0.isNaN || $0 >= 0.2 })
+        let filled = DepthHoleFilling().fill(raw, guide: PixelPlane<Float>(width: 96, height: 72, repeating: 0.5))
+        #expect(filled.isFiltered && filled.holeFraction == 0)
+        #expect(filled.values.allSatisfy { $0 >= 0.2 * (1 - 1e-6) && $0 <= 1 / 0.3 })
+    }
+
     @Test func temporalSmoothingAveragesAndResetsOnChange() {
         var filter = DepthTemporalFilter(weight: 0.25, resetThreshold: 0.1)
         let make = { (v: Float) in

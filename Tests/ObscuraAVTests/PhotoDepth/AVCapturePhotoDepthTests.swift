@@ -124,6 +124,28 @@ struct AVCapturePhotoDepthTests {
         }
     }
 
+    // DESIGN "Noise": seeded. Photo depth draws its matching noise from the emulator's seed, as
+    // the picture does: the same seed and capture order repeat the map exactly, another seed
+    // changes almost every value. Raw disparity, no filtering.
+    @Test func photoDepthNoiseFollowsTheSeed() throws {
+        try onDevice("iphone-7-plus") {
+            try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 500, distance: 1))
+            func disparities(seed: UInt64) throws -> [Float] {
+                Emulator.shared.seed = seed
+                let rig = try Self.dualRig()
+                let depth = try #require(capture(rig, Self.depthSettings(filtered: false)).photos.first?.depthData)
+                return try Self.values(depth).values
+            }
+            let a = try disparities(seed: 5), b = try disparities(seed: 5), c = try disparities(seed: 6)
+            #expect(a.count == b.count && a.count == c.count)
+            #expect(zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) })
+            let finite = zip(a, c).filter { $0.isFinite && $1.isFinite }
+            #expect(finite.count > a.count / 2)
+            #expect(finite.filter { $0 != $1 }.count > finite.count * 9 / 10)
+            #expect(a.allSatisfy { $0.isNaN || $0 > 0 })
+        }
+    }
+
     // spec §5 [D] `fileDataRepresentation()` includes depth with `embedsDepthDataInPhoto`; Obscura
     // reads it back with `AVDepthData(fromFileData:)`. The round trip keeps size, type, flags,
     // every value (NaN holes included) and the calibration.

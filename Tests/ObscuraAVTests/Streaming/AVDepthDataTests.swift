@@ -6,9 +6,11 @@ import Testing
 // Nested in the serialized streaming suite: these tests also advance the shared virtual clock.
 extension AVCaptureStreamingTests {
 @Suite struct AVDepthDataTests {
-    /// One raw 320×240 disparity map of the default scene from the iPhone 7 Plus dual camera.
-    static func rawDepth() throws -> AVDepthData {
+    /// One raw 320×240 disparity map of the default scene from the iPhone 7 Plus dual camera,
+    /// under the emulator's default seed or `seed`.
+    static func rawDepth(seed: UInt64? = nil) throws -> AVDepthData {
         try onDevice("iphone-7-plus") {
+            if let seed { Emulator.shared.seed = seed }
             let rig = try StreamRig(outputs: ["depth"])
             let recorder = StreamRecorder()
             rig.depth.isFilteringEnabled = false
@@ -18,6 +20,21 @@ extension AVCaptureStreamingTests {
             Emulator.shared.runFrames(1)
             return try #require(recorder.depth.first?.0)
         }
+    }
+
+    // DESIGN "Noise": seeded. Streamed depth draws its matching noise from the emulator's seed:
+    // the same seed repeats the map, another seed changes almost every value, and no value is
+    // negative (spec §9: disparity is 1/Z; unmatched pixels are holes).
+    @Test func streamedDepthNoiseFollowsTheSeed() throws {
+        let a = try AVCapturePhotoDepthTests.values(Self.rawDepth(seed: 31)).values
+        let b = try AVCapturePhotoDepthTests.values(Self.rawDepth(seed: 31)).values
+        let c = try AVCapturePhotoDepthTests.values(Self.rawDepth(seed: 32)).values
+        #expect(a.count == 320 * 240 && a.count == c.count)
+        #expect(zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) })
+        let finite = zip(a, c).filter { $0.isFinite && $1.isFinite }
+        #expect(finite.count > a.count / 2)
+        #expect(finite.filter { $0 != $1 }.count > finite.count * 9 / 10)
+        #expect(a.allSatisfy { $0.isNaN || $0 > 0 })
     }
 
     @Test func conversionIsReciprocalAndRejectsNonDepthTypes() throws {

@@ -6,9 +6,9 @@ import Spectra
 /// Scenes for the depth models: a 128 × 96 pinhole with fx = fy = 100 and principal point
 /// (64, 48), at the origin looking down −Z (image right = world +X).
 enum DepthFixtures {
-    static func camera(width: Int = 128, height: Int = 96) -> CameraModel {
+    static func camera(width: Int = 128, height: Int = 96, focal: Double = 100) -> CameraModel {
         CameraModel(
-            width: width, height: height, fx: 100, fy: 100, cx: Double(width) / 2, cy: Double(height) / 2,
+            width: width, height: height, fx: focal, fy: focal, cx: Double(width) / 2, cy: Double(height) / 2,
             fNumber: 1.8, pixelPitchMicrometres: 1.4,
             quantumEfficiency: (
                 TestScenes.gaussian(600, 30), TestScenes.gaussian(535, 35), TestScenes.gaussian(460, 25)

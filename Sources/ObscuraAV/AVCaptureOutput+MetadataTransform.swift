@@ -6,13 +6,14 @@ extension AVCaptureOutput {
     /// the connection does not feed this output [I].
     ///
     /// Metadata arrive in device coordinates: normalised, origin top-left, the sensor's unrotated
-    /// orientation. Connections here deliver frames in that orientation, unmirrored, so the
-    /// transform is the identity; it is written for a quarter-turn count and a mirror flag.
+    /// orientation. The connection's rotation (whole quarter turns clockwise) and mirror are applied
+    /// in the order its video buffers receive them (spec §1.5): turn, then mirror.
     public func transformedMetadataObject(
         for metadataObject: AVMetadataObject, connection: AVCaptureConnection
     ) -> AVMetadataObject? {
         guard connection.output === self else { return nil }
-        let transform = NormalisedTransform(quarterTurns: 0, mirrored: false)
+        let quarterTurns = Int((connection.videoRotationAngle / 90).rounded())
+        let transform = NormalisedTransform(quarterTurns: quarterTurns, mirrored: connection.isVideoMirrored)
         let bounds = transform.apply(metadataObject.bounds)
         switch metadataObject {
         case let code as AVMetadataMachineReadableCodeObject:

@@ -218,6 +218,68 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         graphChanged()
     }
 
+    /// Adds an input without forming any connection; the client adds them with `addConnection(_:)`
+    /// (spec §1.2 [D]). Same refusals as `addInput(_:)`.
+    open func addInputWithNoConnections(_ input: AVCaptureInput) {
+        if let reason = inputRefusal(input) { Violation.cannotAddInput(reason).raise() }
+        lock.withLock {
+            inner.inputs.append(input)
+            input.session = self
+            input.everAdded = true
+        }
+        if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
+        graphChanged()
+    }
+
+    /// Adds an output without forming any connection (spec §1.2 [D]). Same refusals as `addOutput(_:)`.
+    open func addOutputWithNoConnections(_ output: AVCaptureOutput) {
+        if let reason = outputRefusal(output) { Violation.cannotAddOutput(reason).raise() }
+        lock.withLock {
+            inner.outputs.append(output)
+            output.session = self
+            output.everAdded = true
+        }
+        graphChanged()
+    }
+
+    /// Why a connection cannot be added, if it cannot (spec §1.2 [D]): its ports' inputs and its
+    /// output must be in this session, the output must take the ports' media, and the connection
+    /// (or another on the same port and output) must not be there already.
+    private func connectionRefusal(_ connection: AVCaptureConnection) -> String? {
+        let state = lock.withLock { inner }
+        guard let output = connection.output, state.outputs.contains(where: { $0 === output }) else {
+            return "The connection's output is not in the session"
+        }
+        guard !connection.inputPorts.isEmpty,
+            connection.inputPorts.allSatisfy({ port in state.inputs.contains { $0 === port.input } })
+        else { return "The connection's input ports do not belong to inputs in the session" }
+        guard connection.inputPorts.allSatisfy({ output.accepts($0.mediaType) }) else {
+            return "The output does not accept the media type of the connection's input ports"
+        }
+        let taken = state.connections.contains { existing in
+            existing === connection
+                || (existing.output === output
+                    && existing.inputPorts.contains { port in connection.inputPorts.contains { $0 === port } })
+        }
+        return taken ? "The connection is already in the session" : nil
+    }
+
+    /// Whether `addConnection(_:)` would succeed (spec §1.2 [D]).
+    open func canAddConnection(_ connection: AVCaptureConnection) -> Bool { connectionRefusal(connection) == nil }
+
+    /// Adds a connection made by the client; raises when `canAddConnection` is false (spec §1.2 [D]).
+    open func addConnection(_ connection: AVCaptureConnection) {
+        if let reason = connectionRefusal(connection) { Violation.cannotAddConnection(reason).raise() }
+        lock.withLock { inner.connections.append(connection) }
+        graphChanged()
+    }
+
+    /// Removes a connection (spec §1.2 [D]).
+    open func removeConnection(_ connection: AVCaptureConnection) {
+        lock.withLock { inner.connections.removeAll { $0 === connection } }
+        graphChanged()
+    }
+
     /// One connection per input port whose media the output accepts (spec §1.5 [D]). Must be called
     /// with the lock held.
     private func connect(_ input: AVCaptureInput, _ output: AVCaptureOutput) {

@@ -81,6 +81,12 @@ extension Violation {
             CaptureRule("§1.2", .observed, "addInput only when canAddInput is true"))
     }
 
+    static func cannotAddConnection(_ message: String) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureSession addConnection:]", message,
+            CaptureRule("§1.2", .documented, "addConnection only when canAddConnection is true"))
+    }
+
     static func cannotAddOutput(_ message: String) -> Violation {
         .invalidArgument(
             "-[AVCaptureSession addOutput:]", message,

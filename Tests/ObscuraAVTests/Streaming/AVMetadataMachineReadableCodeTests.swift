@@ -105,4 +105,33 @@ import Testing
             #expect(moved.stringValue == qr.stringValue)
         }
     }
+
+    // spec §1.5, §16: on a portrait connection (90°) a device point (x, y) lands at (1 − y, x), the
+    // same quarter turn the connection gives its video buffers; a mirror then maps x to 1 − x.
+    @Test func transformedCodeTurnsWithThePortraitConnection() throws {
+        try onDevice {
+            let (codes, _) = try scan(types: [.qr])
+            let qr = try #require(codes.first)
+            let session = AVCaptureSession()
+            let video = AVCaptureVideoDataOutput()
+            let device = try #require(AVCaptureDevice.default(for: .video))
+            session.addInput(try AVCaptureDeviceInput(device: device))
+            session.addOutput(video)
+            let connection = try #require(video.connection(with: .video))
+            connection.videoRotationAngle = 90
+            let turned = try #require(
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+            for (before, after) in zip(qr.corners, turned.corners) {
+                #expect(abs(after.x - (1 - before.y)) < 1e-12 && abs(after.y - before.x) < 1e-12)
+            }
+            #expect(abs(turned.bounds.width - qr.bounds.height) < 1e-12)
+            connection.automaticallyAdjustsVideoMirroring = false
+            connection.isVideoMirrored = true
+            let mirrored = try #require(
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+            for (before, after) in zip(qr.corners, mirrored.corners) {
+                #expect(abs(after.x - before.y) < 1e-12 && abs(after.y - before.x) < 1e-12)
+            }
+        }
+    }
 }

@@ -13,7 +13,8 @@ func lambertianGreyAt100LuxGivesSpecElectronRates(engine: Engine) {
     let scene = Scene(
         objects: [TestScenes.wall(distance: 1)], ambient: TestScenes.frontalD65(lux: 100),
         device: TestScenes.device)
-    let frame = engine.render(scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100))
+    let frame = engine.render(
+        scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100))
     let ambient = frame.ambientElectrons ?? []
     let expected = [3880.0, 4620.0, 3010.0]
     for ch in 0..<3 {

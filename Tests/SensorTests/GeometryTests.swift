@@ -41,7 +41,8 @@ struct GeometryTests {
         let card = SceneObject(
             name: "card", shape: .plane(width: 0.2, height: 0.2), transform: Transform(position: Vector3(0.3, 0, -1)),
             surface: .uniform(.neutral("card", reflectance: 0.5)))
-        let lamp = Light(name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Vector3(0, 0, -0.5), intensity: 10))
+        let lamp = Light(
+            name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Vector3(0, 0, -0.5), intensity: 10))
         let scene = Scene(
             objects: [TestScenes.wall(distance: 2), card], ambient: nil, lights: [lamp], device: TestScenes.device)
         let frame = engine.render(scene, camera: TestScenes.camera(), exposure: Exposure(time: 0.01, iso: 100))
@@ -62,7 +63,8 @@ struct GeometryTests {
         // blurs each edge by under a pixel. Columns 37…42 must be dark, 20…33 and 47…63 lit.
         let card = SceneObject(
             name: "card", shape: .plane(width: 0.4, height: 0.4),
-            transform: Transform(position: Vector3(1.4, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: .pi)),
+            transform: Transform(
+                position: Vector3(1.4, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: .pi)),
             surface: .uniform(.neutral("card", reflectance: 0.5)))
         let key = AmbientLight(
             spectrum: Illuminants.d65, illuminance: 1000, direction: Vector3(1, 0, 0.5), diffuseFraction: 0,
@@ -113,7 +115,8 @@ struct GeometryTests {
                 continue
             }
             // The first light column's centre lies within one pixel right of the distorted edge.
-            #expect(Double(first) + 0.5 >= xd - 0.05 && Double(first) + 0.5 <= xd + 1.05, "row \(row): \(first) vs \(xd)")
+            #expect(
+                Double(first) + 0.5 >= xd - 0.05 && Double(first) + 0.5 <= xd + 1.05, "row \(row): \(first) vs \(xd)")
             transitions.append(Double(first))
         }
         // The line bows outward away from the centre row (pincushion): corners sit farther right.

@@ -28,8 +28,10 @@ struct SpecularLobeTests {
             surface: .uniform(material))
         let lamp = Light(name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Self.light, intensity: 50))
         let scene = Scene(objects: [wall], ambient: nil, lights: [lamp], device: TestScenes.device)
-        return engine.render(scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100))
-            .ambientElectrons ?? []
+        return engine.render(
+            scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100)
+        )
+        .ambientElectrons ?? []
     }
 
     /// cos θ_h at pixel (x, y) from the geometry alone: camera at the origin looking down −Z

@@ -38,8 +38,10 @@ extension ReferenceRenderer {
                 let f = a.diffuseFraction
                 let radius = a.keyAngularRadiusDegrees * Double.pi / 180
                 if f < 1 {
-                    out.append(Source(kind: .key(towards: a.direction, angularRadius: radius), spectrum: full * (1 - f),
-                                      isFlash: false))
+                    out.append(
+                        Source(
+                            kind: .key(towards: a.direction, angularRadius: radius), spectrum: full * (1 - f),
+                            isFlash: false))
                 }
                 if f > 0 { out.append(Source(kind: .sky(towards: a.direction), spectrum: full * f, isFlash: false)) }
             }

@@ -126,18 +126,23 @@ public struct ReferenceRenderer: Sendable {
                     guard time > 0, g.diffuse > 0 || g.specular > 0 else { continue }
                     let m = sample.surface
                     // [g_d·ρ(λ) + g_s·k_s]·E₁(λ): the spectral irradiance the surface returns towards the lens.
-                    let returned = (m.reflectance * g.diffuse + Spectrum.constant(g.specular * m.specularStrength))
+                    let returned =
+                        (m.reflectance * g.diffuse + Spectrum.constant(g.specular * m.specularStrength))
                         * light.spectrum
                     let e = electronRate(returned, photons) * time
                     for c in 0..<3 {
-                        if light.isFlash { frame.flashElectrons[3 * i + c] += e[c] } else {
+                        if light.isFlash {
+                            frame.flashElectrons[3 * i + c] += e[c]
+                        } else {
                             frame.ambientElectrons[3 * i + c] += e[c]
                         }
                     }
                     if g.visibility > 0 && g.visibility < 1 { frame.penumbra[i] = true }
                 }
                 if edgeMargin > 0 {
-                    let offsets = [SIMD2(edgeMargin, 0), SIMD2(-edgeMargin, 0), SIMD2(0, edgeMargin), SIMD2(0, -edgeMargin)]
+                    let offsets = [
+                        SIMD2(edgeMargin, 0), SIMD2(-edgeMargin, 0), SIMD2(0, edgeMargin), SIMD2(0, -edgeMargin),
+                    ]
                     frame.nearEdge[i] = offsets.contains { offset in
                         guard let other = shade(at: centre + offset) else { return true }
                         return other.object != sample.object || other.material != sample.material
@@ -151,8 +156,10 @@ public struct ReferenceRenderer: Sendable {
             for y in 0..<h {
                 for x in 0..<w where frame.objectIDs[y * w + x] == nil {
                     let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
-                    frame.nearEdge[y * w + x] = [SIMD2(edgeMargin, 0), SIMD2(-edgeMargin, 0), SIMD2(0, edgeMargin),
-                                                 SIMD2(0, -edgeMargin)].contains { shade(at: centre + $0) != nil }
+                    frame.nearEdge[y * w + x] = [
+                        SIMD2(edgeMargin, 0), SIMD2(-edgeMargin, 0), SIMD2(0, edgeMargin),
+                        SIMD2(0, -edgeMargin),
+                    ].contains { shade(at: centre + $0) != nil }
                 }
             }
         }
@@ -228,7 +235,9 @@ public struct ReferenceRenderer: Sendable {
             let offset = q - distortion.center
             let rd = (offset * offset).sum().squareRoot()
             if rd > 0 {
-                func forward(_ r: Double) -> Double { r * (1 + distortion.magnification(radius: r, maximumRadius: rMax)) }
+                func forward(_ r: Double) -> Double {
+                    r * (1 + distortion.magnification(radius: r, maximumRadius: rMax))
+                }
                 var (lo, hi) = (0.0, max(rd, 1.0))
                 while forward(hi) < rd { hi *= 2 }
                 for _ in 0..<200 where hi - lo > 1e-13 * hi {

@@ -32,6 +32,7 @@ struct DifferentialRenderTests {
 
     struct Mismatch: CustomStringConvertible {
         var compared = 0, excluded = 0, lit = 0, flashLit = 0, failures: [String] = []
+        var objects = Set<Int>()
         var description: String {
             "compared \(compared), excluded \(excluded), lit \(lit), flash-lit \(flashLit), failures \(failures.count)"
         }
@@ -58,10 +59,12 @@ struct DifferentialRenderTests {
                 continue
             }
             result.compared += 1
+            result.objects.insert(reference.objectIDs[i] ?? -1)
             let (x, y) = (i % camera.width, i / camera.width)
             let object = fast.objectIDs[i] == RawFrame.none ? nil : Int(fast.objectIDs[i])
             if object != reference.objectIDs[i] {
-                result.failures.append("pixel \(x),\(y): object \(String(describing: object)), reference \(String(describing: reference.objectIDs[i]))")
+                let want = reference.objectIDs[i].map(String.init) ?? "none"
+                result.failures.append("pixel \(x),\(y): object \(object.map(String.init) ?? "none"), reference \(want)")
                 continue
             }
             let z = Double(fast.depth[i]), zr = reference.depth[i]
@@ -88,6 +91,8 @@ struct DifferentialRenderTests {
         #expect(result.failures.isEmpty, "\(label): \(result)")
         // Edges and penumbrae are a thin share of the frame; most pixels are compared, and lit.
         #expect(result.excluded * 5 < result.compared, "\(label): \(result)")
+        // The scenes put three to six objects in view: the edges between them are exercised too.
+        #expect(result.objects.count >= 3, "\(label) saw objects \(result.objects.sorted())")
         #expect(result.lit * 2 > result.compared, "\(label): only \(result.lit) lit of \(result.compared)")
         // The flash reaches a good share of the frame when it fires (its beam is at least 20° wide).
         #expect(flash ? result.flashLit * 4 > result.compared : result.flashLit == 0, "\(label): \(result)")

@@ -100,7 +100,9 @@ struct RandomScenes {
             switch Int.random(in: 0..<3, using: &random) {
             case 0:
                 lights.append(
-                    Light(name: "lamp \(j)", spectrum: spectrum(), kind: .point(position: position, intensity: uniform(5...80))))
+                    Light(
+                        name: "lamp \(j)", spectrum: spectrum(),
+                        kind: .point(position: position, intensity: uniform(5...80))))
             case 1:
                 let aim = (inView(depth: uniform(2...5)) - position).normalized
                 lights.append(
@@ -126,7 +128,8 @@ struct RandomScenes {
     mutating func flash() -> FlashModel {
         let modules = (0..<Int.random(in: 1...2, using: &random)).map { k in
             FlashModel.Module(
-                spectrum: spectrum(), intensityCandela: uniform(50...300), beamHalfAngleDegrees: 20 + 25 * Double(k) + uniform(0...10),
+                spectrum: spectrum(), intensityCandela: uniform(50...300),
+                beamHalfAngleDegrees: 20 + 25 * Double(k) + uniform(0...10),
                 positionInCamera: Vector3(uniform(-0.03...0.03), uniform(-0.03...0.03), 0),
                 axisInCamera: Vector3(uniform(-0.1...0.1), uniform(-0.1...0.1), 1))
         }

@@ -35,8 +35,8 @@ import Spectra
 /// - directional light: g_d = max(0, n·l)·V;
 /// - point light of intensity I at q: g_d = cos θ · V / d², with l = (q − p)/d, cos θ = n·l;
 /// - spot light and each flash module, aimed along a: the same times cos^m α, cos α = −a·l, zero
-///   where cos α ≤ 0, m = ln ½ / ln cos α½ so the intensity halves at the half angle α½ (color-science
-///   spec §3.4);
+///   where cos α ≤ 0, m = ln ½ / ln cos α½ so the intensity halves at the half angle α½
+///   (color-science spec §3.4);
 /// - the specular factor of every light but the sky: g_s = g_d·(n_s + 8)/8·cos^{n_s} θ_h, the
 ///   normalised Blinn–Phong lobe, θ_h the angle between n and the half vector (l + v)/|l + v|,
 ///   n_s = 2/α² − 2 with α = r² (Walter et al. 2007), α at least 10⁻³ and n_s at most 10⁶.

@@ -139,6 +139,10 @@ public struct ReferenceRenderer: Sendable {
                     }
                     if g.visibility > 0 && g.visibility < 1 { frame.penumbra[i] = true }
                 }
+                // The flash's modules are one light spread over millimetres: where some reach the point and
+                // others are blocked, the point is in the flash's penumbra.
+                let flashVisibility = zip(lights, sample.factors).filter { $0.0.isFlash }.map { $0.1.visibility }
+                if flashVisibility.contains(0) && flashVisibility.contains(1) { frame.penumbra[i] = true }
                 if edgeMargin > 0 {
                     let offsets = [
                         SIMD2(edgeMargin, 0), SIMD2(-edgeMargin, 0), SIMD2(0, edgeMargin), SIMD2(0, -edgeMargin),
@@ -199,7 +203,8 @@ public struct ReferenceRenderer: Sendable {
         var factors: [Factor]
     }
 
-    /// A light's geometric factors at a hit point, and the share of the light that is not shadowed.
+    /// A light's geometric factors at a hit point, and the share of the light that is not shadowed
+    /// (1 where the light cannot reach the point anyway: facing away, outside its beam).
     struct Factor: Equatable {
         var diffuse = 0.0
         var specular = 0.0
@@ -262,7 +267,7 @@ public struct ReferenceRenderer: Sendable {
         case let .key(towards, angularRadius):
             l = towards
             let cosTheta = n.dot(l)
-            guard cosTheta > 0 else { return Factor(visibility: 0) }
+            guard cosTheta > 0 else { return f }
             f.visibility = keyVisibility(from: start, towards: l, angularRadius: angularRadius)
             f.diffuse = cosTheta * f.visibility
         case let .lamp(position, beam):
@@ -273,10 +278,10 @@ public struct ReferenceRenderer: Sendable {
             var falloff = 1.0
             if let beam {
                 let cosAlpha = -beam.axis.dot(l)
-                guard cosAlpha > 0 else { return Factor(visibility: 0) }
+                guard cosAlpha > 0 else { return f }
                 falloff = pow(cosAlpha, beam.exponent)
             }
-            guard cosTheta > 0 else { return Factor(visibility: 0) }
+            guard cosTheta > 0 else { return f }
             let blocked =
                 Tracer.nearest(scene.objects, origin: start, direction: l, tMin: 0, tMax: d2.squareRoot()) != nil
             f.visibility = blocked ? 0 : 1
@@ -359,7 +364,8 @@ public struct ReferenceFrame: Sendable {
     public internal(set) var objectIDs: [Int?]
     /// Index of the visible material, numbered as `Renderer.materials`; nil for background.
     public internal(set) var materialIDs: [Int?]
-    /// Pixels where some light is partly shadowed (a soft key's penumbra).
+    /// Pixels where some light is partly shadowed: a soft key's penumbra, or some of the flash's modules
+    /// blocked and others not.
     public internal(set) var penumbra: [Bool]
     /// Pixels at a silhouette, a material boundary or a shadow edge, as asked of `render(_:edgeMargin:)`.
     public internal(set) var nearEdge: [Bool]

@@ -73,6 +73,12 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary.")
     var json = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Render through the plain reference renderer: noise-free, slow, at most 1 MP (for teaching).",
+            discussion: "The reference states the physics one pixel at a time; see ReferenceRenderer."))
+    var reference = false
+
     /// A phone keeps part of a warm room's cast; a fifth of the way from D65 towards the light is
     /// our choice, not a measured figure.
     static let defaultWarmth = 0.2
@@ -139,6 +145,13 @@ struct RenderJob {
                 "--flash: \(profile.id) has no flash for its \(position.rawValue) \(type.rawValue)")
         }
         _ = try RenderJob.fixedExposure(command.exposure)
+        // The reference renderer is plain code, seconds per megapixel and light: refuse sizes it would take
+        // minutes over, before any work.
+        if command.reference && camera.width > ReferenceRenderer.maximumPixels / camera.height {
+            throw CommandFailure.badInput(
+                "--reference: \(camera.width)x\(camera.height) is over the reference renderer's limit of "
+                    + "\(ReferenceRenderer.maximumPixels) pixels (1 megapixel, e.g. 1024x768); pass a smaller --size")
+        }
         try OutputFiles.checkOneStandardOutput([command.out, command.depth], options: ["--out", "--depth"])
     }
 
@@ -225,7 +238,10 @@ struct RenderJob {
             exposure = AutoExposure(noise: camera.noise).solve(
                 meteringRenderer: metering, flash: flash != nil, seed: command.seed)
         }
-        let frame = renderer.render(exposure)
+        let frame =
+            command.reference
+            ? ReferenceRenderer(scene: sceneValue, camera: camera, flash: flash).noiseFreeFrame(exposure)
+            : renderer.render(exposure)
         let balance = whiteBalance(frame)
         let develop = BasicDevelop(
             camera: camera, whiteBalance: balance,
@@ -238,7 +254,7 @@ struct RenderJob {
             PNGText(key: "Obscura.Camera", value: "\(cameraProfile.id) (\(cameraProfile.deviceType.rawValue))"),
             PNGText(key: "Obscura.Exposure", value: RenderJob.describe(exposure)),
             PNGText(key: "Obscura.Seed", value: String(command.seed)),
-        ]
+        ] + (command.reference ? [PNGText(key: "Obscura.Renderer", value: "reference, noise-free")] : [])
         // Encode everything first, so a failure leaves no file behind; each write is atomic.
         var files: [(path: String, bytes: [UInt8])] = []
         do {

@@ -8,17 +8,18 @@ import Testing
 /// colour-science package: D65, 18 % grey, 100 lux, f/1.8, 1.4 µm, T = 0.9, Gaussian QE peak 0.6
 /// (R 600/30, G 535/35, B 460/25 nm, σ) → R 3,880, G 4,620, B 3,010 e⁻/s. Those figures use the
 /// camera-equation denominator 1 + 4N² (= 13.96); with 4N² they would be 7 % higher (G ≈ 4,980).
-@Test func lambertianGreyAt100LuxGivesSpecElectronRates() {
+@Test(arguments: Engine.allCases)
+func lambertianGreyAt100LuxGivesSpecElectronRates(engine: Engine) {
     let scene = Scene(
         objects: [TestScenes.wall(distance: 1)], ambient: TestScenes.frontalD65(lux: 100),
         device: TestScenes.device)
-    let renderer = Renderer(scene: scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: nil)
-    let frame = renderer.render(Exposure(time: 1, iso: 100))
+    let frame = engine.render(
+        scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100))
     let ambient = frame.ambientElectrons ?? []
     let expected = [3880.0, 4620.0, 3010.0]
     for ch in 0..<3 {
         let got = TestScenes.mean(ambient, channel: ch)
-        #expect(abs(got / expected[ch] - 1) < 0.01, "channel \(ch): \(got) e⁻/s, spec \(expected[ch])")
+        #expect(abs(got / expected[ch] - 1) < 0.01, "\(engine) channel \(ch): \(got) e⁻/s, spec \(expected[ch])")
     }
 }
 

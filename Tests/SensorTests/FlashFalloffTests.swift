@@ -9,18 +9,20 @@ struct FlashFalloffTests {
     let halfAngle = 31.5
     var m: Double { log(0.5) / log(cos(halfAngle * Double.pi / 180)) }
 
-    func flashFrame(distance: Double) -> RawFrame {
+    func flashFrame(distance: Double, _ engine: Engine) -> RawFrame {
         let scene = Scene(objects: [TestScenes.wall(distance: distance)], ambient: nil, device: TestScenes.device)
         let flash = FlashModel(modules: [
             .init(spectrum: Illuminants.d65, intensityCandela: 200, beamHalfAngleDegrees: halfAngle)
         ])
-        let renderer = Renderer(scene: scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: flash)
-        return renderer.render(Exposure(time: 1, iso: 100, flash: true))
+        return engine.render(
+            scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: flash,
+            exposure: Exposure(time: 1, iso: 100, flash: true))
     }
 
-    @Test func onAxisFollowsInverseSquareAndMatchesLux() {
-        let near = flashFrame(distance: 1)
-        let far = flashFrame(distance: 2)
+    @Test(arguments: Engine.allCases)
+    func onAxisFollowsInverseSquareAndMatchesLux(engine: Engine) {
+        let near = flashFrame(distance: 1, engine)
+        let far = flashFrame(distance: 2, engine)
         // A pixel whose ray is 0.0125 rad off axis: cos^(m+3) differs from 1 by 0.05 %.
         let g1 = Double(near.flashElectrons?[(24 * 64 + 32) * 3 + 1] ?? 0)
         let g2 = Double(far.flashElectrons?[(24 * 64 + 32) * 3 + 1] ?? 0)
@@ -31,8 +33,9 @@ struct FlashFalloffTests {
         #expect(abs(g1 / (9240 * pow(cos(alpha), m + 3)) - 1) < 0.01)
     }
 
-    @Test func offAxisFollowsCosinePowerLaw() {
-        let frame = flashFrame(distance: 1)
+    @Test(arguments: Engine.allCases)
+    func offAxisFollowsCosinePowerLaw(engine: Engine) {
+        let frame = flashFrame(distance: 1, engine)
         let parts = frame.flashElectrons ?? []
         func g(_ x: Int, _ y: Int) -> Double { Double(parts[(y * 64 + x) * 3 + 1]) }
         func alpha(_ x: Int, _ y: Int) -> Double {
@@ -49,7 +52,8 @@ struct FlashFalloffTests {
 
     /// Two beams from one point (a wide cluster and a narrow centre LED, as on flashes that fire
     /// both): E(α) = Σ I_i·cos^(m_i + 3) α / d² on a wall facing them.
-    @Test func coLocatedBeamsAddTheirCosinePowerLaws() {
+    @Test(arguments: Engine.allCases)
+    func coLocatedBeamsAddTheirCosinePowerLaws(engine: Engine) {
         let narrowHalfAngle = 12.0
         let narrowM = log(0.5) / log(cos(narrowHalfAngle * Double.pi / 180))
         let scene = Scene(objects: [TestScenes.wall(distance: 1)], ambient: nil, device: TestScenes.device)
@@ -57,8 +61,11 @@ struct FlashFalloffTests {
             .init(spectrum: Illuminants.d65, intensityCandela: 200, beamHalfAngleDegrees: halfAngle),
             .init(spectrum: Illuminants.d65, intensityCandela: 120, beamHalfAngleDegrees: narrowHalfAngle),
         ])
-        let renderer = Renderer(scene: scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: flash)
-        let parts = renderer.render(Exposure(time: 1, iso: 100, flash: true)).flashElectrons ?? []
+        let parts =
+            engine.render(
+                scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: flash,
+                exposure: Exposure(time: 1, iso: 100, flash: true)
+            ).flashElectrons ?? []
         func g(_ x: Int, _ y: Int) -> Double { Double(parts[(y * 64 + x) * 3 + 1]) }
         func e(_ x: Int, _ y: Int) -> Double {
             let u = (Double(x) + 0.5 - 32) / 40

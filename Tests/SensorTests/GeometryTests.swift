@@ -7,20 +7,22 @@ import Testing
 /// Depth, shadows and lens distortion against the geometry of the test camera
 /// (fx = fy = 40, principal point (32, 24), pixel centres at integer + 0.5).
 struct GeometryTests {
-    @Test func frontalPlaneDepthIsItsDistance() {
+    @Test(arguments: Engine.allCases)
+    func frontalPlaneDepthIsItsDistance(engine: Engine) {
         let scene = Scene(objects: [TestScenes.wall(distance: 2.5)], ambient: nil, device: TestScenes.device)
-        let frame = Renderer(scene: scene, camera: TestScenes.camera(), flash: nil).render(Exposure(time: 0.01, iso: 100))
+        let frame = engine.render(scene, camera: TestScenes.camera(), exposure: Exposure(time: 0.01, iso: 100))
         #expect(frame.depth.allSatisfy { abs($0 - 2.5) < 1e-5 })
         #expect(frame.objectIDs.allSatisfy { $0 == 0 })
     }
 
-    @Test func tiltedPlaneDepthFollowsGeometry() {
+    @Test(arguments: Engine.allCases)
+    func tiltedPlaneDepthFollowsGeometry(engine: Engine) {
         // Wall through (0, 0, −2) turned 30° about +Y: normal n = (sin 30°, 0, cos 30°).
         let angle = 30 * Double.pi / 180
         let scene = Scene(
             objects: [TestScenes.wall(distance: 2, rotation: Rotation(axis: Vector3(0, 1, 0), radians: angle))],
             ambient: nil, device: TestScenes.device)
-        let frame = Renderer(scene: scene, camera: TestScenes.camera(), flash: nil).render(Exposure(time: 0.01, iso: 100))
+        let frame = engine.render(scene, camera: TestScenes.camera(), exposure: Exposure(time: 0.01, iso: 100))
         let n = Vector3(sin(angle), 0, cos(angle))
         for (x, y) in [(0, 0), (63, 47), (10, 30), (32, 24)] {
             // Camera ray (u, −v, −1) in world coordinates meets n·P = n·P0 at Z_cam = n·P0 / n·(u, −v, −1).
@@ -31,17 +33,19 @@ struct GeometryTests {
         }
     }
 
-    @Test func pointLightShadowEdgeFallsWhereGeometrySays() {
+    @Test(arguments: Engine.allCases)
+    func pointLightShadowEdgeFallsWhereGeometrySays(engine: Engine) {
         // Light at (0, 0, −0.5); a 0.2 m card spanning x 0.2…0.4 at z = −1; wall at z = −2.
         // The card's right edge projects from the light to x = 1.2 on the wall, seen from the
         // camera at tan = 1.2 / 2 = 0.6, i.e. between pixel columns 55 (0.5875) and 56 (0.6125).
         let card = SceneObject(
             name: "card", shape: .plane(width: 0.2, height: 0.2), transform: Transform(position: Vector3(0.3, 0, -1)),
             surface: .uniform(.neutral("card", reflectance: 0.5)))
-        let lamp = Light(name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Vector3(0, 0, -0.5), intensity: 10))
+        let lamp = Light(
+            name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Vector3(0, 0, -0.5), intensity: 10))
         let scene = Scene(
             objects: [TestScenes.wall(distance: 2), card], ambient: nil, lights: [lamp], device: TestScenes.device)
-        let frame = Renderer(scene: scene, camera: TestScenes.camera(), flash: nil).render(Exposure(time: 0.01, iso: 100))
+        let frame = engine.render(scene, camera: TestScenes.camera(), exposure: Exposure(time: 0.01, iso: 100))
         let lit = frame.ambientElectrons ?? []
         let y = 24
         for x in 49...55 {
@@ -51,21 +55,22 @@ struct GeometryTests {
         for x in 56...63 { #expect(lit[(y * 64 + x) * 3 + 1] > 0, "column \(x) should be lit") }
     }
 
-    @Test(arguments: [0.0, 1.0])
-    func softKeyShadowFallsWhereGeometrySaysFromEitherSideOfTheCard(keyRadiusDegrees: Double) {
+    @Test(arguments: [0.0, 1.0], Engine.allCases)
+    func softKeyShadowFallsWhereGeometrySaysFromEitherSideOfTheCard(keyRadiusDegrees: Double, engine: Engine) {
         // Key light towards (1, 0, 0.5); wall at z = −2; a 0.4 m card at z = −1.5 spanning x 1.2…1.6, just
         // outside the view, turned to face the wall so the light reaches it from behind. A wall point x_w meets
         // the card's plane at x_w + 1, so the umbra covers x_w 0.2…0.6, columns 36…44 (32 + 20·x_w); a 1° key
         // blurs each edge by under a pixel. Columns 37…42 must be dark, 20…33 and 47…63 lit.
         let card = SceneObject(
             name: "card", shape: .plane(width: 0.4, height: 0.4),
-            transform: Transform(position: Vector3(1.4, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: .pi)),
+            transform: Transform(
+                position: Vector3(1.4, 0, -1.5), rotation: Rotation(axis: Vector3(0, 1, 0), radians: .pi)),
             surface: .uniform(.neutral("card", reflectance: 0.5)))
         let key = AmbientLight(
             spectrum: Illuminants.d65, illuminance: 1000, direction: Vector3(1, 0, 0.5), diffuseFraction: 0,
             keyAngularRadiusDegrees: keyRadiusDegrees)
         let scene = Scene(objects: [TestScenes.wall(distance: 2), card], ambient: key, device: TestScenes.device)
-        let frame = Renderer(scene: scene, camera: TestScenes.camera(), flash: nil).render(Exposure(time: 0.01, iso: 100))
+        let frame = engine.render(scene, camera: TestScenes.camera(), exposure: Exposure(time: 0.01, iso: 100))
         let lit = frame.ambientElectrons ?? []
         let y = 24
         for x in 37...42 {
@@ -110,7 +115,8 @@ struct GeometryTests {
                 continue
             }
             // The first light column's centre lies within one pixel right of the distorted edge.
-            #expect(Double(first) + 0.5 >= xd - 0.05 && Double(first) + 0.5 <= xd + 1.05, "row \(row): \(first) vs \(xd)")
+            #expect(
+                Double(first) + 0.5 >= xd - 0.05 && Double(first) + 0.5 <= xd + 1.05, "row \(row): \(first) vs \(xd)")
             transitions.append(Double(first))
         }
         // The line bows outward away from the centre row (pincushion): corners sit farther right.

@@ -21,15 +21,17 @@ struct SpecularLobeTests {
     static let wallDistance = 1.0
 
     /// Noise-free electrons from the point light (RGB interleaved) of a wall of `material`.
-    func signal(_ material: Material) -> [Float] {
+    func signal(_ material: Material, _ engine: Engine) -> [Float] {
         let wall = SceneObject(
             name: "wall", shape: .plane(width: 50, height: 50),
             transform: Transform(position: Vector3(0, 0, -Self.wallDistance), rotation: .identity),
             surface: .uniform(material))
         let lamp = Light(name: "lamp", spectrum: Illuminants.d65, kind: .point(position: Self.light, intensity: 50))
         let scene = Scene(objects: [wall], ambient: nil, lights: [lamp], device: TestScenes.device)
-        let renderer = Renderer(scene: scene, camera: TestScenes.camera(noise: TestScenes.quiet), flash: nil)
-        return renderer.render(Exposure(time: 1, iso: 100)).ambientElectrons ?? []
+        return engine.render(
+            scene, camera: TestScenes.camera(noise: TestScenes.quiet), exposure: Exposure(time: 1, iso: 100)
+        )
+        .ambientElectrons ?? []
     }
 
     /// cos θ_h at pixel (x, y) from the geometry alone: camera at the origin looking down −Z
@@ -58,13 +60,13 @@ struct SpecularLobeTests {
         (40, 30), (41, 30), (42, 31), (40, 33), (37, 28), (44, 27), (35, 34), (32, 24), (47, 36), (60, 45), (4, 4),
     ]
 
-    @Test(arguments: [0.3, 0.45, 0.5, 0.7])
-    func glossMinusMatteFollowsNormalisedBlinnPhong(roughness: Double) {
+    @Test(arguments: [0.3, 0.45, 0.5, 0.7], Engine.allCases)
+    func glossMinusMatteFollowsNormalisedBlinnPhong(roughness: Double, engine: Engine) {
         let rho = 0.5
         let ks = 0.04
         let glossy = signal(
-            Material(name: "lacquer", reflectance: .constant(rho), specularStrength: ks, roughness: roughness))
-        let matte = signal(.neutral("matte", reflectance: rho))
+            Material(name: "lacquer", reflectance: .constant(rho), specularStrength: ks, roughness: roughness), engine)
+        let matte = signal(.neutral("matte", reflectance: rho), engine)
         #expect(glossy.count == 64 * 48 * 3 && matte.count == glossy.count)
         guard glossy.count == 64 * 48 * 3, matte.count == glossy.count else { return }
         var checked = 0
@@ -88,12 +90,13 @@ struct SpecularLobeTests {
 
     /// A material with no diffuse part reflects only the lobe: its signal over that of a white
     /// matte wall is k_s·(n + 8)/8·cosⁿ θ_h, with no subtraction in between.
-    @Test func pureLobeOverWhiteMatte() {
+    @Test(arguments: Engine.allCases)
+    func pureLobeOverWhiteMatte(engine: Engine) {
         let roughness = 0.35
         let ks = 0.9
         let lobe = signal(
-            Material(name: "mirror-ish", reflectance: .constant(0), specularStrength: ks, roughness: roughness))
-        let white = signal(.neutral("white", reflectance: 1))
+            Material(name: "mirror-ish", reflectance: .constant(0), specularStrength: ks, roughness: roughness), engine)
+        let white = signal(.neutral("white", reflectance: 1), engine)
         guard lobe.count == 64 * 48 * 3, white.count == lobe.count else {
             Issue.record("no ambient plane")
             return

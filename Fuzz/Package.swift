@@ -14,10 +14,14 @@ let package = Package(
     dependencies: [.package(name: "Obscura", path: "..")],
     targets: [
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzDeviceProfile", dependencies: ["FuzzDriver", .product(name: "Devices", package: "Obscura")]),
-        .executableTarget(name: "FuzzScene", dependencies: ["FuzzDriver", .product(name: "Scenes", package: "Obscura")]),
-        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "Scenarios", package: "Obscura")]),
-        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Obscura")]),
+        .executableTarget(
+            name: "FuzzDeviceProfile", dependencies: ["FuzzDriver", .product(name: "Devices", package: "Obscura")]),
+        .executableTarget(
+            name: "FuzzScene", dependencies: ["FuzzDriver", .product(name: "Scenes", package: "Obscura")]),
+        .executableTarget(
+            name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "Scenarios", package: "Obscura")]),
+        .executableTarget(
+            name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Obscura")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,8 @@ fi
 
 log=.build-tsan/tsan-last-run.log
 # halt_on_error=0: one run lists every race, not just the first; the exit code still reports them.
-export TSAN_OPTIONS="suppressions=$PWD/tools/tsan-suppressions.txt halt_on_error=0 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+TSAN_OPTIONS="suppressions=$PWD/tools/tsan-suppressions.txt halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+export TSAN_OPTIONS
 set +e
 swift test --skip-build "${flags[@]}" "${filters[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}

@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
+        // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
+        .library(name: "Scenarios", targets: ["Scenarios"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),

@@ -110,6 +110,33 @@ static int check_declared_size(const uint8_t *data, size_t length, cpng_error_si
     return CPNG_OK;
 }
 
+// Walks the chunk headers before libpng sees them. libpng 1.6.39 allocates (and clears) a text chunk's declared
+// length before reading its data and before applying the chunk allocation limit, so a 200-byte file declaring a
+// 2 GB iTXt chunk would cost 2 GB. A chunk longer than the bytes left is truncated data; an ancillary chunk over
+// CPNG_MAX_CHUNK_BYTES is over the limit. Image data (IDAT) may be any length the file holds.
+static int check_chunk_lengths(const uint8_t *data, size_t length, cpng_error_sink *sink) {
+    size_t position = 8;
+    while (length - position >= 8) {
+        uint32_t declared = read_be32(data + position);
+        const uint8_t *type = data + position + 4;
+        size_t left = length - position - 8;
+        if (declared > left || left - declared < 4) {
+            sink_set(sink, CPNG_ERR_FORMAT,
+                     "truncated data: chunk '%.4s' at offset %zu declares %u bytes, but only %zu follow its header",
+                     (const char *)type, position, declared, left);
+            return CPNG_ERR_FORMAT;
+        }
+        if ((type[0] & 0x20) != 0 && declared > CPNG_MAX_CHUNK_BYTES) {
+            sink_set(sink, CPNG_ERR_LIMIT, "chunk '%.4s' at offset %zu declares %u bytes; the limit is %u",
+                     (const char *)type, position, declared, CPNG_MAX_CHUNK_BYTES);
+            return CPNG_ERR_LIMIT;
+        }
+        if (memcmp(type, "IEND", 4) == 0) break;
+        position += 12 + (size_t)declared;
+    }
+    return CPNG_OK;
+}
+
 // Records our own error, then unwinds through libpng's jump buffer.
 static void fail(png_structp png, cpng_error_sink *sink, int code, const char *format, ...) {
     if (sink->code == 0) {
@@ -198,6 +225,8 @@ int cpng_decode(const uint8_t *data, size_t length, cpng_decoded **out, char *me
         cpng_error_sink sink = {message, message_capacity, 0, {0}};
         int declared = check_declared_size(data, length, &sink);
         if (declared != CPNG_OK) return declared;
+        int chunks = check_chunk_lengths(data, length, &sink);
+        if (chunks != CPNG_OK) return chunks;
     }
     cpng_decoded *const decoded = calloc(1, sizeof *decoded);
     if (decoded == NULL) return CPNG_ERR_MEMORY;

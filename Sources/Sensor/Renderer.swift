@@ -170,12 +170,19 @@ public struct Renderer: Sendable {
             keepsElectrons = options.keepsElectrons
             let values = pixels * 3
             let e = keepsElectrons ? values : 0
-            electrons = [Float](unsafeUninitializedCapacity: e) { _, n in n = e }
-            dn = [UInt16](unsafeUninitializedCapacity: values) { _, n in n = values }
+            electrons = Self.uninitialized(e)
+            dn = Self.uninitialized(values)
             // Likewise the components, when kept: a serial zero fill of them cost more than the parallel pass's writes.
             let parts = keepsComponents ? values : 0
-            flash = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
-            ambient = [Float](unsafeUninitializedCapacity: parts) { _, n in n = parts }
+            flash = Self.uninitialized(parts)
+            ambient = Self.uninitialized(parts)
+        }
+
+        /// `count` plain values left uninitialised. An empty array is `[]`: the initialiser with capacity 0
+        /// stores the count into the standard library's shared empty-array storage, a write that every thread
+        /// making such an array repeats, and that the thread sanitizer rightly reports as a race.
+        private static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
+            count == 0 ? [] : [T](unsafeUninitializedCapacity: count) { _, n in n = count }
         }
 
         mutating func withOutput<R>(_ body: (ShadingPass.Output) -> R) -> R {

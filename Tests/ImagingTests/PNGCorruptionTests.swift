@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import Testing
 
@@ -111,6 +112,29 @@ import Testing
         let parts = chunks(of: Self.valid).filter { $0.type != "IDAT" }
         let bytes = pngSignature + parts.flatMap { makeChunk($0.type, $0.data) }
         #expect(Self.decodeError(bytes) != nil)
+    }
+
+    /// A fuzzer finding: 203 bytes whose iTXt chunk declares 1,952,805,414 bytes. libpng sized (and cleared) a buffer
+    /// by that length before finding the data missing; the header alone says the file is truncated.
+    @Test func chunkLongerThanTheFileIsTruncatedData() throws {
+        let url = try #require(Bundle.module.url(forResource: "Corpus/itxt-length-beyond-file.png", withExtension: nil))
+        let bytes = Array(try Data(contentsOf: url))
+        #expect(bytes.count == 203)
+        let error = try #require(Self.decodeError(bytes))
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("'iTXt'") && error.message.contains("declares 1952805414 bytes"), "\(error)")
+    }
+
+    /// Ancillary chunks are capped at 16 MiB (`PNG` documents the cap); one byte more is over the limit even when
+    /// the file holds every byte.
+    @Test func ancillaryChunkOverTheCapIsTooLarge() throws {
+        let parts = chunks(of: Self.valid)
+        let big = makeChunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 16 * 1024 * 1024 - 7))
+        let bytes = pngSignature + makeChunk(parts[0].type, parts[0].data) + big
+            + parts.dropFirst().flatMap { makeChunk($0.type, $0.data) }
+        let error = try #require(Self.decodeError(bytes))
+        #expect(error.code == .tooLarge, "\(error)")
+        #expect(error.message.contains("'tEXt'"), "\(error)")
     }
 
     @Test func randomBitFlipsNeverCrash() {

@@ -29,9 +29,10 @@ enum ParallelRows {
 
 extension ParallelRows {
     /// An array of `count` plain values left uninitialised, for a parallel pass that writes every
-    /// element (so the pages are first touched by the workers, not by a serial zero fill).
+    /// element (so the pages are first touched by the workers, not by a serial zero fill). An empty array is `[]`,
+    /// since capacity 0 would store the count into the shared empty-array storage from every thread (a race).
     static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { _, n in n = count }
+        count == 0 ? [] : [T](unsafeUninitializedCapacity: count) { _, n in n = count }
     }
 
     /// Rows per band of `bands`: fixed, so results reduced band by band never depend on the number

@@ -13,8 +13,9 @@ public struct PhotoMetadata: Sendable, Hashable {
     public var software: String
     /// The scene's name or file.
     public var scene: String
-    /// The device profile's id.
+    /// The device profile's id and the device's name.
     public var device: String
+    public var deviceName: String
     /// The camera's id in the profile and its device type.
     public var camera: String
     public var deviceType: String
@@ -34,12 +35,14 @@ public struct PhotoMetadata: Sendable, Hashable {
 
     /// Metadata of one photo.
     public init(
-        software: String, scene: String, device: String, camera: String, deviceType: String, width: Int,
-        height: Int, colorSpace: String, exposure: Exposure, flashFired: Bool, seed: UInt64, extra: [PNGText] = []
+        software: String, scene: String, device: String, deviceName: String, camera: String, deviceType: String,
+        width: Int, height: Int, colorSpace: String, exposure: Exposure, flashFired: Bool, seed: UInt64,
+        extra: [PNGText] = []
     ) {
         self.software = software
         self.scene = scene
         self.device = device
+        self.deviceName = deviceName
         self.camera = camera
         self.deviceType = deviceType
         self.width = width
@@ -57,6 +60,7 @@ public struct PhotoMetadata: Sendable, Hashable {
             PNGText(key: "Software", value: software),
             PNGText(key: "Obscura.Scene", value: scene),
             PNGText(key: "Obscura.Device", value: device),
+            PNGText(key: "Obscura.DeviceName", value: deviceName),
             PNGText(key: "Obscura.Camera", value: camera),
             PNGText(key: "Obscura.DeviceType", value: deviceType),
             PNGText(key: "Obscura.Dimensions", value: "\(width)x\(height)"),

@@ -194,8 +194,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         // The keys every Obscura photo file carries (ISP `PhotoMetadata`, shared with `obscura render`).
         var text = PhotoMetadata(
             software: "Obscura", scene: request.scene.reference, device: request.profile.id,
-            camera: request.camera.id, deviceType: sourceDeviceType?.rawValue ?? "none", width: r.pixels.width,
-            height: r.pixels.height, colorSpace: r.encoding.name,
+            deviceName: request.profile.name, camera: request.camera.id,
+            deviceType: sourceDeviceType?.rawValue ?? "none", width: r.pixels.width, height: r.pixels.height,
+            colorSpace: r.encoding.name,
             exposure: Exposure(time: r.exposureDurationSeconds, iso: r.iso, flash: r.flashFired, seed: request.seed),
             flashFired: r.flashFired, seed: request.seed
         ).pngText

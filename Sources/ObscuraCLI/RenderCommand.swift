@@ -219,7 +219,8 @@ struct RenderJob {
         let photo = try takePhoto()
         let frame = photo.frame
         let metadata = PhotoMetadata(
-            software: "obscura render", scene: command.scene, device: profile.id, camera: cameraProfile.id,
+            software: "obscura render", scene: command.scene, device: profile.id, deviceName: profile.name,
+            camera: cameraProfile.id,
             deviceType: cameraProfile.deviceType.rawValue, width: frame.width, height: frame.height,
             colorSpace: space.name, exposure: photo.exposure, flashFired: flash != nil, seed: command.seed)
         // Encode everything first, so a failure leaves no file behind; each write is atomic.

@@ -86,6 +86,8 @@ let package = Package(
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(
             name: "StreamingBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/StreamingBenchmark"),
+        // Release-build 12 MP photo benchmark through the capture API, run by tools/bench-photo.sh; not a test.
+        .executableTarget(name: "PhotoBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/PhotoBenchmark"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

@@ -1,4 +1,5 @@
 import Foundation
+import ISP
 
 extension AVCaptureDevice {
     /// The torch: the flash hardware lit continuously (Apple's raw values).
@@ -75,7 +76,7 @@ extension AVCaptureDevice {
     }
 
     /// Whether the scene, metered without the torch, is too dark for a hand-held exposure (the
-    /// `.auto` flash rule of `SensorPhotoRenderer`).
+    /// `.auto` flash rule of `PhotoPipeline`).
     private var sceneNeedsLight: Bool {
         var look = lookWithoutTorch
         look.fixedExposure = nil
@@ -83,8 +84,8 @@ extension AVCaptureDevice {
         // The auto-exposure product t·ISO at the hand-held limit, as the flash rule states it.
         // The bias is taken out: the rule meters to the unbiased mid-grey target.
         let product = summary.metered.time * summary.metered.iso / pow(2, look.exposureBias)
-        let iso = product / SensorPhotoRenderer.handHeldLimit
-        return iso > SensorPhotoRenderer.autoFlashISO
+        let iso = product / PhotoPipeline.handHeldLimit
+        return iso > PhotoPipeline.autoFlashISO
     }
 
     private func torchDidChange() {

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import ISP
 import Imaging
 import Sensor
 
@@ -190,26 +191,22 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     open func fileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }
         let request = pending.request
-        var text = [
-            PNGText(key: "Software", value: "Obscura"),
-            PNGText(key: "Dimensions", value: "\(r.pixels.width)x\(r.pixels.height)"),
-            PNGText(key: "ColorSpace", value: r.encoding.name),
-            PNGText(key: "Device", value: "\(request.profile.name) (\(request.profile.id))"),
-            PNGText(key: "Camera", value: request.camera.id),
-            PNGText(key: "SourceDeviceType", value: sourceDeviceType?.rawValue ?? "none"),
-            PNGText(key: "Scene", value: request.scene.reference),
-            PNGText(key: "ExposureTime", value: String(r.exposureDurationSeconds)),
-            PNGText(key: "ISO", value: String(r.iso)),
-            PNGText(key: "Flash", value: r.flashFired ? "fired" : "did not fire"),
-            PNGText(key: "Seed", value: String(request.seed)),
-        ]
+        // The keys every Obscura photo file carries (ISP `PhotoMetadata`, shared with `obscura render`).
+        var text = PhotoMetadata(
+            software: "Obscura", scene: request.scene.reference, device: request.profile.id,
+            deviceName: request.profile.name, camera: request.camera.id,
+            deviceType: sourceDeviceType?.rawValue ?? "none", width: r.pixels.width, height: r.pixels.height,
+            colorSpace: r.encoding.name,
+            exposure: Exposure(time: r.exposureDurationSeconds, iso: r.iso, flash: r.flashFired, seed: request.seed),
+            flashFired: r.flashFired, seed: request.seed
+        ).pngText
         if isRawPhoto {
             return rawFileData(r, text: text)
         }
         if isConstantColorPhoto {
-            text.append(PNGText(key: "ConstantColorConfidence", value: String(r.confidenceLevel)))
+            text.append(PNGText(key: "Obscura.ConstantColorConfidence", value: String(r.confidenceLevel)))
         }
-        if isConstantColorFallbackPhoto { text.append(PNGText(key: "ConstantColorFallback", value: "yes")) }
+        if isConstantColorFallbackPhoto { text.append(PNGText(key: "Obscura.ConstantColorFallback", value: "yes")) }
         guard let encoded = try? PNG.encode(PNGImage(pixels: r.pixels, colorSpace: r.encoding.png, text: text)) else {
             return nil
         }
@@ -225,12 +222,12 @@ extension AVCapturePhoto {
     /// metadata of a processed photo plus the CFA pattern and the black and white levels.
     fileprivate func rawFileData(_ r: RenderedPhoto, text: [PNGText]) -> Data? {
         guard let m = r.mosaic else { return nil }
-        var text = text.filter { $0.key != "ColorSpace" }
+        var text = text.filter { $0.key != "Obscura.ColorSpace" }
         text.append(contentsOf: [
-            PNGText(key: "RawFormat", value: "Bayer RGGB mosaic, sensor DN"),
-            PNGText(key: "CFAPattern", value: "RGGB"),
-            PNGText(key: "BlackLevel", value: String(m.blackLevel)),
-            PNGText(key: "WhiteLevel", value: String(m.whiteLevel)),
+            PNGText(key: "Obscura.RawFormat", value: "Bayer RGGB mosaic, sensor DN"),
+            PNGText(key: "Obscura.CFAPattern", value: "RGGB"),
+            PNGText(key: "Obscura.BlackLevel", value: String(m.blackLevel)),
+            PNGText(key: "Obscura.WhiteLevel", value: String(m.whiteLevel)),
         ])
         guard let encoded = try? PNG.encode(PNGImage(pixels: m.plane, colorSpace: .untagged, text: text)) else {
             return nil

@@ -1,6 +1,7 @@
 import CaptureRules
 import Devices
 import Foundation
+import ISP
 import Sensor
 
 extension AVCapturePhotoOutput {
@@ -205,7 +206,7 @@ extension AVCapturePhotoOutput {
                     let iso = m.isoAtHandHeldLimit.isFinite ? String(Int(m.isoAtHandHeldLimit.rounded())) : "∞"
                     why =
                         "flashMode is .auto: without flash the scene would need ISO \(iso) at 1/15 s, "
-                        + (fires ? "above" : "not above") + " ISO \(Int(SensorPhotoRenderer.autoFlashISO)), so the flash "
+                        + (fires ? "above" : "not above") + " ISO \(Int(PhotoPipeline.autoFlashISO)), so the flash "
                         + (fires ? "fires." : "does not fire.")
                 } else {
                     fires = false

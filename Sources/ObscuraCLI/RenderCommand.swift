@@ -67,8 +67,13 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("white-balance"), help: "scene (the known lights) or grey-world.")
     var whiteBalance: String = "scene"
 
-    @Option(help: "Share of the light's colour cast kept, 0…1.")
-    var warmth: Double = RenderCommand.defaultWarmth
+    @Option(
+        help: """
+            Share of the light's colour cast kept, 0…1 (default \(PhotoPipeline.warmth) with the scene's lights, \
+            0 with grey-world).
+            """
+    )
+    var warmth: Double?
 
     @Flag(help: "Print a JSON summary.")
     var json = false
@@ -78,10 +83,6 @@ struct RenderCommand: ParsableCommand {
             "Render through the plain reference renderer: noise-free, slow, at most 1 MP (for teaching).",
             discussion: "The reference states the physics one pixel at a time; see ReferenceRenderer."))
     var reference = false
-
-    /// A phone keeps part of a warm room's cast; a fifth of the way from D65 towards the light is
-    /// our choice, not a measured figure.
-    static let defaultWarmth = 0.2
 
     func run() throws {
         let job = try RenderJob(self)
@@ -96,6 +97,8 @@ struct RenderJob {
     let profile: DeviceProfile
     let cameraProfile: CameraProfile
     let camera: CameraModel
+    /// The camera at the size of the metering frame (`PhotoPipeline.meteringSize`).
+    let meteringCamera: CameraModel
     let flash: FlashModel?
     let space: BasicDevelop.OutputSpace
 
@@ -128,14 +131,16 @@ struct RenderJob {
             throw CommandFailure.badInput(
                 "--white-balance: expected scene or grey-world, not '\(command.whiteBalance)'")
         }
-        guard (0...1).contains(command.warmth) else {
-            throw CommandFailure.badInput("--warmth: expected a value from 0 to 1, not \(command.warmth)")
+        if let warmth = command.warmth, !(0...1).contains(warmth) {
+            throw CommandFailure.badInput("--warmth: expected a value from 0 to 1, not \(warmth)")
         }
         do {
             cameraProfile = try profile.camera(ofType: type, position: position)
             let physical = try profile.renderingCamera(for: cameraProfile)
             let (width, height) = try RenderJob.size(command.size, reference: physical.intrinsics?.reference)
             camera = try CameraModel(device: profile, camera: cameraProfile, width: width, height: height)
+            let m = PhotoPipeline.meteringSize(width: width, height: height)
+            meteringCamera = try CameraModel(device: profile, camera: cameraProfile, width: m.width, height: m.height)
         } catch let error as DeviceCameraError {
             throw CommandFailure.badInput("--camera: \(error.description)")
         }
@@ -226,49 +231,43 @@ struct RenderJob {
     }
 
     func run() throws {
-        let renderer = Renderer(scene: sceneValue, camera: camera, flash: flash)
-        let exposure: Exposure
-        if let fixed = try RenderJob.fixedExposure(command.exposure) {
-            exposure = Exposure(time: fixed.time, iso: fixed.iso, flash: flash != nil, seed: command.seed)
+        let photo = try takePhoto()
+        let frame: RawFrame
+        let pixels: PixelPlane<UInt8>
+        if command.reference {
+            // The same exposure and white balance, with the frame from the plain reference renderer.
+            frame = ReferenceRenderer(scene: sceneValue, camera: camera, flash: flash).noiseFreeFrame(photo.exposure)
+            let choice: PhotoPipeline.WhiteBalanceChoice = command.whiteBalance == "grey-world" ? .greyWorld : .knownLights
+            pixels = PhotoPipeline.develop(
+                frame, camera: camera, whiteBalance: photo.whiteBalance, outputSpace: space,
+                warmth: command.warmth ?? PhotoPipeline.warmth(for: choice))
         } else {
-            // A quick metering frame at an eighth of the size (at least 32 pixels wide).
-            let w = max(32, camera.width / 8)
-            let h = max(1, Int((Double(w) * Double(camera.height) / Double(camera.width)).rounded()))
-            let metering = Renderer(scene: sceneValue, camera: camera.scaled(toWidth: w, height: h), flash: flash)
-            exposure = AutoExposure(noise: camera.noise).solve(
-                meteringRenderer: metering, flash: flash != nil, seed: command.seed)
+            frame = photo.frame
+            pixels = photo.pixels
         }
-        let frame =
-            command.reference
-            ? ReferenceRenderer(scene: sceneValue, camera: camera, flash: flash).noiseFreeFrame(exposure)
-            : renderer.render(exposure)
-        let balance = whiteBalance(frame)
-        let develop = BasicDevelop(
-            camera: camera, whiteBalance: balance,
-            settings: .init(outputSpace: space, warmthRetention: command.warmth))
-        let picture = develop.develop(frame, as: UInt8.self)
-        let text = [
-            PNGText(key: "Software", value: "obscura render"),
-            PNGText(key: "Obscura.Scene", value: command.scene),
-            PNGText(key: "Obscura.Device", value: profile.id),
-            PNGText(key: "Obscura.Camera", value: "\(cameraProfile.id) (\(cameraProfile.deviceType.rawValue))"),
-            PNGText(key: "Obscura.Exposure", value: RenderJob.describe(exposure)),
-            PNGText(key: "Obscura.Seed", value: String(command.seed)),
-        ] + (command.reference ? [PNGText(key: "Obscura.Renderer", value: "reference, noise-free")] : [])
+        var metadata = PhotoMetadata(
+            software: "obscura render", scene: command.scene, device: profile.id, deviceName: profile.name,
+            camera: cameraProfile.id,
+            deviceType: cameraProfile.deviceType.rawValue, width: frame.width, height: frame.height,
+            colorSpace: space.name, exposure: photo.exposure, flashFired: flash != nil, seed: command.seed)
+        if command.reference { metadata.extra.append(PNGText(key: "Obscura.Renderer", value: "reference, noise-free")) }
         // Encode everything first, so a failure leaves no file behind; each write is atomic.
         var files: [(path: String, bytes: [UInt8])] = []
         do {
             files.append(
-                (command.out, try PNG.encode(PNGImage(pixels: picture, colorSpace: space.pngColorSpace, text: text))))
+                (
+                    command.out,
+                    try PNG.encode(
+                        PNGImage(pixels: pixels, colorSpace: space.pngColorSpace, text: metadata.pngText))
+                ))
             if let depthPath = command.depth {
-                let image = PNGImage(
-                    pixels: RenderJob.depthMillimetres(frame),
-                    text: text + [
-                        PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface")
-                    ])
+                var depthMetadata = metadata
+                depthMetadata.extra.append(
+                    PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface"))
+                let image = PNGImage(pixels: RenderJob.depthMillimetres(frame), text: depthMetadata.pngText)
                 files.append((depthPath, try PNG.encode(image)))
                 if let viewPath = RenderJob.depthViewPath(depthPath) {
-                    files.append((viewPath, try PNG.encode(RenderJob.depthView(frame, text: text))))
+                    files.append((viewPath, try PNG.encode(RenderJob.depthView(frame, text: metadata.pngText))))
                 }
             }
         } catch {
@@ -277,15 +276,27 @@ struct RenderJob {
         // A user naming `out/photo.png` expects `out/` to appear, as with any other output. The picture and
         // depth map are written as a set: neither replaces an earlier file until both are on disk.
         try OutputFiles.write(files.map { (bytes: $0.bytes, path: $0.path) })
-        try report(frame: frame, exposure: exposure, balance: balance)
+        try report(frame: frame, exposure: photo.exposure, balance: photo.whiteBalance)
     }
 
-    /// The white balance: the scene's known lights, or grey-world.
-    func whiteBalance(_ frame: RawFrame) -> WhiteBalance {
-        if command.whiteBalance == "grey-world" { return WhiteBalance.greyWorld(frame, camera: camera) }
-        // The known lights: ambient and flash mixed in proportion to the mean green signal each
-        // gives; the flash part uses the factory calibration, as a phone's ISP would.
-        return WhiteBalance.knownLights(frame, scene: sceneValue, flash: profile.flash, camera: camera)
+    /// The picture as an ordinary photo: the same pipeline, policy and renderers as a photo taken
+    /// through the capture API of the same scene, device, exposure and seed. The renderers (and their
+    /// geometry, the largest buffers) are released when this returns, before the files are encoded.
+    func takePhoto() throws -> PhotoPipeline.Output {
+        let pipeline = PhotoPipeline(
+            renderer: Renderer(
+                scene: sceneValue, camera: camera, flash: flash, options: RenderOptions(keepsElectrons: false)),
+            meteringRenderer: Renderer(scene: sceneValue, camera: meteringCamera, flash: flash),
+            flashHardware: profile.flash)
+        var exposure = PhotoPipeline.ExposureChoice.auto(bias: 0)
+        if let fixed = try RenderJob.fixedExposure(command.exposure) {
+            exposure = .fixed(time: fixed.time, iso: fixed.iso)
+        }
+        return pipeline.run(
+            .init(
+                outputSpace: space, exposure: exposure,
+                whiteBalance: command.whiteBalance == "grey-world" ? .greyWorld : .knownLights, warmth: command.warmth,
+                flash: flash != nil, seed: command.seed))
     }
 
     /// Depth in millimetres, rounded; 0 where nothing was hit, clamped to 65535.

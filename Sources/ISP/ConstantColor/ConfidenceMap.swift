@@ -54,7 +54,7 @@ public struct ConfidenceMap: Sendable {
                     sums.withUnsafeMutableBufferPointer { tb in
                         let sig = SharedReadPointer(sb), vari = SharedReadPointer(vb), clip = SharedReadPointer(cb)
                         let out = SharedPointer(tb)
-                        ParallelRows.forEach(mh) { tileRows in
+                        BandParallel.forEachBand(height: mh) { tileRows in
                             for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                                 let row = (y / tile) * mw
                                 for x in 0..<width {

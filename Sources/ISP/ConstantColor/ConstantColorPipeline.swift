@@ -61,7 +61,7 @@ public struct ConstantColorPipeline: Sendable {
         public init(
             interval: Double = 0.05, maximumFlashTime: Double = 1.0 / 30, tileSize: Int = 8, registers: Bool = true,
             midGrey: Double = 0.18, toneCurve: ToneCurve = .shoulder(knee: 0.85, whiteInput: 2),
-            developsFallback: Bool = true, fallbackWarmth: Double = 0.2
+            developsFallback: Bool = true, fallbackWarmth: Double = PhotoPipeline.warmth
         ) {
             self.interval = interval
             self.maximumFlashTime = maximumFlashTime
@@ -219,7 +219,7 @@ public struct ConstantColorPipeline: Sendable {
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
         let makeFlashOnly: @Sendable () -> PixelPlane<UInt8> = { [shift] in
             let rgb = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
-                ParallelRows.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
+                BandParallel.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
                     for y in rows {
                         let row = pair.row(y)
                         for x in 0..<width {
@@ -241,12 +241,9 @@ public struct ConstantColorPipeline: Sendable {
             } else {
                 balance = WhiteBalance.greyWorld(ambient, camera: camera)
             }
-            fallback = BasicDevelop(
-                camera: camera, whiteBalance: balance,
-                settings: .init(
-                    outputSpace: .displayP3, warmthRetention: settings.fallbackWarmth,
-                    exposureScale: 0.18 / AutoExposure.midGreyFraction * plan.fallbackGain)
-            ).develop(ambient, as: UInt8.self)
+            fallback = PhotoPipeline.develop(
+                ambient, camera: camera, whiteBalance: balance, outputSpace: .displayP3,
+                warmth: settings.fallbackWarmth, gain: plan.fallbackGain)
             clock.lap("fallback")
         }
         let diagnostics = ConstantColorResult.Diagnostics(
@@ -291,7 +288,7 @@ public struct ConstantColorPipeline: Sendable {
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
-                ParallelRows.forEach(mh) { tileRows in
+                BandParallel.forEachBand(height: mh) { tileRows in
                     let rows = FramePair.Rows(pair)
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
@@ -406,13 +403,13 @@ public struct ConstantColorPipeline: Sendable {
         let p3Y = RGBColorSpace.displayP3.toXYZ
         let yRow = SIMD3<Float>(Float(p3Y[1, 0]), Float(p3Y[1, 1]), Float(p3Y[1, 2]))
         var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
-        var linear: [Float] = ParallelRows.uninitialized(3 * width * height)
+        var linear: [Float] = BandParallel.uninitialized(3 * width * height)
         let values = map.values
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
                     // Bands are whole tile rows, so each band owns its tiles' sums.
-                    return ParallelRows.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
+                    return BandParallel.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
                         let rows = FramePair.Rows(pair)
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         // The map interpolated to this row, at every tile column.

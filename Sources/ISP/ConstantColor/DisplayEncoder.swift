@@ -43,7 +43,7 @@ struct DisplayEncoder: Sendable {
                 return kernel.m.withUnsafeBufferPointer { coefficients -> [UInt8] in
                     guard let mBase = coefficients.baseAddress else { return [] }
                     let m = SharedReadPointer(base: mBase)
-                    return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
+                    return BandParallel.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                         for p in (rows.lowerBound * width)..<(rows.upperBound * width) {
                             let v = CorrectionKernel.apply(
                                 m.base, source.base[3 * p], source.base[3 * p + 1], source.base[3 * p + 2])
@@ -67,7 +67,7 @@ struct DisplayEncoder: Sendable {
         let bytes = rgb.withUnsafeBufferPointer { src -> [UInt8] in
             let source = SharedReadPointer(src)
             guard let exact = ExactCodeTable(self) else {
-                return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
+                return BandParallel.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                     for i in (3 * rows.lowerBound * width)..<(3 * rows.upperBound * width) {
                         out[i] = code(source.base[i] * scale)
                     }
@@ -77,7 +77,7 @@ struct DisplayEncoder: Sendable {
                 let entries = SharedReadPointer(e)
                 let low = exact.lowBits, high = exact.highBits, first = exact.lowBits >> ExactCodeTable.shift
                 let mask = UInt32(1 << ExactCodeTable.shift - 1)
-                return ParallelRows.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
+                return BandParallel.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                     let end = 3 * rows.upperBound * width
                     var start = 3 * rows.lowerBound * width
                     #if arch(x86_64)

@@ -288,7 +288,7 @@ struct FramePair: @unchecked Sendable {
         let inverse = 1 / Float(n * n)
         return frame.dn.withUnsafeBufferPointer { buffer -> [Float] in
             let dn = SharedReadPointer(buffer)
-            return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
+            return BandParallel.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                 for y in rows {
                     if n == 1 {
                         // Full resolution: the rates themselves (the general loop's arithmetic).

@@ -99,7 +99,7 @@ public enum FrameRegistration {
         return interleaved.withUnsafeBufferPointer { src -> [Float] in
             guard let base = src.baseAddress else { return [] }
             let source = SharedReadPointer(base: base)
-            return ParallelRows.fill(count: interleaved.count, rows: height, of: Float.self) { rows, out in
+            return BandParallel.fill(count: interleaved.count, rows: height, of: Float.self) { rows, out in
                 for y in rows {
                     let y0 = min(max(y + iy, 0), height - 1), y1 = min(max(y + iy + 1, 0), height - 1)
                     for x in 0..<width {
@@ -123,7 +123,7 @@ public enum FrameRegistration {
         let w2 = w / 2, h2 = h / 2
         let out = plane.withUnsafeBufferPointer { src -> [Float] in
             let p = SharedReadPointer(src)
-            return ParallelRows.fill(count: w2 * h2, rows: h2, of: Float.self) { rows, out in
+            return BandParallel.fill(count: w2 * h2, rows: h2, of: Float.self) { rows, out in
                 for y in rows {
                     for x in 0..<w2 {
                         let i = 2 * y * w + 2 * x
@@ -142,7 +142,7 @@ public enum FrameRegistration {
         let r = 4
         return plane.withUnsafeBufferPointer { src -> [Float] in
             let p = SharedReadPointer(src)
-            let mean = ParallelRows.bands(h, initial: 0.0) { rows in
+            let mean = BandParallel.bands(h, initial: 0.0) { rows in
                 var s = 0.0
                 for y in rows {
                     var row: Float = 0
@@ -158,7 +158,7 @@ public enum FrameRegistration {
             log.withUnsafeMutableBufferPointer { lb in
                 rowMean.withUnsafeMutableBufferPointer { rb in
                     let lg = SharedPointer(lb), rm = SharedPointer(rb)
-                    ParallelRows.forEach(h) { rows in
+                    BandParallel.forEachBand(height: h) { rows in
                         for y in rows {
                             let row = lg.base + y * w
                             for x in 0..<w { row[x] = Foundation.log(max(p.base[y * w + x], 0) + epsilon) }
@@ -178,7 +178,7 @@ public enum FrameRegistration {
             return log.withUnsafeBufferPointer { lb in
                 rowMean.withUnsafeBufferPointer { rb in
                     let lg = SharedReadPointer(lb), rm = SharedReadPointer(rb)
-                    return ParallelRows.fill(count: w * h, rows: h, of: Float.self) { rows, out in
+                    return BandParallel.fill(count: w * h, rows: h, of: Float.self) { rows, out in
                         for y in rows {
                             let a = max(0, y - r), b = min(h, y + r + 1)
                             let inv = 1 / Float(b - a)
@@ -237,7 +237,7 @@ public enum FrameRegistration {
             let partial = ref.withUnsafeBufferPointer { rb in
                 mov.withUnsafeBufferPointer { mb in
                     let rp = SharedReadPointer(rb), mp = SharedReadPointer(mb)
-                    return ParallelRows.bands(inner, initial: [Double](repeating: 0, count: 5)) { band in
+                    return BandParallel.bands(inner, initial: [Double](repeating: 0, count: 5)) { band in
                         var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
                         for y in (band.lowerBound + margin)..<(band.upperBound + margin) {
                             for x in margin..<(w - margin) {

@@ -40,8 +40,9 @@ package enum WorkerThreads {
         }
     }
 
-    /// The number of workers when the caller does not say: the processors this process may run on.
-    package static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// The number of workers when the caller does not say: the processors this process may run on
+    /// (see `WorkerCount`), or `OBSCURA_THREADS`.
+    package static var cores: Int { WorkerCount.current }
 
     /// One loop: the body and the next index to hand out.
     private final class Job: @unchecked Sendable {

@@ -7,26 +7,15 @@ import Sensor
 
 /// Renders photos with Sensor and develops them with ISP.
 ///
-/// Ordinary photos: a low-resolution metering frame (`AutoExposure`, unless the device is in
-/// custom exposure), the full frame, white balance from the known lights with a fifth of the
-/// room's cast kept, the colour-correction matrix, a highlight shoulder, and sRGB or Display P3
-/// encoding (`BasicDevelop`). Constant Color photos come from `ConstantColorPipeline`.
+/// Ordinary photos come from `PhotoPipeline` (metering, auto-exposure unless the device is in
+/// custom exposure, known-lights white balance, develop); Constant Color photos from
+/// `ConstantColorPipeline`. This file only maps the request onto them and caches renderers.
 ///
 /// Geometry is expensive and exposure-independent, so `Renderer`s (and Constant Color pipelines)
 /// are kept for the last few (scene, device, camera, size) combinations: repeated captures of an
 /// unchanged scene only expose and develop.
 final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     static let shared = SensorPhotoRenderer()
-
-    /// The `.auto` threshold: the flash fires when the scene metered without flash would need more
-    /// than ISO 400 at 1/15 s, the slowest hand-held time we allow (our choice; ISO 400 at 1/15 s
-    /// and f/1.8 is about EV100 3.6, a room of some 30 lux on an 18 % grey, ISO 2720).
-    static let autoFlashISO = 400.0
-    static let handHeldLimit = 1.0 / 15
-    /// Share of the room light's cast an ordinary photo keeps (as `obscura render` does).
-    static let warmth = 0.2
-    /// Width of the metering frame, pixels.
-    static let meteringWidth = 64
 
     private struct Key: Hashable {
         let scene: Scene
@@ -48,14 +37,9 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
 
     func meterForFlash(_ request: PhotoRenderRequest) -> FlashMetering? {
         guard let metering = try? meteringRenderer(request) else { return nil }
-        let frame = metering.render(
-            Exposure(time: 0.01, iso: metering.camera.noise.baseISO, flash: false, seed: request.seed))
-        let rate = AutoExposure.meteredRate(frame)
-        let ae = AutoExposure(noise: metering.camera.noise)
-        // t · ISO = target · full well · base ISO / rate (see AutoExposure), at t = 1/15 s.
-        let noise = metering.camera.noise
-        let iso = rate > 0 ? ae.target * noise.fullWellElectrons * noise.baseISO / rate / Self.handHeldLimit : .infinity
-        return FlashMetering(needsFlash: iso > Self.autoFlashISO, isoAtHandHeldLimit: iso)
+        let pipeline = PhotoPipeline(renderer: metering, meteringRenderer: nil, flashHardware: request.profile.flash)
+        let decision = pipeline.autoFlash(seed: request.seed)
+        return FlashMetering(needsFlash: decision.fires, isoAtHandHeldLimit: decision.isoAtHandHeldLimit)
     }
 
     // MARK: Rendering
@@ -70,28 +54,23 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         }
     }
 
+    /// An ordinary photo: the API's settings mapped onto `PhotoPipeline`, which holds the policy.
     private func ordinary(_ request: PhotoRenderRequest) throws -> RenderedPhoto {
-        let renderer = try fullRenderer(request)
-        let camera = renderer.camera
-        let exposure: Exposure
-        if let fixed = request.fixedExposure {
-            exposure = Exposure(time: fixed.duration, iso: fixed.iso, flash: request.lit, seed: request.seed)
-        } else {
-            exposure = AutoExposure(noise: camera.noise).solve(
-                meteringRenderer: try meteringRenderer(request), flash: request.lit, seed: request.seed)
-        }
-        let frame = renderer.render(exposure)
-        let balance = WhiteBalance.knownLights(
-            frame, scene: request.scene.scene, flash: request.profile.flash, camera: camera)
+        let pipeline = PhotoPipeline(
+            renderer: try fullRenderer(request), meteringRenderer: try meteringRenderer(request),
+            flashHardware: request.profile.flash)
         let encoding = PhotoEncoding(request.colorSpace)
-        let develop = BasicDevelop(
-            camera: camera, whiteBalance: balance,
-            settings: .init(outputSpace: encoding == .sRGB ? .sRGB : .displayP3, warmthRetention: Self.warmth))
+        var exposure = PhotoPipeline.ExposureChoice.auto(bias: 0)
+        if let fixed = request.fixedExposure { exposure = .fixed(time: fixed.duration, iso: fixed.iso) }
+        let photo = pipeline.run(
+            .init(
+                outputSpace: encoding == .sRGB ? .sRGB : .displayP3, exposure: exposure, whiteBalance: .knownLights,
+                flash: request.lit, seed: request.seed))
         return RenderedPhoto(
-            pixels: Self.blackingOut(develop.develop(frame, as: UInt8.self), keeping: request.visibleFraction),
-            encoding: encoding, exposureDurationSeconds: exposure.time,
-            iso: exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0,
-            mosaic: request.keepsMosaic ? BayerMosaic(frame: frame, noise: camera.noise) : nil)
+            pixels: Self.blackingOut(photo.pixels, keeping: request.visibleFraction),
+            encoding: encoding, exposureDurationSeconds: photo.exposure.time,
+            iso: photo.exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0,
+            mosaic: request.keepsMosaic ? BayerMosaic(frame: photo.frame, noise: pipeline.renderer.camera.noise) : nil)
     }
 
     /// The photo with everything outside the centred `fraction` of its width and height set to black:
@@ -139,12 +118,11 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         return try cachedRenderer(key(request, width: d.width, height: d.height, purpose: 0), request)
     }
 
-    /// The metering frame: `meteringWidth` pixels wide at the photo's aspect ratio.
+    /// The metering frame (`PhotoPipeline.meteringSize`).
     private func meteringRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
         let d = request.dimensions
-        let w = min(Self.meteringWidth, d.width)
-        let h = max(1, Int((Double(w) * Double(d.height) / Double(d.width)).rounded()))
-        return try cachedRenderer(key(request, width: w, height: h, purpose: 1), request)
+        let m = PhotoPipeline.meteringSize(width: d.width, height: d.height)
+        return try cachedRenderer(key(request, width: m.width, height: m.height, purpose: 1), request)
     }
 
     private func cachedRenderer(_ key: Key, _ request: PhotoRenderRequest) throws -> Renderer {
@@ -163,9 +141,13 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             camera.fx *= request.zoom
             camera.fy *= request.zoom
         }
+        // The photo itself needs only DNs (plus the noise-free components the white balance reads);
+        // not keeping its 12-byte-a-pixel electrons plane spares 145 MB at 12 MP. The metering frame
+        // keeps it, and it is small.
         let renderer = Renderer(
             scene: request.scene.scene, camera: camera,
-            flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch))
+            flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch),
+            options: RenderOptions(keepsElectrons: key.purpose != 0))
         lock.withLock {
             renderers.removeAll { $0.0 == key }
             renderers.append((key, renderer))

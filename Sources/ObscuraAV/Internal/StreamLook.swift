@@ -1,6 +1,7 @@
 import Devices
 import Foundation
 import ISP
+import Imaging
 import Scenes
 import Sensor
 
@@ -43,18 +44,25 @@ struct LookSummary: Sendable {
     let greyWorldGains: SIMD3<Double>
 }
 
-/// One streamed picture rendered through a look: the raw frame and the decisions behind it.
+/// One streamed picture rendered through a look: the look's settings mapped onto `PhotoPipeline`
+/// (the same policy as photos), the developed picture and the decisions behind it.
 struct LookedFrame {
     let frame: RawFrame
     let model: CameraModel
-    let whiteBalance: WhiteBalance
+    /// The developed picture, at the model's size.
+    let pixels: PixelPlane<UInt8>
     let summary: LookSummary
 
-    /// Renders the scene through `model` as `look` asks.
+    /// Renders the scene through `model` as `look` asks, encoded in `space`.
     ///
     /// The torch is the flash hardware burning continuously at `torchLevel` of its intensity (each
     /// module's candela scaled, spectrum and beam unchanged), so it lights every exposure in full.
-    init(scene: Scene, device: DeviceProfileRef, model unzoomed: CameraModel, look: StreamLook) {
+    /// The picture is small, so it is its own metering frame; the noise seed is fixed, as frames of
+    /// a static scene do not differ (see `StreamRendering`).
+    init(
+        scene: Scene, device: DeviceProfileRef, model unzoomed: CameraModel, look: StreamLook,
+        space: BasicDevelop.OutputSpace = .sRGB
+    ) {
         var model = unzoomed
         if look.zoom > 0, look.zoom != 1 {
             model.fx *= look.zoom
@@ -66,23 +74,23 @@ struct LookedFrame {
         let renderer = Renderer(
             scene: scene, camera: model, flash: flash,
             options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
-        var ae = AutoExposure(noise: model.noise)
-        ae.target *= pow(2, look.exposureBias)
+        let pipeline = PhotoPipeline(renderer: renderer, meteringRenderer: nil, flashHardware: device.profile.flash)
         let torchOn = flash != nil
-        let metered = ae.solve(meteringRenderer: renderer, flash: torchOn, seed: 1)
+        let seed: UInt64 = 1
+        let metered = pipeline.meteredExposure(bias: look.exposureBias, flash: torchOn, seed: seed)
         let exposure =
-            look.fixedExposure.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: 1) } ?? metered
-        frame = renderer.render(exposure)
+            look.fixedExposure.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: seed) } ?? metered
+        // Locked gains make the camera neutral 1/gains; otherwise grey world.
+        let balance: PhotoPipeline.WhiteBalanceChoice = look.whiteBalanceGains.map { .lockedGains($0) } ?? .greyWorld
+        let photo = pipeline.run(
+            .init(outputSpace: space, whiteBalance: balance, flash: torchOn, seed: seed), exposure: exposure,
+            metered: metered)
+        frame = photo.frame
+        pixels = photo.pixels
         self.model = model
-        let greyWorld = WhiteBalance.greyWorld(frame, camera: model)
+        let greyWorld =
+            balance == .greyWorld ? photo.whiteBalance : pipeline.whiteBalance(photo.frame, .greyWorld)
         summary = LookSummary(exposure: exposure, metered: metered, greyWorldGains: greyWorld.gains)
-        if let g = look.whiteBalanceGains, g.x > 0, g.y > 0, g.z > 0 {
-            // Locked gains g make the camera neutral 1/g; the CCM's illuminant is the Planckian or
-            // daylight source nearest to that neutral (ISP `WhiteBalance(nearestTo:)`).
-            whiteBalance = WhiteBalance(nearestTo: SIMD3(1 / g.x, 1 / g.y, 1 / g.z), camera: model)
-        } else {
-            whiteBalance = greyWorld
-        }
     }
 }
 

@@ -58,12 +58,10 @@ final class StreamRendering: @unchecked Sendable {
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
         let world = Self.scene(scene)
         let looked = LookedFrame(
-            scene: world, device: DeviceProfileRef(profile: device, camera: camera), model: model, look: look)
+            scene: world, device: DeviceProfileRef(profile: device, camera: camera), model: model, look: look,
+            space: space)
         let frame = looked.frame
-        let develop = BasicDevelop(
-            camera: looked.model, whiteBalance: looked.whiteBalance,
-            settings: BasicDevelop.Settings(outputSpace: space))
-        let bytes = develop.develop(frame, as: UInt8.self)
+        let bytes = looked.pixels
         let (mw, mh) = (model.width, model.height)
         let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
             Float(bytes[min(x / factor, mw - 1), min(y / factor, mh - 1), c]) / 255

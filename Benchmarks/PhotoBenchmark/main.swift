@@ -1,0 +1,73 @@
+import AVFoundation
+import Foundation
+
+/// An ordinary 12 MP photo through the capture API, timed the way an app sees it: from
+/// `capturePhoto(with:delegate:)` to the bytes of `fileDataRepresentation()`. No Obscura call: the
+/// device and scene come from `OBSCURA_DEVICE` and `OBSCURA_SCENE` (the script sets the iPhone 15
+/// Pro and violets-warm-room). The first photo of a process builds the scene's geometry; later ones
+/// reuse it. Prints each photo's wall time and the process's CPU time, and the peak resident memory.
+final class Catcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var bytes = 0
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        bytes = photo.fileDataRepresentation()?.count ?? 0
+    }
+
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings,
+        error: Error?
+    ) {
+        done.signal()
+    }
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+        + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+let photos = CommandLine.arguments.count > 1 ? max(1, Int(CommandLine.arguments[1]) ?? 1) : 1
+guard let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back) else {
+    print("error: no back wide camera")
+    exit(1)
+}
+let session = AVCaptureSession()
+let output = AVCapturePhotoOutput()
+do {
+    session.beginConfiguration()
+    session.sessionPreset = .photo
+    session.addInput(try AVCaptureDeviceInput(device: camera))
+    session.addOutput(output)
+    let sizes = camera.activeFormat.supportedMaxPhotoDimensions
+    if let twelve = sizes.first(where: { Int($0.width) * Int($0.height) == 4032 * 3024 }) ?? sizes.last {
+        output.maxPhotoDimensions = twelve
+    }
+    session.commitConfiguration()
+} catch {
+    print("error: \(error)")
+    exit(1)
+}
+session.startRunning()
+for index in 0..<photos {
+    let settings = AVCapturePhotoSettings()
+    settings.maxPhotoDimensions = output.maxPhotoDimensions
+    let catcher = Catcher()
+    let (wall0, cpu0) = (Date(), cpuSeconds())
+    output.capturePhoto(with: settings, delegate: catcher)
+    catcher.done.wait()
+    let wall = Date().timeIntervalSince(wall0), cpu = cpuSeconds() - cpu0
+    let d = output.maxPhotoDimensions
+    print(
+        String(
+            format: "photo %d: %dx%d, %d bytes, %.3f s wall, %.3f s CPU", index + 1, Int(d.width), Int(d.height),
+            catcher.bytes, wall, cpu))
+}
+session.stopRunning()
+if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") })
+{
+    print(line.replacingOccurrences(of: "\t", with: " "))
+}

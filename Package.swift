@@ -31,8 +31,12 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // C shim over libjpeg-turbo, like CPNG: libjpeg's longjmp stays inside C.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libheif loaded at run time (dlopen): HEIC exists only where libheif and its HEVC encoder do.
+        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
-        .target(name: "Imaging", dependencies: ["CPNG"]),
+        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"]),
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
         // of the repository point into it.
         .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),

@@ -85,6 +85,11 @@ let package = Package(
         // Release-build PNG encoder benchmark on a real photo, run by tools/bench-png.sh; not a test.
         .executableTarget(name: "PNGBenchmark", dependencies: ["Imaging"], path: "Benchmarks/PNGBenchmark"),
 
+        // Release-build photo-file benchmark (JPEG, HEIC, PNG bytes of a 12 MP photo), run by
+        // tools/bench-photo-files.sh; not a test.
+        .executableTarget(
+            name: "PhotoFileBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/PhotoFileBenchmark"),
+
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(
             name: "StreamingBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/StreamingBenchmark"),

@@ -167,7 +167,9 @@ static int fill_plane(struct heif_image *image, int channel, const uint8_t *src,
     int stride = 0;
     uint8_t *plane = api.image_get_plane(image, channel, &stride);
     if (!plane || stride < (int)row_bytes) return 0;
-    for (int y = 0; y < height; y++) memcpy(plane + (size_t)y * (size_t)stride, src + (size_t)y * src_stride, row_bytes);
+    for (int y = 0; y < height; y++) {
+        memcpy(plane + (size_t)y * (size_t)stride, src + (size_t)y * src_stride, row_bytes);
+    }
     return 1;
 }
 

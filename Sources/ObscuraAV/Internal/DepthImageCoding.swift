@@ -33,8 +33,9 @@ package enum DepthImageCoding {
             guard v.isFinite else { return holeCode }
             return firstCode + UInt8(min(steps, max(0, ((v - low) * scale).rounded())))
         })
+        let auxiliaryType = map.isDisparity ? kCGImageAuxiliaryDataTypeDisparity : kCGImageAuxiliaryDataTypeDepth
         var properties: [(String, String)] = [
-            ("AuxiliaryDataType", map.isDisparity ? kCGImageAuxiliaryDataTypeDisparity : kCGImageAuxiliaryDataTypeDepth),
+            ("AuxiliaryDataType", auxiliaryType),
             ("PixelFormat", String(map.format.fourCharCode)),
             // Shortest round-trip decimal forms, so the range survives exactly.
             ("Minimum", "\(low)"), ("Maximum", "\(high)"),

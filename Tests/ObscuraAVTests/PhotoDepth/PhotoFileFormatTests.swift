@@ -144,7 +144,8 @@ struct PhotoFileFormatTests {
             let url = try Self.temporary(data, "heic")
             defer { try? FileManager.default.removeItem(at: url) }
             try Self.expectExif(Self.exiftool(url), photo, rig, fileType: "HEIC")
-            let info = String(decoding: try Self.run("heif-info", package: "libheif-examples", [url.path]).output, as: UTF8.self)
+            let heifInfo = try Self.run("heif-info", package: "libheif-examples", [url.path])
+            let info = String(decoding: heifInfo.output, as: UTF8.self)
             let width = try #require(photo.metadata["PixelWidth"] as? Int)
             let height = try #require(photo.metadata["PixelHeight"] as? Int)
             #expect(info.contains("image: \(width)x\(height)"), "\(info)")

@@ -33,8 +33,12 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // C shim over libjpeg-turbo, like CPNG: libjpeg's longjmp stays inside C.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libheif loaded at run time (dlopen): HEIC exists only where libheif and its HEVC encoder do.
+        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
-        .target(name: "Imaging", dependencies: ["CPNG"]),
+        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"]),
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
         // of the repository point into it.
         .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
@@ -82,6 +86,11 @@ let package = Package(
         .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
         // Release-build PNG encoder benchmark on a real photo, run by tools/bench-png.sh; not a test.
         .executableTarget(name: "PNGBenchmark", dependencies: ["Imaging"], path: "Benchmarks/PNGBenchmark"),
+
+        // Release-build photo-file benchmark (JPEG, HEIC, PNG bytes of a 12 MP photo), run by
+        // tools/bench-photo-files.sh; not a test.
+        .executableTarget(
+            name: "PhotoFileBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/PhotoFileBenchmark"),
 
         // Release-build streaming benchmark, run by tools/bench-streaming.sh; not a test.
         .executableTarget(

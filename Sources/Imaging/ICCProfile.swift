@@ -8,6 +8,9 @@ public enum ICCProfile {
     /// profile ID left zero as §7.2.18 allows).
     public static let displayP3: [UInt8] = matrixTRCProfile(description: "Display P3", primaries: .displayP3)
 
+    /// The same kind of profile for sRGB: sRGB primaries (IEC 61966-2-1), D65 white, the sRGB curve.
+    public static let sRGB: [UInt8] = matrixTRCProfile(description: "sRGB", primaries: .sRGB)
+
     /// The PCS illuminant, D50, as ICC.1:2010 §7.2.16 fixes it.
     static let d50: [Double] = [0.9642, 1.0, 0.8249]
 

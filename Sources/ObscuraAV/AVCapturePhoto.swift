@@ -182,13 +182,28 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         return metadata
     }
 
-    /// The photo as PNG file bytes, tagged sRGB or Display P3 (after `activeColorSpace`; Constant
-    /// Color photos are always Display P3), with text metadata: dimensions, colour space, device,
-    /// camera, scene, exposure, flash. Obscura writes PNG whatever codec was asked for. With depth
-    /// and `embedsDepthDataInPhoto`, the depth rides along as an auxiliary block: a private PNG
-    /// chunk `obDP` that `AVDepthData(fromFileData:)` reads back (see `PNGDepthChunk`). Nil when
-    /// the photo could not be rendered (the trace says why).
+    /// The photo's file bytes in the settings' codec (spec §5): JPEG for `.jpeg`, HEIC for `.hevc`,
+    /// each with Exif and an ICC profile (sRGB or Display P3, after `activeColorSpace`; Constant
+    /// Color photos are always Display P3). With depth and `embedsDepthDataInPhoto`, the depth
+    /// rides along as Apple's files carry it: a second MPF image in JPEG, an auxiliary depth image
+    /// in HEIC (see `DepthImageCoding`). An uncompressed format (`kCVPixelBufferPixelFormatTypeKey`)
+    /// gives PNG with text metadata, and its depth in a private `obDP` chunk (see `PNGDepthChunk`);
+    /// a RAW photo gives its mosaic as PNG. `AVDepthData(fromFileData:)` reads the depth back from
+    /// all three. Nil when the photo could not be rendered (the trace says why).
     open func fileDataRepresentation() -> Data? {
+        guard let r = rendered else { return nil }
+        if !isRawPhoto {
+            switch extras.fileFormat {
+            case .png: break
+            case .jpeg(let quality): return jpegFileData(r, quality: quality)
+            case .heic(let quality): return heicFileData(r, quality: quality)
+            }
+        }
+        return pngFileDataRepresentation()
+    }
+
+    /// The photo as PNG whatever the codec: the lossless file scenario runs measure and save.
+    package func pngFileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }
         let request = pending.request
         // The keys every Obscura photo file carries (ISP `PhotoMetadata`, shared with `obscura render`).
@@ -239,6 +254,7 @@ extension AVCapturePhoto {
 /// What a photo carries beside its pixels: depth, calibration, and the preview share of a
 /// constituent photo.
 struct PhotoExtras {
+    var fileFormat = PhotoFileFormat.png
     var depth: PendingDepth?
     var embedsDepth = false
     var calibration: CameraCalibration?

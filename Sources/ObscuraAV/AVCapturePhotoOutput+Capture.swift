@@ -122,6 +122,7 @@ extension AVCapturePhotoOutput {
                         + "so the photo shows 1/\(zoom) of the unzoomed field of view."))
         }
         var extras = PhotoExtras()
+        extras.fileFormat = PhotoFileFormat(settings)
         if settings.isDepthDataDeliveryEnabled {
             // spec §3.2 rule 17 has made sure the output delivers depth; N17: nil without a model.
             extras.depth = PendingDepth.forPhoto(

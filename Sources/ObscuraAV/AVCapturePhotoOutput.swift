@@ -1,6 +1,7 @@
 import CaptureRules
 import Devices
 import Foundation
+import Imaging
 
 /// Captures still photos (spec §3).
 ///
@@ -209,10 +210,16 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
                 kCVPixelFormatType_32BGRA,
             ] : []
     }
-    /// Codecs; empty until the output has a video source.
-    public var availablePhotoCodecTypes: [AVVideoCodecType] { hasSource ? [.hevc, .jpeg] : [] }
-    /// File types; empty until the output has a video source.
-    public var availablePhotoFileTypes: [AVFileType] { hasSource ? [.heic, .jpg, .tif] : [] }
+    /// Codecs; empty until the output has a video source. HEVC only where libheif and its HEVC
+    /// encoder load, as a phone without the hardware encoder offers JPEG alone (spec §3.1 [I]):
+    /// a codec is never offered and then not delivered.
+    public var availablePhotoCodecTypes: [AVVideoCodecType] {
+        hasSource ? (HEIF.isAvailable ? [.hevc, .jpeg] : [.jpeg]) : []
+    }
+    /// File types; empty until the output has a video source; HEIC only with HEVC (spec §3.1 [I]).
+    public var availablePhotoFileTypes: [AVFileType] {
+        hasSource ? (HEIF.isAvailable ? [.heic, .jpg, .tif] : [.jpg, .tif]) : []
+    }
     /// Bayer RAW formats: `kCVPixelFormatType_14Bayer_RGGB` on back cameras, physical or virtual;
     /// empty for front cameras and without a source (spec §3.1 [D]). Device profiles carry no RAW
     /// flag, so which cameras offer RAW is our choice [I]: Apple offers Bayer RAW on the back

@@ -38,6 +38,8 @@ extension DropIn {
             let root = build.deletingLastPathComponent().deletingLastPathComponent()
             let moduleMaps = [
                 build.appendingPathComponent("CPNG.build/module.modulemap"),
+                build.appendingPathComponent("CJPEG.build/module.modulemap"),
+                build.appendingPathComponent("CHEIF.build/module.modulemap"),
                 root.appendingPathComponent("checkouts/Yams/Sources/CYaml/include/module.modulemap"),
             ]
             for map in moduleMaps where fileManager.fileExists(atPath: map.path) {

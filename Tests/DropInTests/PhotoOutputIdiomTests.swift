@@ -413,3 +413,57 @@ extension DropIn {
         }
     }
 }
+
+// MARK: Codecs and file bytes
+
+/// Captures one photo with `settings` and returns its file bytes.
+private func fileData(_ rig: PhotoSessionRig, _ settings: AVCapturePhotoSettings) throws -> Data {
+    let log = EventLog()
+    rig.photoOutput.capturePhoto(with: settings, delegate: log)
+    #expect(log.waitForFinishes())
+    return try #require(log.photos.first?.fileDataRepresentation())
+}
+
+extension DropIn {
+    @Suite struct PhotoCodecIdiomTests {
+        // spec §5 [D]: the JPEG codec gives JPEG bytes (SOI marker first).
+        @Test func jpegFormatGivesJPEGBytes() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let data = try fileData(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg]))
+            #expect(data.starts(with: [0xFF, 0xD8, 0xFF]))
+        }
+
+        // spec §5 [D]: the HEVC codec gives an HEIF file whose brand is heic.
+        @Test func hevcFormatGivesHEIC() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            guard rig.photoOutput.availablePhotoCodecTypes.contains(.hevc) else {
+                Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
+                return
+            }
+            let data = try fileData(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc]))
+            #expect(data.count > 12 && data[4..<12] == Data("ftypheic".utf8))
+        }
+
+        // spec §3.1 [D]: every codec the output offers is delivered in its own file type, and the
+        // codec lists per file type agree with the offered codecs.
+        @Test func everyAvailableCodecIsDelivered() throws {
+            let rig = try PhotoSessionRig()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let codecs = rig.photoOutput.availablePhotoCodecTypes
+            #expect(codecs.contains(.jpeg))
+            #expect(rig.photoOutput.supportedPhotoCodecTypes(for: .jpg) == [.jpeg])
+            #expect(rig.photoOutput.supportedPhotoCodecTypes(for: .heic) == (codecs.contains(.hevc) ? [.hevc] : []))
+            #expect(rig.photoOutput.availablePhotoFileTypes.contains(.heic) == codecs.contains(.hevc))
+            for codec in codecs {
+                let data = try fileData(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: codec]))
+                if codec == .jpeg { #expect(data.starts(with: [0xFF, 0xD8, 0xFF])) }
+                if codec == .hevc { #expect(data.count > 12 && data[4..<12] == Data("ftypheic".utf8)) }
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Obscura
 import Foundation
+import Imaging
 import ObscuraAV
 import Testing
 
@@ -101,13 +102,29 @@ import Testing
 }
 
 @Suite struct AVCapturePhotoTests {
-    // spec §5: compressed captures have no pixel buffer; the file bytes are a PNG with metadata.
-    @Test func fileDataRepresentationIsAPNGWithMetadata() throws {
+    // spec §5: compressed captures have no pixel buffer; the default settings' file is a JPEG
+    // that opens with Exif (APP1) naming the device and carries an sRGB ICC profile.
+    @Test func fileDataRepresentationIsAJPEGWithExif() throws {
         try onDevice {
             let rig = try PhotoRig()
             let photo = try #require(capture(rig, AVCapturePhotoSettings()).photos.first)
             #expect(photo.pixelBuffer == nil)
             let data = try #require(photo.fileDataRepresentation())
+            #expect(Array(data.prefix(4)) == [0xFF, 0xD8, 0xFF, 0xE1])
+            #expect(data[6..<10] == Data("Exif".utf8))
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("iPhone 15 Pro"))
+            #expect(text.contains("ICC_PROFILE"))
+            #expect(data.range(of: Data(ICCProfile.sRGB)) != nil)
+        }
+    }
+
+    // spec §5: an uncompressed request's file is a PNG with text metadata.
+    @Test func uncompressedFileDataIsAPNGWithMetadata() throws {
+        try onDevice {
+            let rig = try PhotoRig()
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let data = try #require(capture(rig, settings).photos.first?.fileDataRepresentation())
             #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let text = String(decoding: data, as: UTF8.self)
             #expect(text.contains("640x480"))
@@ -206,7 +223,8 @@ import Testing
             rig.device.activeColorSpace = .P3_D65
             rig.device.unlockForConfiguration()
             let data = try #require(capture(rig, AVCapturePhotoSettings()).photos.first?.fileDataRepresentation())
-            #expect(String(decoding: data, as: UTF8.self).contains("Display P3"))
+            #expect(data.range(of: Data(ICCProfile.displayP3)) != nil)
+            #expect(data.range(of: Data(ICCProfile.sRGB)) == nil)
         }
     }
 

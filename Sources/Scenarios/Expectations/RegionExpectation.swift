@@ -58,7 +58,7 @@ struct RegionExpectation: Expectation {
         }
         let photos = outcome.photos
         guard photoIndex <= photos.count else { return fail("photo \(photoIndex) was not delivered") }
-        guard let data = photos[photoIndex - 1].fileDataRepresentation(),
+        guard let data = photos[photoIndex - 1].pngFileDataRepresentation(),
             let image = try? PNG.decode([UInt8](data)),
             case let .eightBit(pixels) = image.pixels
         else { return fail("photo \(photoIndex) has no readable 8-bit file data") }

@@ -112,7 +112,7 @@ public enum ScenarioRunner {
 
     /// The mean 8-bit value of a photo's PNG file data, over every pixel and channel.
     static func meanSignal(_ photo: AVCapturePhoto) -> Double? {
-        guard let data = photo.fileDataRepresentation(), let image = try? PNG.decode([UInt8](data)),
+        guard let data = photo.pngFileDataRepresentation(), let image = try? PNG.decode([UInt8](data)),
             case let .eightBit(pixels) = image.pixels
         else { return nil }
         let values = pixels.packedElements
@@ -137,7 +137,7 @@ public enum ScenarioRunner {
                     actual: "none delivered", location: request.location))
             }
             for (n, i) in chosen.enumerated() {
-                guard let data = photos[i].fileDataRepresentation() else { continue }
+                guard let data = photos[i].pngFileDataRepresentation() else { continue }
                 var name = request.relativePath
                     ?? String(format: "step%02d-%@%d.png", entry.index, request.kind.rawValue, photos[i].photoCount)
                 if request.relativePath != nil && chosen.count > 1 {

@@ -24,7 +24,7 @@ enum ImageStepSupport {
     /// The newest processed photo (see `newestPhoto`), decoded.
     static func lastPhoto(_ context: RunContext, step: String) throws -> (AVCapturePhoto, PNGImage) {
         let photo = try newestPhoto(context, step: step)
-        guard let data = photo.fileDataRepresentation() else {
+        guard let data = photo.pngFileDataRepresentation() else {
             throw StepFailure("'\(step)': the photo has no file data to work on")
         }
         do {

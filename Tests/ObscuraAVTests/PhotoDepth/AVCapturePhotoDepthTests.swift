@@ -23,8 +23,8 @@ struct AVCapturePhotoDepthTests {
         return rig
     }
 
-    static func depthSettings(filtered: Bool = true) -> AVCapturePhotoSettings {
-        let settings = AVCapturePhotoSettings()
+    static func depthSettings(filtered: Bool = true, format: [String: Any]? = nil) -> AVCapturePhotoSettings {
+        let settings = format.map { AVCapturePhotoSettings(format: $0) } ?? AVCapturePhotoSettings()
         settings.isDepthDataDeliveryEnabled = true
         settings.isDepthDataFiltered = filtered
         return settings
@@ -147,13 +147,15 @@ struct AVCapturePhotoDepthTests {
     }
 
     // spec §5 [D] `fileDataRepresentation()` includes depth with `embedsDepthDataInPhoto`; Obscura
-    // reads it back with `AVDepthData(fromFileData:)`. The round trip keeps size, type, flags,
-    // every value (NaN holes included) and the calibration.
+    // reads it back with `AVDepthData(fromFileData:)`. An uncompressed format's file is PNG, whose
+    // round trip keeps size, type, flags, every value (NaN holes included) and the calibration.
     @Test func depthRoundTripsThroughFileData() throws {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
             let rig = try Self.dualRig()
-            let photo = try #require(capture(rig, Self.depthSettings(filtered: false)).photos.first)
+            let uncompressed: [String: Any] = [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
+            let photo = try #require(
+                capture(rig, Self.depthSettings(filtered: false, format: uncompressed)).photos.first)
             let depth = try #require(photo.depthData)
             let file = try #require(photo.fileDataRepresentation())
             let read = try AVDepthData(fromFileData: file)
@@ -165,7 +167,7 @@ struct AVCapturePhotoDepthTests {
             #expect(zip(a.values, b.values).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) })
             #expect(read.cameraCalibrationData?.intrinsicMatrix == depth.cameraCalibrationData?.intrinsicMatrix)
             // Without embedding, the file holds no depth.
-            let plain = Self.depthSettings(filtered: false)
+            let plain = Self.depthSettings(filtered: false, format: uncompressed)
             plain.embedsDepthDataInPhoto = false
             let bare = try #require(capture(rig, plain).photos.first?.fileDataRepresentation())
             #expect(throws: (any Error).self) { try AVDepthData(fromFileData: bare) }

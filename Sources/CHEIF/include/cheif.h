@@ -1,0 +1,60 @@
+// CHEIF: HEIC writing and depth reading through libheif, loaded at run time.
+//
+// libheif is optional: a machine without it (or without its HEVC encoder) simply has no HEIC.
+// cheif.c opens "libheif.so.1" with dlopen and resolves the few functions it uses with dlsym;
+// their declarations follow libheif 1.15's public ABI, so no libheif headers are needed to build.
+#ifndef CHEIF_H
+#define CHEIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CHEIF_OK = 0,
+    CHEIF_ERR_UNAVAILABLE = 1,  ///< libheif or its HEVC encoder is missing.
+    CHEIF_ERR_LIBHEIF = 2,      ///< libheif reported an error; the message says which.
+    CHEIF_ERR_ARGUMENT = 3,     ///< The request is inconsistent.
+    CHEIF_ERR_MEMORY = 4,       ///< An allocation failed.
+    CHEIF_ERR_NO_DEPTH = 5      ///< The file has no depth image.
+};
+
+/// 1 when libheif loads and can encode HEVC; the answer is computed once.
+int cheif_hevc_available(void);
+
+/// What one HEIC file holds.
+typedef struct cheif_encode_request {
+    const uint8_t *rgb;       ///< 8-bit interleaved RGB.
+    int width, height;
+    size_t row_bytes;
+    int quality;              ///< 0…100, libheif's lossy quality.
+    const uint8_t *icc;       ///< ICC profile for the colour image (may be NULL).
+    size_t icc_length;
+    const uint8_t *exif;      ///< Exif as a TIFF structure ("MM\0*…"), may be NULL.
+    size_t exif_length;
+    const uint8_t *depth;     ///< 8-bit grey depth image, may be NULL; encoded losslessly.
+    int depth_width, depth_height;
+    const uint8_t *depth_xmp; ///< XMP packet attached to the depth image (may be NULL).
+    size_t depth_xmp_length;
+} cheif_encode_request;
+
+/// Encodes the request as HEIF with HEVC images: the colour image first (the primary item), then
+/// the depth image as a second, top-level item. On success `*out` is malloc'd (free with cheif_free).
+int cheif_encode(const cheif_encode_request *request, uint8_t **out, size_t *out_length, char *message,
+                 size_t message_capacity);
+
+/// Decodes the primary image's depth image to 8-bit grey and returns the XMP attached to it
+/// (if any). Buffers are malloc'd; free them with cheif_free.
+int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int *width, int *height,
+                       uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity);
+
+void cheif_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,88 @@
+import CHEIF
+
+/// HEIC (HEIF with HEVC images) through libheif, which is loaded at run time: a machine without
+/// libheif or its HEVC encoder has no HEIC, and `isAvailable` says so.
+public enum HEIF {
+    /// Whether libheif loads and can encode HEVC.
+    public static var isAvailable: Bool { cheif_hevc_available() == 1 }
+
+    /// The auxiliary type libheif and MPEG-H HEVC image items use for depth (ISO/IEC 23008-12 §7.5.2.1 via
+    /// the `auxid:2` SEI semantics of ISO/IEC 23008-2 Annex F).
+    public static let depthAuxiliaryType = "urn:mpeg:hevc:2015:auxid:2"
+
+    /// Encodes RGB (3 channels) at libheif `quality` 0…100 with its ICC profile and Exif TIFF
+    /// structure; with `depth`, an 8-bit grey depth image (stored losslessly) becomes an auxiliary
+    /// depth image of the primary one, carrying `depthXMP`.
+    public static func encode(
+        _ pixels: PixelPlane<UInt8>, quality: Int, iccProfile: [UInt8]?, exif: [UInt8]?,
+        depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil
+    ) throws -> [UInt8] {
+        guard pixels.channels == 3 else { throw HEIFError(message: "HEIC colour images are RGB") }
+        guard depth.map({ $0.channels == 1 }) ?? true else { throw HEIFError(message: "depth images are grey") }
+        var message = [CChar](repeating: 0, count: 256)
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let depthPacked = depth?.packedElements ?? []
+        let status = pixels.withUnsafeBufferPointer { rgb in
+            (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                (exif ?? []).withUnsafeBufferPointer { exif in
+                    depthPacked.withUnsafeBufferPointer { d in
+                        (depthXMP ?? []).withUnsafeBufferPointer { xmp in
+                            var request = cheif_encode_request(
+                                rgb: rgb.baseAddress, width: Int32(pixels.width), height: Int32(pixels.height),
+                                row_bytes: pixels.rowStride, quality: Int32(quality),
+                                icc: icc.count > 0 ? icc.baseAddress : nil, icc_length: icc.count,
+                                exif: exif.count > 0 ? exif.baseAddress : nil, exif_length: exif.count,
+                                depth: depth == nil ? nil : d.baseAddress, depth_width: Int32(depth?.width ?? 0),
+                                depth_height: Int32(depth?.height ?? 0),
+                                depth_xmp: xmp.count > 0 ? xmp.baseAddress : nil, depth_xmp_length: xmp.count)
+                            return message.withUnsafeMutableBufferPointer { text in
+                                cheif_encode(&request, &out, &length, text.baseAddress, text.count)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard status == Int32(CHEIF_OK), let out else { throw HEIFError(message: String(cString: message)) }
+        defer { cheif_free(out) }
+        let file = Array(UnsafeBufferPointer(start: out, count: length))
+        guard depth != nil else { return file }
+        // libheif 1.15 writes the depth as a second top-level image; make it the primary's depth.
+        return try HEIFAuxiliaryLink.linkSecondImage(in: file, auxiliaryType: depthAuxiliaryType)
+    }
+
+    /// The primary image's depth image as 8-bit grey and the XMP attached to it; nil when the file
+    /// has no depth image.
+    public static func depthImage(in file: [UInt8]) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
+        var message = [CChar](repeating: 0, count: 256)
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var xmp: UnsafeMutablePointer<UInt8>?
+        var xmpLength = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let status = file.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                cheif_decode_depth(
+                    data.baseAddress, data.count, &pixels, &width, &height, &xmp, &xmpLength, text.baseAddress,
+                    text.count)
+            }
+        }
+        defer {
+            cheif_free(pixels)
+            cheif_free(xmp)
+        }
+        if status == Int32(CHEIF_ERR_NO_DEPTH) { return nil }
+        guard status == Int32(CHEIF_OK), let pixels else { throw HEIFError(message: String(cString: message)) }
+        let plane = PixelPlane(
+            width: Int(width), height: Int(height),
+            elements: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height)))
+        return (plane, xmp.map { Array(UnsafeBufferPointer(start: $0, count: xmpLength)) })
+    }
+}
+
+/// libheif failed, or is missing; the message says which.
+public struct HEIFError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { "HEIF: \(message)" }
+}

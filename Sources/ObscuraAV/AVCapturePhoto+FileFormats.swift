@@ -1,0 +1,84 @@
+import Foundation
+import Imaging
+import Sensor
+
+/// The file a processed photo is written as: the codec the settings named, at their quality.
+enum PhotoFileFormat: Equatable {
+    case png
+    /// `quality` is `AVVideoQualityKey`, 0…1.
+    case jpeg(quality: Double)
+    case heic(quality: Double)
+
+    /// Apple documents no default for `AVVideoQualityKey` in photo settings; 0.9 is our choice,
+    /// close to what iPhone JPEGs measure.
+    static let defaultQuality = 0.9
+
+    init(_ settings: AVCapturePhotoSettings) {
+        let properties = settings.format?[AVVideoCompressionPropertiesKey] as? [String: Any]
+        let asked = properties?[AVVideoQualityKey]
+        let quality = (asked as? Double) ?? (asked as? Float).map(Double.init) ?? (asked as? NSNumber)?.doubleValue
+        let q = min(1, max(0, quality ?? Self.defaultQuality))
+        switch settings.codec {
+        case .jpeg?: self = .jpeg(quality: q)
+        case .hevc?: self = .heic(quality: q)
+        default: self = .png
+        }
+    }
+}
+
+extension AVCapturePhoto {
+    /// The Exif a phone writes: Make "Apple", the device's name as Model, exposure, f-number,
+    /// ISO, focal length, flash, orientation 6 (the sensor's top to the right, spec §5).
+    fileprivate func exif(_ r: RenderedPhoto) -> ExifMetadata {
+        let request = pending.request
+        // A virtual camera has no lens of its own: the physical camera that renders it does.
+        let optics = (try? request.profile.renderingCamera(for: request.camera))?.optics ?? request.camera.optics
+        return ExifMetadata(
+            make: "Apple", model: request.profile.name, software: "Obscura", orientation: 6,
+            exposureTimeSeconds: r.exposureDurationSeconds, fNumber: optics?.fNumber ?? 0,
+            iso: Int(r.iso.rounded()), focalLengthMM: optics?.focalLengthMM ?? 0,
+            focalLength35mmEquivalentMM: optics.map { Int($0.focalLength35mmEquivalentMM.rounded()) },
+            flashFired: r.flashFired, pixelWidth: r.pixels.width, pixelHeight: r.pixels.height,
+            isSRGB: r.encoding == .sRGB)
+    }
+
+    private func iccProfile(_ r: RenderedPhoto) -> [UInt8] {
+        r.encoding == .sRGB ? ICCProfile.sRGB : ICCProfile.displayP3
+    }
+
+    /// The depth map to embed, if the settings asked for it.
+    private var embeddedDepth: DepthMap? {
+        guard extras.embedsDepth else { return nil }
+        return extras.depth?.map
+    }
+
+    /// JPEG with Exif (APP1) and ICC (APP2); with depth, an MPF index and the depth as the second
+    /// image, grey, at libjpeg quality 100, its XMP in its own APP1.
+    func jpegFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
+        let q = Int((quality * 100).rounded())
+        var segments = [JPEG.Segment(marker: 0xE1, data: exif(r).app1)]
+        guard let depth = embeddedDepth else {
+            return (try? JPEG.encode(r.pixels, quality: q, segments: segments, iccProfile: iccProfile(r))).map {
+                Data($0)
+            }
+        }
+        segments.append(JPEG.Segment(marker: 0xE2, data: MultiPictureFormat.placeholderIndex(imageCount: 2)))
+        let (image, xmp) = DepthImageCoding.encode(depth)
+        let xmpSegment = JPEG.Segment(marker: 0xE1, data: Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp)
+        guard let first = try? JPEG.encode(r.pixels, quality: q, segments: segments, iccProfile: iccProfile(r)),
+            let second = try? JPEG.encode(image, quality: 100, segments: [xmpSegment]),
+            let file = MultiPictureFormat.join(first: first, others: [second])
+        else { return nil }
+        return Data(file)
+    }
+
+    /// HEIC: HEVC through libheif with Exif and ICC; with depth, a losslessly coded auxiliary
+    /// depth image carrying its XMP.
+    func heicFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
+        let depth = embeddedDepth.map(DepthImageCoding.encode)
+        let file = try? HEIF.encode(
+            r.pixels, quality: Int((quality * 100).rounded()), iccProfile: iccProfile(r), exif: exif(r).tiff,
+            depth: depth?.image, depthXMP: depth?.xmp)
+        return file.map { Data($0) }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Obscura
+import ObscuraAV
+import Testing
+
+/// Photo files as a phone writes them (spec §5): JPEG and HEIC with Exif, an ICC profile and
+/// embedded depth, read back by independent tools (exiftool, libheif's heif-info) and by
+/// `AVDepthData(fromFileData:)`.
+struct PhotoFileFormatTests {
+    /// Runs a command-line tool; a missing tool fails the test naming the package that installs it.
+    static func run(_ tool: String, package: String, _ arguments: [String]) throws -> (output: Data, status: Int32) {
+        let path = ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(tool)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else {
+            Issue.record("\(tool) is not installed: apt-get install \(package)")
+            throw CancellationError()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (output, process.terminationStatus)
+    }
+
+    /// exiftool's tags for a file, as one JSON object (`-n`: numbers unformatted).
+    static func exiftool(_ file: URL, _ extra: [String] = []) throws -> [String: Any] {
+        let (out, _) = try run("exiftool", package: "libimage-exiftool-perl", ["-j", "-n"] + extra + [file.path])
+        let list = try #require(try JSONSerialization.jsonObject(with: out) as? [[String: Any]])
+        return try #require(list.first)
+    }
+
+    static func temporary(_ data: Data, _ suffix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).\(suffix)")
+        try data.write(to: url)
+        return url
+    }
+
+    static func settings(_ codec: AVVideoCodecType, quality: Double? = nil, depth: Bool) -> AVCapturePhotoSettings {
+        var format: [String: Any] = [AVVideoCodecKey: codec]
+        if let quality { format[AVVideoCompressionPropertiesKey] = [AVVideoQualityKey: quality] }
+        let settings = AVCapturePhotoSettings(format: format)
+        settings.isDepthDataDeliveryEnabled = depth
+        settings.isDepthDataFiltered = false
+        return settings
+    }
+
+    /// Checks what exiftool reads against the photo's own metadata and the device's published optics.
+    static func expectExif(_ tags: [String: Any], _ photo: AVCapturePhoto, _ rig: PhotoRig, fileType: String) throws {
+        #expect(tags["FileType"] as? String == fileType)
+        #expect(tags["Make"] as? String == "Apple")
+        #expect(tags["Model"] as? String == "iPhone 7 Plus")
+        #expect(tags["Orientation"] as? Int == 6)
+        let width = try #require(photo.metadata["PixelWidth"] as? Int)
+        let height = try #require(photo.metadata["PixelHeight"] as? Int)
+        #expect(tags["ImageWidth"] as? Int == width)
+        #expect(tags["ImageHeight"] as? Int == height)
+        let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
+        let exposure = try #require(exif["ExposureTime"] as? Double)
+        let written = try #require((tags["ExposureTime"] as? NSNumber)?.doubleValue)
+        #expect(abs(written / exposure - 1) < 1e-3, "exposure \(written) s, photo says \(exposure) s")
+        #expect(tags["ISO"] as? Int == (exif["ISOSpeedRatings"] as? [Int])?.first)
+        let fNumber = try #require((tags["FNumber"] as? NSNumber)?.doubleValue)
+        #expect(abs(fNumber - Double(rig.device.lensAperture)) < 0.01)
+        // iPhone 7 Plus: 3.99 mm wide and 6.6 mm tele lenses (Apple's published focal lengths).
+        let focal = try #require((tags["FocalLength"] as? NSNumber)?.doubleValue)
+        #expect([3.99, 6.6].contains { abs($0 - focal) < 0.02 }, "focal length \(focal) mm")
+        // The ICC profile names the photo's colour space.
+        let description = try #require(tags["ProfileDescription"] as? String)
+        #expect(["sRGB", "Display P3"].contains(description))
+        #expect(description == (photo.metadata["ProfileName"] as? String))
+    }
+
+    /// Largest difference between two maps where both hold values, the first map's range and
+    /// largest magnitude, and whether their holes agree.
+    static func compare(_ a: AVDepthData, _ b: AVDepthData) throws
+        -> (maxError: Float, range: Float, magnitude: Float, holesAgree: Bool)
+    {
+        let x = try AVCapturePhotoDepthTests.values(a), y = try AVCapturePhotoDepthTests.values(b)
+        #expect(x.width == y.width && x.height == y.height)
+        let finite = x.values.filter(\.isFinite)
+        let range = (finite.max() ?? 0) - (finite.min() ?? 0)
+        var worst: Float = 0
+        var holesAgree = true
+        for (p, q) in zip(x.values, y.values) {
+            if p.isNaN != q.isNaN { holesAgree = false } else if !p.isNaN { worst = max(worst, abs(p - q)) }
+        }
+        return (worst, range, finite.map(abs).max() ?? 0, holesAgree)
+    }
+
+    // spec §5 [D]: a JPEG request gives a JPEG with Exif and ICC; with embedded depth the file is
+    // an MPF pair whose second image is the depth map.
+    @Test func jpegCarriesExifProfileAndMPFDepth() throws {
+        try onDevice("iphone-7-plus") {
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
+            let rig = try AVCapturePhotoDepthTests.dualRig()
+            let photo = try #require(capture(rig, Self.settings(.jpeg, depth: true)).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            #expect(data.starts(with: [0xFF, 0xD8, 0xFF]))
+            let url = try Self.temporary(data, "jpg")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let tags = try Self.exiftool(url)
+            try Self.expectExif(tags, photo, rig, fileType: "JPEG")
+            #expect(tags["NumberOfImages"] as? Int == 2)
+            // The second image, cut out by exiftool from the MPF index, is the depth map's size.
+            let second = try Self.run("exiftool", package: "libimage-exiftool-perl", ["-b", "-MPImage2", url.path])
+            let secondURL = try Self.temporary(second.output, "jpg")
+            defer { try? FileManager.default.removeItem(at: secondURL) }
+            let depthTags = try Self.exiftool(secondURL)
+            let depth = try #require(photo.depthData)
+            #expect(depthTags["ImageWidth"] as? Int == CVPixelBufferGetWidth(depth.depthDataMap))
+            #expect(depthTags["ImageHeight"] as? Int == CVPixelBufferGetHeight(depth.depthDataMap))
+            #expect(depthTags["ColorComponents"] as? Int == 1)
+            // Read back: 8-bit codes over the map's range, lossy; within 4 code steps.
+            let read = try AVDepthData(fromFileData: data)
+            #expect(read.depthDataType == depth.depthDataType)
+            #expect(read.depthDataAccuracy == depth.depthDataAccuracy)
+            #expect(read.cameraCalibrationData?.intrinsicMatrix == depth.cameraCalibrationData?.intrinsicMatrix)
+            let (error, range, _, holesAgree) = try Self.compare(depth, read)
+            #expect(range > 0)
+            #expect(error <= 4 * range / 239, "largest error \(error) over a range of \(range)")
+            #expect(holesAgree)
+        }
+    }
+
+    // spec §5 [D]: an HEVC request gives HEIC with Exif and ICC; the depth is the primary image's
+    // auxiliary depth image, stored losslessly, so values come back within half a code step, plus
+    // half a Float16 ulp (2^-11 relative) when the map's format is half precision.
+    @Test func heicCarriesExifProfileAndAuxiliaryDepth() throws {
+        try onDevice("iphone-7-plus") {
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
+            let rig = try AVCapturePhotoDepthTests.dualRig()
+            guard rig.output.availablePhotoCodecTypes.contains(.hevc) else {
+                Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
+                return
+            }
+            let photo = try #require(capture(rig, Self.settings(.hevc, depth: true)).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            #expect(data.count > 12 && data[4..<12] == Data("ftypheic".utf8))
+            let url = try Self.temporary(data, "heic")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try Self.expectExif(Self.exiftool(url), photo, rig, fileType: "HEIC")
+            let heifInfo = try Self.run("heif-info", package: "libheif-examples", [url.path])
+            let info = String(decoding: heifInfo.output, as: UTF8.self)
+            let width = try #require(photo.metadata["PixelWidth"] as? Int)
+            let height = try #require(photo.metadata["PixelHeight"] as? Int)
+            #expect(info.contains("image: \(width)x\(height)"), "\(info)")
+            #expect(info.contains("depth channel: yes"), "\(info)")
+            let depth = try #require(photo.depthData)
+            let read = try AVDepthData(fromFileData: data)
+            #expect(read.depthDataType == depth.depthDataType)
+            let (error, range, magnitude, holesAgree) = try Self.compare(depth, read)
+            #expect(range > 0)
+            let bound = 0.5 * range / 239 + magnitude * 0x1p-11
+            #expect(error <= bound * 1.001, "largest error \(error) over a range of \(range)")
+            #expect(holesAgree)
+        }
+    }
+
+    // AVVideoQualityKey is honoured: a lower quality gives a smaller file.
+    @Test func qualityKeyChangesTheJPEG() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
+            let low = try #require(capture(rig, Self.settings(.jpeg, quality: 0.2, depth: false)).photos.first)
+            let high = try #require(capture(rig, Self.settings(.jpeg, quality: 0.95, depth: false)).photos.first)
+            let a = try #require(low.fileDataRepresentation()), b = try #require(high.fileDataRepresentation())
+            #expect(a.count * 2 < b.count, "quality 0.2: \(a.count) bytes, 0.95: \(b.count) bytes")
+            // Without embedding the JPEG is a single image.
+            #expect(throws: (any Error).self) { try AVDepthData(fromFileData: a) }
+        }
+    }
+}

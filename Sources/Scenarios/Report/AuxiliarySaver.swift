@@ -6,7 +6,8 @@ import ObscuraAV
 ///
 /// - `depth` (stream steps): the step's last delivered depth map as a 16-bit greyscale PNG in
 ///   millimetres (0 = no depth; 65.535 m at most) and, beside it, the same map in metres as a
-///   Portable Float Map (`.pfm`: `Pf` header, little-endian 32-bit floats, bottom row first).
+///   Portable Float Map (`.pfm`: `Pf` header, little-endian 32-bit floats, bottom row first), and a
+///   colour companion (`-colour.png`, `DepthColourMap`) that a browser shows.
 /// - `depth_visualisation` (stream steps): 8-bit grey, near bright, far dark, scaled to the map's
 ///   own disparity range; holes black.
 /// - `confidence_map` (capture steps): each Constant Color photo's confidence map, 8-bit grey,
@@ -42,6 +43,15 @@ enum AuxiliarySaver {
                     let png = try PNG.encode(PNGImage(pixels: mm, text: [PNGText(key: "Comment", value: "depth in millimetres")]))
                     saved.append(.init(kind: "depth", file: try output.write(png, to: base + ".png"), image: true))
                     saved.append(.init(kind: "depth float (m)", file: try output.write(pfm(w, h, metres), to: base + ".pfm"), image: false))
+                    // A 16-bit grey map looks black in a browser; the colour companion is for people.
+                    if let coloured = DepthColourMap.render(width: w, height: h, metres: metres) {
+                        let text = "depth \(coloured.near)…\(coloured.far) m, viridis, near yellow, holes black"
+                        let png = try PNG.encode(PNGImage(pixels: coloured.image, text: [PNGText(key: "Comment", value: text)]))
+                        var file = ScenarioResult.SavedFile(
+                            kind: "depth (colour)", file: try output.write(png, to: base + "-colour.png"), image: true)
+                        file.depthRangeMetres = [coloured.near, coloured.far]
+                        saved.append(file)
+                    }
                 } else {
                     let disparity = metres.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
                     let valid = disparity.filter { $0.isFinite }

@@ -42,6 +42,12 @@ public struct ScenarioResult: Sendable, Codable {
         public let notes: [String]
         /// Depth maps, visualisations and confidence maps saved, relative to the output directory.
         public let savedFiles: [SavedFile]
+        /// Wall-clock seconds the step took (JUnit's per-test time); the only figure that differs
+        /// between two runs of one scenario.
+        public var wallSeconds: Double? = nil
+
+        /// The kind of each stream delivery of the step (`video`, `depth`, …), in order.
+        public var deliveryKinds: [String] { deliveries.map(\.kind) }
 
         /// Whether every expectation of the step held and nothing unexpected happened.
         public var passed: Bool { expectations.allSatisfy(\.passed) }
@@ -61,6 +67,8 @@ public struct ScenarioResult: Sendable, Codable {
         public let kind: String
         public let file: String
         public let image: Bool
+        /// The nearest and farthest depth in metres, for a colourised depth map's legend.
+        public var depthRangeMetres: [Double]? = nil
     }
 
     /// A delegate callback on the timeline.
@@ -78,6 +86,8 @@ public struct ScenarioResult: Sendable, Codable {
     public let seed: UInt64
     public let clock: String
     public let steps: [StepResult]
+    /// Wall-clock seconds the whole run took.
+    public var wallSeconds: Double? = nil
 
     /// Every expectation verdict, in order.
     public var expectations: [ExpectationResult] { steps.flatMap(\.expectations) }

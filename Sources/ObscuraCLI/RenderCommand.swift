@@ -4,6 +4,7 @@ import Foundation
 import ISP
 import Imaging
 import Scenes
+import Scenarios
 import Sensor
 import Spectra
 
@@ -23,13 +24,16 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A scene name (Scenes/<name>.yaml or a built-in chart) or a scene file path.")
+    @Argument(
+        help: "A scene name (Scenes/<name>.yaml or a built-in chart) or a scene file path.",
+        completion: Completions.scenes)
     var scene: String
 
     @Option(name: .long, help: "The Scenes directory.")
     var scenes: String?
 
-    @Option(help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).")
+    @Option(
+        help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).", completion: Completions.devices)
     var device: String?
 
     @Option(name: .long, help: "The DeviceProfiles directory.")
@@ -223,7 +227,14 @@ struct RenderJob {
             exposure = AutoExposure(noise: camera.noise).solve(
                 meteringRenderer: metering, flash: flash != nil, seed: command.seed)
         }
+        let pixels = camera.width * camera.height
+        // Large renders take a while: say what is happening to a person at a terminal.
+        if pixels >= 8_000_000 { Terminal.progress("rendering \(camera.width)x\(camera.height)…") }
+        let started = Date()
         let frame = renderer.render(exposure)
+        if pixels >= 8_000_000 {
+            Terminal.progress("rendered in \(format(Date().timeIntervalSince(started), 1)) s; developing")
+        }
         let balance = whiteBalance(frame)
         let develop = BasicDevelop(
             camera: camera, whiteBalance: balance,
@@ -249,6 +260,16 @@ struct RenderJob {
                         PNGText(key: "Obscura.Depth", value: "millimetres along the optical axis; 0 = no surface")
                     ])
                 files.append((depthPath, try PNG.encode(image)))
+                // A 16-bit grey map looks black in a viewer; a colour companion beside it is for people.
+                if depthPath != OutputFiles.standardOutput, depthPath.hasSuffix(".png"),
+                    let coloured = DepthColourMap.render(
+                        width: frame.width, height: frame.height, metres: frame.depth.map { Float($0) })
+                {
+                    let legend = "viridis: near \(format(coloured.near, 3)) m yellow, far \(format(coloured.far, 3)) m "
+                        + "purple, black no depth"
+                    let companion = PNGImage(pixels: coloured.image, text: text + [PNGText(key: "Comment", value: legend)])
+                    files.append((String(depthPath.dropLast(4)) + "-colour.png", try PNG.encode(companion)))
+                }
             }
         } catch {
             throw CommandFailure.outputFailed("render: \(error)")

@@ -31,7 +31,7 @@ struct ShardTests {
             let result = try CLIRunner.run(
                 ["run"] + files.shuffled() + ["--shard", "\(shard)/3", "--out", out,
                                               "--junit", dir.appendingPathComponent("shard\(shard).xml").path])
-            #expect(result.status == 0, "\(result.stderr)")
+            try #require(result.status == 0, "\(result.stderr)")
             let ran = try Self.names(inReport: out + "/report.json")
             // Sorted by path, then every third from position shard - 1.
             let expected = sorted.enumerated().filter { $0.offset % 3 == shard - 1 }.map {
@@ -51,7 +51,7 @@ struct ShardTests {
         let merged = dir.appendingPathComponent("all").path
         let merge = try CLIRunner.run(
             ["report", "merge", merged] + (1...3).map { dir.appendingPathComponent("shard\($0)").path })
-        #expect(merge.status == 0, "\(merge.stderr)")
+        try #require(merge.status == 0, "\(merge.stderr)")
         #expect(try Self.names(inReport: merged + "/report.json") == names.sorted())
         let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: merged + "/junit.xml"), options: [])
         let root = try #require(junit.rootElement())

@@ -8,7 +8,8 @@ import Foundation
 /// a `name` (the step and the expectation) and, when the expectation failed, a `<failure>` whose
 /// message starts with the expectation's `file:line:column:` so a log or annotation can point at
 /// it. Times are the wall-clock seconds of the run; a step's time is given to each of its
-/// expectations' cases, since they are checked together.
+/// expectations' cases, since they are checked together. Results read back from report.json
+/// have no times (report.json leaves them out to stay reproducible) and show 0.
 public enum JUnitReport {
     /// The XML text of `results`.
     public static func render(_ results: [ScenarioResult], name: String = "obscura") -> String {

@@ -67,7 +67,7 @@ struct DevicesCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a device's capability matrix.")
         @OptionGroup var options: CatalogOptions
-        @Argument(help: "A device id (e.g. iphone-15-pro) or a path to a profile.")
+        @Argument(help: "A device id (e.g. iphone-15-pro) or a path to a profile.", completion: Completions.devices)
         var device: String
         @Flag(help: "Print JSON with sorted keys.")
         var json = false

@@ -35,7 +35,7 @@ enum ErrorReporting {
             // ArgumentParser's own messages start `Error: `.
             if text.lowercased().hasPrefix("error: ") { text.removeFirst("error: ".count) }
             // Escaped, so text from an input file cannot drive the terminal or forge another line.
-            return "error: " + TextExcerpt.make(text, limit: 4000)
+            return Terminal.paint("error:", .red, for: STDERR_FILENO) + " " + TextExcerpt.make(text, limit: 4000)
         }
         let text = (lines.isEmpty ? ["error: unknown failure"] : lines).joined(separator: "\n")
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -236,6 +236,8 @@ struct TriangleCommand: ParsableCommand {
         }
         let picture = UInt16Image(converting: GamutTriangle.render(size: size))
         try ImageFiles.write(PNGImage(pixels: picture, colorSpace: .displayP3), to: output)
+        say("wrote \(output == OutputFiles.standardOutput ? "standard output" : output): \(2 * size)x\(size), "
+            + "16-bit Display P3 (left: mixed in linear light, right: in gamma space)")
     }
 }
 

@@ -4,6 +4,7 @@ import Foundation
 import ISP
 import Imaging
 import Scenes
+import Scenarios
 import Sensor
 import Spectra
 
@@ -25,13 +26,16 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A scene name (Scenes/<name>.yaml or a built-in chart) or a scene file path.")
+    @Argument(
+        help: "A scene name (Scenes/<name>.yaml or a built-in chart) or a scene file path.",
+        completion: Completions.scenes)
     var scene: String
 
     @Option(name: .long, help: "The Scenes directory.")
     var scenes: String?
 
-    @Option(help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).")
+    @Option(
+        help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).", completion: Completions.devices)
     var device: String?
 
     @Option(name: .long, help: "The DeviceProfiles directory.")
@@ -231,7 +235,14 @@ struct RenderJob {
     }
 
     func run() throws {
+        let area = camera.width * camera.height
+        // Large renders take a while: say what is happening to a person at a terminal.
+        if area >= 8_000_000 { Terminal.progress("rendering \(camera.width)x\(camera.height)…") }
+        let started = Date()
         let photo = try takePhoto()
+        if area >= 8_000_000 {
+            Terminal.progress("rendered and developed in \(format(Date().timeIntervalSince(started), 1)) s; encoding")
+        }
         let frame: RawFrame
         let pixels: PixelPlane<UInt8>
         if command.reference {

@@ -14,10 +14,14 @@ struct RunCommand: ParsableCommand {
             A folder appears only once its run is complete: it is written beside the destination and renamed \
             into place. Scenarios read files only from their own folder, DeviceProfiles/, Scenes/ and the \
             folders given with --allow-path. \
+            With several files and --out, the folder also holds report.json (every scenario), an index \
+            report.html and, with --junit, a JUnit XML file for CI. --shard i/n runs the i-th of n shares of the \
+            files (sorted by path, every n-th from the i-th), so CI jobs can split a suite; `obscura report merge` \
+            joins their folders into one report. \
             Exits 1 if any expectation failed, 2 for a bad scenario file, 3 for an output that cannot be written.
             """)
 
-    @Argument(help: "Scenario files (*.scenario.yaml).")
+    @Argument(help: "Scenario files (*.scenario.yaml).", completion: .file(extensions: ["yaml"]))
     var files: [String]
 
     @Option(help: "Output directory (default: obscura-out/<scenario-name>).")
@@ -36,10 +40,25 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the reports as JSON instead of a summary.")
     var json = false
 
+    @Option(help: "Also write a JUnit XML report of every expectation to this file (- for standard output).")
+    var junit: String?
+
+    @Option(help: "Run only share i of n (1 ≤ i ≤ n) of the files, sorted by path: the files at i-1, i-1+n, …")
+    var shard: Shard?
+
     func run() throws {
+        if junit == OutputFiles.standardOutput && json {
+            throw CommandFailure.badInput("--junit - and --json both print to standard output; give --junit a file")
+        }
+        // The JUnit XML alone on standard output: the summary moves to standard error.
+        if junit == OutputFiles.standardOutput { OutputFiles.standardOutputTaken.raise() }
+        let chosen = shard.map { $0.select(files) } ?? files
+        if let shard, chosen.isEmpty {
+            Self.status("shard \(shard): no scenarios (\(files.count) files over \(shard.count) shards)")
+        }
         // Parse everything first: a bad file stops the run before anything is written.
         var scenarios: [Scenario] = []
-        for file in files {
+        for file in chosen {
             do {
                 scenarios.append(try ScenarioLoader.load(path: file, allowedDirectories: allowPath))
             } catch {
@@ -50,7 +69,8 @@ struct RunCommand: ParsableCommand {
         // (one subfolder each when there are several); without it each scenario has its own folder.
         var groups: [(directory: String, nested: Bool, scenarios: [Scenario])] = []
         if let out {
-            groups = [(out, scenarios.count > 1, scenarios)]
+            // A shard keeps the several-scenario layout even with one file, so shards merge alike.
+            groups = [(out, scenarios.count > 1 || shard != nil, scenarios)]
         } else {
             groups = scenarios.map { ("obscura-out/\($0.name)", false, [$0]) }
         }
@@ -67,9 +87,20 @@ struct RunCommand: ParsableCommand {
             }
             var finished: [(ScenarioResult, String)] = []
             do {
-                for scenario in group.scenarios {
+                for (n, scenario) in group.scenarios.enumerated() {
                     let target = group.nested ? try output.nested(scenario.name) : output
+                    if group.scenarios.count > 1 {
+                        Terminal.progress("[\(n + 1)/\(group.scenarios.count)] \(scenario.name)")
+                    }
                     finished.append((try run(scenario, into: target), target.destination))
+                }
+                if group.nested {
+                    // The folder's own report: every scenario in it, and an index page.
+                    let results = finished.map(\.0)
+                    try output.write(try JSONReport.encode(results, alwaysList: true), to: "report.json")
+                    try output.write(
+                        Array(HTMLReport.renderIndex(results.map { ($0, $0.name + "/report.html") }).utf8),
+                        to: "report.html")
                 }
                 try output.commit()
             } catch let refusal as OutputDirectory.Refusal {
@@ -87,6 +118,10 @@ struct RunCommand: ParsableCommand {
         if json {
             print(String(decoding: try JSONReport.encode(results), as: UTF8.self))
         }
+        if let junit {
+            try OutputFiles.write(Array(JUnitReport.render(results).utf8), to: junit)
+            if junit != OutputFiles.standardOutput && !json { say("junit: \(junit)") }
+        }
         let failed = results.filter { !$0.passed }
         if !failed.isEmpty {
             throw CommandFailure.checkFailed(
@@ -97,10 +132,10 @@ struct RunCommand: ParsableCommand {
     /// Runs one scenario into `output`; the report is written last, so a folder holding a report.json
     /// holds everything the run made.
     private func run(_ scenario: Scenario, into output: OutputDirectory) throws -> ScenarioResult {
-        if !json { Self.status("running \(scenario.name) (\(scenario.file))") }
+        Terminal.progress("running \(scenario.name) (\(scenario.file))")
         do {
             let result = try ScenarioRunner.run(scenario, output: output) { line in
-                if !json { Self.status("  " + line) }
+                Terminal.progress("  " + line)
             }
             try output.write(Array(HTMLReport.render(result).utf8), to: "report.html")
             try output.write(try JSONReport.encode([result]), to: "report.json")
@@ -132,15 +167,44 @@ struct RunCommand: ParsableCommand {
     static func summarise(_ result: ScenarioResult, directory: String) {
         let total = result.expectations.count
         let failures = result.failures
-        print("\(result.name): \(result.passed ? "PASS" : "FAIL") — \(total - failures.count)/\(total) expectations held")
+        let verdict = result.passed ? Terminal.paint("PASS", .green) : Terminal.paint("FAIL", .red)
+        say("\(result.name): \(verdict) — \(total - failures.count)/\(total) expectations held")
         // Texts that come from the scenario file are printed with control characters escaped, so a shared
         // file cannot drive the terminal or forge lines of a CI log.
         func shown(_ text: String) -> String { TextExcerpt.make(text, limit: 2000) }
         for failure in failures {
-            print("  \(shown(failure.location)): \(failure.key) failed")
-            print("    expected: \(shown(failure.expected))")
-            print("    actual:   \(shown(failure.actual))")
+            say("  \(shown(failure.location)): \(Terminal.paint(failure.key + " failed", .red))")
+            say("    expected: \(shown(failure.expected))")
+            say("    actual:   \(shown(failure.actual))")
         }
-        print("  report: \(directory)/report.html")
+        say("  report: \(directory)/report.html")
     }
+}
+
+/// `--shard i/n`: the i-th of n shares of a list of files.
+struct Shard: ExpressibleByArgument, CustomStringConvertible {
+    /// 1-based, as CI matrices number their jobs.
+    let index: Int
+    let count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
+            return nil
+        }
+        index = i
+        count = n
+    }
+
+    var description: String { "\(index)/\(count)" }
+
+    /// The files of this share: sorted by path (byte order, the same on every machine), then every
+    /// `count`-th from position `index - 1`. Each file lands in exactly one share, whatever order the
+    /// shell expanded the list in.
+    func select(_ files: [String]) -> [String] {
+        let sorted = Array(Set(files)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return sorted.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["1/2", "2/2"]) }
 }

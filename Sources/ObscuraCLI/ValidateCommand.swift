@@ -25,7 +25,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
             reflectance under D65.
             """)
 
-    @Option(help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).")
+    @Option(
+        help: "Device id or profile path (default: \(DeviceCatalog.defaultDeviceID)).", completion: Completions.devices)
     var device: String?
 
     @Option(name: .long, help: "The DeviceProfiles directory.")
@@ -65,6 +66,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
         let started = Date()
+        Terminal.progress("validate constant-color: \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
         let result = try ConstantColorValidation.run(pipeline: pipeline, protocol: quick ? .reduced : .apple)
         let seconds = Date().timeIntervalSince(started)
         guard result.varianceReduction.isFinite else {

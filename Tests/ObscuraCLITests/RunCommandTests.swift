@@ -227,7 +227,9 @@ struct RunCommandOutputSetTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             == ["...scenario.yaml", "out", "t.scenario.yaml"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["scenario", "t"])
+        // One folder per scenario, beside the folder's own report of both.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            == ["report.html", "report.json", "scenario", "t"])
     }
 
     @Test func twoScenariosOfOneNameAreRefused() throws {

@@ -20,5 +20,29 @@ struct SeedScenarioTests {
         let result = try CLIRunner.run(["run", file, "--out", out.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains(": PASS"))
+
+        // The report as a reader sees it: every picture present, nothing cut off.
+        let page = out.appendingPathComponent("report.html")
+        let pictures = try BrowserCheck.referencedPicturesDecode(page)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let written = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".png") }
+        for png in written {
+            #expect(html.contains("<img src=\"\(png)\""), "\(file): \(png) is not shown in the report")
+        }
+        // A 16-bit depth map has a colour companion with a legend.
+        for png in written where png.hasSuffix("-view.png") {
+            #expect(html.contains("class=\"legend\""), "\(file): no legend for \(png)")
+        }
+        if file.contains("constant-color") {
+            #expect(html.contains("Constant Color, confidence"))
+            #expect(html.contains("Constant Color fallback"))
+        }
+        guard let findings = try BrowserCheck.check(page) else {
+            print("chromium is not installed: \(file)'s report was checked for files only")
+            return
+        }
+        #expect(findings.problems == "none", "\(file): \(findings.problems)")
+        #expect(findings.images == pictures)
     }
 }

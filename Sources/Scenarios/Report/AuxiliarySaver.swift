@@ -49,7 +49,9 @@ enum AuxiliarySaver {
                         pixels: colorizer.view(metres, width: w, height: h), colorSpace: .sRGB,
                         text: [PNGText(key: "Comment", value: colorizer.legendDescription)]))
                     let viewFile = try output.write(view, to: base + "-view.png")
-                    saved.append(.init(kind: "depth view", file: viewFile, image: true))
+                    var viewed = ScenarioResult.SavedFile(kind: "depth (colour)", file: viewFile, image: true)
+                    viewed.depthRangeMetres = [colorizer.near, colorizer.far]
+                    saved.append(viewed)
                 } else {
                     let disparity = metres.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
                     let valid = disparity.filter { $0.isFinite }

@@ -2,11 +2,27 @@ import Foundation
 
 /// `report.json`: the run's full record with sorted keys, so scripts can rely on the layout.
 public enum JSONReport {
-    /// The JSON bytes of one or more results.
-    public static func encode(_ results: [ScenarioResult]) throws -> [UInt8] {
+    /// The JSON bytes of one or more results: one result is an object, several a list; with
+    /// `alwaysList`, a list whatever the count (a folder's report, which may hold one or none).
+    public static func encode(_ results: [ScenarioResult], alwaysList: Bool = false) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return [UInt8](try encoder.encode(results.count == 1 ? AnyResults.one(results[0]) : .many(results)))
+        let value = results.count == 1 && !alwaysList ? AnyResults.one(results[0]) : .many(results)
+        return [UInt8](try encoder.encode(value))
+    }
+
+    /// The results held by `report.json` bytes (one scenario's object, or a list of them), for
+    /// joining the reports of several runs.
+    public static func decode(_ bytes: [UInt8]) throws -> [ScenarioResult] {
+        let decoder = JSONDecoder()
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if first == UInt8(ascii: "[") { return try decoder.decode([Stored].self, from: Data(bytes)).map(\.scenario) }
+        return [try decoder.decode(Stored.self, from: Data(bytes)).scenario]
+    }
+
+    /// What `decode` reads back; the verdict keys are recomputed, so they are not read.
+    private struct Stored: Decodable {
+        let scenario: ScenarioResult
     }
 
     private enum AnyResults: Encodable {

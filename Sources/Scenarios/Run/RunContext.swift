@@ -28,6 +28,8 @@ public final class RunContext: @unchecked Sendable {
     var synchronizer: AVCaptureDataOutputSynchronizer?
     /// Explanations a step adds for narration (why depth runs at 15 fps, what changed in the scene).
     var notes: [String] = []
+    /// Images the step wrote itself (`image_*` steps' `save:`), so reports can show them.
+    var savedImages: [ScenarioResult.SavedFile] = []
     /// The photos of the newest step that delivered any, for steps that work on captured images.
     var lastPhotos: [AVCapturePhoto] = []
     /// The result of the newest `depth_convert` step; nil before one, or when the API refused it.

@@ -42,6 +42,17 @@ public struct ScenarioResult: Sendable, Codable {
         public let notes: [String]
         /// Depth maps, visualisations and confidence maps saved, relative to the output directory.
         public let savedFiles: [SavedFile]
+        /// Wall-clock seconds the step took (JUnit's per-test time). Not part of report.json, which
+        /// stays byte-for-byte the same from run to run.
+        public var wallSeconds: Double? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case index, key, location, apiCalls, specSections, exception, failure, callbacks, photos, notifications
+            case before, after, expectations, clockSeconds, deliveries, rules, notes, savedFiles
+        }
+
+        /// The kind of each stream delivery of the step (`video`, `depth`, …), in order.
+        public var deliveryKinds: [String] { deliveries.map(\.kind) }
 
         /// Whether every expectation of the step held and nothing unexpected happened.
         public var passed: Bool { expectations.allSatisfy(\.passed) }
@@ -61,6 +72,8 @@ public struct ScenarioResult: Sendable, Codable {
         public let kind: String
         public let file: String
         public let image: Bool
+        /// The nearest and farthest depth in metres, for a colourised depth map's legend.
+        public var depthRangeMetres: [Double]? = nil
     }
 
     /// A delegate callback on the timeline.
@@ -77,7 +90,18 @@ public struct ScenarioResult: Sendable, Codable {
     public let scene: String
     public let seed: UInt64
     public let clock: String
-    public let steps: [StepResult]
+    public private(set) var steps: [StepResult]
+    /// Wall-clock seconds the whole run took; like the steps' times, not part of report.json.
+    public var wallSeconds: Double? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case name, file, description, device, scene, seed, clock, steps
+    }
+
+    /// Copies the steps' wall-clock times from `timed` (the same steps before a JSON round trip).
+    mutating func restoreTimes(from timed: [StepResult]) {
+        for i in steps.indices where i < timed.count { steps[i].wallSeconds = timed[i].wallSeconds }
+    }
 
     /// Every expectation verdict, in order.
     public var expectations: [ExpectationResult] { steps.flatMap(\.expectations) }

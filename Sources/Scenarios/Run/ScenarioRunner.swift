@@ -23,19 +23,27 @@ public enum ScenarioRunner {
             // files. Named as the file names it: the name reaches photos' metadata, which must not
             // hold this machine's folders.
             Emulator.shared.use(scene: scenario.sceneValue, named: scenario.sceneReference)
+            let started = Date()
             let context = RunContext()
             context.outputDirectory = output
             context.scene = scenario.sceneValue
             var steps: [ScenarioResult.StepResult] = []
             for entry in scenario.steps {
                 progress("[\(entry.index)/\(scenario.steps.count)] \(entry.key)")
-                steps.append(try runStep(entry, context, output: output, scenario: scenario))
+                let stepStarted = Date()
+                var step = try runStep(entry, context, output: output, scenario: scenario)
+                step.wallSeconds = Date().timeIntervalSince(stepStarted)
+                steps.append(step)
             }
             let result = ScenarioResult(
                 name: scenario.name, file: scenario.file, description: scenario.description,
                 device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed,
                 clock: scenario.clock.rawValue, steps: steps)
-            return ReportPrivacy.clean(result, scenario: scenario)
+            // The record is cleaned through its JSON form, which leaves the times out; they are put back.
+            var cleaned = ReportPrivacy.clean(result, scenario: scenario)
+            cleaned.wallSeconds = Date().timeIntervalSince(started)
+            cleaned.restoreTimes(from: steps)
+            return cleaned
         }
     }
 
@@ -50,6 +58,7 @@ public enum ScenarioRunner {
         context.captures = []
         context.notifications = []
         context.notes = []
+        context.savedImages = []
         context.stream.reset()
         let traceStart = Emulator.shared.trace.count
         context.imageResult = nil
@@ -107,7 +116,7 @@ public enum ScenarioRunner {
             specSections: entry.step.specSections, exception: exception, failure: failure, callbacks: callbacks,
             photos: photos, notifications: outcome.notifications, before: outcome.before, after: outcome.after,
             expectations: verdicts, clockSeconds: clock, deliveries: outcome.deliveries, rules: rules,
-            notes: context.notes, savedFiles: extraFiles)
+            notes: context.notes, savedFiles: context.savedImages + extraFiles)
     }
 
     /// The mean 8-bit value of a photo's PNG file data, over every pixel and channel.

@@ -59,7 +59,7 @@ struct ImageBlendStep: ScenarioStep {
             PNGImage(pixels: UInt16Image(converting: blend.apply(to: FloatPlane(converting: p), disparity: disparity)),
                      colorSpace: image.colorSpace)
         }
-        try ImageStepSupport.save(pixels, to: savePath, context)
+        try ImageStepSupport.save(pixels, to: savePath, context, kind: "depth blend")
     }
 
     /// A `DisparityFloat32` buffer as a one-channel plane, read through the public CoreVideo calls.

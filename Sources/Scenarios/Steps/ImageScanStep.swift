@@ -46,6 +46,6 @@ struct ImageScanStep: ScenarioStep {
         }
         let scan = ContrastStretch(clip: clipPercent / 100).apply(to: flat)
         try ImageStepSupport.save(PNGImage(pixels: UInt16Image(converting: scan), colorSpace: image.colorSpace),
-                                  to: savePath, context)
+                                  to: savePath, context, kind: "scan")
     }
 }

@@ -35,7 +35,7 @@ enum ImageStepSupport {
     }
 
     /// Writes `image` at `path` inside the run's output directory; nothing when the run saves nothing.
-    static func save(_ image: PNGImage, to path: String?, _ context: RunContext) throws {
+    static func save(_ image: PNGImage, to path: String?, _ context: RunContext, kind: String) throws {
         guard let path, let directory = context.outputDirectory else { return }
         let bytes: [UInt8]
         do {
@@ -43,7 +43,8 @@ enum ImageStepSupport {
         } catch {
             throw StepFailure("cannot encode \(path): \(error)")
         }
-        try directory.write(bytes, to: path)
+        let written = try directory.write(bytes, to: path)
+        context.savedImages.append(.init(kind: kind, file: written, image: true))
     }
 
     /// The optional `save: PATH` of a step's value, checked to stay inside the output directory.

@@ -50,6 +50,6 @@ struct ImageWideGamutStep: ScenarioStep {
             outsideSRGBFraction: Double(outside) / Double(max(1, linear.width * linear.height)))
         let highlight = WideColor.highlightOutOfGamut(linear, tolerance: tolerance)
         let encoded = UInt16Image(converting: WideColor.displayP3(fromExtendedLinearSRGB: highlight))
-        try ImageStepSupport.save(PNGImage(pixels: encoded, colorSpace: .displayP3), to: savePath, context)
+        try ImageStepSupport.save(PNGImage(pixels: encoded, colorSpace: .displayP3), to: savePath, context, kind: "wide-gamut highlight")
     }
 }

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Devices
+import Scenarios
+
+/// `obscura report`: work on the reports that runs wrote.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Work on run reports: join the folders of sharded runs into one.",
+        subcommands: [Merge.self]
+    )
+
+    /// `obscura report merge OUT DIR…`.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join the output folders of several runs (e.g. --shard jobs) into one report.",
+            discussion: """
+                Each DIR is a folder `obscura run` wrote: one scenario's folder, or a folder of scenario folders \
+                (several files, or --shard). OUT receives every scenario's folder, report.json listing them all, an \
+                index report.html and junit.xml. Two scenarios of one name are refused. OUT appears only when \
+                complete; --force replaces an existing OUT.
+                """)
+
+        @Argument(help: "The folder to write.", completion: .directory) var out: String
+        @Argument(help: "Folders written by obscura run.", completion: .directory) var directories: [String]
+        @Flag(help: "Replace an existing output folder as a whole.") var force = false
+
+        func run() throws {
+            guard !directories.isEmpty else { throw CommandFailure.badInput("no folders to merge; give one or more") }
+            var found: [(result: ScenarioResult, folder: String)] = []
+            for directory in directories { found += try Self.scenarioFolders(in: directory) }
+            found.sort { ($0.result.name, $0.result.file) < ($1.result.name, $1.result.file) }
+            var seen: [String: String] = [:]
+            for (result, folder) in found {
+                if let first = seen[result.name] {
+                    throw CommandFailure.badInput(
+                        "\(first) and \(folder) both hold scenario \(TextExcerpt.quoted(result.name)); merge them apart")
+                }
+                seen[result.name] = folder
+            }
+            let output: OutputDirectory
+            do {
+                output = try OutputDirectory(path: out, force: force)
+            } catch {
+                throw CommandFailure.outputFailed("\(error)")
+            }
+            do {
+                for (result, folder) in found {
+                    let target = try output.nested(result.name)
+                    for file in try Self.files(under: folder) {
+                        let bytes = try Self.read(folder + "/" + file)
+                        try target.write(bytes, to: file)
+                    }
+                }
+                let results = found.map(\.result)
+                try output.write(try JSONReport.encode(results, alwaysList: true), to: "report.json")
+                try output.write(
+                    Array(HTMLReport.renderIndex(results.map { ($0, $0.name + "/report.html") }).utf8),
+                    to: "report.html")
+                try output.write(Array(JUnitReport.render(results).utf8), to: "junit.xml")
+                try output.commit()
+            } catch let refusal as OutputDirectory.Refusal {
+                output.discard()
+                throw CommandFailure.outputFailed(refusal.message)
+            } catch {
+                output.discard()
+                throw error
+            }
+            let failed = found.filter { !$0.result.passed }.count
+            say("merged \(found.count) scenarios from \(directories.count) folders into \(out) (\(failed) failed)")
+            say("  report: \(out)/report.html")
+            say("  junit:  \(out)/junit.xml")
+        }
+
+        /// The scenario folders of `directory`: itself, when its report.json holds one scenario; else
+        /// its subfolders that hold one.
+        static func scenarioFolders(in directory: String) throws -> [(result: ScenarioResult, folder: String)] {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CommandFailure.badInput("\(directory): no such folder")
+            }
+            let own = directory + "/report.json"
+            if FileManager.default.fileExists(atPath: own) {
+                let results = try decode(own)
+                if results.count == 1, !isListReport(own) { return [(results[0], directory)] }
+            }
+            var found: [(ScenarioResult, String)] = []
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names.sorted() {
+                let folder = directory + "/" + name
+                let report = folder + "/report.json"
+                guard FileManager.default.fileExists(atPath: report) else { continue }
+                let results = try decode(report)
+                guard results.count == 1, !isListReport(report) else { continue }
+                found.append((results[0], folder))
+            }
+            if found.isEmpty && !FileManager.default.fileExists(atPath: own) {
+                throw CommandFailure.badInput("\(directory): no report.json here or in its folders; is it a run's output?")
+            }
+            return found
+        }
+
+        /// Whether a report.json is a folder's list (which may hold a single scenario).
+        static func isListReport(_ path: String) -> Bool {
+            guard let bytes = try? read(path) else { return false }
+            return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+        }
+
+        static func decode(_ path: String) throws -> [ScenarioResult] {
+            do {
+                return try JSONReport.decode(try read(path))
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure.badInput("\(path): not a report of obscura run (\(error))")
+            }
+        }
+
+        static func read(_ path: String) throws -> [UInt8] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure.badInput("\(path): cannot be read")
+            }
+            return [UInt8](data)
+        }
+
+        /// Regular files below `folder`, relative to it, sorted; symbolic links are not followed.
+        static func files(under folder: String) throws -> [String] {
+            guard let walker = FileManager.default.enumerator(atPath: folder) else {
+                throw CommandFailure.badInput("\(folder): cannot be listed")
+            }
+            var files: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + relative)
+                if attributes?[.type] as? FileAttributeType == .typeRegular { files.append(relative) }
+            }
+            return files.sorted()
+        }
+    }
+}

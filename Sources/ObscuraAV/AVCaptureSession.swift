@@ -68,12 +68,14 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         return videoDevices.allSatisfy { $0.supportsSessionPreset(preset) }
     }
 
+    // The getters hand out fresh arrays: a shared buffer would be released or reused by a change
+    // made under the lock on another thread while the stream driver still reads it.
     /// Inputs, in the order added.
-    public var inputs: [AVCaptureInput] { lock.withLock { inner.inputs } }
+    public var inputs: [AVCaptureInput] { lock.withLock { inner.inputs.map { $0 } } }
     /// Outputs, in the order added.
-    public var outputs: [AVCaptureOutput] { lock.withLock { inner.outputs } }
+    public var outputs: [AVCaptureOutput] { lock.withLock { inner.outputs.map { $0 } } }
     /// Connections formed by adding inputs and outputs.
-    public var connections: [AVCaptureConnection] { lock.withLock { inner.connections } }
+    public var connections: [AVCaptureConnection] { lock.withLock { inner.connections.map { $0 } } }
     /// Whether the session is running (KVO).
     public var isRunning: Bool { lock.withLock { inner.state == .running } }
     /// Whether an interruption is in progress (KVO).

@@ -53,7 +53,10 @@ import Testing
             device.unlockForConfiguration()
             session.startRunning()
             defer { session.stopRunning() }
-            let settings = AVCapturePhotoSettings()
+            // Uncompressed, so the file is a lossless PNG to compare pixel by pixel.
+            let settings = AVCapturePhotoSettings(format: [
+                kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)
+            ])
             settings.flashMode = .on
             let catcher = PhotoCatcher()
             output.capturePhoto(with: settings, delegate: catcher)

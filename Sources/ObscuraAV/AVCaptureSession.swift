@@ -147,13 +147,15 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
 
     /// Adds an input and connects it to every compatible output. Raises when `canAddInput` is false
     /// (spec §1.2 [O]).
-    open func addInput(_ input: AVCaptureInput) {
+    open func addInput(_ input: AVCaptureInput) { add(input, connecting: true) }
+
+    private func add(_ input: AVCaptureInput, connecting: Bool) {
         if let reason = inputRefusal(input) { Violation.cannotAddInput(reason).raise() }
         lock.withLock {
             inner.inputs.append(input)
             input.session = self
             input.everAdded = true
-            for output in inner.outputs { connect(input, output) }
+            if connecting { for output in inner.outputs { connect(input, output) } }
         }
         if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
         graphChanged()
@@ -197,13 +199,15 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     open func canAddOutput(_ output: AVCaptureOutput) -> Bool { outputRefusal(output) == nil }
 
     /// Adds an output and connects it to every compatible input port (spec §1.2 [D]).
-    open func addOutput(_ output: AVCaptureOutput) {
+    open func addOutput(_ output: AVCaptureOutput) { add(output, connecting: true) }
+
+    private func add(_ output: AVCaptureOutput, connecting: Bool) {
         if let reason = outputRefusal(output) { Violation.cannotAddOutput(reason).raise() }
         lock.withLock {
             inner.outputs.append(output)
             output.session = self
             output.everAdded = true
-            for input in inner.inputs { connect(input, output) }
+            if connecting { for input in inner.inputs { connect(input, output) } }
         }
         graphChanged()
     }
@@ -222,27 +226,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
 
     /// Adds an input without forming any connection; the client adds them with `addConnection(_:)`
     /// (spec §1.2 [D]). Same refusals as `addInput(_:)`.
-    open func addInputWithNoConnections(_ input: AVCaptureInput) {
-        if let reason = inputRefusal(input) { Violation.cannotAddInput(reason).raise() }
-        lock.withLock {
-            inner.inputs.append(input)
-            input.session = self
-            input.everAdded = true
-        }
-        if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
-        graphChanged()
-    }
+    open func addInputWithNoConnections(_ input: AVCaptureInput) { add(input, connecting: false) }
 
     /// Adds an output without forming any connection (spec §1.2 [D]). Same refusals as `addOutput(_:)`.
-    open func addOutputWithNoConnections(_ output: AVCaptureOutput) {
-        if let reason = outputRefusal(output) { Violation.cannotAddOutput(reason).raise() }
-        lock.withLock {
-            inner.outputs.append(output)
-            output.session = self
-            output.everAdded = true
-        }
-        graphChanged()
-    }
+    open func addOutputWithNoConnections(_ output: AVCaptureOutput) { add(output, connecting: false) }
 
     /// Why a connection cannot be added, if it cannot (spec §1.2 [D]): its ports' inputs and its
     /// output must be in this session, the output must take the ports' media, and the connection

@@ -44,7 +44,7 @@ public enum HEIF {
                 }
             }
         }
-        guard status == Int32(CHEIF_OK), let out else { throw HEIFError(message: String(cString: message)) }
+        guard status == Int32(CHEIF_OK), let out else { throw HEIFError(message: CStringBuffer.text(message)) }
         defer { cheif_free(out) }
         let file = Array(UnsafeBufferPointer(start: out, count: length))
         guard depth != nil else { return file }
@@ -73,7 +73,7 @@ public enum HEIF {
             cheif_free(xmp)
         }
         if status == Int32(CHEIF_ERR_NO_DEPTH) { return nil }
-        guard status == Int32(CHEIF_OK), let pixels else { throw HEIFError(message: String(cString: message)) }
+        guard status == Int32(CHEIF_OK), let pixels else { throw HEIFError(message: CStringBuffer.text(message)) }
         let plane = PixelPlane(
             width: Int(width), height: Int(height),
             elements: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height)))

@@ -37,7 +37,7 @@ public enum JPEG {
                 }
             }}
         }
-        guard status == Int32(CJPEG_OK), let out else { throw JPEGError(message: String(cString: message)) }
+        guard status == Int32(CJPEG_OK), let out else { throw JPEGError(message: CStringBuffer.text(message)) }
         defer { cjpeg_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))
     }
@@ -54,7 +54,7 @@ public enum JPEG {
                     buffer.baseAddress, buffer.count, &out, &width, &height, text.baseAddress, text.count)
             }
         }
-        guard status == Int32(CJPEG_OK), let out else { throw JPEGError(message: String(cString: message)) }
+        guard status == Int32(CJPEG_OK), let out else { throw JPEGError(message: CStringBuffer.text(message)) }
         defer { cjpeg_free(out) }
         let count = Int(width) * Int(height)
         return PixelPlane(

@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 
@@ -8,7 +8,7 @@ import _Builtin_intrinsics.intel
 /// of Sensor and ISP must inline them across modules, which the release build does for public `@inlinable` code but
 /// did not for `package` code.
 public enum Lanes {
-    #if arch(x86_64)
+    #if arch(x86_64) && !OBSCURA_PORTABLE
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> { _mm_sqrt_ps(x) }
     /// Each lane `x < y ? x : y` (y where x is NaN).

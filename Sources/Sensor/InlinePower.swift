@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 
@@ -95,7 +95,7 @@ enum InlinePower {
     /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
     /// operations lane by lane, so each lane equals the scalar result bit for bit.
     @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         // Spelled as SSE2 steps: written with the generic vector operators, LLVM moves each lane
         // through a general register for the exponent's integer add and shift.
         let shiftV = _mm_set1_pd(roundingShift)
@@ -130,7 +130,7 @@ enum InlinePower {
     /// Whether −1022 < y < 1023 in both lanes (`binaryExp(inRange:)`'s domain), by one pair of
     /// vector comparisons; y is never NaN here (a finite exponent times a finite logarithm).
     @inline(__always) static func inRange(_ y: SIMD2<Double>) -> Bool {
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         let inside = _mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(-1022)), _mm_cmplt_pd(y, _mm_set1_pd(1023)))
         return _mm_movemask_pd(inside) == 3
         #else
@@ -140,7 +140,7 @@ enum InlinePower {
 
     /// Both lanes rounded to Float (to nearest, as `Float(_:)`) by one conversion.
     @inline(__always) static func narrow(_ x: SIMD2<Double>) -> SIMD2<Float> {
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         let f = _mm_cvtpd_ps(x)
         return SIMD2(f.x, f.y)
         #else
@@ -152,7 +152,7 @@ enum InlinePower {
     @inline(__always) static func binaryExp(
         inRange y: SIMD2<Double>, over d: Double, times c: Double
     ) -> SIMD2<Double> {
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         return _mm_mul_pd(_mm_div_pd(binaryExp(inRange: y), _mm_set1_pd(d)), _mm_set1_pd(c))
         #else
         return binaryExp(inRange: y) / d * c

@@ -1,6 +1,6 @@
 import Foundation
 
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 
@@ -78,7 +78,7 @@ final class PoissonTable: @unchecked Sendable {
     /// x (0 ≤ x < 2³¹) truncated toward zero. On x86-64 one conversion instruction: `Int(_:)` adds range and
     /// NaN checks that the caller's bounds make unreachable.
     @inline(__always) static func truncated(_ x: Float) -> Int {
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         Int(_mm_cvttss_si32(SIMD4(x, 0, 0, 0)))
         #else
         Int(x)

@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 
 /// The per-pixel constants of the flash-only variance in `ConstantColorPipeline.tileSums`, flash frame in lane 0 and

@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 import Devices
@@ -279,7 +279,7 @@ public struct ConstantColorPipeline: Sendable {
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
         let timeF = Float(tF), timeA = Float(tA)
         let stride = Self.sumsPerTile
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         let terms = TileNoiseTerms(
             times: SIMD4(timeF, timeA, 0, 0), read2: read2, quantisation: SIMD4(quantF, quantA, 0, 0),
             ratio2: ratio * ratio)
@@ -293,7 +293,7 @@ public struct ConstantColorPipeline: Sendable {
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                         rows.load(y)
-                        #if arch(x86_64)
+                        #if arch(x86_64) && !OBSCURA_PORTABLE
                         Self.addRowSums(
                             width: width, tile: tile, flash: fl, ambient: am, clipped: clip, terms: terms,
                             to: out.base + stride * ((y / tile) * mw))
@@ -513,7 +513,7 @@ extension ConstantColorPipeline {
         let p1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
         let p2 = p.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
         let p3 = p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
-        #if arch(x86_64)
+        #if arch(x86_64) && !OBSCURA_PORTABLE
         let t0: SIMD4<Float> = _mm_unpacklo_ps(p0, p1), t1: SIMD4<Float> = _mm_unpacklo_ps(p2, p3)
         let t2: SIMD4<Float> = _mm_unpackhi_ps(p0, p1), t3: SIMD4<Float> = _mm_unpackhi_ps(p2, p3)
         return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3))

@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 import Foundation
@@ -80,7 +80,7 @@ struct DisplayEncoder: Sendable {
                 return BandParallel.fill(count: rgb.count, rows: height, of: UInt8.self) { rows, out in
                     let end = 3 * rows.upperBound * width
                     var start = 3 * rows.lowerBound * width
-                    #if arch(x86_64)
+                    #if arch(x86_64) && !OBSCURA_PORTABLE
                     // Four values at a time, each lane the scalar steps: max(v, 0) is `v > 0 ? v : 0` (0 for NaN
                     // and −0), and for values ≥ 0 the Float order is that of the bit patterns, so the clamp can
                     // be made on Floats; the bucket's offset and the pattern's low bits are below 2¹⁶, so the

@@ -1,4 +1,4 @@
-#if arch(x86_64)
+#if arch(x86_64) && !OBSCURA_PORTABLE
 import _Builtin_intrinsics.intel
 #endif
 import Imaging
@@ -106,7 +106,7 @@ struct FramePair: @unchecked Sendable {
         /// Clipped in either frame.
         let clipped: UnsafeMutablePointer<Bool>
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
-        #if !arch(x86_64)
+        #if !arch(x86_64) || OBSCURA_PORTABLE
         /// The row converted for `interpolate`'s portable path (the x86-64 path converts in registers).
         private let converted: UnsafeMutablePointer<Float>
         #endif
@@ -123,7 +123,7 @@ struct FramePair: @unchecked Sendable {
             clipped = .allocate(capacity: w)
             upper = .allocate(capacity: 4 * w)
             lower = .allocate(capacity: 4 * w)
-            #if !arch(x86_64)
+            #if !arch(x86_64) || OBSCURA_PORTABLE
             converted = .allocate(capacity: 4 * w)
             #endif
         }
@@ -131,7 +131,7 @@ struct FramePair: @unchecked Sendable {
         deinit {
             for p in [flash, ambient, upper, lower] { p.deallocate() }
             clipped.deallocate()
-            #if !arch(x86_64)
+            #if !arch(x86_64) || OBSCURA_PORTABLE
             converted.deallocate()
             #endif
         }
@@ -159,7 +159,7 @@ struct FramePair: @unchecked Sendable {
             // Four lanes per pixel, each lane the scalar operation (so the same values bit for bit); the fourth
             // lane of each store is overwritten by the next pixel's (the buffers have one value to spare).
             let blackLanes = SIMD4<Float>(repeating: black)
-            #if arch(x86_64)
+            #if arch(x86_64) && !OBSCURA_PORTABLE
             // The three DN as 32-bit integers from one 8-byte load (its fourth value, the next pixel's, is
             // masked off); the frame's very last pixel, whose load would reach past the frame, takes the
             // scalar path. Clipped: a DN at the white level (exact in Float; the fourth lane is 0) or the ambient
@@ -214,7 +214,7 @@ struct FramePair: @unchecked Sendable {
             let target = UnsafeMutableRawPointer(out)
             // Columns whose two neighbours x + ix and x + ix + 1 both lie inside the row need no clamping.
             let inner = max(0, min(w, -ix))..<max(max(0, min(w, -ix)), min(w, w - 1 - ix))
-            #if arch(x86_64)
+            #if arch(x86_64) && !OBSCURA_PORTABLE
             // Source pixel i as (r, g, b, clip), the scalar conversion (for the few clamped columns at the ends).
             @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
                 let p = row + 3 &* i
@@ -298,7 +298,7 @@ struct FramePair: @unchecked Sendable {
                     // Plain pointer steps (the indices stay inside the frame checked above); the integer sum is
                     // exact in any order.
                     let target = out + y * w
-                    #if arch(x86_64)
+                    #if arch(x86_64) && !OBSCURA_PORTABLE
                     if n == 4 {
                         blocks4(from: dn.base + 3 * (y * 4 * width), width: width, count: w, into: target) {
                             (Float($0) * inverse - black) * scale
@@ -326,7 +326,7 @@ struct FramePair: @unchecked Sendable {
         }
     }
 
-    #if arch(x86_64)
+    #if arch(x86_64) && !OBSCURA_PORTABLE
     /// The green sums of `count` blocks of 4 × 4 pixels starting at `start` (a pixel's red value; rows `width`
     /// pixels apart), each passed through `rate` into `target`. The four rows of a block are added first as
     /// whole runs of twelve 32-bit values (one 16-byte and one 8-byte load per row, all inside the block), then

@@ -110,9 +110,9 @@ extension AVCaptureDevice.Format {
     /// limiting direction, so 2 × 2 pixels can sum into one [I].
     public var isVideoBinned: Bool { mediaType == .video && videoZoomFactorUpscaleThreshold >= 2 }
 
-    /// Whether video HDR is available: unbinned formats up to 30 fps (our choice [I]: HDR merges
-    /// exposures of full-resolution readouts within a frame time).
-    public var isVideoHDRSupported: Bool { mediaType == .video && !isVideoBinned && maxFPS <= 30 }
+    /// Whether video HDR is available: false. The sensor renders one exposure per frame and the
+    /// device offers no `isVideoHDREnabled`, and supported means delivered (spec §3.1 [I]).
+    public var isVideoHDRSupported: Bool { false }
 
     /// Whether a stabilisation mode is available. `.off` always; the others need sensor margin
     /// to crop into: 10 % for standard, cinematic, preview-optimised and automatic, 25 % (and at

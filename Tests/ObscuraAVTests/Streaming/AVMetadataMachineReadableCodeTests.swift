@@ -87,17 +87,25 @@ import Testing
         }
     }
 
+    /// A scanned QR code and a video data output's connection in a session of its own.
+    func codeAndVideoConnection() throws -> (
+        AVMetadataMachineReadableCodeObject, AVCaptureSession, AVCaptureVideoDataOutput, AVCaptureConnection
+    ) {
+        let (codes, _) = try scan(types: [.qr])
+        let qr = try #require(codes.first)
+        let session = AVCaptureSession()
+        let video = AVCaptureVideoDataOutput()
+        let device = try #require(AVCaptureDevice.default(for: .video))
+        session.addInput(try AVCaptureDeviceInput(device: device))
+        session.addOutput(video)
+        return (qr, session, video, try #require(video.connection(with: .video)))
+    }
+
     // spec §16 [D]: with the connection's default orientation the transform keeps the geometry.
     @Test func transformedCodeKeepsItsGeometryAtTheDefaultOrientation() throws {
         try onDevice {
-            let (codes, _) = try scan(types: [.qr])
-            let qr = try #require(codes.first)
-            let session = AVCaptureSession()
-            let video = AVCaptureVideoDataOutput()
-            let device = try #require(AVCaptureDevice.default(for: .video))
-            session.addInput(try AVCaptureDeviceInput(device: device))
-            session.addOutput(video)
-            let connection = try #require(video.connection(with: .video))
+            let (qr, session, video, connection) = try codeAndVideoConnection()
+            _ = session  // holds the connection
             let transformed = video.transformedMetadataObject(for: qr, connection: connection)
             let moved = try #require(transformed as? AVMetadataMachineReadableCodeObject)
             #expect(moved.bounds == qr.bounds)
@@ -110,14 +118,8 @@ import Testing
     // same quarter turn the connection gives its video buffers; a mirror then maps x to 1 − x.
     @Test func transformedCodeTurnsWithThePortraitConnection() throws {
         try onDevice {
-            let (codes, _) = try scan(types: [.qr])
-            let qr = try #require(codes.first)
-            let session = AVCaptureSession()
-            let video = AVCaptureVideoDataOutput()
-            let device = try #require(AVCaptureDevice.default(for: .video))
-            session.addInput(try AVCaptureDeviceInput(device: device))
-            session.addOutput(video)
-            let connection = try #require(video.connection(with: .video))
+            let (qr, session, video, connection) = try codeAndVideoConnection()
+            _ = session  // holds the connection
             connection.videoRotationAngle = 90
             let turned = try #require(
                 video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)

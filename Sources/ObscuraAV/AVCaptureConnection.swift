@@ -161,9 +161,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
     }
 
     /// Whether stabilization can run: on a video data output's or a preview's connection from a camera
-    /// (spec §1.5 [I]: profiles do not yet list stabilization per format).
+    /// whose active format has the margin for at least the standard mode (spec §1.5 [I]).
     public var isVideoStabilizationSupported: Bool {
-        carriesVideo && deviceInput != nil && (output is AVCaptureVideoDataOutput || videoPreviewLayer != nil)
+        guard carriesVideo, let device = deviceInput?.device,
+            output is AVCaptureVideoDataOutput || videoPreviewLayer != nil
+        else { return false }
+        return device.activeFormat.isVideoStabilizationModeSupported(.standard)
     }
 
     /// The stabilization the client asks for (default `.off`; spec §1.5 [D]).
@@ -173,11 +176,13 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
     }
 
     /// The stabilization in force: `.off` when unsupported or not asked for, `.standard` for `.auto`, the
-    /// preferred mode otherwise; never `.auto` (spec §1.5 [D], `.auto` → `.standard` [I]).
+    /// preferred mode when the active format offers it and `.off` when it does not; never `.auto`
+    /// (spec §1.5 [D], `.auto` → `.standard` and the fallback [I]). Frames show its crop (`cropFactor`).
     public var activeVideoStabilizationMode: AVCaptureVideoStabilizationMode {
         let preferred = preferredVideoStabilizationMode
-        guard isVideoStabilizationSupported else { return .off }
-        return preferred == .auto ? .standard : preferred
+        guard isVideoStabilizationSupported, let format = deviceInput?.device.activeFormat else { return .off }
+        let mode = preferred == .auto ? AVCaptureVideoStabilizationMode.standard : preferred
+        return format.isVideoStabilizationModeSupported(mode) ? mode : .off
     }
 
     /// How a video data output's buffers are reoriented: the rotation and mirroring above (spec §1.5 [D]).

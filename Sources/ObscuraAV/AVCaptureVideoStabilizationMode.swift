@@ -18,3 +18,18 @@ public enum AVCaptureVideoStabilizationMode: Int, Sendable, Hashable {
     /// The most appropriate mode for the format, chosen by the system.
     case auto = -1
 }
+
+extension AVCaptureVideoStabilizationMode {
+    /// How much of the sensor's field of view the mode gives up to the margin it shifts the picture
+    /// within: the picture shown is the central 1/`cropFactor` of the unstabilised one, scaled back to
+    /// the output size. 10 % for standard, cinematic and preview-optimised, 25 % for the extended
+    /// modes (the margins `AVCaptureDevice.Format.isVideoStabilizationModeSupported(_:)` asks the
+    /// format for; spec §1.5 [I]).
+    var cropFactor: Double {
+        switch self {
+        case .off, .auto: return 1
+        case .standard, .cinematic, .previewOptimized: return 1.1
+        case .cinematicExtended, .cinematicExtendedEnhanced: return 1.25
+        }
+    }
+}

@@ -391,15 +391,19 @@ final class SessionStream: @unchecked Sendable {
         let (w, h) = (Int(d.width), Int(d.height))
         // spec §2.6: frames follow activeColorSpace; P3_D65 develops into Display P3, the rest into sRGB [I].
         let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
+        // spec §1.5 [I]: a stabilised stream shows the centre of the field, giving up the margin it
+        // would shift the picture within; the emulated camera is held steady, so nothing else changes.
+        var look = device.streamLook
+        look.zoom *= connection.activeVideoStabilizationMode.cropFactor
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
-            space: space, look: device.streamLook)
+            space: space, look: look)
         let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
         if connection.isCameraIntrinsicMatrixDeliveryEnabled,
             let picture = StreamRendering.shared.picture(
                 device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene,
-                look: device.streamLook)
+                look: look)
         {
             // spec §1.5 [D]: a matrix_float3x3 as Data, column-major, pixels of this buffer.
             let k = picture.intrinsics

@@ -79,4 +79,65 @@ import Testing
             #expect(abs(Double(device.activeFormat.videoFieldOfView) - expected) < 0.01)
         }
     }
+
+    /// One frame with the connection's preferred stabilisation (intrinsics are not delivered while it runs).
+    private func frame(stabilization: AVCaptureVideoStabilizationMode) throws -> (
+        image: CVPixelBuffer, active: AVCaptureVideoStabilizationMode
+    ) {
+        let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
+        let recorder = StreamRecorder()
+        rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)
+        let connection = try #require(rig.video.connection(with: .video))
+        if connection.isVideoStabilizationSupported { connection.preferredVideoStabilizationMode = stabilization }
+        try rig.device.lockForConfiguration()
+        rig.device.setExposureModeCustom(
+            duration: CMTime(value: 1, timescale: 30), iso: rig.device.activeFormat.minISO * 4)
+        rig.device.setWhiteBalanceModeLocked(
+            with: AVCaptureDevice.WhiteBalanceGains(redGain: 1.8, greenGain: 1, blueGain: 1.6))
+        rig.device.unlockForConfiguration()
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        Emulator.shared.runFrames(1)
+        let sample = try #require(recorder.video.first)
+        return (try #require(sample.imageBuffer), connection.activeVideoStabilizationMode)
+    }
+
+    // Standard stabilisation keeps a 10 % margin to shift the picture within, so the frame shows the
+    // central 1/1.1 of the field scaled to the output: the stabilised frame at (c + d) shows what the
+    // unstabilised one shows at (c + d / 1.1), about the image centre (the camera's principal point
+    // lies within a pixel of the centre in the profile used here).
+    @Test func standardStabilizationGivesUpTheMarginsFieldOfView() throws {
+        try onDevice("iphone-7-plus") {
+            let plain = try frame(stabilization: .off)
+            let steady = try frame(stabilization: .auto)
+            #expect(plain.active == .off)
+            #expect(steady.active == .standard)
+            let (w, h) = (CVPixelBufferGetWidth(plain.image), CVPixelBufferGetHeight(plain.image))
+            let cx = Double(w) / 2, cy = Double(h) / 2
+            // Compared as 9 × 9 means, which damp the sensor noise, at the samples where the two models
+            // disagree (one within 10 of the stabilised frame, the other more than 30 away: object
+            // edges), the crop model must win nearly always.
+            func mean(_ image: CVPixelBuffer, _ x: Int, _ y: Int) -> Double {
+                var sum = 0
+                for dy in -4...4 { for dx in -4...4 { sum += value(image, x + dx, y + dy) } }
+                return Double(sum) / 81
+            }
+            var cropWins = 0, sameWins = 0
+            for j in 0..<54 {
+                for i in 0..<72 {
+                    let x = Int(Double(w) * (Double(i) + 0.5) / 72), y = Int(Double(h) * (Double(j) + 0.5) / 54)
+                    let sx = Int((cx + (Double(x) - cx) / 1.1).rounded())
+                    let sy = Int((cy + (Double(y) - cy) / 1.1).rounded())
+                    let stabilised = mean(steady.image, x, y)
+                    let crop = abs(stabilised - mean(plain.image, sx, sy))
+                    let same = abs(stabilised - mean(plain.image, x, y))
+                    if crop < 10 && same > 30 { cropWins += 1 }
+                    if same < 10 && crop > 30 { sameWins += 1 }
+                }
+            }
+            #expect(cropWins >= 20)
+            #expect(sameWins * 10 <= cropWins)
+        }
+    }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// Learns how a file recording goes (`AVCaptureFileOutputRecordingDelegate`). Only
 /// `didFinishRecordingTo` is required, as in Objective-C; the start callback has an empty default.
 public protocol AVCaptureFileOutputRecordingDelegate: NSObjectProtocol {
-    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection])
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection])
     func fileOutput(
         _ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
         error: Error?)

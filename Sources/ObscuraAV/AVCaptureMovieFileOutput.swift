@@ -30,7 +30,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// The keys `setOutputSettings(_:for:)` honours on a connection (spec §20 rule 2 [I]).
     public func supportedOutputSettingsKeys(for connection: AVCaptureConnection) -> [String] {
         isVideo(connection)
-            ? [AVVideoCodecKey, AVVideoCompressionPropertiesKey] : [AVFormatIDKey, AVNumberOfChannelsKey, AVSampleRateKey]
+            ? [AVVideoCodecKey, AVVideoCompressionPropertiesKey]
+            : [AVFormatIDKey, AVNumberOfChannelsKey, AVSampleRateKey]
     }
 
     /// The settings a recording of the connection uses: for video the codec, the frame size and
@@ -76,8 +77,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             // Audio is always AAC, mono, 44.1 kHz: settings may restate that, not change it [I].
             let fixed = Self.audioSettings
             if let key = outputSettings?.keys.first(where: { "\(outputSettings?[$0] ?? "")" != "\(fixed[$0] ?? "")" }) {
-                Violation.invalidArgument(method, "Unsupported value for \(key); audio is recorded as AAC, mono, 44.1 kHz", rule)
-                    .raise()
+                Violation.invalidArgument(
+                    method, "Unsupported value for \(key); audio is recorded as AAC, mono, 44.1 kHz", rule
+                ).raise()
             }
             return
         }
@@ -120,7 +122,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     /// The bit rate and key-frame spacing a recording uses unless told otherwise: the asset-writer
     /// recommendation's model (spec §15 [I]), a key frame each second.
-    static func defaultCompression(_ codec: AVVideoCodecType, dimensions: CMVideoDimensions, fps: Double) -> [String: Any] {
+    static func defaultCompression(
+        _ codec: AVVideoCodecType, dimensions: CMVideoDimensions, fps: Double
+    ) -> [String: Any] {
         let bitsPerPixel = codec == .hevc ? 0.125 : 0.25
         let bitRate = Int((Double(dimensions.width) * Double(dimensions.height) * fps * bitsPerPixel).rounded())
         return [

@@ -266,7 +266,11 @@ extension AVCapturePhotoOutput {
                 output.deliverPhotos(request, timestamp: timestamp, realtime: realtime, call: call)
                 if let live = request.livePhoto {
                     // spec §6 [T], §20 rule 12: the movie's recording ends, then its file is ready.
-                    call { $0.photoOutput(output, didFinishRecordingLivePhotoMovieForEventualFileAt: live.url, resolvedSettings: resolved) }
+                    call {
+                        $0.photoOutput(
+                            output, didFinishRecordingLivePhotoMovieForEventualFileAt: live.url,
+                            resolvedSettings: resolved)
+                    }
                     let movie = output.writeLivePhotoMovie(live)
                     call {
                         $0.photoOutput(

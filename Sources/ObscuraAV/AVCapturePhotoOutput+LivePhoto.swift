@@ -39,7 +39,8 @@ extension AVCapturePhotoOutput {
         let active = device.activeVideoMinFrameDuration
         let duration = active.isValid && active.seconds > thirtieth.seconds ? active : thirtieth
         return LivePhotoPlan(
-            url: url, device: device, dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
+            url: url, device: device,
+            dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
             frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene)
     }
 
@@ -63,7 +64,8 @@ extension AVCapturePhotoOutput {
         let codec: AVVideoCodecType = MovieWriter.availableCodecs.contains(.h264) ? .h264 : .hevc
         let fps = 1 / tick.seconds
         let compression = AVCaptureMovieFileOutput.defaultCompression(codec, dimensions: plan.dimensions, fps: fps)
-        let partial = plan.url.deletingLastPathComponent().appendingPathComponent(".\(plan.url.lastPathComponent).partial")
+        let partial = plan.url.deletingLastPathComponent()
+            .appendingPathComponent(".\(plan.url.lastPathComponent).partial")
         defer { try? FileManager.default.removeItem(at: partial) }
         do {
             if FileManager.default.fileExists(atPath: plan.url.path) { throw AVError(.fileAlreadyExists) }

@@ -17,16 +17,22 @@ final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
 
     private func note(_ event: String) { lock.withLock { calls.append(event) } }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         lock.withLock {
             calls.append("willBeginCapture")
             dimensions = resolvedSettings.livePhotoMovieDimensions
         }
     }
-    func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         note("willCapturePhoto")
     }
-    func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         note("didCapturePhoto")
     }
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
@@ -48,7 +54,8 @@ final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
         }
     }
     func photoOutput(
-        _ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?
+        _ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings,
+        error: Error?
     ) {
         note("didFinishCapture")
         done.signal()
@@ -98,7 +105,8 @@ extension DropIn {
             let probe = try ProbedMovie(url)
             let video = try #require(probe.video)
             #expect(video.codec == "h264")
-            #expect(video.width == Int(events.movieDimensions.width) && video.height == Int(events.movieDimensions.height))
+            let size = events.movieDimensions
+            #expect(video.width == Int(size.width) && video.height == Int(size.height))
             #expect(events.movieDimensions.width > 0)
             let frameRate = try #require(video.frameRate?.split(separator: "/").compactMap { Double($0) })
             let fps = frameRate[0] / frameRate[1]

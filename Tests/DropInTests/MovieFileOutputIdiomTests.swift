@@ -83,7 +83,9 @@ final class RecordingEvents: NSObject, AVCaptureFileOutputRecordingDelegate, @un
     var error: Error? { lock.withLock { finishError } }
     var wasRecordingInFinish: Bool? { lock.withLock { recordingWhenFinished } }
 
-    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {
         lock.withLock { calls.append("start") }
     }
 
@@ -146,7 +148,9 @@ extension DropIn {
             let fps = rig.framesPerSecond
             let dimensions = CMVideoFormatDescriptionGetDimensions(rig.camera.activeFormat.formatDescription)
             #expect(video.codec == codec, sourceLocation: sourceLocation)
-            #expect(video.width == Int(dimensions.width) && video.height == Int(dimensions.height), sourceLocation: sourceLocation)
+            #expect(
+                video.width == Int(dimensions.width) && video.height == Int(dimensions.height),
+                sourceLocation: sourceLocation)
             #expect(video.frameRate == "\(Int(fps.rounded()))/1", sourceLocation: sourceLocation)
             let duration = try #require(video.duration, sourceLocation: sourceLocation)
             #expect(abs(duration - seconds) <= 1 / fps + 1e-6, "duration \(duration)", sourceLocation: sourceLocation)
@@ -204,7 +208,8 @@ extension DropIn {
             // The microphone's buffers and AAC's frames are 1,024 samples: the track covers the video and
             // ends within two of them (one of buffer granularity, one of the encoder's padding).
             let audioDuration = try #require(audio.duration)
-            #expect(audioDuration >= 2 - 1e-6 && audioDuration <= 2 + 2048.0 / 44_100, "audio duration \(audioDuration)")
+            #expect(
+                audioDuration >= 2 - 1e-6 && audioDuration <= 2 + 2048.0 / 44_100, "audio duration \(audioDuration)")
         }
 
         // spec §20 rule 6: stopRecording ends a clip without error; what the output reported as

@@ -4,8 +4,8 @@ import Foundation
 /// One recording of a file output, from `startRecording(to:recordingDelegate:)` to
 /// `didFinishRecordingTo` (spec §20).
 ///
-///     preparing ──begin──▶ waiting ──first frame──▶ writing ──stop, limit, session stop, failure──▶ finishing ──▶ finished
-///                  └──────────────────────── stop before any frame ─────────────────────▶ finishing
+///     preparing ─begin─▶ waiting ─first frame─▶ writing ─stop, limit, failure─▶ finishing ─▶ finished
+///                           └──────── stop before any frame ──────────────────▶ finishing
 ///
 /// The stream engine hands each frame to `accept` on its thread; encoding runs on the recording's
 /// own serial queue with at most `backlogFrames` frames waiting, so a slow encoder slows the
@@ -217,7 +217,8 @@ final class MovieRecording: @unchecked Sendable {
                     try writer.finish()
                     success = true
                 } catch let problem {
-                    failure = failure ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.description])
+                    failure =
+                        failure ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.description])
                 }
             }
         }

@@ -123,7 +123,8 @@ final class MovieWriter: @unchecked Sendable {
 
     private static func failure(_ status: Int32, _ message: [CChar]) -> Failure {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return Failure(unavailable: status == Int32(CFFMPEG_ERR_UNAVAILABLE), description: text.isEmpty ? "FFmpeg failed" : text)
+        return Failure(
+            unavailable: status == Int32(CFFMPEG_ERR_UNAVAILABLE), description: text.isEmpty ? "FFmpeg failed" : text)
     }
 }
 
@@ -132,7 +133,9 @@ extension AVCaptureAudioDataOutput {
     static func samples(index: Int) -> [Int16] {
         guard let bytes = buffer(index: index).dataBuffer?.bytes else { return [] }
         return bytes.withUnsafeBytes { raw in
-            (0..<samplesPerBuffer).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+            (0..<samplesPerBuffer).map {
+                Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+            }
         }
     }
 }

@@ -119,4 +119,10 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     func sessionDidStopRunning() {
         fileLock.withLock { current }?.stop(.sessionStopped)
     }
+
+    /// An output taken out of its session gets no more frames: its recording ends as a session
+    /// stop ends it (spec §20 rule 8 [I]).
+    override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
+        if session == nil { sessionDidStopRunning() }
+    }
 }

@@ -243,6 +243,29 @@ extension DropIn {
             try expectClip(try ProbedMovie(url), codec: "h264", rig: rig, seconds: seconds)
         }
 
+        // spec §20 rule 8: stopping the session ends the recording; the file is finished and good.
+        @Test func stopRunningFinishesTheFile() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("interrupted.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            let deadline = Date().addingTimeInterval(120)
+            while rig.output.recordedDuration.seconds < 0.3, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            rig.session.stopRunning()
+            #expect(events.waitForFinish())
+            #expect(events.events == ["start", "finish"])
+            let error = try #require(events.error as? AVError)
+            #expect(error.code == .sessionNotRunning)
+            #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true)
+            let seconds = try #require(error.userInfo[AVErrorTimeKey] as? CMTime).seconds
+            #expect(seconds >= 0.3)
+            try expectClip(try ProbedMovie(url), codec: "h264", rig: rig, seconds: seconds)
+        }
+
         // spec §20 rule 2: HEVC is offered first, so it is the default; its QuickTime tag is hvc1.
         @Test func hevcIsTheDefaultCodec() throws {
             let rig = try MovieRig(preset: .hd1280x720)

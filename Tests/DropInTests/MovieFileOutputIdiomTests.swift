@@ -6,7 +6,13 @@ import Testing
 /// Movies are written with FFmpeg's libraries, loaded at run time; CI installs them. Without them no
 /// codec is offered and these tests have nothing to record.
 enum MovieSupport {
-    static let ffprobe = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    /// `ffprobe` from the `PATH`, as a shell would find it.
+    static let ffprobe: URL = {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let found = folders.map { URL(fileURLWithPath: $0).appendingPathComponent("ffprobe") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return found ?? URL(fileURLWithPath: "ffprobe")
+    }()
     static let available =
         !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty
         && FileManager.default.isExecutableFile(atPath: ffprobe.path)

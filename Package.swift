@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libheif loaded at run time (dlopen): HEIC exists only where libheif and its HEVC encoder do.
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
+        // FFmpeg 5.1's libraries loaded at run time (dlopen): movies exist only where they load.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
         .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"]),
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
@@ -54,7 +56,7 @@ let package = Package(
         // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
         .target(
             name: "ObscuraAV",
-            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules"]),
+            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules", "CFFmpeg"]),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
         .target(name: "AVFoundation", dependencies: ["ObscuraAV", "CoreMedia", "CoreVideo", "QuartzCore"]),
         .target(name: "CoreMedia", dependencies: ["ObscuraAV", "CoreVideo"]),

@@ -26,13 +26,6 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     var className: String { String(describing: type(of: self)) }
 }
 
-/// Records movies (`AVCaptureMovieFileOutput`); recording lands later.
-open class AVCaptureMovieFileOutput: AVCaptureOutput, @unchecked Sendable {
-    public override init() { super.init() }
-
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
-}
-
 /// The still-image output deprecated since iOS 10 (`AVCaptureStillImageOutput`); it cannot share a
 /// session with a photo output (spec §1.2 [D]).
 open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {

@@ -50,6 +50,8 @@ extension AVCapturePhotoOutput {
         let hasRaw: Bool
         /// The preview image the processed photos carry (spec §4, §5).
         let preview: PreviewImage?
+        /// The Live Photo movie to write, when the settings name a movie URL (spec §20 rule 12).
+        let livePhoto: LivePhotoPlan?
     }
 
     /// A constituent photo: rendered through that camera, with its type and calibration.
@@ -105,6 +107,9 @@ extension AVCapturePhotoOutput {
         // spec §4 [D]: a preview or thumbnail keeps the photo's aspect ratio inside the asked box.
         let preview = settings.format == nil ? nil : settings.previewRequest(photo: photoSize)
         let thumbnail = settings.format == nil ? nil : settings.thumbnailRequest(photo: photoSize)
+        let livePhoto = settings.livePhotoMovieFileURL.map {
+            Self.livePhotoPlan(url: $0, device: device, session: session)
+        }
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
             previewDimensions: CMVideoDimensions(preview), embeddedThumbnailDimensions: CMVideoDimensions(thumbnail),
@@ -112,7 +117,8 @@ extension AVCapturePhotoOutput {
             isRedEyeReductionEnabled: flash && settings.isAutoRedEyeReductionEnabled,
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
-            photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)))
+            photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)),
+            livePhotoMovieDimensions: livePhoto?.dimensions ?? CMVideoDimensions())
         let main = request(flash: flash)
         if zoom != 1 {
             Emulation.shared.record(
@@ -144,7 +150,7 @@ extension AVCapturePhotoOutput {
         return CaptureRequest(
             resolved: resolved, pending: PendingRender(main), bracket: bracket,
             uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType,
-            constituents: constituents, extras: extras, hasRaw: hasRaw, preview: preview)
+            constituents: constituents, extras: extras, hasRaw: hasRaw, preview: preview, livePhoto: livePhoto)
     }
 
     /// A constituent's photo: the same request rendered through the constituent camera (its own
@@ -232,7 +238,8 @@ extension AVCapturePhotoOutput {
     }
 
     /// Delivers the callbacks: willBegin, willCapture, didCapture, didFinishProcessingPhoto ×
-    /// expectedPhotoCount, didFinishCapture (spec §6 [D] + emulator order [I]). In realtime mode
+    /// expectedPhotoCount, the two Live Photo movie callbacks when a movie was asked for,
+    /// didFinishCapture (spec §6 [D] + emulator order [I]). In realtime mode
     /// the steps are paced by the exposure and processing times.
     private func deliver(_ request: CaptureRequest, to delegate: AVCapturePhotoCaptureDelegate) {
         let weakDelegate = WeakDelegate(delegate)
@@ -257,6 +264,20 @@ extension AVCapturePhotoOutput {
             call { $0.photoOutput(output, didCapturePhotoFor: resolved) }
             let processing = {
                 output.deliverPhotos(request, timestamp: timestamp, realtime: realtime, call: call)
+                if let live = request.livePhoto {
+                    // spec §6 [T], §20 rule 12: the movie's recording ends, then its file is ready.
+                    call {
+                        $0.photoOutput(
+                            output, didFinishRecordingLivePhotoMovieForEventualFileAt: live.url,
+                            resolvedSettings: resolved)
+                    }
+                    let movie = output.writeLivePhotoMovie(live)
+                    call {
+                        $0.photoOutput(
+                            output, didFinishProcessingLivePhotoToMovieFileAt: live.url, duration: movie.duration,
+                            photoDisplayTime: movie.photoDisplayTime, resolvedSettings: resolved, error: movie.error)
+                    }
+                }
                 call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }
                 output.requestFinished(id)
             }

@@ -285,9 +285,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
             caps.constantColor =
                 [.builtInWideAngleCamera, .builtInDualWideCamera].contains(device.deviceType)
                 && device.camera.supportsConstantColor(with: format.profile) && device.hasFlash
-            // spec §3.1 [D] rules Live Photo out with a movie file output. Obscura records no movie
-            // yet, and supported means delivered, so it stays unsupported everywhere [I].
-            caps.livePhoto = false
+            // spec §3.1 [D] rules Live Photo out with a movie file output; supported means delivered,
+            // so it also needs movies to be writable here (spec §20 rule 12 [I]).
+            caps.livePhoto = Self.livePhotoSupported(preset: preset, session: session)
             caps.flashModes = device.camera.flashModes.map(AVCaptureDevice.FlashMode.init)
             caps.photoDimensions = format.supportedMaxPhotoDimensions
         }

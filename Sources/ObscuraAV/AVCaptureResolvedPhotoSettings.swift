@@ -40,7 +40,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         embeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(), rawPhotoDimensions: CMVideoDimensions,
         isFlashEnabled: Bool, isRedEyeReductionEnabled: Bool, isVirtualDeviceFusionEnabled: Bool,
         isContentAwareDistortionCorrectionEnabled: Bool, expectedPhotoCount: Int,
-        photoProcessingTimeRange: CMTimeRange
+        photoProcessingTimeRange: CMTimeRange, livePhotoMovieDimensions: CMVideoDimensions = CMVideoDimensions()
     ) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
@@ -49,7 +49,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         self.embeddedThumbnailDimensions = embeddedThumbnailDimensions
         rawEmbeddedThumbnailDimensions = CMVideoDimensions()
         portraitEffectsMatteDimensions = CMVideoDimensions()
-        livePhotoMovieDimensions = CMVideoDimensions()
+        self.livePhotoMovieDimensions = livePhotoMovieDimensions
         self.isFlashEnabled = isFlashEnabled
         self.isRedEyeReductionEnabled = isRedEyeReductionEnabled
         self.isVirtualDeviceFusionEnabled = isVirtualDeviceFusionEnabled

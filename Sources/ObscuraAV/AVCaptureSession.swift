@@ -104,7 +104,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.first { $0.hasMediaType(.audio) }
     }
 
-    /// Whether any data output has somewhere to deliver: a delegate or a synchronizer's delegate.
+    /// Whether any output has somewhere to deliver: a delegate, a synchronizer's delegate, or a recording.
     var hasDeliveryTargets: Bool {
         outputs.contains { output in
             switch output {
@@ -112,6 +112,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             case let o as AVCaptureDepthDataOutput: return o.target != nil || o.synchronizer?.target != nil
             case let o as AVCaptureAudioDataOutput: return o.target != nil || o.synchronizer?.target != nil
             case let o as AVCaptureMetadataOutput: return o.target != nil || o.synchronizer?.target != nil
+            case let o as AVCaptureFileOutput: return o.activeRecording != nil
             default: return false
             }
         }

@@ -4,24 +4,38 @@ import Foundation
 public let AVFoundationErrorDomain = "AVFoundationErrorDomain"
 
 /// An AVFoundation error (`AVError`), with Apple's codes.
-public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvertible, CustomNSError {
     /// Error codes (AVError.h).
     public enum Code: Int, Sendable, Hashable {
         case unknown = -11800
         case outOfMemory = -11801
         case sessionNotRunning = -11803
         case deviceAlreadyUsedByAnotherSession = -11804
+        case noDataCaptured = -11805
+        case diskFull = -11807
+        case maximumDurationReached = -11810
+        case maximumFileSizeReached = -11811
         case mediaServicesWereReset = -11819
         case deviceNotConnected = -11814
         case sessionConfigurationChanged = -11866
         case sessionHardwareCostOverage = -11872
         case applicationIsNotAuthorizedToUseDevice = -11852
+        case fileAlreadyExists = -11823
+        case encoderNotFound = -11834
     }
 
     /// The code.
     public let code: Code
+    /// Extra facts, under `AVError…Key` names (`AVErrorRecordingSuccessfullyFinishedKey`, …).
+    public let userInfo: [String: Any]
 
-    public init(_ code: Code) { self.code = code }
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.userInfo = userInfo
+    }
+
+    public static func == (a: AVError, b: AVError) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// `AVFoundationErrorDomain`.
     public static var errorDomain: String { AVFoundationErrorDomain }
@@ -30,7 +44,10 @@ public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
     public var localizedDescription: String {
         switch code {
         case .mediaServicesWereReset: return "Cannot Complete Action"
-        case .sessionNotRunning: return "Cannot Record"
+        case .sessionNotRunning, .noDataCaptured, .diskFull, .fileAlreadyExists: return "Cannot Record"
+        case .maximumDurationReached: return "Recording Stopped"
+        case .maximumFileSizeReached: return "Recording Stopped"
+        case .encoderNotFound: return "Cannot Encode"
         default: return "The operation could not be completed"
         }
     }
@@ -39,3 +56,18 @@ public struct AVError: Error, Hashable, Sendable, CustomStringConvertible {
         "Error Domain=\(AVFoundationErrorDomain) Code=\(code.rawValue) \"\(localizedDescription)\""
     }
 }
+
+extension AVError {
+    /// `errorCode` of `CustomNSError`: Apple's code, so `(error as NSError).code` reads it.
+    public var errorCode: Int { code.rawValue }
+    /// `errorUserInfo` of `CustomNSError`.
+    public var errorUserInfo: [String: Any] { userInfo }
+}
+
+/// `AVErrorRecordingSuccessfullyFinishedKey`: whether a recording that ended with an error still
+/// produced a playable file (a `Bool`).
+public let AVErrorRecordingSuccessfullyFinishedKey = "AVErrorRecordingSuccessfullyFinishedKey"
+/// `AVErrorTimeKey`: the recorded duration when a recording stopped (a `CMTime`).
+public let AVErrorTimeKey = "AVErrorTimeKey"
+/// `AVErrorFileSizeKey`: the file size when a recording stopped (an `Int64`).
+public let AVErrorFileSizeKey = "AVErrorFileSizeKey"

@@ -138,7 +138,9 @@ extension DropIn {
             #expect(program.insideBlock["constantColorSupported"] == true)
             #expect(program.insideBlock["maxPhotoDimensionsSet"] == true)
             #expect(program.insideBlock["depthConnection"] == true)
-            #expect(program.insideBlock["livePhotoSupported"] == false)  // no movie is recorded: not offered
+            // spec §20 rule 12: Live Photo is offered under .photo wherever movies can be written.
+            let moviesWritable = !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty
+            #expect(program.insideBlock["livePhotoSupported"] == moviesWritable)
             #expect(program.photoOutput.isDepthDataDeliveryEnabled && program.photoOutput.isConstantColorEnabled)
 
             program.session.startRunning()

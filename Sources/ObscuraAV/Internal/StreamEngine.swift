@@ -59,6 +59,7 @@ final class StreamEngine: @unchecked Sendable {
     func sessionDidStop(_ session: AVCaptureSession) {
         let stream = lock.withLock { streams[ObjectIdentifier(session)] }
         stream?.stopDriver()
+        for case let output as AVCaptureFileOutput in session.outputs { output.sessionDidStopRunning() }
     }
 
     /// Advances every running session by a duration, or by a number of its video frames. Sessions on
@@ -310,6 +311,24 @@ final class SessionStream: @unchecked Sendable {
                     drop: { target.delegate.captureOutput(output, didDrop: buffer, from: connection) }
                 ) { target.delegate.captureOutput(output, didOutput: buffer, from: connection) }
             }
+        }
+
+        // Recording file outputs take the frame as the camera makes it, before any data output's
+        // orientation: 4:2:0 video range, the format iPhones record (spec §20 rule 10 [I]).
+        for case let output as AVCaptureFileOutput in outputs {
+            guard let recording = output.activeRecording, let connection = output.connection(with: .video),
+                connection.isEnabled, connection.isActive
+            else { continue }
+            let d = device.activeFormat.dimensions
+            let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
+            guard
+                let frame = StreamRendering.shared.template(
+                    device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
+                    scene: scene, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space,
+                    look: device.streamLook)
+            else { continue }
+            // The cached frame is never written again, so the encoder may read it without a copy.
+            recording.accept(frame, time: time, connections: output.connections)
         }
 
         for case let output as AVCaptureDepthDataOutput in outputs {

@@ -1,0 +1,547 @@
+// See include/cffmpeg.h. The declarations below mirror FFmpeg 5.1's public ABI (libavutil 57,
+// libavcodec 59, libavformat 59, libswscale 6): opaque pointers where the struct is not touched,
+// and, where a field must be written, the struct laid out up to that field. The layouts hold for
+// these major versions only; load() refuses any other.
+#include "cffmpeg.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { int num, den; } rational;
+
+// AVChannelLayout (libavutil 57).
+typedef struct {
+    int order;
+    int nb_channels;
+    uint64_t mask;
+    void *opaque;
+} channel_layout;
+
+// AVFrame (libavutil 57) up to ch_layout: planes, sizes, format and pts for video; sample count and
+// channel layout for audio, which av_frame_get_buffer needs.
+typedef struct {
+    uint8_t *data[8];
+    int linesize[8];
+    uint8_t **extended_data;
+    int width, height;
+    int nb_samples;
+    int format;
+    int key_frame;
+    int pict_type;
+    rational sample_aspect_ratio;
+    int64_t pts;
+    int64_t pkt_dts;
+    rational time_base;
+    int coded_picture_number;
+    int display_picture_number;
+    int quality;
+    void *opaque;
+    int repeat_pict;
+    int interlaced_frame;
+    int top_field_first;
+    int palette_has_changed;
+    int64_t reordered_opaque;
+    int sample_rate;
+    uint64_t channel_layout_mask;
+    void *buf[8];
+    void **extended_buf;
+    int nb_extended_buf;
+    void **side_data;
+    int nb_side_data;
+    int flags;
+    int color_range, color_primaries, color_trc, colorspace, chroma_location;
+    int64_t best_effort_timestamp;
+    int64_t pkt_pos;
+    int64_t pkt_duration;
+    void *metadata;
+    int decode_error_flags;
+    int channels;
+    int pkt_size;
+    void *hw_frames_ctx;
+    void *opaque_ref;
+    size_t crop_top, crop_bottom, crop_left, crop_right;
+    void *private_ref;
+    channel_layout ch_layout;
+} frame;
+
+// AVPacket (libavcodec 59), whole: AVStream embeds one before the field needed there.
+typedef struct {
+    void *buf;
+    int64_t pts;
+    int64_t dts;
+    uint8_t *data;
+    int size;
+    int stream_index;
+    int flags;
+    void *side_data;
+    int side_data_elems;
+    int64_t duration;
+    int64_t pos;
+    void *opaque;
+    void *opaque_ref;
+    rational time_base;
+} packet;
+
+// AVStream (libavformat 59, which has no AVClass member) up to codecpar.
+typedef struct {
+    int index;
+    int id;
+    void *priv_data;
+    rational time_base;
+    int64_t start_time;
+    int64_t duration;
+    int64_t nb_frames;
+    int disposition;
+    int discard;
+    rational sample_aspect_ratio;
+    void *metadata;
+    rational avg_frame_rate;
+    packet attached_pic;
+    void *side_data;
+    int nb_side_data;
+    int event_flags;
+    rational r_frame_rate;
+    void *codecpar;
+} stream;
+
+// AVCodecParameters (libavcodec 59) up to format: the audio encoder's sample format has no AVOption,
+// so it travels in parameters copied into the encoder's context.
+typedef struct {
+    int codec_type;
+    int codec_id;
+    uint32_t codec_tag;
+    uint8_t *extradata;
+    int extradata_size;
+    int format;
+} codec_parameters;
+
+// AVFormatContext (libavformat 59) up to pb.
+typedef struct {
+    const void *av_class;
+    const void *iformat;
+    const void *oformat;
+    void *priv_data;
+    void *pb;
+} format_context;
+
+// Layout checks against FFmpeg 5.1's headers (offsets measured with the real structs).
+_Static_assert(offsetof(frame, pts) == 136, "AVFrame.pts");
+_Static_assert(offsetof(frame, ch_layout) == 448, "AVFrame.ch_layout");
+_Static_assert(sizeof(packet) == 104, "sizeof(AVPacket)");
+_Static_assert(offsetof(packet, duration) == 64, "AVPacket.duration");
+_Static_assert(offsetof(stream, avg_frame_rate) == 72, "AVStream.avg_frame_rate");
+_Static_assert(offsetof(stream, codecpar) == 208, "AVStream.codecpar");
+_Static_assert(offsetof(format_context, pb) == 32, "AVFormatContext.pb");
+_Static_assert(offsetof(codec_parameters, format) == 28, "AVCodecParameters.format");
+
+enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type_audio = 1 };
+enum { pix_fmt_yuv420p = 0, pix_fmt_nv12 = 23 };
+enum { sample_fmt_fltp = 8 };
+enum { opt_search_children = 1, avio_flag_write = 2, log_level_error = 16, sws_bilinear = 2 };
+#define ERROR_AGAIN (-11)
+#define ERROR_EOF (-(int)(('E') | ('O' << 8) | ('F' << 16) | ((unsigned)' ' << 24)))
+
+static struct {
+    unsigned (*avutil_version)(void);
+    unsigned (*avcodec_version)(void);
+    unsigned (*avformat_version)(void);
+    unsigned (*swscale_version)(void);
+    void (*log_set_level)(int);
+    int (*strerror)(int, char *, size_t);
+    frame *(*frame_alloc)(void);
+    void (*frame_free)(frame **);
+    int (*frame_get_buffer)(frame *, int);
+    int (*frame_make_writable)(frame *);
+    int (*channel_layout_default)(channel_layout *, int);
+    int (*opt_set)(void *, const char *, const char *, int);
+    int (*opt_set_int)(void *, const char *, int64_t, int);
+    int (*opt_set_q)(void *, const char *, rational, int);
+    int (*opt_set_pixel_fmt)(void *, const char *, int, int);
+    int (*opt_set_image_size)(void *, const char *, int, int, int);
+    int (*opt_get_int)(void *, const char *, int, int64_t *);
+    const void *(*find_encoder_by_name)(const char *);
+    const void *(*find_encoder)(int);
+    void *(*codec_alloc_context)(const void *);
+    int (*codec_open)(void *, const void *, void **);
+    void (*codec_free_context)(void **);
+    int (*send_frame)(void *, const frame *);
+    int (*receive_packet)(void *, packet *);
+    int (*parameters_from_context)(void *, const void *);
+    int (*parameters_to_context)(void *, const codec_parameters *);
+    codec_parameters *(*parameters_alloc)(void);
+    void (*parameters_free)(codec_parameters **);
+    packet *(*packet_alloc)(void);
+    void (*packet_free)(packet **);
+    void (*packet_unref)(packet *);
+    void (*packet_rescale_ts)(packet *, rational, rational);
+    int (*alloc_output_context)(format_context **, const void *, const char *, const char *);
+    stream *(*new_stream)(format_context *, const void *);
+    int (*avio_open)(void **, const char *, int);
+    int (*avio_closep)(void **);
+    int (*write_header)(format_context *, void **);
+    int (*interleaved_write_frame)(format_context *, packet *);
+    int (*write_trailer)(format_context *);
+    void (*free_context)(format_context *);
+    void *(*sws_get_context)(int, int, int, int, int, int, int, void *, void *, const double *);
+    int (*sws_scale)(void *, const uint8_t *const[], const int[], int, int, uint8_t *const[], const int[]);
+    void (*sws_free_context)(void *);
+} api;
+
+static int loaded = 0;  // 1 usable, -1 unusable
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define RESOLVE(library, field, name)                    \
+    do {                                                 \
+        *(void **)(&api.field) = dlsym(library, name);   \
+        if (!api.field) return 0;                        \
+    } while (0)
+
+static int resolve_all(void *util, void *codec, void *format, void *scale) {
+    RESOLVE(util, avutil_version, "avutil_version");
+    RESOLVE(codec, avcodec_version, "avcodec_version");
+    RESOLVE(format, avformat_version, "avformat_version");
+    RESOLVE(scale, swscale_version, "swscale_version");
+    RESOLVE(util, log_set_level, "av_log_set_level");
+    RESOLVE(util, strerror, "av_strerror");
+    RESOLVE(util, frame_alloc, "av_frame_alloc");
+    RESOLVE(util, frame_free, "av_frame_free");
+    RESOLVE(util, frame_get_buffer, "av_frame_get_buffer");
+    RESOLVE(util, frame_make_writable, "av_frame_make_writable");
+    RESOLVE(util, channel_layout_default, "av_channel_layout_default");
+    RESOLVE(util, opt_set, "av_opt_set");
+    RESOLVE(util, opt_set_int, "av_opt_set_int");
+    RESOLVE(util, opt_set_q, "av_opt_set_q");
+    RESOLVE(util, opt_set_pixel_fmt, "av_opt_set_pixel_fmt");
+    RESOLVE(util, opt_set_image_size, "av_opt_set_image_size");
+    RESOLVE(util, opt_get_int, "av_opt_get_int");
+    RESOLVE(codec, find_encoder_by_name, "avcodec_find_encoder_by_name");
+    RESOLVE(codec, find_encoder, "avcodec_find_encoder");
+    RESOLVE(codec, codec_alloc_context, "avcodec_alloc_context3");
+    RESOLVE(codec, codec_open, "avcodec_open2");
+    RESOLVE(codec, codec_free_context, "avcodec_free_context");
+    RESOLVE(codec, send_frame, "avcodec_send_frame");
+    RESOLVE(codec, receive_packet, "avcodec_receive_packet");
+    RESOLVE(codec, parameters_from_context, "avcodec_parameters_from_context");
+    RESOLVE(codec, parameters_to_context, "avcodec_parameters_to_context");
+    RESOLVE(codec, parameters_alloc, "avcodec_parameters_alloc");
+    RESOLVE(codec, parameters_free, "avcodec_parameters_free");
+    RESOLVE(codec, packet_alloc, "av_packet_alloc");
+    RESOLVE(codec, packet_free, "av_packet_free");
+    RESOLVE(codec, packet_unref, "av_packet_unref");
+    RESOLVE(codec, packet_rescale_ts, "av_packet_rescale_ts");
+    RESOLVE(format, alloc_output_context, "avformat_alloc_output_context2");
+    RESOLVE(format, new_stream, "avformat_new_stream");
+    RESOLVE(format, avio_open, "avio_open");
+    RESOLVE(format, avio_closep, "avio_closep");
+    RESOLVE(format, write_header, "avformat_write_header");
+    RESOLVE(format, interleaved_write_frame, "av_interleaved_write_frame");
+    RESOLVE(format, write_trailer, "av_write_trailer");
+    RESOLVE(format, free_context, "avformat_free_context");
+    RESOLVE(scale, sws_get_context, "sws_getContext");
+    RESOLVE(scale, sws_scale, "sws_scale");
+    RESOLVE(scale, sws_free_context, "sws_freeContext");
+    return 1;
+}
+
+static void load(void) {
+    loaded = -1;
+    // The libraries stay loaded for the life of the process: codecs hold global state.
+    void *util = dlopen("libavutil.so.57", RTLD_NOW | RTLD_LOCAL);
+    void *codec = util ? dlopen("libavcodec.so.59", RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *format = codec ? dlopen("libavformat.so.59", RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *scale = format ? dlopen("libswscale.so.6", RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!scale || !resolve_all(util, codec, format, scale)) return;
+    // The struct layouts above belong to these majors (the version number's top bits).
+    if (api.avutil_version() >> 16 != 57 || api.avcodec_version() >> 16 != 59 ||
+        api.avformat_version() >> 16 != 59 || api.swscale_version() >> 16 != 6)
+        return;
+    api.log_set_level(log_level_error);
+    loaded = 1;
+}
+
+int cffmpeg_available(void) {
+    pthread_once(&once, load);
+    return loaded == 1;
+}
+
+static void set_message(char *message, size_t capacity, const char *text) {
+    if (message && capacity > 0) snprintf(message, capacity, "%s", text);
+}
+
+static int fail(int code, const char *what, char *message, size_t capacity) {
+    if (message && capacity > 0) {
+        char reason[128] = "unknown error";
+        api.strerror(code, reason, sizeof reason);
+        snprintf(message, capacity, "%s: %s", what, reason);
+    }
+    return CFFMPEG_ERR_LIBRARY;
+}
+
+/// The encoder for a codec: the usual library first, then whatever FFmpeg offers for the codec.
+static const void *video_encoder(int codec) {
+    if (!cffmpeg_available()) return NULL;
+    const char *names[2] = {NULL, NULL};
+    if (codec == CFFMPEG_CODEC_H264) {
+        names[0] = "libx264";
+        names[1] = "libopenh264";
+    } else if (codec == CFFMPEG_CODEC_HEVC) {
+        names[0] = "libx265";
+    } else {
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        const void *found = names[i] ? api.find_encoder_by_name(names[i]) : NULL;
+        if (found) return found;
+    }
+    return api.find_encoder(codec == CFFMPEG_CODEC_H264 ? codec_id_h264 : codec_id_hevc);
+}
+
+int cffmpeg_has_encoder(int codec) {
+    return video_encoder(codec) != NULL && api.find_encoder_by_name("aac") != NULL;
+}
+
+struct cffmpeg_movie {
+    format_context *format;
+    void *video;
+    void *audio;
+    stream *video_stream;
+    stream *audio_stream;
+    rational video_time_base;
+    rational audio_time_base;
+    frame *picture;
+    frame *sound;
+    packet *packet;
+    void *scaler;
+    int width, height;
+    int header_written;
+    int64_t bytes;
+};
+
+static void release(cffmpeg_movie *m) {
+    if (!m) return;
+    if (m->format && m->format->pb) api.avio_closep(&m->format->pb);
+    if (m->format) api.free_context(m->format);
+    if (m->video) api.codec_free_context(&m->video);
+    if (m->audio) api.codec_free_context(&m->audio);
+    if (m->picture) api.frame_free(&m->picture);
+    if (m->sound) api.frame_free(&m->sound);
+    if (m->packet) api.packet_free(&m->packet);
+    if (m->scaler) api.sws_free_context(m->scaler);
+    free(m);
+}
+
+/// Opens an encoder and its stream. The options are set by name (AVOptions), never by field.
+static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *message, size_t capacity) {
+    const void *codec = video_encoder(r->codec);
+    if (!codec) {
+        set_message(message, capacity, "no encoder for the codec in this FFmpeg");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    m->video = api.codec_alloc_context(codec);
+    if (!m->video) return CFFMPEG_ERR_MEMORY;
+    m->video_time_base = (rational){r->frame_ticks, r->timescale};
+    api.opt_set_image_size(m->video, "video_size", r->width, r->height, 0);
+    api.opt_set_pixel_fmt(m->video, "pixel_format", pix_fmt_yuv420p, 0);
+    api.opt_set_q(m->video, "time_base", m->video_time_base, 0);
+    api.opt_set_int(m->video, "b", r->bit_rate, 0);
+    api.opt_set_int(m->video, "g", r->key_interval, 0);
+    // No B-frames, as in a phone's camera recordings: frames leave the encoder in order, so
+    // presentation and decoding times agree and the track starts at zero with no edit list.
+    api.opt_set_int(m->video, "bf", 0, 0);
+    // Limited ("video") range and BT.601, as the frames are converted (and tagged by iPhones).
+    api.opt_set(m->video, "color_range", "tv", 0);
+    api.opt_set(m->video, "colorspace", "smpte170m", 0);
+    // QuickTime and MPEG-4 keep the parameter sets in the sample description, not in the stream.
+    api.opt_set(m->video, "flags", "+global_header", 0);
+    // Speed over size: the picture is cheap, encoding is the cost of recording. x265 is several
+    // times slower than x264 at equal presets, so it gets the fastest one.
+    api.opt_set(m->video, "preset", r->codec == CFFMPEG_CODEC_HEVC ? "ultrafast" : "veryfast", opt_search_children);
+    if (r->codec == CFFMPEG_CODEC_HEVC) {
+        api.opt_set(m->video, "x265-params", "log-level=error", opt_search_children);
+        // Apple's players want HEVC tagged 'hvc1' (parameter sets in the sample description).
+        api.opt_set_int(m->video, "codec_tag", 'h' | ('v' << 8) | ('c' << 16) | ('1' << 24), 0);
+    }
+    int status = api.codec_open(m->video, codec, NULL);
+    if (status < 0) return fail(status, "opening the video encoder", message, capacity);
+    m->video_stream = api.new_stream(m->format, NULL);
+    if (!m->video_stream) return CFFMPEG_ERR_MEMORY;
+    m->video_stream->time_base = m->video_time_base;
+    m->video_stream->avg_frame_rate = (rational){r->timescale, r->frame_ticks};
+    status = api.parameters_from_context(m->video_stream->codecpar, m->video);
+    if (status < 0) return fail(status, "describing the video stream", message, capacity);
+
+    m->picture = api.frame_alloc();
+    if (!m->picture) return CFFMPEG_ERR_MEMORY;
+    m->picture->width = r->width;
+    m->picture->height = r->height;
+    m->picture->format = pix_fmt_yuv420p;
+    status = api.frame_get_buffer(m->picture, 0);
+    if (status < 0) return fail(status, "allocating a picture", message, capacity);
+    m->scaler = api.sws_get_context(r->width, r->height, pix_fmt_nv12, r->width, r->height, pix_fmt_yuv420p,
+                                    sws_bilinear, NULL, NULL, NULL);
+    return m->scaler ? CFFMPEG_OK : CFFMPEG_ERR_MEMORY;
+}
+
+static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *message, size_t capacity) {
+    const void *codec = api.find_encoder_by_name("aac");
+    if (!codec) {
+        set_message(message, capacity, "no AAC encoder in this FFmpeg");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    m->audio = api.codec_alloc_context(codec);
+    if (!m->audio) return CFFMPEG_ERR_MEMORY;
+    m->audio_time_base = (rational){1, r->audio_sample_rate};
+    codec_parameters *parameters = api.parameters_alloc();
+    if (!parameters) return CFFMPEG_ERR_MEMORY;
+    parameters->codec_type = media_type_audio;
+    parameters->codec_id = codec_id_aac;
+    parameters->format = sample_fmt_fltp;  // FFmpeg's AAC encoder takes planar floats only
+    int copied = api.parameters_to_context(m->audio, parameters);
+    api.parameters_free(&parameters);
+    if (copied < 0) return fail(copied, "setting the sample format", message, capacity);
+    api.opt_set_int(m->audio, "ar", r->audio_sample_rate, 0);
+    api.opt_set(m->audio, "ch_layout", "mono", 0);
+    api.opt_set_q(m->audio, "time_base", m->audio_time_base, 0);
+    api.opt_set_int(m->audio, "b", 64000, 0);
+    api.opt_set(m->audio, "flags", "+global_header", 0);
+    int status = api.codec_open(m->audio, codec, NULL);
+    if (status < 0) return fail(status, "opening the AAC encoder", message, capacity);
+    int64_t frame_size = 0;
+    api.opt_get_int(m->audio, "frame_size", 0, &frame_size);
+    if (frame_size != 1024) {
+        set_message(message, capacity, "the AAC encoder does not take 1,024-sample frames");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    m->audio_stream = api.new_stream(m->format, NULL);
+    if (!m->audio_stream) return CFFMPEG_ERR_MEMORY;
+    m->audio_stream->time_base = m->audio_time_base;
+    status = api.parameters_from_context(m->audio_stream->codecpar, m->audio);
+    if (status < 0) return fail(status, "describing the audio stream", message, capacity);
+
+    m->sound = api.frame_alloc();
+    if (!m->sound) return CFFMPEG_ERR_MEMORY;
+    m->sound->nb_samples = 1024;
+    m->sound->format = sample_fmt_fltp;
+    m->sound->sample_rate = r->audio_sample_rate;
+    api.channel_layout_default(&m->sound->ch_layout, 1);
+    status = api.frame_get_buffer(m->sound, 0);
+    return status < 0 ? fail(status, "allocating audio samples", message, capacity) : CFFMPEG_OK;
+}
+
+int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char *message, size_t capacity) {
+    *out = NULL;
+    if (!cffmpeg_available()) {
+        set_message(message, capacity, "FFmpeg 5.1's libraries are not installed (" CFFMPEG_PACKAGES ")");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    if (!r->path || !r->container || r->width <= 0 || r->height <= 0 || r->width % 2 || r->height % 2 ||
+        r->frame_ticks <= 0 || r->timescale <= 0) {
+        set_message(message, capacity, "invalid movie request");
+        return CFFMPEG_ERR_ARGUMENT;
+    }
+    cffmpeg_movie *m = calloc(1, sizeof *m);
+    if (!m) return CFFMPEG_ERR_MEMORY;
+    m->width = r->width;
+    m->height = r->height;
+    int status = api.alloc_output_context(&m->format, NULL, r->container, r->path);
+    if (status < 0 || !m->format) {
+        release(m);
+        return fail(status, "choosing the container", message, capacity);
+    }
+    int result = open_video(m, r, message, capacity);
+    if (result == CFFMPEG_OK && r->audio_sample_rate > 0) result = open_audio(m, r, message, capacity);
+    m->packet = result == CFFMPEG_OK ? api.packet_alloc() : NULL;
+    if (result == CFFMPEG_OK && !m->packet) result = CFFMPEG_ERR_MEMORY;
+    if (result != CFFMPEG_OK) {
+        release(m);
+        return result;
+    }
+    status = api.avio_open(&m->format->pb, r->path, avio_flag_write);
+    if (status < 0) {
+        release(m);
+        return fail(status, "creating the file", message, capacity);
+    }
+    if (r->fragment_microseconds > 0) {
+        char text[32];
+        snprintf(text, sizeof text, "%lld", (long long)r->fragment_microseconds);
+        api.opt_set(m->format, "frag_duration", text, opt_search_children);
+        api.opt_set(m->format, "movflags", "+delay_moov", opt_search_children);
+    }
+    status = api.write_header(m->format, NULL);
+    if (status < 0) {
+        release(m);
+        return fail(status, "writing the movie header", message, capacity);
+    }
+    m->header_written = 1;
+    *out = m;
+    return CFFMPEG_OK;
+}
+
+/// Sends a frame (NULL drains) and writes every packet the encoder has ready.
+static int encode(cffmpeg_movie *m, void *encoder, stream *s, rational time_base, int64_t duration,
+                  const frame *f, char *message, size_t capacity) {
+    int status = api.send_frame(encoder, f);
+    if (status < 0) return fail(status, "encoding", message, capacity);
+    for (;;) {
+        status = api.receive_packet(encoder, m->packet);
+        if (status == ERROR_AGAIN || status == ERROR_EOF) return CFFMPEG_OK;
+        if (status < 0) return fail(status, "encoding", message, capacity);
+        m->packet->stream_index = s->index;
+        // Each frame lasts one tick of its encoder's clock; the muxer needs it for the last sample.
+        if (m->packet->duration == 0) m->packet->duration = duration;
+        api.packet_rescale_ts(m->packet, time_base, s->time_base);
+        m->bytes += m->packet->size;
+        status = api.interleaved_write_frame(m->format, m->packet);
+        api.packet_unref(m->packet);
+        if (status < 0) return fail(status, "writing the movie", message, capacity);
+    }
+}
+
+int cffmpeg_movie_write_video(cffmpeg_movie *m, const uint8_t *luma, size_t luma_stride, const uint8_t *chroma,
+                              size_t chroma_stride, int64_t frame_index, char *message, size_t capacity) {
+    int status = api.frame_make_writable(m->picture);
+    if (status < 0) return fail(status, "reusing the picture", message, capacity);
+    const uint8_t *planes[4] = {luma, chroma, NULL, NULL};
+    const int strides[4] = {(int)luma_stride, (int)chroma_stride, 0, 0};
+    api.sws_scale(m->scaler, planes, strides, 0, m->height, m->picture->data, m->picture->linesize);
+    m->picture->pts = frame_index;
+    return encode(m, m->video, m->video_stream, m->video_time_base, 1, m->picture, message, capacity);
+}
+
+int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int count, int64_t sample_index,
+                              char *message, size_t capacity) {
+    if (!m->audio) return CFFMPEG_OK;
+    if (count != 1024) {
+        set_message(message, capacity, "audio comes in 1,024-sample buffers");
+        return CFFMPEG_ERR_ARGUMENT;
+    }
+    int status = api.frame_make_writable(m->sound);
+    if (status < 0) return fail(status, "reusing the audio frame", message, capacity);
+    float *out = (float *)m->sound->data[0];
+    for (int i = 0; i < count; i++) out[i] = (float)samples[i] / 32768.0f;
+    m->sound->pts = sample_index;
+    return encode(m, m->audio, m->audio_stream, m->audio_time_base, count, m->sound, message, capacity);
+}
+
+int64_t cffmpeg_movie_bytes(const cffmpeg_movie *m) { return m ? m->bytes : 0; }
+
+int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
+    int result = encode(m, m->video, m->video_stream, m->video_time_base, 1, NULL, message, capacity);
+    if (result == CFFMPEG_OK && m->audio)
+        result = encode(m, m->audio, m->audio_stream, m->audio_time_base, 1024, NULL, message, capacity);
+    if (result == CFFMPEG_OK) {
+        int status = api.write_trailer(m->format);
+        if (status < 0) result = fail(status, "writing the movie trailer", message, capacity);
+    }
+    if (result == CFFMPEG_OK) {
+        int status = api.avio_closep(&m->format->pb);
+        if (status < 0) result = fail(status, "closing the file", message, capacity);
+    }
+    release(m);
+    return result;
+}
+
+void cffmpeg_movie_discard(cffmpeg_movie *m) { release(m); }

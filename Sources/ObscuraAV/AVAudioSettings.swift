@@ -1,0 +1,8 @@
+/// `AVFormatIDKey`: the audio format (a `kAudioFormat…` code) in an audio settings dictionary.
+public let AVFormatIDKey = "AVFormatIDKey"
+/// `AVSampleRateKey`: samples per second, in an audio settings dictionary.
+public let AVSampleRateKey = "AVSampleRateKey"
+/// `AVNumberOfChannelsKey`: the channel count, in an audio settings dictionary.
+public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
+/// `kAudioFormatMPEG4AAC`: MPEG-4 AAC ('aac ').
+public let kAudioFormatMPEG4AAC: FourCharCode = 0x6161_6320

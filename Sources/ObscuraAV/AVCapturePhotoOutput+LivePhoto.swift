@@ -1,0 +1,100 @@
+import Foundation
+import ISP
+
+/// Live Photo movies (spec §20 rule 12): a short H.264 movie around the photo, written through the
+/// same FFmpeg path as movie recordings.
+extension AVCapturePhotoOutput {
+    /// What one Live Photo movie holds.
+    struct LivePhotoPlan {
+        let url: URL
+        let device: AVCaptureDevice
+        let dimensions: CMVideoDimensions
+        let frameDuration: CMTime
+        let hasAudio: Bool
+        let scene: String
+    }
+
+    /// Seconds of movie on each side of the photo, as Apple describes Live Photos [D].
+    static let livePhotoHalfSpan = 1.5
+    /// The widest Live Photo movie frame: the 1440 × 1080 of iPhones' Live Photo movies [I].
+    static let livePhotoMaxWidth = 1440
+
+    /// Live Photo is offered where movies can be written, under the `.photo` preset, without a movie
+    /// file output in the session (spec §3.1 [D], §20 rule 12 [I]).
+    static func livePhotoSupported(preset: AVCaptureSession.Preset, session: AVCaptureSession?) -> Bool {
+        guard MovieWriter.availableCodecs.contains(.h264) || MovieWriter.availableCodecs.contains(.hevc) else {
+            return false
+        }
+        let hasMovieOutput = session?.outputs.contains { $0 is AVCaptureMovieFileOutput } ?? false
+        return preset == .photo && !hasMovieOutput
+    }
+
+    /// The movie's plan for a request with a Live Photo URL: the active format scaled to at most
+    /// `livePhotoMaxWidth`, at the stream's rate capped at 30 frames per second [I].
+    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?) -> LivePhotoPlan {
+        let format = device.activeFormat.dimensions
+        let scale = min(1, Double(livePhotoMaxWidth) / Double(max(1, format.width)))
+        func even(_ v: Int32) -> Int32 { max(2, Int32((Double(v) * scale / 2).rounded()) * 2) }
+        let thirtieth = CMTime(value: 1, timescale: 30)
+        let active = device.activeVideoMinFrameDuration
+        let duration = active.isValid && active.seconds > thirtieth.seconds ? active : thirtieth
+        return LivePhotoPlan(
+            url: url, device: device,
+            dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
+            frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene)
+    }
+
+    /// Writes the movie: `livePhotoHalfSpan` seconds of frames before the photo and as many after,
+    /// the photo's moment in the middle. Returns the movie's duration, the photo's time in it, and
+    /// the error if the movie could not be written (the URL then holds nothing).
+    func writeLivePhotoMovie(_ plan: LivePhotoPlan) -> (duration: CMTime, photoDisplayTime: CMTime, error: Error?) {
+        let tick = plan.frameDuration
+        let half = Int64((Self.livePhotoHalfSpan / tick.seconds).rounded())
+        let count = 2 * half
+        let photoTime = CMTime(value: half * tick.value, timescale: tick.timescale)
+        let duration = CMTime(value: count * tick.value, timescale: tick.timescale)
+        let (w, h) = (Int(plan.dimensions.width), Int(plan.dimensions.height))
+        let device = plan.device
+        let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
+        guard
+            let frame = StreamRendering.shared.template(
+                device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: plan.scene,
+                pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space, look: device.streamLook)
+        else { return (.zero, .zero, AVError(.unknown)) }
+        let codec: AVVideoCodecType = MovieWriter.availableCodecs.contains(.h264) ? .h264 : .hevc
+        let fps = 1 / tick.seconds
+        let compression = AVCaptureMovieFileOutput.defaultCompression(codec, dimensions: plan.dimensions, fps: fps)
+        let partial = plan.url.deletingLastPathComponent()
+            .appendingPathComponent(".\(plan.url.lastPathComponent).partial")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        do {
+            if FileManager.default.fileExists(atPath: plan.url.path) { throw AVError(.fileAlreadyExists) }
+            let writer = try MovieWriter(
+                path: partial.path,
+                plan: MovieWriter.Plan(
+                    codec: codec, container: "mov", width: w, height: h, frameDuration: tick,
+                    bitRate: compression[AVVideoAverageBitRateKey] as? Int ?? 0,
+                    keyFrameInterval: compression[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
+                    hasAudio: plan.hasAudio, fragmentInterval: .invalid))
+            let perBuffer = AVCaptureAudioDataOutput.samplesPerBuffer
+            let rate = Double(AVCaptureAudioDataOutput.sampleRate)
+            var nextAudio = 0
+            for k in 0..<count {
+                let end = Double(k + 1) * tick.seconds * rate
+                while plan.hasAudio, Double(nextAudio * perBuffer) < end {
+                    try writer.appendAudio(
+                        AVCaptureAudioDataOutput.samples(index: nextAudio), sampleIndex: Int64(nextAudio * perBuffer))
+                    nextAudio += 1
+                }
+                try writer.appendVideo(frame, index: k)
+            }
+            try writer.finish()
+            try FileManager.default.moveItem(at: partial, to: plan.url)
+            return (duration, photoTime, nil)
+        } catch let error as AVError {
+            return (.zero, .zero, error)
+        } catch {
+            return (.zero, .zero, AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "\(error)"]))
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import CaptureRules
+import Foundation
+
+/// One recording of a file output, from `startRecording(to:recordingDelegate:)` to
+/// `didFinishRecordingTo` (spec §20).
+///
+///     preparing ─begin─▶ waiting ─first frame─▶ writing ─stop, limit, failure─▶ finishing ─▶ finished
+///                           └──────── stop before any frame ──────────────────▶ finishing
+///
+/// The stream engine hands each frame to `accept` on its thread; encoding runs on the recording's
+/// own serial queue with at most `backlogFrames` frames waiting, so a slow encoder slows the
+/// stream instead of piling up frames. The file is written under a hidden partial name next to
+/// the target and renamed once its trailer is written, so a recording that dies midway leaves
+/// nothing under the client's name (spec §20 rule 10 [I]).
+final class MovieRecording: @unchecked Sendable {
+    enum State { case preparing, waiting, writing, finishing, finished }
+
+    /// Why a recording ends.
+    enum Ending {
+        case clientStopped, sessionStopped, maximumDuration, maximumFileSize, diskFull, failed(AVError)
+    }
+
+    /// Frames allowed to wait for the encoder.
+    static let backlogFrames = 8
+
+    let url: URL
+    private let partialURL: URL
+    private weak var output: AVCaptureFileOutput?
+    /// Held strongly until `didFinishRecordingTo` has run, as Apple holds it [D].
+    private var delegate: AVCaptureFileOutputRecordingDelegate?
+    private let plan: MovieWriter.Plan?
+    private let limits: (duration: CMTime, size: Int64, freeSpace: Int64)
+    private let delegateQueue: DispatchQueue
+    private let encodeQueue = DispatchQueue(label: "obscura.movie.encode")
+    private let backlog = DispatchSemaphore(value: MovieRecording.backlogFrames)
+
+    private let lock = NSLock()
+    private var state = State.preparing
+    private var ending: Ending?
+    private var frames: Int64 = 0
+    private var startSample: Int64 = 0
+    private var nextAudio = 0
+    private var bytes: Int64 = 0
+    /// Touched only on `encodeQueue`.
+    private var writer: MovieWriter?
+    private var writeFailure: String?
+
+    init(
+        output: AVCaptureFileOutput, url: URL, delegate: AVCaptureFileOutputRecordingDelegate, plan: MovieWriter.Plan?,
+        limits: (duration: CMTime, size: Int64, freeSpace: Int64), delegateQueue: DispatchQueue
+    ) {
+        self.output = output
+        self.url = url
+        self.delegate = delegate
+        // spec §20 rule 10 [I]: MPEG-4 for .mp4 and .m4v names, QuickTime otherwise.
+        self.plan = plan.map { plan in
+            var chosen = plan
+            chosen.container = ["mp4", "m4v"].contains(url.pathExtension.lowercased()) ? "mp4" : "mov"
+            return chosen
+        }
+        self.limits = limits
+        self.delegateQueue = delegateQueue
+        partialURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+    }
+
+    /// The media time written: whole frames of the plan's duration (never past the limit, rule 7).
+    var recordedDuration: CMTime {
+        guard let plan else { return .zero }
+        let n = lock.withLock { frames }
+        return CMTime(value: n * plan.frameDuration.value, timescale: plan.frameDuration.timescale)
+    }
+
+    var recordedFileSize: Int64 { lock.withLock { bytes } }
+
+    var acceptsFrames: Bool { lock.withLock { state == .waiting || state == .writing } }
+
+    /// Opens the file, or ends at once when recording cannot start (spec §20 rules 4, 5, 8).
+    func begin(sessionRunning: Bool, unavailableReason: String?) {
+        if let unavailableReason {
+            Emulation.shared.record(
+                TraceEntry(
+                    section: "§20", rule: 5, outcome: .decided,
+                    sentence: "No movie can be recorded: \(unavailableReason). The recording ends with "
+                        + "AVError.encoderNotFound."))
+            stop(.failed(AVError(.encoderNotFound, userInfo: [NSLocalizedFailureReasonErrorKey: unavailableReason])))
+            return
+        }
+        if FileManager.default.fileExists(atPath: url.path) {
+            stop(.failed(AVError(.fileAlreadyExists)))
+            return
+        }
+        guard sessionRunning else {
+            stop(.failed(AVError(.sessionNotRunning)))
+            return
+        }
+        guard let plan else {
+            stop(.failed(AVError(.unknown)))
+            return
+        }
+        let path = partialURL.path
+        // The file opens on the encoding queue before any frame is queued there.
+        lock.withLock {
+            encodeQueue.async { [self] in
+                try? FileManager.default.removeItem(atPath: path)
+                do {
+                    writer = try MovieWriter(path: path, plan: plan)
+                } catch {
+                    writeFailure = "\(error)"
+                    stop(.failed(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "\(error)"])))
+                }
+            }
+            if state == .preparing { state = .waiting }
+        }
+    }
+
+    /// Takes one video frame at stream time `time`, with the audio that plays during it.
+    func accept(_ frame: CVPixelBuffer, time: CMTime, connections: [AVCaptureConnection]) {
+        guard let plan else { return }
+        let sampleRate = Int64(AVCaptureAudioDataOutput.sampleRate)
+        let perBuffer = AVCaptureAudioDataOutput.samplesPerBuffer
+        // A slot first: waiting for the encoder must not hold the lock `stop` needs.
+        backlog.wait()
+        // Taking the frame and queueing its encoding happen under one lock, as `stop` queues the
+        // finish under it: every frame counted in `recordedDuration` is in the file.
+        let full = lock.withLock { () -> Bool? in
+            guard state == .waiting || state == .writing else { return nil }
+            if state == .waiting {
+                state = .writing
+                // Audio starts with the first buffer that begins at or after the first frame.
+                startSample = Int64((time.seconds * Double(sampleRate)).rounded())
+                nextAudio = Int((startSample + Int64(perBuffer) - 1) / Int64(perBuffer))
+                if let delegate, let output {
+                    let job = UncheckedSendable((delegate, output, connections, url))
+                    delegateQueue.async {
+                        let (delegate, output, connections, url) = job.value
+                        delegate.fileOutput(output, didStartRecordingTo: url, from: connections)
+                    }
+                }
+            }
+            let index = frames
+            frames += 1
+            // The buffers that begin before this frame ends.
+            let end = Int64(((time + plan.frameDuration).seconds * Double(sampleRate)).rounded())
+            var last = nextAudio
+            while Int64(last * perBuffer) < end { last += 1 }
+            let audio = plan.hasAudio ? nextAudio..<last : last..<last
+            nextAudio = last
+            let start = startSample
+            let work = UncheckedSendable(frame)
+            encodeQueue.async { [self] in
+                defer { backlog.signal() }
+                encode(work.value, index: index, audio: audio, startSample: start)
+            }
+            return limits.duration.isValid && limits.duration.seconds > 0
+                && Double(frames) * plan.frameDuration.seconds >= limits.duration.seconds - 1e-9
+        }
+        guard let full else {
+            backlog.signal()
+            return
+        }
+        if full { stop(.maximumDuration) }
+    }
+
+    /// Writes one frame and the audio buffers that play during it (on `encodeQueue`).
+    private func encode(_ frame: CVPixelBuffer, index: Int64, audio: Range<Int>, startSample: Int64) {
+        guard let writer, writeFailure == nil else { return }
+        let perBuffer = AVCaptureAudioDataOutput.samplesPerBuffer
+        do {
+            for j in audio {
+                try writer.appendAudio(
+                    AVCaptureAudioDataOutput.samples(index: j), sampleIndex: Int64(j * perBuffer) - startSample)
+            }
+            try writer.appendVideo(frame, index: index)
+            let written = writer.bytes
+            lock.withLock { bytes = written }
+            if limits.size > 0, written >= limits.size { stop(.maximumFileSize) }
+            // Free space is checked once a second of frames: a file-system query per frame is waste.
+            if limits.freeSpace > 0, index % 30 == 0, let free = freeSpace(), free < limits.freeSpace {
+                stop(.diskFull)
+            }
+        } catch {
+            writeFailure = "\(error)"
+            stop(.failed(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "\(error)"])))
+        }
+    }
+
+    /// Ends the recording once; later calls do nothing. The file is finished on the encoding queue,
+    /// after every frame already taken.
+    func stop(_ why: Ending) {
+        lock.withLock {
+            guard state == .preparing || state == .waiting || state == .writing else { return }
+            state = .finishing
+            ending = why
+            encodeQueue.async { [self] in finishOnQueue() }
+        }
+    }
+
+    private func finishOnQueue() {
+        let (why, written) = lock.withLock { (ending ?? .clientStopped, frames) }
+        // The first error is the cause; later ones follow from it.
+        var failure: AVError?
+        switch why {
+        case .failed(let cause): failure = cause
+        case .maximumDuration: failure = AVError(.maximumDurationReached)
+        case .maximumFileSize: failure = AVError(.maximumFileSizeReached)
+        case .diskFull: failure = AVError(.diskFull)
+        case .sessionStopped: failure = AVError(.sessionNotRunning)
+        case .clientStopped: break
+        }
+        var success = false
+        if let writer {
+            self.writer = nil
+            if written == 0 || writeFailure != nil {
+                writer.discard()
+            } else {
+                do {
+                    try writer.finish()
+                    success = true
+                } catch let problem {
+                    failure =
+                        failure ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.description])
+                }
+            }
+        }
+        // spec §20 rule 4 [D]: never replace a file that appeared at the URL meanwhile.
+        if success, FileManager.default.fileExists(atPath: url.path) {
+            success = false
+            failure = failure ?? AVError(.fileAlreadyExists)
+        }
+        if success, (try? FileManager.default.moveItem(at: partialURL, to: url)) == nil {
+            success = false
+            failure = failure ?? AVError(.unknown)
+        }
+        try? FileManager.default.removeItem(at: partialURL)
+        if written == 0 { failure = failure ?? AVError(.noDataCaptured) }  // spec §20 rule 8 [D][I]
+        let size = success ? (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int64 : nil
+        lock.withLock {
+            if let size { bytes = size }
+            state = .finished
+        }
+        let reported = failure.map { cause -> AVError in
+            var info = cause.userInfo
+            info[AVErrorRecordingSuccessfullyFinishedKey] = success
+            info[AVErrorTimeKey] = recordedDuration
+            info[AVErrorFileSizeKey] = recordedFileSize
+            return AVError(cause.code, userInfo: info)
+        }
+        let delegate = lock.withLock { () -> AVCaptureFileOutputRecordingDelegate? in
+            defer { self.delegate = nil }
+            return self.delegate
+        }
+        let url = self.url
+        let job = UncheckedSendable((delegate, output, reported, self))
+        delegateQueue.async {
+            let (delegate, output, reported, recording) = job.value
+            guard let output else { return }
+            delegate?.fileOutput(output, didFinishRecordingTo: url, from: output.connections, error: reported)
+            output.recordingDidFinish(recording)
+        }
+    }
+
+    /// Bytes free on the volume of the file.
+    private func freeSpace() -> Int64? {
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: url.deletingLastPathComponent().path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
+    }
+}

@@ -1,0 +1,141 @@
+import CFFmpeg
+import Foundation
+
+/// One movie file written through FFmpeg (the CFFmpeg shim): H.264 or HEVC video from 4:2:0
+/// Y'CbCr frames, and optionally AAC audio from the stream's 1,024-sample buffers.
+///
+/// Calls are synchronous and must not overlap; `MovieRecording` runs them on its own queue.
+final class MovieWriter: @unchecked Sendable {
+    /// Why a movie could not be written.
+    struct Failure: Error, CustomStringConvertible {
+        let unavailable: Bool
+        let description: String
+    }
+
+    /// What the file holds.
+    struct Plan {
+        var codec: AVVideoCodecType
+        var container: String
+        var width: Int
+        var height: Int
+        /// One frame's duration; frame timestamps count frames of it.
+        var frameDuration: CMTime
+        var bitRate: Int
+        var keyFrameInterval: Int
+        var hasAudio: Bool
+        /// Zero or invalid: one movie box at the end.
+        var fragmentInterval: CMTime
+    }
+
+    /// The Debian packages that carry FFmpeg's libraries, for messages.
+    static let packages = CFFMPEG_PACKAGES
+
+    /// The codecs movies can be written in here, HEVC first as Apple lists them (spec §20 rule 2).
+    static let availableCodecs: [AVVideoCodecType] = {
+        guard cffmpeg_available() != 0 else { return [] }
+        var codecs: [AVVideoCodecType] = []
+        if cffmpeg_has_encoder(Int32(CFFMPEG_CODEC_HEVC)) != 0 { codecs.append(.hevc) }
+        if cffmpeg_has_encoder(Int32(CFFMPEG_CODEC_H264)) != 0 { codecs.append(.h264) }
+        return codecs
+    }()
+
+    /// Why no codec is offered, for errors and traces; nil when movies can be written.
+    static var unavailableReason: String? {
+        if cffmpeg_available() == 0 {
+            return "FFmpeg 5.1's libraries are not installed (Debian: apt-get install \(packages))"
+        }
+        return availableCodecs.isEmpty ? "this FFmpeg has no H.264 or HEVC encoder (Debian: libavcodec59)" : nil
+    }
+
+    private var movie: OpaquePointer?
+    private let luma: (width: Int, height: Int)
+
+    /// Creates the file and writes its header.
+    init(path: String, plan: Plan) throws(Failure) {
+        luma = (plan.width, plan.height)
+        var message = [CChar](repeating: 0, count: 256)
+        let codec = plan.codec == .hevc ? Int32(CFFMPEG_CODEC_HEVC) : Int32(CFFMPEG_CODEC_H264)
+        let fragment = plan.fragmentInterval.isValid && plan.fragmentInterval.seconds > 0
+            ? Int64(plan.fragmentInterval.seconds * 1_000_000) : 0
+        var opened: OpaquePointer?
+        let status = path.withCString { cPath in
+            plan.container.withCString { cContainer in
+                var request = cffmpeg_movie_request(
+                    path: cPath, container: cContainer, codec: codec, width: Int32(plan.width),
+                    height: Int32(plan.height), frame_ticks: Int32(clamping: plan.frameDuration.value),
+                    timescale: plan.frameDuration.timescale, bit_rate: Int64(plan.bitRate),
+                    key_interval: Int32(clamping: plan.keyFrameInterval),
+                    audio_sample_rate: plan.hasAudio ? Int32(AVCaptureAudioDataOutput.sampleRate) : 0,
+                    fragment_microseconds: fragment)
+                return cffmpeg_movie_open(&request, &opened, &message, message.count)
+            }
+        }
+        guard status == Int32(CFFMPEG_OK), let opened else { throw Self.failure(status, message) }
+        movie = opened
+    }
+
+    deinit { if let movie { cffmpeg_movie_discard(movie) } }
+
+    /// Bytes of compressed media written so far.
+    var bytes: Int64 { movie.map { cffmpeg_movie_bytes($0) } ?? 0 }
+
+    /// Encodes one frame; `index` counts frames from the start of the movie.
+    func appendVideo(_ buffer: CVPixelBuffer, index: Int64) throws(Failure) {
+        guard let movie else { throw Failure(unavailable: false, description: "the movie is closed") }
+        let planes = buffer.planes
+        guard planes.count == 2, buffer.width == luma.width, buffer.height == luma.height else {
+            throw Failure(unavailable: false, description: "frames must be 4:2:0 Y'CbCr at the movie's size")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = cffmpeg_movie_write_video(
+            movie, planes[0].base.assumingMemoryBound(to: UInt8.self), planes[0].bytesPerRow,
+            planes[1].base.assumingMemoryBound(to: UInt8.self), planes[1].bytesPerRow, index, &message,
+            message.count)
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+    }
+
+    /// Encodes one audio buffer; `sampleIndex` counts samples from the start of the movie.
+    func appendAudio(_ samples: [Int16], sampleIndex: Int64) throws(Failure) {
+        guard let movie else { throw Failure(unavailable: false, description: "the movie is closed") }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = samples.withUnsafeBufferPointer { pointer in
+            cffmpeg_movie_write_audio(
+                movie, pointer.baseAddress, Int32(pointer.count), sampleIndex, &message, message.count)
+        }
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+    }
+
+    /// Drains the encoders and writes the trailer: the file is complete when this returns.
+    func finish() throws(Failure) {
+        guard let movie else { return }
+        self.movie = nil
+        var message = [CChar](repeating: 0, count: 256)
+        let status = cffmpeg_movie_finish(movie, &message, message.count)
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+    }
+
+    /// Closes the file unfinished (the caller removes it).
+    func discard() {
+        guard let movie else { return }
+        self.movie = nil
+        cffmpeg_movie_discard(movie)
+    }
+
+    private static func failure(_ status: Int32, _ message: [CChar]) -> Failure {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Failure(
+            unavailable: status == Int32(CFFMPEG_ERR_UNAVAILABLE), description: text.isEmpty ? "FFmpeg failed" : text)
+    }
+}
+
+extension AVCaptureAudioDataOutput {
+    /// The samples of stream buffer `index` (the tone `buffer(index:)` carries), 16-bit mono.
+    static func samples(index: Int) -> [Int16] {
+        guard let bytes = buffer(index: index).dataBuffer?.bytes else { return [] }
+        return bytes.withUnsafeBytes { raw in
+            (0..<samplesPerBuffer).map {
+                Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+            }
+        }
+    }
+}

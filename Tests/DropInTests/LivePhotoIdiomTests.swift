@@ -1,0 +1,128 @@
+import AVFoundation
+import CoreMedia
+import Foundation
+import Testing
+
+/// Records a photo request's callbacks, with the Live Photo movie's facts.
+final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [String] = []
+    private var movie: (url: URL, duration: CMTime, displayTime: CMTime, error: Error?)?
+    private var dimensions = CMVideoDimensions()
+    private let done = DispatchSemaphore(value: 0)
+
+    var events: [String] { lock.withLock { calls } }
+    var movieFacts: (url: URL, duration: CMTime, displayTime: CMTime, error: Error?)? { lock.withLock { movie } }
+    var movieDimensions: CMVideoDimensions { lock.withLock { dimensions } }
+
+    private func note(_ event: String) { lock.withLock { calls.append(event) } }
+
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
+        lock.withLock {
+            calls.append("willBeginCapture")
+            dimensions = resolvedSettings.livePhotoMovieDimensions
+        }
+    }
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
+        note("willCapturePhoto")
+    }
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
+        note("didCapturePhoto")
+    }
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        note("didFinishProcessingPhoto")
+    }
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+        resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
+        note("didFinishRecordingLivePhotoMovie")
+    }
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+        photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?
+    ) {
+        lock.withLock {
+            calls.append("didFinishProcessingLivePhotoToMovieFile")
+            movie = (outputFileURL, duration, photoDisplayTime, error)
+        }
+    }
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings,
+        error: Error?
+    ) {
+        note("didFinishCapture")
+        done.signal()
+    }
+
+    func waitForFinish(seconds: Double = 300) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+}
+
+extension DropIn {
+    @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+    struct LivePhotoIdiomTests {
+        // spec §6, §20 rule 12: Apple's sample turns Live Photo on when supported and gets a movie of
+        // about 1.5 s each side of the photo, the movie callbacks after the photo's and before the end.
+        @Test func livePhotoMovieSurroundsThePhoto() throws {
+            let session = AVCaptureSession()
+            let output = AVCapturePhotoOutput()
+            session.beginConfiguration()
+            session.sessionPreset = .photo
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            let input = try AVCaptureDeviceInput(device: camera)
+            if session.canAddInput(input) { session.addInput(input) }
+            if session.canAddOutput(output) { session.addOutput(output) }
+            #expect(output.isLivePhotoCaptureSupported)
+            output.isLivePhotoCaptureEnabled = output.isLivePhotoCaptureSupported
+            session.commitConfiguration()
+            session.startRunning()
+            defer { session.stopRunning() }
+
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("live.mov")
+            let settings = AVCapturePhotoSettings()
+            settings.livePhotoMovieFileURL = url
+            let events = LivePhotoEvents()
+            output.capturePhoto(with: settings, delegate: events)
+            #expect(events.waitForFinish())
+            #expect(events.events == [
+                "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoToMovieFile", "didFinishCapture",
+            ])
+            let movie = try #require(events.movieFacts)
+            #expect(movie.error == nil)
+            #expect(movie.url == url)
+            #expect(abs(movie.duration.seconds - 3) < 1e-9)
+            #expect(abs(movie.displayTime.seconds - 1.5) < 1e-9)
+
+            let probe = try ProbedMovie(url)
+            let video = try #require(probe.video)
+            #expect(video.codec == "h264")
+            let size = events.movieDimensions
+            #expect(video.width == Int(size.width) && video.height == Int(size.height))
+            #expect(events.movieDimensions.width > 0)
+            let frameRate = try #require(video.frameRate?.split(separator: "/").compactMap { Double($0) })
+            let fps = frameRate[0] / frameRate[1]
+            let duration = try #require(video.duration)
+            #expect(abs(duration - movie.duration.seconds) <= 1 / fps + 1e-6)
+            #expect(video.frames == Int((movie.duration.seconds * fps).rounded()))
+        }
+
+        // spec §3.1 [D]: a movie file output in the session rules Live Photo out.
+        @Test func movieOutputRulesOutLivePhoto() throws {
+            let rig = try MovieRig(preset: .photo)
+            let photo = AVCapturePhotoOutput()
+            if rig.session.canAddOutput(photo) { rig.session.addOutput(photo) }
+            #expect(!photo.isLivePhotoCaptureSupported)
+            rig.session.removeOutput(rig.output)
+            #expect(photo.isLivePhotoCaptureSupported)
+        }
+    }
+}

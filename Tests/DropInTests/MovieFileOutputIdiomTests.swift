@@ -1,0 +1,326 @@
+import AVFoundation
+import CoreMedia
+import Foundation
+import Testing
+
+/// Movies are written with FFmpeg's libraries, loaded at run time; CI installs them. Without them no
+/// codec is offered and these tests have nothing to record.
+enum MovieSupport {
+    /// `ffprobe` from the `PATH`, as a shell would find it.
+    static let ffprobe: URL = {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let found = folders.map { URL(fileURLWithPath: $0).appendingPathComponent("ffprobe") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return found ?? URL(fileURLWithPath: "ffprobe")
+    }()
+    static let available =
+        !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty
+        && FileManager.default.isExecutableFile(atPath: ffprobe.path)
+    static let skipReason: Comment =
+        "FFmpeg's runtime is absent: apt-get install libavformat59 libavcodec59 libswscale6 ffmpeg"
+
+    /// A fresh folder for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("movies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// What `ffprobe -show_streams -show_format -count_frames` reports about a file: an independent
+/// reader, so a test compares the file with what the API promised, not with our own writer.
+struct ProbedMovie {
+    struct Stream {
+        let codec: String
+        let kind: String
+        let width: Int?
+        let height: Int?
+        let frameRate: String?
+        let duration: Double?
+        let frames: Int?
+        let sampleRate: Int?
+        let channels: Int?
+        let tag: String?
+    }
+
+    let streams: [Stream]
+    let duration: Double?
+    let json: String
+
+    init(_ url: URL) throws {
+        let process = Process()
+        process.executableURL = MovieSupport.ffprobe
+        process.arguments = [
+            "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", url.path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        json = String(decoding: data, as: UTF8.self)
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        func number(_ value: Any?) -> Double? { (value as? String).flatMap(Double.init) ?? (value as? Double) }
+        streams = (root["streams"] as? [[String: Any]] ?? []).map { s in
+            Stream(
+                codec: s["codec_name"] as? String ?? "", kind: s["codec_type"] as? String ?? "",
+                width: s["width"] as? Int, height: s["height"] as? Int, frameRate: s["r_frame_rate"] as? String,
+                duration: number(s["duration"]), frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
+                sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) }, channels: s["channels"] as? Int,
+                tag: s["codec_tag_string"] as? String)
+        }
+        duration = number((root["format"] as? [String: Any])?["duration"])
+    }
+
+    var video: Stream? { streams.first { $0.kind == "video" } }
+    var audio: Stream? { streams.first { $0.kind == "audio" } }
+}
+
+/// Records the delegate's calls in order and signals the end.
+final class RecordingEvents: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [String] = []
+    private var finishError: Error?
+    private let done = DispatchSemaphore(value: 0)
+    private var recordingWhenFinished: Bool?
+
+    var events: [String] { lock.withLock { calls } }
+    var error: Error? { lock.withLock { finishError } }
+    var wasRecordingInFinish: Bool? { lock.withLock { recordingWhenFinished } }
+
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {
+        lock.withLock { calls.append("start") }
+    }
+
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
+        error: Error?
+    ) {
+        // The file is complete by now: its size no longer changes.
+        let recording = output.isRecording
+        lock.withLock {
+            calls.append("finish")
+            finishError = error
+            recordingWhenFinished = recording
+        }
+        done.signal()
+    }
+
+    /// Waits for `didFinishRecordingTo`; false on timeout.
+    func waitForFinish(seconds: Double = 300) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+}
+
+/// A session with the default camera at a preset, optionally a microphone, and a movie file output.
+final class MovieRig: @unchecked Sendable {
+    let session = AVCaptureSession()
+    let output = AVCaptureMovieFileOutput()
+    let camera: AVCaptureDevice
+
+    init(preset: AVCaptureSession.Preset = .hd1920x1080, microphone: Bool = false) throws {
+        camera = try #require(AVCaptureDevice.default(for: .video))
+        session.beginConfiguration()
+        session.sessionPreset = preset
+        let input = try AVCaptureDeviceInput(device: camera)
+        if session.canAddInput(input) { session.addInput(input) }
+        if microphone, let mic = AVCaptureDevice.default(for: .audio) {
+            let audio = try AVCaptureDeviceInput(device: mic)
+            if session.canAddInput(audio) { session.addInput(audio) }
+        }
+        if session.canAddOutput(output) { session.addOutput(output) }
+        session.commitConfiguration()
+    }
+
+    /// The camera's frame rate, as the app would read it.
+    var framesPerSecond: Double { 1 / camera.activeVideoMinFrameDuration.seconds }
+
+    func use(_ codec: AVVideoCodecType) throws {
+        let connection = try #require(output.connection(with: .video))
+        output.setOutputSettings([AVVideoCodecKey: codec], for: connection)
+    }
+}
+
+extension DropIn {
+    @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+    struct MovieFileOutputIdiomTests {
+        /// Checks a finished clip against the API: one frame per frame duration, at the format's size.
+        func expectClip(
+            _ probe: ProbedMovie, codec: String, rig: MovieRig, seconds: Double,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            let video = try #require(probe.video, sourceLocation: sourceLocation)
+            let fps = rig.framesPerSecond
+            let dimensions = CMVideoFormatDescriptionGetDimensions(rig.camera.activeFormat.formatDescription)
+            #expect(video.codec == codec, sourceLocation: sourceLocation)
+            #expect(
+                video.width == Int(dimensions.width) && video.height == Int(dimensions.height),
+                sourceLocation: sourceLocation)
+            #expect(video.frameRate == "\(Int(fps.rounded()))/1", sourceLocation: sourceLocation)
+            let duration = try #require(video.duration, sourceLocation: sourceLocation)
+            #expect(abs(duration - seconds) <= 1 / fps + 1e-6, "duration \(duration)", sourceLocation: sourceLocation)
+            #expect(video.frames == Int((seconds * fps).rounded()), sourceLocation: sourceLocation)
+        }
+
+        // spec §20 rules 6, 7: the limit stops the recording after exactly that much media; the
+        // error says so and that the file is good, and the file is complete before the callback.
+        @Test func maxRecordedDurationStopsAnH264Clip() throws {
+            let rig = try MovieRig()
+            try rig.use(.h264)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("clip.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(rig.output.isRecording)
+            #expect(events.waitForFinish())
+            #expect(events.events == ["start", "finish"])
+            let error = try #require(events.error as? AVError)
+            #expect(error.code == .maximumDurationReached)
+            #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true)
+            #expect((events.error as NSError?)?.code == AVError.Code.maximumDurationReached.rawValue)
+            #expect(rig.output.recordedDuration == CMTime(value: 1, timescale: 1))
+            // Nothing but the movie: the partial file was renamed, not left behind.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["clip.mov"])
+            let probe = try ProbedMovie(url)
+            #expect(probe.streams.count == 1)
+            try expectClip(probe, codec: "h264", rig: rig, seconds: 1)
+        }
+
+        // spec §20 rules 6, 10: with a microphone the movie carries AAC audio alongside the video.
+        @Test func microphoneAddsAnAACTrack() throws {
+            let rig = try MovieRig(preset: .hd1280x720, microphone: true)
+            #expect(rig.output.connection(with: .audio) != nil)
+            try rig.use(.h264)
+            rig.output.maxRecordedDuration = CMTime(value: 2, timescale: 1)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("voice.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            let probe = try ProbedMovie(url)
+            #expect(probe.streams.count == 2)
+            try expectClip(probe, codec: "h264", rig: rig, seconds: 2)
+            let audio = try #require(probe.audio)
+            #expect(audio.codec == "aac")
+            #expect(audio.sampleRate == 44_100 && audio.channels == 1)
+            // The microphone's buffers and AAC's frames are 1,024 samples: the track covers the video and
+            // ends within two of them (one of buffer granularity, one of the encoder's padding).
+            let audioDuration = try #require(audio.duration)
+            #expect(
+                audioDuration >= 2 - 1e-6 && audioDuration <= 2 + 2048.0 / 44_100, "audio duration \(audioDuration)")
+        }
+
+        // spec §20 rule 6: stopRecording ends a clip without error; what the output reported as
+        // recorded is what the file holds.
+        @Test func stopRecordingFinishesTheFile() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("stopped.mp4")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(rig.output.outputFileURL == url)
+            let deadline = Date().addingTimeInterval(120)
+            while rig.output.recordedDuration.seconds < 0.5, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            rig.output.stopRecording()
+            #expect(events.waitForFinish())
+            #expect(events.error == nil)
+            #expect(events.events == ["start", "finish"])
+            // isRecording turns false once didFinishRecordingTo has returned, not before.
+            #expect(events.wasRecordingInFinish == true)
+            let settled = Date().addingTimeInterval(10)
+            while rig.output.isRecording, Date() < settled { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(!rig.output.isRecording)
+            let seconds = rig.output.recordedDuration.seconds
+            #expect(seconds >= 0.5)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64)
+            #expect(rig.output.recordedFileSize == size)
+            try expectClip(try ProbedMovie(url), codec: "h264", rig: rig, seconds: seconds)
+        }
+
+        // spec §20 rule 8: stopping the session ends the recording; the file is finished and good.
+        @Test func stopRunningFinishesTheFile() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("interrupted.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            let deadline = Date().addingTimeInterval(120)
+            while rig.output.recordedDuration.seconds < 0.3, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            rig.session.stopRunning()
+            #expect(events.waitForFinish())
+            #expect(events.events == ["start", "finish"])
+            let error = try #require(events.error as? AVError)
+            #expect(error.code == .sessionNotRunning)
+            #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true)
+            let seconds = try #require(error.userInfo[AVErrorTimeKey] as? CMTime).seconds
+            #expect(seconds >= 0.3)
+            try expectClip(try ProbedMovie(url), codec: "h264", rig: rig, seconds: seconds)
+        }
+
+        // spec §20 rule 2: HEVC is offered first, so it is the default; its QuickTime tag is hvc1.
+        @Test func hevcIsTheDefaultCodec() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            let connection = try #require(rig.output.connection(with: .video))
+            #expect(rig.output.availableVideoCodecTypes.first == .hevc)
+            #expect(rig.output.outputSettings(for: connection)[AVVideoCodecKey] as? AVVideoCodecType == .hevc)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("hevc.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            let probe = try ProbedMovie(url)
+            try expectClip(probe, codec: "hevc", rig: rig, seconds: 0.5)
+            #expect(probe.video?.tag == "hvc1")
+        }
+
+        // spec §20 rule 4: an existing file is never replaced; the recording fails without starting.
+        @Test func existingFileFailsTheRecording() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("taken.mov")
+            try Data("keep".utf8).write(to: url)
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            #expect(events.events == ["finish"])
+            #expect((events.error as? AVError)?.code == .fileAlreadyExists)
+            #expect(try Data(contentsOf: url) == Data("keep".utf8))
+        }
+
+        // spec §20 rule 8: a session that is not running records nothing.
+        @Test func recordingNeedsARunningSession() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("idle.mov")
+            let events = RecordingEvents()
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            #expect(events.events == ["finish"])
+            #expect((events.error as? AVError)?.code == .sessionNotRunning)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+    }
+}

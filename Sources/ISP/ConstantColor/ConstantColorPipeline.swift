@@ -195,7 +195,18 @@ public struct ConstantColorPipeline: Sendable {
         // ambient ratio once the map says which tiles are confident.
         let tile = max(1, settings.tileSize)
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        let sums = tileSums(flashFrame, ambient, shift: shift, plan: plan, tile: tile)
+        var sums = tileSums(flashFrame, ambient, shift: shift, plan: plan, tile: tile)
+        // The flash only adds light, so where the frames are aligned f = flash − ambient is nowhere
+        // impossibly negative. The registration sees the flash's shading and shadows, which the
+        // ambient frame lacks, and on a still scene may settle pixels away from zero: then the
+        // unshifted pair has fewer impossible pixels, and it is kept.
+        if shift != .zero {
+            let still = tileSums(flashFrame, ambient, shift: .zero, plan: plan, tile: tile)
+            if Self.impossiblePixels(still) < Self.impossiblePixels(sums) {
+                shift = .zero
+                sums = still
+            }
+        }
         let map = ConfidenceMap(
             channelSums: sums, stride: Self.sumsPerTile, width: width, height: height, tileSize: tile,
             neutral: flashNeutral, flashTime: plan.flash.time)
@@ -260,6 +271,11 @@ public struct ConstantColorPipeline: Sendable {
         return ConstantColorResult(
             photo: photo, confidenceMap: map, fallback: fallback, makeFlashOnly: makeFlashOnly,
             diagnostics: diagnostics)
+    }
+
+    /// The impossibly negative pixels counted in tile sums.
+    static func impossiblePixels(_ sums: [Double]) -> Double {
+        stride(from: 12, to: sums.count, by: sumsPerTile).reduce(0) { $0 + sums[$1] }
     }
 
     /// Values per tile in `tileSums`: Σ green signal and Σ green variance over unclipped pixels, clipped
@@ -557,7 +573,11 @@ public struct ConstantColorPipeline: Sendable {
                                 let fill = clipped
                                     ? Self.clippedFill(flash: f4, ambient: a4, ratio: rho, limits: limits)
                                     : f4 / (1 + rho)
-                                blend.storeBytes(of: w * (f4 - a4) + (1 - w) * fill, toByteOffset: 16 &* x,
+                                // A flash-only value impossibly negative (below −3σ in a channel) is an
+                                // ambient sample that does not belong to this pixel: the registration's
+                                // interpolation across a depth edge, or motion. The fill has no such sample.
+                                let used = limits.isImpossible(flash: f4, ambient: a4) ? 0 : w
+                                blend.storeBytes(of: used * (f4 - a4) + (1 - used) * fill, toByteOffset: 16 &* x,
                                                  as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
@@ -622,10 +642,32 @@ struct ClipLimits {
     /// An ambient channel below this rate (50 e⁻ in the frame, shot noise 14 %) is too dark to set a ratio.
     let ambientFloor: Float
 
+    /// Exposure times of the flash and the ambient frame, s, in every lane.
+    let timeF: SIMD4<Float>, timeA: SIMD4<Float>
+    /// Read noise² plus quantisation step² / 12 of each frame, and (t_f / t_a)², in every lane.
+    let floorF: SIMD4<Float>, floorA: SIMD4<Float>, ratio2: SIMD4<Float>
+
     init(flash: RawFrame, ambient: RawFrame, noise: NoiseParameters) {
         let span = noise.whiteLevel - noise.blackLevel
         flashWhite = Float(0.95 * span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
         ambientFloor = Float(50 / ambient.exposure.time)
+        timeF = SIMD4(repeating: Float(flash.exposure.time))
+        timeA = SIMD4(repeating: Float(ambient.exposure.time))
+        let read2 = noise.readNoiseElectrons * noise.readNoiseElectrons
+        floorF = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: flash.exposure.iso), 2))))
+        floorA = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: ambient.exposure.iso), 2))))
+        ratio2 = SIMD4(repeating: Float(pow(flash.exposure.time / ambient.exposure.time, 2)))
+    }
+
+    /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below
+    /// −3σ in any of the three channels, σ² the variance of `ConstantColorPipeline.tileSums`.
+    @inline(__always)
+    func isImpossible(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> Bool {
+        let zero = SIMD4<Float>(repeating: 0)
+        let variance = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
+        let e = (f - a) * timeF
+        let below = (e .< zero) .& (e * e .> 9 * variance)
+        return below[0] || below[1] || below[2]
     }
 }
 

@@ -639,6 +639,8 @@ public struct ConstantColorPipeline: Sendable {
 struct ClipLimits {
     /// A flash-frame channel below this rate did not clip (95 % of the white level).
     let flashWhite: Float
+    /// The flash frame's white level as a rate.
+    let flashClip: Float
     /// An ambient channel below this rate (50 e⁻ in the frame, shot noise 14 %) is too dark to set a ratio.
     let ambientFloor: Float
 
@@ -649,7 +651,8 @@ struct ClipLimits {
 
     init(flash: RawFrame, ambient: RawFrame, noise: NoiseParameters) {
         let span = noise.whiteLevel - noise.blackLevel
-        flashWhite = Float(0.95 * span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
+        flashClip = Float(span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
+        flashWhite = 0.95 * flashClip
         ambientFloor = Float(50 / ambient.exposure.time)
         timeF = SIMD4(repeating: Float(flash.exposure.time))
         timeA = SIMD4(repeating: Float(ambient.exposure.time))
@@ -681,6 +684,11 @@ extension ConstantColorPipeline {
     /// its ratio to the unclipped one, so the ambient light's shading (a leaf's shadow on the pot)
     /// stays out of the fill, where it would show as a dark band where the clipping begins. Without an
     /// unclipped channel bright enough in both frames, ambient ⊘ ρ is all there is.
+    ///
+    /// A clipped channel's flash frame value is at least the white level, and (our choice) at most twice
+    /// it: the plan exposes the 98th percentile at 85 % of the well, so only specular highlights go
+    /// further. Its estimate is held between those bounds less the ambient, so that a ratio ρ borrowed
+    /// from tiles outside a coloured spot cannot turn a clipped patch into a blotch of another hue.
     @inline(__always)
     static func clippedFill(flash f: SIMD4<Float>, ambient a: SIMD4<Float>, ratio rho: SIMD4<Float>, limits: ClipLimits)
         -> SIMD4<Float>
@@ -690,10 +698,17 @@ extension ConstantColorPipeline {
         for c in 0..<3 where f[c] < limits.flashWhite && a[c] > limits.ambientFloor && fill[c] > 0 {
             if best < 0 || f[c] > f[best] { best = c }
         }
-        guard best >= 0 else { return fill }
-        let k = min(max((f[best] - a[best]) / fill[best], 0.125), 8)
-        var out = fill * k
-        for c in 0..<3 where f[c] < limits.flashWhite { out[c] = f[c] - a[c] }
+        var out = fill
+        if best >= 0 {
+            out *= min(max((f[best] - a[best]) / fill[best], 0.125), 8)
+        }
+        for c in 0..<3 {
+            if f[c] < limits.flashWhite {
+                out[c] = f[c] - a[c]
+            } else {
+                out[c] = min(max(out[c], limits.flashClip - a[c]), 2 * limits.flashClip - a[c])
+            }
+        }
         return out
     }
 

@@ -43,6 +43,17 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Flag(help: "Run the reduced protocol (2 illuminances, 2 CCTs, 2 tints).")
     var quick = false
 
+    /// The room lights of the protocol.
+    enum Ambient: String, ExpressibleByArgument, CaseIterable {
+        /// Apple's: white light, 3000-7500 K on and off the Planckian locus.
+        case white
+        /// Single-colour LEDs (460, 530, 590, 630 nm) at 100-800 lux: checks that confidence stays honest.
+        case narrowBand = "narrow-band"
+    }
+
+    @Option(help: "Room lights: white (Apple's protocol) or narrow-band (single-colour LEDs, checks the confidence).")
+    var ambient: Ambient = .white
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -66,6 +77,10 @@ struct ValidateConstantColorCommand: ParsableCommand {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
         let started = Date()
+        if ambient == .narrowBand {
+            try runNarrowBand(pipeline, device: profile.id, size: (width, height), started: started)
+            return
+        }
         Terminal.progress("validate constant-color: \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
         let result = try ConstantColorValidation.run(pipeline: pipeline, protocol: quick ? .reduced : .apple)
         let seconds = Date().timeIntervalSince(started)
@@ -82,6 +97,27 @@ struct ValidateConstantColorCommand: ParsableCommand {
             try printJSON(summary)
         } else {
             say(ConstantColorReport.text(result, device: profile.id, seconds: seconds))
+        }
+    }
+}
+
+extension ValidateConstantColorCommand {
+    /// The narrow-band mode: the chart under single-colour LEDs, confidence against ΔE00.
+    func runNarrowBand(_ pipeline: ConstantColorPipeline, device: String, size: (Int, Int), started: Date) throws {
+        guard html == nil else {
+            throw CommandFailure.badInput("validate constant-color: --html reports the white-light protocol only")
+        }
+        Terminal.progress(
+            "validate constant-color: narrow-band \(quick ? "reduced" : "full") protocol at \(size.0)x\(size.1)…")
+        let result = ConstantColorNarrowBandValidation.run(
+            pipeline: pipeline,
+            illuminances: quick
+                ? ConstantColorNarrowBandValidation.reducedIlluminances : ConstantColorNarrowBandValidation.illuminances)
+        let seconds = Date().timeIntervalSince(started)
+        if json {
+            try printJSON(NarrowBandReport.Summary(result, device: device, seconds: seconds))
+        } else {
+            say(NarrowBandReport.text(result, device: device, seconds: seconds))
         }
     }
 }

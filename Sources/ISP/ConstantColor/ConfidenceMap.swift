@@ -9,10 +9,13 @@ import Imaging
 /// - **SNR** of a tile is the per-pixel SNR of the flash increment estimated from the tile's means:
 ///   mean(S_f) / √mean(var), with var = S_f + S_a·(t_f/t_a) + σ_r² + (t_f/t_a)²σ_r² in flash-frame
 ///   electrons, which is the color-science spec §3.4 S_f + 2S_a + 2σ_r² when both frames share an
-///   exposure. The green channel is used (the one the spec's table follows).
+///   exposure. `init(signal:variance:…)` takes one channel (green, the one the spec's table follows).
 /// - **SNR → confidence** is that spec's §3.4 ramp c = clamp((SNR − lo)/(hi − lo), 0, 1) with lo = 4,
 ///   hi = 16: a close subject in dim light (SNR 30–60) is fully trusted, one at 1 m in an office
 ///   (SNR ≈ 12) about two-thirds, one at 2 m or in bright light (SNR < 4) not at all.
+/// - **Channels** (Constant Color pairs): the SNR is the weakest channel's, each channel's noise
+///   measured against the colour's grey-equivalent level (see `init(channelSums:…)`).
+/// - **Motion** between the frames zeroes the trust of the tiles around it (see `consistency`).
 /// - **Clipping** zeroes a pixel's trust (any channel at the white level in either frame: the
 ///   increment is unknown there, and specular highlights of the flash clip). A tile's confidence is
 ///   multiplied by 1 − 4·(clipped fraction), floored at 0, so a tile a quarter clipped counts for
@@ -26,6 +29,9 @@ public struct ConfidenceMap: Sendable {
     public let values: [Double]
     /// Per-tile SNR of the flash increment (row-major, `plane` size).
     public let snr: [Double]
+    /// Per tile, 1 where the two frames agree, falling to 0 where the flash-only estimate goes
+    /// impossibly negative nearby (motion between the frames; row-major, `plane` size).
+    let consistency: [Double]
 
     /// The SNR at or below which confidence is 0.
     public static let snrLow = 4.0
@@ -95,11 +101,94 @@ public struct ConfidenceMap: Sendable {
         self.init(values: values, snr: snrs, width: mw, height: mh, tileSize: tile)
     }
 
+    /// The map of a Constant Color pair from per-tile sums laid out `stride` values per tile (see
+    /// `ConstantColorPipeline.sumsPerTile`): Σ green signal (flash-frame electrons) and Σ green variance,
+    /// clipped pixels, pixels, Σ ambient and Σ flash-only rates of the three channels, Σ red and Σ blue
+    /// variance, the count of impossibly negative pixels (see `consistency`), all over unclipped pixels.
+    ///
+    /// Each channel c has a flash-only level s_c = mean f_c·t_f and a noise σ_c = √mean var_c. Both are
+    /// divided by `neutral`, the camera's response to white under the flash, so that a grey reads the
+    /// same in every channel; the tile's level L is the mean of the three balanced levels, and the SNR
+    /// of channel c is L / (σ_c / n_c), the channel's noise measured against the colour's overall level
+    /// (an error that size in any one channel shifts the hue by as much). The tile's SNR is that of its
+    /// weakest channel: an ambient light strong in one channel only (a red LED) fills that channel with
+    /// shot noise the flash cannot out-shine, and its colour can be no better than that channel.
+    init(
+        channelSums sums: [Double], stride: Int, width: Int, height: Int, tileSize tile: Int,
+        neutral: SIMD3<Double>, flashTime: Double
+    ) {
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        precondition(sums.count >= stride * mw * mh && stride >= 13, "thirteen sums per tile")
+        var values = [Double](repeating: 0, count: mw * mh)
+        var snrs = [Double](repeating: 0, count: mw * mh)
+        // Share of each tile's unclipped pixels whose flash-only value is impossibly negative.
+        var negative = [Double](repeating: 0, count: mw * mh)
+        for t in 0..<(mw * mh) {
+            let unclipped = sums[stride * t + 3] - sums[stride * t + 2]
+            if unclipped > 0 { negative[t] = sums[stride * t + 12] / unclipped }
+        }
+        let consistency = ConfidenceMap.consistency(negative: negative, width: mw, height: mh)
+        for t in 0..<(mw * mh) {
+            let b = stride * t
+            let c = sums[b + 2], n = sums[b + 3]
+            let unclipped = n - c
+            guard unclipped > 0 else { continue }
+            let level = SIMD3(sums[b + 7], sums[b + 8], sums[b + 9]) * flashTime / unclipped / neutral
+            let noise = SIMD3(sums[b + 10], sums[b + 1], sums[b + 11]) / unclipped
+            guard noise.min() > 0 else { continue }
+            let grey = (level.x + level.y + level.z) / 3
+            let balancedNoise = SIMD3(noise.x.squareRoot(), noise.y.squareRoot(), noise.z.squareRoot()) / neutral
+            let snr = grey / balancedNoise.max()
+            snrs[t] = snr
+            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c / n) * consistency[t]
+        }
+        self.init(values: values, snr: snrs, consistency: consistency, width: mw, height: mh, tileSize: tile)
+    }
+
+    /// Per tile, how far the frames agree: 1 − 8 × the largest share of impossibly negative pixels
+    /// among the tile and its 8 neighbours, floored at 0 (our choice).
+    ///
+    /// f = flash − ambient cannot be negative unless the scene moved between the frames (or the
+    /// registration missed): a pixel whose flash-only value lies more than 4σ below zero in any
+    /// channel is one where the ambient frame shows something else. Noise alone puts about 1 pixel
+    /// in 10,000 there. Where something moved, one side of the motion goes negative and the other
+    /// side takes the wrong colour, so the neighbours count too: a tile 12.5 % inconsistent, or next
+    /// to one, is not trusted at all.
+    static func consistency(negative: [Double], width mw: Int, height mh: Int) -> [Double] {
+        var out = [Double](repeating: 1, count: mw * mh)
+        for ty in 0..<mh {
+            for tx in 0..<mw {
+                var worst = 0.0
+                for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
+                    for nx in max(0, tx - 1)...min(mw - 1, tx + 1) { worst = max(worst, negative[ny * mw + nx]) }
+                }
+                out[ty * mw + tx] = max(0, 1 - 8 * worst)
+            }
+        }
+        return out
+    }
+
+    /// The share of a tile's colour taken from the flash-only estimate, the rest coming from the
+    /// fill: 0 at SNR 2 or below, 1 from SNR 6 on (our choice), linear between.
+    ///
+    /// Separate from the confidence on purpose: any tile trusted at all (confidence above 0.17, SNR
+    /// above 6) shows the flash-only colour alone, so confidence ≥ 0.8 never hides a fill whose
+    /// colour depends on the room light; the fill only stands in where the flash-only estimate is
+    /// mostly noise.
+    public static func flashWeight(snr: Double) -> Double {
+        min(max((snr - 2) / 4, 0), 1)
+    }
+
     /// A map from tile values 0…1 (row-major `width × height`).
     public init(values: [Double], snr: [Double]? = nil, width: Int, height: Int, tileSize: Int) {
+        self.init(values: values, snr: snr, consistency: nil, width: width, height: height, tileSize: tileSize)
+    }
+
+    init(values: [Double], snr: [Double]?, consistency: [Double]?, width: Int, height: Int, tileSize: Int) {
         precondition(values.count == width * height, "a map needs one value per tile")
         self.values = values
         self.snr = snr ?? [Double](repeating: .nan, count: values.count)
+        self.consistency = consistency ?? [Double](repeating: 1, count: values.count)
         self.tileSize = tileSize
         plane = PixelPlane(
             width: width, height: height, channels: 1,

@@ -10,12 +10,24 @@ struct TileNoiseTerms {
     let ratio2: Float
 }
 
+extension TileNoiseTerms {
+    /// The flash frame's time and quantisation term in every lane.
+    var flashLanes: (time: SIMD4<Float>, quantisation: SIMD4<Float>) {
+        (SIMD4(repeating: times[0]), SIMD4(repeating: quantisation[0]))
+    }
+    /// The ambient frame's time and quantisation term in every lane.
+    var ambientLanes: (time: SIMD4<Float>, quantisation: SIMD4<Float>) {
+        (SIMD4(repeating: times[1]), SIMD4(repeating: quantisation[1]))
+    }
+}
+
 extension ConstantColorPipeline {
     /// One row's part of each tile of `tileSums`: the row's pixels in runs of `tile` (the last one shorter), each
-    /// run's ten sums added to its tile's at `tiles` (consecutive tiles `sumsPerTile` values apart).
+    /// run's sums added to its tile's at `tiles` (consecutive tiles `sumsPerTile` values apart).
     ///
-    /// A pixel's values in vector lanes: the rates of both frames as four floats each, the Double sums in pairs of
-    /// lanes (signal, variance), (a_r, a_g), (a_b, –), (f_r, f_g), (f_b, –). Every lane does the scalar code's
+    /// A pixel's values in vector lanes: the rates of both frames as four floats each, the variance of the flash-only
+    /// value of each channel as four floats, the Double sums in pairs of lanes (signal, variance), (a_r, a_g), (a_b, –),
+    /// (f_r, f_g), (f_b, –), (var_r, var_b), (impossibly negative, –). Every lane does the scalar code's
     /// operation in the scalar code's order (each sum still runs through the pixels of the run one by one, and is
     /// then added to its tile), so the sums are the same bit for bit; the unused lanes read the next value of the row
     /// buffers, which have one to spare.
@@ -25,8 +37,8 @@ extension ConstantColorPipeline {
     ) {
         let f = UnsafeRawPointer(flash), a = UnsafeRawPointer(ambient)
         let zero = SIMD4<Float>(repeating: 0), read2 = SIMD4<Float>(repeating: terms.read2)
-        let times = terms.times, quantisation = terms.quantisation
-        let timeF = terms.times[0], ratio2 = terms.ratio2
+        let (timesF, quantF) = terms.flashLanes, (timesA, quantA) = terms.ambientLanes
+        let timeF = terms.times[0], ratio2 = SIMD4<Float>(repeating: terms.ratio2)
         var t = UnsafeMutableRawPointer(tiles)
         var start = 0
         while start < width {
@@ -34,7 +46,8 @@ extension ConstantColorPipeline {
             var signalVariance = SIMD2<Double>(0, 0)
             var ambientRG = SIMD2<Double>(0, 0), ambientB = SIMD2<Double>(0, 0)
             var flashOnlyRG = SIMD2<Double>(0, 0), flashOnlyB = SIMD2<Double>(0, 0)
-            var clippedCount = 0
+            var varianceRB = SIMD2<Double>(0, 0)
+            var clippedCount = 0, negativeCount = 0
             for x in start..<end {
                 if clipped[x] {
                     clippedCount &+= 1
@@ -43,15 +56,20 @@ extension ConstantColorPipeline {
                 let rateF = f.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
                 let rateA = a.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
                 let flashOnly = rateF - rateA
-                // (g_f, g_a, g_f, g_a) → electrons, max(e, 0) + σ_r² + q per frame.
-                let low = _mm_unpacklo_ps(rateF, rateA)
-                let greens = _mm_movehl_ps(low, low)
+                // Electrons per channel, max(e, 0) + σ_r² + q per frame, the ambient frame's scaled by r².
                 // max(0, e) with 0 first: `maxps` returns its second operand when either is NaN, so a NaN passes
                 // as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
-                let noise = _mm_max_ps(zero, greens * times) + read2 + quantisation
+                let noiseF = _mm_max_ps(zero, rateF * timesF) + read2 + quantF
+                let noiseA = _mm_max_ps(zero, rateA * timesA) + read2 + quantA
+                let variance = noiseF + ratio2 * noiseA
                 let signal = flashOnly[1] * timeF
-                let variance = noise[0] + ratio2 * noise[1]
-                signalVariance += _mm_cvtps_pd(SIMD4(signal, variance, 0, 0))
+                signalVariance += _mm_cvtps_pd(SIMD4(signal, variance[1], 0, 0))
+                varianceRB += _mm_cvtps_pd(SIMD4(variance[0], variance[2], 0, 0))
+                // Impossibly negative: f·t_f < 0 and (f·t_f)² > 16 var in any of the three channels.
+                let flashOnlyE = flashOnly * timesF
+                let negative = _mm_and_ps(
+                    _mm_cmplt_ps(flashOnlyE, zero), _mm_cmpgt_ps(flashOnlyE * flashOnlyE, 16 * variance))
+                if _mm_movemask_ps(negative) & 7 != 0 { negativeCount &+= 1 }
                 ambientRG += _mm_cvtps_pd(rateA)
                 ambientB += _mm_cvtps_pd(_mm_movehl_ps(rateA, rateA))
                 flashOnlyRG += _mm_cvtps_pd(flashOnly)
@@ -67,6 +85,8 @@ extension ConstantColorPipeline {
             add(ambientRG, at: 4)
             add(SIMD2(ambientB[0], flashOnlyRG[0]), at: 6)
             add(SIMD2(flashOnlyRG[1], flashOnlyB[0]), at: 8)
+            add(varianceRB, at: 10)
+            add(SIMD2(Double(negativeCount), 0), at: 12)
             t += 8 &* sumsPerTile
             start = end
         }

@@ -18,9 +18,11 @@ import Spectra
 /// frames differing in time and gain become comparable; the flash-only estimate
 /// f = flash − ambient; the map from camera RGB under the *calibrated* flash to XYZ under D65
 /// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
-/// exposure, a global tone curve and a 2.2 gamma into Display P3. Where confidence is low the ambient frame fills in, turned
-/// into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the confident pixels
-/// (a von Kries step in camera space, Petschnigg et al. 2004 use the same ratio for white balance).
+/// exposure, a global tone curve and a 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
+/// scene moved between the frames, the flash frame fills in (the ambient frame where the flash frame
+/// clipped), turned into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the
+/// surrounding usable pixels (a von Kries step in camera space, Petschnigg et al. 2004 use the same
+/// ratio for white balance).
 ///
 /// What is and is not recoverable: the flash's irradiance falls with the square of the distance
 /// and the phone does not know the distance, so a surface's *absolute* lightness is not known; the
@@ -193,8 +195,21 @@ public struct ConstantColorPipeline: Sendable {
         // ambient ratio once the map says which tiles are confident.
         let tile = max(1, settings.tileSize)
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        let sums = tileSums(flashFrame, ambient, shift: shift, plan: plan, tile: tile)
-        let map = ConfidenceMap(tileSums: sums, stride: Self.sumsPerTile, width: width, height: height, tileSize: tile)
+        var sums = tileSums(flashFrame, ambient, shift: shift, plan: plan, tile: tile)
+        // The flash only adds light, so where the frames are aligned f = flash − ambient is nowhere
+        // impossibly negative. The registration sees the flash's shading and shadows, which the
+        // ambient frame lacks, and on a still scene may settle pixels away from zero: then the
+        // unshifted pair has fewer impossible pixels, and it is kept.
+        if shift != .zero {
+            let still = tileSums(flashFrame, ambient, shift: .zero, plan: plan, tile: tile)
+            if Self.impossiblePixels(still) < Self.impossiblePixels(sums) {
+                shift = .zero
+                sums = still
+            }
+        }
+        let map = ConfidenceMap(
+            channelSums: sums, stride: Self.sumsPerTile, width: width, height: height, tileSize: tile,
+            neutral: flashNeutral, flashTime: plan.flash.time)
         let (ambientToFlash, fromPair) = ConstantColorPipeline.ambientRatio(
             tileSums: sums, map: map, pixels: pixels, flashNeutral: flashNeutral)
         var clippedCount = 0.0
@@ -204,8 +219,11 @@ public struct ConstantColorPipeline: Sendable {
         // Pass 2: the blend, the colour mapping to linear Display P3 and the exposure statistics.
         let toP3 = CorrectionKernel(
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: 1)
+        let ratios = Self.localRatios(
+            tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
+            flashTime: plan.flash.time, global: ambientToFlash)
         let (linear, meanY, brightest) = blendAndMap(
-            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ambientToFlash: ambientToFlash, kernel: toP3)
+            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3)
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         clock.lap("blend, colour mapping, exposure")
@@ -255,17 +273,25 @@ public struct ConstantColorPipeline: Sendable {
             diagnostics: diagnostics)
     }
 
-    /// Values per tile in `tileSums`: Σ signal and Σ variance over unclipped pixels, clipped pixels,
-    /// pixels (the `ConfidenceMap` layout), then Σ ambient RGB and Σ flash-only RGB over unclipped pixels.
-    static let sumsPerTile = 10
+    /// The impossibly negative pixels counted in tile sums.
+    static func impossiblePixels(_ sums: [Double]) -> Double {
+        stride(from: 12, to: sums.count, by: sumsPerTile).reduce(0) { $0 + sums[$1] }
+    }
+
+    /// Values per tile in `tileSums`: Σ green signal and Σ green variance over unclipped pixels, clipped
+    /// pixels, pixels (the `ConfidenceMap` layout), then Σ ambient RGB and Σ flash-only RGB (rates) and
+    /// Σ red and blue variance, and the count of impossibly negative pixels, over unclipped pixels, and
+    /// one spare value (the vector path adds pairs).
+    static let sumsPerTile = 14
 
     /// Pass 1 over the pair: per confidence tile, the sums of `sumsPerTile`. Bands of whole tile rows
     /// own their tiles, and each tile is summed in pixel order, so the sums never depend on the
     /// number of cores.
     ///
-    /// The flash-only signal is green f·t_f; its variance var = S_f + r²(S_a + σ_r² + q_a) + σ_r² + q_f
+    /// The flash-only signal of a channel is f·t_f; its variance var = S_f + r²(S_a + σ_r² + q_a) + σ_r² + q_f
     /// in flash-frame electrons (shot noise of both frames, read noise, and the ADC's quantisation
-    /// step² / 12), r = t_f / t_a scaling the ambient frame's noise to the flash frame's time.
+    /// step² / 12), r = t_f / t_a scaling the ambient frame's noise to the flash frame's time. Every
+    /// channel's variance is summed: an ambient light strong in one channel buries that channel only.
     func tileSums(_ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, plan: ConstantColorCapturePlan,
         tile: Int) -> [Double]
     {
@@ -304,6 +330,7 @@ public struct ConstantColorPipeline: Sendable {
                             // This row's part of the tile, summed apart and then added to the tile.
                             var signal = 0.0, variance = 0.0, clipped = 0.0, count = 0.0
                             var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
+                            var varianceR = 0.0, varianceB = 0.0, negative = 0.0
                             for x in x0..<x1 {
                                 count += 1
                                 if clip[x] {
@@ -313,10 +340,24 @@ public struct ConstantColorPipeline: Sendable {
                                 let p = 3 &* x
                                 let fr = fl[p], fg = fl[p &+ 1], fb = fl[p &+ 2]
                                 let ar = am[p], ag = am[p &+ 1], ab = am[p &+ 2]
-                                let eF = fg * timeF, eA = ag * timeA
+                                // Each channel's variance, the same operations in the same order as the
+                                // vector path's lanes.
+                                @inline(__always) func channelVariance(_ rf: Float, _ ra: Float) -> Float {
+                                    let fromAmbient = ratio * ratio * (max(ra * timeA, 0) + read2 + quantA)
+                                    return max(rf * timeF, 0) + read2 + quantF + fromAmbient
+                                }
+                                let vr = channelVariance(fr, ar), vg = channelVariance(fg, ag)
+                                let vb = channelVariance(fb, ab)
                                 signal += Double((fg - ag) * timeF)
-                                let fromAmbient = ratio * ratio * (max(eA, 0) + read2 + quantA)
-                                variance += Double(max(eF, 0) + read2 + quantF + fromAmbient)
+                                variance += Double(vg)
+                                varianceR += Double(vr)
+                                varianceB += Double(vb)
+                                // Impossibly negative (see `ConfidenceMap.consistency`): below −4σ.
+                                @inline(__always) func below(_ rf: Float, _ ra: Float, _ v: Float) -> Bool {
+                                    let e = (rf - ra) * timeF
+                                    return e < 0 && e * e > 16 * v
+                                }
+                                if below(fr, ar, vr) || below(fg, ag, vg) || below(fb, ab, vb) { negative += 1 }
                                 a += SIMD3(Double(ar), Double(ag), Double(ab))
                                 f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
                             }
@@ -328,6 +369,9 @@ public struct ConstantColorPipeline: Sendable {
                                 t[4 + c] += a[c]
                                 t[7 + c] += f[c]
                             }
+                            t[10] += varianceR
+                            t[11] += varianceB
+                            t[12] += negative
                         }
                         #endif
                     }
@@ -365,8 +409,76 @@ public struct ConstantColorPipeline: Sendable {
         return (neutral / flashNeutral * level, false)
     }
 
-    /// Pass 2 over the pair: the blend w·f + (1 − w)·(ambient ⊘ ratio) in camera space, w the
-    /// confidence interpolated between tile centres (0 where clipped), mapped by `kernel` to linear
+    /// The ambient light relative to the flash tile by tile, per camera channel: the fill's exposure.
+    ///
+    /// A tile whose frames agree and which is at least half unclipped is a candidate. Its ratio is
+    /// Σ ambient / Σ flash-only over it and its candidate neighbours (3 × 3 tiles, so noise averages
+    /// out), kept when that flash-only sum stands 5σ above zero in every channel (σ from the summed
+    /// variances in flash-frame electrons). The other tiles take the mean of their measured or already
+    /// filled 4-neighbours, ring by ring outwards, so a clipped highlight gets the ratio of the surface
+    /// around it, not that of the whole picture; what no ring reaches keeps `global`. The ratio
+    /// changes with distance (the flash falls off with its square) and with the ambient's shadows and
+    /// coloured spots, so a single global ratio would fill a shaded, clipped patch too dark.
+    static func localRatios(
+        tileSums sums: [Double], consistency: [Double], tile: Int, width: Int, height: Int, flashTime: Double,
+        global: SIMD3<Double>
+    ) -> [SIMD3<Double>] {
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        var candidate = [Bool](repeating: false, count: mw * mh)
+        for t in 0..<(mw * mh) {
+            let b = sumsPerTile * t
+            let unclipped = sums[b + 3] - sums[b + 2]
+            candidate[t] = consistency[t] >= 0.9 && unclipped > 0 && 2 * unclipped >= sums[b + 3]
+        }
+        var ratio = [SIMD3<Double>](repeating: global, count: mw * mh)
+        var known = [Bool](repeating: false, count: mw * mh)
+        for ty in 0..<mh {
+            for tx in 0..<mw where candidate[ty * mw + tx] {
+                var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), v = SIMD3<Double>(0, 0, 0)
+                for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
+                    for nx in max(0, tx - 1)...min(mw - 1, tx + 1) where candidate[ny * mw + nx] {
+                        let b = sumsPerTile * (ny * mw + nx)
+                        a += SIMD3(sums[b + 4], sums[b + 5], sums[b + 6])
+                        f += SIMD3(sums[b + 7], sums[b + 8], sums[b + 9])
+                        v += SIMD3(sums[b + 10], sums[b + 1], sums[b + 11])
+                    }
+                }
+                let electrons = f * flashTime
+                let significant = (0..<3).allSatisfy { electrons[$0] > 5 * v[$0].squareRoot() && a[$0] > 0 }
+                guard significant else { continue }
+                ratio[ty * mw + tx] = a / f
+                known[ty * mw + tx] = true
+            }
+        }
+        guard known.contains(true) else { return ratio }
+        var changed = true
+        while changed {
+            changed = false
+            let previous = known
+            for ty in 0..<mh {
+                for tx in 0..<mw where !previous[ty * mw + tx] {
+                    var sum = SIMD3<Double>(0, 0, 0), n = 0.0
+                    for (nx, ny) in [(tx - 1, ty), (tx + 1, ty), (tx, ty - 1), (tx, ty + 1)]
+                    where nx >= 0 && nx < mw && ny >= 0 && ny < mh && previous[ny * mw + nx] {
+                        sum += ratio[ny * mw + nx]
+                        n += 1
+                    }
+                    guard n > 0 else { continue }
+                    ratio[ty * mw + tx] = sum / n
+                    known[ty * mw + tx] = true
+                    changed = true
+                }
+            }
+        }
+        return ratio
+    }
+
+    /// Pass 2 over the pair: the blend w·f + (1 − w)·fill in camera space, w the flash weight
+    /// (`ConfidenceMap.flashWeight` times the frames' consistency) interpolated between tile centres
+    /// (0 where clipped). The fill is the flash frame itself, F ⊘ (1 + ρ), ρ the local ambient/flash
+    /// ratio (`localRatios`) interpolated the same way: it sits where the flash frame does, so motion
+    /// between the frames leaves no ghost, and it has the flash-only picture's exposure. Where the
+    /// flash frame clipped, only the ambient frame knows the colour: ambient ⊘ ρ. Mapped by `kernel` to linear
     /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
     /// diagonal, unclipped pixels) and the brightest surface: the largest Display P3 channel of any
     /// confident (≥ 0.5), unclipped tile's mean colour.
@@ -378,12 +490,16 @@ public struct ConstantColorPipeline: Sendable {
     /// its output serves both the statistics and, scaled, the encoding.
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
-        ambientToFlash: SIMD3<Double>, kernel: CorrectionKernel
+        ratios: [SIMD3<Double>], kernel: CorrectionKernel
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
-        let inverse = SIMD3<Float>(
-            1 / Float(ambientToFlash.x), 1 / Float(ambientToFlash.y), 1 / Float(ambientToFlash.z))
+        // Lane 3 is 1 so that its division stays finite.
+        let limits = ClipLimits(flash: flashFrame, ambient: ambient, noise: camera.noise)
+        // A ratio is positive; the floor keeps a degenerate grey-world estimate from dividing by zero.
+        let tileRatios = ratios.map {
+            SIMD4<Float>(Float(max($0.x, 1e-3)), Float(max($0.y, 1e-3)), Float(max($0.z, 1e-3)), 1)
+        }
         // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
         // per column and its row terms once per row.
         let tileSize = Double(tile)
@@ -405,15 +521,18 @@ public struct ConstantColorPipeline: Sendable {
         var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
         var linear: [Float] = BandParallel.uninitialized(3 * width * height)
         let values = map.values
+        let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
-            withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in
+            withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
                     // Bands are whole tile rows, so each band owns its tiles' sums.
                     return BandParallel.bands(mh, initial: SIMD2<Double>(0, 0)) { tileRows in
                         let rows = FramePair.Rows(pair)
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
-                        // The map interpolated to this row, at every tile column.
+                        // The flash weights interpolated to this row, at every tile column.
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
+                        // The local ratio interpolated to this row, at every tile column.
+                        let ratioRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
                         // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
                         // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
                         // at once), padded to a multiple of four with copies of the last pixel.
@@ -421,6 +540,7 @@ public struct ConstantColorPipeline: Sendable {
                         let soa = UnsafeMutablePointer<Float>.allocate(capacity: 7 * padded)
                         defer {
                             between.deallocate()
+                            ratioRow.deallocate()
                             soa.deallocate()
                         }
                         var acc = SIMD2<Double>(0, 0)
@@ -432,21 +552,32 @@ public struct ConstantColorPipeline: Sendable {
                             let b = v - Double(y0)
                             let dy = Double(y) + 0.5 - Double(height) / 2
                             let gy = exp(-dy * dy / (2 * sigma * sigma))
-                            for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
+                            for tx in 0..<mw {
+                                between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b
+                                ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
+                            }
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
-                            // Each lane the scalar w·(f − a) + (v·a)·(1/ratio) of its channel, so the same
-                            // values bit for bit; the rows' buffers have a value to spare for the fourth lane.
-                            let inverse4 = SIMD4<Float>(inverse.x, inverse.y, inverse.z, 0)
+                            // Four lanes per pixel, one per channel; the rows' buffers have a value to spare
+                            // for the fourth lane.
                             let blend = UnsafeMutableRawPointer(soa)
                             for x in 0..<padded {
                                 let i = x < width ? x : width &- 1
                                 let col = cols.base[i]
-                                let w = clip[i] ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
-                                let v = 1 - w
+                                let clipped = clip[i]
+                                let w = clipped ? 0 : Float(between[col.x0] * (1 - col.a) + between[col.x1] * col.a)
+                                let a = Float(col.a)
+                                let rho = ratioRow[col.x0] * (1 - a) + ratioRow[col.x1] * a
                                 let f4 = UnsafeRawPointer(fl + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
                                 let a4 = UnsafeRawPointer(am + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
-                                blend.storeBytes(of: w * (f4 - a4) + v * a4 * inverse4, toByteOffset: 16 &* x,
+                                let fill = clipped
+                                    ? Self.clippedFill(flash: f4, ambient: a4, ratio: rho, limits: limits)
+                                    : f4 / (1 + rho)
+                                // A flash-only value impossibly negative (below −3σ in a channel) is an
+                                // ambient sample that does not belong to this pixel: the registration's
+                                // interpolation across a depth edge, or motion. The fill has no such sample.
+                                let used = limits.isImpossible(flash: f4, ambient: a4) ? 0 : w
+                                blend.storeBytes(of: used * (f4 - a4) + (1 - used) * fill, toByteOffset: 16 &* x,
                                                  as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
@@ -504,7 +635,83 @@ public struct ConstantColorPipeline: Sendable {
     }
 }
 
+/// What `ConstantColorPipeline.clippedFill` needs to know of the frames' levels, in electron rates.
+struct ClipLimits {
+    /// A flash-frame channel below this rate did not clip (95 % of the white level).
+    let flashWhite: Float
+    /// The flash frame's white level as a rate.
+    let flashClip: Float
+    /// An ambient channel below this rate (50 e⁻ in the frame, shot noise 14 %) is too dark to set a ratio.
+    let ambientFloor: Float
+
+    /// Exposure times of the flash and the ambient frame, s, in every lane.
+    let timeF: SIMD4<Float>, timeA: SIMD4<Float>
+    /// Read noise² plus quantisation step² / 12 of each frame, and (t_f / t_a)², in every lane.
+    let floorF: SIMD4<Float>, floorA: SIMD4<Float>, ratio2: SIMD4<Float>
+
+    init(flash: RawFrame, ambient: RawFrame, noise: NoiseParameters) {
+        let span = noise.whiteLevel - noise.blackLevel
+        flashClip = Float(span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
+        flashWhite = 0.95 * flashClip
+        ambientFloor = Float(50 / ambient.exposure.time)
+        timeF = SIMD4(repeating: Float(flash.exposure.time))
+        timeA = SIMD4(repeating: Float(ambient.exposure.time))
+        let read2 = noise.readNoiseElectrons * noise.readNoiseElectrons
+        floorF = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: flash.exposure.iso), 2))))
+        floorA = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: ambient.exposure.iso), 2))))
+        ratio2 = SIMD4(repeating: Float(pow(flash.exposure.time / ambient.exposure.time, 2)))
+    }
+
+    /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below
+    /// −3σ in any of the three channels, σ² the variance of `ConstantColorPipeline.tileSums`.
+    @inline(__always)
+    func isImpossible(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> Bool {
+        let zero = SIMD4<Float>(repeating: 0)
+        let variance = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
+        let e = (f - a) * timeF
+        let below = (e .< zero) .& (e * e .> 9 * variance)
+        return below[0] || below[1] || below[2]
+    }
+}
+
 extension ConstantColorPipeline {
+    /// The fill of a pixel clipped in the flash frame: the flash-only value of every channel that did
+    /// not clip, and for a clipped channel the ambient frame's ambient ⊘ ρ brought to the flash-only
+    /// level of the pixel's best-exposed unclipped channel.
+    ///
+    /// A flash highlight usually clips in one channel (red on a terracotta pot): the other two still
+    /// measure the flash-only signal. Only the clipped channel needs the ambient frame, and only for
+    /// its ratio to the unclipped one, so the ambient light's shading (a leaf's shadow on the pot)
+    /// stays out of the fill, where it would show as a dark band where the clipping begins. Without an
+    /// unclipped channel bright enough in both frames, ambient ⊘ ρ is all there is.
+    ///
+    /// A clipped channel's flash frame value is at least the white level, and (our choice) at most twice
+    /// it: the plan exposes the 98th percentile at 85 % of the well, so only specular highlights go
+    /// further. Its estimate is held between those bounds less the ambient, so that a ratio ρ borrowed
+    /// from tiles outside a coloured spot cannot turn a clipped patch into a blotch of another hue.
+    @inline(__always)
+    static func clippedFill(flash f: SIMD4<Float>, ambient a: SIMD4<Float>, ratio rho: SIMD4<Float>, limits: ClipLimits)
+        -> SIMD4<Float>
+    {
+        let fill = a / rho
+        var best = -1
+        for c in 0..<3 where f[c] < limits.flashWhite && a[c] > limits.ambientFloor && fill[c] > 0 {
+            if best < 0 || f[c] > f[best] { best = c }
+        }
+        var out = fill
+        if best >= 0 {
+            out *= min(max((f[best] - a[best]) / fill[best], 0.125), 8)
+        }
+        for c in 0..<3 {
+            if f[c] < limits.flashWhite {
+                out[c] = f[c] - a[c]
+            } else {
+                out[c] = min(max(out[c], limits.flashClip - a[c]), 2 * limits.flashClip - a[c])
+            }
+        }
+        return out
+    }
+
     /// The red, green and blue of four pixels stored as four lanes each (r, g, b, unused) from `p` on, one
     /// vector per channel (a 4 × 4 transposition without its last row).
     @inline(__always)

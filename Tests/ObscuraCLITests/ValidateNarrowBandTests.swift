@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// `obscura validate constant-color --ambient narrow-band`: the single-colour LED mode.
+struct ValidateNarrowBandTests {
+    /// The JSON carries one row per LED and illuminance, the targets and whether they were met.
+    @Test func jsonCarriesEveryLightAndTheTargets() throws {
+        let result = try CLIRunner.run(
+            ["validate", "constant-color", "--ambient", "narrow-band", "--quick", "--size", "112x84", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let summary = try #require(object)
+        #expect(summary["ambient"] as? String == "narrow-band")
+        #expect(summary["confident_delta_e00_limit"] as? Double == 5)
+        #expect(summary["mean_delta_e00_limit"] as? Double == 3)
+        #expect(summary["meets_targets"] is Bool)
+        let rows = try #require(summary["conditions"] as? [[String: Any]])
+        #expect(rows.count == 8)
+        let peaks = Set(rows.compactMap { $0["peak_nm"] as? Double })
+        #expect(peaks == [460, 530, 590, 630])
+        #expect(Set(rows.compactMap { $0["lux"] as? Double }) == [100, 800])
+        for row in rows {
+            for key in ["fwhm_nm", "mean_delta_e00", "center_weighted_confidence", "worst_confident_delta_e00"] {
+                #expect(row[key] is Double, "\(key) missing")
+            }
+        }
+    }
+
+    /// The HTML report belongs to the white-light protocol; asking for it here is refused.
+    @Test func htmlIsRefused() throws {
+        let result = try CLIRunner.run(
+            ["validate", "constant-color", "--ambient", "narrow-band", "--quick", "--html", "/dev/null"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("white-light protocol only"), "\(result.stderr)")
+    }
+}

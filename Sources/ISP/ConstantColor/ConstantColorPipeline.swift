@@ -16,8 +16,9 @@ import Spectra
 /// `interval` seconds later (the scene may move in between); registration of the ambient frame to
 /// the flash frame (`FrameRegistration`); exposure normalisation to electrons per second, where
 /// frames differing in time and gain become comparable; the flash-only estimate
-/// f = flash − ambient; the map from camera RGB under the *calibrated* flash to XYZ under D65
-/// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
+/// f = flash − ambient; lens-shading correction of the blend (`LensShadingCorrection`; after the
+/// confidence map, which must see the raw signal-to-noise ratio); the map from camera RGB under the
+/// *calibrated* flash to XYZ under D65 (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
 /// exposure, a global tone curve and a 2.2 gamma into Display P3. Where confidence is low the ambient frame fills in, turned
 /// into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the confident pixels
 /// (a von Kries step in camera space, Petschnigg et al. 2004 use the same ratio for white balance).
@@ -217,15 +218,19 @@ public struct ConstantColorPipeline: Sendable {
 
         let kernel = CorrectionKernel(
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
+        let shading = LensShadingCorrection(camera: camera)
         let makeFlashOnly: @Sendable () -> PixelPlane<UInt8> = { [shift] in
             let rgb = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
                 BandParallel.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
-                    for y in rows {
-                        let row = pair.row(y)
-                        for x in 0..<width {
-                            let s = pair.sample(x, row)
-                            let f = s.flash - s.ambient
-                            for c in 0..<3 { out[3 * (y * width + x) + c] = f[c] }
+                    LensShadingCorrection.withRow(width: width) { gains in
+                        for y in rows {
+                            let row = pair.row(y)
+                            shading.gains(row: y, into: gains)
+                            for x in 0..<width {
+                                let s = pair.sample(x, row)
+                                let f = (s.flash - s.ambient) * gains[x]
+                                for c in 0..<3 { out[3 * (y * width + x) + c] = f[c] }
+                            }
                         }
                     }
                 }
@@ -405,6 +410,7 @@ public struct ConstantColorPipeline: Sendable {
         var tileRGB = [Double](repeating: 0, count: 3 * mw * mh)
         var linear: [Float] = BandParallel.uninitialized(3 * width * height)
         let values = map.values
+        let shading = LensShadingCorrection(camera: camera)
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, values, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -414,6 +420,8 @@ public struct ConstantColorPipeline: Sendable {
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         // The map interpolated to this row, at every tile column.
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
+                        // The row's lens-shading gains (`LensShadingCorrection`), 1 without shading.
+                        let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
                         // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
                         // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
                         // at once), padded to a multiple of four with copies of the last pixel.
@@ -421,6 +429,7 @@ public struct ConstantColorPipeline: Sendable {
                         let soa = UnsafeMutablePointer<Float>.allocate(capacity: 7 * padded)
                         defer {
                             between.deallocate()
+                            gains.deallocate()
                             soa.deallocate()
                         }
                         var acc = SIMD2<Double>(0, 0)
@@ -433,6 +442,7 @@ public struct ConstantColorPipeline: Sendable {
                             let dy = Double(y) + 0.5 - Double(height) / 2
                             let gy = exp(-dy * dy / (2 * sigma * sigma))
                             for tx in 0..<mw { between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b }
+                            shading.gains(row: y, into: gains)
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
                             // Each lane the scalar w·(f − a) + (v·a)·(1/ratio) of its channel, so the same
@@ -446,8 +456,8 @@ public struct ConstantColorPipeline: Sendable {
                                 let v = 1 - w
                                 let f4 = UnsafeRawPointer(fl + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
                                 let a4 = UnsafeRawPointer(am + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
-                                blend.storeBytes(of: w * (f4 - a4) + v * a4 * inverse4, toByteOffset: 16 &* x,
-                                                 as: SIMD4<Float>.self)
+                                blend.storeBytes(of: (w * (f4 - a4) + v * a4 * inverse4) * gains[i],
+                                                 toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {

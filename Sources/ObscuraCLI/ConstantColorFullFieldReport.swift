@@ -103,7 +103,8 @@ enum ConstantColorFullFieldReport {
         let patches = r.distances.first?.cells.count ?? 0
         var lines = [
             "Constant Color full-field validation, \(device): chart filling a \(width)x\(height) frame, "
-                + "\(patches) patches × \(r.protocolRun.conditions.count) lights (\(format(seconds, 1)) s)",
+                + "\(patches) patches × \(r.protocolRun.conditions.count) lights"
+                + (seconds.isFinite ? " (\(format(seconds, 1)) s)" : ""),
             "Baseline: \(r.baseline.summary)",
             "Accuracy: ΔE00 against D65, high-confidence patches (≥ \(ConstantColorValidation.highConfidence))"
                 + " only.",

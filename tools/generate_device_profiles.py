@@ -88,7 +88,7 @@ def physical(cid, ctype, position, f35, fnum, mp_dims, pixel_um, crop, translati
     fx = f_mm * 1000 / pixel_um
     cx, cy = w / 2 + 3.5, h / 2 - 2.0  # a few pixels of lens decentre
     fwd, inv = distortion_tables(k1, k2)
-    return {
+    out = {
         "id": cid, "type": ctype, "position": position,
         "optics": {
             "focal_length_mm": round(f_mm, 3), "focal_length_35mm_equiv_mm": f35, "f_number": fnum,
@@ -120,6 +120,33 @@ def physical(cid, ctype, position, f35, fnum, mp_dims, pixel_um, crop, translati
                                  "prnu_percent": f"{M}: IMX363 value, colour-science spec §3.2"}},
         "formats": formats, "presets": presets, "flash_modes": flash_modes, "features": features,
     }
+    shade = shading(f35)
+    if shade:
+        # Insert after the distortion section, where a reader of the optics looks for it.
+        keys = list(out)
+        at = keys.index("distortion") + 1
+        out = dict(list(out.items())[:at] + [("shading", shade)] + list(out.items())[at:])
+    return out
+
+
+# --- lens shading ----------------------------------------------------------------------------
+
+HALF_DIAGONAL_35MM = 43.27 / 2
+
+
+def shading(f35):
+    """The natural cos^4 fall-off at the camera's own field of view (tan theta = image height / f),
+    for lenses whose half-diagonal field is at most 45 degrees: there the law alone gives 28-86 %
+    at the corner, the range phone lenses show. Wider lenses (13-14 mm equivalent, 57-59 degrees)
+    would fall to 7-9 % under the law; real ultra-wide lenses stay far brighter through their barrel
+    distortion and pupil design, and with no published curve to stand on they get no shading."""
+    half_field = math.degrees(math.atan(HALF_DIAGONAL_35MM / f35))
+    if half_field > 45:
+        return None
+    corner = math.cos(math.radians(half_field)) ** 4
+    return {"natural": "cos4",
+            "provenance": f"{M}: natural cos^4 law at the camera's field of view "
+                          f"({half_field:.1f} degrees to the corner, {corner:.2f} there); no measured curve"}
 
 
 def fmt_entry(fid, video, pixfmt, fps, spaces, photo, hq=False, depth=None, prov=None, cc=None):

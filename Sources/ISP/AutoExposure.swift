@@ -40,9 +40,12 @@ public struct AutoExposure: Sendable, Hashable {
     ///
     /// Weights fall off as a Gaussian of the distance from the centre, σ = half the half-diagonal
     /// (our choice of "centre-weighted"). The frame's noise-free components are used when present,
-    /// so a clipped or noisy metering frame does not bias the reading.
-    public static func meteredRate(_ frame: RawFrame) -> Double {
+    /// so a clipped or noisy metering frame does not bias the reading. With `camera`, readings are
+    /// first corrected for its lens shading, as a phone's exposure statistics are: the developed
+    /// picture, not the vignetted raw one, is what lands at mid-grey.
+    public static func meteredRate(_ frame: RawFrame, camera: CameraModel? = nil) -> Double {
         let w = frame.width, h = frame.height
+        let shading = camera.flatMap { $0.width == w && $0.height == h ? $0 : nil }
         let halfDiagonal = (Double(w * w + h * h)).squareRoot() / 2
         let sigma2 = 2 * (halfDiagonal / 2) * (halfDiagonal / 2)
         var sum = 0.0, weights = 0.0
@@ -58,6 +61,7 @@ public struct AutoExposure: Sendable, Hashable {
                 } else {
                     e = frame.electrons[i]
                 }
+                if let shading { e /= Float(shading.relativeIllumination(x: x, y: y)) }
                 sum += weight * Double(e)
                 weights += weight
             }
@@ -84,7 +88,9 @@ public struct AutoExposure: Sendable, Hashable {
     public func solve(meteringRenderer: Renderer, flash: Bool, seed: UInt64 = 0) -> Exposure {
         let probe = meteringRenderer.render(
             Exposure(time: 0.01, iso: meteringRenderer.camera.noise.baseISO, flash: flash, seed: seed))
-        let (time, iso) = exposure(meteredRate: AutoExposure.meteredRate(probe), noise: meteringRenderer.camera.noise)
+        let (time, iso) = exposure(
+            meteredRate: AutoExposure.meteredRate(probe, camera: meteringRenderer.camera),
+            noise: meteringRenderer.camera.noise)
         return Exposure(time: time, iso: iso, flash: flash, seed: seed)
     }
 }

@@ -2,8 +2,8 @@ import Imaging
 import Sensor
 import Spectra
 
-/// The basic develop step: raw DN → black level → white balance → colour correction → output
-/// colour space → global tone curve → transfer-function encoding.
+/// The basic develop step: raw DN → black level → lens-shading correction → white balance → colour
+/// correction → output colour space → global tone curve → transfer-function encoding.
 ///
 /// Everything colorimetric is folded into one 3×3 matrix when the pipeline is built (once per
 /// camera and illuminant); a pixel costs a subtraction, a matrix product, the tone curve and the
@@ -61,6 +61,8 @@ public struct BasicDevelop: Sendable {
     public let toneCurve: ToneCurve
     let blackLevel: Double
     let whiteLevel: Double
+    /// Lens-shading correction, applied to camera RGB before white balance.
+    let shadingCorrection: LensShadingCorrection
 
     /// Builds the pipeline for a camera balanced for `whiteBalance`.
     public init(camera: CameraModel, whiteBalance: WhiteBalance, settings: Settings = Settings()) {
@@ -79,6 +81,7 @@ public struct BasicDevelop: Sendable {
         toneCurve = settings.toneCurve ?? .shoulder(knee: 0.6, whiteInput: settings.exposureScale)
         blackLevel = camera.noise.blackLevel
         whiteLevel = camera.noise.whiteLevel
+        shadingCorrection = LensShadingCorrection(camera: camera)
     }
 
     /// Linear output RGB per pixel (interleaved), before the tone curve. A pixel with any channel
@@ -87,12 +90,20 @@ public struct BasicDevelop: Sendable {
     public func linearRGB(_ frame: RawFrame) -> [Float] {
         let kernel = PixelKernel(self)
         var out = [Float](repeating: 0, count: frame.width * frame.height * 3)
+        let shading = shadingCorrection.camera.width == frame.width ? shadingCorrection : nil
         frame.dn.withUnsafeBufferPointer { dn in
-            for p in 0..<(frame.width * frame.height) {
-                let rgb = kernel.linear(dn[3 * p], dn[3 * p + 1], dn[3 * p + 2])
-                out[3 * p] = Float(rgb.x)
-                out[3 * p + 1] = Float(rgb.y)
-                out[3 * p + 2] = Float(rgb.z)
+            LensShadingCorrection.withRow(width: frame.width) { gains in
+                for y in 0..<frame.height {
+                    if let shading { shading.gains(row: y, into: gains) }
+                    for x in 0..<frame.width {
+                        let p = y * frame.width + x
+                        let gain = shading == nil ? 1 : Double(gains[x])
+                        let rgb = kernel.linear(dn[3 * p], dn[3 * p + 1], dn[3 * p + 2], gain: gain)
+                        out[3 * p] = Float(rgb.x)
+                        out[3 * p + 1] = Float(rgb.y)
+                        out[3 * p + 2] = Float(rgb.z)
+                    }
+                }
             }
         }
         return out
@@ -146,13 +157,21 @@ public struct BasicDevelop: Sendable {
             frame.dn.withUnsafeBufferPointer { dnBuffer in
                 guard let dnBase = dnBuffer.baseAddress else { return }
                 let dn = SharedReadPointer(base: dnBase)
+                let shading = shadingCorrection.camera.width == width ? shadingCorrection : nil
                 BandParallel.forEachBand(height: height, threads: threads) { rows in
                     table.thresholds.withUnsafeBufferPointer { t in
-                        for i in (rows.lowerBound * width)..<(rows.upperBound * width) {
-                            let rgb = kernel.linear(dn.base[3 * i], dn.base[3 * i + 1], dn.base[3 * i + 2])
-                            out.base[3 * i] = EncodingThresholds.code(Float(rgb.x), t)
-                            out.base[3 * i + 1] = EncodingThresholds.code(Float(rgb.y), t)
-                            out.base[3 * i + 2] = EncodingThresholds.code(Float(rgb.z), t)
+                        LensShadingCorrection.withRow(width: width) { gains in
+                            for y in rows {
+                                if let shading { shading.gains(row: y, into: gains) }
+                                for i in (y * width)..<(y * width + width) {
+                                    let gain = shading == nil ? 1 : Double(gains[i - y * width])
+                                    let rgb = kernel.linear(
+                                        dn.base[3 * i], dn.base[3 * i + 1], dn.base[3 * i + 2], gain: gain)
+                                    out.base[3 * i] = EncodingThresholds.code(Float(rgb.x), t)
+                                    out.base[3 * i + 1] = EncodingThresholds.code(Float(rgb.y), t)
+                                    out.base[3 * i + 2] = EncodingThresholds.code(Float(rgb.z), t)
+                                }
+                            }
                         }
                     }
                 }
@@ -181,9 +200,11 @@ public struct BasicDevelop: Sendable {
             clip = UInt16(max(0, min(develop.whiteLevel, Double(UInt16.max)) - 0.5))
         }
 
+        /// `gain` is the lens-shading correction at the pixel; the clip test reads the raw values.
         @inline(__always)
-        func linear(_ r: UInt16, _ g: UInt16, _ b: UInt16) -> SIMD3<Double> {
+        func linear(_ r: UInt16, _ g: UInt16, _ b: UInt16, gain: Double = 1) -> SIMD3<Double> {
             let v = SIMD3((Double(r) - blackLevel), (Double(g) - blackLevel), (Double(b) - blackLevel)) / range
+                * gain
             if r >= clip || g >= clip || b >= clip { return white * (v * gains).max() }
             return matrix * v
         }

@@ -199,7 +199,7 @@ public struct PhotoPipeline: Sendable {
         let metering = meteringRenderer ?? renderer
         let noise = metering.camera.noise
         let frame = metering.render(Exposure(time: 0.01, iso: noise.baseISO, flash: false, seed: seed))
-        let rate = AutoExposure.meteredRate(frame)
+        let rate = AutoExposure.meteredRate(frame, camera: metering.camera)
         let ae = AutoExposure(noise: noise)
         let iso = rate > 0 ? ae.target * noise.fullWellElectrons * noise.baseISO / rate / Self.handHeldLimit : .infinity
         return FlashDecision(fires: iso > Self.autoFlashISO, isoAtHandHeldLimit: iso)

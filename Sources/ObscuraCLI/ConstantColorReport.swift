@@ -70,14 +70,23 @@ enum ConstantColorReport {
         """
         Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
         (\(format(seconds, 1)) s)
-        CIELAB variance reduction vs the ordinary photo: \(format(r.varianceReduction * 100, 1)) % \
-        (Apple, iPhone 15: 87 %; target ≥ 90 %)
+        Baseline: ordinary photo white-balanced from the true room light, keeping \
+        \(Int(PhotoPipeline.warmth * 100)) % of its cast
+        CIELAB variance reduction vs the ordinary photo: \(reduction(r)) (Apple, iPhone 15: 87 %; target ≥ 90 %)
         ΔE00 ordinary:        \(line(r.deltaEOrdinary))
         ΔE00 Constant Color:  \(line(r.deltaEConstantColor))
         ΔE00 high confidence: \(line(r.deltaEConstantColorHighConfidence)) over \(r.highConfidenceCount) patches \
         (target mean ≤ 2)
         mean centre-weighted confidence: \(format(r.meanCenterWeightedConfidence, 3))
         """
+    }
+
+    /// The variance reduction, or why it is not meaningful: with no high-confidence patch the photo is
+    /// the ambient fill, whose low variance says nothing of Constant Color.
+    static func reduction(_ r: ConstantColorValidation) -> String {
+        r.highConfidenceCount > 0
+            ? "\(format(r.varianceReduction * 100, 1)) %"
+            : "not meaningful (no high-confidence patch: the photo is the ambient fill)"
     }
 
     static func escape(_ s: String) -> String {

@@ -22,7 +22,10 @@ struct ValidateConstantColorCommand: ParsableCommand {
             photographed through a central crop of the sensor (so the flash's fall-off stays out of the figures), under 10-800 lux at 3000-7500 K, \
             on the Planckian locus and at Duv -0.02 and +0.02. Reports the CIELAB variance of each patch across \
             the lights for both photos, its reduction (Apple reports 87 % on iPhone 15) and ΔE00 against the \
-            reflectance under D65.
+            reflectance under D65. The baseline is the ordinary photo white-balanced from the true room light.
+            With --field full the chart fills the whole frame at 0.3, 0.5, 1 and 1.5 m instead, and each \
+            distance reports accuracy (ΔE00 of high-confidence patches, against a switchable --baseline) next to \
+            consistency (variance reduction), with a per-patch map.
             """)
 
     @Option(
@@ -54,6 +57,28 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Option(help: "Room lights: white (Apple's protocol) or narrow-band (single-colour LEDs, checks the confidence).")
     var ambient: Ambient = .white
 
+    /// Which chart set-up: today's small card through a central crop, or the chart filling the frame.
+    enum Field: String, ExpressibleByArgument, CaseIterable {
+        case centre, full
+    }
+
+    @Option(
+        help: """
+            centre: the card in a central crop of the sensor (the flash's fall-off stays out); full: the chart \
+            filling the whole frame at each --distances, with per-patch accuracy maps.
+            """)
+    var field: Field = .centre
+
+    @Option(
+        help: """
+            Full field: the baseline photo's white balance, auto-white-balance (grey world from the picture) or \
+            known-light (the true room light).
+            """)
+    var baseline: String = FullFieldValidation.Baseline.autoWhiteBalance.rawValue
+
+    @Option(help: "Full field: chart distances in metres, comma-separated.")
+    var distances: String = FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -68,6 +93,14 @@ struct ValidateConstantColorCommand: ParsableCommand {
             throw CommandFailure.badInput("\(error)")
         }
         let (width, height) = try RenderJob.size(size, reference: nil, minimum: Self.minimumSize)
+        if field == .full {
+            guard ambient == .white else {
+                throw CommandFailure.badInput(
+                    "validate constant-color: --field full runs the white-light protocol; drop --ambient narrow-band")
+            }
+            try runFullField(profile, width: width, height: height)
+            return
+        }
         let pipeline: ConstantColorPipeline
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
@@ -118,6 +151,52 @@ extension ValidateConstantColorCommand {
             try printJSON(NarrowBandReport.Summary(result, device: device, seconds: seconds))
         } else {
             say(NarrowBandReport.text(result, device: device, seconds: seconds))
+        }
+    }
+
+    /// The full-field protocol (`FullFieldValidation`).
+    func runFullField(_ profile: DeviceProfile, width: Int, height: Int) throws {
+        guard let choice = FullFieldValidation.Baseline(rawValue: baseline) else {
+            let names = FullFieldValidation.Baseline.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandFailure.badInput(
+                "validate constant-color: unknown baseline '\(baseline)'; use one of \(names)")
+        }
+        let metres = distances.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !metres.isEmpty, metres.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw CommandFailure.badInput(
+                "validate constant-color: --distances takes positive distances in metres, such as 0.3,0.5,1,1.5")
+        }
+        let pipeline: ConstantColorPipeline
+        do {
+            let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
+            pipeline = try ConstantColorPipeline(
+                device: profile, camera: camera, width: width, height: height, settings: .init(developsFallback: false))
+        } catch {
+            throw CommandFailure.badInput("validate constant-color: \(error)")
+        }
+        let started = Date()
+        Terminal.progress(
+            "validate constant-color: full field, \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
+        let result = try FullFieldValidation.run(
+            pipeline: pipeline, baseline: choice, protocol: quick ? .reduced : .apple,
+            distances: metres.compactMap { $0 })
+        let seconds = Date().timeIntervalSince(started)
+        guard result.distances.allSatisfy({ !$0.cells.isEmpty }) else {
+            throw CommandFailure.checkFailed(
+                "validate constant-color: no chart patch could be measured at \(width)x\(height); use a larger --size")
+        }
+        if let html {
+            let page = ConstantColorFullFieldReport.html(result, device: profile.id, width: width, height: height)
+            try OutputFiles.write(Array(page.utf8), to: html)
+        }
+        if json {
+            try printJSON(
+                ConstantColorFullFieldReport.Summary(
+                    result, device: profile.id, width: width, height: height, seconds: seconds))
+        } else {
+            say(
+                ConstantColorFullFieldReport.text(
+                    result, device: profile.id, width: width, height: height, seconds: seconds))
         }
     }
 }

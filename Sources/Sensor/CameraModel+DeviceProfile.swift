@@ -96,6 +96,17 @@ extension CameraModel {
         } else {
             position = .zero
         }
+        // The table's image height 1 is the reference image's farthest corner from the principal point.
+        let corner = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].map { (u, v) -> Double in
+            let dx = (u * Double(reference.width) - intrinsics.cx) / intrinsics.fx
+            let dy = (v * Double(reference.height) - intrinsics.cy) / intrinsics.fy
+            return (dx * dx + dy * dy).squareRoot()
+        }.max() ?? 1
+        let shading = physical.shading.map {
+            LensShading(
+                naturalCosineFourth: $0.naturalCosineFourth, imageHeights: $0.imageHeights,
+                values: $0.relativeIllumination, cornerTangent: corner)
+        }
         self.init(
             width: width, height: height, fx: intrinsics.fx * s, fy: intrinsics.fy * s,
             cx: intrinsics.cx * s - offsetX, cy: intrinsics.cy * s - offsetY,
@@ -103,7 +114,7 @@ extension CameraModel {
             fNumber: optics.fNumber, pixelPitchMicrometres: optics.pixelSizeUM,
             quantumEfficiency: (qe.red, qe.green, qe.blue),
             noise: NoiseParameters(profile: noise, unit: device.id + "/" + physical.id),
-            positionInDevice: position)
+            positionInDevice: position, shading: shading)
     }
 }
 

@@ -12,6 +12,8 @@ public struct CameraModel: Sendable, Hashable {
     public var fx: Double, fy: Double, cx: Double, cy: Double
     /// Radial distortion applied to images and depth alike; nil for an ideal pinhole.
     public var distortion: LensDistortion?
+    /// Relative illumination across the image (vignetting); nil for none.
+    public var shading: LensShading?
     /// Relative aperture N.
     public var fNumber: Double
     /// Lens transmittance T, 0…1.
@@ -34,7 +36,7 @@ public struct CameraModel: Sendable, Hashable {
         distortion: LensDistortion? = nil, fNumber: Double, lensTransmittance: Double = 0.9,
         pixelPitchMicrometres: Double, quantumEfficiency: (red: Spectrum, green: Spectrum, blue: Spectrum),
         noise: NoiseParameters = NoiseParameters(), rotationInDevice: Rotation = .identity,
-        positionInDevice: Vector3 = .zero
+        positionInDevice: Vector3 = .zero, shading: LensShading? = nil
     ) {
         self.width = width
         self.height = height
@@ -43,6 +45,7 @@ public struct CameraModel: Sendable, Hashable {
         self.cx = cx
         self.cy = cy
         self.distortion = distortion
+        self.shading = shading
         self.fNumber = fNumber
         self.lensTransmittance = lensTransmittance
         self.pixelPitchMicrometres = pixelPitchMicrometres
@@ -77,6 +80,7 @@ public struct CameraModel: Sendable, Hashable {
             && a.quantumEfficiency.green == b.quantumEfficiency.green
             && a.quantumEfficiency.blue == b.quantumEfficiency.blue && a.noise == b.noise
             && a.rotationInDevice == b.rotationInDevice && a.positionInDevice == b.positionInDevice
+            && a.shading == b.shading
     }
 
     public func hash(into h: inout Hasher) {

@@ -80,6 +80,9 @@ final class GeometryCache: Sendable {
                 }
             }
         }
+        if camera.shading != nil {
+            LensShading.apply(camera: camera, slots: max(slots, 1), materials: materialIDs, to: &factors, options: options)
+        }
         self.depth = depth
         self.objectIDs = objectIDs
         self.materialIDs = materialIDs

@@ -44,6 +44,15 @@ import Testing
             file: "lint-baseline", line: 68, column: 20,
             fragment: "cameras[2] (back-dual).depth.baseline_mm: baseline 14.0 mm disagrees with the extrinsics"),
         Case(file: "lint-constituent-order", line: 53, column: 19, fragment: "in that order (spec §2.2)"),
+        Case(
+            file: "shading-relative-illumination", line: 17, column: 89,
+            fragment: "cameras[0] (back-wide).shading.relative_illumination[2]: relative illumination lies in (0, 1]"),
+        Case(
+            file: "shading-image-height-order", line: 17, column: 38,
+            fragment: "shading.image_height[2]: image heights increase"),
+        Case(
+            file: "shading-natural-law", line: 17, column: 24,
+            fragment: "shading.natural: the natural fall-off is 'cos4' (the cos⁴ law), found cos3"),
     ]
 
     @Test(arguments: cases)

@@ -23,21 +23,31 @@ struct BasicDevelopTests {
 
     /// All 24 patches under D65, through render → develop → 16-bit sRGB → decode, against the
     /// CIELAB of the reflectances under D65.
+    ///
+    /// How tight the bounds can be: the frame carries shot noise only (≈ 0.1 % per pixel, the white
+    /// patch at half the well of 4·10⁶ e⁻) and each patch mean averages some 300 pixels, so a patch's
+    /// ΔE00 moves by under 0.01 from noise and the mean of 24 by under 0.002 (1σ). The mean, 1.38 with
+    /// this camera, therefore measures the develop's colour accuracy, not the noise. The bound 1.6 adds
+    /// 0.2, under two thirds of the standard error the patches' own scatter gives the mean (sd 1.61 over
+    /// √24 = 0.33): a change that shifts the chart's mean by less than its spread could explain fails.
+    /// The largest error (5.9, the red patch, at the edge of the camera's gamut) gets the same 0.6.
     @Test func colorCheckerUnderD65IsAccurate() throws {
         let lab = try ChartFixture.developedLab(illuminant: Illuminants.d65)
         let errors = zip(lab, ChartFixture.referenceLab).map { DeltaE.ciede2000($0, $1) }
         let mean = errors.reduce(0, +) / Double(errors.count)
-        #expect(mean < 3, "mean ΔE00 \(mean), max \(errors.max() ?? 0)")
-        #expect((errors.max() ?? 0) < 10)
+        #expect(mean < 1.6, "mean ΔE00 \(mean), max \(errors.max() ?? 0)")
+        #expect((errors.max() ?? 0) < 6.5)
     }
 
     /// Under tungsten the fit still serves: colours are compared with their D65 appearance
     /// (complete adaptation), so the error includes the camera's metamerism and stays moderate.
+    /// Bounds as under D65: the mean measures 2.93 with noise below 0.002; the patches' scatter
+    /// (sd 2.54) gives the mean a standard error of 0.52, and the bound 3.2 adds half of it.
     @Test func colorCheckerUnderTungstenIsReasonable() throws {
         let lab = try ChartFixture.developedLab(illuminant: Illuminants.a)
         let errors = zip(lab, ChartFixture.referenceLab).map { DeltaE.ciede2000($0, $1) }
         let mean = errors.reduce(0, +) / Double(errors.count)
-        #expect(mean < 5, "mean ΔE00 \(mean)")
+        #expect(mean < 3.2, "mean ΔE00 \(mean)")
     }
 
     /// Keeping warmth leaves a tungsten-lit grey warm (b* > 0, a* ≥ 0); removing it does not.

@@ -2,9 +2,12 @@
 enum CameraReader {
     static let keys = [
         "id", "type", "position", "constituents", "shares_sensor_with", "optics", "intrinsics", "extrinsics",
-        "distortion", "sensitivities", "noise", "formats", "presets", "flash_modes", "features", "depth",
+        "distortion", "shading", "sensitivities", "noise", "formats", "presets", "flash_modes", "features",
+        "depth",
     ]
-    static let physicalOnly = ["optics", "intrinsics", "extrinsics", "distortion", "sensitivities", "noise"]
+    static let physicalOnly = [
+        "optics", "intrinsics", "extrinsics", "distortion", "shading", "sensitivities", "noise",
+    ]
 
     static func read(_ node: YAMLNode, cameraIDs: [String]) throws -> CameraProfile {
         let map = try node.mapping(allowedKeys: keys)
@@ -72,6 +75,7 @@ enum CameraReader {
         var intrinsics: CameraIntrinsics?
         var extrinsics: CameraExtrinsics?
         var distortion: LensDistortion?
+        var shading: LensShadingProfile?
         var sensitivities: SpectralSensitivities?
         var noise: NoiseModel?
         if isPhysical {
@@ -81,6 +85,7 @@ enum CameraReader {
                 try OpticsReader.extrinsics(try map.required("extrinsics"), selfID: id, reference: reference)
             }
             if let d = map.optional("distortion") { distortion = errors.attempt { try OpticsReader.distortion(d) } }
+            if let s = map.optional("shading") { shading = errors.attempt { try OpticsReader.shading(s) } }
             sensitivities = errors.attempt {
                 try map.optional("sensitivities").map(SensorReader.sensitivities) ?? SensorReader.defaultSensitivities
             }
@@ -137,6 +142,6 @@ enum CameraReader {
             id: id, deviceType: type, position: position, constituents: constituents,
             sharesSensorWith: sharesSensorWith, optics: optics, intrinsics: intrinsics, extrinsics: extrinsics,
             distortion: distortion, sensitivities: sensitivities, noise: noise, formats: formats, presets: presets,
-            flashModes: flashModes, features: features, depth: depth)
+            flashModes: flashModes, features: features, depth: depth, shading: shading)
     }
 }

@@ -72,3 +72,54 @@ enum OpticsReader {
             provenance: try ProvenanceReader.read(map, sectionKeys: distortionKeys))
     }
 }
+
+extension OpticsReader {
+    static let shadingKeys = ["natural", "image_height", "relative_illumination", "provenance"]
+    /// The `shading` section (see `LensShadingProfile`): `natural: cos4`, a table of
+    /// `relative_illumination` against `image_height`, or both.
+    static func shading(_ node: YAMLNode) throws -> LensShadingProfile {
+        let map = try node.mapping(allowedKeys: shadingKeys)
+        var natural = false
+        if let law = map.optional("natural") {
+            guard try law.string() == "cos4" else {
+                throw law.error("the natural fall-off is 'cos4' (the cos⁴ law), found \(try law.string())")
+            }
+            natural = true
+        }
+        var heights: [Double] = [], values: [Double] = []
+        switch (map.optional("image_height"), map.optional("relative_illumination")) {
+        case (nil, nil):
+            guard natural else {
+                throw map.node.error(
+                    "needs 'natural: cos4', a table of 'relative_illumination' against 'image_height', or both")
+            }
+        case let (h?, nil):
+            throw h.error("'image_height' needs its 'relative_illumination' values")
+        case let (nil, v?):
+            throw v.error("'relative_illumination' needs the 'image_height' it is sampled at")
+        case let (h?, v?):
+            heights = try h.doubles(minimum: 2)
+            values = try v.doubles(minimum: 2)
+            guard values.count == heights.count else {
+                throw v.error("has \(values.count) values for \(heights.count) image heights")
+            }
+            let heightItems = try h.sequence(), valueItems = try v.sequence()
+            // Heights run from the principal point (0) outwards; a little beyond 1 covers a principal
+            // point off the reference centre.
+            guard heights[0] == 0 else { throw heightItems[0].error("the first image height is 0 (the centre)") }
+            for i in 1..<heights.count where !(heights[i] > heights[i - 1] && heights[i] <= 2) {
+                throw heightItems[i].error("image heights increase, up to 2 (1 is the farthest corner)")
+            }
+            // Relative to the centre: 1 there, and a lens passes no more than it does on axis.
+            guard values[0] == 1 else {
+                throw valueItems[0].error("relative illumination is 1 at the centre, found \(values[0])")
+            }
+            for (i, item) in valueItems.enumerated() where !(values[i] > 0 && values[i] <= 1) {
+                throw item.error("relative illumination lies in (0, 1], found \(values[i])")
+            }
+        }
+        return LensShadingProfile(
+            naturalCosineFourth: natural, imageHeights: heights, relativeIllumination: values,
+            provenance: try ProvenanceReader.read(map, sectionKeys: shadingKeys))
+    }
+}

@@ -19,6 +19,8 @@ public struct CameraProfile: Sendable, Hashable, Codable {
     public var extrinsics: CameraExtrinsics?
     /// Lens distortion; nil means uncalibrated.
     public var distortion: LensDistortion?
+    /// Relative illumination across the image (vignetting); nil means none (physical cameras only).
+    public var shading: LensShadingProfile?
     /// RGB spectral sensitivities (physical cameras only).
     public var sensitivities: SpectralSensitivities?
     /// Noise and ADC model (physical cameras only).
@@ -40,7 +42,7 @@ public struct CameraProfile: Sendable, Hashable, Codable {
         sharesSensorWith: String?, optics: CameraOptics?, intrinsics: CameraIntrinsics?,
         extrinsics: CameraExtrinsics?, distortion: LensDistortion?, sensitivities: SpectralSensitivities?,
         noise: NoiseModel?, formats: [CaptureFormat], presets: [SessionPreset: String], flashModes: [FlashMode],
-        features: CameraFeatures, depth: DepthCapability?
+        features: CameraFeatures, depth: DepthCapability?, shading: LensShadingProfile? = nil
     ) {
         self.id = id
         self.deviceType = deviceType
@@ -51,6 +53,7 @@ public struct CameraProfile: Sendable, Hashable, Codable {
         self.intrinsics = intrinsics
         self.extrinsics = extrinsics
         self.distortion = distortion
+        self.shading = shading
         self.sensitivities = sensitivities
         self.noise = noise
         self.formats = formats

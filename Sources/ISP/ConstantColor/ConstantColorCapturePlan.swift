@@ -59,7 +59,8 @@ public struct ConstantColorCapturePlan: Sendable, Hashable {
         let ambientProbe = meteringRenderer.render(
             Exposure(time: 0.01, iso: base, flash: false, seed: seed, frameIndex: 110))
         let auto = AutoExposure(noise: noise)
-        let (t, s) = auto.exposure(meteredRate: AutoExposure.meteredRate(ambientProbe), noise: noise)
+        let (t, s) = auto.exposure(
+            meteredRate: AutoExposure.meteredRate(ambientProbe, camera: meteringRenderer.camera), noise: noise)
         // The ordinary photo's exposure, t·ISO, against the pair's.
         let gain = (t * s) / (flashTime * iso)
         return ConstantColorCapturePlan(

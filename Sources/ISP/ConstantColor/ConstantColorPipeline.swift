@@ -16,7 +16,8 @@ import Spectra
 /// `interval` seconds later (the scene may move in between); registration of the ambient frame to
 /// the flash frame (`FrameRegistration`); exposure normalisation to electrons per second, where
 /// frames differing in time and gain become comparable; the flash-only estimate
-/// f = flash − ambient; the map from camera RGB under the *calibrated* flash to XYZ under D65
+/// f = flash − ambient; lens-shading correction of the blend (`LensShadingCorrection`; after the
+/// confidence map, which must see the raw signal-to-noise ratio); the map from camera RGB under the *calibrated* flash to XYZ under D65
 /// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
 /// exposure, a global tone curve and a 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
 /// scene moved between the frames, the flash frame fills in (the ambient frame where the flash frame
@@ -235,15 +236,19 @@ public struct ConstantColorPipeline: Sendable {
 
         let kernel = CorrectionKernel(
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
+        let shading = LensShadingCorrection(camera: camera)
         let makeFlashOnly: @Sendable () -> PixelPlane<UInt8> = { [shift] in
             let rgb = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
                 BandParallel.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
-                    for y in rows {
-                        let row = pair.row(y)
-                        for x in 0..<width {
-                            let s = pair.sample(x, row)
-                            let f = s.flash - s.ambient
-                            for c in 0..<3 { out[3 * (y * width + x) + c] = f[c] }
+                    LensShadingCorrection.withRow(width: width) { gains in
+                        for y in rows {
+                            let row = pair.row(y)
+                            shading.gains(row: y, into: gains)
+                            for x in 0..<width {
+                                let s = pair.sample(x, row)
+                                let f = (s.flash - s.ambient) * gains[x]
+                                for c in 0..<3 { out[3 * (y * width + x) + c] = f[c] }
+                            }
                         }
                     }
                 }
@@ -522,6 +527,7 @@ public struct ConstantColorPipeline: Sendable {
         var linear: [Float] = BandParallel.uninitialized(3 * width * height)
         let values = map.values
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
+        let shading = LensShadingCorrection(camera: camera)
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -533,6 +539,8 @@ public struct ConstantColorPipeline: Sendable {
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
                         // The local ratio interpolated to this row, at every tile column.
                         let ratioRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
+                        // The row's lens-shading gains (`LensShadingCorrection`), 1 without shading.
+                        let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
                         // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
                         // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
                         // at once), padded to a multiple of four with copies of the last pixel.
@@ -541,6 +549,7 @@ public struct ConstantColorPipeline: Sendable {
                         defer {
                             between.deallocate()
                             ratioRow.deallocate()
+                            gains.deallocate()
                             soa.deallocate()
                         }
                         var acc = SIMD2<Double>(0, 0)
@@ -556,6 +565,7 @@ public struct ConstantColorPipeline: Sendable {
                                 between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b
                                 ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
                             }
+                            shading.gains(row: y, into: gains)
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
                             // Four lanes per pixel, one per channel; the rows' buffers have a value to spare
@@ -577,8 +587,8 @@ public struct ConstantColorPipeline: Sendable {
                                 // ambient sample that does not belong to this pixel: the registration's
                                 // interpolation across a depth edge, or motion. The fill has no such sample.
                                 let used = limits.isImpossible(flash: f4, ambient: a4) ? 0 : w
-                                blend.storeBytes(of: used * (f4 - a4) + (1 - used) * fill, toByteOffset: 16 &* x,
-                                                 as: SIMD4<Float>.self)
+                                blend.storeBytes(of: (used * (f4 - a4) + (1 - used) * fill) * gains[i],
+                                                 toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {

@@ -24,7 +24,9 @@ import Spectra
 ///   E₁ = S·P/(683 lm/W · Σ S·V Δλ), P in lux (W·m⁻²·nm⁻¹ out) or candela (W·sr⁻¹·nm⁻¹ out), V(λ) the
 ///   luminous efficiency (CIE 15);
 /// - ρ(λ) is the material's diffuse reflectance, k_s its specular strength;
-/// - t is the exposure time, or for the flash the time its light reaches the sensor.
+/// - t is the exposure time, or for the flash the time its light reaches the sensor;
+/// - the sum is then scaled by the lens's relative illumination at the pixel centre, when the camera
+///   has shading (`LensShading`: cos⁴θ and/or a table against image height).
 ///
 /// **Geometric factors** g_d (diffuse) and g_s (specular), for a hit point p with unit normal n
 /// facing the camera, unit view vector v (towards the camera):
@@ -118,6 +120,8 @@ public struct ReferenceRenderer: Sendable {
                 let i = y * w + x
                 let centre = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
                 guard let sample = shade(at: centre) else { continue }
+                // Vignetting dims all light through the lens alike, at the pixel centre (`LensShading`).
+                let shading = camera.relativeIllumination(x: x, y: y)
                 frame.depth[i] = sample.depth
                 frame.objectIDs[i] = sample.object
                 frame.materialIDs[i] = sample.material
@@ -129,7 +133,7 @@ public struct ReferenceRenderer: Sendable {
                     let returned =
                         (m.reflectance * g.diffuse + Spectrum.constant(g.specular * m.specularStrength))
                         * light.spectrum
-                    let e = electronRate(returned, photons) * time
+                    let e = electronRate(returned, photons) * (time * shading)
                     for c in 0..<3 {
                         if light.isFlash {
                             frame.flashElectrons[3 * i + c] += e[c]

@@ -1,0 +1,236 @@
+import Devices
+import Foundation
+import Imaging
+import Scenes
+import Sensor
+import Spectra
+
+/// The full-field validation of Constant Color: the validation chart (`ConstantColorValidation`)
+/// filling the whole frame of the full sensor, at several distances, so the flash's fall-off across
+/// the field, the lens's vignetting and its correction all take part, as they do in a user's picture.
+///
+/// Per distance it reports accuracy and consistency side by side:
+/// - accuracy, ΔE00 against each patch's CIELAB under D65 (`Colorimetry.lab`), mean and 95th
+///   percentile over the high-confidence patches only (mean confidence ≥ 0.8) and every light, for
+///   Constant Color and for the baseline photo on the same patches;
+/// - consistency, the CIELAB variance reduction across lights of `ConstantColorValidation`, over the
+///   same high-confidence patches (the centre-crop protocol takes every patch; across the full
+///   field most low-confidence patches are the ambient fill, which says nothing of Constant Color).
+///   With no high-confidence patch it is reported as not meaningful (`Distance.isMeaningful`);
+/// - the same ΔE00 with each patch's luminance set to its reference's (chromatic error only): the
+///   flash's irradiance falls off across a flat chart (its beam and the card's obliquity), which no
+///   global exposure undoes, and this figure separates that lightness error from colour error;
+/// - a per-patch map (ΔE00 of both photos and the confidence, laid out as on the chart).
+///
+/// The baseline is the ordinary photo developed from the same ambient frame, white-balanced either
+/// from the picture itself (grey world, what a phone's auto white balance does without knowing the
+/// light; the default) or from the room light's true spectrum (keeping the ordinary photo's share of
+/// its cast, `PhotoPipeline.warmth`). Photos are scaled so the chart's neutral 5 has its D65
+/// luminance, as in the centre-crop protocol.
+public struct FullFieldValidation: Sendable {
+    /// Where the baseline photo's white balance comes from.
+    public enum Baseline: String, Sendable, Hashable, CaseIterable {
+        /// Grey world over the picture, no cast kept: a phone's auto white balance.
+        case autoWhiteBalance = "auto-white-balance"
+        /// The room light's true spectrum, keeping `PhotoPipeline.warmth` of its cast.
+        case knownLight = "known-light"
+
+        /// A sentence for reports.
+        public var summary: String {
+            switch self {
+            case .autoWhiteBalance: "ordinary photo, grey-world white balance from the picture"
+            case .knownLight:
+                "ordinary photo, white balance from the true room light (keeping "
+                    + "\(Int(PhotoPipeline.warmth * 100)) % of its cast)"
+            }
+        }
+    }
+
+    /// One patch of the map.
+    public struct Cell: Sendable {
+        /// The patch's name, column and row on the chart (0-based, row 0 at the top).
+        public let name: String
+        public let column: Int, row: Int
+        /// Mean ΔE00 over the lights, Constant Color and baseline.
+        public let deltaEConstantColor: Double, deltaEBaseline: Double
+        /// Mean confidence over the patch and the lights.
+        public let confidence: Double
+        /// Whether the patch counts as high-confidence.
+        public var isHighConfidence: Bool { confidence >= ConstantColorValidation.highConfidence }
+    }
+
+    /// The figures at one distance.
+    public struct Distance: Sendable {
+        /// Chart distance, metres.
+        public let metres: Double
+        /// ΔE00 over high-confidence patches and every light.
+        public let accuracyConstantColor: ConstantColorValidation.Statistics
+        public let accuracyBaseline: ConstantColorValidation.Statistics
+        /// The same at each patch's reference luminance (chromatic error only).
+        public let chromaticConstantColor: ConstantColorValidation.Statistics
+        public let chromaticBaseline: ConstantColorValidation.Statistics
+        /// 1 − mean variance (Constant Color) / mean variance (baseline), high-confidence patches.
+        public let varianceReduction: Double
+        /// High-confidence patches.
+        public let highConfidenceCount: Int
+        /// Mean centre-weighted confidence over the lights.
+        public let meanCenterWeightedConfidence: Double
+        /// The per-patch map, in chart order.
+        public let cells: [Cell]
+
+        /// Whether the variance reduction measures Constant Color at all: with no high-confidence
+        /// patch the photo is the ambient frame filled in, and a low variance says nothing.
+        public var isMeaningful: Bool { highConfidenceCount > 0 }
+    }
+
+    /// The distances of the protocol, metres.
+    public static let standardDistances = [0.3, 0.5, 1.0, 1.5]
+    /// Share of the frame the chart spans in each direction: a little inside the edges, so the lens
+    /// distortion's barrel does not show the background in the corners.
+    public static let fill = 0.97
+
+    /// The baseline used.
+    public let baseline: Baseline
+    /// The lights.
+    public let protocolRun: ConstantColorValidation.Conditions
+    /// Chart columns and rows.
+    public let columns: Int, rows: Int
+    /// Per distance, in the order asked.
+    public let distances: [Distance]
+
+    /// Runs the protocol with a pipeline of the full field (its camera is the picture's, scaled from
+    /// the full sensor; `init(device:camera:width:height:)` of `ConstantColorPipeline`).
+    public static func run(
+        pipeline: ConstantColorPipeline, baseline: Baseline = .autoWhiteBalance,
+        protocol spec: ConstantColorValidation.Conditions = .apple, distances: [Double] = standardDistances,
+        seed: UInt64 = 1
+    ) throws -> FullFieldValidation {
+        let patches = ConstantColorValidation.chartPatches
+        let columns = 14
+        let rows = (patches.count + columns - 1) / columns
+        var padded = patches
+        while padded.count < rows * columns {
+            padded.append(
+                ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
+        }
+        var settings = pipeline.settings
+        settings.developsFallback = false
+        let pipeline = ConstantColorPipeline(
+            camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration, settings: settings)
+        let camera = pipeline.camera
+        let white = Colorimetry.whitePoint(of: Illuminants.d65)
+        let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
+        let referenceY = patches.map {
+            Colorimetry.xyz(reflectance: $0.reflectance, illuminant: Illuminants.d65).Y / 100
+        }
+        let greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
+        let greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
+        let conditions = spec.conditions
+        let lights = try conditions.map { try Illuminants.make(cct: $0.cct, duv: $0.duv) }
+
+        var out: [Distance] = []
+        for distance in distances {
+            let card = SceneObject(
+                name: "validation chart",
+                shape: .plane(
+                    width: fill * distance * Double(camera.width) / camera.fx,
+                    height: fill * distance * Double(camera.height) / camera.fy),
+                transform: Transform(position: Vector3(0, 0, -distance)),
+                surface: Cards.chart(columns: columns, rows: rows, patches: padded))
+            let probeScene = Scene(
+                objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
+                device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+            let probe = Renderer(
+                scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
+            let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
+            let pixelLists = ConstantColorValidation.patchPixels(
+                ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
+                height: camera.height)
+
+            var labC = [[Lab]](repeating: [], count: patches.count)
+            var labB = [[Lab]](repeating: [], count: patches.count)
+            var chromaC = [[Lab]](repeating: [], count: patches.count)
+            var chromaB = [[Lab]](repeating: [], count: patches.count)
+            var confidence = [Double](repeating: 0, count: patches.count)
+            var centre = 0.0
+            for (index, condition) in conditions.enumerated() {
+                var scene = probeScene
+                scene.ambient = AmbientLight(
+                    spectrum: lights[index], illuminance: condition.lux, direction: Vector3(0.3, 0.5, 1),
+                    diffuseFraction: 0.5)
+                let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
+                centre += result.centerWeightedMeanConfidence
+                let ambient = result.diagnostics.ambientFrame
+                let balance: WhiteBalance
+                let warmth: Double
+                switch baseline {
+                case .autoWhiteBalance:
+                    balance = WhiteBalance.greyWorld(ambient, camera: camera)
+                    warmth = PhotoPipeline.warmth(for: .greyWorld)
+                case .knownLight:
+                    balance = WhiteBalance(illuminant: lights[index], camera: camera)
+                    warmth = PhotoPipeline.warmth
+                }
+                let ordinary = PhotoPipeline.develop(
+                    ambient, camera: camera, whiteBalance: balance, outputSpace: .displayP3, warmth: warmth,
+                    gain: result.diagnostics.plan.fallbackGain)
+                let cc = ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
+                let base = ConstantColorValidation.linearXYZ(
+                    ordinary, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
+                for (values, isCC) in [(cc, true), (base, false)] {
+                    let k = values[greyIndex].y > 0 ? greyY / values[greyIndex].y : 1
+                    for p in 0..<patches.count {
+                        let lab = Lab(XYZ(values[p] * k * 100), white: white)
+                        let y = values[p].y
+                        let matched = Lab(XYZ(values[p] * (y > 0 ? referenceY[p] / y : 1) * 100), white: white)
+                        if isCC {
+                            labC[p].append(lab)
+                            chromaC[p].append(matched)
+                        } else {
+                            labB[p].append(lab)
+                            chromaB[p].append(matched)
+                        }
+                    }
+                }
+                for p in 0..<patches.count where !pixelLists[p].isEmpty {
+                    var sum = 0.0
+                    for i in pixelLists[p] {
+                        sum += result.confidenceMap.value(
+                            x: Double(i % camera.width) + 0.5, y: Double(i / camera.width) + 0.5)
+                    }
+                    confidence[p] += sum / Double(pixelLists[p].count) / Double(conditions.count)
+                }
+            }
+
+            var cells: [Cell] = []
+            var highC: [Double] = [], highB: [Double] = [], matchedC: [Double] = [], matchedB: [Double] = []
+            var varC = 0.0, varB = 0.0, measured = 0
+            for p in 0..<patches.count where !pixelLists[p].isEmpty {
+                let eC = labC[p].map { DeltaE.ciede2000($0, reference[p]) }
+                let eB = labB[p].map { DeltaE.ciede2000($0, reference[p]) }
+                let cell = Cell(
+                    name: patches[p].name, column: p % columns, row: p / columns,
+                    deltaEConstantColor: eC.reduce(0, +) / Double(eC.count),
+                    deltaEBaseline: eB.reduce(0, +) / Double(eB.count), confidence: confidence[p])
+                cells.append(cell)
+                if cell.isHighConfidence {
+                    varC += ConstantColorValidation.spread(labC[p]).1
+                    varB += ConstantColorValidation.spread(labB[p]).1
+                    measured += 1
+                    highC += eC
+                    highB += eB
+                    matchedC += chromaC[p].map { DeltaE.ciede2000($0, reference[p]) }
+                    matchedB += chromaB[p].map { DeltaE.ciede2000($0, reference[p]) }
+                }
+            }
+            out.append(
+                Distance(
+                    metres: distance, accuracyConstantColor: .init(highC), accuracyBaseline: .init(highB),
+                    chromaticConstantColor: .init(matchedC), chromaticBaseline: .init(matchedB),
+                    varianceReduction: measured > 0 && varB > 0 ? 1 - varC / varB : .nan,
+                    highConfidenceCount: cells.filter(\.isHighConfidence).count,
+                    meanCenterWeightedConfidence: centre / Double(conditions.count), cells: cells))
+        }
+        return FullFieldValidation(baseline: baseline, protocolRun: spec, columns: columns, rows: rows, distances: out)
+    }
+}

@@ -144,9 +144,12 @@ struct ScanCommand: ParsableCommand {
                 say("\(name): (\(format(p[0], 4)), \(format(p[1], 4)))")
             }
             say("confidence: \(format(Double(quad.confidence), 3))")
-            say("aspect ratio: \(format(aspect.value, 4)) (width/height, from the "
-                + (aspect.method == .cameraIntrinsics ? "camera intrinsics" : "edge lengths: no usable intrinsics")
-                + ")")
+            let source = switch (aspect.method, camera) {
+            case (.cameraIntrinsics, _): "the camera intrinsics"
+            case (.edgeLengths, nil): "the edge lengths: no intrinsics known"
+            case (.edgeLengths, _): "the edge lengths: the corners do not fit a rectangle seen by this camera"
+            }
+            say("aspect ratio: \(format(aspect.value, 4)) (width/height, from \(source))")
             say("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
         }
     }

@@ -42,10 +42,10 @@ extension PinholeIntrinsics {
     /// Reads `fx fy cx cy` (spaces or commas between the numbers); nil unless there are four numbers making a valid
     /// matrix.
     public init?(text: String) {
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).compactMap { Double($0) }
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
-        guard parts.count == 4, fields.count == 4 else { return nil }
-        self.init(fx: parts[0], fy: parts[1], cx: parts[2], cy: parts[3])
+        let numbers = fields.compactMap { Double($0) }
+        guard fields.count == 4, numbers.count == 4 else { return nil }
+        self.init(fx: numbers[0], fy: numbers[1], cx: numbers[2], cy: numbers[3])
         guard isValid else { return nil }
     }
 

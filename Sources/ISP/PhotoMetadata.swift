@@ -30,6 +30,9 @@ public struct PhotoMetadata: Sendable, Hashable {
     public var flashFired: Bool
     /// The noise seed.
     public var seed: UInt64
+    /// The camera matrix of the picture's pixels (`Obscura.Intrinsics`: `fx fy cx cy`), so tools can recover true
+    /// shapes from the picture (a scanned print's aspect ratio); nil when unknown.
+    public var intrinsics: PinholeIntrinsics?
     /// Further entries a path adds (Constant Color confidence, depth units), written after the rest.
     public var extra: [PNGText]
 
@@ -37,7 +40,7 @@ public struct PhotoMetadata: Sendable, Hashable {
     public init(
         software: String, scene: String, device: String, deviceName: String, camera: String, deviceType: String,
         width: Int, height: Int, colorSpace: String, exposure: Exposure, flashFired: Bool, seed: UInt64,
-        extra: [PNGText] = []
+        intrinsics: PinholeIntrinsics? = nil, extra: [PNGText] = []
     ) {
         self.software = software
         self.scene = scene
@@ -51,6 +54,7 @@ public struct PhotoMetadata: Sendable, Hashable {
         self.exposure = exposure
         self.flashFired = flashFired
         self.seed = seed
+        self.intrinsics = intrinsics
         self.extra = extra
     }
 
@@ -69,6 +73,6 @@ public struct PhotoMetadata: Sendable, Hashable {
             PNGText(key: "Obscura.ISO", value: String(exposure.iso)),
             PNGText(key: "Obscura.Flash", value: flashFired ? "fired" : "did not fire"),
             PNGText(key: "Obscura.Seed", value: String(seed)),
-        ] + extra
+        ] + (intrinsics.map { [PNGText(key: PinholeIntrinsics.pngTextKey, value: $0.pngTextValue)] } ?? []) + extra
     }
 }

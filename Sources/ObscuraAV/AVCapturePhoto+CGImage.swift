@@ -16,6 +16,15 @@ extension AVCapturePhoto {
         guard let preview, let (_, encoding) = processedPixels, let pixels = previewPixels(preview) else { return nil }
         return CGImage(pixels, encoding: encoding)
     }
+
+    /// The processed photo's encoded RGB; nil for RAW photos and failed renders.
+    package var processedPixelPlane: PixelPlane<UInt8>? { processedPixels?.pixels }
+
+    /// An image of pixels derived from this photo (a scanned print), in the photo's colour space.
+    package func derivedCGImage(_ pixels: PixelPlane<UInt8>) -> CGImage? {
+        guard let (_, encoding) = processedPixels else { return nil }
+        return CGImage(pixels, encoding: encoding)
+    }
 }
 
 extension CGImage {

@@ -126,6 +126,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         return PreviewImage.scaled(pixels, width: preview.width, height: preview.height)
     }
 
+    /// The camera matrix of the processed photo's pixels (the file's `Obscura.Intrinsics`); nil for failed renders.
+    package var pixelIntrinsics: PinholeIntrinsics? { rendered?.intrinsics }
+
     /// The processed photo's encoded RGB and its colour space; nil for RAW photos and failed renders.
     var processedPixels: (pixels: PixelPlane<UInt8>, encoding: PhotoEncoding)? {
         guard !isRawPhoto, let r = rendered else { return nil }
@@ -213,7 +216,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
             deviceType: sourceDeviceType?.rawValue ?? "none", width: r.pixels.width, height: r.pixels.height,
             colorSpace: r.encoding.name,
             exposure: Exposure(time: r.exposureDurationSeconds, iso: r.iso, flash: r.flashFired, seed: request.seed),
-            flashFired: r.flashFired, seed: request.seed
+            flashFired: r.flashFired, seed: request.seed, intrinsics: r.intrinsics
         ).pngText
         if isRawPhoto {
             return rawFileData(r, text: text)

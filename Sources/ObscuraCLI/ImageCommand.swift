@@ -81,6 +81,12 @@ struct ScanCommand: ParsableCommand {
             Detects the most prominent quadrilateral, maps it onto an upright rectangle (homography, bilinear \
             sampling) and stretches each channel with ends-in clipping. Corners are printed in Vision's \
             convention: normalised, origin at the bottom left.
+
+            The rectangle keeps the print's true aspect ratio when the camera matrix is known: from --intrinsics, \
+            or else from the photo's own `Obscura.Intrinsics` text (every Obscura photo records it), recovered \
+            from the four corners by projective geometry (Zhang & He 2007). Without intrinsics, or when the \
+            corners cannot be a rectangle seen by that camera, the ratio is that of the longer opposite edges in \
+            pixels, which is exact only for a print facing the camera. The output says which was used.
             """
     )
 
@@ -88,34 +94,49 @@ struct ScanCommand: ParsableCommand {
     @Argument(help: "The scanned print (PNG; - for standard output).") var output: String
     @Option(help: "Percentage of pixels clipped at each end of every channel, e.g. 1% or 0.5.")
     var clip: String = "1%"
+    @Option(help: "The photo's camera matrix, fx,fy,cx,cy in pixels; by default its Obscura.Intrinsics text.")
+    var intrinsics: String?
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
 
     func run() throws {
+        var camera: PinholeIntrinsics?
+        if let intrinsics {
+            guard let parsed = PinholeIntrinsics(text: intrinsics) else {
+                throw CommandFailure.badInput(
+                    "--intrinsics: expected four numbers fx,fy,cx,cy with positive focal lengths, not '\(intrinsics)'")
+            }
+            camera = parsed
+        }
         let trimmed = clip.hasSuffix("%") ? String(clip.dropLast()) : clip
         guard let percent = Double(trimmed.trimmingCharacters(in: .whitespaces)), percent >= 0, percent < 50 else {
             throw CommandFailure.badInput("--clip: expected a percentage from 0 to 50, such as 1%, not '\(clip)'")
         }
         let stretch = ContrastStretch(clip: percent / 100)
         var image = try ImageFiles.read(input)
+        if camera == nil { camera = ScanCommand.recordedIntrinsics(image) }
         let detector = QuadrilateralDetector()
         let quad: DetectedQuadrilateral?
+        var aspect: RectangleAspectRatio?
+        /// The print flattened to its rectangle's aspect ratio.
+        func flatten<C: PixelComponent>(_ p: PixelPlane<C>, _ quad: DetectedQuadrilateral) -> PixelPlane<C>? {
+            let corners = quad.pixelCorners(width: p.width, height: p.height)
+            let ratio = RectangleAspectRatio(corners: corners, intrinsics: camera)
+            aspect = ratio
+            let size = PerspectiveCorrection.outputSize(for: corners, aspectRatio: ratio.value)
+            return PerspectiveCorrection.rectify(p, corners: corners, size: size)
+        }
         switch image.pixels {
         case .eightBit(let p):
             quad = detector.detect(in: p)
-            if let quad, let flat = PerspectiveCorrection.rectify(p, corners: quad.pixelCorners(width: p.width,
-                                                                                               height: p.height)) {
-                image.pixels = .eightBit(stretch.apply(to: flat))
-            }
+            if let quad, let flat = flatten(p, quad) { image.pixels = .eightBit(stretch.apply(to: flat)) }
         case .sixteenBit(let p):
             quad = detector.detect(in: p)
-            if let quad, let flat = PerspectiveCorrection.rectify(p, corners: quad.pixelCorners(width: p.width,
-                                                                                               height: p.height)) {
-                image.pixels = .sixteenBit(stretch.apply(to: flat))
-            }
+            if let quad, let flat = flatten(p, quad) { image.pixels = .sixteenBit(stretch.apply(to: flat)) }
         }
-        guard let quad else { throw CommandFailure.checkFailed("\(input): no quadrilateral found") }
+        guard let quad, let aspect else { throw CommandFailure.checkFailed("\(input): no quadrilateral found") }
         try ImageFiles.write(PNGImage(pixels: image.pixels, colorSpace: image.colorSpace), to: output)
-        let report = ScanReport(quad: quad, width: image.width, height: image.height, clipPercent: percent)
+        let report = ScanReport(
+            quad: quad, width: image.width, height: image.height, clipPercent: percent, aspect: aspect)
         if json {
             try printJSON(report)
         } else {
@@ -123,8 +144,23 @@ struct ScanCommand: ParsableCommand {
                 say("\(name): (\(format(p[0], 4)), \(format(p[1], 4)))")
             }
             say("confidence: \(format(Double(quad.confidence), 3))")
+            let source = switch (aspect.method, camera) {
+            case (.cameraIntrinsics, _): "the camera intrinsics"
+            case (.edgeLengths, nil): "the edge lengths: no intrinsics known"
+            case (.edgeLengths, _): "the edge lengths: the corners do not fit a rectangle seen by this camera"
+            }
+            say("aspect ratio: \(format(aspect.value, 4)) (width/height, from \(source))")
             say("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
         }
+    }
+
+    /// The intrinsics an Obscura photo records, scaled to the file's size when it was resized after capture
+    /// (`Obscura.Dimensions` gives the size they belong to).
+    static func recordedIntrinsics(_ image: PNGImage) -> PinholeIntrinsics? {
+        guard let recorded = PinholeIntrinsics(pngText: image.text) else { return nil }
+        let size = image.textValue(forKey: "Obscura.Dimensions")?.split(separator: "x").compactMap { Double($0) }
+        guard let size, size.count == 2, size[0] > 0, size[1] > 0 else { return recorded }
+        return recorded.scaled(x: Double(image.width) / size[0], y: Double(image.height) / size[1])
     }
 }
 
@@ -144,8 +180,11 @@ private struct ScanReport: Encodable {
     var width: Int
     var height: Int
     var clipPercent: Double
+    /// The flattened print's width over height, and how it was found: `camera-intrinsics` or `edge-lengths`.
+    var aspectRatio: Double
+    var aspectRatioMethod: String
 
-    init(quad: DetectedQuadrilateral, width: Int, height: Int, clipPercent: Double) {
+    init(quad: DetectedQuadrilateral, width: Int, height: Int, clipPercent: Double, aspect: RectangleAspectRatio) {
         corners = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map {
             [($0.x * 1e6).rounded() / 1e6, ($0.y * 1e6).rounded() / 1e6]
         }
@@ -153,6 +192,8 @@ private struct ScanReport: Encodable {
         self.width = width
         self.height = height
         self.clipPercent = clipPercent
+        aspectRatio = (aspect.value * 1e6).rounded() / 1e6
+        aspectRatioMethod = aspect.method.rawValue
     }
 }
 

@@ -260,7 +260,8 @@ struct RenderJob {
             software: "obscura render", scene: command.scene, device: profile.id, deviceName: profile.name,
             camera: cameraProfile.id,
             deviceType: cameraProfile.deviceType.rawValue, width: frame.width, height: frame.height,
-            colorSpace: space.name, exposure: photo.exposure, flashFired: flash != nil, seed: command.seed)
+            colorSpace: space.name, exposure: photo.exposure, flashFired: flash != nil, seed: command.seed,
+            intrinsics: camera.pinholeIntrinsics)
         if command.reference { metadata.extra.append(PNGText(key: "Obscura.Renderer", value: "reference, noise-free")) }
         // Encode everything first, so a failure leaves no file behind; each write is atomic.
         var files: [(path: String, bytes: [UInt8])] = []

@@ -75,4 +75,24 @@ import Testing
         let one = ContrastStretch().apply(to: image, threads: 1)
         #expect(ContrastStretch().apply(to: image, threads: 5) == one)
     }
+
+    /// Padded rows (a stride longer than the pixels) give the same picture as packed ones: the output is written
+    /// from the source's rows, not copied with its layout.
+    @Test func paddedRowsGiveThePackedResult() {
+        var generator = SplitMix64(state: 5)
+        let packed = UInt8Image(width: 37, height: 23, channels: 3) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next() >> 9)
+        }
+        var padded = UInt8Image(width: 37, height: 23, channels: 3, rowStride: 37 * 3 + 5, repeating: 255)
+        for y in 0..<23 {
+            for x in 0..<37 {
+                for c in 0..<3 { padded[x, y, c] = packed[x, y, c] }
+            }
+        }
+        let stretch = ContrastStretch(clip: 0.05)
+        let expected = stretch.apply(to: packed)
+        #expect(stretch.apply(to: padded) == expected)
+        // The stretch did something, so the comparison can fail.
+        #expect(expected != packed)
+    }
 }

@@ -101,6 +101,48 @@ import Testing
         #expect(worst <= 1, "largest difference \(worst) codes")
     }
 
+    /// Rows several 256-column tiles long, so tile boundaries and each tile's own quadratic or spans are crossed:
+    /// still within one code of exact bilinear interpolation on white noise, with the fill outside. Mild, moderate
+    /// and strong perspective, each sampling the source well past the first tile.
+    @Test(arguments: [
+        [1.02, 0.01, -20, -0.004, 1.01, 60, 0.00003, 0.00002, 1],
+        [0.95, 0.02, -10, -0.01, 0.97, 70, 0.0004, 0.0001, 1],
+        [0.9, 0.03, 5, -0.02, 0.9, 80, 0.0015, 0.0005, 1],
+    ])
+    func wideRowsStayWithinOneCodeAcrossTiles(entries: [Double]) {
+        var generator = SplitMix64(state: 13)
+        let width = 700, height = 200
+        let image = UInt8Image(width: width, height: height, channels: 3) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next())
+        }
+        let h = Homography(entries: entries)
+        let outputWidth = 760, outputHeight = 40
+        let warped = image.warpedPerspective(h, width: outputWidth, height: outputHeight, threads: 2)
+        var worst = 0.0, insideLaterTiles = 0
+        for j in 0..<outputHeight {
+            for i in 0..<outputWidth {
+                let p = h.apply(SIMD2(Double(i) + 0.5, Double(j) + 0.5)) - 0.5
+                for c in 0..<3 {
+                    var expected = 0.0
+                    if p.x > -1, p.y > -1, p.x < Double(width), p.y < Double(height) {
+                        if i >= 256 { insideLaterTiles += 1 }
+                        let x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
+                        let ax = p.x - Double(x0), ay = p.y - Double(y0)
+                        func tap(_ x: Int, _ y: Int) -> Double {
+                            x >= 0 && y >= 0 && x < width && y < height ? Double(image[x, y, c]) : 0
+                        }
+                        expected = ((1 - ax) * (1 - ay) * tap(x0, y0) + ax * (1 - ay) * tap(x0 + 1, y0)
+                            + (1 - ax) * ay * tap(x0, y0 + 1) + ax * ay * tap(x0 + 1, y0 + 1)).rounded()
+                    }
+                    worst = max(worst, abs(Double(warped[i, j, c]) - expected))
+                }
+            }
+        }
+        // At least a few hundred pixels past the first tile sample the source.
+        #expect(insideLaterTiles > 3 * 300, "\(insideLaterTiles) samples inside past the first tile")
+        #expect(worst <= 1, "largest difference \(worst) codes")
+    }
+
     @Test func rectifyFlattensAQuadrilateralToItsRectangle() throws {
         // Draw a rectangle with a 2 × 2 checker inside, seen in perspective; rectify and read the checker back.
         let corners: [SIMD2<Double>] = [SIMD2(50, 30), SIMD2(250, 50), SIMD2(270, 210), SIMD2(30, 190)]

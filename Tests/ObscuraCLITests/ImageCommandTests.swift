@@ -33,6 +33,58 @@ import Testing
         #expect(abs(scanned.width - 200) <= 1 && abs(scanned.height - 160) <= 1)
     }
 
+    /// A 0.80 card tilted 25° back and turned 15°, drawn through a pinhole camera (fx = fy = 600, principal point at
+    /// the centre of 640 × 480): its corners projected in closed form, the card filled through the plane's homography.
+    static func tiltedCard(camera: (fx: Double, fy: Double, cx: Double, cy: Double)) throws -> UInt8Image {
+        let pitch = 25 * Double.pi / 180, yaw = 15 * Double.pi / 180
+        let corners: [SIMD2<Double>] = [(-0.4, -0.5), (0.4, -0.5), (0.4, 0.5), (-0.4, 0.5)].map { x, y in
+            // Turn about x, then about y, then place 2.6 units ahead; project.
+            let a = SIMD3(x, cos(pitch) * y, sin(pitch) * y)
+            let p = SIMD3(cos(yaw) * a.x + sin(yaw) * a.z, a.y, -sin(yaw) * a.x + cos(yaw) * a.z) + SIMD3(0.05, 0, 2.6)
+            return SIMD2(camera.fx * p.x / p.z + camera.cx, camera.fy * p.y / p.z + camera.cy)
+        }
+        let unit: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1)]
+        let toCard = try #require(Homography(mapping: corners, to: unit))
+        return UInt8Image(width: 640, height: 480, channels: 3) { x, y, c in
+            let u = toCard.apply(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+            return (0..<1).contains(u.x) && (0..<1).contains(u.y) ? [235, 230, 220][c] : [90, 50, 25][c]
+        }
+    }
+
+    @Test func scanKeepsTheTrueAspectRatioWithIntrinsics() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let card = try Self.tiltedCard(camera: (600, 600, 320, 240))
+        let plain = dir.appendingPathComponent("plain.png").path
+        try PNG.write(PNGImage(pixels: card, colorSpace: .sRGB), to: plain)
+        // The intrinsics recorded in the file, as every Obscura photo records them.
+        let tagged = dir.appendingPathComponent("tagged.png").path
+        let text = [PNGText(key: "Obscura.Intrinsics", value: "600 600 320 240")]
+        try PNG.write(PNGImage(pixels: card, colorSpace: .sRGB, text: text), to: tagged)
+        func scan(_ arguments: [String]) throws -> (ratio: Double, method: String, image: PNGImage) {
+            let output = dir.appendingPathComponent("scan.png").path
+            let result = try CLIRunner.run(["image", "scan"] + arguments + [output, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (
+                try #require(report?["aspectRatio"] as? Double), try #require(report?["aspectRatioMethod"] as? String),
+                try PNG.read(contentsOf: output)
+            )
+        }
+        for arguments in [[plain, "--intrinsics", "600,600,320,240"], [tagged]] {
+            let (ratio, method, image) = try scan(arguments)
+            #expect(method == "camera-intrinsics")
+            #expect(abs(ratio / 0.8 - 1) < 0.02, "\(ratio)")
+            #expect(abs(Double(image.width) / Double(image.height) / 0.8 - 1) < 0.02, "\(image.width)x\(image.height)")
+        }
+        // Without intrinsics, the foreshortened edges: the 25° tilt makes the card look wider than it is.
+        let (ratio, method, _) = try scan([plain])
+        #expect(method == "edge-lengths")
+        #expect(ratio / 0.8 - 1 > 0.04, "\(ratio)")
+        let bad = try CLIRunner.run(["image", "scan", plain, "out.png", "--intrinsics", "600,600,320"])
+        #expect(bad.status == 2 && bad.stderr.contains("--intrinsics"))
+    }
+
     @Test func triangleAndWideGamutWriteDisplayP3() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -161,30 +161,36 @@ public struct ContrastStretch: Sendable, Equatable {
                     ? C(normalized: (Float(v - level.low)) / span) : C(truncatingIfNeeded: v)
             }
         }
-        var output = plane
-        let width = plane.width, stride = plane.rowStride
+        // A new packed plane written band by band from the source: mutating a copy of `plane` would first copy all
+        // of it (36 MB at 12 MP) on one thread, and that serial copy cost more than the lookups.
+        var output = PixelPlane<C>(uninitializedWidth: plane.width, height: plane.height, channels: channels)
+        let width = plane.width, sourceStride = plane.rowStride, outputStride = output.rowStride
         table.withUnsafeBufferPointer { lookup in
-            guard let lookupBase = lookup.baseAddress else { return }
-            let shared = SharedReadPointer(base: lookupBase)
-            output.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                let target = SharedPointer(base: base)
-                BandParallel.forEachBand(height: plane.height, threads: threads) { rows in
-                    for y in rows {
-                        let row = target.base + y * stride
-                        if channels == 3 {
-                            let t0 = shared.base, t1 = shared.base + bins, t2 = shared.base + 2 * bins
-                            for x in 0..<width {
-                                let p = row + 3 * x
-                                p[0] = t0[Int(p[0])]
-                                p[1] = t1[Int(p[1])]
-                                p[2] = t2[Int(p[2])]
-                            }
-                        } else {
-                            for x in 0..<width {
-                                for c in 0..<colorChannels {
-                                    let p = row + x * channels + c
-                                    p[0] = shared.base[c * bins + Int(p[0])]
+            plane.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { buffer in
+                    guard let lookupBase = lookup.baseAddress, let sourceBase = source.baseAddress,
+                        let base = buffer.baseAddress
+                    else { return }
+                    let shared = SharedReadPointer(base: lookupBase), input = SharedReadPointer(base: sourceBase)
+                    let target = SharedPointer(base: base)
+                    BandParallel.forEachBand(height: plane.height, threads: threads) { rows in
+                        for y in rows {
+                            let from = input.base + y * sourceStride, row = target.base + y * outputStride
+                            if channels == 3 {
+                                let t0 = shared.base, t1 = shared.base + bins, t2 = shared.base + 2 * bins
+                                for x in 0..<width {
+                                    let p = from + 3 * x, q = row + 3 * x
+                                    q[0] = t0[Int(p[0])]
+                                    q[1] = t1[Int(p[1])]
+                                    q[2] = t2[Int(p[2])]
+                                }
+                            } else {
+                                // Every element is written: colour channels through their tables, alpha as it is.
+                                for x in 0..<width {
+                                    for c in 0..<channels {
+                                        let i = x * channels + c
+                                        row[i] = c < colorChannels ? shared.base[c * bins + Int(from[i])] : from[i]
+                                    }
                                 }
                             }
                         }

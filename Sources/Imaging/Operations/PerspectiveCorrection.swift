@@ -11,6 +11,18 @@ public enum PerspectiveCorrection {
         return (max(1, Int(width.rounded())), max(1, Int(height.rounded())))
     }
 
+    /// The output size for a quadrilateral whose rectangle is `aspectRatio` (width over height) wide: the longer
+    /// side of `outputSize(for:)` is kept, so no detail the image holds along it is lost, and the other side follows
+    /// from the ratio.
+    public static func outputSize(for corners: [SIMD2<Double>], aspectRatio: Double) -> (width: Int, height: Int) {
+        let natural = outputSize(for: corners)
+        guard aspectRatio.isFinite, aspectRatio > 0 else { return natural }
+        if natural.width >= natural.height {
+            return (natural.width, max(1, Int((Double(natural.width) / aspectRatio).rounded())))
+        }
+        return (max(1, Int((Double(natural.height) * aspectRatio).rounded())), natural.height)
+    }
+
     /// The homography from output pixel coordinates of a `width × height` rectangle to the quadrilateral's.
     public static func homography(corners: [SIMD2<Double>], width: Int, height: Int) -> Homography? {
         let w = Double(width), h = Double(height)

@@ -18,7 +18,8 @@ extension PixelPlane {
         _ outputToSource: Homography, width outputWidth: Int, height outputHeight: Int, fill: Float = 0,
         threads: Int? = nil
     ) -> PixelPlane {
-        var output = PixelPlane(width: outputWidth, height: outputHeight, channels: channels)
+        // Every output element is written below (a sample or the fill), so the plane need not be zeroed first.
+        var output = PixelPlane(uninitializedWidth: outputWidth, height: outputHeight, channels: channels)
         guard !output.isEmpty else { return output }
         let m = outputToSource.entries
         let channels = self.channels, sourceWidth = self.width, sourceHeight = self.height

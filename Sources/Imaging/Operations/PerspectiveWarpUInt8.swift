@@ -6,7 +6,7 @@
 ///
 /// - Positions. Along an output row, `x′`, `y′` and `w′` of the homography advance by constants, so the source
 ///   position `f(t) = (a + bt)/(c + dt)` is a smooth function of the column `t`, with
-///   `|f″| = 2|d(ad − bc)|/|c + dt|³` and `|f‴| = 6d²|ad − bc|/|c + dt|⁴`. For each 64-column tile of a row:
+///   `|f″| = 2|d(ad − bc)|/|c + dt|³` and `|f‴| = 6d²|ad − bc|/|c + dt|⁴`. For each 256-column tile of a row:
 ///   when the quadratic through the exact (Double) positions at the tile's ends and middle errs by at most
 ///   `L³ · max|f‴| / (72√3)` ≤ `spanTolerance` = 1/1024 pixel, the tile follows that quadratic by second-order
 ///   forward differences in 32.32 fixed point (the usual case: for the 12 MP benchmark the bound is under 10⁻⁵
@@ -24,7 +24,7 @@
 /// 1/1024 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.0015 ≈ 0.75` code on the steepest
 /// possible edge (white noise between neighbours), so before rounding the value is within one code, and after
 /// rounding within 1 code of the exactly rounded value (the tests check this against a Double reference). Each
-/// output pixel depends only on its row and its 64-column tile, never on the row bands, so results are identical
+/// output pixel depends only on its row and its 256-column tile, never on the row bands, so results are identical
 /// for any thread count.
 func warpRowsUInt8(
     source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
@@ -46,10 +46,12 @@ func warpRowsUInt8(
     let fixedRounding = Int64(1) << (31 - bits)  // half a 1/1024 step, in 32.32
     let spanTolerance = 1.0 / 1024
     let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
-    // Tiles of 64 columns × the band's rows: a slanted warp walks across many source rows along one output row,
-    // and revisiting them tile by tile keeps them in cache. Each tile row first gets its positions (1/1024 pixel),
-    // then its pixels, in two tight loops.
-    let tileWidth = 64
+    // Tiles of 256 columns × the band's rows: a slanted warp walks across many source rows along one output row,
+    // and revisiting them tile by tile keeps them in cache (a tile's source rows, 256 × 3 bytes each, stay in L2).
+    // Each tile row first gets its positions (1/1024 pixel), then its pixels, in two tight loops. Per tile row the
+    // set-up (three exact positions, the error bounds, the range check) costs about as much as 25 pixels: 256
+    // columns took 26 % less CPU time than 64 on the 12 MP benchmark, and 512 or 1024 were no better than 256.
+    let tileWidth = 256
     // Byte offsets of the hot loop are 32-bit; larger sources take the general path.
     let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
     let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)

@@ -53,6 +53,8 @@ struct RenderedPhoto: Sendable {
     let confidenceLevel: Double
     /// The sensor's RGGB mosaic, when the request keeps it for a RAW photo.
     var mosaic: BayerMosaic?
+    /// The camera matrix the pixels were rendered through (zoom included), for the file's metadata.
+    var intrinsics: PinholeIntrinsics?
 }
 
 /// The still-image encodings Obscura writes.

@@ -70,7 +70,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             pixels: Self.blackingOut(photo.pixels, keeping: request.visibleFraction),
             encoding: encoding, exposureDurationSeconds: photo.exposure.time,
             iso: photo.exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0,
-            mosaic: request.keepsMosaic ? BayerMosaic(frame: photo.frame, noise: pipeline.renderer.camera.noise) : nil)
+            mosaic: request.keepsMosaic ? BayerMosaic(frame: photo.frame, noise: pipeline.renderer.camera.noise) : nil,
+            intrinsics: pipeline.renderer.camera.pinholeIntrinsics)
     }
 
     /// The photo with everything outside the centred `fraction` of its width and height set to black:
@@ -96,11 +97,13 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let photo = RenderedPhoto(
             pixels: result.photo, encoding: .displayP3, exposureDurationSeconds: plan.flash.time, iso: plan.flash.iso,
             flashFired: true, confidenceMap: result.confidenceMap.plane,
-            confidenceLevel: min(max(result.centerWeightedMeanConfidence, 0), 1))
+            confidenceLevel: min(max(result.centerWeightedMeanConfidence, 0), 1),
+            intrinsics: pipeline.camera.pinholeIntrinsics)
         guard request.fallback else { return [photo] }
         let fallback = RenderedPhoto(
             pixels: result.fallback, encoding: .displayP3, exposureDurationSeconds: plan.ambient.time,
-            iso: plan.ambient.iso, flashFired: false, confidenceMap: nil, confidenceLevel: 0)
+            iso: plan.ambient.iso, flashFired: false, confidenceMap: nil, confidenceLevel: 0,
+            intrinsics: pipeline.camera.pinholeIntrinsics)
         return [photo, fallback]
     }
 

@@ -2,8 +2,9 @@ import Devices
 import Imaging
 
 /// `image_scan: {clip: 1, save: scans/print.png}`: finds the print in the newest photo, flattens it onto an upright
-/// rectangle and stretches each channel (Imaging's `QuadrilateralDetector`, `PerspectiveCorrection`,
-/// `ContrastStretch`). The `scan` expectation checks the corners found.
+/// rectangle of the print's true aspect ratio and stretches each channel (Imaging's `QuadrilateralDetector`,
+/// `RectangleAspectRatio` with the photo's recorded intrinsics, `PerspectiveCorrection`, `ContrastStretch`). The
+/// `scan` expectation checks the corners found and the aspect ratio.
 struct ImageScanStep: ScenarioStep {
     static let key = "image_scan"
     static let summary = "detects the print in the newest photo, corrects its perspective and stretches its contrast"
@@ -26,7 +27,10 @@ struct ImageScanStep: ScenarioStep {
     var apiCalls: [String] {
         [
             "let quad = QuadrilateralDetector().detect(in: photoPixels)",
-            "let flat = PerspectiveCorrection.rectify(photoPixels, corners: quad.pixelCorners(width:height:))",
+            "let corners = quad.pixelCorners(width: photoPixels.width, height: photoPixels.height)",
+            "let aspect = RectangleAspectRatio(corners: corners, intrinsics: PinholeIntrinsics(pngText: photo.text))",
+            "let size = PerspectiveCorrection.outputSize(for: corners, aspectRatio: aspect.value)",
+            "let flat = PerspectiveCorrection.rectify(photoPixels, corners: corners, size: size)",
             "let scan = ContrastStretch(clip: \(clipPercent / 100)).apply(to: flat)",
         ]
     }
@@ -39,9 +43,11 @@ struct ImageScanStep: ScenarioStep {
         guard let quad = QuadrilateralDetector().detect(in: pixels) else {
             throw StepFailure("'image_scan': no quadrilateral found in the photo")
         }
-        context.imageResult = ImageStepResult(quadrilateral: quad)
         let corners = quad.pixelCorners(width: pixels.width, height: pixels.height)
-        guard let flat = PerspectiveCorrection.rectify(pixels, corners: corners) else {
+        let aspect = RectangleAspectRatio(corners: corners, intrinsics: PinholeIntrinsics(pngText: image.text))
+        context.imageResult = ImageStepResult(quadrilateral: quad, aspectRatio: aspect)
+        let size = PerspectiveCorrection.outputSize(for: corners, aspectRatio: aspect.value)
+        guard let flat = PerspectiveCorrection.rectify(pixels, corners: corners, size: size) else {
             throw StepFailure("'image_scan': the quadrilateral found is degenerate")
         }
         let scan = ContrastStretch(clip: clipPercent / 100).apply(to: flat)

@@ -7,6 +7,8 @@ import ObscuraAV
 struct ImageStepResult: Sendable {
     /// The quadrilateral `image_scan` found.
     var quadrilateral: DetectedQuadrilateral?
+    /// The flattened print's aspect ratio, and whether it came from the photo's intrinsics.
+    var aspectRatio: RectangleAspectRatio?
     /// The fraction of pixels outside sRGB that `image_wide_gamut` counted.
     var outsideSRGBFraction: Double?
 }

@@ -118,14 +118,44 @@ public struct PhotoPipeline: Sendable {
 
     /// The photo.
     public func run(_ settings: Settings) -> Output {
+        expose(settings).develop()
+    }
+
+    /// A photo exposed and white-balanced but not yet developed: what `run(_:)` does before the
+    /// develop step. A caller that holds the only reference to the renderer can release it (and its
+    /// geometry, the largest buffers of a picture) before `develop()` allocates the picture.
+    public struct Exposed: Sendable {
+        /// The raw frame.
+        public let frame: RawFrame
+        /// The exposure used.
+        public let exposure: Exposure
+        /// What auto-exposure chose at the biased target; nil for a held exposure.
+        public let metered: Exposure?
+        /// The white balance chosen.
+        public let whiteBalance: WhiteBalance
+        let camera: CameraModel
+        let settings: Settings
+
+        /// The develop step: the photo `PhotoPipeline.run(_:)` delivers.
+        public func develop() -> Output {
+            let pixels = PhotoPipeline.develop(
+                frame, camera: camera, whiteBalance: whiteBalance, outputSpace: settings.outputSpace,
+                warmth: settings.warmth ?? PhotoPipeline.warmth(for: settings.whiteBalance), threads: settings.threads)
+            return Output(
+                pixels: pixels, frame: frame, exposure: exposure, metered: metered, whiteBalance: whiteBalance)
+        }
+    }
+
+    /// The frame and white balance of the photo, metered as `run(_:)` meters it.
+    public func expose(_ settings: Settings) -> Exposed {
         switch settings.exposure {
         case let .fixed(time, iso):
-            return run(
+            return expose(
                 settings, exposure: Exposure(time: time, iso: iso, flash: settings.flash, seed: settings.seed),
                 metered: nil)
         case let .auto(bias):
             let chosen = meteredExposure(bias: bias, flash: settings.flash, seed: settings.seed)
-            return run(settings, exposure: chosen, metered: chosen)
+            return expose(settings, exposure: chosen, metered: chosen)
         }
     }
 
@@ -139,13 +169,16 @@ public struct PhotoPipeline: Sendable {
 
     /// The photo at an exposure already chosen; `metered` is only reported back.
     public func run(_ settings: Settings, exposure: Exposure, metered: Exposure?) -> Output {
-        let camera = renderer.camera
+        expose(settings, exposure: exposure, metered: metered).develop()
+    }
+
+    /// The frame and white balance of the photo at an exposure already chosen.
+    public func expose(_ settings: Settings, exposure: Exposure, metered: Exposure?) -> Exposed {
         let frame = renderer.render(exposure)
         let balance = whiteBalance(frame, settings.whiteBalance)
-        let pixels = Self.develop(
-            frame, camera: camera, whiteBalance: balance, outputSpace: settings.outputSpace,
-            warmth: settings.warmth ?? Self.warmth(for: settings.whiteBalance), threads: settings.threads)
-        return Output(pixels: pixels, frame: frame, exposure: exposure, metered: metered, whiteBalance: balance)
+        return Exposed(
+            frame: frame, exposure: exposure, metered: metered, whiteBalance: balance, camera: renderer.camera,
+            settings: settings)
     }
 
     /// The share of the light's cast kept when the caller does not say: `warmth` when the lights

@@ -8,28 +8,23 @@ extension WhiteBalance {
     /// flash, mixed in proportion to the mean green signal each gives in `frame`.
     ///
     /// The flash part uses the profile's factory calibration (what the phone believes about its own
-    /// flash), never the true spectrum. Needs a frame that keeps its noise-free components; without
-    /// them, or without any light, the balance is D65.
+    /// flash), never the true spectrum. Needs a frame that carries its noise-free components' means
+    /// (`RawFrame.meanAmbientElectrons`, kept with the components or alone); without them, or
+    /// without any light, the balance is D65.
     public static func knownLights(_ frame: RawFrame, scene: Scene, flash: FlashHardware?, camera: CameraModel)
         -> WhiteBalance
     {
         var parts: [(spectrum: Spectrum, weight: Double)] = []
         let time = frame.exposure.time
-        if let ambient = scene.ambient, let electrons = frame.ambientElectrons {
-            parts.append((ambient.spectrum, meanGreen(electrons, frame) / time))
+        if let ambient = scene.ambient, let mean = frame.meanAmbientElectrons {
+            parts.append((ambient.spectrum, mean.y / time))
         }
-        if frame.exposure.flash, let electrons = frame.flashElectrons, let hardware = flash {
+        if frame.exposure.flash, let mean = frame.meanFlashElectrons, let hardware = flash {
             var believed = Spectrum.constant(0)
             for entry in hardware.calibration { believed += entry.spectrum.spectrum.peakNormalized * entry.intensityCD }
-            parts.append((believed, meanGreen(electrons, frame) / time))
+            parts.append((believed, mean.y / time))
         }
         let mixed = WhiteBalance.mix(parts)
         return WhiteBalance(illuminant: mixed.maximum > 0 ? mixed : Illuminants.d65, camera: camera)
-    }
-
-    private static func meanGreen(_ electrons: [Float], _ frame: RawFrame) -> Double {
-        var sum = 0.0
-        for p in 0..<(frame.width * frame.height) { sum += Double(electrons[3 * p + 1]) }
-        return sum / Double(max(1, frame.width * frame.height))
     }
 }

@@ -23,6 +23,13 @@ public struct RawFrame: Sendable {
     public let flashElectrons: [Float]?
     /// Noise-free mean electrons from every other light, without dark current, if kept.
     public let ambientElectrons: [Float]?
+    /// Mean over the frame's pixels of `flashElectrons`, per channel: present whenever the frame keeps
+    /// the components, and also without them when the renderer keeps only their means
+    /// (`RenderOptions.keepsComponentMeans`). Summed in Double band by band in row order, so the
+    /// value does not depend on the thread count.
+    public let meanFlashElectrons: SIMD3<Double>?
+    /// Mean over the frame's pixels of `ambientElectrons`, per channel, present with `meanFlashElectrons`.
+    public let meanAmbientElectrons: SIMD3<Double>?
 
     /// The id of "no object" / "no material".
     public static let none: UInt16 = .max

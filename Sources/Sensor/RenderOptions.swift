@@ -10,15 +10,22 @@ public struct RenderOptions: Sendable, Hashable {
     /// is empty and only the DN plane, what a real sensor reports, is made: at 12 MP this saves
     /// writing 145 MB of fresh memory per frame. The DN values are the same either way.
     public var keepsElectrons: Bool
+    /// Whether frames carry the frame means of the noise-free flash and ambient components
+    /// (`RawFrame.meanFlashElectrons`, `RawFrame.meanAmbientElectrons`) when they do not keep the
+    /// components themselves. The means are summed band by band as the frame is shaded, so a
+    /// 12 MP frame needs no 290 MB of component planes for them. Frames that keep the components
+    /// always carry their means.
+    public var keepsComponentMeans: Bool
 
     /// Options.
     public init(
         threadCount: Int? = nil, softShadowSamples: Int = 4, keepsComponents: Bool = true,
-        keepsElectrons: Bool = true
+        keepsElectrons: Bool = true, keepsComponentMeans: Bool = false
     ) {
         self.threadCount = threadCount
         self.softShadowSamples = max(1, softShadowSamples)
         self.keepsComponents = keepsComponents
         self.keepsElectrons = keepsElectrons
+        self.keepsComponentMeans = keepsComponentMeans
     }
 }

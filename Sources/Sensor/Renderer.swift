@@ -99,11 +99,19 @@ public struct Renderer: Sendable {
     /// Exposes one frame.
     public func render(_ exposure: Exposure) -> RawFrame {
         var planes = Planes(pixels: camera.width * camera.height, options: options)
+        var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
         let shading = ShadingPass(renderer: self, exposure: exposure)
+        let width = camera.width
         planes.withOutput { out in
-            forEachBand { rows in shading.run(rows: rows, output: out) }
+            sums.withRecorder { recorder in
+                forEachBand { band, rows in
+                    Self.shade(out, rows: rows, width: width, recorder, band) { banded in
+                        shading.run(rows: rows, output: banded)
+                    }
+                }
+            }
         }
-        return frame(exposure, planes)
+        return frame(exposure, planes, sums.means(pixels: camera.width * camera.height))
     }
 
     /// Exposes several frames of this renderer's scene, in order, two at a time in one pass over
@@ -121,38 +129,84 @@ public struct Renderer: Sendable {
                 break
             }
             let pixels = camera.width * camera.height
+            let width = camera.width
             var first = Planes(pixels: pixels, options: options)
             var second = Planes(pixels: pixels, options: options)
+            var firstSums = BandSums(bands: bandCount, kept: first.keepsMeans)
+            var secondSums = BandSums(bands: bandCount, kept: second.keepsMeans)
             let a = ShadingPass(renderer: self, exposure: exposures[i])
             let b = ShadingPass(renderer: self, exposure: exposures[i + 1])
             first.withOutput { oa in
                 second.withOutput { ob in
-                    forEachBand { rows in ShadingPass.runPair(a, b, rows: rows, outputs: (oa, ob)) }
+                    firstSums.withRecorder { ra in
+                        secondSums.withRecorder { rb in
+                            forEachBand { band, rows in
+                                Self.shade(oa, rows: rows, width: width, ra, band) { bandA in
+                                    Self.shade(ob, rows: rows, width: width, rb, band) { bandB in
+                                        ShadingPass.runPair(a, b, rows: rows, outputs: (bandA, bandB))
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            frames.append(frame(exposures[i], first))
-            frames.append(frame(exposures[i + 1], second))
+            frames.append(frame(exposures[i], first, firstSums.means(pixels: pixels)))
+            frames.append(frame(exposures[i + 1], second, secondSums.means(pixels: pixels)))
             i += 2
         }
         return frames
     }
 
+    /// Rows of one band of the shading pass.
+    private static let bandRows = 16
+
+    private var bandCount: Int { (camera.height + Self.bandRows - 1) / Self.bandRows }
+
     /// Runs `body` over bands of 16 rows on the worker threads.
-    private func forEachBand(_ body: @Sendable (Range<Int>) -> Void) {
-        let rows = 16
+    private func forEachBand(_ body: @Sendable (Int, Range<Int>) -> Void) {
+        let rows = Self.bandRows
         let height = camera.height
-        let bands = (height + rows - 1) / rows
-        WorkerThreads.forEach(bands, workers: options.threadCount ?? WorkerThreads.cores) { band in
-            body((band * rows)..<min(band * rows + rows, height))
+        WorkerThreads.forEach(bandCount, workers: options.threadCount ?? WorkerThreads.cores) { band in
+            body(band, (band * rows)..<min(band * rows + rows, height))
         }
     }
 
-    private func frame(_ exposure: Exposure, _ planes: Planes) -> RawFrame {
+    /// Shades one band through `body` and, when the frame keeps component means, records the band's
+    /// sums. A frame that keeps the component planes is summed from them; one that keeps only the
+    /// means gets band-sized planes here (two 16-row planes instead of two whole frames), summed
+    /// and released before the next band.
+    private static func shade(
+        _ output: ShadingPass.Output, rows: Range<Int>, width: Int, _ recorder: BandSums.Recorder?, _ band: Int,
+        _ body: (ShadingPass.Output) -> Void
+    ) {
+        guard let recorder else {
+            body(output)
+            return
+        }
+        let first = rows.lowerBound * width
+        let count = rows.count * width * 3
+        if let flash = output.flash, let ambient = output.ambient {
+            body(output)
+            recorder.record(band, flash: flash.base + first * 3, ambient: ambient.base + first * 3, count: count)
+            return
+        }
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * count)
+        defer { scratch.deallocate() }
+        body(
+            ShadingPass.Output(
+                electrons: output.electrons, dn: output.dn, flash: SharedPointer(base: scratch),
+                ambient: SharedPointer(base: scratch + count), componentOrigin: first))
+        recorder.record(band, flash: scratch, ambient: scratch + count, count: count)
+    }
+
+    private func frame(_ exposure: Exposure, _ planes: Planes, _ means: ComponentSums?) -> RawFrame {
         RawFrame(
             width: camera.width, height: camera.height, exposure: exposure, electrons: planes.electrons,
             dn: planes.dn, depth: geometry.depth, objectIDs: geometry.objectIDs, materialIDs: geometry.materialIDs,
             flashElectrons: planes.keepsComponents ? planes.flash : nil,
-            ambientElectrons: planes.keepsComponents ? planes.ambient : nil)
+            ambientElectrons: planes.keepsComponents ? planes.ambient : nil,
+            meanFlashElectrons: means?.flash, meanAmbientElectrons: means?.ambient)
     }
 
     /// The planes one frame writes. The shading pass writes every element, so they skip a zero fill
@@ -164,10 +218,13 @@ public struct Renderer: Sendable {
         var ambient: [Float]
         let keepsComponents: Bool
         let keepsElectrons: Bool
+        /// Whether the frame carries the components' means (always when it keeps the components).
+        let keepsMeans: Bool
 
         init(pixels: Int, options: RenderOptions) {
             keepsComponents = options.keepsComponents
             keepsElectrons = options.keepsElectrons
+            keepsMeans = options.keepsComponents || options.keepsComponentMeans
             let values = pixels * 3
             let e = keepsElectrons ? values : 0
             electrons = Self.uninitialized(e)
@@ -200,5 +257,74 @@ public struct Renderer: Sendable {
                 }
             }
         }
+    }
+}
+
+/// Per-channel sums of a frame's noise-free components, flash and ambient.
+struct ComponentSums: Sendable {
+    var flash = SIMD3<Double>.zero
+    var ambient = SIMD3<Double>.zero
+
+    /// Sums `count` interleaved RGB values of each plane, pixel by pixel in order.
+    init(flash f: UnsafePointer<Float>, ambient a: UnsafePointer<Float>, count: Int) {
+        for i in stride(from: 0, to: count, by: 3) {
+            flash += SIMD3(Double(f[i]), Double(f[i + 1]), Double(f[i + 2]))
+            ambient += SIMD3(Double(a[i]), Double(a[i + 1]), Double(a[i + 2]))
+        }
+    }
+
+    /// Zero sums.
+    init() {}
+
+    /// The per-channel mean of an interleaved RGB plane, summed pixel by pixel in order; nil for an
+    /// empty plane.
+    static func mean(_ plane: [Float]) -> SIMD3<Double>? {
+        let pixels = plane.count / 3
+        guard pixels > 0 else { return nil }
+        var sum = SIMD3<Double>.zero
+        for p in 0..<pixels { sum += SIMD3(Double(plane[3 * p]), Double(plane[3 * p + 1]), Double(plane[3 * p + 2])) }
+        return sum / Double(pixels)
+    }
+}
+
+/// One `ComponentSums` per shading band, filled by the workers in any order and added in band
+/// order, so the means do not depend on the thread count.
+private struct BandSums {
+    var bands: [ComponentSums]
+
+    init(bands count: Int, kept: Bool) {
+        bands = kept ? [ComponentSums](repeating: ComponentSums(), count: count) : []
+    }
+
+    /// Where the workers write; each band is written by one worker only.
+    struct Recorder: @unchecked Sendable {
+        let base: UnsafeMutablePointer<ComponentSums>
+
+        func record(_ band: Int, flash: UnsafePointer<Float>, ambient: UnsafePointer<Float>, count: Int) {
+            base[band] = ComponentSums(flash: flash, ambient: ambient, count: count)
+        }
+    }
+
+    /// Runs `body` with a recorder over the bands, or nil when the frame keeps no means.
+    mutating func withRecorder<R>(_ body: (Recorder?) -> R) -> R {
+        guard !bands.isEmpty else { return body(nil) }
+        return bands.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return body(nil) }
+            return body(Recorder(base: base))
+        }
+    }
+
+    /// The frame means, or nil when none were kept.
+    func means(pixels: Int) -> ComponentSums? {
+        guard !bands.isEmpty else { return nil }
+        var total = ComponentSums()
+        for band in bands {
+            total.flash += band.flash
+            total.ambient += band.ambient
+        }
+        let n = Double(max(1, pixels))
+        total.flash /= n
+        total.ambient /= n
+        return total
     }
 }

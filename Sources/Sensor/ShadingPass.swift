@@ -15,6 +15,9 @@ struct ShadingPass: Sendable {
         let dn: SharedPointer<UInt16>
         let flash: SharedPointer<Float>?
         let ambient: SharedPointer<Float>?
+        /// The pixel that `flash` and `ambient` start at: 0 for whole-frame planes, a band's first
+        /// pixel when the renderer hands out band-sized planes (it keeps only their means).
+        var componentOrigin = 0
     }
 
     let geometry: GeometryCache
@@ -174,9 +177,10 @@ struct ShadingPass: Sendable {
         pixel: Int, ambient: SIMD4<Float>, flash: SIMD4<Float>, _ output: Output
     ) {
         if let fo = output.flash, let ao = output.ambient {
+            let i = (pixel &- output.componentOrigin) &* 3
             for ch in 0..<3 {
-                fo.base[pixel * 3 + ch] = flash[ch]
-                ao.base[pixel * 3 + ch] = ambient[ch]
+                fo.base[i + ch] = flash[ch]
+                ao.base[i + ch] = ambient[ch]
             }
         }
     }

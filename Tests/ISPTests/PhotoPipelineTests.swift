@@ -12,7 +12,7 @@ struct PhotoPipelineTests {
     static let width = 320, height = 240
 
     /// violets-warm-room through the iPhone 15 Pro wide camera, flash available.
-    static func pipeline(threads: Int? = nil) throws -> PhotoPipeline {
+    static func pipeline(threads: Int? = nil, options: RenderOptions? = nil) throws -> PhotoPipeline {
         let profile = try ConstantColorFixture.device()
         let cameraProfile = try profile.camera(ofType: .builtInWideAngleCamera)
         let scene = try ConstantColorSceneTests.scene("violets-warm-room")
@@ -22,9 +22,26 @@ struct PhotoPipelineTests {
         let flash = FlashModel(device: profile, camera: cameraProfile)
         return PhotoPipeline(
             renderer: Renderer(
-                scene: scene, camera: camera, flash: flash, options: RenderOptions(threadCount: threads)),
+                scene: scene, camera: camera, flash: flash, options: options ?? RenderOptions(threadCount: threads)),
             meteringRenderer: Renderer(scene: scene, camera: metering, flash: flash),
             flashHardware: profile.flash)
+    }
+
+    /// A picture rendered without its noise-free component planes, keeping only their means (as
+    /// `obscura render` does to save memory), has the same white balance and bytes as one that keeps
+    /// the planes; without even the means the known-lights balance has nothing to weigh and is D65's.
+    @Test func componentMeansAloneGiveThePhotoOfTheFullFrame() throws {
+        let settings = PhotoPipeline.Settings(flash: true, seed: 3)
+        let full = try Self.pipeline().run(settings)
+        let lean = try Self.pipeline(
+            options: RenderOptions(keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true)
+        ).run(settings)
+        #expect(lean.frame.ambientElectrons == nil && lean.frame.flashElectrons == nil)
+        #expect(lean.whiteBalance.gains == full.whiteBalance.gains)
+        #expect(lean.pixels == full.pixels)
+        let bare = try Self.pipeline(options: RenderOptions(keepsComponents: false)).run(settings)
+        #expect(bare.whiteBalance.gains != full.whiteBalance.gains)
+        #expect(bare.pixels != full.pixels)
     }
 
     /// The table-driven develop equals the reference (tone curve and transfer function evaluated per

@@ -69,4 +69,44 @@ struct PairedRenderTests {
         #expect(pair[0].dn == full.render(Self.exposures[0]).dn && pair[0].electrons.isEmpty)
         #expect(pair[1].dn == single.dn && pair[1].electrons.isEmpty)
     }
+
+    /// Per-channel mean of an interleaved RGB plane, summed here pixel by pixel.
+    static func mean(_ plane: [Float]) -> SIMD3<Double> {
+        var sum = SIMD3<Double>.zero
+        for p in 0..<(plane.count / 3) {
+            sum += SIMD3(Double(plane[3 * p]), Double(plane[3 * p + 1]), Double(plane[3 * p + 2]))
+        }
+        return sum / Double(plane.count / 3)
+    }
+
+    static func largest(_ v: SIMD3<Double>) -> Double { max(abs(v.x), abs(v.y), abs(v.z)) }
+
+    /// Frames that keep only the means of their noise-free components (no planes) carry the means of the
+    /// planes a full frame keeps, whatever the thread count, alone or rendered in pairs, with the same DN.
+    @Test(arguments: [1, 3]) func componentMeansWithoutThePlanesAreThePlanesMeans(threads: Int) throws {
+        let full = renderer(options: RenderOptions())
+        let meansOnly = renderer(
+            options: RenderOptions(
+                threadCount: threads, keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true))
+        let together = meansOnly.render(Array(Self.exposures[0...3]))
+        for (i, exposure) in Self.exposures[0...3].enumerated() {
+            let reference = full.render(exposure)
+            let flash = try #require(reference.flashElectrons), ambient = try #require(reference.ambientElectrons)
+            for frame in [meansOnly.render(exposure), together[i]] {
+                #expect(frame.flashElectrons == nil && frame.ambientElectrons == nil && frame.electrons.isEmpty)
+                #expect(frame.dn == reference.dn, "frame \(i) DN")
+                // Summed in another order than here, so equal to rounding only; a frame without flash has none.
+                let meanFlash = try #require(frame.meanFlashElectrons)
+                let meanAmbient = try #require(frame.meanAmbientElectrons)
+                #expect(Self.largest(meanFlash - Self.mean(flash)) <= 1e-9 * max(1, Self.mean(flash).max()))
+                #expect(Self.largest(meanAmbient - Self.mean(ambient)) <= 1e-9 * Self.mean(ambient).max())
+                #expect(meanAmbient.min() > 0 && (meanFlash.min() > 0) == exposure.flash, "frame \(i)")
+                // The full frame's means come from its planes by the same band sums: identical.
+                #expect(reference.meanFlashElectrons == meanFlash && reference.meanAmbientElectrons == meanAmbient)
+            }
+        }
+        // A frame that keeps neither components nor means has no means.
+        let bare = renderer(options: RenderOptions(keepsComponents: false)).render(Self.exposures[1])
+        #expect(bare.meanFlashElectrons == nil && bare.meanAmbientElectrons == nil)
+    }
 }

@@ -189,11 +189,13 @@ public struct ReferenceRenderer: Sendable {
             electrons[i] = Float(e)
             dn[i] = UInt16(min(max((noise.blackLevel + gain * e).rounded(), 0), ceiling))
         }
+        let flash = r.flashElectrons.map { Float($0) }, ambient = r.ambientElectrons.map { Float($0) }
         return RawFrame(
             width: r.width, height: r.height, exposure: exposure, electrons: electrons, dn: dn,
             depth: r.depth.map { Float($0) }, objectIDs: r.objectIDs.map { $0.map { UInt16($0) } ?? RawFrame.none },
             materialIDs: r.materialIDs.map { $0.map { UInt16($0) } ?? RawFrame.none },
-            flashElectrons: r.flashElectrons.map { Float($0) }, ambientElectrons: r.ambientElectrons.map { Float($0) })
+            flashElectrons: flash, ambientElectrons: ambient,
+            meanFlashElectrons: ComponentSums.mean(flash), meanAmbientElectrons: ComponentSums.mean(ambient))
     }
 
     // MARK: - One pixel

@@ -139,12 +139,7 @@ public struct Renderer: Sendable {
 
     /// Runs `body` over bands of 16 rows on the worker threads.
     private func forEachBand(_ body: @Sendable (Range<Int>) -> Void) {
-        let rows = 16
-        let height = camera.height
-        let bands = (height + rows - 1) / rows
-        WorkerThreads.forEach(bands, workers: options.threadCount ?? WorkerThreads.cores) { band in
-            body((band * rows)..<min(band * rows + rows, height))
-        }
+        BandParallel.forEachBand(height: camera.height, rowsPerBand: 16, threads: options.threadCount, body)
     }
 
     private func frame(_ exposure: Exposure, _ planes: Planes) -> RawFrame {

@@ -1,6 +1,4 @@
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
+import Imaging
 
 /// xᵐ for 0 < x ≤ 1 and m > 0, as 2^(m·log₂ x) with both factors as inline polynomials.
 ///
@@ -95,27 +93,10 @@ enum InlinePower {
     /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
     /// operations lane by lane, so each lane equals the scalar result bit for bit.
     @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        // Spelled as SSE2 steps: written with the generic vector operators, LLVM moves each lane
-        // through a general register for the exponent's integer add and shift.
-        let shiftV = _mm_set1_pd(roundingShift)
-        let shifted = _mm_add_pd(y, shiftV)
-        let scale = _mm_castsi128_pd(
-            _mm_slli_epi64(_mm_add_epi64(_mm_castpd_si128(shifted), _mm_set1_epi64x(1023)), 52))
-        let f = _mm_sub_pd(y, _mm_sub_pd(shifted, shiftV))
-        var q = _mm_set1_pd(0.0013276456198301108)
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.009675541209704807))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.0555071332236594))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.24022119726945942))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.6931469670348256))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(1.000000071653725))
-        return _mm_mul_pd(q, scale)
-        #else
         let shifted = y + roundingShift
         // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
         // exponent field, and that depends on those low bits alone.
-        let bits = unsafeBitCast(shifted, to: SIMD2<UInt64>.self)
-        let scale = unsafeBitCast((bits &+ 1023) &<< 52, to: SIMD2<Double>.self)
+        let scale = Lanes.exponentScale(shifted)
         let f = y - (shifted - roundingShift)
         var q = SIMD2<Double>(repeating: 0.0013276456198301108)
         q = q * f + 0.009675541209704807
@@ -124,38 +105,23 @@ enum InlinePower {
         q = q * f + 0.6931469670348256
         q = q * f + 1.000000071653725
         return q * scale
-        #endif
     }
 
     /// Whether −1022 < y < 1023 in both lanes (`binaryExp(inRange:)`'s domain), by one pair of
     /// vector comparisons; y is never NaN here (a finite exponent times a finite logarithm).
     @inline(__always) static func inRange(_ y: SIMD2<Double>) -> Bool {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        let inside = _mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(-1022)), _mm_cmplt_pd(y, _mm_set1_pd(1023)))
-        return _mm_movemask_pd(inside) == 3
-        #else
-        return min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023
-        #endif
+        Lanes.bothBetween(y, -1022, 1023)
     }
 
     /// Both lanes rounded to Float (to nearest, as `Float(_:)`) by one conversion.
     @inline(__always) static func narrow(_ x: SIMD2<Double>) -> SIMD2<Float> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        let f = _mm_cvtpd_ps(x)
-        return SIMD2(f.x, f.y)
-        #else
-        return SIMD2(Float(x.x), Float(x.y))
-        #endif
+        Lanes.narrowed(x)
     }
 
     /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
     @inline(__always) static func binaryExp(
         inRange y: SIMD2<Double>, over d: Double, times c: Double
     ) -> SIMD2<Double> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        return _mm_mul_pd(_mm_div_pd(binaryExp(inRange: y), _mm_set1_pd(d)), _mm_set1_pd(c))
-        #else
-        return binaryExp(inRange: y) / d * c
-        #endif
+        binaryExp(inRange: y) / d * c
     }
 }

@@ -1,5 +1,5 @@
 #if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
+import Imaging
 
 /// The per-pixel constants of the flash-only variance in `ConstantColorPipeline.tileSums`, flash frame in lane 0 and
 /// ambient frame in lane 1: exposure times, read noise², quantisation step² / 12, and r² = (t_f / t_a)².
@@ -44,18 +44,18 @@ extension ConstantColorPipeline {
                 let rateA = a.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
                 let flashOnly = rateF - rateA
                 // (g_f, g_a, g_f, g_a) → electrons, max(e, 0) + σ_r² + q per frame.
-                let low = _mm_unpacklo_ps(rateF, rateA)
-                let greens = _mm_movehl_ps(low, low)
-                // max(0, e) with 0 first: `maxps` returns its second operand when either is NaN, so a NaN passes
-                // as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
-                let noise = _mm_max_ps(zero, greens * times) + read2 + quantisation
+                let low = Lanes.interleavedLow(rateF, rateA)
+                let greens = Lanes.highHalves(low, low)
+                // max(0, e) with 0 first: the maximum returns its second operand when either is NaN, so a NaN
+                // passes as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
+                let noise = Lanes.maximum(zero, greens * times) + read2 + quantisation
                 let signal = flashOnly[1] * timeF
                 let variance = noise[0] + ratio2 * noise[1]
-                signalVariance += _mm_cvtps_pd(SIMD4(signal, variance, 0, 0))
-                ambientRG += _mm_cvtps_pd(rateA)
-                ambientB += _mm_cvtps_pd(_mm_movehl_ps(rateA, rateA))
-                flashOnlyRG += _mm_cvtps_pd(flashOnly)
-                flashOnlyB += _mm_cvtps_pd(_mm_movehl_ps(flashOnly, flashOnly))
+                signalVariance += Lanes.widenedLow(SIMD4(signal, variance, 0, 0))
+                ambientRG += Lanes.widenedLow(rateA)
+                ambientB += Lanes.widenedLow(Lanes.highHalves(rateA, rateA))
+                flashOnlyRG += Lanes.widenedLow(flashOnly)
+                flashOnlyB += Lanes.widenedLow(Lanes.highHalves(flashOnly, flashOnly))
             }
             // Pairs of the tile's values: (signal, variance), (clipped, count), (a_r, a_g), (a_b, f_r), (f_g, f_b).
             @inline(__always) func add(_ v: SIMD2<Double>, at i: Int) {

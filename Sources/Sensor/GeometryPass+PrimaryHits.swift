@@ -11,14 +11,14 @@ extension GeometryPass {
         texels: UnsafeBufferPointer<UInt16>, s: Scratch, rays: PrimaryRays, groups: inout [Int], output: Output
     ) {
         // Two sweeps: the single-precision search alone first (its winner parked in `hitPrim`),
-        // then the double-precision distance and the bookkeeping. Each loop then keeps its own
-        // values in registers; in one loop they spilled to the stack around the search.
+        // then the double-precision distance and the bookkeeping: two short loops measured faster
+        // than one that does both.
         GeometryPass.nearestShapes(tile, candidates: candidates, shapes: shapes, s: s, rays: rays)
         let t = GeometryCache.tileSize
         let width = tile.x1 &- tile.x0
 
-        // The second sweep finishes misses and untextured flat hits, which need no call, so its values
-        // stay in registers (any call in the loop spilled them every pixel). Other hits (textured,
+        // The second sweep finishes misses and untextured flat hits, which need no call (a call in the
+        // loop cost every pixel, not only the ones that made it). Other hits (textured,
         // curved, or a grazing ray the double-precision distance does not confirm) go to
         // `rays.deferred` and the general path after it. Bounds do not depend on the order of hits;
         // `groups` lists the groups in the order of their first slots, the order one raster sweep
@@ -29,7 +29,7 @@ extension GeometryPass {
         let (depth, objects, materials) = (output.depth.base, output.objects.base, output.materials.base)
         var deferred = 0
         var found = 0
-        // A run of hits on one primitive keeps its bounds in registers (misses and deferred slots
+        // A run of hits on one primitive keeps its bounds in locals (misses and deferred slots
         // do not end it); it widens its group's bounds when another primitive is hit.
         var run = -1
         var runStart = 0
@@ -131,12 +131,12 @@ extension GeometryPass {
         s.groupHi[g] = upper(hi, q)
     }
 
-    /// The componentwise least of a and b, b where it is below: each component one minsd.
+    /// The componentwise least of a and b, b where it is below.
     @inline(__always) static func lower(_ a: Vector3, _ b: Vector3) -> Vector3 {
         Vector3(b.x < a.x ? b.x : a.x, b.y < a.y ? b.y : a.y, b.z < a.z ? b.z : a.z)
     }
 
-    /// The componentwise greatest of a and b, b where it is above: each component one maxsd.
+    /// The componentwise greatest of a and b, b where it is above.
     @inline(__always) static func upper(_ a: Vector3, _ b: Vector3) -> Vector3 {
         Vector3(b.x > a.x ? b.x : a.x, b.y > a.y ? b.y : a.y, b.z > a.z ? b.z : a.z)
     }
@@ -190,8 +190,8 @@ extension GeometryPass {
     }
 
     /// The single-precision search for every ray of a tile, its winner parked in `s.hitPrim`: on
-    /// packets of four neighbouring rays of a row (a row's last few alone). Out of line, so the
-    /// packet loop keeps its own registers.
+    /// packets of four neighbouring rays of a row (a row's last few alone). Out of line: inlined
+    /// into its caller it measured slower.
     @inline(never) static func nearestShapes(
         _ tile: Tile, candidates: UnsafeBufferPointer<Int>, shapes: UnsafeBufferPointer<PrimaryShape>, s: Scratch,
         rays: PrimaryRays

@@ -45,8 +45,8 @@ extension GeometryPass {
             let row = vy * rayV
             var k = (y - tile.y0) * t
             // Two neighbouring pixels in the lanes of `SIMD2<Double>`: lane by lane the same
-            // operations in the same order as the single pixel below (the square root per lane:
-            // one instruction, where the vector one is a library call on the SSE2 baseline).
+            // operations in the same order as the single pixel below (the square root lane by lane:
+            // the generic vector one is far slower on the baseline target).
             var x = tile.x0
             // The pair's columns as doubles (whole numbers, so stepping by 2 is exact) and the
             // least cosine per lane, folded into `cosHalf` after the row (the least of a set).

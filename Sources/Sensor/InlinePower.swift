@@ -3,8 +3,8 @@ import Imaging
 /// xᵐ for 0 < x ≤ 1 and m > 0, as 2^(m·log₂ x) with both factors as inline polynomials.
 ///
 /// The beam fall-off cos^m α and the Blinn–Phong lobe cos^n θ_h are evaluated per pixel and per
-/// light. Calling libm's `log2f` and `exp2f` costs, besides their own work, a call each and the
-/// spilling of every vector register around it in the pixel loop. Here x = 2ᵉ·s with s in
+/// light. Calling libm's `log2f` and `exp2f` costs, besides their own work, a call each that the
+/// pixel loop pays again in saved and restored state. Here x = 2ᵉ·s with s in
 /// [√½, √2) and log₂ s = u·P(u²) with u = (s − 1)/(s + 1) (|u| ≤ 0.172, P of degree 3: relative
 /// error below 7·10⁻¹⁰); y = m·log₂ x is split as k + f with k the nearest integer and |f| ≤ ½,
 /// and 2ᶠ is a polynomial of degree 5 (relative error below 8·10⁻⁸). Both are weighted
@@ -14,7 +14,7 @@ import Imaging
 /// that is evaluated) and 1.7·10⁻⁷ for |y| ≤ 200, against mpmath at 30 digits.
 enum InlinePower {
     /// 1.5·2⁵²: adding it rounds a double of magnitude below 2⁵¹ to an integer held in the low
-    /// bits of the sum, without a conversion instruction's range checks.
+    /// bits of the sum, without a conversion's range checks.
     private static let roundingShift = 6_755_399_441_055_744.0
 
     @inline(__always) static func of(_ x: Double, _ m: Double) -> Double {

@@ -72,8 +72,8 @@ final class PoissonTable: @unchecked Sendable {
         guide.initialize(from: guides, count: guides.count)
     }
 
-    /// x (0 ≤ x < 2³¹) truncated toward zero. On x86-64 one conversion instruction: `Int(_:)` adds range and
-    /// NaN checks that the caller's bounds make unreachable.
+    /// x (0 ≤ x < 2³¹) truncated toward zero, without the range and NaN checks of `Int(_:)`, which the caller's
+    /// bounds make unreachable.
     @inline(__always) static func truncated(_ x: Float) -> Int {
         Lanes.truncated(x)
     }

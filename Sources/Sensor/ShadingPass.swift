@@ -191,7 +191,7 @@ struct ShadingPass: Sendable {
 
     /// Picks the pixel loop for the frame's slot counts: the usual ones (one light's diffuse and
     /// specular slots, or three, for the ambient sum; none or two for the flash) get a loop with the
-    /// sums unrolled and the slot indices held in registers, chosen once per band, not per pixel.
+    /// sums unrolled and the slot indices copied out once per band, not read per pixel.
     private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
         withTables { t in
             switch (t.ambientSlots.count, t.flashSlots.count) {
@@ -270,8 +270,8 @@ struct ShadingPass: Sendable {
         a.withTables { ta in
             b.withTables { tb in
                 // A pair with a shared five-slot ambient sum and a two-module flash (four slots) on the second
-                // frame only, a Constant Color pair's usual lists, gets its sums unrolled with the slot indices in
-                // registers, chosen once per band; other lists read them per pixel.
+                // frame only, a Constant Color pair's usual lists, gets its sums unrolled with the slot indices
+                // copied out once per band; other lists read them per pixel.
                 if sameAmbient && ta.ambientSlots.count == 5 && ta.flashSlots.isEmpty && tb.flashSlots.count == 4 {
                     runPair(
                         a, b, rows, outputs, true, FixedSlots<Five>(ta.ambientSlots), NoSlots(), NoSlots(),

@@ -456,7 +456,7 @@ public struct ConstantColorPipeline: Sendable {
                             }
                             let o = out.base + 3 * y * width
                             let sr = soa, sg = soa + 1, sb = soa + 2
-                            // Tile by tile, its sums held in registers: the same additions in the same
+                            // Tile by tile, its sums held in locals: the same additions in the same
                             // order as adding each pixel to the stored sum.
                             for tx in 0..<mw {
                                 let t = rgbSums.base + tileRow + 3 * tx

@@ -104,7 +104,7 @@ struct FramePair: @unchecked Sendable {
         let clipped: UnsafeMutablePointer<Bool>
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
         #if !arch(x86_64) || OBSCURA_PORTABLE
-        /// The row converted for `interpolate`'s portable path (the x86-64 path converts in registers).
+        /// The row converted for `interpolate`'s portable path (the vector path converts as it goes).
         private let converted: UnsafeMutablePointer<Float>
         #endif
         private var upperRow = -1, lowerRow = -1

@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "obscura", targets: ["obscura"]),
         .library(name: "Spectra", targets: ["Spectra"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "ObscuraSupport", targets: ["ObscuraSupport"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "Sensor", targets: ["Sensor"]),
@@ -44,9 +45,12 @@ let package = Package(
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
         // of the repository point into it.
         .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
+        // What every file format shares: YAML read into located nodes, `file:line:column` errors with
+        // "did you mean" suggestions, and the search for the project's data folders.
         .target(
-            name: "Devices", dependencies: ["Spectra", "ObscuraData", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "Devices"]),
+            name: "ObscuraSupport", dependencies: ["ObscuraData", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Devices", dependencies: ["Spectra", "ObscuraSupport"]),
+        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "ObscuraSupport"]),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
         .target(
             name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
@@ -68,11 +72,13 @@ let package = Package(
         // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.
         .target(name: "ObscuraTesting", dependencies: ["Obscura"]),
         // Scenario files: steps driving ObscuraAV's public API, expectations, traces and reports.
-        .target(name: "Scenarios", dependencies: ["ObscuraAV", "Obscura", "Spectra", "Imaging", "Devices", "Scenes", "ISP"]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["ObscuraAV", "Obscura", "Spectra", "Imaging", "ObscuraSupport", "Devices", "Scenes", "ISP"]),
         .target(
             name: "ObscuraCLI",
             dependencies: [
-                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "Scenarios", "Obscura",
+                "Spectra", "Imaging", "ObscuraSupport", "Devices", "Scenes", "Sensor", "ISP", "Scenarios", "Obscura",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,8 +108,9 @@ let package = Package(
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices"], resources: [.copy("Broken")]),
-        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Devices", "Spectra"], resources: [.copy("Broken")]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "ObscuraSupport"], resources: [.copy("Broken")]),
+        .testTarget(
+            name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),

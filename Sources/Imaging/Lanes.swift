@@ -2,11 +2,17 @@
 import _Builtin_intrinsics.intel
 #endif
 
-/// Vector steps on four `Float` lanes, each lane the scalar IEEE operation, so the results are bit for bit those of
-/// the scalar code. On x86-64 they are the SSE2 instructions themselves: the standard library's generic vector square
-/// root and comparisons go lane by lane through scalar code under the SSE2 baseline. Public, because the pixel loops
-/// of Sensor and ISP must inline them across modules, which the release build does for public `@inlinable` code but
-/// did not for `package` code.
+/// Vector steps on a few lanes, each lane the scalar IEEE or integer operation, so the results are bit for bit those
+/// of the scalar code: the one file that names processor intrinsics.
+///
+/// Why they exist: under the x86-64 baseline the standard library's generic vector square root, comparisons,
+/// conversions and integer bit tricks go lane by lane through scalar code, which made the pixel loops several times
+/// slower. Every step has a portable body, the same values written lane by lane; building with `OBSCURA_PORTABLE`
+/// (or on another architecture) selects it, and the differential tests compare the two. A few steps serve only
+/// vector kernels that have a separate scalar loop for the portable build, and exist only where that kernel does.
+///
+/// Public, because the pixel loops of Sensor and ISP must inline them across modules, which the release build does
+/// for public `@inlinable` code but did not for `package` code.
 public enum Lanes {
     #if arch(x86_64) && !OBSCURA_PORTABLE
     /// The correctly rounded square root of each lane.
@@ -19,9 +25,29 @@ public enum Lanes {
     @inlinable @inline(__always) public static func maximum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
         _mm_max_ps(x, SIMD4(repeating: y))
     }
+    /// Each lane `x < y ? x : y` (y where either is NaN).
+    @inlinable @inline(__always) public static func minimum(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        _mm_min_ps(x, y)
+    }
+    /// Each lane `x > y ? x : y` (y where either is NaN).
+    @inlinable @inline(__always) public static func maximum(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        _mm_max_ps(x, y)
+    }
     /// Bit i set where lane i of x is below y.
     @inlinable @inline(__always) public static func lessThan(_ x: SIMD4<Float>, _ y: Float) -> Int32 {
         _mm_movemask_ps(_mm_cmplt_ps(x, SIMD4(repeating: y)))
+    }
+    /// Bit i set where lane i of x is at least lane i of y.
+    @inlinable @inline(__always) public static func greaterOrEqual(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> Int32 {
+        _mm_movemask_ps(_mm_cmpge_ps(x, y))
+    }
+    /// Bit i set where lane i of x is above lane i of y.
+    @inlinable @inline(__always) public static func greaterThan(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> Int32 {
+        _mm_movemask_ps(_mm_cmpgt_ps(x, y))
+    }
+    /// The bitwise or of the lanes' patterns.
+    @inlinable @inline(__always) public static func bitwiseOr(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        _mm_or_ps(x, y)
     }
     /// Lanes 0–2 of x (each in 0…65535.5), truncated, as three UInt16 at `target`.
     @inlinable @inline(__always) public static func storeTruncated(
@@ -41,6 +67,81 @@ public enum Lanes {
         raw.storeBytes(of: _mm_cvtsi128_si64(_mm_castps_si128(x)), as: Int64.self)
         raw.storeBytes(of: _mm_cvtss_f32(_mm_movehl_ps(x, x)), toByteOffset: 8, as: Float.self)
     }
+    /// The three UInt16 at `p` as Floats (exact), lane 3 zero. Reads eight bytes: the caller keeps the fourth
+    /// value inside memory it may read.
+    @inlinable @inline(__always) public static func threeWords(_ p: UnsafeRawPointer) -> SIMD4<Float> {
+        let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(p)))
+        let words = _mm_and_si128(_mm_unpacklo_epi16(packed, _mm_setzero_si128()), _mm_set_epi32(0, -1, -1, -1))
+        return _mm_cvtepi32_ps(words)
+    }
+    /// Red, green and blue of four pixels held as (r, g, b, unused) in p0…p3, one vector per channel (a 4 × 4
+    /// transposition without its last row).
+    @inlinable @inline(__always) public static func transposed3(
+        _ p0: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>, _ p3: SIMD4<Float>
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let t0: SIMD4<Float> = _mm_unpacklo_ps(p0, p1), t1: SIMD4<Float> = _mm_unpacklo_ps(p2, p3)
+        let t2: SIMD4<Float> = _mm_unpackhi_ps(p0, p1), t3: SIMD4<Float> = _mm_unpackhi_ps(p2, p3)
+        return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3))
+    }
+    /// (x0, y0, x1, y1).
+    @inlinable @inline(__always)
+    public static func interleavedLow(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        _mm_unpacklo_ps(x, y)
+    }
+    /// (x2, x3, y2, y3).
+    @inlinable @inline(__always) public static func highHalves(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        _mm_movehl_ps(y, x)
+    }
+    /// Lanes 0 and 1 widened to Double (exact).
+    @inlinable @inline(__always) public static func widenedLow(_ x: SIMD4<Float>) -> SIMD2<Double> { _mm_cvtps_pd(x) }
+    /// Both lanes rounded to Float (to nearest, as `Float(_:)`).
+    @inlinable @inline(__always) public static func narrowed(_ x: SIMD2<Double>) -> SIMD2<Float> {
+        let f = _mm_cvtpd_ps(x)
+        return SIMD2(f.x, f.y)
+    }
+    /// x (0 ≤ x < 2³¹) truncated toward zero, without the range and NaN checks of `Int(_:)`, which the caller's
+    /// bounds make unreachable.
+    @inlinable @inline(__always) public static func truncated(_ x: Float) -> Int {
+        Int(_mm_cvttss_si32(SIMD4(x, 0, 0, 0)))
+    }
+    /// Each lane's bit pattern plus 1023, shifted into the exponent field: 2ᵏ where the pattern's low bits hold k
+    /// (only (k + 1023) mod 2¹² survives the shift).
+    @inlinable @inline(__always) public static func exponentScale(_ x: SIMD2<Double>) -> SIMD2<Double> {
+        _mm_castsi128_pd(_mm_slli_epi64(_mm_add_epi64(_mm_castpd_si128(x), _mm_set1_epi64x(1023)), 52))
+    }
+    /// Whether low < y < high in both lanes; y is never NaN.
+    @inlinable @inline(__always)
+    public static func bothBetween(_ y: SIMD2<Double>, _ low: Double, _ high: Double) -> Bool {
+        _mm_movemask_pd(_mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(low)), _mm_cmplt_pd(y, _mm_set1_pd(high)))) == 3
+    }
+    /// Adds the twelve UInt16 at `p` (16 + 8 bytes) to three sums of four lanes, in order.
+    @inlinable @inline(__always) public static func addTwelveWords(
+        _ p: UnsafeRawPointer, to s0: inout SIMD4<UInt32>, _ s1: inout SIMD4<UInt32>, _ s2: inout SIMD4<UInt32>
+    ) {
+        let zero = _mm_setzero_si128()
+        let low = _mm_loadu_si128(UnsafePointer<SIMD2<Int64>>(OpaquePointer(p)))
+        let high = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(p + 16)))
+        func lanes(_ x: SIMD4<UInt32>) -> SIMD2<Int64> { unsafeBitCast(x, to: SIMD2<Int64>.self) }
+        func sums(_ x: SIMD2<Int64>) -> SIMD4<UInt32> { unsafeBitCast(x, to: SIMD4<UInt32>.self) }
+        s0 = sums(_mm_add_epi32(lanes(s0), _mm_unpacklo_epi16(low, zero)))
+        s1 = sums(_mm_add_epi32(lanes(s1), _mm_unpackhi_epi16(low, zero)))
+        s2 = sums(_mm_add_epi32(lanes(s2), _mm_unpacklo_epi16(high, zero)))
+    }
+    /// Each lane shifted right by `n` bits, zeros shifted in.
+    @inlinable @inline(__always) public static func shiftedRight(_ x: SIMD4<Int32>, by n: Int32) -> SIMD4<Int32> {
+        unsafeBitCast(_mm_srli_epi32(unsafeBitCast(x, to: SIMD2<Int64>.self), n), to: SIMD4<Int32>.self)
+    }
+    /// −1 in each lane where x is above y (signed), else 0.
+    @inlinable @inline(__always) public static func greaterThan(_ x: SIMD4<Int32>, _ y: SIMD4<Int32>) -> SIMD4<Int32> {
+        let m = _mm_cmpgt_epi32(unsafeBitCast(x, to: SIMD2<Int64>.self), unsafeBitCast(y, to: SIMD2<Int64>.self))
+        return unsafeBitCast(m, to: SIMD4<Int32>.self)
+    }
+    /// The four lanes (each in 0…255) as four bytes, lane 0 lowest.
+    @inlinable @inline(__always) public static func packedBytes(_ x: SIMD4<Int32>) -> UInt32 {
+        let words = unsafeBitCast(x, to: SIMD2<Int64>.self)
+        let bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128())
+        return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -54,9 +155,34 @@ public enum Lanes {
     @inlinable @inline(__always) public static func maximum(_ x: SIMD4<Float>, _ y: Float) -> SIMD4<Float> {
         SIMD4(x[0] > y ? x[0] : y, x[1] > y ? x[1] : y, x[2] > y ? x[2] : y, x[3] > y ? x[3] : y)
     }
+    /// Each lane `x < y ? x : y` (y where either is NaN).
+    @inlinable @inline(__always) public static func minimum(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(
+            x[0] < y[0] ? x[0] : y[0], x[1] < y[1] ? x[1] : y[1], x[2] < y[2] ? x[2] : y[2],
+            x[3] < y[3] ? x[3] : y[3])
+    }
+    /// Each lane `x > y ? x : y` (y where either is NaN).
+    @inlinable @inline(__always) public static func maximum(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(
+            x[0] > y[0] ? x[0] : y[0], x[1] > y[1] ? x[1] : y[1], x[2] > y[2] ? x[2] : y[2],
+            x[3] > y[3] ? x[3] : y[3])
+    }
     /// Bit i set where lane i of x is below y.
     @inlinable @inline(__always) public static func lessThan(_ x: SIMD4<Float>, _ y: Float) -> Int32 {
         (x[0] < y ? 1 : 0) | (x[1] < y ? 2 : 0) | (x[2] < y ? 4 : 0) | (x[3] < y ? 8 : 0)
+    }
+    /// Bit i set where lane i of x is at least lane i of y.
+    @inlinable @inline(__always) public static func greaterOrEqual(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> Int32 {
+        (x[0] >= y[0] ? 1 : 0) | (x[1] >= y[1] ? 2 : 0) | (x[2] >= y[2] ? 4 : 0) | (x[3] >= y[3] ? 8 : 0)
+    }
+    /// Bit i set where lane i of x is above lane i of y.
+    @inlinable @inline(__always) public static func greaterThan(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> Int32 {
+        (x[0] > y[0] ? 1 : 0) | (x[1] > y[1] ? 2 : 0) | (x[2] > y[2] ? 4 : 0) | (x[3] > y[3] ? 8 : 0)
+    }
+    /// The bitwise or of the lanes' patterns.
+    @inlinable @inline(__always) public static func bitwiseOr(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        let bits = unsafeBitCast(x, to: SIMD4<UInt32>.self) | unsafeBitCast(y, to: SIMD4<UInt32>.self)
+        return unsafeBitCast(bits, to: SIMD4<Float>.self)
     }
     /// Lanes 0–2 of x (each in 0…65535.5), truncated, as three UInt16 at `target`.
     @inlinable @inline(__always) public static func storeTruncated(
@@ -67,6 +193,72 @@ public enum Lanes {
     /// Lanes 0–2 of x as three Floats at `target`.
     @inlinable @inline(__always) public static func store3(_ x: SIMD4<Float>, to target: UnsafeMutablePointer<Float>) {
         for ch in 0..<3 { target[ch] = x[ch] }
+    }
+    /// The three UInt16 at `p` as Floats (exact), lane 3 zero.
+    @inlinable @inline(__always) public static func threeWords(_ p: UnsafeRawPointer) -> SIMD4<Float> {
+        let w = p.assumingMemoryBound(to: UInt16.self)
+        return SIMD4(Float(w[0]), Float(w[1]), Float(w[2]), 0)
+    }
+    /// Red, green and blue of four pixels held as (r, g, b, unused) in p0…p3, one vector per channel.
+    @inlinable @inline(__always) public static func transposed3(
+        _ p0: SIMD4<Float>, _ p1: SIMD4<Float>, _ p2: SIMD4<Float>, _ p3: SIMD4<Float>
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        (SIMD4(p0[0], p1[0], p2[0], p3[0]), SIMD4(p0[1], p1[1], p2[1], p3[1]), SIMD4(p0[2], p1[2], p2[2], p3[2]))
+    }
+    /// (x0, y0, x1, y1).
+    @inlinable @inline(__always)
+    public static func interleavedLow(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(x[0], y[0], x[1], y[1])
+    }
+    /// (x2, x3, y2, y3).
+    @inlinable @inline(__always) public static func highHalves(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(x[2], x[3], y[2], y[3])
+    }
+    /// Lanes 0 and 1 widened to Double (exact).
+    @inlinable @inline(__always) public static func widenedLow(_ x: SIMD4<Float>) -> SIMD2<Double> {
+        SIMD2(Double(x[0]), Double(x[1]))
+    }
+    /// Both lanes rounded to Float (to nearest, as `Float(_:)`).
+    @inlinable @inline(__always) public static func narrowed(_ x: SIMD2<Double>) -> SIMD2<Float> {
+        SIMD2(Float(x.x), Float(x.y))
+    }
+    /// x (0 ≤ x < 2³¹) truncated toward zero.
+    @inlinable @inline(__always) public static func truncated(_ x: Float) -> Int { Int(x) }
+    /// Each lane's bit pattern plus 1023, shifted into the exponent field: 2ᵏ where the pattern's low bits hold k
+    /// (only (k + 1023) mod 2¹² survives the shift).
+    @inlinable @inline(__always) public static func exponentScale(_ x: SIMD2<Double>) -> SIMD2<Double> {
+        let bits = unsafeBitCast(x, to: SIMD2<UInt64>.self)
+        return unsafeBitCast((bits &+ 1023) &<< 52, to: SIMD2<Double>.self)
+    }
+    /// Whether low < y < high in both lanes; y is never NaN.
+    @inlinable @inline(__always)
+    public static func bothBetween(_ y: SIMD2<Double>, _ low: Double, _ high: Double) -> Bool {
+        min(y.x, y.y) > low && max(y.x, y.y) < high
+    }
+    /// Adds the twelve UInt16 at `p` to three sums of four lanes, in order.
+    @inlinable @inline(__always) public static func addTwelveWords(
+        _ p: UnsafeRawPointer, to s0: inout SIMD4<UInt32>, _ s1: inout SIMD4<UInt32>, _ s2: inout SIMD4<UInt32>
+    ) {
+        let w = p.assumingMemoryBound(to: UInt16.self)
+        for i in 0..<4 {
+            s0[i] &+= UInt32(w[i])
+            s1[i] &+= UInt32(w[4 + i])
+            s2[i] &+= UInt32(w[8 + i])
+        }
+    }
+    /// Each lane shifted right by `n` bits, zeros shifted in.
+    @inlinable @inline(__always) public static func shiftedRight(_ x: SIMD4<Int32>, by n: Int32) -> SIMD4<Int32> {
+        unsafeBitCast(unsafeBitCast(x, to: SIMD4<UInt32>.self) &>> UInt32(n), to: SIMD4<Int32>.self)
+    }
+    /// −1 in each lane where x is above y (signed), else 0.
+    @inlinable @inline(__always) public static func greaterThan(_ x: SIMD4<Int32>, _ y: SIMD4<Int32>) -> SIMD4<Int32> {
+        SIMD4(x[0] > y[0] ? -1 : 0, x[1] > y[1] ? -1 : 0, x[2] > y[2] ? -1 : 0, x[3] > y[3] ? -1 : 0)
+    }
+    /// The four lanes (each in 0…255) as four bytes, lane 0 lowest.
+    @inlinable @inline(__always) public static func packedBytes(_ x: SIMD4<Int32>) -> UInt32 {
+        var out: UInt32 = 0
+        for i in 0..<4 { out |= UInt32(UInt8(clamping: x[i])) << (8 * UInt32(i)) }
+        return out
     }
     #endif
 }

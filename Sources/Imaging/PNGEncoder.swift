@@ -51,7 +51,7 @@ enum PNGEncoder {
         request.channels = Int32(image.channels)
         request.row_bytes = rowBytes
         request.compression_level = Int32(compressionLevel ?? PNG.defaultCompressionLevel)
-        request.threads = Int32(threads ?? 0)
+        request.threads = Int32(threads ?? WorkerThreads.cores)
 
         var iccProfile: [UInt8]?
         var iccName: (offset: Int, length: Int)?

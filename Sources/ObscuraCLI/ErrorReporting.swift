@@ -1,6 +1,6 @@
 import ArgumentParser
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// The one place where any error becomes the message and exit code a user sees.
 ///

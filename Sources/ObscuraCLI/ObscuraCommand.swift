@@ -1,6 +1,6 @@
 import ArgumentParser
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// The `obscura` command line: the root command and its subcommands.
 public struct ObscuraCommand: ParsableCommand {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Devices
 import Foundation
-import ISP
 import Imaging
-import Scenes
+import ISP
+import ObscuraSupport
 import Scenarios
+import Scenes
 import Sensor
 import Spectra
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Devices
+import ObscuraSupport
 import Scenarios
 
 /// `obscura report`: work on the reports that runs wrote.

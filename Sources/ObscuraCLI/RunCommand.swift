@@ -1,6 +1,6 @@
 import ArgumentParser
-import Devices
 import Foundation
+import ObscuraSupport
 import Scenarios
 
 /// `obscura run FILE…`: runs scenario files and writes their outputs and reports.

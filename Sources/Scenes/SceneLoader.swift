@@ -1,5 +1,5 @@
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// Turns scene YAML files into validated `Scene` values, and finds scenes by name.
 ///

@@ -71,9 +71,11 @@ final class GeometryCache: Sendable {
                                 depth: SharedPointer(dp), objects: SharedPointer(op),
                                 materials: SharedPointer(mp), factors: SharedPointer(fp))
                             let texShared = SharedTexels(texels: tex)
-                            let bands = (camera.height + GeometryCache.tileSize - 1) / GeometryCache.tileSize
-                            WorkerThreads.forEach(bands, workers: options.threadCount ?? WorkerThreads.cores) { band in
-                                pass.run(band: band, texels: texShared.texels, output: out)
+                            let tile = GeometryCache.tileSize
+                            BandParallel.forEachBand(
+                                height: camera.height, rowsPerBand: tile, threads: options.threadCount
+                            ) { rows in
+                                pass.run(band: rows.lowerBound / tile, texels: texShared.texels, output: out)
                             }
                         }
                     }

@@ -75,10 +75,9 @@ extension GeometryPass {
         occluders: UnsafeBufferPointer<Int>, primitives: UnsafeBufferPointer<Primitive>, output: Output
     ) {
         lobeTerms.withUnsafeBufferPointer { terms in
-            // A copy of the loop without the shadow test where there is nothing to test keeps its
-            // values in registers (see `positionalLightFactors`).
-            // The common flash (two beams, both glossy with slots) gets a copy with its flags as
-            // constants, which frees their registers and tests.
+            // A copy of the loop without the shadow test where there is nothing to test (see
+            // `positionalLightFactors`). The common flash (two beams, both glossy with slots) gets a
+            // copy with its flags as constants, so its pixels pay no tests on them.
             let flash = group.pair != nil && !group.anyOpen && members.count == 2
                 && members.allSatisfy { $0.lobe && $0.specularSlot >= 0 }
             if occluders.isEmpty && flash {

@@ -1,12 +1,10 @@
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
+import Imaging
 
 /// xᵐ for 0 < x ≤ 1 and m > 0, as 2^(m·log₂ x) with both factors as inline polynomials.
 ///
 /// The beam fall-off cos^m α and the Blinn–Phong lobe cos^n θ_h are evaluated per pixel and per
-/// light. Calling libm's `log2f` and `exp2f` costs, besides their own work, a call each and the
-/// spilling of every vector register around it in the pixel loop. Here x = 2ᵉ·s with s in
+/// light. Calling libm's `log2f` and `exp2f` costs, besides their own work, a call each that the
+/// pixel loop pays again in saved and restored state. Here x = 2ᵉ·s with s in
 /// [√½, √2) and log₂ s = u·P(u²) with u = (s − 1)/(s + 1) (|u| ≤ 0.172, P of degree 3: relative
 /// error below 7·10⁻¹⁰); y = m·log₂ x is split as k + f with k the nearest integer and |f| ≤ ½,
 /// and 2ᶠ is a polynomial of degree 5 (relative error below 8·10⁻⁸). Both are weighted
@@ -16,7 +14,7 @@ import _Builtin_intrinsics.intel
 /// that is evaluated) and 1.7·10⁻⁷ for |y| ≤ 200, against mpmath at 30 digits.
 enum InlinePower {
     /// 1.5·2⁵²: adding it rounds a double of magnitude below 2⁵¹ to an integer held in the low
-    /// bits of the sum, without a conversion instruction's range checks.
+    /// bits of the sum, without a conversion's range checks.
     private static let roundingShift = 6_755_399_441_055_744.0
 
     @inline(__always) static func of(_ x: Double, _ m: Double) -> Double {
@@ -95,27 +93,10 @@ enum InlinePower {
     /// `binaryExp` in both lanes at once, for -1022 < y < 1023 (the caller checks): the same
     /// operations lane by lane, so each lane equals the scalar result bit for bit.
     @inline(__always) static func binaryExp(inRange y: SIMD2<Double>) -> SIMD2<Double> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        // Spelled as SSE2 steps: written with the generic vector operators, LLVM moves each lane
-        // through a general register for the exponent's integer add and shift.
-        let shiftV = _mm_set1_pd(roundingShift)
-        let shifted = _mm_add_pd(y, shiftV)
-        let scale = _mm_castsi128_pd(
-            _mm_slli_epi64(_mm_add_epi64(_mm_castpd_si128(shifted), _mm_set1_epi64x(1023)), 52))
-        let f = _mm_sub_pd(y, _mm_sub_pd(shifted, shiftV))
-        var q = _mm_set1_pd(0.0013276456198301108)
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.009675541209704807))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.0555071332236594))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.24022119726945942))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(0.6931469670348256))
-        q = _mm_add_pd(_mm_mul_pd(q, f), _mm_set1_pd(1.000000071653725))
-        return _mm_mul_pd(q, scale)
-        #else
         let shifted = y + roundingShift
         // The low bits of the shifted sum hold k; only (k + 1023) mod 2¹² survives the shift to the
         // exponent field, and that depends on those low bits alone.
-        let bits = unsafeBitCast(shifted, to: SIMD2<UInt64>.self)
-        let scale = unsafeBitCast((bits &+ 1023) &<< 52, to: SIMD2<Double>.self)
+        let scale = Lanes.exponentScale(shifted)
         let f = y - (shifted - roundingShift)
         var q = SIMD2<Double>(repeating: 0.0013276456198301108)
         q = q * f + 0.009675541209704807
@@ -124,38 +105,23 @@ enum InlinePower {
         q = q * f + 0.6931469670348256
         q = q * f + 1.000000071653725
         return q * scale
-        #endif
     }
 
     /// Whether −1022 < y < 1023 in both lanes (`binaryExp(inRange:)`'s domain), by one pair of
     /// vector comparisons; y is never NaN here (a finite exponent times a finite logarithm).
     @inline(__always) static func inRange(_ y: SIMD2<Double>) -> Bool {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        let inside = _mm_and_pd(_mm_cmpgt_pd(y, _mm_set1_pd(-1022)), _mm_cmplt_pd(y, _mm_set1_pd(1023)))
-        return _mm_movemask_pd(inside) == 3
-        #else
-        return min(y.x, y.y) > -1022 && max(y.x, y.y) < 1023
-        #endif
+        Lanes.bothBetween(y, -1022, 1023)
     }
 
     /// Both lanes rounded to Float (to nearest, as `Float(_:)`) by one conversion.
     @inline(__always) static func narrow(_ x: SIMD2<Double>) -> SIMD2<Float> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        let f = _mm_cvtpd_ps(x)
-        return SIMD2(f.x, f.y)
-        #else
-        return SIMD2(Float(x.x), Float(x.y))
-        #endif
+        Lanes.narrowed(x)
     }
 
     /// `binaryExp(inRange: y) / d · c`, lane by lane in that order (the beams' g = cos^m α / d² · cos θ).
     @inline(__always) static func binaryExp(
         inRange y: SIMD2<Double>, over d: Double, times c: Double
     ) -> SIMD2<Double> {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        return _mm_mul_pd(_mm_div_pd(binaryExp(inRange: y), _mm_set1_pd(d)), _mm_set1_pd(c))
-        #else
-        return binaryExp(inRange: y) / d * c
-        #endif
+        binaryExp(inRange: y) / d * c
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
-
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
+import Imaging
 
 /// Poisson deviates of mean below `limit` (25 e⁻) from tabulated CDFs, without a logarithm or an
 /// exponential per draw.
@@ -75,14 +72,10 @@ final class PoissonTable: @unchecked Sendable {
         guide.initialize(from: guides, count: guides.count)
     }
 
-    /// x (0 ≤ x < 2³¹) truncated toward zero. On x86-64 one conversion instruction: `Int(_:)` adds range and
-    /// NaN checks that the caller's bounds make unreachable.
+    /// x (0 ≤ x < 2³¹) truncated toward zero, without the range and NaN checks of `Int(_:)`, which the caller's
+    /// bounds make unreachable.
     @inline(__always) static func truncated(_ x: Float) -> Int {
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        Int(_mm_cvttss_si32(SIMD4(x, 0, 0, 0)))
-        #else
-        Int(x)
-        #endif
+        Lanes.truncated(x)
     }
 
     /// A Poisson deviate of mean `mu` (0 ≤ μ < `limit`) from the 64 random bits `bits`: the high

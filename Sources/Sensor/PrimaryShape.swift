@@ -6,8 +6,8 @@ import Scenes
 /// picks which primitive a pixel sees; the winner's distance is then recomputed in double
 /// precision (`Primitive.refinedDistance`), so depth keeps double accuracy. Single precision moves
 /// an outline by about 10⁻⁷ of the distance (a few thousandths of a pixel at 12 MP), which decides
-/// only rays that graze an edge; four Float lanes do in one SSE2 instruction what a `SIMD3<Double>`
-/// needs two for.
+/// only rays that graze an edge; four Float lanes test four rays in the time a `SIMD3<Double>`
+/// tests one.
 struct PrimaryShape {
     /// The columns of the world-to-local rotation with the camera's offset from the centre in w:
     /// for a direction d, dx·c0 + dy·c1 + dz·c2 holds the local direction in xyz and b = oc·d in w.
@@ -218,8 +218,7 @@ struct PrimaryShape {
             let disc = b * b - l.sphereC
             let real = disc .>= 0
             guard any(real) else { return none }
-            // Lane by lane: Float's square root is one instruction, the vector one a library call
-            // per lane on the SSE2 baseline.
+            // Lane by lane: the generic vector square root is far slower on the baseline target.
             let s = SIMD4(disc[0].squareRoot(), disc[1].squareRoot(), disc[2].squareRoot(), disc[3].squareRoot())
             let near = -b - s
             let t = (-b + s).replacing(with: near, where: near .> 0)

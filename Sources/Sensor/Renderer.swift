@@ -163,12 +163,10 @@ public struct Renderer: Sendable {
 
     private var bandCount: Int { (camera.height + Self.bandRows - 1) / Self.bandRows }
 
-    /// Runs `body` over bands of 16 rows on the worker threads.
+    /// Runs `body` over bands of `bandRows` rows on the worker threads, with each band's index.
     private func forEachBand(_ body: @Sendable (Int, Range<Int>) -> Void) {
-        let rows = Self.bandRows
-        let height = camera.height
-        WorkerThreads.forEach(bandCount, workers: options.threadCount ?? WorkerThreads.cores) { band in
-            body(band, (band * rows)..<min(band * rows + rows, height))
+        BandParallel.forEachBand(height: camera.height, rowsPerBand: Self.bandRows, threads: options.threadCount) {
+            rows in body(rows.lowerBound / Self.bandRows, rows)
         }
     }
 

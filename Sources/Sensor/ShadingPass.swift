@@ -195,15 +195,15 @@ struct ShadingPass: Sendable {
 
     /// Picks the pixel loop for the frame's slot counts: the usual ones (one light's diffuse and
     /// specular slots, or three, for the ambient sum; none or two for the flash) get a loop with the
-    /// sums unrolled and the slot indices held in registers, chosen once per band, not per pixel.
+    /// sums unrolled and the slot indices copied out once per band, not read per pixel.
     private func run<E: ElectronsSink>(rows: Range<Int>, output: Output, _ sink: E) {
         withTables { t in
             switch (t.ambientSlots.count, t.flashSlots.count) {
-            case (2, 0): run(rows, output, sink, TwoSlots(t.ambientSlots), NoSlots())
-            case (3, 0): run(rows, output, sink, ThreeSlots(t.ambientSlots), NoSlots())
-            case (2, 2): run(rows, output, sink, TwoSlots(t.ambientSlots), TwoSlots(t.flashSlots))
-            case (3, 2): run(rows, output, sink, ThreeSlots(t.ambientSlots), TwoSlots(t.flashSlots))
-            default: run(rows, output, sink, AnySlots(t.ambientSlots), AnySlots(t.flashSlots))
+            case (2, 0): run(rows, output, sink, FixedSlots<Two>(t.ambientSlots), NoSlots())
+            case (3, 0): run(rows, output, sink, FixedSlots<Three>(t.ambientSlots), NoSlots())
+            case (2, 2): run(rows, output, sink, FixedSlots<Two>(t.ambientSlots), FixedSlots<Two>(t.flashSlots))
+            case (3, 2): run(rows, output, sink, FixedSlots<Three>(t.ambientSlots), FixedSlots<Two>(t.flashSlots))
+            default: run(rows, output, sink, ListedSlots(t.ambientSlots), ListedSlots(t.flashSlots))
             }
         }
     }
@@ -274,12 +274,12 @@ struct ShadingPass: Sendable {
         a.withTables { ta in
             b.withTables { tb in
                 // A pair with a shared five-slot ambient sum and a two-module flash (four slots) on the second
-                // frame only, a Constant Color pair's usual lists, gets its sums unrolled with the slot indices in
-                // registers, chosen once per band; other lists read them per pixel.
+                // frame only, a Constant Color pair's usual lists, gets its sums unrolled with the slot indices
+                // copied out once per band; other lists read them per pixel.
                 if sameAmbient && ta.ambientSlots.count == 5 && ta.flashSlots.isEmpty && tb.flashSlots.count == 4 {
                     runPair(
-                        a, b, rows, outputs, true, FiveSlots(ta.ambientSlots), NoSlots(), NoSlots(),
-                        FourSlots(tb.flashSlots))
+                        a, b, rows, outputs, true, FixedSlots<Five>(ta.ambientSlots), NoSlots(), NoSlots(),
+                        FixedSlots<Four>(tb.flashSlots))
                 } else {
                     runPair(
                         a, b, rows, outputs, sameAmbient, ListedSlots(ta.ambientSlots), ListedSlots(tb.ambientSlots),
@@ -444,101 +444,35 @@ struct NoSlots: SlotSum {
     ) -> SIMD4<Float> { .zero }
 }
 
-/// Two slots, one light's diffuse and specular terms.
-struct TwoSlots: SlotSum {
-    let s0: Int, s1: Int
-    init(_ slots: UnsafeBufferPointer<Int>) {
-        s0 = slots[0]
-        s1 = slots[1]
-    }
-    @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
-    ) -> SIMD4<Float> {
-        let r = m &* 2
-        var total = SIMD4<Float>.zero
-        total += factors[f &+ s0] * rates[r]
-        total += factors[f &+ s1] * rates[r &+ 1]
-        return total
-    }
+/// A list length the compiler knows, so that `FixedSlots` unrolls its sum.
+protocol SlotCount {
+    static var count: Int { get }
 }
 
-/// Three slots.
-struct ThreeSlots: SlotSum {
-    let s0: Int, s1: Int, s2: Int
-    init(_ slots: UnsafeBufferPointer<Int>) {
-        s0 = slots[0]
-        s1 = slots[1]
-        s2 = slots[2]
-    }
-    @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
-    ) -> SIMD4<Float> {
-        let r = m &* 3
-        var total = SIMD4<Float>.zero
-        total += factors[f &+ s0] * rates[r]
-        total += factors[f &+ s1] * rates[r &+ 1]
-        total += factors[f &+ s2] * rates[r &+ 2]
-        return total
-    }
-}
+/// One light's diffuse and specular slots.
+enum Two: SlotCount { static var count: Int { 2 } }
+/// Three slots (a light with a specular slot and one without).
+enum Three: SlotCount { static var count: Int { 3 } }
+/// A two-module flash.
+enum Four: SlotCount { static var count: Int { 4 } }
+/// Five slots, a Constant Color pair's usual ambient list.
+enum Five: SlotCount { static var count: Int { 5 } }
 
-/// Any other count: the list read per pixel.
-struct AnySlots: SlotSum {
-    let slots: UnsafeBufferPointer<Int>
-    init(_ slots: UnsafeBufferPointer<Int>) { self.slots = slots }
-    @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
-    ) -> SIMD4<Float> {
-        var total = SIMD4<Float>.zero
-        let n = slots.count
-        let r = m &* n
-        for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
-        return total
-    }
-}
-
-/// Four slots (a two-module flash).
-struct FourSlots: SlotSum {
-    let s0: Int, s1: Int, s2: Int, s3: Int
-    init(_ slots: UnsafeBufferPointer<Int>) {
-        s0 = slots[0]
-        s1 = slots[1]
-        s2 = slots[2]
-        s3 = slots[3]
+/// The usual short lists: the slot indices copied out of the list once per band, so the pixel loop holds them
+/// as values instead of reloading them past its stores, and the sum unrolled for `Count`.
+struct FixedSlots<Count: SlotCount>: SlotSum {
+    let slots: SIMD8<Int>
+    init(_ list: UnsafeBufferPointer<Int>) {
+        var copy = SIMD8<Int>.zero
+        for j in 0..<Count.count { copy[j] = list[j] }
+        slots = copy
     }
     @inline(__always) func sum(
         _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
-        let r = m &* 4
+        let r = m &* Count.count
         var total = SIMD4<Float>.zero
-        total += factors[f &+ s0] * rates[r]
-        total += factors[f &+ s1] * rates[r &+ 1]
-        total += factors[f &+ s2] * rates[r &+ 2]
-        total += factors[f &+ s3] * rates[r &+ 3]
-        return total
-    }
-}
-
-/// Five slots.
-struct FiveSlots: SlotSum {
-    let s0: Int, s1: Int, s2: Int, s3: Int, s4: Int
-    init(_ slots: UnsafeBufferPointer<Int>) {
-        s0 = slots[0]
-        s1 = slots[1]
-        s2 = slots[2]
-        s3 = slots[3]
-        s4 = slots[4]
-    }
-    @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
-    ) -> SIMD4<Float> {
-        let r = m &* 5
-        var total = SIMD4<Float>.zero
-        total += factors[f &+ s0] * rates[r]
-        total += factors[f &+ s1] * rates[r &+ 1]
-        total += factors[f &+ s2] * rates[r &+ 2]
-        total += factors[f &+ s3] * rates[r &+ 3]
-        total += factors[f &+ s4] * rates[r &+ 4]
+        for j in 0..<Count.count { total += factors[f &+ slots[j]] * rates[r &+ j] }
         return total
     }
 }

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import ObscuraSupport
 import Testing
 
 /// Each broken profile gives its located error: exact line and column, and a message fragment.

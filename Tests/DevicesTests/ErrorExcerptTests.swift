@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import ObscuraSupport
 import Testing
 
 /// Errors about a file that did not parse quote at most a short, escaped excerpt of it.

@@ -1,4 +1,5 @@
 import Devices
+import ObscuraSupport
 import Testing
 
 /// The lookup-table mapping of spec §10, against hand-computed cases.

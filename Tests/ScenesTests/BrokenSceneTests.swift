@@ -1,5 +1,5 @@
-import Devices
 import Foundation
+import ObscuraSupport
 import Scenes
 import Testing
 

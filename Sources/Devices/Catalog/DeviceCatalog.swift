@@ -1,4 +1,5 @@
 import Foundation
+import ObscuraSupport
 
 /// The device profiles in a `DeviceProfiles/` directory.
 ///

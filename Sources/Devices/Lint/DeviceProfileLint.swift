@@ -1,4 +1,5 @@
 import Foundation
+import ObscuraSupport
 
 /// Cross-checks a loaded profile for impossible combinations, in the spirit of Android's CTS
 /// camera-metadata checks. Each problem points at the value it questions.

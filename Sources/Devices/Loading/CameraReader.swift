@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads one entry of `cameras:`.
 enum CameraReader {
     static let keys = [

@@ -1,4 +1,5 @@
 import Foundation
+import ObscuraSupport
 
 /// Turns a device-profile YAML file into a validated `DeviceProfile`.
 ///

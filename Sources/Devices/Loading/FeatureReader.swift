@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads a camera's `features` and `depth` sections.
 enum FeatureReader {
     static let featureKeys = [

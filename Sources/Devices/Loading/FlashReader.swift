@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads the device's `flash` section and spectrum descriptions.
 enum FlashReader {
     static let keys = ["kind", "modules", "calibration", "provenance", "calibration_provenance"]

@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads one entry of a camera's `formats:` list.
 enum FormatReader {
     static let keys = [

@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads the `optics`, `intrinsics`, `extrinsics` and `distortion` sections of a camera.
 enum OpticsReader {
     static let opticsKeys = [

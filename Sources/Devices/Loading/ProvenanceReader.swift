@@ -32,3 +32,4 @@ enum ProvenanceReader {
 }
 
 import Foundation
+import ObscuraSupport

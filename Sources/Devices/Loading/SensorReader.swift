@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// Reads the `sensitivities` and `noise` sections of a camera, and holds their defaults.
 enum SensorReader {
     static let sensitivityKeys = ["model", "red", "green", "blue", "name", "peak_qe", "wavelengths_nm", "provenance"]

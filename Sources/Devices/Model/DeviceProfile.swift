@@ -1,3 +1,5 @@
+import ObscuraSupport
+
 /// A virtual iPhone or iPad: its cameras and flash, validated and free of I/O.
 public struct DeviceProfile: Sendable, Hashable, Codable {
     /// The catalogue id, equal to the file name without `.yaml` (e.g. `iphone-15-pro`).

@@ -1,5 +1,5 @@
 #if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
+import Imaging
 
 /// The per-pixel constants of the flash-only variance in `ConstantColorPipeline.tileSums`, flash frame in lane 0 and
 /// ambient frame in lane 1: exposure times, read noise², quantisation step² / 12, and r² = (t_f / t_a)².
@@ -57,23 +57,23 @@ extension ConstantColorPipeline {
                 let rateA = a.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
                 let flashOnly = rateF - rateA
                 // Electrons per channel, max(e, 0) + σ_r² + q per frame, the ambient frame's scaled by r².
-                // max(0, e) with 0 first: `maxps` returns its second operand when either is NaN, so a NaN passes
+                // max(0, e) with 0 first: the maximum returns its second operand when either is NaN, so a NaN passes
                 // as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
-                let noiseF = _mm_max_ps(zero, rateF * timesF) + read2 + quantF
-                let noiseA = _mm_max_ps(zero, rateA * timesA) + read2 + quantA
+                let noiseF = Lanes.maximum(zero, rateF * timesF) + read2 + quantF
+                let noiseA = Lanes.maximum(zero, rateA * timesA) + read2 + quantA
                 let variance = noiseF + ratio2 * noiseA
                 let signal = flashOnly[1] * timeF
-                signalVariance += _mm_cvtps_pd(SIMD4(signal, variance[1], 0, 0))
-                varianceRB += _mm_cvtps_pd(SIMD4(variance[0], variance[2], 0, 0))
+                signalVariance += Lanes.widenedLow(SIMD4(signal, variance[1], 0, 0))
+                varianceRB += Lanes.widenedLow(SIMD4(variance[0], variance[2], 0, 0))
                 // Impossibly negative: f·t_f < 0 and (f·t_f)² > 16 var in any of the three channels.
                 let flashOnlyE = flashOnly * timesF
-                let negative = _mm_and_ps(
-                    _mm_cmplt_ps(flashOnlyE, zero), _mm_cmpgt_ps(flashOnlyE * flashOnlyE, 16 * variance))
-                if _mm_movemask_ps(negative) & 7 != 0 { negativeCount &+= 1 }
-                ambientRG += _mm_cvtps_pd(rateA)
-                ambientB += _mm_cvtps_pd(_mm_movehl_ps(rateA, rateA))
-                flashOnlyRG += _mm_cvtps_pd(flashOnly)
-                flashOnlyB += _mm_cvtps_pd(_mm_movehl_ps(flashOnly, flashOnly))
+                let negative =
+                    Lanes.lessThan(flashOnlyE, 0) & Lanes.greaterThan(flashOnlyE * flashOnlyE, 16 * variance)
+                if negative & 7 != 0 { negativeCount &+= 1 }
+                ambientRG += Lanes.widenedLow(rateA)
+                ambientB += Lanes.widenedLow(Lanes.highHalves(rateA, rateA))
+                flashOnlyRG += Lanes.widenedLow(flashOnly)
+                flashOnlyB += Lanes.widenedLow(Lanes.highHalves(flashOnly, flashOnly))
             }
             // Pairs of the tile's values: (signal, variance), (clipped, count), (a_r, a_g), (a_b, f_r), (f_g, f_b).
             @inline(__always) func add(_ v: SIMD2<Double>, at i: Int) {

@@ -1,6 +1,3 @@
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
 import Devices
 import Dispatch
 import Foundation
@@ -600,7 +597,7 @@ public struct ConstantColorPipeline: Sendable {
                             }
                             let o = out.base + 3 * y * width
                             let sr = soa, sg = soa + 1, sb = soa + 2
-                            // Tile by tile, its sums held in registers: the same additions in the same
+                            // Tile by tile, its sums held in locals: the same additions in the same
                             // order as adding each pixel to the stored sum.
                             for tx in 0..<mw {
                                 let t = rgbSums.base + tileRow + 3 * tx
@@ -730,14 +727,7 @@ extension ConstantColorPipeline {
         let p1 = p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
         let p2 = p.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
         let p3 = p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
-        #if arch(x86_64) && !OBSCURA_PORTABLE
-        let t0: SIMD4<Float> = _mm_unpacklo_ps(p0, p1), t1: SIMD4<Float> = _mm_unpacklo_ps(p2, p3)
-        let t2: SIMD4<Float> = _mm_unpackhi_ps(p0, p1), t3: SIMD4<Float> = _mm_unpackhi_ps(p2, p3)
-        return (_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3))
-        #else
-        return (SIMD4(p0[0], p1[0], p2[0], p3[0]), SIMD4(p0[1], p1[1], p2[1], p3[1]),
-                SIMD4(p0[2], p1[2], p2[2], p3[2]))
-        #endif
+        return Lanes.transposed3(p0, p1, p2, p3)
     }
 }
 

@@ -50,7 +50,7 @@ struct CorrectionKernel: Sendable {
     var lanes: [SIMD4<Float>] { m.map { SIMD4(repeating: $0) } }
 
     /// `apply` on four pixels at once, one per lane (structure of arrays), with the four-lane
-    /// coefficients of `lanes`: one square root, cube root and division instruction serves four
+    /// coefficients of `lanes`: one vector square root, cube root and division serves four
     /// pixels. The same operations in the same order as `apply`, so the same values bit for bit for
     /// finite inputs (Swift does not contract a·b + c into a fused multiply-add).
     @inline(__always)

@@ -1,6 +1,3 @@
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
 import Foundation
 import Imaging
 import Spectra
@@ -88,23 +85,21 @@ struct DisplayEncoder: Sendable {
                     let zero = SIMD4<Float>(repeating: 0), scale4 = SIMD4<Float>(repeating: scale)
                     let lowF = SIMD4<Float>(repeating: Float(bitPattern: low))
                     let highF = SIMD4<Float>(repeating: Float(bitPattern: high))
-                    let firstLanes = _mm_set1_epi32(Int32(bitPattern: first)), low16 = _mm_set1_epi32(0xFFFF)
-                    let maskLanes = _mm_set1_epi32(Int32(bitPattern: mask)), one = _mm_set1_epi32(1)
+                    let firstLanes = SIMD4<Int32>(repeating: Int32(bitPattern: first))
+                    let low16 = SIMD4<Int32>(repeating: 0xFFFF)
+                    let maskLanes = SIMD4<Int32>(repeating: Int32(bitPattern: mask)), one = SIMD4<Int32>(repeating: 1)
                     while start + 4 <= end {
                         let v = UnsafeRawPointer(source.base + start).loadUnaligned(as: SIMD4<Float>.self) * scale4
-                        let c: SIMD4<Float> = _mm_min_ps(_mm_max_ps(_mm_max_ps(v, zero), lowF), highF)
-                        let bits = _mm_castps_si128(c)
-                        let index = _mm_sub_epi32(_mm_srli_epi32(bits, Int32(ExactCodeTable.shift)), firstLanes)
-                        let lanes = unsafeBitCast(index, to: SIMD4<Int32>.self)
+                        let c = Lanes.minimum(Lanes.maximum(Lanes.maximum(v, zero), lowF), highF)
+                        let bits = unsafeBitCast(c, to: SIMD4<Int32>.self)
+                        let lanes = Lanes.shiftedRight(bits, by: Int32(ExactCodeTable.shift)) &- firstLanes
                         let e = SIMD4<UInt32>(
                             entries.base[Int(lanes[0])], entries.base[Int(lanes[1])],
                             entries.base[Int(lanes[2])], entries.base[Int(lanes[3])])
-                        let entry = unsafeBitCast(e, to: SIMD2<Int64>.self)
-                        let below = _mm_cmpgt_epi32(_mm_and_si128(entry, low16), _mm_and_si128(bits, maskLanes))
-                        let codes = _mm_add_epi32(_mm_srli_epi32(entry, 16), _mm_add_epi32(one, below))
-                        let packed = _mm_packus_epi16(_mm_packs_epi32(codes, codes), _mm_setzero_si128())
-                        UnsafeMutableRawPointer(out + start).storeBytes(
-                            of: UInt32(bitPattern: _mm_cvtsi128_si32(packed)), as: UInt32.self)
+                        let entry = unsafeBitCast(e, to: SIMD4<Int32>.self)
+                        let below = Lanes.greaterThan(entry & low16, bits & maskLanes)
+                        let codes = Lanes.shiftedRight(entry, by: 16) &+ (one &+ below)
+                        UnsafeMutableRawPointer(out + start).storeBytes(of: Lanes.packedBytes(codes), as: UInt32.self)
                         start += 4
                     }
                     #endif

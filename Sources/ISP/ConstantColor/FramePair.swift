@@ -1,6 +1,3 @@
-#if arch(x86_64) && !OBSCURA_PORTABLE
-import _Builtin_intrinsics.intel
-#endif
 import Imaging
 import Sensor
 
@@ -107,7 +104,7 @@ struct FramePair: @unchecked Sendable {
         let clipped: UnsafeMutablePointer<Bool>
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
         #if !arch(x86_64) || OBSCURA_PORTABLE
-        /// The row converted for `interpolate`'s portable path (the x86-64 path converts in registers).
+        /// The row converted for `interpolate`'s portable path (the vector path converts as it goes).
         private let converted: UnsafeMutablePointer<Float>
         #endif
         private var upperRow = -1, lowerRow = -1
@@ -165,20 +162,17 @@ struct FramePair: @unchecked Sendable {
             // scalar path. Clipped: a DN at the white level (exact in Float; the fourth lane is 0) or the ambient
             // clip weight (lane 3 of v) above 0, two compares of four lanes.
             let vectorEnd = y == pair.height - 1 ? w - 1 : w
-            let low3 = _mm_set_epi32(0, -1, -1, -1)
             let whiteF = Float(white)
             let whiteLanes = SIMD4<Float>(repeating: whiteF)
             let clipLimits = SIMD4<Float>(.infinity, .infinity, .infinity, 0)
             for x in 0..<vectorEnd {
-                let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source)))
-                let words = _mm_and_si128(_mm_unpacklo_epi16(packed, _mm_setzero_si128()), low3)
-                let dn: SIMD4<Float> = _mm_cvtepi32_ps(words)
+                let dn = Lanes.threeWords(source)
                 f.storeBytes(of: (dn - blackLanes) * scaleF, as: SIMD4<Float>.self)
                 let t = top.loadUnaligned(as: SIMD4<Float>.self)
                 let u = bottom.loadUnaligned(as: SIMD4<Float>.self)
                 let v = t + ay * (u - t)
                 a.storeBytes(of: (v - blackLanes) * scaleA, as: SIMD4<Float>.self)
-                clipped[x] = _mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(dn, whiteLanes), _mm_cmpgt_ps(v, clipLimits))) != 0
+                clipped[x] = Lanes.greaterOrEqual(dn, whiteLanes) | Lanes.greaterThan(v, clipLimits) != 0
                 source += 3
                 f += 12
                 a += 12
@@ -234,14 +228,12 @@ struct FramePair: @unchecked Sendable {
             }
             for x in 0..<inner.lowerBound { clamped(x) }
             if inner.lowerBound < vectorEnd {
-                let low3 = _mm_set_epi32(0, -1, -1, -1), zero = _mm_setzero_si128()
                 let whiteLanes = SIMD4<Float>(repeating: Float(white)), clipOne = SIMD4<Float>(0, 0, 0, 1)
                 var source = UnsafeRawPointer(row + 3 &* (inner.lowerBound &+ ix))
                 @inline(__always) func loaded() -> SIMD4<Float> {
-                    let packed = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(source)))
-                    let dn: SIMD4<Float> = _mm_cvtepi32_ps(_mm_and_si128(_mm_unpacklo_epi16(packed, zero), low3))
+                    let dn = Lanes.threeWords(source)
                     // Any of lanes 0–2 at the white level (lane 3, 0, never is) sets lane 3 to 1.
-                    return _mm_movemask_ps(_mm_cmpge_ps(dn, whiteLanes)) != 0 ? _mm_or_ps(dn, clipOne) : dn
+                    return Lanes.greaterOrEqual(dn, whiteLanes) != 0 ? Lanes.bitwiseOr(dn, clipOne) : dn
                 }
                 var left = loaded()
                 for x in inner.lowerBound..<vectorEnd {
@@ -337,22 +329,15 @@ struct FramePair: @unchecked Sendable {
         from start: UnsafePointer<UInt16>, width: Int, count: Int, into target: UnsafeMutablePointer<Float>,
         rate: (UInt32) -> Float
     ) {
-        let zero = _mm_setzero_si128()
         let rowBytes = 6 &* width
         var block = UnsafeRawPointer(start)
         for x in 0..<count {
-            var s0 = zero, s1 = zero, s2 = zero
+            var v0 = SIMD4<UInt32>.zero, v1 = SIMD4<UInt32>.zero, v2 = SIMD4<UInt32>.zero
             var row = block
             for _ in 0..<4 {
-                let low = _mm_loadu_si128(UnsafePointer<SIMD2<Int64>>(OpaquePointer(row)))
-                let high = _mm_loadl_epi64(UnsafePointer<SIMD2<Int64>>(OpaquePointer(row + 16)))
-                s0 = _mm_add_epi32(s0, _mm_unpacklo_epi16(low, zero))
-                s1 = _mm_add_epi32(s1, _mm_unpackhi_epi16(low, zero))
-                s2 = _mm_add_epi32(s2, _mm_unpacklo_epi16(high, zero))
+                Lanes.addTwelveWords(row, to: &v0, &v1, &v2)
                 row += rowBytes
             }
-            let v0 = unsafeBitCast(s0, to: SIMD4<UInt32>.self), v1 = unsafeBitCast(s1, to: SIMD4<UInt32>.self)
-            let v2 = unsafeBitCast(s2, to: SIMD4<UInt32>.self)
             target[x] = rate(v0[1] &+ v1[0] &+ v1[3] &+ v2[2])
             block += 24
         }

@@ -232,10 +232,10 @@ struct WarpKernelUInt8 {
         for c in 0..<channels { out[c] = fill }
     }
 
-    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line so that
-    /// everything it needs lives in registers.
+    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line (inlined, it
+    /// measured slower).
     ///
-    /// The three channels go side by side in one SIMD register of Floats. Each tap pair of a source row is read as
+    /// The three channels go side by side in the lanes of one vector of Floats. Each tap pair of a source row is read as
     /// two 4-byte words, at the left tap (R G B R′) and two bytes on (B R′ G′ B′, shifted down a byte to R′ G′ B′ 0),
     /// so no read passes the right tap's last byte. In Float the horizontal stage is exact (values with 10 fraction
     /// bits and at most 18 significant bits); the vertical product rounds at 2⁻¹⁵ code at worst, and the result is

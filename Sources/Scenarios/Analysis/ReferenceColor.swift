@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 import Scenes
 import Spectra
 

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `calibration: {present: true, baseline_mm: {min: 9.5, max: 10.5}}`: checks
 /// `AVCapturePhoto.cameraCalibrationData` on every photo of the step (spec §5, §10).

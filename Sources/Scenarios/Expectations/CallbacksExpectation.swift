@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `callbacks: [willBeginCapture, willCapturePhoto, …]`: the exact delegate callback sequence.
 struct CallbacksExpectation: Expectation {

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `depth: {present: true, type: hdis, accuracy: relative, filtered: true, min_width: 700}`:
 /// checks `AVCapturePhoto.depthData` on every photo of the step (spec §5, §9).

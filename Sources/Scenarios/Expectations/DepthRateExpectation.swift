@@ -1,6 +1,6 @@
-import Devices
 import Foundation
 import ObscuraAV
+import ObscuraSupport
 
 /// `depth_rate: {video_fps: 30, depth_fps: 15}`: the device's video rate and the depth rate it
 /// implies (spec §2.5: video fps / ceil(video fps / depth cap)); when the step streamed depth,

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `exception: NSInvalidArgumentException`, `reason_contains: flashMode`, `rule: "§3.2 rule 24"`;
 /// or `exception: none` to insist that nothing was raised.

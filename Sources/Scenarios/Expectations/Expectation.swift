@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// A check made after a step ran.
 ///

@@ -1,5 +1,5 @@
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// `frames: {video_data: {count: 30, fps: 30, intrinsic_matrix: true}, depth_data: {count: 15,
 /// fps: 15, filtered: false, dimensions: 320x240}, audio_data: {count: 42}}`: what each named

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `notifications: [AVCaptureSessionRuntimeErrorNotification]`: notifications the session posted
 /// during the step, each matched as a substring of the recorded text (name plus error).

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `outside_srgb: {min: 0.02, max: 0.4}`: the fraction of pixels `image_wide_gamut` found outside sRGB.
 struct OutsideSRGBExpectation: Expectation {

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `photo_count: 2` (photos delivered) and `expectedPhotoCount: 2` (the resolved settings' count).
 struct PhotoCountExpectation: Expectation {

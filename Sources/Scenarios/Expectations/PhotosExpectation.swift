@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `photos: [{isConstantColorFallbackPhoto: false, confidence_level: {min: 0.8}}, …]`: one entry
 /// per delivered photo, in delivery order, each checking the properties it names.

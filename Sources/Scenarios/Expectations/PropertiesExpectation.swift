@@ -1,5 +1,5 @@
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// `properties: {session.isRunning: true, device.activeColorSpace: P3_D65}`: values read through
 /// the public API after the step. Numbers compare within 1e-9 relative.

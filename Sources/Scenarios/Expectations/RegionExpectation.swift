@@ -1,7 +1,7 @@
-import Devices
 import Foundation
 import Imaging
 import ObscuraAV
+import ObscuraSupport
 import Spectra
 
 /// `region: {photo: 1, rect: [0.4, 0.4, 0.2, 0.2], mean_lab: {L: 50, a: 0, b: 0, max_delta_e00: 2},

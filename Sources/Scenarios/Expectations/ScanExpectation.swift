@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// `scan: {corners: [[x, y], …], tolerance: 0.01, min_confidence: 0.8, aspect_ratio: 0.82}`: the quadrilateral
 /// `image_scan` found.

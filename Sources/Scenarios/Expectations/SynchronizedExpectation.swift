@@ -1,5 +1,5 @@
-import Devices
 import Foundation
+import ObscuraSupport
 
 /// `synchronized: {count: 6, cycle: [{video_data: present, depth_data: present},
 /// {video_data: present, depth_data: absent}]}`: the synchronizer's collections during the step.

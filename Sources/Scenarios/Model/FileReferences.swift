@@ -1,6 +1,7 @@
 import Devices
 import Foundation
 import Imaging
+import ObscuraSupport
 import Scenes
 
 /// Resolves the files a scenario names (`device:`, `scene:`, `scene_light.from_scene:`) and keeps

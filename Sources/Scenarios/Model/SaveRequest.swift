@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// An output a step asks to save, with the file it goes to inside the output directory.
 public struct SaveRequest: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 import Scenes
 
 /// A parsed scenario file: the world it runs in, then the API steps a client makes, each with

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import ObscuraSupport
 import Scenes
 
 /// Reads scenario files (`Scenes/*.scenario.yaml`) into validated `Scenario` values.

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- begin`: `session.beginConfiguration()`.
 struct BeginConfigurationStep: ScenarioStep {

@@ -1,6 +1,7 @@
 import Devices
 import Foundation
 import ObscuraAV
+import ObscuraSupport
 
 /// `capture: {flashMode: auto, isConstantColorEnabled: true, …}`: builds photo settings and
 /// calls `capturePhoto(with:delegate:)`, then waits for `didFinishCapture` on the virtual clock.

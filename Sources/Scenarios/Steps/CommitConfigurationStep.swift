@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- commit`: `session.commitConfiguration()`.
 struct CommitConfigurationStep: ScenarioStep {

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `connection: {output: photo, isEnabled: false}`: changes an output's video connection.
 struct ConnectionStep: ScenarioStep {

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `depth_convert: fdis`: converts the newest photo's `depthData` with `converting(toDepthDataType:)`
 /// (spec §9). The target is a depth type's four-character code (`hdis`, `fdis`, `hdep`, `fdep`), its

@@ -1,6 +1,6 @@
-import Devices
 import Foundation
 import ObscuraAV
+import ObscuraSupport
 
 /// `depth_format: {width: 320, height: 240, type: DepthFloat16}`: one of the active format's
 /// `supportedDepthDataFormats`, by size, pixel type, or both.

@@ -1,6 +1,6 @@
-import Devices
 import Foundation
 import ObscuraAV
+import ObscuraSupport
 
 /// `depth_output: {output: depth, isFilteringEnabled: false, alwaysDiscardsLateDepthData: true}`:
 /// the depth data output's options, in the order written.

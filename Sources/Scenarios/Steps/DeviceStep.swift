@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `device: {format: {width: 1920, height: 1080}, fps: 30, color_space: P3_D65}`: sets the
 /// device's lock-protected properties, in that order (take the lock first with `- lock`).

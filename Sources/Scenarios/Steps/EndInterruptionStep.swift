@@ -1,6 +1,6 @@
 import Obscura
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- end_interruption`: the interruption ends and the session resumes unless it was stopped.
 struct EndInterruptionStep: ScenarioStep {

@@ -1,6 +1,6 @@
-import Devices
 import Imaging
 import ObscuraAV
+import ObscuraSupport
 
 /// `image_blend: {color: [0, 0, 1], threshold: 0.5, save: blended.png}`: blends a colour into the newest photo's
 /// background, using the photo's own depth data (`AVCapturePhoto.depthData`, converted to disparity and resampled

@@ -1,5 +1,5 @@
-import Devices
 import Imaging
+import ObscuraSupport
 
 /// `image_scan: {clip: 1, save: scans/print.png}`: finds the print in the newest photo, flattens it onto an upright
 /// rectangle of the print's true aspect ratio and stretches each channel (Imaging's `QuadrilateralDetector`,

@@ -1,7 +1,7 @@
-import Devices
 import Foundation
 import Imaging
 import ObscuraAV
+import ObscuraSupport
 
 /// What an image step measured, for the expectations that follow it (`scan`, `outside_srgb`).
 struct ImageStepResult: Sendable {

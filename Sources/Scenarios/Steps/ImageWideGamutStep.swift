@@ -1,6 +1,6 @@
-import Devices
-import ISP
 import Imaging
+import ISP
+import ObscuraSupport
 
 /// `image_wide_gamut: {tolerance: 0.001, save: p3-highlight.png}`: the wide-gamut highlight filter on the newest
 /// photo (ISP `WideColor`): pixels outside sRGB keep their colour, the rest turn grey. A Display P3 photo is read

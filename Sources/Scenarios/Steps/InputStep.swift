@@ -1,5 +1,6 @@
 import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `input: {type: builtInWideAngleCamera, position: back}`: finds the device and adds its input.
 /// `input: {type: microphone}` adds the microphone, for audio outputs.

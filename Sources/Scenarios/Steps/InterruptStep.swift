@@ -1,6 +1,6 @@
 import Obscura
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `interrupt: videoDeviceInUseByAnotherClient`: the system interrupts the session.
 struct InterruptStep: ScenarioStep {

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- lock`: `try device.lockForConfiguration()`.
 struct LockStep: ScenarioStep {

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `output: photo` or `output: {type: video_data, name: preview}`: makes an output and adds it.
 struct OutputStep: ScenarioStep {

@@ -1,5 +1,6 @@
 import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `photo_output: {isConstantColorEnabled: true, …}`: sets the photo output's opt-in flags.
 struct PhotoOutputStep: ScenarioStep {

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// One API step of a scenario: a few calls a client app would make.
 ///

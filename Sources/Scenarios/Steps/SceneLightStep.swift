@@ -1,7 +1,7 @@
-import Obscura
-import Devices
 import Foundation
+import Obscura
 import ObscuraAV
+import ObscuraSupport
 import Scenes
 
 /// `scene_light: {name: red spot, scale: 0.5}`, `{name: red spot, remove: true}`,

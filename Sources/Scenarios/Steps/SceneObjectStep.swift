@@ -1,7 +1,7 @@
-import Obscura
-import Devices
 import Foundation
+import Obscura
 import ObscuraAV
+import ObscuraSupport
 import Scenes
 
 /// `scene_object: {name: pot, remove: true}`, `{name: pot, position_m: [x, y, z]}` or

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `session: {preset: photo, automaticallyConfiguresCaptureDeviceForWideColor: false}`.
 struct SessionStep: ScenarioStep {

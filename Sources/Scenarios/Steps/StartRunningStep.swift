@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- start`: `session.startRunning()`.
 struct StartRunningStep: ScenarioStep {

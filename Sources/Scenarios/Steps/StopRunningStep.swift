@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- stop`: `session.stopRunning()`.
 struct StopRunningStep: ScenarioStep {

@@ -1,7 +1,7 @@
-import Obscura
-import Devices
 import Foundation
+import Obscura
 import ObscuraAV
+import ObscuraSupport
 
 /// `stream: {seconds: 1}` or `stream: {frames: 30}`: lets the running session stream on the
 /// virtual clock with `Emulator.shared.run(for:)` or `runFrames(_:)`, recording every delivery.

@@ -1,6 +1,6 @@
-import Devices
 import Foundation
 import ObscuraAV
+import ObscuraSupport
 
 /// `synchronizer: [video, depth, metadata]`: an `AVCaptureDataOutputSynchronizer` over named
 /// outputs, the primary first, whose delegate records every collection.

@@ -1,5 +1,5 @@
-import Devices
 import ObscuraAV
+import ObscuraSupport
 
 /// `- unlock`: `device.unlockForConfiguration()`.
 struct UnlockStep: ScenarioStep {

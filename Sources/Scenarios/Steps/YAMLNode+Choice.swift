@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 extension YAMLNode {
     /// A string that must be one of a table's names; a typo gets a "did you mean".

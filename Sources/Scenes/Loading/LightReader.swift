@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 import Spectra
 
 /// Reads the `ambient` section and the entries of `lights`.

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 import Spectra
 
 /// Reads one entry of `materials`: a name, a diffuse reflectance and an optional gloss.

@@ -1,6 +1,6 @@
-import Devices
 import Foundation
 import Imaging
+import ObscuraSupport
 import Spectra
 
 /// Reads one entry of `objects`: a named shape, where it stands, what covers it and how it moves.

@@ -1,5 +1,5 @@
-import Devices
 import Imaging
+import ObscuraSupport
 import Spectra
 
 /// Walks a parsed scene file section by section, collecting every problem before giving up.

@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 import Spectra
 
 /// Reads the spectrum of a light: a named illuminant, a CCT with Duv, one or several LEDs, or

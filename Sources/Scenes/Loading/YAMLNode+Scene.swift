@@ -1,4 +1,4 @@
-import Devices
+import ObscuraSupport
 
 /// Typed readers shared by every part of a scene file.
 extension YAMLNode {

@@ -210,6 +210,12 @@ public struct YAMLMapping: Sendable {
     /// The entries in file order.
     public let entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)]
 
+    /// A mapping from entries already checked, such as a subset of another mapping's.
+    public init(node: YAMLNode, entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)]) {
+        self.node = node
+        self.entries = entries
+    }
+
     /// The value for `key`, or nil when absent.
     public func optional(_ key: String) -> YAMLNode? {
         entries.first { $0.key == key }?.value

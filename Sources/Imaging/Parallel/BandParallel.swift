@@ -1,5 +1,5 @@
 /// Row bands processed by a set of workers (`WorkerThreads`), which take bands one at a time: the one band loop of
-/// Imaging, Sensor's callers and ISP.
+/// Imaging, Sensor and ISP.
 ///
 /// The threading contract: a band's body writes only the rows of its band, and its result does not depend on which
 /// worker runs it or in which order bands finish, so every operation built on this is bit-identical for any thread

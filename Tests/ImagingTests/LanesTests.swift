@@ -1,0 +1,108 @@
+import Imaging
+import Testing
+
+/// Each vector step against the scalar rule its documentation states, lane by lane. The same tests run on the
+/// vector build and on the `OBSCURA_PORTABLE` build, so both bodies answer to one written rule.
+@Suite struct LanesTests {
+    /// Bit patterns, so that −0 and NaN payloads count.
+    func bits(_ x: SIMD4<Float>) -> [UInt32] { (0..<4).map { x[$0].bitPattern } }
+
+    @Test func minimumAndMaximumTakeTheSecondOperandOnNaNAndTies() {
+        let x = SIMD4<Float>(.nan, 1, -0.0, 3)
+        let y = SIMD4<Float>(0, .nan, 0.0, 2)
+        // x > y ? x : y and x < y ? x : y, as IEEE comparisons: false for NaN and for −0 against +0.
+        #expect(bits(Lanes.maximum(x, y)) == bits(SIMD4(0, .nan, 0.0, 3)))
+        #expect(bits(Lanes.minimum(x, y)) == bits(SIMD4(0, .nan, 0.0, 2)))
+        #expect(bits(Lanes.maximum(x, 0.0)) == bits(SIMD4(0, 1, 0.0, 3)))
+        #expect(bits(Lanes.minimum(x, 2)) == bits(SIMD4(2, 1, -0.0, 2)))
+    }
+
+    @Test func comparisonsSetOneBitPerLane() {
+        let x = SIMD4<Float>(1, 2, 3, .nan)
+        let y = SIMD4<Float>(2, 2, 2, 2)
+        #expect(Lanes.greaterOrEqual(x, y) == 0b0110)
+        #expect(Lanes.greaterThan(x, y) == 0b0100)
+        #expect(Lanes.lessThan(x, 2) == 0b0001)
+    }
+
+    @Test func squareRootIsCorrectlyRounded() {
+        let x = SIMD4<Float>(2, 0, .leastNormalMagnitude / 4, 16_777_215)
+        let r = Lanes.squareRoot(x)
+        for i in 0..<4 { #expect(r[i] == x[i].squareRoot()) }
+    }
+
+    @Test func bitwiseOrSetsTheClipLane() {
+        let dn = SIMD4<Float>(1023, 64, 5, 0)
+        #expect(Lanes.bitwiseOr(dn, SIMD4(0, 0, 0, 1)) == SIMD4(1023, 64, 5, 1))
+    }
+
+    @Test func threeWordsReadsThreeValuesAndZeroesTheFourth() {
+        let words: [UInt16] = [65535, 1, 2, 999]
+        let v = words.withUnsafeBytes { Lanes.threeWords($0.baseAddress!) }
+        #expect(v == SIMD4(65535, 1, 2, 0))
+    }
+
+    @Test func shufflesPlaceEachLane() {
+        let p0 = SIMD4<Float>(1, 2, 3, 4), p1 = SIMD4<Float>(5, 6, 7, 8)
+        let p2 = SIMD4<Float>(9, 10, 11, 12), p3 = SIMD4<Float>(13, 14, 15, 16)
+        let (r, g, b) = Lanes.transposed3(p0, p1, p2, p3)
+        #expect(r == SIMD4(1, 5, 9, 13))
+        #expect(g == SIMD4(2, 6, 10, 14))
+        #expect(b == SIMD4(3, 7, 11, 15))
+        #expect(Lanes.interleavedLow(p0, p1) == SIMD4(1, 5, 2, 6))
+        #expect(Lanes.highHalves(p0, p1) == SIMD4(3, 4, 7, 8))
+    }
+
+    @Test func conversionsRoundAsTheScalarOnes() {
+        #expect(Lanes.widenedLow(SIMD4(0.1, -3, 7, 8)) == SIMD2(Double(Float(0.1)), -3))
+        let narrow = Lanes.narrowed(SIMD2(0.1, 1e40))
+        #expect(narrow.x == Float(0.1))
+        #expect(narrow.y == .infinity)
+        #expect(Lanes.truncated(2.99) == 2)
+        #expect(Lanes.truncated(65535.5) == 65535)
+    }
+
+    @Test func exponentScaleIsTwoToTheRoundedExponent() {
+        // 1.5·2⁵² + k holds k in its low bits; the step must give exactly 2ᵏ.
+        for k in [-1000, -5, 0, 1, 10, 1000] {
+            let shifted = Double(k) + 6_755_399_441_055_744.0
+            let scale = Lanes.exponentScale(SIMD2(shifted, shifted))
+            let expected = Double(sign: .plus, exponent: k, significand: 1)
+            #expect(scale == SIMD2(expected, expected))
+        }
+    }
+
+    @Test func bothBetweenIsStrictInBothLanes() {
+        #expect(Lanes.bothBetween(SIMD2(-1021.5, 1022.9), -1022, 1023))
+        #expect(!Lanes.bothBetween(SIMD2(-1022, 0), -1022, 1023))
+        #expect(!Lanes.bothBetween(SIMD2(0, 1023), -1022, 1023))
+    }
+
+    @Test func storesWriteThreeLanes() {
+        var words = [UInt16](repeating: 7, count: 4)
+        words.withUnsafeMutableBufferPointer {
+            Lanes.storeTruncated(SIMD4(0.9, 65535.5, 1024.2, 9), to: $0.baseAddress!)
+        }
+        #expect(words == [0, 65535, 1024, 7])
+        var floats = [Float](repeating: 7, count: 4)
+        floats.withUnsafeMutableBufferPointer { Lanes.store3(SIMD4(1, -2, 3.5, 9), to: $0.baseAddress!) }
+        #expect(floats == [1, -2, 3.5, 7])
+    }
+
+    @Test func addTwelveWordsAddsInOrder() {
+        let words: [UInt16] = (0..<12).map { UInt16(60_000 + $0) }
+        var s0 = SIMD4<UInt32>(1, 1, 1, 1), s1 = SIMD4<UInt32>.zero, s2 = SIMD4<UInt32>.zero
+        words.withUnsafeBytes { Lanes.addTwelveWords($0.baseAddress!, to: &s0, &s1, &s2) }
+        #expect(s0 == SIMD4(60_001, 60_002, 60_003, 60_004))
+        #expect(s1 == SIMD4(60_004, 60_005, 60_006, 60_007))
+        #expect(s2 == SIMD4(60_008, 60_009, 60_010, 60_011))
+    }
+
+    @Test func integerStepsFollowTheirScalarRules() {
+        // A logical shift fills with zeros, also for a negative pattern.
+        #expect(Lanes.shiftedRight(SIMD4(-1, 256, 0x1234_5678, 1), by: 16) == SIMD4(0xFFFF, 0, 0x1234, 0))
+        // A signed comparison: −1 is below 0.
+        #expect(Lanes.greaterThan(SIMD4(-1, 5, 5, 0), SIMD4(0, 4, 5, -1)) == SIMD4(0, -1, 0, -1))
+        #expect(Lanes.packedBytes(SIMD4(1, 2, 255, 0)) == 0x00FF_0201)
+    }
+}

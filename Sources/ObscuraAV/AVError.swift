@@ -17,7 +17,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case maximumFileSizeReached = -11811
         case mediaServicesWereReset = -11819
         case deviceNotConnected = -11814
-        case sessionConfigurationChanged = -11866
+        case sessionConfigurationChanged = -11806
         case sessionHardwareCostOverage = -11872
         case applicationIsNotAuthorizedToUseDevice = -11852
         case fileAlreadyExists = -11823

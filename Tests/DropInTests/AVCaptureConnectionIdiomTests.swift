@@ -97,6 +97,25 @@ extension DropIn {
             }
         }
 
+        @Test func movieOutputStabilizesAsTheAVCamSampleAsks() throws {
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = .hd1920x1080
+            let device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: device)
+            if session.canAddInput(input) { session.addInput(input) }
+            let movie = AVCaptureMovieFileOutput()
+            if session.canAddOutput(movie) { session.addOutput(movie) }
+            session.commitConfiguration()
+            defer { withExtendedLifetime(session) {} }
+            let connection = try #require(movie.connection(with: .video))
+            // spec §1.5 [I]: a 1080p format keeps the margin the standard mode needs.
+            #expect(device.activeFormat.isVideoStabilizationModeSupported(.standard))
+            #expect(connection.isVideoStabilizationSupported)
+            connection.preferredVideoStabilizationMode = .auto
+            #expect(connection.activeVideoStabilizationMode == .standard)
+        }
+
         @Test func rotationCoordinatorForAPhoneHeldInPortrait() throws {
             let (session, _, device) = try videoSession()
             let preview = AVCaptureVideoPreviewLayer(session: session)

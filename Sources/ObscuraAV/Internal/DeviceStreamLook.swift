@@ -46,3 +46,14 @@ extension AVCaptureDevice {
     /// The camera model of the active format at its full size: intrinsics, f-number and noise.
     var renderingModel: CameraModel? { activeFormat.cameraModel }
 }
+
+extension AVCaptureConnection {
+    /// The settings of the frames this connection delivers: the device's, and the centre of the field
+    /// when stabilisation runs, giving up the margin it would shift the picture within; the emulated
+    /// camera is held steady, so nothing else changes (spec §1.5 [I]).
+    func streamLook(of device: AVCaptureDevice) -> StreamLook {
+        var look = device.streamLook
+        look.zoom *= activeVideoStabilizationMode.cropFactor
+        return look
+    }
+}

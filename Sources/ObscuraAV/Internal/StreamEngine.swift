@@ -325,7 +325,7 @@ final class SessionStream: @unchecked Sendable {
                 let frame = StreamRendering.shared.template(
                     device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
                     scene: scene, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space,
-                    look: device.streamLook)
+                    look: connection.streamLook(of: device))
             else { continue }
             // The cached frame is never written again, so the encoder may read it without a copy.
             recording.accept(frame, time: time, connections: output.connections)
@@ -410,10 +410,7 @@ final class SessionStream: @unchecked Sendable {
         let (w, h) = (Int(d.width), Int(d.height))
         // spec §2.6: frames follow activeColorSpace; P3_D65 develops into Display P3, the rest into sRGB [I].
         let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
-        // spec §1.5 [I]: a stabilised stream shows the centre of the field, giving up the margin it
-        // would shift the picture within; the emulated camera is held steady, so nothing else changes.
-        var look = device.streamLook
-        look.zoom *= connection.activeVideoStabilizationMode.cropFactor
+        let look = connection.streamLook(of: device)
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
             space: space, look: look)

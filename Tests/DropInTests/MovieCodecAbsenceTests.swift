@@ -1,0 +1,44 @@
+import AVFoundation
+import Foundation
+import Testing
+
+extension DropIn {
+    /// Without FFmpeg's libraries the app sees a phone without movie hardware: no codec offered, no
+    /// Live Photo, and a recording that ends with `AVError.encoderNotFound` naming what to install
+    /// (spec §20 rule 5). These run where the libraries are absent; `.ci/run` hides them in a private
+    /// mount namespace and runs this suite again.
+    @Suite(.enabled(if: AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty, "FFmpeg's libraries are present"))
+    struct MovieCodecAbsenceTests {
+        @Test func nothingIsOfferedAndLivePhotoIsUnsupported() throws {
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = .photo
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            let input = try AVCaptureDeviceInput(device: camera)
+            if session.canAddInput(input) { session.addInput(input) }
+            let photo = AVCapturePhotoOutput()
+            if session.canAddOutput(photo) { session.addOutput(photo) }
+            session.commitConfiguration()
+            defer { withExtendedLifetime(session) {} }
+            #expect(AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty)
+            #expect(!photo.isLivePhotoCaptureSupported)
+        }
+
+        @Test func recordingEndsWithEncoderNotFound() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("clip.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish(seconds: 60))
+            #expect((events.error as? AVError)?.code == .encoderNotFound)
+            let reason = (events.error as NSError?)?.localizedFailureReason ?? ""
+            #expect(reason.contains("libavcodec59"), "\(reason)")
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
+}

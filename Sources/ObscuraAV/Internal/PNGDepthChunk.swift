@@ -8,8 +8,10 @@ import Foundation
 /// that changes them must drop it. The chunk sits just before `IEND`.
 ///
 /// Its data is the auxiliary-data type (`kCGImageAuxiliaryDataTypeDisparity` or `…Depth`) in
-/// UTF-8, one zero byte, then `AVDepthData.dictionaryRepresentation(forAuxiliaryDataType:)` as a
-/// binary property list. Apple's HEIF and JPEG files hold an auxiliary image plus XMP instead
+/// UTF-8, one zero byte, then `AVDepthData.dictionaryRepresentation(forAuxiliaryDataType:)` as an
+/// XML property list: its writer orders dictionary keys, where the binary writer follows the
+/// dictionary's hash order, which changes from process to process, and the same capture must give
+/// the same bytes. Apple's HEIF and JPEG files hold an auxiliary image plus XMP instead
 /// (spec §9 [T W17]); this is the PNG equivalent Obscura writes and reads.
 package enum PNGDepthChunk {
     static let type: [UInt8] = Array("obDP".utf8)
@@ -20,7 +22,7 @@ package enum PNGDepthChunk {
         var auxType: NSString?
         guard let dictionary = depth.dictionaryRepresentation(forAuxiliaryDataType: &auxType),
             let plist = try? PropertyListSerialization.data(
-                fromPropertyList: stringKeyed(dictionary), format: .binary, options: 0),
+                fromPropertyList: stringKeyed(dictionary), format: .xml, options: 0),
             let iend = chunks(png)?.first(where: { $0.type == Array("IEND".utf8) })
         else { return nil }
         var payload = Data((auxType.map { String($0) } ?? kCGImageAuxiliaryDataTypeDisparity).utf8)

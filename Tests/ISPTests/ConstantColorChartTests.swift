@@ -33,7 +33,7 @@ struct ConstantColorChartTests {
     /// Closed form: a flash-lit ColorChecker under a strong green-tinted 3000 K room light gives each
     /// patch's CIELAB under D65. The noise-free limit of the colour mapping on this chart is a mean
     /// ΔE00 of 1.27 (`RootPolynomialCorrectionTests`); noise, 8-bit encoding and the flash
-    /// calibration's own error add a few tenths. Tolerance: mean ≤ 2 (the target), each
+    /// calibration's own error add a few tenths. Tolerance: mean ≤ 2 (the validation's target), each
     /// patch ≤ 5.
     @Test func chartUnderColouredLightGivesD65Lab() throws {
         let pipeline = try ConstantColorFixture.chartPipeline()

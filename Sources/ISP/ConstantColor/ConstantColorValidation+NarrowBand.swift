@@ -98,35 +98,12 @@ public struct ConstantColorNarrowBandValidation: Sendable {
         pipeline: ConstantColorPipeline, leds: [LED] = LED.standard, illuminances: [Double] = illuminances,
         seed: UInt64 = 1
     ) -> ConstantColorNarrowBandValidation {
-        let patches = ConstantColorValidation.chartPatches
-        let columns = 14
-        let rows = (patches.count + columns - 1) / columns
-        var padded = patches
-        while padded.count < rows * columns {
-            padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
-        }
-        // The geometry of `ConstantColorValidation.run`: the card fills 85 % of the crop at 0.5 m.
+        // The geometry and references of `ConstantColorValidation.run`.
+        let chart = ChartLayout(camera: pipeline.camera)
         let camera = pipeline.camera
-        let distance = 0.5
-        let width = min(0.85 * distance * Double(camera.width) / camera.fx,
-            0.85 * distance * Double(camera.height) / camera.fy * Double(columns) / Double(rows))
-        let card = SceneObject(
-            name: "validation chart", shape: .plane(width: width, height: width * Double(rows) / Double(columns)),
-            transform: Transform(position: Vector3(0, 0, -distance)),
-            surface: Cards.chart(columns: columns, rows: rows, patches: padded))
-        let white = Colorimetry.whitePoint(of: Illuminants.d65)
-        let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
-        let greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
-        let greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
-
-        let probeScene = Scene(
-            objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
-            device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
-        let probe = Renderer(scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
-        let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
-        let pixelLists = ConstantColorValidation.patchPixels(
-            ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
-            height: camera.height)
+        let (patches, reference, white) = (chart.patches, chart.reference, chart.white)
+        let (greyIndex, greyY) = (chart.greyIndex, chart.greyY)
+        let (probeScene, pixelLists) = (chart.probeScene, chart.pixelLists)
 
         var out: [Condition] = []
         var index: UInt64 = 0

@@ -131,35 +131,11 @@ public struct ConstantColorValidation: Sendable {
     public static func run(
         pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, keepSamples: Int = 6, seed: UInt64 = 1
     ) throws -> ConstantColorValidation {
-        let patches = chartPatches
-        let columns = 14
-        let rows = (patches.count + columns - 1) / columns
-        var padded = patches
-        while padded.count < rows * columns {
-            padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
-        }
-        // The card fills about 85 % of the frame at 0.5 m: of the central crop `chartPipeline` gives.
         let camera = pipeline.camera
-        let distance = 0.5
-        let width = min(0.85 * distance * Double(camera.width) / camera.fx,
-            0.85 * distance * Double(camera.height) / camera.fy * Double(columns) / Double(rows))
-        let card = SceneObject(
-            name: "validation chart", shape: .plane(width: width, height: width * Double(rows) / Double(columns)),
-            transform: Transform(position: Vector3(0, 0, -distance)),
-            surface: Cards.chart(columns: columns, rows: rows, patches: padded))
-        let white = Colorimetry.whitePoint(of: Illuminants.d65)
-        let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
-        let greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
-        let greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
-
-        // Pixels of each patch (eroded by one pixel), from a geometry-only render.
-        let probeScene = Scene(
-            objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
-            device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
-        let probe = Renderer(scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
-        let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
-        let pixelLists = patchPixels(ids: ids, names: patches.map(\.name), materials: probe.materials,
-            width: camera.width, height: camera.height)
+        let chart = ChartLayout(camera: camera)
+        let (patches, reference, white, greyIndex, greyY) =
+            (chart.patches, chart.reference, chart.white, chart.greyIndex, chart.greyY)
+        let (probeScene, pixelLists) = (chart.probeScene, chart.pixelLists)
 
         var labO = [[Lab]](repeating: [], count: patches.count)
         var labC = [[Lab]](repeating: [], count: patches.count)
@@ -268,5 +244,53 @@ public struct ConstantColorValidation: Sendable {
             }
             return RGBColorSpace.displayP3.toXYZ * (sum / Double(list.count))
         }
+    }
+}
+
+/// The validation chart as the protocol's camera sees it: the ColorChecker and skin-tone card filling
+/// about 85 % of the central crop `ConstantColorValidation.chartPipeline` gives, 0.5 m in front of
+/// the camera, each patch's pixels (eroded by one pixel, from a geometry-only render) and its
+/// reference colour under D65. Shared by the white-light and narrow-band protocols.
+struct ChartLayout {
+    let patches: [ReflectancePatch]
+    /// CIELAB of each patch under D65.
+    let reference: [Lab]
+    let white: XYZ
+    /// The neutral 5 patch, which sets exposure (exposure is not under test), and its D65 luminance.
+    let greyIndex: Int
+    let greyY: Double
+    /// The card under a 100 lux D65 room light, for the protocols to relight.
+    let probeScene: Scene
+    /// Pixel indices of each patch.
+    let pixelLists: [[Int]]
+
+    init(camera: CameraModel) {
+        let patches = ConstantColorValidation.chartPatches
+        let columns = 14
+        let rows = (patches.count + columns - 1) / columns
+        var padded = patches
+        while padded.count < rows * columns {
+            padded.append(ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
+        }
+        let distance = 0.5
+        let width = min(0.85 * distance * Double(camera.width) / camera.fx,
+            0.85 * distance * Double(camera.height) / camera.fy * Double(columns) / Double(rows))
+        let card = SceneObject(
+            name: "validation chart", shape: .plane(width: width, height: width * Double(rows) / Double(columns)),
+            transform: Transform(position: Vector3(0, 0, -distance)),
+            surface: Cards.chart(columns: columns, rows: rows, patches: padded))
+        self.patches = patches
+        white = Colorimetry.whitePoint(of: Illuminants.d65)
+        reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
+        greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
+        greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
+        probeScene = Scene(
+            objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
+            device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
+        let probe = Renderer(scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
+        let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
+        pixelLists = ConstantColorValidation.patchPixels(
+            ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
+            height: camera.height)
     }
 }

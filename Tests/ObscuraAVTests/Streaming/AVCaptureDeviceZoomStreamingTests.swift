@@ -4,18 +4,19 @@ import Testing
 
 /// What zoom and the torch do to streamed frames.
 @Suite struct AVCaptureDeviceZoomStreamingTests {
-    /// One frame of the back wide camera of iPhone 7 Plus at a zoom factor, with its intrinsics.
-    private func frame(zoom: CGFloat) throws -> (image: CVPixelBuffer, k: matrix_float3x3) {
+    /// One BGRA frame of the back wide camera of iPhone 7 Plus, set up by `configure` (connection, then
+    /// the device while locked), with exposure and white balance held, as for any comparison of frames:
+    /// metering a changed view would otherwise change both.
+    private func heldFrame(
+        _ configure: (AVCaptureConnection, AVCaptureDevice) throws -> Void
+    ) throws -> (sample: CMSampleBuffer, image: CVPixelBuffer, stabilization: AVCaptureVideoStabilizationMode) {
         let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
         let recorder = StreamRecorder()
         rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
         rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)
         let connection = try #require(rig.video.connection(with: .video))
-        connection.isCameraIntrinsicMatrixDeliveryEnabled = true
-        // Exposure and white balance held, as for any comparison of frames: metering a zoomed
-        // view would otherwise change both.
         try rig.device.lockForConfiguration()
-        rig.device.videoZoomFactor = zoom
+        try configure(connection, rig.device)
         rig.device.setExposureModeCustom(
             duration: CMTime(value: 1, timescale: 30), iso: rig.device.activeFormat.minISO * 4)
         rig.device.setWhiteBalanceModeLocked(
@@ -25,10 +26,20 @@ import Testing
         defer { rig.session.stopRunning() }
         Emulator.shared.runFrames(1)
         let sample = try #require(recorder.video.first)
+        // Read while the session and its input live: a connection's ports do not keep their input.
+        return (sample, try #require(sample.imageBuffer), connection.activeVideoStabilizationMode)
+    }
+
+    /// One frame at a zoom factor, with its intrinsics.
+    private func frame(zoom: CGFloat) throws -> (image: CVPixelBuffer, k: matrix_float3x3) {
+        let held = try heldFrame { connection, device in
+            connection.isCameraIntrinsicMatrixDeliveryEnabled = true
+            device.videoZoomFactor = zoom
+        }
         let data = try #require(
-            CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix, attachmentModeOut: nil)
+            CMGetAttachment(held.sample, key: kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix, attachmentModeOut: nil)
                 as? Data)
-        return (try #require(sample.imageBuffer), data.withUnsafeBytes { $0.load(as: matrix_float3x3.self) })
+        return (held.image, data.withUnsafeBytes { $0.load(as: matrix_float3x3.self) })
     }
 
     /// Luma-like sum of a BGRA pixel.
@@ -84,23 +95,10 @@ import Testing
     private func frame(stabilization: AVCaptureVideoStabilizationMode) throws -> (
         image: CVPixelBuffer, active: AVCaptureVideoStabilizationMode
     ) {
-        let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
-        let recorder = StreamRecorder()
-        rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
-        rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)
-        let connection = try #require(rig.video.connection(with: .video))
-        if connection.isVideoStabilizationSupported { connection.preferredVideoStabilizationMode = stabilization }
-        try rig.device.lockForConfiguration()
-        rig.device.setExposureModeCustom(
-            duration: CMTime(value: 1, timescale: 30), iso: rig.device.activeFormat.minISO * 4)
-        rig.device.setWhiteBalanceModeLocked(
-            with: AVCaptureDevice.WhiteBalanceGains(redGain: 1.8, greenGain: 1, blueGain: 1.6))
-        rig.device.unlockForConfiguration()
-        rig.session.startRunning()
-        defer { rig.session.stopRunning() }
-        Emulator.shared.runFrames(1)
-        let sample = try #require(recorder.video.first)
-        return (try #require(sample.imageBuffer), connection.activeVideoStabilizationMode)
+        let held = try heldFrame { connection, _ in
+            if connection.isVideoStabilizationSupported { connection.preferredVideoStabilizationMode = stabilization }
+        }
+        return (held.image, held.stabilization)
     }
 
     // Standard stabilisation keeps a 10 % margin to shift the picture within, so the frame shows the

@@ -32,6 +32,17 @@ static void set_message(char *message, size_t capacity, const char *text) {
     if (message && capacity > 0) snprintf(message, capacity, "%s", text);
 }
 
+// libjpeg's standard error manager, with an error's text going to the caller's buffer and control back
+// to the caller's setjmp, and warnings dropped instead of printed to standard error.
+static struct jpeg_error_mgr *error_manager_init(error_manager *err, char *message, size_t capacity) {
+    struct jpeg_error_mgr *base = jpeg_std_error(&err->base);
+    base->error_exit = on_error;
+    base->output_message = on_message;
+    err->message = message;
+    err->capacity = capacity;
+    return base;
+}
+
 int cjpeg_encode(const uint8_t *pixels, int width, int height, int components, size_t row_bytes, int quality,
                  const cjpeg_segment *segments, int segment_count, const uint8_t *icc, size_t icc_length,
                  uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
@@ -49,11 +60,7 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int components, s
     struct jpeg_compress_struct cinfo;
     error_manager err;
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&err.base);
-    err.base.error_exit = on_error;
-    err.base.output_message = on_message;
-    err.message = message;
-    err.capacity = message_capacity;
+    cinfo.err = error_manager_init(&err, message, message_capacity);
     // Volatile: these change between setjmp and a possible longjmp.
     unsigned char *volatile buffer = NULL;
     unsigned long volatile size = 0;
@@ -98,11 +105,7 @@ int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *wi
     struct jpeg_decompress_struct cinfo;
     error_manager err;
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&err.base);
-    err.base.error_exit = on_error;
-    err.base.output_message = on_message;
-    err.message = message;
-    err.capacity = message_capacity;
+    cinfo.err = error_manager_init(&err, message, message_capacity);
     uint8_t *volatile pixels = NULL;
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);

@@ -278,8 +278,10 @@ extension AVCapturePhotoOutput {
                             photoDisplayTime: movie.photoDisplayTime, resolvedSettings: resolved, error: movie.error)
                     }
                 }
-                call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }
+                // spec §3.3 [I]: the request stops counting for readiness before the app hears it is
+                // over, so a reader woken by didFinishCapture never sees it still in flight.
                 output.requestFinished(id)
+                call { $0.photoOutput(output, didFinishCaptureFor: resolved, error: nil) }
             }
             guard overlaps else {
                 processing()

@@ -118,7 +118,7 @@ extension AVCapturePhotoOutput {
         readinessMayHaveChanged()
     }
 
-    /// The request is over (`didFinishCapture` was called).
+    /// The request is over (its `didFinishCapture` comes next).
     func requestFinished(_ id: Int64) {
         lock.withLock { inner.inFlight.removeAll { $0.id == id } }
         // A finished request stops counting as tracked before anyone recomputes readiness.

@@ -160,12 +160,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         }
     }
 
-    /// Whether stabilization can run: on a video data output's, a movie file output's or a preview's
-    /// connection from a camera whose active format has the margin for at least the standard mode
-    /// (spec §1.5 [I]).
+    /// Whether stabilization can run: on a video data output's or a movie file output's connection from a
+    /// camera whose active format has the margin for at least the standard mode. A preview's connection
+    /// reports none: the emulated preview layer draws no picture to stabilise (spec §1.5 [I]).
     public var isVideoStabilizationSupported: Bool {
         guard carriesVideo, let device = deviceInput?.device,
-            output is AVCaptureVideoDataOutput || output is AVCaptureMovieFileOutput || videoPreviewLayer != nil
+            output is AVCaptureVideoDataOutput || output is AVCaptureMovieFileOutput
         else { return false }
         return device.activeFormat.isVideoStabilizationModeSupported(.standard)
     }

@@ -114,6 +114,9 @@ extension DropIn {
             #expect(connection.isVideoStabilizationSupported)
             connection.preferredVideoStabilizationMode = .auto
             #expect(connection.activeVideoStabilizationMode == .standard)
+            // spec §1.5 [I]: the emulated preview draws no picture, so its connection offers none.
+            let preview = AVCaptureVideoPreviewLayer(session: session)
+            #expect(preview.connection?.isVideoStabilizationSupported == false)
         }
 
         @Test func rotationCoordinatorForAPhoneHeldInPortrait() throws {

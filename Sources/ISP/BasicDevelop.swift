@@ -184,7 +184,9 @@ public struct BasicDevelop: Sendable {
     /// Raw DN → linear output RGB for one pixel, shared by the reference and fast paths so both do
     /// the same arithmetic in the same order.
     struct PixelKernel: Sendable {
-        let matrix: Matrix3
+        /// The matrix's rows, held as vectors: the pixel loop reads them without the array behind `Matrix3`
+        /// (which an unoptimised build retains and releases on every entry read).
+        let rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
         let gains: SIMD3<Double>
         let white: SIMD3<Double>
         let blackLevel: Double
@@ -192,7 +194,8 @@ public struct BasicDevelop: Sendable {
         let clip: UInt16
 
         init(_ develop: BasicDevelop) {
-            matrix = develop.matrix
+            let m = develop.matrix
+            rows = (SIMD3(m[0, 0], m[0, 1], m[0, 2]), SIMD3(m[1, 0], m[1, 1], m[1, 2]), SIMD3(m[2, 0], m[2, 1], m[2, 2]))
             gains = develop.whiteBalance.gains
             white = develop.matrix * SIMD3<Double>(1, 1, 1)
             blackLevel = develop.blackLevel
@@ -203,10 +206,18 @@ public struct BasicDevelop: Sendable {
         /// `gain` is the lens-shading correction at the pixel; the clip test reads the raw values.
         @inline(__always)
         func linear(_ r: UInt16, _ g: UInt16, _ b: UInt16, gain: Double = 1) -> SIMD3<Double> {
-            let v = SIMD3((Double(r) - blackLevel), (Double(g) - blackLevel), (Double(b) - blackLevel)) / range
-                * gain
-            if r >= clip || g >= clip || b >= clip { return white * (v * gains).max() }
-            return matrix * v
+            // Through Int: the concrete conversions, where an unoptimised build calls the generic one.
+            let offset = SIMD3<Double>(Double(Int(r)), Double(Int(g)), Double(Int(b))) - blackLevel
+            let v = offset / range * gain
+            if r >= clip || g >= clip || b >= clip {
+                // The largest balanced channel, as `max()` takes it: left to right, each step `Swift.max`'s
+                // `b >= a ? b : a`.
+                let balanced = v * gains
+                let xy = balanced.y >= balanced.x ? balanced.y : balanced.x
+                return white * (balanced.z >= xy ? balanced.z : xy)
+            }
+            // `Matrix3 * v`, row by row with the same additions in the same order.
+            return SIMD3(rows.0.dot(v), rows.1.dot(v), rows.2.dot(v))
         }
     }
 }
@@ -245,11 +256,14 @@ struct EncodingThresholds: Sendable {
     /// The code of `x`: a branch-free search of the 256 thresholds. NaN gives 0.
     @inline(__always)
     static func code(_ x: Float, _ t: UnsafeBufferPointer<Float>) -> UInt8 {
+        // Through the base pointer and wrapping arithmetic: i + step stays within 1…255, and an unoptimised build
+        // would otherwise check every step.
+        guard let p = t.baseAddress else { return 0 }
         var i = 0
         var step = 128
         while step > 0 {
-            i += t[i + step] <= x ? step : 0
-            step >>= 1
+            i &+= p[i &+ step] <= x ? step : 0
+            step &>>= 1
         }
         return UInt8(truncatingIfNeeded: i)
     }

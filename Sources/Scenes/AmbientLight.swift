@@ -1,3 +1,4 @@
+import Imaging
 import Spectra
 
 /// The room's light: one illuminant arriving partly from a key direction (which casts shadows)

@@ -1,3 +1,5 @@
+import Imaging
+
 /// Where the capturing device stands and where it looks.
 public struct DevicePlacement: Sendable, Hashable {
     /// The device position (the reference camera's optical centre), metres.

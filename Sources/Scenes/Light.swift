@@ -1,3 +1,4 @@
+import Imaging
 import Spectra
 
 /// An extra light: directional, point or spot, possibly strongly coloured.

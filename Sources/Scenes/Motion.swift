@@ -1,3 +1,5 @@
+import Imaging
+
 /// A rigid motion per second: a translation velocity and an angular velocity.
 public struct Motion: Sendable, Hashable {
     /// Translation, metres per second, world frame.

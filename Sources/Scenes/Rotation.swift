@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// A proper rotation of 3-D space, stored as an orthonormal 3×3 matrix (rows).
 public struct Rotation: Sendable, Hashable {

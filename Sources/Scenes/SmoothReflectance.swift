@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Spectra
 
 /// Smooth reflectances that reproduce a requested colour under D65.

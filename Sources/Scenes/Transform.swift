@@ -1,3 +1,5 @@
+import Imaging
+
 /// Where an object sits: local coordinates are rotated, then moved to `position`.
 public struct Transform: Sendable, Hashable {
     /// The local origin in world coordinates, metres.

@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 import Scenes
 import Spectra
 

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 extension GeometryPass {
@@ -134,10 +135,13 @@ extension GeometryPass {
             let l = toLight / dist
             let cosTheta = n.dot(l)
             let cosAlpha = -axis.dot(l)
-            let lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
-                && (!shadows
-                    || !occluded(point + n * 1e-6, towards: l, dist: dist, dist * (1 - 1e-9), skip: skips[k],
-                                 occluders, primitives))
+            // The shadow test as a statement, not inside `&&`: an unoptimised build copies the whole pass into
+            // the right operand's closure for every pixel.
+            var lit = cosTheta > 0 && (anyOpen || cosAlpha > 0)
+            if lit && shadows {
+                lit = !occluded(
+                    point + n * 1e-6, towards: l, dist: dist, dist * (1 - 1e-9), skip: skips[k], occluders, primitives)
+            }
             guard lit else {
                 for member in members {
                     factors[base &+ member.diffuseSlot] = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 
 /// The light factors of a group of pixels, and the directional (key) lights: soft discs and hard suns.

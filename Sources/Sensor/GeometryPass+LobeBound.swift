@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 
 extension GeometryPass {

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// Point and spot lights (the flash among them): cos θ over the squared distance, the beam's falloff, the shadow ray.
@@ -173,8 +174,10 @@ extension GeometryPass {
             cosAlpha = -axis.dot(l)
             guard cosAlpha > 0 else { return (0, 0) }
         }
-        if shadows && occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) {
-            return (0, 0)
+        // Nested rather than `shadows && occluded(…)`: an unoptimised build copies the pass into the operand's
+        // closure for every pixel.
+        if shadows {
+            if occluded(point + n * 1e-6, l, dist * (1 - 1e-9), skip: skip, occluders, primitives) { return (0, 0) }
         }
         let scale = m > 0 ? InlinePower.of(cosAlpha, m) / d2 : 1 / d2
         let gd = scale * cosTheta

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// Primary hits: the nearest surface along each ray of a tile, depth and ids, and the bounds of

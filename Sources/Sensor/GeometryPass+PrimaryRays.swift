@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// The primary rays: one through each pixel centre, undistorted, and a tile's rays with the cone

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// The scratch a band's tiles reuse: raw per-pixel buffers, the single-precision rays, the tile bounds.

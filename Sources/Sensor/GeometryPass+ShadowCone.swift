@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 extension GeometryPass {

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 
 /// Shadows: the occluders a tile keeps for a light, and the shadow rays that test them.

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// The specular lobe beside the diffuse factor: normalised Blinn–Phong, (n + 8)/8 · cosⁿ θ_h.

@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 
 /// A radial lens-distortion table in the convention of Apple's camera calibration data
 /// (avfoundation-capture spec §10): magnification as a function of radius, for one image size.

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Standard normal deviates by table look-up: a 16-bit uniform picks one of 65,536 equiprobable
 /// bins of the normal distribution, and the deviate is the bin's conditional mean.

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// A primitive's primary-ray test in single precision, with the camera origin folded in.

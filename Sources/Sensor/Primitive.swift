@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// An object prepared for ray casting: plain values only, so hot loops do no reference counting.

@@ -1,3 +1,5 @@
+import Imaging
+
 /// The inverse of a distortion table's radial map r ↦ r·(1 + m(r)), tabulated once per camera so
 /// that each distorted pixel finds its undistorted ray without iterating.
 struct RadialInverse: Sendable {

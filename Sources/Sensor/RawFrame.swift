@@ -1,3 +1,5 @@
+import Imaging
+
 /// One exposed frame: linear camera RGB before any processing, plus ground truth.
 ///
 /// Planes are row-major with interleaved R, G, B per pixel (no mosaic).

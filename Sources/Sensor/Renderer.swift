@@ -265,9 +265,12 @@ struct ComponentSums: Sendable {
 
     /// Sums `count` interleaved RGB values of each plane, pixel by pixel in order.
     init(flash f: UnsafePointer<Float>, ambient a: UnsafePointer<Float>, count: Int) {
-        for i in stride(from: 0, to: count, by: 3) {
-            flash += SIMD3(Double(f[i]), Double(f[i + 1]), Double(f[i + 2]))
-            ambient += SIMD3(Double(a[i]), Double(a[i + 1]), Double(a[i + 2]))
+        // A `while` loop: an unoptimised build steps a `stride` through generic calls.
+        var i = 0
+        while i < count {
+            flash += SIMD3(Double(f[i]), Double(f[i &+ 1]), Double(f[i &+ 2]))
+            ambient += SIMD3(Double(a[i]), Double(a[i &+ 1]), Double(a[i &+ 2]))
+            i &+= 3
         }
     }
 

@@ -64,8 +64,11 @@ struct CorrectionKernel: Sendable {
         let t6 = cr * cg * cg, t7 = cg * cb * cb, t8 = cr * cb * cb, t9 = cg * cr * cr, t10 = cb * cg * cg
         let t11 = cb * cr * cr, t12 = cr * cg * cb
         @inline(__always) func row(_ o: Int) -> SIMD4<Float> {
-            var s = m[o] * r + m[o + 1] * g + m[o + 2] * b + m[o + 3] * rg + m[o + 4] * gb + m[o + 5] * rb
-            s += m[o + 6] * t6 + m[o + 7] * t7 + m[o + 8] * t8 + m[o + 9] * t9 + m[o + 10] * t10
+            // Left to right, in pieces the type checker takes quickly: Σ₀⁵, then Σ₆¹⁰ added as one, then 11, 12.
+            let first: SIMD4<Float> = m[o] * r + m[o + 1] * g + m[o + 2] * b
+            var s: SIMD4<Float> = first + m[o + 3] * rg + m[o + 4] * gb + m[o + 5] * rb
+            let cubic: SIMD4<Float> = m[o + 6] * t6 + m[o + 7] * t7 + m[o + 8] * t8
+            s += cubic + m[o + 9] * t9 + m[o + 10] * t10
             return s + m[o + 11] * t11 + m[o + 12] * t12
         }
         return (row(0), row(13), row(26))

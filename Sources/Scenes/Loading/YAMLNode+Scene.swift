@@ -1,3 +1,4 @@
+import Imaging
 import ObscuraSupport
 
 /// Typed readers shared by every part of a scene file.

@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 
 extension CameraCalibration {
     /// The calibration of a profile camera, as its maps and photos report it.

@@ -1,3 +1,5 @@
+import Imaging
+
 extension CameraCalibration {
     /// The calibration of the same camera after its picture is turned or mirrored.
     ///

@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 
 /// A camera's calibration in the form of Apple's camera calibration data (spec §10 [D]):
 /// intrinsics at reference dimensions, a pose relative to a reference camera, the pixel size and

@@ -1,3 +1,4 @@
+import Imaging
 import Scenes
 
 /// What each pixel of a rendered frame sees, in world terms, for depth models that must look at

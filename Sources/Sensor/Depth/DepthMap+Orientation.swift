@@ -1,3 +1,5 @@
+import Imaging
+
 extension DepthMap {
     /// The map turned or mirrored into an orientation, with its calibration turned alike
     /// (spec §9 `applyingExifOrientation(_:)` [D]).

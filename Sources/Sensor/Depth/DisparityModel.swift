@@ -1,4 +1,5 @@
 import Devices
+import Imaging
 import Scenes
 
 /// Disparity from a dual camera, derived from the scene's geometry and the stereo baseline

@@ -1,3 +1,5 @@
+import Imaging
+
 /// The eight image orientations of the EXIF / TIFF `Orientation` tag (TIFF 6.0 §Orientation,
 /// EXIF 2.32 tag 0x0112), as `CGImagePropertyOrientation` numbers them.
 ///

@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Imaging
 import Scenes
 
 /// Depth from a structured-light camera (TrueDepth): an infrared dot projector beside an

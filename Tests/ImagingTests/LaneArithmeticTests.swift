@@ -25,7 +25,9 @@ import Testing
     static let doubles: [Double] = [
         0, -0.0, 1, -1, .nan, .infinity, -.infinity, 1e308, -1e308, .leastNormalMagnitude / 4, 0.1, 3, 1e16, -1e16,
     ]
-    static let floats: [Float] = [0, -0.0, 1, -1, .nan, .infinity, -.infinity, 3e38, -3e38, .leastNormalMagnitude / 4, 0.1, 3, 1e8, -1e8]
+    static let floats: [Float] = [
+        0, -0.0, 1, -1, .nan, .infinity, -.infinity, 3e38, -3e38, .leastNormalMagnitude / 4, 0.1, 3, 1e8, -1e8,
+    ]
 
     func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }
     func same(_ a: Float, _ b: Float) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }

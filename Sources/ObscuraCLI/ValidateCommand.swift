@@ -79,6 +79,13 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Option(help: "Full field: chart distances in metres, comma-separated.")
     var distances: String = FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
 
+    @Flag(
+        help: """
+            Normalise the flash-only signal by one flash level instead of the flash's irradiance at each pixel \
+            (from the capture's depth), to show what the per-pixel irradiance buys.
+            """)
+    var uniformFlash = false
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -105,7 +112,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
             pipeline = try ConstantColorValidation.chartPipeline(
-                device: profile, camera: camera, width: width, height: height)
+                device: profile, camera: camera, width: width, height: height,
+                settings: .init(correctsIrradiance: !uniformFlash))
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
@@ -170,7 +178,8 @@ extension ValidateConstantColorCommand {
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
             pipeline = try ConstantColorPipeline(
-                device: profile, camera: camera, width: width, height: height, settings: .init(developsFallback: false))
+                device: profile, camera: camera, width: width, height: height,
+                settings: .init(developsFallback: false, correctsIrradiance: !uniformFlash))
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }

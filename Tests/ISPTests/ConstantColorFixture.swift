@@ -24,7 +24,8 @@ enum ConstantColorFixture {
         var camera = built.camera
         camera.distortion = nil
         return ConstantColorPipeline(
-            camera: camera, flash: built.flash, calibration: built.calibration, settings: settings)
+            camera: camera, flash: built.flash, calibration: built.calibration, irradiance: built.irradiance,
+            settings: settings)
     }
 
     /// The validation's chart pipeline (`ConstantColorValidation.chartPipeline`): the iPhone 15 Pro

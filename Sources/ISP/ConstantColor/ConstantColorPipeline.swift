@@ -56,12 +56,16 @@ public struct ConstantColorPipeline: Sendable {
         public var developsFallback: Bool
         /// Share of the room light's cast the ordinary photo keeps (as `obscura render` does).
         public var fallbackWarmth: Double
+        /// Whether the flash-only signal is divided by the flash's irradiance at each pixel, from the
+        /// capture's depth (`FlashIrradiance`); off only to show what that buys.
+        public var correctsIrradiance: Bool
 
         /// Settings; the defaults are our choices, documented on each property.
         public init(
             interval: Double = 0.05, maximumFlashTime: Double = 1.0 / 30, tileSize: Int = 8, registers: Bool = true,
             midGrey: Double = 0.18, toneCurve: ToneCurve = .shoulder(knee: 0.85, whiteInput: 2),
-            developsFallback: Bool = true, fallbackWarmth: Double = PhotoPipeline.warmth
+            developsFallback: Bool = true, fallbackWarmth: Double = PhotoPipeline.warmth,
+            correctsIrradiance: Bool = true
         ) {
             self.interval = interval
             self.maximumFlashTime = maximumFlashTime
@@ -71,6 +75,7 @@ public struct ConstantColorPipeline: Sendable {
             self.toneCurve = toneCurve
             self.developsFallback = developsFallback
             self.fallbackWarmth = fallbackWarmth
+            self.correctsIrradiance = correctsIrradiance
         }
     }
 
@@ -80,6 +85,8 @@ public struct ConstantColorPipeline: Sendable {
     public let flash: FlashModel
     /// The flash as the phone believes it is.
     public let calibration: FlashCalibration
+    /// The flash's geometry, beams and calibrated intensities, for its irradiance at each pixel.
+    public let irradiance: FlashIrradiance
     /// Neutral-normalised camera RGB under the calibrated flash → XYZ under D65 (Y_white = 1).
     public let correction: RootPolynomialCorrection
     /// The camera's response to a white under the calibrated flash, green = 1.
@@ -87,11 +94,16 @@ public struct ConstantColorPipeline: Sendable {
     /// The settings.
     public let settings: Settings
 
-    /// The pipeline for a camera, its real flash and the flash's calibration.
-    public init(camera: CameraModel, flash: FlashModel, calibration: FlashCalibration, settings: Settings = Settings()) {
+    /// The pipeline for a camera, its real flash and the flash's calibration; `irradiance` defaults to
+    /// the real flash's geometry at the calibration's intensity (`FlashIrradiance.init(flash:calibration:)`).
+    public init(
+        camera: CameraModel, flash: FlashModel, calibration: FlashCalibration, irradiance: FlashIrradiance? = nil,
+        settings: Settings = Settings()
+    ) {
         self.camera = camera
         self.flash = flash
         self.calibration = calibration
+        self.irradiance = irradiance ?? FlashIrradiance(flash: flash, calibration: calibration)
         self.settings = settings
         correction = RootPolynomialCorrection(
             camera: camera, illuminant: calibration.spectrum, renderedUnder: Illuminants.d65,
@@ -120,7 +132,9 @@ public struct ConstantColorPipeline: Sendable {
             throw ConstantColorError(
                 description: "\(device.sourceFile): \(device.id) has no flash calibration; Constant Color needs one")
         }
-        self.init(camera: model, flash: flash, calibration: calibration, settings: settings)
+        self.init(
+            camera: model, flash: flash, calibration: calibration,
+            irradiance: FlashIrradiance(device: device, camera: camera), settings: settings)
     }
 
     /// Photographs a scene: metering, both frames, processing.
@@ -210,6 +224,11 @@ public struct ConstantColorPipeline: Sendable {
             neutral: flashNeutral, flashTime: plan.flash.time)
         let (ambientToFlash, fromPair) = ConstantColorPipeline.ambientRatio(
             tileSums: sums, map: map, pixels: pixels, flashNeutral: flashNeutral)
+        // The flash's irradiance at each pixel from the flash frame's depth (the render's depth along the
+        // optical axis; the blend is in the flash frame's geometry), relative to the picture's centre.
+        let irradianceMap = settings.correctsIrradiance
+            ? irradiance.map(camera: camera, depth: flashFrame.depth, cell: tile) : nil
+        let irradianceGains = irradianceMap.map(Self.IrradianceGains.init)
         var clippedCount = 0.0
         for t in 0..<(mw * mh) { clippedCount += sums[Self.sumsPerTile * t + 2] }
         clock.lap("flash-only, confidence map, ambient ratio")
@@ -219,9 +238,10 @@ public struct ConstantColorPipeline: Sendable {
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: 1)
         let ratios = Self.localRatios(
             tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
-            flashTime: plan.flash.time, global: ambientToFlash)
+            flashTime: plan.flash.time, global: ambientToFlash, gains: irradianceGains?.tiles)
         let (linear, meanY, brightest) = blendAndMap(
-            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3)
+            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
+            irradiance: irradianceGains)
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         clock.lap("blend, colour mapping, exposure")
@@ -421,10 +441,16 @@ public struct ConstantColorPipeline: Sendable {
     /// around it, not that of the whole picture; what no ring reaches keeps `global`. The ratio
     /// changes with distance (the flash falls off with its square) and with the ambient's shadows and
     /// coloured spots, so a single global ratio would fill a shaded, clipped patch too dark.
+    ///
+    /// With `gains` (the irradiance gain of each tile, `IrradianceGains.tiles`), lane w of each result
+    /// is the gain of the tiles its ratio comes from, filled alongside the ratio: the fill F ⊘ (1 + ρ) is
+    /// at the flash level where ρ was measured, so it takes that place's gain, not its own pixel's (a
+    /// far wall filled with the ratio of a near object must not be raised by the square of its
+    /// distance). Without gains, and where no ring reaches, it is 1.
     static func localRatios(
         tileSums sums: [Double], consistency: [Double], tile: Int, width: Int, height: Int, flashTime: Double,
-        global: SIMD3<Double>
-    ) -> [SIMD3<Double>] {
+        global: SIMD3<Double>, gains: [Double]? = nil
+    ) -> [SIMD4<Double>] {
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         var candidate = [Bool](repeating: false, count: mw * mh)
         for t in 0..<(mw * mh) {
@@ -432,7 +458,7 @@ public struct ConstantColorPipeline: Sendable {
             let unclipped = sums[b + 3] - sums[b + 2]
             candidate[t] = consistency[t] >= 0.9 && unclipped > 0 && 2 * unclipped >= sums[b + 3]
         }
-        var ratio = [SIMD3<Double>](repeating: global, count: mw * mh)
+        var ratio = [SIMD4<Double>](repeating: SIMD4(global, 1), count: mw * mh)
         var known = [Bool](repeating: false, count: mw * mh)
         for ty in 0..<mh {
             for tx in 0..<mw where candidate[ty * mw + tx] {
@@ -448,7 +474,7 @@ public struct ConstantColorPipeline: Sendable {
                 let electrons = f * flashTime
                 let significant = (0..<3).allSatisfy { electrons[$0] > 5 * v[$0].squareRoot() && a[$0] > 0 }
                 guard significant else { continue }
-                ratio[ty * mw + tx] = a / f
+                ratio[ty * mw + tx] = SIMD4(a / f, gains?[ty * mw + tx] ?? 1)
                 known[ty * mw + tx] = true
             }
         }
@@ -459,7 +485,7 @@ public struct ConstantColorPipeline: Sendable {
             let previous = known
             for ty in 0..<mh {
                 for tx in 0..<mw where !previous[ty * mw + tx] {
-                    var sum = SIMD3<Double>(0, 0, 0), n = 0.0
+                    var sum = SIMD4<Double>(0, 0, 0, 0), n = 0.0
                     for (nx, ny) in [(tx - 1, ty), (tx + 1, ty), (tx, ty - 1), (tx, ty + 1)]
                     where nx >= 0 && nx < mw && ny >= 0 && ny < mh && previous[ny * mw + nx] {
                         sum += ratio[ny * mw + nx]
@@ -492,15 +518,15 @@ public struct ConstantColorPipeline: Sendable {
     /// its output serves both the statistics and, scaled, the encoding.
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
-        ratios: [SIMD3<Double>], kernel: CorrectionKernel
+        ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
-        // Lane 3 is 1 so that its division stays finite.
         let limits = ClipLimits(flash: flashFrame, ambient: ambient, noise: camera.noise)
-        // A ratio is positive; the floor keeps a degenerate grey-world estimate from dividing by zero.
+        // A ratio is positive; the floor keeps a degenerate grey-world estimate from dividing by zero. Lane 3
+        // carries the fill's irradiance gain (positive, so its division by 1 + gain stays finite).
         let tileRatios = ratios.map {
-            SIMD4<Float>(Float(max($0.x, 1e-3)), Float(max($0.y, 1e-3)), Float(max($0.z, 1e-3)), 1)
+            SIMD4<Float>(Float(max($0.x, 1e-3)), Float(max($0.y, 1e-3)), Float(max($0.z, 1e-3)), Float($0.w))
         }
         // `map.value` at pixel centres, with its column terms (which depend on x alone) computed once
         // per column and its row terms once per row.
@@ -538,6 +564,9 @@ public struct ConstantColorPipeline: Sendable {
                         let ratioRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
                         // The row's lens-shading gains (`LensShadingCorrection`), 1 without shading.
                         let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
+                        // The row's flash-irradiance gains (`IrradianceGains`), 1 without a map.
+                        let lit = UnsafeMutablePointer<Float>.allocate(capacity: width)
+                        lit.initialize(repeating: 1, count: width)
                         // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
                         // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
                         // at once), padded to a multiple of four with copies of the last pixel.
@@ -547,6 +576,7 @@ public struct ConstantColorPipeline: Sendable {
                             between.deallocate()
                             ratioRow.deallocate()
                             gains.deallocate()
+                            lit.deallocate()
                             soa.deallocate()
                         }
                         var acc = SIMD2<Double>(0, 0)
@@ -563,6 +593,7 @@ public struct ConstantColorPipeline: Sendable {
                                 ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
                             }
                             shading.gains(row: y, into: gains)
+                            irradiance?.row(y, into: lit)
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
                             // Four lanes per pixel, one per channel; the rows' buffers have a value to spare
@@ -584,8 +615,14 @@ public struct ConstantColorPipeline: Sendable {
                                 // ambient sample that does not belong to this pixel: the registration's
                                 // interpolation across a depth edge, or motion. The fill has no such sample.
                                 let used = limits.isImpossible(flash: f4, ambient: a4) ? 0 : w
-                                blend.storeBytes(of: (used * (f4 - a4) + (1 - used) * fill) * gains[i],
-                                                 toByteOffset: 16 &* x, as: SIMD4<Float>.self)
+                                // The flash-only value at this pixel's irradiance; the fill at that of the
+                                // tiles its ratio comes from, or the pixel's own where it is clipped (the
+                                // clipped fill is brought to the pixel's own flash-only level).
+                                let own = lit[i]
+                                let fillGain = clipped ? own : rho[3]
+                                blend.storeBytes(
+                                    of: (used * (f4 - a4) * own + (1 - used) * fill * fillGain) * gains[i],
+                                    toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {
@@ -763,5 +800,44 @@ func withReadPointers<A, B, C, D, R>(
 func withPointers<A, B, R>(_ a: inout [A], _ b: inout [B], _ body: (SharedPointer<A>, SharedPointer<B>) -> R) -> R {
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in body(SharedPointer(pa), SharedPointer(pb)) }
+    }
+}
+
+extension ConstantColorPipeline {
+    /// The gains that bring the flash-only signal to the irradiance at the picture's centre: E_c / E(x),
+    /// E from a `FlashIrradiance.Map`, E_c its value at the centre cell. The photo's exposure is set
+    /// afterwards from the result, so the reference only keeps the values near the uncorrected ones
+    /// (the flash-only diagnostic shares the exposure). Gains are held within 1/64 … 64 (our choice:
+    /// eight times nearer or farther than the centre), where a beam's edge or a grazing surface would
+    /// otherwise raise noise without bound.
+    struct IrradianceGains: Sendable {
+        let map: FlashIrradiance.Map
+        let reference: Float
+        /// Per confidence tile (the map's cells), the gain at its centre.
+        let tiles: [Double]
+
+        static let limit: Float = 64
+
+        init(_ map: FlashIrradiance.Map) {
+            self.map = map
+            let cells = map.cells
+            let centre = min(map.height / 2 / map.cell, (map.height - 1) / map.cell) * ((map.width + map.cell - 1)
+                / map.cell) + min(map.width / 2 / map.cell, (map.width - 1) / map.cell)
+            let r = cells[centre] > 0 ? cells[centre] : (cells.max() ?? 1)
+            reference = Float(r)
+            tiles = cells.map { Double(Self.gain(reference: Float(r), $0 > 0 ? Float($0) : 0)) }
+        }
+
+        @inline(__always)
+        static func gain(reference: Float, _ e: Float) -> Float {
+            e > 0 ? min(max(reference / e, 1 / limit), limit) : limit
+        }
+
+        /// The gains of row `y` into `out` (`map.width` values).
+        @inline(__always)
+        func row(_ y: Int, into out: UnsafeMutablePointer<Float>) {
+            let r = reference
+            map.row(y) { x, e in out[x] = Self.gain(reference: r, e) }
+        }
     }
 }

@@ -116,7 +116,8 @@ public struct FullFieldValidation: Sendable {
         var settings = pipeline.settings
         settings.developsFallback = false
         let pipeline = ConstantColorPipeline(
-            camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration, settings: settings)
+            camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration,
+            irradiance: pipeline.irradiance, settings: settings)
         let camera = pipeline.camera
         let white = Colorimetry.whitePoint(of: Illuminants.d65)
         let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }

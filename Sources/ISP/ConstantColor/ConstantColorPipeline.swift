@@ -14,19 +14,25 @@ import Spectra
 /// the flash frame (`FrameRegistration`); exposure normalisation to electrons per second, where
 /// frames differing in time and gain become comparable; the flash-only estimate
 /// f = flash − ambient; lens-shading correction of the blend (`LensShadingCorrection`; after the
-/// confidence map, which must see the raw signal-to-noise ratio); the map from camera RGB under the *calibrated* flash to XYZ under D65
-/// (`RootPolynomialCorrection` of degree 3, fitted over `TrainingReflectances.constantColor`); a global
-/// exposure, a global tone curve and a 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
+/// confidence map, which must see the raw signal-to-noise ratio) and its division by the calibrated
+/// flash's irradiance at each pixel (`FlashIrradiance`, from the flash frame's depth); the map from
+/// camera RGB under the *calibrated* flash to XYZ under D65 (`RootPolynomialCorrection` of degree 3,
+/// fitted over `TrainingReflectances.constantColor`); a global exposure, a global tone curve and a
+/// 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
 /// scene moved between the frames, the flash frame fills in (the ambient frame where the flash frame
 /// clipped), turned into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the
 /// surrounding usable pixels (a von Kries step in camera space, Petschnigg et al. 2004 use the same
 /// ratio for white balance).
 ///
-/// What is and is not recoverable: the flash's irradiance falls with the square of the distance
-/// and the phone does not know the distance, so a surface's *absolute* lightness is not known; the
-/// picture gets one global exposure (its centre-weighted mean luminance is set to mid-grey), and a
-/// far surface stays darker than a near one of the same paint. Its *chromaticity*, the ratio of the
-/// channels, does not depend on the distance and is what stays constant across ambient lights.
+/// What is recoverable: the flash's irradiance falls with the square of the distance, with the
+/// beam's angle and with the surface's obliquity; with the capture's depth and the flash's
+/// calibrated geometry it is known at each pixel, and the flash-only signal divided by it is
+/// proportional to reflectance, so a far surface comes out as light as a near one of the same paint
+/// and a flat card as light in its corners as in its centre. One factor stays unknown (the
+/// calibration's absolute scale, the exposure of the frames): the picture gets one global exposure
+/// (its centre-weighted mean luminance is set to mid-grey). Where depth is missing, the irradiance
+/// of the surfaces around is used; without any depth, one flash level for the whole picture, and
+/// then only the *chromaticity*, the ratio of the channels, is constant across distances.
 /// Shadows cast by the ambient light vanish (the flash sits next to the lens); in filled regions
 /// they remain, because there the ambient frame is all there is.
 ///
@@ -443,10 +449,11 @@ public struct ConstantColorPipeline: Sendable {
     /// coloured spots, so a single global ratio would fill a shaded, clipped patch too dark.
     ///
     /// With `gains` (the irradiance gain of each tile, `IrradianceGains.tiles`), lane w of each result
-    /// is the gain of the tiles its ratio comes from, filled alongside the ratio: the fill F ⊘ (1 + ρ) is
-    /// at the flash level where ρ was measured, so it takes that place's gain, not its own pixel's (a
-    /// far wall filled with the ratio of a near object must not be raised by the square of its
-    /// distance). Without gains, and where no ring reaches, it is 1.
+    /// is the gain of the tiles its ratio comes from, weighted by their green flash-only sums (the
+    /// ratio's own weights), and filled alongside the ratio: the fill F ⊘ (1 + ρ) is at the flash level
+    /// where ρ was measured, so it takes that place's gain, not its own pixel's (a far wall filled with
+    /// the ratio of a near object must not be raised by the square of its distance, nor a wall tile
+    /// whose ratio is mostly the flower in front of it). Without gains, and where no ring reaches, 1.
     static func localRatios(
         tileSums sums: [Double], consistency: [Double], tile: Int, width: Int, height: Int, flashTime: Double,
         global: SIMD3<Double>, gains: [Double]? = nil
@@ -463,18 +470,20 @@ public struct ConstantColorPipeline: Sendable {
         for ty in 0..<mh {
             for tx in 0..<mw where candidate[ty * mw + tx] {
                 var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), v = SIMD3<Double>(0, 0, 0)
+                var litGreen = 0.0
                 for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
                     for nx in max(0, tx - 1)...min(mw - 1, tx + 1) where candidate[ny * mw + nx] {
                         let b = sumsPerTile * (ny * mw + nx)
                         a += SIMD3(sums[b + 4], sums[b + 5], sums[b + 6])
                         f += SIMD3(sums[b + 7], sums[b + 8], sums[b + 9])
                         v += SIMD3(sums[b + 10], sums[b + 1], sums[b + 11])
+                        litGreen += sums[b + 8] * (gains?[ny * mw + nx] ?? 1)
                     }
                 }
                 let electrons = f * flashTime
                 let significant = (0..<3).allSatisfy { electrons[$0] > 5 * v[$0].squareRoot() && a[$0] > 0 }
                 guard significant else { continue }
-                ratio[ty * mw + tx] = SIMD4(a / f, gains?[ty * mw + tx] ?? 1)
+                ratio[ty * mw + tx] = SIMD4(a / f, litGreen / f.y)
                 known[ty * mw + tx] = true
             }
         }

@@ -15,26 +15,28 @@ import Sensor
 /// Where it comes from:
 /// - P = z · (x_u, y_u, 1), z the depth along the optical axis at the pixel (distorted like the
 ///   image, as `RawFrame.depth`), (x_u, y_u) the pixel's undistorted normalised coordinates;
-/// - n from the depth map's gradient on a grid of cells (`cell` pixels a side): each cell's point
-///   is its mean depth on the ray through its centre, and its tangents are central differences to
-///   the neighbouring cells, or the one-sided difference with the smaller depth step where the two
-///   sides disagree by more than a factor 2 (a depth edge), so a surface's normal is never taken
-///   across the edge of another. The normal thus spans 3 cells; depth noise is averaged over the
-///   cell's pixels first;
+/// - n from the depth map's gradient: the tangents are the differences between the points half a
+///   cell (`cell` / 2 pixels) to either side and above and below, central where the two sides agree,
+///   or the one-sided difference with the smaller depth step where they differ by more than a
+///   factor 2 (a depth edge, or the crease where a wall meets a desk), so a surface's normal is
+///   never taken across the edge of another. The normal thus spans one cell (8 pixels in the
+///   pipeline): enough for the renderer's depth, whose noise is Float rounding; a noisy depth map
+///   (a dual camera's disparity) would need its depth smoothed over a few cells first;
 /// - the modules' positions and beams from the profile's flash geometry, their intensities from
 ///   its factory calibration (`FlashCalibration`);
 /// - cos θ is held at least `minimumCosine`: at grazing incidence a few degrees of normal error
 ///   change it by more than itself, and the surface's confidence is low there anyway.
 ///
-/// The angular factor Σ I cos^m α cos θ varies slowly across the picture, so it is computed per cell
-/// and interpolated; the distance, which jumps at depth edges, is computed per pixel (all modules
-/// at their intensity-weighted centroid: the modules lie within a few millimetres, a relative
-/// error of order (spread / d)²). Lens shading is not part of E: the camera's relative
+/// The beam factor Σ I cos^m α varies slowly across the picture, so it is computed per cell (each
+/// cell's point its mean depth on the ray through its centre) and interpolated; the distance and the
+/// obliquity, which jump at depth edges and creases, are the pixel's own (all modules at their
+/// intensity-weighted centroid: the modules lie within a few millimetres, a relative error of order
+/// (spread / d)²). Lens shading is not part of E: the camera's relative
 /// illumination (its cos⁴ and vignetting) is corrected before, by `LensShadingCorrection`.
 ///
 /// Where a pixel has no depth (NaN: nothing hit, or a hole of the depth map) its irradiance is that
-/// of the nearest cells that have depth, filled ring by ring outwards, as the fill's ambient ratio
-/// is; a picture with no depth at all has no map, and the pipeline keeps its single exposure.
+/// of the nearest cells that have depth (each cell's normal from its neighbours' points), filled ring
+/// by ring outwards, as the fill's ambient ratio is; a picture with no depth at all has no map, and the pipeline keeps its single exposure.
 public struct FlashIrradiance: Sendable, Hashable {
     /// One flash module as the phone believes it is.
     public struct Source: Sendable, Hashable {
@@ -116,6 +118,19 @@ public struct FlashIrradiance: Sendable, Hashable {
         sources.reduce(0) { $0 + $1.irradiance(at: p, normal: n) }
     }
 
+    /// The beam factor Σ I cos^m α · d_c² / d² at `p`, cd: the intensity the modules send towards it,
+    /// each module's own distance d folded in relative to the distance d_c from `centre`.
+    func beam(at p: Vector3, centre: Vector3) -> Double {
+        let dc2 = (p - centre).dot(p - centre)
+        return sources.reduce(0) { sum, s in
+            let v = p - s.positionInCamera
+            let d2 = v.dot(v)
+            guard d2 > 0 else { return sum }
+            let c = v.dot(s.axisInCamera) / d2.squareRoot()
+            return c > 0 ? sum + s.intensityCandela * pow(c, s.beamExponent) * dc2 / d2 : sum
+        }
+    }
+
     /// The irradiance of every pixel of a picture from its depth (`RawFrame.depth`, metres along the
     /// optical axis, NaN where unknown); nil when no pixel has a depth.
     public func map(camera: CameraModel, depth: [Float], cell: Int) -> Map? {
@@ -130,8 +145,10 @@ extension FlashIrradiance {
         public let width: Int, height: Int, cell: Int
         /// Cells across and down.
         let columns: Int, rows: Int
-        /// Per cell, the angular factor Σ I cos^m α cos θ (cd) at its centre, filled where it had no depth.
+        /// Per cell, the beam factor Σ I cos^m α · d_c² / d² (cd, `FlashIrradiance.beam`) at its centre, filled where it had no depth.
         let angular: [Float]
+        /// The step of the normal's differences, pixels.
+        let step: Int
         /// Per cell, the irradiance at its centre (lux), filled where it had no depth.
         let cellIrradiance: [Float]
         /// Undistorted normalised coordinates (x_u, y_u) at the cell corners, (columns + 1) × (rows + 1).
@@ -222,9 +239,8 @@ extension FlashIrradiance {
                         let c = tx.cross(ty).normalized
                         if c.length > 0 { normal = c.dot(p) < 0 ? c : -c }
                     }
-                    let d2 = (p - centroid).dot(p - centroid)
                     let e = irradiance.irradiance(at: p, normal: normal)
-                    angular[cy * columns + cx] = Float(e * d2)
+                    angular[cy * columns + cx] = Float(irradiance.beam(at: p, centre: centroid))
                     cellE[cy * columns + cx] = Float(e)
                     known[cy * columns + cx] = true
                 }
@@ -257,6 +273,7 @@ extension FlashIrradiance {
             self.columns = columns
             self.rows = rows
             self.angular = angular
+            self.step = max(1, cell / 2)
             self.cellIrradiance = cellE
             self.rays = rays
             self.centre = SIMD3(Float(centroid.x), Float(centroid.y), Float(centroid.z))
@@ -273,29 +290,64 @@ extension FlashIrradiance {
         /// Per cell, the irradiance at its centre, lux (cells of `cell` pixels, row-major).
         public var cells: [Double] { cellIrradiance.map(Double.init) }
 
+        /// Undistorted normalised coordinates of the centre of pixel (x, y), interpolated between cell corners.
+        @inline(__always)
+        func ray(_ x: Int, _ y: Int) -> SIMD2<Float> {
+            let c = Float(cell), stride = columns + 1
+            let t = (Float(x) + 0.5) / c, w = (Float(y) + 0.5) / c
+            let i0 = min(Int(t), columns - 1), k0 = min(Int(w), rows - 1)
+            let ia = t - Float(i0), kb = w - Float(k0)
+            let q00 = rays[k0 * stride + i0], q10 = rays[k0 * stride + i0 + 1]
+            let q01 = rays[(k0 + 1) * stride + i0], q11 = rays[(k0 + 1) * stride + i0 + 1]
+            let top = q00 + ia * (q10 - q00), bottom = q01 + ia * (q11 - q01)
+            return top + kb * (bottom - top)
+        }
+
         /// Calls `body(x, E)` for pixels `x ..< x + count` of row `y`.
+        ///
+        /// The beam factor is interpolated between cell centres (linearly beyond the outer ones: it is
+        /// smooth); the distance and the normal are the pixel's own. The normal comes from the points
+        /// `step` pixels to either side and above and below, each pair's central difference, or the side
+        /// with the smaller depth step where the two differ by more than a factor 2 (a depth edge or a
+        /// crease), so no normal is taken across the edge of another surface.
         @inline(__always)
         func row(_ y: Int, from start: Int = 0, count: Int? = nil, _ body: (Int, Float) -> Void) {
             let end = min(width, start + (count ?? width))
             let c = Float(cell)
-            // Interpolation between cell centres, linear beyond the outer ones (the factor is smooth).
             let v = (Float(y) + 0.5) / c - 0.5
             let r0 = rows > 1 ? min(max(Int(v.rounded(.down)), 0), rows - 2) : 0
             let r1 = min(r0 + 1, rows - 1)
             let b = rows > 1 ? v - Float(r0) : 0
-            // Ray interpolation between cell corners.
-            let w = (Float(y) + 0.5) / c
-            let k0 = min(Int(w), rows - 1)
-            let kb = w - Float(k0)
-            let stride = columns + 1
+            let k = step
+            let minimum = Float(FlashIrradiance.minimumCosine)
             depth.withUnsafeBufferPointer { dp in
+                @inline(__always) func point(_ x: Int, _ y: Int) -> SIMD3<Float>? {
+                    guard x >= 0, x < width, y >= 0, y < height else { return nil }
+                    let z = dp[y * width + x]
+                    guard z.isFinite, z > 0 else { return nil }
+                    let r = ray(x, y)
+                    return SIMD3(r.x * z, r.y * z, z)
+                }
+                @inline(__always) func tangent(_ p: SIMD3<Float>, _ before: SIMD3<Float>?, _ after: SIMD3<Float>?)
+                    -> SIMD3<Float>?
+                {
+                    switch (before, after) {
+                    case let (bp?, ap?):
+                        let back = p - bp, forward = ap - p
+                        let sb = abs(back.z), sf = abs(forward.z)
+                        if max(sb, sf) <= 2 * min(sb, sf) + 1e-6 * p.z { return (ap - bp) / 2 }
+                        return sb < sf ? back : forward
+                    case let (bp?, nil): return p - bp
+                    case let (nil, ap?): return ap - p
+                    case (nil, nil): return nil
+                    }
+                }
                 for x in start..<end {
                     let u = (Float(x) + 0.5) / c - 0.5
                     let c0 = columns > 1 ? min(max(Int(u.rounded(.down)), 0), columns - 2) : 0
                     let c1 = min(c0 + 1, columns - 1)
                     let a = columns > 1 ? u - Float(c0) : 0
-                    let z = dp[y * width + x]
-                    guard z.isFinite, z > 0 else {
+                    guard let p = point(x, y) else {
                         let e0 = cellIrradiance[r0 * columns + c0] * (1 - a) + cellIrradiance[r0 * columns + c1] * a
                         let e1 = cellIrradiance[r1 * columns + c0] * (1 - a) + cellIrradiance[r1 * columns + c1] * a
                         body(x, max(e0 * (1 - b) + e1 * b, 0))
@@ -304,15 +356,28 @@ extension FlashIrradiance {
                     let g0 = angular[r0 * columns + c0] * (1 - a) + angular[r0 * columns + c1] * a
                     let g1 = angular[r1 * columns + c0] * (1 - a) + angular[r1 * columns + c1] * a
                     let g = max(g0 * (1 - b) + g1 * b, 0)
-                    let t = (Float(x) + 0.5) / c
-                    let i0 = min(Int(t), columns - 1)
-                    let ia = t - Float(i0)
-                    let q00 = rays[k0 * stride + i0], q10 = rays[k0 * stride + i0 + 1]
-                    let q01 = rays[(k0 + 1) * stride + i0], q11 = rays[(k0 + 1) * stride + i0 + 1]
-                    let top = q00 + ia * (q10 - q00), bottom = q01 + ia * (q11 - q01)
-                    let ray = top + kb * (bottom - top)
-                    let p = SIMD3(ray.x * z, ray.y * z, z) - centre
-                    body(x, g / (p * p).sum())
+                    let toPoint = p - centre
+                    let d2 = (toPoint * toPoint).sum()
+                    // Square to the ray where no neighbour has depth.
+                    var cosine: Float = 1
+                    // The wide step smooths; where it disagrees with the immediate neighbours (a surface
+                    // seen edge-on, thinner than the step), the immediate neighbours decide.
+                    @inline(__always) func along(_ dx: Int, _ dy: Int) -> SIMD3<Float>? {
+                        let near = tangent(p, point(x - dx, y - dy), point(x + dx, y + dy))
+                        guard k > 1, let n1 = near else { return near }
+                        guard let wide = tangent(p, point(x - k * dx, y - k * dy), point(x + k * dx, y + k * dy))
+                        else { return near }
+                        let scale = Float(k)
+                        let lateral = (n1.x * n1.x + n1.y * n1.y).squareRoot()
+                        let agrees = abs(wide.z / scale - n1.z) <= 0.5 * abs(n1.z) + 0.1 * lateral
+                        return agrees ? wide : near
+                    }
+                    if let tx = along(1, 0), let ty = along(0, 1) {
+                        let n = SIMD3(tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x)
+                        let length = ((n * n).sum() * d2).squareRoot()
+                        if length > 0 { cosine = abs((n * toPoint).sum()) / length }
+                    }
+                    body(x, g * max(cosine, minimum) / d2)
                 }
             }
         }

@@ -232,8 +232,8 @@ public struct ConstantColorPipeline: Sendable {
             tileSums: sums, map: map, pixels: pixels, flashNeutral: flashNeutral)
         // The flash's irradiance at each pixel from the flash frame's depth (the render's depth along the
         // optical axis; the blend is in the flash frame's geometry), relative to the picture's centre.
-        let irradianceMap = settings.correctsIrradiance
-            ? irradiance.map(camera: camera, depth: flashFrame.depth, cell: tile) : nil
+        let irradianceMap =
+            settings.correctsIrradiance ? irradiance.map(camera: camera, depth: flashFrame.depth, cell: tile) : nil
         let irradianceGains = irradianceMap.map(Self.IrradianceGains.init)
         var clippedCount = 0.0
         for t in 0..<(mw * mh) { clippedCount += sums[Self.sumsPerTile * t + 2] }

@@ -36,7 +36,8 @@ import Sensor
 ///
 /// Where a pixel has no depth (NaN: nothing hit, or a hole of the depth map) its irradiance is that
 /// of the nearest cells that have depth (each cell's normal from its neighbours' points), filled ring
-/// by ring outwards, as the fill's ambient ratio is; a picture with no depth at all has no map, and the pipeline keeps its single exposure.
+/// by ring outwards, as the fill's ambient ratio is; a picture with no depth at all has no map, and
+/// the pipeline keeps its single exposure.
 public struct FlashIrradiance: Sendable, Hashable {
     /// One flash module as the phone believes it is.
     public struct Source: Sendable, Hashable {
@@ -145,7 +146,8 @@ extension FlashIrradiance {
         public let width: Int, height: Int, cell: Int
         /// Cells across and down.
         let columns: Int, rows: Int
-        /// Per cell, the beam factor Σ I cos^m α · d_c² / d² (cd, `FlashIrradiance.beam`) at its centre, filled where it had no depth.
+        /// Per cell, the beam factor Σ I cos^m α · d_c² / d² (cd, `FlashIrradiance.beam`) at its centre,
+        /// filled where it had no depth.
         let angular: [Float]
         /// The step of the normal's differences, pixels.
         let step: Int
@@ -164,7 +166,8 @@ extension FlashIrradiance {
             let columns = (width + cell - 1) / cell, rows = (height + cell - 1) / cell
             let total = irradiance.sources.reduce(0) { $0 + $1.intensityCandela }
             guard total > 0 else { return nil }
-            let centroid = irradiance.sources.reduce(Vector3.zero) { $0 + $1.positionInCamera * $1.intensityCandela }
+            let centroid =
+                irradiance.sources.reduce(Vector3.zero) { $0 + $1.positionInCamera * $1.intensityCandela }
                 / total
 
             // The undistorted normalised coordinates of a point of the image.

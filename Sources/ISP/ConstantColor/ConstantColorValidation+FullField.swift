@@ -18,8 +18,9 @@ import Spectra
 ///   field most low-confidence patches are the ambient fill, which says nothing of Constant Color).
 ///   With no high-confidence patch it is reported as not meaningful (`Distance.isMeaningful`);
 /// - the same ΔE00 with each patch's luminance set to its reference's (chromatic error only): the
-///   flash's irradiance falls off across a flat chart (its beam and the card's obliquity), which no
-///   global exposure undoes, and this figure separates that lightness error from colour error;
+///   flash's irradiance falls off across a flat chart (its beam and the card's obliquity), which the
+///   pipeline undoes from the depth (`FlashIrradiance`; with `correctsIrradiance` off it does not),
+///   and this figure separates what remains of that lightness error from colour error;
 /// - a per-patch map (ΔE00 of both photos and the confidence, laid out as on the chart).
 ///
 /// The baseline is the ordinary photo developed from the same ambient frame, white-balanced either

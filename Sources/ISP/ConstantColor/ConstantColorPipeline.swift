@@ -575,6 +575,7 @@ public struct ConstantColorPipeline: Sendable {
                         let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
                         // The row's flash-irradiance gains (`IrradianceGains`), 1 without a map.
                         let lit = UnsafeMutablePointer<Float>.allocate(capacity: width)
+                        let irradianceRows = irradiance.map { FlashIrradiance.Map.Rows($0.map) }
                         lit.initialize(repeating: 1, count: width)
                         // The row's blend, four lanes per pixel (r, g, b and an unused lane), and its mapped
                         // colour, one plane per channel (structure of arrays, so the kernel stores four pixels
@@ -602,7 +603,9 @@ public struct ConstantColorPipeline: Sendable {
                                 ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
                             }
                             shading.gains(row: y, into: gains)
-                            irradiance?.row(y, into: lit)
+                            if let irradiance, let irradianceRows {
+                                irradiance.row(y, rows: irradianceRows, into: lit)
+                            }
                             let tileRow = 3 * (y / tile) * mw
                             var rowSum = SIMD2<Double>(0, 0)
                             // Four lanes per pixel, one per channel; the rows' buffers have a value to spare
@@ -842,11 +845,11 @@ extension ConstantColorPipeline {
             e > 0 ? min(max(reference / e, 1 / limit), limit) : limit
         }
 
-        /// The gains of row `y` into `out` (`map.width` values).
+        /// The gains of row `y` into `out` (`map.width` values), read through a band's `rows`.
         @inline(__always)
-        func row(_ y: Int, into out: UnsafeMutablePointer<Float>) {
-            let r = reference
-            map.row(y) { x, e in out[x] = Self.gain(reference: r, e) }
+        func row(_ y: Int, rows: FlashIrradiance.Map.Rows, into out: UnsafeMutablePointer<Float>) {
+            rows.irradiance(row: y, into: out)
+            for x in 0..<map.width { out[x] = Self.gain(reference: reference, out[x]) }
         }
     }
 }

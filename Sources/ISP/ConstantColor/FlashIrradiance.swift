@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Imaging
 import Scenes
 import Sensor
 
@@ -171,42 +172,62 @@ extension FlashIrradiance {
                 / total
 
             // The undistorted normalised coordinates of a point of the image.
-            func undistorted(_ px: Double, _ py: Double) -> SIMD2<Double> {
+            @Sendable func undistorted(_ px: Double, _ py: Double) -> SIMD2<Double> {
                 var p = SIMD2(px, py)
                 if let distortion = camera.distortion {
                     // The forward table inverted by fixed-point steps: the magnification changes by a few
-                    // per cent across the image, so each step gains two digits.
+                    // per cent across the image, so each step gains more than one digit; six reach 10⁻⁶ px.
                     let target = p
-                    for _ in 0..<12 { p += target - distortion.distort(p, width: width, height: height) }
+                    for _ in 0..<6 { p += target - distortion.distort(p, width: width, height: height) }
                 }
                 return SIMD2((p.x - camera.cx) / camera.fx, (p.y - camera.cy) / camera.fy)
             }
-            var rays: [SIMD2<Float>] = []
-            rays.reserveCapacity((columns + 1) * (rows + 1))
-            for j in 0...rows {
-                for i in 0...columns {
-                    let u = undistorted(Double(i * cell), Double(j * cell))
-                    rays.append(SIMD2(Float(u.x), Float(u.y)))
+            let rays = BandParallel.fill(count: (columns + 1) * (rows + 1), rows: rows + 1, of: SIMD2<Float>.self) {
+                band, out in
+                for j in band {
+                    for i in 0...columns {
+                        let u = undistorted(Double(i * cell), Double(j * cell))
+                        out[j * (columns + 1) + i] = SIMD2(Float(u.x), Float(u.y))
+                    }
+                }
+            }
+            // Each cell's mean depth over its pixels with a depth, 0 where none has one.
+            let means = depth.withUnsafeBufferPointer { buffer in
+                let plane = SharedReadPointer(buffer)
+                return BandParallel.fill(count: columns * rows, rows: rows, of: Float.self) { band, out in
+                    for cy in band {
+                        for cx in 0..<columns {
+                            let x0 = cx * cell, x1 = min(width, x0 + cell), y0 = cy * cell, y1 = min(height, y0 + cell)
+                            var sum = 0.0, n = 0
+                            for y in y0..<y1 {
+                                for x in x0..<x1 {
+                                    let z = plane.base[y * width + x]
+                                    guard z.isFinite, z > 0 else { continue }
+                                    sum += Double(z)
+                                    n += 1
+                                }
+                            }
+                            out[cy * columns + cx] = n > 0 ? Float(sum / Double(n)) : 0
+                        }
+                    }
                 }
             }
 
             // Each cell's point: its mean depth on the ray through its centre.
             var points = [Vector3?](repeating: nil, count: columns * rows)
             for cy in 0..<rows {
-                for cx in 0..<columns {
+                for cx in 0..<columns where means[cy * columns + cx] > 0 {
                     let x0 = cx * cell, x1 = min(width, x0 + cell), y0 = cy * cell, y1 = min(height, y0 + cell)
-                    var sum = 0.0, n = 0
-                    for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            let z = depth[y * width + x]
-                            guard z.isFinite, z > 0 else { continue }
-                            sum += Double(z)
-                            n += 1
-                        }
-                    }
-                    guard n > 0 else { continue }
-                    let u = undistorted(Double(x0 + x1) / 2, Double(y0 + y1) / 2)
-                    let z = sum / Double(n)
+                    // The ray through the cell's centre, interpolated between its corners (a partial cell
+                    // at the border has its centre off the corners' middle).
+                    let fx = Float(x1 - x0) / Float(2 * cell), fy = Float(y1 - y0) / Float(2 * cell)
+                    let stride = columns + 1
+                    let q00 = rays[cy * stride + cx], q10 = rays[cy * stride + cx + 1]
+                    let q01 = rays[(cy + 1) * stride + cx], q11 = rays[(cy + 1) * stride + cx + 1]
+                    let top = q00 + fx * (q10 - q00), bottom = q01 + fx * (q11 - q01)
+                    let ray = top + fy * (bottom - top)
+                    let u = SIMD2(Double(ray.x), Double(ray.y))
+                    let z = Double(means[cy * columns + cx])
                     points[cy * columns + cx] = Vector3(u.x * z, u.y * z, z)
                 }
             }
@@ -285,102 +306,170 @@ extension FlashIrradiance {
 
         /// The irradiance at pixel (x, y), lux.
         public func value(x: Int, y: Int) -> Double {
-            var out: Float = 0
-            row(y, from: x, count: 1) { _, e in out = e }
-            return Double(out)
+            let rows = Rows(self)
+            let out = UnsafeMutablePointer<Float>.allocate(capacity: width)
+            defer { out.deallocate() }
+            rows.irradiance(row: y, into: out)
+            return Double(out[x])
         }
 
         /// Per cell, the irradiance at its centre, lux (cells of `cell` pixels, row-major).
         public var cells: [Double] { cellIrradiance.map(Double.init) }
 
-        /// Undistorted normalised coordinates of the centre of pixel (x, y), interpolated between cell corners.
-        @inline(__always)
-        func ray(_ x: Int, _ y: Int) -> SIMD2<Float> {
-            let c = Float(cell), stride = columns + 1
-            let t = (Float(x) + 0.5) / c, w = (Float(y) + 0.5) / c
-            let i0 = min(Int(t), columns - 1), k0 = min(Int(w), rows - 1)
-            let ia = t - Float(i0), kb = w - Float(k0)
-            let q00 = rays[k0 * stride + i0], q10 = rays[k0 * stride + i0 + 1]
-            let q01 = rays[(k0 + 1) * stride + i0], q11 = rays[(k0 + 1) * stride + i0 + 1]
-            let top = q00 + ia * (q10 - q00), bottom = q01 + ia * (q11 - q01)
-            return top + kb * (bottom - top)
-        }
-
-        /// Calls `body(x, E)` for pixels `x ..< x + count` of row `y`.
+        /// One row of the map at a time, from the camera-frame points of the rows around it, each
+        /// point computed once per band of rows (a ring of the 2·step + 1 rows a normal reads).
         ///
         /// The beam factor is interpolated between cell centres (linearly beyond the outer ones: it is
         /// smooth); the distance and the normal are the pixel's own. The normal comes from the points
         /// `step` pixels to either side and above and below, each pair's central difference, or the side
         /// with the smaller depth step where the two differ by more than a factor 2 (a depth edge or a
-        /// crease), so no normal is taken across the edge of another surface.
-        @inline(__always)
-        func row(_ y: Int, from start: Int = 0, count: Int? = nil, _ body: (Int, Float) -> Void) {
-            let end = min(width, start + (count ?? width))
-            let c = Float(cell)
-            let v = (Float(y) + 0.5) / c - 0.5
-            let r0 = rows > 1 ? min(max(Int(v.rounded(.down)), 0), rows - 2) : 0
-            let r1 = min(r0 + 1, rows - 1)
-            let b = rows > 1 ? v - Float(r0) : 0
-            let k = step
-            let minimum = Float(FlashIrradiance.minimumCosine)
-            depth.withUnsafeBufferPointer { dp in
-                @inline(__always) func point(_ x: Int, _ y: Int) -> SIMD3<Float>? {
-                    guard x >= 0, x < width, y >= 0, y < height else { return nil }
-                    let z = dp[y * width + x]
-                    guard z.isFinite, z > 0 else { return nil }
-                    let r = ray(x, y)
-                    return SIMD3(r.x * z, r.y * z, z)
+        /// crease), so no normal is taken across the edge of another surface; where that wide
+        /// difference disagrees with the immediate neighbours' (a surface seen edge-on, thinner than
+        /// the step) the immediate neighbours decide.
+        final class Rows {
+            private let map: Map
+            /// Points of the ring's rows, `width` each, z = 0 where the depth is unknown.
+            private let points: UnsafeMutablePointer<SIMD4<Float>>
+            private var rowOfSlot: [Int]
+            private let slots: Int
+
+            init(_ map: Map) {
+                self.map = map
+                slots = 2 * map.step + 1
+                points = .allocate(capacity: slots * map.width)
+                rowOfSlot = [Int](repeating: -1, count: slots)
+            }
+
+            deinit { points.deallocate() }
+
+            /// The points of image row `y` (which must lie inside the image).
+            @inline(__always)
+            private func pointRow(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                let slot = y % slots
+                let row = points + slot * map.width
+                if rowOfSlot[slot] != y {
+                    fill(y, into: row)
+                    rowOfSlot[slot] = y
                 }
-                @inline(__always) func tangent(_ p: SIMD3<Float>, _ before: SIMD3<Float>?, _ after: SIMD3<Float>?)
-                    -> SIMD3<Float>?
-                {
-                    switch (before, after) {
-                    case let (bp?, ap?):
-                        let back = p - bp, forward = ap - p
-                        let sb = abs(back.z), sf = abs(forward.z)
-                        if max(sb, sf) <= 2 * min(sb, sf) + 1e-6 * p.z { return (ap - bp) / 2 }
-                        return sb < sf ? back : forward
-                    case let (bp?, nil): return p - bp
-                    case let (nil, ap?): return ap - p
-                    case (nil, nil): return nil
+                return row
+            }
+
+            private func fill(_ y: Int, into row: UnsafeMutablePointer<SIMD4<Float>>) {
+                let width = map.width, cell = map.cell, c = Float(cell), stride = map.columns + 1
+                let w = (Float(y) + 0.5) / c
+                let k0 = min(Int(w), map.rows - 1)
+                let kb = w - Float(k0)
+                map.rays.withUnsafeBufferPointer { rays in
+                    map.depth.withUnsafeBufferPointer { depth in
+                        guard let r = rays.baseAddress, let d = depth.baseAddress else { return }
+                        let top = r + k0 * stride, bottom = top + stride
+                        let z0 = d + y * width
+                        for x in 0..<width {
+                            let z = z0[x]
+                            guard z.isFinite, z > 0 else {
+                                row[x] = SIMD4(0, 0, 0, 0)
+                                continue
+                            }
+                            let t = (Float(x) + 0.5) / c
+                            let i0 = min(Int(t), map.columns - 1)
+                            let ia = t - Float(i0)
+                            let upper = top[i0] + ia * (top[i0 + 1] - top[i0])
+                            let lower = bottom[i0] + ia * (bottom[i0 + 1] - bottom[i0])
+                            let ray = upper + kb * (lower - upper)
+                            row[x] = SIMD4(ray.x * z, ray.y * z, z, 0)
+                        }
                     }
                 }
-                for x in start..<end {
-                    let u = (Float(x) + 0.5) / c - 0.5
-                    let c0 = columns > 1 ? min(max(Int(u.rounded(.down)), 0), columns - 2) : 0
-                    let c1 = min(c0 + 1, columns - 1)
-                    let a = columns > 1 ? u - Float(c0) : 0
-                    guard let p = point(x, y) else {
-                        let e0 = cellIrradiance[r0 * columns + c0] * (1 - a) + cellIrradiance[r0 * columns + c1] * a
-                        let e1 = cellIrradiance[r1 * columns + c0] * (1 - a) + cellIrradiance[r1 * columns + c1] * a
-                        body(x, max(e0 * (1 - b) + e1 * b, 0))
-                        continue
+            }
+
+            /// The irradiance of row `y`, lux, into `out` (`width` values).
+            func irradiance(row y: Int, into out: UnsafeMutablePointer<Float>) {
+                let width = map.width, height = map.height, columns = map.columns, k = map.step
+                let c = Float(map.cell)
+                let v = (Float(y) + 0.5) / c - 0.5
+                let r0 = map.rows > 1 ? min(max(Int(v.rounded(.down)), 0), map.rows - 2) : 0
+                let r1 = min(r0 + 1, map.rows - 1)
+                let b = map.rows > 1 ? v - Float(r0) : 0
+                let minimum = Float(FlashIrradiance.minimumCosine)
+                let here = pointRow(y)
+                let empty = SIMD4<Float>(0, 0, 0, 0)
+                // Rows outside the image read as unknown.
+                let up1 = y >= 1 ? pointRow(y - 1) : nil, down1 = y + 1 < height ? pointRow(y + 1) : nil
+                let upK = y >= k ? pointRow(y - k) : nil, downK = y + k < height ? pointRow(y + k) : nil
+                let centre = SIMD4(map.centre, 0)
+                map.angular.withUnsafeBufferPointer { angular in
+                    map.cellIrradiance.withUnsafeBufferPointer { cellE in
+                        guard let ga = angular.baseAddress, let ea = cellE.baseAddress else { return }
+                        let g0 = ga + r0 * columns, g1 = ga + r1 * columns
+                        let e0 = ea + r0 * columns, e1 = ea + r1 * columns
+                        for x in 0..<width {
+                            let u = (Float(x) + 0.5) / c - 0.5
+                            let c0 = columns > 1 ? min(max(Int(u.rounded(.down)), 0), columns - 2) : 0
+                            let c1 = min(c0 + 1, columns - 1)
+                            let a = columns > 1 ? u - Float(c0) : 0
+                            let p = here[x]
+                            guard p.z > 0 else {
+                                let top = e0[c0] * (1 - a) + e0[c1] * a, bottom = e1[c0] * (1 - a) + e1[c1] * a
+                                out[x] = max(top * (1 - b) + bottom * b, 0)
+                                continue
+                            }
+                            let top = g0[c0] * (1 - a) + g0[c1] * a, bottom = g1[c0] * (1 - a) + g1[c1] * a
+                            let g = max(top * (1 - b) + bottom * b, 0)
+                            let toPoint = p - centre
+                            let d2 = (toPoint * toPoint).sum()
+                            @inline(__always) func at(_ row: UnsafeMutablePointer<SIMD4<Float>>?, _ x: Int)
+                                -> SIMD4<Float>
+                            {
+                                guard let row, x >= 0, x < width else { return empty }
+                                return row[x]
+                            }
+                            let tx = Self.tangent(
+                                p, near: (at(here, x - 1), at(here, x + 1)), wide: (at(here, x - k), at(here, x + k)),
+                                step: k)
+                            let ty = Self.tangent(
+                                p, near: (at(up1, x), at(down1, x)), wide: (at(upK, x), at(downK, x)), step: k)
+                            // Square to the ray where no neighbour has depth.
+                            var cosine: Float = 1
+                            if let tx, let ty {
+                                let n = SIMD4(
+                                    tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x, 0)
+                                let length = ((n * n).sum() * d2).squareRoot()
+                                if length > 0 { cosine = abs((n * toPoint).sum()) / length }
+                            }
+                            out[x] = g * max(cosine, minimum) / d2
+                        }
                     }
-                    let g0 = angular[r0 * columns + c0] * (1 - a) + angular[r0 * columns + c1] * a
-                    let g1 = angular[r1 * columns + c0] * (1 - a) + angular[r1 * columns + c1] * a
-                    let g = max(g0 * (1 - b) + g1 * b, 0)
-                    let toPoint = p - centre
-                    let d2 = (toPoint * toPoint).sum()
-                    // Square to the ray where no neighbour has depth.
-                    var cosine: Float = 1
-                    // The wide step smooths; where it disagrees with the immediate neighbours (a surface
-                    // seen edge-on, thinner than the step), the immediate neighbours decide.
-                    @inline(__always) func along(_ dx: Int, _ dy: Int) -> SIMD3<Float>? {
-                        let near = tangent(p, point(x - dx, y - dy), point(x + dx, y + dy))
-                        guard k > 1, let n1 = near else { return near }
-                        guard let wide = tangent(p, point(x - k * dx, y - k * dy), point(x + k * dx, y + k * dy))
-                        else { return near }
-                        let scale = Float(k)
-                        let lateral = (n1.x * n1.x + n1.y * n1.y).squareRoot()
-                        let agrees = abs(wide.z / scale - n1.z) <= 0.5 * abs(n1.z) + 0.1 * lateral
-                        return agrees ? wide : near
-                    }
-                    if let tx = along(1, 0), let ty = along(0, 1) {
-                        let n = SIMD3(tx.y * ty.z - tx.z * ty.y, tx.z * ty.x - tx.x * ty.z, tx.x * ty.y - tx.y * ty.x)
-                        let length = ((n * n).sum() * d2).squareRoot()
-                        if length > 0 { cosine = abs((n * toPoint).sum()) / length }
-                    }
-                    body(x, g * max(cosine, minimum) / d2)
+                }
+            }
+
+            /// One tangent per pixel step: from the wide pair where it agrees with the near pair, else
+            /// from the near pair; nil without a neighbour on either side.
+            @inline(__always)
+            static func tangent(
+                _ p: SIMD4<Float>, near: (SIMD4<Float>, SIMD4<Float>), wide: (SIMD4<Float>, SIMD4<Float>), step: Int
+            ) -> SIMD4<Float>? {
+                guard let n1 = difference(p, near.0, near.1) else { return nil }
+                guard step > 1, let wideStep = difference(p, wide.0, wide.1) else { return n1 }
+                let t = wideStep / Float(step)
+                let lateral = (n1.x * n1.x + n1.y * n1.y).squareRoot()
+                return abs(t.z - n1.z) <= 0.5 * abs(n1.z) + 0.1 * lateral ? t : n1
+            }
+
+            /// The difference per step between `p` and its neighbours (z = 0: unknown): central where both
+            /// sides agree within a factor 2 in depth step, else the side with the smaller step.
+            @inline(__always)
+            static func difference(_ p: SIMD4<Float>, _ before: SIMD4<Float>, _ after: SIMD4<Float>)
+                -> SIMD4<Float>?
+            {
+                switch (before.z > 0, after.z > 0) {
+                case (true, true):
+                    let back = p - before, forward = after - p
+                    let sb = abs(back.z), sf = abs(forward.z)
+                    if max(sb, sf) <= 2 * min(sb, sf) + 1e-6 * p.z { return (after - before) / 2 }
+                    return sb < sf ? back : forward
+                case (true, false): return p - before
+                case (false, true): return after - p
+                case (false, false): return nil
                 }
             }
         }

@@ -142,6 +142,31 @@ public enum Lanes {
         let bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128())
         return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
     }
+    /// One RGB pixel by bilinear interpolation of its 2 × 2 taps of 8-bit codes, in integers.
+    ///
+    /// `p0` and `p1` point at the left tap of the upper and lower source row (R G B, then the right tap's R G B).
+    /// `upper` holds the weights of the upper row's left and right tap as two UInt16 (left in the low half),
+    /// `lower` those of the lower row; the four sum to 16384. Each channel is `(Σ weight · code + 8192) >> 14`,
+    /// returned as bytes R, G, B and a fourth of no meaning, in memory order. Reads the four bytes at `p0`, `p0 + 2`,
+    /// `p1` and `p1 + 2`, never past the right tap.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt32 {
+        @inline(__always) func word(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
+            _mm_cvtsi32_si128(Int32(bitPattern: p.loadUnaligned(as: UInt32.self)))
+        }
+        // (left, right) code pairs per channel as 16-bit lanes: R R′ G G′ B B′, then a pair of no meaning. The word
+        // read two bytes on, shifted down a byte, starts at the right tap.
+        @inline(__always) func pairs(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
+            _mm_unpacklo_epi8(_mm_unpacklo_epi8(word(p), _mm_srli_epi32(word(p + 2), 8)), _mm_setzero_si128())
+        }
+        let upperWeights = _mm_set1_epi32(Int32(bitPattern: upper))
+        let lowerWeights = _mm_set1_epi32(Int32(bitPattern: lower))
+        let sum = _mm_add_epi32(_mm_madd_epi16(pairs(p0), upperWeights), _mm_madd_epi16(pairs(p1), lowerWeights))
+        let codes = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(8192)), 14)
+        let bytes = _mm_packus_epi16(_mm_packs_epi32(codes, codes), codes)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -258,6 +283,22 @@ public enum Lanes {
     @inlinable @inline(__always) public static func packedBytes(_ x: SIMD4<Int32>) -> UInt32 {
         var out: UInt32 = 0
         for i in 0..<4 { out |= UInt32(UInt8(clamping: x[i])) << (8 * UInt32(i)) }
+        return out
+    }
+    /// One RGB pixel by bilinear interpolation of its 2 × 2 taps of 8-bit codes, in integers: each channel
+    /// `(Σ weight · code + 8192) >> 14`, as bytes R, G, B and a fourth of no meaning (here zero), in memory order.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt32 {
+        let w00 = upper & 0xFFFF, w10 = upper >> 16, w01 = lower & 0xFFFF, w11 = lower >> 16
+        var out: UInt32 = 0
+        for c in 0..<3 {
+            @inline(__always) func code(_ p: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+                UInt32(p.load(fromByteOffset: offset, as: UInt8.self))
+            }
+            let sum = code(p0, c) * w00 + code(p0, c + 3) * w10 + code(p1, c) * w01 + code(p1, c + 3) * w11
+            out |= ((sum + 8192) >> 14) << (8 * UInt32(c))
+        }
         return out
     }
     #endif

@@ -105,4 +105,26 @@ import Testing
         #expect(Lanes.greaterThan(SIMD4(-1, 5, 5, 0), SIMD4(0, 4, 5, -1)) == SIMD4(0, -1, 0, -1))
         #expect(Lanes.packedBytes(SIMD4(1, 2, 255, 0)) == 0x00FF_0201)
     }
+
+    @Test func bilinearRGBIsTheRoundedWeightedSum() {
+        // Two rows of two RGB taps, followed by bytes the step must not use; weights summing to 16384.
+        let rows: [[UInt8]] = [[255, 0, 17, 3, 254, 128, 99, 99], [1, 255, 200, 250, 7, 64, 99, 99]]
+        let cases: [(UInt32, UInt32, UInt32, UInt32)] = [
+            (16384, 0, 0, 0), (0, 0, 0, 16384), (4096, 4096, 4096, 4096), (9001, 3, 7000, 380), (1, 2, 3, 16378),
+        ]
+        for (w00, w10, w01, w11) in cases {
+            let got = rows[0].withUnsafeBytes { upper in
+                rows[1].withUnsafeBytes { lower in
+                    Lanes.bilinearRGB(
+                        upper.baseAddress!, lower.baseAddress!, upper: w00 | w10 << 16, lower: w01 | w11 << 16)
+                }
+            }
+            for c in 0..<3 {
+                let sum = UInt32(rows[0][c]) * w00 + UInt32(rows[0][c + 3]) * w10 + UInt32(rows[1][c]) * w01
+                    + UInt32(rows[1][c + 3]) * w11
+                let expected = (sum + 8192) >> 14
+                #expect((got >> (8 * UInt32(c))) & 0xFF == expected, "channel \(c) of \([w00, w10, w01, w11])")
+            }
+        }
+    }
 }

@@ -15,17 +15,18 @@
 ///   tolerance. Tiles where `w′` changes sign, or where spans would be shorter than 2 pixels, use the exact position
 ///   of every pixel.
 /// - Rounding. Positions are rounded to 1/1024 pixel (`fractionBits`): at most 1/2048 pixel per axis.
-/// - Interpolation. Weights `ax, ay ∈ 0…1024` (in 1/1024), horizontal then vertical linear interpolation: exact
-///   32-bit integers rounded half up at the edges of the source, and for RGB tiles wholly inside the source the
-///   three channels at once in SIMD Floats (`WarpKernelUInt8.interiorRun3`, within 2⁻¹⁵ code of the integers
-///   before rounding, ties to even).
+/// - Interpolation. Fractions `ax, ay ∈ 0…1023` (in 1/1024) give four weights in 1/16384 summing to 16384, of which
+///   only the product term is rounded (`WarpKernelUInt8.weightPairs`, at most 0.016 code); the weighted sum of the
+///   four taps is exact in 32-bit integers and rounded half up. RGB tiles wholly inside the source do the same
+///   arithmetic on the three channels at once, two taps per 32-bit lane (`Lanes.bilinearRGB`), so every path gives
+///   the same bytes.
 ///
 /// Error budget against exact bilinear interpolation at the exact position: the position errs by less than
 /// 1/1024 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.0015 ≈ 0.75` code on the steepest
-/// possible edge (white noise between neighbours), so before rounding the value is within one code, and after
-/// rounding within 1 code of the exactly rounded value (the tests check this against a Double reference). Each
-/// output pixel depends only on its row and its 256-column tile, never on the row bands, so results are identical
-/// for any thread count.
+/// possible edge (white noise between neighbours), and the weights' rounding by at most 0.016 more, so before
+/// rounding the value is within one code, and after rounding within 1 code of the exactly rounded value (the tests
+/// check this against a Double reference). Each output pixel depends only on its row and its 256-column tile, never
+/// on the row bands, so results are identical for any thread count.
 func warpRowsUInt8(
     source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
     output: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputStride: Int, rows: Range<Int>, m: [Double],
@@ -56,9 +57,9 @@ func warpRowsUInt8(
     let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
     let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * tileWidth) { positions in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * tileWidth) { weights in
-            guard let xs = positions.baseAddress, let wxs = weights.baseAddress else { return }
-            let ys = xs + tileWidth, offsets = ys + tileWidth, wys = wxs + tileWidth
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * tileWidth) { weights in
+            guard let xs = positions.baseAddress, let uppers = weights.baseAddress else { return }
+            let ys = xs + tileWidth, offsets = ys + tileWidth, lowers = uppers + tileWidth
             for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
                 let tileEnd = min(outputWidth, tile + tileWidth)
                 for j in rows {
@@ -192,7 +193,7 @@ func warpRowsUInt8(
                     }
                     let out = output + j * outputStride + tile * channels
                     if allInterior && channels == 3 && compactOffsets {
-                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, wxs, wys))
+                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, uppers, lowers))
                     } else {
                         for k in 0..<(tileEnd - tile) {
                             if xs[k] == outside {
@@ -232,52 +233,51 @@ struct WarpKernelUInt8 {
         for c in 0..<channels { out[c] = fill }
     }
 
+    /// The four bilinear weights of the fractions `ax, ay ∈ 0…1023` (in 1/1024), in 1/16384, as the upper row's
+    /// (left, right) and the lower row's (left, right) pairs, each pair two UInt16 with the left weight low.
+    ///
+    /// Only the product `ax · ay / 64` is rounded (half up); the others follow from it so that each row pair and each
+    /// column pair sums exactly as the exact weights do, and the four sum to 16384. The rounding moves a value by at
+    /// most `½ · |p00 − p10 − p01 + p11| / 16384 ≤ 510 / 32768 ≈ 0.016` code. Every weight is at most 16384, so
+    /// the pairs fit the signed 16-bit multiply-add of the vector kernel.
+    @inline(__always)
+    static func weightPairs(_ ax: Int32, _ ay: Int32) -> (upper: UInt32, lower: UInt32) {
+        let w11 = (ax &* ay &+ 32) >> 6
+        let w10 = (ax << 4) &- w11, w01 = (ay << 4) &- w11
+        let w00 = 16384 &- (ax << 4) &- (ay << 4) &+ w11
+        let upper = UInt32(bitPattern: w00) | UInt32(bitPattern: w10) << 16
+        return (upper, UInt32(bitPattern: w01) | UInt32(bitPattern: w11) << 16)
+    }
+
     /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line (inlined, it
     /// measured slower).
     ///
-    /// The three channels go side by side in the lanes of one vector of Floats. Each tap pair of a source row is read as
-    /// two 4-byte words, at the left tap (R G B R′) and two bytes on (B R′ G′ B′, shifted down a byte to R′ G′ B′ 0),
-    /// so no read passes the right tap's last byte. In Float the horizontal stage is exact (values with 10 fraction
-    /// bits and at most 18 significant bits); the vertical product rounds at 2⁻¹⁵ code at worst, and the result is
-    /// rounded to the nearest code (ties to even) by the 1.5 · 2²³ addition. Each pixel is stored as a 4-byte word
-    /// whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that nothing
-    /// outside it is touched.
+    /// Offsets and weight pairs first, in a loop the compiler vectorises; then each pixel in one vector of 16-bit
+    /// (code, code) pairs per source row, multiplied and added with its row's weight pair (`Lanes.bilinearRGB`).
+    /// The integer arithmetic is that of `interpolate`, so this path and the scalar one give the same bytes. Each
+    /// pixel is stored as a 4-byte word whose last byte the next pixel overwrites; the run's last pixel is stored
+    /// byte by byte so that nothing outside it is touched.
     @inline(never)
     func interiorRun3(
         _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int,
         scratch: (
-            offsets: UnsafeMutablePointer<Int32>, wx: UnsafeMutablePointer<Float>, wy: UnsafeMutablePointer<Float>
+            offsets: UnsafeMutablePointer<Int32>, upper: UnsafeMutablePointer<UInt32>,
+            lower: UnsafeMutablePointer<UInt32>
         )
     ) {
         guard count > 0 else { return }
         let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
-        let step = 1 / Float(1 << bits)
-        let stride = Int32(truncatingIfNeeded: sourceStride), source = self.source
-        let (offsets, wxs, wys) = scratch
-        // Offsets and weights first, in a loop the compiler vectorises.
+        let stride = Int32(truncatingIfNeeded: sourceStride)
+        let source = UnsafeRawPointer(self.source), rowStride = sourceStride
+        let (offsets, uppers, lowers) = scratch
         for k in 0..<count {
             let fx = xs[k], fy = ys[k]
             offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
-            wxs[k] = Float(fx & mask) * step
-            wys[k] = Float(fy & mask) * step
+            (uppers[k], lowers[k]) = WarpKernelUInt8.weightPairs(fx & mask, fy & mask)
         }
-        @inline(__always) func word(_ p: UnsafePointer<UInt8>) -> UInt32 {
-            UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
-        }
-        @inline(__always) func lanes(_ w: UInt32) -> SIMD4<Float> {
-            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(w, to: SIMD4<UInt8>.self)))
-        }
-        /// Pixel `k` as bytes R, G, B and one spare, in memory order.
         @inline(__always) func pixel(_ k: Int) -> UInt32 {
-            let wx = wxs[k], wy = wys[k]
             let p0 = source + Int(offsets[k])
-            let p1 = p0 + Int(stride)
-            let a = lanes(word(p0)), b = lanes(word(p0 + 2) >> 8)
-            let c = lanes(word(p1)), d = lanes(word(p1 + 2) >> 8)
-            let top = a + (b - a) * wx
-            let bottom = c + (d - c) * wx
-            let value = unsafeBitCast(top + (bottom - top) * wy + 12_582_912, to: SIMD4<UInt32>.self)
-            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self)
+            return Lanes.bilinearRGB(p0, p0 + rowStride, upper: uppers[k], lower: lowers[k])
         }
         var target = UnsafeMutableRawPointer(out)
         for k in 0..<(count - 1) {
@@ -328,16 +328,13 @@ struct WarpKernelUInt8 {
         }
     }
 
-    /// Bilinear interpolation of four taps with weights `ax, ay ∈ 0…1024`, rounded half up.
-    ///
-    /// `top·1024 + (bottom − top)·ay` equals the four-weight sum exactly, with one multiply per stage.
+    /// Bilinear interpolation of four taps with fractions `ax, ay ∈ 0…1023` (in 1/1024): the weights of
+    /// `weightPairs`, the sum rounded half up.
     @inline(__always)
     func interpolate(_ p00: UInt8, _ p10: UInt8, _ p01: UInt8, _ p11: UInt8, _ ax: Int32, _ ay: Int32) -> UInt8 {
-        let bits = Int32(WarpKernelUInt8.fractionBits)
-        let a = Int32(p00), b = Int32(p01)
-        let top = (a << bits) &+ (Int32(p10) &- a) &* ax
-        let bottom = (b << bits) &+ (Int32(p11) &- b) &* ax
-        let value = (top << bits) &+ (bottom &- top) &* ay &+ (1 << (2 * bits - 1))
-        return UInt8(truncatingIfNeeded: value >> (2 * bits))
+        let (upper, lower) = WarpKernelUInt8.weightPairs(ax, ay)
+        let sum = UInt32(p00) &* (upper & 0xFFFF) &+ UInt32(p10) &* (upper >> 16) &+ UInt32(p01) &* (lower & 0xFFFF)
+            &+ UInt32(p11) &* (lower >> 16)
+        return UInt8(truncatingIfNeeded: (sum &+ 8192) >> 14)
     }
 }

@@ -167,6 +167,22 @@ public enum Lanes {
         let bytes = _mm_packus_epi16(_mm_packs_epi32(codes, codes), codes)
         return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
     }
+    /// Bits `n ..< n + 32` of each 64-bit lane, a's then b's, as four Int32 (0 ≤ n ≤ 32): what
+    /// `Int32(truncatingIfNeeded: lane &>> n)` gives, whichever way the shift fills the top.
+    @inlinable @inline(__always) public static func lowWords(
+        _ a: SIMD2<Int64>, _ b: SIMD2<Int64>, shiftedRight n: Int
+    ) -> SIMD4<Int32> {
+        let low = unsafeBitCast(_mm_srli_epi64(a, Int32(n)), to: SIMD4<Int32>.self)
+        let high = unsafeBitCast(_mm_srli_epi64(b, Int32(n)), to: SIMD4<Int32>.self)
+        return SIMD4(low[0], low[2], high[0], high[2])
+    }
+    /// Each 32-bit lane: the signed 16-bit halves of a times those of b, the two products added (wrapping).
+    @inlinable @inline(__always) public static func multiplyAddPairs(
+        _ a: SIMD4<Int32>, _ b: SIMD4<Int32>
+    ) -> SIMD4<Int32> {
+        let product = _mm_madd_epi16(unsafeBitCast(a, to: SIMD2<Int64>.self), unsafeBitCast(b, to: SIMD2<Int64>.self))
+        return unsafeBitCast(product, to: SIMD4<Int32>.self)
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -298,6 +314,24 @@ public enum Lanes {
             }
             let sum = code(p0, c) * w00 + code(p0, c + 3) * w10 + code(p1, c) * w01 + code(p1, c + 3) * w11
             out |= ((sum + 8192) >> 14) << (8 * UInt32(c))
+        }
+        return out
+    }
+    /// Bits `n ..< n + 32` of each 64-bit lane, a's then b's, as four Int32 (0 ≤ n ≤ 32).
+    @inlinable @inline(__always) public static func lowWords(
+        _ a: SIMD2<Int64>, _ b: SIMD2<Int64>, shiftedRight n: Int
+    ) -> SIMD4<Int32> {
+        @inline(__always) func word(_ x: Int64) -> Int32 { Int32(truncatingIfNeeded: x &>> Int64(n)) }
+        return SIMD4(word(a.x), word(a.y), word(b.x), word(b.y))
+    }
+    /// Each 32-bit lane: the signed 16-bit halves of a times those of b, the two products added (wrapping).
+    @inlinable @inline(__always) public static func multiplyAddPairs(
+        _ a: SIMD4<Int32>, _ b: SIMD4<Int32>
+    ) -> SIMD4<Int32> {
+        var out = SIMD4<Int32>()
+        for i in 0..<4 {
+            @inline(__always) func half(_ x: Int32, _ h: Int32) -> Int32 { Int32(Int16(truncatingIfNeeded: x >> h)) }
+            out[i] = half(a[i], 0) &* half(b[i], 0) &+ half(a[i], 16) &* half(b[i], 16)
         }
         return out
     }

@@ -127,4 +127,20 @@ import Testing
             }
         }
     }
+
+    @Test func lowWordsAreThirtyTwoBitsFromTheShift() {
+        let a = SIMD2<Int64>(0x1234_5678_9ABC_DEF0, -1), b = SIMD2<Int64>(1 << 40, -(1 << 40) + 5)
+        // Bits 22 ..< 54 of each lane (two's complement), written out by hand.
+        let words = Lanes.lowWords(a, b, shiftedRight: 22)
+        #expect(words == SIMD4(Int32(bitPattern: 0xD159_E26A), -1, 1 << 18, -(1 << 18)))
+        #expect(Lanes.lowWords(a, b, shiftedRight: 0) == SIMD4(Int32(bitPattern: 0x9ABC_DEF0), -1, 0, 5))
+    }
+
+    @Test func multiplyAddPairsMultipliesSignedHalves() {
+        // Lanes as (low, high) 16-bit halves: (3, 2)·(5, 7) = 29; (−1, 0)·(100, 9) = −100; (32767, −32768) squared
+        // = 32767² + 32768²; (1023, 0)·(1023, 0) = 1023².
+        let a = SIMD4<Int32>(3 | 2 << 16, 0xFFFF, 32767 | -32768 << 16, 1023)
+        let b = SIMD4<Int32>(5 | 7 << 16, 100 | 9 << 16, 32767 | -32768 << 16, 1023)
+        #expect(Lanes.multiplyAddPairs(a, b) == SIMD4<Int32>(29, -100, 32767 * 32767 + 32768 * 32768, 1023 * 1023))
+    }
 }

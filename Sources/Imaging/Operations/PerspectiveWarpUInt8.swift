@@ -49,13 +49,18 @@ func warpRowsUInt8(
     let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
     // Tiles of 256 columns × the band's rows: a slanted warp walks across many source rows along one output row,
     // and revisiting them tile by tile keeps them in cache (a tile's source rows, 256 × 3 bytes each, stay in L2).
-    // Each tile row first gets its positions (1/1024 pixel), then its pixels, in two tight loops. Per tile row the
-    // set-up (three exact positions, the error bounds, the range check) costs about as much as 25 pixels: 256
-    // columns took 26 % less CPU time than 64 on the 12 MP benchmark, and 512 or 1024 were no better than 256.
+    // Each tile row first gets its taps (offsets and weights; for the usual RGB tile straight from its quadratic,
+    // otherwise through positions in 1/1024 pixel), then its pixels, in tight loops. Per tile row the set-up (three
+    // exact positions, the error bounds, the range check) costs about as much as 25 pixels: 256 columns took 26 %
+    // less CPU time than 64 on the 12 MP benchmark, and 512 or 1024 were no better than 256. A multiple of 4, as
+    // `quadraticTaps` fills whole groups of four columns.
     let tileWidth = 256
     // Byte offsets of the hot loop are 32-bit; larger sources take the general path.
     let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
     let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)
+    // Tap coordinates and the row stride that fit signed 16-bit lanes let the quadratic tiles compute offsets with
+    // one multiply-add of (x, y) pairs; wider sources take the position pass.
+    let wordTaps = compactOffsets && sourceStride < 32768 && sourceWidth < 32768 && sourceHeight < 32768
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * tileWidth) { positions in
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * tileWidth) { weights in
             guard let xs = positions.baseAddress, let uppers = weights.baseAddress else { return }
@@ -103,7 +108,7 @@ func warpRowsUInt8(
                         let third = 6 * m6 * m6 * determinant / (minW * minW * minW * minW)
                         quadratic = third * length * length * length / (72 * 3.0.squareRoot()) <= spanTolerance
                     }
-                    var allInterior = true
+                    var allInterior = true, tapsReady = false
                     if quadratic, let f0 = exactFixed(tile), let fm = exactFixed(at: Double(tile) + length / 2),
                         let f1 = exactFixed(tileEnd)
                     {
@@ -112,17 +117,6 @@ func warpRowsUInt8(
                         let cx = 2 * (f0.x - 2 * fm.x + f1.x) / (length * length)
                         let cy = 2 * (f0.y - 2 * fm.y + f1.y) / (length * length)
                         let bx = (f1.x - f0.x) / length - cx * length, by = (f1.y - f0.y) / length - cy * length
-                        var x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
-                        var dx = Int64(bx + cx), dy = Int64(by + cy)
-                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
-                        for k in 0..<count {
-                            xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
-                            ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
-                            x &+= dx
-                            y &+= dy
-                            dx &+= ddx
-                            dy &+= ddy
-                        }
                         // The quadratic's extremes over the tile lie at its ends or its vertex; with a margin of
                         // 1/64 pixel for the fixed-point steps, all taps are inside if those are.
                         @inline(__always) func range(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double) {
@@ -140,6 +134,25 @@ func warpRowsUInt8(
                         let margin = 1.0 / 64
                         let inside = lowX >= margin && lowY >= margin && highX < Double(sourceWidth - 1) - margin
                             && highY < Double(sourceHeight - 1) - margin
+                        let x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
+                        let dx = Int64(bx + cx), dy = Int64(by + cy)
+                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
+                        if inside && channels == 3 && wordTaps {
+                            // The usual tile: taps straight from the quadratic, with no position pass.
+                            kernel.quadraticTaps(
+                                x: (x, dx, ddx), y: (y, dy, ddy), count: count, into: (offsets, uppers, lowers))
+                            tapsReady = true
+                        } else {
+                            var x = x, y = y, dx = dx, dy = dy
+                            for k in 0..<count {
+                                xs[k] = Int32(truncatingIfNeeded: x &>> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y &>> (32 - bits))
+                                x &+= dx
+                                y &+= dy
+                                dx &+= ddx
+                                dy &+= ddy
+                            }
+                        }
                         if !inside {
                             allInterior = false
                             for k in 0..<count {
@@ -172,8 +185,8 @@ func warpRowsUInt8(
                                 && kernel.isInterior(lastXs >> 32, lastYs >> 32)
                             let k0 = s - tile
                             for k in k0..<(k0 + n) {
-                                xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
-                                ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                                xs[k] = Int32(truncatingIfNeeded: x &>> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y &>> (32 - bits))
                                 x &+= dx
                                 y &+= dy
                             }
@@ -193,7 +206,8 @@ func warpRowsUInt8(
                     }
                     let out = output + j * outputStride + tile * channels
                     if allInterior && channels == 3 && compactOffsets {
-                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, uppers, lowers))
+                        if !tapsReady { kernel.taps(xs, ys, count: count, into: (offsets, uppers, lowers)) }
+                        kernel.interiorRun3(out, count: count, taps: (offsets, uppers, lowers))
                     } else {
                         for k in 0..<(tileEnd - tile) {
                             if xs[k] == outside {
@@ -211,8 +225,9 @@ func warpRowsUInt8(
 
 /// The per-pixel work of the 8-bit warp: source taps and fixed-point bilinear interpolation.
 struct WarpKernelUInt8 {
-    /// Positions and weights are in 1/2^fractionBits pixel.
-    static let fractionBits = 10
+    /// Positions and weights are in 1/2^fractionBits pixel. Computed, not stored, so that shifts by it fold to
+    /// constants in the position loops (read from a stored static, they compiled to checked variable shifts).
+    static var fractionBits: Int { 10 }
 
     let source: UnsafePointer<UInt8>
     let sourceStride: Int
@@ -249,35 +264,86 @@ struct WarpKernelUInt8 {
         return (upper, UInt32(bitPattern: w01) | UInt32(bitPattern: w11) << 16)
     }
 
-    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line (inlined, it
-    /// measured slower).
-    ///
-    /// Offsets and weight pairs first, in a loop the compiler vectorises; then each pixel in one vector of 16-bit
-    /// (code, code) pairs per source row, multiplied and added with its row's weight pair (`Lanes.bilinearRGB`).
-    /// The integer arithmetic is that of `interpolate`, so this path and the scalar one give the same bytes. Each
-    /// pixel is stored as a 4-byte word whose last byte the next pixel overwrites; the run's last pixel is stored
-    /// byte by byte so that nothing outside it is touched.
+    /// Where each of a run's pixels reads: the byte offset of its upper-left tap and its two weight pairs.
+    typealias Taps = (
+        offsets: UnsafeMutablePointer<Int32>, uppers: UnsafeMutablePointer<UInt32>, lowers: UnsafeMutablePointer<UInt32>
+    )
+
+    /// The taps of `count` positions in 1/1024 pixel whose 2 × 2 taps are all inside, in a loop the compiler
+    /// vectorises.
     @inline(never)
-    func interiorRun3(
-        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int,
-        scratch: (
-            offsets: UnsafeMutablePointer<Int32>, upper: UnsafeMutablePointer<UInt32>,
-            lower: UnsafeMutablePointer<UInt32>
-        )
-    ) {
-        guard count > 0 else { return }
+    func taps(_ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, count: Int, into taps: Taps) {
         let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
         let stride = Int32(truncatingIfNeeded: sourceStride)
-        let source = UnsafeRawPointer(self.source), rowStride = sourceStride
-        let (offsets, uppers, lowers) = scratch
         for k in 0..<count {
             let fx = xs[k], fy = ys[k]
-            offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
-            (uppers[k], lowers[k]) = WarpKernelUInt8.weightPairs(fx & mask, fy & mask)
+            taps.offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
+            (taps.uppers[k], taps.lowers[k]) = WarpKernelUInt8.weightPairs(fx & mask, fy & mask)
         }
+    }
+
+    /// The taps of `count` RGB columns whose positions, in 32.32 fixed point, follow the forward differences
+    /// `p(k + 1) = p(k) + d(k)`, `d(k + 1) = d(k) + dd` from `(p, d, dd)` of each axis, all inside the source; the
+    /// coordinates and the row stride fit 16 bits.
+    ///
+    /// Four columns at a time in vector lanes, with no position pass. Lane `r` steps by four columns:
+    /// `p(k) = p + k·d + dd·k(k − 1)/2` in wrapping integers, so `p(k + 4) − p(k) = 4d + dd·(4k + 6)`, itself growing
+    /// by `16·dd`, reproduces the scalar recurrence exactly and the taps are those `taps(_:_:count:into:)` gives for
+    /// the same positions. The weights are `weightPairs` lane by lane. Writes whole groups of four: the buffers hold
+    /// `count` rounded up to a multiple of 4.
+    @inline(never)
+    func quadraticTaps(
+        x: (p: Int64, d: Int64, dd: Int64), y: (p: Int64, d: Int64, dd: Int64), count: Int, into taps: Taps
+    ) {
+        /// Lanes (r, r + 1) of an axis: positions and their four-column steps at column 0.
+        func start(_ a: (p: Int64, d: Int64, dd: Int64), _ r: Int64) -> (SIMD2<Int64>, SIMD2<Int64>) {
+            func p(_ r: Int64) -> Int64 { a.p &+ r &* a.d &+ a.dd &* (r &* (r &- 1) / 2) }
+            func step(_ r: Int64) -> Int64 { 4 &* a.d &+ a.dd &* (4 &* r &+ 6) }
+            return (SIMD2(p(r), p(r + 1)), SIMD2(step(r), step(r + 1)))
+        }
+        var (x01, dx01) = start(x, 0), (x23, dx23) = start(x, 2)
+        var (y01, dy01) = start(y, 0), (y23, dy23) = start(y, 2)
+        let ddx = SIMD2<Int64>(repeating: 16 &* x.dd), ddy = SIMD2<Int64>(repeating: 16 &* y.dd)
+        let shift = 32 - WarpKernelUInt8.fractionBits, bits = Int32(WarpKernelUInt8.fractionBits)
+        let mask = SIMD4<Int32>(repeating: (1 << bits) - 1)
+        let strides = SIMD4<Int32>(repeating: 3 | Int32(truncatingIfNeeded: sourceStride) << 16)
+        let offsets = UnsafeMutableRawPointer(taps.offsets), uppers = UnsafeMutableRawPointer(taps.uppers)
+        let lowers = UnsafeMutableRawPointer(taps.lowers)
+        for k in stride(from: 0, to: count, by: 4) {
+            let fx = Lanes.lowWords(x01, x23, shiftedRight: shift), fy = Lanes.lowWords(y01, y23, shiftedRight: shift)
+            // x · 3 + y · stride as one multiply-add of the 16-bit pairs (x, y) and (3, stride).
+            let corner = (fx &>> bits) | (fy &>> bits) &<< 16
+            offsets.storeBytes(of: Lanes.multiplyAddPairs(corner, strides), toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            let ax = fx & mask, ay = fy & mask
+            let w11 = (Lanes.multiplyAddPairs(ax, ay) &+ 32) &>> 6
+            let ax16 = ax &<< 4, ay16 = ay &<< 4
+            let w10 = ax16 &- w11, w01 = ay16 &- w11, w00 = (16384 &+ w11) &- (ax16 &+ ay16)
+            uppers.storeBytes(of: w00 | w10 &<< 16, toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            lowers.storeBytes(of: w01 | w11 &<< 16, toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            x01 &+= dx01
+            x23 &+= dx23
+            y01 &+= dy01
+            y23 &+= dy23
+            dx01 &+= ddx
+            dx23 &+= ddx
+            dy01 &+= ddy
+            dy23 &+= ddy
+        }
+    }
+
+    /// `count` RGB pixels from their taps, all inside: the hot loop, kept out of line (inlined, it measured slower).
+    ///
+    /// Each pixel is one vector of 16-bit (code, code) pairs per source row, multiplied and added with its row's
+    /// weight pair (`Lanes.bilinearRGB`): the integer arithmetic of `interpolate`, so this path and the plain one give
+    /// the same bytes. Each pixel is stored as a 4-byte word whose last byte the next pixel overwrites; the run's last
+    /// pixel is stored byte by byte so that nothing outside it is touched.
+    @inline(never)
+    func interiorRun3(_ out: UnsafeMutablePointer<UInt8>, count: Int, taps: Taps) {
+        guard count > 0 else { return }
+        let source = UnsafeRawPointer(self.source), rowStride = sourceStride
         @inline(__always) func pixel(_ k: Int) -> UInt32 {
-            let p0 = source + Int(offsets[k])
-            return Lanes.bilinearRGB(p0, p0 + rowStride, upper: uppers[k], lower: lowers[k])
+            let p0 = source + Int(taps.offsets[k])
+            return Lanes.bilinearRGB(p0, p0 + rowStride, upper: taps.uppers[k], lower: taps.lowers[k])
         }
         var target = UnsafeMutableRawPointer(out)
         for k in 0..<(count - 1) {

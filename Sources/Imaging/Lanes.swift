@@ -152,6 +152,24 @@ public enum Lanes {
     @inlinable @inline(__always) public static func bilinearRGB(
         _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
     ) -> UInt32 {
+        let codes = rgbCodes(p0, p1, upper, lower)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(codes, codes), codes)))
+    }
+    /// Two RGB pixels, each as `bilinearRGB(_:_:upper:lower:)` gives it: the first one's four bytes in the low half,
+    /// the second one's in the high half. Sharing the packing steps makes a pixel cheaper.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ first: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32),
+        _ second: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+    ) -> UInt64 {
+        let words = _mm_packs_epi32(
+            rgbCodes(first.p0, first.p1, first.upper, first.lower),
+            rgbCodes(second.p0, second.p1, second.upper, second.lower))
+        return UInt64(bitPattern: _mm_cvtsi128_si64(_mm_packus_epi16(words, words)))
+    }
+    /// The three channel codes of `bilinearRGB`, and one of no meaning, in 32-bit lanes.
+    @usableFromInline @inline(__always) static func rgbCodes(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, _ upper: UInt32, _ lower: UInt32
+    ) -> SIMD2<Int64> {
         @inline(__always) func word(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
             _mm_cvtsi32_si128(Int32(bitPattern: p.loadUnaligned(as: UInt32.self)))
         }
@@ -163,9 +181,7 @@ public enum Lanes {
         let upperWeights = _mm_set1_epi32(Int32(bitPattern: upper))
         let lowerWeights = _mm_set1_epi32(Int32(bitPattern: lower))
         let sum = _mm_add_epi32(_mm_madd_epi16(pairs(p0), upperWeights), _mm_madd_epi16(pairs(p1), lowerWeights))
-        let codes = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(8192)), 14)
-        let bytes = _mm_packus_epi16(_mm_packs_epi32(codes, codes), codes)
-        return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
+        return _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(8192)), 14)
     }
     /// Bits `n ..< n + 32` of each 64-bit lane, a's then b's, as four Int32 (0 ≤ n ≤ 32): what
     /// `Int32(truncatingIfNeeded: lane &>> n)` gives, whichever way the shift fills the top.
@@ -334,6 +350,16 @@ public enum Lanes {
             out[i] = half(a[i], 0) &* half(b[i], 0) &+ half(a[i], 16) &* half(b[i], 16)
         }
         return out
+    }
+    /// Two RGB pixels, each as `bilinearRGB(_:_:upper:lower:)` gives it: the first one's four bytes in the low half,
+    /// the second one's in the high half.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ first: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32),
+        _ second: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+    ) -> UInt64 {
+        let low = bilinearRGB(first.p0, first.p1, upper: first.upper, lower: first.lower)
+        let high = bilinearRGB(second.p0, second.p1, upper: second.upper, lower: second.lower)
+        return UInt64(low) | UInt64(high) << 32
     }
     #endif
 }

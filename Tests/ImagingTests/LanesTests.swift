@@ -112,18 +112,30 @@ import Testing
         let cases: [(UInt32, UInt32, UInt32, UInt32)] = [
             (16384, 0, 0, 0), (0, 0, 0, 16384), (4096, 4096, 4096, 4096), (9001, 3, 7000, 380), (1, 2, 3, 16378),
         ]
-        for (w00, w10, w01, w11) in cases {
-            let got = rows[0].withUnsafeBytes { upper in
+        for (n, (w00, w10, w01, w11)) in cases.enumerated() {
+            // The pixel alone, and paired with the next case's weights on the rows swapped (the two-pixel step).
+            let (x10, x01, x11, x00) = cases[(n + 1) % cases.count]
+            let (got, pair) = rows[0].withUnsafeBytes { upper in
                 rows[1].withUnsafeBytes { lower in
-                    Lanes.bilinearRGB(
-                        upper.baseAddress!, lower.baseAddress!, upper: w00 | w10 << 16, lower: w01 | w11 << 16)
+                    let p0 = upper.baseAddress!, p1 = lower.baseAddress!
+                    let alone = Lanes.bilinearRGB(p0, p1, upper: w00 | w10 << 16, lower: w01 | w11 << 16)
+                    let pair = Lanes.bilinearRGB(
+                        (p0, p1, w00 | w10 << 16, w01 | w11 << 16), (p1, p0, x00 | x10 << 16, x01 | x11 << 16))
+                    return (alone, pair)
                 }
             }
+            func expected(_ c: Int, _ top: [UInt8], _ bottom: [UInt8], _ w: [UInt32]) -> UInt32 {
+                let sum = UInt32(top[c]) * w[0] + UInt32(top[c + 3]) * w[1] + UInt32(bottom[c]) * w[2]
+                    + UInt32(bottom[c + 3]) * w[3]
+                return (sum + 8192) >> 14
+            }
             for c in 0..<3 {
-                let sum = UInt32(rows[0][c]) * w00 + UInt32(rows[0][c + 3]) * w10 + UInt32(rows[1][c]) * w01
-                    + UInt32(rows[1][c + 3]) * w11
-                let expected = (sum + 8192) >> 14
-                #expect((got >> (8 * UInt32(c))) & 0xFF == expected, "channel \(c) of \([w00, w10, w01, w11])")
+                let first = expected(c, rows[0], rows[1], [w00, w10, w01, w11])
+                let second = expected(c, rows[1], rows[0], [x00, x10, x01, x11])
+                let shift = UInt32(8 * c)
+                #expect((got >> shift) & 0xFF == first, "channel \(c) of \([w00, w10, w01, w11])")
+                #expect(UInt32(truncatingIfNeeded: pair >> UInt64(shift)) & 0xFF == first)
+                #expect(UInt32(truncatingIfNeeded: pair >> UInt64(32 + shift)) & 0xFF == second)
             }
         }
     }

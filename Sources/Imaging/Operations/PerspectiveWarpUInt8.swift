@@ -335,22 +335,35 @@ struct WarpKernelUInt8 {
     ///
     /// Each pixel is one vector of 16-bit (code, code) pairs per source row, multiplied and added with its row's
     /// weight pair (`Lanes.bilinearRGB`): the integer arithmetic of `interpolate`, so this path and the plain one give
-    /// the same bytes. Each pixel is stored as a 4-byte word whose last byte the next pixel overwrites; the run's last
-    /// pixel is stored byte by byte so that nothing outside it is touched.
+    /// the same bytes. Pixels go in twos, which share the packing and the loop's own steps. Each pixel is stored as a
+    /// 4-byte word whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that
+    /// nothing outside it is touched.
     @inline(never)
     func interiorRun3(_ out: UnsafeMutablePointer<UInt8>, count: Int, taps: Taps) {
         guard count > 0 else { return }
         let source = UnsafeRawPointer(self.source), rowStride = sourceStride
-        @inline(__always) func pixel(_ k: Int) -> UInt32 {
+        typealias Pixel = (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+        @inline(__always) func pixel(_ k: Int) -> Pixel {
             let p0 = source + Int(taps.offsets[k])
-            return Lanes.bilinearRGB(p0, p0 + rowStride, upper: taps.uppers[k], lower: taps.lowers[k])
+            return (p0, p0 + rowStride, taps.uppers[k], taps.lowers[k])
         }
         var target = UnsafeMutableRawPointer(out)
-        for k in 0..<(count - 1) {
-            target.storeBytes(of: pixel(k), as: UInt32.self)
-            target += 3
+        var k = 0
+        while k + 2 < count {
+            let two = Lanes.bilinearRGB(pixel(k), pixel(k + 1))
+            target.storeBytes(of: UInt32(truncatingIfNeeded: two), as: UInt32.self)
+            target.storeBytes(of: UInt32(truncatingIfNeeded: two >> 32), toByteOffset: 3, as: UInt32.self)
+            target += 6
+            k += 2
         }
-        let last = pixel(count - 1)
+        if k + 1 < count {
+            let (p0, p1, upper, lower) = pixel(k)
+            target.storeBytes(of: Lanes.bilinearRGB(p0, p1, upper: upper, lower: lower), as: UInt32.self)
+            target += 3
+            k += 1
+        }
+        let (p0, p1, upper, lower) = pixel(k)
+        let last = Lanes.bilinearRGB(p0, p1, upper: upper, lower: lower)
         target.storeBytes(of: UInt16(truncatingIfNeeded: last), as: UInt16.self)
         target.storeBytes(of: UInt8(truncatingIfNeeded: last >> 16), toByteOffset: 2, as: UInt8.self)
     }

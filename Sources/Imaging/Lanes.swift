@@ -142,6 +142,63 @@ public enum Lanes {
         let bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128())
         return UInt32(bitPattern: _mm_cvtsi128_si32(bytes))
     }
+    /// One RGB pixel by bilinear interpolation of its 2 × 2 taps of 8-bit codes, in integers.
+    ///
+    /// `p0` and `p1` point at the left tap of the upper and lower source row (R G B, then the right tap's R G B).
+    /// `upper` holds the weights of the upper row's left and right tap as two UInt16 (left in the low half),
+    /// `lower` those of the lower row; the four sum to 16384. Each channel is `(Σ weight · code + 8192) >> 14`,
+    /// returned as bytes R, G, B and a fourth of no meaning, in memory order. Reads the four bytes at `p0`, `p0 + 2`,
+    /// `p1` and `p1 + 2`, never past the right tap.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt32 {
+        let codes = rgbCodes(p0, p1, upper, lower)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(codes, codes), codes)))
+    }
+    /// Two RGB pixels, each as `bilinearRGB(_:_:upper:lower:)` gives it: the first one's four bytes in the low half,
+    /// the second one's in the high half. Sharing the packing steps makes a pixel cheaper.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ first: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32),
+        _ second: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+    ) -> UInt64 {
+        let words = _mm_packs_epi32(
+            rgbCodes(first.p0, first.p1, first.upper, first.lower),
+            rgbCodes(second.p0, second.p1, second.upper, second.lower))
+        return UInt64(bitPattern: _mm_cvtsi128_si64(_mm_packus_epi16(words, words)))
+    }
+    /// The three channel codes of `bilinearRGB`, and one of no meaning, in 32-bit lanes.
+    @usableFromInline @inline(__always) static func rgbCodes(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, _ upper: UInt32, _ lower: UInt32
+    ) -> SIMD2<Int64> {
+        @inline(__always) func word(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
+            _mm_cvtsi32_si128(Int32(bitPattern: p.loadUnaligned(as: UInt32.self)))
+        }
+        // (left, right) code pairs per channel as 16-bit lanes: R R′ G G′ B B′, then a pair of no meaning. The word
+        // read two bytes on, shifted down a byte, starts at the right tap.
+        @inline(__always) func pairs(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
+            _mm_unpacklo_epi8(_mm_unpacklo_epi8(word(p), _mm_srli_epi32(word(p + 2), 8)), _mm_setzero_si128())
+        }
+        let upperWeights = _mm_set1_epi32(Int32(bitPattern: upper))
+        let lowerWeights = _mm_set1_epi32(Int32(bitPattern: lower))
+        let sum = _mm_add_epi32(_mm_madd_epi16(pairs(p0), upperWeights), _mm_madd_epi16(pairs(p1), lowerWeights))
+        return _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(8192)), 14)
+    }
+    /// Bits `n ..< n + 32` of each 64-bit lane, a's then b's, as four Int32 (0 ≤ n ≤ 32): what
+    /// `Int32(truncatingIfNeeded: lane &>> n)` gives, whichever way the shift fills the top.
+    @inlinable @inline(__always) public static func lowWords(
+        _ a: SIMD2<Int64>, _ b: SIMD2<Int64>, shiftedRight n: Int
+    ) -> SIMD4<Int32> {
+        let low = unsafeBitCast(_mm_srli_epi64(a, Int32(n)), to: SIMD4<Int32>.self)
+        let high = unsafeBitCast(_mm_srli_epi64(b, Int32(n)), to: SIMD4<Int32>.self)
+        return SIMD4(low[0], low[2], high[0], high[2])
+    }
+    /// Each 32-bit lane: the signed 16-bit halves of a times those of b, the two products added (wrapping).
+    @inlinable @inline(__always) public static func multiplyAddPairs(
+        _ a: SIMD4<Int32>, _ b: SIMD4<Int32>
+    ) -> SIMD4<Int32> {
+        let product = _mm_madd_epi16(unsafeBitCast(a, to: SIMD2<Int64>.self), unsafeBitCast(b, to: SIMD2<Int64>.self))
+        return unsafeBitCast(product, to: SIMD4<Int32>.self)
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -259,6 +316,50 @@ public enum Lanes {
         var out: UInt32 = 0
         for i in 0..<4 { out |= UInt32(UInt8(clamping: x[i])) << (8 * UInt32(i)) }
         return out
+    }
+    /// One RGB pixel by bilinear interpolation of its 2 × 2 taps of 8-bit codes, in integers: each channel
+    /// `(Σ weight · code + 8192) >> 14`, as bytes R, G, B and a fourth of no meaning (here zero), in memory order.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt32 {
+        let w00 = upper & 0xFFFF, w10 = upper >> 16, w01 = lower & 0xFFFF, w11 = lower >> 16
+        var out: UInt32 = 0
+        for c in 0..<3 {
+            @inline(__always) func code(_ p: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+                UInt32(p.load(fromByteOffset: offset, as: UInt8.self))
+            }
+            let sum = code(p0, c) * w00 + code(p0, c + 3) * w10 + code(p1, c) * w01 + code(p1, c + 3) * w11
+            out |= ((sum + 8192) >> 14) << (8 * UInt32(c))
+        }
+        return out
+    }
+    /// Bits `n ..< n + 32` of each 64-bit lane, a's then b's, as four Int32 (0 ≤ n ≤ 32).
+    @inlinable @inline(__always) public static func lowWords(
+        _ a: SIMD2<Int64>, _ b: SIMD2<Int64>, shiftedRight n: Int
+    ) -> SIMD4<Int32> {
+        @inline(__always) func word(_ x: Int64) -> Int32 { Int32(truncatingIfNeeded: x &>> Int64(n)) }
+        return SIMD4(word(a.x), word(a.y), word(b.x), word(b.y))
+    }
+    /// Each 32-bit lane: the signed 16-bit halves of a times those of b, the two products added (wrapping).
+    @inlinable @inline(__always) public static func multiplyAddPairs(
+        _ a: SIMD4<Int32>, _ b: SIMD4<Int32>
+    ) -> SIMD4<Int32> {
+        var out = SIMD4<Int32>()
+        for i in 0..<4 {
+            @inline(__always) func half(_ x: Int32, _ h: Int32) -> Int32 { Int32(Int16(truncatingIfNeeded: x >> h)) }
+            out[i] = half(a[i], 0) &* half(b[i], 0) &+ half(a[i], 16) &* half(b[i], 16)
+        }
+        return out
+    }
+    /// Two RGB pixels, each as `bilinearRGB(_:_:upper:lower:)` gives it: the first one's four bytes in the low half,
+    /// the second one's in the high half.
+    @inlinable @inline(__always) public static func bilinearRGB(
+        _ first: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32),
+        _ second: (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+    ) -> UInt64 {
+        let low = bilinearRGB(first.p0, first.p1, upper: first.upper, lower: first.lower)
+        let high = bilinearRGB(second.p0, second.p1, upper: second.upper, lower: second.lower)
+        return UInt64(low) | UInt64(high) << 32
     }
     #endif
 }

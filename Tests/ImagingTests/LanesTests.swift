@@ -105,4 +105,54 @@ import Testing
         #expect(Lanes.greaterThan(SIMD4(-1, 5, 5, 0), SIMD4(0, 4, 5, -1)) == SIMD4(0, -1, 0, -1))
         #expect(Lanes.packedBytes(SIMD4(1, 2, 255, 0)) == 0x00FF_0201)
     }
+
+    @Test func bilinearRGBIsTheRoundedWeightedSum() {
+        // Two rows of two RGB taps, followed by bytes the step must not use; weights summing to 16384.
+        let rows: [[UInt8]] = [[255, 0, 17, 3, 254, 128, 99, 99], [1, 255, 200, 250, 7, 64, 99, 99]]
+        let cases: [(UInt32, UInt32, UInt32, UInt32)] = [
+            (16384, 0, 0, 0), (0, 0, 0, 16384), (4096, 4096, 4096, 4096), (9001, 3, 7000, 380), (1, 2, 3, 16378),
+        ]
+        for (n, (w00, w10, w01, w11)) in cases.enumerated() {
+            // The pixel alone, and paired with the next case's weights on the rows swapped (the two-pixel step).
+            let (x10, x01, x11, x00) = cases[(n + 1) % cases.count]
+            let (got, pair) = rows[0].withUnsafeBytes { upper in
+                rows[1].withUnsafeBytes { lower in
+                    let p0 = upper.baseAddress!, p1 = lower.baseAddress!
+                    let alone = Lanes.bilinearRGB(p0, p1, upper: w00 | w10 << 16, lower: w01 | w11 << 16)
+                    let pair = Lanes.bilinearRGB(
+                        (p0, p1, w00 | w10 << 16, w01 | w11 << 16), (p1, p0, x00 | x10 << 16, x01 | x11 << 16))
+                    return (alone, pair)
+                }
+            }
+            func expected(_ c: Int, _ top: [UInt8], _ bottom: [UInt8], _ w: [UInt32]) -> UInt32 {
+                let sum = UInt32(top[c]) * w[0] + UInt32(top[c + 3]) * w[1] + UInt32(bottom[c]) * w[2]
+                    + UInt32(bottom[c + 3]) * w[3]
+                return (sum + 8192) >> 14
+            }
+            for c in 0..<3 {
+                let first = expected(c, rows[0], rows[1], [w00, w10, w01, w11])
+                let second = expected(c, rows[1], rows[0], [x00, x10, x01, x11])
+                let shift = UInt32(8 * c)
+                #expect((got >> shift) & 0xFF == first, "channel \(c) of \([w00, w10, w01, w11])")
+                #expect(UInt32(truncatingIfNeeded: pair >> UInt64(shift)) & 0xFF == first)
+                #expect(UInt32(truncatingIfNeeded: pair >> UInt64(32 + shift)) & 0xFF == second)
+            }
+        }
+    }
+
+    @Test func lowWordsAreThirtyTwoBitsFromTheShift() {
+        let a = SIMD2<Int64>(0x1234_5678_9ABC_DEF0, -1), b = SIMD2<Int64>(1 << 40, -(1 << 40) + 5)
+        // Bits 22 ..< 54 of each lane (two's complement), written out by hand.
+        let words = Lanes.lowWords(a, b, shiftedRight: 22)
+        #expect(words == SIMD4(Int32(bitPattern: 0xD159_E26A), -1, 1 << 18, -(1 << 18)))
+        #expect(Lanes.lowWords(a, b, shiftedRight: 0) == SIMD4(Int32(bitPattern: 0x9ABC_DEF0), -1, 0, 5))
+    }
+
+    @Test func multiplyAddPairsMultipliesSignedHalves() {
+        // Lanes as (low, high) 16-bit halves: (3, 2)·(5, 7) = 29; (−1, 0)·(100, 9) = −100; (32767, −32768) squared
+        // = 32767² + 32768²; (1023, 0)·(1023, 0) = 1023².
+        let a = SIMD4<Int32>(3 | 2 << 16, 0xFFFF, 32767 | -32768 << 16, 1023)
+        let b = SIMD4<Int32>(5 | 7 << 16, 100 | 9 << 16, 32767 | -32768 << 16, 1023)
+        #expect(Lanes.multiplyAddPairs(a, b) == SIMD4<Int32>(29, -100, 32767 * 32767 + 32768 * 32768, 1023 * 1023))
+    }
 }

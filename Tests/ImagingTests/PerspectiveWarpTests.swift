@@ -143,6 +143,31 @@ import Testing
         #expect(worst <= 1, "largest difference \(worst) codes")
     }
 
+    /// The RGB fast path (whole tiles inside the source, three channels at once in vectors) against the plain
+    /// per-channel path that four-channel planes take: same positions, same integer arithmetic, so the first three
+    /// channels of an RGBA warp must equal the RGB warp byte for byte, inside, at the borders and in the fill.
+    @Test(arguments: 0..<5)
+    func rgbFastPathMatchesThePlainPath(matrix: Int) {
+        var generator = SplitMix64(state: 17)
+        let width = 300, height = 140
+        let rgba = UInt8Image(width: width, height: height, channels: 4) { _, _, _ in
+            UInt8(truncatingIfNeeded: generator.next())
+        }
+        let rgb = UInt8Image(width: width, height: height, channels: 3) { x, y, c in rgba[x, y, c] }
+        let h = Homography(entries: PerspectiveWarpTests.eightBitCases[matrix])
+        // 601 columns: two whole tiles and a third whose length is not a multiple of 4.
+        let outputWidth = 601, outputHeight = 50
+        let fast = rgb.warpedPerspective(h, width: outputWidth, height: outputHeight, fill: 0.2, threads: 2)
+        let plain = rgba.warpedPerspective(h, width: outputWidth, height: outputHeight, fill: 0.2, threads: 2)
+        var differing = 0
+        for j in 0..<outputHeight {
+            for i in 0..<outputWidth {
+                for c in 0..<3 where fast[i, j, c] != plain[i, j, c] { differing += 1 }
+            }
+        }
+        #expect(differing == 0, "\(differing) components differ")
+    }
+
     @Test func rectifyFlattensAQuadrilateralToItsRectangle() throws {
         // Draw a rectangle with a 2 × 2 checker inside, seen in perspective; rectify and read the checker back.
         let corners: [SIMD2<Double>] = [SIMD2(50, 30), SIMD2(250, 50), SIMD2(270, 210), SIMD2(30, 190)]

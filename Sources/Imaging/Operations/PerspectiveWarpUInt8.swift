@@ -15,17 +15,18 @@
 ///   tolerance. Tiles where `w′` changes sign, or where spans would be shorter than 2 pixels, use the exact position
 ///   of every pixel.
 /// - Rounding. Positions are rounded to 1/1024 pixel (`fractionBits`): at most 1/2048 pixel per axis.
-/// - Interpolation. Weights `ax, ay ∈ 0…1024` (in 1/1024), horizontal then vertical linear interpolation: exact
-///   32-bit integers rounded half up at the edges of the source, and for RGB tiles wholly inside the source the
-///   three channels at once in SIMD Floats (`WarpKernelUInt8.interiorRun3`, within 2⁻¹⁵ code of the integers
-///   before rounding, ties to even).
+/// - Interpolation. Fractions `ax, ay ∈ 0…1023` (in 1/1024) give four weights in 1/16384 summing to 16384, of which
+///   only the product term is rounded (`WarpKernelUInt8.weightPairs`, at most 0.016 code); the weighted sum of the
+///   four taps is exact in 32-bit integers and rounded half up. RGB tiles wholly inside the source do the same
+///   arithmetic on the three channels at once, two taps per 32-bit lane (`Lanes.bilinearRGB`), so every path gives
+///   the same bytes.
 ///
 /// Error budget against exact bilinear interpolation at the exact position: the position errs by less than
 /// 1/1024 + 1/2048 pixel per axis, which moves the value by at most `255 · 2 · 0.0015 ≈ 0.75` code on the steepest
-/// possible edge (white noise between neighbours), so before rounding the value is within one code, and after
-/// rounding within 1 code of the exactly rounded value (the tests check this against a Double reference). Each
-/// output pixel depends only on its row and its 256-column tile, never on the row bands, so results are identical
-/// for any thread count.
+/// possible edge (white noise between neighbours), and the weights' rounding by at most 0.016 more, so before
+/// rounding the value is within one code, and after rounding within 1 code of the exactly rounded value (the tests
+/// check this against a Double reference). Each output pixel depends only on its row and its 256-column tile, never
+/// on the row bands, so results are identical for any thread count.
 func warpRowsUInt8(
     source: UnsafePointer<UInt8>, sourceWidth: Int, sourceHeight: Int, sourceStride: Int, channels: Int,
     output: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputStride: Int, rows: Range<Int>, m: [Double],
@@ -48,17 +49,22 @@ func warpRowsUInt8(
     let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
     // Tiles of 256 columns × the band's rows: a slanted warp walks across many source rows along one output row,
     // and revisiting them tile by tile keeps them in cache (a tile's source rows, 256 × 3 bytes each, stay in L2).
-    // Each tile row first gets its positions (1/1024 pixel), then its pixels, in two tight loops. Per tile row the
-    // set-up (three exact positions, the error bounds, the range check) costs about as much as 25 pixels: 256
-    // columns took 26 % less CPU time than 64 on the 12 MP benchmark, and 512 or 1024 were no better than 256.
+    // Each tile row first gets its taps (offsets and weights; for the usual RGB tile straight from its quadratic,
+    // otherwise through positions in 1/1024 pixel), then its pixels, in tight loops. Per tile row the set-up (three
+    // exact positions, the error bounds, the range check) costs about as much as 25 pixels: 256 columns took 26 %
+    // less CPU time than 64 on the 12 MP benchmark, and 512 or 1024 were no better than 256. A multiple of 4, as
+    // `quadraticTaps` fills whole groups of four columns.
     let tileWidth = 256
     // Byte offsets of the hot loop are 32-bit; larger sources take the general path.
     let sourceBytes = sourceStride.multipliedReportingOverflow(by: sourceHeight)
     let compactOffsets = !sourceBytes.overflow && sourceBytes.partialValue < Int(Int32.max)
+    // Tap coordinates and the row stride that fit signed 16-bit lanes let the quadratic tiles compute offsets with
+    // one multiply-add of (x, y) pairs; wider sources take the position pass.
+    let wordTaps = compactOffsets && sourceStride < 32768 && sourceWidth < 32768 && sourceHeight < 32768
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * tileWidth) { positions in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * tileWidth) { weights in
-            guard let xs = positions.baseAddress, let wxs = weights.baseAddress else { return }
-            let ys = xs + tileWidth, offsets = ys + tileWidth, wys = wxs + tileWidth
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * tileWidth) { weights in
+            guard let xs = positions.baseAddress, let uppers = weights.baseAddress else { return }
+            let ys = xs + tileWidth, offsets = ys + tileWidth, lowers = uppers + tileWidth
             for tile in stride(from: 0, to: outputWidth, by: tileWidth) {
                 let tileEnd = min(outputWidth, tile + tileWidth)
                 for j in rows {
@@ -102,7 +108,7 @@ func warpRowsUInt8(
                         let third = 6 * m6 * m6 * determinant / (minW * minW * minW * minW)
                         quadratic = third * length * length * length / (72 * 3.0.squareRoot()) <= spanTolerance
                     }
-                    var allInterior = true
+                    var allInterior = true, tapsReady = false
                     if quadratic, let f0 = exactFixed(tile), let fm = exactFixed(at: Double(tile) + length / 2),
                         let f1 = exactFixed(tileEnd)
                     {
@@ -111,17 +117,6 @@ func warpRowsUInt8(
                         let cx = 2 * (f0.x - 2 * fm.x + f1.x) / (length * length)
                         let cy = 2 * (f0.y - 2 * fm.y + f1.y) / (length * length)
                         let bx = (f1.x - f0.x) / length - cx * length, by = (f1.y - f0.y) / length - cy * length
-                        var x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
-                        var dx = Int64(bx + cx), dy = Int64(by + cy)
-                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
-                        for k in 0..<count {
-                            xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
-                            ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
-                            x &+= dx
-                            y &+= dy
-                            dx &+= ddx
-                            dy &+= ddy
-                        }
                         // The quadratic's extremes over the tile lie at its ends or its vertex; with a margin of
                         // 1/64 pixel for the fixed-point steps, all taps are inside if those are.
                         @inline(__always) func range(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double) {
@@ -139,6 +134,25 @@ func warpRowsUInt8(
                         let margin = 1.0 / 64
                         let inside = lowX >= margin && lowY >= margin && highX < Double(sourceWidth - 1) - margin
                             && highY < Double(sourceHeight - 1) - margin
+                        let x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
+                        let dx = Int64(bx + cx), dy = Int64(by + cy)
+                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
+                        if inside && channels == 3 && wordTaps {
+                            // The usual tile: taps straight from the quadratic, with no position pass.
+                            kernel.quadraticTaps(
+                                x: (x, dx, ddx), y: (y, dy, ddy), count: count, into: (offsets, uppers, lowers))
+                            tapsReady = true
+                        } else {
+                            var x = x, y = y, dx = dx, dy = dy
+                            for k in 0..<count {
+                                xs[k] = Int32(truncatingIfNeeded: x &>> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y &>> (32 - bits))
+                                x &+= dx
+                                y &+= dy
+                                dx &+= ddx
+                                dy &+= ddy
+                            }
+                        }
                         if !inside {
                             allInterior = false
                             for k in 0..<count {
@@ -171,8 +185,8 @@ func warpRowsUInt8(
                                 && kernel.isInterior(lastXs >> 32, lastYs >> 32)
                             let k0 = s - tile
                             for k in k0..<(k0 + n) {
-                                xs[k] = Int32(truncatingIfNeeded: x >> (32 - bits))
-                                ys[k] = Int32(truncatingIfNeeded: y >> (32 - bits))
+                                xs[k] = Int32(truncatingIfNeeded: x &>> (32 - bits))
+                                ys[k] = Int32(truncatingIfNeeded: y &>> (32 - bits))
                                 x &+= dx
                                 y &+= dy
                             }
@@ -192,7 +206,8 @@ func warpRowsUInt8(
                     }
                     let out = output + j * outputStride + tile * channels
                     if allInterior && channels == 3 && compactOffsets {
-                        kernel.interiorRun3(out, xs, ys, tileEnd - tile, scratch: (offsets, wxs, wys))
+                        if !tapsReady { kernel.taps(xs, ys, count: count, into: (offsets, uppers, lowers)) }
+                        kernel.interiorRun3(out, count: count, taps: (offsets, uppers, lowers))
                     } else {
                         for k in 0..<(tileEnd - tile) {
                             if xs[k] == outside {
@@ -210,8 +225,9 @@ func warpRowsUInt8(
 
 /// The per-pixel work of the 8-bit warp: source taps and fixed-point bilinear interpolation.
 struct WarpKernelUInt8 {
-    /// Positions and weights are in 1/2^fractionBits pixel.
-    static let fractionBits = 10
+    /// Positions and weights are in 1/2^fractionBits pixel. Computed, not stored, so that shifts by it fold to
+    /// constants in the position loops (read from a stored static, they compiled to checked variable shifts).
+    static var fractionBits: Int { 10 }
 
     let source: UnsafePointer<UInt8>
     let sourceStride: Int
@@ -232,59 +248,122 @@ struct WarpKernelUInt8 {
         for c in 0..<channels { out[c] = fill }
     }
 
-    /// `count` RGB pixels from positions whose 2 × 2 taps are all inside: the hot loop, kept out of line (inlined, it
-    /// measured slower).
+    /// The four bilinear weights of the fractions `ax, ay ∈ 0…1023` (in 1/1024), in 1/16384, as the upper row's
+    /// (left, right) and the lower row's (left, right) pairs, each pair two UInt16 with the left weight low.
     ///
-    /// The three channels go side by side in the lanes of one vector of Floats. Each tap pair of a source row is read as
-    /// two 4-byte words, at the left tap (R G B R′) and two bytes on (B R′ G′ B′, shifted down a byte to R′ G′ B′ 0),
-    /// so no read passes the right tap's last byte. In Float the horizontal stage is exact (values with 10 fraction
-    /// bits and at most 18 significant bits); the vertical product rounds at 2⁻¹⁵ code at worst, and the result is
-    /// rounded to the nearest code (ties to even) by the 1.5 · 2²³ addition. Each pixel is stored as a 4-byte word
-    /// whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that nothing
-    /// outside it is touched.
+    /// Only the product `ax · ay / 64` is rounded (half up); the others follow from it so that each row pair and each
+    /// column pair sums exactly as the exact weights do, and the four sum to 16384. The rounding moves a value by at
+    /// most `½ · |p00 − p10 − p01 + p11| / 16384 ≤ 510 / 32768 ≈ 0.016` code. Every weight is at most 16384, so
+    /// the pairs fit the signed 16-bit multiply-add of the vector kernel.
+    @inline(__always)
+    static func weightPairs(_ ax: Int32, _ ay: Int32) -> (upper: UInt32, lower: UInt32) {
+        let w11 = (ax &* ay &+ 32) >> 6
+        let w10 = (ax << 4) &- w11, w01 = (ay << 4) &- w11
+        let w00 = 16384 &- (ax << 4) &- (ay << 4) &+ w11
+        let upper = UInt32(bitPattern: w00) | UInt32(bitPattern: w10) << 16
+        return (upper, UInt32(bitPattern: w01) | UInt32(bitPattern: w11) << 16)
+    }
+
+    /// Where each of a run's pixels reads: the byte offset of its upper-left tap and its two weight pairs.
+    typealias Taps = (
+        offsets: UnsafeMutablePointer<Int32>, uppers: UnsafeMutablePointer<UInt32>, lowers: UnsafeMutablePointer<UInt32>
+    )
+
+    /// The taps of `count` positions in 1/1024 pixel whose 2 × 2 taps are all inside, in a loop the compiler
+    /// vectorises.
     @inline(never)
-    func interiorRun3(
-        _ out: UnsafeMutablePointer<UInt8>, _ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, _ count: Int,
-        scratch: (
-            offsets: UnsafeMutablePointer<Int32>, wx: UnsafeMutablePointer<Float>, wy: UnsafeMutablePointer<Float>
-        )
-    ) {
-        guard count > 0 else { return }
+    func taps(_ xs: UnsafePointer<Int32>, _ ys: UnsafePointer<Int32>, count: Int, into taps: Taps) {
         let bits = Int32(WarpKernelUInt8.fractionBits), mask = Int32(1 << bits) - 1
-        let step = 1 / Float(1 << bits)
-        let stride = Int32(truncatingIfNeeded: sourceStride), source = self.source
-        let (offsets, wxs, wys) = scratch
-        // Offsets and weights first, in a loop the compiler vectorises.
+        let stride = Int32(truncatingIfNeeded: sourceStride)
         for k in 0..<count {
             let fx = xs[k], fy = ys[k]
-            offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
-            wxs[k] = Float(fx & mask) * step
-            wys[k] = Float(fy & mask) * step
+            taps.offsets[k] = (fy >> bits) &* stride &+ (fx >> bits) &* 3
+            (taps.uppers[k], taps.lowers[k]) = WarpKernelUInt8.weightPairs(fx & mask, fy & mask)
         }
-        @inline(__always) func word(_ p: UnsafePointer<UInt8>) -> UInt32 {
-            UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
+    }
+
+    /// The taps of `count` RGB columns whose positions, in 32.32 fixed point, follow the forward differences
+    /// `p(k + 1) = p(k) + d(k)`, `d(k + 1) = d(k) + dd` from `(p, d, dd)` of each axis, all inside the source; the
+    /// coordinates and the row stride fit 16 bits.
+    ///
+    /// Four columns at a time in vector lanes, with no position pass. Lane `r` steps by four columns:
+    /// `p(k) = p + k·d + dd·k(k − 1)/2` in wrapping integers, so `p(k + 4) − p(k) = 4d + dd·(4k + 6)`, itself growing
+    /// by `16·dd`, reproduces the scalar recurrence exactly and the taps are those `taps(_:_:count:into:)` gives for
+    /// the same positions. The weights are `weightPairs` lane by lane. Writes whole groups of four: the buffers hold
+    /// `count` rounded up to a multiple of 4.
+    @inline(never)
+    func quadraticTaps(
+        x: (p: Int64, d: Int64, dd: Int64), y: (p: Int64, d: Int64, dd: Int64), count: Int, into taps: Taps
+    ) {
+        /// Lanes (r, r + 1) of an axis: positions and their four-column steps at column 0.
+        func start(_ a: (p: Int64, d: Int64, dd: Int64), _ r: Int64) -> (SIMD2<Int64>, SIMD2<Int64>) {
+            func p(_ r: Int64) -> Int64 { a.p &+ r &* a.d &+ a.dd &* (r &* (r &- 1) / 2) }
+            func step(_ r: Int64) -> Int64 { 4 &* a.d &+ a.dd &* (4 &* r &+ 6) }
+            return (SIMD2(p(r), p(r + 1)), SIMD2(step(r), step(r + 1)))
         }
-        @inline(__always) func lanes(_ w: UInt32) -> SIMD4<Float> {
-            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(w, to: SIMD4<UInt8>.self)))
+        var (x01, dx01) = start(x, 0), (x23, dx23) = start(x, 2)
+        var (y01, dy01) = start(y, 0), (y23, dy23) = start(y, 2)
+        let ddx = SIMD2<Int64>(repeating: 16 &* x.dd), ddy = SIMD2<Int64>(repeating: 16 &* y.dd)
+        let shift = 32 - WarpKernelUInt8.fractionBits, bits = Int32(WarpKernelUInt8.fractionBits)
+        let mask = SIMD4<Int32>(repeating: (1 << bits) - 1)
+        let strides = SIMD4<Int32>(repeating: 3 | Int32(truncatingIfNeeded: sourceStride) << 16)
+        let offsets = UnsafeMutableRawPointer(taps.offsets), uppers = UnsafeMutableRawPointer(taps.uppers)
+        let lowers = UnsafeMutableRawPointer(taps.lowers)
+        for k in stride(from: 0, to: count, by: 4) {
+            let fx = Lanes.lowWords(x01, x23, shiftedRight: shift), fy = Lanes.lowWords(y01, y23, shiftedRight: shift)
+            // x · 3 + y · stride as one multiply-add of the 16-bit pairs (x, y) and (3, stride).
+            let corner = (fx &>> bits) | (fy &>> bits) &<< 16
+            offsets.storeBytes(of: Lanes.multiplyAddPairs(corner, strides), toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            let ax = fx & mask, ay = fy & mask
+            let w11 = (Lanes.multiplyAddPairs(ax, ay) &+ 32) &>> 6
+            let ax16 = ax &<< 4, ay16 = ay &<< 4
+            let w10 = ax16 &- w11, w01 = ay16 &- w11, w00 = (16384 &+ w11) &- (ax16 &+ ay16)
+            uppers.storeBytes(of: w00 | w10 &<< 16, toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            lowers.storeBytes(of: w01 | w11 &<< 16, toByteOffset: 4 * k, as: SIMD4<Int32>.self)
+            x01 &+= dx01
+            x23 &+= dx23
+            y01 &+= dy01
+            y23 &+= dy23
+            dx01 &+= ddx
+            dx23 &+= ddx
+            dy01 &+= ddy
+            dy23 &+= ddy
         }
-        /// Pixel `k` as bytes R, G, B and one spare, in memory order.
-        @inline(__always) func pixel(_ k: Int) -> UInt32 {
-            let wx = wxs[k], wy = wys[k]
-            let p0 = source + Int(offsets[k])
-            let p1 = p0 + Int(stride)
-            let a = lanes(word(p0)), b = lanes(word(p0 + 2) >> 8)
-            let c = lanes(word(p1)), d = lanes(word(p1 + 2) >> 8)
-            let top = a + (b - a) * wx
-            let bottom = c + (d - c) * wx
-            let value = unsafeBitCast(top + (bottom - top) * wy + 12_582_912, to: SIMD4<UInt32>.self)
-            return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: value), to: UInt32.self)
+    }
+
+    /// `count` RGB pixels from their taps, all inside: the hot loop, kept out of line (inlined, it measured slower).
+    ///
+    /// Each pixel is one vector of 16-bit (code, code) pairs per source row, multiplied and added with its row's
+    /// weight pair (`Lanes.bilinearRGB`): the integer arithmetic of `interpolate`, so this path and the plain one give
+    /// the same bytes. Pixels go in twos, which share the packing and the loop's own steps. Each pixel is stored as a
+    /// 4-byte word whose last byte the next pixel overwrites; the run's last pixel is stored byte by byte so that
+    /// nothing outside it is touched.
+    @inline(never)
+    func interiorRun3(_ out: UnsafeMutablePointer<UInt8>, count: Int, taps: Taps) {
+        guard count > 0 else { return }
+        let source = UnsafeRawPointer(self.source), rowStride = sourceStride
+        typealias Pixel = (p0: UnsafeRawPointer, p1: UnsafeRawPointer, upper: UInt32, lower: UInt32)
+        @inline(__always) func pixel(_ k: Int) -> Pixel {
+            let p0 = source + Int(taps.offsets[k])
+            return (p0, p0 + rowStride, taps.uppers[k], taps.lowers[k])
         }
         var target = UnsafeMutableRawPointer(out)
-        for k in 0..<(count - 1) {
-            target.storeBytes(of: pixel(k), as: UInt32.self)
-            target += 3
+        var k = 0
+        while k + 2 < count {
+            let two = Lanes.bilinearRGB(pixel(k), pixel(k + 1))
+            target.storeBytes(of: UInt32(truncatingIfNeeded: two), as: UInt32.self)
+            target.storeBytes(of: UInt32(truncatingIfNeeded: two >> 32), toByteOffset: 3, as: UInt32.self)
+            target += 6
+            k += 2
         }
-        let last = pixel(count - 1)
+        if k + 1 < count {
+            let (p0, p1, upper, lower) = pixel(k)
+            target.storeBytes(of: Lanes.bilinearRGB(p0, p1, upper: upper, lower: lower), as: UInt32.self)
+            target += 3
+            k += 1
+        }
+        let (p0, p1, upper, lower) = pixel(k)
+        let last = Lanes.bilinearRGB(p0, p1, upper: upper, lower: lower)
         target.storeBytes(of: UInt16(truncatingIfNeeded: last), as: UInt16.self)
         target.storeBytes(of: UInt8(truncatingIfNeeded: last >> 16), toByteOffset: 2, as: UInt8.self)
     }
@@ -328,16 +407,13 @@ struct WarpKernelUInt8 {
         }
     }
 
-    /// Bilinear interpolation of four taps with weights `ax, ay ∈ 0…1024`, rounded half up.
-    ///
-    /// `top·1024 + (bottom − top)·ay` equals the four-weight sum exactly, with one multiply per stage.
+    /// Bilinear interpolation of four taps with fractions `ax, ay ∈ 0…1023` (in 1/1024): the weights of
+    /// `weightPairs`, the sum rounded half up.
     @inline(__always)
     func interpolate(_ p00: UInt8, _ p10: UInt8, _ p01: UInt8, _ p11: UInt8, _ ax: Int32, _ ay: Int32) -> UInt8 {
-        let bits = Int32(WarpKernelUInt8.fractionBits)
-        let a = Int32(p00), b = Int32(p01)
-        let top = (a << bits) &+ (Int32(p10) &- a) &* ax
-        let bottom = (b << bits) &+ (Int32(p11) &- b) &* ax
-        let value = (top << bits) &+ (bottom &- top) &* ay &+ (1 << (2 * bits - 1))
-        return UInt8(truncatingIfNeeded: value >> (2 * bits))
+        let (upper, lower) = WarpKernelUInt8.weightPairs(ax, ay)
+        let sum = UInt32(p00) &* (upper & 0xFFFF) &+ UInt32(p10) &* (upper >> 16) &+ UInt32(p01) &* (lower & 0xFFFF)
+            &+ UInt32(p11) &* (lower >> 16)
+        return UInt8(truncatingIfNeeded: (sum &+ 8192) >> 14)
     }
 }

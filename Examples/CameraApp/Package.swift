@@ -6,7 +6,7 @@ let package = Package(
     name: "CameraApp",
     platforms: [.macOS(.v14)],
     dependencies: [
-        // In your own package: .package(url: "https://github.com/<owner>/obscura.git", from: "0.2.0")
+        // In your own package: .package(url: "https://github.com/<owner>/obscura.git", from: "0.3.0")
         .package(path: "../obscura")
     ],
     targets: [

@@ -5,7 +5,7 @@ import ObscuraSupport
 /// The `obscura` command line: the root command and its subcommands.
 public struct ObscuraCommand: ParsableCommand {
     /// The tool's version, printed by `obscura --version`.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 
     public static let configuration = CommandConfiguration(
         commandName: "obscura",

@@ -7,7 +7,7 @@ struct CommandLineBehaviourTests {
     @Test func versionIsPrinted() throws {
         let result = try CLIRunner.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0")
     }
 
     @Test func mistypedCommandGetsASuggestionAndAPointerToHelp() throws {

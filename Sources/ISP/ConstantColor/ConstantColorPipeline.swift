@@ -637,11 +637,15 @@ public struct ConstantColorPipeline: Sendable {
                                 // A channel near or at the white level: its flash-only value feathered into
                                 // the estimate from the surface's colour (`SurfaceColours`), so there is no
                                 // seam where the clipping begins.
+                                // The fill (where the flash-only estimate is mostly noise) goes the same way,
+                                // from F ⊘ (1 + ρ) to the estimate, by the largest channel's ramp.
+                                var ramp: Float = 0
                                 if let surfaces, max(f4[0], f4[1], f4[2]) >= limits.featherStart,
-                                    let estimate = limits.feathered(
+                                    let (estimate, s) = limits.feathered(
                                         flash: f4, ambient: a4, colour: surfaces.colour(x: i, y: y))
                                 {
                                     if clipped { fill = estimate } else { measured = estimate }
+                                    ramp = s
                                 }
                                 // A flash-only value impossibly negative (below −3σ in a channel) is an
                                 // ambient sample that does not belong to this pixel: the registration's
@@ -652,8 +656,10 @@ public struct ConstantColorPipeline: Sendable {
                                 // clipped fill is brought to the pixel's own flash-only level).
                                 let own = lit[i]
                                 let fillGain = clipped ? own : rho[3]
+                                let filled = clipped || ramp == 0
+                                    ? fill * fillGain : (1 - ramp) * fill * fillGain + ramp * measured * own
                                 blend.storeBytes(
-                                    of: (used * measured * own + (1 - used) * fill * fillGain) * gains[i],
+                                    of: (used * measured * own + (1 - used) * filled) * gains[i],
                                     toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
@@ -747,9 +753,12 @@ struct ClipLimits {
     /// each channel c at or above it blended from the measured f_c − a_c into colour_c × (the measured channels'
     /// sum ⊘ their colours' sum), linearly from `featherStart` to `flashWhite`, where the estimate is all there
     /// is; there it is held between the white level and twice it, less the ambient (`clippedFill`'s bounds).
-    /// Nil without a colour or without a channel below `featherStart`.
+    /// Nil without a colour or without a channel below `featherStart`; with the value, the largest channel's
+    /// blend weight (0 at `featherStart`, 1 from `flashWhite` on).
     @inline(__always)
-    func feathered(flash f: SIMD4<Float>, ambient a: SIMD4<Float>, colour k: SIMD4<Float>) -> SIMD4<Float>? {
+    func feathered(flash f: SIMD4<Float>, ambient a: SIMD4<Float>, colour k: SIMD4<Float>)
+        -> (SIMD4<Float>, Float)?
+    {
         guard k[3] > 0 else { return nil }
         var level: Float = 0, share: Float = 0
         for c in 0..<3 where f[c] < featherStart {
@@ -758,14 +767,15 @@ struct ClipLimits {
         }
         guard share > 0 else { return nil }
         let scale = max(level, 0) / share
-        var out = f - a
+        var out = f - a, largest: Float = 0
         for c in 0..<3 where f[c] >= featherStart {
             var estimate = k[c] * scale
             if f[c] >= flashWhite { estimate = min(max(estimate, flashClip - a[c]), 2 * flashClip - a[c]) }
             let s = min((f[c] - featherStart) / (flashWhite - featherStart), 1)
             out[c] = (1 - s) * (f[c] - a[c]) + s * estimate
+            largest = max(largest, s)
         }
-        return out
+        return (out, largest)
     }
 
     /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below

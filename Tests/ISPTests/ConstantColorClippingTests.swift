@@ -136,9 +136,11 @@ struct ConstantColorClippingTests {
         }
         for y in margin..<(c.height - margin - 1) {
             for x in margin..<(w - margin) {
-                guard (-margin...margin).allSatisfy({ dy in
-                    c.pot[(y + dy) * w + x - margin] && c.pot[(y + dy) * w + x + margin] && c.pot[(y + dy) * w + x]
-                }), c.pot[(y + margin + 1) * w + x] else { continue }
+                guard
+                    (-margin...margin).allSatisfy({ dy in
+                        c.pot[(y + dy) * w + x - margin] && c.pot[(y + dy) * w + x + margin] && c.pot[(y + dy) * w + x]
+                    }), c.pot[(y + margin + 1) * w + x]
+                else { continue }
                 let a = c.clipped[y * w + x], b = c.clipped[(y + 1) * w + x]
                 let d = Self.chromaticity(photo, x, y + 1) - Self.chromaticity(photo, x, y)
                 if a != b {
@@ -159,7 +161,8 @@ struct ConstantColorClippingTests {
         let (mean, _) = stats(boundary), noise = stats(interior).sd
         let bound = referenceStep + 4 * noise / Double(boundary.count).squareRoot()
         let largest = boundary.reduce(SIMD2<Double>(0, 0)) { pointwiseMax($0, SIMD2(abs($1.x), abs($1.y))) }
-        #expect(abs(mean.x) <= bound.x && abs(mean.y) <= bound.y, "mean step \(mean) across the clip edge, bound \(bound)")
+        #expect(
+            abs(mean.x) <= bound.x && abs(mean.y) <= bound.y, "mean step \(mean) across the clip edge, bound \(bound)")
         #expect(largest.x <= 4.5 * noise.x && largest.y <= 4.5 * noise.y, "a step of \(largest), noise \(noise)")
     }
 }

@@ -19,10 +19,12 @@ import Spectra
 /// camera RGB under the *calibrated* flash to XYZ under D65 (`RootPolynomialCorrection` of degree 3,
 /// fitted over `TrainingReflectances.constantColor`); a global exposure, a global tone curve and a
 /// 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
-/// scene moved between the frames, the flash frame fills in (the ambient frame where the flash frame
-/// clipped), turned into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the
-/// surrounding usable pixels (a von Kries step in camera space, Petschnigg et al. 2004 use the same
-/// ratio for white balance).
+/// scene moved between the frames, the flash frame fills in, turned into "flash-equivalent" camera RGB
+/// by the ambient/flash ratio measured on the surrounding usable pixels (a von Kries step in camera
+/// space, Petschnigg et al. 2004 use the same ratio for white balance). A channel the flash frame
+/// clipped is estimated from the flash-only colour of the same surface nearby (`SurfaceColours`),
+/// feathered in as the channel nears the white level; the ambient frame only where no such surface is
+/// found.
 ///
 /// What is recoverable: the flash's irradiance falls with the square of the distance, with the
 /// beam's angle and with the surface's obliquity; with the capture's depth and the flash's
@@ -306,8 +308,8 @@ public struct ConstantColorPipeline: Sendable {
             exposureScale: k, clippedFraction: clippedCount / Double(pixels), ambientFrame: ambient,
             flashFrame: flashFrame, stageSeconds: clock.laps)
         return ConstantColorResult(
-            photo: photo, confidenceMap: surfaces?.raise(map, tileSums: sums) ?? map, fallback: fallback, makeFlashOnly: makeFlashOnly,
-            diagnostics: diagnostics)
+            photo: photo, confidenceMap: surfaces?.raise(map, tileSums: sums) ?? map, fallback: fallback,
+            makeFlashOnly: makeFlashOnly, diagnostics: diagnostics)
     }
 
     /// The impossibly negative pixels counted in tile sums.
@@ -524,7 +526,8 @@ public struct ConstantColorPipeline: Sendable {
     /// (0 where clipped). The fill is the flash frame itself, F ⊘ (1 + ρ), ρ the local ambient/flash
     /// ratio (`localRatios`) interpolated the same way: it sits where the flash frame does, so motion
     /// between the frames leaves no ghost, and it has the flash-only picture's exposure. Where the
-    /// flash frame clipped, only the ambient frame knows the colour: ambient ⊘ ρ. Mapped by `kernel` to linear
+    /// flash frame clipped, the clipped channel comes from the surface's colour (`surfaces`,
+    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). Mapped by `kernel` to linear
     /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
     /// diagonal, unclipped pixels) and the brightest surface: the largest Display P3 channel of any
     /// confident (≥ 0.5), unclipped tile's mean colour.
@@ -791,9 +794,9 @@ struct ClipLimits {
 }
 
 extension ConstantColorPipeline {
-    /// The fill of a pixel clipped in the flash frame: the flash-only value of every channel that did
-    /// not clip, and for a clipped channel the ambient frame's ambient ⊘ ρ brought to the flash-only
-    /// level of the pixel's best-exposed unclipped channel.
+    /// The fill of a pixel clipped in the flash frame where no surface colour is known (`SurfaceColours`):
+    /// the flash-only value of every channel that did not clip, and for a clipped channel the ambient
+    /// frame's ambient ⊘ ρ brought to the flash-only level of the pixel's best-exposed unclipped channel.
     ///
     /// A flash highlight usually clips in one channel (red on a terracotta pot): the other two still
     /// measure the flash-only signal. Only the clipped channel needs the ambient frame, and only for

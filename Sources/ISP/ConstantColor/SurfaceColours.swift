@@ -15,22 +15,26 @@ import Sensor
 /// A donor tile (our choices) is at least half unclipped, its frames agree (consistency ≥ 0.9) and its
 /// flash-only sum stands 5σ above zero in every channel, as for `localRatios`. Within 10 tiles of a tile
 /// with clipped pixels, a donor counts with the weight
-/// exp(−d²/2·2² − (Δz/z / 0.005)²/2 − (Δc / 0.02)²/2 − (ln(l_s/l_t) / 0.15)²/2) × its unclipped pixels, d the distance in tiles,
-/// Δz/z the relative difference of the mean depths (a leaf in front of a pot is another surface), Δc the
-/// largest relative difference of the unclipped channels' shares of their sum (the chromaticity both
-/// measure), l the mean flash-only level of those channels (the same paint a few tiles away is about as
-/// bright under the flash; a leaf may share a pot's green and blue, seldom also its level and depth), each
-/// cut off at 3σ. The depth's σ, 2.5 mm at half a metre, suits the renderer's depth; a noisy depth map
-/// would need it smoothed first (as `FlashIrradiance` notes). A donor must also agree with what the sensor says of the clipped
-/// channel: its colour must put that channel between the flash frame's white level and twice it, less
-/// the ambient (the bounds of `clippedFill`), or it is another surface (a green leaf next to a red pot
-/// has the pot's green and blue, but too little red to have clipped).
+/// exp(−d²/2·2² − (Δz/z / 0.005)²/2 − (Δc / 0.02)²/2 − (ln(l_s/l_t) / 0.15)²/2) × its unclipped pixels:
+/// d the distance in tiles; Δz/z the relative difference of the mean depths (a leaf in front of a pot
+/// is another surface); Δc the largest relative difference of the unclipped channels' shares of their
+/// sum (the chromaticity both measure); l the mean flash-only level of those channels (the same paint a
+/// few tiles away is about as bright under the flash; a leaf may share a pot's green and blue, seldom
+/// also its level and depth). Each is cut off at 3σ. The depth's σ, 2.5 mm at half a metre, suits the
+/// renderer's depth; a noisy depth map would need it smoothed first (as `FlashIrradiance` notes). A
+/// donor must also agree with what the sensor says of the clipped channel: its colour must put that
+/// channel between the flash frame's white level and twice it, less the ambient (the bounds of
+/// `clippedFill`), or it is another surface (a green leaf next to a red pot has the pot's green and
+/// blue, but too little red to have clipped).
 ///
-/// Trust 0…1: the donors' agreement (1 at a relative spread of 0 in the estimated channels, 0 at 10 % and
-/// beyond) times their support (the weights' sum without the distance term, against half a tile) times
-/// 1 − d/20, d the distance in tiles to the nearest donor (half at the search's edge). Where no donor qualifies the
-/// tile has none and the fill falls back to the ambient ratio; the confidence map then stays at the
-/// clipped tile's low value.
+/// Trust 0…1: the donors' agreement (1 at a relative spread of 0 in the estimated channels, 0 at 10 %
+/// and beyond) times their support (the weights' sum without the distance term, against half a tile)
+/// times 1 − d/20, d the distance in tiles to the nearest donor (half at the search's edge). Where no
+/// donor qualifies the tile has none and the fill falls back to the ambient ratio; the confidence map
+/// then stays at the clipped tile's low value.
+///
+/// Only tiles with a clipped pixel in them or next to them are estimated (`nearClipping`), so a bright
+/// surface away from any clipping keeps its measured colour.
 struct SurfaceColours: Sendable {
     /// Per tile, the surface's flash-only colour, channels as shares of the tile's key channels (those
     /// that stay below `ClipLimits.featherStart`), and its trust in lane 3; all zero where none.
@@ -39,7 +43,7 @@ struct SurfaceColours: Sendable {
     let confidence: [Double]
     let tile: Int, mw: Int, mh: Int
 
-    /// Sums per tile in the pass: see `sums(_:_:shift:depth:limits:tile:noise:)`.
+    /// Sums per tile in the pass: see `sums(_:_:shift:limits:tile:noise:)`.
     static let sumsPerTile = 26
     static let radius = 10
     static let spatialSigma = 2.0, depthSigma = 0.005, chromaSigma = 0.02, levelSigma = 0.15
@@ -148,7 +152,8 @@ struct SurfaceColours: Sendable {
                         let fKey = (0..<3).reduce(0.0) { $0 + (key[$1] ? f[$1] : 0) }
                         guard fKey > 0 else { continue }
                         let colour = f / fKey
-                        let spatial = Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx))
+                        let spatial =
+                            Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx))
                             / (2 * Self.spatialSigma * Self.spatialSigma)
                         var exponent = spatial
                         if z.isFinite {
@@ -231,9 +236,10 @@ struct SurfaceColours: Sendable {
         let x1 = min(x0 + 1, mw - 1), y1 = min(y0 + 1, mh - 1)
         let a = u - Float(x0), b = v - Float(y0)
         var sum = SIMD4<Float>(repeating: 0), weights: Float = 0
-        for (i, w) in [(y0 * mw + x0, (1 - a) * (1 - b)), (y0 * mw + x1, a * (1 - b)),
-            (y1 * mw + x0, (1 - a) * b), (y1 * mw + x1, a * b)]
-        {
+        for (i, w) in [
+            (y0 * mw + x0, (1 - a) * (1 - b)), (y0 * mw + x1, a * (1 - b)),
+            (y1 * mw + x0, (1 - a) * b), (y1 * mw + x1, a * b),
+        ] {
             let c = colours[i]
             let weight = w * c[3]
             sum += weight * c

@@ -19,7 +19,9 @@ import Imaging
 /// - **Clipping** zeroes a pixel's trust (any channel at the white level in either frame: the
 ///   increment is unknown there, and specular highlights of the flash clip). A tile's confidence is
 ///   multiplied by 1 − 4·(clipped fraction), floored at 0, so a tile a quarter clipped counts for
-///   nothing and a stray clipped pixel costs little.
+///   nothing and a stray clipped pixel costs little. The Constant Color pipeline then raises a tile
+///   whose clipped channel it estimated from the surface around to at most half that estimate's
+///   trust (`SurfaceColours.raise`).
 public struct ConfidenceMap: Sendable {
     /// The map, one 8-bit channel: 0 = no confidence, 255 = full.
     public let plane: PixelPlane<UInt8>

@@ -19,10 +19,12 @@ import Spectra
 /// camera RGB under the *calibrated* flash to XYZ under D65 (`RootPolynomialCorrection` of degree 3,
 /// fitted over `TrainingReflectances.constantColor`); a global exposure, a global tone curve and a
 /// 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
-/// scene moved between the frames, the flash frame fills in (the ambient frame where the flash frame
-/// clipped), turned into "flash-equivalent" camera RGB by the ambient/flash ratio measured on the
-/// surrounding usable pixels (a von Kries step in camera space, Petschnigg et al. 2004 use the same
-/// ratio for white balance).
+/// scene moved between the frames, the flash frame fills in, turned into "flash-equivalent" camera RGB
+/// by the ambient/flash ratio measured on the surrounding usable pixels (a von Kries step in camera
+/// space, Petschnigg et al. 2004 use the same ratio for white balance). A channel the flash frame
+/// clipped is estimated from the flash-only colour of the same surface nearby (`SurfaceColours`),
+/// feathered in as the channel nears the white level; the ambient frame only where no such surface is
+/// found.
 ///
 /// What is recoverable: the flash's irradiance falls with the square of the distance, with the
 /// beam's angle and with the surface's obliquity; with the capture's depth and the flash's
@@ -245,9 +247,18 @@ public struct ConstantColorPipeline: Sendable {
         let ratios = Self.localRatios(
             tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
             flashTime: plan.flash.time, global: ambientToFlash, gains: irradianceGains?.tiles)
+        // Where the flash frame clipped, the surface's colour from the unclipped tiles around it.
+        var surfaces: SurfaceColours?
+        if clippedCount > 0 {
+            let limits = ClipLimits(flash: flashFrame, ambient: ambient, noise: noise)
+            let hot = SurfaceColours.sums(flashFrame, ambient, shift: shift, limits: limits, tile: tile, noise: noise)
+            surfaces = SurfaceColours(
+                sums: hot, tileSums: sums, map: map, limits: limits, flashTime: plan.flash.time, width: width,
+                height: height)
+        }
         let (linear, meanY, brightest) = blendAndMap(
             flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
-            irradiance: irradianceGains)
+            irradiance: irradianceGains, surfaces: surfaces)
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         clock.lap("blend, colour mapping, exposure")
@@ -297,8 +308,8 @@ public struct ConstantColorPipeline: Sendable {
             exposureScale: k, clippedFraction: clippedCount / Double(pixels), ambientFrame: ambient,
             flashFrame: flashFrame, stageSeconds: clock.laps)
         return ConstantColorResult(
-            photo: photo, confidenceMap: map, fallback: fallback, makeFlashOnly: makeFlashOnly,
-            diagnostics: diagnostics)
+            photo: photo, confidenceMap: surfaces?.raise(map, tileSums: sums) ?? map, fallback: fallback,
+            makeFlashOnly: makeFlashOnly, diagnostics: diagnostics)
     }
 
     /// The impossibly negative pixels counted in tile sums.
@@ -515,7 +526,8 @@ public struct ConstantColorPipeline: Sendable {
     /// (0 where clipped). The fill is the flash frame itself, F ⊘ (1 + ρ), ρ the local ambient/flash
     /// ratio (`localRatios`) interpolated the same way: it sits where the flash frame does, so motion
     /// between the frames leaves no ghost, and it has the flash-only picture's exposure. Where the
-    /// flash frame clipped, only the ambient frame knows the colour: ambient ⊘ ρ. Mapped by `kernel` to linear
+    /// flash frame clipped, the clipped channel comes from the surface's colour (`surfaces`,
+    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). Mapped by `kernel` to linear
     /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
     /// diagonal, unclipped pixels) and the brightest surface: the largest Display P3 channel of any
     /// confident (≥ 0.5), unclipped tile's mean colour.
@@ -527,7 +539,8 @@ public struct ConstantColorPipeline: Sendable {
     /// its output serves both the statistics and, scaled, the encoding.
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
-        ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil
+        ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil,
+        surfaces: SurfaceColours? = nil
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
@@ -620,9 +633,23 @@ public struct ConstantColorPipeline: Sendable {
                                 let rho = ratioRow[col.x0] * (1 - a) + ratioRow[col.x1] * a
                                 let f4 = UnsafeRawPointer(fl + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
                                 let a4 = UnsafeRawPointer(am + 3 &* i).loadUnaligned(as: SIMD4<Float>.self)
-                                let fill = clipped
+                                var measured = f4 - a4
+                                var fill = clipped
                                     ? Self.clippedFill(flash: f4, ambient: a4, ratio: rho, limits: limits)
                                     : f4 / (1 + rho)
+                                // A channel near or at the white level: its flash-only value feathered into
+                                // the estimate from the surface's colour (`SurfaceColours`), so there is no
+                                // seam where the clipping begins.
+                                // The fill (where the flash-only estimate is mostly noise) goes the same way,
+                                // from F ⊘ (1 + ρ) to the estimate, by the largest channel's ramp.
+                                var ramp: Float = 0
+                                if let surfaces, max(f4[0], f4[1], f4[2]) >= limits.featherStart,
+                                    let (estimate, s) = limits.feathered(
+                                        flash: f4, ambient: a4, colour: surfaces.colour(x: i, y: y))
+                                {
+                                    if clipped { fill = estimate } else { measured = estimate }
+                                    ramp = s
+                                }
                                 // A flash-only value impossibly negative (below −3σ in a channel) is an
                                 // ambient sample that does not belong to this pixel: the registration's
                                 // interpolation across a depth edge, or motion. The fill has no such sample.
@@ -632,8 +659,10 @@ public struct ConstantColorPipeline: Sendable {
                                 // clipped fill is brought to the pixel's own flash-only level).
                                 let own = lit[i]
                                 let fillGain = clipped ? own : rho[3]
+                                let filled = clipped || ramp == 0
+                                    ? fill * fillGain : (1 - ramp) * fill * fillGain + ramp * measured * own
                                 blend.storeBytes(
-                                    of: (used * (f4 - a4) * own + (1 - used) * fill * fillGain) * gains[i],
+                                    of: (used * measured * own + (1 - used) * filled) * gains[i],
                                     toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
@@ -699,6 +728,9 @@ struct ClipLimits {
     let flashClip: Float
     /// An ambient channel below this rate (50 e⁻ in the frame, shot noise 14 %) is too dark to set a ratio.
     let ambientFloor: Float
+    /// From this flash-frame rate on (85 % of the white level, our choice) a channel's flash-only value is
+    /// feathered into the estimate from its surface's colour, all of it at `flashWhite`.
+    let featherStart: Float
 
     /// Exposure times of the flash and the ambient frame, s, in every lane.
     let timeF: SIMD4<Float>, timeA: SIMD4<Float>
@@ -709,6 +741,7 @@ struct ClipLimits {
         let span = noise.whiteLevel - noise.blackLevel
         flashClip = Float(span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
         flashWhite = 0.95 * flashClip
+        featherStart = 0.85 * flashClip
         ambientFloor = Float(50 / ambient.exposure.time)
         timeF = SIMD4(repeating: Float(flash.exposure.time))
         timeA = SIMD4(repeating: Float(ambient.exposure.time))
@@ -716,6 +749,36 @@ struct ClipLimits {
         floorF = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: flash.exposure.iso), 2))))
         floorA = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: ambient.exposure.iso), 2))))
         ratio2 = SIMD4(repeating: Float(pow(flash.exposure.time / ambient.exposure.time, 2)))
+    }
+
+    /// The flash-only value of a pixel whose flash channels reach `featherStart`, from its surface's flash-only
+    /// colour `colour` (`SurfaceColours`; trust in lane 3): each channel below `featherStart` as measured, and
+    /// each channel c at or above it blended from the measured f_c − a_c into colour_c × (the measured channels'
+    /// sum ⊘ their colours' sum), linearly from `featherStart` to `flashWhite`, where the estimate is all there
+    /// is; there it is held between the white level and twice it, less the ambient (`clippedFill`'s bounds).
+    /// Nil without a colour or without a channel below `featherStart`; with the value, the largest channel's
+    /// blend weight (0 at `featherStart`, 1 from `flashWhite` on).
+    @inline(__always)
+    func feathered(flash f: SIMD4<Float>, ambient a: SIMD4<Float>, colour k: SIMD4<Float>)
+        -> (SIMD4<Float>, Float)?
+    {
+        guard k[3] > 0 else { return nil }
+        var level: Float = 0, share: Float = 0
+        for c in 0..<3 where f[c] < featherStart {
+            level += f[c] - a[c]
+            share += k[c]
+        }
+        guard share > 0 else { return nil }
+        let scale = max(level, 0) / share
+        var out = f - a, largest: Float = 0
+        for c in 0..<3 where f[c] >= featherStart {
+            var estimate = k[c] * scale
+            if f[c] >= flashWhite { estimate = min(max(estimate, flashClip - a[c]), 2 * flashClip - a[c]) }
+            let s = min((f[c] - featherStart) / (flashWhite - featherStart), 1)
+            out[c] = (1 - s) * (f[c] - a[c]) + s * estimate
+            largest = max(largest, s)
+        }
+        return (out, largest)
     }
 
     /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below
@@ -731,9 +794,9 @@ struct ClipLimits {
 }
 
 extension ConstantColorPipeline {
-    /// The fill of a pixel clipped in the flash frame: the flash-only value of every channel that did
-    /// not clip, and for a clipped channel the ambient frame's ambient ⊘ ρ brought to the flash-only
-    /// level of the pixel's best-exposed unclipped channel.
+    /// The fill of a pixel clipped in the flash frame where no surface colour is known (`SurfaceColours`):
+    /// the flash-only value of every channel that did not clip, and for a clipped channel the ambient
+    /// frame's ambient ⊘ ρ brought to the flash-only level of the pixel's best-exposed unclipped channel.
     ///
     /// A flash highlight usually clips in one channel (red on a terracotta pot): the other two still
     /// measure the flash-only signal. Only the clipped channel needs the ambient frame, and only for

@@ -140,6 +140,7 @@ _Static_assert(offsetof(codec_parameters, format) == 28, "AVCodecParameters.form
 enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type_audio = 1 };
 enum { pix_fmt_yuv420p = 0, pix_fmt_nv12 = 23 };
 enum { sample_fmt_fltp = 8 };
+enum { packet_side_data_display_matrix = 5 };  // AV_PKT_DATA_DISPLAYMATRIX
 enum { opt_search_children = 1, avio_flag_write = 2, log_level_error = 16, sws_bilinear = 2 };
 #define ERROR_AGAIN (-11)
 #define ERROR_EOF (-(int)(('E') | ('O' << 8) | ('F' << 16) | ((unsigned)' ' << 24)))
@@ -179,6 +180,8 @@ static struct {
     void (*packet_rescale_ts)(packet *, rational, rational);
     int (*alloc_output_context)(format_context **, const void *, const char *, const char *);
     stream *(*new_stream)(format_context *, const void *);
+    uint8_t *(*stream_new_side_data)(stream *, int, size_t);
+    void (*display_rotation_set)(int32_t *, double);
     int (*avio_open)(void **, const char *, int);
     int (*avio_closep)(void **);
     int (*write_header)(format_context *, void **);
@@ -234,6 +237,8 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(codec, packet_rescale_ts, "av_packet_rescale_ts");
     RESOLVE(format, alloc_output_context, "avformat_alloc_output_context2");
     RESOLVE(format, new_stream, "avformat_new_stream");
+    RESOLVE(format, stream_new_side_data, "av_stream_new_side_data");
+    RESOLVE(util, display_rotation_set, "av_display_rotation_set");
     RESOLVE(format, avio_open, "avio_open");
     RESOLVE(format, avio_closep, "avio_closep");
     RESOLVE(format, write_header, "avformat_write_header");
@@ -372,6 +377,16 @@ static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     m->video_stream->avg_frame_rate = (rational){r->timescale, r->frame_ticks};
     status = api.parameters_from_context(m->video_stream->codecpar, m->video);
     if (status < 0) return fail(status, "describing the video stream", message, capacity);
+    int turn = ((r->rotation_degrees % 360) + 360) % 360;
+    if (turn != 0) {
+        // QuickTime and MPEG-4 keep a recording's orientation in the track header's matrix, which the muxer
+        // writes from the stream's display matrix. av_display_rotation_set takes the clockwise angle, as the
+        // request does (ffprobe then states the anticlockwise one, −90 for a portrait recording).
+        int32_t *matrix =
+            (int32_t *)api.stream_new_side_data(m->video_stream, packet_side_data_display_matrix, 9 * sizeof(int32_t));
+        if (!matrix) return CFFMPEG_ERR_MEMORY;
+        api.display_rotation_set(matrix, (double)turn);
+    }
 
     m->picture = api.frame_alloc();
     if (!m->picture) return CFFMPEG_ERR_MEMORY;
@@ -438,7 +453,7 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
         return CFFMPEG_ERR_UNAVAILABLE;
     }
     if (!r->path || !r->container || r->width <= 0 || r->height <= 0 || r->width % 2 || r->height % 2 ||
-        r->frame_ticks <= 0 || r->timescale <= 0) {
+        r->frame_ticks <= 0 || r->timescale <= 0 || r->rotation_degrees % 90 != 0) {
         set_message(message, capacity, "invalid movie request");
         return CFFMPEG_ERR_ARGUMENT;
     }

@@ -99,13 +99,17 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         let settings = outputSettings(for: connection)
         let compression = settings[AVVideoCompressionPropertiesKey] as? [String: Any] ?? [:]
         let audio = self.connection(with: .audio)
-        return MovieWriter.Plan(
+        // The connection only accepts multiples of 90 degrees (`isVideoRotationAngleSupported`).
+        let turn = Int(connection.videoRotationAngle.rounded()) / 90 * 90
+        var plan = MovieWriter.Plan(
             codec: settings[AVVideoCodecKey] as? AVVideoCodecType ?? .h264, container: "mov",
             width: Int(dimensions.width), height: Int(dimensions.height),
             frameDuration: device.activeVideoMinFrameDuration,
             bitRate: compression[AVVideoAverageBitRateKey] as? Int ?? 0,
             keyFrameInterval: compression[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
             hasAudio: audio.map { $0.isEnabled && $0.isActive } ?? false, fragmentInterval: movieFragmentInterval)
+        plan.rotationDegrees = turn
+        return plan
     }
 
     private func isVideo(_ connection: AVCaptureConnection) -> Bool {

@@ -108,7 +108,9 @@ extension AVCapturePhotoOutput {
         let preview = settings.format == nil ? nil : settings.previewRequest(photo: photoSize)
         let thumbnail = settings.format == nil ? nil : settings.thumbnailRequest(photo: photoSize)
         let livePhoto = settings.livePhotoMovieFileURL.map {
-            Self.livePhotoPlan(url: $0, device: device, session: session)
+            Self.livePhotoPlan(
+                url: $0, device: device, session: session,
+                rotationAngle: connection(with: .video)?.videoRotationAngle ?? 0)
         }
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,

@@ -12,6 +12,8 @@ extension AVCapturePhotoOutput {
         let frameDuration: CMTime
         let hasAudio: Bool
         let scene: String
+        /// The photo connection's clockwise rotation, kept in the movie's track matrix (spec §20 rule 10).
+        let rotationDegrees: Int
     }
 
     /// Seconds of movie on each side of the photo, as Apple describes Live Photos [D].
@@ -31,7 +33,9 @@ extension AVCapturePhotoOutput {
 
     /// The movie's plan for a request with a Live Photo URL: the active format scaled to at most
     /// `livePhotoMaxWidth`, at the stream's rate capped at 30 frames per second [I].
-    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?) -> LivePhotoPlan {
+    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationAngle: CGFloat)
+        -> LivePhotoPlan
+    {
         let format = device.activeFormat.dimensions
         let scale = min(1, Double(livePhotoMaxWidth) / Double(max(1, format.width)))
         func even(_ v: Int32) -> Int32 { max(2, Int32((Double(v) * scale / 2).rounded()) * 2) }
@@ -41,7 +45,8 @@ extension AVCapturePhotoOutput {
         return LivePhotoPlan(
             url: url, device: device,
             dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
-            frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene)
+            frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene,
+            rotationDegrees: Int(rotationAngle.rounded()) / 90 * 90)
     }
 
     /// Writes the movie: `livePhotoHalfSpan` seconds of frames before the photo and as many after,
@@ -75,7 +80,7 @@ extension AVCapturePhotoOutput {
                     codec: codec, container: "mov", width: w, height: h, frameDuration: tick,
                     bitRate: compression[AVVideoAverageBitRateKey] as? Int ?? 0,
                     keyFrameInterval: compression[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
-                    hasAudio: plan.hasAudio, fragmentInterval: .invalid))
+                    hasAudio: plan.hasAudio, fragmentInterval: .invalid, rotationDegrees: plan.rotationDegrees))
             let perBuffer = AVCaptureAudioDataOutput.samplesPerBuffer
             let rate = Double(AVCaptureAudioDataOutput.sampleRate)
             var nextAudio = 0

@@ -115,6 +115,37 @@ extension DropIn {
             #expect(video.frames == Int((movie.duration.seconds * fps).rounded()))
         }
 
+        // spec §20 rules 10, 12: the photo connection's rotation turns the Live Photo movie through its
+        // track matrix, as it does a recording.
+        @Test func livePhotoMovieKeepsThePhotoConnectionsRotation() throws {
+            let session = AVCaptureSession()
+            let output = AVCapturePhotoOutput()
+            session.beginConfiguration()
+            session.sessionPreset = .photo
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            let input = try AVCaptureDeviceInput(device: camera)
+            if session.canAddInput(input) { session.addInput(input) }
+            if session.canAddOutput(output) { session.addOutput(output) }
+            output.isLivePhotoCaptureEnabled = output.isLivePhotoCaptureSupported
+            session.commitConfiguration()
+            let connection = try #require(output.connection(with: .video))
+            connection.videoRotationAngle = 270
+            session.startRunning()
+            defer { session.stopRunning() }
+
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("live-turned.mov")
+            let settings = AVCapturePhotoSettings()
+            settings.livePhotoMovieFileURL = url
+            let events = LivePhotoEvents()
+            output.capturePhoto(with: settings, delegate: events)
+            #expect(events.waitForFinish())
+            let video = try #require(ProbedMovie(url).video)
+            // 270° clockwise is a quarter turn anticlockwise: ffprobe states it as 90.
+            #expect(video.rotation == 90)
+        }
+
         // spec §3.1 [D]: a movie file output in the session rules Live Photo out.
         @Test func movieOutputRulesOutLivePhoto() throws {
             let rig = try MovieRig(preset: .photo)

@@ -41,6 +41,8 @@ struct ProbedMovie {
         let sampleRate: Int?
         let channels: Int?
         let tag: String?
+        /// The display matrix's rotation as ffprobe states it (anticlockwise degrees); nil without a matrix.
+        let rotation: Int?
     }
 
     let streams: [Stream]
@@ -68,7 +70,10 @@ struct ProbedMovie {
                 width: s["width"] as? Int, height: s["height"] as? Int, frameRate: s["r_frame_rate"] as? String,
                 duration: number(s["duration"]), frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
                 sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) }, channels: s["channels"] as? Int,
-                tag: s["codec_tag_string"] as? String)
+                tag: s["codec_tag_string"] as? String,
+                rotation: (s["side_data_list"] as? [[String: Any]] ?? [])
+                    .first { $0["side_data_type"] as? String == "Display Matrix" }
+                    .flatMap { ($0["rotation"] as? Int) ?? ($0["rotation"] as? Double).map { Int($0.rounded()) } })
         }
         duration = number((root["format"] as? [String: Any])?["duration"])
     }
@@ -189,6 +194,47 @@ extension DropIn {
             let probe = try ProbedMovie(url)
             #expect(probe.streams.count == 1)
             try expectClip(probe, codec: "h264", rig: rig, seconds: 1)
+        }
+
+        // spec §20 rule 10: the connection's rotation (here the portrait turn a rotation coordinator gives
+        // the back camera) is kept in the track matrix, as Apple documents for movie file outputs; the
+        // stored pictures keep the sensor's landscape size.
+        @Test func rotationIsKeptInTheTrackMatrix() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            let connection = try #require(rig.output.connection(with: .video))
+            #expect(connection.isVideoRotationAngleSupported(90))
+            connection.videoRotationAngle = 90
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("portrait.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            let video = try #require(ProbedMovie(url).video)
+            #expect(video.width == 1280 && video.height == 720)
+            // A clockwise quarter turn is −90 in ffprobe's anticlockwise convention.
+            #expect(video.rotation == -90)
+        }
+
+        // spec §20 rule 10: without a rotation the track has no display matrix to turn it.
+        @Test func unrotatedMovieHasNoTurn() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("landscape.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            #expect(events.waitForFinish())
+            let video = try #require(ProbedMovie(url).video)
+            #expect(video.rotation == nil || video.rotation == 0)
         }
 
         // spec §20 rules 6, 10: with a microphone the movie carries AAC audio alongside the video.

@@ -48,6 +48,8 @@ typedef struct cffmpeg_movie_request {
     int key_interval;        ///< Frames between key frames.
     int audio_sample_rate;   ///< 0 for no audio track; else mono AAC at this rate, 1,024-sample buffers.
     int64_t fragment_microseconds;  ///< 0 writes one movie box at the end; else fragments this long.
+    int rotation_degrees;    ///< Clockwise turn for display, a multiple of 90, kept in the track matrix (the
+                             ///< pictures are stored as given).
 } cffmpeg_movie_request;
 
 typedef struct cffmpeg_movie cffmpeg_movie;

@@ -25,6 +25,9 @@ final class MovieWriter: @unchecked Sendable {
         var hasAudio: Bool
         /// Zero or invalid: one movie box at the end.
         var fragmentInterval: CMTime
+        /// The clockwise turn a player applies, a multiple of 90 degrees: the connection's rotation, kept in
+        /// the track matrix while the frames stay as the sensor made them (spec §20 rule 10).
+        var rotationDegrees = 0
     }
 
     /// The Debian packages that carry FFmpeg's libraries, for messages.
@@ -66,7 +69,7 @@ final class MovieWriter: @unchecked Sendable {
                     timescale: plan.frameDuration.timescale, bit_rate: Int64(plan.bitRate),
                     key_interval: Int32(clamping: plan.keyFrameInterval),
                     audio_sample_rate: plan.hasAudio ? Int32(AVCaptureAudioDataOutput.sampleRate) : 0,
-                    fragment_microseconds: fragment)
+                    fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees))
                 return cffmpeg_movie_open(&request, &opened, &message, message.count)
             }
         }

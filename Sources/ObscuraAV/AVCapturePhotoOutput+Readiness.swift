@@ -69,7 +69,8 @@ extension AVCapturePhotoOutput {
         }
     }
 
-    /// Whether a new request would be served now (see the table above; KVO on Apple's side).
+    /// Whether a new request would be served now (see the table above). Key-value observable: observers
+    /// hear each change, on the thread that made it (spec §3.3 [D]).
     public var captureReadiness: CaptureReadiness {
         let running = session?.isRunning ?? false
         let responsive = isResponsiveCaptureEnabled
@@ -131,6 +132,12 @@ extension AVCapturePhotoOutput {
 
     /// Tells the coordinators to recompute; each tells its delegate only of a change.
     func readinessMayHaveChanged() {
+        let now = captureReadiness
+        let changed = lock.withLock { () -> Bool in
+            defer { inner.reportedReadiness = now }
+            return inner.reportedReadiness != now
+        }
+        if changed { observers.didChange(\AVCapturePhotoOutput.captureReadiness) }
         for coordinator in readinessCoordinators.all { coordinator.outputReadinessChanged() }
     }
 }

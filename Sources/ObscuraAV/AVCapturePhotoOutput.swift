@@ -50,6 +50,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         var fastCapturePrioritizationEnabled = false
         /// Requests between `capturePhoto` and `didFinishCapture`, by uniqueID, in acceptance order.
         var inFlight: [(id: Int64, phase: CapturePhase)] = []
+        /// The readiness key-value observers last heard of (spec §3.3 [D]: `captureReadiness` is observable).
+        var reportedReadiness = CaptureReadiness.sessionNotRunning
     }
 
     /// Where an accepted request is: exposing the sensor, or being processed into photos.

@@ -396,6 +396,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         guard started else { return }
         StreamEngine.shared.sessionDidStart(self)  // spec §1.3 [D]: the streams now run by themselves
         observers.didChange(\AVCaptureSession.isRunning)
+        photoReadinessMayHaveChanged()
         NotificationCenter.default.post(name: AVCaptureSession.didStartRunningNotification, object: self)
     }
 
@@ -418,10 +419,16 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             return
         case .running:
             observers.didChange(\AVCaptureSession.isRunning)
+            photoReadinessMayHaveChanged()
             NotificationCenter.default.post(name: AVCaptureSession.didStopRunningNotification, object: self)
         case .interrupted:
             observers.didChange(\AVCaptureSession.isInterrupted)
         }
+    }
+
+    /// A photo output's readiness follows whether the session runs (spec §3.3 [D]).
+    private func photoReadinessMayHaveChanged() {
+        for case let photo as AVCapturePhotoOutput in outputs { photo.readinessMayHaveChanged() }
     }
 
     /// Begins an interruption of a running session (spec §1.3 [D]); emulator control.
@@ -434,6 +441,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         guard wasRunning else { return }
         observers.didChange(\AVCaptureSession.isRunning)
         observers.didChange(\AVCaptureSession.isInterrupted)
+        photoReadinessMayHaveChanged()
         NotificationCenter.default.post(
             name: AVCaptureSession.wasInterruptedNotification, object: self,
             userInfo: [AVCaptureSessionInterruptionReasonKey: reason.rawValue])
@@ -450,6 +458,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         guard resumed else { return }
         observers.didChange(\AVCaptureSession.isInterrupted)
         observers.didChange(\AVCaptureSession.isRunning)
+        photoReadinessMayHaveChanged()
         NotificationCenter.default.post(name: AVCaptureSession.interruptionEndedNotification, object: self)
         NotificationCenter.default.post(name: AVCaptureSession.didStartRunningNotification, object: self)
     }

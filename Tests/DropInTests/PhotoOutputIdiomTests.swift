@@ -271,6 +271,27 @@ extension DropIn {
             #expect(coordinator.captureReadiness == .ready)
         }
 
+        // spec §3.3 [D]: the output's own readiness is key-value observable, as apps observe it to enable
+        // the shutter button without a coordinator.
+        @Test func outputReadinessIsKeyValueObservable() throws {
+            let rig = try PhotoSessionRig()
+            let seen = ReadinessLog()
+            let observation = rig.photoOutput.observe(\.captureReadiness, options: [.initial, .new]) { _, change in
+                if let value = change.newValue { seen.append(value) }
+            }
+            defer { observation.invalidate() }
+            rig.session.startRunning()
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
+            #expect(log.waitForFinishes())
+            rig.session.stopRunning()
+            #expect(
+                seen.values == [
+                    .sessionNotRunning, .ready, .notReadyWaitingForCapture, .notReadyWaitingForProcessing, .ready,
+                    .sessionNotRunning,
+                ])
+        }
+
         // spec §3.3 [D][I]: a tracked request makes the coordinator not ready until it is stopped.
         @Test func trackingACaptureRequestDisablesTheShutterMomentarily() throws {
             let rig = try PhotoSessionRig()
@@ -467,3 +488,4 @@ extension DropIn {
         }
     }
 }
+

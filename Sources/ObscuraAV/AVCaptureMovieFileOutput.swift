@@ -99,8 +99,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         let settings = outputSettings(for: connection)
         let compression = settings[AVVideoCompressionPropertiesKey] as? [String: Any] ?? [:]
         let audio = self.connection(with: .audio)
-        // The connection only accepts multiples of 90 degrees (`isVideoRotationAngleSupported`).
-        let turn = Int(connection.videoRotationAngle.rounded()) / 90 * 90
+        let turn = connection.videoTransform.quarterTurns * 90
         var plan = MovieWriter.Plan(
             codec: settings[AVVideoCodecKey] as? AVVideoCodecType ?? .h264, container: "mov",
             width: Int(dimensions.width), height: Int(dimensions.height),

@@ -28,13 +28,13 @@ enum PhotoFileFormat: Equatable {
 
 extension AVCapturePhoto {
     /// The Exif a phone writes: Make "Apple", the device's name as Model, exposure, f-number,
-    /// ISO, focal length, flash, orientation 6 (the sensor's top to the right, spec §5).
+    /// ISO, focal length, flash, and the orientation the photo connection gave (spec §5).
     fileprivate func exif(_ r: RenderedPhoto) -> ExifMetadata {
         let request = pending.request
         // A virtual camera has no lens of its own: the physical camera that renders it does.
         let optics = (try? request.profile.renderingCamera(for: request.camera))?.optics ?? request.camera.optics
         return ExifMetadata(
-            make: "Apple", model: request.profile.name, software: "Obscura", orientation: 6,
+            make: "Apple", model: request.profile.name, software: "Obscura", orientation: extras.orientation,
             exposureTimeSeconds: r.exposureDurationSeconds, fNumber: optics?.fNumber ?? 0,
             iso: Int(r.iso.rounded()), focalLengthMM: optics?.focalLengthMM ?? 0,
             focalLength35mmEquivalentMM: optics.map { Int($0.focalLength35mmEquivalentMM.rounded()) },

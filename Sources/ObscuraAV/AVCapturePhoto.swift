@@ -162,7 +162,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     public var metadata: [String: Any] {
         guard let r = rendered else { return [:] }
         var metadata: [String: Any] = [
-            "PixelWidth": r.pixels.width, "PixelHeight": r.pixels.height, "Orientation": 6,
+            "PixelWidth": r.pixels.width, "PixelHeight": r.pixels.height, "Orientation": extras.orientation,
             "ProfileName": r.encoding.name,
             "{Exif}": [
                 "ExposureTime": r.exposureDurationSeconds, "ISOSpeedRatings": [Int(r.iso.rounded())],
@@ -263,4 +263,7 @@ struct PhotoExtras {
     var calibration: CameraCalibration?
     /// Constituent photos only: the centred share of the photo inside the preview (1 = all).
     var visibleFraction: Double?
+    /// The Exif orientation (TIFF tag 274, 1…8) the photo connection's rotation and mirroring give when the
+    /// request is made: the pixels stay as the sensor saw them and viewers turn them (spec §5 [D]).
+    var orientation = 1
 }

@@ -110,7 +110,7 @@ extension AVCapturePhotoOutput {
         let livePhoto = settings.livePhotoMovieFileURL.map {
             Self.livePhotoPlan(
                 url: $0, device: device, session: session,
-                rotationAngle: connection(with: .video)?.videoRotationAngle ?? 0)
+                rotationDegrees: (connection(with: .video)?.videoTransform.quarterTurns ?? 0) * 90)
         }
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
@@ -131,6 +131,10 @@ extension AVCapturePhotoOutput {
         }
         var extras = PhotoExtras()
         extras.fileFormat = PhotoFileFormat(settings)
+        // spec §5 [D]: a photo connection's rotation and mirroring travel as the Exif orientation.
+        if let connection = connection(with: .video) {
+            extras.orientation = connection.videoTransform.exifOrientation
+        }
         if settings.isDepthDataDeliveryEnabled {
             // spec §3.2 rule 17 has made sure the output delivers depth; N17: nil without a model.
             extras.depth = PendingDepth.forPhoto(

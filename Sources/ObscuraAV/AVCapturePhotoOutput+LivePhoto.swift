@@ -33,7 +33,7 @@ extension AVCapturePhotoOutput {
 
     /// The movie's plan for a request with a Live Photo URL: the active format scaled to at most
     /// `livePhotoMaxWidth`, at the stream's rate capped at 30 frames per second [I].
-    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationAngle: CGFloat)
+    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationDegrees: Int)
         -> LivePhotoPlan
     {
         let format = device.activeFormat.dimensions
@@ -46,7 +46,7 @@ extension AVCapturePhotoOutput {
             url: url, device: device,
             dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
             frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene,
-            rotationDegrees: Int(rotationAngle.rounded()) / 90 * 90)
+            rotationDegrees: rotationDegrees)
     }
 
     /// Writes the movie: `livePhotoHalfSpan` seconds of frames before the photo and as many after,

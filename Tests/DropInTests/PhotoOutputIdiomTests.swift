@@ -271,6 +271,36 @@ extension DropIn {
             #expect(coordinator.captureReadiness == .ready)
         }
 
+        // spec §5 [D]: a photo connection's rotation and mirroring reach the photo as its Exif
+        // orientation, not as turned pixels. The expected tags are TIFF 6.0's Orientation values for
+        // a picture shown after turning it clockwise and then mirroring it left to right: a quarter
+        // turn puts the stored top row on the right (6), and the mirror then puts it on the left
+        // while the stored left column stays on top (5, the transpose).
+        @Test(arguments: [
+            (0, false, 1), (90, false, 6), (180, false, 3), (270, false, 8),
+            (0, true, 2), (90, true, 5), (180, true, 4), (270, true, 7),
+        ])
+        func connectionOrientationBecomesTheExifOrientation(angle: Int, mirrored: Bool, expected: Int) throws {
+            let rig = try PhotoSessionRig()
+            let connection = try #require(rig.photoOutput.connection(with: .video))
+            connection.videoRotationAngle = CGFloat(angle)
+            if connection.isVideoMirroringSupported {
+                connection.automaticallyAdjustsVideoMirroring = false
+                connection.isVideoMirrored = mirrored
+            }
+            #expect(connection.isVideoMirrored == mirrored)
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            let log = EventLog()
+            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
+            #expect(log.waitForFinishes())
+            let photo = try #require(log.photos.first)
+            #expect(photo.metadata["Orientation"] as? Int == expected)
+            let width = try #require(photo.metadata["PixelWidth"] as? Int)
+            let height = try #require(photo.metadata["PixelHeight"] as? Int)
+            #expect(width > height, "the stored picture stays in the sensor's landscape orientation")
+        }
+
         // spec §3.3 [D]: the output's own readiness is key-value observable, as apps observe it to enable
         // the shutter button without a coordinator.
         @Test func outputReadinessIsKeyValueObservable() throws {

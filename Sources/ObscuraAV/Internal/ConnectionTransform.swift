@@ -25,6 +25,13 @@ struct ConnectionTransform: Equatable {
     /// Whether width and height trade places.
     var swapsAxes: Bool { quarterTurns % 2 == 1 }
 
+    /// The Exif orientation (TIFF tag 274) that tells a viewer to apply this transform to a stored picture:
+    /// the turn, then the mirror across the turned picture's vertical axis, as `sourcePixel` does. Row 0 of
+    /// the picture lands on the right for a quarter turn (6) and on the left once mirrored (5, the transpose).
+    var exifOrientation: Int {
+        mirrored ? [2, 5, 4, 7][quarterTurns] : [1, 6, 3, 8][quarterTurns]
+    }
+
     /// The dimensions after the transform.
     func dimensions(_ d: CMVideoDimensions) -> CMVideoDimensions {
         swapsAxes ? CMVideoDimensions(width: d.height, height: d.width) : d

@@ -54,7 +54,8 @@ struct PhotoFileFormatTests {
         #expect(tags["FileType"] as? String == fileType)
         #expect(tags["Make"] as? String == "Apple")
         #expect(tags["Model"] as? String == "iPhone 7 Plus")
-        #expect(tags["Orientation"] as? Int == 6)
+        // spec §5 [D]: the orientation is the photo connection's, as the photo's own metadata says.
+        #expect(tags["Orientation"] as? Int == photo.metadata["Orientation"] as? Int)
         let width = try #require(photo.metadata["PixelWidth"] as? Int)
         let height = try #require(photo.metadata["PixelHeight"] as? Int)
         #expect(tags["ImageWidth"] as? Int == width)
@@ -98,7 +99,11 @@ struct PhotoFileFormatTests {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
             let rig = try AVCapturePhotoDepthTests.dualRig()
+            // A portrait capture: the photo connection turned a quarter clockwise, as a rotation coordinator
+            // asks of a phone held upright; the pixels stay landscape and Exif says "turn 90° clockwise".
+            try #require(rig.output.connection(with: .video)).videoRotationAngle = 90
             let photo = try #require(capture(rig, Self.settings(.jpeg, depth: true)).photos.first)
+            #expect(photo.metadata["Orientation"] as? Int == 6)
             let data = try #require(photo.fileDataRepresentation())
             #expect(data.starts(with: [0xFF, 0xD8, 0xFF]))
             let url = try Self.temporary(data, "jpg")
@@ -138,7 +143,10 @@ struct PhotoFileFormatTests {
                 Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
                 return
             }
+            // Upside down: Exif orientation 3, "turn 180°".
+            try #require(rig.output.connection(with: .video)).videoRotationAngle = 180
             let photo = try #require(capture(rig, Self.settings(.hevc, depth: true)).photos.first)
+            #expect(photo.metadata["Orientation"] as? Int == 3)
             let data = try #require(photo.fileDataRepresentation())
             #expect(data.count > 12 && data[4..<12] == Data("ftypheic".utf8))
             let url = try Self.temporary(data, "heic")

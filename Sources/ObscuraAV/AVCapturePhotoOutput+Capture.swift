@@ -133,7 +133,7 @@ extension AVCapturePhotoOutput {
         extras.fileFormat = PhotoFileFormat(settings)
         // spec §5 [D]: a photo connection's rotation and mirroring travel as the Exif orientation.
         if let connection = connection(with: .video) {
-            extras.orientation = connection.videoTransform.exifOrientation
+            extras.orientation = connection.videoTransform.exifOrientation.rawValue
         }
         if settings.isDepthDataDeliveryEnabled {
             // spec §3.2 rule 17 has made sure the output delivers depth; N17: nil without a model.

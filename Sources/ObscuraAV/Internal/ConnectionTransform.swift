@@ -1,4 +1,5 @@
 import Foundation
+import Sensor
 
 /// How a connection reorients video: a clockwise rotation by a multiple of 90°, then an optional horizontal
 /// mirror, applied to the pixels of every plane and to the camera intrinsic matrix (spec §1.5 [D]).
@@ -25,11 +26,14 @@ struct ConnectionTransform: Equatable {
     /// Whether width and height trade places.
     var swapsAxes: Bool { quarterTurns % 2 == 1 }
 
-    /// The Exif orientation (TIFF tag 274) that tells a viewer to apply this transform to a stored picture:
-    /// the turn, then the mirror across the turned picture's vertical axis, as `sourcePixel` does. Row 0 of
-    /// the picture lands on the right for a quarter turn (6) and on the left once mirrored (5, the transpose).
-    var exifOrientation: Int {
-        mirrored ? [2, 5, 4, 7][quarterTurns] : [1, 6, 3, 8][quarterTurns]
+    /// The Exif orientation that tells a viewer to apply this transform to a stored picture: the turn, then
+    /// the mirror across the turned picture's vertical axis, as `sourcePixel` does. Row 0 of the picture
+    /// lands on the right for a quarter turn (`.right`) and on the left once mirrored (`.leftMirrored`,
+    /// the transpose).
+    var exifOrientation: ExifOrientation {
+        let turned: [ExifOrientation] = mirrored ? [.upMirrored, .leftMirrored, .downMirrored, .rightMirrored]
+            : [.up, .right, .down, .left]
+        return turned[quarterTurns]
     }
 
     /// The dimensions after the transform.

@@ -64,23 +64,36 @@ final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
     func waitForFinish(seconds: Double = 300) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 }
 
+/// A session under the `.photo` preset with the default camera and a photo output that has Live Photo
+/// turned on where supported, configured as Apple's sample does.
+final class LivePhotoRig: @unchecked Sendable {
+    let session = AVCaptureSession()
+    let output = AVCapturePhotoOutput()
+    /// `isLivePhotoCaptureSupported` as read inside the configuration block, once both were added.
+    let supportedWhileConfiguring: Bool
+
+    init() throws {
+        session.beginConfiguration()
+        session.sessionPreset = .photo
+        let camera = try #require(AVCaptureDevice.default(for: .video))
+        let input = try AVCaptureDeviceInput(device: camera)
+        if session.canAddInput(input) { session.addInput(input) }
+        if session.canAddOutput(output) { session.addOutput(output) }
+        supportedWhileConfiguring = output.isLivePhotoCaptureSupported
+        output.isLivePhotoCaptureEnabled = output.isLivePhotoCaptureSupported
+        session.commitConfiguration()
+    }
+}
+
 extension DropIn {
     @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
     struct LivePhotoIdiomTests {
         // spec §6, §20 rule 12: Apple's sample turns Live Photo on when supported and gets a movie of
         // about 1.5 s each side of the photo, the movie callbacks after the photo's and before the end.
         @Test func livePhotoMovieSurroundsThePhoto() throws {
-            let session = AVCaptureSession()
-            let output = AVCapturePhotoOutput()
-            session.beginConfiguration()
-            session.sessionPreset = .photo
-            let camera = try #require(AVCaptureDevice.default(for: .video))
-            let input = try AVCaptureDeviceInput(device: camera)
-            if session.canAddInput(input) { session.addInput(input) }
-            if session.canAddOutput(output) { session.addOutput(output) }
-            #expect(output.isLivePhotoCaptureSupported)
-            output.isLivePhotoCaptureEnabled = output.isLivePhotoCaptureSupported
-            session.commitConfiguration()
+            let rig = try LivePhotoRig()
+            #expect(rig.supportedWhileConfiguring)
+            let (session, output) = (rig.session, rig.output)
             session.startRunning()
             defer { session.stopRunning() }
 
@@ -118,16 +131,8 @@ extension DropIn {
         // spec §20 rules 10, 12: the photo connection's rotation turns the Live Photo movie through its
         // track matrix, as it does a recording.
         @Test func livePhotoMovieKeepsThePhotoConnectionsRotation() throws {
-            let session = AVCaptureSession()
-            let output = AVCapturePhotoOutput()
-            session.beginConfiguration()
-            session.sessionPreset = .photo
-            let camera = try #require(AVCaptureDevice.default(for: .video))
-            let input = try AVCaptureDeviceInput(device: camera)
-            if session.canAddInput(input) { session.addInput(input) }
-            if session.canAddOutput(output) { session.addOutput(output) }
-            output.isLivePhotoCaptureEnabled = output.isLivePhotoCaptureSupported
-            session.commitConfiguration()
+            let rig = try LivePhotoRig()
+            let (session, output) = (rig.session, rig.output)
             let connection = try #require(output.connection(with: .video))
             connection.videoRotationAngle = 270
             session.startRunning()

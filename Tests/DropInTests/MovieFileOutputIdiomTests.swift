@@ -145,6 +145,20 @@ final class MovieRig: @unchecked Sendable {
         let connection = try #require(output.connection(with: .video))
         output.setOutputSettings([AVVideoCodecKey: codec], for: connection)
     }
+
+    /// Runs the session and records `name` in a new folder until the output's own limit ends the
+    /// recording; returns what ffprobe reads of the file and the delegate's record. The folder goes.
+    func recordToLimit(_ name: String) throws -> (probe: ProbedMovie, events: RecordingEvents) {
+        let folder = try MovieSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(name)
+        let events = RecordingEvents()
+        session.startRunning()
+        defer { session.stopRunning() }
+        output.startRecording(to: url, recordingDelegate: events)
+        #expect(events.waitForFinish())
+        return (try ProbedMovie(url), events)
+    }
 }
 
 extension DropIn {
@@ -206,15 +220,7 @@ extension DropIn {
             #expect(connection.isVideoRotationAngleSupported(90))
             connection.videoRotationAngle = 90
             rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
-            let folder = try MovieSupport.folder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let url = folder.appendingPathComponent("portrait.mov")
-            let events = RecordingEvents()
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            rig.output.startRecording(to: url, recordingDelegate: events)
-            #expect(events.waitForFinish())
-            let video = try #require(ProbedMovie(url).video)
+            let video = try #require(rig.recordToLimit("portrait.mov").probe.video)
             #expect(video.width == 1280 && video.height == 720)
             // A clockwise quarter turn is −90 in ffprobe's anticlockwise convention.
             #expect(video.rotation == -90)
@@ -225,15 +231,7 @@ extension DropIn {
             let rig = try MovieRig(preset: .hd1280x720)
             try rig.use(.h264)
             rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
-            let folder = try MovieSupport.folder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let url = folder.appendingPathComponent("landscape.mov")
-            let events = RecordingEvents()
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            rig.output.startRecording(to: url, recordingDelegate: events)
-            #expect(events.waitForFinish())
-            let video = try #require(ProbedMovie(url).video)
+            let video = try #require(rig.recordToLimit("landscape.mov").probe.video)
             #expect(video.rotation == nil || video.rotation == 0)
         }
 
@@ -243,15 +241,7 @@ extension DropIn {
             #expect(rig.output.connection(with: .audio) != nil)
             try rig.use(.h264)
             rig.output.maxRecordedDuration = CMTime(value: 2, timescale: 1)
-            let folder = try MovieSupport.folder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let url = folder.appendingPathComponent("voice.mov")
-            let events = RecordingEvents()
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            rig.output.startRecording(to: url, recordingDelegate: events)
-            #expect(events.waitForFinish())
-            let probe = try ProbedMovie(url)
+            let probe = try rig.recordToLimit("voice.mov").probe
             #expect(probe.streams.count == 2)
             try expectClip(probe, codec: "h264", rig: rig, seconds: 2)
             let audio = try #require(probe.audio)

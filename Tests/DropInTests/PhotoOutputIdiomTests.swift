@@ -19,6 +19,16 @@ final class PhotoSessionRig: @unchecked Sendable {
         if session.canAddOutput(photoOutput) { session.addOutput(photoOutput) }
         session.commitConfiguration()
     }
+
+    /// Runs the session for one capture and returns its photo once `didFinishCapture` has come.
+    func captureOne(_ settings: AVCapturePhotoSettings = AVCapturePhotoSettings()) throws -> AVCapturePhoto {
+        session.startRunning()
+        defer { session.stopRunning() }
+        let log = EventLog()
+        photoOutput.capturePhoto(with: settings, delegate: log)
+        #expect(log.waitForFinishes())
+        return try #require(log.photos.first)
+    }
 }
 
 /// A capture delegate that records callbacks as "<uniqueID>:<event>" and lets a test wait.
@@ -289,12 +299,7 @@ extension DropIn {
                 connection.isVideoMirrored = mirrored
             }
             #expect(connection.isVideoMirrored == mirrored)
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            let log = EventLog()
-            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
-            #expect(log.waitForFinishes())
-            let photo = try #require(log.photos.first)
+            let photo = try rig.captureOne()
             #expect(photo.metadata["Orientation"] as? Int == expected)
             let width = try #require(photo.metadata["PixelWidth"] as? Int)
             let height = try #require(photo.metadata["PixelHeight"] as? Int)
@@ -400,13 +405,7 @@ extension DropIn {
 
         // spec §5 [D]: without a preview format there is no preview.
         @Test func noPreviewWithoutPreviewPhotoFormat() throws {
-            let rig = try PhotoSessionRig()
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            let log = EventLog()
-            rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
-            #expect(log.waitForFinishes())
-            let photo = try #require(log.photos.first)
+            let photo = try PhotoSessionRig().captureOne()
             #expect(photo.previewPixelBuffer == nil)
             #expect(photo.previewCGImageRepresentation() == nil)
             #expect(photo.resolvedSettings.previewDimensions.width == 0)

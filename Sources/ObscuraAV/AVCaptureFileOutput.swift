@@ -2,10 +2,15 @@ import CaptureRules
 import Foundation
 
 /// Learns how a file recording goes (`AVCaptureFileOutputRecordingDelegate`). Only
-/// `didFinishRecordingTo` is required, as in Objective-C; the start callback has an empty default.
+/// `didFinishRecordingTo` is required, as in Objective-C; the start, pause and resume callbacks have
+/// empty defaults.
 public protocol AVCaptureFileOutputRecordingDelegate: NSObjectProtocol {
     func fileOutput(
         _ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection])
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didPauseRecordingTo fileURL: URL, from connections: [AVCaptureConnection])
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didResumeRecordingTo fileURL: URL, from connections: [AVCaptureConnection])
     func fileOutput(
         _ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
         error: Error?)
@@ -14,6 +19,12 @@ public protocol AVCaptureFileOutputRecordingDelegate: NSObjectProtocol {
 extension AVCaptureFileOutputRecordingDelegate {
     public func fileOutput(
         _ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {}
+    public func fileOutput(
+        _ output: AVCaptureFileOutput, didPauseRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {}
+    public func fileOutput(
+        _ output: AVCaptureFileOutput, didResumeRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
     ) {}
 }
 
@@ -37,6 +48,10 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// True from `startRecording` until `didFinishRecordingTo` has returned (spec §20 rule 6).
     public var isRecording: Bool { fileLock.withLock { current != nil } }
+
+    /// Whether the current recording is paused (iOS 18; spec §20 rule 13): frames and audio are not
+    /// written until `resumeRecording()`. False when not recording.
+    public var isRecordingPaused: Bool { fileLock.withLock { current?.isPaused ?? false } }
 
     /// The media time recorded to the current file (the last file's once it finished).
     public var recordedDuration: CMTime { fileLock.withLock { current?.recordedDuration ?? last.duration } }
@@ -96,6 +111,20 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// follows. Does nothing when not recording (spec §20 rule 8).
     open func stopRecording() {
         fileLock.withLock { current }?.stop(.clientStopped)
+    }
+
+    /// Stops writing samples to the current file but keeps it open, so that `resumeRecording()` can
+    /// add a later stretch to it; `didPauseRecordingTo` follows. Does nothing when not recording or
+    /// already paused (spec §20 rule 13).
+    open func pauseRecording() {
+        fileLock.withLock { current }?.pause()
+    }
+
+    /// Writes samples to the current file again after `pauseRecording()`, straight after what was
+    /// written before the pause; `didResumeRecordingTo` follows. Does nothing unless paused (spec §20
+    /// rule 13).
+    open func resumeRecording() {
+        fileLock.withLock { current }?.resume()
     }
 
     /// The file's layout, from the camera's active format; movie outputs override it.

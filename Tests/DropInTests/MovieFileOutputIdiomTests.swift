@@ -101,6 +101,18 @@ final class RecordingEvents: NSObject, AVCaptureFileOutputRecordingDelegate, @un
     }
 
     func fileOutput(
+        _ output: AVCaptureFileOutput, didPauseRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {
+        lock.withLock { calls.append("pause") }
+    }
+
+    func fileOutput(
+        _ output: AVCaptureFileOutput, didResumeRecordingTo fileURL: URL, from connections: [AVCaptureConnection]
+    ) {
+        lock.withLock { calls.append("resume") }
+    }
+
+    func fileOutput(
         _ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
         error: Error?
     ) {
@@ -235,6 +247,62 @@ extension DropIn {
             #expect(video.rotation == nil || video.rotation == 0)
         }
 
+        // spec §20 rule 13 (iOS 18): a paused recording writes nothing while the stream runs on; after
+        // the resume the file continues where it stopped, video and audio alike, with no gap.
+        @Test func pausedStretchIsLeftOutOfTheFile() throws {
+            let rig = try MovieRig(preset: .hd1280x720, microphone: true)
+            try rig.use(.h264)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("paused.mov")
+            let events = RecordingEvents()
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            #expect(!rig.output.isRecordingPaused)
+            rig.output.startRecording(to: url, recordingDelegate: events)
+            let frame = rig.camera.activeVideoMinFrameDuration.seconds
+            /// Waits until the output has recorded at least `seconds`; false after a minute.
+            func recorded(atLeast seconds: Double) -> Bool {
+                let deadline = Date().addingTimeInterval(60)
+                while rig.output.recordedDuration.seconds < seconds - 1e-9 {
+                    if Date() > deadline { return false }
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+                return true
+            }
+            #expect(recorded(atLeast: 0.5))
+            rig.output.pauseRecording()
+            #expect(rig.output.isRecordingPaused)
+            let atPause = rig.output.recordedDuration
+            // The stream runs on (its frames reach a video data output meanwhile) but none is written.
+            let probeOutput = AVCaptureVideoDataOutput()
+            let counter = FrameCounter()
+            probeOutput.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "paused.frames"))
+            rig.session.beginConfiguration()
+            if rig.session.canAddOutput(probeOutput) { rig.session.addOutput(probeOutput) }
+            rig.session.commitConfiguration()
+            #expect((0..<15).allSatisfy { _ in counter.frames.wait(timeout: .now() + 60) == .success })
+            #expect(rig.output.recordedDuration == atPause)
+            rig.output.resumeRecording()
+            #expect(!rig.output.isRecordingPaused)
+            #expect(recorded(atLeast: atPause.seconds + 0.5))
+            rig.output.stopRecording()
+            #expect(events.waitForFinish())
+            #expect(events.error == nil)
+            #expect(events.events == ["start", "pause", "resume", "finish"])
+            let written = rig.output.recordedDuration.seconds
+            let probe = try ProbedMovie(url)
+            let video = try #require(probe.video)
+            // The file holds the recorded frames only: the paused stretch (15 frames or more) is absent.
+            #expect(video.frames == Int((written / frame).rounded()))
+            let duration = try #require(video.duration)
+            #expect(abs(duration - written) <= frame + 1e-6, "video \(duration) s, recorded \(written) s")
+            let audio = try #require(probe.audio)
+            let audioDuration = try #require(audio.duration)
+            // As for an unpaused clip, the audio covers the video to within two 1,024-sample buffers.
+            #expect(abs(audioDuration - written) <= 2 * 2048.0 / 44_100, "audio \(audioDuration) s")
+        }
+
         // spec §20 rules 6, 10: with a microphone the movie carries AAC audio alongside the video.
         @Test func microphoneAddsAnAACTrack() throws {
             let rig = try MovieRig(preset: .hd1280x720, microphone: true)
@@ -360,3 +428,4 @@ extension DropIn {
         }
     }
 }
+

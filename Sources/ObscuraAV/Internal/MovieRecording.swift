@@ -38,8 +38,15 @@ final class MovieRecording: @unchecked Sendable {
     private var state = State.preparing
     private var ending: Ending?
     private var frames: Int64 = 0
+    /// The stream's sample index that sits at the file's sample 0: audio buffer j goes to the file at
+    /// j · samplesPerBuffer − startSample. A resume moves it on, so the file's audio has no gap.
     private var startSample: Int64 = 0
     private var nextAudio = 0
+    /// The file's audio so far, in samples (where the next buffer may start at the earliest).
+    private var audioEnd: Int64 = 0
+    /// Paused (spec §20 rule 13), and whether the next frame taken is the first after a resume.
+    private var paused = false
+    private var resuming = false
     private var bytes: Int64 = 0
     /// Touched only on `encodeQueue`.
     private var writer: MovieWriter?
@@ -73,6 +80,41 @@ final class MovieRecording: @unchecked Sendable {
     var recordedFileSize: Int64 { lock.withLock { bytes } }
 
     var acceptsFrames: Bool { lock.withLock { state == .waiting || state == .writing } }
+
+    var isPaused: Bool { lock.withLock { paused && (state == .waiting || state == .writing) } }
+
+    /// Stops taking frames until `resume`; the delegate hears of it (spec §20 rule 13).
+    func pause() {
+        let changed = lock.withLock { () -> Bool in
+            guard state == .waiting || state == .writing, !paused else { return false }
+            paused = true
+            return true
+        }
+        if changed { tell { $0.fileOutput($1, didPauseRecordingTo: $2, from: $1.connections) } }
+    }
+
+    /// Takes frames again; the next one follows the last one written (spec §20 rule 13).
+    func resume() {
+        let changed = lock.withLock { () -> Bool in
+            guard state == .waiting || state == .writing, paused else { return false }
+            paused = false
+            resuming = state == .writing
+            return true
+        }
+        if changed { tell { $0.fileOutput($1, didResumeRecordingTo: $2, from: $1.connections) } }
+    }
+
+    /// Calls the delegate on its queue, in order with the other callbacks.
+    private func tell(
+        _ call: @escaping @Sendable (AVCaptureFileOutputRecordingDelegate, AVCaptureFileOutput, URL) -> Void
+    ) {
+        let job = lock.withLock { UncheckedSendable((delegate, output, url)) }
+        delegateQueue.async {
+            let (delegate, output, url) = job.value
+            guard let delegate, let output else { return }
+            call(delegate, output, url)
+        }
+    }
 
     /// Opens the file, or ends at once when recording cannot start (spec §20 rules 4, 5, 8).
     func begin(sessionRunning: Bool, unavailableReason: String?) {
@@ -123,7 +165,16 @@ final class MovieRecording: @unchecked Sendable {
         // Taking the frame and queueing its encoding happen under one lock, as `stop` queues the
         // finish under it: every frame counted in `recordedDuration` is in the file.
         let full = lock.withLock { () -> Bool? in
-            guard state == .waiting || state == .writing else { return nil }
+            guard state == .waiting || state == .writing, !paused else { return nil }
+            if resuming {
+                // The first frame after a pause: its audio starts with the first buffer at or after it and
+                // goes where the file's video and audio end, so neither track has a gap.
+                resuming = false
+                let resumeSample = Int64((time.seconds * Double(sampleRate)).rounded())
+                nextAudio = Int((resumeSample + Int64(perBuffer) - 1) / Int64(perBuffer))
+                let videoEnd = Int64((Double(frames) * plan.frameDuration.seconds * Double(sampleRate)).rounded())
+                startSample = Int64(nextAudio * perBuffer) - max(videoEnd, audioEnd)
+            }
             if state == .waiting {
                 state = .writing
                 // Audio starts with the first buffer that begins at or after the first frame.
@@ -146,6 +197,7 @@ final class MovieRecording: @unchecked Sendable {
             let audio = plan.hasAudio ? nextAudio..<last : last..<last
             nextAudio = last
             let start = startSample
+            if !audio.isEmpty { audioEnd = Int64(audio.upperBound * perBuffer) - start }
             let work = UncheckedSendable(frame)
             encodeQueue.async { [self] in
                 defer { backlog.signal() }

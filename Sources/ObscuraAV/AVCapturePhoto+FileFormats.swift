@@ -74,10 +74,16 @@ extension AVCapturePhoto {
 
     /// HEIC: HEVC through libheif with Exif and ICC; with depth, a losslessly coded auxiliary
     /// depth image carrying its XMP.
+    ///
+    /// `AVVideoQualityKey` q becomes libheif's quality 50·q (spec §5 [I]). libheif's scale is x265's
+    /// rate factor turned around, and it is steep: a 12 MP iPhone 15 Pro photo of the default scene is
+    /// 10.8 MB at libheif's 90, 2.2 MB at 50 and 1.5 MB at 45, against 2.9 MB for the JPEG at q = 0.9.
+    /// At 50·q the default q = 0.9 gives about half the JPEG's bytes, as Apple presents HEIF against
+    /// JPEG, and it encodes in about half the time of libheif's 90.
     func heicFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
         let depth = embeddedDepth.map(DepthImageCoding.encode)
         let file = try? HEIF.encode(
-            r.pixels, quality: Int((quality * 100).rounded()), iccProfile: iccProfile(r), exif: exif(r).tiff,
+            r.pixels, quality: Int((quality * 50).rounded()), iccProfile: iccProfile(r), exif: exif(r).tiff,
             depth: depth?.image, depthXMP: depth?.xmp)
         return file.map { Data($0) }
     }

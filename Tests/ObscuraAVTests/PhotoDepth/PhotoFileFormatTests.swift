@@ -169,6 +169,23 @@ struct PhotoFileFormatTests {
         }
     }
 
+    // spec §5 [I]: at the same (default) quality an HEIC photo takes about half the bytes of the
+    // JPEG, as Apple presents HEIF; the bounds leave room either side of one half.
+    @Test func heicIsAboutHalfTheJPEG() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
+            guard rig.output.availablePhotoCodecTypes.contains(.hevc) else {
+                Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
+                return
+            }
+            let jpeg = try #require(capture(rig, Self.settings(.jpeg, depth: false)).photos.first)
+            let heic = try #require(capture(rig, Self.settings(.hevc, depth: false)).photos.first)
+            let a = try #require(jpeg.fileDataRepresentation()), b = try #require(heic.fileDataRepresentation())
+            let ratio = Double(b.count) / Double(a.count)
+            #expect(ratio > 0.35 && ratio < 0.7, "HEIC \(b.count) bytes, JPEG \(a.count) bytes")
+        }
+    }
+
     // AVVideoQualityKey is honoured: a lower quality gives a smaller file.
     @Test func qualityKeyChangesTheJPEG() throws {
         try onDevice("iphone-7-plus") {

@@ -386,6 +386,14 @@ static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
             (int32_t *)api.stream_new_side_data(m->video_stream, packet_side_data_display_matrix, 9 * sizeof(int32_t));
         if (!matrix) return CFFMPEG_ERR_MEMORY;
         api.display_rotation_set(matrix, (double)turn);
+        // The translation that keeps the turned picture at the origin, as a phone's recordings carry it
+        // (so code that applies the track's transform as it stands draws on the canvas): the stored
+        // height across for a quarter turn, both sizes for a half turn, the width down for three
+        // quarters. 16.16 fixed point, as the matrix's first two columns.
+        int64_t tx = turn == 90 ? r->height : turn == 180 ? r->width : 0;
+        int64_t ty = turn == 180 ? r->height : turn == 270 ? r->width : 0;
+        matrix[6] = (int32_t)(tx * 65536);
+        matrix[7] = (int32_t)(ty * 65536);
     }
 
     m->picture = api.frame_alloc();

@@ -132,13 +132,18 @@ extension AVCapturePhotoOutput {
 
     /// Tells the coordinators to recompute; each tells its delegate only of a change.
     func readinessMayHaveChanged() {
-        let now = captureReadiness
-        let changed = lock.withLock { () -> Bool in
-            defer { inner.reportedReadiness = now }
-            return inner.reportedReadiness != now
+        // Reading, comparing and reporting happen under one lock, so two threads cannot report in the
+        // opposite order to the one they read in (which would leave a stale value stored and the next
+        // real change unheard). The lock is recursive: an observer may capture or stop from its handler.
+        readinessReportLock.withLock {
+            let now = captureReadiness
+            let changed = lock.withLock { () -> Bool in
+                defer { inner.reportedReadiness = now }
+                return inner.reportedReadiness != now
+            }
+            if changed { observers.didChange(\AVCapturePhotoOutput.captureReadiness) }
+            for coordinator in readinessCoordinators.all { coordinator.outputReadinessChanged() }
         }
-        if changed { observers.didChange(\AVCapturePhotoOutput.captureReadiness) }
-        for coordinator in readinessCoordinators.all { coordinator.outputReadinessChanged() }
     }
 }
 

@@ -61,6 +61,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     }
 
     let observers = ObserverRegistry()
+    /// Serialises readiness reports (`readinessMayHaveChanged`).
+    let readinessReportLock = NSRecursiveLock()
     let lock = NSLock()
     var inner = Inner()
     /// The one serial queue every delegate callback of this output runs on (spec §6 [D]).
@@ -322,6 +324,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
                         + "isConstantColorEnabled reverted to false and must be set again."))
             observers.didChange(\AVCapturePhotoOutput.isConstantColorEnabled)
         }
+        // Joining or leaving a running session changes readiness too (spec §3.3 [D]).
+        readinessMayHaveChanged()
     }
 
     /// The video connection photos come from.

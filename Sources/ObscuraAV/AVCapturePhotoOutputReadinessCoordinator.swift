@@ -31,6 +31,7 @@ open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendab
     let observers = ObserverRegistry()
     private let output: AVCapturePhotoOutput
     private let lock = NSLock()
+    private let reportLock = NSRecursiveLock()
     private weak var delegateObject: AnyObject?
     private var tracked: [Int64] = []
     private var current: AVCapturePhotoOutput.CaptureReadiness
@@ -99,14 +100,17 @@ open class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendab
 
     /// Recomputes the readiness and tells the delegate when it changed.
     func outputReadinessChanged() {
-        let now = captureReadiness
-        let changed = lock.withLock { () -> Bool in
-            defer { current = now }
-            return current != now
+        // As in the output: read, compare and report under one (recursive) lock, in one order.
+        reportLock.withLock {
+            let now = captureReadiness
+            let changed = lock.withLock { () -> Bool in
+                defer { current = now }
+                return current != now
+            }
+            guard changed else { return }
+            observers.didChange(\AVCapturePhotoOutputReadinessCoordinator.captureReadiness)
+            tell(now)
         }
-        guard changed else { return }
-        observers.didChange(\AVCapturePhotoOutputReadinessCoordinator.captureReadiness)
-        tell(now)
     }
 
     /// The output finished a request: it no longer needs tracking.

@@ -92,7 +92,7 @@ extension DropIn {
         // about 1.5 s each side of the photo, the movie callbacks after the photo's and before the end.
         @Test func livePhotoMovieSurroundsThePhoto() throws {
             let rig = try LivePhotoRig()
-            #expect(rig.supportedWhileConfiguring)
+            try #require(rig.supportedWhileConfiguring)
             let (session, output) = (rig.session, rig.output)
             session.startRunning()
             defer { session.stopRunning() }
@@ -132,6 +132,7 @@ extension DropIn {
         // track matrix, as it does a recording.
         @Test func livePhotoMovieKeepsThePhotoConnectionsRotation() throws {
             let rig = try LivePhotoRig()
+            try #require(rig.supportedWhileConfiguring)
             let (session, output) = (rig.session, rig.output)
             let connection = try #require(output.connection(with: .video))
             connection.videoRotationAngle = 270

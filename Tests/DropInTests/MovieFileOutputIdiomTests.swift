@@ -43,6 +43,8 @@ struct ProbedMovie {
         let tag: String?
         /// The display matrix's rotation as ffprobe states it (anticlockwise degrees); nil without a matrix.
         let rotation: Int?
+        /// The display matrix's nine entries, row by row, as ffprobe prints them; empty without one.
+        let displayMatrix: [Int]
     }
 
     let streams: [Stream]
@@ -71,11 +73,20 @@ struct ProbedMovie {
                 duration: number(s["duration"]), frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
                 sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) }, channels: s["channels"] as? Int,
                 tag: s["codec_tag_string"] as? String,
-                rotation: (s["side_data_list"] as? [[String: Any]] ?? [])
-                    .first { $0["side_data_type"] as? String == "Display Matrix" }
-                    .flatMap { ($0["rotation"] as? Int) ?? ($0["rotation"] as? Double).map { Int($0.rounded()) } })
+                rotation: Self.displayMatrix(s).flatMap {
+                    ($0["rotation"] as? Int) ?? ($0["rotation"] as? Double).map { Int($0.rounded()) }
+                },
+                // ffprobe prints the matrix as three lines "0000000r:  a  b  u" of decimal entries.
+                displayMatrix: (Self.displayMatrix(s)?["displaymatrix"] as? String ?? "")
+                    .split(separator: "\n")
+                    .flatMap { line in (line.split(separator: ":").last ?? "").split(separator: " ") }
+                    .compactMap { Int($0) })
         }
         duration = number((root["format"] as? [String: Any])?["duration"])
+    }
+
+    private static func displayMatrix(_ stream: [String: Any]) -> [String: Any]? {
+        (stream["side_data_list"] as? [[String: Any]] ?? []).first { $0["side_data_type"] as? String == "Display Matrix" }
     }
 
     var video: Stream? { streams.first { $0.kind == "video" } }
@@ -234,8 +245,11 @@ extension DropIn {
             rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
             let video = try #require(rig.recordToLimit("portrait.mov").probe.video)
             #expect(video.width == 1280 && video.height == 720)
-            // A clockwise quarter turn is −90 in ffprobe's anticlockwise convention.
+            // A clockwise quarter turn is −90 in ffprobe's anticlockwise convention. The matrix is an
+            // iPhone portrait recording's: (0, 1, −1, 0) and the picture moved right by the stored
+            // height (16.16 fixed point; the last column 2.30, w = 1).
             #expect(video.rotation == -90)
+            #expect(video.displayMatrix == [0, 65536, 0, -65536, 0, 0, 720 * 65536, 0, 1 << 30])
         }
 
         // spec §20 rule 10: without a rotation the track has no display matrix to turn it.
@@ -244,7 +258,7 @@ extension DropIn {
             try rig.use(.h264)
             rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
             let video = try #require(rig.recordToLimit("landscape.mov").probe.video)
-            #expect(video.rotation == nil || video.rotation == 0)
+            #expect(video.rotation == nil && video.displayMatrix.isEmpty)
         }
 
         // spec §20 rule 13 (iOS 18): a paused recording writes nothing while the stream runs on; after

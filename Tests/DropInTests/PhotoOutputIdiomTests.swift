@@ -316,10 +316,27 @@ extension DropIn {
             }
             defer { observation.invalidate() }
             rig.session.startRunning()
+            defer { rig.session.stopRunning() }
             let log = EventLog()
             rig.photoOutput.capturePhoto(with: AVCapturePhotoSettings(), delegate: log)
             #expect(log.waitForFinishes())
+            // Leaving the running session counts as well, and so does joining it: a new photo output
+            // takes the removed one's place.
+            rig.session.beginConfiguration()
+            rig.session.removeOutput(rig.photoOutput)
+            rig.session.commitConfiguration()
+            let second = AVCapturePhotoOutput()
+            let joined = ReadinessLog()
+            let secondObservation = second.observe(\.captureReadiness, options: [.new]) { _, change in
+                if let value = change.newValue { joined.append(value) }
+            }
+            defer { secondObservation.invalidate() }
+            rig.session.beginConfiguration()
+            if rig.session.canAddOutput(second) { rig.session.addOutput(second) }
+            rig.session.commitConfiguration()
+            #expect(joined.values == [.ready])
             rig.session.stopRunning()
+            #expect(joined.values == [.ready, .sessionNotRunning])
             #expect(
                 seen.values == [
                     .sessionNotRunning, .ready, .notReadyWaitingForCapture, .notReadyWaitingForProcessing, .ready,

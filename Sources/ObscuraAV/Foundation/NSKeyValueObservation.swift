@@ -70,7 +70,10 @@ extension _KeyValueCodingAndObserving {
     ) -> NSKeyValueObservation {
         guard let host = self as? ObservationHost else { return NSKeyValueObservation {} }
         let object = UncheckedSendable(self)
+        // The last value the handler was given: changes may be reported from several threads.
+        let lastLock = NSLock()
         var last = self[keyPath: keyPath]
+        let initial = last
         let id = host.observers.add(keyPath) { prior in
             let current = object.value[keyPath: keyPath]
             if prior {
@@ -82,8 +85,10 @@ extension _KeyValueCodingAndObserving {
                         indexes: nil, isPrior: true))
                 return
             }
-            let old = last
-            last = current
+            let old = lastLock.withLock { () -> Value in
+                defer { last = current }
+                return last
+            }
             changeHandler(
                 object.value,
                 NSKeyValueObservedChange(
@@ -94,7 +99,7 @@ extension _KeyValueCodingAndObserving {
             changeHandler(
                 self,
                 NSKeyValueObservedChange(
-                    kind: .setting, newValue: options.contains(.new) ? last : nil, oldValue: nil, indexes: nil,
+                    kind: .setting, newValue: options.contains(.new) ? initial : nil, oldValue: nil, indexes: nil,
                     isPrior: false))
         }
         let registry = host.observers

@@ -111,7 +111,7 @@ struct ConstantColorShadowTests {
     /// most 3 % of the edge pixels may be speckles. The flash's shadow along an edge is a sliver a pixel or
     /// two wide where the flash-only value is noise around zero, which the colour mapping turned into
     /// saturated magenta and green (measured before 11.8 % and 8.7 % of the edge pixels in the warm room
-    /// and under the red spot, after 0 % and 2.2 %: under the spot, where the flowers' shadows of the spot
+    /// and under the red spot, after 0 % and 2.0 %: under the spot, where the flowers' shadows of the spot
     /// and of the flash overlap, the estimate lacks the spot's red).
     @Test(arguments: ["violets-warm-room", "violets-red-light"])
     func depthEdgesCarryNoSpeckles(sceneName: String) throws {

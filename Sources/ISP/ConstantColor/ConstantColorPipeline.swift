@@ -598,6 +598,8 @@ public struct ConstantColorPipeline: Sendable {
                         let ratioRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
                         // The frames' consistency interpolated to this row, at every tile column.
                         let agreeRow = UnsafeMutablePointer<Float>.allocate(capacity: mw)
+                        // κ of the flash's shadows (`FlashShadow`) interpolated to this row, at every tile column.
+                        let kappaRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
                         // The row's lens-shading gains (`LensShadingCorrection`), 1 without shading.
                         let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
                         // The row's flash-irradiance gains (`IrradianceGains`), 1 without a map.
@@ -613,6 +615,7 @@ public struct ConstantColorPipeline: Sendable {
                             between.deallocate()
                             ratioRow.deallocate()
                             agreeRow.deallocate()
+                            kappaRow.deallocate()
                             gains.deallocate()
                             lit.deallocate()
                             soa.deallocate()
@@ -631,6 +634,7 @@ public struct ConstantColorPipeline: Sendable {
                                 ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
                                 agreeRow[tx] = consistency[row0 + tx] * Float(1 - b) + consistency[row1 + tx] * Float(b)
                             }
+                            shadows?.row(y, into: kappaRow)
                             shading.gains(row: y, into: gains)
                             if let irradiance, let irradianceRows {
                                 irradiance.row(y, rows: irradianceRows, into: lit)
@@ -682,9 +686,10 @@ public struct ConstantColorPipeline: Sendable {
                                 // In the flash's own shadow, the surface's flash-only value from the ambient
                                 // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
                                 let agree = agreeRow[col.x0] * (1 - a) + agreeRow[col.x1] * a
-                                if let shadows, !clipped, !impossible, ramp == 0, agree > 0.9 {
-                                    let (share, estimate) = shadows.estimate(
-                                        x: i, y: y, flash: f4, ambient: a4, own: own, limits: limits)
+                                if shadows != nil, !clipped, !impossible, ramp == 0, agree > 0.9 {
+                                    let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
+                                    let (share, estimate) = FlashShadow.estimate(
+                                        kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
                                     if share > 0 { value = (1 - share) * value + share * estimate }
                                 }
                                 blend.storeBytes(of: value * gains[i], toByteOffset: 16 &* x, as: SIMD4<Float>.self)

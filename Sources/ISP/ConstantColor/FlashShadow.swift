@@ -14,7 +14,7 @@ import Sensor
 /// ambient light's strongest channel.
 ///
 /// The ambient frame still sees the surface. Per tile, κ = Σ A ⊘ Σ f·e over its lit pixels and those
-/// of its 8 neighbours (e each pixel's irradiance gain, `ConstantColorPipeline.IrradianceGains`; a
+/// of its 8 neighbours (on every fourth row: a ratio of sums that large needs no more) (e each pixel's irradiance gain, `ConstantColorPipeline.IrradianceGains`; a
 /// lit pixel is one whose flash-only sum stands 3σ above zero, so the shadows themselves do not
 /// count) is the ambient irradiance relative to the flash's at the picture's centre. Unlike the
 /// ratio ρ of the fill, it does not jump at depth edges (the ambient irradiance hardly changes
@@ -42,8 +42,9 @@ struct FlashShadow: Sendable {
     let tile: Int, mw: Int, mh: Int
 
     /// Values per tile of `sums`: Σ ambient RGB and Σ flash-only RGB times the irradiance gain, over
-    /// lit, unclipped pixels.
+    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`.
     static let sumsPerTile = 6
+    static let rowStep = 4, rowOffset = 2
 
     /// Per tile, the sums of `sumsPerTile`. Bands of whole tile rows own their tiles, summed in pixel
     /// order, so the sums never depend on the number of cores.
@@ -65,7 +66,10 @@ struct FlashShadow: Sendable {
                     defer { lit.deallocate() }
                     lit.initialize(repeating: 1, count: width)
                     let irradianceRows = irradiance.map { FlashIrradiance.Map.Rows($0.map) }
-                    for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
+                    // Two rows of each tile (a quarter of an 8-pixel tile's): κ is a ratio of sums over 3 × 3
+                    // tiles, which 144 pixels of 576 estimate as well, at a quarter of the pass.
+                    let start = tileRows.lowerBound * tile, end = min(height, tileRows.upperBound * tile)
+                    for y in Swift.stride(from: start + min(Self.rowOffset, tile - 1), to: end, by: Self.rowStep) {
                         rows.load(y)
                         if let irradiance, let irradianceRows { irradiance.row(y, rows: irradianceRows, into: lit) }
                         for x in 0..<width where !clip[x] {
@@ -116,39 +120,37 @@ struct FlashShadow: Sendable {
         self.kappa = kappa
     }
 
-    /// κ at a pixel, interpolated between the tile centres that know it (lane 3: their weight; zero
-    /// where none of the four does).
+    /// κ interpolated to row `y` at every tile column, into `out` (`mw` values), lane 3 the weight of the
+    /// tiles that know it; a pixel interpolates between two columns (`kappa(_:_:a:)`).
     @inline(__always)
-    func kappa(x: Int, y: Int) -> SIMD4<Float> {
-        let u = min(max((Float(x) + 0.5) / Float(tile) - 0.5, 0), Float(mw - 1))
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let v = min(max((Float(y) + 0.5) / Float(tile) - 0.5, 0), Float(mh - 1))
-        let x0 = Int(u), y0 = Int(v)
-        let x1 = min(x0 + 1, mw - 1), y1 = min(y0 + 1, mh - 1)
-        let a = u - Float(x0), b = v - Float(y0)
-        var sum = SIMD4<Float>(repeating: 0)
-        sum += (1 - a) * (1 - b) * kappa[y0 * mw + x0]
-        sum += a * (1 - b) * kappa[y0 * mw + x1]
-        sum += (1 - a) * b * kappa[y1 * mw + x0]
-        sum += a * b * kappa[y1 * mw + x1]
-        guard sum[3] > 0 else { return .zero }
-        var out = sum / sum[3]
-        out[3] = sum[3]
-        return out
+        let y0 = Int(v), y1 = min(Int(v) + 1, mh - 1)
+        let b = v - Float(y0)
+        kappa.withUnsafeBufferPointer { k in
+            guard let base = k.baseAddress else { return }
+            for tx in 0..<mw { out[tx] = (1 - b) * base[y0 * mw + tx] + b * base[y1 * mw + tx] }
+        }
     }
 
-    /// The shadowed share of the pixel at (`x`, `y`) and the flash-only estimate p = A ⊘ κ (at the
-    /// centre's irradiance), from its rates `flash` and `ambient` (e⁻/s), its own irradiance gain `own`
-    /// and the frames' noise (`limits`). The share is 0 where nothing tells.
+    /// The shadowed share of a pixel and the flash-only estimate p = A ⊘ κ (at the centre's irradiance),
+    /// from κ interpolated to it (`row(_:into:)`, lane 3 the weight of the tiles that know it), its rates
+    /// `flash` and `ambient` (e⁻/s), its own irradiance gain `own` and the frames' noise (`limits`). The
+    /// share is 0 where nothing tells.
     @inline(__always)
-    func estimate(x: Int, y: Int, flash f: SIMD4<Float>, ambient a: SIMD4<Float>, own: Float, limits: ClipLimits)
-        -> (share: Float, value: SIMD4<Float>)
+    static func estimate(kappa interpolated: SIMD4<Float>, flash f: SIMD4<Float>, ambient a: SIMD4<Float>,
+        own: Float, limits: ClipLimits) -> (share: Float, value: SIMD4<Float>)
     {
-        var k = kappa(x: x, y: y)
         // Only where all four tiles know κ: at the edge of the known ones the interpolation extrapolates.
-        guard k[3] > 0.999 else { return (0, .zero) }
+        guard interpolated[3] > 0.999 else { return (0, .zero) }
+        var k = interpolated / interpolated[3]
         k[3] = 1
         let p = a / k
         let m = (f - a) * own
+        // A lit pixel (every channel at least half its positive prediction) has v ≥ 0.5: no share, whatever
+        // the noise, and most pixels stop here.
+        let half = (m .>= 0.5 * p) .& (p .> SIMD4<Float>(repeating: 0))
+        if half[0] && half[1] && half[2] { return (0, p) }
         let inverse = 1 / k
         let variance = limits.flashOnlyVariance(flash: f, ambient: a) * own * own
             + limits.ambientVariance(a) * inverse * inverse

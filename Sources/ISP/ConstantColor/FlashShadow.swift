@@ -14,11 +14,12 @@ import Sensor
 /// ambient light's strongest channel.
 ///
 /// The ambient frame still sees the surface. Per tile, κ = Σ A ⊘ Σ f·e over its lit pixels and those
-/// of its 8 neighbours (on every fourth row: a ratio of sums that large needs no more) (e each pixel's irradiance gain, `ConstantColorPipeline.IrradianceGains`; a
-/// lit pixel is one whose flash-only sum stands 3σ above zero, so the shadows themselves do not
-/// count) is the ambient irradiance relative to the flash's at the picture's centre. Unlike the
-/// ratio ρ of the fill, it does not jump at depth edges (the ambient irradiance hardly changes
-/// there; the flash's falls with the square of the distance), so p = A ⊘ κ predicts the flash-only
+/// of its 8 neighbours, e each pixel's irradiance gain (`ConstantColorPipeline.IrradianceGains`), is
+/// the ambient irradiance relative to the flash's at the picture's centre. A lit pixel is one whose
+/// flash-only sum stands 3σ above zero, so the shadows themselves do not count; only every fourth row
+/// is summed, which a ratio of sums over 3 × 3 tiles does not miss. κ, unlike the ratio ρ of the
+/// fill, does not jump at depth edges (the ambient irradiance hardly changes there; the flash's falls
+/// with the square of the distance), so p = A ⊘ κ predicts the flash-only
 /// value at the centre's irradiance of a wall pixel behind a flower even where κ came partly from the
 /// flower. A lit pixel's measured value brought to the centre, m = f · e, is p again; in a flash
 /// shadow m ≈ 0. A pixel counts as shadowed (our choices) by its visibility v, the least-squares
@@ -31,7 +32,7 @@ import Sensor
 ///   channel; a sphere's limb, which the flash grazes, and a surface under more ambient light than
 ///   its neighbours (facing the room light) keep well over a third of p; a coloured light κ does not
 ///   know (a red spot) raises one channel of p only, and the others stay lit.
-/// The pipeline applies it only where the frames agree (the tile's consistency) and the pixel is
+/// The pipeline applies it only where the frames agree (the tiles' consistency above 0.9) and the pixel is
 /// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
 /// there, a ghost; there the fill F ⊘ (1 + ρ) stays.
 ///

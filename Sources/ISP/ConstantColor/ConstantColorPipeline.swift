@@ -36,7 +36,9 @@ import Spectra
 /// of the surfaces around is used; without any depth, one flash level for the whole picture, and
 /// then only the *chromaticity*, the ratio of the channels, is constant across distances.
 /// Shadows cast by the ambient light vanish (the flash sits next to the lens); in filled regions
-/// they remain, because there the ambient frame is all there is.
+/// they remain, because there the ambient frame is all there is. The flash's own shadows (a sliver
+/// beside each depth edge, a patch on a wall behind a near object) take the flash-only value the
+/// ambient frame predicts for their surface (`FlashShadow`) where the frames agree.
 ///
 /// What the photo is: a colorimetric rendering. The exposure puts the centre-weighted mean at
 /// mid-grey but never lets the brightest confident surface (an 8×8-tile mean, so noise does not
@@ -256,9 +258,16 @@ public struct ConstantColorPipeline: Sendable {
                 sums: hot, tileSums: sums, map: map, limits: limits, flashTime: plan.flash.time, width: width,
                 height: height)
         }
+        // The flash's own shadows: the ambient irradiance relative to the flash's, from the lit pixels.
+        let shadowLimits = ClipLimits(flash: flashFrame, ambient: ambient, noise: noise)
+        let shadows = FlashShadow(
+            sums: FlashShadow.sums(
+                flashFrame, ambient, shift: shift, limits: shadowLimits, irradiance: irradianceGains, tile: tile,
+                noise: noise),
+            width: width, height: height, tile: tile)
         let (linear, meanY, brightest) = blendAndMap(
             flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
-            irradiance: irradianceGains, surfaces: surfaces)
+            irradiance: irradianceGains, surfaces: surfaces, shadows: shadows)
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         clock.lap("blend, colour mapping, exposure")
@@ -527,7 +536,9 @@ public struct ConstantColorPipeline: Sendable {
     /// ratio (`localRatios`) interpolated the same way: it sits where the flash frame does, so motion
     /// between the frames leaves no ghost, and it has the flash-only picture's exposure. Where the
     /// flash frame clipped, the clipped channel comes from the surface's colour (`surfaces`,
-    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). Mapped by `kernel` to linear
+    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). In the flash's own shadow,
+    /// where the frames agree, the result leans to the ambient frame's estimate (`shadows`, `FlashShadow`).
+    /// Mapped by `kernel` to linear
     /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
     /// diagonal, unclipped pixels) and the brightest surface: the largest Display P3 channel of any
     /// confident (≥ 0.5), unclipped tile's mean colour.
@@ -540,7 +551,7 @@ public struct ConstantColorPipeline: Sendable {
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
         ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil,
-        surfaces: SurfaceColours? = nil
+        surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
@@ -572,6 +583,7 @@ public struct ConstantColorPipeline: Sendable {
         var linear: [Float] = BandParallel.uninitialized(3 * width * height)
         let values = map.values
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
+        let consistency = map.consistency.map { Float($0) }
         let shading = LensShadingCorrection(camera: camera)
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
@@ -584,6 +596,10 @@ public struct ConstantColorPipeline: Sendable {
                         let between = UnsafeMutablePointer<Double>.allocate(capacity: mw)
                         // The local ratio interpolated to this row, at every tile column.
                         let ratioRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
+                        // The frames' consistency interpolated to this row, at every tile column.
+                        let agreeRow = UnsafeMutablePointer<Float>.allocate(capacity: mw)
+                        // κ of the flash's shadows (`FlashShadow`) interpolated to this row, at every tile column.
+                        let kappaRow = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: mw)
                         // The row's lens-shading gains (`LensShadingCorrection`), 1 without shading.
                         let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
                         // The row's flash-irradiance gains (`IrradianceGains`), 1 without a map.
@@ -598,6 +614,8 @@ public struct ConstantColorPipeline: Sendable {
                         defer {
                             between.deallocate()
                             ratioRow.deallocate()
+                            agreeRow.deallocate()
+                            kappaRow.deallocate()
                             gains.deallocate()
                             lit.deallocate()
                             soa.deallocate()
@@ -614,7 +632,9 @@ public struct ConstantColorPipeline: Sendable {
                             for tx in 0..<mw {
                                 between[tx] = vals.base[row0 + tx] * (1 - b) + vals.base[row1 + tx] * b
                                 ratioRow[tx] = tileRatios[row0 + tx] * Float(1 - b) + tileRatios[row1 + tx] * Float(b)
+                                agreeRow[tx] = consistency[row0 + tx] * Float(1 - b) + consistency[row1 + tx] * Float(b)
                             }
+                            shadows?.row(y, into: kappaRow)
                             shading.gains(row: y, into: gains)
                             if let irradiance, let irradianceRows {
                                 irradiance.row(y, rows: irradianceRows, into: lit)
@@ -653,7 +673,8 @@ public struct ConstantColorPipeline: Sendable {
                                 // A flash-only value impossibly negative (below −3σ in a channel) is an
                                 // ambient sample that does not belong to this pixel: the registration's
                                 // interpolation across a depth edge, or motion. The fill has no such sample.
-                                let used = limits.isImpossible(flash: f4, ambient: a4) ? 0 : w
+                                let impossible = limits.isImpossible(flash: f4, ambient: a4)
+                                let used = impossible ? 0 : w
                                 // The flash-only value at this pixel's irradiance; the fill at that of the
                                 // tiles its ratio comes from, or the pixel's own where it is clipped (the
                                 // clipped fill is brought to the pixel's own flash-only level).
@@ -661,9 +682,17 @@ public struct ConstantColorPipeline: Sendable {
                                 let fillGain = clipped ? own : rho[3]
                                 let filled = clipped || ramp == 0
                                     ? fill * fillGain : (1 - ramp) * fill * fillGain + ramp * measured * own
-                                blend.storeBytes(
-                                    of: (used * measured * own + (1 - used) * filled) * gains[i],
-                                    toByteOffset: 16 &* x, as: SIMD4<Float>.self)
+                                var value = used * measured * own + (1 - used) * filled
+                                // In the flash's own shadow, the surface's flash-only value from the ambient
+                                // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
+                                let agree = agreeRow[col.x0] * (1 - a) + agreeRow[col.x1] * a
+                                if shadows != nil, !clipped, !impossible, ramp == 0, agree > 0.9 {
+                                    let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
+                                    let (share, estimate) = FlashShadow.estimate(
+                                        kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
+                                    if share > 0 { value = (1 - share) * value + share * estimate }
+                                }
+                                blend.storeBytes(of: value * gains[i], toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {
@@ -779,6 +808,21 @@ struct ClipLimits {
             largest = max(largest, s)
         }
         return (out, largest)
+    }
+
+    /// The variance of the flash-only rates f − a of a pixel (rates `flash` and `ambient`, e⁻/s), in (e⁻/s)²:
+    /// the shot noise of both frames, their read noise and quantisation (`ConstantColorPipeline.tileSums`).
+    @inline(__always)
+    func flashOnlyVariance(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> SIMD4<Float> {
+        let zero = SIMD4<Float>(repeating: 0)
+        let electrons = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
+        return electrons / (timeF * timeF)
+    }
+
+    /// The variance of an ambient rate `a` (e⁻/s), in (e⁻/s)².
+    @inline(__always)
+    func ambientVariance(_ a: SIMD4<Float>) -> SIMD4<Float> {
+        (pointwiseMax(a * timeA, SIMD4<Float>(repeating: 0)) + floorA) / (timeA * timeA)
     }
 
     /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below

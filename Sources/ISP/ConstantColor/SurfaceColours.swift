@@ -20,7 +20,8 @@ import Sensor
 /// is another surface); Δc the largest relative difference of the unclipped channels' shares of their
 /// sum (the chromaticity both measure); l the mean flash-only level of those channels (the same paint a
 /// few tiles away is about as bright under the flash; a leaf may share a pot's green and blue, seldom
-/// also its level and depth). Each is cut off at 3σ. The depth's σ, 2.5 mm at half a metre, suits the
+/// also its level and depth). Each is cut off at 3σ, and so are the three together (the root of their
+/// squared sum). The depth's σ, 2.5 mm at half a metre, suits the
 /// renderer's depth; a noisy depth map would need it smoothed first (as `FlashIrradiance` notes). A
 /// donor must also agree with what the sensor says of the clipped channel: its colour must put that
 /// channel between the flash frame's white level and twice it, less the ambient (the bounds of
@@ -180,7 +181,11 @@ struct SurfaceColours: Sendable {
                         // The key channels' level: the same paint a few tiles away is as bright under the
                         // flash, give or take the distance and obliquity; another surface mostly is not.
                         let dl = log(fKey / (keySum / hot[h])) / Self.levelSigma
-                        guard consistent, dc <= 3, abs(dl) <= 3 else { continue }
+                        // The three differences together within 3σ: a neighbouring surface that is each
+                        // time just inside (a leaf hanging over the pot's rim: 2σ nearer, 2σ greener, 1.7σ
+                        // darker) is another surface.
+                        let match = (exponent - spatial) * 2 + dc * dc + dl * dl
+                        guard consistent, match <= 9 else { continue }
                         exponent += dc * dc / 2 + dl * dl / 2
                         let unclipped = sums[sp * s + 3] - sums[sp * s + 2]
                         let w = exp(-exponent) * unclipped

@@ -1,0 +1,174 @@
+import Imaging
+import Sensor
+
+/// How far a pixel lies in the flash's own shadow, 0 (lit) … 1 (in shadow), and the flash-only value
+/// its surface would have there if the flash had reached it.
+///
+/// The flash sits a centimetre from the lens, so every object casts a thin shadow of the flash on
+/// what lies behind it: a one- or two-pixel sliver along each depth edge, and a wider one behind an
+/// object well in front of a wall (a flower's shadow on the wall behind it). There the flash-only
+/// value f = flash − ambient is about zero, and so is any colour made from it: the tile's flash weight,
+/// set by the lit pixels around, would show it as a dark ghost of the object, and in a sliver as
+/// noise around zero turned into saturated magenta and green by the colour mapping. The fill
+/// F ⊘ (1 + ρ) is no better there: with F ≈ A it is A·f/(A + f), too dark and tinted towards the
+/// ambient light's strongest channel.
+///
+/// The ambient frame still sees the surface. Per tile, κ = Σ A ⊘ Σ f·e over its lit pixels and those
+/// of its 8 neighbours, e each pixel's irradiance gain (`ConstantColorPipeline.IrradianceGains`), is
+/// the ambient irradiance relative to the flash's at the picture's centre. A lit pixel is one whose
+/// flash-only sum stands 3σ above zero, so the shadows themselves do not count; only every fourth row
+/// is summed, which a ratio of sums over 3 × 3 tiles does not miss. κ, unlike the ratio ρ of the
+/// fill, does not jump at depth edges (the ambient irradiance hardly changes there; the flash's falls
+/// with the square of the distance), so p = A ⊘ κ predicts the flash-only
+/// value at the centre's irradiance of a wall pixel behind a flower even where κ came partly from the
+/// flower. A lit pixel's measured value brought to the centre, m = f · e, is p again; in a flash
+/// shadow m ≈ 0. A pixel counts as shadowed (our choices) by its visibility v, the least-squares
+/// fit of m = v·p over the channels (each weighted by its noise, σ from the shot and read noise of
+/// both frames):
+/// - v must stand out of the noise below 1: its z-score (1 − v)/σ_v ramps the share from 0 at 3 to 1
+///   at 5, so noise alone does not switch a lit pixel;
+/// - v, and every channel that can tell (p_c above 4σ_c) by (m_c − 2σ_c)/p_c, must be at most 0.35,
+///   the share reaching 1 at 0.15. A flash shadow is hard (the flash is small) and darkens every
+///   channel; a sphere's limb, which the flash grazes, and a surface under more ambient light than
+///   its neighbours (facing the room light) keep well over a third of p; a coloured light κ does not
+///   know (a red spot) raises one channel of p only, and the others stay lit.
+/// The pipeline applies it only where the frames agree (the tiles' consistency above 0.9) and the pixel is
+/// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
+/// there, a ghost; there the fill F ⊘ (1 + ρ) stays.
+///
+/// The estimate is no measurement: the confidence map keeps the shadow's low SNR.
+struct FlashShadow: Sendable {
+    /// Per tile, κ (lane 3: 1 where known, 0 where no lit pixel is near).
+    let kappa: [SIMD4<Float>]
+    let tile: Int, mw: Int, mh: Int
+
+    /// Values per tile of `sums`: Σ ambient RGB and Σ flash-only RGB times the irradiance gain, over
+    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`.
+    static let sumsPerTile = 6
+    static let rowStep = 4, rowOffset = 2
+
+    /// Per tile, the sums of `sumsPerTile`. Bands of whole tile rows own their tiles, summed in pixel
+    /// order, so the sums never depend on the number of cores.
+    static func sums(
+        _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, limits: ClipLimits,
+        irradiance: ConstantColorPipeline.IrradianceGains?, tile: Int, noise: NoiseParameters
+    ) -> [Double] {
+        let width = flashFrame.width, height = flashFrame.height
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        let stride = sumsPerTile
+        var sums = [Double](repeating: 0, count: stride * mw * mh)
+        FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
+            sums.withUnsafeMutableBufferPointer { buffer in
+                let out = SharedPointer(buffer)
+                BandParallel.forEachBand(height: mh) { tileRows in
+                    let rows = FramePair.Rows(pair)
+                    let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                    let lit = UnsafeMutablePointer<Float>.allocate(capacity: width)
+                    defer { lit.deallocate() }
+                    lit.initialize(repeating: 1, count: width)
+                    let irradianceRows = irradiance.map { FlashIrradiance.Map.Rows($0.map) }
+                    // Two rows of each tile (a quarter of an 8-pixel tile's): κ is a ratio of sums over 3 × 3
+                    // tiles, which 144 pixels of 576 estimate as well, at a quarter of the pass.
+                    let start = tileRows.lowerBound * tile, end = min(height, tileRows.upperBound * tile)
+                    for y in Swift.stride(from: start + min(Self.rowOffset, tile - 1), to: end, by: Self.rowStep) {
+                        rows.load(y)
+                        if let irradiance, let irradianceRows { irradiance.row(y, rows: irradianceRows, into: lit) }
+                        for x in 0..<width where !clip[x] {
+                            let f = UnsafeRawPointer(fl + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
+                            let a = UnsafeRawPointer(am + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
+                            let variance = limits.flashOnlyVariance(flash: f, ambient: a)
+                            let e = f - a
+                            let signal = e[0] + e[1] + e[2]
+                            guard signal > 0, signal * signal > 9 * (variance[0] + variance[1] + variance[2]) else {
+                                continue
+                            }
+                            let t = out.base + stride * ((y / tile) * mw + x / tile)
+                            for c in 0..<3 {
+                                t[c] += Double(a[c])
+                                t[3 + c] += Double(e[c] * lit[x])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return sums
+    }
+
+    /// κ of every tile from `sums` (see the type's description); unknown where the 3 × 3 tiles have no
+    /// lit pixel or a channel's sums are not positive.
+    init(sums: [Double], width: Int, height: Int, tile: Int) {
+        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        self.tile = tile
+        self.mw = mw
+        self.mh = mh
+        var kappa = [SIMD4<Float>](repeating: .zero, count: mw * mh)
+        for ty in 0..<mh {
+            for tx in 0..<mw {
+                var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
+                for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
+                    for nx in max(0, tx - 1)...min(mw - 1, tx + 1) {
+                        let b = Self.sumsPerTile * (ny * mw + nx)
+                        a += SIMD3(sums[b], sums[b + 1], sums[b + 2])
+                        f += SIMD3(sums[b + 3], sums[b + 4], sums[b + 5])
+                    }
+                }
+                guard (0..<3).allSatisfy({ a[$0] > 0 && f[$0] > 0 }) else { continue }
+                let k = a / f
+                kappa[ty * mw + tx] = SIMD4(Float(k.x), Float(k.y), Float(k.z), 1)
+            }
+        }
+        self.kappa = kappa
+    }
+
+    /// κ interpolated to row `y` at every tile column, into `out` (`mw` values), lane 3 the weight of the
+    /// tiles that know it; a pixel interpolates between two columns (`kappa(_:_:a:)`).
+    @inline(__always)
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let v = min(max((Float(y) + 0.5) / Float(tile) - 0.5, 0), Float(mh - 1))
+        let y0 = Int(v), y1 = min(Int(v) + 1, mh - 1)
+        let b = v - Float(y0)
+        kappa.withUnsafeBufferPointer { k in
+            guard let base = k.baseAddress else { return }
+            for tx in 0..<mw { out[tx] = (1 - b) * base[y0 * mw + tx] + b * base[y1 * mw + tx] }
+        }
+    }
+
+    /// The shadowed share of a pixel and the flash-only estimate p = A ⊘ κ (at the centre's irradiance),
+    /// from κ interpolated to it (`row(_:into:)`, lane 3 the weight of the tiles that know it), its rates
+    /// `flash` and `ambient` (e⁻/s), its own irradiance gain `own` and the frames' noise (`limits`). The
+    /// share is 0 where nothing tells.
+    @inline(__always)
+    static func estimate(kappa interpolated: SIMD4<Float>, flash f: SIMD4<Float>, ambient a: SIMD4<Float>,
+        own: Float, limits: ClipLimits) -> (share: Float, value: SIMD4<Float>)
+    {
+        // Only where all four tiles know κ: at the edge of the known ones the interpolation extrapolates.
+        guard interpolated[3] > 0.999 else { return (0, .zero) }
+        var k = interpolated / interpolated[3]
+        k[3] = 1
+        let p = a / k
+        let m = (f - a) * own
+        // A lit pixel (every channel at least half its positive prediction) has v ≥ 0.5: no share, whatever
+        // the noise, and most pixels stop here.
+        let half = (m .>= 0.5 * p) .& (p .> SIMD4<Float>(repeating: 0))
+        if half[0] && half[1] && half[2] { return (0, p) }
+        let inverse = 1 / k
+        let variance = limits.flashOnlyVariance(flash: f, ambient: a) * own * own
+            + limits.ambientVariance(a) * inverse * inverse
+        // m = v·p by least squares, each channel weighted by its noise, and each telling channel's
+        // visibility less 2σ (noise must not let a shadowed pixel look lit).
+        var mp: Float = 0, pp: Float = 0, lit: Float = -1
+        for c in 0..<3 where variance[c] > 0 {
+            mp += m[c] * p[c] / variance[c]
+            pp += p[c] * p[c] / variance[c]
+            let sigma = variance[c].squareRoot()
+            if p[c] > 4 * sigma { lit = max(lit, (m[c] - 2 * sigma) / p[c]) }
+        }
+        guard pp > 0, lit > -1 else { return (0, p) }
+        let v = mp / pp
+        let z = (1 - v) * pp.squareRoot()
+        let significant = min(max((z - 3) / 2, 0), 1)
+        let dark = min(max((0.35 - v) / 0.2, 0), 1) * min(max((0.35 - lit) / 0.2, 0), 1)
+        return (significant * dark, p)
+    }
+}

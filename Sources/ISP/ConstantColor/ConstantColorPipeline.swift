@@ -585,6 +585,8 @@ public struct ConstantColorPipeline: Sendable {
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
         let consistency = map.consistency.map { Float($0) }
         let shading = LensShadingCorrection(camera: camera)
+        // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`).
+        let depth = flashFrame.depth
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -690,7 +692,16 @@ public struct ConstantColorPipeline: Sendable {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
                                         kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
-                                    if share > 0 { value = (1 - share) * value + share * estimate }
+                                    if share > 0 {
+                                        let surface = depth.count == width * height
+                                            ? depth.withUnsafeBufferPointer { z in
+                                                guard let base = z.baseAddress else { return estimate }
+                                                return FlashShadow.surfaceEstimate(
+                                                    estimate, at: i, width: width, flash: fl, ambient: am,
+                                                    clipped: clip, gains: lit, depth: base + y * width)
+                                            } : estimate
+                                        value = (1 - share) * value + share * surface
+                                    }
                                 }
                                 blend.storeBytes(of: value * gains[i], toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }

@@ -134,6 +134,60 @@ struct FlashShadow: Sendable {
         }
     }
 
+    /// How far along its row a shadowed pixel looks for lit pixels of its own surface, and how many it takes
+    /// on each side (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide;
+    /// four pixels a side keep one pixel's noise out of the chromaticity).
+    static let donorReach = 24, donorsPerSide = 4
+    /// A donor's depth may differ from the shadowed pixel's by this share of it (3σ of the depth's 0.5 %,
+    /// as `SurfaceColours` matches its donors), or it is another surface.
+    static let donorDepth: Float = 0.015
+
+    /// The estimate `p` of a shadowed pixel at `x` with its colour taken from the lit pixels of its own
+    /// surface along the row, and only its level from `p`; `p` unchanged where the row has none.
+    ///
+    /// A ⊘ κ is right only where the shadowed pixel has the same ambient light as the lit pixels κ comes
+    /// from. Where another light's shadow overlaps the flash's (a red spot from the side, whose shadow of a
+    /// flower falls on the wall next to the flash's), the ambient frame lacks that light there, and A ⊘ κ
+    /// lacks its colour: cyan where the red spot is missing. The lit pixels of the same surface beside the
+    /// shadow (same depth within its noise, flash-only value at least half of p's) measured that surface's
+    /// flash-only colour. A missing light lowers some channels of p and leaves the others, so the level is
+    /// the median of p's channels over the donors' (the middle of three ratios is one the missing light
+    /// left, unless it was white).
+    @inline(__always)
+    static func surfaceEstimate(
+        _ p: SIMD4<Float>, at x: Int, width: Int, flash fl: UnsafePointer<Float>, ambient am: UnsafePointer<Float>,
+        clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth: UnsafePointer<Float>
+    ) -> SIMD4<Float> {
+        let z = depth[x]
+        guard z.isFinite, z > 0 else { return p }
+        let level = p[0] + p[1] + p[2]
+        var sum = SIMD4<Float>(repeating: 0)
+        var found = 0
+        for direction in [-1, 1] {
+            var taken = 0
+            var j = x + direction
+            while taken < donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
+                defer { j += direction }
+                let dz = depth[j] - z
+                guard !clipped[j], depth[j].isFinite, abs(dz) <= donorDepth * z else { continue }
+                let f = UnsafeRawPointer(fl + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
+                let a = UnsafeRawPointer(am + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
+                var m = (f - a) * lit[j]
+                m[3] = 0
+                guard m[0] > 0, m[1] > 0, m[2] > 0, m[0] + m[1] + m[2] >= 0.5 * level else { continue }
+                sum += m
+                taken += 1
+            }
+            found += taken
+        }
+        guard found > 0 else { return p }
+        let r = SIMD3(p[0] / sum[0], p[1] / sum[1], p[2] / sum[2])
+        let median = max(min(r.x, r.y), min(max(r.x, r.y), r.z))
+        var out = sum * median
+        out[3] = p[3]
+        return out
+    }
+
     /// The shadowed share of a pixel and the flash-only estimate p = A ⊘ κ (at the centre's irradiance),
     /// from κ interpolated to it (`row(_:into:)`, lane 3 the weight of the tiles that know it), its rates
     /// `flash` and `ambient` (e⁻/s), its own irradiance gain `own` and the frames' noise (`limits`). The

@@ -36,6 +36,10 @@ import Sensor
 /// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
 /// there, a ghost; there the fill F ⊘ (1 + ρ) stays.
 ///
+/// A light whose shadow overlaps the flash's is in κ but not in A there, so p lacks its colour; the
+/// pipeline keeps p's level only and takes the colour from lit pixels of the same surface along the row
+/// (`surfaceEstimate`).
+///
 /// The estimate is no measurement: the confidence map keeps the shadow's low SNR.
 struct FlashShadow: Sendable {
     /// Per tile, κ (lane 3: 1 where known, 0 where no lit pixel is near).

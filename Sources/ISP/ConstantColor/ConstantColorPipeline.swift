@@ -38,7 +38,8 @@ import Spectra
 /// Shadows cast by the ambient light vanish (the flash sits next to the lens); in filled regions
 /// they remain, because there the ambient frame is all there is. The flash's own shadows (a sliver
 /// beside each depth edge, a patch on a wall behind a near object) take the flash-only value the
-/// ambient frame predicts for their surface (`FlashShadow`) where the frames agree.
+/// ambient frame predicts for their surface (`FlashShadow`) where the frames agree and the depth map
+/// shows what blocks the flash (`FlashOcclusion`).
 ///
 /// What the photo is: a colorimetric rendering. The exposure puts the centre-weighted mean at
 /// mid-grey but never lets the brightest confident surface (an 8×8-tile mean, so noise does not
@@ -585,8 +586,10 @@ public struct ConstantColorPipeline: Sendable {
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
         let consistency = map.consistency.map { Float($0) }
         let shading = LensShadingCorrection(camera: camera)
-        // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`).
+        // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`), and
+        // whether anything stands between a surface and the flash (`FlashOcclusion`).
         let depth = flashFrame.depth
+        let occlusion = FlashOcclusion(camera: camera, irradiance: self.irradiance)
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -692,16 +695,21 @@ public struct ConstantColorPipeline: Sendable {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
                                         kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
-                                    if share > 0 {
-                                        let surface = depth.count == width * height
-                                            ? depth.withUnsafeBufferPointer { z in
-                                                guard let base = z.baseAddress else { return estimate }
-                                                return FlashShadow.surfaceEstimate(
-                                                    estimate, at: i, width: width, flash: fl, ambient: am,
-                                                    clipped: clip, gains: lit, depth: base + y * width)
-                                            } : estimate
-                                        value = (1 - share) * value + share * surface
+                                    // Only where the depth map has an occluder between the surface and the
+                                    // flash (`FlashOcclusion`): a limb the flash grazes looks shadowed too.
+                                    var shadowed = share
+                                    var surface = estimate
+                                    if shadowed > 0, depth.count == width * height {
+                                        depth.withUnsafeBufferPointer { z in
+                                            guard let base = z.baseAddress else { return }
+                                            if let occlusion, occlusion.blocked(x: i, y: y, depth: base) == 0 { shadowed = 0 }
+                                            guard shadowed > 0 else { return }
+                                            surface = FlashShadow.surfaceEstimate(
+                                                estimate, at: i, width: width, flash: fl, ambient: am,
+                                                clipped: clip, gains: lit, depth: base + y * width)
+                                        }
                                     }
+                                    if shadowed > 0 { value = (1 - shadowed) * value + shadowed * surface }
                                 }
                                 blend.storeBytes(of: value * gains[i], toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }

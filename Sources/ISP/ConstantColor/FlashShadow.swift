@@ -34,7 +34,10 @@ import Sensor
 ///   know (a red spot) raises one channel of p only, and the others stay lit.
 /// The pipeline applies it only where the frames agree (the tiles' consistency above 0.9) and the pixel is
 /// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
-/// there, a ghost; there the fill F ⊘ (1 + ρ) stays.
+/// there, a ghost; there the fill F ⊘ (1 + ρ) stays. And only where the depth map puts an occluder
+/// between the pixel's surface and the flash (`FlashOcclusion`): a surface under much more ambient light
+/// than the tiles around, which the flash grazes (a violet's side turned to a red spot), can fall below
+/// a third of p in every telling channel without being in any shadow.
 ///
 /// A light whose shadow overlaps the flash's is in κ but not in A there, so p lacks its colour; the
 /// pipeline keeps p's level only and takes the colour from lit pixels of the same surface along the row

@@ -1,0 +1,67 @@
+import ISP
+import Scenes
+import Sensor
+import Testing
+
+/// `FlashOcclusion` against the closed form of a flash shadow: a wall at 1 m behind a strip at 0.5 m, a
+/// flash 2 cm left of the lens. A wall point at X_w is hidden where the segment to the flash, at the
+/// strip's depth (half-way, s = ½), has X = (X_w − 0.02) / 2 inside the strip's X range [−0.05, 0): X_w in
+/// [−0.08, 0.02). The wall is seen beside the strip from column 100 on, so its columns 100 to 103 (pixel
+/// centres X_w = (x + ½ − 100) / 200 below 0.02) are in the shadow, the wall from column 104 on and left of
+/// the strip is lit, and so is the strip itself. Column 103's segment grazes the strip's edge at the strip's
+/// own depth, where the 1 % margin leaves it lit; the columns before it must be hidden.
+struct FlashOcclusionTests {
+    static let width = 200, height = 100
+
+    static func occlusion(flashX: Double) throws -> FlashOcclusion {
+        var camera = try ConstantColorFixture.pipeline(width: 320, height: 240).camera
+        camera.width = width
+        camera.height = height
+        camera.fx = 200
+        camera.fy = 200
+        camera.cx = 100
+        camera.cy = 50
+        camera.distortion = nil
+        let flash = FlashIrradiance(sources: [
+            .init(positionInCamera: Vector3(flashX, 0, 0), beamExponent: 1, intensityCandela: 1)
+        ])
+        return try #require(FlashOcclusion(camera: camera, irradiance: flash))
+    }
+
+    /// The wall at 1 m with the strip at 0.5 m over columns 80 to 99 (X from −0.05 to 0 at its depth).
+    static let depth: [Float] = (0..<(width * height)).map { (80..<100).contains($0 % width) ? 0.5 : 1 }
+
+    @Test func shadowBesideTheStripMatchesTheClosedForm() throws {
+        let occlusion = try Self.occlusion(flashX: -0.02)
+        let blocked = Self.depth.withUnsafeBufferPointer { z in
+            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
+        }
+        #expect((100...102).allSatisfy { blocked[$0] == 1 }, "\(blocked[96..<108])")
+        #expect((104..<Self.width).allSatisfy { blocked[$0] == 0 })
+        #expect((0..<100).allSatisfy { blocked[$0] == 0 }, "the strip and the wall left of it are lit")
+    }
+
+    /// With the flash on the right, the shadow falls on the strip's left: (X_w + 0.02) / 2 in [−0.05, 0) gives
+    /// X_w in [−0.12, −0.02), pixel centres of columns 76 to 95, of which 76 to 79 show the wall; column 76
+    /// grazes the strip's edge (as column 103 does above).
+    @Test func flashOnTheOtherSideMovesTheShadow() throws {
+        let occlusion = try Self.occlusion(flashX: 0.02)
+        let blocked = Self.depth.withUnsafeBufferPointer { z in
+            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
+        }
+        #expect((77...79).allSatisfy { blocked[$0] == 1 }, "\(blocked[72..<84])")
+        #expect((0..<75).allSatisfy { blocked[$0] == 0 })
+        #expect((80..<Self.width).allSatisfy { blocked[$0] == 0 })
+    }
+
+    /// A surface that turns steeply away, as a sphere's limb does, shadows nothing on itself: a plane whose
+    /// depth rises by 2 mm a pixel, with the flash on the side it turns away from.
+    @Test func aSlantedSurfaceIsLit() throws {
+        let occlusion = try Self.occlusion(flashX: -0.02)
+        let slanted: [Float] = (0..<(Self.width * Self.height)).map { 0.4 + 0.002 * Float($0 % Self.width) }
+        let blocked = slanted.withUnsafeBufferPointer { z in
+            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
+        }
+        #expect(blocked.allSatisfy { $0 == 0 })
+    }
+}

@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (1008, 756, "1ac48d9adcd45bae"), (1001, 753, "b9a82cc8a9340e33"), (2016, 1512, "afc9156dc0699d97"),
+        (1008, 756, "2d6ec984f3e6779c"), (1001, 753, "d3aeea234ac01114"), (2016, 1512, "cd6ba74238c53368"),
     ])
     func handOnDeskKeepsItsDigest(width: Int, height: Int, digest: String) throws {
         let result = try Self.capture(width: width, height: height)
         let png = try PNG.encode(PNGImage(pixels: result.photo, colorSpace: .displayP3), compressionLevel: 1)
         #expect(Self.fnv1a(png) == digest)
         if width == 1008 {
-            #expect(Self.fnv1a(result.photo.packedElements) == "a63dc050c013d0ef")
+            #expect(Self.fnv1a(result.photo.packedElements) == "c3acf1cf77256619")
             #expect(Self.fnv1a(result.confidenceMap.plane.packedElements) == "3c2301afaf8c3a5c")
         }
     }

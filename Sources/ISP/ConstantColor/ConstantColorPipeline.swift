@@ -695,14 +695,20 @@ public struct ConstantColorPipeline: Sendable {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
                                         kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
-                                    // Only where the depth map has an occluder between the surface and the
-                                    // flash (`FlashOcclusion`): a limb the flash grazes looks shadowed too.
+                                    // A pixel the flash measurably lit counts only where the depth map has an
+                                    // occluder between its surface and the flash (`FlashOcclusion`): a side the
+                                    // flash grazes under a strong coloured light looks shadowed too. One it did
+                                    // not light has no flash-only value to keep.
                                     var shadowed = share
                                     var surface = estimate
                                     if shadowed > 0, depth.count == width * height {
                                         depth.withUnsafeBufferPointer { z in
                                             guard let base = z.baseAddress else { return }
-                                            if let occlusion, occlusion.blocked(x: i, y: y, depth: base) == 0 { shadowed = 0 }
+                                            if let occlusion, limits.isLit(flash: f4, ambient: a4),
+                                                occlusion.blocked(x: i, y: y, depth: base) == 0
+                                            {
+                                                shadowed = 0
+                                            }
                                             guard shadowed > 0 else { return }
                                             surface = FlashShadow.surfaceEstimate(
                                                 estimate, at: i, width: width, flash: fl, ambient: am,
@@ -836,6 +842,16 @@ struct ClipLimits {
         let zero = SIMD4<Float>(repeating: 0)
         let electrons = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
         return electrons / (timeF * timeF)
+    }
+
+    /// Whether the flash lit a pixel (rates `flash` and `ambient`, e⁻/s) measurably: its flash-only sum over the
+    /// three channels stands 3σ above zero.
+    @inline(__always)
+    func isLit(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> Bool {
+        let variance = flashOnlyVariance(flash: f, ambient: a)
+        let e = f - a
+        let signal = e[0] + e[1] + e[2]
+        return signal > 0 && signal * signal > 9 * (variance[0] + variance[1] + variance[2])
     }
 
     /// The variance of an ambient rate `a` (e⁻/s), in (e⁻/s)².

@@ -18,7 +18,10 @@ import Sensor
 /// The back-projection and the projection are the pinhole's (the lens's distortion moves both ends of a
 /// few-pixel walk alike). An occluder counts when it is nearer than Q_z by more than `margin` of Q_z (our
 /// choice: well above the depth's noise, below the gap between a flower and the wall behind it). The
-/// depth is the flash frame's, as `FlashIrradiance` uses it.
+/// depth map samples each pixel at its centre, so an occluder's edge may lie up to a pixel beyond its last
+/// sample: from the second step on, the depth there is compared with Q_z one step back. (Not on the first:
+/// that would compare a neighbour with the pixel's own depth, and a surface receding by 1 % a pixel, a
+/// sphere's limb, would shadow itself.) The depth is the flash frame's, as `FlashIrradiance` uses it.
 public struct FlashOcclusion: Sendable {
     let fx: Float, fy: Float, cx: Float, cy: Float
     let width: Int, height: Int
@@ -76,6 +79,8 @@ public struct FlashOcclusion: Sendable {
         // For a point of the image line, the segment's parameter s from whichever image axis the line
         // moves along more: Q_x / Q_z = (u − c_x) / f_x, solved for s.
         let alongX = abs(direction.x) >= abs(direction.y)
+        // Q_z one step back (the pixel's own depth before the first step).
+        var previous = p.z
         for step in 1...reach {
             let u = start + Float(step) * direction
             let px = Int(u.x.rounded(.down)), py = Int(u.y.rounded(.down))
@@ -95,7 +100,9 @@ public struct FlashOcclusion: Sendable {
             guard s > 0, s < 1 else { return false }
             let qz = p.z + s * d.z
             let there = depth[py * width + px]
-            if there.isFinite, there > 0, there < qz * (1 - Self.margin) { return true }
+            let segment = step == 1 ? qz : previous
+            if there.isFinite, there > 0, there < segment * (1 - Self.margin) { return true }
+            previous = qz
         }
         return false
     }

@@ -34,10 +34,12 @@ import Sensor
 ///   know (a red spot) raises one channel of p only, and the others stay lit.
 /// The pipeline applies it only where the frames agree (the tiles' consistency above 0.9) and the pixel is
 /// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
-/// there, a ghost; there the fill F ⊘ (1 + ρ) stays. And only where the depth map puts an occluder
-/// between the pixel's surface and the flash (`FlashOcclusion`): a surface under much more ambient light
-/// than the tiles around, which the flash grazes (a violet's side turned to a red spot), can fall below
-/// a third of p in every telling channel without being in any shadow.
+/// there, a ghost; there the fill F ⊘ (1 + ρ) stays. A pixel the flash measurably lit (its flash-only sum
+/// 3σ above zero) counts only where the depth map puts an occluder between its surface and the flash
+/// (`FlashOcclusion`): a surface under much more ambient light than the tiles around, which the flash
+/// grazes (a violet's side turned to a red spot), can fall below a third of p in every telling channel
+/// without being in any shadow. A pixel the flash did not measurably light keeps the estimate whatever the
+/// depth map says: its flash-only value is noise, and the depth map's edges are a pixel coarse.
 ///
 /// A light whose shadow overlaps the flash's is in κ but not in A there, so p lacks its colour; the
 /// pipeline keeps p's level only and takes the colour from lit pixels of the same surface along the row
@@ -83,12 +85,8 @@ struct FlashShadow: Sendable {
                         for x in 0..<width where !clip[x] {
                             let f = UnsafeRawPointer(fl + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
                             let a = UnsafeRawPointer(am + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
-                            let variance = limits.flashOnlyVariance(flash: f, ambient: a)
+                            guard limits.isLit(flash: f, ambient: a) else { continue }
                             let e = f - a
-                            let signal = e[0] + e[1] + e[2]
-                            guard signal > 0, signal * signal > 9 * (variance[0] + variance[1] + variance[2]) else {
-                                continue
-                            }
                             let t = out.base + stride * ((y / tile) * mw + x / tile)
                             for c in 0..<3 {
                                 t[c] += Double(a[c])

@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (1008, 756, "2d6ec984f3e6779c"), (1001, 753, "d3aeea234ac01114"), (2016, 1512, "cd6ba74238c53368"),
+        (1008, 756, "c896b9096bacd446"), (1001, 753, "b07bddb36e39dbcc"), (2016, 1512, "6118ad11ea77c475"),
     ])
     func handOnDeskKeepsItsDigest(width: Int, height: Int, digest: String) throws {
         let result = try Self.capture(width: width, height: height)
         let png = try PNG.encode(PNGImage(pixels: result.photo, colorSpace: .displayP3), compressionLevel: 1)
         #expect(Self.fnv1a(png) == digest)
         if width == 1008 {
-            #expect(Self.fnv1a(result.photo.packedElements) == "c3acf1cf77256619")
+            #expect(Self.fnv1a(result.photo.packedElements) == "7a4982da473dff87")
             #expect(Self.fnv1a(result.confidenceMap.plane.packedElements) == "3c2301afaf8c3a5c")
         }
     }

@@ -231,7 +231,8 @@ struct ConstantColorShadowTests {
     /// petal pixels the flash reaches. Their mean colours at the body's lightness (hue and chroma only: the
     /// spot side is partly the limb, darker under the flash) differ by at most ΔE00 2, the step a viewer just
     /// notices: the same paint, means over a few hundred pixels. Measured before ΔE00 3.1 (b* −23.8 against
-    /// −29.3: a quarter of the spot side had the wall's colour, an orange rim), after 0.9.
+    /// −29.3: a quarter of the spot side had the wall's colour, an orange rim), after 0.9 with
+    /// `FlashOcclusion`, 0.2 with `FlashOnlyChroma` too.
     @Test func violetsFacingTheRedSpotKeepTheirColour() throws {
         let s = try Self.capture("violets-red-light")
         let scene = try ConstantColorSceneTests.scene("violets-red-light")
@@ -268,5 +269,62 @@ struct ConstantColorShadowTests {
         let b = Lab(XYZ(bodyMean * 100), white: white)
         let difference = DeltaE.ciede2000(a, b)
         #expect(difference <= 2, "the spot side \(a) (\(sideCount) pixels) against the body \(b): ΔE00 \(difference)")
+    }
+
+    /// The table under the red spot, in and around the plant's shadow of the spot: the same oak, lit by the
+    /// flash alike, so the photo must show one colour. A noise-free render of the spot alone (no room light,
+    /// no flash) says where the spot reaches the table: the shadow is the table pixels it leaves under a tenth
+    /// of its median on the table, with spot-lit pixels (above half that median) within 40 pixels on both
+    /// sides along their row (so the shadow lies inside the spot's beam, not beyond its edge); "around" is the
+    /// spot-lit table within 24 pixels of the shadow's bounding box. Each pixel has its 3 × 3 neighbourhood on
+    /// its own side. Their mean colours at the lit side's lightness (hue and chroma only) differ by at most
+    /// ΔE00 2, the step a viewer just notices: the means are over hundreds of pixels. Measured before ΔE00 4.6
+    /// (a* 6.3 against 11.9: a green silhouette; the fill's ambient/flash ratio, measured over 3 × 3 tiles,
+    /// carried the spot's red into its shadow), after 0.1 (`FlashOnlyChroma`).
+    @Test func spotShadowOnTheTableLeavesNoSilhouette() throws {
+        let s = try Self.capture("violets-red-light")
+        var scene = try ConstantColorSceneTests.scene("violets-red-light")
+        let table = UInt16(try #require(scene.objects.firstIndex { $0.name == "table" }))
+        let w = s.width, h = s.height, ids = s.truth.objectIDs
+        scene.ambient = nil
+        let pipeline = try ConstantColorFixture.pipeline(width: w, height: h)
+        let spotOnly = Renderer(
+            scene: scene, camera: pipeline.camera, flash: nil, options: RenderOptions(softShadowSamples: 1)
+        ).render(Exposure(time: 0.01, iso: pipeline.camera.noise.baseISO))
+        let spot = try #require(spotOnly.ambientElectrons)
+        func level(_ i: Int) -> Float { spot[3 * i] }
+        let onTable = (0..<(w * h)).filter { ids[$0] == table }.map(level).filter { $0 > 0 }.sorted()
+        try #require(onTable.count > 1000)
+        let median = onTable[onTable.count / 2]
+        func lit(_ i: Int) -> Bool { ids[i] == table && level(i) > 0.5 * median }
+        func dark(_ i: Int) -> Bool { ids[i] == table && level(i) < 0.1 * median }
+        var inside: [Int] = [], litPixels: [Int] = []
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) {
+                let i = y * w + x
+                let block = (-1...1).flatMap { dy in (-1...1).map { i + dy * w + $0 } }
+                if block.allSatisfy(lit) { litPixels.append(i) }
+                guard block.allSatisfy(dark) else { continue }
+                let left = (max(0, x - 40)..<x).contains { lit(y * w + $0) }
+                let right = ((x + 1)..<min(w, x + 41)).contains { lit(y * w + $0) }
+                if left && right { inside.append(i) }
+            }
+        }
+        try #require(inside.count >= 100, "only \(inside.count) pixels of the spot's shadow")
+        let xs = inside.map { $0 % w }, ys = inside.map { $0 / w }
+        let xRange = ((xs.min() ?? 0) - 24)...((xs.max() ?? 0) + 24)
+        let yRange = ((ys.min() ?? 0) - 24)...((ys.max() ?? 0) + 24)
+        let around = litPixels.filter { xRange.contains($0 % w) && yRange.contains($0 / w) }
+        try #require(around.count >= 300)
+        func mean(_ pixels: [Int]) -> SIMD3<Double> {
+            pixels.reduce(SIMD3<Double>(0, 0, 0)) { $0 + ConstantColorArtefactTests.xyz(s.result.photo, $1 % w, $1 / w) }
+                / Double(pixels.count)
+        }
+        let shadowMean = mean(inside), litMean = mean(around)
+        let white = Colorimetry.whitePoint(of: Illuminants.d65)
+        let a = Lab(XYZ(shadowMean * (litMean.y / shadowMean.y) * 100), white: white)
+        let b = Lab(XYZ(litMean * 100), white: white)
+        let difference = DeltaE.ciede2000(a, b)
+        #expect(difference <= 2, "the spot's shadow \(a) (\(inside.count) pixels) against the table around \(b) (\(around.count)): ΔE00 \(difference)")
     }
 }

@@ -21,7 +21,10 @@ import Spectra
 /// 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
 /// scene moved between the frames, the flash frame fills in, turned into "flash-equivalent" camera RGB
 /// by the ambient/flash ratio measured on the surrounding usable pixels (a von Kries step in camera
-/// space, Petschnigg et al. 2004 use the same ratio for white balance). A channel the flash frame
+/// space, Petschnigg et al. 2004 use the same ratio for white balance). A channel too noisy to stand
+/// alone (a coloured light's shot noise) takes the surface's flash-only colour from the tiles around at
+/// the level the pixel's channels measure (`FlashOnlyChroma`), and where that level is measured well the
+/// estimate replaces the fill, whose ratio blurs the edges of the room light's spots. A channel the flash frame
 /// clipped is estimated from the flash-only colour of the same surface nearby (`SurfaceColours`),
 /// feathered in as the channel nears the white level; the ambient frame only where no such surface is
 /// found.
@@ -268,7 +271,10 @@ public struct ConstantColorPipeline: Sendable {
             width: width, height: height, tile: tile)
         let (linear, meanY, brightest) = blendAndMap(
             flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
-            irradiance: irradianceGains, surfaces: surfaces, shadows: shadows)
+            irradiance: irradianceGains, surfaces: surfaces, shadows: shadows,
+            chroma: FlashOnlyChroma(
+                tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
+                flashTime: plan.flash.time))
         var k = meanY > 0 ? settings.midGrey / meanY : 1
         if brightest > 0, case let .shoulder(knee, _) = settings.toneCurve { k = min(k, knee / brightest) }
         clock.lap("blend, colour mapping, exposure")
@@ -537,7 +543,9 @@ public struct ConstantColorPipeline: Sendable {
     /// ratio (`localRatios`) interpolated the same way: it sits where the flash frame does, so motion
     /// between the frames leaves no ghost, and it has the flash-only picture's exposure. Where the
     /// flash frame clipped, the clipped channel comes from the surface's colour (`surfaces`,
-    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). In the flash's own shadow,
+    /// `ClipLimits.feathered`), or without one from the ambient frame (`clippedFill`). Elsewhere the measured
+    /// value is `FlashOnlyChroma`'s estimate, which also replaces the fill where its level stands out of the
+    /// noise (from 3σ, fully at 6σ) and the frames agree. In the flash's own shadow,
     /// where the frames agree, the result leans to the ambient frame's estimate (`shadows`, `FlashShadow`).
     /// Mapped by `kernel` to linear
     /// Display P3 (before the exposure); with the centre-weighted mean luminance (σ = 1/4 of the
@@ -552,7 +560,7 @@ public struct ConstantColorPipeline: Sendable {
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
         ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil,
-        surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil
+        surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil, chroma: FlashOnlyChroma? = nil
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
@@ -679,7 +687,19 @@ public struct ConstantColorPipeline: Sendable {
                                 // ambient sample that does not belong to this pixel: the registration's
                                 // interpolation across a depth edge, or motion. The fill has no such sample.
                                 let impossible = limits.isImpossible(flash: f4, ambient: a4)
-                                let used = impossible ? 0 : w
+                                var used = impossible ? 0 : w
+                                let agree = agreeRow[col.x0] * (1 - a) + agreeRow[col.x1] * a
+                                // A channel too noisy to stand alone (a red spot's shot noise) takes its
+                                // surface's flash-only colour at the pixel's level (`FlashOnlyChroma`); where
+                                // that level is measured well and the frames agree, the estimate replaces the
+                                // fill, whose ratio ρ blurs the edges of the room light's spots and shadows.
+                                if let chroma, !clipped, !impossible, ramp == 0,
+                                    let (estimate, snr) = chroma.estimate(
+                                        measured, variance: limits.flashOnlyVariance(flash: f4, ambient: a4), x: i, y: y)
+                                {
+                                    measured = estimate
+                                    if agree > 0.9 { used = max(used, min(max((snr - 3) / 3, 0), 1)) }
+                                }
                                 // The flash-only value at this pixel's irradiance; the fill at that of the
                                 // tiles its ratio comes from, or the pixel's own where it is clipped (the
                                 // clipped fill is brought to the pixel's own flash-only level).
@@ -690,7 +710,6 @@ public struct ConstantColorPipeline: Sendable {
                                 var value = used * measured * own + (1 - used) * filled
                                 // In the flash's own shadow, the surface's flash-only value from the ambient
                                 // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
-                                let agree = agreeRow[col.x0] * (1 - a) + agreeRow[col.x1] * a
                                 if shadows != nil, !clipped, !impossible, ramp == 0, agree > 0.9 {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(

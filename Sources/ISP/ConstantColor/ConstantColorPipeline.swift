@@ -328,6 +328,11 @@ public struct ConstantColorPipeline: Sendable {
             makeFlashOnly: makeFlashOnly, diagnostics: diagnostics)
     }
 
+    /// How much wider than at 640 pixels a neighbourhood reaches at `width` pixels (at least 1): what the
+    /// neighbourhoods measured in pixels or tiles must cover (a flash shadow, a clipped highlight) grows with
+    /// the focal length in pixels, that is with the picture's width, while the tiles stay 8 pixels.
+    static func neighbourhoodScale(width: Int) -> Double { max(1, Double(width) / 640) }
+
     /// The impossibly negative pixels counted in tile sums.
     static func impossiblePixels(_ sums: [Double]) -> Double {
         stride(from: 12, to: sums.count, by: sumsPerTile).reduce(0) { $0 + sums[$1] }
@@ -710,7 +715,7 @@ public struct ConstantColorPipeline: Sendable {
                                 var value = used * measured * own + (1 - used) * filled
                                 // In the flash's own shadow, the surface's flash-only value from the ambient
                                 // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
-                                if shadows != nil, !clipped, !impossible, ramp == 0, agree > 0.9 {
+                                if let shadows, !clipped, !impossible, ramp == 0, agree > 0.9 {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
                                         kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
@@ -729,9 +734,10 @@ public struct ConstantColorPipeline: Sendable {
                                                 shadowed = 0
                                             }
                                             guard shadowed > 0 else { return }
-                                            surface = FlashShadow.surfaceEstimate(
+                                            surface = shadows.surfaceEstimate(
                                                 estimate, at: i, width: width, flash: fl, ambient: am,
-                                                clipped: clip, gains: lit, depth: base + y * width)
+                                                clipped: clip, gains: lit, depth: base, y: y, height: height,
+                                                limits: limits)
                                         }
                                     }
                                     if shadowed > 0 { value = (1 - shadowed) * value + shadowed * surface }

@@ -41,19 +41,27 @@ import Sensor
 /// without being in any shadow. A pixel the flash did not measurably light keeps the estimate whatever the
 /// depth map says: its flash-only value is noise, and the depth map's edges are a pixel coarse.
 ///
-/// A light whose shadow overlaps the flash's is in κ but not in A there, so p lacks its colour; the
-/// pipeline keeps p's level only and takes the colour from lit pixels of the same surface along the row
-/// (`surfaceEstimate`).
+/// A light whose shadow overlaps the flash's is in κ but not in A there, so p lacks its colour and level;
+/// the pipeline takes the value from lit pixels of the same surface along the row (`surfaceEstimate`), and
+/// p only where the row has none.
 ///
 /// The estimate is no measurement: the confidence map keeps the shadow's low SNR.
 struct FlashShadow: Sendable {
     /// Per tile, κ (lane 3: 1 where known, 0 where no lit pixel is near).
     let kappa: [SIMD4<Float>]
     let tile: Int, mw: Int, mh: Int
+    /// How far along its row a shadowed pixel looks for lit pixels of its own surface (`surfaceEstimate`).
+    let donorReach: Int
+
+    /// Per tile, the mean flash-only value times the irradiance gain of its lit pixels with a depth, lane 3 their
+    /// mean depth (all 0 where none): the surface value a shadowed pixel falls back on where its row has no
+    /// donor (`tileEstimate`).
+    let surfaces: [SIMD4<Float>]
 
     /// Values per tile of `sums`: Σ ambient RGB and Σ flash-only RGB times the irradiance gain, over
-    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`.
-    static let sumsPerTile = 6
+    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`; over those with a depth, Σ flash-only
+    /// RGB times the gain, Σ depth and their count.
+    static let sumsPerTile = 11
     static let rowStep = 4, rowOffset = 2
 
     /// Per tile, the sums of `sumsPerTile`. Bands of whole tile rows own their tiles, summed in pixel
@@ -66,6 +74,8 @@ struct FlashShadow: Sendable {
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         let stride = sumsPerTile
         var sums = [Double](repeating: 0, count: stride * mw * mh)
+        let depth = flashFrame.depth
+        let hasDepth = depth.count == width * height
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
@@ -92,6 +102,12 @@ struct FlashShadow: Sendable {
                                 t[c] += Double(a[c])
                                 t[3 + c] += Double(e[c] * lit[x])
                             }
+                            guard hasDepth else { continue }
+                            let z = depth[y * width + x]
+                            guard z.isFinite, z > 0 else { continue }
+                            for c in 0..<3 { t[6 + c] += Double(e[c] * lit[x]) }
+                            t[9] += Double(z)
+                            t[10] += 1
                         }
                     }
                 }
@@ -100,13 +116,23 @@ struct FlashShadow: Sendable {
         return sums
     }
 
-    /// κ of every tile from `sums` (see the type's description); unknown where the 3 × 3 tiles have no
-    /// lit pixel or a channel's sums are not positive.
+    /// κ of every tile from `sums` (see the type's description). A tile whose 3 × 3 tiles have no lit pixel
+    /// (deep inside a wide shadow: a flower's shadow on the wall is a few pixels wide at 640 × 480 and forty
+    /// at 4032 × 3024) takes the mean of its known 4-neighbours, ring by ring outwards, as the fill's ratio
+    /// does (`ConstantColorPipeline.localRatios`): κ, the ambient irradiance relative to the flash's, changes
+    /// slowly across a surface. Unknown only where no tile of the picture has a lit pixel.
     init(sums: [Double], width: Int, height: Int, tile: Int) {
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         self.tile = tile
         self.mw = mw
         self.mh = mh
+        donorReach = Int((Double(Self.donorReach) * ConstantColorPipeline.neighbourhoodScale(width: width)).rounded())
+        surfaces = (0..<(mw * mh)).map { t in
+            let b = Self.sumsPerTile * t
+            let n = sums[b + 10]
+            guard n > 0 else { return .zero }
+            return SIMD4(Float(sums[b + 6] / n), Float(sums[b + 7] / n), Float(sums[b + 8] / n), Float(sums[b + 9] / n))
+        }
         var kappa = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         for ty in 0..<mh {
             for tx in 0..<mw {
@@ -121,6 +147,23 @@ struct FlashShadow: Sendable {
                 guard (0..<3).allSatisfy({ a[$0] > 0 && f[$0] > 0 }) else { continue }
                 let k = a / f
                 kappa[ty * mw + tx] = SIMD4(Float(k.x), Float(k.y), Float(k.z), 1)
+            }
+        }
+        var changed = kappa.contains { $0[3] > 0 }
+        while changed {
+            changed = false
+            let previous = kappa
+            for ty in 0..<mh {
+                for tx in 0..<mw where previous[ty * mw + tx][3] == 0 {
+                    var sum = SIMD4<Float>(repeating: 0)
+                    for (nx, ny) in [(tx - 1, ty), (tx + 1, ty), (tx, ty - 1), (tx, ty + 1)]
+                    where nx >= 0 && nx < mw && ny >= 0 && ny < mh && previous[ny * mw + nx][3] > 0 {
+                        sum += previous[ny * mw + nx]
+                    }
+                    guard sum[3] > 0 else { continue }
+                    kappa[ty * mw + tx] = sum / sum[3]
+                    changed = true
+                }
             }
         }
         self.kappa = kappa
@@ -139,58 +182,116 @@ struct FlashShadow: Sendable {
         }
     }
 
-    /// How far along its row a shadowed pixel looks for lit pixels of its own surface, and how many it takes
-    /// on each side (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide;
+    /// How far along its row a shadowed pixel looks for lit pixels of its own surface at 640 pixels wide (the
+    /// reach grows with the picture, `ConstantColorPipeline.neighbourhoodScale`), and how many it takes on each
+    /// side (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide at 640;
     /// four pixels a side keep one pixel's noise out of the chromaticity).
     static let donorReach = 24, donorsPerSide = 4
     /// A donor's depth may differ from the shadowed pixel's by this share of it (3σ of the depth's 0.5 %,
     /// as `SurfaceColours` matches its donors), or it is another surface.
     static let donorDepth: Float = 0.015
+    /// How far around a donor its surface must continue: the irradiance map's tangent step (half its 8-pixel
+    /// cell, `FlashIrradiance.Map`).
+    static let donorMargin = 4
 
-    /// The estimate `p` of a shadowed pixel at `x` with its colour taken from the lit pixels of its own
-    /// surface along the row, and only its level from `p`; `p` unchanged where the row has none.
+    /// The flash-only value of a shadowed pixel at `x` from the lit pixels of its own surface along the row
+    /// (their mean, irradiance-corrected as `p` is); `p` where the row has none.
     ///
-    /// A ⊘ κ is right only where the shadowed pixel has the same ambient light as the lit pixels κ comes
-    /// from. Where another light's shadow overlaps the flash's (a red spot from the side, whose shadow of a
-    /// flower falls on the wall next to the flash's), the ambient frame lacks that light there, and A ⊘ κ
-    /// lacks its colour: cyan where the red spot is missing. The lit pixels of the same surface beside the
-    /// shadow (same depth within its noise, flash-only value at least half of p's) measured that surface's
-    /// flash-only colour. A missing light lowers some channels of p and leaves the others, so the level is
-    /// the median of p's channels over the donors' (the middle of three ratios is one the missing light
-    /// left, unless it was white).
+    /// A ⊘ κ is right only where the shadowed pixel has the ambient light of the lit pixels κ comes from.
+    /// Where another light's shadow overlaps the flash's (a red spot from the side, whose shadow of a flower
+    /// falls on the wall next to the flash's), the ambient frame lacks that light there: A ⊘ κ lacks its
+    /// colour (cyan where the red spot is missing) and its level (a grey outline of the flower). Where κ came
+    /// from another surface under other light (at 4032 pixels wide a flower's shadow on the wall is wider
+    /// than κ's tiles, and κ is the flower's, which the spot does not reach), A ⊘ κ is off by orders of
+    /// magnitude. The lit pixels of the same surface beside the shadow measured its flash-only value itself.
+    /// A donor has the pixel's depth within its noise, and so has every pixel within `donorMargin` of it along
+    /// its row and column (the irradiance's surface normal comes from those neighbours, and beside a depth
+    /// edge it is off: a wall pixel next to a flower came out half again too bright), unless the row has no
+    /// such donor (a narrow strip of wall between two flowers), when any does; it is measurably lit
+    /// (`ClipLimits.isLit`, every channel positive) and has at least half the level of the brightest donor
+    /// found (one in the shadow's penumbra is not). The texture of a surface inside the shadow is not recovered: the ambient frame has it, but
+    /// with the ambient light's own shadows, which a flash shadow mostly overlaps.
     @inline(__always)
-    static func surfaceEstimate(
+    func surfaceEstimate(
         _ p: SIMD4<Float>, at x: Int, width: Int, flash fl: UnsafePointer<Float>, ambient am: UnsafePointer<Float>,
-        clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth: UnsafePointer<Float>
+        clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth plane: UnsafePointer<Float>, y: Int,
+        height: Int, limits: ClipLimits
     ) -> SIMD4<Float> {
+        let depth = plane + y * width
         let z = depth[x]
         guard z.isFinite, z > 0 else { return p }
-        let level = p[0] + p[1] + p[2]
-        var sum = SIMD4<Float>(repeating: 0)
-        var found = 0
-        for direction in [-1, 1] {
-            var taken = 0
-            var j = x + direction
-            while taken < donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
-                defer { j += direction }
-                let dz = depth[j] - z
-                guard !clipped[j], depth[j].isFinite, abs(dz) <= donorDepth * z else { continue }
-                let f = UnsafeRawPointer(fl + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
-                let a = UnsafeRawPointer(am + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
-                var m = (f - a) * lit[j]
-                m[3] = 0
-                guard m[0] > 0, m[1] > 0, m[2] > 0, m[0] + m[1] + m[2] >= 0.5 * level else { continue }
-                sum += m
-                taken += 1
+        // Whether the surface at depth z continues `donorMargin` pixels around pixel j of the row.
+        @inline(__always) func inside(_ j: Int) -> Bool {
+            for d in 1...Self.donorMargin {
+                for (u, v) in [(j - d, y), (j + d, y), (j, y - d), (j, y + d)] {
+                    guard u >= 0, u < width, v >= 0, v < height else { return false }
+                    let zz = plane[v * width + u]
+                    guard zz.isFinite, abs(zz - z) <= Self.donorDepth * z else { return false }
+                }
             }
-            found += taken
+            return true
         }
-        guard found > 0 else { return p }
-        let r = SIMD3(p[0] / sum[0], p[1] / sum[1], p[2] / sum[2])
-        let median = max(min(r.x, r.y), min(max(r.x, r.y), r.z))
-        var out = sum * median
-        out[3] = p[3]
-        return out
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * Self.donorsPerSide) { donors in
+            // Donors well inside the surface first; without any, those beside its edges too.
+            for strict in [true, false] {
+                var found = 0
+                var brightest: Float = 0
+                for direction in [-1, 1] {
+                    var taken = 0
+                    var j = x + direction
+                    while taken < Self.donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
+                        defer { j += direction }
+                        let dz = depth[j] - z
+                        guard !clipped[j], depth[j].isFinite, abs(dz) <= Self.donorDepth * z else { continue }
+                        let f = UnsafeRawPointer(fl + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
+                        let a = UnsafeRawPointer(am + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
+                        guard limits.isLit(flash: f, ambient: a), !strict || inside(j) else { continue }
+                        var m = (f - a) * lit[j]
+                        m[3] = 0
+                        guard m[0] > 0, m[1] > 0, m[2] > 0 else { continue }
+                        donors[found] = m
+                        found += 1
+                        taken += 1
+                        brightest = max(brightest, m[0] + m[1] + m[2])
+                    }
+                }
+                var sum = SIMD4<Float>(repeating: 0), count: Float = 0
+                for n in 0..<found where donors[n][0] + donors[n][1] + donors[n][2] >= 0.5 * brightest {
+                    sum += donors[n]
+                    count += 1
+                }
+                guard count > 0 else { continue }
+                var out = sum / count
+                out[3] = p[3]
+                return out
+            }
+            return tileEstimate(x: x, y: y, depth: z) ?? p
+        }
+    }
+
+    /// Where a shadowed pixel's row has no donor (a long shadow along a wall), the surface value of the nearest
+    /// tiles whose lit pixels lie at its depth (within `donorDepth`), ring by ring within the donor reach: the
+    /// mean of that ring's matching tiles; nil where none does.
+    func tileEstimate(x: Int, y: Int, depth z: Float) -> SIMD4<Float>? {
+        let tx = x / tile, ty = y / tile
+        let rings = max(1, donorReach / tile)
+        for r in 0...rings {
+            var sum = SIMD4<Float>(repeating: 0), count: Float = 0
+            for sy in max(0, ty - r)...min(mh - 1, ty + r) {
+                for sx in max(0, tx - r)...min(mw - 1, tx + r) where max(abs(sx - tx), abs(sy - ty)) == r {
+                    let s = surfaces[sy * mw + sx]
+                    guard s[3] > 0, abs(s[3] - z) <= Self.donorDepth * z, s[0] > 0, s[1] > 0, s[2] > 0 else { continue }
+                    sum += s
+                    count += 1
+                }
+            }
+            if count > 0 {
+                var out = sum / count
+                out[3] = 0
+                return out
+            }
+        }
+        return nil
     }
 
     /// The shadowed share of a pixel and the flash-only estimate p = A ⊘ κ (at the centre's irradiance),

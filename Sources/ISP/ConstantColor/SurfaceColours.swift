@@ -13,7 +13,8 @@ import Sensor
 /// the spot puts red far too high.
 ///
 /// A donor tile (our choices) is at least half unclipped, its frames agree (consistency ≥ 0.9) and its
-/// flash-only sum stands 5σ above zero in every channel, as for `localRatios`. Within 10 tiles of a tile
+/// flash-only sum stands 5σ above zero in every channel, as for `localRatios`. Within 10 tiles (at 640 pixels
+/// wide; `radius`) of a tile
 /// with clipped pixels, a donor counts with the weight
 /// exp(−d²/2·2² − (Δz/z / 0.005)²/2 − (Δc / 0.02)²/2 − (ln(l_s/l_t) / 0.15)²/2) × its unclipped pixels:
 /// d the distance in tiles; Δz/z the relative difference of the mean depths (a leaf in front of a pot
@@ -30,7 +31,7 @@ import Sensor
 ///
 /// Trust 0…1: the donors' agreement (1 at a relative spread of 0 in the estimated channels, 0 at 10 %
 /// and beyond) times their support (the weights' sum without the distance term, against half a tile)
-/// times 1 − d/20, d the distance in tiles to the nearest donor (half at the search's edge). Where no
+/// times 1 − d/(2 · radius), d the distance in tiles to the nearest donor (half at the search's edge). Where no
 /// donor qualifies the tile has none and the fill falls back to the ambient ratio; the confidence map
 /// then stays at the clipped tile's low value.
 ///
@@ -46,6 +47,8 @@ struct SurfaceColours: Sendable {
 
     /// Sums per tile in the pass: see `sums(_:_:shift:limits:tile:noise:)`.
     static let sumsPerTile = 26
+    /// The search radius and the distance weight's σ at 640 pixels wide, in tiles; both grow with the picture
+    /// (`ConstantColorPipeline.neighbourhoodScale`), as a highlight and the surface around it do in tiles.
     static let radius = 10
     static let spatialSigma = 2.0, depthSigma = 0.005, chromaSigma = 0.02, levelSigma = 0.15
 
@@ -117,6 +120,8 @@ struct SurfaceColours: Sendable {
         self.mw = mw
         self.mh = mh
         let sp = ConstantColorPipeline.sumsPerTile, hp = Self.sumsPerTile
+        let scale = ConstantColorPipeline.neighbourhoodScale(width: width)
+        let radius = Int((Double(Self.radius) * scale).rounded()), spatialSigma = Self.spatialSigma * scale
         // Donors: normalised later per receiving tile, so only the flash-only sums and depth are kept.
         var donor = [SIMD3<Double>?](repeating: nil, count: mw * mh)
         var donorDepth = [Double](repeating: .nan, count: mw * mh)
@@ -146,8 +151,8 @@ struct SurfaceColours: Sendable {
                 let z = hot[h + 2] > 0 ? hot[h + 1] / hot[h + 2] : Double.nan
                 var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
                 var matched = 0.0, nearest = Double.infinity
-                for sy in max(0, ty - Self.radius)...min(mh - 1, ty + Self.radius) {
-                    for sx in max(0, tx - Self.radius)...min(mw - 1, tx + Self.radius) {
+                for sy in max(0, ty - radius)...min(mh - 1, ty + radius) {
+                    for sx in max(0, tx - radius)...min(mw - 1, tx + radius) {
                         let s = sy * mw + sx
                         guard let f = donor[s] else { continue }
                         let fKey = (0..<3).reduce(0.0) { $0 + (key[$1] ? f[$1] : 0) }
@@ -155,7 +160,7 @@ struct SurfaceColours: Sendable {
                         let colour = f / fKey
                         let spatial =
                             Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx))
-                            / (2 * Self.spatialSigma * Self.spatialSigma)
+                            / (2 * spatialSigma * spatialSigma)
                         var exponent = spatial
                         if z.isFinite {
                             guard donorDepth[s].isFinite else { continue }
@@ -207,8 +212,8 @@ struct SurfaceColours: Sendable {
                 let agreement = min(max(1 - spread / 0.1, 0), 1)
                 let support = min(matched / Double(tile * tile / 2), 1)
                 // The nearest donor's distance d (tiles): trust falls to half at the search's edge.
-                let distance = (2 * nearest).squareRoot() * Self.spatialSigma
-                let trust = agreement * support * (1 - 0.5 * min(distance / Double(Self.radius), 1))
+                let distance = (2 * nearest).squareRoot() * spatialSigma
+                let trust = agreement * support * (1 - 0.5 * min(distance / Double(radius), 1))
                 colours[t] = SIMD4(Float(mean.x), Float(mean.y), Float(mean.z), Float(trust))
                 confidence[t] = trust * sumConf / sumW
             }

@@ -11,6 +11,7 @@ import Testing
 /// the strip is lit, and so is the strip itself. Column 103's segment grazes the strip's edge at the strip's
 /// own depth; the pixel of tolerance for the occluder's edge (which may lie anywhere in the first pixel past
 /// its last sample) counts it in, and column 104, whose segment passes half a pixel past the edge, stays lit.
+/// Every row of the strip is alike, so row 50 stands for all.
 struct FlashOcclusionTests {
     static let width = 200, height = 100
 
@@ -34,9 +35,8 @@ struct FlashOcclusionTests {
 
     @Test func shadowBesideTheStripMatchesTheClosedForm() throws {
         let occlusion = try Self.occlusion(flashX: -0.02)
-        let blocked = Self.depth.withUnsafeBufferPointer { z in
-            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
-        }
+        let mask = occlusion.mask(depth: Self.depth)
+        let blocked = (0..<Self.width).map { Float(mask[50 * Self.width + $0]) / 255 }
         #expect((100...103).allSatisfy { blocked[$0] == 1 }, "\(blocked[96..<108])")
         #expect((104..<Self.width).allSatisfy { blocked[$0] == 0 })
         #expect((0..<100).allSatisfy { blocked[$0] == 0 }, "the strip and the wall left of it are lit")
@@ -47,9 +47,8 @@ struct FlashOcclusionTests {
     /// grazes the strip's edge (as column 103 does above), column 75 passes half a pixel past it.
     @Test func flashOnTheOtherSideMovesTheShadow() throws {
         let occlusion = try Self.occlusion(flashX: 0.02)
-        let blocked = Self.depth.withUnsafeBufferPointer { z in
-            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
-        }
+        let mask = occlusion.mask(depth: Self.depth)
+        let blocked = (0..<Self.width).map { Float(mask[50 * Self.width + $0]) / 255 }
         #expect((76...79).allSatisfy { blocked[$0] == 1 }, "\(blocked[72..<84])")
         #expect((0..<76).allSatisfy { blocked[$0] == 0 })
         #expect((80..<Self.width).allSatisfy { blocked[$0] == 0 })
@@ -60,9 +59,8 @@ struct FlashOcclusionTests {
     @Test func aSlantedSurfaceIsLit() throws {
         let occlusion = try Self.occlusion(flashX: -0.02)
         let slanted: [Float] = (0..<(Self.width * Self.height)).map { 0.4 + 0.002 * Float($0 % Self.width) }
-        let blocked = slanted.withUnsafeBufferPointer { z in
-            (0..<Self.width).map { occlusion.blocked(x: $0, y: 50, depth: z.baseAddress!) }
-        }
+        let mask = occlusion.mask(depth: slanted)
+        let blocked = (0..<Self.width).map { Float(mask[50 * Self.width + $0]) / 255 }
         #expect(blocked.allSatisfy { $0 == 0 })
     }
 }

@@ -602,7 +602,9 @@ public struct ConstantColorPipeline: Sendable {
         // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`), and
         // whether anything stands between a surface and the flash (`FlashOcclusion`).
         let depth = flashFrame.depth
-        let occlusion = FlashOcclusion(camera: camera, irradiance: self.irradiance)
+        let blockedMask: [UInt8]? =
+            shadows != nil && depth.count == width * height
+            ? FlashOcclusion(camera: camera, irradiance: self.irradiance)?.mask(depth: depth) : nil
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -715,29 +717,40 @@ public struct ConstantColorPipeline: Sendable {
                                 var value = used * measured * own + (1 - used) * filled
                                 // In the flash's own shadow, the surface's flash-only value from the ambient
                                 // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
-                                if let shadows, !clipped, !impossible, ramp == 0, agree > 0.9 {
+                                // A pixel the depth map hides from the flash, whose flash-only value is noise
+                                // around zero, may fall below −3σ by chance: it is no misregistered sample.
+                                let hidden = blockedMask.map { $0[y &* width &+ i] > 0 } ?? false
+                                if let shadows, !clipped, !impossible || hidden, ramp == 0, agree > 0.9 {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
                                         kappa: k, flash: f4, ambient: a4, own: own, limits: limits)
                                     // A pixel the flash measurably lit counts only where the depth map has an
                                     // occluder between its surface and the flash (`FlashOcclusion`): a side the
-                                    // flash grazes under a strong coloured light looks shadowed too. One it did
-                                    // not light has no flash-only value to keep.
+                                    // flash grazes under a strong coloured light looks shadowed too. Where the
+                                    // depth map shows what blocks the flash, the pixel's own flash-only value
+                                    // against its surface's says how deep in the shadow it lies, even where the
+                                    // ambient frame is too dark to tell (the table in a leaf's shadow of both
+                                    // lights).
                                     var shadowed = share
                                     var surface = estimate
-                                    if shadowed > 0, depth.count == width * height {
+                                    let blocked = hidden
+                                    if blockedMask != nil, !blocked, limits.isLit(flash: f4, ambient: a4) { shadowed = 0 }
+                                    if shadowed > 0 || blocked, depth.count == width * height {
                                         depth.withUnsafeBufferPointer { z in
                                             guard let base = z.baseAddress else { return }
-                                            if let occlusion, limits.isLit(flash: f4, ambient: a4),
-                                                occlusion.blocked(x: i, y: y, depth: base) == 0
-                                            {
-                                                shadowed = 0
-                                            }
-                                            guard shadowed > 0 else { return }
                                             surface = shadows.surfaceEstimate(
                                                 estimate, at: i, width: width, flash: fl, ambient: am,
                                                 clipped: clip, gains: lit, depth: base, y: y, height: height,
                                                 limits: limits)
+                                        }
+                                        // Hidden from the flash: the shadow's depth is its measured share of
+                                        // what its surface would have, all of it from half down (however faint
+                                        // the ambient frame's evidence, or noise lifting one pixel).
+                                        if blocked {
+                                            let expected = surface[0] + surface[1] + surface[2]
+                                            let m = (f4 - a4) * own
+                                            let v = expected > 0 ? (m[0] + m[1] + m[2]) / expected : 0
+                                            shadowed = max(shadowed, min(max((1 - v) / 0.5, 0), 1))
                                         }
                                     }
                                     if shadowed > 0 { value = (1 - shadowed) * value + shadowed * surface }

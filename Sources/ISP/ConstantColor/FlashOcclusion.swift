@@ -1,109 +1,119 @@
 import Imaging
 import Sensor
 
-/// Whether the depth map puts something between a pixel's surface and the flash: the geometric half of
+/// Where the depth map puts something between a pixel's surface and the flash: the geometric half of
 /// `FlashShadow`'s test.
 ///
 /// `FlashShadow` finds a flash shadow by its photometric signature, a flash-only value far below what the
 /// ambient frame predicts. A surface the flash grazes while the room light (or a coloured spot) falls on it
-/// squarely has the same signature: a violet's limb turned towards a red spot keeps a quarter of the
-/// predicted flash-only green, and was taken for a shadow and given the wall's colour, an orange rim. A
-/// flash shadow also has a cause the capture can see: an occluder nearer the camera, between the surface
-/// and the flash. The segment from the surface point P to a flash module L projects to a straight line
-/// in the image, starting at the pixel and running away from the flash's side; a point Q = P + s(L − P)
-/// of it lies at depth Q_z, and the line passes behind an occluder where the depth map holds a surface
-/// nearer than Q_z there. The walk stops where the segment leaves the picture or `reach` pixels away; a
-/// pixel with no occluder on any module's segment is lit, whatever its values say.
+/// squarely has the same signature: a violet's side turned towards a red spot keeps a quarter of the
+/// predicted flash-only green, and was taken for a shadow and given the wall's colour, an orange rim. And
+/// where the ambient frame is dark too (a table in a leaf's shadow of both lights) the signature says
+/// nothing. A flash shadow also has a cause the capture can see: an occluder nearer the camera, between the
+/// surface and the flash.
 ///
-/// The back-projection and the projection are the pinhole's (the lens's distortion moves both ends of a
-/// few-pixel walk alike). An occluder counts when it is nearer than Q_z by more than `margin` of Q_z (our
-/// choice: well above the depth's noise, below the gap between a flower and the wall behind it). The
-/// depth map samples each pixel at its centre, so an occluder's edge may lie up to a pixel beyond its last
-/// sample: from the second step on, the depth there is compared with Q_z one step back. (Not on the first:
-/// that would compare a neighbour with the pixel's own depth, and a surface receding by 1 % a pixel, a
-/// sphere's limb, would shadow itself.) The depth is the flash frame's, as `FlashIrradiance` uses it.
+/// The flash module at offset L from the lens along an image axis (the larger of its two offsets; the
+/// other, and its depth offset, are a few millimetres at most) sees a surface point at depth Z where the
+/// camera sees it, shifted by the disparity f·L/Z pixels (f the focal length along that axis): a pinhole
+/// beside the lens, whose image lines are the camera's. Along a line of pixels taken from the flash's side
+/// outwards, the flash-image position q = t + f·|L|/Z (t the pixel's position along the line) of a visible
+/// surface keeps increasing; a pixel whose q falls behind one already passed is hidden from the flash by
+/// that nearer surface. So one sweep per line and module finds every shadow (our choices for the edges of
+/// the test): behind the previous pixel's q by more than `margin` of its own disparity (depth noise), or
+/// behind the largest q two or more pixels back by more than that less one pixel (the depth map samples each
+/// pixel at its centre, and an occluder's edge may lie anywhere in the next pixel; not from the previous pixel,
+/// where that pixel would shadow any surface receding from the flash). Pixels without depth neither hide nor
+/// are hidden. The lens's distortion moves a few-pixel shadow alike at both ends and is left out. Modules
+/// at the same offset are swept once; a pixel's blocked share is that of the flash's intensity whose
+/// modules it is hidden from. The depth is the flash frame's, as `FlashIrradiance` uses it.
 public struct FlashOcclusion: Sendable {
-    let fx: Float, fy: Float, cx: Float, cy: Float
+    /// The modules grouped by sweep: along rows (true) or columns, the offset f·L in pixel·metres, and their
+    /// share of the intensity.
+    let sweeps: [(alongRows: Bool, disparity: Float, share: Float)]
     let width: Int, height: Int
-    /// The flash modules' positions in camera coordinates (metres) and their shares of the intensity.
-    let modules: [(position: SIMD3<Float>, share: Float)]
-    /// How far the walk goes, in pixels (our choice: an eighth of the picture's width, far beyond the few
-    /// pixels a flash a centimetre from the lens shifts a shadow at room distances).
-    let reach: Int
     static let margin: Float = 0.01
 
-    /// The test for a camera and its flash's modules; nil when the modules have no intensity.
+    /// The test for a camera and its flash's modules; nil when the modules have no intensity or all sit at the
+    /// lens.
     public init?(camera: CameraModel, irradiance: FlashIrradiance) {
         let total = irradiance.sources.reduce(0) { $0 + $1.intensityCandela }
         guard total > 0 else { return nil }
-        fx = Float(camera.fx)
-        fy = Float(camera.fy)
-        cx = Float(camera.cx)
-        cy = Float(camera.cy)
         width = camera.width
         height = camera.height
-        modules = irradiance.sources.map {
-            let p = $0.positionInCamera
-            return (SIMD3(Float(p.x), Float(p.y), Float(p.z)), Float($0.intensityCandela / total))
-        }
-        reach = max(8, camera.width / 8)
-    }
-
-    /// The share of the flash's intensity that the depth map blocks from the surface seen at pixel
-    /// (`x`, `y`), 0…1; 0 where the pixel has no depth. `depth` is the whole depth plane.
-    public func blocked(x: Int, y: Int, depth: UnsafePointer<Float>) -> Float {
-        let z = depth[y * width + x]
-        guard z.isFinite, z > 0 else { return 0 }
-        let p = SIMD3((Float(x) + 0.5 - cx) / fx * z, (Float(y) + 0.5 - cy) / fy * z, z)
-        var share: Float = 0
-        for module in modules where isBlocked(from: p, to: module.position, x: x, y: y, depth: depth) {
-            share += module.share
-        }
-        return share
-    }
-
-    /// Whether the segment from `p` (seen at pixel `x`, `y`) to `light` passes behind a nearer surface.
-    func isBlocked(from p: SIMD3<Float>, to light: SIMD3<Float>, x: Int, y: Int, depth: UnsafePointer<Float>)
-        -> Bool
-    {
-        let d = light - p
-        // The line's direction in the image: where a point a little towards the light projects.
-        let s0: Float = 1e-3
-        let q = p + s0 * d
-        guard q.z > 0 else { return false }
-        let start = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-        var direction = SIMD2(fx * q.x / q.z + cx, fy * q.y / q.z + cy) - start
-        let length = (direction * direction).sum().squareRoot()
-        guard length > 0 else { return false }
-        direction /= length
-        // For a point of the image line, the segment's parameter s from whichever image axis the line
-        // moves along more: Q_x / Q_z = (u − c_x) / f_x, solved for s.
-        let alongX = abs(direction.x) >= abs(direction.y)
-        // Q_z one step back (the pixel's own depth before the first step).
-        var previous = p.z
-        for step in 1...reach {
-            let u = start + Float(step) * direction
-            let px = Int(u.x.rounded(.down)), py = Int(u.y.rounded(.down))
-            guard px >= 0, px < width, py >= 0, py < height else { return false }
-            let s: Float
-            if alongX {
-                let r = (u.x - cx) / fx
-                let denominator = d.x - r * d.z
-                guard denominator != 0 else { return false }
-                s = (r * p.z - p.x) / denominator
+        var groups: [(alongRows: Bool, disparity: Float, share: Float)] = []
+        for source in irradiance.sources {
+            let p = source.positionInCamera
+            let alongRows = abs(p.x) >= abs(p.y)
+            let disparity = Float(alongRows ? camera.fx * p.x : camera.fy * p.y)
+            guard abs(disparity) > 1e-6 else { continue }
+            let share = Float(source.intensityCandela / total)
+            // Modules within a tenth of a millimetre of each other along the axis cast the same shadows.
+            let focal = Float(alongRows ? camera.fx : camera.fy)
+            if let n = groups.firstIndex(where: {
+                $0.alongRows == alongRows && abs($0.disparity - disparity) < 1e-4 * focal
+            }) {
+                groups[n].share += share
             } else {
-                let r = (u.y - cy) / fy
-                let denominator = d.y - r * d.z
-                guard denominator != 0 else { return false }
-                s = (r * p.z - p.y) / denominator
+                groups.append((alongRows, disparity, share))
             }
-            guard s > 0, s < 1 else { return false }
-            let qz = p.z + s * d.z
-            let there = depth[py * width + px]
-            let segment = step == 1 ? qz : previous
-            if there.isFinite, there > 0, there < segment * (1 - Self.margin) { return true }
-            previous = qz
         }
-        return false
+        guard !groups.isEmpty else { return nil }
+        sweeps = groups
+    }
+
+    /// Per pixel of the `width × height` depth plane, the share of the flash's intensity it is hidden from,
+    /// 0…255.
+    public func mask(depth: [Float]) -> [UInt8] {
+        precondition(depth.count == width * height, "the depth plane must match the camera")
+        var shares = [Float](repeating: 0, count: width * height)
+        depth.withUnsafeBufferPointer { z in
+            shares.withUnsafeMutableBufferPointer { out in
+                let z = SharedReadPointer(z), out = SharedPointer(out)
+                for sweep in sweeps {
+                    let lines = sweep.alongRows ? height : width
+                    let length = sweep.alongRows ? width : height
+                    // Rows: consecutive pixels; columns: a row apart.
+                    let step = sweep.alongRows ? 1 : width
+                    BandParallel.forEachBand(height: lines) { band in
+                        for line in band {
+                            let first = sweep.alongRows ? line * width : line
+                            Self.sweep(
+                                depth: z.base + first, step: step, count: length, disparity: sweep.disparity,
+                                share: sweep.share, into: out.base + first)
+                        }
+                    }
+                }
+            }
+        }
+        return shares.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) }
+    }
+
+    /// One line of `count` pixels `step` apart: adds `share` to `out` where the line's pixel is hidden from a
+    /// module of signed disparity `disparity` (f·L).
+    static func sweep(
+        depth z: UnsafePointer<Float>, step: Int, count: Int, disparity: Float, share: Float,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        let magnitude = abs(disparity)
+        // From the flash's side outwards: a module at negative offset sees near points shifted towards
+        // larger positions, so the sweep runs forwards; at a positive offset, backwards.
+        let forwards = disparity < 0
+        // The largest q up to the previous pixel, and up to the one before it.
+        var upToPrevious = -Float.infinity, upToSecond = -Float.infinity
+        for k in 0..<count {
+            let i = forwards ? k : count - 1 - k
+            let depth = z[i * step]
+            guard depth.isFinite, depth > 0 else {
+                // No surface here: it hides nothing, and the surfaces before it still hide what follows.
+                upToSecond = upToPrevious
+                continue
+            }
+            let shift = magnitude / depth
+            let q = Float(k) + 0.5 + shift
+            let tolerance = Self.margin * shift
+            if q < upToPrevious - tolerance || q < upToSecond + 1 - tolerance { out[i * step] += share }
+            upToSecond = upToPrevious
+            upToPrevious = max(upToPrevious, q)
+        }
     }
 }

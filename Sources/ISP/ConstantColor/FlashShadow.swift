@@ -50,8 +50,9 @@ struct FlashShadow: Sendable {
     /// Per tile, κ (lane 3: 1 where known, 0 where no lit pixel is near).
     let kappa: [SIMD4<Float>]
     let tile: Int, mw: Int, mh: Int
-    /// How far along its row a shadowed pixel looks for lit pixels of its own surface (`surfaceEstimate`).
-    let donorReach: Int
+    /// How far along its row a shadowed pixel looks for lit pixels of its own surface, and how many it takes on
+    /// each side (`surfaceEstimate`; `Self.donorReach` and `Self.donorsPerSide` grown with the picture).
+    let donorReach: Int, donorsPerSide: Int
 
     /// Per tile, the mean flash-only value times the irradiance gain of its lit pixels with a depth, lane 3 their
     /// mean depth (all 0 where none): the surface value a shadowed pixel falls back on where its row has no
@@ -126,7 +127,10 @@ struct FlashShadow: Sendable {
         self.tile = tile
         self.mw = mw
         self.mh = mh
-        donorReach = Int((Double(Self.donorReach) * ConstantColorPipeline.neighbourhoodScale(width: width)).rounded())
+        let scale = ConstantColorPipeline.neighbourhoodScale(width: width)
+        donorReach = Int((Double(Self.donorReach) * scale).rounded())
+        // More donors in a wider shadow: its rows are estimated apart, and row-to-row noise would show as streaks.
+        donorsPerSide = Int((Double(Self.donorsPerSide) * scale).rounded())
         surfaces = (0..<(mw * mh)).map { t in
             let b = Self.sumsPerTile * t
             let n = sums[b + 10]
@@ -184,7 +188,7 @@ struct FlashShadow: Sendable {
 
     /// How far along its row a shadowed pixel looks for lit pixels of its own surface at 640 pixels wide (the
     /// reach grows with the picture, `ConstantColorPipeline.neighbourhoodScale`), and how many it takes on each
-    /// side (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide at 640;
+    /// side at 640 (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide at 640;
     /// four pixels a side keep one pixel's noise out of the chromaticity).
     static let donorReach = 24, donorsPerSide = 4
     /// A donor's depth may differ from the shadowed pixel's by this share of it (3σ of the depth's 0.5 %,
@@ -231,7 +235,7 @@ struct FlashShadow: Sendable {
             }
             return true
         }
-        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * Self.donorsPerSide) { donors in
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * donorsPerSide) { donors in
             // Donors well inside the surface first; without any, those beside its edges too.
             for strict in [true, false] {
                 var found = 0
@@ -239,7 +243,7 @@ struct FlashShadow: Sendable {
                 for direction in [-1, 1] {
                     var taken = 0
                     var j = x + direction
-                    while taken < Self.donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
+                    while taken < donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
                         defer { j += direction }
                         let dz = depth[j] - z
                         guard !clipped[j], depth[j].isFinite, abs(dz) <= Self.donorDepth * z else { continue }

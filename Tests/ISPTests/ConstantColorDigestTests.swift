@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (1008, 756, "7e828a2c1398f7ad"), (1001, 753, "1dc8c624a440c690"), (2016, 1512, "eddc99a17b8e434f"),
+        (1008, 756, "7e828a2c1398f7ad"), (1001, 753, "1dc8c624a440c690"), (2016, 1512, "cdf102329e0b117c"),
     ])
     func handOnDeskKeepsItsDigest(width: Int, height: Int, digest: String) throws {
         let result = try Self.capture(width: width, height: height)

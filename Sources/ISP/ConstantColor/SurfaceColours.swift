@@ -218,8 +218,74 @@ struct SurfaceColours: Sendable {
                 confidence[t] = trust * sumConf / sumW
             }
         }
+        Self.fillHoles(&colours, hot: hot, mw: mw, mh: mh, rings: radius)
         self.colours = colours
         self.confidence = confidence
+    }
+
+    /// Tiles with hot pixels near clipping that found no donor of their own (inside a clipped patch wider than
+    /// the donors' reach, as a spot-lit pot at 12 MP has) take the trust-weighted mean colour of their
+    /// 8-neighbours that have one, whose hot pixels lie at the same depth (within 3σ of the depth's 0.5 %) and
+    /// whose colour has the tile's chromaticity in the two or three channels it measures (within 3σ of 0.02;
+    /// with one, a chart's white patch would take the next patch's colour), at half
+    /// their trust, ring by ring inwards for up to `rings` rings: one patch of one paint has one
+    /// colour. (Not a tile with a weak colour of its own: on a chart its neighbours at the same depth are other
+    /// paints.) Without it, the fill falls back on the ambient ratio, which under a coloured spot puts the
+    /// clipped channel at twice its value (a pink blotch on a terracotta pot). The confidence map is not
+    /// raised for them.
+    static func fillHoles(_ colours: inout [SIMD4<Float>], hot: [Double], mw: Int, mh: Int, rings: Int) {
+        let hp = sumsPerTile
+        func depth(_ t: Int) -> Double { hot[hp * t + 2] > 0 ? hot[hp * t + 1] / hot[hp * t + 2] : .nan }
+        var wanted = [Bool](repeating: false, count: mw * mh)
+        for ty in 0..<mh {
+            for tx in 0..<mw {
+                let t = ty * mw + tx
+                wanted[t] = colours[t][3] == 0 && hot[hp * t] > 0 && depth(t).isFinite
+                    && nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh)
+            }
+        }
+        for _ in 0..<rings {
+            let previous = colours
+            var changed = false
+            for ty in 0..<mh {
+                for tx in 0..<mw where wanted[ty * mw + tx] && previous[ty * mw + tx][3] == 0 {
+                    let t = ty * mw + tx, h = hp * t
+                    let z = depth(t)
+                    // The tile's own key channels (those no hot pixel has near the white level) and their shares.
+                    let key = (0..<3).map { hot[h + 8 + $0] == 0 }
+                    let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 5 + $1] : 0) }
+                    // Two key channels at least, or the chromaticity says nothing.
+                    guard keySum > 0, key.filter({ $0 }).count >= 2 else { continue }
+                    var sum = SIMD4<Float>(repeating: 0), weights: Float = 0, count: Float = 0
+                    for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
+                        for nx in max(0, tx - 1)...min(mw - 1, tx + 1) {
+                            let n = ny * mw + nx, c = previous[n]
+                            let zn = depth(n)
+                            guard c[3] > 0, zn.isFinite, abs(zn / z - 1) <= 3 * depthSigma else { continue }
+                            // The same chromaticity in the channels the tile measures, as a donor must have: on
+                            // a chart the patch next door is at the same depth.
+                            let cKey = (0..<3).reduce(Float(0)) { $0 + (key[$1] ? c[$1] : 0) }
+                            guard cKey > 0,
+                                (0..<3).allSatisfy({
+                                    !key[$0]
+                                        || abs(Double(c[$0] / cKey) / (hot[h + 5 + $0] / keySum) - 1)
+                                            <= 3 * chromaSigma
+                                })
+                            else { continue }
+                            sum += c[3] * c
+                            weights += c[3]
+                            count += 1
+                        }
+                    }
+                    guard weights > 0 else { continue }
+                    var colour = sum / weights
+                    colour[3] = 0.5 * weights / count
+                    colours[ty * mw + tx] = colour
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
     }
 
     /// Whether the tile or one of its 8 neighbours has a pixel whose flash channel reached `flashWhite`: only

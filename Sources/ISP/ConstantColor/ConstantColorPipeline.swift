@@ -655,6 +655,7 @@ public struct ConstantColorPipeline: Sendable {
                                 agreeRow[tx] = consistency[row0 + tx] * Float(1 - b) + consistency[row1 + tx] * Float(b)
                             }
                             shadows?.row(y, into: kappaRow)
+                            let chromaRow = chroma?.row(y) ?? (0, 0, 0)
                             shading.gains(row: y, into: gains)
                             if let irradiance, let irradianceRows {
                                 irradiance.row(y, rows: irradianceRows, into: lit)
@@ -702,7 +703,8 @@ public struct ConstantColorPipeline: Sendable {
                                 // fill, whose ratio ρ blurs the edges of the room light's spots and shadows.
                                 if let chroma, !clipped, !impossible, ramp == 0,
                                     let (estimate, snr) = chroma.estimate(
-                                        measured, variance: limits.flashOnlyVariance(flash: f4, ambient: a4), x: i, y: y)
+                                        measured, variance: limits.flashOnlyVariance(flash: f4, ambient: a4), x: i,
+                                        row: chromaRow)
                                 {
                                     measured = estimate
                                     if agree > 0.9 { used = max(used, min(max((snr - 3) / 3, 0), 1)) }

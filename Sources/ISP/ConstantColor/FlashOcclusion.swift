@@ -85,7 +85,14 @@ public struct FlashOcclusion: Sendable {
                 }
             }
         }
-        return shares.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) }
+        return shares.withUnsafeBufferPointer { buffer in
+            let shared = SharedReadPointer(buffer)
+            return BandParallel.fill(count: width * height, rows: height, of: UInt8.self) { rows, out in
+                for i in (rows.lowerBound * width)..<(rows.upperBound * width) {
+                    out[i] = UInt8(min(max(shared.base[i], 0), 1) * 255 + 0.5)
+                }
+            }
+        }
     }
 
     /// One line of `count` pixels `step` apart: adds `share` to `out` where the line's pixel is hidden from a

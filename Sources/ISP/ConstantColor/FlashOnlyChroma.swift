@@ -37,6 +37,9 @@ struct FlashOnlyChroma: Sendable {
     /// the misfit weights would give it within the noise, at a quarter of the work.
     let uniform: [Bool]
     let tile: Int, mw: Int, mh: Int
+    /// Per pixel column, the left tile column of its interpolation, the right one and the weight of the
+    /// right one (the map's interpolation between tile centres), computed once.
+    let columns: [(x0: Int, x1: Int, a: Float)]
     /// How far a pixel's flash-only colour may differ from its tiles', relative (our choice).
     static let texture: Float = 0.1
     /// Tiles whose shares differ by no more than this are one colour (our choice: under half of `texture` at
@@ -52,6 +55,11 @@ struct FlashOnlyChroma: Sendable {
         self.tile = tile
         self.mw = mw
         self.mh = mh
+        columns = (0..<width).map { x in
+            let u = min(max((Float(x) + 0.5) / Float(tile) - 0.5, 0), Float(mw - 1))
+            let x0 = Int(u)
+            return (x0, min(x0 + 1, mw - 1), u - Float(x0))
+        }
         var colours = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var variances = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var known = [Bool](repeating: false, count: mw * mh)
@@ -105,11 +113,24 @@ struct FlashOnlyChroma: Sendable {
     /// no tile around knows its colour or the level is not positive.
     @inline(__always)
     func estimate(_ f: SIMD4<Float>, variance v: SIMD4<Float>, x: Int, y: Int) -> (SIMD4<Float>, Float)? {
-        let u = min(max((Float(x) + 0.5) / Float(tile) - 0.5, 0), Float(mw - 1))
+        estimate(f, variance: v, x: x, row: row(y))
+    }
+
+    /// A pixel row's interpolation terms: the upper tile row, the lower one and the weight of the lower one.
+    @inline(__always)
+    func row(_ y: Int) -> (y0: Int, y1: Int, b: Float) {
         let w = min(max((Float(y) + 0.5) / Float(tile) - 0.5, 0), Float(mh - 1))
-        let x0 = Int(u), y0 = Int(w)
-        let x1 = min(x0 + 1, mw - 1), y1 = min(y0 + 1, mh - 1)
-        let a = u - Float(x0), b = w - Float(y0)
+        let y0 = Int(w)
+        return (y0, min(y0 + 1, mh - 1), w - Float(y0))
+    }
+
+    /// `estimate(_:variance:x:y:)` with the row's terms (`row(_:)`) computed once per row.
+    @inline(__always)
+    func estimate(_ f: SIMD4<Float>, variance v: SIMD4<Float>, x: Int, row: (y0: Int, y1: Int, b: Float))
+        -> (SIMD4<Float>, Float)?
+    {
+        let (x0, x1, a) = columns[x]
+        let (y0, y1, b) = row
         // The four tiles around, and their bilinear weights.
         let tiles = SIMD4<Int32>(Int32(y0 * mw + x0), Int32(y0 * mw + x1), Int32(y1 * mw + x0), Int32(y1 * mw + x1))
         var weights = SIMD4<Float>((1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b)

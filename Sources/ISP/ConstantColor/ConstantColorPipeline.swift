@@ -475,8 +475,8 @@ public struct ConstantColorPipeline: Sendable {
     /// Σ ambient / Σ flash-only over it and its candidate neighbours (3 × 3 tiles, so noise averages
     /// out), kept when that flash-only sum stands 5σ above zero in every channel (σ from the summed
     /// variances in flash-frame electrons). The other tiles take the mean of their measured or already
-    /// filled 4-neighbours, ring by ring outwards, so a clipped highlight gets the ratio of the surface
-    /// around it, not that of the whole picture; what no ring reaches keeps `global`. The ratio
+    /// filled 4-neighbours, ring by ring outwards (`TileFill`), so a clipped highlight gets the ratio of the
+    /// surface around it, not that of the whole picture; what no ring reaches keeps `global`. The ratio
     /// changes with distance (the flash falls off with its square) and with the ambient's shadows and
     /// coloured spots, so a single global ratio would fill a shaded, clipped patch too dark.
     ///
@@ -519,26 +519,7 @@ public struct ConstantColorPipeline: Sendable {
                 known[ty * mw + tx] = true
             }
         }
-        guard known.contains(true) else { return ratio }
-        var changed = true
-        while changed {
-            changed = false
-            let previous = known
-            for ty in 0..<mh {
-                for tx in 0..<mw where !previous[ty * mw + tx] {
-                    var sum = SIMD4<Double>(0, 0, 0, 0), n = 0.0
-                    for (nx, ny) in [(tx - 1, ty), (tx + 1, ty), (tx, ty - 1), (tx, ty + 1)]
-                    where nx >= 0 && nx < mw && ny >= 0 && ny < mh && previous[ny * mw + nx] {
-                        sum += ratio[ny * mw + nx]
-                        n += 1
-                    }
-                    guard n > 0 else { continue }
-                    ratio[ty * mw + tx] = sum / n
-                    known[ty * mw + tx] = true
-                    changed = true
-                }
-            }
-        }
+        TileFill.fillInward(&ratio, known: &known, width: mw, height: mh)
         return ratio
     }
 
@@ -735,9 +716,10 @@ public struct ConstantColorPipeline: Sendable {
                                     // lights).
                                     var shadowed = share
                                     var surface = estimate
-                                    let blocked = hidden
-                                    if blockedMask != nil, !blocked, limits.isLit(flash: f4, ambient: a4) { shadowed = 0 }
-                                    if shadowed > 0 || blocked, depth.count == width * height {
+                                    if blockedMask != nil, !hidden, limits.isLit(flash: f4, ambient: a4) {
+                                        shadowed = 0
+                                    }
+                                    if shadowed > 0 || hidden, depth.count == width * height {
                                         depth.withUnsafeBufferPointer { z in
                                             guard let base = z.baseAddress else { return }
                                             surface = shadows.surfaceEstimate(
@@ -748,7 +730,7 @@ public struct ConstantColorPipeline: Sendable {
                                         // Hidden from the flash: the shadow's depth is its measured share of
                                         // what its surface would have, all of it from half down (however faint
                                         // the ambient frame's evidence, or noise lifting one pixel).
-                                        if blocked {
+                                        if hidden {
                                             let expected = surface[0] + surface[1] + surface[2]
                                             let m = (f4 - a4) * own
                                             let v = expected > 0 ? (m[0] + m[1] + m[2]) / expected : 0

@@ -108,14 +108,6 @@ struct FlashOnlyChroma: Sendable {
         return ((f * kv).sum() / (k * kv).sum(), (k * kv).sum())
     }
 
-    /// The estimate of a pixel's flash-only value `f` (rates; lane 3 comes back 0) with per-channel variance
-    /// `variance` (positive in every lane) at (`x`, `y`), and the signal-to-noise ratio of its level; nil where
-    /// no tile around knows its colour or the level is not positive.
-    @inline(__always)
-    func estimate(_ f: SIMD4<Float>, variance v: SIMD4<Float>, x: Int, y: Int) -> (SIMD4<Float>, Float)? {
-        estimate(f, variance: v, x: x, row: row(y))
-    }
-
     /// A pixel row's interpolation terms: the upper tile row, the lower one and the weight of the lower one.
     @inline(__always)
     func row(_ y: Int) -> (y0: Int, y1: Int, b: Float) {
@@ -124,7 +116,10 @@ struct FlashOnlyChroma: Sendable {
         return (y0, min(y0 + 1, mh - 1), w - Float(y0))
     }
 
-    /// `estimate(_:variance:x:y:)` with the row's terms (`row(_:)`) computed once per row.
+    /// The estimate of a pixel's flash-only value `f` (rates; lane 3 comes back 0) with per-channel variance
+    /// `variance` (positive in every lane) in column `x` of a row whose terms are `row` (`row(_:)`, computed once
+    /// per row), and the signal-to-noise ratio of its level; nil where no tile around knows its colour or the
+    /// level is not positive.
     @inline(__always)
     func estimate(_ f: SIMD4<Float>, variance v: SIMD4<Float>, x: Int, row: (y0: Int, y1: Int, b: Float))
         -> (SIMD4<Float>, Float)?

@@ -119,9 +119,9 @@ struct FlashShadow: Sendable {
 
     /// κ of every tile from `sums` (see the type's description). A tile whose 3 × 3 tiles have no lit pixel
     /// (deep inside a wide shadow: a flower's shadow on the wall is a few pixels wide at 640 × 480 and forty
-    /// at 4032 × 3024) takes the mean of its known 4-neighbours, ring by ring outwards, as the fill's ratio
-    /// does (`ConstantColorPipeline.localRatios`): κ, the ambient irradiance relative to the flash's, changes
-    /// slowly across a surface. Unknown only where no tile of the picture has a lit pixel.
+    /// at 4032 × 3024) takes the mean of its known 4-neighbours, ring by ring outwards (`TileFill`), as the
+    /// fill's ratio does (`ConstantColorPipeline.localRatios`): κ, the ambient irradiance relative to the
+    /// flash's, changes slowly across a surface. Unknown only where no tile of the picture has a lit pixel.
     init(sums: [Double], width: Int, height: Int, tile: Int) {
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         self.tile = tile
@@ -153,23 +153,8 @@ struct FlashShadow: Sendable {
                 kappa[ty * mw + tx] = SIMD4(Float(k.x), Float(k.y), Float(k.z), 1)
             }
         }
-        var changed = kappa.contains { $0[3] > 0 }
-        while changed {
-            changed = false
-            let previous = kappa
-            for ty in 0..<mh {
-                for tx in 0..<mw where previous[ty * mw + tx][3] == 0 {
-                    var sum = SIMD4<Float>(repeating: 0)
-                    for (nx, ny) in [(tx - 1, ty), (tx + 1, ty), (tx, ty - 1), (tx, ty + 1)]
-                    where nx >= 0 && nx < mw && ny >= 0 && ny < mh && previous[ny * mw + nx][3] > 0 {
-                        sum += previous[ny * mw + nx]
-                    }
-                    guard sum[3] > 0 else { continue }
-                    kappa[ty * mw + tx] = sum / sum[3]
-                    changed = true
-                }
-            }
-        }
+        var known = kappa.map { $0[3] > 0 }
+        TileFill.fillInward(&kappa, known: &known, width: mw, height: mh)
         self.kappa = kappa
     }
 
@@ -213,8 +198,9 @@ struct FlashShadow: Sendable {
     /// edge it is off: a wall pixel next to a flower came out half again too bright), unless the row has no
     /// such donor (a narrow strip of wall between two flowers), when any does; it is measurably lit
     /// (`ClipLimits.isLit`, every channel positive) and has at least half the level of the brightest donor
-    /// found (one in the shadow's penumbra is not). The texture of a surface inside the shadow is not recovered: the ambient frame has it, but
-    /// with the ambient light's own shadows, which a flash shadow mostly overlaps.
+    /// found (one in the shadow's penumbra is not). The texture of a surface inside the shadow is not
+    /// recovered: the ambient frame has it, but with the ambient light's own shadows, which a flash shadow
+    /// mostly overlaps.
     @inline(__always)
     func surfaceEstimate(
         _ p: SIMD4<Float>, at x: Int, width: Int, flash fl: UnsafePointer<Float>, ambient am: UnsafePointer<Float>,

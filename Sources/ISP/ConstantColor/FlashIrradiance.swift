@@ -269,28 +269,11 @@ extension FlashIrradiance {
                     known[cy * columns + cx] = true
                 }
             }
-            // Cells without depth take the mean of their known 4-neighbours, ring by ring.
-            var changed = true
-            while changed {
-                changed = false
-                let previous = known
-                for cy in 0..<rows {
-                    for cx in 0..<columns where !previous[cy * columns + cx] {
-                        var a: Float = 0, e: Float = 0, n: Float = 0
-                        for (nx, ny) in [(cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)]
-                        where nx >= 0 && nx < columns && ny >= 0 && ny < rows && previous[ny * columns + nx] {
-                            a += angular[ny * columns + nx]
-                            e += cellE[ny * columns + nx]
-                            n += 1
-                        }
-                        guard n > 0 else { continue }
-                        angular[cy * columns + cx] = a / n
-                        cellE[cy * columns + cx] = e / n
-                        known[cy * columns + cx] = true
-                        changed = true
-                    }
-                }
-            }
+            // Cells without depth take the mean of their known 4-neighbours, ring by ring (`TileFill`).
+            var cells = zip(angular, cellE).map { SIMD2($0, $1) }
+            TileFill.fillInward(&cells, known: &known, width: columns, height: rows)
+            angular = cells.map { $0.x }
+            cellE = cells.map { $0.y }
             self.width = width
             self.height = height
             self.cell = cell

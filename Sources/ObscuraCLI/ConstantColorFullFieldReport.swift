@@ -2,8 +2,8 @@ import Foundation
 import ISP
 
 /// The text, JSON and HTML forms of a full-field Constant Color validation. All three come from the
-/// same figures; a distance with no high-confidence patch shows its variance reduction as not
-/// meaningful, never as a percentage.
+/// same figures; a distance with no patch trusted under two lights shows its variance reduction as not
+/// meaningful, never as a percentage, and figures over no picture are null in the JSON.
 enum ConstantColorFullFieldReport {
     /// The targets, our choices for the full field (the centre crop's are stricter on ΔE).
     static let targetMean = 2.5
@@ -11,29 +11,37 @@ enum ConstantColorFullFieldReport {
 
     struct Cell: Encodable {
         var name: String
-        var deltaEConstantColor: Double, deltaEBaseline: Double, confidence: Double, highConfidence: Bool
+        var deltaEConstantColor: Double, deltaEBaseline: Double, confidence: Double
+        var trustedLights: Int
+        /// Null when the patch is trusted under no light.
+        var trustedDeltaEConstantColor: OrNull<Double>, trustedDeltaEBaseline: OrNull<Double>
         enum CodingKeys: String, CodingKey {
             case name, confidence
             case deltaEConstantColor = "delta_e00_constant_color", deltaEBaseline = "delta_e00_baseline"
-            case highConfidence = "high_confidence"
+            case trustedLights = "trusted_lights"
+            case trustedDeltaEConstantColor = "trusted_delta_e00_constant_color"
+            case trustedDeltaEBaseline = "trusted_delta_e00_baseline"
         }
     }
 
     struct DistanceSummary: Encodable {
         var distance: Double
-        var highConfidencePatches: Int
+        var trustedPatchPictures: Int, varianceMeasuredPatches: Int
         var constantColor: ConstantColorReport.Stats, baseline: ConstantColorReport.Stats
         var chromaticConstantColor: ConstantColorReport.Stats, chromaticBaseline: ConstantColorReport.Stats
-        /// Nil when not meaningful (no high-confidence patch).
-        var varianceReduction: Double?
+        /// Null when not meaningful (no patch trusted under two lights).
+        var varianceReduction: OrNull<Double>
         var varianceReductionMeaningful: Bool
         var meanCenterWeightedConfidence: Double
-        var meetsTargets: Bool
+        /// Null when no patch picture is trusted: the confidence map tells the user not to rely on the
+        /// photo, and there is no trusted colour to hold to the targets.
+        var meetsTargets: OrNull<Bool>
         /// Rows top to bottom, columns left to right; nil where the chart has no patch.
         var map: [[Cell?]]
         enum CodingKeys: String, CodingKey {
             case distance = "distance_m", map
-            case highConfidencePatches = "high_confidence_patches"
+            case trustedPatchPictures = "trusted_patch_pictures"
+            case varianceMeasuredPatches = "variance_measured_patches"
             case constantColor = "delta_e00_constant_color_high_confidence"
             case baseline = "delta_e00_baseline_high_confidence"
             case chromaticConstantColor = "delta_e00_constant_color_high_confidence_matched_lightness"
@@ -71,32 +79,42 @@ enum ConstantColorFullFieldReport {
                 for c in d.cells {
                     map[c.row][c.column] = Cell(
                         name: c.name, deltaEConstantColor: c.deltaEConstantColor, deltaEBaseline: c.deltaEBaseline,
-                        confidence: c.confidence, highConfidence: c.isHighConfidence)
+                        confidence: c.confidence, trustedLights: c.trustedLights,
+                        trustedDeltaEConstantColor: OrNull(c.isHighConfidence ? c.trustedDeltaEConstantColor : nil),
+                        trustedDeltaEBaseline: OrNull(c.isHighConfidence ? c.trustedDeltaEBaseline : nil))
                 }
                 return DistanceSummary(
-                    distance: d.metres, highConfidencePatches: d.highConfidenceCount,
+                    distance: d.metres, trustedPatchPictures: d.highConfidenceCount,
+                    varianceMeasuredPatches: d.varianceMeasuredPatches,
                     constantColor: .init(d.accuracyConstantColor), baseline: .init(d.accuracyBaseline),
                     chromaticConstantColor: .init(d.chromaticConstantColor),
                     chromaticBaseline: .init(d.chromaticBaseline),
-                    varianceReduction: d.isMeaningful ? d.varianceReduction : nil,
+                    varianceReduction: OrNull(d.isMeaningful ? d.varianceReduction : nil),
                     varianceReductionMeaningful: d.isMeaningful,
-                    meanCenterWeightedConfidence: d.meanCenterWeightedConfidence, meetsTargets: meets(d), map: map)
+                    meanCenterWeightedConfidence: d.meanCenterWeightedConfidence, meetsTargets: OrNull(d.highConfidenceCount > 0 ? meets(d) : nil), map: map)
             }
         }
     }
 
-    /// Whether a distance meets the three targets: high-confidence mean ≤ 2.5, Constant Color no less
-    /// accurate than the baseline on those patches, variance reduction ≥ 90 % (and meaningful).
+    /// Whether a distance meets the three targets: mean ΔE00 ≤ 2.5 over the trusted patch pictures,
+    /// Constant Color no less accurate than the baseline on any patch over the pictures it is trusted
+    /// in, variance reduction ≥ 90 % (and meaningful).
     static func meets(_ d: FullFieldValidation.Distance) -> Bool {
         d.isMeaningful && d.accuracyConstantColor.mean <= targetMean
-            && d.accuracyConstantColor.mean <= d.accuracyBaseline.mean
+            && worseThanBaseline(d).isEmpty
             && d.varianceReduction >= targetVarianceReduction
+    }
+
+    /// Trusted patches on which Constant Color is less accurate than the baseline, over the pictures
+    /// they are trusted in.
+    static func worseThanBaseline(_ d: FullFieldValidation.Distance) -> [FullFieldValidation.Cell] {
+        d.cells.filter { $0.isHighConfidence && $0.trustedDeltaEConstantColor > $0.trustedDeltaEBaseline }
     }
 
     static func reduction(_ d: FullFieldValidation.Distance) -> String {
         d.isMeaningful
             ? format(d.varianceReduction * 100, 1) + " %"
-            : "not meaningful (no high-confidence patch: the photo is the ambient fill)"
+            : "not meaningful (no patch trusted under two lights: the photo is the ambient fill)"
     }
 
     static func text(_ r: FullFieldValidation, device: String, width: Int, height: Int, seconds: Double) -> String {
@@ -106,16 +124,19 @@ enum ConstantColorFullFieldReport {
                 + "\(patches) patches × \(r.protocolRun.conditions.count) lights"
                 + (seconds.isFinite ? " (\(format(seconds, 1)) s)" : ""),
             "Baseline: \(r.baseline.summary)",
-            "Accuracy: ΔE00 against D65, high-confidence patches (≥ \(ConstantColorValidation.highConfidence))"
-                + " only.",
-            "Targets: Constant Color mean ≤ \(format(targetMean, 1)), no worse than the baseline; variance "
-                + "reduction ≥ \(Int(targetVarianceReduction * 100)) %.",
+            "Accuracy: ΔE00 against D65 over trusted patch pictures only (a patch under one light, its "
+                + "confidence in that picture ≥ \(ConstantColorValidation.highConfidence)).",
+            "Targets: Constant Color mean ≤ \(format(targetMean, 1)), no worse than the baseline on any trusted "
+                + "patch; variance reduction ≥ \(Int(targetVarianceReduction * 100)) %.",
             "",
         ]
         for d in r.distances {
             let cc = d.accuracyConstantColor, base = d.accuracyBaseline
-            lines.append("\(format(d.metres, 1)) m: \(d.highConfidenceCount)/\(d.cells.count) high-confidence patches, "
-                + "mean centre-weighted confidence \(format(d.meanCenterWeightedConfidence, 3))")
+            let pictures = d.cells.count * r.protocolRun.conditions.count
+            lines.append(
+                "\(format(d.metres, 1)) m: \(d.highConfidenceCount)/\(pictures) trusted patch pictures, "
+                    + "\(d.cells.filter(\.isHighConfidence).count)/\(d.cells.count) patches trusted under some "
+                    + "light, mean centre-weighted confidence \(format(d.meanCenterWeightedConfidence, 3))")
             if d.highConfidenceCount > 0 {
                 lines.append("  ΔE00 Constant Color: mean \(format(cc.mean, 2)), p95 \(format(cc.p95, 2))")
                 lines.append("  ΔE00 baseline:       mean \(format(base.mean, 2)), p95 \(format(base.p95, 2))")
@@ -124,21 +145,30 @@ enum ConstantColorFullFieldReport {
                     "  at matched lightness (chromatic error only): Constant Color mean \(format(cm.mean, 2)), "
                         + "p95 \(format(cm.p95, 2)); baseline mean \(format(bm.mean, 2)), p95 \(format(bm.p95, 2))")
             } else {
-                lines.append("  ΔE00: no high-confidence patch to measure")
+                lines.append("  ΔE00: no trusted patch picture to measure")
             }
             lines.append("  variance reduction: \(reduction(d))")
-            lines.append("  targets: \(meets(d) ? "met" : "not met")")
+            let worse = worseThanBaseline(d)
+            if !worse.isEmpty {
+                lines.append("  less accurate than the baseline on: \(worse.map(\.name).joined(separator: ", "))")
+            }
+            lines.append(
+                "  targets: "
+                    + (d.highConfidenceCount == 0
+                        ? "nothing to hold to them (the confidence map trusts no patch at this distance)"
+                        : meets(d) ? "met" : "not met"))
         }
         for d in r.distances {
             lines.append("")
             lines.append(
-                "Map at \(format(d.metres, 1)) m: ΔE00 Constant Color / baseline per patch as on the chart "
-                    + "(* marks confidence below \(ConstantColorValidation.highConfidence))")
+                "Map at \(format(d.metres, 1)) m: ΔE00 Constant Color / baseline per patch as on the chart, over "
+                    + "the lights the patch is trusted under (* trusted under none: over every light)")
             lines += map(r, d).map { row in
                 row.map { c in
                     guard let c else { return String(repeating: " ", count: 10) }
                     let mark = c.isHighConfidence ? " " : "*"
-                    return pad(format(c.deltaEConstantColor, 1), 4) + "/" + pad(format(c.deltaEBaseline, 1), 4) + mark
+                    let (cc, base) = shown(c)
+                    return pad(format(cc, 1), 4) + "/" + pad(format(base, 1), 4) + mark
                 }.joined(separator: " ")
             }
         }
@@ -150,6 +180,12 @@ enum ConstantColorFullFieldReport {
             repeating: [FullFieldValidation.Cell?](repeating: nil, count: r.columns), count: r.rows)
         for c in d.cells { map[c.row][c.column] = c }
         return map
+    }
+
+    /// A map cell's two figures: over the lights the patch is trusted under, or every light if none.
+    static func shown(_ c: FullFieldValidation.Cell) -> (Double, Double) {
+        c.isHighConfidence
+            ? (c.trustedDeltaEConstantColor, c.trustedDeltaEBaseline) : (c.deltaEConstantColor, c.deltaEBaseline)
     }
 
     static func pad(_ s: String, _ width: Int) -> String {
@@ -173,10 +209,12 @@ enum ConstantColorFullFieldReport {
                         continue
                     }
                     let style = c.isHighConfidence ? "" : ";opacity:0.45"
-                    let title = "\(ConstantColorReport.escape(c.name)), confidence \(format(c.confidence, 2))"
+                    let title = "\(ConstantColorReport.escape(c.name)), mean confidence \(format(c.confidence, 2)), "
+                        + "trusted under \(c.trustedLights) of \(r.protocolRun.conditions.count) lights"
+                    let (cc, base) = shown(c)
                     body += "<td title=\"\(title)\" "
-                        + "style=\"background:\(shade(c.deltaEConstantColor))\(style)\">"
-                        + "\(format(c.deltaEConstantColor, 1))<br><small>\(format(c.deltaEBaseline, 1))</small></td>"
+                        + "style=\"background:\(shade(cc))\(style)\">"
+                        + "\(format(cc, 1))<br><small>\(format(base, 1))</small></td>"
                 }
                 body += "</tr>\n"
             }
@@ -193,7 +231,8 @@ enum ConstantColorFullFieldReport {
             <h1>Constant Color full-field validation: \(ConstantColorReport.escape(device))</h1>
             <pre>\(ConstantColorReport.escape(summary))</pre>
             <p>Each cell: ΔE00 of Constant Color (large) and of the baseline (small) against the patch under D65,
-            as laid out on the chart; faded cells have confidence below \(ConstantColorValidation.highConfidence).
+            as laid out on the chart, over the lights under which the patch's confidence is at least
+            \(ConstantColorValidation.highConfidence); faded cells are trusted under no light and show every light.
             Green under 2, amber under 4, red above.</p>
             \(body)</body></html>
             """

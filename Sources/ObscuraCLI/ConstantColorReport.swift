@@ -5,9 +5,13 @@ import Spectra
 
 /// The text, JSON and HTML forms of a Constant Color validation.
 enum ConstantColorReport {
+    /// Mean, median and 95th percentile; null in the JSON when taken over nothing.
     struct Stats: Encodable {
-        var mean: Double, median: Double, p95: Double
-        init(_ s: ConstantColorValidation.Statistics) { (mean, median, p95) = (s.mean, s.median, s.p95) }
+        var mean: OrNull<Double>, median: OrNull<Double>, p95: OrNull<Double>
+        init(_ s: ConstantColorValidation.Statistics) {
+            func finite(_ v: Double) -> OrNull<Double> { OrNull(v.isFinite ? v : nil) }
+            (mean, median, p95) = (finite(s.mean), finite(s.median), finite(s.p95))
+        }
     }
 
     struct PatchRow: Encodable {

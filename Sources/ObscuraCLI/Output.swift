@@ -21,6 +21,18 @@ func printJSON<T: Encodable>(_ value: T) throws {
     say(String(decoding: data, as: UTF8.self))
 }
 
+/// A summary field that may have no value, written as JSON `null` then rather than left out, so every
+/// key of a summary is always there for scripts.
+struct OrNull<Value: Encodable>: Encodable {
+    var value: Value?
+    init(_ value: Value?) { self.value = value }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
 /// Prints a line of a command's summary: to standard output, unless an output file went there
 /// (`--out -`), in which case the summary goes to standard error so the file's bytes stay intact.
 func say(_ line: String) {

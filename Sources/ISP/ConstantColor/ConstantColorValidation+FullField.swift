@@ -9,14 +9,17 @@ import Spectra
 /// filling the whole frame of the full sensor, at several distances, so the flash's fall-off across
 /// the field, the lens's vignetting and its correction all take part, as they do in a user's picture.
 ///
-/// Per distance it reports accuracy and consistency side by side:
+/// Per distance it reports accuracy and consistency side by side, over trusted patch pictures: a
+/// patch under one light whose confidence in that picture is at least 0.8, the way a user reads the
+/// confidence map of the one photo they took (the narrow-band protocol counts the same way):
 /// - accuracy, ΔE00 against each patch's CIELAB under D65 (`Colorimetry.lab`), mean and 95th
-///   percentile over the high-confidence patches only (mean confidence ≥ 0.8) and every light, for
-///   Constant Color and for the baseline photo on the same patches;
-/// - consistency, the CIELAB variance reduction across lights of `ConstantColorValidation`, over the
-///   same high-confidence patches (the centre-crop protocol takes every patch; across the full
-///   field most low-confidence patches are the ambient fill, which says nothing of Constant Color).
-///   With no high-confidence patch it is reported as not meaningful (`Distance.isMeaningful`);
+///   percentile over the trusted patch pictures, for Constant Color and for the baseline photo of the
+///   same pictures;
+/// - consistency, the CIELAB variance reduction across lights of `ConstantColorValidation`, each
+///   patch's variance taken across the lights under which it is trusted (the centre-crop protocol
+///   takes every patch and light; across the full field an untrusted patch is the ambient fill, which
+///   says nothing of Constant Color). With no patch trusted under two lights it is reported as not
+///   meaningful (`Distance.isMeaningful`);
 /// - the same ΔE00 with each patch's luminance set to its reference's (chromatic error only): the
 ///   flash's irradiance falls off across a flat chart (its beam and the card's obliquity), which the
 ///   pipeline undoes from the depth (`FlashIrradiance`; with `correctsIrradiance` off it does not),
@@ -52,36 +55,45 @@ public struct FullFieldValidation: Sendable {
         /// The patch's name, column and row on the chart (0-based, row 0 at the top).
         public let name: String
         public let column: Int, row: Int
-        /// Mean ΔE00 over the lights, Constant Color and baseline.
+        /// Mean ΔE00 over every light, Constant Color and baseline.
         public let deltaEConstantColor: Double, deltaEBaseline: Double
         /// Mean confidence over the patch and the lights.
         public let confidence: Double
-        /// Whether the patch counts as high-confidence.
-        public var isHighConfidence: Bool { confidence >= ConstantColorValidation.highConfidence }
+        /// The lights under which the patch's own confidence in that picture is at least
+        /// `ConstantColorValidation.highConfidence`: the pictures in which a user would trust it.
+        public let trustedLights: Int
+        /// Mean ΔE00 over those pictures only, Constant Color and baseline; NaN with none.
+        public let trustedDeltaEConstantColor: Double, trustedDeltaEBaseline: Double
+        /// Whether the patch is trusted in at least one picture.
+        public var isHighConfidence: Bool { trustedLights > 0 }
     }
 
     /// The figures at one distance.
     public struct Distance: Sendable {
         /// Chart distance, metres.
         public let metres: Double
-        /// ΔE00 over high-confidence patches and every light.
+        /// ΔE00 over the trusted patch pictures (a patch under one light, its confidence in that
+        /// picture ≥ `ConstantColorValidation.highConfidence`).
         public let accuracyConstantColor: ConstantColorValidation.Statistics
         public let accuracyBaseline: ConstantColorValidation.Statistics
         /// The same at each patch's reference luminance (chromatic error only).
         public let chromaticConstantColor: ConstantColorValidation.Statistics
         public let chromaticBaseline: ConstantColorValidation.Statistics
-        /// 1 − mean variance (Constant Color) / mean variance (baseline), high-confidence patches.
+        /// 1 − mean variance (Constant Color) / mean variance (baseline), each patch's CIELAB variance
+        /// taken across the lights under which it is trusted (patches trusted under two or more).
         public let varianceReduction: Double
-        /// High-confidence patches.
+        /// Trusted patch pictures, over every patch and light.
         public let highConfidenceCount: Int
+        /// Patches trusted under two lights or more: those the variance reduction is taken over.
+        public let varianceMeasuredPatches: Int
         /// Mean centre-weighted confidence over the lights.
         public let meanCenterWeightedConfidence: Double
         /// The per-patch map, in chart order.
         public let cells: [Cell]
 
-        /// Whether the variance reduction measures Constant Color at all: with no high-confidence
-        /// patch the photo is the ambient frame filled in, and a low variance says nothing.
-        public var isMeaningful: Bool { highConfidenceCount > 0 }
+        /// Whether the variance reduction measures Constant Color at all: with no patch trusted under
+        /// two lights the photo is the ambient frame filled in, and a low variance says nothing.
+        public var isMeaningful: Bool { varianceMeasuredPatches > 0 }
     }
 
     /// The distances of the protocol, metres.
@@ -153,7 +165,7 @@ public struct FullFieldValidation: Sendable {
             var labB = [[Lab]](repeating: [], count: patches.count)
             var chromaC = [[Lab]](repeating: [], count: patches.count)
             var chromaB = [[Lab]](repeating: [], count: patches.count)
-            var confidence = [Double](repeating: 0, count: patches.count)
+            var confidence = [[Double]](repeating: [], count: patches.count)
             var centre = 0.0
             for (index, condition) in conditions.enumerated() {
                 var scene = probeScene
@@ -200,29 +212,36 @@ public struct FullFieldValidation: Sendable {
                         sum += result.confidenceMap.value(
                             x: Double(i % camera.width) + 0.5, y: Double(i / camera.width) + 0.5)
                     }
-                    confidence[p] += sum / Double(pixelLists[p].count) / Double(conditions.count)
+                    confidence[p].append(sum / Double(pixelLists[p].count))
                 }
             }
 
             var cells: [Cell] = []
             var highC: [Double] = [], highB: [Double] = [], matchedC: [Double] = [], matchedB: [Double] = []
-            var varC = 0.0, varB = 0.0, measured = 0
+            var varC = 0.0, varB = 0.0, measured = 0, trustedPictures = 0
             for p in 0..<patches.count where !pixelLists[p].isEmpty {
                 let eC = labC[p].map { DeltaE.ciede2000($0, reference[p]) }
                 let eB = labB[p].map { DeltaE.ciede2000($0, reference[p]) }
+                let trusted = confidence[p].indices.filter { confidence[p][$0] >= ConstantColorValidation.highConfidence }
+                let tC = trusted.map { eC[$0] }, tB = trusted.map { eB[$0] }
                 let cell = Cell(
                     name: patches[p].name, column: p % columns, row: p / columns,
                     deltaEConstantColor: eC.reduce(0, +) / Double(eC.count),
-                    deltaEBaseline: eB.reduce(0, +) / Double(eB.count), confidence: confidence[p])
+                    deltaEBaseline: eB.reduce(0, +) / Double(eB.count),
+                    confidence: confidence[p].reduce(0, +) / Double(conditions.count),
+                    trustedLights: trusted.count,
+                    trustedDeltaEConstantColor: trusted.isEmpty ? .nan : tC.reduce(0, +) / Double(trusted.count),
+                    trustedDeltaEBaseline: trusted.isEmpty ? .nan : tB.reduce(0, +) / Double(trusted.count))
                 cells.append(cell)
-                if cell.isHighConfidence {
-                    varC += ConstantColorValidation.spread(labC[p]).1
-                    varB += ConstantColorValidation.spread(labB[p]).1
+                trustedPictures += trusted.count
+                highC += tC
+                highB += tB
+                matchedC += trusted.map { DeltaE.ciede2000(chromaC[p][$0], reference[p]) }
+                matchedB += trusted.map { DeltaE.ciede2000(chromaB[p][$0], reference[p]) }
+                if trusted.count >= 2 {
+                    varC += ConstantColorValidation.spread(trusted.map { labC[p][$0] }).1
+                    varB += ConstantColorValidation.spread(trusted.map { labB[p][$0] }).1
                     measured += 1
-                    highC += eC
-                    highB += eB
-                    matchedC += chromaC[p].map { DeltaE.ciede2000($0, reference[p]) }
-                    matchedB += chromaB[p].map { DeltaE.ciede2000($0, reference[p]) }
                 }
             }
             out.append(
@@ -230,7 +249,7 @@ public struct FullFieldValidation: Sendable {
                     metres: distance, accuracyConstantColor: .init(highC), accuracyBaseline: .init(highB),
                     chromaticConstantColor: .init(matchedC), chromaticBaseline: .init(matchedB),
                     varianceReduction: measured > 0 && varB > 0 ? 1 - varC / varB : .nan,
-                    highConfidenceCount: cells.filter(\.isHighConfidence).count,
+                    highConfidenceCount: trustedPictures, varianceMeasuredPatches: measured,
                     meanCenterWeightedConfidence: centre / Double(conditions.count), cells: cells))
         }
         return FullFieldValidation(baseline: baseline, protocolRun: spec, columns: columns, rows: rows, distances: out)

@@ -109,7 +109,8 @@ struct SurfaceColours: Sendable {
         return sums
     }
 
-    /// The estimate of every tile with hot pixels from the donors around it (see the type's description).
+    /// The estimate of every tile with hot pixels from the donors around it (see the type's description), made
+    /// to agree within each clipped patch (`agreeWithinPatches`), with the holes filled (`fillHoles`).
     init(
         sums hot: [Double], tileSums sums: [Double], map: ConfidenceMap, limits: ClipLimits, flashTime: Double,
         width: Int, height: Int
@@ -218,9 +219,107 @@ struct SurfaceColours: Sendable {
                 confidence[t] = trust * sumConf / sumW
             }
         }
+        Self.agreeWithinPatches(&colours, &confidence, hot: hot, mw: mw, mh: mh)
         Self.fillHoles(&colours, hot: hot, mw: mw, mh: mh, rings: radius)
         self.colours = colours
         self.confidence = confidence
+    }
+
+    /// One clipped patch of one paint has one colour: the estimates of the tiles of a patch (hot tiles near
+    /// clipping with two key channels or three, joined to their 8-neighbours with the same key channels, at the
+    /// same depth within 3σ of its 0.5 % and with the same chromaticity in those channels within 3σ of 0.02;
+    /// with one key channel the chromaticity says nothing, and a chart's clipped white patch would join the
+    /// patches around it) that stray more than 10 % from
+    /// the patch's trust-weighted median colour in an estimated channel take that colour instead, at half the
+    /// median tile's trust, and no longer raise the confidence map. Only where the tiles within 10 % of the
+    /// median hold at least two-thirds of the patch's trust: a patch split evenly between two colours is left
+    /// as it is.
+    ///
+    /// Each tile's donors are weighed by distance, so along the edge of a clipped patch the nearest lit surface
+    /// wins, even when it is another one that matches on depth, key chromaticity and level: a leaf lying on a
+    /// terracotta pot's rim, under a red spot that leaves the clipped red's bounds almost empty, gave the rim's
+    /// tiles its green-and-blue-only colour while the rest of the pot's clipped front took the pot's.
+    static func agreeWithinPatches(
+        _ colours: inout [SIMD4<Float>], _ confidence: inout [Double], hot: [Double], mw: Int, mh: Int
+    ) {
+        let hp = sumsPerTile
+        func depth(_ t: Int) -> Double { hot[hp * t + 2] > 0 ? hot[hp * t + 1] / hot[hp * t + 2] : .nan }
+        func key(_ t: Int) -> SIMD3<Double> {
+            SIMD3((0..<3).map { hot[hp * t + 8 + $0] == 0 ? 1 : 0 })
+        }
+        /// The tile's hot pixels' shares of their key channels' flash-only sum (zero elsewhere).
+        func shares(_ t: Int) -> SIMD3<Double> {
+            let k = key(t)
+            let f = SIMD3(hot[hp * t + 5], hot[hp * t + 6], hot[hp * t + 7]) * k
+            let sum = f.sum()
+            return sum > 0 ? f / sum : .zero
+        }
+        var member = [Bool](repeating: false, count: mw * mh)
+        for ty in 0..<mh {
+            for tx in 0..<mw {
+                let t = ty * mw + tx
+                member[t] = hot[hp * t] > 0 && depth(t).isFinite && key(t).sum() >= 2 && shares(t).sum() > 0
+                    && nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh)
+            }
+        }
+        func joined(_ a: Int, _ b: Int) -> Bool {
+            guard key(a) == key(b), abs(depth(b) / depth(a) - 1) <= 3 * depthSigma else { return false }
+            let sa = shares(a), sb = shares(b)
+            for c in 0..<3 where key(a)[c] > 0 && sa[c] > 0 {
+                if abs(sb[c] / sa[c] - 1) > 3 * chromaSigma { return false }
+            }
+            return true
+        }
+        // Patches: connected components, found by a flood fill over joined 8-neighbours.
+        var patch = [Int](repeating: -1, count: mw * mh)
+        var patches: [[Int]] = []
+        for start in 0..<(mw * mh) where member[start] && patch[start] < 0 {
+            var tiles = [start], next = 0
+            patch[start] = patches.count
+            while next < tiles.count {
+                let t = tiles[next]
+                next += 1
+                let tx = t % mw, ty = t / mw
+                for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
+                    for nx in max(0, tx - 1)...min(mw - 1, tx + 1) {
+                        let n = ny * mw + nx
+                        guard member[n], patch[n] < 0, joined(t, n) else { continue }
+                        patch[n] = patches.count
+                        tiles.append(n)
+                    }
+                }
+            }
+            patches.append(tiles)
+        }
+        for tiles in patches {
+            let estimated = tiles.filter { colours[$0][3] > 0 }
+            guard estimated.count >= 3 else { continue }
+            let missing = SIMD3<Float>(1, 1, 1) - SIMD3<Float>(key(estimated[0]))
+            // The trust-weighted median of the estimated channels' sum (one clipped channel as a rule).
+            func estimate(_ t: Int) -> Float { (SIMD3(colours[t][0], colours[t][1], colours[t][2]) * missing).sum() }
+            let sorted = estimated.sorted { estimate($0) < estimate($1) }
+            let total = sorted.reduce(Float(0)) { $0 + colours[$1][3] }
+            var running: Float = 0
+            var median = sorted[0]
+            for t in sorted {
+                running += colours[t][3]
+                if running >= total / 2 {
+                    median = t
+                    break
+                }
+            }
+            let centre = estimate(median)
+            guard centre > 0 else { continue }
+            func strays(_ t: Int) -> Bool { abs(estimate(t) / centre - 1) > 0.1 }
+            let agreeing = estimated.filter { !strays($0) }.reduce(Float(0)) { $0 + colours[$1][3] }
+            guard agreeing >= 2 * total / 3 else { continue }
+            for t in estimated where strays(t) {
+                var colour = colours[median]
+                colour[3] *= 0.5
+                colours[t] = colour
+                confidence[t] = 0
+            }
+        }
     }
 
     /// Tiles with hot pixels near clipping that found no donor of their own (inside a clipped patch wider than

@@ -137,86 +137,94 @@ struct SurfaceColours: Sendable {
             donor[t] = f / unclipped
             if hot[hp * t + 4] > 0 { donorDepth[t] = hot[hp * t + 3] / hot[hp * t + 4] }
         }
+        let donors = donor, donorDepths = donorDepth
         var colours = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var confidence = [Double](repeating: 0, count: mw * mh)
         let clip = Double(limits.flashClip)
-        for ty in 0..<mh {
-            for tx in 0..<mw {
-                let t = ty * mw + tx, h = hp * t
-                guard hot[h] > 0, Self.nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh) else { continue }
-                // Key channels: those no hot pixel of the tile has near the white level.
-                let key = (0..<3).map { hot[h + 8 + $0] == 0 }
-                guard key.contains(true) else { continue }
-                let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 5 + $1] : 0) }
-                guard keySum > 0 else { continue }
-                let z = hot[h + 2] > 0 ? hot[h + 1] / hot[h + 2] : Double.nan
-                var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
-                var matched = 0.0, nearest = Double.infinity
-                for sy in max(0, ty - radius)...min(mh - 1, ty + radius) {
-                    for sx in max(0, tx - radius)...min(mw - 1, tx + radius) {
-                        let s = sy * mw + sx
-                        guard let f = donor[s] else { continue }
-                        let fKey = (0..<3).reduce(0.0) { $0 + (key[$1] ? f[$1] : 0) }
-                        guard fKey > 0 else { continue }
-                        let colour = f / fKey
-                        let spatial =
-                            Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx))
-                            / (2 * spatialSigma * spatialSigma)
-                        var exponent = spatial
-                        if z.isFinite {
-                            guard donorDepth[s].isFinite else { continue }
-                            let dz = (donorDepth[s] / z - 1) / Self.depthSigma
-                            guard abs(dz) <= 3 else { continue }
-                            exponent += dz * dz / 2
-                        }
-                        var dc = 0.0, consistent = true
-                        for c in 0..<3 {
-                            if key[c] {
-                                dc = max(dc, abs(colour[c] / (hot[h + 5 + c] / keySum) - 1) / Self.chromaSigma)
-                                continue
+        // Each tile's estimate reads only the donors and the sums, so tile rows run in parallel.
+        withPointers(&colours, &confidence) { colourOut, confidenceOut in
+            BandParallel.forEachBand(height: mh) { tileRows in
+                for ty in tileRows {
+                    for tx in 0..<mw {
+                        let t = ty * mw + tx, h = hp * t
+                        guard hot[h] > 0, Self.nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh) else { continue }
+                        // Key channels: those no hot pixel of the tile has near the white level.
+                        let key = (0..<3).map { hot[h + 8 + $0] == 0 }
+                        guard key.contains(true) else { continue }
+                        let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 5 + $1] : 0) }
+                        guard keySum > 0 else { continue }
+                        let z = hot[h + 2] > 0 ? hot[h + 1] / hot[h + 2] : Double.nan
+                        var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
+                        var matched = 0.0, nearest = Double.infinity
+                        for sy in max(0, ty - radius)...min(mh - 1, ty + radius) {
+                            for sx in max(0, tx - radius)...min(mw - 1, tx + radius) {
+                                let s = sy * mw + sx
+                                guard let f = donors[s] else { continue }
+                                // Depth first: most tiles around lie on other surfaces, and it is the cheapest test.
+                                var depthTerm = 0.0
+                                if z.isFinite {
+                                    guard donorDepths[s].isFinite else { continue }
+                                    let dz = (donorDepths[s] / z - 1) / Self.depthSigma
+                                    guard abs(dz) <= 3 else { continue }
+                                    depthTerm = dz * dz / 2
+                                }
+                                let fKey = (0..<3).reduce(0.0) { $0 + (key[$1] ? f[$1] : 0) }
+                                guard fKey > 0 else { continue }
+                                let colour = f / fKey
+                                let spatial =
+                                    Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx))
+                                    / (2 * spatialSigma * spatialSigma)
+                                var exponent = spatial + depthTerm
+                                var dc = 0.0, consistent = true
+                                for c in 0..<3 {
+                                    if key[c] {
+                                        dc = max(dc, abs(colour[c] / (hot[h + 5 + c] / keySum) - 1) / Self.chromaSigma)
+                                        continue
+                                    }
+                                    // The clipped channel's bounds, as a share of the key channels of the pixels
+                                    // where it clipped.
+                                    let n = hot[h + 23 + c]
+                                    guard n > 0 else { continue }
+                                    let base = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 14 + 3 * c + $1] : 0) }
+                                    guard base > 0 else { continue }
+                                    let low = hot[h + 11 + c] / base, high = (hot[h + 11 + c] + clip * n) / base
+                                    if colour[c] < 0.95 * low || colour[c] > 1.05 * high { consistent = false }
+                                }
+                                // The key channels' level: the same paint a few tiles away is as bright under the
+                                // flash, give or take the distance and obliquity; another surface mostly is not.
+                                let dl = log(fKey / (keySum / hot[h])) / Self.levelSigma
+                                // The three differences together within 3σ: a neighbouring surface that is each
+                                // time just inside (a leaf hanging over the pot's rim: 2σ nearer, 2σ greener, 1.7σ
+                                // darker) is another surface.
+                                let match = (exponent - spatial) * 2 + dc * dc + dl * dl
+                                guard consistent, match <= 9 else { continue }
+                                exponent += dc * dc / 2 + dl * dl / 2
+                                let unclipped = sums[sp * s + 3] - sums[sp * s + 2]
+                                let w = exp(-exponent) * unclipped
+                                // The match alone, without the distance, for the support.
+                                matched += exp(-(exponent - spatial)) * unclipped
+                                nearest = min(nearest, spatial)
+                                sumW += w
+                                sumC += w * colour
+                                sumC2 += w * colour * colour
+                                sumConf += w * map.values[s]
                             }
-                            // The clipped channel's bounds, as a share of the key channels of the pixels
-                            // where it clipped.
-                            let n = hot[h + 23 + c]
-                            guard n > 0 else { continue }
-                            let base = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 14 + 3 * c + $1] : 0) }
-                            guard base > 0 else { continue }
-                            let low = hot[h + 11 + c] / base, high = (hot[h + 11 + c] + clip * n) / base
-                            if colour[c] < 0.95 * low || colour[c] > 1.05 * high { consistent = false }
                         }
-                        // The key channels' level: the same paint a few tiles away is as bright under the
-                        // flash, give or take the distance and obliquity; another surface mostly is not.
-                        let dl = log(fKey / (keySum / hot[h])) / Self.levelSigma
-                        // The three differences together within 3σ: a neighbouring surface that is each
-                        // time just inside (a leaf hanging over the pot's rim: 2σ nearer, 2σ greener, 1.7σ
-                        // darker) is another surface.
-                        let match = (exponent - spatial) * 2 + dc * dc + dl * dl
-                        guard consistent, match <= 9 else { continue }
-                        exponent += dc * dc / 2 + dl * dl / 2
-                        let unclipped = sums[sp * s + 3] - sums[sp * s + 2]
-                        let w = exp(-exponent) * unclipped
-                        // The match alone, without the distance, for the support.
-                        matched += exp(-(exponent - spatial)) * unclipped
-                        nearest = min(nearest, spatial)
-                        sumW += w
-                        sumC += w * colour
-                        sumC2 += w * colour * colour
-                        sumConf += w * map.values[s]
+                        guard sumW > 0 else { continue }
+                        let mean = sumC / sumW
+                        var spread = 0.0
+                        for c in 0..<3 where !key[c] && mean[c] > 0 {
+                            spread = max(spread, max(sumC2[c] / sumW - mean[c] * mean[c], 0).squareRoot() / mean[c])
+                        }
+                        let agreement = min(max(1 - spread / 0.1, 0), 1)
+                        let support = min(matched / Double(tile * tile / 2), 1)
+                        // The nearest donor's distance d (tiles): trust falls to half at the search's edge.
+                        let distance = (2 * nearest).squareRoot() * spatialSigma
+                        let trust = agreement * support * (1 - 0.5 * min(distance / Double(radius), 1))
+                        colourOut.base[t] = SIMD4(Float(mean.x), Float(mean.y), Float(mean.z), Float(trust))
+                        confidenceOut.base[t] = trust * sumConf / sumW
                     }
                 }
-                guard sumW > 0 else { continue }
-                let mean = sumC / sumW
-                var spread = 0.0
-                for c in 0..<3 where !key[c] && mean[c] > 0 {
-                    spread = max(spread, max(sumC2[c] / sumW - mean[c] * mean[c], 0).squareRoot() / mean[c])
-                }
-                let agreement = min(max(1 - spread / 0.1, 0), 1)
-                let support = min(matched / Double(tile * tile / 2), 1)
-                // The nearest donor's distance d (tiles): trust falls to half at the search's edge.
-                let distance = (2 * nearest).squareRoot() * spatialSigma
-                let trust = agreement * support * (1 - 0.5 * min(distance / Double(radius), 1))
-                colours[t] = SIMD4(Float(mean.x), Float(mean.y), Float(mean.z), Float(trust))
-                confidence[t] = trust * sumConf / sumW
             }
         }
         Self.agreeWithinPatches(&colours, &confidence, hot: hot, mw: mw, mh: mh)

@@ -193,8 +193,10 @@ struct FlashShadow: Sendable {
     /// from another surface under other light (at 4032 pixels wide a flower's shadow on the wall is wider
     /// than κ's tiles, and κ is the flower's, which the spot does not reach), A ⊘ κ is off by orders of
     /// magnitude. The lit pixels of the same surface beside the shadow measured its flash-only value itself.
-    /// A donor has the pixel's depth within its noise, and so has every pixel within `donorMargin` of it along
-    /// its row and column (the irradiance's surface normal comes from those neighbours, and beside a depth
+    /// The search on each side stops at the first pixel of another depth: beyond another surface, what lies at
+    /// the pixel's depth again is seldom its surface (the table beyond a leaf's tip, a pot's receding side
+    /// face), and took its colour in streaks, row by row. A donor has the pixel's depth within its noise, and
+    /// so has every pixel within `donorMargin` of it along its row and column (the irradiance's surface normal comes from those neighbours, and beside a depth
     /// edge it is off: a wall pixel next to a flower came out half again too bright), unless the row has no
     /// such donor (a narrow strip of wall between two flowers), when any does; it is measurably lit
     /// (`ClipLimits.isLit`, every channel positive) and has at least half the level of the brightest donor
@@ -232,7 +234,10 @@ struct FlashShadow: Sendable {
                     while taken < donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
                         defer { j += direction }
                         let dz = depth[j] - z
-                        guard !clipped[j], depth[j].isFinite, abs(dz) <= Self.donorDepth * z else { continue }
+                        // Another surface ends the search on this side: what lies beyond it at the pixel's
+                        // depth is not the pixel's surface (the table beyond a leaf's tip, the side of a pot).
+                        if depth[j].isFinite, abs(dz) > Self.donorDepth * z { break }
+                        guard !clipped[j], depth[j].isFinite else { continue }
                         let f = UnsafeRawPointer(fl + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
                         let a = UnsafeRawPointer(am + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
                         guard limits.isLit(flash: f, ambient: a), !strict || inside(j) else { continue }

@@ -24,8 +24,9 @@ struct ValidateConstantColorCommand: ParsableCommand {
             the lights for both photos, its reduction (Apple reports 87 % on iPhone 15) and ΔE00 against the \
             reflectance under D65. The baseline is the ordinary photo white-balanced from the true room light.
             With --field full the chart fills the whole frame at 0.3, 0.5, 1 and 1.5 m instead, and each \
-            distance reports accuracy (ΔE00 of high-confidence patches, against a switchable --baseline) next to \
-            consistency (variance reduction), with a per-patch map.
+            distance reports accuracy (ΔE00 of the patches in the pictures whose confidence map trusts them, at \
+            0.8 or more, against a switchable --baseline) next to consistency (variance reduction), with a \
+            per-patch map.
             """)
 
     @Option(

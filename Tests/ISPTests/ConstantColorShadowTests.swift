@@ -127,6 +127,38 @@ struct ConstantColorShadowTests {
         #expect(off <= 0.02, "\(off * 100) % of the flash shadow is off by more than ΔE00 10")
     }
 
+    /// The wall's pixels at depth edges (a 4-neighbour on another object) keep the wall's lightness: none is more
+    /// than 40 % above the median luminance of the wall's pixels within 8 pixels of it in the photo. The noise
+    /// alone puts the brightest of the 943 such pixels at 1.20 in both scenes; the fault below gave 3.1. A pixel's flash irradiance comes from the normal its depth
+    /// neighbours give; before a neighbour of another depth stopped counting (`FlashIrradiance`), a wall pixel
+    /// with a stem on one side and a flower on the other took the smaller of two depth edges for its slope, and
+    /// its flash-only value was brought up as if the flash grazed it: a white dot, 3.1 times the luminance
+    /// around it.
+    @Test(arguments: ["violets-warm-room", "violets-red-light"])
+    func wallPixelsAtDepthEdgesKeepTheWallsLightness(sceneName: String) throws {
+        let s = try Self.capture(sceneName)
+        let scene = try ConstantColorSceneTests.scene(sceneName)
+        let wall = UInt16(try #require(scene.objects.firstIndex { $0.name == "wall" }))
+        let ids = s.truth.objectIDs, w = s.width, h = s.height
+        func luminance(_ x: Int, _ y: Int) -> Double { ConstantColorArtefactTests.xyz(s.result.photo, x, y).y }
+        var edges = 0, worst = 0.0
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) where ids[y * w + x] == wall {
+                let neighbours = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+                guard neighbours.contains(where: { ids[$0.1 * w + $0.0] != wall }) else { continue }
+                var around: [Double] = []
+                for v in max(0, y - 8)...min(h - 1, y + 8) {
+                    for u in max(0, x - 8)...min(w - 1, x + 8) where ids[v * w + u] == wall { around.append(luminance(u, v)) }
+                }
+                let median = around.sorted()[around.count / 2]
+                worst = max(worst, luminance(x, y) / median)
+                edges += 1
+            }
+        }
+        #expect(edges >= 200, "only \(edges) wall pixels at depth edges")
+        #expect(worst <= 1.4, "a wall pixel at a depth edge at \(worst) times the luminance of the wall around it")
+    }
+
     /// The share of `pixels` whose 3 × 3 mean in the photo differs from `reference` (CIELAB, D65 white) by more
     /// than ΔE00 `limit`: a patch of the shadow left dark or given another colour, which the region's mean hides.
     static func shareOff(_ pixels: [Int], in photo: PixelPlane<UInt8>, from reference: Lab, limit: Double) -> Double {

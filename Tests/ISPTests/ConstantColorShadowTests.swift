@@ -148,7 +148,9 @@ struct ConstantColorShadowTests {
                 guard neighbours.contains(where: { ids[$0.1 * w + $0.0] != wall }) else { continue }
                 var around: [Double] = []
                 for v in max(0, y - 8)...min(h - 1, y + 8) {
-                    for u in max(0, x - 8)...min(w - 1, x + 8) where ids[v * w + u] == wall { around.append(luminance(u, v)) }
+                    for u in max(0, x - 8)...min(w - 1, x + 8) where ids[v * w + u] == wall {
+                        around.append(luminance(u, v))
+                    }
                 }
                 let median = around.sorted()[around.count / 2]
                 worst = max(worst, luminance(x, y) / median)

@@ -451,8 +451,9 @@ extension FlashIrradiance {
             /// `limit` from p's: another surface): central where both sides agree within a factor 2 in
             /// depth step, else the side with the smaller step.
             @inline(__always)
-            static func difference(_ p: SIMD4<Float>, _ before: SIMD4<Float>, _ after: SIMD4<Float>, within limit: Float)
-                -> SIMD4<Float>?
+            static func difference(
+                _ p: SIMD4<Float>, _ before: SIMD4<Float>, _ after: SIMD4<Float>, within limit: Float
+            ) -> SIMD4<Float>?
             {
                 switch (before.z > 0 && abs(before.z - p.z) <= limit, after.z > 0 && abs(after.z - p.z) <= limit) {
                 case (true, true):

@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (1008, 756, "7e828a2c1398f7ad"), (1001, 753, "1dc8c624a440c690"), (2016, 1512, "cdf102329e0b117c"),
+        (1008, 756, "5512ee66ec25d597"), (1001, 753, "21a01ba117f07741"), (2016, 1512, "e4ed478084a4e4e9"),
     ])
     func handOnDeskKeepsItsDigest(width: Int, height: Int, digest: String) throws {
         let result = try Self.capture(width: width, height: height)
         let png = try PNG.encode(PNGImage(pixels: result.photo, colorSpace: .displayP3), compressionLevel: 1)
         #expect(Self.fnv1a(png) == digest)
         if width == 1008 {
-            #expect(Self.fnv1a(result.photo.packedElements) == "5d8279fb1c4bdd42")
+            #expect(Self.fnv1a(result.photo.packedElements) == "028e4000265a4569")
             #expect(Self.fnv1a(result.confidenceMap.plane.packedElements) == "d1e2a11fe80daf49")
         }
     }

@@ -262,16 +262,20 @@ public struct ConstantColorPipeline: Sendable {
                 sums: hot, tileSums: sums, map: map, limits: limits, flashTime: plan.flash.time, width: width,
                 height: height)
         }
-        // The flash's own shadows: the ambient irradiance relative to the flash's, from the lit pixels.
+        // The flash's own shadows: the ambient irradiance relative to the flash's, from the lit pixels, and
+        // where the depth map has something between a surface and the flash.
         let shadowLimits = ClipLimits(flash: flashFrame, ambient: ambient, noise: noise)
+        let blocked: [UInt8]? =
+            flashFrame.depth.count == pixels
+            ? FlashOcclusion(camera: camera, irradiance: irradiance)?.mask(depth: flashFrame.depth) : nil
         let shadows = FlashShadow(
             sums: FlashShadow.sums(
                 flashFrame, ambient, shift: shift, limits: shadowLimits, irradiance: irradianceGains, tile: tile,
-                noise: noise),
+                noise: noise, blocked: blocked),
             width: width, height: height, tile: tile)
         let (linear, meanY, brightest) = blendAndMap(
             flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
-            irradiance: irradianceGains, surfaces: surfaces, shadows: shadows,
+            irradiance: irradianceGains, surfaces: surfaces, shadows: shadows, blocked: blocked,
             chroma: FlashOnlyChroma(
                 tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
                 flashTime: plan.flash.time))
@@ -546,7 +550,8 @@ public struct ConstantColorPipeline: Sendable {
     func blendAndMap(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
         ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil,
-        surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil, chroma: FlashOnlyChroma? = nil
+        surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil, blocked: [UInt8]? = nil,
+        chroma: FlashOnlyChroma? = nil
     ) -> (linear: [Float], meanY: Double, brightest: Double) {
         let width = camera.width, height = camera.height
         let tile = map.tileSize, mw = map.plane.width, mh = map.plane.height
@@ -583,9 +588,7 @@ public struct ConstantColorPipeline: Sendable {
         // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`), and
         // whether anything stands between a surface and the flash (`FlashOcclusion`).
         let depth = flashFrame.depth
-        let blockedMask: [UInt8]? =
-            shadows != nil && depth.count == width * height
-            ? FlashOcclusion(camera: camera, irradiance: self.irradiance)?.mask(depth: depth) : nil
+        let blockedMask = shadows != nil ? blocked : nil
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -724,8 +727,8 @@ public struct ConstantColorPipeline: Sendable {
                                             guard let base = z.baseAddress else { return }
                                             surface = shadows.surfaceEstimate(
                                                 estimate, at: i, width: width, flash: fl, ambient: am,
-                                                clipped: clip, gains: lit, depth: base, y: y, height: height,
-                                                limits: limits)
+                                                clipped: clip, gains: lit, depth: base, blocked: blockedMask,
+                                                y: y, height: height, limits: limits)
                                         }
                                         // Hidden from the flash: the shadow's depth is its measured share of
                                         // what its surface would have, all of it from half down (however faint

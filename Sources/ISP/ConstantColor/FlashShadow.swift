@@ -54,14 +54,16 @@ struct FlashShadow: Sendable {
     /// each side (`surfaceEstimate`; `Self.donorReach` and `Self.donorsPerSide` grown with the picture).
     let donorReach: Int, donorsPerSide: Int
 
-    /// Per tile, the mean flash-only value times the irradiance gain of its lit pixels with a depth, lane 3 their
-    /// mean depth (all 0 where none): the surface value a shadowed pixel falls back on where its row has no
-    /// donor (`tileEstimate`).
+    /// Per tile, the mean flash-only value times the irradiance gain of its lit pixels with a depth that no flash
+    /// module is hidden from, lane 3 their mean depth (all 0 where none): the surface value a shadowed pixel falls
+    /// back on where its row has no donor (`tileEstimate`). Without the penumbra's pixels, part lit, a tile at
+    /// a shadow's edge is not taken for a dark surface.
     let surfaces: [SIMD4<Float>]
 
     /// Values per tile of `sums`: Σ ambient RGB and Σ flash-only RGB times the irradiance gain, over
-    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`; over those with a depth, Σ flash-only
-    /// RGB times the gain, Σ depth and their count.
+    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`; over those with a depth and hidden from
+    /// no flash module (`blocked`, the `FlashOcclusion` mask, where given), Σ flash-only RGB times the gain,
+    /// Σ depth and their count.
     static let sumsPerTile = 11
     static let rowStep = 4, rowOffset = 2
 
@@ -69,7 +71,8 @@ struct FlashShadow: Sendable {
     /// order, so the sums never depend on the number of cores.
     static func sums(
         _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, limits: ClipLimits,
-        irradiance: ConstantColorPipeline.IrradianceGains?, tile: Int, noise: NoiseParameters
+        irradiance: ConstantColorPipeline.IrradianceGains?, tile: Int, noise: NoiseParameters,
+        blocked: [UInt8]? = nil
     ) -> [Double] {
         let width = flashFrame.width, height = flashFrame.height
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
@@ -105,7 +108,7 @@ struct FlashShadow: Sendable {
                             }
                             guard hasDepth else { continue }
                             let z = depth[y * width + x]
-                            guard z.isFinite, z > 0 else { continue }
+                            guard z.isFinite, z > 0, (blocked?[y * width + x] ?? 0) == 0 else { continue }
                             for c in 0..<3 { t[6 + c] += Double(e[c] * lit[x]) }
                             t[9] += Double(z)
                             t[10] += 1
@@ -174,8 +177,10 @@ struct FlashShadow: Sendable {
     /// How far along its row a shadowed pixel looks for lit pixels of its own surface at 640 pixels wide (the
     /// reach grows with the picture, `ConstantColorPipeline.neighbourhoodScale`), and how many it takes on each
     /// side at 640 (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide at 640;
-    /// four pixels a side keep one pixel's noise out of the chromaticity).
-    static let donorReach = 24, donorsPerSide = 4
+    /// twelve pixels a side keep the donors' noise out of the colour where the flash is weak, at the back of a
+    /// table, and where the search stops at another surface on one side: with four, each row of the shadow
+    /// beside a leaf took a visibly different colour).
+    static let donorReach = 24, donorsPerSide = 12
     /// A donor's depth may differ from the shadowed pixel's by this share of it (3σ of the depth's 0.5 %,
     /// as `SurfaceColours` matches its donors), or it is another surface.
     static let donorDepth: Float = 0.015
@@ -193,20 +198,24 @@ struct FlashShadow: Sendable {
     /// from another surface under other light (at 4032 pixels wide a flower's shadow on the wall is wider
     /// than κ's tiles, and κ is the flower's, which the spot does not reach), A ⊘ κ is off by orders of
     /// magnitude. The lit pixels of the same surface beside the shadow measured its flash-only value itself.
-    /// The search on each side stops at the first pixel of another depth: beyond another surface, what lies at
-    /// the pixel's depth again is seldom its surface (the table beyond a leaf's tip, a pot's receding side
-    /// face), and took its colour in streaks, row by row. A donor has the pixel's depth within its noise, and
-    /// so has every pixel within `donorMargin` of it along its row and column (the irradiance's surface normal comes from those neighbours, and beside a depth
-    /// edge it is off: a wall pixel next to a flower came out half again too bright), unless the row has no
-    /// such donor (a narrow strip of wall between two flowers), when any does; it is measurably lit
-    /// (`ClipLimits.isLit`, every channel positive) and has at least half the level of the brightest donor
-    /// found (one in the shadow's penumbra is not). The texture of a surface inside the shadow is not
-    /// recovered: the ambient frame has it, but with the ambient light's own shadows, which a flash shadow
-    /// mostly overlaps.
+    /// A donor has the pixel's depth within its noise, and so has every pixel within `donorMargin` of it along its row
+    /// and column (the irradiance's surface normal comes from those neighbours, and beside a depth edge it is off: a
+    /// wall pixel next to a flower came out half again too bright), unless the row has no such donor, when any does.
+    /// Both searches stop on each side at the first pixel of another depth: beyond another surface, what lies at the
+    /// pixel's depth again is seldom its surface (the table beyond a leaf's tip, a pot's receding side face gave the
+    /// table beside a leaf red and olive streaks, row by row). Only where neither finds a donor does a third look
+    /// beyond (a strip of wall between two flowers, all of it in their shadow). A donor is measurably lit
+    /// (`ClipLimits.isLit`, every channel positive), hidden from none of the flash's modules (`blocked`, the
+    /// `FlashOcclusion` mask, where given: in a strip of wall between two flowers the only lit pixels before the search
+    /// stops may be the penumbra's, hidden from one module, and one of those made a dark line of a row) and has at
+    /// least half the level of the brightest donor found (one in the shadow's penumbra is not). The texture of a
+    /// surface inside the shadow is not recovered: the ambient frame has it, but with the ambient light's own shadows,
+    /// which a flash shadow mostly overlaps.
     @inline(__always)
     func surfaceEstimate(
         _ p: SIMD4<Float>, at x: Int, width: Int, flash fl: UnsafePointer<Float>, ambient am: UnsafePointer<Float>,
-        clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth plane: UnsafePointer<Float>, y: Int,
+        clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth plane: UnsafePointer<Float>,
+        blocked: [UInt8]? = nil, y: Int,
         height: Int, limits: ClipLimits
     ) -> SIMD4<Float> {
         let depth = plane + y * width
@@ -224,8 +233,9 @@ struct FlashShadow: Sendable {
             return true
         }
         return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * donorsPerSide) { donors in
-            // Donors well inside the surface first; without any, those beside its edges too.
-            for strict in [true, false] {
+            // Donors well inside the surface, on the pixel's side of any other surface, first; without any, those
+            // beside its edges too; without any still, those beyond other surfaces.
+            for (strict, beyond) in [(true, false), (false, false), (false, true)] {
                 var found = 0
                 var brightest: Float = 0
                 for direction in [-1, 1] {
@@ -234,13 +244,18 @@ struct FlashShadow: Sendable {
                     while taken < donorsPerSide, j >= 0, j < width, abs(j - x) <= donorReach {
                         defer { j += direction }
                         let dz = depth[j] - z
-                        // Another surface ends the search on this side: what lies beyond it at the pixel's
-                        // depth is not the pixel's surface (the table beyond a leaf's tip, the side of a pot).
-                        if depth[j].isFinite, abs(dz) > Self.donorDepth * z { break }
+                        // Another surface ends the search on this side: what lies beyond it at the pixel's depth
+                        // is seldom the pixel's surface (the table beyond a leaf's tip, the side of a pot). The
+                        // last search looks beyond (a strip of wall between two flowers).
+                        if depth[j].isFinite, abs(dz) > Self.donorDepth * z {
+                            if beyond { continue } else { break }
+                        }
                         guard !clipped[j], depth[j].isFinite else { continue }
                         let f = UnsafeRawPointer(fl + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
                         let a = UnsafeRawPointer(am + 3 &* j).loadUnaligned(as: SIMD4<Float>.self)
                         guard limits.isLit(flash: f, ambient: a), !strict || inside(j) else { continue }
+                        // Hidden from one of the flash's modules (the penumbra beside the shadow): part lit.
+                        if let blocked, blocked[y &* width &+ j] > 0 { continue }
                         var m = (f - a) * lit[j]
                         m[3] = 0
                         guard m[0] > 0, m[1] > 0, m[2] > 0 else { continue }

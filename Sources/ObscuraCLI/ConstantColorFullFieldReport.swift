@@ -80,18 +80,19 @@ enum ConstantColorFullFieldReport {
                     map[c.row][c.column] = Cell(
                         name: c.name, deltaEConstantColor: c.deltaEConstantColor, deltaEBaseline: c.deltaEBaseline,
                         confidence: c.confidence, trustedLights: c.trustedLights,
-                        trustedDeltaEConstantColor: OrNull(c.isHighConfidence ? c.trustedDeltaEConstantColor : nil),
-                        trustedDeltaEBaseline: OrNull(c.isHighConfidence ? c.trustedDeltaEBaseline : nil))
+                        trustedDeltaEConstantColor: OrNull(c.isTrusted ? c.trustedDeltaEConstantColor : nil),
+                        trustedDeltaEBaseline: OrNull(c.isTrusted ? c.trustedDeltaEBaseline : nil))
                 }
                 return DistanceSummary(
-                    distance: d.metres, trustedPatchPictures: d.highConfidenceCount,
+                    distance: d.metres, trustedPatchPictures: d.trustedPictures,
                     varianceMeasuredPatches: d.varianceMeasuredPatches,
                     constantColor: .init(d.accuracyConstantColor), baseline: .init(d.accuracyBaseline),
                     chromaticConstantColor: .init(d.chromaticConstantColor),
                     chromaticBaseline: .init(d.chromaticBaseline),
                     varianceReduction: OrNull(d.isMeaningful ? d.varianceReduction : nil),
                     varianceReductionMeaningful: d.isMeaningful,
-                    meanCenterWeightedConfidence: d.meanCenterWeightedConfidence, meetsTargets: OrNull(d.highConfidenceCount > 0 ? meets(d) : nil), map: map)
+                    meanCenterWeightedConfidence: d.meanCenterWeightedConfidence,
+                    meetsTargets: OrNull(d.trustedPictures > 0 ? meets(d) : nil), map: map)
             }
         }
     }
@@ -108,7 +109,7 @@ enum ConstantColorFullFieldReport {
     /// Trusted patches on which Constant Color is less accurate than the baseline, over the pictures
     /// they are trusted in.
     static func worseThanBaseline(_ d: FullFieldValidation.Distance) -> [FullFieldValidation.Cell] {
-        d.cells.filter { $0.isHighConfidence && $0.trustedDeltaEConstantColor > $0.trustedDeltaEBaseline }
+        d.cells.filter { $0.isTrusted && $0.trustedDeltaEConstantColor > $0.trustedDeltaEBaseline }
     }
 
     static func reduction(_ d: FullFieldValidation.Distance) -> String {
@@ -134,10 +135,10 @@ enum ConstantColorFullFieldReport {
             let cc = d.accuracyConstantColor, base = d.accuracyBaseline
             let pictures = d.cells.count * r.protocolRun.conditions.count
             lines.append(
-                "\(format(d.metres, 1)) m: \(d.highConfidenceCount)/\(pictures) trusted patch pictures, "
-                    + "\(d.cells.filter(\.isHighConfidence).count)/\(d.cells.count) patches trusted under some "
+                "\(format(d.metres, 1)) m: \(d.trustedPictures)/\(pictures) trusted patch pictures, "
+                    + "\(d.cells.filter(\.isTrusted).count)/\(d.cells.count) patches trusted under some "
                     + "light, mean centre-weighted confidence \(format(d.meanCenterWeightedConfidence, 3))")
-            if d.highConfidenceCount > 0 {
+            if d.trustedPictures > 0 {
                 lines.append("  ΔE00 Constant Color: mean \(format(cc.mean, 2)), p95 \(format(cc.p95, 2))")
                 lines.append("  ΔE00 baseline:       mean \(format(base.mean, 2)), p95 \(format(base.p95, 2))")
                 let cm = d.chromaticConstantColor, bm = d.chromaticBaseline
@@ -154,7 +155,7 @@ enum ConstantColorFullFieldReport {
             }
             lines.append(
                 "  targets: "
-                    + (d.highConfidenceCount == 0
+                    + (d.trustedPictures == 0
                         ? "nothing to hold to them (the confidence map trusts no patch at this distance)"
                         : meets(d) ? "met" : "not met"))
         }
@@ -166,7 +167,7 @@ enum ConstantColorFullFieldReport {
             lines += map(r, d).map { row in
                 row.map { c in
                     guard let c else { return String(repeating: " ", count: 10) }
-                    let mark = c.isHighConfidence ? " " : "*"
+                    let mark = c.isTrusted ? " " : "*"
                     let (cc, base) = shown(c)
                     return pad(format(cc, 1), 4) + "/" + pad(format(base, 1), 4) + mark
                 }.joined(separator: " ")
@@ -184,7 +185,7 @@ enum ConstantColorFullFieldReport {
 
     /// A map cell's two figures: over the lights the patch is trusted under, or every light if none.
     static func shown(_ c: FullFieldValidation.Cell) -> (Double, Double) {
-        c.isHighConfidence
+        c.isTrusted
             ? (c.trustedDeltaEConstantColor, c.trustedDeltaEBaseline) : (c.deltaEConstantColor, c.deltaEBaseline)
     }
 
@@ -208,7 +209,7 @@ enum ConstantColorFullFieldReport {
                         body += "<td></td>"
                         continue
                     }
-                    let style = c.isHighConfidence ? "" : ";opacity:0.45"
+                    let style = c.isTrusted ? "" : ";opacity:0.45"
                     let title = "\(ConstantColorReport.escape(c.name)), mean confidence \(format(c.confidence, 2)), "
                         + "trusted under \(c.trustedLights) of \(r.protocolRun.conditions.count) lights"
                     let (cc, base) = shown(c)

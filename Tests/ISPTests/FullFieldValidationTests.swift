@@ -25,9 +25,9 @@ struct FullFieldValidationTests {
         let d = try #require(result.distances.first)
         #expect(d.cells.count == ConstantColorValidation.chartPatches.count)
         #expect(Set(d.cells.map { $0.row * result.columns + $0.column }).count == d.cells.count)
-        let trusted = d.cells.filter(\.isHighConfidence).count
+        let trusted = d.cells.filter(\.isTrusted).count
         #expect(trusted >= 100, "patches trusted under some light \(trusted)")
-        #expect(d.highConfidenceCount >= 100 * 4, "trusted patch pictures \(d.highConfidenceCount)")
+        #expect(d.trustedPictures >= 100 * 4, "trusted patch pictures \(d.trustedPictures)")
         #expect(d.isMeaningful)
         #expect(d.accuracyConstantColor.mean < d.accuracyBaseline.mean,
             "Constant Color \(d.accuracyConstantColor.mean), baseline \(d.accuracyBaseline.mean)")
@@ -55,11 +55,11 @@ struct FullFieldValidationTests {
         #expect(result.distances.count == 3)
         for (d, bound) in zip(result.distances, [1.62, 1.64, 2.17]) {
             #expect(d.isMeaningful)
-            #expect(d.highConfidenceCount > 0)
+            #expect(d.trustedPictures > 0)
             let mean = d.accuracyConstantColor.mean
             #expect(mean <= bound, "\(d.metres) m: mean ΔE00 \(mean)")
             let worse = d.cells.filter {
-                $0.isHighConfidence && $0.trustedDeltaEConstantColor > $0.trustedDeltaEBaseline
+                $0.isTrusted && $0.trustedDeltaEConstantColor > $0.trustedDeltaEBaseline
             }
             #expect(worse.isEmpty, "\(d.metres) m: less accurate than the ordinary photo on \(worse.map(\.name))")
             #expect(d.varianceReduction >= 0.9, "\(d.metres) m: variance reduction \(d.varianceReduction)")
@@ -74,7 +74,7 @@ struct FullFieldValidationTests {
         let result = try FullFieldValidation.run(
             pipeline: try Self.pipeline(), baseline: .knownLight, protocol: .reduced, distances: [1.5])
         let d = try #require(result.distances.first)
-        #expect(d.highConfidenceCount == 0)
+        #expect(d.trustedPictures == 0)
         #expect(!d.isMeaningful)
         #expect(d.accuracyConstantColor.mean.isNaN)
     }

@@ -585,10 +585,9 @@ public struct ConstantColorPipeline: Sendable {
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
         let consistency = map.consistency.map { Float($0) }
         let shading = LensShadingCorrection(camera: camera)
-        // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`), and
-        // whether anything stands between a surface and the flash (`FlashOcclusion`).
+        // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`); `blocked`
+        // says whether anything stands between a surface and the flash (`FlashOcclusion`).
         let depth = flashFrame.depth
-        let blockedMask = shadows != nil ? blocked : nil
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -705,7 +704,7 @@ public struct ConstantColorPipeline: Sendable {
                                 // frame (`FlashShadow`), where the frames agree, so that motion leaves no ghost.
                                 // A pixel the depth map hides from the flash, whose flash-only value is noise
                                 // around zero, may fall below −3σ by chance: it is no misregistered sample.
-                                let hidden = blockedMask.map { $0[y &* width &+ i] > 0 } ?? false
+                                let hidden = blocked.map { $0[y &* width &+ i] > 0 } ?? false
                                 if let shadows, !clipped, !impossible || hidden, ramp == 0, agree > 0.9 {
                                     let k = kappaRow[col.x0] * (1 - a) + kappaRow[col.x1] * a
                                     let (share, estimate) = FlashShadow.estimate(
@@ -719,7 +718,7 @@ public struct ConstantColorPipeline: Sendable {
                                     // lights).
                                     var shadowed = share
                                     var surface = estimate
-                                    if blockedMask != nil, !hidden, limits.isLit(flash: f4, ambient: a4) {
+                                    if blocked != nil, !hidden, limits.isLit(flash: f4, ambient: a4) {
                                         shadowed = 0
                                     }
                                     if shadowed > 0 || hidden, depth.count == width * height {
@@ -727,7 +726,7 @@ public struct ConstantColorPipeline: Sendable {
                                             guard let base = z.baseAddress else { return }
                                             surface = shadows.surfaceEstimate(
                                                 estimate, at: i, width: width, flash: fl, ambient: am,
-                                                clipped: clip, gains: lit, depth: base, blocked: blockedMask,
+                                                clipped: clip, gains: lit, depth: base, blocked: blocked,
                                                 y: y, height: height, limits: limits)
                                         }
                                         // Hidden from the flash: the shadow's depth is its measured share of

@@ -65,7 +65,7 @@ public struct FullFieldValidation: Sendable {
         /// Mean ΔE00 over those pictures only, Constant Color and baseline; NaN with none.
         public let trustedDeltaEConstantColor: Double, trustedDeltaEBaseline: Double
         /// Whether the patch is trusted in at least one picture.
-        public var isHighConfidence: Bool { trustedLights > 0 }
+        public var isTrusted: Bool { trustedLights > 0 }
     }
 
     /// The figures at one distance.
@@ -83,7 +83,7 @@ public struct FullFieldValidation: Sendable {
         /// taken across the lights under which it is trusted (patches trusted under two or more).
         public let varianceReduction: Double
         /// Trusted patch pictures, over every patch and light.
-        public let highConfidenceCount: Int
+        public let trustedPictures: Int
         /// Patches trusted under two lights or more: those the variance reduction is taken over.
         public let varianceMeasuredPatches: Int
         /// Mean centre-weighted confidence over the lights.
@@ -222,7 +222,10 @@ public struct FullFieldValidation: Sendable {
             for p in 0..<patches.count where !pixelLists[p].isEmpty {
                 let eC = labC[p].map { DeltaE.ciede2000($0, reference[p]) }
                 let eB = labB[p].map { DeltaE.ciede2000($0, reference[p]) }
-                let trusted = confidence[p].indices.filter { confidence[p][$0] >= ConstantColorValidation.highConfidence }
+                // The pictures in which the patch's own confidence trusts it.
+                let trusted = confidence[p].indices.filter {
+                    confidence[p][$0] >= ConstantColorValidation.highConfidence
+                }
                 let tC = trusted.map { eC[$0] }, tB = trusted.map { eB[$0] }
                 let cell = Cell(
                     name: patches[p].name, column: p % columns, row: p / columns,
@@ -249,7 +252,7 @@ public struct FullFieldValidation: Sendable {
                     metres: distance, accuracyConstantColor: .init(highC), accuracyBaseline: .init(highB),
                     chromaticConstantColor: .init(matchedC), chromaticBaseline: .init(matchedB),
                     varianceReduction: measured > 0 && varB > 0 ? 1 - varC / varB : .nan,
-                    highConfidenceCount: trustedPictures, varianceMeasuredPatches: measured,
+                    trustedPictures: trustedPictures, varianceMeasuredPatches: measured,
                     meanCenterWeightedConfidence: centre / Double(conditions.count), cells: cells))
         }
         return FullFieldValidation(baseline: baseline, protocolRun: spec, columns: columns, rows: rows, distances: out)

@@ -215,8 +215,7 @@ struct FlashShadow: Sendable {
     func surfaceEstimate(
         _ p: SIMD4<Float>, at x: Int, width: Int, flash fl: UnsafePointer<Float>, ambient am: UnsafePointer<Float>,
         clipped: UnsafePointer<Bool>, gains lit: UnsafePointer<Float>, depth plane: UnsafePointer<Float>,
-        blocked: [UInt8]? = nil, y: Int,
-        height: Int, limits: ClipLimits
+        blocked: [UInt8]? = nil, y: Int, height: Int, limits: ClipLimits
     ) -> SIMD4<Float> {
         let depth = plane + y * width
         let z = depth[x]

@@ -148,12 +148,11 @@ struct SurfaceColours: Sendable {
                     for tx in 0..<mw {
                         let t = ty * mw + tx, h = hp * t
                         guard hot[h] > 0, Self.nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh) else { continue }
-                        // Key channels: those no hot pixel of the tile has near the white level.
-                        let key = (0..<3).map { hot[h + 8 + $0] == 0 }
+                        let key = Self.keyChannels(hot, t)
                         guard key.contains(true) else { continue }
                         let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 5 + $1] : 0) }
                         guard keySum > 0 else { continue }
-                        let z = hot[h + 2] > 0 ? hot[h + 1] / hot[h + 2] : Double.nan
+                        let z = Self.hotDepth(hot, t)
                         var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
                         var matched = 0.0, nearest = Double.infinity
                         for sy in max(0, ty - radius)...min(mh - 1, ty + radius) {
@@ -237,9 +236,9 @@ struct SurfaceColours: Sendable {
     /// clipping with two key channels or three, joined to their 8-neighbours with the same key channels, at the
     /// same depth within 3σ of its 0.5 % and with the same chromaticity in those channels within 3σ of 0.02;
     /// with one key channel the chromaticity says nothing, and a chart's clipped white patch would join the
-    /// patches around it) that stray more than 10 % from
-    /// the patch's trust-weighted median colour in an estimated channel take that colour instead, at half the
-    /// median tile's trust, and no longer raise the confidence map. Only where the tiles within 10 % of the
+    /// patches around it) that stray more than 10 % from the patch's trust-weighted median colour in an
+    /// estimated channel take that colour instead, at half the median tile's trust, and no longer raise the
+    /// confidence map. Only where the tiles within 10 % of the
     /// median hold at least two-thirds of the patch's trust: a patch split evenly between two colours is left
     /// as it is.
     ///
@@ -251,29 +250,21 @@ struct SurfaceColours: Sendable {
         _ colours: inout [SIMD4<Float>], _ confidence: inout [Double], hot: [Double], mw: Int, mh: Int
     ) {
         let hp = sumsPerTile
-        func depth(_ t: Int) -> Double { hot[hp * t + 2] > 0 ? hot[hp * t + 1] / hot[hp * t + 2] : .nan }
-        func key(_ t: Int) -> SIMD3<Double> {
-            SIMD3((0..<3).map { hot[hp * t + 8 + $0] == 0 ? 1 : 0 })
-        }
-        /// The tile's hot pixels' shares of their key channels' flash-only sum (zero elsewhere).
-        func shares(_ t: Int) -> SIMD3<Double> {
-            let k = key(t)
-            let f = SIMD3(hot[hp * t + 5], hot[hp * t + 6], hot[hp * t + 7]) * k
-            let sum = f.sum()
-            return sum > 0 ? f / sum : .zero
-        }
+        func depth(_ t: Int) -> Double { hotDepth(hot, t) }
+        func key(_ t: Int) -> [Bool] { keyChannels(hot, t) }
+        func shares(_ t: Int) -> SIMD3<Double> { keyShares(hot, t) }
         var member = [Bool](repeating: false, count: mw * mh)
         for ty in 0..<mh {
             for tx in 0..<mw {
                 let t = ty * mw + tx
-                member[t] = hot[hp * t] > 0 && depth(t).isFinite && key(t).sum() >= 2 && shares(t).sum() > 0
-                    && nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh)
+                member[t] = hot[hp * t] > 0 && depth(t).isFinite && key(t).filter({ $0 }).count >= 2
+                    && shares(t).sum() > 0 && nearClipping(hot, tx: tx, ty: ty, mw: mw, mh: mh)
             }
         }
         func joined(_ a: Int, _ b: Int) -> Bool {
             guard key(a) == key(b), abs(depth(b) / depth(a) - 1) <= 3 * depthSigma else { return false }
             let sa = shares(a), sb = shares(b)
-            for c in 0..<3 where key(a)[c] > 0 && sa[c] > 0 {
+            for c in 0..<3 where key(a)[c] && sa[c] > 0 {
                 if abs(sb[c] / sa[c] - 1) > 3 * chromaSigma { return false }
             }
             return true
@@ -302,7 +293,7 @@ struct SurfaceColours: Sendable {
         for tiles in patches {
             let estimated = tiles.filter { colours[$0][3] > 0 }
             guard estimated.count >= 3 else { continue }
-            let missing = SIMD3<Float>(1, 1, 1) - SIMD3<Float>(key(estimated[0]))
+            let missing = SIMD3<Float>(key(estimated[0]).map { $0 ? 0 : 1 })
             // The trust-weighted median of the estimated channels' sum (one clipped channel as a rule).
             func estimate(_ t: Int) -> Float { (SIMD3(colours[t][0], colours[t][1], colours[t][2]) * missing).sum() }
             let sorted = estimated.sorted { estimate($0) < estimate($1) }
@@ -342,7 +333,7 @@ struct SurfaceColours: Sendable {
     /// raised for them.
     static func fillHoles(_ colours: inout [SIMD4<Float>], hot: [Double], mw: Int, mh: Int, rings: Int) {
         let hp = sumsPerTile
-        func depth(_ t: Int) -> Double { hot[hp * t + 2] > 0 ? hot[hp * t + 1] / hot[hp * t + 2] : .nan }
+        func depth(_ t: Int) -> Double { hotDepth(hot, t) }
         var wanted = [Bool](repeating: false, count: mw * mh)
         for ty in 0..<mh {
             for tx in 0..<mw {
@@ -356,13 +347,11 @@ struct SurfaceColours: Sendable {
             var changed = false
             for ty in 0..<mh {
                 for tx in 0..<mw where wanted[ty * mw + tx] && previous[ty * mw + tx][3] == 0 {
-                    let t = ty * mw + tx, h = hp * t
+                    let t = ty * mw + tx
                     let z = depth(t)
-                    // The tile's own key channels (those no hot pixel has near the white level) and their shares.
-                    let key = (0..<3).map { hot[h + 8 + $0] == 0 }
-                    let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot[h + 5 + $1] : 0) }
+                    let key = keyChannels(hot, t), shares = keyShares(hot, t)
                     // Two key channels at least, or the chromaticity says nothing.
-                    guard keySum > 0, key.filter({ $0 }).count >= 2 else { continue }
+                    guard shares.sum() > 0, key.filter({ $0 }).count >= 2 else { continue }
                     var sum = SIMD4<Float>(repeating: 0), weights: Float = 0, count: Float = 0
                     for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
                         for nx in max(0, tx - 1)...min(mw - 1, tx + 1) {
@@ -375,8 +364,7 @@ struct SurfaceColours: Sendable {
                             guard cKey > 0,
                                 (0..<3).allSatisfy({
                                     !key[$0]
-                                        || abs(Double(c[$0] / cKey) / (hot[h + 5 + $0] / keySum) - 1)
-                                            <= 3 * chromaSigma
+                                        || abs(Double(c[$0] / cKey) / shares[$0] - 1) <= 3 * chromaSigma
                                 })
                             else { continue }
                             sum += c[3] * c
@@ -393,6 +381,26 @@ struct SurfaceColours: Sendable {
             }
             if !changed { break }
         }
+    }
+
+    /// The mean depth of tile `t`'s hot pixels in the pass's sums `hot` (NaN where none has a depth).
+    static func hotDepth(_ hot: [Double], _ t: Int) -> Double {
+        let h = sumsPerTile * t
+        return hot[h + 2] > 0 ? hot[h + 1] / hot[h + 2] : .nan
+    }
+
+    /// Tile `t`'s key channels: those no hot pixel of it has near the white level.
+    static func keyChannels(_ hot: [Double], _ t: Int) -> [Bool] {
+        (0..<3).map { hot[sumsPerTile * t + 8 + $0] == 0 }
+    }
+
+    /// Tile `t`'s hot pixels' shares of their key channels' flash-only sum (zero in the other channels, and
+    /// all zero where that sum is not positive).
+    static func keyShares(_ hot: [Double], _ t: Int) -> SIMD3<Double> {
+        let key = keyChannels(hot, t), h = sumsPerTile * t
+        let f = SIMD3((0..<3).map { key[$0] ? hot[h + 5 + $0] : 0 })
+        let sum = f.sum()
+        return sum > 0 ? f / sum : .zero
     }
 
     /// Whether the tile or one of its 8 neighbours has a pixel whose flash channel reached `flashWhite`: only

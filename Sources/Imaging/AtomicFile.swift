@@ -18,7 +18,8 @@ import Darwin
 /// the device node into a regular file. Any other kind of file (a directory, socket or block device) is refused.
 /// A symbolic link is followed: the file it leads to is replaced, and the link stays.
 public enum AtomicFile {
-    /// The prefix of the temporary files' names after the leading dot: `.NAME.tmp-XXXXXX`.
+    /// What follows the name in a temporary file's name, before the installation's token:
+    /// `.NAME.tmp-TOKEN-XXXXXX` (`StaleTemporaries`).
     public static let temporaryMarker = ".tmp-"
 
     /// Atomically replaces (or creates) the file at `path` with `bytes`.
@@ -106,7 +107,7 @@ public enum AtomicFile {
         }
         let directory = directoryName(of: path)
         let baseName = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
-        var template = Array("\(directory)/.\(baseName)\(temporaryMarker)XXXXXX".utf8CString)
+        var template = Array("\(directory)/.\(baseName)\(StaleTemporaries.fileMarker)XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             return mkstemp(base)
@@ -162,7 +163,7 @@ public enum AtomicFile {
     }
 
     /// Six characters as `mkstemp` would choose them, for names made relative to a folder descriptor.
-    static func randomSuffix() -> String {
+    public static func randomSuffix() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
         return String((0..<6).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })

@@ -113,7 +113,7 @@ public final class DirectoryHandle: @unchecked Sendable {
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
-            temporary = "." + name + AtomicFile.temporaryMarker + AtomicFile.randomSuffix()
+            temporary = StaleTemporaries.fileName(for: name)
             file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if file >= 0 || errno != EEXIST { break }
         }

@@ -69,13 +69,10 @@ extension AVCapturePhotoOutput {
         let codec: AVVideoCodecType = MovieWriter.availableCodecs.contains(.h264) ? .h264 : .hevc
         let fps = 1 / tick.seconds
         let compression = AVCaptureMovieFileOutput.defaultCompression(codec, dimensions: plan.dimensions, fps: fps)
-        let partial = plan.url.deletingLastPathComponent()
-            .appendingPathComponent(".\(plan.url.lastPathComponent).partial")
-        defer { try? FileManager.default.removeItem(at: partial) }
         do {
             if FileManager.default.fileExists(atPath: plan.url.path) { throw AVError(.fileAlreadyExists) }
             let writer = try MovieWriter(
-                path: partial.path,
+                destination: plan.url.path,
                 plan: MovieWriter.Plan(
                     codec: codec, container: "mov", width: w, height: h, frameDuration: tick,
                     bitRate: compression[AVVideoAverageBitRateKey] as? Int ?? 0,
@@ -94,7 +91,12 @@ extension AVCapturePhotoOutput {
                 try writer.appendVideo(frame, index: k)
             }
             try writer.finish()
-            try FileManager.default.moveItem(at: partial, to: plan.url)
+            do {
+                try writer.publish()
+            } catch {
+                if error.destinationExists { throw AVError(.fileAlreadyExists) }
+                throw error
+            }
             return (duration, photoTime, nil)
         } catch let error as AVError {
             return (.zero, .zero, error)

@@ -24,7 +24,7 @@ struct ReportCommand: ParsableCommand {
 
         @Argument(help: "The folder to write.", completion: .directory) var out: String
         @Argument(help: "Folders written by obscura run.", completion: .directory) var directories: [String]
-        @Flag(help: "Replace an existing output folder as a whole.") var force = false
+        @Flag(help: "Replace what an earlier run wrote in the output folder (listed in its manifest).") var force = false
 
         func run() throws {
             guard !directories.isEmpty else { throw CommandFailure.badInput("no folders to merge; give one or more") }

@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
                 + "(repeatable)."))
     var allowPath: [String] = []
 
-    @Flag(help: "Replace an existing output directory as a whole.")
+    @Flag(help: "Replace what an earlier run wrote in the output directory (listed in its manifest); other files stay.")
     var force = false
 
     @Flag(help: "Print the reports as JSON instead of a summary.")

@@ -3,11 +3,20 @@ import ObscuraData
 
 /// Finds a project folder (`DeviceProfiles/`, `Scenes/`) by walking up from a starting place, else
 /// the copy bundled with the package.
+///
+/// What the walk finds widens what scenarios may read (`FileReferences`), so a checkout must not be
+/// able to plant one that reaches elsewhere (`DeviceProfiles -> /`). A folder found by walking up
+/// counts only when, links resolved, it is a real folder inside the tree of the folder it was found
+/// in (the repository's own `Scenes -> Sources/ObscuraData/Scenes` is), and when it holds Obscura's
+/// own README for that folder, itself a plain file.
 public enum ProjectFolder {
-    /// The first folder called `name` that `accepts` takes, walking up from the current directory and
-    /// then from the executable's folder; else the package's bundled copy. Found from the current
-    /// directory, the path stays relative (`../Scenes`), so that messages name files the way the
-    /// user would type them.
+    /// The first line of Obscura's README in each folder the walk may find.
+    static let readmeHeadings = ["DeviceProfiles": "# Device profiles", "Scenes": "# Scenes"]
+
+    /// The first folder called `name` that is Obscura's (`isObscuraFolder`) and that `accepts` takes,
+    /// walking up from the current directory and then from the executable's folder; else the
+    /// package's bundled copy. Found from the current directory, the path stays relative
+    /// (`../Scenes`), so that messages name files the way the user would type them.
     public static func find(
         named name: String, currentDirectory: String, executable: String?, accepts: (String) -> Bool
     ) -> String? {
@@ -16,7 +25,7 @@ public enum ProjectFolder {
             var levels = 0
             while true {
                 let candidate = dir.appendingPathComponent(name).path
-                if accepts(candidate) {
+                if isObscuraFolder(candidate, named: name, in: dir.path) && accepts(candidate) {
                     return relative ? String(repeating: "../", count: levels) + name : candidate
                 }
                 levels += 1
@@ -36,5 +45,28 @@ public enum ProjectFolder {
             if let found = walkUp(from: resolved, relative: false) { return found }
         }
         return BundledData.folder(named: name).flatMap { accepts($0) ? $0 : nil }
+    }
+
+    /// Whether `candidate`, the entry `name` of the folder `parent`, is once links are resolved a folder
+    /// inside `parent`'s tree holding Obscura's README for `name` as a plain file.
+    static func isObscuraFolder(_ candidate: String, named name: String, in parent: String) -> Bool {
+        var info = stat()
+        guard let realParent = realPath(parent), let realCandidate = realPath(candidate),
+            realCandidate.hasPrefix(realParent == "/" ? "/" : realParent + "/"),
+            stat(realCandidate, &info) == 0, info.st_mode & S_IFMT == S_IFDIR
+        else { return false }
+        let readme = realCandidate + "/README.md"
+        guard lstat(readme, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < 1 << 20,
+            let heading = readmeHeadings[name],
+            let data = FileManager.default.contents(atPath: readme),
+            let text = String(data: data, encoding: .utf8)
+        else { return false }
+        return text.split(separator: "\n", maxSplits: 1).first.map(String.init) == heading
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 }

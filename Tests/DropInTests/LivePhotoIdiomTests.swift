@@ -152,6 +152,40 @@ extension DropIn {
             #expect(video.rotation == 90)
         }
 
+        // spec §20 rule 4 [D]: the movie goes to its URL and nowhere else. Entries planted beside it
+        // under names a writer might use for its temporary (a link to a file elsewhere, another
+        // file's leftover) are neither followed, truncated nor removed.
+        @Test func livePhotoMovieNeverWritesThroughPlantedNames() throws {
+            let rig = try LivePhotoRig()
+            try #require(rig.supportedWhileConfiguring)
+            let (session, output) = (rig.session, rig.output)
+            session.startRunning()
+            defer { session.stopRunning() }
+
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let elsewhere = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: elsewhere) }
+            let victim = elsewhere.appendingPathComponent("victim.txt")
+            try Data("keep me".utf8).write(to: victim)
+            let fm = FileManager.default
+            try fm.createSymbolicLink(
+                atPath: folder.appendingPathComponent(".live.mov.partial").path, withDestinationPath: victim.path)
+            try Data("leftover".utf8).write(to: folder.appendingPathComponent(".other.mov.partial"))
+
+            let url = folder.appendingPathComponent("live.mov")
+            let settings = AVCapturePhotoSettings()
+            settings.livePhotoMovieFileURL = url
+            let events = LivePhotoEvents()
+            output.capturePhoto(with: settings, delegate: events)
+            #expect(events.waitForFinish())
+            #expect(events.movieFacts?.error == nil)
+            #expect(try ProbedMovie(url).video != nil)
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
+            #expect(try fm.contentsOfDirectory(atPath: folder.path).sorted()
+                == [".live.mov.partial", ".other.mov.partial", "live.mov"])
+        }
+
         // spec §3.1 [D]: a movie file output in the session rules Live Photo out.
         @Test func movieOutputRulesOutLivePhoto() throws {
             let rig = try MovieRig(preset: .photo)

@@ -117,28 +117,39 @@ import Glibc
 /// Which names the sweep of abandoned temporaries may touch, and when.
 @Suite struct StaleTemporariesTests {
     @Test func onlyOurNamesAndOnlyWhenOld() throws {
-        #expect(StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c3"))
-        #expect(!StaleTemporaries.isAtomicFileTemporary("photo.png.tmp-a1B2c3"))
-        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c"))
-        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c!"))
-        #expect(StaleTemporaries.isRunFolder(".obscura-tmp-out-x1y2z3"))
-        #expect(!StaleTemporaries.isRunFolder(".obscura-tmp-"))
-        #expect(!StaleTemporaries.isRunFolder("obscura-tmp-out"))
+        let token = StaleTemporaries.installationToken
+        #expect(token.count == 12)
+        #expect(StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-\(token)-a1B2c3"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-a1B2c3"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".notes.txt.tmp-abc123"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary("photo.png.tmp-\(token)-a1B2c3"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-\(token)-a1B2c"))
+        #expect(!StaleTemporaries.isAtomicFileTemporary(".photo.png.tmp-\(token)-a1B2c!"))
+        #expect(StaleTemporaries.isRunFolder(".obscura-tmp-\(token)-out-x1y2z3"))
+        #expect(!StaleTemporaries.isRunFolder(".obscura-tmp-out-x1y2z3"))
+        #expect(!StaleTemporaries.isRunFolder(".obscura-tmp-mine"))
+        #expect(!StaleTemporaries.isRunFolder(".obscura-tmp-\(token)-"))
+        #expect(StaleTemporaries.isAtomicFileTemporary(StaleTemporaries.fileName(for: "x.png")))
 
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         let fm = FileManager.default
-        try fm.createDirectory(atPath: directory.path + "/.obscura-tmp-run-abc", withIntermediateDirectories: false)
-        _ = fm.createFile(atPath: directory.path + "/.x.png.tmp-abcdef", contents: Data([1]))
+        let ourFolder = ".obscura-tmp-\(token)-run-abc"
+        let ourFile = ".x.png.tmp-\(token)-abcdef"
+        try fm.createDirectory(atPath: directory.path + "/" + ourFolder, withIntermediateDirectories: false)
+        try fm.createDirectory(atPath: directory.path + "/.obscura-tmp-mine", withIntermediateDirectories: false)
+        _ = fm.createFile(atPath: directory.path + "/" + ourFile, contents: Data([1]))
+        _ = fm.createFile(atPath: directory.path + "/.notes.txt.tmp-abc123", contents: Data([1]))
         _ = fm.createFile(atPath: directory.path + "/x.png", contents: Data([1]))
         // A link of a matching name is not one of ours: never followed, never removed.
-        try fm.createSymbolicLink(atPath: directory.path + "/.obscura-tmp-link", withDestinationPath: directory.path)
+        let link = ".obscura-tmp-\(token)-link"
+        try fm.createSymbolicLink(atPath: directory.path + "/" + link, withDestinationPath: directory.path)
         let now = Date()
         #expect(StaleTemporaries.sweep(directory.path, now: now).isEmpty)
         let later = now.addingTimeInterval(2 * StaleTemporaries.maximumAge)
         let removed = StaleTemporaries.sweep(directory.path, now: later).sorted()
-        #expect(removed == [".obscura-tmp-run-abc", ".x.png.tmp-abcdef"])
-        #expect(try directory.contents() == [".obscura-tmp-link", "x.png"])
+        #expect(removed == [ourFolder, ourFile].sorted())
+        #expect(try directory.contents() == [".notes.txt.tmp-abc123", ".obscura-tmp-mine", link, "x.png"].sorted())
     }
 }
 

@@ -35,11 +35,13 @@ struct CLIRunner {
         var description: String { "obscura \(arguments.joined(separator: " ")) ran past \(Int(CLIRunner.timeLimit)) s" }
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory ?? repositoryRoot
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env

@@ -88,8 +88,16 @@ struct RunCommandTests {
         #expect(refused.status == 3)
         #expect(refused.stderr.contains("already exists; pass --force"))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("report.json").path))
+        // A folder Obscura did not write is not replaced even with --force: it has no manifest.
         let forced = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
-        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.status == 3)
+        #expect(forced.stderr.contains("holds files Obscura did not write"), "\(forced.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["old.txt"])
+        // A folder an earlier run wrote is replaced.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("old.txt"))
+        #expect(try CLIRunner.run(["run", file, "--out", out.path, "--force"]).status == 0)
+        let again = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(again.status == 0, "\(again.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("report.json").path))
     }
 
@@ -103,15 +111,24 @@ struct RunCommandTests {
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("link"), withDestinationURL: outside)
         let text = Self.small + "  - capture: {flashMode: off}\n    save: [{photo: link/escape.png}]\n"
         let file = try Self.write(text, in: dir)
-        // --force replaces the folder as a whole: the run is written into a fresh folder, where no link
-        // was planted, so the photo lands inside and nothing goes through the old link.
+        // The run is written into a fresh folder, where no link was planted, so nothing goes through the
+        // old link; the link is not the run's, so it is neither replaced nor followed when the run is put
+        // in place: the run is refused.
         let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 3, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
-        let saved = out.appendingPathComponent("link/escape.png").path
         let type = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("link").path)[.type]
-        #expect(type as? FileAttributeType == .typeDirectory)
-        #expect(FileManager.default.fileExists(atPath: saved))
+        #expect(type as? FileAttributeType == .typeSymbolicLink)
+        // Even where an earlier run's manifest vouches for the folder, the link it does not list stays a
+        // link, and the photo meant to go through it is refused rather than written outside.
+        let manifest = #"{"entries": [], "obscura_output_manifest": 1}"#
+        try manifest.write(to: out.appendingPathComponent(".obscura-manifest.json"), atomically: true, encoding: .utf8)
+        let merged = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(merged.status == 3, "\(merged.stderr)")
+        #expect(merged.stderr.contains("cannot replace link"), "\(merged.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        let kept = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("link").path)[.type]
+        #expect(kept as? FileAttributeType == .typeSymbolicLink)
     }
 
     @Test func parentPathInSaveIsALocatedError() throws {
@@ -183,12 +200,17 @@ struct RunCommandConfinementTests {
 struct RunCommandOutputSetTests {
     static let capture = RunCommandTests.small + "  - capture: {flashMode: off}\n    save: [photo]\n"
 
-    @Test func forceReplacesTheWholeFolder() throws {
+    @Test func forceReplacesTheEarlierRunsFiles() throws {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try RunCommandTests.write(Self.capture, in: dir)
         let out = dir.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        #expect(try CLIRunner.run(["run", file, "--out", out.path]).status == 0)
+        // A file of an earlier run that this one does not write again.
+        let manifestURL = out.appendingPathComponent(".obscura-manifest.json")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        try manifest.replacingOccurrences(of: "\"report.html\"", with: "\"report.html\", \"step99-photo1.png\"")
+            .write(to: manifestURL, atomically: true, encoding: .utf8)
         try Data([1]).write(to: out.appendingPathComponent("step99-photo1.png"))
         let result = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -197,6 +219,42 @@ struct RunCommandOutputSetTests {
         #expect(names.contains("report.json"))
         // Nothing but the output folder and the scenario is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "t.scenario.yaml"])
+    }
+
+    // `--force` replaces only what Obscura wrote: a project folder given as --out keeps its .git/, its
+    // sources and the scenario, whether it never held a run (refused) or holds one (kept around it).
+    @Test func forceKeepsWhatObscuraDidNotWrite() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let project = dir.appendingPathComponent("proj")
+        for folder in [".git/objects", "src"] {
+            try fm.createDirectory(at: project.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try Data("ref: refs/heads/main\n".utf8).write(to: project.appendingPathComponent(".git/HEAD"))
+        try Data("let x = 1\n".utf8).write(to: project.appendingPathComponent("src/main.swift"))
+        let file = try RunCommandTests.write(Self.capture, in: project, name: "x.scenario.yaml")
+        let before = try fm.subpathsOfDirectory(atPath: project.path).sorted()
+
+        let refused = try CLIRunner.run(["run", file, "--out", project.path, "--force"])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.hasPrefix("error: \(project.path) holds files Obscura did not write"), "\(refused.stderr)")
+        #expect(try fm.subpathsOfDirectory(atPath: project.path).sorted() == before)
+        #expect(try fm.contentsOfDirectory(atPath: dir.path) == ["proj"])
+
+        // A run's folder that the user then added to: the run's entries are exchanged, the rest stays.
+        let out = dir.appendingPathComponent("out")
+        #expect(try CLIRunner.run(["run", file, "--out", out.path]).status == 0)
+        try fm.createDirectory(at: out.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+        let forced = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let names = try fm.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names.contains(".git") && names.contains("notes.txt") && names.contains("report.json"), "\(names)")
+        #expect(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine")
+        let manifest = try String(contentsOf: out.appendingPathComponent(".obscura-manifest.json"), encoding: .utf8)
+        #expect(!manifest.contains("notes.txt") && manifest.contains("report.json"))
+        #expect(try fm.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "proj"])
     }
 
     @Test func failedRunLeavesNoFolder() throws {
@@ -227,9 +285,9 @@ struct RunCommandOutputSetTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             == ["...scenario.yaml", "out", "t.scenario.yaml"])
-        // One folder per scenario, beside the folder's own report of both.
+        // One folder per scenario, beside the folder's own report of both and the run's manifest.
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-            == ["report.html", "report.json", "scenario", "t"])
+            == [".obscura-manifest.json", "report.html", "report.json", "scenario", "t"])
     }
 
     @Test func twoScenariosOfOneNameAreRefused() throws {
@@ -254,21 +312,29 @@ struct RunCommandOutputSetTests {
         let file = try RunCommandTests.write(RunCommandTests.small, in: dir)
         let fm = FileManager.default
         let old = Date(timeIntervalSinceNow: -7200)
-        let staleFolder = dir.appendingPathComponent(".obscura-tmp-out-a1b2c3")
-        let freshFolder = dir.appendingPathComponent(".obscura-tmp-out-d4e5f6")
-        let staleFile = dir.appendingPathComponent(".report.json.tmp-Ab12Cd")
+        let token = StaleTemporaries.installationToken
+        let staleFolder = dir.appendingPathComponent(".obscura-tmp-\(token)-out-a1b2c3")
+        let freshFolder = dir.appendingPathComponent(".obscura-tmp-\(token)-out-d4e5f6")
+        let staleFile = dir.appendingPathComponent(".report.json.tmp-\(token)-Ab12Cd")
+        // Names like ours without this installation's token are the user's, however old.
+        let usersFolder = dir.appendingPathComponent(".obscura-tmp-mine")
+        let usersFile = dir.appendingPathComponent(".notes.txt.tmp-abc123")
         let otherOld = dir.appendingPathComponent(".keep-me")
-        for folder in [staleFolder, freshFolder] {
+        for folder in [staleFolder, freshFolder, usersFolder] {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        for path in [staleFile, otherOld] { try Data([1]).write(to: path) }
-        for url in [staleFolder, staleFile, otherOld] {
+        for path in [staleFile, otherOld, usersFile] { try Data([1]).write(to: path) }
+        for url in [staleFolder, staleFile, otherOld, usersFolder, usersFile] {
             try fm.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
         }
         let result = try CLIRunner.run(["run", file, "--out", dir.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result.stderr)")
         let names = Set(try fm.contentsOfDirectory(atPath: dir.path))
-        #expect(names == [".obscura-tmp-out-d4e5f6", ".keep-me", "out", "t.scenario.yaml"], "\(names)")
+        let kept: Set = [
+            freshFolder.lastPathComponent, ".obscura-tmp-mine", ".notes.txt.tmp-abc123", ".keep-me", "out",
+            "t.scenario.yaml",
+        ]
+        #expect(names == kept, "\(names)")
     }
 }
 

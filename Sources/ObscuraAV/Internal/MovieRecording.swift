@@ -9,9 +9,9 @@ import Foundation
 ///
 /// The stream engine hands each frame to `accept` on its thread; encoding runs on the recording's
 /// own serial queue with at most `backlogFrames` frames waiting, so a slow encoder slows the
-/// stream instead of piling up frames. The file is written under a hidden partial name next to
-/// the target and renamed once its trailer is written, so a recording that dies midway leaves
-/// nothing under the client's name (spec §20 rule 10 [I]).
+/// stream instead of piling up frames. The file is written under a temporary name next to the
+/// target and moved there once its trailer is written (`MovieWriter`), so a recording that dies
+/// midway leaves nothing under the client's name (spec §20 rule 10 [I]).
 final class MovieRecording: @unchecked Sendable {
     enum State { case preparing, waiting, writing, finishing, finished }
 
@@ -24,7 +24,6 @@ final class MovieRecording: @unchecked Sendable {
     static let backlogFrames = 8
 
     let url: URL
-    private let partialURL: URL
     private weak var output: AVCaptureFileOutput?
     /// Held strongly until `didFinishRecordingTo` has run, as Apple holds it [D].
     private var delegate: AVCaptureFileOutputRecordingDelegate?
@@ -67,7 +66,6 @@ final class MovieRecording: @unchecked Sendable {
         }
         self.limits = limits
         self.delegateQueue = delegateQueue
-        partialURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
     }
 
     /// The media time written: whole frames of the plan's duration (never past the limit, rule 7).
@@ -139,13 +137,12 @@ final class MovieRecording: @unchecked Sendable {
             stop(.failed(AVError(.unknown)))
             return
         }
-        let path = partialURL.path
+        let path = url.path
         // The file opens on the encoding queue before any frame is queued there.
         lock.withLock {
             encodeQueue.async { [self] in
-                try? FileManager.default.removeItem(atPath: path)
                 do {
-                    writer = try MovieWriter(path: path, plan: plan)
+                    writer = try MovieWriter(destination: path, plan: plan)
                 } catch {
                     writeFailure = "\(error)"
                     stop(.failed(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "\(error)"])))
@@ -267,23 +264,17 @@ final class MovieRecording: @unchecked Sendable {
             } else {
                 do {
                     try writer.finish()
+                    // spec §20 rule 4 [D]: never replace a file that appeared at the URL meanwhile.
+                    try writer.publish()
                     success = true
                 } catch let problem {
-                    failure =
-                        failure ?? AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.description])
+                    writer.discard()
+                    failure = failure ?? (problem.destinationExists
+                        ? AVError(.fileAlreadyExists)
+                        : AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.description]))
                 }
             }
         }
-        // spec §20 rule 4 [D]: never replace a file that appeared at the URL meanwhile.
-        if success, FileManager.default.fileExists(atPath: url.path) {
-            success = false
-            failure = failure ?? AVError(.fileAlreadyExists)
-        }
-        if success, (try? FileManager.default.moveItem(at: partialURL, to: url)) == nil {
-            success = false
-            failure = failure ?? AVError(.unknown)
-        }
-        try? FileManager.default.removeItem(at: partialURL)
         if written == 0 { failure = failure ?? AVError(.noDataCaptured) }  // spec §20 rule 8 [D][I]
         let size = success ? (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int64 : nil
         lock.withLock {

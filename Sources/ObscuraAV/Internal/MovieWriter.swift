@@ -1,8 +1,21 @@
 import CFFmpeg
 import Foundation
+import Imaging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One movie file written through FFmpeg (the CFFmpeg shim): H.264 or HEVC video from 4:2:0
 /// Y'CbCr frames, and optionally AAC audio from the stream's 1,024-sample buffers.
+///
+/// The movie is written to a temporary beside its destination, created exclusively under a name
+/// that carries the installation's token (`StaleTemporaries`), and FFmpeg writes through that open
+/// file, never through a name: a link or file planted beside the destination is never opened,
+/// truncated or removed. `publish()` then links the finished movie in without replacing anything
+/// (spec §20 rule 4 [D]), so a recording that dies midway leaves nothing under the client's name.
 ///
 /// Calls are synchronous and must not overlap; `MovieRecording` runs them on its own queue.
 final class MovieWriter: @unchecked Sendable {
@@ -10,6 +23,8 @@ final class MovieWriter: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let unavailable: Bool
         let description: String
+        /// Whether something was already at the destination, so the movie was not put there.
+        var destinationExists = false
     }
 
     /// What the file holds.
@@ -52,10 +67,27 @@ final class MovieWriter: @unchecked Sendable {
 
     private var movie: OpaquePointer?
     private let luma: (width: Int, height: Int)
+    /// Where the finished movie goes.
+    let destination: String
+    /// The temporary being written, until it is published or removed.
+    private var temporary: String?
+    private var descriptor: Int32 = -1
 
-    /// Creates the file and writes its header.
-    init(path: String, plan: Plan) throws(Failure) {
+    /// Creates the temporary file for `destination` and writes its header.
+    init(destination: String, plan: Plan) throws(Failure) {
         luma = (plan.width, plan.height)
+        self.destination = destination
+        do {
+            let made = try StaleTemporaries.createFile(
+                in: FileConfinement.folder(of: destination),
+                for: destination.split(separator: "/").last.map(String.init) ?? destination)
+            temporary = made.path
+            descriptor = made.descriptor
+        } catch {
+            throw Failure(unavailable: false, description: error.description)
+        }
+        // FFmpeg opens files by name; the descriptor's own name reaches the file just created.
+        let path = "/dev/fd/\(descriptor)"
         var message = [CChar](repeating: 0, count: 256)
         let codec = plan.codec == .hevc ? Int32(CFFMPEG_CODEC_HEVC) : Int32(CFFMPEG_CODEC_H264)
         let fragment = plan.fragmentInterval.isValid && plan.fragmentInterval.seconds > 0
@@ -77,7 +109,10 @@ final class MovieWriter: @unchecked Sendable {
         movie = opened
     }
 
-    deinit { if let movie { cffmpeg_movie_discard(movie) } }
+    deinit {
+        if let movie { cffmpeg_movie_discard(movie) }
+        removeTemporary()
+    }
 
     /// Bytes of compressed media written so far.
     var bytes: Int64 { movie.map { cffmpeg_movie_bytes($0) } ?? 0 }
@@ -117,11 +152,38 @@ final class MovieWriter: @unchecked Sendable {
         guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
     }
 
-    /// Closes the file unfinished (the caller removes it).
+    /// Closes the file unfinished and removes it.
     func discard() {
-        guard let movie else { return }
-        self.movie = nil
-        cffmpeg_movie_discard(movie)
+        if let movie {
+            self.movie = nil
+            cffmpeg_movie_discard(movie)
+        }
+        removeTemporary()
+    }
+
+    /// Puts the finished movie at its destination; refuses when anything is there already.
+    func publish() throws(Failure) {
+        guard movie == nil, let temporary else {
+            throw Failure(unavailable: false, description: "the movie is not finished")
+        }
+        closeDescriptor()
+        self.temporary = nil
+        do {
+            try StaleTemporaries.publish(temporary, at: destination)
+        } catch {
+            throw Failure(unavailable: false, description: error.description, destinationExists: errno == EEXIST)
+        }
+    }
+
+    private func closeDescriptor() {
+        if descriptor >= 0 { _ = close(descriptor) }
+        descriptor = -1
+    }
+
+    private func removeTemporary() {
+        closeDescriptor()
+        if let temporary { _ = unlink(temporary) }
+        temporary = nil
     }
 
     private static func failure(_ status: Int32, _ message: [CChar]) -> Failure {

@@ -26,18 +26,22 @@ public struct SaveRequest: Sendable, Hashable {
     /// Where the request is written in the scenario.
     public let location: SourceLocation
 
-    /// Checks that a user-given relative path cannot leave the output directory.
-    static func validateRelative(_ path: String, node: YAMLNode) throws {
+    /// Checks that a user-given relative path cannot leave the output directory, and that it ends in
+    /// one of `extensions`.
+    static func validateRelative(_ path: String, node: YAMLNode, extensions: [String] = ["png"]) throws {
         if path.hasPrefix("/") || path.hasPrefix("~") {
-            throw node.error("output paths must be relative to the output directory, found '\(path)'")
+            throw node.error("output paths must be relative to the output directory, found \(TextExcerpt.quoted(path))")
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.contains("..") {
             throw node.error("output paths may not contain '..' (they must stay inside the output directory)")
         }
         if parts.contains(where: \.isEmpty) || parts.last == "." {
-            throw node.error("output path '\(path)' is not a file name")
+            throw node.error("output path \(TextExcerpt.quoted(path)) is not a file name")
         }
-        guard path.hasSuffix(".png") else { throw node.error("output path '\(path)' must end in .png") }
+        guard extensions.contains(where: { path.lowercased().hasSuffix("." + $0) }) else {
+            let names = extensions.map { "." + $0 }.joined(separator: " or ")
+            throw node.error("output path \(TextExcerpt.quoted(path)) must end in \(names)")
+        }
     }
 }

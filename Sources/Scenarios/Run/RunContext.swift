@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import ObscuraAV
 import Scenes
 
@@ -38,6 +39,8 @@ public final class RunContext: @unchecked Sendable {
     var imageResult: ImageStepResult?
     /// Where saved outputs go; nil when the run saves nothing.
     var outputDirectory: OutputDirectory?
+    /// A private folder for files a step must make when the run saves nothing; removed with the context.
+    private var scratchFolder: String?
     private var observers: [NSObjectProtocol] = []
 
     init() {
@@ -59,6 +62,36 @@ public final class RunContext: @unchecked Sendable {
 
     deinit {
         for token in observers { NotificationCenter.default.removeObserver(token) }
+        if let scratchFolder { try? FileManager.default.removeItem(atPath: scratchFolder) }
+    }
+
+    /// Where a file the scenario makes at `relative` (already checked to stay inside) is written by
+    /// another writer: inside the output folder, or inside a private folder when the run saves nothing.
+    func outputPath(for relative: String) throws -> String {
+        if let outputDirectory {
+            do {
+                return try outputDirectory.preparedPath(for: relative)
+            } catch let refusal as OutputDirectory.Refusal {
+                throw StepFailure(refusal.message)
+            }
+        }
+        if scratchFolder == nil {
+            var template = Array((NSTemporaryDirectory() + "/obscura-scratch-XXXXXX").utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+                guard let start = buffer.baseAddress else { return false }
+                return mkdtemp(start) != nil
+            }
+            guard made else { throw StepFailure("cannot create a private folder for \(relative)") }
+            scratchFolder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        let folder = scratchFolder ?? ""
+        let parts = relative.split(separator: "/").map(String.init).filter { $0 != "." }
+        do {
+            _ = try DirectoryHandle(opening: folder).subdirectory(path: Array(parts.dropLast()))
+        } catch {
+            throw StepFailure("cannot make the folders of \(relative): \(error)")
+        }
+        return ([folder] + parts).joined(separator: "/")
     }
 
     /// The device of the newest camera input.

@@ -61,7 +61,15 @@ struct CaptureStep: ScenarioStep {
             constituents = nil
         }
         reuseSettings = try map.optional("reuse_settings")?.bool() ?? false
-        liveURL = try map.optional("livePhotoMovieFileURL")?.string()
+        // The movie is a file the scenario makes, so it goes inside the output folder by the rules of
+        // `save:`: a relative name, without `..`. Our choice (Scenarios article, "Files a scenario writes").
+        if let node = map.optional("livePhotoMovieFileURL") {
+            let path = try node.string()
+            try SaveRequest.validateRelative(path, node: node, extensions: ["mov"])
+            liveURL = path
+        } else {
+            liveURL = nil
+        }
         // A bias must survive the conversion to Float; ±1000 EV is far past any device's range, so the
         // API's own range rule still judges every plausible mistake. Our choice.
         bracket = try map.optional("bracket")?.sequence().map { Float(try $0.double(in: -1000...1000)) }
@@ -157,7 +165,7 @@ struct CaptureStep: ScenarioStep {
                 }
             }
         }
-        if let liveURL { settings.livePhotoMovieFileURL = URL(fileURLWithPath: liveURL) }
+        if let liveURL { settings.livePhotoMovieFileURL = URL(fileURLWithPath: try context.outputPath(for: liveURL)) }
         return settings
     }
 }

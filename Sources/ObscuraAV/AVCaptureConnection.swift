@@ -17,8 +17,10 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         /// Clockwise degrees applied to the sensor's landscape image.
         var rotationAngle: CGFloat = 0
         var automaticallyAdjustsMirroring = true
-        /// The mirroring chosen by the client once automatic mirroring is off.
+        /// The mirroring the client chose: in force once automatic mirroring is off, or once set while it
+        /// is on (`hasClientMirroring`).
         var mirrored = false
+        var hasClientMirroring = false
         var preferredStabilization = AVCaptureVideoStabilizationMode.off
     }
 
@@ -93,10 +95,12 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
 
     // MARK: - Orientation, mirroring and stabilization (spec §1.5)
 
-    /// Whether the connection carries video: a video port feeding an output or a preview layer.
-    private var carriesVideo: Bool { inputPorts.contains { $0.mediaType == .video } }
+    /// Whether the connection carries pictures that can be turned and mirrored: a video port feeding an
+    /// output or a preview layer, or a depth port feeding a depth data output (spec §1.5 [D]: Apple
+    /// documents mirroring and rotation for depth data connections too).
+    private var carriesVideo: Bool { inputPorts.contains { $0.mediaType == .video || $0.mediaType == .depthData } }
 
-    /// Whether `videoOrientation` may be set: on every connection that carries video (spec §1.5 [D]).
+    /// Whether `videoOrientation` may be set: on every connection that carries video or depth (spec §1.5 [D]).
     public var isVideoOrientationSupported: Bool { carriesVideo }
 
     /// The orientation of the delivered video (deprecated in iOS 17; it mirrors `videoRotationAngle`).
@@ -144,19 +148,25 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         }
     }
 
-    /// Whether the video is flipped horizontally. While mirroring is automatic, a front camera's preview is
-    /// mirrored, as the Camera app's is, and outputs are not (spec §1.5 [I]); setting it then raises
-    /// (spec §1.5 [O]).
+    /// Whether the video is flipped horizontally. While mirroring is automatic and the client has not
+    /// chosen, a front camera's preview is mirrored, as the Camera app's is, and outputs are not
+    /// (spec §1.5 [I]). Setting it while mirroring is automatic takes effect and does not raise: Apple
+    /// documents no raise there, and its samples set it on a video data output's connection with
+    /// automatic mirroring left on (spec §1.5 rule M, our choice from those sources).
     public var isVideoMirrored: Bool {
         get {
-            let (automatic, mirrored) = lock.withLock { (inner.automaticallyAdjustsMirroring, inner.mirrored) }
-            guard automatic else { return mirrored }
+            let (automatic, chosen, mirrored) = lock.withLock {
+                (inner.automaticallyAdjustsMirroring, inner.hasClientMirroring, inner.mirrored)
+            }
+            guard automatic && !chosen else { return mirrored }
             return videoPreviewLayer != nil && deviceInput?.device.position == .front
         }
         set {
             if !isVideoMirroringSupported { Violation.mirroringUnsupported().raise() }
-            if automaticallyAdjustsVideoMirroring { Violation.mirroringWhileAutomatic().raise() }
-            lock.withLock { inner.mirrored = newValue }
+            lock.withLock {
+                inner.mirrored = newValue
+                inner.hasClientMirroring = true
+            }
         }
     }
 
@@ -186,7 +196,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         return format.isVideoStabilizationModeSupported(mode) ? mode : .off
     }
 
-    /// How a video data output's buffers are reoriented: the rotation and mirroring above (spec §1.5 [D]).
+    /// How a video data output's buffers, and a depth data output's maps, are reoriented: the rotation and
+    /// mirroring above (spec §1.5 [D]).
     var videoTransform: ConnectionTransform {
         ConnectionTransform(rotationAngle: videoRotationAngle, mirrored: isVideoMirrored)
     }

@@ -102,7 +102,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         fileLock.withLock { current }?.stop(.clientStopped)  // spec §20 rule 9 [I]
         let recording = MovieRecording(
             output: self, url: outputFileURL, delegate: delegate, plan: recordingPlan(video),
-            limits: fileLock.withLock { limits }, delegateQueue: recordingDelegateQueue)
+            limits: fileLock.withLock { limits }, delegateQueue: recordingDelegateQueue,
+            followsWallClock: Emulation.shared.clockMode != .manual)
         fileLock.withLock { current = recording }
         recording.begin(sessionRunning: session?.isRunning == true, unavailableReason: MovieWriter.unavailableReason)
     }

@@ -21,8 +21,6 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
     public internal(set) var ports: [Port] = []
     /// The session holding the input, if any.
     weak var session: AVCaptureSession?
-    /// Set once the input has been added to any session; inputs may not move between sessions.
-    var everAdded = false
 }
 
 /// An input that captures from an `AVCaptureDevice`.

@@ -4,7 +4,6 @@ import Foundation
 open class AVCaptureOutput: NSObject, @unchecked Sendable {
     /// The session holding the output.
     weak var session: AVCaptureSession?
-    var everAdded = false
 
     /// The connections feeding the output.
     public var connections: [AVCaptureConnection] {

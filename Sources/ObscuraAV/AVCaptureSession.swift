@@ -40,6 +40,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     let observers = ObserverRegistry()
     private let lock = NSLock()
     private var inner = Inner()
+    /// The preview layers showing this session, held weakly as a layer holds its session.
+    let previewLayers = WeakPreviewLayers()
     let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -74,8 +76,15 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     public var inputs: [AVCaptureInput] { lock.withLock { inner.inputs.map { $0 } } }
     /// Outputs, in the order added.
     public var outputs: [AVCaptureOutput] { lock.withLock { inner.outputs.map { $0 } } }
-    /// Connections formed by adding inputs and outputs.
-    public var connections: [AVCaptureConnection] { lock.withLock { inner.connections.map { $0 } } }
+    /// Connections formed by adding inputs and outputs, then those of the preview layers that show the
+    /// session: a layer's connection is here from when the layer has the session and the session a
+    /// camera, until either goes (spec §19.1 [D]).
+    public var connections: [AVCaptureConnection] {
+        let own = lock.withLock { inner.connections.map { $0 } }
+        // Asked outside the lock: a layer's connection reads the session's inputs.
+        let previews = previewLayers.layers.compactMap { $0.session === self ? $0.connection : nil }
+        return own + previews
+    }
     /// Whether the session is running (KVO).
     public var isRunning: Bool { lock.withLock { inner.state == .running } }
     /// Whether an interruption is in progress (KVO).
@@ -126,7 +135,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if state.inputs.contains(where: { $0 === input }) {
             return "An AVCaptureInput instance may not be added more than once to a session"
         }
-        if input.everAdded, input.session !== self {
+        // spec §1.2 [D]: an input belongs to one session at a time. Once removed it may be added again,
+        // to the same session or another, as Apple's camera sample re-adds the input it removed when a
+        // camera switch fails.
+        if let owner = input.session, owner !== self {
             return "An AVCaptureInput instance may not be added to more than one session"
         }
         if let deviceInput = input as? AVCaptureDeviceInput {
@@ -155,7 +167,6 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         lock.withLock {
             inner.inputs.append(input)
             input.session = self
-            input.everAdded = true
             if connecting { for output in inner.outputs { connect(input, output) } }
         }
         if let device = (input as? AVCaptureDeviceInput)?.device { device.owningSession = self }
@@ -177,7 +188,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
 
     private func outputRefusal(_ output: AVCaptureOutput) -> String? {
         let outputs = lock.withLock { inner.outputs }
-        if output.everAdded {
+        // spec §1.2 [D]: one session at a time, as for inputs.
+        if outputs.contains(where: { $0 === output }) {
+            return "An AVCaptureOutput instance may not be added more than once to a session"
+        }
+        if let owner = output.session, owner !== self {
             return "An AVCaptureOutput instance may not be added to more than one session"
         }
         // spec §1.2 [D]: one output per class, except video data outputs since iOS 16.
@@ -207,7 +222,6 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         lock.withLock {
             inner.outputs.append(output)
             output.session = self
-            output.everAdded = true
             if connecting { for input in inner.inputs { connect(input, output) } }
         }
         graphChanged()
@@ -469,4 +483,28 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if DispatchQueue.getSpecific(key: AVCaptureSession.queueKey) == ObjectIdentifier(self) { return work() }
         return queue.sync(execute: work)
     }
+}
+
+/// Preview layers held weakly, in the order they were attached.
+final class WeakPreviewLayers: @unchecked Sendable {
+    // @unchecked: every access holds the lock.
+    private struct Entry {
+        weak var layer: AVCaptureVideoPreviewLayer?
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func attach(_ layer: AVCaptureVideoPreviewLayer) {
+        lock.withLock {
+            entries.removeAll { $0.layer == nil }
+            if !entries.contains(where: { $0.layer === layer }) { entries.append(Entry(layer: layer)) }
+        }
+    }
+
+    func detach(_ layer: AVCaptureVideoPreviewLayer) {
+        lock.withLock { entries.removeAll { $0.layer == nil || $0.layer === layer } }
+    }
+
+    var layers: [AVCaptureVideoPreviewLayer] { lock.withLock { entries.compactMap(\.layer) } }
 }

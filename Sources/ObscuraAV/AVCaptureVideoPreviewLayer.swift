@@ -23,6 +23,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     public init(session: AVCaptureSession) {
         super.init()
         inner.session = session
+        session.previewLayers.attach(self)
     }
 
     /// A layer attached to `session` without a connection; the client adds one (spec §19.1 [D]).
@@ -42,21 +43,28 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     open var session: AVCaptureSession? {
         get { state.withLock { inner.session } }
         set {
-            state.withLock {
+            let old = state.withLock {
+                let old = inner.session
                 inner.session = newValue
                 inner.makesConnection = true
                 inner.connection = nil
+                return old
             }
+            old?.previewLayers.detach(self)
+            newValue?.previewLayers.attach(self)
         }
     }
 
     /// Attaches `session` without forming a connection.
     open func setSessionWithNoConnection(_ session: AVCaptureSession) {
-        state.withLock {
+        let old = state.withLock {
+            let old = inner.session
             inner.session = session
             inner.makesConnection = false
             inner.connection = nil
+            return old
         }
+        old?.previewLayers.detach(self)
     }
 
     /// The connection from the session's camera to this layer; nil without a session, a camera input, or when

@@ -119,6 +119,33 @@ final class NotificationLog: @unchecked Sendable {
         }
     }
 
+    // spec §1.2 [D]: one session at a time. A removed input or output may be added back, to its session
+    // or to another, as Apple's camera sample re-adds the input it removed when a switch fails.
+    @Test func removedInputsAndOutputsMayBeAddedAgain() throws {
+        try onDevice {
+            let rig = try PhotoRig(start: false)
+            let session = rig.session
+            session.beginConfiguration()
+            session.removeInput(rig.input)
+            session.removeOutput(rig.output)
+            #expect(session.canAddInput(rig.input) && session.canAddOutput(rig.output))
+            expectNoException {
+                session.addInput(rig.input)
+                session.addOutput(rig.output)
+            }
+            session.commitConfiguration()
+            #expect(rig.output.connection(with: .video) != nil)
+            // Added twice to one session is still refused, and with its own reason.
+            expectException(.invalidArgumentException, "may not be added more than once to a session") {
+                session.addOutput(rig.output)
+            }
+            session.removeInput(rig.input)
+            session.removeOutput(rig.output)
+            let other = AVCaptureSession()
+            #expect(other.canAddInput(rig.input) && other.canAddOutput(rig.output))
+        }
+    }
+
     // spec §1.2, §13 N12
     @Test func secondCameraInputIsRefused() throws {
         try onDevice {

@@ -7,6 +7,14 @@ import Foundation
 ///     preparing ─begin─▶ waiting ─first frame─▶ writing ─stop, limit, failure─▶ finishing ─▶ finished
 ///                           └──────── stop before any frame ──────────────────▶ finishing
 ///
+/// Time (spec §20 rule 14, DESIGN "Time"): outside the manual clock, a recording holds the wall-clock
+/// time between `startRecording` and `stopRecording`, within a frame. The free-running stream may lead
+/// the wall clock by many seconds, so while a recording takes frames the stream is held to its pace
+/// (`framesDue`): no more frames than the wall time since the start allows. A stop asks for the frames
+/// the wall time between start and stop holds; when the renderer is slower than real time, the
+/// recording keeps taking frames until it has them, then finishes. Under the manual clock a recording
+/// holds exactly the frames the test advances through.
+///
 /// The stream engine hands each frame to `accept` on its thread; encoding runs on the recording's
 /// own serial queue with at most `backlogFrames` frames waiting, so a slow encoder slows the
 /// stream instead of piling up frames. The file is written under a temporary name next to the
@@ -47,14 +55,24 @@ final class MovieRecording: @unchecked Sendable {
     private var paused = false
     private var resuming = false
     private var bytes: Int64 = 0
+    /// Whether the recording follows the wall clock (every clock but the manual one).
+    private let followsWallClock: Bool
+    /// When `startRecording` was called, in the monotonic clock's nanoseconds, moved on by each pause's
+    /// length so that paused wall time does not count.
+    private var wallStart: UInt64 = DispatchTime.now().uptimeNanoseconds
+    private var pausedAt: UInt64?
+    /// The frames a client stop asked for; the recording finishes once it holds them.
+    private var framesAtStop: Int64?
     /// Touched only on `encodeQueue`.
     private var writer: MovieWriter?
     private var writeFailure: String?
 
     init(
         output: AVCaptureFileOutput, url: URL, delegate: AVCaptureFileOutputRecordingDelegate, plan: MovieWriter.Plan?,
-        limits: (duration: CMTime, size: Int64, freeSpace: Int64), delegateQueue: DispatchQueue
+        limits: (duration: CMTime, size: Int64, freeSpace: Int64), delegateQueue: DispatchQueue,
+        followsWallClock: Bool = false
     ) {
+        self.followsWallClock = followsWallClock
         self.output = output
         self.url = url
         self.delegate = delegate
@@ -79,6 +97,23 @@ final class MovieRecording: @unchecked Sendable {
 
     var acceptsFrames: Bool { lock.withLock { state == .waiting || state == .writing } }
 
+    /// How many frames the recording may hold by now: those the wall time since the start spans, and
+    /// the one that begins it; after a stop, the frames the stop asked for. Nil when the stream need
+    /// not wait for it (the manual clock, paused, or not taking frames).
+    var framesDue: (due: Int64, taken: Int64)? {
+        lock.withLock {
+            guard followsWallClock, let plan, state == .waiting || state == .writing, !paused else { return nil }
+            if let framesAtStop { return (framesAtStop, frames) }
+            return (wallFrames(plan) + 1, frames)
+        }
+    }
+
+    /// Whole frames of the plan in the wall time since the start (less pauses). Must hold the lock.
+    private func wallFrames(_ plan: MovieWriter.Plan) -> Int64 {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- wallStart) / 1e9
+        return Int64((elapsed / plan.frameDuration.seconds).rounded(.down))
+    }
+
     var isPaused: Bool { lock.withLock { paused && (state == .waiting || state == .writing) } }
 
     /// Stops taking frames until `resume`; the delegate hears of it (spec §20 rule 13).
@@ -86,6 +121,7 @@ final class MovieRecording: @unchecked Sendable {
         let changed = lock.withLock { () -> Bool in
             guard state == .waiting || state == .writing, !paused else { return false }
             paused = true
+            pausedAt = DispatchTime.now().uptimeNanoseconds
             return true
         }
         if changed { tell { $0.fileOutput($1, didPauseRecordingTo: $2, from: $1.connections) } }
@@ -96,6 +132,8 @@ final class MovieRecording: @unchecked Sendable {
         let changed = lock.withLock { () -> Bool in
             guard state == .waiting || state == .writing, paused else { return false }
             paused = false
+            if let pausedAt { wallStart &+= DispatchTime.now().uptimeNanoseconds &- pausedAt }
+            pausedAt = nil
             resuming = state == .writing
             return true
         }
@@ -161,8 +199,9 @@ final class MovieRecording: @unchecked Sendable {
         backlog.wait()
         // Taking the frame and queueing its encoding happen under one lock, as `stop` queues the
         // finish under it: every frame counted in `recordedDuration` is in the file.
-        let full = lock.withLock { () -> Bool? in
+        let taken = lock.withLock { () -> Taken? in
             guard state == .waiting || state == .writing, !paused else { return nil }
+            if let framesAtStop, frames >= framesAtStop { return nil }
             if resuming {
                 // The first frame after a pause: its audio starts with the first buffer at or after it and
                 // goes where the file's video and audio end, so neither track has a gap.
@@ -200,14 +239,17 @@ final class MovieRecording: @unchecked Sendable {
                 defer { backlog.signal() }
                 encode(work.value, index: index, audio: audio, startSample: start)
             }
-            return limits.duration.isValid && limits.duration.seconds > 0
+            if let framesAtStop, frames >= framesAtStop { return .stopped }
+            let full = limits.duration.isValid && limits.duration.seconds > 0
                 && Double(frames) * plan.frameDuration.seconds >= limits.duration.seconds - 1e-9
+            return full ? .full : .taken
         }
-        guard let full else {
-            backlog.signal()
-            return
+        switch taken {
+        case nil: backlog.signal()
+        case .full: stop(.maximumDuration)
+        case .stopped: finish()
+        case .taken: break
         }
-        if full { stop(.maximumDuration) }
     }
 
     /// Writes one frame and the audio buffers that play during it (on `encodeQueue`).
@@ -233,13 +275,36 @@ final class MovieRecording: @unchecked Sendable {
         }
     }
 
+    /// What taking a frame led to.
+    private enum Taken { case taken, full, stopped }
+
     /// Ends the recording once; later calls do nothing. The file is finished on the encoding queue,
-    /// after every frame already taken.
+    /// after every frame already taken. A client's stop, following the wall clock, first waits for the
+    /// frames the wall time since the start holds (see the type's comment); any other ending, the
+    /// session's stop among them, finishes a waiting stop at once as the client's.
     func stop(_ why: Ending) {
+        let finishNow = lock.withLock { () -> Bool in
+            guard state == .preparing || state == .waiting || state == .writing else { return false }
+            if framesAtStop != nil { return true }
+            if case .clientStopped = why, followsWallClock, let plan, state == .waiting || state == .writing {
+                let wanted = max(1, wallFrames(plan))
+                if frames < wanted && !paused {
+                    framesAtStop = wanted
+                    ending = why
+                    return false
+                }
+            }
+            ending = why
+            return true
+        }
+        if finishNow { finish() }
+    }
+
+    /// Finishes the file on the encoding queue with the ending already chosen.
+    private func finish() {
         lock.withLock {
             guard state == .preparing || state == .waiting || state == .writing else { return }
             state = .finishing
-            ending = why
             encodeQueue.async { [self] in finishOnQueue() }
         }
     }

@@ -164,12 +164,28 @@ final class SessionStream: @unchecked Sendable {
                 driver.pause(seconds: min(ahead - StreamEngine.maximumLead, 0.1))
                 continue
             }
+            // A recording holds the wall time between its start and stop, so the stream waits for it
+            // rather than lead it (spec §20 rule 14).
+            if recordingWaitsForWallClock(session) {
+                driver.pause(seconds: 0.002)
+                continue
+            }
             let reached = emission.withLock { () -> Double in
                 runOneFrame(session: session, realtime: realtime)
                 return elapsed
             }
             if !realtime { waitForCallbacks(unlessStopped: driver) }
             deliveredLock.withLock { delivered = reached }
+        }
+    }
+
+    /// Whether a recording of the session holds every frame the wall time since its start allows.
+    private func recordingWaitsForWallClock(_ session: AVCaptureSession) -> Bool {
+        session.outputs.contains { output in
+            guard let file = output as? AVCaptureFileOutput, let due = file.activeRecording?.framesDue else {
+                return false
+            }
+            return due.taken >= due.due
         }
     }
 
@@ -337,7 +353,7 @@ final class SessionStream: @unchecked Sendable {
             let stride = device.depthFrameStride
             let target = output.target
             if stride > 0, k % stride == 0, sync != nil || target != nil,
-                let data = depthData(output, device: device, scene: scene)
+                let data = depthData(output, device: device, scene: scene, transform: connection.videoTransform)
             {
                 let shell = AVDepthData(map: data.map, isShell: true)
                 if let sync {
@@ -436,8 +452,11 @@ final class SessionStream: @unchecked Sendable {
     }
 
     /// The output's depth for this frame: the active depth format, filtered when asked
-    /// (hole filling, then temporal smoothing, spec §7 [D]). Nil on devices without depth (N17).
-    private func depthData(_ output: AVCaptureDepthDataOutput, device: AVCaptureDevice, scene: String) -> AVDepthData? {
+    /// (hole filling, then temporal smoothing, spec §7 [D]), then turned and mirrored as the connection
+    /// asks, map and calibration alike (spec §1.5 [D]). Nil on devices without depth (N17).
+    private func depthData(
+        _ output: AVCaptureDepthDataOutput, device: AVCaptureDevice, scene: String, transform: ConnectionTransform
+    ) -> AVDepthData? {
         guard let format = device.activeDepthDataFormat, let (depth, pixelFormat) = format.depthProfile else { return nil }
         let filtered = output.isFilteringEnabled
         guard
@@ -451,6 +470,7 @@ final class SessionStream: @unchecked Sendable {
             map = filter.filter(map)
             temporal[id] = filter
         }
+        if !transform.isIdentity { map = map.applying(transform.exifOrientation) }
         return AVDepthData(map: map, isShell: false)
     }
 

@@ -3,14 +3,6 @@ import Foundation
 
 // Connection orientation and mirroring violations (spec §1.5).
 extension Violation {
-    // spec §1.5 [O]: the text Apple's framework raises (seen in public crash reports).
-    static func mirroringWhileAutomatic() -> Violation {
-        .invalidArgument(
-            "-[AVCaptureConnection setVideoMirrored:]",
-            "Cannot be set when automaticallyAdjustsVideoMirroring is YES",
-            CaptureRule("§1.5", .observed, "isVideoMirrored is read-only while automaticallyAdjustsVideoMirroring"))
-    }
-
     // spec §1.5 [D] rule, text [I].
     static func mirroringUnsupported() -> Violation {
         .invalidArgument(

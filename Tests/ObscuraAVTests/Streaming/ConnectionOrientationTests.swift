@@ -103,16 +103,15 @@ extension AVCaptureStreamingTests {
         #expect(abs(turned.intrinsics.columns.2.y - (Float(h) - cy)) < 1e-3)
     }
 
-    // spec §1.5 [O]: mirroring is read-only while it is automatic.
-    @Test func settingMirroringWhileAutomaticRaises() throws {
+    // spec §1.5 rule M: mirroring may be set while it is automatic, as Apple's samples do.
+    @Test func settingMirroringWhileAutomaticTakesEffect() throws {
         try onDevice("iphone-7-plus") {
             let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
             let connection = try #require(rig.video.connection(with: .video))
             #expect(connection.automaticallyAdjustsVideoMirroring && connection.isVideoMirroringSupported)
-            let reason = "Cannot be set when automaticallyAdjustsVideoMirroring is YES"
-            expectException(.invalidArgumentException, reason) {
-                connection.isVideoMirrored = true
-            }
+            expectNoException { connection.isVideoMirrored = true }
+            #expect(connection.isVideoMirrored)
+            connection.isVideoMirrored = false
             expectException(.invalidArgumentException, "setVideoRotationAngle:") {
                 connection.videoRotationAngle = 45
             }

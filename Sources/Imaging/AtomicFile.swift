@@ -136,9 +136,20 @@ public enum AtomicFile {
 
     /// Writes into an existing character device or FIFO without creating, truncating or renaming anything.
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
-        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AtomicFileError(path: path, operation: "open") }
+        // Opened without blocking: a FIFO that no process reads is refused at once (ENXIO) instead of
+        // waiting for a reader for ever. Once open, writes block as a shell redirection's do.
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENXIO {
+                throw AtomicFileError(path: path, operation: "write", reason: "it is a FIFO that no process reads")
+            }
+            throw AtomicFileError(path: path, operation: "open")
+        }
         defer { _ = close(descriptor) }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            throw AtomicFileError(path: path, operation: "set blocking writes")
+        }
         // The name may have been swapped for something else between stat and open.
         var opened = stat()
         guard fstat(descriptor, &opened) == 0 else { throw AtomicFileError(path: path, operation: "inspect") }

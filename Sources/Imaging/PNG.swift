@@ -38,19 +38,37 @@ public enum PNG {
         try PNGEncoder.encode(image, compressionLevel: compressionLevel, threads: threads)
     }
 
-    /// Reads and decodes a PNG file; errors carry the path.
-    public static func read(contentsOf path: String) throws(PNGError) -> PNGImage {
+    /// Reads and decodes a PNG file; errors carry the path. With `maximumPixels`, a picture that
+    /// declares more pixels is refused before any pixel memory is allocated: a small file can declare a
+    /// picture whose decoding and processing take gigabytes.
+    public static func read(contentsOf path: String, maximumPixels: Int? = nil) throws(PNGError) -> PNGImage {
         let bytes: [UInt8]
         do {
             bytes = try readFile(path)
         } catch {
             throw error.at(path: path)
         }
+        if let maximumPixels, let size = declaredSize(bytes), size.width > maximumPixels / max(1, size.height) {
+            throw PNGError(
+                code: .tooLarge,
+                message: "declares \(size.width)x\(size.height) pixels, over this command's limit of "
+                    + "\(maximumPixels) pixels", path: path)
+        }
         do {
             return try decode(bytes)
         } catch {
             throw error.at(path: path)
         }
+    }
+
+    /// The width and height the header chunk (IHDR, the first chunk) declares; nil when the bytes do
+    /// not start that way (decoding then says why).
+    public static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8)
+        else { return nil }
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
     }
 
     /// Encodes an image and writes it atomically (see `AtomicFile`): on failure nothing is left at `path`
@@ -76,13 +94,15 @@ public enum PNG {
         func failure(_ what: String) -> PNGError {
             PNGError(code: .io, message: "cannot \(what): \(String(cString: strerror(errno)))", path: path)
         }
-        let descriptor = open(path, O_RDONLY)
+        // Non-blocking, so that a FIFO with no writer is refused below instead of waiting for ever; a
+        // regular file reads the same either way.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open") }
         defer { _ = close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("stat") }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw PNGError(code: .io, message: "not a regular file", path: path)
+            throw PNGError(code: .io, message: "not a regular file (a picture is read only from a file)", path: path)
         }
         guard status.st_size <= maximumFileBytes else {
             throw PNGError(code: .tooLarge, message: "file of \(status.st_size) bytes is over 1 GiB", path: path)

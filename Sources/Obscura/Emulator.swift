@@ -140,8 +140,8 @@ public final class Emulator: @unchecked Sendable {
     /// Advances every running session by a number of its video frames, as `run(for:)` does.
     public func runFrames(_ count: Int) { core.runFrames(count) }
 
-    /// Every capture rule evaluated so far, oldest first, for `obscura explain`. Inside
-    /// `withDevice` this is the task's own trace.
+    /// The capture rules evaluated so far, oldest first, for `obscura explain`: the newest 10,000.
+    /// Inside `withDevice` this is the task's own trace.
     public var trace: [TraceEntry] { core.trace }
 
     /// Empties the trace.
@@ -156,6 +156,6 @@ public final class Emulator: @unchecked Sendable {
     /// The rule behind the most recent raised exception, for explaining it.
     public var lastFiredRule: CaptureRule? { core.lastFiredRule }
 
-    /// Every exception raised so far with the rule behind it, oldest first.
+    /// The exceptions raised so far with the rule behind each, oldest first: the newest 10,000.
     public var raisedExceptions: [(exception: NSException, rule: CaptureRule?)] { core.raisedExceptions }
 }

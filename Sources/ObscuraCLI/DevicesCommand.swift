@@ -1,6 +1,7 @@
 import ArgumentParser
 import Devices
 import Foundation
+import ObscuraSupport
 
 /// `obscura devices`: the virtual-device catalogue.
 struct DevicesCommand: ParsableCommand {
@@ -88,7 +89,7 @@ struct DevicesCommand: ParsableCommand {
                 guard let data = try? encoder.encode(matrix), let text = String(data: data, encoding: .utf8) else {
                     throw CommandFailure.outputFailed("cannot encode the capability matrix as JSON")
                 }
-                print(text)
+                print(JSONText.escapingInvisibleControls(text))
             } else {
                 print(matrix.text, terminator: "")
             }

@@ -284,9 +284,15 @@ struct TriangleCommand: ParsableCommand {
 
 /// PNG input and output with the CLI's error tiers: unreadable input is bad input, unwritable output exit 3.
 enum ImageFiles {
+    /// The most pixels an input picture may have: 50 million, room for the largest photo the catalogue's
+    /// devices take (48 MP, 8064x6048). The operations hold several floating-point copies of a picture,
+    /// tens of bytes a pixel, so this keeps a command within a few gigabytes however small the file
+    /// that declares the picture. Our choice.
+    static let maximumPixels = 50_000_000
+
     static func read(_ path: String) throws -> PNGImage {
         do {
-            return try PNG.read(contentsOf: path)
+            return try PNG.read(contentsOf: path, maximumPixels: maximumPixels)
         } catch {
             throw CommandFailure.badInput("\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ObscuraSupport
 import Imaging
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
     encoder.nonConformingFloatEncodingStrategy = .convertToString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     let data = try encoder.encode(value)
-    say(String(decoding: data, as: UTF8.self))
+    say(JSONText.escapingInvisibleControls(String(decoding: data, as: UTF8.self)))
 }
 
 /// A summary field that may have no value, written as JSON `null` then rather than left out, so every

@@ -192,6 +192,11 @@ struct RenderJob {
     /// 16384x16384 would need about 20 GB. Our choice.
     static let maximumPixels = 1 << 24
 
+    /// The longest side a picture may have: 65,535 pixels, the most a JPEG can hold and within what
+    /// the PNG and HEIC encoders take, so a size is refused up front rather than by an encoder after
+    /// the render.
+    static let maximumSide = 65_535
+
     /// `WxH`, or 1008 wide at the reference aspect ratio; at least `minimum` a side, at most
     /// `maximumPixels` in all.
     static func size(
@@ -208,6 +213,10 @@ struct RenderJob {
         guard w >= minimum.width, h >= minimum.height else {
             throw CommandFailure.badInput(
                 "--size: \(w)x\(h) is too small to measure anything; the least is \(minimum.width)x\(minimum.height)")
+        }
+        guard w <= maximumSide, h <= maximumSide else {
+            throw CommandFailure.badInput(
+                "--size: \(w)x\(h) has a side over \(maximumSide) pixels, the most the picture encoders take")
         }
         // Compared by division, so that no product of user figures can overflow.
         guard w <= maximumPixels / h else {
@@ -332,9 +341,13 @@ struct RenderJob {
     }
 
     /// Where the viewable companion of a depth file goes: `name-view.png` beside `name.png` (the
-    /// extension kept as given), `name-view.png` for a name without one; nil for standard output.
+    /// extension kept as given), `name-view.png` for a name without one. A companion follows its base's
+    /// rules: nil when the depth goes to standard output or to anything but a regular file (`/dev/null`,
+    /// a FIFO), where a companion name would make a new file beside a device.
     static func depthViewPath(_ depthPath: String) -> String? {
         guard depthPath != OutputFiles.standardOutput else { return nil }
+        var info = stat()
+        if stat(depthPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return nil }
         let name = depthPath.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? depthPath
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return depthPath + "-view.png" }
         let stem = depthPath.dropLast(name.distance(from: dot, to: name.endIndex))

@@ -20,25 +20,44 @@ import Glibc
 
     /// Writes `bytes` into a FIFO while a reader drains it; returns what the reader got.
     static func writeThroughFIFO(_ bytes: [UInt8], at path: String) throws -> [UInt8] {
+        // A reader that is open before the write, as a shell pipeline's is: opened without waiting, and
+        // held open by a spare write end of our own until the write is over, so it reads to the end.
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        let spare = open(path, O_WRONLY | O_NONBLOCK)
+        try #require(spare >= 0)
+        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) & ~O_NONBLOCK)
         let received = Received()
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            // Opening for reading blocks until the writer opens, as a shell pipeline would.
-            let handle = FileHandle(forReadingAtPath: path)
-            received.set([UInt8](handle?.readDataToEndOfFile() ?? Data()))
+            let handle = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
+            received.set([UInt8](handle.readDataToEndOfFile()))
             done.signal()
         }
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            // Unblock the reader before failing.
-            let unblock = open(path, O_WRONLY | O_NONBLOCK)
-            if unblock >= 0 { close(unblock) }
+            close(spare)
             done.wait()
             throw error
         }
+        close(spare)
         done.wait()
         return received.value
+    }
+
+    // A FIFO that no process reads is refused at once, not waited on for ever.
+    @Test func fifoWithoutAReaderIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = "\(directory.path)/pipe"
+        #expect(mkfifo(path, 0o600) == 0)
+        let started = Date()
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write([1, 2, 3], to: path) }
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Self.fileType(path) == Self.fifoType)
+        #expect(throws: PNGError.self) { _ = try PNG.read(contentsOf: path) }
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     final class Received: @unchecked Sendable {

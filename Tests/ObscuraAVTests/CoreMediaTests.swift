@@ -12,6 +12,41 @@ import Testing
         #expect(!CMTime.invalid.isValid && CMTime.zero.isNumeric)
     }
 
+    // CMTimeCompare's documented order: −∞ < every finite time < indefinite < +∞ < invalid.
+    @Test func orderIsApplesDocumentedOne() {
+        let ordered: [CMTime] = [
+            .negativeInfinity, CMTime(value: -5, timescale: 1), .zero, CMTime(value: 7, timescale: 3), .indefinite,
+            .positiveInfinity, .invalid,
+        ]
+        for (i, a) in ordered.enumerated() {
+            for (j, b) in ordered.enumerated() {
+                #expect(CMTimeCompare(a, b) == (i < j ? -1 : i > j ? 1 : 0), "\(a) against \(b)")
+            }
+        }
+        #expect(ordered.shuffled().sorted() == ordered)
+        #expect(CMTimeMinimum(.invalid, .zero) == .zero && CMTimeMaximum(.zero, .invalid) == .invalid)
+    }
+
+    // Hashing and equality never trap, as on Apple's platforms, even for a hand-made time flagged valid
+    // whose timescale is zero or negative: it sorts and hashes as an invalid time.
+    @Test func handMadeTimesNeverTrap() {
+        let odd = [
+            CMTime(value: 1, timescale: 0, flags: .valid, epoch: 0),
+            CMTime(value: 0, timescale: 0, flags: .valid, epoch: 0),
+            CMTime(value: -3, timescale: -2, flags: .valid, epoch: 0),
+            CMTime(value: .min, timescale: .min, flags: .valid, epoch: 0),
+        ]
+        var set = Set(odd)
+        set.insert(.invalid)
+        #expect(set.count == 1)
+        for time in odd {
+            #expect(time == CMTime.invalid)
+            #expect(CMTime.zero < time)
+            #expect(time.hashValue == CMTime.invalid.hashValue)
+        }
+        #expect(Set([CMTime(value: 1, timescale: 2), CMTime(value: 2, timescale: 4)]).count == 1)
+    }
+
     @Test func arithmeticIsExactOnTheCommonTimescale() {
         let sum = CMTime(value: 1, timescale: 30) + CMTime(value: 1, timescale: 24)
         #expect(sum.timescale == 120 && sum.value == 9)  // 4/120 + 5/120

@@ -173,3 +173,59 @@ struct OutputSafetyTests {
         var value: [UInt8] { lock.withLock { bytes } }
     }
 }
+
+/// Inputs and sizes that would take unbounded memory or time are refused up front, with the bound named.
+struct ResourceBoundTests {
+    /// A PNG that declares `width` × `height` 16-bit RGBA pixels in a few dozen bytes: the signature
+    /// and the header chunk, with nothing after (the size is refused before any data is needed).
+    static func bomb(width: UInt32, height: UInt32) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        bytes += Array("IHDR".utf8)
+        for word in [width, height] { bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
+        bytes += [16, 6, 0, 0, 0, 0, 0, 0, 0]
+        return Data(bytes)
+    }
+
+    @Test(arguments: [["image", "wide-gamut"], ["image", "scan"]])
+    func aPictureOverTheLimitIsRefusedBeforeDecoding(_ command: [String]) throws {
+        let dir = OutputSafetyTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("bomb.png")
+        try Self.bomb(width: 11_000, height: 11_000).write(to: input)
+        let started = Date()
+        let result = try CLIRunner.run(command + [input.path, dir.appendingPathComponent("out.png").path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("over this command's limit of 50000000 pixels"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test func aSideOverTheEncodersLimitIsRefusedUpFront() throws {
+        let result = try CLIRunner.run(["render", "chart-d65", "--size", "16777216x1", "--out", "/dev/null"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("has a side over 65535 pixels"), "\(result.stderr)")
+    }
+
+    @Test func aFIFOWithNoReaderOrWriterIsRefusedAtOnce() throws {
+        let dir = OutputSafetyTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        let output = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", fifo])
+        #expect(output.status == 3, "\(output.stderr)")
+        #expect(output.stderr.contains("no process reads"), "\(output.stderr)")
+        let input = try CLIRunner.run(["image", "scan", fifo, dir.appendingPathComponent("out.png").path])
+        #expect(input.status == 2, "\(input.stderr)")
+        #expect(input.stderr.contains("not a regular file"), "\(input.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(OutputSafetyTests.fileType(fifo) == 0o010000)
+    }
+
+    // A derived name follows its base's rules: depth sent to a device gets no companion beside it.
+    @Test func depthToADeviceMakesNoCompanionBesideIt() throws {
+        let result = try CLIRunner.run(["render", "chart-d65", "--size", "32x24", "--out", "/dev/null", "--depth", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-view.png"))
+        #expect(OutputSafetyTests.fileType("/dev/null") == 0o020000)
+    }
+}

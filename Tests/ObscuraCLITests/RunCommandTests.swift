@@ -155,6 +155,34 @@ struct RunCommandTests {
         #expect(result.stdout.contains("Why: spec §1.3"))
     }
 
+    // A shared scenario's text cannot add lines to explain's output, drive the terminal with escapes,
+    // or issue workflow commands to a CI log: every piece of it is escaped, in every form of output.
+    @Test func explainEscapesTheScenariosText() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hostile = #"::error::forged\n::add-mask::x\u001B]0;title\u0007\u001B[31mred\u009B2J"#
+        let text = "description: \"\(hostile)\"\n" + Self.small
+            + "  - output: {type: photo, name: \"\(hostile)\"}\n"
+        let file = try Self.write(text, in: dir, name: "::warning::x.scenario.yaml")
+        for arguments in [["explain", file], ["explain", file, "--json"]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            for output in [result.stdout, result.stderr] {
+                #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B })
+                for line in output.split(separator: "\n") {
+                    #expect(!line.drop(while: { $0 == " " }).hasPrefix("::"), "\(arguments): \(line)")
+                }
+            }
+            if arguments.count == 2 { #expect(result.stdout.contains("forged")) }
+        }
+        let out = dir.appendingPathComponent("out").path
+        let run = try CLIRunner.run(["run", file, "--out", out, "--junit", dir.appendingPathComponent("j.xml").path])
+        for line in run.stdout.split(separator: "\n") + run.stderr.split(separator: "\n") {
+            #expect(!line.drop(while: { $0 == " " }).hasPrefix("::"), "\(line)")
+        }
+        #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
     @Test func explainNarratesTheDepthRateAndEveryRule() throws {
         let depth = try CLIRunner.run(["explain", "Scenes/dual-depth-streaming.scenario.yaml"])
         #expect(depth.status == 0, "\(depth.stderr)")

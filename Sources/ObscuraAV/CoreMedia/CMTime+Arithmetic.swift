@@ -218,7 +218,7 @@ public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {
     return CMTimeMultiply(time, multiplier: -1)
 }
 
-/// `CMTimeMinimum`: the earlier time in `CMTimeCompare`'s order (an invalid time sorts first).
+/// `CMTimeMinimum`: the earlier time in `CMTimeCompare`'s order (an invalid time sorts last).
 public func CMTimeMinimum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
     CMTimeCompare(time1, time2) <= 0 ? time1 : time2
 }

@@ -97,21 +97,16 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return Double(value) / Double(timescale)
     }
 
-    /// Rank for ordering: invalid 0, −∞ 1, numeric 2, +∞ 3, indefinite 4.
-    private var rank: Int {
-        if !isValid { return 0 }
-        if isNegativeInfinity { return 1 }
-        if isPositiveInfinity { return 3 }
-        if isIndefinite { return 4 }
-        return 2
-    }
 
     public static func < (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) < 0 }
     public static func == (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) == 0 }
 
+    /// Hashes as `==` compares: equal times hash alike, and no time traps, a hand-made one with a
+    /// timescale of zero or less included (it sorts as invalid, `rankForCompare`).
     public func hash(into hasher: inout Hasher) {
+        let rank = rankForCompare
         hasher.combine(rank)
-        if rank == 2 {
+        if rank == 1 {
             // Equal times hash alike: reduce the fraction.
             let g = Self.gcd(value.magnitude, UInt64(timescale))
             hasher.combine(epoch)
@@ -122,13 +117,11 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `CMTimeCopyDescription`-like: `{value/timescale = seconds}`.
     public var description: String {
-        switch rank {
-        case 0: return "{INVALID}"
-        case 1: return "{-INFINITY}"
-        case 3: return "{+INFINITY}"
-        case 4: return "{INDEFINITE}"
-        default: return "{\(value)/\(timescale) = \(seconds)}"
-        }
+        if !isValid { return "{INVALID}" }
+        if isNegativeInfinity { return "{-INFINITY}" }
+        if isPositiveInfinity { return "{+INFINITY}" }
+        if isIndefinite { return "{INDEFINITE}" }
+        return "{\(value)/\(timescale) = \(seconds)}"
     }
 
     static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
@@ -163,7 +156,7 @@ public func CMTimeGetSeconds(_ time: CMTime) -> Double { time.seconds }
 public func CMTimeCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     let ra = a.rankForCompare, rb = b.rankForCompare
     if ra != rb { return ra < rb ? -1 : 1 }
-    guard ra == 2 else { return 0 }
+    guard ra == 1 else { return 0 }
     if a.epoch != b.epoch { return a.epoch < b.epoch ? -1 : 1 }
     // Cross-multiply in 128 bits so that no representable time overflows.
     let l = Int128(a.value) * Int128(b.timescale)
@@ -172,11 +165,14 @@ public func CMTimeCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
 }
 
 extension CMTime {
+    /// The order `CMTimeCompare` sorts by, as Apple documents it: −∞ < every finite time < indefinite
+    /// < +∞ < invalid. A time flagged valid and numeric with a timescale of zero or less has no value
+    /// to compare; it sorts with the invalid ones, so comparing and hashing never trap.
     var rankForCompare: Int {
-        if !isValid { return 0 }
-        if isNegativeInfinity { return 1 }
+        if !isValid { return 4 }
+        if isNegativeInfinity { return 0 }
         if isPositiveInfinity { return 3 }
-        if isIndefinite { return 4 }
-        return 2
+        if isIndefinite { return 2 }
+        return timescale > 0 ? 1 : 4
     }
 }

@@ -205,13 +205,18 @@ package final class Emulation: @unchecked Sendable {
     /// The rule behind the most recent raised exception, for explaining it.
     package var lastFiredRule: CaptureRule? { lock.withLock { raised.last?.1 } }
 
-    /// Every exception raised so far with the rule behind it, oldest first.
+    /// The exceptions raised so far with the rule behind each, oldest first: the newest 10,000.
     package var raisedExceptions: [(exception: NSException, rule: CaptureRule?)] {
         lock.withLock { raised.map { (exception: $0.0, rule: $0.1) } }
     }
 
+    /// Kept bounded as the trace is (`CaptureTrace.capacity`), newest last.
     func record(_ exception: NSException, rule: CaptureRule?) {
-        lock.withLock { raised.append((exception, rule)) }
+        lock.withLock {
+            raised.append((exception, rule))
+            let capacity = CaptureTrace.capacity
+            if raised.count > capacity + capacity / 4 { raised.removeFirst(raised.count - capacity) }
+        }
     }
 
     /// The world a discovery call sees: the task's, the catching thread's, else the global one.

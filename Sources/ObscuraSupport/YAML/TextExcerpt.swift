@@ -9,12 +9,20 @@ public enum TextExcerpt {
     public static let limit = 80
 
     /// `text` with control characters escaped (`\n`, `\t`, `\u{1B}`), cut to `limit` characters
-    /// with a trailing `…` when longer.
+    /// with a trailing `…` when longer. A leading `::` becomes `\u{3A}:`: CI systems (GitHub Actions)
+    /// read a line that starts with `::` as a command to them, and an excerpt may start a line.
     public static func make(_ text: String, limit: Int = TextExcerpt.limit) -> String {
         var out = ""
         var count = 0
-        for scalar in text.unicodeScalars {
+        for (index, scalar) in text.unicodeScalars.enumerated() {
             let piece: String
+            if index == 0, scalar == ":", text.unicodeScalars.dropFirst().first == ":" {
+                piece = "\\u{3A}"
+                if count + piece.count > limit { return out + "…" }
+                out += piece
+                count += piece.count
+                continue
+            }
             switch scalar {
             case "\n": piece = "\\n"
             case "\r": piece = "\\r"

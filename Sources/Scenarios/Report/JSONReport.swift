@@ -1,4 +1,5 @@
 import Foundation
+import ObscuraSupport
 
 /// `report.json`: the run's full record with sorted keys, so scripts can rely on the layout.
 public enum JSONReport {
@@ -8,7 +9,7 @@ public enum JSONReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let value = results.count == 1 && !alwaysList ? AnyResults.one(results[0]) : .many(results)
-        return [UInt8](try encoder.encode(value))
+        return JSONText.escapingInvisibleControls([UInt8](try encoder.encode(value)))
     }
 
     /// The results held by `report.json` bytes (one scenario's object, or a list of them), for

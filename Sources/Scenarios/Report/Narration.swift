@@ -1,39 +1,48 @@
 import Foundation
+import ObscuraSupport
 
 /// The narrated trace of `obscura explain`: for each step, the calls, the state they changed,
 /// the spec sections whose rules were checked, why an exception fired, and what was delivered.
 public enum Narration {
     /// The narration of a run, as lines of text.
+    ///
+    /// Text that comes from the scenario file (its name, description, paths, values, and the messages
+    /// that quote them) is escaped piece by piece (`TextExcerpt`), so a shared file cannot add lines,
+    /// drive the terminal, or issue commands to a CI log.
     public static func narrate(_ scenario: Scenario, _ result: ScenarioResult) -> String {
+        func t(_ text: String) -> String { TextExcerpt.make(text, limit: 2000) }
         var out: [String] = []
-        out.append("Scenario \(result.name) (\(scenario.file))")
-        if let d = result.description { out.append(d) }
-        out.append("Device \(result.device), scene \(result.scene), seed \(result.seed), \(result.clock) clock.")
+        out.append("Scenario \(t(result.name)) (\(t(scenario.file)))")
+        if let d = result.description { out.append(t(d)) }
+        out.append(
+            "Device \(t(result.device)), scene \(t(result.scene)), seed \(result.seed), \(t(result.clock)) clock.")
         out.append("")
         for (entry, step) in zip(scenario.steps, result.steps) {
-            out.append("Step \(step.index) — \(step.key) (\(step.location)): \(type(of: entry.step).summary).")
-            for call in step.apiCalls { out.append("    \(call)") }
+            out.append(
+                "Step \(step.index) — \(t(step.key)) (\(t(step.location))): \(type(of: entry.step).summary).")
+            for call in step.apiCalls { out.append("    \(t(call))") }
             let changed = step.after.keys.sorted().filter { step.before[$0] != step.after[$0] }
             if changed.isEmpty {
                 out.append("  State: unchanged.")
             } else {
                 for key in changed {
-                    out.append("  State: \(key) \(step.before[key] ?? "(none)") → \(step.after[key] ?? "(none)")")
+                    out.append(
+                        "  State: \(t(key)) \(t(step.before[key] ?? "(none)")) → \(t(step.after[key] ?? "(none)"))")
                 }
             }
             out.append("  Rules checked: spec \(step.specSections.joined(separator: ", ")).")
             for rule in step.rules {
                 let number = rule.rule.map { " rule \($0)" } ?? ""
                 let verb = rule.outcome == "passed" ? "passed" : rule.outcome == "raised" ? "RAISED" : "decided"
-                out.append("    \(rule.section)\(number) \(verb): \(rule.sentence)")
+                out.append("    \(rule.section)\(number) \(verb): \(t(rule.sentence))")
             }
-            for note in step.notes { out.append("  \(note)") }
+            for note in step.notes { out.append("  \(t(note))") }
             out.append(contentsOf: flashStory(step))
             if let e = step.exception {
-                out.append("  Raised \(e.name): \(e.reason)")
-                out.append("  Why: \(e.rule ?? "no rule recorded"). The call had no effect, as with @try.")
+                out.append("  Raised \(t(e.name)): \(t(e.reason))")
+                out.append("  Why: \(t(e.rule ?? "no rule recorded")). The call had no effect, as with @try.")
             }
-            if let f = step.failure { out.append("  The step could not run: \(f)") }
+            if let f = step.failure { out.append("  The step could not run: \(t(f))") }
             if !step.callbacks.isEmpty {
                 out.append("  Delegate: " + step.callbacks.map(\.name).joined(separator: " → ")
                     + " (spec §6: willBeginCapture first, didFinishCapture last).")
@@ -47,9 +56,9 @@ public enum Narration {
                 }
                 out.append(line + ".")
             }
-            for n in step.notifications { out.append("  Notification: \(n)") }
+            for n in step.notifications { out.append("  Notification: \(t(n))") }
             for r in step.expectations {
-                out.append("  \(r.passed ? "✓" : "✗") \(r.key): expected \(r.expected); got \(r.actual)")
+                out.append("  \(r.passed ? "✓" : "✗") \(t(r.key)): expected \(t(r.expected)); got \(t(r.actual))")
             }
             out.append("")
         }

@@ -60,7 +60,9 @@ public enum ScenarioRunner {
         context.notes = []
         context.savedImages = []
         context.stream.reset()
-        let traceStart = Emulator.shared.trace.count
+        // The run's world has a trace of its own; emptied per step, it holds exactly the step's rules
+        // however long the scenario (the trace keeps a bounded number of entries).
+        Emulator.shared.clearTrace()
         context.imageResult = nil
         let box = ErrorBox()
         let work = UncheckedBox((entry.step, context))
@@ -108,7 +110,7 @@ public enum ScenarioRunner {
             ScenarioResult.Callback(name: $0.name, photoCount: $0.photoCount, seconds: $0.seconds)
         }
         let clock = max(outcome.photos.last?.timestamp.seconds ?? 0, outcome.deliveries.last?.seconds ?? 0)
-        let rules = Emulator.shared.trace.dropFirst(traceStart).map {
+        let rules = Emulator.shared.trace.map {
             ScenarioResult.Rule(section: $0.section, rule: $0.rule, outcome: $0.outcome.rawValue, sentence: $0.sentence)
         }
         return ScenarioResult.StepResult(

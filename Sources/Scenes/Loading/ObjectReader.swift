@@ -219,7 +219,9 @@ struct ObjectReader {
             }
             let png: PNGImage
             do {
-                png = try PNG.read(contentsOf: path)
+                // A texture is a palette-index picture; 16 megapixels is far past any scene's need and
+                // keeps a small file from declaring gigabytes of pixels. Our choice.
+                png = try PNG.read(contentsOf: path, maximumPixels: 1 << 24)
             } catch {
                 throw pngNode.error("cannot read the texture: \(error)")
             }

@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "FuzzScene", targets: ["FuzzScene"]),
         .executable(name: "FuzzScenario", targets: ["FuzzScenario"]),
         .executable(name: "FuzzPNG", targets: ["FuzzPNG"]),
+        .executable(name: "FuzzOutput", targets: ["FuzzOutput"]),
     ],
     dependencies: [.package(name: "Obscura", path: "..")],
     targets: [
@@ -22,6 +23,8 @@ let package = Package(
             name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "Scenarios", package: "Obscura")]),
         .executableTarget(
             name: "FuzzPNG", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Obscura")]),
+        .executableTarget(
+            name: "FuzzOutput", dependencies: ["FuzzDriver", .product(name: "Scenarios", package: "Obscura")]),
     ],
     swiftLanguageModes: [.v6]
 )

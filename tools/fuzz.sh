@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target of the Fuzz/ package and runs it for a number of minutes.
 # Usage: tools/fuzz.sh TARGET MINUTES [extra libFuzzer flags...]
-#   TARGET: device-profile | scene | scenario | png
+#   TARGET: device-profile | scene | scenario | png | output
 # The growing corpus is kept in Fuzz/.work/TARGET/corpus (reused by the next run); findings (crash-*, oom-*,
 # timeout-*, slow-unit-*) go to Fuzz/crashes/TARGET/. Seeds are the shipped files and the test corpora.
 # Environment: FUZZ_RSS_MB (default 2048), FUZZ_MAX_LEN (default 65536 bytes), FUZZ_TIMEOUT (seconds per input,
@@ -22,7 +22,8 @@ case "$target" in
     scene) product=FuzzScene ;;
     scenario) product=FuzzScenario ;;
     png) product=FuzzPNG ;;
-    *) echo "unknown target '$target' (device-profile, scene, scenario, png)" >&2; exit 2 ;;
+    output) product=FuzzOutput ;;
+    *) echo "unknown target '$target' (device-profile, scene, scenario, png, output)" >&2; exit 2 ;;
 esac
 
 # -parse-as-library: the targets' entry is an @main type; -sanitize=fuzzer adds coverage and links libFuzzer.
@@ -52,6 +53,7 @@ case "$target" in
         copy_seeds Tests/ScenesTests/Broken/* ;;
     scenario) copy_seeds Scenes/*.scenario.yaml Tests/ScenariosTests/Broken/* ;;
     png) copy_seeds Tests/ImagingTests/Corpus/*.png ;;
+    output) copy_seeds Fuzz/Seeds/output/* ;;
 esac
 
 log="$work/last-run.log"

@@ -40,12 +40,16 @@ public enum AtomicFile {
             for item in staged { item.discard() }
             throw error
         }
-        for (i, item) in staged.enumerated() {
-            do {
-                try item.commit()
-            } catch {
-                for rest in staged[(i + 1)...] { rest.discard() }
-                throw error
+        // The renames follow one another with ending signals held back (`SignalDeferral`), so an
+        // interrupted command leaves the whole old set or the whole new one.
+        try SignalDeferral.run { () throws(AtomicFileError) in
+            for (i, item) in staged.enumerated() {
+                do throws(AtomicFileError) {
+                    try item.commit()
+                } catch {
+                    for rest in staged[(i + 1)...] { rest.discard() }
+                    throw error
+                }
             }
         }
     }

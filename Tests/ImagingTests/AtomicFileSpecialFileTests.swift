@@ -199,3 +199,45 @@ import Glibc
         #expect(AtomicFileSpecialFileTests.fileType(link) == 0o120000)
     }
 }
+
+#if canImport(Glibc)
+/// A signal that asks the process to end, arriving while a set of files is renamed into place, waits
+/// until the whole set is in place.
+@Suite(.serialized) struct SignalDeferralTests {
+    nonisolated(unsafe) static var handled: [Int32] = []
+
+    @Test func anEndingSignalWaitsForTheStep() throws {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { SignalDeferralTests.handled.append($0) }
+        sigemptyset(&action.sa_mask)
+        var old = sigaction()
+        try #require(sigaction(SIGHUP, &action, &old) == 0)
+        defer { _ = sigaction(SIGHUP, &old, nil) }
+        Self.handled = []
+        // The test runner's threads block signals; a thread of our own takes them, as a CLI's main
+        // thread would.
+        let stop = DispatchSemaphore(value: 0)
+        let listening = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGHUP)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            listening.signal()
+            while stop.wait(timeout: .now() + .milliseconds(5)) == .timedOut {}
+        }
+        listening.wait()
+        defer { stop.signal() }
+        var stepsDone = 0
+        SignalDeferral.run {
+            _ = kill(getpid(), SIGHUP)
+            usleep(100_000)
+            #expect(Self.handled.isEmpty, "the signal reached its handler inside the step")
+            stepsDone += 1
+        }
+        for _ in 0..<100 where Self.handled.isEmpty { usleep(10_000) }
+        #expect(stepsDone == 1)
+        #expect(Self.handled == [SIGHUP], "the held-back signal reached the handler after the step")
+    }
+}
+#endif

@@ -2,20 +2,40 @@ import Foundation
 import FuzzDriver
 import Scenarios
 
-/// The scenario's own file sits in an empty directory of ours, so relative references in the input resolve to
-/// nothing rather than to whatever sits in the working directory; catalogue names still resolve.
-let scenarioFile: String = {
+/// A sandbox of ours for each input: the scenario's own file in `sandbox/in`, its output in `sandbox/out`,
+/// and a guard file beside them. Relative references in the input resolve inside the sandbox rather
+/// than to whatever sits in the working directory; catalogue names still resolve.
+let sandbox: String = {
     let path = NSTemporaryDirectory() + "obscura-fuzz-scenario-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path + "/fuzz.scenario.yaml"
+    try? FileManager.default.createDirectory(atPath: path + "/in", withIntermediateDirectories: true)
+    return path
 }()
+let scenarioFile = sandbox + "/in/fuzz.scenario.yaml"
+let guardFile = sandbox + "/guard.txt"
 
-/// libFuzzer entry: any bytes as a scenario file. A thrown error is the expected outcome for bad input; only a
-/// trap, a hang or runaway memory is a finding.
+/// libFuzzer entry: any bytes as a scenario file, loaded and, when it loads, run against a fresh output
+/// folder as `obscura run --out` runs it. A thrown error is the expected outcome for bad input; a trap,
+/// a hang, runaway memory, or any file written outside the output folder (the guard file changed, or a
+/// new entry beside the output) is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenario(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: data == nil ? 0 : size), as: UTF8.self)
-    _ = try? ScenarioLoader.load(text: text, file: scenarioFile)
+    guard let scenario = try? ScenarioLoader.load(text: text, file: scenarioFile) else { return 0 }
+    let fm = FileManager.default
+    try? fm.removeItem(atPath: sandbox + "/out")
+    try? Data("guard".utf8).write(to: URL(fileURLWithPath: guardFile))
+    let before = Set((try? fm.contentsOfDirectory(atPath: sandbox)) ?? [])
+    if let output = try? OutputDirectory(path: sandbox + "/out", force: true) {
+        if (try? ScenarioRunner.run(scenario, output: output)) != nil, (try? output.commit()) != nil {
+        } else {
+            output.discard()
+        }
+    }
+    let after = Set((try? fm.contentsOfDirectory(atPath: sandbox)) ?? [])
+    // Only the output folder may appear beside the scenario's folder.
+    if !after.subtracting(before).subtracting(["out"]).isEmpty || fm.contents(atPath: guardFile) != Data("guard".utf8) {
+        fatalError("a scenario wrote outside its output folder: \(after.subtracting(before).sorted())")
+    }
     return 0
 }
 

@@ -317,11 +317,12 @@ extension AVCapturePhotoOutput {
             let group = index / perGroup
             let element = request.bracket.isEmpty ? nil : request.bracket[group % request.bracket.count]
             // spec §6: constituents outermost, in the settings' order; within a constituent its
-            // bracket elements. spec §11 [I]: the Constant Color photo first, then its fallback;
-            // bracket elements share one rendering for now.
+            // bracket elements. spec §11: the fallback (ambient) photo first, then the Constant Color
+            // photo, as Apple's Constant Color sample expects; bracket elements share one rendering
+            // for now. Render 0 is the Constant Color photo, render 1 its fallback.
             let member = request.constituents.isEmpty
                 ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
-            let renderIndex = member == nil && request.pending.request.fallback ? index : 0
+            let renderIndex = member == nil && request.pending.request.fallback ? 1 - index : 0
             // spec §6 [O]: within a group the RAW photo comes before the processed one.
             let isRaw = request.hasRaw && index % perGroup == 0
             let photo = AVCapturePhoto(

@@ -57,6 +57,40 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
     }
 }
 
+/// An `AVError` is an `NSError` of `AVFoundationErrorDomain` and back, as on Apple's platforms, where it is
+/// a bridged error type: `userInfo[AVCaptureSessionErrorKey] as? NSError`, `as! NSError` and `as? AVError`
+/// all work, with Apple's domain, code and userInfo (spec §1.3 [D]).
+extension AVError: _ObjectiveCBridgeable {
+    public typealias _ObjectiveCType = NSError
+
+    public func _bridgeToObjectiveC() -> NSError {
+        var info = userInfo
+        if info[NSLocalizedDescriptionKey] == nil { info[NSLocalizedDescriptionKey] = localizedDescription }
+        return NSError(domain: AVFoundationErrorDomain, code: code.rawValue, userInfo: info)
+    }
+
+    public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout AVError?) {
+        result = AVError(bridging: source)
+    }
+
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout AVError?) -> Bool {
+        result = AVError(bridging: source)
+        return result != nil
+    }
+
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> AVError {
+        source.flatMap(AVError.init(bridging:)) ?? AVError(.unknown)
+    }
+
+    /// The error an `NSError` of `AVFoundationErrorDomain` with a known code stands for.
+    init?(bridging error: NSError) {
+        guard error.domain == AVFoundationErrorDomain, let code = Code(rawValue: error.code) else { return nil }
+        var info: [String: Any] = [:]
+        for (key, value) in error.userInfo where key != NSLocalizedDescriptionKey { info[key] = value }
+        self.init(code, userInfo: info)
+    }
+}
+
 extension AVError {
     /// `errorCode` of `CustomNSError`: Apple's code, so `(error as NSError).code` reads it.
     public var errorCode: Int { code.rawValue }

@@ -1,3 +1,4 @@
+import Foundation
 import AVFoundation
 import Testing
 
@@ -21,6 +22,27 @@ extension DropIn {
             let error = AVError(.sessionConfigurationChanged) as NSError
             #expect(error.domain == AVFoundationErrorDomain)
             #expect(error.code == -11806)
+        }
+
+        // A runtime-error notification's error, read as popular ports read it: `as? NSError`, `as! NSError`
+        // and `as? AVError` all see Apple's domain, code and userInfo.
+        @Test func aNotificationsErrorCastsBothWays() throws {
+            let cause = AVError(.mediaServicesWereReset, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false])
+            let notification = Notification(
+                name: .AVCaptureSessionRuntimeError, object: nil, userInfo: [AVCaptureSessionErrorKey: cause])
+            let ns = try #require(notification.userInfo?[AVCaptureSessionErrorKey] as? NSError)
+            #expect(ns.domain == AVFoundationErrorDomain && ns.code == -11819)
+            #expect(ns.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == false)
+            let forced = notification.userInfo![AVCaptureSessionErrorKey] as! NSError
+            #expect(forced.code == AVError.Code.mediaServicesWereReset.rawValue)
+            let av = try #require(notification.userInfo?[AVCaptureSessionErrorKey] as? AVError)
+            #expect(av.code == .mediaServicesWereReset)
+            // And an NSError of the domain, as Apple posts it, reads as an AVError.
+            let posted: [AnyHashable: Any] = [AVCaptureSessionErrorKey: NSError(domain: AVFoundationErrorDomain, code: -11819)]
+            #expect((posted[AVCaptureSessionErrorKey] as? AVError)?.code == .mediaServicesWereReset)
+            #expect((posted[AVCaptureSessionErrorKey] as? NSError)?.code == -11819)
+            let other: [AnyHashable: Any] = [AVCaptureSessionErrorKey: NSError(domain: NSCocoaErrorDomain, code: 4)]
+            #expect(other[AVCaptureSessionErrorKey] as? AVError == nil)
         }
     }
 }

@@ -151,8 +151,8 @@ import Testing
         }
     }
 
-    // spec §5, §6, §11: with fallback, two photos: Constant Color first (map, level), then the
-    // fallback (no map, level 0). The map is OneComponent8 at one pixel per 8 × 8 tile [I].
+    // spec §5, §6, §11: with fallback, two photos: the fallback first (no map, level 0), then the
+    // Constant Color photo (map, level). The map is OneComponent8 at one pixel per 8 × 8 tile [I].
     @Test func fallbackDeliversTwoPhotosWithTheMapOnTheFirst() throws {
         try onDevice {
             try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 20, distance: 0.6))
@@ -164,22 +164,22 @@ import Testing
             let photos = delegate.photos
             try #require(photos.count == 2)
             #expect(photos.map(\.photoCount) == [1, 2])
-            #expect(photos.map(\.isConstantColorFallbackPhoto) == [false, true])
-            #expect(photos[1].constantColorConfidenceMap == nil)
-            #expect(photos[1].constantColorCenterWeightedMeanConfidenceLevel == 0)
-            let map = try #require(photos[0].constantColorConfidenceMap)
+            #expect(photos.map(\.isConstantColorFallbackPhoto) == [true, false])
+            #expect(photos[0].constantColorConfidenceMap == nil)
+            #expect(photos[0].constantColorCenterWeightedMeanConfidenceLevel == 0)
+            let map = try #require(photos[1].constantColorConfidenceMap)
             #expect(CVPixelBufferGetPixelFormatType(map) == kCVPixelFormatType_OneComponent8)
             let size = delegate.resolvedSettings[0].photoDimensions
             #expect(CVPixelBufferGetWidth(map) == (Int(size.width) + 7) / 8)
             #expect(CVPixelBufferGetHeight(map) == (Int(size.height) + 7) / 8)
-            let level = photos[0].constantColorCenterWeightedMeanConfidenceLevel
+            let level = photos[1].constantColorCenterWeightedMeanConfidenceLevel
             #expect((0...1).contains(level))
             // A matte card at 0.6 m in 20 lux: the flash gives ~50× the ambient light, so the
             // flash increment's SNR is high and confidence should be high.
             #expect(level > 0.5, "level \(level)")
-            let data = try #require(photos[0].fileDataRepresentation())
+            let data = try #require(photos[1].fileDataRepresentation())
             #expect(data.range(of: Data(ICCProfile.displayP3)) != nil)
-            #expect(photos[1].fileDataRepresentation() != nil)
+            #expect(photos[0].fileDataRepresentation() != nil)
         }
     }
 }

@@ -42,6 +42,12 @@ extension Emulator {
     /// Runs `body` with the phone held in `orientation` for this task and the tasks it starts.
     public static func withDeviceOrientation<T>(_ orientation: DeviceOrientation, _ body: () throws -> T) rethrows -> T
     {
-        try HeldOrientation.$taskOrientation.withValue(orientation.held, operation: body)
+        // Turning the phone moves the rotation coordinators' angles; their observers hear of it, on the
+        // way in and, once the task's orientation is gone again, on the way out.
+        defer { HeldOrientation.turned() }
+        return try HeldOrientation.$taskOrientation.withValue(orientation.held) {
+            HeldOrientation.turned()
+            return try body()
+        }
     }
 }

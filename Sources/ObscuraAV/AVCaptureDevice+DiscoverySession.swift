@@ -5,9 +5,11 @@ extension AVCaptureDevice {
     ///
     /// `devices` follows the order of `deviceTypes`; with `.unspecified` position, devices of a
     /// type are then ordered by position raw value (back before front) (spec §2.1 [D]).
-    open class DiscoverySession: NSObject, @unchecked Sendable {
-        /// The matching devices.
+    open class DiscoverySession: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
+        /// The matching devices. Key-value observable, as Apple documents; the emulated phone's cameras
+        /// never come or go, so an observation never fires after `.initial`.
         public let devices: [AVCaptureDevice]
+        let observers = ObserverRegistry()
 
         public init(deviceTypes: [DeviceType], mediaType: AVMediaType?, position: Position) {
             let current = Emulation.shared.currentWorld

@@ -20,8 +20,20 @@ package enum HeldOrientation: Sendable, CaseIterable {
     /// The orientation the phone is held in now: the task's, else the process-wide one.
     package static var current: HeldOrientation {
         get { taskOrientation ?? lock.withLock { held } }
-        set { lock.withLock { held = newValue } }
+        set {
+            lock.withLock { held = newValue }
+            turned()
+        }
     }
+
+    /// Tells the observers of every rotation coordinator's angles that the phone may have turned
+    /// (KVO, spec §19.3 [D]); each hears only of an angle that changed.
+    package static func turned() {
+        for coordinator in coordinators.all { coordinator.observers.refresh() }
+    }
+
+    /// The live rotation coordinators, held weakly, whose observers hear of a turn.
+    static let coordinators = WeakObjects<AVCaptureDevice.RotationCoordinator>()
 
     /// The clockwise rotation of the sensor image that shows the world upright (AVCaptureVideoOrientation's
     /// meaning: the sensor image is upright with the phone in `landscapeLeft`).
@@ -38,16 +50,19 @@ package enum HeldOrientation: Sendable, CaseIterable {
 extension AVCaptureDevice {
     /// Tells which rotation keeps previews and captures level with the horizon as the phone turns
     /// (`AVCaptureDevice.RotationCoordinator`, iOS 17; spec §19.3).
-    open class RotationCoordinator: NSObject, @unchecked Sendable {
+    open class RotationCoordinator: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
         /// The camera.
         public private(set) weak var device: AVCaptureDevice?
         /// The layer showing the camera's preview, if any.
         public private(set) weak var previewLayer: CALayer?
+        /// Observers of the two angles, which change as the phone turns (KVO, spec §19.3 [D]).
+        let observers = ObserverRegistry()
 
         public init(device: AVCaptureDevice, previewLayer: CALayer?) {
             self.device = device
             self.previewLayer = previewLayer
             super.init()
+            HeldOrientation.coordinators.add(self)
         }
 
         /// The angle for the preview layer's connection. The emulated interface turns with the phone, so the

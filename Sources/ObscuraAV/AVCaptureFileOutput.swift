@@ -106,6 +106,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             followsWallClock: Emulation.shared.clockMode != .manual)
         fileLock.withLock { current = recording }
         recording.begin(sessionRunning: session?.isRunning == true, unavailableReason: MovieWriter.unavailableReason)
+        observers.refresh()  // isRecording (KVO)
     }
 
     /// Stops the current recording; the file is finished in the background and `didFinishRecordingTo`
@@ -119,6 +120,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// already paused (spec §20 rule 13).
     open func pauseRecording() {
         fileLock.withLock { current }?.pause()
+        observers.refresh()  // isRecordingPaused (KVO)
     }
 
     /// Writes samples to the current file again after `pauseRecording()`, straight after what was
@@ -126,6 +128,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// rule 13).
     open func resumeRecording() {
         fileLock.withLock { current }?.resume()
+        observers.refresh()  // isRecordingPaused (KVO)
     }
 
     /// The file's layout, from the camera's active format; movie outputs override it.
@@ -143,6 +146,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             last = (recording.recordedDuration, recording.recordedFileSize)
             current = nil
         }
+        observers.refresh()  // isRecording, recordedDuration, recordedFileSize (KVO)
     }
 
     /// The session stopped running: the recording ends (spec §20 rule 8 [I]).

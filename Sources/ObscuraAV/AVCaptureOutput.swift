@@ -1,9 +1,12 @@
 import Foundation
 
 /// A destination for a session's media (`AVCaptureOutput`).
-open class AVCaptureOutput: NSObject, @unchecked Sendable {
+open class AVCaptureOutput: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
     /// The session holding the output.
     weak var session: AVCaptureSession?
+    /// Key-value observers of every output's observable properties (a photo output's readiness, a
+    /// movie output's recording state).
+    let observers = ObserverRegistry()
 
     /// The connections feeding the output.
     public var connections: [AVCaptureConnection] {

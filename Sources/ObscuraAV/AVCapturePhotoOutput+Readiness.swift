@@ -146,23 +146,3 @@ extension AVCapturePhotoOutput {
         }
     }
 }
-
-/// The coordinators watching an output, held weakly.
-final class WeakCoordinators: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [WeakBox] = []
-
-    private final class WeakBox {
-        weak var value: AVCapturePhotoOutputReadinessCoordinator?
-        init(_ value: AVCapturePhotoOutputReadinessCoordinator) { self.value = value }
-    }
-
-    func add(_ coordinator: AVCapturePhotoOutputReadinessCoordinator) {
-        lock.withLock {
-            entries.removeAll { $0.value == nil }
-            entries.append(WeakBox(coordinator))
-        }
-    }
-
-    var all: [AVCapturePhotoOutputReadinessCoordinator] { lock.withLock { entries.compactMap(\.value) } }
-}

@@ -8,9 +8,7 @@ import Imaging
 /// Capabilities (`is…Supported`, formats, flash modes) follow the connected device, its active
 /// format and the session preset; they are recomputed whenever the session resolves its graph.
 /// When a capability turns false, its `is…Enabled` reverts to false (spec §3.1 [D]).
-open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValueCodingAndObserving,
-    ObservationHost
-{
+open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// Speed versus quality (spec §3.1 [D]: speed = 1, balanced = 2, quality = 3).
     public enum QualityPrioritization: Int, Sendable, Hashable, Comparable {
         case speed = 1
@@ -60,7 +58,6 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
         case processing
     }
 
-    let observers = ObserverRegistry()
     /// Serialises readiness reports (`readinessMayHaveChanged`).
     let readinessReportLock = NSRecursiveLock()
     let lock = NSLock()
@@ -71,7 +68,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable, _KeyValue
     /// The dual camera whose zoom this output holds at 2× while it delivers depth (spec §2.2).
     weak var depthZoomDevice: AVCaptureDevice?
     /// The readiness coordinators watching this output (spec §3.3).
-    let readinessCoordinators = WeakCoordinators()
+    let readinessCoordinators = WeakObjects<AVCapturePhotoOutputReadinessCoordinator>()
     /// Where processing runs when responsive capture lets captures overlap (spec §3.3).
     let processingQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.processing")
 

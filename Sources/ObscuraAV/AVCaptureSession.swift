@@ -41,7 +41,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     private let lock = NSLock()
     private var inner = Inner()
     /// The preview layers showing this session, held weakly as a layer holds its session.
-    let previewLayers = WeakPreviewLayers()
+    let previewLayers = WeakObjects<AVCaptureVideoPreviewLayer>()
     let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -82,7 +82,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     public var connections: [AVCaptureConnection] {
         let own = lock.withLock { inner.connections.map { $0 } }
         // Asked outside the lock: a layer's connection reads the session's inputs.
-        let previews = previewLayers.layers.compactMap { $0.session === self ? $0.connection : nil }
+        let previews = previewLayers.all.compactMap { $0.session === self ? $0.connection : nil }
         return own + previews
     }
     /// Whether the session is running (KVO).
@@ -483,28 +483,4 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if DispatchQueue.getSpecific(key: AVCaptureSession.queueKey) == ObjectIdentifier(self) { return work() }
         return queue.sync(execute: work)
     }
-}
-
-/// Preview layers held weakly, in the order they were attached.
-final class WeakPreviewLayers: @unchecked Sendable {
-    // @unchecked: every access holds the lock.
-    private struct Entry {
-        weak var layer: AVCaptureVideoPreviewLayer?
-    }
-
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-
-    func attach(_ layer: AVCaptureVideoPreviewLayer) {
-        lock.withLock {
-            entries.removeAll { $0.layer == nil }
-            if !entries.contains(where: { $0.layer === layer }) { entries.append(Entry(layer: layer)) }
-        }
-    }
-
-    func detach(_ layer: AVCaptureVideoPreviewLayer) {
-        lock.withLock { entries.removeAll { $0.layer == nil || $0.layer === layer } }
-    }
-
-    var layers: [AVCaptureVideoPreviewLayer] { lock.withLock { entries.compactMap(\.layer) } }
 }

@@ -23,7 +23,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     public init(session: AVCaptureSession) {
         super.init()
         inner.session = session
-        session.previewLayers.attach(self)
+        session.previewLayers.add(self)
     }
 
     /// A layer attached to `session` without a connection; the client adds one (spec §19.1 [D]).
@@ -50,8 +50,8 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
                 inner.connection = nil
                 return old
             }
-            old?.previewLayers.detach(self)
-            newValue?.previewLayers.attach(self)
+            old?.previewLayers.remove(self)
+            newValue?.previewLayers.add(self)
         }
     }
 
@@ -64,7 +64,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
             inner.connection = nil
             return old
         }
-        old?.previewLayers.detach(self)
+        old?.previewLayers.remove(self)
     }
 
     /// The connection from the session's camera to this layer; nil without a session, a camera input, or when

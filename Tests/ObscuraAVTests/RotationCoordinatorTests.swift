@@ -20,6 +20,24 @@ import Testing
         }
     }
 
+    // spec §19.3 [D]: the angles are key-value observable; turning the phone reports the new angle.
+    @Test func turningThePhoneReachesObservers() throws {
+        try onDevice("iphone-7-plus") {
+            let device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let coordinator = AVCaptureDevice.RotationCoordinator(device: device, previewLayer: nil)
+            let lock = NSLock()
+            var seen: [CGFloat] = []
+            let observation = coordinator.observe(\.videoRotationAngleForHorizonLevelCapture, options: [.new]) { _, change in
+                if let angle = change.newValue { lock.withLock { seen.append(angle) } }
+            }
+            defer { observation.invalidate() }
+            Emulator.withDeviceOrientation(.landscapeLeft) {
+                #expect(lock.withLock { seen } == [0])
+            }
+            #expect(lock.withLock { seen }.count == 2)
+        }
+    }
+
     @Test func thePhoneStartsInPortrait() {
         #expect(Emulator.deviceOrientation == .portrait)
     }

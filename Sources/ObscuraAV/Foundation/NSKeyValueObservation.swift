@@ -74,7 +74,15 @@ extension _KeyValueCodingAndObserving {
         let lastLock = NSLock()
         var last = self[keyPath: keyPath]
         let initial = last
-        let id = host.observers.add(keyPath) { prior in
+        // Values that change without a setter (3A's ISO and exposure, a recording's state) are found by
+        // comparing with the last value given, when the registry is asked to look (`refresh`).
+        let changed: (() -> Bool)? = (initial as? AnyHashable).map { _ in
+            {
+                let current = object.value[keyPath: keyPath] as? AnyHashable
+                return lastLock.withLock { (last as? AnyHashable) != current }
+            }
+        }
+        let id = host.observers.add(keyPath, changed: changed) { prior in
             let current = object.value[keyPath: keyPath]
             if prior {
                 guard options.contains(.prior) else { return }
@@ -117,6 +125,8 @@ final class ObserverRegistry: @unchecked Sendable {
     private struct Entry {
         let id: Int
         let keyPath: AnyKeyPath
+        /// Whether the value differs from the one last given to the handler; nil when it cannot tell.
+        let changed: (() -> Bool)?
         let fire: (_ prior: Bool) -> Void
     }
 
@@ -124,12 +134,20 @@ final class ObserverRegistry: @unchecked Sendable {
     private var entries: [Entry] = []
     private var nextID = 0
 
-    func add(_ keyPath: AnyKeyPath, fire: @escaping (_ prior: Bool) -> Void) -> Int {
+    func add(_ keyPath: AnyKeyPath, changed: (() -> Bool)? = nil, fire: @escaping (_ prior: Bool) -> Void) -> Int {
         lock.withLock {
             nextID += 1
-            entries.append(Entry(id: nextID, keyPath: keyPath, fire: fire))
+            entries.append(Entry(id: nextID, keyPath: keyPath, changed: changed, fire: fire))
             return nextID
         }
+    }
+
+    /// Reports every observed property whose value differs from the one its handler last saw: for
+    /// state that moves by itself (3A converging, a recording growing), called where it may have moved.
+    /// Cheap when nothing is observed.
+    func refresh() {
+        let all = lock.withLock { entries }
+        for entry in all where entry.changed?() == true { entry.fire(false) }
     }
 
     func remove(_ id: Int) {

@@ -204,9 +204,13 @@ final class SessionStream: @unchecked Sendable {
         }
     }
 
-    /// Waits until a driven stream has emitted every frame before `time`, or stops running.
+    /// Waits until a driven stream has emitted every frame before `time`, or stops running. A session
+    /// with nothing to deliver frames to (a photo output alone) makes no frames, so there is nothing to
+    /// wait for.
     func waitUntilStreamTime(_ time: Double) {
-        while hasDriver, session?.isRunning == true, deliveredLock.withLock({ delivered }) < time - 1e-9 {
+        while hasDriver, session?.isRunning == true, session?.hasDeliveryTargets == true,
+            deliveredLock.withLock({ delivered }) < time - 1e-9
+        {
             Thread.sleep(forTimeInterval: 0.001)
         }
     }
@@ -403,6 +407,10 @@ final class SessionStream: @unchecked Sendable {
         }
 
         deliverSynchronized(synchronizers, realtime: realtime)
+        // What moves by itself as frames pass (the exposure 3A chose, a recording's length) is reported
+        // to key-value observers once a frame.
+        device.observers.refresh()
+        for output in outputs { output.observers.refresh() }
     }
 
     /// Hands every synchronizer's complete collections to its delegate.

@@ -86,7 +86,7 @@ final class LivePhotoRig: @unchecked Sendable {
 }
 
 extension DropIn {
-    @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+    @Suite(.needs(.ffmpeg, .ffprobe))
     struct LivePhotoIdiomTests {
         // spec §6, §20 rule 12: Apple's sample turns Live Photo on when supported and gets a movie of
         // about 1.5 s each side of the photo, the movie callbacks after the photo's and before the end.

@@ -3,22 +3,9 @@ import CoreMedia
 import Foundation
 import Testing
 
-/// Movies are written with FFmpeg's libraries, loaded at run time; CI installs them. Without them no
-/// codec is offered and these tests have nothing to record.
+/// Movies are written with FFmpeg's libraries, loaded at run time, and read back with ffprobe; CI
+/// installs both. The suites that record take `.needs(.ffmpeg, .ffprobe)`.
 enum MovieSupport {
-    /// `ffprobe` from the `PATH`, as a shell would find it.
-    static let ffprobe: URL = {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        let found = folders.map { URL(fileURLWithPath: $0).appendingPathComponent("ffprobe") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return found ?? URL(fileURLWithPath: "ffprobe")
-    }()
-    static let available =
-        !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty
-        && FileManager.default.isExecutableFile(atPath: ffprobe.path)
-    static let skipReason: Comment =
-        "FFmpeg's runtime is absent: apt-get install libavformat59 libavcodec59 libswscale6 ffmpeg"
-
     /// A fresh folder for one test's files.
     static func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("movies-\(UUID().uuidString)")
@@ -53,7 +40,7 @@ struct ProbedMovie {
 
     init(_ url: URL) throws {
         let process = Process()
-        process.executableURL = MovieSupport.ffprobe
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.ffprobe.require())
         process.arguments = [
             "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", url.path,
         ]
@@ -185,7 +172,7 @@ final class MovieRig: @unchecked Sendable {
 }
 
 extension DropIn {
-    @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+    @Suite(.needs(.ffmpeg, .ffprobe))
     struct MovieFileOutputIdiomTests {
         /// Checks a finished clip against the API: one frame per frame duration, at the format's size.
         func expectClip(

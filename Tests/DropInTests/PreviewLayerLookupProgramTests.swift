@@ -111,7 +111,7 @@ final class MovieTakeCamera: @unchecked Sendable {
 }
 
 extension DropIn {
-    @Suite(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+    @Suite(.needs(.ffmpeg, .ffprobe))
     struct MovieTakeProgramTests {
         // spec §20: a recording holds the wall-clock time between startRecording and stopRecording, from
         // the first take on, whatever lead the free-running stream has.

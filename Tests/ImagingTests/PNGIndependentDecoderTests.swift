@@ -7,7 +7,7 @@ import Testing
 /// CRC-32 (§5.3), inflates the joined IDAT data as one zlib stream (which checks the Adler-32 and that
 /// the bands join into a single stream with nothing after its end, RFC 1950 and 1951), undoes the five
 /// filter types (§9.2) and writes the samples as stored: the test compares them with the image.
-@Suite struct PNGIndependentDecoderTests {
+@Suite(.needs(.python3)) struct PNGIndependentDecoderTests {
     static let decoder = """
         import struct, sys, zlib
         data = open(sys.argv[1], 'rb').read()
@@ -55,12 +55,7 @@ import Testing
 
     /// Decodes `png` with the Python program; the samples as the file stores them (16-bit big-endian).
     static func decodeIndependently(_ png: [UInt8]) throws -> [UInt8] {
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"]
-            .first(where: FileManager.default.isExecutableFile(atPath:))
-        else {
-            Issue.record("python3 is not installed: apt-get install python3")
-            throw CancellationError()
-        }
+        let python = try ExternalTool.python3.require()
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         let file = directory.path + "/image.png"

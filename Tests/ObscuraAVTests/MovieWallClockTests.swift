@@ -6,9 +6,9 @@ import Testing
 /// The duration of a movie's video stream as ffprobe, an independent reader, gives it; nil without one.
 private func probedDuration(_ url: URL) throws -> Double? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.executableURL = URL(fileURLWithPath: try ExternalTool.ffprobe.require())
     process.arguments = [
-        "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration", "-of", "csv=p=0",
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration", "-of", "csv=p=0",
         url.path,
     ]
     let pipe = Pipe()
@@ -19,13 +19,8 @@ private func probedDuration(_ url: URL) throws -> Double? {
     return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
-private let moviesWritable =
-    !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty
-    && (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffprobe") }
-
 /// Recordings under the realtime clock hold the wall time between start and stop (spec §20 rule 14).
-@Suite(.enabled(if: moviesWritable, "FFmpeg is absent: apt-get install libavformat59 libavcodec59 libswscale6 ffmpeg"))
+@Suite(.needs(.ffmpeg, .ffprobe))
 struct MovieWallClockTests {
     @Test func threeRealtimeTakesEachHoldTheirWallTime() throws {
         try Emulator.shared.withWorld(device: "iphone-15-pro", clock: .realtime) {

@@ -9,9 +9,6 @@ import Testing
 /// run past the right edge of a 1280-pixel window (the step table's expectations column, the
 /// timeline's labels). A screenshot of the same window must be 1280 × 4000 pixels and not blank.
 enum BrowserCheck {
-    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
     static let probe = """
         <script>
         window.addEventListener('load', () => {
@@ -55,9 +52,10 @@ enum BrowserCheck {
         var problems: String
     }
 
-    /// Loads `page` (beside its pictures) and returns what the probe found; nil without Chromium.
-    static func check(_ page: URL) throws -> Findings? {
-        guard let chromium else { return nil }
+    /// Loads `page` (beside its pictures) and returns what the probe found; the test takes
+    /// `.needs(.chromium)`.
+    static func check(_ page: URL) throws -> Findings {
+        let chromium = try ExternalTool.chromium.require()
         let html = try String(contentsOf: page, encoding: .utf8)
         let probed = page.deletingLastPathComponent().appendingPathComponent("probe-\(UUID().uuidString).html")
         try html.replacingOccurrences(of: "</body>", with: probe + "</body>")

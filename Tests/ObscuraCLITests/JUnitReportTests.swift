@@ -79,14 +79,10 @@ struct JUnitReportTests {
         #expect(document.rootElement()?.elements(forName: "testsuite").first?.elements(forName: "testcase").count == 1)
     }
 
-    /// Checks `path` against `JUnitSchema` with libxml2's `xmllint`, when the machine has it
-    /// (Debian `libxml2-utils`; CI installs it).
-    static func validateWithXmllint(_ path: String) throws {
-        let candidates = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
-        guard let xmllint = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            print("xmllint not installed: JUnit schema validation skipped (structure was still checked)")
-            return
-        }
+    /// Checks `path` against `JUnitSchema` with libxml2's `xmllint`; without it the test ends here,
+    /// skipped (see `ExternalTool`), so callers check everything else first.
+    static func validateWithXmllint(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let xmllint = try ExternalTool.xmllint.require(sourceLocation: sourceLocation)
         let schema = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xsd")
         try JUnitSchema.text.write(to: schema, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: schema) }

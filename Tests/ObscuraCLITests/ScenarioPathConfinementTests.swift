@@ -120,7 +120,7 @@ struct ScenarioPathConfinementTests {
 
     // The Live Photo movie lands inside --out, and a link planted in the scenario's folder under a
     // temporary's old name reaches nothing.
-    @Test(.enabled(if: MovieRuntime.available, MovieRuntime.skipReason))
+    @Test(.needs(.ffmpeg))
     func livePhotoMovieLandsInsideTheOutput() throws {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -141,17 +141,4 @@ struct ScenarioPathConfinementTests {
         #expect(try fm.contentsOfDirectory(atPath: dir.path).sorted()
             == [".live.mov.partial", "out", "t.scenario.yaml", "victim.txt"])
     }
-}
-
-/// Whether FFmpeg's libraries are installed, so that movies can be written.
-enum MovieRuntime {
-    static var available: Bool {
-        ["libavformat.so.59", "libavcodec.so.59", "libswscale.so.6"].allSatisfy { name in
-            guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { return false }
-            dlclose(handle)
-            return true
-        }
-    }
-    static let skipReason: Comment =
-        "FFmpeg's runtime is absent: apt-get install libavformat59 libavcodec59 libswscale6"
 }

@@ -7,16 +7,10 @@ import Testing
 /// embedded depth, read back by independent tools (exiftool, libheif's heif-info) and by
 /// `AVDepthData(fromFileData:)`.
 struct PhotoFileFormatTests {
-    /// Runs a command-line tool; a missing tool fails the test naming the package that installs it.
-    static func run(_ tool: String, package: String, _ arguments: [String]) throws -> (output: Data, status: Int32) {
-        let path = ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(tool)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else {
-            Issue.record("\(tool) is not installed: apt-get install \(package)")
-            throw CancellationError()
-        }
+    /// Runs one of the independent readers, which the test names in its `.needs` trait.
+    static func run(_ tool: ExternalTool, _ arguments: [String]) throws -> (output: Data, status: Int32) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: try tool.require())
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -29,7 +23,7 @@ struct PhotoFileFormatTests {
 
     /// exiftool's tags for a file, as one JSON object (`-n`: numbers unformatted).
     static func exiftool(_ file: URL, _ extra: [String] = []) throws -> [String: Any] {
-        let (out, _) = try run("exiftool", package: "libimage-exiftool-perl", ["-j", "-n"] + extra + [file.path])
+        let (out, _) = try run(.exiftool, ["-j", "-n"] + extra + [file.path])
         let list = try #require(try JSONSerialization.jsonObject(with: out) as? [[String: Any]])
         return try #require(list.first)
     }
@@ -95,7 +89,7 @@ struct PhotoFileFormatTests {
 
     // spec §5 [D]: a JPEG request gives a JPEG with Exif and ICC; with embedded depth the file is
     // an MPF pair whose second image is the depth map.
-    @Test func jpegCarriesExifProfileAndMPFDepth() throws {
+    @Test(.needs(.exiftool)) func jpegCarriesExifProfileAndMPFDepth() throws {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
             let rig = try AVCapturePhotoDepthTests.dualRig()
@@ -112,7 +106,7 @@ struct PhotoFileFormatTests {
             try Self.expectExif(tags, photo, rig, fileType: "JPEG")
             #expect(tags["NumberOfImages"] as? Int == 2)
             // The second image, cut out by exiftool from the MPF index, is the depth map's size.
-            let second = try Self.run("exiftool", package: "libimage-exiftool-perl", ["-b", "-MPImage2", url.path])
+            let second = try Self.run(.exiftool, ["-b", "-MPImage2", url.path])
             let secondURL = try Self.temporary(second.output, "jpg")
             defer { try? FileManager.default.removeItem(at: secondURL) }
             let depthTags = try Self.exiftool(secondURL)
@@ -135,14 +129,12 @@ struct PhotoFileFormatTests {
     // spec §5 [D]: an HEVC request gives HEIC with Exif and ICC; the depth is the primary image's
     // auxiliary depth image, stored losslessly, so values come back within half a code step, plus
     // half a Float16 ulp (2^-11 relative) when the map's format is half precision.
-    @Test func heicCarriesExifProfileAndAuxiliaryDepth() throws {
+    @Test(.needs(.libheif, .exiftool, .heifInfo)) func heicCarriesExifProfileAndAuxiliaryDepth() throws {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
             let rig = try AVCapturePhotoDepthTests.dualRig()
-            guard rig.output.availablePhotoCodecTypes.contains(.hevc) else {
-                Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
-                return
-            }
+            // The trait found libheif able to encode HEVC, so the output must offer it.
+            try #require(rig.output.availablePhotoCodecTypes.contains(.hevc))
             // Upside down: Exif orientation 3, "turn 180°".
             try #require(rig.output.connection(with: .video)).videoRotationAngle = 180
             let photo = try #require(capture(rig, Self.settings(.hevc, depth: true)).photos.first)
@@ -152,7 +144,7 @@ struct PhotoFileFormatTests {
             let url = try Self.temporary(data, "heic")
             defer { try? FileManager.default.removeItem(at: url) }
             try Self.expectExif(Self.exiftool(url), photo, rig, fileType: "HEIC")
-            let heifInfo = try Self.run("heif-info", package: "libheif-examples", [url.path])
+            let heifInfo = try Self.run(.heifInfo, [url.path])
             let info = String(decoding: heifInfo.output, as: UTF8.self)
             let width = try #require(photo.metadata["PixelWidth"] as? Int)
             let height = try #require(photo.metadata["PixelHeight"] as? Int)
@@ -171,13 +163,11 @@ struct PhotoFileFormatTests {
 
     // spec §5 [I]: at the same (default) quality an HEIC photo takes about half the bytes of the
     // JPEG, as Apple presents HEIF; the bounds leave room either side of one half.
-    @Test func heicIsAboutHalfTheJPEG() throws {
+    @Test(.needs(.libheif)) func heicIsAboutHalfTheJPEG() throws {
         try onDevice("iphone-7-plus") {
             let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
-            guard rig.output.availablePhotoCodecTypes.contains(.hevc) else {
-                Issue.record("HEIC needs libheif with its HEVC encoder: apt-get install libheif1")
-                return
-            }
+            // The trait found libheif able to encode HEVC, so the output must offer it.
+            try #require(rig.output.availablePhotoCodecTypes.contains(.hevc))
             let jpeg = try #require(capture(rig, Self.settings(.jpeg, depth: false)).photos.first)
             let heic = try #require(capture(rig, Self.settings(.hevc, depth: false)).photos.first)
             let a = try #require(jpeg.fileDataRepresentation()), b = try #require(heic.fileDataRepresentation())

@@ -1,0 +1,22 @@
+import Imaging
+import ObscuraAV
+
+/// What the ObscuraAV tests need beyond the package (see `ExternalTool`).
+extension ExternalTool {
+    /// exiftool, an independent reader of the photo files' Exif, ICC and MPF.
+    static let exiftool = program("exiftool", packages: "libimage-exiftool-perl", versionArgument: "-ver")
+
+    /// libheif's heif-info, an independent reader of the HEIC files' images and depth.
+    static let heifInfo = program("heif-info", packages: "libheif-examples", versionArgument: "--version")
+
+    /// libheif with its HEVC encoder, loaded at run time.
+    static let libheif = ExternalTool("libheif with its HEVC encoder", packages: "libheif1", present: HEIF.isAvailable)
+
+    /// FFmpeg 5.1's libraries, loaded at run time: present when the movie output offers a codec.
+    static let ffmpeg = ExternalTool(
+        "FFmpeg's libraries", packages: "libavformat59 libavcodec59 libswscale6",
+        present: !AVCaptureMovieFileOutput().availableVideoCodecTypes.isEmpty)
+
+    /// ffprobe, the independent reader of the movies.
+    static let ffprobe = program("ffprobe", packages: "ffmpeg", versionArgument: "-version")
+}

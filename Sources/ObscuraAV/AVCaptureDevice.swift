@@ -35,6 +35,10 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     private let lock = NSLock()
     private var inner: Inner
+    /// The settings of `AVCaptureDevice+Status.swift`, behind their own lock.
+    let statusLock = NSLock()
+    var statusState = StatusState()
+    struct StatusState { var automaticHDR = true }
     /// The session whose input holds this device; told when the client picks a format (spec §1.1).
     weak var owningSession: AVCaptureSession?
 

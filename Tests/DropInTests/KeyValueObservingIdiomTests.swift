@@ -70,7 +70,7 @@ extension DropIn {
         }
 
         // A movie file output's recording state is observable.
-        @Test(.enabled(if: MovieSupport.available, MovieSupport.skipReason))
+        @Test(.needs(.ffmpeg, .ffprobe))
         func recordingStateReachesObservers() throws {
             let rig = try MovieRig(preset: .vga640x480)
             let lock = NSLock()

@@ -12,9 +12,14 @@ Provenance of the figures:
   lengths, f-numbers, megapixels, flash type, camera set) and Apple API facts restated in the
   project's capture spec (depth sizes and rates from WWDC17-507 / WWDC18-503, device types,
   constituent order, Constant Color hardware).
+- measured: per-format facts that real devices report in their `AVCaptureDevice.formats` lists,
+  read from public dumps of those lists (binning, video HDR, photo sizes, depth sizes; the sources
+  are named in LIDAR_SOURCES below and in each format's provenance).
 - modelled: everything else (physical focal lengths derived from crop factors, pixel pitches,
   lens positions, distortion, sensitivities, noise, LED choices and intensities), chosen to be
-  plausible and marked as such in each file.
+  plausible and marked as such in each file. Formats that state no binning, field of view,
+  stabilisation modes, video HDR or intrinsic reference get them derived from the camera by the
+  emulator (DeviceProfiles/README.md).
 Licence: the generated data is original to this project.
 """
 import math
@@ -149,7 +154,12 @@ def shading(f35):
                           f"({half_field:.1f} degrees to the corner, {corner:.2f} there); no measured curve"}
 
 
-def fmt_entry(fid, video, pixfmt, fps, spaces, photo, hq=False, depth=None, prov=None, cc=None):
+FACT_KEYS = ("binned", "field_of_view_deg", "stabilization_modes", "video_hdr", "intrinsic_reference_px")
+
+
+def fmt_entry(fid, video, pixfmt, fps, spaces, photo, hq=False, depth=None, prov=None, cc=None, facts=None):
+    """One format. `facts` holds what a real device reports for it (FACT_KEYS); a key left out is
+    derived from the camera by the emulator."""
     e = {"id": fid, "video_px": list(video), "pixel_format": pixfmt, "fps_ranges": fps, "color_spaces": spaces,
          "photo_px": photo}
     if hq:
@@ -158,6 +168,9 @@ def fmt_entry(fid, video, pixfmt, fps, spaces, photo, hq=False, depth=None, prov
         e["depth"] = depth
     if cc is not None:
         e["constant_color"] = cc
+    for key, value in (facts or {}).items():
+        assert key in FACT_KEYS, key
+        e[key] = value
     e["provenance"] = prov or f"{M}: typical iPhone format list"
     return e
 
@@ -255,13 +268,55 @@ def front_presets(k4=False):
     return {k: v for k, v in FRONT_PRESETS.items() if k4 or not v.startswith("3840")}
 
 
-def lidar_formats():
+# Where the LiDAR camera's 1920x1440 formats come from. Apple's sample looks for the last
+# 1920-wide, full-range (420f), unbinned format with depth and then its last DepthFloat16 depth
+# format, and stops with a fatal error without them: the format exists on every device the sample
+# supports (iPhone 12 Pro or later, iPad Pro 11-inch 3rd generation or later). That it filters out
+# binned formats says a binned 1920-wide depth format exists beside it. A public iPhone 15 Pro format
+# dump shows the pair on the wide sensor: 1920x1440 binned with 2016x1512 photos and no video HDR,
+# and 1920x1440 unbinned with 4032x3024 photos and video HDR. A study that streams the iPhone 15 Pro
+# Max LiDAR through AVFoundation reports 320x240 depth maps; photos get 768x576 from that
+# (DepthResolution.photo). No public dump of the LiDAR camera's own list was found.
+LIDAR_SOURCES = {
+    "sample": "Apple sample Capturing depth using the LiDAR camera (developer.apple.com/documentation/avfoundation/"
+              "capturing-depth-using-the-lidar-camera) requires a 1920-wide unbinned 420f format with hdep depth",
+    "dump": "iPhone 15 Pro back-camera format list, github.com/margelo/react-native-vision-camera/issues/2642: "
+            "1920x1440 binned with 2016x1512 photos and no video HDR, unbinned with 4032x3024 photos and video HDR",
+    "depth": "arXiv 2508.20250 streams the iPhone 15 Pro Max LiDAR through AVFoundation at 320x240 "
+             "(the same scanner)",
+    "binned_depth": "the sample filters out binned formats, so a binned 1920-wide depth format exists; "
+                    "depth size as the unbinned format",
+    "fps": "LiDAR depth at 30 fps, video no faster",
+}
+
+
+def lidar_formats(measured):
+    """The LiDAR camera's formats. `measured`: the device is the one the public dumps come from
+    (iPhone 15 Pro); otherwise the same facts are carried over and marked modelled."""
     prov = f"{M}: LiDAR depth sizes are not in the spec"
+    src = LIDAR_SOURCES
+    if measured:
+        dump = f"measured: {src['dump']}"
+        depth_size = f"measured: {src['depth']}"
+    else:
+        dump = f"{M}: as on iPhone 15 Pro, no public format list of this device; {src['dump']}"
+        depth_size = f"{M}: as on iPhone 15 Pro Max, no public figure for this device; {src['depth']}"
+    fps = f"{M}: {src['fps']}"
+    spaces = f"{M}: typical iPhone format list"
+    binned_prov = {"default": dump, "depth": f"{M}: {src['binned_depth']}", "fps_ranges": fps, "color_spaces": spaces}
+    unbinned_prov = {"default": f"{D}: {src['sample']}", "binned": dump, "video_hdr": dump, "photo_px": dump,
+                     "depth": depth_size, "fps_ranges": fps, "color_spaces": spaces}
     return [
         fmt_entry("1440x1080-420f", (1440, 1080), "420f", [[1, 30]], ["sRGB", "P3_D65"], [[4032, 3024]], hq=True,
                   depth=depth_list([(320, 240)], 30), prov=prov),
         fmt_entry("1920x1080-420f", (1920, 1080), "420f", [[1, 30]], ["sRGB", "P3_D65"], [[1920, 1080]],
                   depth=depth_list([(320, 180)], 30), prov=prov),
+        fmt_entry("1920x1440-420f-binned", (1920, 1440), "420f", [[1, 30]], ["sRGB", "P3_D65"],
+                  [[1920, 1440], [2016, 1512]], depth=depth_list([(320, 240)], 30), prov=binned_prov,
+                  facts={"binned": True, "video_hdr": False}),
+        fmt_entry("1920x1440-420f", (1920, 1440), "420f", [[1, 30]], ["sRGB", "P3_D65"],
+                  [[1920, 1440], [4032, 3024]], depth=depth_list([(320, 240)], 30), prov=unbinned_prov,
+                  facts={"binned": False, "video_hdr": True}),
     ]
 
 
@@ -389,7 +444,7 @@ def iphone_15_pro():
                      back_formats([[4032, 3024]], dual=True, depth43=d43, depth169=d169),
                      BACK_PRESETS, ["off", "on", "auto"], features(constituents=True, intrinsic=False),
                      disparity(12.78, "spec §2.1 [O]: triple cameras report depth formats"))
-    lidar = depth_cam("back-lidar", "builtInLiDARDepthCamera", "back", "back-wide", lidar_formats(),
+    lidar = depth_cam("back-lidar", "builtInLiDARDepthCamera", "back", "back-wide", lidar_formats(measured=True),
                       {"photo": "1440x1080-420f", "high": "1920x1080-420f"}, ["off", "on", "auto"], features(), LIDAR)
     front = physical("front-wide", "builtInWideAngleCamera", "front", 23, 1.9, (4032, 3024), 1.0, None,
                      [0, 0, 0], -0.03, 0.005, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
@@ -418,7 +473,7 @@ def ipad_pro_m4():
     wide = physical("back-wide", "builtInWideAngleCamera", "back", 28, 1.8, (4032, 3024), 1.22, None, [0, 0, 0],
                     -0.02, 0.003, 0, 6000, 2.5, 25, spec, back_formats([[4032, 3024]], k4_fps=60), BACK_PRESETS,
                     ["off", "on", "auto"], features(cc=True, note=cc_note))
-    lidar = depth_cam("back-lidar", "builtInLiDARDepthCamera", "back", "back-wide", lidar_formats(),
+    lidar = depth_cam("back-lidar", "builtInLiDARDepthCamera", "back", "back-wide", lidar_formats(measured=False),
                       {"photo": "1440x1080-420f", "high": "1920x1080-420f"}, ["off", "on", "auto"], features(), LIDAR)
     front = physical("front-wide", "builtInWideAngleCamera", "front", 14, 2.4, (4032, 3024), 1.0, None,
                      [0, 0, 0], -0.08, 0.015, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
@@ -449,7 +504,7 @@ def ipad_10th_gen():
 
 INLINE = {"provenance", "sensor_px", "reference_px", "translation_mm", "center_px", "video_px", "fps_ranges",
           "color_spaces", "photo_px", "flash_modes", "constituents", "spectrum", "position_mm", "pixel_formats",
-          "size_px", "calibration_provenance"}
+          "size_px", "calibration_provenance", "stabilization_modes", "intrinsic_reference_px"}
 
 
 def emit(obj, indent=0, key=None):

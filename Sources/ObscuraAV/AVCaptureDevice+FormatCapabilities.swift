@@ -36,9 +36,16 @@ extension AVCaptureDevice.Format {
         }
     }
 
-    /// The horizontal field of view in degrees, from the camera intrinsics at the format's size:
-    /// 2·atan(w / (2·fx)) (spec §2.3 [I derivation]). KVO-free: a format never changes.
+    /// The horizontal field of view in degrees: the profile's `field_of_view_deg`, what the real
+    /// device reports (spec §2.3 [D]); otherwise from the camera intrinsics at the format's size,
+    /// 2·atan(w / (2·fx)) (our derivation [I]). KVO-free: a format never changes.
     public var videoFieldOfView: Float {
+        if let stated = profile.capabilities.fieldOfViewDegrees { return Float(stated) }
+        return derivedFieldOfView
+    }
+
+    /// 2·atan(w / (2·fx)) at the format's size; 0 when the camera cannot be modelled.
+    private var derivedFieldOfView: Float {
         guard let model = cameraModel, model.fx > 0 else { return 0 }
         return Float(2 * atan(Double(model.width) / (2 * model.fx)) * 180 / Double.pi)
     }
@@ -48,10 +55,19 @@ extension AVCaptureDevice.Format {
     /// ideal pinhole sees it (the fixed point of r = R / (1 + m(r)), R the distance from the
     /// distortion centre to the edge along the centre row); where the corrected edge falls inside
     /// the frame the correction crops to it, elsewhere the frame keeps its edge (our derivation
-    /// [I]). Equal to `videoFieldOfView` without a distortion table.
+    /// [I]). Equal to `videoFieldOfView` without a distortion table. Where the profile states the
+    /// field of view, the correction keeps the same proportion of it.
     public var geometricDistortionCorrectedVideoFieldOfView: Float {
+        guard let stated = profile.capabilities.fieldOfViewDegrees else { return derivedCorrectedFieldOfView }
+        let derived = derivedFieldOfView
+        guard derived > 0 else { return Float(stated) }
+        return Float(stated) * derivedCorrectedFieldOfView / derived
+    }
+
+    /// The distortion-corrected field of view from the camera model.
+    private var derivedCorrectedFieldOfView: Float {
         guard let model = cameraModel, model.fx > 0 else { return 0 }
-        guard let distortion = model.distortion else { return videoFieldOfView }
+        guard let distortion = model.distortion else { return derivedFieldOfView }
         let rMax = distortion.maximumRadius(width: model.width, height: model.height)
         func corrected(_ distorted: Double) -> Double {
             var r = distorted
@@ -106,19 +122,30 @@ extension AVCaptureDevice.Format {
     /// The highest ISO: the top of ISP auto-exposure's range, 64 × base (six stops of gain) [I].
     public var maxISO: Float { Float(cameraModel.map { AutoExposure(noise: $0.noise).isoRange.upperBound } ?? 0) }
 
-    /// Whether frames are read out binned: the sensor has at least twice the format's pixels in its
-    /// limiting direction, so 2 × 2 pixels can sum into one [I].
-    public var isVideoBinned: Bool { mediaType == .video && videoZoomFactorUpscaleThreshold >= 2 }
+    /// Whether frames are read out binned: the profile's `binned`, what the real device reports
+    /// (spec §2.3 [D]). A profile that states nothing gets our heuristic [I]: the sensor has at
+    /// least twice the format's pixels in its limiting direction, so 2 × 2 pixels can sum into one.
+    /// Depth formats are never binned video.
+    public var isVideoBinned: Bool {
+        guard mediaType == .video else { return false }
+        return profile.capabilities.binned ?? (videoZoomFactorUpscaleThreshold >= 2)
+    }
 
-    /// Whether video HDR is available: false. The sensor renders one exposure per frame and the
-    /// device offers no `isVideoHDREnabled`, and supported means delivered (spec §3.1 [I]).
+    /// Whether video HDR is available: false on every format. The profile's `video_hdr` records what
+    /// the real device reports (spec §2.3 [D]), but the emulator renders one exposure per frame, so
+    /// HDR video is not delivered, and supported means delivered (our choice [I]).
     public var isVideoHDRSupported: Bool { false }
 
-    /// Whether a stabilisation mode is available. `.off` always; the others need sensor margin
-    /// to crop into: 10 % for standard, cinematic, preview-optimised and automatic, 25 % (and at
-    /// most 60 fps) for the extended modes (our choice [I]).
+    /// Whether a stabilisation mode is available. `.off` always. Otherwise the profile's
+    /// `stabilization_modes`, what the real device reports (spec §2.3 [D]); a profile that states
+    /// nothing gets our choice [I]: the modes need sensor margin to crop into, 10 % for standard,
+    /// cinematic, preview-optimised and automatic, 25 % (and at most 60 fps) for the extended modes.
     public func isVideoStabilizationModeSupported(_ videoStabilizationMode: AVCaptureVideoStabilizationMode) -> Bool {
         guard mediaType == .video else { return videoStabilizationMode == .off }
+        if videoStabilizationMode == .off { return true }
+        if let stated = profile.capabilities.stabilizationModes {
+            return stated.contains(videoStabilizationMode.profileMode)
+        }
         let margin = videoZoomFactorUpscaleThreshold
         switch videoStabilizationMode {
         case .off: return true
@@ -129,6 +156,18 @@ extension AVCaptureDevice.Format {
 }
 
 extension AVCaptureDevice.Format {
+    /// The dimensions the calibration of this format's pictures and depth maps refers to
+    /// (`intrinsicMatrixReferenceDimensions`, spec §10): the profile's `intrinsic_reference_px`,
+    /// what the real device reports; otherwise the centred crop of the sensor's reference
+    /// dimensions at the format's aspect ratio, same pixel pitch, so that a 16:9 format refers to
+    /// the 16:9 band of a 4:3 sensor and intrinsics rescale alike on both axes (our derivation [I]).
+    /// Nil when the camera has no intrinsics.
+    var intrinsicReferenceDimensions: Dimensions? {
+        if let stated = profile.capabilities.intrinsicReference { return stated }
+        guard let reference = optics.physicalCamera?.intrinsics?.reference else { return nil }
+        return reference.centredCrop(toAspectOf: profile.video)
+    }
+
     /// fx over the image width: the field of view's measure that compares cameras' zoom.
     var normalisedFocalLength: Double? {
         guard let model = cameraModel, model.width > 0 else { return nil }

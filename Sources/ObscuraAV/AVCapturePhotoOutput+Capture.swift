@@ -178,7 +178,11 @@ extension AVCapturePhotoOutput {
         request.keepsMosaic = main.keepsMosaic
         var memberExtras = extras
         memberExtras.visibleFraction = fraction
-        if calibration { memberExtras.calibration = try? CameraCalibration(device: profile, camera: member.camera) }
+        // The calibration refers to the part of the sensor the photo shows (spec §10 [I]).
+        if calibration {
+            memberExtras.calibration = (try? CameraCalibration(device: profile, camera: member.camera))?
+                .cropped(toAspectOf: main.dimensions)
+        }
         return ConstituentPhoto(pending: PendingRender(request), sourceType: member.deviceType, extras: memberExtras)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Devices
 
 /// How video is stabilised (Apple's raw values). Formats say which they support
 /// (`AVCaptureDevice.Format.isVideoStabilizationModeSupported(_:)`).
@@ -30,6 +31,21 @@ extension AVCaptureVideoStabilizationMode {
         case .off, .auto: return 1
         case .standard, .cinematic, .previewOptimized: return 1.1
         case .cinematicExtended, .cinematicExtendedEnhanced: return 1.25
+        }
+    }
+}
+
+extension AVCaptureVideoStabilizationMode {
+    /// The profile's spelling of the mode (`stabilization_modes`, spec §2.3).
+    var profileMode: StabilizationMode {
+        switch self {
+        case .off: return .off
+        case .standard: return .standard
+        case .cinematic: return .cinematic
+        case .cinematicExtended: return .cinematicExtended
+        case .previewOptimized: return .previewOptimized
+        case .cinematicExtendedEnhanced: return .cinematicExtendedEnhanced
+        case .auto: return .auto
         }
     }
 }

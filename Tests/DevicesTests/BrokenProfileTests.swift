@@ -54,6 +54,21 @@ import Testing
         Case(
             file: "shading-natural-law", line: 17, column: 24,
             fragment: "shading.natural: the natural fall-off is 'cos4' (the cos⁴ law), found cos3"),
+        Case(
+            file: "format-binned-type", line: 25, column: 17,
+            fragment: "cameras[0] (back-wide).formats[0].binned: expected true or false"),
+        Case(
+            file: "format-stabilization-typo", line: 25, column: 46,
+            fragment: "unknown value 'cinematicExtnded'; did you mean 'cinematicExtended'?"),
+        Case(
+            file: "format-stabilization-without-off", line: 25, column: 30,
+            fragment: "formats[0].stabilization_modes: stabilization modes must include 'off'"),
+        Case(
+            file: "format-field-of-view", line: 25, column: 28,
+            fragment: "formats[0].field_of_view_deg: a field of view lies between 0 and 180 degrees, found 200"),
+        Case(
+            file: "format-intrinsic-reference", line: 25, column: 33,
+            fragment: "intrinsic reference 4000x2250 does not have the video format's aspect ratio (1440x1080)"),
     ]
 
     @Test(arguments: cases)

@@ -99,6 +99,31 @@ import Testing
         #expect(try profile("iphone-7-plus").cameras(ofType: .builtInTrueDepthCamera).isEmpty)
     }
 
+    /// Apple's LiDAR sample takes the last 1920-wide, full-range, unbinned format with depth and its
+    /// last DepthFloat16 depth format, and stops without them: every LiDAR camera states such a
+    /// format, with a binned 1920 × 1440 twin as the iPhone 15 Pro's format list shows (spec §2.3).
+    @Test func everyLiDARCameraHasTheSampleFormats() throws {
+        var cameras = 0
+        for profile in try catalog.loadAll() {
+            for camera in profile.cameras(ofType: .builtInLiDARDepthCamera) {
+                cameras += 1
+                let unbinned = camera.formats.last {
+                    $0.video.width == 1920 && $0.pixelFormat == .yuv420FullRange && $0.capabilities.binned == false
+                        && !$0.depthFormats.isEmpty
+                }
+                let format = try #require(unbinned, "\(profile.id): no unbinned 1920-wide 420f depth format")
+                #expect(format.video == Dimensions(width: 1920, height: 1440))
+                let depth = try #require(format.depthFormats.last { $0.pixelFormats.contains(.depthFloat16) })
+                #expect(depth.dimensions == Dimensions(width: 320, height: 240))
+                #expect(depth.pixelFormats.contains(.depthFloat32))
+                #expect(format.provenance.of("binned").note.contains("react-native-vision-camera/issues/2642"))
+                let binned = camera.formats.filter { $0.video == format.video && $0.capabilities.binned == true }
+                #expect(binned.count == 1, "\(profile.id)")
+            }
+        }
+        #expect(cameras == 2)
+    }
+
     /// Constituents in Apple's order, shortest focal length first (spec §2.2).
     @Test func constituentOrder() throws {
         let p15 = try profile("iphone-15-pro")

@@ -4,7 +4,8 @@ import ObscuraSupport
 enum FormatReader {
     static let keys = [
         "id", "video_px", "pixel_format", "fps_ranges", "color_spaces", "photo_px", "highest_photo_quality", "depth",
-        "constant_color", "provenance",
+        "constant_color", "binned", "field_of_view_deg", "stabilization_modes", "video_hdr", "intrinsic_reference_px",
+        "provenance",
     ]
     static let depthKeys = ["size_px", "pixel_formats", "max_fps"]
 
@@ -54,6 +55,42 @@ enum FormatReader {
             photoDimensions: try map.required("photo_px").sequence().map { try $0.dimensions() },
             highestPhotoQuality: try map.optional("highest_photo_quality")?.bool() ?? false,
             depthFormats: depthFormats, constantColor: try map.optional("constant_color")?.bool(),
+            capabilities: try capabilities(map, video: video),
             provenance: try ProvenanceReader.read(map, sectionKeys: keys))
+    }
+
+    /// The facts a real device reports for the format (spec §2.3); absent keys stay nil and are
+    /// derived from the camera.
+    static func capabilities(_ map: YAMLMapping, video: Dimensions) throws -> FormatCapabilities {
+        var facts = FormatCapabilities()
+        facts.binned = try map.optional("binned")?.bool()
+        facts.videoHDR = try map.optional("video_hdr")?.bool()
+        if let node = map.optional("field_of_view_deg") {
+            let degrees = try node.double()
+            guard degrees > 0 && degrees < 180 else {
+                throw node.error("a field of view lies between 0 and 180 degrees, found \(degrees)")
+            }
+            facts.fieldOfViewDegrees = degrees
+        }
+        if let node = map.optional("stabilization_modes") {
+            let modes = try node.choices(StabilizationMode.self)
+            // Every format can run unstabilised (spec §2.3 [D]: `.off` is always supported).
+            guard modes.contains(.off) else {
+                throw node.error("stabilization modes must include 'off': every format can run without stabilisation")
+            }
+            facts.stabilizationModes = modes
+        }
+        if let node = map.optional("intrinsic_reference_px") {
+            let reference = try node.dimensions()
+            // The calibration refers to the picture the format delivers, so it has its aspect ratio;
+            // 0.5 % allows sides rounded to whole pixels (spec §10).
+            if abs(reference.aspectRatio / video.aspectRatio - 1) > 0.005 {
+                throw node.error(
+                    "intrinsic reference \(reference) does not have the video format's aspect ratio (\(video)); "
+                        + "it is the part of the sensor the format shows (spec §10)")
+            }
+            facts.intrinsicReference = reference
+        }
+        return facts
     }
 }

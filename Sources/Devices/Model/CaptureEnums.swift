@@ -48,6 +48,12 @@ public enum DepthPixelFormat: String, Sendable, Hashable, Codable, CaseIterable 
     }
 }
 
+/// Video stabilisation modes, spelled as `AVCaptureVideoStabilizationMode`'s Swift case names
+/// (spec §2.3).
+public enum StabilizationMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case off, standard, cinematic, cinematicExtended, previewOptimized, cinematicExtendedEnhanced, auto
+}
+
 /// Session presets other than `.inputPriority`, spelled as Apple's Swift names (spec §1.1).
 public enum SessionPreset: String, Sendable, Hashable, Codable, CodingKeyRepresentable, CaseIterable, Comparable {
     case photo, high, medium, low

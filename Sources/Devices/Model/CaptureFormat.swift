@@ -50,6 +50,9 @@ public struct CaptureFormat: Sendable, Hashable, Codable {
     /// Per-format override of the camera's Constant Color support (spec §11: support depends on
     /// camera and format); nil inherits the camera's value.
     public var constantColor: Bool?
+    /// Binning, field of view, stabilisation, HDR and calibration reference as a real device reports
+    /// them; what the profile leaves out is derived from the camera.
+    public var capabilities: FormatCapabilities
     /// Where each value comes from.
     public var provenance: ProvenanceMap
 
@@ -57,7 +60,8 @@ public struct CaptureFormat: Sendable, Hashable, Codable {
     public init(
         id: String, video: Dimensions, pixelFormat: VideoPixelFormat, frameRateRanges: [FrameRateRange],
         colorSpaces: [CaptureColorSpace], photoDimensions: [Dimensions], highestPhotoQuality: Bool,
-        depthFormats: [DepthFormat], constantColor: Bool?, provenance: ProvenanceMap
+        depthFormats: [DepthFormat], constantColor: Bool?, capabilities: FormatCapabilities = FormatCapabilities(),
+        provenance: ProvenanceMap
     ) {
         self.id = id
         self.video = video
@@ -68,6 +72,7 @@ public struct CaptureFormat: Sendable, Hashable, Codable {
         self.highestPhotoQuality = highestPhotoQuality
         self.depthFormats = depthFormats
         self.constantColor = constantColor
+        self.capabilities = capabilities
         self.provenance = provenance
     }
 

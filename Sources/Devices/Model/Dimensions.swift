@@ -17,6 +17,16 @@ public struct Dimensions: Sendable, Hashable, Codable, CustomStringConvertible, 
     /// Number of pixels.
     public var area: Int { width * height }
 
+    /// The largest centred region of these dimensions with `other`'s aspect ratio, at the same pixel
+    /// pitch: how a 16:9 format is cut from a 4:3 sensor. Sides round to whole pixels.
+    public func centredCrop(toAspectOf other: Dimensions) -> Dimensions {
+        guard other.width > 0, other.height > 0 else { return self }
+        if other.aspectRatio >= aspectRatio {
+            return Dimensions(width: width, height: Int((Double(width) / other.aspectRatio).rounded()))
+        }
+        return Dimensions(width: Int((Double(height) * other.aspectRatio).rounded()), height: height)
+    }
+
     /// `WxH`.
     public var description: String { "\(width)x\(height)" }
 

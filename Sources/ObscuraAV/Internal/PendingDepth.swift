@@ -17,12 +17,14 @@ final class PendingDepth: @unchecked Sendable {
     let dimensions: Dimensions
     let format: DepthPixelFormat
     let filtered: Bool
+    /// The dimensions the map's calibration refers to: the active format's (spec §10).
+    let reference: Dimensions?
     private let lock = NSLock()
     private var result: DepthMap??
 
     init(
         profile: DeviceProfile, camera: CameraProfile, scene: String, seed: UInt64, dimensions: Dimensions,
-        format: DepthPixelFormat, filtered: Bool
+        format: DepthPixelFormat, filtered: Bool, reference: Dimensions? = nil
     ) {
         self.profile = profile
         self.camera = camera
@@ -31,6 +33,7 @@ final class PendingDepth: @unchecked Sendable {
         self.dimensions = dimensions
         self.format = format
         self.filtered = filtered
+        self.reference = reference
     }
 
     /// The request's photo depth for a device's active depth format; nil when the device has none.
@@ -40,7 +43,8 @@ final class PendingDepth: @unchecked Sendable {
         guard let (streaming, pixelFormat) = device.activeDepthDataFormat?.depthProfile else { return nil }
         return PendingDepth(
             profile: device.deviceProfile, camera: device.camera, scene: scene, seed: seed,
-            dimensions: DepthResolution.photo(streaming: streaming.dimensions), format: pixelFormat, filtered: filtered)
+            dimensions: DepthResolution.photo(streaming: streaming.dimensions), format: pixelFormat, filtered: filtered,
+            reference: device.activeFormat.intrinsicReferenceDimensions)
     }
 
     /// The map; nil if the camera's depth model cannot be built.
@@ -49,7 +53,7 @@ final class PendingDepth: @unchecked Sendable {
             if let result { return result }
             let made = StreamRendering.shared.depth(
                 device: profile, camera: camera, width: dimensions.width, height: dimensions.height, format: format,
-                filtered: filtered, scene: scene, seed: seed, caches: false)
+                filtered: filtered, scene: scene, seed: seed, reference: reference, caches: false)
             result = .some(made)
             if made == nil {
                 Emulation.shared.record(

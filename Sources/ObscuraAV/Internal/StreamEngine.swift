@@ -470,7 +470,8 @@ final class SessionStream: @unchecked Sendable {
         guard
             var map = StreamRendering.shared.depth(
                 device: device.deviceProfile, camera: device.camera, width: depth.dimensions.width,
-                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene, seed: Emulation.shared.seed)
+                height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene,
+                seed: Emulation.shared.seed, reference: device.activeFormat.intrinsicReferenceDimensions)
         else { return nil }
         if filtered {
             let id = ObjectIdentifier(output)

@@ -134,16 +134,22 @@ final class StreamRendering: @unchecked Sendable {
     /// devices, structured light for TrueDepth, time of flight densified for LiDAR. Filtering
     /// fills holes guided by the image (ISP `DepthHoleFilling`). Nil without a depth capability.
     /// Photos pass `caches: false`: each capture has its own seed, so caching would only grow.
+    /// The map's calibration refers to `reference`, the active video format's intrinsic reference
+    /// dimensions (spec §10); without one, to the centred crop of the sensor at the map's aspect.
     func depth(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, format: DepthPixelFormat, filtered: Bool,
-        scene: String, seed: UInt64, caches: Bool = true
+        scene: String, seed: UInt64, reference: Dimensions? = nil, caches: Bool = true
     ) -> DepthMap? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(format.rawValue)/\(filtered)/\(scene)/\(seed)"
+        let key =
+            "\(device.id)/\(camera.id)/\(width)x\(height)/\(format.rawValue)/\(filtered)/\(scene)/\(seed)"
+            + "/\(reference?.description ?? "crop")"
         if let cached = lock.withLock({ depths[key] }) { return cached }
         guard let capability = camera.depth,
             let model = try? CameraModel(device: device, camera: camera, width: width, height: height)
         else { return nil }
-        let calibration = try? CameraCalibration(device: device, camera: camera)
+        let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
+            reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+        }
         let renderer = Renderer(
             scene: Self.scene(scene), camera: model, flash: nil,
             options: RenderOptions(softShadowSamples: 1, keepsComponents: false))

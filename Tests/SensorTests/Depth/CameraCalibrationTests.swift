@@ -77,4 +77,25 @@ struct CameraCalibrationTests {
         // Outside the source the fill value appears: the corner maps beyond the image.
         #expect(rectified[0, 0].isNaN)
     }
+
+    /// A 16:9 crop of a 16 × 12 reference keeps the pitch and the focal lengths and moves the principal
+    /// point and distortion centre up by the 1.5 rows cut from the top; scaling to half the width
+    /// halves the focal lengths and doubles the pixel size (spec §10).
+    @Test func reframingCropsAndScalesByHand() {
+        let c = CameraCalibration(
+            fx: 20, fy: 20, cx: 8, cy: 6, referenceWidth: 16, referenceHeight: 12, pixelSizeMM: 0.001,
+            lookupTable: [0, 0.1], inverseLookupTable: [0, -0.1], distortionCenter: SIMD2(8.5, 5.5))
+        let band = c.cropped(toAspectOf: Dimensions(width: 1920, height: 1080))
+        #expect(band.referenceWidth == 16 && band.referenceHeight == 9)
+        #expect(band.fx == 20 && band.fy == 20 && band.pixelSizeMM == 0.001)
+        #expect(band.cx == 8 && band.cy == 4.5)
+        #expect(band.distortionCenter == SIMD2(8.5, 4))
+        // Per-axis rescaling to a 320 × 180 map gives one focal length.
+        #expect(band.fx * 320 / band.referenceWidth == band.fy * 180 / band.referenceHeight)
+
+        let half = c.reframed(to: Dimensions(width: 8, height: 6))
+        #expect(half.fx == 10 && half.fy == 10 && half.cx == 4 && half.cy == 3)
+        #expect(half.pixelSizeMM == 0.002)
+        #expect(half.lookupTable == c.lookupTable)
+    }
 }

@@ -69,6 +69,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     weak var depthZoomDevice: AVCaptureDevice?
     /// The readiness coordinators watching this output (spec §3.3).
     let readinessCoordinators = WeakObjects<AVCapturePhotoOutputReadinessCoordinator>()
+    /// `setPreparedPhotoSettingsArray`'s state (`AVCapturePhotoOutput+Preparation.swift`).
+    let preparation = PhotoPreparation()
     /// Where processing runs when responsive capture lets captures overlap (spec §3.3).
     let processingQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.processing")
 

@@ -442,7 +442,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
 
     /// A photo output's readiness follows whether the session runs (spec §3.3 [D]).
     private func photoReadinessMayHaveChanged() {
-        for case let photo as AVCapturePhotoOutput in outputs { photo.readinessMayHaveChanged() }
+        for case let photo as AVCapturePhotoOutput in outputs {
+            photo.readinessMayHaveChanged()
+            if isRunning { photo.sessionDidStartRunning() }
+        }
     }
 
     /// Begins an interruption of a running session (spec §1.3 [D]); emulator control.

@@ -531,3 +531,47 @@ extension DropIn {
     }
 }
 
+
+extension DropIn {
+    /// `setPreparedPhotoSettingsArray` as apps call it before and after starting the session.
+    @Suite struct PreparedPhotoSettingsTests {
+        final class Outcomes: @unchecked Sendable {
+            private let lock = NSLock()
+            private var values: [String: Bool] = [:]
+            let arrived = DispatchSemaphore(value: 0)
+            func record(_ name: String, _ value: Bool) {
+                lock.withLock { values[name] = value }
+                arrived.signal()
+            }
+            subscript(name: String) -> Bool? { lock.withLock { values[name] } }
+        }
+
+        // spec §3.1 [D]: before the session runs the handler waits; a second call completes the first
+        // with false; the session's start completes the second with true.
+        @Test func preparationWaitsForTheSessionAndASecondCallSupersedesTheFirst() throws {
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: camera)
+            if session.canAddInput(input) { session.addInput(input) }
+            let output = AVCapturePhotoOutput()
+            if session.canAddOutput(output) { session.addOutput(output) }
+            session.commitConfiguration()
+            let outcomes = Outcomes()
+            output.setPreparedPhotoSettingsArray([AVCapturePhotoSettings()]) { ok, _ in outcomes.record("first", ok) }
+            #expect(outcomes.arrived.wait(timeout: .now() + 0.3) == .timedOut)
+            let settings = AVCapturePhotoSettings()
+            output.setPreparedPhotoSettingsArray([settings]) { ok, _ in outcomes.record("second", ok) }
+            #expect(outcomes.arrived.wait(timeout: .now() + 10) == .success)
+            #expect(outcomes["first"] == false && outcomes["second"] == nil)
+            session.startRunning()
+            defer { session.stopRunning() }
+            #expect(outcomes.arrived.wait(timeout: .now() + 10) == .success)
+            #expect(outcomes["second"] == true)
+            #expect(output.preparedPhotoSettingsArray.map(\.uniqueID) == [settings.uniqueID])
+            output.setPreparedPhotoSettingsArray([]) { ok, _ in outcomes.record("release", ok) }
+            #expect(outcomes.arrived.wait(timeout: .now() + 10) == .success)
+            #expect(outcomes["release"] == true && output.preparedPhotoSettingsArray.isEmpty)
+        }
+    }
+}

@@ -105,6 +105,8 @@ let package = Package(
             name: "StreamingBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/StreamingBenchmark"),
         // Release-build 12 MP photo benchmark through the capture API, run by tools/bench-photo.sh; not a test.
         .executableTarget(name: "PhotoBenchmark", dependencies: ["AVFoundation"], path: "Benchmarks/PhotoBenchmark"),
+        // Memory over time under parallel session lifecycles, run by tools/soak.sh; not a test.
+        .executableTarget(name: "SoakTest", dependencies: ["AVFoundation"], path: "Benchmarks/SoakTest"),
 
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),

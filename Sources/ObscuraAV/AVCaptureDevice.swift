@@ -40,7 +40,14 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     var statusState = StatusState()
     struct StatusState { var automaticHDR = true }
     /// The session whose input holds this device; told when the client picks a format (spec §1.1).
-    weak var owningSession: AVCaptureSession?
+    var owningSession: AVCaptureSession? {
+        get { owningSessionLock.withLock { owningSessionReference } }
+        set { owningSessionLock.withLock { owningSessionReference = newValue } }
+    }
+    /// Sessions on several threads may take the same camera at once (tests in one world); a weak
+    /// reference written from two threads at once is a data race, so it is written under a lock.
+    private let owningSessionLock = NSLock()
+    private weak var owningSessionReference: AVCaptureSession?
 
     init(camera: CameraProfile, profile: DeviceProfile, isMicrophone: Bool = false) {
         self.camera = camera

@@ -108,17 +108,20 @@ let package = Package(
         // Memory over time under parallel session lifecycles, run by tools/soak.sh; not a test.
         .executableTarget(name: "SoakTest", dependencies: ["AVFoundation"], path: "Benchmarks/SoakTest"),
 
+        // The tests' check for optional programs and libraries (exiftool, FFmpeg, …), shared by the test
+        // targets that need one: skip naming the package, or fail under OBSCURA_REQUIRE_TOOLS=1.
+        .target(name: "ExternalTools", path: "Tests/ExternalTools"),
         .testTarget(name: "SpectraTests", dependencies: ["Spectra"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], resources: [.copy("Corpus")]),
+        .testTarget(name: "ImagingTests", dependencies: ["ExternalTools", "Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ObscuraSupport"], resources: [.copy("Broken")]),
         .testTarget(
             name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
-        .testTarget(name: "DropInTests", dependencies: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
-        .testTarget(name: "ObscuraCLITests", dependencies: ["ObscuraCLI", "obscura"]),
+        .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the DocC catalogue as text: every spec citation must resolve.
         .testTarget(name: "DocumentationTests"),
     ],

@@ -5,7 +5,7 @@
 # The growing corpus is kept in Fuzz/.work/TARGET/corpus (reused by the next run); findings (crash-*, oom-*,
 # timeout-*, slow-unit-*) go to Fuzz/crashes/TARGET/. Seeds are the shipped files and the test corpora.
 # Environment: FUZZ_RSS_MB (default 2048), FUZZ_MAX_LEN (default 65536 bytes), FUZZ_TIMEOUT (seconds per input,
-# default 10), FUZZ_SKIP_BUILD=1 to run the binary already built.
+# default 10; 120 for scenario), FUZZ_SKIP_BUILD=1 to run the binary already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,6 +56,10 @@ case "$target" in
     output) copy_seeds Fuzz/Seeds/output/* ;;
 esac
 
+# The scenario target runs what it loads, photos and streams included: an input takes seconds, not
+# milliseconds, so it gets two minutes before it counts as a hang.
+default_timeout=10
+[ "$target" = scenario ] && default_timeout=120
 log="$work/last-run.log"
 before=$(ls "$crashes" | wc -l)
 # New inputs go to the first directory only; the seeds stay as shipped.
@@ -64,7 +68,7 @@ set +e
     -max_total_time=$((minutes * 60)) \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len="${FUZZ_MAX_LEN:-65536}" \
-    -timeout="${FUZZ_TIMEOUT:-10}" \
+    -timeout="${FUZZ_TIMEOUT:-$default_timeout}" \
     -artifact_prefix="$crashes/" \
     -print_final_stats=1 \
     "$@" 2>&1 | tee "$log" | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE)'

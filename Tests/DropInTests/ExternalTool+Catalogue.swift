@@ -1,4 +1,5 @@
 import AVFoundation
+import ExternalTools
 
 /// What the drop-in tests need beyond the package (see `ExternalTool`).
 extension ExternalTool {

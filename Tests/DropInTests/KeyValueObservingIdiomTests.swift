@@ -1,4 +1,5 @@
 import AVFoundation
+import ExternalTools
 import Foundation
 import Testing
 

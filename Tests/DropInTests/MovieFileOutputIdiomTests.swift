@@ -1,5 +1,6 @@
 import AVFoundation
 import CoreMedia
+import ExternalTools
 import Foundation
 import Testing
 

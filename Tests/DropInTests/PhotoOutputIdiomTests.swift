@@ -1,6 +1,7 @@
 import AVFoundation
 import CoreMedia
 import CoreVideo
+import ExternalTools
 import Foundation
 import Testing
 

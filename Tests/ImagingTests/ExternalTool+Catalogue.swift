@@ -1,3 +1,4 @@
+import ExternalTools
 /// What the Imaging tests need beyond the package (see `ExternalTool`).
 extension ExternalTool {
     /// Python, whose own zlib decodes the PNG encoder's output independently of libpng.

@@ -1,3 +1,4 @@
+import ExternalTools
 import Foundation
 import Imaging
 import Testing

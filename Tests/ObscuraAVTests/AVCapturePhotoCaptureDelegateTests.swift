@@ -1,6 +1,7 @@
-import Obscura
+import ExternalTools
 import Foundation
 import Imaging
+import Obscura
 import ObscuraAV
 import Testing
 

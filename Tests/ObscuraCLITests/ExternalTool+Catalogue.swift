@@ -1,3 +1,4 @@
+import ExternalTools
 /// What the command-line tests need beyond the package (see `ExternalTool`).
 extension ExternalTool {
     /// libxml2's xmllint, which checks the JUnit reports against their schema.

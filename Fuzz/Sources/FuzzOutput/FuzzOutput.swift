@@ -53,6 +53,10 @@ public func fuzzOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     let before = Set((try? fm.contentsOfDirectory(atPath: sandbox)) ?? [])
+    // What the destination's manifest named before the run: only those entries may be replaced.
+    let earlierManifest = fm.contents(atPath: destination + "/.obscura-manifest.json").map {
+        String(decoding: $0, as: UTF8.self)
+    }
     if let output = try? OutputDirectory(path: destination, force: force) {
         for request in requests {
             switch request.first {
@@ -70,9 +74,8 @@ public func fuzzOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         fatalError("an entry appeared beside the destination or the guard changed: \(after.symmetricDifference(before))")
     }
     for (name, content) in users where fm.contents(atPath: destination + "/" + name) != content {
-        // A user's file may only be gone if the pre-run manifest listed it as the earlier run's.
-        let manifest = fm.contents(atPath: destination + "/.obscura-manifest.json").map { String(decoding: $0, as: UTF8.self) }
-        if manifest?.contains("\"\(name)\"") != true { fatalError("the user's file \(name) was lost or changed") }
+        // A user's file may only be gone if the manifest before the run listed it as the earlier run's.
+        if earlierManifest?.contains("\"\(name)\"") != true { fatalError("the user's file \(name) was lost or changed") }
     }
     return 0
 }

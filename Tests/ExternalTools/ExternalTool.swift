@@ -6,27 +6,26 @@ import Testing
 ///
 /// A test that needs a missing one is skipped with the Debian package that installs it. With
 /// `OBSCURA_REQUIRE_TOOLS=1` in the environment, as `.ci/run` sets it, the test fails instead, so that a
-/// run cannot pass by skipping. Test targets cannot share code, so each target that needs this keeps an
-/// identical copy of this file (`ExternalToolCopiesTests` compares them) and lists its own tools in
-/// `ExternalTool+Catalogue.swift`.
-struct ExternalTool: Sendable {
+/// run cannot pass by skipping. This small target is shared by the test targets; each lists its own tools
+/// in its `ExternalTool+Catalogue.swift`.
+public struct ExternalTool: Sendable {
     /// What a person would look for: `exiftool`, `FFmpeg's libraries`.
-    let name: String
+    public let name: String
     /// The Debian packages that install it, for `apt-get install`.
-    let packages: String
+    public let packages: String
     /// Where the program is, or the library's name; nil when it is missing.
-    let location: String?
+    public let location: String?
 
-    var isPresent: Bool { location != nil }
+    public var isPresent: Bool { location != nil }
 
     /// Whether a missing tool fails a test rather than skipping it.
-    static let mustBePresent = ProcessInfo.processInfo.environment["OBSCURA_REQUIRE_TOOLS"] == "1"
+    public static let mustBePresent = ProcessInfo.processInfo.environment["OBSCURA_REQUIRE_TOOLS"] == "1"
 
     /// The skip's reason, naming the packages.
-    var absence: String { "missing \(name): apt-get install \(packages)" }
+    public var absence: String { "missing \(name): apt-get install \(packages)" }
 
     /// Something present exactly when `present` holds, such as a codec the API offers.
-    init(_ name: String, packages: String, present: Bool) {
+    public init(_ name: String, packages: String, present: Bool) {
         self.name = name
         self.packages = packages
         location = present ? name : nil
@@ -41,7 +40,7 @@ struct ExternalTool: Sendable {
     /// A program found as a shell finds it (`PATH`, then the usual folders), under `name` or one of the
     /// `alternatives`, that exits 0 when asked its version. A file that is there but cannot run (a broken
     /// installation, `/dev/null` bound over it, which `isExecutableFile` may still accept) counts as missing.
-    static func program(
+    public static func program(
         _ name: String, alternatives: [String] = [], packages: String, versionArgument: String
     ) -> ExternalTool {
         let folders =
@@ -54,7 +53,7 @@ struct ExternalTool: Sendable {
     }
 
     /// Shared libraries that all load.
-    static func libraries(_ name: String, packages: String, _ sonames: [String]) -> ExternalTool {
+    public static func libraries(_ name: String, packages: String, _ sonames: [String]) -> ExternalTool {
         let loaded = sonames.allSatisfy { soname in
             guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else { return false }
             dlclose(handle)
@@ -94,7 +93,7 @@ struct ExternalTool: Sendable {
     /// with the reason), or failed under `OBSCURA_REQUIRE_TOOLS=1`. For a check partway through a test, after
     /// the checks that need no tool; a test that needs the tool throughout takes the `.needs` trait instead.
     @discardableResult
-    func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         if let location { return location }
         if Self.mustBePresent { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
         try Test.cancel(Comment(rawValue: absence), sourceLocation: sourceLocation)
@@ -105,14 +104,14 @@ struct ExternalTool: Sendable {
 
 /// Skips a test or suite whose tools are missing, naming their packages, or under
 /// `OBSCURA_REQUIRE_TOOLS=1` fails each of its tests without running it.
-struct ExternalToolTrait: TestTrait, SuiteTrait, TestScoping {
+public struct ExternalToolTrait: TestTrait, SuiteTrait, TestScoping {
     let tools: [ExternalTool]
 
-    var isRecursive: Bool { true }
+    public var isRecursive: Bool { true }
 
     private var missing: [ExternalTool] { tools.filter { !$0.isPresent } }
 
-    func prepare(for test: Test) async throws {
+    public func prepare(for test: Test) async throws {
         let missing = self.missing
         guard !missing.isEmpty, !ExternalTool.mustBePresent else { return }
         // A condition that does not hold is how Swift Testing skips a test with a reason.
@@ -120,7 +119,7 @@ struct ExternalToolTrait: TestTrait, SuiteTrait, TestScoping {
         try await ConditionTrait.enabled(if: false, Comment(rawValue: reason)).prepare(for: test)
     }
 
-    func provideScope(
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let missing = self.missing
@@ -134,5 +133,5 @@ struct ExternalToolTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == ExternalToolTrait {
     /// The test or suite needs these programs or libraries; see `ExternalTool`.
-    static func needs(_ tools: ExternalTool...) -> Self { ExternalToolTrait(tools: tools) }
+    public static func needs(_ tools: ExternalTool...) -> Self { ExternalToolTrait(tools: tools) }
 }

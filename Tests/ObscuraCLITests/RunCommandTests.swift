@@ -194,6 +194,15 @@ struct RunCommandTests {
         #expect(color.stdout.contains("§3.2 rule 11 passed: Checked that the flash mode is one of supportedFlashModes."))
         #expect(color.stdout.contains("§6 decided: Constant Color always fires the flash"))
         #expect(color.stdout.contains("Pixels: mean signal (8-bit, all channels)"))
+        // The tags are explained before their first use, and the fallback photo is not said to have
+        // had the flash: it is the ambient frame.
+        let legend = try #require(color.stdout.range(of: "[D] documented by Apple"))
+        let firstTag = try #require(color.stdout.range(of: " [D]: "))
+        #expect(legend.lowerBound < firstTag.lowerBound)
+        #expect(color.stdout.contains("taken without the flash: the Constant Color fallback (ambient) photo"))
+        for line in color.stdout.split(separator: "\n") where line.contains("fallback (ambient) photo") {
+            #expect(!line.contains("flash fired"), "\(line)")
+        }
     }
 }
 

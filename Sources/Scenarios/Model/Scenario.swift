@@ -4,7 +4,7 @@ import Scenes
 /// A parsed scenario file: the world it runs in, then the API steps a client makes, each with
 /// its expectations and the outputs to save.
 public struct Scenario: Sendable {
-    /// How time passes while the scenario runs (DESIGN.md, Time).
+    /// How time passes while the scenario runs (the clock modes of the Testing on Linux article).
     public enum Clock: String, Sendable, CaseIterable {
         /// Deterministic, as fast as possible; the default.
         case virtual

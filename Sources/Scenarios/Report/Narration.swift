@@ -16,6 +16,9 @@ public enum Narration {
         if let d = result.description { out.append(t(d)) }
         out.append(
             "Device \(t(result.device)), scene \(t(result.scene)), seed \(result.seed), \(t(result.clock)) clock.")
+        out.append(
+            "Rules are cited to the Capture rules article and tagged [D] documented by Apple, [O] observed on "
+                + "devices, or [I] inferred (Obscura's choice).")
         out.append("")
         for (entry, step) in zip(scenario.steps, result.steps) {
             out.append(
@@ -48,9 +51,14 @@ public enum Narration {
                     + " (spec §6: willBeginCapture first, didFinishCapture last).")
             }
             for photo in step.photos {
-                var line = "  Photo \(photo.photoCount): \(photo.dimensions), flash "
-                    + (photo.isFlashEnabled ? "fired" : "did not fire")
-                if photo.isConstantColorFallbackPhoto { line += ", the Constant Color fallback (ambient) photo" }
+                // The fallback of a Constant Color capture is the ambient frame, taken before the flash
+                // fired: its settings say the flash was enabled for the capture, but not for this picture.
+                var line = "  Photo \(photo.photoCount): \(photo.dimensions), "
+                if photo.isConstantColorFallbackPhoto {
+                    line += "taken without the flash: the Constant Color fallback (ambient) photo"
+                } else {
+                    line += "flash " + (photo.isFlashEnabled ? "fired" : "did not fire")
+                }
                 if photo.constantColorConfidenceLevel > 0 {
                     line += String(format: ", confidence %.3f", photo.constantColorConfidenceLevel)
                 }
@@ -73,10 +81,10 @@ public enum Narration {
     static func flashStory(_ step: ScenarioResult.StepResult) -> [String] {
         guard !step.photos.isEmpty else { return [] }
         var lines: [String] = []
-        let lit = step.photos.filter(\.isFlashEnabled)
+        let lit = step.photos.filter { $0.isFlashEnabled && !$0.isConstantColorFallbackPhoto }
         let unlit = step.photos.filter { !$0.isFlashEnabled || $0.isConstantColorFallbackPhoto }
         lines.append("  Flash: " + (lit.isEmpty ? "did not fire" : "fired")
-            + (step.photos.count > 1 ? " (\(lit.count) of \(step.photos.count) photos report it)" : "") + ".")
+            + (step.photos.count > 1 ? " (in \(lit.count) of \(step.photos.count) photos)" : "") + ".")
         func mean(_ p: ScenarioResult.PhotoSummary) -> String {
             p.meanSignal.map { String(format: "%.1f", $0) } ?? "n/a"
         }

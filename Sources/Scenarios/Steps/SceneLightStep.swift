@@ -67,7 +67,7 @@ struct SceneLightStep: FileReferencingStep {
         return ["var scene = Emulator.shared.sceneValue", edit, "Emulator.shared.use(scene: scene, named: …)"]
     }
 
-    var specSections: [String] { ["DESIGN.md Scenes"] }
+    var specSections: [String] { ["the Scenes article (Lights, Objects)"] }
 
     func perform(_ context: RunContext) throws {
         var scene = Emulator.shared.sceneValue

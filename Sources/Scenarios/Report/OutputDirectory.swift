@@ -133,25 +133,8 @@ public final class OutputDirectory: Sendable {
     /// Writes bytes atomically at a path relative to the directory; returns that relative path.
     @discardableResult
     public func write(_ bytes: [UInt8], to relative: String) throws -> String {
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard !relative.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: \.isEmpty),
-            let name = parts.last, DirectoryHandle.isPlainName(name)
-        else {
-            throw Refusal(message: "output path '\(relative)' leaves the output directory")
-        }
-        let path = components + parts.filter { $0 != "." }
-        guard path.first != Self.manifestName else {
-            throw Refusal(message: "output path '\(relative)' is the run's manifest, which Obscura writes itself")
-        }
-        do {
-            let folder = try handle.subdirectory(path: Array(path.dropLast()))
-            try folder.writeFile(bytes, named: name)
-            written.insert(path[0])
-        } catch {
-            // The user knows the folder by its destination, not by the temporary name it has until the end.
-            let reason = "\(error)".replacingOccurrences(of: root, with: runDestination)
-            throw Refusal(message: "output path '\(relative)': \(reason)")
-        }
+        let path = try checkedPath(relative)
+        try withFolder(of: path, for: relative) { folder in try folder.writeFile(bytes, named: path[path.count - 1]) }
         return relative
     }
 
@@ -159,6 +142,14 @@ public final class OutputDirectory: Sendable {
     /// folders made as `write(_:to:)` makes them; the writer must create it exclusively. The entry is
     /// counted as written by the run.
     public func preparedPath(for relative: String) throws -> String {
+        let path = try checkedPath(relative)
+        try withFolder(of: path, for: relative) { _ in }
+        return ([root] + path).joined(separator: "/")
+    }
+
+    /// The components from the run's folder to `relative`, which must stay inside it: no leading `/`,
+    /// no `..`, no empty component, a plain last name, and not the manifest.
+    private func checkedPath(_ relative: String) throws -> [String] {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !relative.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: \.isEmpty),
             let name = parts.last, DirectoryHandle.isPlainName(name)
@@ -169,14 +160,20 @@ public final class OutputDirectory: Sendable {
         guard path.first != Self.manifestName else {
             throw Refusal(message: "output path '\(relative)' is the run's manifest, which Obscura writes itself")
         }
+        return path
+    }
+
+    /// Opens (making them) the folders of `path` without following links, runs `body` in the last one,
+    /// and counts the path's first entry as written by the run.
+    private func withFolder(of path: [String], for relative: String, _ body: (DirectoryHandle) throws -> Void) throws {
         do {
-            _ = try handle.subdirectory(path: Array(path.dropLast()))
+            try body(try handle.subdirectory(path: Array(path.dropLast())))
+            written.insert(path[0])
         } catch {
+            // The user knows the folder by its destination, not by the temporary name it has until the end.
             let reason = "\(error)".replacingOccurrences(of: root, with: runDestination)
             throw Refusal(message: "output path '\(relative)': \(reason)")
         }
-        written.insert(path[0])
-        return ([root] + path).joined(separator: "/")
     }
 
     /// Swaps the finished run in at the destination: an earlier folder there is moved aside, the new

@@ -22,6 +22,20 @@ let sandbox: String = {
     return path
 }()
 
+/// A name a user's file could have that the harness itself can write and read back: printable ASCII,
+/// at most 64 characters, not `.` or `..`, no `/`. (Foundation cuts a path at a NUL, so a harness
+/// file with one in its name could not be checked.)
+func isPlausibleName(_ name: String) -> Bool {
+    name.count <= 64 && name != "." && name != ".." && !name.contains("/")
+        && name.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
+}
+
+/// Whether anything, a dangling link included, is at `path`.
+func exists(_ path: String) -> Bool {
+    (try? FileManager.default.attributesOfItem(atPath: path)) != nil
+        || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: data == nil ? 0 : size), as: UTF8.self)
@@ -41,12 +55,13 @@ public func fuzzOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case "manifest" where words.count > 1:
             try? Data(words[1...].joined(separator: " ").utf8).write(
                 to: URL(fileURLWithPath: destination + "/.obscura-manifest.json"))
-        case "user" where words.count > 1 && !words[1].contains("/") && words[1] != "." && words[1] != "..":
+        // Each name once: the harness must not write a user file through a link it planted itself.
+        case "user" where words.count > 1 && isPlausibleName(words[1]) && !exists(destination + "/" + words[1]):
             let content = Data("user \(words[1])".utf8)
             if (try? content.write(to: URL(fileURLWithPath: destination + "/" + words[1]))) != nil {
                 users[words[1]] = content
             }
-        case "link" where words.count > 1 && !words[1].contains("/"):
+        case "link" where words.count > 1 && isPlausibleName(words[1]) && !exists(destination + "/" + words[1]):
             try? fm.createSymbolicLink(atPath: destination + "/" + words[1], withDestinationPath: guardFile)
         case "force": force = true
         default: requests.append(words)

@@ -180,7 +180,11 @@ public final class OutputDirectory: Sendable {
     /// one renamed into place, and the old one removed.
     public func commit() throws {
         guard components.isEmpty else { return }
-        let entries = written.sorted
+        // Only what is really there: a path prepared for another writer that never wrote is no entry.
+        let entries = written.sorted.filter { name in
+            var info = stat()
+            return lstat(root + "/" + name, &info) == 0
+        }
         try writeManifest(entries, into: handle, at: root)
         if let previous {
             let destinationHandle: DirectoryHandle
@@ -256,14 +260,28 @@ public final class OutputDirectory: Sendable {
             }
         }
         let reports: Set<String> = ["report.json", "report.html"]
-        for name in previous.sorted(by: { reports.contains($0) && !reports.contains($1) }) {
-            var info = stat()
-            if lstat(destination + "/" + name, &info) == 0 { try move(name, from: destination, to: aside) }
+        var movedAside: [String] = []
+        var movedIn: [String] = []
+        do {
+            for name in previous.sorted(by: { reports.contains($0) && !reports.contains($1) }) {
+                var info = stat()
+                guard lstat(destination + "/" + name, &info) == 0 else { continue }
+                try move(name, from: destination, to: aside)
+                movedAside.append(name)
+            }
+            for name in entries.sorted(by: { !reports.contains($0) && reports.contains($1) }) {
+                try move(name, from: root, to: destination)
+                movedIn.append(name)
+            }
+            try writeManifest(entries, into: destinationHandle, at: destination)
+        } catch {
+            // Put the folder back as it was, as far as renames can: the new entries out, the earlier
+            // ones in, so that a failed exchange loses nothing and leaves nothing beside the folder.
+            for name in movedIn.reversed() { _ = rename(destination + "/" + name, root + "/" + name) }
+            for name in movedAside.reversed() { _ = rename(aside + "/" + name, destination + "/" + name) }
+            _ = rmdir(aside)
+            throw error
         }
-        for name in entries.sorted(by: { !reports.contains($0) && reports.contains($1) }) {
-            try move(name, from: root, to: destination)
-        }
-        try writeManifest(entries, into: destinationHandle, at: destination)
         try? FileManager.default.removeItem(atPath: aside)
         try? FileManager.default.removeItem(atPath: root)
     }

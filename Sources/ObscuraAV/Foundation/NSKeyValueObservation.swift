@@ -146,7 +146,9 @@ final class ObserverRegistry: @unchecked Sendable {
     /// state that moves by itself (3A converging, a recording growing), called where it may have moved.
     /// Cheap when nothing is observed.
     func refresh() {
-        let all = lock.withLock { entries }
+        // A fresh array, not the stored one's buffer: a removal under the lock on another thread must
+        // not change what is being walked here (as `AVCaptureSession`'s getters do).
+        let all = lock.withLock { entries.map { $0 } }
         for entry in all where entry.changed?() == true { entry.fire(false) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -27,14 +28,14 @@ public enum SignalDeferral {
     public static func run<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock.lock()
         defer { lock.unlock() }
-        pendingSignal = 0
+        pendingSignal.store(0, ordering: .sequentiallyConsistent)
         var previous: [Int32: sigaction] = [:]
         for signal in signals {
             var action = sigaction()
             #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = { received in if pendingSignal == 0 { pendingSignal = received } }
+            action.__sigaction_u.__sa_handler = { received in holdBack(received) }
             #else
-            action.__sigaction_handler.sa_handler = { received in if pendingSignal == 0 { pendingSignal = received } }
+            action.__sigaction_handler.sa_handler = { received in holdBack(received) }
             #endif
             sigemptyset(&action.sa_mask)
             var old = sigaction()
@@ -45,8 +46,7 @@ public enum SignalDeferral {
                 var restored = old
                 _ = sigaction(signal, &restored, nil)
             }
-            let received = pendingSignal
-            pendingSignal = 0
+            let received = pendingSignal.exchange(0, ordering: .sequentiallyConsistent)
             // To the process, not this thread: a thread may block the signal, another takes it.
             if received != 0 { _ = kill(getpid(), received) }
         }
@@ -54,5 +54,11 @@ public enum SignalDeferral {
     }
 }
 
-/// The first ending signal that arrived while held back; written only by the handler and `run`.
-nonisolated(unsafe) private var pendingSignal: Int32 = 0
+/// The first ending signal that arrived while held back; an atomic, as a signal handler may write
+/// it on any thread (lock-free atomics are safe in a handler; nothing else is).
+private let pendingSignal = Atomic<Int32>(0)
+
+/// The handler: notes the first signal, touches nothing else (not even `errno`).
+private func holdBack(_ received: Int32) {
+    _ = pendingSignal.compareExchange(expected: 0, desired: received, ordering: .sequentiallyConsistent)
+}

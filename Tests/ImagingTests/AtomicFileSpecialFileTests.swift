@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -204,16 +205,18 @@ import Glibc
 /// A signal that asks the process to end, arriving while a set of files is renamed into place, waits
 /// until the whole set is in place.
 @Suite(.serialized) struct SignalDeferralTests {
-    nonisolated(unsafe) static var handled: [Int32] = []
+    /// The signal the test's own handler received (0 for none): an atomic, as handlers need.
+    static let handled = Atomic<Int32>(0)
 
     @Test func anEndingSignalWaitsForTheStep() throws {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { SignalDeferralTests.handled.append($0) }
+        action.__sigaction_handler.sa_handler = { SignalDeferralTests.handled.store($0, ordering: .relaxed) }
         sigemptyset(&action.sa_mask)
         var old = sigaction()
         try #require(sigaction(SIGHUP, &action, &old) == 0)
         defer { _ = sigaction(SIGHUP, &old, nil) }
-        Self.handled = []
+        Self.handled.store(0, ordering: .relaxed)
+        func heard() -> Int32 { Self.handled.load(ordering: .sequentiallyConsistent) }
         // The test runner's threads block signals; a thread of our own takes them, as a CLI's main
         // thread would.
         let stop = DispatchSemaphore(value: 0)
@@ -232,12 +235,12 @@ import Glibc
         SignalDeferral.run {
             _ = kill(getpid(), SIGHUP)
             usleep(100_000)
-            #expect(Self.handled.isEmpty, "the signal reached its handler inside the step")
+            #expect(heard() == 0, "the signal reached its handler inside the step")
             stepsDone += 1
         }
-        for _ in 0..<100 where Self.handled.isEmpty { usleep(10_000) }
+        for _ in 0..<100 where heard() == 0 { usleep(10_000) }
         #expect(stepsDone == 1)
-        #expect(Self.handled == [SIGHUP], "the held-back signal reached the handler after the step")
+        #expect(heard() == SIGHUP, "the held-back signal reached the handler after the step")
     }
 }
 #endif

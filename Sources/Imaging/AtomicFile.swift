@@ -41,7 +41,8 @@ public enum AtomicFile {
             throw error
         }
         // The renames follow one another with ending signals held back (`SignalDeferral`), so an
-        // interrupted command leaves the whole old set or the whole new one.
+        // interrupted command leaves the whole old set or the whole new one; the folders are synced
+        // only after the last rename, so nothing slow sits between two renames.
         try SignalDeferral.run { () throws(AtomicFileError) in
             for (i, item) in staged.enumerated() {
                 do throws(AtomicFileError) {
@@ -52,6 +53,7 @@ public enum AtomicFile {
                 }
             }
         }
+        for item in staged { item.syncDirectory() }
     }
 
     /// A file ready to be put in place: flushed to a temporary beside it, or bound for a device or FIFO.
@@ -63,19 +65,23 @@ public enum AtomicFile {
             switch self {
             case let .inPlace(bytes, path):
                 try writeInPlace(bytes, to: path)
-            case let .temporary(path, temporaryPath, directory):
+            case let .temporary(path, temporaryPath, _):
                 guard rename(temporaryPath, path) == 0 else {
                     let error = AtomicFileError(path: path, operation: "rename into place")
                     _ = unlink(temporaryPath)
                     throw error
                 }
-                // Best effort: the data is already in place; a directory that cannot be synced is not a failed
-                // write.
-                let directoryDescriptor = open(directory, O_RDONLY)
-                if directoryDescriptor >= 0 {
-                    _ = fsync(directoryDescriptor)
-                    _ = close(directoryDescriptor)
-                }
+            }
+        }
+
+        /// Syncs the folder so the rename survives a crash. Best effort: the data is already in
+        /// place; a folder that cannot be synced is not a failed write.
+        func syncDirectory() {
+            guard case let .temporary(_, _, directory) = self else { return }
+            let directoryDescriptor = open(directory, O_RDONLY)
+            if directoryDescriptor >= 0 {
+                _ = fsync(directoryDescriptor)
+                _ = close(directoryDescriptor)
             }
         }
 

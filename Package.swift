@@ -1,7 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // Obscura: AVFoundation camera capture on Linux, with physics behind the pixels.
 // The targets follow the layers of DESIGN.md; dependencies point down only.
 import PackageDescription
+
+/// The modules that hold per-pixel kernels (spectra, images, the scene's geometry, the sensor model and
+/// the ISP) are optimised in every configuration, so that a dependent's plain debug build, the way an
+/// app's tests run, still takes a full-size photo in seconds. Their behaviour does not depend on the
+/// configuration; only the speed does.
+let kernelSwift: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let kernelC: [CSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 
 let package = Package(
     name: "Obscura",
@@ -31,7 +38,7 @@ let package = Package(
     targets: [
         // C shim over libpng: setjmp/longjmp stay inside C, errors come back as codes.
         .target(
-            name: "CPNG",
+            name: "CPNG", cSettings: kernelC,
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         // C shim over libjpeg-turbo, like CPNG: libjpeg's longjmp stays inside C.
@@ -40,8 +47,8 @@ let package = Package(
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg 5.1's libraries loaded at run time (dlopen): movies exist only where they load.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"]),
-        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"]),
+        .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: kernelSwift),
+        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"], swiftSettings: kernelSwift),
         // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
         // of the repository point into it.
         .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
@@ -50,10 +57,10 @@ let package = Package(
         .target(
             name: "ObscuraSupport", dependencies: ["ObscuraData", .product(name: "Yams", package: "Yams")]),
         .target(name: "Devices", dependencies: ["Spectra", "ObscuraSupport"]),
-        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "ObscuraSupport"]),
-        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"]),
+        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "ObscuraSupport"], swiftSettings: kernelSwift),
+        .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: kernelSwift),
         .target(
-            name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"]),
+            name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"], swiftSettings: kernelSwift),
         // The rules the capture API enforces and the trace of their evaluation: named by the Obscura
         // module, never by the drop-in modules.
         .target(name: "CaptureRules"),

@@ -85,8 +85,10 @@ public struct BasicDevelop: Sendable {
     }
 
     /// Linear output RGB per pixel (interleaved), before the tone curve. A pixel with any channel
-    /// at the white level is clipped: its true colour is unknown, so it is rendered as a neutral
-    /// at its brightest balanced channel instead of the false hue the gains would give it.
+    /// at the white level is clipped: its true colour is unknown, so it is rendered as the white the
+    /// balance makes of the camera's neutral, at its brightest balanced channel, instead of the false
+    /// hue the gains would give it; pixels whose brightest raw channel is within the top tenth of the
+    /// range are blended towards that white (see `PixelKernel.linear`).
     public func linearRGB(_ frame: RawFrame) -> [Float] {
         let kernel = PixelKernel(self)
         var out = [Float](repeating: 0, count: frame.width * frame.height * 3)
@@ -188,36 +190,57 @@ public struct BasicDevelop: Sendable {
         /// (which an unoptimised build retains and releases on every entry read).
         let rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
         let gains: SIMD3<Double>
+        /// The output of the camera's neutral (1/gains, which the balance maps to equal channels): the
+        /// white a clipped pixel becomes, with whatever cast the settings keep.
         let white: SIMD3<Double>
         let blackLevel: Double
         let range: Double
         let clip: UInt16
+        /// The raw value from which a pixel is blended towards `white`: 90 % of the range above black.
+        let featherStart: UInt16
+
+        /// Where the highlight blend starts, as a share of the range above black (our choice: a tenth of
+        /// the range, about 0.15 EV, so the colour fades out before the sensor loses it).
+        static let featherFraction = 0.9
 
         init(_ develop: BasicDevelop) {
             let m = develop.matrix
             rows = (SIMD3(m[0, 0], m[0, 1], m[0, 2]), SIMD3(m[1, 0], m[1, 1], m[1, 2]), SIMD3(m[2, 0], m[2, 1], m[2, 2]))
             gains = develop.whiteBalance.gains
-            white = develop.matrix * SIMD3<Double>(1, 1, 1)
+            white = develop.matrix * (1 / develop.whiteBalance.gains)
             blackLevel = develop.blackLevel
             range = develop.whiteLevel - develop.blackLevel
             clip = UInt16(max(0, min(develop.whiteLevel, Double(UInt16.max)) - 0.5))
+            let start = develop.blackLevel + Self.featherFraction * (develop.whiteLevel - develop.blackLevel)
+            featherStart = UInt16(max(0, min(start, Double(clip))))
         }
 
         /// `gain` is the lens-shading correction at the pixel; the clip test reads the raw values.
+        ///
+        /// A channel at the white level has lost its true value, so the pixel's hue is unknown; the
+        /// balance's gains would turn it into a false colour (a clipped grey under tungsten light has
+        /// red and green held at the clip while blue is multiplied up: lavender). Such a pixel becomes
+        /// the balanced white at its brightest balanced channel, and pixels on the way there are mixed
+        /// towards it with a smoothstep of their brightest raw channel, so no edge appears where
+        /// clipping starts.
         @inline(__always)
         func linear(_ r: UInt16, _ g: UInt16, _ b: UInt16, gain: Double = 1) -> SIMD3<Double> {
             // Through Int: the concrete conversions, where an unoptimised build calls the generic one.
             let offset = SIMD3<Double>(Double(Int(r)), Double(Int(g)), Double(Int(b))) - blackLevel
             let v = offset / range * gain
-            if r >= clip || g >= clip || b >= clip {
-                // The largest balanced channel, as `max()` takes it: left to right, each step `Swift.max`'s
-                // `b >= a ? b : a`.
-                let balanced = v * gains
-                let xy = balanced.y >= balanced.x ? balanced.y : balanced.x
-                return white * (balanced.z >= xy ? balanced.z : xy)
-            }
             // `Matrix3 * v`, row by row with the same additions in the same order.
-            return SIMD3(rows.0.dot(v), rows.1.dot(v), rows.2.dot(v))
+            let colour = SIMD3(rows.0.dot(v), rows.1.dot(v), rows.2.dot(v))
+            let brightest = r >= g ? (r >= b ? r : b) : (g >= b ? g : b)
+            if brightest < featherStart { return colour }
+            // The largest balanced channel, as `max()` takes it: left to right, each step `Swift.max`'s
+            // `b >= a ? b : a`.
+            let balanced = v * gains
+            let xy = balanced.y >= balanced.x ? balanced.y : balanced.x
+            let neutral = white * (balanced.z >= xy ? balanced.z : xy)
+            if brightest >= clip { return neutral }
+            let t = (Double(Int(brightest)) - Double(Int(featherStart))) / (Double(Int(clip)) - Double(Int(featherStart)))
+            let w = t * t * (3 - 2 * t)
+            return colour + (neutral - colour) * w
         }
     }
 }

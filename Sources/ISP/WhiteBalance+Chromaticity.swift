@@ -1,3 +1,4 @@
+import Imaging
 import Sensor
 import Spectra
 

@@ -77,7 +77,7 @@ extension AVCaptureDevice {
 
     /// Whether the scene, metered without the torch, is too dark for a hand-held exposure (the
     /// `.auto` flash rule of `PhotoPipeline`).
-    private var sceneNeedsLight: Bool {
+    var sceneNeedsLight: Bool {
         var look = lookWithoutTorch
         look.fixedExposure = nil
         guard let summary = streamSummary(look) else { return false }

@@ -256,6 +256,7 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
             observers.didChange(\AVCaptureDevice.isTorchAvailable)
             observers.didChange(\AVCaptureDevice.isTorchActive)
             observers.didChange(\AVCaptureDevice.torchLevel)
+            observers.didChange(\AVCaptureDevice.isFlashActive)
         }
     }
 

@@ -15,6 +15,25 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
             self.mediaType = mediaType
             self.input = input
         }
+
+        private var device: AVCaptureDevice? { (input as? AVCaptureDeviceInput)?.device }
+
+        /// The format of the port's media now: the device's active format for video, its active
+        /// depth format for depth; nil for metadata objects and audio, whose descriptions carry
+        /// nothing a capture app reads here.
+        open var formatDescription: CMFormatDescription? {
+            switch mediaType {
+            case .video: return device?.activeFormat.formatDescription
+            case .depthData: return device?.activeDepthDataFormat?.formatDescription
+            default: return nil
+            }
+        }
+
+        /// The type of the device the port's data comes from; nil for an input without a device.
+        open var sourceDeviceType: AVCaptureDevice.DeviceType? { device?.deviceType }
+
+        /// The position of the device the port's data comes from; `.unspecified` without one.
+        open var sourceDevicePosition: AVCaptureDevice.Position { device?.position ?? .unspecified }
     }
 
     /// The input's ports.

@@ -8,9 +8,14 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// movie output's recording state).
     let observers = ObserverRegistry()
 
+    /// The output whose connections this one uses: itself, except for the photo output that
+    /// captures for an `AVCaptureStillImageOutput`.
+    weak var connectionsOwner: AVCaptureOutput?
+
     /// The connections feeding the output.
     public var connections: [AVCaptureConnection] {
-        session?.connections.filter { $0.output === self } ?? []
+        let owner = connectionsOwner ?? self
+        return session?.connections.filter { $0.output === owner } ?? []
     }
 
     /// The first connection carrying a media type.
@@ -26,12 +31,6 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     /// The name Apple prints in refusals.
     var className: String { String(describing: type(of: self)) }
-}
-
-/// The still-image output deprecated since iOS 10 (`AVCaptureStillImageOutput`); it cannot share a
-/// session with a photo output (spec §1.2 [D]).
-open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
-    public override init() { super.init() }
 }
 
 extension AVCaptureOutput {

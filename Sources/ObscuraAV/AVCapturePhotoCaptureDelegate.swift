@@ -6,6 +6,12 @@ import Foundation
 /// Order (spec §6 [D], emulator choice [I]): willBeginCapture, willCapturePhoto, didCapturePhoto,
 /// didFinishProcessingPhoto × `expectedPhotoCount`, didFinishCapture — each on the output's
 /// serial delegate queue.
+///
+/// A delegate written for iOS 10 may implement the sample-buffer callback
+/// `photoOutput(_:didFinishProcessingPhoto:previewPhoto:resolvedSettings:bracketSettings:error:)`
+/// instead: it is called for each processed (non-RAW) photo when the delegate does not implement
+/// `photoOutput(_:didFinishProcessingPhoto:error:)`; a delegate that implements both hears only the
+/// newer one, as Apple documents.
 public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     func photoOutput(
         _ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings)
@@ -14,6 +20,12 @@ public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     func photoOutput(
         _ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings)
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?)
+    /// The iOS 10 callback (deprecated since iOS 11): the processed photo as a sample buffer (JPEG
+    /// or HEIC bytes as its data buffer, or an uncompressed image buffer) and the preview, if asked.
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photoSampleBuffer: CMSampleBuffer?,
+        previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
+        bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?)
     func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
         resolvedSettings: AVCaptureResolvedPhotoSettings)
@@ -37,6 +49,14 @@ extension AVCapturePhotoCaptureDelegate {
     ) {}
     public func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?
+    ) {
+        // Left out by the delegate: the output then offers the iOS 10 callback.
+        DefaultCallbackProbe.current?.defaultRan = true
+    }
+    public func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photoSampleBuffer: CMSampleBuffer?,
+        previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
+        bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?
     ) {}
     public func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,

@@ -336,7 +336,18 @@ extension AVCapturePhotoOutput {
                 pending: member?.pending ?? request.pending, renderIndex: renderIndex,
                 uncompressedFormat: request.uncompressedFormat, extras: member?.extras ?? request.extras,
                 preview: request.preview)
-            call { $0.photoOutput(self, didFinishProcessingPhoto: photo, error: nil) }
+            call { delegate in
+                let leftOut = DefaultCallbackProbe.reachedDefault {
+                    delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: nil)
+                }
+                // Apple documents the iOS 10 callback for processed photos, called only when the
+                // newer one is not implemented; RAW photos had a callback of their own, not mirrored.
+                guard leftOut, !photo.isRawPhoto else { return }
+                delegate.photoOutput(
+                    self, didFinishProcessingPhoto: photo.photoSampleBuffer(),
+                    previewPhoto: photo.previewPhotoSampleBuffer(), resolvedSettings: resolved,
+                    bracketSettings: photo.bracketSettings, error: nil)
+            }
         }
     }
 }

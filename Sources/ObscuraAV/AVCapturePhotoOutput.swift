@@ -71,6 +71,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     let readinessCoordinators = WeakObjects<AVCapturePhotoOutputReadinessCoordinator>()
     /// `setPreparedPhotoSettingsArray`'s state (`AVCapturePhotoOutput+Preparation.swift`).
     let preparation = PhotoPreparation()
+    /// `photoSettingsForSceneMonitoring` (`AVCapturePhotoOutput+SceneMonitoring.swift`).
+    let sceneMonitoring = Locked<AVCapturePhotoSettings?>(nil)
     /// Where processing runs when responsive capture lets captures overlap (spec §3.3).
     let processingQueue = DispatchQueue(label: "com.apple.avfoundation.photooutput.processing")
 

@@ -15,6 +15,12 @@ extension AVCapturePhotoSettings {
             ]
     }
 
+    /// `availablePreviewPhotoPixelFormatTypes` as Objective-C's array of numbers, the name Swift
+    /// code reached for before the Swift array existed.
+    public var __availablePreviewPhotoPixelFormatTypes: [NSNumber] {
+        availablePreviewPhotoPixelFormatTypes.map { NSNumber(value: $0) }
+    }
+
     /// The codecs `embeddedThumbnailPhotoFormat` may name: JPEG, for a compressed processed
     /// photo only (spec §4 [D]: an uncompressed photo has no file to embed a thumbnail in).
     public var availableEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] {

@@ -34,7 +34,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     }
 
     /// A layer with no session.
-    public override init() { super.init() }
+    public required init() { super.init() }
 
     /// A copy of another layer's geometry (Core Animation's presentation copies).
     public override init(layer: Any) { super.init(layer: layer) }

@@ -7,14 +7,16 @@ import Testing
 /// one ambient light arriving along the card's normal, so the card's illuminance is exactly `lux`
 /// (Scenes/README.md: `lux` is the illuminance on a surface facing `direction`).
 enum PhotoScenes {
-    static func greyCard(lux: Double, distance: Double, reflectance: Double = 0.5) throws -> String {
+    static func greyCard(
+        lux: Double, distance: Double, reflectance: Double = 0.5, illuminant: String = "LED-B3"
+    ) throws -> String {
         let text = """
-            description: A matte grey card at \(distance) m, \(lux) lux of LED-B3 light along its normal.
+            description: A matte grey card at \(distance) m, \(lux) lux of \(illuminant) light along its normal.
             device:
               position_m: [0.0, 0.0, \(distance)]
               look_at_m: [0.0, 0.0, 0.0]
             ambient:
-              spectrum: {illuminant: LED-B3}
+              spectrum: {illuminant: \(illuminant)}
               lux: \(lux)
               direction: [0.0, 0.0, 1.0]
               diffuse_fraction: 0.0
@@ -25,7 +27,7 @@ enum PhotoScenes {
             """
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-av-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let file = dir.appendingPathComponent("grey-\(lux)-\(distance)-\(reflectance).yaml")
+        let file = dir.appendingPathComponent("grey-\(lux)-\(distance)-\(reflectance)-\(illuminant).yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }

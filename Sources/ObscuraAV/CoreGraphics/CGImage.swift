@@ -12,54 +12,104 @@ public enum CGImageAlphaInfo: UInt32, Sendable, Hashable {
     case alphaOnly = 7
 }
 
-/// A colour space, known by its name (`CGColorSpace`). Only the named spaces Obscura encodes
-/// photos in exist here; names are strings where Apple's are `CFString`s, so comparisons such as
-/// `image.colorSpace?.name == CGColorSpace.sRGB` read the same.
-public final class CGColorSpace: @unchecked Sendable, Hashable {
-    /// The IEC 61966-2-1 sRGB space.
-    public static let sRGB = "kCGColorSpaceSRGB"
-    /// Display P3: P3 primaries, D65 white, the sRGB transfer curve.
-    public static let displayP3 = "kCGColorSpaceDisplayP3"
+/// How a bitmap's components are laid out (`CGBitmapInfo`): the alpha info in the low five bits,
+/// float components, and the byte order.
+public struct CGBitmapInfo: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// The space's name.
-    public let name: String?
-
-    /// The named space; nil for names Obscura does not know.
-    public init?(name: String) {
-        guard name == Self.sRGB || name == Self.displayP3 else { return nil }
-        self.name = name
-    }
-
-    public static func == (a: CGColorSpace, b: CGColorSpace) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    public static let alphaInfoMask = CGBitmapInfo(rawValue: 0x1F)
+    public static let floatInfoMask = CGBitmapInfo(rawValue: 0xF00)
+    public static let floatComponents = CGBitmapInfo(rawValue: 1 << 8)
+    public static let byteOrderMask = CGBitmapInfo(rawValue: 0x7000)
+    public static let byteOrderDefault = CGBitmapInfo([])
+    public static let byteOrder16Little = CGBitmapInfo(rawValue: 1 << 12)
+    public static let byteOrder32Little = CGBitmapInfo(rawValue: 2 << 12)
+    public static let byteOrder16Big = CGBitmapInfo(rawValue: 3 << 12)
+    public static let byteOrder32Big = CGBitmapInfo(rawValue: 4 << 12)
 }
 
-/// A bitmap image (`CGImage`): 8 bits per component, RGB with a skipped fourth byte
-/// (`.noneSkipLast`), rows packed. Obscura's images have no data provider; their bytes are read
-/// through the control module.
+/// How colours outside the destination gamut are mapped (`CGColorRenderingIntent`).
+public enum CGColorRenderingIntent: Int32, Sendable, Hashable {
+    case defaultIntent = 0
+    case absoluteColorimetric = 1
+    case relativeColorimetric = 2
+    case perceptual = 3
+    case saturation = 4
+}
+
+/// A bitmap image (`CGImage`): its size, layout, colour space and the bytes of its data provider.
+///
+/// A photo's `cgImageRepresentation()` is 8 bits per component, RGB with a skipped fourth byte
+/// (`.noneSkipLast`), rows packed. An app makes its own with
+/// `init?(width:height:bitsPerComponent:bitsPerPixel:bytesPerRow:space:bitmapInfo:provider:decode:shouldInterpolate:intent:)`,
+/// for instance from a confidence map's bytes. Nothing is drawn, so the rendering intent, decode
+/// array and interpolation are kept as given.
 public final class CGImage: @unchecked Sendable {
     /// Pixels per row.
     public let width: Int
     /// Rows.
     public let height: Int
-    /// Bits per colour component: 8.
-    public var bitsPerComponent: Int { 8 }
-    /// Bits per pixel: 32 (R, G, B and an unused byte).
-    public var bitsPerPixel: Int { 32 }
-    /// Bytes per row: four per pixel, no padding.
-    public var bytesPerRow: Int { 4 * width }
+    /// Bits per colour component.
+    public let bitsPerComponent: Int
+    /// Bits per pixel, padding included.
+    public let bitsPerPixel: Int
+    /// Bytes from one row to the next.
+    public let bytesPerRow: Int
     /// The colour space the components are encoded in.
     public let colorSpace: CGColorSpace?
-    /// The fourth byte is padding, not alpha.
-    public var alphaInfo: CGImageAlphaInfo { .noneSkipLast }
+    /// The layout of the components.
+    public let bitmapInfo: CGBitmapInfo
+    /// Where alpha sits, from `bitmapInfo`.
+    public var alphaInfo: CGImageAlphaInfo {
+        CGImageAlphaInfo(rawValue: bitmapInfo.intersection(.alphaInfoMask).rawValue) ?? .none
+    }
+    /// The bytes.
+    public let dataProvider: CGDataProvider?
+    /// Whether the image is smoothed when scaled.
+    public let shouldInterpolate: Bool
+    /// How colours outside a destination's gamut are mapped.
+    public let renderingIntent: CGColorRenderingIntent
 
-    /// The pixel bytes, row by row (R, G, B, 255).
-    package let pixelData: Data
+    /// The pixel bytes, row by row, as the data provider holds them.
+    package var pixelData: Data { dataProvider.map { Data(referencing: $0.bytes) } ?? Data() }
 
     package init(width: Int, height: Int, colorSpaceName: String, pixelData: Data) {
         self.width = width
         self.height = height
+        bitsPerComponent = 8
+        bitsPerPixel = 32
+        bytesPerRow = 4 * width
         colorSpace = CGColorSpace(name: colorSpaceName)
-        self.pixelData = pixelData
+        bitmapInfo = CGBitmapInfo(rawValue: CGImageAlphaInfo.noneSkipLast.rawValue)
+        dataProvider = CGDataProvider(data: pixelData as NSData)
+        shouldInterpolate = true
+        renderingIntent = .defaultIntent
+    }
+
+    /// An image over a data provider's bytes; nil, as Core Graphics answers, when the layout does
+    /// not hold together: a non-positive size, fewer bits per pixel than the colour space's
+    /// components (and alpha) need, rows shorter than a pixel row, or fewer bytes than the rows.
+    public init?(
+        width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int, space: CGColorSpace,
+        bitmapInfo: CGBitmapInfo, provider: CGDataProvider, decode: UnsafePointer<CGFloat>?,
+        shouldInterpolate: Bool, intent: CGColorRenderingIntent
+    ) {
+        let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.intersection(.alphaInfoMask).rawValue) ?? .none
+        let components = space.numberOfComponents + (alpha == .none ? 0 : 1)
+        guard width > 0, height > 0, [1, 2, 4, 5, 8, 16, 32].contains(bitsPerComponent),
+            bitsPerPixel >= components * bitsPerComponent, bytesPerRow >= (width * bitsPerPixel + 7) / 8,
+            provider.bytes.length >= (height - 1) * bytesPerRow + (width * bitsPerPixel + 7) / 8
+        else { return nil }
+        self.width = width
+        self.height = height
+        self.bitsPerComponent = bitsPerComponent
+        self.bitsPerPixel = bitsPerPixel
+        self.bytesPerRow = bytesPerRow
+        colorSpace = space
+        self.bitmapInfo = bitmapInfo
+        dataProvider = provider
+        self.shouldInterpolate = shouldInterpolate
+        renderingIntent = intent
     }
 }

@@ -2,7 +2,25 @@ import Foundation
 
 /// A timed media sample (`CMSampleBuffer`): an image buffer with its timing, format and attachments.
 public final class CMSampleBuffer: @unchecked Sendable {
-    let imageBufferStorage: CVImageBuffer?
+    /// The image and data buffers, or how to make them on first use (a photo's pixels are rendered
+    /// only when a reader asks for them).
+    private enum Content {
+        case ready(image: CVImageBuffer?, data: CMBlockBuffer?)
+        case deferred(() -> (image: CVImageBuffer?, data: CMBlockBuffer?))
+    }
+    private var content: Content
+    private var contentNow: (image: CVImageBuffer?, data: CMBlockBuffer?) {
+        lock.withLock {
+            switch content {
+            case .ready(let image, let data): return (image, data)
+            case .deferred(let make):
+                let made = make()
+                content = .ready(image: made.image, data: made.data)
+                return made
+            }
+        }
+    }
+    var imageBufferStorage: CVImageBuffer? { contentNow.image }
     let presentationTime: CMTime
     let sampleDuration: CMTime
     let format: CMFormatDescription?
@@ -13,8 +31,8 @@ public final class CMSampleBuffer: @unchecked Sendable {
         get { lock.withLock { attachmentTable } }
         set { lock.withLock { attachmentTable = newValue } }
     }
-    /// Audio samples (CMSampleBuffer+Audio.swift); nil for image samples.
-    let dataBufferStorage: CMBlockBuffer?
+    /// Audio samples or compressed image bytes; nil for uncompressed image samples.
+    var dataBufferStorage: CMBlockBuffer? { contentNow.data }
     let sampleCount: Int
 
     init(
@@ -22,13 +40,25 @@ public final class CMSampleBuffer: @unchecked Sendable {
         formatDescription: CMFormatDescription?, attachments: [String: Any] = [:], dataBuffer: CMBlockBuffer? = nil,
         sampleCount: Int = 1
     ) {
-        dataBufferStorage = dataBuffer
+        content = .ready(image: imageBuffer, data: dataBuffer)
         self.sampleCount = sampleCount
-        imageBufferStorage = imageBuffer
         presentationTime = presentationTimeStamp
         sampleDuration = duration
         format = formatDescription
         attachmentTable = attachments
+    }
+
+    /// A sample whose image or data buffer is made on first use.
+    init(
+        presentationTimeStamp: CMTime, duration: CMTime, formatDescription: CMFormatDescription?,
+        deferred: @escaping () -> (image: CVImageBuffer?, data: CMBlockBuffer?)
+    ) {
+        content = .deferred(deferred)
+        sampleCount = 1
+        presentationTime = presentationTimeStamp
+        sampleDuration = duration
+        format = formatDescription
+        attachmentTable = [:]
     }
 
     /// The image, if the sample carries one.
@@ -41,6 +71,11 @@ public final class CMSampleBuffer: @unchecked Sendable {
     public var formatDescription: CMFormatDescription? { format }
     /// Whether the sample holds valid data.
     public var isValid: Bool { true }
+    /// When the sample is to be decoded: invalid, as for every sample that needs no reordering
+    /// (uncompressed frames, and photos, each coded alone).
+    public var decodeTimeStamp: CMTime { .invalid }
+    /// The presentation time after edits; no edits retime samples here.
+    public var outputPresentationTimeStamp: CMTime { presentationTime }
 }
 
 /// `CMSampleBufferGetImageBuffer`.

@@ -17,6 +17,8 @@ final class DeviceControls: @unchecked Sendable {
         var exposurePointOfInterest = CGPoint(x: 0.5, y: 0.5)
         var exposureTargetBias: Float = 0
         var torchMode = AVCaptureDevice.TorchMode.off
+        /// The deprecated device-level flash mode, read by `AVCaptureStillImageOutput` only.
+        var flashMode = AVCaptureDevice.FlashMode.off
         /// The level `setTorchModeOn(level:)` chose; `torchMode = .on` uses full power.
         var torchOnLevel: Float = 1
         var whiteBalanceMode = AVCaptureDevice.WhiteBalanceMode.continuousAutoWhiteBalance

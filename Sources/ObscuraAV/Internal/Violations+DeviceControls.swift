@@ -60,9 +60,12 @@ extension Violation {
     }
 
     /// A white-balance gain outside [1, maxWhiteBalanceGain] (spec §2.4 [D]; text [I]).
-    static func whiteBalanceGainsOutOfRange(_ gains: AVCaptureDevice.WhiteBalanceGains, max: Float) -> Violation {
+    static func whiteBalanceGainsOutOfRange(
+        _ gains: AVCaptureDevice.WhiteBalanceGains, max: Float,
+        selector: String = "setWhiteBalanceModeLockedWithDeviceWhiteBalanceGains:completionHandler:"
+    ) -> Violation {
         .invalidArgument(
-            "-[AVCaptureDevice setWhiteBalanceModeLockedWithDeviceWhiteBalanceGains:completionHandler:]",
+            "-[AVCaptureDevice \(selector)]",
             "The passed gains (\(gains.redGain), \(gains.greenGain), \(gains.blueGain)) are out of range "
                 + "[1, \(Self.number(CGFloat(max)))]. Use -maxWhiteBalanceGain",
             CaptureRule("§2.4", .inferred, "each white-balance gain lies in [1, maxWhiteBalanceGain]"))

@@ -18,7 +18,9 @@ open class CALayer: NSObject, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var inner = Inner()
 
-    public override init() { super.init() }
+    /// A layer with empty geometry. Required, so that a layer class held as a metatype
+    /// (`let layerClass: CALayer.Type`) can make one with `layerClass.init()`.
+    public required override init() { super.init() }
 
     /// A copy of `layer`'s geometry, as Core Animation uses for presentation copies.
     public init(layer: Any) {
@@ -72,6 +74,8 @@ open class CALayer: NSObject, @unchecked Sendable {
 
     /// Pixels per point (default 1).
     open var contentsScale: CGFloat = 1
+    /// How the contents fill the bounds (default `.resize`). Stored only, as nothing is drawn.
+    open var contentsGravity: CALayerContentsGravity = .resize
     /// Whether sublayers are clipped to the bounds.
     open var masksToBounds = false
     /// The corner radius of the background.
@@ -146,4 +150,36 @@ open class CALayer: NSObject, @unchecked Sendable {
 
     private func attach(to parent: CALayer) { lock.withLock { inner.superlayer = parent } }
     private func detach() { lock.withLock { inner.superlayer = nil } }
+}
+
+/// How a layer's contents are placed in its bounds (`CALayerContentsGravity`).
+public struct CALayerContentsGravity: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Centred, unscaled.
+    public static let center = CALayerContentsGravity(rawValue: "center")
+    /// At the top edge, centred horizontally.
+    public static let top = CALayerContentsGravity(rawValue: "top")
+    /// At the bottom edge, centred horizontally.
+    public static let bottom = CALayerContentsGravity(rawValue: "bottom")
+    /// At the left edge, centred vertically.
+    public static let left = CALayerContentsGravity(rawValue: "left")
+    /// At the right edge, centred vertically.
+    public static let right = CALayerContentsGravity(rawValue: "right")
+    /// In the top-left corner.
+    public static let topLeft = CALayerContentsGravity(rawValue: "topLeft")
+    /// In the top-right corner.
+    public static let topRight = CALayerContentsGravity(rawValue: "topRight")
+    /// In the bottom-left corner.
+    public static let bottomLeft = CALayerContentsGravity(rawValue: "bottomLeft")
+    /// In the bottom-right corner.
+    public static let bottomRight = CALayerContentsGravity(rawValue: "bottomRight")
+    /// Stretched to the bounds (the default).
+    public static let resize = CALayerContentsGravity(rawValue: "resize")
+    /// Scaled to fit inside the bounds, aspect ratio kept.
+    public static let resizeAspect = CALayerContentsGravity(rawValue: "resizeAspect")
+    /// Scaled to fill the bounds, aspect ratio kept, overflow cropped.
+    public static let resizeAspectFill = CALayerContentsGravity(rawValue: "resizeAspectFill")
 }

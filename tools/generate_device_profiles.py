@@ -206,10 +206,19 @@ BACK_PRESETS = {"photo": "1440x1080-420f", "high": "1920x1080-420f", "hd1920x108
 FRONT_PRESETS = {k: v for k, v in BACK_PRESETS.items()}
 
 
-def features(cc=False, constituents=False, intrinsic=True, note="", autofocus=None):
+# Mattes with photos (DeviceProfiles/README.md): the portrait effects matte on the depth cameras of
+# iPhone X and later; semantic segmentation mattes on the later phones modelled here. Half the photo's
+# size on each side is our choice.
+PORTRAIT_MATTE = {"portrait_effects": True, "scale": 0.5}
+ALL_MATTES = {"portrait_effects": True, "semantic_segmentation": ["hair", "skin", "teeth", "glasses"], "scale": 0.5}
+
+
+def features(cc=False, constituents=False, intrinsic=True, note="", autofocus=None, mattes=None):
     f = {"constant_color": cc, "constituent_photo_delivery": constituents,
          "calibration_data_delivery": constituents, "intrinsic_matrix_delivery": intrinsic,
          "max_photo_quality_prioritization": "quality"}
+    if mattes:
+        f["mattes"] = mattes
     if autofocus:
         f["autofocus"] = autofocus  # absent: phase detection (DeviceProfiles/README.md)
     f["provenance"] = ({"default": M, "constant_color": f"{D}: {note}"} if note else M)
@@ -377,7 +386,7 @@ def iphone_x():
     dual = virtual("back-dual", "builtInDualCamera", ["back-wide", "back-tele"],
                    back_formats([[4032, 3024]], dual=True, depth43=depth_list([(320, 240), (160, 120)], 24),
                                 depth169=depth_list([(320, 180), (160, 90)], 24), depth_note=dual_note),
-                   BACK_PRESETS, ["off", "on", "auto"], features(constituents=True, intrinsic=False),
+                   BACK_PRESETS, ["off", "on", "auto"], features(constituents=True, intrinsic=False, mattes=PORTRAIT_MATTE),
                    disparity(10.3, "spec §2.1"))
     front = physical("front-wide", "builtInWideAngleCamera", "front", 32, 2.2, (3088, 2320), 1.0, None,
                      [0, 0, 0], -0.02, 0.003, 1, 4500, 3.0, 25, spec, front_formats([3088, 2320]),
@@ -386,7 +395,7 @@ def iphone_x():
                    truedepth_formats([3088, 2320]), {"photo": "1440x1080-420f", "high": "1920x1080-420f",
                                                     "hd1920x1080": "1920x1080-420f", "hd1280x720": "1280x720-420v",
                                                     "vga640x480": "640x480-420v"},
-                   ["off"], features(autofocus="none"), TRUEDEPTH)
+                   ["off"], features(autofocus="none", mattes=PORTRAIT_MATTE), TRUEDEPTH)
     modules = [led_module("cool-1", "LED-B5", 110, 70, [-7.0, -5.0, 0]), led_module("cool-2", "LED-B5", 110, 70, [-3.0, -5.0, 0]),
                led_module("warm-1", "LED-B1", 90, 70, [-7.0, -9.0, 0]), led_module("warm-2", "LED-B1", 90, 70, [-3.0, -9.0, 0])]
     return {"id": "iphone-x", "name": "iPhone X", "family": "iPhone", "cameras": [wide, tele, dual, front, td],
@@ -406,14 +415,14 @@ def iphone_14():
     dual_wide = virtual("back-dual-wide", "builtInDualWideCamera", ["back-ultra-wide", "back-wide"],
                         back_formats([[4032, 3024]], dual=True, depth43=depth_list([(320, 240), (160, 120)], 30),
                                      depth169=depth_list([(320, 180), (160, 90)], 30)),
-                        BACK_PRESETS, ["off", "on", "auto"], features(cc=True, constituents=True, intrinsic=False, note=cc_note),
+                        BACK_PRESETS, ["off", "on", "auto"], features(cc=True, constituents=True, intrinsic=False, note=cc_note, mattes=ALL_MATTES),
                         disparity(12.02, "spec §2.1, dual-wide = disparity between ultra-wide and wide"))
     front = physical("front-wide", "builtInWideAngleCamera", "front", 23, 1.9, (4032, 3024), 1.0, None,
                      [0, 0, 0], -0.03, 0.005, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
                      front_presets(k4=True), ["off"], features(), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide", truedepth_formats([4032, 3024]),
                    {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
-                   ["off"], features(), TRUEDEPTH)
+                   ["off"], features(mattes=ALL_MATTES), TRUEDEPTH)
     modules = [led_module("cool", "LED-B5", 150, 75, [-10.0, 0.0, 0]), led_module("warm", "LED-B1", 130, 75, [-10.0, -4.0, 0])]
     return {"id": "iphone-14", "name": "iPhone 14", "family": "iPhone", "multicam": True, "cameras": [wide, ultra, dual_wide, front, td],
             "flash": flash("true-tone", modules, f"{spec}: True Tone flash", CAL)}
@@ -438,20 +447,20 @@ def iphone_15_pro():
     dual_wide = virtual("back-dual-wide", "builtInDualWideCamera", ["back-ultra-wide", "back-wide"],
                         back_formats([[4032, 3024]], dual=True, depth43=d43, depth169=d169),
                         BACK_PRESETS, ["off", "on", "auto"],
-                        features(cc=True, constituents=True, intrinsic=False, note=cc_note),
+                        features(cc=True, constituents=True, intrinsic=False, note=cc_note, mattes=ALL_MATTES),
                         disparity(12.78, "spec §2.1"))
     triple = virtual("back-triple", "builtInTripleCamera", ["back-ultra-wide", "back-wide", "back-tele"],
                      back_formats([[4032, 3024]], dual=True, depth43=d43, depth169=d169),
-                     BACK_PRESETS, ["off", "on", "auto"], features(constituents=True, intrinsic=False),
+                     BACK_PRESETS, ["off", "on", "auto"], features(constituents=True, intrinsic=False, mattes=ALL_MATTES),
                      disparity(12.78, "spec §2.1 [O]: triple cameras report depth formats"))
     lidar = depth_cam("back-lidar", "builtInLiDARDepthCamera", "back", "back-wide", lidar_formats(measured=True),
-                      {"photo": "1440x1080-420f", "high": "1920x1080-420f"}, ["off", "on", "auto"], features(), LIDAR)
+                      {"photo": "1440x1080-420f", "high": "1920x1080-420f"}, ["off", "on", "auto"], features(mattes=ALL_MATTES), LIDAR)
     front = physical("front-wide", "builtInWideAngleCamera", "front", 23, 1.9, (4032, 3024), 1.0, None,
                      [0, 0, 0], -0.03, 0.005, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
                      front_presets(k4=True), ["off"], features(), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide", truedepth_formats([4032, 3024]),
                    {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
-                   ["off"], features(), TRUEDEPTH)
+                   ["off"], features(mattes=ALL_MATTES), TRUEDEPTH)
     # Adaptive True Tone: a 3x3 LED array whose beam follows the focal length; modelled as nine
     # modules alternating cool and warm, the centre ones narrower.
     modules = []

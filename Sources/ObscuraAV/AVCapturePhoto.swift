@@ -144,6 +144,28 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         return AVDepthData(map: map, isShell: false)
     }
 
+    /// The portrait effects matte made with the photo: only when the settings asked for it (with
+    /// depth, rule 19), on the processed photo, and only when a person is in view; nil otherwise
+    /// (spec §5 [D]; "a person in view" is any scene object with a `person` part that the photo
+    /// sees [I]). Half the photo's width and height on the emulated phones (their profiles' matte
+    /// scale), in the sensor's orientation like `depthData`: turn it with the photo's
+    /// `metadata["Orientation"]` through `applyingExifOrientation(_:)`.
+    public var portraitEffectsMatte: AVPortraitEffectsMatte? {
+        guard !isRawPhoto, let plane = extras.mattes?.portraitPlane else { return nil }
+        return AVPortraitEffectsMatte(plane: plane)
+    }
+
+    /// The semantic segmentation matte of a type made with the photo: only for types the settings
+    /// asked for, on the processed photo, and only when a person is in view (an all-zero matte when
+    /// the person shows none of that part, such as teeth behind closed lips); nil otherwise
+    /// (spec §5 [D]). Size and orientation as `portraitEffectsMatte`.
+    public func semanticSegmentationMatte(
+        for semanticSegmentationMatteType: AVSemanticSegmentationMatte.MatteType
+    ) -> AVSemanticSegmentationMatte? {
+        guard !isRawPhoto, let plane = extras.mattes?.semanticPlane(semanticSegmentationMatteType) else { return nil }
+        return AVSemanticSegmentationMatte(matteType: semanticSegmentationMatteType, plane: plane)
+    }
+
     /// The calibration of the constituent camera that took this photo: only on constituent photos
     /// with `isCameraCalibrationDataDeliveryEnabled` (spec §5 [D]).
     public var cameraCalibrationData: AVCameraCalibrationData? {
@@ -260,6 +282,10 @@ struct PhotoExtras {
     var fileFormat = PhotoFileFormat.png
     var depth: PendingDepth?
     var embedsDepth = false
+    /// The portrait effects and semantic segmentation mattes asked for; nil when none were.
+    var mattes: PendingMattes?
+    var embedsPortraitMatte = false
+    var embedsSemanticMattes = false
     var calibration: CameraCalibration?
     /// Constituent photos only: the centred share of the photo inside the preview (1 = all).
     var visibleFraction: Double?

@@ -112,6 +112,12 @@ extension AVCapturePhotoOutput {
                 url: $0, device: device, session: session,
                 rotationDegrees: (connection(with: .video)?.videoTransform.quarterTurns ?? 0) * 90)
         }
+        // Mattes come with the processed photo only, at the profile's share of its size (rules 19–20
+        // have made sure the output delivers what was asked).
+        let matteSize = state.caps.mattes.map { PendingMattes.dimensions(photo: dims, scale: $0.scale) }
+        let asksPortrait = settings.format != nil && settings.isPortraitEffectsMatteDeliveryEnabled
+        let semanticTypes = settings.format == nil ? [] : settings.enabledSemanticSegmentationMatteTypes
+        let matteDimensions = matteSize.map { CMVideoDimensions(width: Int32($0.width), height: Int32($0.height)) }
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
             previewDimensions: CMVideoDimensions(preview), embeddedThumbnailDimensions: CMVideoDimensions(thumbnail),
@@ -120,7 +126,10 @@ extension AVCapturePhotoOutput {
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)),
-            livePhotoMovieDimensions: livePhoto?.dimensions ?? CMVideoDimensions())
+            livePhotoMovieDimensions: livePhoto?.dimensions ?? CMVideoDimensions(),
+            portraitEffectsMatteDimensions: asksPortrait ? matteDimensions ?? CMVideoDimensions() : CMVideoDimensions(),
+            semanticSegmentationMatteDimensions: Dictionary(
+                semanticTypes.map { ($0, matteDimensions ?? CMVideoDimensions()) }, uniquingKeysWith: { a, _ in a }))
         let main = request(flash: flash)
         if zoom != 1 {
             Emulation.shared.record(
@@ -152,6 +161,19 @@ extension AVCapturePhotoOutput {
             constituentPhoto(
                 member, of: device, main: main, extras: extras,
                 calibration: settings.isCameraCalibrationDataDeliveryEnabled)
+        }
+        if let matteSize, asksPortrait || !semanticTypes.isEmpty {
+            // Constituent photos were given their extras above, without mattes: only the primary
+            // photo carries them (spec §5 [I]).
+            extras.mattes = PendingMattes(
+                request: main, dimensions: matteSize, portrait: asksPortrait, semanticTypes: semanticTypes)
+            extras.embedsPortraitMatte = asksPortrait && settings.embedsPortraitEffectsMatteInPhoto
+            extras.embedsSemanticMattes = settings.embedsSemanticSegmentationMattesInPhoto
+            Emulation.shared.record(
+                TraceEntry(
+                    section: "§5", rule: nil, outcome: .decided,
+                    sentence: "Mattes come with the photo at \(matteSize.width)×\(matteSize.height), the camera "
+                        + "profile's share of the photo's size, wherever a person is in view."))
         }
         return CaptureRequest(
             resolved: resolved, pending: PendingRender(main), bracket: bracket,

@@ -42,6 +42,16 @@ extension PhotoSettingsValidation {
         return nil
     }
 
+    // spec §3.2 rule 20 [D]; text [I].
+    func rule20SemanticMattes() -> Violation? {
+        guard !settings.enabledSemanticSegmentationMatteTypes.allSatisfy(state.semanticMatteTypesEnabled.contains)
+        else { return nil }
+        return .capturePhoto(
+            20, .documented,
+            "settings.enabledSemanticSegmentationMatteTypes may only contain values present in "
+                + "self.enabledSemanticSegmentationMatteTypes")
+    }
+
     // spec §3.2 rule 21 [D][O], §13 N8.
     func rule21ConstituentDevices() -> Violation? {
         let devices = settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices

@@ -47,7 +47,9 @@ struct PhotoSettingsValidation {
         Rule(number: 19, demand: "a portrait matte is asked only with the output opt-in and depth") {
             $0.rule19PortraitMatte()
         },
-        // rule 20 (semantic segmentation mattes): no matte types are emulated.
+        Rule(number: 20, demand: "semantic segmentation mattes are asked only of types the output enabled") {
+            $0.rule20SemanticMattes()
+        },
         Rule(number: 21, demand: "the constituent devices are two or more of the virtual device's own") {
             $0.rule21ConstituentDevices()
         },

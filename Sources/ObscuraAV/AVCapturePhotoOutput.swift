@@ -20,6 +20,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     struct Capabilities {
         var device: AVCaptureDevice?
         var depth = false
+        /// The mattes the camera delivers once depth delivery is on; nil for none.
+        var mattes: MatteSupport?
         var constituentPhotos = false
         var constantColor = false
         var livePhoto = false
@@ -31,6 +33,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var caps = Capabilities()
         var depthEnabled = false
         var portraitMatteEnabled = false
+        var semanticMatteTypesEnabled: [AVSemanticSegmentationMatte.MatteType] = []
         var constituentEnabled = false
         var constantColorEnabled = false
         var livePhotoEnabled = false
@@ -86,16 +89,22 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     public var isDepthDataDeliveryEnabled: Bool {
         get { lock.withLock { inner.depthEnabled } }
         set {
+            let before = matteAvailability
             setEnabled(
                 \.depthEnabled, newValue, supported: \.caps.depth, "setDepthDataDeliveryEnabled:", "Depth data delivery"
             )
             updateDepthZoomLock()
+            reportMatteAvailability(since: before)
         }
     }
-    /// Portrait matte (KVO). A device offers it once depth delivery is enabled, but Obscura makes
-    /// no matte, and supported means delivered: always false (spec §3.1 [I]).
-    public var isPortraitEffectsMatteDeliverySupported: Bool { false }
-    /// Opt-in for the portrait matte (default false).
+    /// Portrait effects matte delivery (KVO): true once depth delivery is enabled on a camera whose
+    /// profile delivers the matte (spec §3.1 [D]: the matte needs depth). It turns false, and its
+    /// opt-in with it, when depth delivery is turned off or the camera or format loses depth.
+    public var isPortraitEffectsMatteDeliverySupported: Bool {
+        lock.withLock { inner.depthEnabled && inner.caps.mattes?.portraitEffects == true }
+    }
+    /// Opt-in for the portrait matte (default false). Setting it true while unsupported raises
+    /// `NSInvalidArgumentException` (spec §3.1 [O]).
     public var isPortraitEffectsMatteDeliveryEnabled: Bool {
         get { lock.withLock { inner.portraitMatteEnabled } }
         set {
@@ -106,6 +115,56 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             }
             lock.withLock { inner.portraitMatteEnabled = newValue }
         }
+    }
+    /// The semantic segmentation mattes photos can carry now (KVO): the camera profile's types once
+    /// depth delivery is enabled, empty otherwise (spec §3.1 [I]: like the portrait matte, they are
+    /// made beside depth). When it changes, `enabledSemanticSegmentationMatteTypes` reverts to empty [D].
+    public var availableSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] {
+        lock.withLock { Self.availableMatteTypes(inner) }
+    }
+    /// The semantic segmentation mattes this output prepares for (default empty). Every type must be
+    /// one of `availableSemanticSegmentationMatteTypes`, or `NSInvalidArgumentException` is raised
+    /// (spec §3.1 [D]; text [I]).
+    public var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] {
+        get { lock.withLock { inner.semanticMatteTypesEnabled } }
+        set {
+            let violation = lock.withLock { () -> Violation? in
+                let available = Self.availableMatteTypes(inner)
+                guard newValue.allSatisfy(available.contains) else { return .unavailableSemanticMatteTypes() }
+                inner.semanticMatteTypesEnabled = newValue
+                return nil
+            }
+            raiseIfNeeded(violation)
+            observers.didChange(\AVCapturePhotoOutput.enabledSemanticSegmentationMatteTypes)
+        }
+    }
+
+    private static func availableMatteTypes(_ inner: Inner) -> [AVSemanticSegmentationMatte.MatteType] {
+        guard inner.depthEnabled, let mattes = inner.caps.mattes else { return [] }
+        return mattes.semanticSegmentation.map(AVSemanticSegmentationMatte.MatteType.init)
+    }
+
+    /// Matte support and availability as observers see them.
+    private var matteAvailability: (Bool, [AVSemanticSegmentationMatte.MatteType]) {
+        (isPortraitEffectsMatteDeliverySupported, availableSemanticSegmentationMatteTypes)
+    }
+
+    /// spec §3.1 [D]: when matte support changes, the opt-ins that no longer fit revert, and
+    /// observers hear of every value that moved.
+    func reportMatteAvailability(since before: (Bool, [AVSemanticSegmentationMatte.MatteType])) {
+        let (portraitReverted, typesReverted) = lock.withLock { () -> (Bool, Bool) in
+            let supported = inner.depthEnabled && inner.caps.mattes?.portraitEffects == true
+            let portrait = inner.portraitMatteEnabled && !supported
+            if portrait { inner.portraitMatteEnabled = false }
+            let types = Self.availableMatteTypes(inner) != before.1 && !inner.semanticMatteTypesEnabled.isEmpty
+            if types { inner.semanticMatteTypesEnabled = [] }
+            return (portrait, types)
+        }
+        let after = matteAvailability
+        if after.0 != before.0 { observers.didChange(\AVCapturePhotoOutput.isPortraitEffectsMatteDeliverySupported) }
+        if after.1 != before.1 { observers.didChange(\AVCapturePhotoOutput.availableSemanticSegmentationMatteTypes) }
+        if portraitReverted { observers.didChange(\AVCapturePhotoOutput.isPortraitEffectsMatteDeliveryEnabled) }
+        if typesReverted { observers.didChange(\AVCapturePhotoOutput.enabledSemanticSegmentationMatteTypes) }
     }
     /// Constituent photos of a virtual device (KVO).
     public var isVirtualDeviceConstituentPhotoDeliverySupported: Bool { lock.withLock { inner.caps.constituentPhotos } }
@@ -284,6 +343,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             let format = device.activeFormat
             caps.device = device
             caps.depth = device.camera.deviceType.canDeliverDepth && !format.supportedDepthDataFormats.isEmpty
+            caps.mattes = caps.depth ? device.camera.features.mattes : nil
             caps.constituentPhotos = device.isVirtualDevice && device.camera.features.constituentPhotoDelivery
             // spec §11 [D][I]: a wide or dual-wide camera, with a flash, whose profile supports it
             // for the active format.
@@ -296,13 +356,13 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             caps.flashModes = device.camera.flashModes.map(AVCaptureDevice.FlashMode.init)
             caps.photoDimensions = format.supportedMaxPhotoDimensions
         }
+        let mattesBefore = matteAvailability
         let (changed, ccSupportChanged, ccReverted) = lock.withLock { () -> (Bool, Bool, Bool) in
             let before = inner.caps.flashModes
             let ccBefore = (inner.caps.constantColor, inner.constantColorEnabled)
             inner.caps = caps
             // spec §3.1 [D]: a capability that turns false turns its opt-in off.
             if !caps.depth { inner.depthEnabled = false }
-            if !(caps.depth && inner.depthEnabled) { inner.portraitMatteEnabled = false }
             if !caps.constituentPhotos { inner.constituentEnabled = false }
             if !caps.constantColor { inner.constantColorEnabled = false }  // spec §11 [D]
             if !caps.livePhoto { inner.livePhotoEnabled = false }
@@ -315,6 +375,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             )
         }
         updateDepthZoomLock()
+        reportMatteAvailability(since: mattesBefore)
         if changed { observers.didChange(\AVCapturePhotoOutput.supportedFlashModes) }
         if ccSupportChanged { observers.didChange(\AVCapturePhotoOutput.isConstantColorSupported) }
         if ccReverted {

@@ -43,11 +43,14 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var isDepthDataFiltered = true
     /// Deliver calibration data (default false; rule 22).
     public var isCameraCalibrationDataDeliveryEnabled = false
-    /// Deliver a portrait effects matte (default false).
+    /// Deliver a portrait effects matte (default false; rule 19: needs the output's opt-in and depth).
     public var isPortraitEffectsMatteDeliveryEnabled = false
-    /// Embed the matte (default true).
+    /// Embed the matte in the photo's file (default true; only with depth embedded, rule 19).
     public var embedsPortraitEffectsMatteInPhoto = true
-    /// Embed semantic mattes (default true).
+    /// The semantic segmentation mattes to deliver (default empty; rule 20: each must be one of the
+    /// output's `enabledSemanticSegmentationMatteTypes`).
+    public var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] = []
+    /// Embed semantic mattes in the photo's file (default true).
     public var embedsSemanticSegmentationMattesInPhoto = true
     /// Deprecated high-resolution flag (default false; rule 13).
     public var isHighResolutionPhotoEnabled = false
@@ -133,6 +136,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         isPortraitEffectsMatteDeliveryEnabled = s.isPortraitEffectsMatteDeliveryEnabled
         embedsPortraitEffectsMatteInPhoto = s.embedsPortraitEffectsMatteInPhoto
         embedsSemanticSegmentationMattesInPhoto = s.embedsSemanticSegmentationMattesInPhoto
+        enabledSemanticSegmentationMatteTypes = s.enabledSemanticSegmentationMatteTypes
         isHighResolutionPhotoEnabled = s.isHighResolutionPhotoEnabled
         maxPhotoDimensions = s.maxPhotoDimensions
         isConstantColorEnabled = s.isConstantColorEnabled

@@ -14,8 +14,10 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let embeddedThumbnailDimensions: CMVideoDimensions
     /// Zero without RAW thumbnails.
     public let rawEmbeddedThumbnailDimensions: CMVideoDimensions
-    /// Zero without a portrait matte.
+    /// The portrait effects matte's size; zero unless the settings asked for one.
     public let portraitEffectsMatteDimensions: CMVideoDimensions
+    /// The asked semantic segmentation mattes' sizes.
+    private let semanticSegmentationMatteDimensions: [AVSemanticSegmentationMatte.MatteType: CMVideoDimensions]
     /// Zero without a Live Photo.
     public let livePhotoMovieDimensions: CMVideoDimensions
     /// Whether the flash fires (`.auto` decided from the scene; false while it is unavailable).
@@ -30,6 +32,12 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let expectedPhotoCount: Int
     /// When processing is expected to finish.
     public let photoProcessingTimeRange: CMTimeRange
+    /// The size of the semantic segmentation mattes of a type; zero unless the settings asked for it.
+    public func dimensionsForSemanticSegmentationMatte(
+        ofType semanticSegmentationMatteType: AVSemanticSegmentationMatte.MatteType
+    ) -> CMVideoDimensions {
+        semanticSegmentationMatteDimensions[semanticSegmentationMatteType] ?? CMVideoDimensions()
+    }
     /// Deprecated; always false.
     public let isStillImageStabilizationEnabled = false
     /// Deprecated; mirrors `isVirtualDeviceFusionEnabled`.
@@ -40,7 +48,9 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         embeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(), rawPhotoDimensions: CMVideoDimensions,
         isFlashEnabled: Bool, isRedEyeReductionEnabled: Bool, isVirtualDeviceFusionEnabled: Bool,
         isContentAwareDistortionCorrectionEnabled: Bool, expectedPhotoCount: Int,
-        photoProcessingTimeRange: CMTimeRange, livePhotoMovieDimensions: CMVideoDimensions = CMVideoDimensions()
+        photoProcessingTimeRange: CMTimeRange, livePhotoMovieDimensions: CMVideoDimensions = CMVideoDimensions(),
+        portraitEffectsMatteDimensions: CMVideoDimensions = CMVideoDimensions(),
+        semanticSegmentationMatteDimensions: [AVSemanticSegmentationMatte.MatteType: CMVideoDimensions] = [:]
     ) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
@@ -48,7 +58,8 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         self.previewDimensions = previewDimensions
         self.embeddedThumbnailDimensions = embeddedThumbnailDimensions
         rawEmbeddedThumbnailDimensions = CMVideoDimensions()
-        portraitEffectsMatteDimensions = CMVideoDimensions()
+        self.portraitEffectsMatteDimensions = portraitEffectsMatteDimensions
+        self.semanticSegmentationMatteDimensions = semanticSegmentationMatteDimensions
         self.livePhotoMovieDimensions = livePhotoMovieDimensions
         self.isFlashEnabled = isFlashEnabled
         self.isRedEyeReductionEnabled = isRedEyeReductionEnabled

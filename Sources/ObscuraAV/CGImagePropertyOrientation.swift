@@ -24,3 +24,17 @@ public let kCGImageAuxiliaryDataInfoData = "kCGImageAuxiliaryDataInfoData"
 public let kCGImageAuxiliaryDataInfoDataDescription = "kCGImageAuxiliaryDataInfoDataDescription"
 /// `kCGImageAuxiliaryDataInfoMetadata`: accuracy, quality, filtering and calibration.
 public let kCGImageAuxiliaryDataInfoMetadata = "kCGImageAuxiliaryDataInfoMetadata"
+/// `kCGImageAuxiliaryDataTypePortraitEffectsMatte`: the auxiliary image that holds a portrait effects matte.
+public let kCGImageAuxiliaryDataTypePortraitEffectsMatte = "kCGImageAuxiliaryDataTypePortraitEffectsMatte"
+/// `kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte`: the auxiliary image of a hair matte.
+public let kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte =
+    "kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte"
+/// `kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte`: the auxiliary image of a skin matte.
+public let kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte =
+    "kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte"
+/// `kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte`: the auxiliary image of a teeth matte.
+public let kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte =
+    "kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte"
+/// `kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte`: the auxiliary image of a glasses matte.
+public let kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte =
+    "kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte"

@@ -12,11 +12,13 @@ public struct SceneObject: Sendable, Hashable {
     public var motion: Motion
     /// A machine-readable code printed over the object (planes only), for barcode readers.
     public var code: CodeAnnotation?
+    /// The part of a person the object is, for mattes; nil for anything that is not a person.
+    public var person: PersonPart?
 
     /// An object; static unless a motion is given.
     public init(
         name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none,
-        code: CodeAnnotation? = nil
+        code: CodeAnnotation? = nil, person: PersonPart? = nil
     ) {
         self.name = name
         self.shape = shape
@@ -24,5 +26,6 @@ public struct SceneObject: Sendable, Hashable {
         self.surface = surface
         self.motion = motion
         self.code = code
+        self.person = person
     }
 }

@@ -7,8 +7,14 @@ extension GeometryPass {
     /// The world direction of the ray through the centre of pixel (x, y) and its optical-axis
     /// component (depth = distance × that component). Pixel centres sit at (x + 0.5, y + 0.5).
     @inline(__always) func ray(x: Int, y: Int) -> (Vector3, Double) {
-        var px = Double(x) + 0.5
-        var py = Double(y) + 0.5
+        ray(at: Double(x) + 0.5, Double(y) + 0.5)
+    }
+
+    /// The world direction of the ray through image point (px, py), in pixels from the image's
+    /// top-left corner, and its optical-axis component: `ray(x:y:)` anywhere inside a pixel.
+    @inline(__always) func ray(at imageX: Double, _ imageY: Double) -> (Vector3, Double) {
+        var px = imageX
+        var py = imageY
         if let inverse {
             let vx = px - distortionCenter.x
             let vy = py - distortionCenter.y

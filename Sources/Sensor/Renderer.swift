@@ -50,9 +50,7 @@ public struct Renderer: Sendable {
         self.camera = camera
         self.flash = flash
         self.options = options
-        let deviceRotation = scene.device.rotation
-        let rotation = deviceRotation * camera.rotationInDevice
-        let origin = scene.device.position + deviceRotation.apply(camera.positionInDevice)
+        let (origin, rotation) = Renderer.pose(of: camera, in: scene)
         let (primitives, materials, texels) = Primitive.build(scene: scene)
         self.origin = origin
         self.rotation = rotation
@@ -68,6 +66,16 @@ public struct Renderer: Sendable {
         geometry = GeometryCache(
             camera: camera, origin: origin, rotation: rotation, primitives: primitives, texels: texels,
             materials: materials, emitters: emitters, options: options)
+    }
+
+    /// The camera's optical centre and camera-to-world rotation in a scene: the device's placement
+    /// composed with the camera's pose in the device.
+    static func pose(of camera: CameraModel, in scene: Scene) -> (origin: Vector3, rotation: Rotation) {
+        let deviceRotation = scene.device.rotation
+        return (
+            scene.device.position + deviceRotation.apply(camera.positionInDevice),
+            deviceRotation * camera.rotationInDevice
+        )
     }
 
     /// The spectral integrals: once per (material, emitter) pair, never per pixel.

@@ -240,8 +240,8 @@ import Testing
             settings.isConstantColorEnabled = true
             _ = Emulator.catchException { rig.output.capturePhoto(with: settings, delegate: RecordingPhotoDelegate()) }
             let rules = Emulator.shared.trace.filter { $0.section == "§3.2" }
-            // Rule 20 (semantic mattes) is not emulated; rule 21 has two checks (constituents, and with Constant Color).
-            #expect(rules.compactMap(\.rule) == Array(1...19) + [21, 21, 22, 23])
+            // Rule 21 has two checks (constituents, and with Constant Color).
+            #expect(rules.compactMap(\.rule) == Array(1...21) + [21, 22, 23])
             #expect(rules.dropLast().allSatisfy { $0.outcome == .passed })
             #expect(rules.last?.outcome == .raised)
             #expect(rules.last?.sentence.contains("self.isConstantColorEnabled is NO") == true)

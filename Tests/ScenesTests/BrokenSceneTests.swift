@@ -44,6 +44,10 @@ import Testing
             file: "code-on-sphere", line: 18, column: 11,
             fragment: "objects[1] (ball).code: codes are printed on planes only"),
         Case(file: "unknown-code-type", line: 18, column: 18, fragment: "unknown value 'qrcode'"),
+        // A person part is one of the five the mattes know.
+        Case(
+            file: "unknown-person-part", line: 19, column: 13,
+            fragment: "objects[1] (pot).person: unknown value 'face'"),
     ]
 
     /// The problems a file gives, flattened; an empty list when it loads.

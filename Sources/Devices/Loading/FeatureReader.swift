@@ -4,7 +4,7 @@ import ObscuraSupport
 enum FeatureReader {
     static let featureKeys = [
         "constant_color", "constituent_photo_delivery", "calibration_data_delivery", "intrinsic_matrix_delivery",
-        "max_photo_quality_prioritization", "autofocus", "provenance",
+        "max_photo_quality_prioritization", "autofocus", "mattes", "provenance",
     ]
 
     static func features(_ node: YAMLNode) throws -> CameraFeatures {
@@ -17,7 +17,18 @@ enum FeatureReader {
             maxPhotoQualityPrioritization: try map.optional("max_photo_quality_prioritization")?
                 .choice(QualityPrioritization.self) ?? .quality,
             autoFocus: try map.optional("autofocus")?.choice(AutoFocusKind.self),
+            mattes: try map.optional("mattes").map(mattes),
             provenance: try ProvenanceReader.read(map, sectionKeys: featureKeys))
+    }
+
+    /// `mattes: {portrait_effects: true, semantic_segmentation: [hair, skin, teeth, glasses], scale: 0.5}`.
+    static func mattes(_ node: YAMLNode) throws -> MatteSupport {
+        let map = try node.mapping(allowedKeys: ["portrait_effects", "semantic_segmentation", "scale"])
+        return MatteSupport(
+            portraitEffects: try map.optional("portrait_effects")?.bool() ?? false,
+            semanticSegmentation: try map.optional("semantic_segmentation")?.sequence()
+                .map { try $0.choice(MatteSupport.SemanticType.self) } ?? [],
+            scale: try map.required("scale").double(in: 0.0625...1))
     }
 
     /// Used when a camera has no `features`: nothing optional supported, quality allowed.

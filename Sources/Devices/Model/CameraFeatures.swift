@@ -12,6 +12,8 @@ public struct CameraFeatures: Sendable, Hashable, Codable {
     public var maxPhotoQualityPrioritization: QualityPrioritization
     /// How the camera focuses; nil when the profile does not say (phase detection is then assumed).
     public var autoFocus: AutoFocusKind?
+    /// The mattes photos can carry; nil for none.
+    public var mattes: MatteSupport?
     /// Where each value comes from.
     public var provenance: ProvenanceMap
 
@@ -19,7 +21,7 @@ public struct CameraFeatures: Sendable, Hashable, Codable {
     public init(
         constantColor: Bool, constituentPhotoDelivery: Bool, calibrationDataDelivery: Bool,
         intrinsicMatrixDelivery: Bool, maxPhotoQualityPrioritization: QualityPrioritization,
-        autoFocus: AutoFocusKind? = nil, provenance: ProvenanceMap
+        autoFocus: AutoFocusKind? = nil, mattes: MatteSupport? = nil, provenance: ProvenanceMap
     ) {
         self.constantColor = constantColor
         self.constituentPhotoDelivery = constituentPhotoDelivery
@@ -27,6 +29,7 @@ public struct CameraFeatures: Sendable, Hashable, Codable {
         self.intrinsicMatrixDelivery = intrinsicMatrixDelivery
         self.maxPhotoQualityPrioritization = maxPhotoQualityPrioritization
         self.autoFocus = autoFocus
+        self.mattes = mattes
         self.provenance = provenance
     }
 }

@@ -130,20 +130,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
 
     private func cachedRenderer(_ key: Key, _ request: PhotoRenderRequest) throws -> Renderer {
         if let hit = lock.withLock({ renderers.first { $0.0 == key }?.1 }) { return hit }
-        var camera: CameraModel
-        do {
-            camera = try CameraModel(
-                device: request.profile, camera: request.camera, width: key.width, height: key.height)
-        } catch {
-            throw PhotoRenderingError(description: "\(error)")
-        }
-        // Zoom scales the focal length about the principal point (see `PhotoRenderRequest.zoom`);
-        // the lens distortion stays as it is in image pixels, as a digital zoom of the corrected
-        // image would leave it [I].
-        if request.zoom > 0, request.zoom != 1 {
-            camera.fx *= request.zoom
-            camera.fy *= request.zoom
-        }
+        let camera = try Self.camera(request, width: key.width, height: key.height)
         // The photo itself needs only DNs and the means of the noise-free components, which the white
         // balance reads; not keeping its electrons plane and its two component planes (12 bytes a pixel
         // each) spares 435 MB at 12 MP. The metering frame keeps them all, and it is small.
@@ -158,6 +145,25 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             if renderers.count > Self.cacheSize { renderers.removeFirst() }
         }
         return renderer
+    }
+
+    /// The camera a request's photo is taken through at `width × height`: the profile camera with
+    /// the request's zoom. Mattes use it too, so that they line up with the photo's pixels.
+    static func camera(_ request: PhotoRenderRequest, width: Int, height: Int) throws -> CameraModel {
+        var camera: CameraModel
+        do {
+            camera = try CameraModel(device: request.profile, camera: request.camera, width: width, height: height)
+        } catch {
+            throw PhotoRenderingError(description: "\(error)")
+        }
+        // Zoom scales the focal length about the principal point (see `PhotoRenderRequest.zoom`);
+        // the lens distortion stays as it is in image pixels, as a digital zoom of the corrected
+        // image would leave it [I].
+        if request.zoom > 0, request.zoom != 1 {
+            camera.fx *= request.zoom
+            camera.fy *= request.zoom
+        }
+        return camera
     }
 
     private func constantColorPipeline(_ request: PhotoRenderRequest) throws -> ConstantColorPipeline {

@@ -134,6 +134,15 @@ extension Violation {
             CaptureRule("§3.1", .observed, "is…Enabled may be set only while is…Supported is true"))
     }
 
+    // spec §3.1 [D]: the output's matte types come from its available ones; text [I].
+    static func unavailableSemanticMatteTypes() -> Violation {
+        .invalidArgument(
+            "-[AVCapturePhotoOutput setEnabledSemanticSegmentationMatteTypes:]",
+            "enabledSemanticSegmentationMatteTypes may only contain values present in "
+                + "availableSemanticSegmentationMatteTypes",
+            CaptureRule("§3.1", .documented, "enabled matte types are a subset of the available ones"))
+    }
+
     // spec §3.1 [D]: maxPhotoDimensions must be one of the active format's.
     static func unsupportedMaxPhotoDimensions() -> Violation {
         .invalidArgument(

@@ -7,6 +7,7 @@ import Spectra
 struct ObjectReader {
     static let keys = [
         "name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion", "code",
+        "person",
     ]
 
     enum ShapeKind: String, CaseIterable { case plane, box, sphere, disc }
@@ -51,13 +52,14 @@ struct ObjectReader {
             }
             return try Self.readCode(node)
         }
+        let person = errors.attempt { try m.optional("person")?.choice(PersonPart.self) }
         try errors.throwIfAny()
         return SceneObject(
             name: try collected(name, at: node), shape: try collected(shape, at: node),
             transform: Transform(
                 position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
             surface: try collected(surface, at: node), motion: try collected(motion, at: node),
-            code: try collected(code, at: node))
+            code: try collected(code, at: node), person: try collected(person, at: node))
     }
 
     /// A printed code: `{type: qr, value: "https://example.com"}`; the value must fit the type.

@@ -1,12 +1,14 @@
-import AVFoundation
 import Foundation
+import Obscura
+import ObscuraAV
 import Testing
 
 /// A depth stream measures every frame anew: through the public API, consecutive unfiltered frames of a still scene
 /// carry different noise (a phone's matcher reads a new exposure each frame), and the same values where the
 /// scene decides them, the holes.
-@Suite(.serialized) struct DepthStreamNoiseTests {
-    static func values(_ data: AVDepthData) -> [Float] {
+/// In the streaming suite, which is serialized: the emulator's clock is shared.
+extension AVCaptureStreamingTests {
+    static func depthValues(_ data: AVDepthData) -> [Float] {
         let map = data.converting(toDepthDataType: kCVPixelFormatType_DisparityFloat32).depthDataMap
         CVPixelBufferLockBaseAddress(map, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(map, .readOnly) }
@@ -16,7 +18,7 @@ import Testing
         return (0..<h).flatMap { y in (0..<w).map { x in base[y * row + x] } }
     }
 
-    @Test func consecutiveFramesHaveNewNoise() throws {
+    @Test func consecutiveDepthFramesHaveNewNoise() throws {
         try onDevice("iphone-7-plus") {
             let rig = try StreamRig(outputs: ["depth"])
             let recorder = StreamRecorder()
@@ -26,7 +28,7 @@ import Testing
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(4)
             try #require(recorder.depth.count >= 2)
-            let a = Self.values(recorder.depth[0].0), b = Self.values(recorder.depth[1].0)
+            let a = Self.depthValues(recorder.depth[0].0), b = Self.depthValues(recorder.depth[1].0)
             let both = zip(a, b).filter { $0.0.isFinite && $0.1.isFinite }
             #expect(both.count > 100, "pixels match in both frames")
             let differing = both.filter { $0.0 != $0.1 }.count

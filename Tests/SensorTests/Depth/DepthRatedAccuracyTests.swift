@@ -89,12 +89,14 @@ struct DepthRatedAccuracyTests {
         let camera = try CameraModel(device: device, camera: dual, width: 160, height: 120)
         let (renderer, frame) = Self.view([Self.poster(distance: 1, focal: camera.fx)], camera: camera)
         let map = model.disparity(renderer, seed: 4, image: frame)
-        let mean = map.values.filter(\.isFinite).reduce(0) { $0 + Double($1) } / Double(map.values.count)
+        let finite = map.values.filter(\.isFinite)
+        let mean = finite.reduce(0) { $0 + Double($1) } / Double(finite.count)
         func correlation(lag: Int) -> Double {
             var (sxy, sxx) = (0.0, 0.0)
             for y in 0..<map.height {
                 for x in 0..<(map.width - lag) {
                     let a = Double(map[x, y]) - mean, b = Double(map[x + lag, y]) - mean
+                    guard a.isFinite, b.isFinite else { continue }
                     sxy += a * b
                     sxx += a * a
                 }

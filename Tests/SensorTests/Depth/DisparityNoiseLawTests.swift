@@ -52,7 +52,7 @@ struct DisparityNoiseLawTests {
     /// matcher's window is the rated range (1/5 to 1/0.3 m⁻¹) widened by 4 σ_d on each side, no value is negative
     /// or outside it, and the holes are exactly the Gaussian tail that falls outside it,
     /// Φ((low − 1/Z)/σ_d) + 1 − Φ((high − 1/Z)/σ_d), within five binomial standard errors: none inside the rated
-    /// range, 6.7 % at 8 m. No image is given, so no pixel is judged textureless.
+    /// range beyond the 4σ tail (3 × 10⁻⁵ at the limit), 6.7 % at 8 m. No image is given, so no pixel is judged textureless.
     @Test func dualCameraWallsHaveHolesNotNegatives() throws {
         let device = try DeviceProfileAdapterTests.profile("iphone-7-plus")
         let dual = try device.camera(ofType: .builtInDualCamera, position: .back)
@@ -75,7 +75,8 @@ struct DisparityNoiseLawTests {
             // The noise is averaged over a 5 × 5 window: about n/25 independent draws.
             let tolerance = 5 * (expected * (1 - expected) / (n / 25)).squareRoot() + 2 / n
             #expect(abs(map.holeFraction - expected) < tolerance, "Z = \(distance) m: holes \(map.holeFraction)")
-            if distance <= 5 { #expect(map.holeFraction == 0, "Z = \(distance) m is inside the rated range") }
+            // Inside the rated range at most the 4σ tail, 3 × 10⁻⁵ at 5 m (2.4 of 76 800 pixels expected).
+            if distance <= 5 { #expect(map.holeFraction < 1e-4, "Z = \(distance) m is inside the rated range") }
         }
     }
 

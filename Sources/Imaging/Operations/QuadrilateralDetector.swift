@@ -209,7 +209,7 @@ struct QuadrilateralFit {
             for k in 0..<4 {
                 let a = corners[k], b = corners[(k + 1) % 4]
                 let line = pass == 0
-                    ? Line.consensus(points, near: a, b) : Line.fit(points, near: a, b, gate: pass == 1 ? 3.0 : 1.5)
+                    ? Line.firstFit(points, near: a, b) : Line.fit(points, near: a, b, gate: pass == 1 ? 3.0 : 1.5)
                 guard let line else { return nil }
                 lines.append(line)
             }
@@ -282,6 +282,26 @@ struct QuadrilateralFit {
 struct Line {
     var normal: SIMD2<Double>
     var offset: Double
+
+    /// The first line of an edge: the gated least-squares fit, unless the consensus line has more of the
+    /// edge's points within a pixel and a half of it. A clean edge keeps the least-squares fit, which uses
+    /// every point; glare that bends part of the edge's points away loses to the consensus line.
+    static func firstFit(_ points: [SIMD2<Double>], near a: SIMD2<Double>, _ b: SIMD2<Double>) -> Line? {
+        let gated = fit(points, near: a, b, gate: 3.0)
+        guard let robust = consensus(points, near: a, b) else { return gated }
+        guard let gated else { return robust }
+        func support(_ line: Line) -> Int {
+            let direction = b - a
+            let lengthSquared = (direction * direction).sum()
+            guard lengthSquared > 0 else { return 0 }
+            return points.reduce(0) { count, p in
+                let t = ((p - a) * direction).sum() / lengthSquared
+                guard t > 0.1, t < 0.9 else { return count }
+                return count + (abs((p * line.normal).sum() - line.offset) <= 1.5 ? 1 : 0)
+            }
+        }
+        return support(robust) > support(gated) + support(gated) / 10 ? robust : gated
+    }
 
     /// The total-least-squares line through the points within `gate` of segment `a`–`b`, ignoring its outer 10 %.
     static func fit(_ points: [SIMD2<Double>], near a: SIMD2<Double>, _ b: SIMD2<Double>, gate: Double) -> Line? {

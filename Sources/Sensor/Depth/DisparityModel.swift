@@ -125,7 +125,11 @@ public struct DisparityModel: Sendable, Hashable {
             baseline: b, calibrationScaleError: capability.relativeErrorAt1m, calibrationOffsetError: 0,
             minimumDepth: capability.minRangeM, maximumDepth: capability.maxRangeM,
             disparityPrecision: capability.relativeErrorAt1m, matchingWindow: Self.typicalMatchingWindow,
-            minimumTextureSNR: capability.holes == .occlusionAndTextureless ? Self.typicalMinimumTextureSNR : 0)
+            // Textureless holes stay off for profiles for now: the texture test reads a frame rendered at
+            // the map's size, whose per-pixel noise and fixed pattern are a native photosite's, not those
+            // of the scaled-down picture a phone's matcher compares, so it would call smooth seed surfaces
+            // textureless and flat walls textured by their fixed pattern.
+            minimumTextureSNR: 0)
     }
 
     /// The standard deviation of the disparity noise for a focal length in pixels (at the map's

@@ -90,6 +90,28 @@ public enum JPEG {
         return out
     }
 
+    /// The width and height a JPEG's frame header (SOFn) declares, read before anything is decoded;
+    /// nil when the markers end first or are malformed.
+    public static func frameSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
+        guard data.starts(with: [0xFF, 0xD8]) else { return nil }
+        var at = 2
+        while at + 4 <= data.count {
+            guard data[at] == 0xFF else { return nil }
+            let marker = data[at + 1]
+            if marker == 0xFF { at += 1; continue }  // fill byte
+            let length = Int(data[at + 2]) << 8 | Int(data[at + 3])
+            guard length >= 2 else { return nil }
+            // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC): precision, height, width follow.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                guard at + 9 <= data.count else { return nil }
+                return (Int(data[at + 7]) << 8 | Int(data[at + 8]), Int(data[at + 5]) << 8 | Int(data[at + 6]))
+            }
+            if marker == 0xDA { return nil }  // scan data before any frame header
+            at += 2 + length
+        }
+        return nil
+    }
+
     private static func withSegmentArray<R>(_ segments: [Segment], _ body: ([cjpeg_segment]) -> R) -> R {
         // Pointers into each payload are only used inside `body`; nest the pinning recursively.
         func pin(_ index: Int, _ built: [cjpeg_segment]) -> R {

@@ -90,7 +90,9 @@ public enum PNG {
     /// Largest file `read(contentsOf:)` loads: 1 GiB.
     static let maximumFileBytes = 1 << 30
 
-    static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
+    /// The bytes of a picture file, read as every picture input is: only from a regular file (a FIFO
+    /// or device is refused at once, never waited on), at most `maximumFileBytes`.
+    public static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
         func failure(_ what: String) -> PNGError {
             PNGError(code: .io, message: "cannot \(what): \(String(cString: strerror(errno)))", path: path)
         }

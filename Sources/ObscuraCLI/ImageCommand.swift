@@ -318,16 +318,19 @@ enum ImageFiles {
     static func readPhoto(_ path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
         let bytes: [UInt8]
         do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = try PNG.readFile(path)
         } catch {
-            throw CommandFailure.badInput("\(path): \(error.localizedDescription)")
+            throw CommandFailure.badInput("\(error)")
         }
         guard bytes.starts(with: [0xFF, 0xD8]) else { return (try read(path), nil) }
+        // The declared size is checked before decoding, as PNG's is from its header.
+        guard let size = JPEG.frameSize(bytes) else { throw CommandFailure.badInput("\(path): no JPEG frame header") }
+        guard size.width * size.height <= maximumPixels else {
+            throw CommandFailure.badInput(
+                "\(path): \(size.width)x\(size.height) is over this command's limit of \(maximumPixels) pixels")
+        }
         do {
             let pixels = try JPEG.decodeRGB(bytes)
-            guard pixels.width * pixels.height <= maximumPixels else {
-                throw CommandFailure.badInput("\(path): \(pixels.width)x\(pixels.height) is more than \(maximumPixels) pixels")
-            }
             let segments = JPEG.applicationSegments(bytes[...]) ?? []
             let icc = segments.filter { $0.marker == 0xE2 && $0.data.starts(with: Array("ICC_PROFILE".utf8) + [0]) }
                 .flatMap { $0.data.dropFirst(14) }

@@ -63,12 +63,14 @@ extension CameraModel {
     /// the reference aspect ratio this is the plain scaling of avfoundation-capture spec §10. The
     /// distortion centre follows the same map, and its table (relative elongations) is scale-free.
     ///
-    /// Each pixel's noise is that of the photosites it holds (`NoiseParameters.readout`): `readout` says
-    /// how the format reads the sensor (a full readout when nil), and a picture smaller than that readout
-    /// is averaged down from it, so the pixel holds n = k·a photosites (k summed per read, a reads
-    /// averaged); a picture larger than a binned readout is read in full. Its electrons are their mean,
-    /// so its codes at an exposure are the full sensor's. `zoom` multiplies the focal
-    /// lengths about the principal point (a digital zoom), so the pixel holds 1/zoom² as many photosites.
+    /// Each pixel's noise is that of the photosites it holds (`NoiseParameters.readout`): `readout`
+    /// says how the format reads the sensor, and a picture smaller than that readout is averaged down
+    /// from it, so the pixel holds n = k·a photosites (k summed per read, a reads averaged); a picture
+    /// larger than a binned readout is read in full. Its electrons are their mean, so its codes at an
+    /// exposure are the full sensor's. Without a readout each pixel is one photosite whatever the size:
+    /// a picture rendered small to stand for the full-size one, as tests and the Constant Color
+    /// validation do. `zoom` multiplies the focal lengths about the principal point (a digital zoom),
+    /// so the pixel holds 1/zoom² as many photosites.
     ///
     /// The camera sits at its extrinsic translation from the back reference camera (the device
     /// frame's origin); front cameras sit at the origin, looking where the scene's device looks.
@@ -121,14 +123,16 @@ extension CameraModel {
         let zoom = zoom > 0 ? zoom : 1
         let sensorWidth = Double(optics.sensor.width > 0 ? optics.sensor.width : reference.width)
         let across = sensorWidth / (Double(reference.width) * s * zoom)
-        var read = readout ?? FormatReadout(mode: .full)
-        // A picture with more pixels than the binned readout holds is read in full: a phone reads a
-        // still larger than its binned video (a 48 MP photo of a binned format) from the full sensor.
-        if read.mode == .binned, across * across < 4 * (1 - 1e-9) { read = FormatReadout(mode: .full) }
-        let summed = read.summedPhotosites
-        let averaged = max(1, across * across / Double(summed))
-        let pixelNoise = NoiseParameters(profile: noise, unit: device.id + "/" + physical.id).readout(
-            summed: summed, averaged: averaged, readFullWell: read.binnedFullWellE, readNoise: read.binnedReadNoiseE)
+        var pixelNoise = NoiseParameters(profile: noise, unit: device.id + "/" + physical.id)
+        if var read = readout {
+            // A picture with more pixels than the binned readout holds is read in full: a phone reads a
+            // still larger than its binned video (a 48 MP photo of a binned format) from the full sensor.
+            if read.mode == .binned, across * across < 4 * (1 - 1e-9) { read = FormatReadout(mode: .full) }
+            let summed = read.summedPhotosites
+            pixelNoise = pixelNoise.readout(
+                summed: summed, averaged: max(1, across * across / Double(summed)), readFullWell: read.binnedFullWellE,
+                readNoise: read.binnedReadNoiseE)
+        }
         self.init(
             width: width, height: height, fx: intrinsics.fx * s * zoom, fy: intrinsics.fy * s * zoom,
             cx: intrinsics.cx * s - offsetX, cy: intrinsics.cy * s - offsetY,

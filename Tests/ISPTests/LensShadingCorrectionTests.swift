@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import ISP
 import Scenes
@@ -20,6 +21,15 @@ struct LensShadingCorrectionTests {
             device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
     }
 
+    /// The chart fixture's camera with the profile's own correction (the fixture corrects completely).
+    static func camera() throws -> CameraModel {
+        let device = try DeviceCatalog(directory: ChartFixture.profiles).profile("iphone-15-pro")
+        let profileCamera = try device.camera(ofType: .builtInWideAngleCamera)
+        var camera = try ChartFixture.camera()
+        camera.shading?.correctedFraction = try #require(profileCamera.shading?.correction)
+        return camera
+    }
+
     /// cos⁴θ at the centre of pixel (x, y), from the angle itself.
     static func cosineFourth(_ camera: CameraModel, x: Int, y: Int) -> Double {
         let u = (Double(x) + 0.5 - camera.cx) / camera.fx, v = (Double(y) + 0.5 - camera.cy) / camera.fy
@@ -38,7 +48,7 @@ struct LensShadingCorrectionTests {
     /// 0.016 DN/e⁻); the corner block's mean is then known to √(6·10⁵)/(6·10⁵·8) = 0.016 % and the
     /// centre's to 0.009 % (1σ), so 0.1 % is over 5σ of their ratio. Uncorrected, the ratio is the lens's 0.31.
     @Test func flatFieldKeepsTheProfilesShareOfTheFallOff() throws {
-        let camera = try ChartFixture.camera()
+        let camera = try Self.camera()
         let fraction = try #require(camera.shading?.correctedFraction)
         #expect(fraction == 0.8, "the catalogue's correction")
         let renderer = Renderer(scene: Self.wall(), camera: camera, flash: nil)
@@ -78,10 +88,12 @@ struct LensShadingCorrectionTests {
     /// where the full correction's 1/R is 3.2×. Against the uncorrected develop of the same frame, every
     /// pixel's ratio is g within single precision (1e-5).
     @Test func eachPixelIsMultipliedByThePartialGain() throws {
-        let camera = try ChartFixture.camera()
+        let camera = try Self.camera()
         let f = try #require(camera.shading?.correctedFraction)
-        let frame = Renderer(scene: Self.wall(), camera: camera, flash: nil).render(
-            Exposure(time: 0.001, iso: 100, seed: 2))
+        let renderer = Renderer(scene: Self.wall(), camera: camera, flash: nil)
+        let probe = renderer.render(Exposure(time: 0.001, iso: 100)).ambientElectrons ?? []
+        let centreRate = Double(probe[(60 * 160 + 80) * 3 + 1]) / 0.001
+        let frame = renderer.render(Exposure(time: 2e6 / centreRate, iso: 100, seed: 2))
         var unshaded = camera
         unshaded.shading = nil
         let corrected = Self.developed(camera, frame), plain = Self.developed(unshaded, frame)

@@ -179,7 +179,7 @@ struct FormatPhotonTransferTests {
             var model = try CameraModel(device: device, camera: camera, width: width, height: height, readout: readout)
             model.shading = nil
             let frame = Renderer(scene: scene, camera: model.scaled(toWidth: 256, height: 192), flash: nil)
-                .render(Exposure(time: 0.02, iso: 40, seed: 5))
+                .render(Exposure(time: 0.1, iso: 40, seed: 5))
             return TestScenes.mean(frame.dn.map(Float.init), channel: 1) - 64
         }
         let photo = try meanGreen(4032, 3024), video = try meanGreen(1440, 1080)

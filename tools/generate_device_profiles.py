@@ -149,9 +149,80 @@ def shading(f35):
     if half_field > 45:
         return None
     corner = math.cos(math.radians(half_field)) ** 4
-    return {"natural": "cos4",
-            "provenance": f"{M}: natural cos^4 law at the camera's field of view "
-                          f"({half_field:.1f} degrees to the corner, {corner:.2f} there); no measured curve"}
+    return {"natural": "cos4", "correction": SHADING_CORRECTION,
+            "provenance": {"default": f"{M}: natural cos^4 law at the camera's field of view "
+                                      f"({half_field:.1f} degrees to the corner, {corner:.2f} there); no measured curve",
+                           "correction": f"{M}: {SHADING_CORRECTION_NOTE}"}}
+
+
+# The share of the lens's lost light the ISP puts back (gain 1 + f (1/R - 1)). Phone ISP tunings leave
+# some fall-off so that the corners' noise is not amplified by the full 1/R: Qualcomm's Chromatix tuning
+# exposes the rolloff correction as a percentage, set to 75-90 % for low light according to a tuning
+# write-up; 0.8 is our choice inside that range, no Apple figure being published.
+SHADING_CORRECTION = 0.8
+SHADING_CORRECTION_NOTE = ("our choice inside the 75-90 % rolloff correction percentage of Qualcomm Chromatix "
+                           "low-light tuning (blog.csdn.net/qq_36037216/article/details/117196767); no Apple figure")
+
+
+# --- readout per format ------------------------------------------------------------------------
+
+def readout_of(fmt, sensor, noise):
+    """How the sensor is read for a format's video (FormatReadout): binned when the profile says so or,
+    with nothing stated, when the sensor is at least twice the format's size in its limiting direction
+    (the emulator's isVideoBinned rule); full when the format has the sensor's pixels; scaled (averaged
+    from the full readout) otherwise. A photo larger than the binned readout is read in full whatever
+    the format says. Returns the keys and their provenance."""
+    w, h = sensor
+    vw, vh = fmt["video_px"]
+    ratio = min(w / vw, h / vh)
+    stated = fmt.get("binned")
+    if stated is True or (stated is None and ratio >= 2):
+        keys = {"readout": "binned", "binned_full_well_e": 4 * noise["full_well_e"],
+                "binned_read_noise_e": noise["read_noise_e"]}
+        why = ("the format's stated binning" if stated else
+               f"the sensor is {ratio:.2f}x the format's size in its limiting direction, room for 2x2 binning")
+        return keys, {"readout": f"{M}: {why}",
+                      "binned_full_well_e": f"{M}: 2x2 charge binning sums four photosites' charge, four full wells",
+                      "binned_read_noise_e": f"{M}: the summed charge is read once, with the photosite's read noise"}
+    mode = "full" if ratio < 1.005 else "scaled"
+    why = ("the format has the sensor's pixels" if mode == "full" else
+           f"the sensor is {ratio:.2f}x the format's size, too little for 2x2 binning; the ISP averages the "
+           "full readout down" if stated is None else "the format is stated unbinned; the ISP averages the full "
+           "readout down")
+    return {"readout": mode}, {"readout": f"{M}: {why}"}
+
+
+def add_readouts(profile):
+    """Adds each format's readout, from the sensor of the camera that renders it (itself, the camera
+    whose sensor it shares, or its wide constituent)."""
+    cams = {c["id"]: c for c in profile["cameras"]}
+
+    def physical_of(cam):
+        for _ in range(4):
+            if "optics" in cam:
+                return cam
+            if cam.get("constituents"):
+                members = [cams[i] for i in cam["constituents"]]
+                wide = [m for m in members if m["type"] == "builtInWideAngleCamera"]
+                cam = (wide or members)[0]
+            else:
+                cam = cams[cam["shares_sensor_with"]]
+        raise ValueError(cam["id"])
+
+    for cam in profile["cameras"]:
+        phys = physical_of(cam)
+        formats = []
+        for fmt in cam["formats"]:
+            keys, prov = readout_of(fmt, phys["optics"]["sensor_px"], phys["noise"])
+            out = {k: v for k, v in fmt.items() if k != "provenance"}
+            out.update(keys)
+            old = fmt["provenance"]
+            merged = dict(old) if isinstance(old, dict) else {"default": old}
+            merged.update(prov)
+            out["provenance"] = merged
+            formats.append(out)
+        cam["formats"] = formats
+    return profile
 
 
 FACT_KEYS = ("binned", "field_of_view_deg", "stabilization_modes", "video_hdr", "intrinsic_reference_px")
@@ -558,7 +629,7 @@ HEADER = """# {name} ({id}): a virtual device profile for Obscura.
 def main():
     os.makedirs(OUT, exist_ok=True)
     for make in (iphone_7_plus, iphone_x, iphone_14, iphone_15_pro, ipad_pro_m4, ipad_10th_gen):
-        profile = make()
+        profile = add_readouts(make())
         text = HEADER.format(**profile) + "\n".join(emit(profile)) + "\n"
         with open(os.path.join(OUT, profile["id"] + ".yaml"), "w") as f:
             f.write(text)

@@ -1,25 +1,47 @@
 import Sensor
 
 /// Lens-shading correction, as a phone's ISP applies it early in the pipeline: each pixel's camera
-/// RGB is divided by the lens's relative illumination there, so a uniformly lit flat field comes out
-/// flat.
+/// RGB is multiplied by a gain that puts back the profile's fraction f of the light the lens lost
+/// there, g = 1 + f·(1/R − 1) for relative illumination R, so a uniformly lit flat field comes out as
+/// R + f·(1 − R): flat for f = 1, and with a residual fall-off below it.
 ///
-/// The gains come from the camera's shading as the device profile states it; the profile's curve is
-/// the unit's factory calibration as well as its truth (our choice: phones calibrate lens shading
-/// per module at the factory, and the residual is far below the noise). Clipping is decided on the
-/// raw values, before the gain, where the sensor saturated. Without shading every gain is 1 and the
-/// step changes nothing.
+/// Phones leave some vignetting: a full correction multiplies a corner's noise by 1/R along with its
+/// signal (2.9× at the 0.35 a cos⁴ corner of a 26 mm lens reaches), and ISP tunings trade a little
+/// fall-off for less of that. The fraction and the curve come from the profile's `shading` section,
+/// each with its provenance. The curve is the unit's factory calibration as well as its truth (our
+/// choice: phones calibrate lens shading per module at the factory, and the residual is far below the
+/// noise). Clipping is decided on the raw values, before the gain, where the sensor saturated. Without
+/// shading every gain is 1 and the step changes nothing.
+///
+/// A measurement corrects completely: Constant Color divides the flash-only signal by the flash's
+/// irradiance to recover reflectance, and a residual fall-off there would darken the corners' colours.
 struct LensShadingCorrection {
     let camera: CameraModel
+    /// The share f of the lost light put back.
+    let fraction: Double
+
+    /// The correction of `camera`'s shading: the profile's fraction, or all of it when `completely`.
+    init(camera: CameraModel, completely: Bool = false) {
+        self.camera = camera
+        fraction = completely ? 1 : camera.shading?.correctedFraction ?? 1
+    }
 
     /// Whether any gain differs from 1.
-    var isActive: Bool { camera.shading != nil }
+    var isActive: Bool { camera.shading != nil && fraction > 0 }
 
-    /// The gains 1 / relative illumination of row `y` into `out` (`camera.width` values).
+    /// The gains 1 + f·(1/R − 1) of row `y` into `out` (`camera.width` values).
     func gains(row y: Int, into out: UnsafeMutablePointer<Float>) {
+        guard isActive else {
+            out.update(repeating: 1, count: camera.width)
+            return
+        }
         camera.relativeIllumination(row: y, into: out)
-        guard isActive else { return }
-        for x in 0..<camera.width { out[x] = 1 / out[x] }
+        let f = Float(fraction)
+        if f == 1 {
+            for x in 0..<camera.width { out[x] = 1 / out[x] }
+        } else {
+            for x in 0..<camera.width { out[x] = 1 + f * (1 / out[x] - 1) }
+        }
     }
 
     /// Calls `body` with a buffer of one row's gains, `camera.width` values.

@@ -123,12 +123,22 @@ extension AVCaptureDevice.Format {
     public var maxISO: Float { Float(cameraModel.map { AutoExposure(noise: $0.noise).isoRange.upperBound } ?? 0) }
 
     /// Whether frames are read out binned: the profile's `binned`, what the real device reports
-    /// (spec §2.3 [D]). A profile that states nothing gets our heuristic [I]: the sensor has at
-    /// least twice the format's pixels in its limiting direction, so 2 × 2 pixels can sum into one.
-    /// Depth formats are never binned video.
+    /// (spec §2.3 [D]), else its `readout`. A profile that states neither gets our heuristic [I]: the
+    /// sensor has at least twice the format's pixels in its limiting direction, so 2 × 2 pixels can sum
+    /// into one. Depth formats are never binned video.
     public var isVideoBinned: Bool {
         guard mediaType == .video else { return false }
-        return profile.capabilities.binned ?? (videoZoomFactorUpscaleThreshold >= 2)
+        return profile.capabilities.binned ?? profile.capabilities.readout.map { $0.mode == .binned }
+            ?? (videoZoomFactorUpscaleThreshold >= 2)
+    }
+
+    /// How the sensor is read for this format's photos and frames, which sets their noise: the profile's
+    /// `readout`; else binned when `isVideoBinned`, scaled when the sensor has more pixels than the
+    /// format, and full otherwise (the *How the physics works* article's readouts).
+    var readout: FormatReadout {
+        if let stated = profile.capabilities.readout { return stated }
+        if isVideoBinned { return FormatReadout(mode: .binned) }
+        return FormatReadout(mode: videoZoomFactorUpscaleThreshold > 1 ? .scaled : .full)
     }
 
     /// Whether video HDR is available: false on every format. The profile's `video_hdr` records what

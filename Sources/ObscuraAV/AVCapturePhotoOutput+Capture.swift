@@ -86,6 +86,7 @@ extension AVCapturePhotoOutput {
             // delivery holds a dual camera at 2×).
             made.zoom = zoom
             made.keepsMosaic = hasRaw
+            made.readout = device.activeFormat.readout
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {
@@ -198,6 +199,7 @@ extension AVCapturePhotoOutput {
             constantColor: false, fallback: false)
         request.visibleFraction = fraction
         request.keepsMosaic = main.keepsMosaic
+        request.readout = main.readout
         var memberExtras = extras
         memberExtras.visibleFraction = fraction
         // The calibration refers to the part of the sensor the photo shows (spec §10 [I]).

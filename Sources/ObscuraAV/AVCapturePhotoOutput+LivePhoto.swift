@@ -64,7 +64,8 @@ extension AVCapturePhotoOutput {
         guard
             let frame = StreamRendering.shared.template(
                 device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: plan.scene,
-                pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space, look: device.streamLook)
+                pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space, look: device.streamLook,
+                readout: device.activeFormat.readout)
         else { return (.zero, .zero, AVError(.unknown)) }
         let codec: AVVideoCodecType = MovieWriter.availableCodecs.contains(.h264) ? .h264 : .hevc
         let fps = 1 / tick.seconds

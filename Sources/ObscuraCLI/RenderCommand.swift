@@ -144,9 +144,16 @@ struct RenderJob {
             cameraProfile = try profile.camera(ofType: type, position: position)
             let physical = try profile.renderingCamera(for: cameraProfile)
             let (width, height) = try RenderJob.size(command.size, reference: physical.intrinsics?.reference)
-            camera = try CameraModel(device: profile, camera: cameraProfile, width: width, height: height)
+            // A size that is one of the camera's formats is read out as that format (the first of that size,
+            // as a session preset picks it), so a render matches the API's photo; any other size stands for
+            // the full-size picture, one photosite a pixel.
+            let readout = cameraProfile.formats.first { $0.video == Dimensions(width: width, height: height) }?
+                .capabilities.readout
+            camera = try CameraModel(
+                device: profile, camera: cameraProfile, width: width, height: height, readout: readout)
             let m = PhotoPipeline.meteringSize(width: width, height: height)
-            meteringCamera = try CameraModel(device: profile, camera: cameraProfile, width: m.width, height: m.height)
+            meteringCamera = try CameraModel(
+                device: profile, camera: cameraProfile, width: m.width, height: m.height, readout: readout)
         } catch let error as DeviceCameraError {
             throw CommandFailure.badInput("--camera: \(error.description)")
         }

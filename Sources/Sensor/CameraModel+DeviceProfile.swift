@@ -62,12 +62,22 @@ extension CameraModel {
     /// point shifted by the centred crop, which is how a 16:9 format is cut from a 4:3 sensor; with
     /// the reference aspect ratio this is the plain scaling of avfoundation-capture spec §10. The
     /// distortion centre follows the same map, and its table (relative elongations) is scale-free.
-    /// The pixel pitch stays the sensor's, so per-pixel signal levels are those of the full sensor
-    /// (as a binned output delivers them).
+    ///
+    /// Each pixel's noise is that of the photosites it holds (`NoiseParameters.readout`): `readout`
+    /// says how the format reads the sensor, and a picture smaller than that readout is averaged down
+    /// from it, so the pixel holds n = k·a photosites (k summed per read, a reads averaged); a picture
+    /// larger than a binned readout is read in full. Its electrons are their mean, so its codes at an
+    /// exposure are the full sensor's. Without a readout each pixel is one photosite whatever the size:
+    /// a picture rendered small to stand for the full-size one, as tests and the Constant Color
+    /// validation do. `zoom` multiplies the focal lengths about the principal point (a digital zoom),
+    /// so the pixel holds 1/zoom² as many photosites.
     ///
     /// The camera sits at its extrinsic translation from the back reference camera (the device
     /// frame's origin); front cameras sit at the origin, looking where the scene's device looks.
-    public init(device: DeviceProfile, camera: CameraProfile, width: Int, height: Int) throws {
+    public init(
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, readout: FormatReadout? = nil,
+        zoom: Double = 1
+    ) throws {
         guard width > 0, height > 0 else {
             throw DeviceCameraError(description: "an image needs a positive size, not \(width)x\(height)")
         }
@@ -106,15 +116,30 @@ extension CameraModel {
         let shading = physical.shading.map {
             LensShading(
                 naturalCosineFourth: $0.naturalCosineFourth, imageHeights: $0.imageHeights,
-                values: $0.relativeIllumination, cornerTangent: corner)
+                values: $0.relativeIllumination, cornerTangent: corner, correctedFraction: $0.correction)
+        }
+        // Photosites per picture pixel along each axis: the sensor's pixels over the reference's, at
+        // the picture's scale and zoom.
+        let zoom = zoom > 0 ? zoom : 1
+        let sensorWidth = Double(optics.sensor.width > 0 ? optics.sensor.width : reference.width)
+        let across = sensorWidth / (Double(reference.width) * s * zoom)
+        var pixelNoise = NoiseParameters(profile: noise, unit: device.id + "/" + physical.id)
+        if var read = readout {
+            // A picture with more pixels than the binned readout holds is read in full: a phone reads a
+            // still larger than its binned video (a 48 MP photo of a binned format) from the full sensor.
+            if read.mode == .binned, across * across < 4 * (1 - 1e-9) { read = FormatReadout(mode: .full) }
+            let summed = read.summedPhotosites
+            pixelNoise = pixelNoise.readout(
+                summed: summed, averaged: max(1, across * across / Double(summed)), readFullWell: read.binnedFullWellE,
+                readNoise: read.binnedReadNoiseE)
         }
         self.init(
-            width: width, height: height, fx: intrinsics.fx * s, fy: intrinsics.fy * s,
+            width: width, height: height, fx: intrinsics.fx * s * zoom, fy: intrinsics.fy * s * zoom,
             cx: intrinsics.cx * s - offsetX, cy: intrinsics.cy * s - offsetY,
             distortion: distortion,
-            fNumber: optics.fNumber, pixelPitchMicrometres: optics.pixelSizeUM,
-            quantumEfficiency: (qe.red, qe.green, qe.blue),
-            noise: NoiseParameters(profile: noise, unit: device.id + "/" + physical.id),
+            fNumber: optics.fNumber,
+            pixelPitchMicrometres: optics.pixelSizeUM,
+            quantumEfficiency: (qe.red, qe.green, qe.blue), noise: pixelNoise,
             positionInDevice: position, shading: shading)
     }
 }

@@ -57,8 +57,9 @@ public struct CameraModel: Sendable, Hashable {
     }
 
     /// The same camera delivering a `width × height` image: intrinsics and distortion centre
-    /// scale with the width (the aspect ratio is kept by the caller). The pixel pitch is kept, so
-    /// per-pixel signal levels match the full-resolution sensor, as a binned phone output does.
+    /// scale with the width (the aspect ratio is kept by the caller). The pixel pitch and noise are
+    /// kept, so each pixel has the signal and noise of a pixel of the picture it stands for (a stream
+    /// rendered small and scaled up to its format's size).
     public func scaled(toWidth newWidth: Int, height newHeight: Int) -> CameraModel {
         let s = Double(newWidth) / Double(width)
         let sy = Double(newHeight) / Double(height)

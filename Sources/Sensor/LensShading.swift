@@ -22,11 +22,19 @@ public struct LensShading: Sendable, Hashable {
     public var values: [Double]
     /// Field tangent at normalised image height 1 (the reference image's farthest corner).
     public var cornerTangent: Double
+    /// The share of the lost light the ISP's correction puts back, in [0, 1]: 1 corrects to flat, less
+    /// leaves some fall-off (see `LensShadingCorrection`).
+    public var correctedFraction: Double
 
     /// A shading. `imageHeights` and `values` have equal lengths (none, or at least two).
-    public init(naturalCosineFourth: Bool, imageHeights: [Double] = [], values: [Double] = [], cornerTangent: Double) {
+    public init(
+        naturalCosineFourth: Bool, imageHeights: [Double] = [], values: [Double] = [], cornerTangent: Double,
+        correctedFraction: Double = 1
+    ) {
         precondition(imageHeights.count == values.count && imageHeights.count != 1, "one value per image height")
         precondition(cornerTangent > 0, "the corner lies off the axis")
+        precondition((0...1).contains(correctedFraction), "a correction puts back between none and all of the light")
+        self.correctedFraction = correctedFraction
         self.naturalCosineFourth = naturalCosineFourth
         self.imageHeights = imageHeights
         self.values = values

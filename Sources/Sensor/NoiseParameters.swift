@@ -1,4 +1,8 @@
 /// A sensor's noise and conversion figures (EMVA 1288 quantities; ISETCam field meanings).
+///
+/// Electrons are counted per photosite. A delivered pixel that holds several photosites (a binned or
+/// averaged readout, `NoiseParameters+Readout`) has the mean of theirs, and its figures are those of
+/// that mean: `photositesPerPixel` sets its shot noise, and the other figures are already scaled.
 public struct NoiseParameters: Sendable, Hashable {
     /// Full-well capacity, electrons. Signals clip here.
     public var fullWellElectrons: Double
@@ -20,6 +24,9 @@ public struct NoiseParameters: Sendable, Hashable {
     public var baseISO: Double
     /// Identifies this sensor unit's fixed pattern (PRNU/DSNU), which does not change between frames.
     public var fixedPatternSeed: UInt64
+    /// Photosites whose mean a pixel delivers (n ≥ 1): its shot noise is a Poisson count of n times
+    /// its mean electrons, divided by n.
+    public var photositesPerPixel: Double = 1
 
     /// Noise parameters; the defaults are ISETCam's IMX363 figures (color-science spec §3.2).
     public init(

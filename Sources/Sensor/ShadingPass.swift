@@ -5,7 +5,8 @@ import Imaging
 /// rows at a time, touching each pixel's factors once.
 ///
 /// Noise chain, in ISETCam's order (color-science spec §3.1): mean signal + dark current·t →
-/// photon shot noise (Poisson; Gaussian with variance = mean above 25 e⁻) → read noise →
+/// photon shot noise (Poisson; Gaussian with variance = mean above 25 e⁻; for a pixel that is the mean
+/// of n photosites, a count of n times its mean divided by n, see `NoiseParameters+Readout`) → read noise →
 /// PRNU gain and DSNU offset (fixed per pixel) → clip at full well → conversion gain from ISO →
 /// black level → ADC rounding and clipping to [0, white level].
 struct ShadingPass: Sendable {
@@ -32,6 +33,9 @@ struct ShadingPass: Sendable {
     // 17 significant bits and the noise itself is a percent-level effect, so Float's 24 bits keep
     // every output far below one DN of rounding difference, at half the width of Double.
     let dark: Float
+    /// Photosites per pixel n, and 1/n: the shot noise of their mean.
+    let photosites: Float
+    let shotScale: Float
     let read: Float
     let readSquared: Float
     let prnu: Float
@@ -89,6 +93,8 @@ struct ShadingPass: Sendable {
         flashRates = table(fTerms, flashTime)
         let noise = renderer.camera.noise
         dark = Float(noise.darkCurrentElectronsPerSecond * exposure.time)
+        photosites = Float(noise.photositesPerPixel)
+        shotScale = 1 / photosites
         read = Float(noise.readNoiseElectrons)
         readSquared = read * read
         prnu = Float(noise.prnu)
@@ -385,9 +391,10 @@ struct ShadingPass: Sendable {
     ) {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         let z = normals.normals3(CounterRandom.draw(streamKey: temporalKey, index: base))
-        // Shot ≈ N(μ, μ) and read ~ N(0, σ²) are independent: one draw of N(μ, μ + σ²) per channel.
-        var e = mu + Lanes.squareRoot(mu + readSquared) * z
-        let small = Lanes.lessThan(mu, PoissonTable.limit) & 0b111
+        // Shot ≈ N(μ, μ/n) and read ~ N(0, σ²) are independent: one draw of N(μ, μ/n + σ²) per channel.
+        // With n = 1 both products are exact, so a photosite's values are unchanged.
+        var e = mu + Lanes.squareRoot(mu * shotScale + readSquared) * z
+        let small = Lanes.lessThan(mu * photosites, PoissonTable.limit) & 0b111
         if small != 0 {
             // Small signals: Poisson shot noise (its own 64 bits per channel), z as read noise.
             if small & 1 != 0 { e[0] = smallSignal(mu[0], z[0], base &+ 2, poisson) }
@@ -402,12 +409,12 @@ struct ShadingPass: Sendable {
         Lanes.storeTruncated(c, to: output.dn.base + index)
     }
 
-    /// A channel below `PoissonTable.limit`: a Poisson count plus read noise.
+    /// A channel whose n photosites hold under `PoissonTable.limit`: their Poisson count over n, plus read noise.
     @inline(__always) private func smallSignal(
         _ mu: Float, _ z: Float, _ draw: UInt64, _ poisson: PoissonTable
     ) -> Float {
         let bits = CounterRandom.draw(streamKey: temporalKey, index: draw)
-        return poisson.sample(mean: max(mu, 0), bits: bits) + read * z
+        return poisson.sample(mean: max(mu * photosites, 0), bits: bits) / photosites + read * z
     }
 }
 

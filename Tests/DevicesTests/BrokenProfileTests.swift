@@ -55,6 +55,15 @@ import Testing
             file: "shading-natural-law", line: 17, column: 24,
             fragment: "shading.natural: the natural fall-off is 'cos4' (the cos⁴ law), found cos3"),
         Case(
+            file: "shading-correction-range", line: 17, column: 42,
+            fragment: "cameras[0] (back-wide).shading.correction: must be between"),
+        Case(
+            file: "format-readout-contradiction", line: 26, column: 18,
+            fragment: "cameras[0] (back-wide).formats[0].readout: readout 'binned' contradicts 'binned: false'"),
+        Case(
+            file: "format-readout-binned-values", line: 26, column: 29,
+            fragment: "formats[0].binned_full_well_e: binned values need 'readout: binned', found 'scaled'"),
+        Case(
             file: "format-binned-type", line: 25, column: 17,
             fragment: "cameras[0] (back-wide).formats[0].binned: expected true or false"),
         Case(

@@ -32,6 +32,35 @@ import Testing
         #expect(try profile(id).id == id)
     }
 
+    /// Every format says how the sensor is read for it, with where that comes from; a binned format's
+    /// binned read holds four photosites' wells, and the formats stating `binned` agree with it. Every
+    /// shading curve says how much of it the ISP corrects, and why.
+    @Test(arguments: ["iphone-7-plus", "iphone-x", "iphone-14", "iphone-15-pro", "ipad-pro-m4", "ipad-10th-gen"])
+    func everyFormatStatesItsReadout(id: String) throws {
+        let device = try profile(id)
+        for camera in device.cameras {
+            // The camera whose sensor reads the format: itself, the one it shares, or its wide constituent.
+            let members = camera.constituents.compactMap { device.camera($0) }
+            let physical =
+                camera.noise != nil ? camera
+                : camera.sharesSensorWith.flatMap { device.camera($0) }
+                    ?? members.first { $0.deviceType == .builtInWideAngleCamera } ?? members.first ?? camera
+            for format in camera.formats {
+                let readout = try #require(format.capabilities.readout, "\(id) \(camera.id) \(format.id)")
+                #expect(!format.provenance.of("readout").note.isEmpty)
+                if let binned = format.capabilities.binned { #expect(binned == (readout.mode == .binned)) }
+                if readout.mode == .binned, let noise = physical.noise {
+                    #expect(readout.binnedFullWellE == 4 * noise.fullWellE)
+                    #expect(readout.binnedReadNoiseE == noise.readNoiseE)
+                }
+            }
+            if let shading = camera.shading {
+                #expect(shading.correction > 0 && shading.correction <= 1)
+                #expect(shading.provenance.of("correction").note.contains("our choice"))
+            }
+        }
+    }
+
     /// WWDC17-507 (spec §7): the dual camera's 1440×1080 photo-preset video gives 320×240 or 160×120
     /// depth, 1920×1080 gives 320×180 or 160×90, at up to 24 fps.
     @Test(arguments: ["iphone-7-plus", "iphone-x"])

@@ -28,6 +28,16 @@ import Testing
         #expect(facts.intrinsicReference == Dimensions(width: 4000, height: 3000))
     }
 
+    /// A format's readout and its binned read's figures are read as written.
+    @Test func readoutIsRead() throws {
+        let profile = try template(adding: ["readout: binned", "binned_full_well_e: 20000", "binned_read_noise_e: 1.5"])
+        let facts = try #require(profile.camera("back-wide")?.formats.first?.capabilities)
+        #expect(facts.readout == FormatReadout(mode: .binned, binnedFullWellE: 20000, binnedReadNoiseE: 1.5))
+        let scaled = try template(adding: ["readout: scaled"]).camera("back-wide")?.formats.first?.capabilities
+        #expect(scaled?.readout == FormatReadout(mode: .scaled))
+        #expect(scaled?.readout?.summedPhotosites == 1)
+    }
+
     /// A format that states nothing leaves every fact to be derived from its camera.
     @Test func silentProfileStatesNothing() throws {
         let profile = try template(adding: [])

@@ -5,7 +5,7 @@ enum FormatReader {
     static let keys = [
         "id", "video_px", "pixel_format", "fps_ranges", "color_spaces", "photo_px", "highest_photo_quality", "depth",
         "constant_color", "binned", "field_of_view_deg", "stabilization_modes", "video_hdr", "intrinsic_reference_px",
-        "provenance",
+        "readout", "binned_full_well_e", "binned_read_noise_e", "provenance",
     ]
     static let depthKeys = ["size_px", "pixel_formats", "max_fps"]
 
@@ -91,6 +91,27 @@ enum FormatReader {
             }
             facts.intrinsicReference = reference
         }
+        facts.readout = try readout(map, binned: facts.binned)
         return facts
+    }
+
+    /// The format's `readout` with its binned read's values; a stated `binned` must agree with it.
+    static func readout(_ map: YAMLMapping, binned: Bool?) throws -> FormatReadout? {
+        let fullWell = map.optional("binned_full_well_e")
+        let readNoise = map.optional("binned_read_noise_e")
+        guard let node = map.optional("readout") else {
+            if let extra = fullWell ?? readNoise { throw extra.error("binned values need 'readout: binned'") }
+            return nil
+        }
+        let mode = try node.choice(FormatReadout.Mode.self)
+        if let binned, binned != (mode == .binned) {
+            throw node.error("readout '\(mode.rawValue)' contradicts 'binned: \(binned)'")
+        }
+        if mode != .binned, let extra = fullWell ?? readNoise {
+            throw extra.error("binned values need 'readout: binned', found '\(mode.rawValue)'")
+        }
+        return FormatReadout(
+            mode: mode, binnedFullWellE: try fullWell?.positiveDouble(),
+            binnedReadNoiseE: try readNoise.map { try $0.double(in: 0...1000) })
     }
 }

@@ -76,7 +76,7 @@ enum OpticsReader {
 }
 
 extension OpticsReader {
-    static let shadingKeys = ["natural", "image_height", "relative_illumination", "provenance"]
+    static let shadingKeys = ["natural", "image_height", "relative_illumination", "correction", "provenance"]
     /// The `shading` section (see `LensShadingProfile`): `natural: cos4`, a table of
     /// `relative_illumination` against `image_height`, or both.
     static func shading(_ node: YAMLNode) throws -> LensShadingProfile {
@@ -122,6 +122,7 @@ extension OpticsReader {
         }
         return LensShadingProfile(
             naturalCosineFourth: natural, imageHeights: heights, relativeIllumination: values,
+            correction: try map.optional("correction")?.double(in: 0...1) ?? 1,
             provenance: try ProvenanceReader.read(map, sectionKeys: shadingKeys))
     }
 }

@@ -16,12 +16,15 @@ public struct FormatCapabilities: Sendable, Hashable, Codable {
     /// `AVCameraCalibrationData.intrinsicMatrixReferenceDimensions` of pictures and depth maps
     /// taken with this format; always the format's aspect ratio.
     public var intrinsicReference: Dimensions?
+    /// How the sensor is read out for this format (`FormatReadout`); nil derives it from the sizes.
+    public var readout: FormatReadout?
 
     /// Capabilities from their values; nothing stated by default.
     public init(
         binned: Bool? = nil, fieldOfViewDegrees: Double? = nil, stabilizationModes: [StabilizationMode]? = nil,
-        videoHDR: Bool? = nil, intrinsicReference: Dimensions? = nil
+        videoHDR: Bool? = nil, intrinsicReference: Dimensions? = nil, readout: FormatReadout? = nil
     ) {
+        self.readout = readout
         self.binned = binned
         self.fieldOfViewDegrees = fieldOfViewDegrees
         self.stabilizationModes = stabilizationModes

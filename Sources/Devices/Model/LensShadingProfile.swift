@@ -11,6 +11,9 @@
 ///
 /// The values are relative to the centre, so the table starts at h = 0 with 1. A profile without a
 /// `shading` section has no fall-off at all, and its pictures get no correction.
+///
+/// `correction` is the share of the lost light the ISP puts back (1 corrects to flat; phones leave
+/// some fall-off, so their corners' noise is not amplified as much), with its own provenance.
 public struct LensShadingProfile: Sendable, Hashable, Codable {
     /// Whether the natural cos⁴ law applies.
     public var naturalCosineFourth: Bool
@@ -18,13 +21,17 @@ public struct LensShadingProfile: Sendable, Hashable, Codable {
     public var imageHeights: [Double]
     /// Relative illumination at each height, 0…1, the first 1.
     public var relativeIllumination: [Double]
+    /// The share of the lost light the ISP's correction puts back, in [0, 1].
+    public var correction: Double
     /// Where the values come from.
     public var provenance: ProvenanceMap
 
     /// A shading from its values.
     public init(
-        naturalCosineFourth: Bool, imageHeights: [Double], relativeIllumination: [Double], provenance: ProvenanceMap
+        naturalCosineFourth: Bool, imageHeights: [Double], relativeIllumination: [Double], correction: Double = 1,
+        provenance: ProvenanceMap
     ) {
+        self.correction = correction
         self.naturalCosineFourth = naturalCosineFourth
         self.imageHeights = imageHeights
         self.relativeIllumination = relativeIllumination

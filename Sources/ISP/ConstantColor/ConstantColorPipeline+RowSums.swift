@@ -3,8 +3,10 @@ import Imaging
 
 /// The per-pixel constants of the flash-only variance in `ConstantColorPipeline.tileSums`, flash frame in lane 0 and
 /// ambient frame in lane 1: exposure times, read noise², quantisation step² / 12, and r² = (t_f / t_a)².
+/// `shotScale` is 1/n for a pixel that is the mean of n photosites (`NoiseParameters.photositesPerPixel`).
 struct TileNoiseTerms {
     let times: SIMD4<Float>
+    let shotScale: Float
     let read2: Float
     let quantisation: SIMD4<Float>
     let ratio2: Float
@@ -39,6 +41,7 @@ extension ConstantColorPipeline {
         let zero = SIMD4<Float>(repeating: 0), read2 = SIMD4<Float>(repeating: terms.read2)
         let (timesF, quantF) = terms.flashLanes, (timesA, quantA) = terms.ambientLanes
         let timeF = terms.times[0], ratio2 = SIMD4<Float>(repeating: terms.ratio2)
+        let shotScale = SIMD4<Float>(repeating: terms.shotScale)
         var t = UnsafeMutableRawPointer(tiles)
         var start = 0
         while start < width {
@@ -59,8 +62,8 @@ extension ConstantColorPipeline {
                 // Electrons per channel, max(e, 0) + σ_r² + q per frame, the ambient frame's scaled by r².
                 // max(0, e) with 0 first: the maximum returns its second operand when either is NaN, so a NaN passes
                 // as in the scalar `max(e, 0)`; a −0 it keeps turns +0 when σ_r² (≥ +0) is added.
-                let noiseF = Lanes.maximum(zero, rateF * timesF) + read2 + quantF
-                let noiseA = Lanes.maximum(zero, rateA * timesA) + read2 + quantA
+                let noiseF = Lanes.maximum(zero, rateF * timesF) * shotScale + read2 + quantF
+                let noiseA = Lanes.maximum(zero, rateA * timesA) * shotScale + read2 + quantA
                 let variance = noiseF + ratio2 * noiseA
                 let signal = flashOnly[1] * timeF
                 signalVariance += Lanes.widenedLow(SIMD4(signal, variance[1], 0, 0))

@@ -140,16 +140,17 @@ public struct ConstantColorPipeline: Sendable {
         flashNeutral = n / n.y
     }
 
-    /// The pipeline for a profile camera at `width × height`, with the profile's flash and its
-    /// factory calibration, and the device's LiDAR scanner where the profile lists one (else no depth), or
-    /// `depthSensor` where given.
+    /// The pipeline for a profile camera at `width × height`, read out as `readout` says (a full
+    /// readout when nil), with the profile's flash and its factory calibration, and the device's LiDAR
+    /// scanner where the profile lists one (else no depth), or `depthSensor` where given. The confidence
+    /// map weighs each pixel by that readout's noise.
     public init(
-        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int,
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, readout: FormatReadout? = nil,
         depthSensor: ConstantColorDepthSensor? = nil, settings: Settings = Settings()
     ) throws {
         let model: CameraModel
         do {
-            model = try CameraModel(device: device, camera: camera, width: width, height: height)
+            model = try CameraModel(device: device, camera: camera, width: width, height: height, readout: readout)
         } catch {
             throw ConstantColorError(description: "\(error)")
         }
@@ -322,7 +323,7 @@ public struct ConstantColorPipeline: Sendable {
 
         let kernel = CorrectionKernel(
             correction: correction, neutral: flashNeutral, output: RGBColorSpace.displayP3.fromXYZ, scale: k)
-        let shading = LensShadingCorrection(camera: camera)
+        let shading = LensShadingCorrection(camera: camera, completely: true)
         let makeFlashOnly: @Sendable () -> PixelPlane<UInt8> = { [shift] in
             let rgb = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
                 BandParallel.fill(count: 3 * pixels, rows: height, of: Float.self) { rows, out in
@@ -393,13 +394,15 @@ public struct ConstantColorPipeline: Sendable {
         let tF = plan.flash.time, tA = plan.ambient.time
         let ratio = Float(tF / tA)
         let read2 = Float(noise.readNoiseElectrons * noise.readNoiseElectrons)
+        // The pixel is the mean of n photosites (its format's readout): shot variance S / n.
+        let shotScale = Float(1 / noise.photositesPerPixel)
         let quantF = Float(1 / (12 * pow(noise.gain(iso: plan.flash.iso), 2)))
         let quantA = Float(1 / (12 * pow(noise.gain(iso: plan.ambient.iso), 2)))
         let timeF = Float(tF), timeA = Float(tA)
         let stride = Self.sumsPerTile
         #if arch(x86_64) && !OBSCURA_PORTABLE
         let terms = TileNoiseTerms(
-            times: SIMD4(timeF, timeA, 0, 0), read2: read2, quantisation: SIMD4(quantF, quantA, 0, 0),
+            times: SIMD4(timeF, timeA, 0, 0), shotScale: shotScale, read2: read2, quantisation: SIMD4(quantF, quantA, 0, 0),
             ratio2: ratio * ratio)
         #endif
         var sums = [Double](repeating: 0, count: stride * mw * mh)
@@ -435,8 +438,8 @@ public struct ConstantColorPipeline: Sendable {
                                 // Each channel's variance, the same operations in the same order as the
                                 // vector path's lanes.
                                 @inline(__always) func channelVariance(_ rf: Float, _ ra: Float) -> Float {
-                                    let fromAmbient = ratio * ratio * (max(ra * timeA, 0) + read2 + quantA)
-                                    return max(rf * timeF, 0) + read2 + quantF + fromAmbient
+                                    let fromAmbient = ratio * ratio * (max(ra * timeA, 0) * shotScale + read2 + quantA)
+                                    return max(rf * timeF, 0) * shotScale + read2 + quantF + fromAmbient
                                 }
                                 let vr = channelVariance(fr, ar), vg = channelVariance(fg, ag)
                                 let vb = channelVariance(fb, ab)
@@ -613,7 +616,7 @@ public struct ConstantColorPipeline: Sendable {
         let values = map.values
         let weights = zip(map.snr, map.consistency).map { ConfidenceMap.flashWeight(snr: $0) * $1 }
         let consistency = map.consistency.map { Float($0) }
-        let shading = LensShadingCorrection(camera: camera)
+        let shading = LensShadingCorrection(camera: camera, completely: true)
         // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`); `blocked`
         // says whether anything stands between a surface and the flash (`FlashOcclusion`).
         let fallOff = settings.rendersFlashFallOff
@@ -846,6 +849,8 @@ struct ClipLimits {
     let timeF: SIMD4<Float>, timeA: SIMD4<Float>
     /// Read noise² plus quantisation step² / 12 of each frame, and (t_f / t_a)², in every lane.
     let floorF: SIMD4<Float>, floorA: SIMD4<Float>, ratio2: SIMD4<Float>
+    /// 1/n, for a pixel that is the mean of n photosites (shot variance S / n), in every lane.
+    let shotScale: SIMD4<Float>
 
     init(flash: SensorReadout, ambient: SensorReadout, noise: NoiseParameters) {
         let span = noise.whiteLevel - noise.blackLevel
@@ -859,6 +864,7 @@ struct ClipLimits {
         floorF = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: flash.exposure.iso), 2))))
         floorA = SIMD4(repeating: Float(read2 + 1 / (12 * pow(noise.gain(iso: ambient.exposure.iso), 2))))
         ratio2 = SIMD4(repeating: Float(pow(flash.exposure.time / ambient.exposure.time, 2)))
+        shotScale = SIMD4(repeating: Float(1 / noise.photositesPerPixel))
     }
 
     /// The flash-only value of a pixel whose flash channels reach `featherStart`, from its surface's flash-only
@@ -896,7 +902,9 @@ struct ClipLimits {
     @inline(__always)
     func flashOnlyVariance(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> SIMD4<Float> {
         let zero = SIMD4<Float>(repeating: 0)
-        let electrons = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
+        let electrons =
+            pointwiseMax(f * timeF, zero) * shotScale + floorF
+            + ratio2 * (pointwiseMax(a * timeA, zero) * shotScale + floorA)
         return electrons / (timeF * timeF)
     }
 
@@ -913,7 +921,7 @@ struct ClipLimits {
     /// The variance of an ambient rate `a` (e⁻/s), in (e⁻/s)².
     @inline(__always)
     func ambientVariance(_ a: SIMD4<Float>) -> SIMD4<Float> {
-        (pointwiseMax(a * timeA, SIMD4<Float>(repeating: 0)) + floorA) / (timeA * timeA)
+        (pointwiseMax(a * timeA, SIMD4<Float>(repeating: 0)) * shotScale + floorA) / (timeA * timeA)
     }
 
     /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below
@@ -921,7 +929,9 @@ struct ClipLimits {
     @inline(__always)
     func isImpossible(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> Bool {
         let zero = SIMD4<Float>(repeating: 0)
-        let variance = pointwiseMax(f * timeF, zero) + floorF + ratio2 * (pointwiseMax(a * timeA, zero) + floorA)
+        let variance =
+            pointwiseMax(f * timeF, zero) * shotScale + floorF
+            + ratio2 * (pointwiseMax(a * timeA, zero) * shotScale + floorA)
         let e = (f - a) * timeF
         let below = (e .< zero) .& (e * e .> 9 * variance)
         return below[0] || below[1] || below[2]

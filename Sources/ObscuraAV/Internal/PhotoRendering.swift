@@ -38,6 +38,8 @@ struct PhotoRenderRequest: Sendable {
     /// flash hardware burning at that share of its intensity through the whole exposure. A photo
     /// whose flash fires is lit by the flash alone.
     var torchLevel: Double = 0
+    /// How the active format reads the sensor, which sets the photo's noise; nil for a full readout.
+    var readout: FormatReadout? = nil
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.

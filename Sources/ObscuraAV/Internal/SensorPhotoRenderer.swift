@@ -26,6 +26,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let purpose: Int
         let zoom: Double
         let torch: Double
+        let readout: FormatReadout?
     }
 
     private let lock = NSLock()
@@ -113,7 +114,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         Key(
             scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
             camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom,
-            torch: request.flashFired ? 0 : request.torchLevel)
+            torch: request.flashFired ? 0 : request.torchLevel, readout: request.readout)
     }
 
     private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
@@ -148,22 +149,20 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     }
 
     /// The camera a request's photo is taken through at `width × height`: the profile camera with
-    /// the request's zoom. Mattes use it too, so that they line up with the photo's pixels.
+    /// the request's zoom and the active format's readout. Mattes use it too, so that they line up
+    /// with the photo's pixels.
+    ///
+    /// Zoom scales the focal length about the principal point (see `PhotoRenderRequest.zoom`); the
+    /// lens distortion stays as it is in image pixels, as a digital zoom of the corrected image would
+    /// leave it [I].
     static func camera(_ request: PhotoRenderRequest, width: Int, height: Int) throws -> CameraModel {
-        var camera: CameraModel
         do {
-            camera = try CameraModel(device: request.profile, camera: request.camera, width: width, height: height)
+            return try CameraModel(
+                device: request.profile, camera: request.camera, width: width, height: height,
+                readout: request.readout, zoom: request.zoom)
         } catch {
             throw PhotoRenderingError(description: "\(error)")
         }
-        // Zoom scales the focal length about the principal point (see `PhotoRenderRequest.zoom`);
-        // the lens distortion stays as it is in image pixels, as a digital zoom of the corrected
-        // image would leave it [I].
-        if request.zoom > 0, request.zoom != 1 {
-            camera.fx *= request.zoom
-            camera.fy *= request.zoom
-        }
-        return camera
     }
 
     private func constantColorPipeline(_ request: PhotoRenderRequest) throws -> ConstantColorPipeline {
@@ -174,7 +173,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         do {
             pipeline = try ConstantColorPipeline(
                 device: request.profile, camera: request.camera, width: d.width, height: d.height,
-                settings: .init(developsFallback: request.fallback))
+                readout: request.readout, settings: .init(developsFallback: request.fallback))
         } catch {
             throw PhotoRenderingError(description: "\(error)")
         }

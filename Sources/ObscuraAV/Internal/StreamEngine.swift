@@ -345,7 +345,7 @@ final class SessionStream: @unchecked Sendable {
                 let frame = StreamRendering.shared.template(
                     device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
                     scene: scene, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space,
-                    look: connection.streamLook(of: device))
+                    look: connection.streamLook(of: device), readout: device.activeFormat.readout)
             else { continue }
             // The cached frame is never written again, so the encoder may read it without a copy.
             recording.accept(frame, time: time, connections: output.connections)
@@ -438,13 +438,13 @@ final class SessionStream: @unchecked Sendable {
         let look = connection.streamLook(of: device)
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
-            space: space, look: look)
+            space: space, look: look, readout: device.activeFormat.readout)
         let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
         if connection.isCameraIntrinsicMatrixDeliveryEnabled,
             let picture = StreamRendering.shared.picture(
                 device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene,
-                look: look)
+                look: look, readout: device.activeFormat.readout)
         {
             // spec §1.5 [D]: a matrix_float3x3 as Data, column-major, pixels of this buffer.
             let k = picture.intrinsics

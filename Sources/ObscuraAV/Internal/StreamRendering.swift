@@ -42,18 +42,24 @@ final class StreamRendering: @unchecked Sendable {
     }
 
     /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the
-    /// IEC 61966-2-1 curve); nil when the profile cannot render it.
+    /// IEC 61966-2-1 curve), with the noise of the format's `readout` at that size; nil when the profile
+    /// cannot render it.
     func picture(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
-        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil
     ) -> VideoPicture? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
+        let key =
+            "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
+            + "/\(readout.map { String(describing: $0) } ?? "full")"
         if let cached = lock.withLock({ pictures[key] }) { return cached }
-        guard let full = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+        guard
+            let full = try? CameraModel(device: device, camera: camera, width: width, height: height, readout: readout)
+        else {
             return nil
         }
         // Render at most `renderWidth` wide and scale up by nearest neighbour: streams need the
         // look of the scene, not full-resolution physics, and this keeps a 1440×1080 stream cheap.
+        // The small camera keeps the full size's pitch and noise, so each pixel is a format pixel.
         let factor = max(1, (width + Self.renderWidth - 1) / Self.renderWidth)
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
         let world = Self.scene(scene)
@@ -83,14 +89,16 @@ final class StreamRendering: @unchecked Sendable {
     /// `kCVImageBufferYCbCrMatrixKey` (`ITU_R_601_4`, the matrix `PixelBufferFilling` uses).
     func template(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType,
-        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil
     ) -> CVPixelBuffer? {
-        let key = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
+        let key =
+            "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
+            + "/\(readout.map { String(describing: $0) } ?? "full")"
         if let cached = lock.withLock({ buffers[key] }) { return cached }
         let rgb =
             picture(
                 device: device, camera: camera, width: width, height: height, scene: scene, space: space,
-                look: look)?.rgb
+                look: look, readout: readout)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
         guard let buffer = PixelBufferFilling.make(from: PixelPlane<UInt8>(converting: rgb), format: pixelFormat) else {
             return nil

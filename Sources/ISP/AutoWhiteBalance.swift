@@ -8,9 +8,8 @@ import Spectra
 /// The method is ours, built from published parts:
 /// 1. **Statistics.** The frame is cut into a grid of zones (`columns` × `rows`), as phone ISPs
 ///    gather AWB statistics per zone. Each zone keeps the mean black-subtracted camera RGB of its
-///    usable pixels: a pixel is left out when its brightest channel is in the highlight blend of
-///    `BasicDevelop` (its colour is being lost to clipping) or its green is below `darkFraction` of
-///    the range (noise would decide its colour). A zone with fewer than a quarter of its pixels
+///    usable pixels: a pixel is left out when a channel is at the white level (its colour is lost
+///    to clipping) or its green is below `darkFraction` of the range (noise would decide its colour). A zone with fewer than a quarter of its pixels
 ///    usable is left out.
 /// 2. **Candidates.** The lights searched are the Planckian radiators below 5,000 K and CIE daylight
 ///    from 5,000 K (CIE 15:2018, as `Illuminants.make(cct:)` picks them), from 1,800 K to 12,000 K
@@ -27,9 +26,9 @@ import Spectra
 ///    itself as grey under the wrong light, so the score adds a prior on the light from the scene's
 ///    brightness, as Bayesian AWB weighs its priors by lux: dim scenes are mostly lit by warm
 ///    lamps, bright ones by daylight. The illuminance is read from the frame as a phone reads it
-///    from its exposure (the reflected-light meter equation of ISO 2720, L = K·N²·(f / f_mid)/(t·S)
-///    with K = 12.5 and f the frame's mean green over the auto-exposure mid-grey, and E = π·L / 0.18).
-///    The prior is a Gaussian in mired (width `priorWidth`) about a centre that runs from 2,900 K at
+///    from its exposure and its factory calibration: the frame's mean green electrons per second
+///    over what the camera equation (`CameraEquation`) gives for a white diffuser under 1 lux of
+///    D65, divided by 0.18, the average reflectance light meters assume. The prior is a Gaussian in mired (width `priorWidth`) about a centre that runs from 2,900 K at
 ///    200 lux and below to 6,000 K at 3,000 lux and above, linearly in log lux, weighted `priorWeight`
 ///    against the mean zone loss (all our choices).
 /// 5. The balance is the best candidate's (its spectrum feeds the colour-correction matrix).
@@ -76,8 +75,8 @@ public struct AutoWhiteBalance: Sendable, Hashable {
         guard width > 0, height > 0 else { return [] }
         let black = camera.noise.blackLevel
         let range = camera.noise.whiteLevel - black
-        let featherStart = black + BasicDevelop.PixelKernel.featherFraction * range
-        let top = UInt16(max(0, min(featherStart, Double(UInt16.max))))
+        // The clip test of `BasicDevelop.PixelKernel`: half a code below the white level.
+        let top = UInt16(max(0, min(camera.noise.whiteLevel, Double(UInt16.max)) - 0.5))
         let darkest = darkFraction * range
         let (nx, ny) = (min(columns, width), min(rows, height))
         var sums = [SIMD3<Double>](repeating: .zero, count: nx * ny)
@@ -146,17 +145,20 @@ public struct AutoWhiteBalance: Sendable, Hashable {
     /// The scene illuminance, lux, a frame's mean green implies at its exposure (see the type's
     /// documentation, step 4).
     static func illuminance(meanGreen: Double, frame: RawFrame, camera: CameraModel) -> Double {
-        let range = camera.noise.whiteLevel - camera.noise.blackLevel
-        let t = frame.exposure.time, iso = frame.exposure.iso
-        guard range > 0, t > 0, iso > 0 else { return 0 }
-        let luminance = 12.5 * camera.fNumber * camera.fNumber / (t * iso) * (meanGreen / range)
-            / AutoExposure.midGreyFraction
-        return Double.pi * luminance / 0.18
+        let t = frame.exposure.time
+        let gain = camera.noise.gain(iso: frame.exposure.iso)
+        // A white diffuser under 1 lux of D65: sensor irradiance ρ·E·T/(1 + 4N²), ρ = 1.
+        let throughput = CameraEquation.throughput(fNumber: camera.fNumber, transmittance: camera.lensTransmittance)
+        let perLux = CameraEquation.electronRate(
+            sensorIrradiance: Photometry.scaled(Illuminants.d65, toIlluminance: 1) * throughput,
+            quantumEfficiency: camera.quantumEfficiency.green, pixelPitchMicrometres: camera.pixelPitchMicrometres)
+        guard t > 0, gain > 0, perLux > 0 else { return 0 }
+        return meanGreen / gain / t / perLux / 0.18
     }
 
     /// The centre of the prior for a scene illuminance, mired.
     static func priorCentre(illuminance: Double) -> Double {
-        let (dim, bright) = (200.0, 3_000.0)
+        let (dim, bright) = (100.0, 1_000.0)
         let (warm, cool) = (1e6 / 2_900, 1e6 / 6_000)
         let t = min(max(log(max(illuminance, 1e-9) / dim) / log(bright / dim), 0), 1)
         return warm + (cool - warm) * t

@@ -84,7 +84,7 @@ struct AutoWhiteBalanceTests {
 
     /// Two thirds of the view painted a saturated colour barely move the estimate, where grey world over
     /// the whole frame is pulled far off: coloured zones count as not grey.
-    @Test(arguments: [[0.80, 0.10, 0.08], [0.10, 0.55, 0.15], [0.10, 0.20, 0.80]])
+    @Test(arguments: [[0.80, 0.10, 0.08], [0.85, 0.45, 0.10], [0.10, 0.20, 0.80]])
     func largeColouredSurfacesDoNotPullTheEstimate(_ colour: [Double]) throws {
         let scene = try Self.scene(spectrum: "{cct_k: 4000}", lux: 500, colour: colour, share: 0.67)
         let (frame, camera) = try Self.frame(scene)

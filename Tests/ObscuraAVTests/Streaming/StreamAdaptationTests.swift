@@ -56,19 +56,21 @@ struct StreamAdaptationTests {
             try Emulator.shared.use(scene: daylight)
             var warmths = [room.0], exposures = [room.1]
             var adjusting = 0
-            for _ in 0..<60 {
+            for _ in 0..<45 {
                 Emulator.shared.runFrames(1)
                 if device.isAdjustingWhiteBalance || device.isAdjustingExposure { adjusting += 1 }
                 warmths.append(Self.warmth(device.deviceWhiteBalanceGains))
                 exposures.append(device.exposureDuration.seconds * Double(device.iso))
             }
-            // One frame later the loop has moved only part of the way.
-            #expect(warmths[1] < room.0 && warmths[1] > target.warmth + 0.5 * (room.0 - target.warmth))
+            // One frame later the loop has moved only part of the way (the gains are capped at
+            // `maxWhiteBalanceGain`, so a warm light's blue gain may not show the first step).
+            #expect(warmths[1] <= room.0 && warmths[1] > target.warmth + 0.5 * (room.0 - target.warmth))
             #expect(exposures[1] < room.1 && exposures[1] > 2 * target.exposure)
-            // It moves one way only, and settles on the new light's choice within two seconds.
+            print("ADAPT warmth \(warmths.prefix(12)) exposure \(exposures.prefix(12))")
+            // It moves one way only, and settles on the new light's choice within a second and a half.
             #expect(zip(warmths, warmths.dropFirst()).allSatisfy { $0 >= $1 })
             #expect(zip(exposures, exposures.dropFirst()).allSatisfy { $0 >= $1 })
-            #expect(adjusting >= 5 && adjusting < 60, "adjusting for \(adjusting) frames")
+            #expect(adjusting >= 5 && adjusting < 45, "adjusting for \(adjusting) frames")
             #expect(!device.isAdjustingWhiteBalance && !device.isAdjustingExposure)
             #expect(abs(warmths.last! - target.warmth) < 1e-6)
             #expect(abs(exposures.last! / target.exposure - 1) < 1e-6)

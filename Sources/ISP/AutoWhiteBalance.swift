@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Sensor
 import Spectra
 
@@ -8,9 +9,10 @@ import Spectra
 /// The method is ours, built from published parts:
 /// 1. **Statistics.** The frame is cut into a grid of zones (`columns` × `rows`), as phone ISPs
 ///    gather AWB statistics per zone. Each zone keeps the mean black-subtracted camera RGB of its
-///    usable pixels: a pixel is left out when a channel is at the white level (its colour is lost
-///    to clipping) or its green is below `darkFraction` of the range (noise would decide its colour). A zone with fewer than a quarter of its pixels
-///    usable is left out.
+///    unclipped pixels (a pixel with a channel at the white level has lost its colour). A zone is
+///    left out when fewer than a quarter of its pixels are unclipped, or when its mean green is
+///    below `darkFraction` of the range (noise and the black level's rounding would decide its
+///    colour). Means, not per-pixel ratios, so a dim zone's noise averages out.
 /// 2. **Candidates.** The lights searched are the Planckian radiators below 5,000 K and CIE daylight
 ///    from 5,000 K (CIE 15:2018, as `Illuminants.make(cct:)` picks them), from 1,800 K to 12,000 K
 ///    in steps even in mired. Each light's camera neutral comes from the camera's sensitivities.
@@ -39,9 +41,10 @@ public struct AutoWhiteBalance: Sendable, Hashable {
     public var columns = 32
     /// Zones down the frame.
     public var rows = 24
-    /// Pixels whose green is below this share of the range above black are too noisy to use (our
-    /// choice: about 2.7 EV below the auto-exposure mid-grey).
-    public var darkFraction = 0.02
+    /// Zones whose mean green is below this share of the range above black are too dark to use (our
+    /// choice: about 4.7 EV below the auto-exposure mid-grey; a zone's mean over a hundred pixels or
+    /// more still has a few per cent noise there).
+    public var darkFraction = 0.005
     /// The chromaticity distance (natural-log ratio units) at which a zone stops counting as grey:
     /// 0.1, about a 10 % difference in R/G or B/G (our choice: wide enough for an off-white wall,
     /// narrow enough that wood, skin and brick do not pass for grey).
@@ -62,9 +65,9 @@ public struct AutoWhiteBalance: Sendable, Hashable {
 
     /// One zone's statistics.
     public struct Zone: Sendable, Hashable {
-        /// Mean black-subtracted camera RGB of the usable pixels, DN.
+        /// Mean black-subtracted camera RGB of the unclipped pixels, DN.
         public let mean: SIMD3<Double>
-        /// How many pixels were usable.
+        /// How many pixels were unclipped.
         public let count: Int
     }
 
@@ -91,16 +94,16 @@ public struct AutoWhiteBalance: Sendable, Hashable {
                     let p = 3 * (y * width + x)
                     let (r, g, b) = (dn[p], dn[p + 1], dn[p + 2])
                     guard r < top, g < top, b < top else { continue }
-                    let v = SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
-                    guard v.y >= darkest, v.x > 0, v.z > 0 else { continue }
-                    sums[z] += v
+                    sums[z] += SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
                     counts[z] += 1
                 }
             }
         }
         var zones: [Zone] = []
         for z in 0..<(nx * ny) where counts[z] > 0 && 4 * counts[z] >= totals[z] {
-            zones.append(Zone(mean: sums[z] / Double(counts[z]), count: counts[z]))
+            let mean = sums[z] / Double(counts[z])
+            guard mean.y >= darkest, mean.x > 0, mean.z > 0 else { continue }
+            zones.append(Zone(mean: mean, count: counts[z]))
         }
         return zones
     }

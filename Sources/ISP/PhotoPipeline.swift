@@ -5,7 +5,7 @@ import Scenes
 import Sensor
 
 /// The ordinary photo, from scene to developed pixels: metering, auto-exposure, the raw frame,
-/// white balance, the develop step and the share of the room's cast that is kept.
+/// auto white balance, the develop step and the share of the room's cast that is kept.
 ///
 /// Every ordinary picture Obscura makes goes through here: photos taken through the capture API,
 /// streamed video frames (at their own size), `obscura render`, and the fallback photo of a
@@ -17,7 +17,9 @@ import Sensor
 public struct PhotoPipeline: Sendable {
     /// Share of the room light's cast an ordinary photo keeps: a phone keeps part of a warm
     /// room's cast; a fifth of the way from D65 towards the light is our choice, not a measured
-    /// figure.
+    /// figure. It agrees with the incomplete adaptation of CIECAM02 (CIE 159:2004): its degree of
+    /// adaptation D = 1 − (1/3.6)·exp(−(L_A + 42)/92) is about 0.8 to 0.85 at the adapting luminances
+    /// of a lit room (5 to 20 cd/m²), so an observer keeps some 15 to 20 % of the light's colour.
     public static let warmth = 0.2
     /// Width of the metering frame, pixels: enough for a centre-weighted mean, cheap to render.
     public static let meteringWidth = 64
@@ -38,6 +40,9 @@ public struct PhotoPipeline: Sendable {
 
     /// How the white is chosen.
     public enum WhiteBalanceChoice: Sendable, Hashable {
+        /// The phone's auto white balance: the light estimated from the frame and the camera's
+        /// sensitivities alone (`AutoWhiteBalance`). What photos and every streamed output use.
+        case auto
         /// The scene's known lights, ambient and flash mixed as each contributes (the flash part
         /// from the factory calibration, as a phone's ISP would know it).
         case knownLights
@@ -46,6 +51,10 @@ public struct PhotoPipeline: Sendable {
         /// Locked device gains (red, green, blue): the camera neutral is 1/gains, and the matrix is
         /// fitted for the Planckian or daylight source nearest to it.
         case lockedGains(SIMD3<Double>)
+        /// A light on the locus at a colour temperature, kelvin (Planckian below 5,000 K, CIE
+        /// daylight from it): where a video stream's white-balance loop stands while it moves
+        /// towards the auto estimate.
+        case light(cct: Double)
     }
 
     /// What a caller decides.
@@ -68,7 +77,7 @@ public struct PhotoPipeline: Sendable {
         /// Settings; the defaults are an ordinary photo's.
         public init(
             outputSpace: BasicDevelop.OutputSpace = .sRGB, exposure: ExposureChoice = .auto(bias: 0),
-            whiteBalance: WhiteBalanceChoice = .knownLights, warmth: Double? = nil,
+            whiteBalance: WhiteBalanceChoice = .auto, warmth: Double? = nil,
             flash: Bool = false, seed: UInt64 = 0, threads: Int? = nil
         ) {
             self.outputSpace = outputSpace
@@ -181,11 +190,14 @@ public struct PhotoPipeline: Sendable {
             settings: settings)
     }
 
-    /// The share of the light's cast kept when the caller does not say: `warmth` when the lights
-    /// are known, none when the white is estimated from the picture (grey world or locked gains say
-    /// where neutral is, not what the light was, so there is no cast to keep; our choice).
+    /// The share of the light's cast kept when the caller does not say: `warmth` when the light is
+    /// known or estimated, none for grey world and locked gains (they say where neutral is, not what
+    /// the light was, so there is no cast to keep; our choice).
     public static func warmth(for choice: WhiteBalanceChoice) -> Double {
-        choice == .knownLights ? warmth : 0
+        switch choice {
+        case .auto, .knownLights, .light: return warmth
+        case .greyWorld, .lockedGains: return 0
+        }
     }
 
     /// The develop step of an ordinary photo for a frame already exposed: `BasicDevelop` with the
@@ -207,6 +219,8 @@ public struct PhotoPipeline: Sendable {
     public func whiteBalance(_ frame: RawFrame, _ choice: WhiteBalanceChoice) -> WhiteBalance {
         let camera = renderer.camera
         switch choice {
+        case .auto:
+            return WhiteBalance.auto(frame, camera: camera)
         case .knownLights:
             return WhiteBalance.knownLights(frame, scene: renderer.scene, flash: flashHardware, camera: camera)
         case .greyWorld:
@@ -214,6 +228,8 @@ public struct PhotoPipeline: Sendable {
         case let .lockedGains(g):
             guard g.x > 0, g.y > 0, g.z > 0 else { return WhiteBalance.greyWorld(frame, camera: camera) }
             return WhiteBalance(nearestTo: SIMD3(1 / g.x, 1 / g.y, 1 / g.z), camera: camera)
+        case let .light(cct):
+            return WhiteBalance(locusCCT: cct, camera: camera)
         }
     }
 

@@ -6,9 +6,11 @@ import Spectra
 /// White balance: the illuminant the picture is balanced for, and the camera-RGB gains that make
 /// its white neutral.
 ///
-/// Two ways to get the illuminant, both documented choices of ours (phones use proprietary AWB):
+/// Ways to get the illuminant, all documented choices of ours (phones use proprietary AWB):
+/// - `auto(_:camera:)`: the light estimated from the frame's near-grey zones along the camera's
+///   light locus (`AutoWhiteBalance`), what photos and every stream use.
 /// - `init(illuminant:camera:)`: the light is known (a synthetic scene knows its ambient spectrum;
-///   with flash, the mix of ambient and flash in proportion to their metered shares).
+///   with flash, the mix of ambient and flash in proportion to their metered shares), for comparison.
 /// - `greyWorld(_:camera:)`: the mean of the unclipped pixels is taken as the neutral (Buchsbaum
 ///   1980), and the illuminant is the blackbody or daylight source (CIE 15:2018) whose camera
 ///   neutral lies closest in angle, searched from 1,800 K to 12,000 K. The CCM needs a spectrum,

@@ -124,8 +124,11 @@ extension AVCaptureDevice {
         }
     }
 
-    /// Whether the exposure is changing. Auto-exposure settles at once in the emulation, so false [I].
-    public var isAdjustingExposure: Bool { false }
+    /// Whether the exposure is changing: true while the stream's auto-exposure loop moves towards a
+    /// new metered exposure (`StreamAdaptation`), false in the custom and locked modes. KVO.
+    public var isAdjustingExposure: Bool {
+        customExposure == nil && adaptation.withLock { $0?.isAdjustingExposure ?? false }
+    }
 
     /// The bias, in EV, applied to the auto-exposure target (default 0). KVO.
     public var exposureTargetBias: Float { controls.value.exposureTargetBias }
@@ -154,8 +157,9 @@ extension AVCaptureDevice {
     }
 
     /// How far, in EV, the exposure in use lies from what auto-exposure would choose at the biased
-    /// target: log2 of the ratio of their time × ISO products. 0 in the automatic modes, where
-    /// exposure settles at once; non-zero when a held or custom exposure differs from the meter. KVO.
+    /// target: log2 of the ratio of their time × ISO products. 0 in the automatic modes once the loop
+    /// has settled; non-zero while it moves, or when a held or custom exposure differs from the
+    /// meter. KVO.
     public var exposureTargetOffset: Float {
         guard let look = currentStreamSummary() else { return 0 }
         let used = currentExposure
@@ -178,6 +182,10 @@ extension AVCaptureDevice {
     /// the format's longest duration at base ISO when nothing can be rendered.
     var currentExposure: (duration: Double, iso: Double) {
         if let fixed = customExposure { return fixed }
+        if let loop = adaptation.withLock({ $0 }), loop.isAdjustingExposure {
+            let e = loop.exposure
+            return (e.time, e.iso)
+        }
         if let look = currentStreamSummary() { return (look.exposure.time, look.exposure.iso) }
         return (activeFormat.maxExposureDuration.seconds, Double(activeFormat.minISO))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ISP
 
 extension AVCaptureDevice {
     /// How white balance is chosen (Apple's raw values).
@@ -60,18 +61,27 @@ extension AVCaptureDevice {
         }
     }
 
-    /// Whether white balance is changing. It settles at once in the emulation, so false [I].
-    public var isAdjustingWhiteBalance: Bool { false }
+    /// Whether white balance is changing: true while the stream's auto white balance loop moves towards
+    /// a new estimate (`StreamAdaptation`), false when locked. KVO.
+    public var isAdjustingWhiteBalance: Bool {
+        controls.value.lockedWhiteBalanceGains == nil && adaptation.withLock { $0?.isAdjustingWhiteBalance ?? false }
+    }
 
     /// The largest gain: 4, what iPhone cameras report (our choice after reported values [I]; the
     /// profiles carry no figure for it).
     public var maxWhiteBalanceGain: Float { 4 }
 
-    /// The gains in use: locked ones, else what auto white balance chooses for the current stream
-    /// picture. KVO.
+    /// The gains in use: locked ones, else where the stream's auto white balance loop stands (the gains
+    /// of its light while it moves, what auto white balance chooses for the current stream picture once
+    /// settled). KVO.
     public var deviceWhiteBalanceGains: WhiteBalanceGains {
         if let locked = controls.value.lockedWhiteBalanceGains { return locked }
-        return grayWorldDeviceWhiteBalanceGains
+        if let loop = adaptation.withLock({ $0 }), loop.isAdjustingWhiteBalance, let cct = loop.cct,
+            let model = renderingModel
+        {
+            return Self.deviceGains(WhiteBalance(locusCCT: cct, camera: model).gains, cap: maxWhiteBalanceGain)
+        }
+        return Self.deviceGains(currentStreamSummary()?.autoGains, cap: maxWhiteBalanceGain)
     }
 
     /// The gains that make the grey-world average of the current stream picture neutral: ISP's
@@ -79,14 +89,18 @@ extension AVCaptureDevice {
     /// or daylight source) with green 1, scaled so the smallest gain is 1 as device gains are,
     /// and capped at `maxWhiteBalanceGain`. KVO.
     public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains {
-        guard let g = currentStreamSummary()?.greyWorldGains, g.min() > 0 else {
-            return WhiteBalanceGains(redGain: 1, greenGain: 1, blueGain: 1)
-        }
+        Self.deviceGains(currentStreamSummary()?.greyWorldGains, cap: maxWhiteBalanceGain)
+    }
+
+    /// Gains with green 1 as device gains: scaled so the smallest is 1 and capped at `cap`; unity
+    /// when there are none.
+    private static func deviceGains(_ gains: SIMD3<Double>?, cap: Float) -> WhiteBalanceGains {
+        guard let g = gains, g.min() > 0 else { return WhiteBalanceGains(redGain: 1, greenGain: 1, blueGain: 1) }
         let scaled = g / g.min()
-        let cap = Double(maxWhiteBalanceGain)
+        let limit = Double(cap)
         return WhiteBalanceGains(
-            redGain: Float(min(scaled.x, cap)), greenGain: Float(min(scaled.y, cap)),
-            blueGain: Float(min(scaled.z, cap)))
+            redGain: Float(min(scaled.x, limit)), greenGain: Float(min(scaled.y, limit)),
+            blueGain: Float(min(scaled.z, limit)))
     }
 
     /// Locks white balance at gains (`currentWhiteBalanceGains` keeps those in use), then calls

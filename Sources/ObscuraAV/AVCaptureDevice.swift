@@ -22,6 +22,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     let depthState = DeviceDepthState()
     /// Focus, exposure target, torch, white balance, zoom ramp and subject-area settings.
     let controls = DeviceControls()
+    /// The 3A loop of the frames streamed now (`StreamAdaptation`); nil while nothing streams.
+    let adaptation = Locked<StreamAdaptation?>(nil)
 
     /// The device's mutable state, guarded by `lock`.
     private struct Inner {

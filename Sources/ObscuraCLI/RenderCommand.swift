@@ -70,13 +70,15 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("color-space"), help: "sRGB or displayP3.")
     var colorSpace: String = BasicDevelop.OutputSpace.sRGB.rawValue
 
-    @Option(name: .customLong("white-balance"), help: "scene (the known lights) or grey-world.")
-    var whiteBalance: String = "scene"
+    @Option(
+        name: .customLong("white-balance"),
+        help: "auto (estimated from the picture, as photos are), scene (the known lights) or grey-world.")
+    var whiteBalance: String = "auto"
 
     @Option(
         help: """
-            Share of the light's colour cast kept, 0…1 (default \(PhotoPipeline.warmth) with the scene's lights, \
-            0 with grey-world).
+            Share of the light's colour cast kept, 0…1 (default \(PhotoPipeline.warmth) with auto and the \
+            scene's lights, 0 with grey-world).
             """
     )
     var warmth: Double?
@@ -133,9 +135,9 @@ struct RenderJob {
             throw CommandFailure.badInput("--color-space: expected sRGB or displayP3, not '\(command.colorSpace)'")
         }
         self.space = space
-        guard ["scene", "grey-world"].contains(command.whiteBalance) else {
+        guard ["auto", "scene", "grey-world"].contains(command.whiteBalance) else {
             throw CommandFailure.badInput(
-                "--white-balance: expected scene or grey-world, not '\(command.whiteBalance)'")
+                "--white-balance: expected auto, scene or grey-world, not '\(command.whiteBalance)'")
         }
         if let warmth = command.warmth, !(0...1).contains(warmth) {
             throw CommandFailure.badInput("--warmth: expected a value from 0 to 1, not \(warmth)")
@@ -266,7 +268,7 @@ struct RenderJob {
         if command.reference {
             // The same exposure and white balance, with the frame from the plain reference renderer.
             frame = ReferenceRenderer(scene: sceneValue, camera: camera, flash: flash).noiseFreeFrame(photo.exposure)
-            let choice: PhotoPipeline.WhiteBalanceChoice = command.whiteBalance == "grey-world" ? .greyWorld : .knownLights
+            let choice = whiteBalanceChoice
             pixels = PhotoPipeline.develop(
                 frame, camera: camera, whiteBalance: photo.whiteBalance, outputSpace: space,
                 warmth: command.warmth ?? PhotoPipeline.warmth(for: choice))
@@ -334,8 +336,17 @@ struct RenderJob {
         return pipeline.expose(
             .init(
                 outputSpace: space, exposure: exposure,
-                whiteBalance: command.whiteBalance == "grey-world" ? .greyWorld : .knownLights, warmth: command.warmth,
+                whiteBalance: whiteBalanceChoice, warmth: command.warmth,
                 flash: flash != nil, seed: command.seed))
+    }
+
+    /// The pipeline's white balance for `--white-balance`, already validated.
+    var whiteBalanceChoice: PhotoPipeline.WhiteBalanceChoice {
+        switch command.whiteBalance {
+        case "grey-world": return .greyWorld
+        case "scene": return .knownLights
+        default: return .auto
+        }
     }
 
     /// Depth in millimetres, rounded; 0 where nothing was hit, clamped to 65535.

@@ -59,6 +59,10 @@ extension DropIn {
             camera.setExposureTargetBias(-2, completionHandler: nil)
             camera.unlockForConfiguration()
             #expect(watcher.waitForFrames(watcher.frames + 3))
+            // Auto-exposure moves over frames: wait for it to settle, as an app reading a steady value does.
+            let deadline = Date().addingTimeInterval(60)
+            while camera.isAdjustingExposure && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(watcher.waitForFrames(watcher.frames + 2))
             let after = camera.iso * Float(camera.exposureDuration.seconds)
             #expect(after < before, "two stops darker: \(before) → \(after)")
             let heard = lock.withLock { (isoSeen, durationSeen) }

@@ -31,7 +31,7 @@ struct PhotoPipelineTests {
     /// `obscura render` does to save memory), has the same white balance and bytes as one that keeps
     /// the planes; without even the means the known-lights balance has nothing to weigh and is D65's.
     @Test func componentMeansAloneGiveThePhotoOfTheFullFrame() throws {
-        let settings = PhotoPipeline.Settings(flash: true, seed: 3)
+        let settings = PhotoPipeline.Settings(whiteBalance: .knownLights, flash: true, seed: 3)
         let full = try Self.pipeline().run(settings)
         let lean = try Self.pipeline(
             options: RenderOptions(keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true)

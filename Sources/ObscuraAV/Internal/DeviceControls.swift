@@ -3,9 +3,9 @@ import Foundation
 /// A device's focus, exposure-target, torch, white-balance, zoom-ramp and subject-area settings,
 /// behind their own lock (the format and frame durations stay in `AVCaptureDevice.Inner`).
 ///
-/// Adjustments converge at once in the emulation: a new focus, exposure or white-balance target is
-/// reached before the next frame, so the `isAdjusting…` properties read false (our choice [I]; the
-/// virtual clock has no settling time to model).
+/// Focus converges at once in the emulation: a new focus target is reached before the next frame, so
+/// `isAdjustingFocus` reads false (our choice [I]). Auto-exposure and auto white balance move over
+/// frames while a stream runs (`StreamAdaptation`).
 final class DeviceControls: @unchecked Sendable {
     struct Value {
         var focusMode = AVCaptureDevice.FocusMode.continuousAutoFocus

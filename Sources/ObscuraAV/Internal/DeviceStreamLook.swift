@@ -3,12 +3,38 @@ import ISP
 import Sensor
 
 extension AVCaptureDevice {
-    /// The settings streamed frames are rendered with now (see `StreamLook`).
+    /// The settings streamed frames are rendered with now (see `StreamLook`), with the 3A loop where
+    /// it stands while it moves (a held exposure or locked gains override it).
     var streamLook: StreamLook {
         var look = lookWithoutTorch
         look.torchLevel = isTorchActive ? Double(controls.value.torchOnLevel) : 0
+        if let loop = adaptation.withLock({ $0 }) {
+            if loop.isAdjustingExposure, look.fixedExposure == nil {
+                let e = loop.exposure
+                look.adaptingExposure = PhotoRenderRequest.FixedExposure(duration: e.time, iso: e.iso)
+            }
+            if loop.isAdjustingWhiteBalance, look.whiteBalanceGains == nil { look.adaptingLight = loop.cct }
+        }
         return look
     }
+
+    /// One frame of the 3A loop (`StreamAdaptation`), `seconds` after the last: it starts settled on
+    /// what auto-exposure and auto white balance ask for, and moves towards it from then on.
+    func advanceAdaptation(seconds: Double) {
+        guard let summary = currentStreamSummary() else { return }
+        let target = StreamAdaptation.Target(
+            time: summary.metered.time, iso: summary.metered.iso, mired: summary.autoCCT.map { 1e6 / $0 })
+        adaptation.withLock { loop in
+            if loop == nil {
+                loop = StreamAdaptation(settledOn: target)
+            } else {
+                loop?.advance(towards: target, seconds: seconds)
+            }
+        }
+    }
+
+    /// Forgets the 3A loop when the stream stops: the next start settles anew.
+    func resetAdaptation() { adaptation.withLock { $0 = nil } }
 
     /// The settings apart from the torch, which `.auto` torch mode meters with.
     var lookWithoutTorch: StreamLook {
@@ -28,10 +54,12 @@ extension AVCaptureDevice {
     /// and shared with the stream's cache. Nil when the profile cannot render this camera.
     func currentStreamSummary() -> LookSummary? {
         var look = streamLook
-        // What the meter sees does not depend on a held exposure or locked gains; dropping them
-        // keeps one cache entry per scene for the auto decisions.
+        // What the meter sees does not depend on a held exposure, locked gains or where the 3A loop
+        // stands; dropping them keeps one cache entry per scene for the auto decisions.
         look.fixedExposure = nil
         look.whiteBalanceGains = nil
+        look.adaptingExposure = nil
+        look.adaptingLight = nil
         return streamSummary(look)
     }
 

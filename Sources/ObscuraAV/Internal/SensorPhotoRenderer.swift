@@ -8,7 +8,7 @@ import Sensor
 /// Renders photos with Sensor and develops them with ISP.
 ///
 /// Ordinary photos come from `PhotoPipeline` (metering, auto-exposure unless the device is in
-/// custom exposure, known-lights white balance, develop); Constant Color photos from
+/// custom exposure, auto white balance, develop); Constant Color photos from
 /// `ConstantColorPipeline`. This file only maps the request onto them and caches renderers.
 ///
 /// Geometry is expensive and exposure-independent, so `Renderer`s (and Constant Color pipelines)
@@ -65,7 +65,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         if let fixed = request.fixedExposure { exposure = .fixed(time: fixed.duration, iso: fixed.iso) }
         let photo = pipeline.run(
             .init(
-                outputSpace: encoding == .sRGB ? .sRGB : .displayP3, exposure: exposure, whiteBalance: .knownLights,
+                outputSpace: encoding == .sRGB ? .sRGB : .displayP3, exposure: exposure, whiteBalance: .auto,
                 flash: request.lit, seed: request.seed))
         return RenderedPhoto(
             pixels: Self.blackingOut(photo.pixels, keeping: request.visibleFraction),

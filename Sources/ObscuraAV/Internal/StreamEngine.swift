@@ -60,6 +60,7 @@ final class StreamEngine: @unchecked Sendable {
         let stream = lock.withLock { streams[ObjectIdentifier(session)] }
         stream?.stopDriver()
         for case let output as AVCaptureFileOutput in session.outputs { output.sessionDidStopRunning() }
+        for device in session.videoDevices { device.resetAdaptation() }
     }
 
     /// Advances every running session by a duration, or by a number of its video frames. Sessions on
@@ -311,6 +312,10 @@ final class SessionStream: @unchecked Sendable {
         guard let device else {
             deliverSynchronized(synchronizers, realtime: realtime)
             return
+        }
+        // The 3A loop takes its step before the frame is developed (`StreamAdaptation`).
+        if outputs.contains(where: { $0 is AVCaptureVideoDataOutput || $0 is AVCaptureFileOutput }) {
+            device.advanceAdaptation(seconds: duration.seconds)
         }
         for case let output as AVCaptureVideoDataOutput in outputs {
             guard let connection = output.connection(with: .video), connection.isEnabled, connection.isActive else {

@@ -18,16 +18,29 @@ struct StreamLook: Hashable, Sendable {
     var exposureBias: Double = 0
     /// A held exposure (custom or locked mode); nil meters every picture.
     var fixedExposure: PhotoRenderRequest.FixedExposure?
-    /// Locked device white-balance gains (red, green, blue); nil balances by grey world.
+    /// Locked device white-balance gains (red, green, blue); nil balances by auto white balance,
+    /// as photos do.
     var whiteBalanceGains: SIMD3<Double>?
+    /// Where the 3A loop's exposure stands while it moves towards the metered one (`StreamAdaptation`);
+    /// nil once settled.
+    var adaptingExposure: PhotoRenderRequest.FixedExposure?
+    /// Where the 3A loop's white balance stands, a colour temperature in kelvin, while it moves towards
+    /// the auto estimate; nil once settled.
+    var adaptingLight: Double?
 
     static let neutral = StreamLook()
+
+    /// Whether the picture is one step of a 3A loop on its way: it is not kept in the stream cache,
+    /// since the next frame moves on.
+    var isTransient: Bool { adaptingExposure != nil || adaptingLight != nil }
 
     /// The look's part of a cache key.
     var key: String {
         var parts = ["z\(zoom)", "t\(torchLevel)", "b\(exposureBias)"]
         if let e = fixedExposure { parts.append("e\(e.duration)@\(e.iso)") }
         if let g = whiteBalanceGains { parts.append("w\(g.x),\(g.y),\(g.z)") }
+        if let e = adaptingExposure { parts.append("ae\(e.duration)@\(e.iso)") }
+        if let k = adaptingLight { parts.append("awb\(k)") }
         return parts.joined(separator: "/")
     }
 }
@@ -42,6 +55,12 @@ struct LookSummary: Sendable {
     let metered: Exposure
     /// The gains (red, green, blue; green 1) that the grey-world balance of the picture asks for.
     let greyWorldGains: SIMD3<Double>
+    /// The gains (red, green, blue; green 1) auto white balance chose for the picture, whether or not
+    /// they were used.
+    let autoGains: SIMD3<Double>
+    /// The colour temperature of the light auto white balance chose, kelvin; nil when the picture had
+    /// nothing to estimate from.
+    let autoCCT: Double?
 }
 
 /// One streamed picture rendered through a look: the look's settings mapped onto `PhotoPipeline`
@@ -78,19 +97,23 @@ struct LookedFrame {
         let torchOn = flash != nil
         let seed: UInt64 = 1
         let metered = pipeline.meteredExposure(bias: look.exposureBias, flash: torchOn, seed: seed)
-        let exposure =
-            look.fixedExposure.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: seed) } ?? metered
-        // Locked gains make the camera neutral 1/gains; otherwise grey world.
-        let balance: PhotoPipeline.WhiteBalanceChoice = look.whiteBalanceGains.map { .lockedGains($0) } ?? .greyWorld
+        let held = look.fixedExposure ?? look.adaptingExposure
+        let exposure = held.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: seed) } ?? metered
+        // Locked gains make the camera neutral 1/gains; otherwise the photos' auto white balance, so a
+        // frame and a photo of one scene agree in colour, or where the 3A loop stands on its way there.
+        let balance: PhotoPipeline.WhiteBalanceChoice =
+            look.whiteBalanceGains.map { .lockedGains($0) } ?? look.adaptingLight.map { .light(cct: $0) } ?? .auto
         let photo = pipeline.run(
             .init(outputSpace: space, whiteBalance: balance, flash: torchOn, seed: seed), exposure: exposure,
             metered: metered)
         frame = photo.frame
         pixels = photo.pixels
         self.model = model
-        let greyWorld =
-            balance == .greyWorld ? photo.whiteBalance : pipeline.whiteBalance(photo.frame, .greyWorld)
-        summary = LookSummary(exposure: exposure, metered: metered, greyWorldGains: greyWorld.gains)
+        let auto = AutoWhiteBalance().estimate(photo.frame, camera: model)
+        summary = LookSummary(
+            exposure: exposure, metered: metered,
+            greyWorldGains: pipeline.whiteBalance(photo.frame, .greyWorld).gains, autoGains: auto.whiteBalance.gains,
+            autoCCT: auto.cct)
     }
 }
 

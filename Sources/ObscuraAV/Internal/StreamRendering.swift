@@ -32,6 +32,10 @@ final class StreamRendering: @unchecked Sendable {
     private var pictures: [String: VideoPicture] = [:]
     private var buffers: [String: CVPixelBuffer] = [:]
     private var depths: [String: DepthMap] = [:]
+    /// The latest picture and buffer of a 3A loop on its way (`StreamLook.isTransient`): kept one at a
+    /// time, so outputs of one frame share them while the cache does not grow with every step.
+    private var transientPicture: (key: String, picture: VideoPicture)?
+    private var transientBuffer: (key: String, buffer: CVPixelBuffer)?
 
     /// The scene a reference names: the emulator's chosen scene (`Emulation.use(scene:)`, else the
     /// default scene), loaded and validated when it was chosen.
@@ -51,7 +55,9 @@ final class StreamRendering: @unchecked Sendable {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
-        if let cached = lock.withLock({ pictures[key] }) { return cached }
+        if let cached = lock.withLock({ pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil) }) {
+            return cached
+        }
         guard
             let full = try? CameraModel(device: device, camera: camera, width: width, height: height, readout: readout)
         else {
@@ -76,7 +82,9 @@ final class StreamRendering: @unchecked Sendable {
             rgb: rgb, objects: Self.objectBounds(frame, scene: world),
             intrinsics: (full.fx * look.zoom, full.fy * look.zoom, full.cx, full.cy),
             codes: CodeProjection.corners(scene: world, camera: full), look: looked.summary)
-        lock.withLock { pictures[key] = picture }
+        lock.withLock {
+            if look.isTransient { transientPicture = (key, picture) } else { pictures[key] = picture }
+        }
         return picture
     }
 
@@ -94,7 +102,9 @@ final class StreamRendering: @unchecked Sendable {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
-        if let cached = lock.withLock({ buffers[key] }) { return cached }
+        if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) }) {
+            return cached
+        }
         let rgb =
             picture(
                 device: device, camera: camera, width: width, height: height, scene: scene, space: space,
@@ -111,7 +121,9 @@ final class StreamRendering: @unchecked Sendable {
         {
             buffer.attachments[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
         }
-        lock.withLock { buffers[key] = buffer }
+        lock.withLock {
+            if look.isTransient { transientBuffer = (key, buffer) } else { buffers[key] = buffer }
+        }
         return buffer
     }
 

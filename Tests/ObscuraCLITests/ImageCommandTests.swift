@@ -67,7 +67,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             return (
-                try #require(report?["aspectRatio"] as? Double), try #require(report?["aspectRatioMethod"] as? String),
+                try #require(report?["aspect_ratio"] as? Double), try #require(report?["aspect_ratio_method"] as? String),
                 try PNG.read(contentsOf: output)
             )
         }

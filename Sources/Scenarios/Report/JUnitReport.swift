@@ -8,9 +8,11 @@ import Foundation
 /// a `name` (the step and the expectation) and, when the expectation failed, a `<failure>` whose
 /// message starts with the expectation's `file:line:column:`, the file named as the user gave it,
 /// so a log or annotation can point at it. A scenario file that could not be read is a test case
-/// with an `<error>` at its location (`Problem`). Times are the wall-clock seconds of the run; a step's time is given to each of its
-/// expectations' cases, since they are checked together. Results read back from report.json
-/// have no times (report.json leaves them out to stay reproducible) and show 0.
+/// with an `<error>` at its location (`Problem`). Times are the wall-clock seconds of the run; a
+/// step's time is given to each of its expectations' cases, since they are checked together.
+/// report.json leaves the times and the path as given out, to stay reproducible; `RunRecord`
+/// (run.json) keeps them, so results read back by `obscura report merge` have them too, and show
+/// 0 only without a run.json.
 public enum JUnitReport {
     /// A scenario file that could not be read or run: reported as a test case with an `<error>`,
     /// so one bad file shows in CI beside the scenarios that ran.

@@ -7,12 +7,11 @@ import Testing
 /// checked against a fresh run of that file, so a change to the pipeline that moves them fails here
 /// until the table says what the run says.
 struct SeedScenarioFigureTests {
-    /// The table's row for the scenario.
-    static func row() throws -> String {
+    /// The table's row for a seed scenario.
+    static func row(_ file: String = "constant-color.scenario.yaml") throws -> String {
         let readme = try String(
             contentsOf: FencedExample.root.appendingPathComponent("Scenes/README.md"), encoding: .utf8)
-        return try #require(
-            readme.split(separator: "\n").first { $0.hasPrefix("| `constant-color.scenario.yaml`") }.map(String.init))
+        return try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `\(file)`") }.map(String.init))
     }
 
     /// The numbers `pattern`'s groups capture in `text`, in order.
@@ -26,10 +25,20 @@ struct SeedScenarioFigureTests {
     }
 
     /// Whether `measured`, printed with as many decimals as `quoted` has, reads `quoted`.
-    static func reads(_ measured: Double, as quoted: Double, in text: String) -> Bool {
+    static func reads(_ measured: Double, as quoted: Double) -> Bool {
         let printed = String(quoted)
         let decimals = printed.split(separator: ".").dropFirst().first.map { $0 == "0" ? 0 : $0.count } ?? 0
         return abs(measured - quoted) <= 0.5 * pow(10, -Double(decimals)) + 1e-9
+    }
+
+    /// The share of pixels outside sRGB that the wide-gamut row quotes is the run's.
+    @Test func wideGamutRowQuotesTheRun() throws {
+        let quoted = try Self.figures(#"\(about ([0-9.]+) % of them\)"#, in: try Self.row("wide-gamut-highlight.scenario.yaml"))
+        let file = FencedExample.root.appendingPathComponent("Scenes/wide-gamut-highlight.scenario.yaml").path
+        let result = try ScenarioRunner.run(try ScenarioLoader.load(path: file))
+        let verdict = try #require(result.expectations.first { $0.key == "outside_srgb" })
+        let fraction = try Self.figures(#"fraction ([0-9.]+)"#, in: verdict.actual)[0]
+        #expect(Self.reads(fraction * 100, as: quoted[0]), "the run has \(fraction * 100) % outside sRGB")
     }
 
     @Test func constantColorRowQuotesTheRun() throws {
@@ -62,14 +71,14 @@ struct SeedScenarioFigureTests {
 
         let (measured1, bound1) = try region(captures[0])
         #expect(try lowerBound(captures[0])[0] == first[0], "the table's confidence bound is not the scenario's")
-        #expect(Self.reads(confidence(captures[0]), as: first[1], in: row), "confidence \(confidence(captures[0]))")
+        #expect(Self.reads(confidence(captures[0]), as: first[1]), "confidence \(confidence(captures[0]))")
         #expect(bound1 == first[2], "the table's ΔE00 bound is not the scenario's (\(bound1))")
-        #expect(Self.reads(measured1, as: first[3], in: row), "ΔE00 \(measured1)")
+        #expect(Self.reads(measured1, as: first[3]), "ΔE00 \(measured1)")
 
         let (measured2, bound2) = try region(captures[1])
-        #expect(Self.reads(confidence(captures[1]), as: spot[0], in: row), "confidence \(confidence(captures[1]))")
+        #expect(Self.reads(confidence(captures[1]), as: spot[0]), "confidence \(confidence(captures[1]))")
         #expect(try lowerBound(captures[1]) == [spot[1], spot[2]], "the table's confidence bounds are not the scenario's")
-        #expect(Self.reads(measured2, as: spot[3], in: row), "ΔE00 \(measured2)")
+        #expect(Self.reads(measured2, as: spot[3]), "ΔE00 \(measured2)")
         #expect(bound2 == spot[4], "the table's ΔE00 bound is not the scenario's (\(bound2))")
     }
 }

@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
         // example runs as a scenario, and the Swift examples below are the documents' text.
-        .testTarget(name: "DocumentationTests", dependencies: ["ExternalTools", "Scenarios", "Obscura"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["ExternalTools", "Scenarios"]),
         // The documentation's Swift examples, copied verbatim from the documents by DocumentationTests
         // (which fails when a copy is stale), built as a user's test target is, against the products a user
         // names; their tests run with the suite.

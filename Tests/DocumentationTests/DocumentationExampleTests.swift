@@ -1,6 +1,5 @@
 import ExternalTools
 import Foundation
-import Obscura
 import Scenarios
 import Testing
 

@@ -36,6 +36,9 @@ struct CIOutputTests {
             // Terminal messages name the file as given, with line and column.
             #expect(result.stdout.contains("  mine/failing.scenario.yaml:11:19: properties failed"), "\(result.stdout)")
             #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/passing/report.json").path))
+            // The index page is readable on a phone.
+            let index = try String(contentsOf: dir.appendingPathComponent("out/report.html"), encoding: .utf8)
+            #expect(index.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"))
 
             let junit = dir.appendingPathComponent("junit.xml")
             let document = try XMLDocument(contentsOf: junit, options: [])

@@ -49,9 +49,11 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: kernelSwift),
         .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"], swiftSettings: kernelSwift),
-        // The device catalogue and seed scenes as resources; `DeviceProfiles/` and `Scenes/` at the top
-        // of the repository point into it.
-        .target(name: "ObscuraData", resources: [.copy("DeviceProfiles"), .copy("Scenes")]),
+        // The device catalogue and seed scenes, compiled in by the EmbedData plugin so that the tool needs no
+        // resource folder beside it; `DeviceProfiles/` and `Scenes/` at the top of the repository point into it.
+        .target(name: "ObscuraData", exclude: ["DeviceProfiles", "Scenes"], plugins: ["EmbedData"]),
+        .plugin(name: "EmbedData", capability: .buildTool(), dependencies: ["DataEmbedder"]),
+        .executableTarget(name: "DataEmbedder", path: "Plugins/DataEmbedder"),
         // What every file format shares: YAML read into located nodes, `file:line:column` errors with
         // "did you mean" suggestions, and the search for the project's data folders.
         .target(

@@ -96,8 +96,8 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int components, s
     return CJPEG_OK;
 }
 
-int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *width, int *height,
-                      char *message, size_t message_capacity) {
+static int decode(const uint8_t *data, size_t length, int components, uint8_t **out, int *width, int *height,
+                  char *message, size_t message_capacity) {
     if (!data || length == 0 || !out || !width || !height) {
         set_message(message, message_capacity, "inconsistent decode request");
         return CJPEG_ERR_ARGUMENT;
@@ -115,7 +115,7 @@ int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *wi
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
-    cinfo.out_color_space = JCS_GRAYSCALE;
+    cinfo.out_color_space = components == 3 ? JCS_RGB : JCS_GRAYSCALE;
     jpeg_start_decompress(&cinfo);
     size_t w = cinfo.output_width, h = cinfo.output_height;
     if (w == 0 || h == 0 || w > 65535 || h > 65535) {
@@ -123,14 +123,14 @@ int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *wi
         jpeg_destroy_decompress(&cinfo);
         return CJPEG_ERR_ARGUMENT;
     }
-    pixels = malloc(w * h);
+    pixels = malloc(w * h * (size_t)components);
     if (!pixels) {
         set_message(message, message_capacity, "out of memory");
         jpeg_destroy_decompress(&cinfo);
         return CJPEG_ERR_MEMORY;
     }
     while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.output_scanline * w);
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.output_scanline * w * (size_t)components);
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_decompress(&cinfo);
@@ -139,6 +139,16 @@ int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *wi
     *width = (int)w;
     *height = (int)h;
     return CJPEG_OK;
+}
+
+int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *width, int *height,
+                      char *message, size_t message_capacity) {
+    return decode(data, length, 1, out, width, height, message, message_capacity);
+}
+
+int cjpeg_decode_rgb(const uint8_t *data, size_t length, uint8_t **out, int *width, int *height,
+                     char *message, size_t message_capacity) {
+    return decode(data, length, 3, out, width, height, message, message_capacity);
 }
 
 void cjpeg_free(void *pointer) { free(pointer); }

@@ -1,7 +1,7 @@
 extension ICCProfile {
     /// The profile description (`desc` tag) of an ICC profile, v2 `desc` or v4 `mluc`; nil when absent or
     /// malformed. Every read is bounds-checked: the bytes come from files.
-    static func description(of profile: [UInt8]) -> String? {
+    package static func description(of profile: [UInt8]) -> String? {
         func uint32(_ at: Int) -> Int? {
             guard at >= 0, at + 4 <= profile.count else { return nil }
             return profile[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }

@@ -44,21 +44,31 @@ public enum JPEG {
 
     /// Decodes a JPEG to 8-bit grey (colour is converted to luma).
     public static func decodeGrey(_ data: [UInt8]) throws -> PixelPlane<UInt8> {
+        try decode(data, channels: 1)
+    }
+
+    /// Decodes a JPEG to 8-bit RGB (grey is expanded), the encoded values as they are.
+    public static func decodeRGB(_ data: [UInt8]) throws -> PixelPlane<UInt8> {
+        try decode(data, channels: 3)
+    }
+
+    private static func decode(_ data: [UInt8], channels: Int) throws -> PixelPlane<UInt8> {
         var message = [CChar](repeating: 0, count: 256)
         var out: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0
         var height: Int32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
             message.withUnsafeMutableBufferPointer { text in
-                cjpeg_decode_grey(
+                (channels == 3 ? cjpeg_decode_rgb : cjpeg_decode_grey)(
                     buffer.baseAddress, buffer.count, &out, &width, &height, text.baseAddress, text.count)
             }
         }
         guard status == Int32(CJPEG_OK), let out else { throw JPEGError(message: CStringBuffer.text(message)) }
         defer { cjpeg_free(out) }
-        let count = Int(width) * Int(height)
+        let count = Int(width) * Int(height) * channels
         return PixelPlane(
-            width: Int(width), height: Int(height), elements: UnsafeBufferPointer(start: out, count: count))
+            width: Int(width), height: Int(height), channels: channels,
+            elements: UnsafeBufferPointer(start: out, count: count))
     }
 
     /// The payloads of the APPn segments before the first SOS, in file order; nil if `data` is not a JPEG.

@@ -10,7 +10,8 @@ struct DevicesCommand: ParsableCommand {
         abstract: "List, show and lint the virtual devices in DeviceProfiles/.",
         discussion: """
             The catalogue directory is, in order: --profiles, $\(DeviceCatalog.environmentVariable), a \
-            DeviceProfiles/ folder above the current directory, one above the obscura executable.
+            DeviceProfiles/ folder above the current directory, one above the obscura executable, else the \
+            catalogue built into obscura.
             """,
         subcommands: [List.self, Show.self, Lint.self],
         defaultSubcommand: List.self

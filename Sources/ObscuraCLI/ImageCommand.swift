@@ -82,15 +82,18 @@ struct ScanCommand: ParsableCommand {
             sampling) and stretches each channel with ends-in clipping. Corners are printed in Vision's \
             convention: normalised, origin at the bottom left.
 
-            The rectangle keeps the print's true aspect ratio when the camera matrix is known: from --intrinsics, \
-            or else from the photo's own `Obscura.Intrinsics` text (every Obscura photo records it), recovered \
-            from the four corners by projective geometry (Zhang & He 2007). Without intrinsics, or when the \
-            corners cannot be a rectangle seen by that camera, the ratio is that of the longer opposite edges in \
-            pixels, which is exact only for a print facing the camera. The output says which was used.
+            IN is a PNG or a JPEG photo. The rectangle keeps the print's true aspect ratio, recovered from the four \
+            corners by projective geometry (Zhang & He 2007), with the first camera matrix known of: --intrinsics; \
+            the PNG's own `Obscura.Intrinsics` text (every Obscura photo records it); the JPEG's Exif focal length \
+            (FocalLength with the focal-plane resolution, or FocalLengthIn35mmFilm), principal point at the centre; \
+            or the focal length the quadrilateral itself implies, principal point at the centre and square pixels. \
+            When none applies (a print facing the camera, or turned about one axis only), the ratio is that of the \
+            longer opposite edges in pixels. The output says which was used: intrinsics, exif, estimated-focal or \
+            edge-ratio.
             """
     )
 
-    @Argument(help: "The photo (PNG).") var input: String
+    @Argument(help: "The photo (PNG or JPEG).") var input: String
     @Argument(help: "The scanned print (PNG; - for standard output).") var output: String
     @Option(help: "Percentage of pixels clipped at each end of every channel, e.g. 1% or 0.5.")
     var clip: String = "1%"
@@ -112,15 +115,23 @@ struct ScanCommand: ParsableCommand {
             throw CommandFailure.badInput("--clip: expected a percentage from 0 to 50, such as 1%, not '\(clip)'")
         }
         let stretch = ContrastStretch(clip: percent / 100)
-        var image = try ImageFiles.read(input)
+        let photo = try ImageFiles.readPhoto(input)
+        var image = photo.image
+        var cameraMethod = RectangleAspectRatio.Method.cameraIntrinsics
         if camera == nil { camera = ScanCommand.recordedIntrinsics(image) }
+        if camera == nil, let exif = photo.exif?.intrinsics(width: image.width, height: image.height) {
+            camera = exif
+            cameraMethod = .exif
+        }
         let detector = QuadrilateralDetector()
         let quad: DetectedQuadrilateral?
         var aspect: RectangleAspectRatio?
         /// The print flattened to its rectangle's aspect ratio.
         func flatten<C: PixelComponent>(_ p: PixelPlane<C>, _ quad: DetectedQuadrilateral) -> PixelPlane<C>? {
             let corners = quad.pixelCorners(width: p.width, height: p.height)
-            let ratio = RectangleAspectRatio(corners: corners, intrinsics: camera)
+            let ratio = RectangleAspectRatio(
+                corners: corners, intrinsics: camera, intrinsicsMethod: cameraMethod,
+                imageSize: SIMD2(Double(p.width), Double(p.height)))
             aspect = ratio
             let size = PerspectiveCorrection.outputSize(for: corners, aspectRatio: ratio.value)
             return PerspectiveCorrection.rectify(p, corners: corners, size: size)
@@ -146,10 +157,13 @@ struct ScanCommand: ParsableCommand {
             say("confidence: \(format(Double(quad.confidence), 3))")
             let source = switch (aspect.method, camera) {
             case (.cameraIntrinsics, _): "the camera intrinsics"
-            case (.edgeLengths, nil): "the edge lengths: no intrinsics known"
-            case (.edgeLengths, _): "the edge lengths: the corners do not fit a rectangle seen by this camera"
+            case (.exif, _): "the Exif focal length"
+            case (.estimatedFocalLength, nil): "the focal length the corners imply: no intrinsics known"
+            case (.estimatedFocalLength, _):
+                "the focal length the corners imply: they do not fit a rectangle seen by the known camera"
+            case (.edgeLengths, _): "the edge ratio: the corners fix no focal length"
             }
-            say("aspect ratio: \(format(aspect.value, 4)) (width/height, from \(source))")
+            say("aspect ratio: \(format(aspect.value, 4)) (width/height, method \(aspect.method.rawValue): from \(source))")
             say("output: \(image.width)x\(image.height), clipped \(format(percent, 2)) % at each end")
         }
     }
@@ -180,7 +194,8 @@ private struct ScanReport: Encodable {
     var width: Int
     var height: Int
     var clipPercent: Double
-    /// The flattened print's width over height, and how it was found: `camera-intrinsics` or `edge-lengths`.
+    /// The flattened print's width over height, and how it was found: `intrinsics`, `exif`, `estimated-focal` or
+    /// `edge-ratio`.
     var aspectRatio: Double
     var aspectRatioMethod: String
 
@@ -300,6 +315,34 @@ enum ImageFiles {
             return try PNG.read(contentsOf: path, maximumPixels: maximumPixels)
         } catch {
             throw CommandFailure.badInput("\(error)")
+        }
+    }
+
+    /// A photo as a camera app reads it: a PNG, or a JPEG decoded to its 8-bit RGB values with the focal length its
+    /// Exif records. A JPEG whose ICC profile names Display P3 is Display P3, any other sRGB.
+    static func readPhoto(_ path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CommandFailure.badInput("\(path): \(error.localizedDescription)")
+        }
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return (try read(path), nil) }
+        do {
+            let pixels = try JPEG.decodeRGB(bytes)
+            guard pixels.width * pixels.height <= maximumPixels else {
+                throw CommandFailure.badInput("\(path): \(pixels.width)x\(pixels.height) is more than \(maximumPixels) pixels")
+            }
+            let segments = JPEG.applicationSegments(bytes[...]) ?? []
+            let icc = segments.filter { $0.marker == 0xE2 && $0.data.starts(with: Array("ICC_PROFILE".utf8) + [0]) }
+                .flatMap { $0.data.dropFirst(14) }
+            let space: PNGColorSpace =
+                (ICCProfile.description(of: Array(icc)) ?? "").lowercased().contains("display p3") ? .displayP3 : .sRGB
+            return (PNGImage(pixels: pixels, colorSpace: space), ExifFocalLength(jpeg: bytes))
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure.badInput("\(path): \(error)")
         }
     }
 

@@ -16,7 +16,8 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a scene through a device's camera and write a processed PNG.",
         discussion: """
             SCENE is a scene of the Scenes directory (--scenes, $\(SceneLoader.environmentVariable), or a Scenes/ \
-            folder above the current directory or the executable), a path to a scene file, or a built-in chart \
+            folder above the current directory or the executable, else the seed scenes built into obscura), a \
+            path to a scene file, or a built-in chart \
             (\(BuiltInScenes.names.joined(separator: ", "))). The picture is the raw \
             frame with white balance, a colour-correction matrix, a highlight shoulder and the sRGB (or Display P3) \
             encoding; no demosaicing, denoising or local tone mapping. --depth writes a 16-bit grey PNG of the \

@@ -2,7 +2,7 @@ import Foundation
 import ObscuraData
 
 /// Finds a project folder (`DeviceProfiles/`, `Scenes/`) by walking up from a starting place, else
-/// the copy bundled with the package.
+/// the copy compiled into the package (`BundledData`).
 ///
 /// What the walk finds widens what scenarios may read (`FileReferences`), so a checkout must not be
 /// able to plant one that reaches elsewhere (`DeviceProfiles -> /`). A folder found by walking up
@@ -15,7 +15,7 @@ public enum ProjectFolder {
 
     /// The first folder called `name` that is Obscura's (`isObscuraFolder`) and that `accepts` takes,
     /// walking up from the current directory and then from the executable's folder; else the
-    /// package's bundled copy. Found from the current directory, the path stays relative
+    /// package's compiled-in copy. Found from the current directory, the path stays relative
     /// (`../Scenes`), so that messages name files the way the user would type them.
     public static func find(
         named name: String, currentDirectory: String, executable: String?, accepts: (String) -> Bool

@@ -10,7 +10,7 @@ import ObscuraSupport
 ///
 /// The scenes directory is found, in order: an explicit path; the `OBSCURA_SCENES` environment
 /// variable; a `Scenes/` folder found walking up from the current directory; one found walking
-/// up from the running executable's directory; the copy bundled with the package.
+/// up from the running executable's directory; the copy compiled into the package (`BundledData`).
 public struct SceneLoader: Sendable {
     /// The scenes directory.
     public let directory: String

@@ -117,7 +117,8 @@ struct ConstantColorArtefactTests {
     @Test(arguments: ["violets-warm-room", "violets-red-light"])
     func trustedRegionsMatchTheReference(sceneName: String) throws {
         let scene = try ConstantColorSceneTests.scene(sceneName)
-        let pipeline = try ConstantColorFixture.pipeline(width: 320, height: 240)
+        let pipeline = try ConstantColorFixture.pipeline(
+            width: 320, height: 240, depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         let result = pipeline.capture(scene: scene, seed: 7)
         let reference = Self.reference(scene, camera: pipeline.camera)
         let (worst, windows) = Self.worstTrustedError(result, reference: reference)
@@ -188,7 +189,8 @@ struct ConstantColorArtefactTests {
     /// ideal step sampled at pixel centres ±0.5 from it widens from 0.8 to 1.1 at σ = 0.4, 1.75 at 0.5).
     @Test func trustedEdgesKeepTheirWidth() throws {
         let scene = try ConstantColorSceneTests.scene("hand-on-desk")
-        let pipeline = try ConstantColorFixture.pipeline(width: 640, height: 480)
+        let pipeline = try ConstantColorFixture.pipeline(
+            width: 640, height: 480, depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         let result = pipeline.capture(scene: scene, seed: 2)
         let reference = Self.reference(scene, camera: pipeline.camera)
         let widths = Self.edgeWidths(result, reference: reference)
@@ -204,7 +206,8 @@ struct ConstantColorMotionTests {
     /// map must not trust the picture, and the picture must show the chart as a capture without the
     /// motion does (the mean colour of that region within ΔE00 5 of the still capture's).
     @Test func movingObjectLeavesNoGhostAndLowConfidence() throws {
-        let pipeline = try ConstantColorFixture.pipeline(width: 240, height: 180)
+        let pipeline = try ConstantColorFixture.pipeline(
+            width: 240, height: 180, depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         var still = ConstantColorFixture.chartScene(
             illuminant: try Illuminants.make(cct: 3000), lux: 300, distance: 0.5)
         let card = SceneObject(

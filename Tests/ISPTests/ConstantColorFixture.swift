@@ -12,9 +12,10 @@ enum ConstantColorFixture {
         try DeviceCatalog(directory: ChartFixture.profiles).profile(id)
     }
 
-    /// The iPhone 15 Pro wide camera with its real noise, no lens distortion, at `width × height`.
+    /// The iPhone 15 Pro wide camera with its real noise, no lens distortion, at `width × height`, measuring depth
+    /// as the device does (its LiDAR) unless `depthSensor` says otherwise.
     static func pipeline(
-        width: Int = 160, height: Int = 120, device: DeviceProfile? = nil,
+        width: Int = 160, height: Int = 120, device: DeviceProfile? = nil, depthSensor: ConstantColorDepthSensor? = nil,
         settings: ConstantColorPipeline.Settings = .init(developsFallback: false)
     ) throws -> ConstantColorPipeline {
         let profile = try device ?? self.device()
@@ -25,7 +26,7 @@ enum ConstantColorFixture {
         camera.distortion = nil
         return ConstantColorPipeline(
             camera: camera, flash: built.flash, calibration: built.calibration, irradiance: built.irradiance,
-            settings: settings)
+            depthSensor: depthSensor ?? built.depthSensor, settings: settings)
     }
 
     /// The validation's chart pipeline (`ConstantColorValidation.chartPipeline`): the iPhone 15 Pro

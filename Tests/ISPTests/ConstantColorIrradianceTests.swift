@@ -125,7 +125,7 @@ struct ConstantColorIrradianceTests {
         func ratios(_ corrects: Bool) throws -> [Double] {
             let pipeline = try ConstantColorPipeline(
                 device: device, camera: cameraProfile, width: 160, height: 120,
-                settings: .init(developsFallback: false, correctsIrradiance: corrects))
+                depthSensor: .ideal, settings: .init(developsFallback: false, correctsIrradiance: corrects, rendersFlashFallOff: false))
             let camera = pipeline.camera
             let distance = 0.3
             let card = SceneObject(
@@ -166,7 +166,7 @@ struct ConstantColorIrradianceTests {
         let device = try ConstantColorFixture.device()
         let pipeline = try ConstantColorPipeline(
             device: device, camera: try device.camera(ofType: .builtInWideAngleCamera), width: 160, height: 120,
-            settings: .init(developsFallback: false))
+            depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         let camera = pipeline.camera
         let grey = Surface.uniform(Material(name: "grey", reflectance: .constant(0.4)))
         let wall = SceneObject(

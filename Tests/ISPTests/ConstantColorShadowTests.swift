@@ -24,7 +24,8 @@ struct ConstantColorShadowTests {
 
     static func capture(_ sceneName: String, width: Int = 640) throws -> Scenario {
         let scene = try ConstantColorSceneTests.scene(sceneName)
-        let pipeline = try ConstantColorFixture.pipeline(width: width, height: width * 3 / 4)
+        let pipeline = try ConstantColorFixture.pipeline(
+            width: width, height: width * 3 / 4, depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         let result = pipeline.capture(scene: scene, seed: 7)
         let truth = Renderer(
             scene: scene, camera: pipeline.camera, flash: pipeline.flash,
@@ -314,7 +315,7 @@ struct ConstantColorShadowTests {
         let table = UInt16(try #require(scene.objects.firstIndex { $0.name == "table" }))
         let w = s.width, h = s.height, ids = s.truth.objectIDs
         scene.ambient = nil
-        let pipeline = try ConstantColorFixture.pipeline(width: w, height: h)
+        let pipeline = try ConstantColorFixture.pipeline(width: w, height: h, depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
         let spotOnly = Renderer(
             scene: scene, camera: pipeline.camera, flash: nil, options: RenderOptions(softShadowSamples: 1)
         ).render(Exposure(time: 0.01, iso: pipeline.camera.noise.baseISO))

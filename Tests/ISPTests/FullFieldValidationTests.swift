@@ -12,7 +12,7 @@ struct FullFieldValidationTests {
         let device = try ConstantColorFixture.device()
         return try ConstantColorPipeline(
             device: device, camera: try device.camera(ofType: .builtInWideAngleCamera), width: 224, height: 168,
-            settings: .init(developsFallback: false))
+            depthSensor: .ideal, settings: .init(developsFallback: false, rendersFlashFallOff: false))
     }
 
     /// At 0.3 m the flash reaches most of the chart: every one of the 164 patches is measured, each in

@@ -66,6 +66,28 @@ import Testing
         #expect(abs(RectangleAspectRatio(corners: tilted, intrinsics: Self.camera).value / 0.8 - 1) < 0.02)
     }
 
+    /// Without a camera matrix, a rectangle turned about both axes still gives its true ratio: Zhang & He's focal
+    /// length from the quadrilateral (principal point at the centre, square pixels) recovers the camera's own, and
+    /// the ratio follows. A rectangle turned about one axis only leaves one pair of edges parallel in the image, so
+    /// the focal length is undetermined and the edge ratio is used, as for one facing the camera.
+    @Test(arguments: [0.80, 1.414])
+    func focalLengthFromTheQuadrilateral(truth: Double) {
+        let square = PinholeIntrinsics(fx: 1500, fy: 1500, cx: 640, cy: 480)
+        let size = SIMD2<Double>(1280, 960)
+        for (pitch, yaw) in [(20.0, 20.0), (-30, 25), (35, -15), (15, 40)] {
+            let corners = Self.imagedCorners(
+                width: 0.4 * truth, height: 0.4, pitchDegrees: pitch, yawDegrees: yaw, camera: square)
+            let f = RectangleAspectRatio.estimatedFocalLength(corners, imageSize: size)
+            #expect(abs((f ?? 0) / 1500 - 1) < 1e-6, "pitch \(pitch)°, yaw \(yaw)°: f = \(f ?? 0)")
+            let ratio = RectangleAspectRatio(corners: corners, intrinsics: nil, imageSize: size)
+            #expect(ratio.method == .estimatedFocalLength)
+            #expect(abs(ratio.value / truth - 1) < 1e-6, "pitch \(pitch)°, yaw \(yaw)°: \(ratio.value) for \(truth)")
+        }
+        let pitchOnly = Self.imagedCorners(
+            width: 0.4 * truth, height: 0.4, pitchDegrees: 30, yawDegrees: 0, centre: SIMD3(0, 0, 2.5), camera: square)
+        #expect(RectangleAspectRatio(corners: pitchOnly, intrinsics: nil, imageSize: size).method == .edgeLengths)
+    }
+
     /// Corners that no rectangle in front of this camera could give fall back to the edge ratio: a parallelogram
     /// facing the camera (recovered edges 60° apart), and corners whose depth ratios would be negative (a bow tie).
     @Test func impossibleCornersFallBackToTheEdgeRatio() {

@@ -35,11 +35,13 @@ struct CLIRunner {
         var description: String { "obscura \(arguments.joined(separator: " ")) ran past \(Int(CLIRunner.timeLimit)) s" }
     }
 
+    /// Runs `arguments` in `directory` (the repository root when nil) with `environment` added to this
+    /// process's; `program` is the binary to run, the built one when nil.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, program: URL? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? repositoryRoot
         var env = ProcessInfo.processInfo.environment

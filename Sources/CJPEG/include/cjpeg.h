@@ -39,6 +39,11 @@ int cjpeg_encode(const uint8_t *pixels, int width, int height, int components, s
 int cjpeg_decode_grey(const uint8_t *data, size_t length, uint8_t **out, int *width, int *height,
                       char *message, size_t message_capacity);
 
+/// Decodes a JPEG to 8-bit interleaved RGB (grey images are expanded). On success `*out` holds
+/// width × height × 3 bytes, malloc'd; free it with cjpeg_free.
+int cjpeg_decode_rgb(const uint8_t *data, size_t length, uint8_t **out, int *width, int *height,
+                     char *message, size_t message_capacity);
+
 void cjpeg_free(void *pointer);
 
 #ifdef __cplusplus

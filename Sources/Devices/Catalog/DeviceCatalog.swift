@@ -5,7 +5,7 @@ import ObscuraSupport
 ///
 /// The directory is found, in order: an explicit path; the `OBSCURA_PROFILES` environment
 /// variable; a `DeviceProfiles/` folder found walking up from the current directory; one found
-/// walking up from the running executable's directory; the copy bundled with the package.
+/// walking up from the running executable's directory; the copy compiled into the package (`BundledData`).
 public struct DeviceCatalog: Sendable {
     /// The catalogue's directory.
     public let directory: String

@@ -15,7 +15,7 @@ import Spectra
 /// frames differing in time and gain become comparable; the flash-only estimate
 /// f = flash − ambient; lens-shading correction of the blend (`LensShadingCorrection`; after the
 /// confidence map, which must see the raw signal-to-noise ratio) and its division by the calibrated
-/// flash's irradiance at each pixel (`FlashIrradiance`, from the flash frame's depth); the map from
+/// flash's irradiance at each pixel (`FlashIrradiance`, from the depth the device measured); the map from
 /// camera RGB under the *calibrated* flash to XYZ under D65 (`RootPolynomialCorrection` of degree 3,
 /// fitted over `TrainingReflectances.constantColor`); a global exposure, a global tone curve and a
 /// 2.2 gamma into Display P3. Where the flash-only estimate is mostly noise, or the
@@ -49,6 +49,10 @@ import Spectra
 /// decide) pass the tone curve's knee; below the knee the curve is the identity, so every diffuse
 /// surface keeps its D65 colorimetry, and only specular highlights and clipped pixels roll off.
 ///
+/// What it is given: only what a phone has (`ConstantColorCapture`): the two frames' DN and exposures, the device's
+/// nominal calibration, and the depth the device's own sensor measured (a LiDAR scanner's dots densified, where the
+/// profile has one; else none). `capture` renders and measures; `process` never sees the render's ground truth.
+///
 /// Every pass over the pixels runs in row bands of fixed height on all cores; reductions are summed
 /// band by band in band order, so the output is bit-identical for any number of cores.
 public struct ConstantColorPipeline: Sendable {
@@ -71,15 +75,21 @@ public struct ConstantColorPipeline: Sendable {
         /// Share of the room light's cast the ordinary photo keeps (as `obscura render` does).
         public var fallbackWarmth: Double
         /// Whether the flash-only signal is divided by the flash's irradiance at each pixel, from the
-        /// capture's depth (`FlashIrradiance`); off only to show what that buys.
+        /// capture's depth (`FlashIrradiance`), while the pipeline fills, borrows colours and fills the flash's
+        /// shadows; off only to show what that buys.
         public var correctsIrradiance: Bool
+        /// Whether the photo keeps the flash's fall-off and form shading, as a photo lit by the flash alone shows
+        /// them (Apple's model: the predicted dark-room flash image; the "How the physics works" article). Off,
+        /// the photo shows each surface at the irradiance of the picture's centre (an albedo picture, which no
+        /// phone delivers), for studying the irradiance correction itself.
+        public var rendersFlashFallOff: Bool
 
         /// Settings; the defaults are our choices, documented on each property.
         public init(
             interval: Double = 0.05, maximumFlashTime: Double = 1.0 / 30, tileSize: Int = 8, registers: Bool = true,
             midGrey: Double = 0.18, toneCurve: ToneCurve = .shoulder(knee: 0.85, whiteInput: 2),
             developsFallback: Bool = true, fallbackWarmth: Double = PhotoPipeline.warmth,
-            correctsIrradiance: Bool = true
+            correctsIrradiance: Bool = true, rendersFlashFallOff: Bool = true
         ) {
             self.interval = interval
             self.maximumFlashTime = maximumFlashTime
@@ -90,6 +100,7 @@ public struct ConstantColorPipeline: Sendable {
             self.developsFallback = developsFallback
             self.fallbackWarmth = fallbackWarmth
             self.correctsIrradiance = correctsIrradiance
+            self.rendersFlashFallOff = rendersFlashFallOff
         }
     }
 
@@ -105,6 +116,8 @@ public struct ConstantColorPipeline: Sendable {
     public let correction: RootPolynomialCorrection
     /// The camera's response to a white under the calibrated flash, green = 1.
     public let flashNeutral: SIMD3<Double>
+    /// How the device measures depth while the flash fires (`capture` measures; `process` sees the map only).
+    public let depthSensor: ConstantColorDepthSensor
     /// The settings.
     public let settings: Settings
 
@@ -112,11 +125,12 @@ public struct ConstantColorPipeline: Sendable {
     /// the real flash's geometry at the calibration's intensity (`FlashIrradiance.init(flash:calibration:)`).
     public init(
         camera: CameraModel, flash: FlashModel, calibration: FlashCalibration, irradiance: FlashIrradiance? = nil,
-        settings: Settings = Settings()
+        depthSensor: ConstantColorDepthSensor = .none, settings: Settings = Settings()
     ) {
         self.camera = camera
         self.flash = flash
         self.calibration = calibration
+        self.depthSensor = depthSensor
         self.irradiance = irradiance ?? FlashIrradiance(flash: flash, calibration: calibration)
         self.settings = settings
         correction = RootPolynomialCorrection(
@@ -127,9 +141,11 @@ public struct ConstantColorPipeline: Sendable {
     }
 
     /// The pipeline for a profile camera at `width × height`, with the profile's flash and its
-    /// factory calibration.
+    /// factory calibration, and the device's LiDAR scanner where the profile lists one (else no depth), or
+    /// `depthSensor` where given.
     public init(
-        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, settings: Settings = Settings()
+        device: DeviceProfile, camera: CameraProfile, width: Int, height: Int,
+        depthSensor: ConstantColorDepthSensor? = nil, settings: Settings = Settings()
     ) throws {
         let model: CameraModel
         do {
@@ -148,7 +164,8 @@ public struct ConstantColorPipeline: Sendable {
         }
         self.init(
             camera: model, flash: flash, calibration: calibration,
-            irradiance: FlashIrradiance(device: device, camera: camera), settings: settings)
+            irradiance: FlashIrradiance(device: device, camera: camera),
+            depthSensor: depthSensor ?? ConstantColorDepthSensor(device: device, camera: camera), settings: settings)
     }
 
     /// Photographs a scene: metering, both frames, processing.
@@ -168,7 +185,8 @@ public struct ConstantColorPipeline: Sendable {
         let first = Renderer(scene: scene, camera: camera, flash: flash, options: sensorOnly)
         let ambient: RawFrame, flashFrame: RawFrame
         let later = scene.advanced(by: plan.interval)
-        if later == scene {
+        let still = later == scene
+        if still {
             // A static scene: both exposures in one pass over the shared geometry.
             clock.lap("geometry pass")
             let frames = first.render([plan.ambient, plan.flash])
@@ -181,17 +199,31 @@ public struct ConstantColorPipeline: Sendable {
             flashFrame = second.render(plan.flash)
             clock.lap("render flash")
         }
-        var result = process(ambient: ambient, flash: flashFrame, plan: plan, scene: scene)
+        // The device's depth sensor looks at the scene as the flash fires.
+        let depthView = still ? metering : Renderer(scene: later, camera: metering.camera, flash: flash, options: quick)
+        let depth = depthSensor.measure(renderer: depthView, flashFrame: flashFrame, seed: seed)
+        clock.lap("depth")
+        let pair = ConstantColorCapture(
+            ambient: SensorReadout(ambient), flash: SensorReadout(flashFrame), depth: depth)
+        // The ordinary photo's white balance is chosen as the ordinary pipeline of `obscura render` chooses it.
+        let balance = scene.ambient.map { WhiteBalance(illuminant: $0.spectrum, camera: camera) }
+        var result = process(pair, plan: plan, fallbackBalance: balance)
+        result.diagnostics.ambientFrame = ambient
+        result.diagnostics.flashFrame = flashFrame
         result.diagnostics.stageSeconds = clock.laps + result.diagnostics.stageSeconds
         return result
     }
 
-    /// Processes a captured pair. `scene` only tells the fallback photo the room light (as the
-    /// ordinary pipeline of `obscura render` is told); the Constant Color photo never uses it.
-    public func process(ambient: RawFrame, flash flashFrame: RawFrame, plan: ConstantColorCapturePlan, scene: Scene?)
+    /// Processes a captured pair from what the phone read out and measured (`ConstantColorCapture`): the frames'
+    /// DN and exposures and the device's depth map, nothing of the render. `fallbackBalance` is the ordinary
+    /// photo's white balance (grey world when nil); the Constant Color photo never uses it. The result's
+    /// diagnostics hold the readouts as frames without ground truth.
+    public func process(_ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, fallbackBalance: WhiteBalance?)
         -> ConstantColorResult
     {
         var clock = StageClock()
+        let ambient = capture.ambient, flashFrame = capture.flash
+        let depth = capture.depthPlane()
         let width = camera.width, height = camera.height
         precondition(
             ambient.width == width && flashFrame.width == width && ambient.height == height
@@ -238,10 +270,10 @@ public struct ConstantColorPipeline: Sendable {
             neutral: flashNeutral, flashTime: plan.flash.time)
         let (ambientToFlash, fromPair) = ConstantColorPipeline.ambientRatio(
             tileSums: sums, map: map, pixels: pixels, flashNeutral: flashNeutral)
-        // The flash's irradiance at each pixel from the flash frame's depth (the render's depth along the
+        // The flash's irradiance at each pixel from the depth the device measured as the flash fired (along the
         // optical axis; the blend is in the flash frame's geometry), relative to the picture's centre.
         let irradianceMap =
-            settings.correctsIrradiance ? irradiance.map(camera: camera, depth: flashFrame.depth, cell: tile) : nil
+            settings.correctsIrradiance ? irradiance.map(camera: camera, depth: depth, cell: tile) : nil
         let irradianceGains = irradianceMap.map(Self.IrradianceGains.init)
         var clippedCount = 0.0
         for t in 0..<(mw * mh) { clippedCount += sums[Self.sumsPerTile * t + 2] }
@@ -257,7 +289,8 @@ public struct ConstantColorPipeline: Sendable {
         var surfaces: SurfaceColours?
         if clippedCount > 0 {
             let limits = ClipLimits(flash: flashFrame, ambient: ambient, noise: noise)
-            let hot = SurfaceColours.sums(flashFrame, ambient, shift: shift, limits: limits, tile: tile, noise: noise)
+            let hot = SurfaceColours.sums(
+                flashFrame, ambient, depth: depth, shift: shift, limits: limits, tile: tile, noise: noise)
             surfaces = SurfaceColours(
                 sums: hot, tileSums: sums, map: map, limits: limits, flashTime: plan.flash.time, width: width,
                 height: height)
@@ -266,15 +299,14 @@ public struct ConstantColorPipeline: Sendable {
         // where the depth map has something between a surface and the flash.
         let shadowLimits = ClipLimits(flash: flashFrame, ambient: ambient, noise: noise)
         let blocked: [UInt8]? =
-            flashFrame.depth.count == pixels
-            ? FlashOcclusion(camera: camera, irradiance: irradiance)?.mask(depth: flashFrame.depth) : nil
+            depth.count == pixels ? FlashOcclusion(camera: camera, irradiance: irradiance)?.mask(depth: depth) : nil
         let shadows = FlashShadow(
             sums: FlashShadow.sums(
-                flashFrame, ambient, shift: shift, limits: shadowLimits, irradiance: irradianceGains, tile: tile,
-                noise: noise, blocked: blocked),
+                flashFrame, ambient, depth: depth, shift: shift, limits: shadowLimits, irradiance: irradianceGains,
+                tile: tile, noise: noise, blocked: blocked),
             width: width, height: height, tile: tile)
         let (linear, meanY, brightest) = blendAndMap(
-            flashFrame, ambient, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
+            flashFrame, ambient, depth: depth, shift: shift, map: map, tileSums: sums, ratios: ratios, kernel: toP3,
             irradiance: irradianceGains, surfaces: surfaces, shadows: shadows, blocked: blocked,
             chroma: FlashOnlyChroma(
                 tileSums: sums, consistency: map.consistency, tile: tile, width: width, height: height,
@@ -311,22 +343,18 @@ public struct ConstantColorPipeline: Sendable {
         }
 
         var fallback = PixelPlane<UInt8>(width: 1, height: 1, channels: 3)
+        let ambientRaw = RawFrame(readout: ambient), flashRaw = RawFrame(readout: flashFrame)
         if settings.developsFallback {
-            let balance: WhiteBalance
-            if let light = scene?.ambient {
-                balance = WhiteBalance(illuminant: light.spectrum, camera: camera)
-            } else {
-                balance = WhiteBalance.greyWorld(ambient, camera: camera)
-            }
+            let balance = fallbackBalance ?? WhiteBalance.greyWorld(ambientRaw, camera: camera)
             fallback = PhotoPipeline.develop(
-                ambient, camera: camera, whiteBalance: balance, outputSpace: .displayP3,
+                ambientRaw, camera: camera, whiteBalance: balance, outputSpace: .displayP3,
                 warmth: settings.fallbackWarmth, gain: plan.fallbackGain)
             clock.lap("fallback")
         }
         let diagnostics = ConstantColorResult.Diagnostics(
             plan: plan, registration: shift, ambientToFlash: ambientToFlash, ambientFromFlashPair: fromPair,
-            exposureScale: k, clippedFraction: clippedCount / Double(pixels), ambientFrame: ambient,
-            flashFrame: flashFrame, stageSeconds: clock.laps)
+            exposureScale: k, clippedFraction: clippedCount / Double(pixels), ambientFrame: ambientRaw,
+            flashFrame: flashRaw, measuredDepth: capture.depth, stageSeconds: clock.laps)
         return ConstantColorResult(
             photo: photo, confidenceMap: surfaces?.raise(map, tileSums: sums) ?? map, fallback: fallback,
             makeFlashOnly: makeFlashOnly, diagnostics: diagnostics)
@@ -356,7 +384,7 @@ public struct ConstantColorPipeline: Sendable {
     /// in flash-frame electrons (shot noise of both frames, read noise, and the ADC's quantisation
     /// step² / 12), r = t_f / t_a scaling the ambient frame's noise to the flash frame's time. Every
     /// channel's variance is summed: an ambient light strong in one channel buries that channel only.
-    func tileSums(_ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, plan: ConstantColorCapturePlan,
+    func tileSums(_ flashFrame: SensorReadout, _ ambient: SensorReadout, shift: SIMD2<Double>, plan: ConstantColorCapturePlan,
         tile: Int) -> [Double]
     {
         let noise = camera.noise
@@ -548,7 +576,8 @@ public struct ConstantColorPipeline: Sendable {
     /// set the exposure; specular highlights clip and so never count. The kernel runs once per pixel:
     /// its output serves both the statistics and, scaled, the encoding.
     func blendAndMap(
-        _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, map: ConfidenceMap, tileSums sums: [Double],
+        _ flashFrame: SensorReadout, _ ambient: SensorReadout, depth: [Float], shift: SIMD2<Double>, map: ConfidenceMap,
+        tileSums sums: [Double],
         ratios: [SIMD4<Double>], kernel: CorrectionKernel, irradiance: IrradianceGains? = nil,
         surfaces: SurfaceColours? = nil, shadows: FlashShadow? = nil, blocked: [UInt8]? = nil,
         chroma: FlashOnlyChroma? = nil
@@ -587,7 +616,7 @@ public struct ConstantColorPipeline: Sendable {
         let shading = LensShadingCorrection(camera: camera)
         // The flash frame's depth, for the lit pixels of a flash shadow's own surface (`FlashShadow`); `blocked`
         // says whether anything stands between a surface and the flash (`FlashOcclusion`).
-        let depth = flashFrame.depth
+        let fallOff = settings.rendersFlashFallOff
         let partial = FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: camera.noise) { pair in
             withReadPointers(kernel.lanes, weights, columns, columnWeights) { m, vals, cols, gx in
                 withPointers(&linear, &tileRGB) { out, rgbSums in
@@ -741,7 +770,10 @@ public struct ConstantColorPipeline: Sendable {
                                     }
                                     if shadowed > 0 { value = (1 - shadowed) * value + shadowed * surface }
                                 }
-                                blend.storeBytes(of: value * gains[i], toByteOffset: 16 &* x, as: SIMD4<Float>.self)
+                                // Apple's model: the flash's irradiance put back (E / E_c = 1 / own), so the photo
+                                // is the flash-lit picture; the estimates above were made at the centre's irradiance.
+                                let shown = fallOff ? gains[i] / own : gains[i]
+                                blend.storeBytes(of: value * shown, toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                             }
                             let mr = soa + 4 * padded, mg = soa + 5 * padded, mb = soa + 6 * padded
                             for x in stride(from: 0, to: padded, by: 4) {
@@ -815,7 +847,7 @@ struct ClipLimits {
     /// Read noise² plus quantisation step² / 12 of each frame, and (t_f / t_a)², in every lane.
     let floorF: SIMD4<Float>, floorA: SIMD4<Float>, ratio2: SIMD4<Float>
 
-    init(flash: RawFrame, ambient: RawFrame, noise: NoiseParameters) {
+    init(flash: SensorReadout, ambient: SensorReadout, noise: NoiseParameters) {
         let span = noise.whiteLevel - noise.blackLevel
         flashClip = Float(span / (noise.gain(iso: flash.exposure.iso) * flash.exposure.time))
         flashWhite = 0.95 * flashClip

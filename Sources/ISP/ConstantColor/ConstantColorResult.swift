@@ -46,10 +46,13 @@ public struct ConstantColorResult: Sendable {
         public let exposureScale: Double
         /// Share of pixels clipped in either frame.
         public let clippedFraction: Double
-        /// The ambient frame (no flash), as read out.
-        public let ambientFrame: RawFrame
-        /// The flash frame, as read out.
-        public let flashFrame: RawFrame
+        /// The ambient frame (no flash): as rendered, ground truth included, when `capture` made it (for
+        /// evaluation; the pipeline saw only its readout), else the readout alone.
+        public internal(set) var ambientFrame: RawFrame
+        /// The flash frame, kept as `ambientFrame` is.
+        public internal(set) var flashFrame: RawFrame
+        /// The depth the device measured as the flash fired (`ConstantColorCapture.depth`), if any.
+        public let measuredDepth: DepthMap?
         /// Wall-clock time of each stage, in order (rendering included when `capture` made the frames).
         public internal(set) var stageSeconds: [Stage]
     }

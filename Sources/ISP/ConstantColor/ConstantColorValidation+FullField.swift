@@ -130,7 +130,7 @@ public struct FullFieldValidation: Sendable {
         settings.developsFallback = false
         let pipeline = ConstantColorPipeline(
             camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration,
-            irradiance: pipeline.irradiance, settings: settings)
+            irradiance: pipeline.irradiance, depthSensor: pipeline.depthSensor, settings: settings)
         let camera = pipeline.camera
         let white = Colorimetry.whitePoint(of: Illuminants.d65)
         let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }

@@ -123,7 +123,7 @@ public struct ConstantColorValidation: Sendable {
         }
         return ConstantColorPipeline(
             camera: full.camera.centreCropped(width: width, height: height), flash: full.flash,
-            calibration: full.calibration, irradiance: full.irradiance, settings: settings)
+            calibration: full.calibration, irradiance: full.irradiance, depthSensor: full.depthSensor, settings: settings)
     }
 
     /// Runs the protocol with a pipeline (its camera size is the chart picture's; see

@@ -70,7 +70,7 @@ struct FlashShadow: Sendable {
     /// Per tile, the sums of `sumsPerTile`. Bands of whole tile rows own their tiles, summed in pixel
     /// order, so the sums never depend on the number of cores.
     static func sums(
-        _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, limits: ClipLimits,
+        _ flashFrame: SensorReadout, _ ambient: SensorReadout, depth: [Float], shift: SIMD2<Double>, limits: ClipLimits,
         irradiance: ConstantColorPipeline.IrradianceGains?, tile: Int, noise: NoiseParameters,
         blocked: [UInt8]? = nil
     ) -> [Double] {
@@ -78,7 +78,6 @@ struct FlashShadow: Sendable {
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         let stride = sumsPerTile
         var sums = [Double](repeating: 0, count: stride * mw * mh)
-        let depth = flashFrame.depth
         let hasDepth = depth.count == width * height
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             sums.withUnsafeMutableBufferPointer { buffer in

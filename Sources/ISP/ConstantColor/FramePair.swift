@@ -34,7 +34,7 @@ struct FramePair: @unchecked Sendable {
 
     /// Calls `body` with the pair of `flash` and `ambient` (same size), the ambient one sampled at x + `shift`.
     static func with<R>(
-        flash: RawFrame, ambient: RawFrame, shift: SIMD2<Double>, noise: NoiseParameters, _ body: (FramePair) -> R
+        flash: SensorReadout, ambient: SensorReadout, shift: SIMD2<Double>, noise: NoiseParameters, _ body: (FramePair) -> R
     ) -> R {
         precondition(flash.width == ambient.width && flash.height == ambient.height, "frames must match")
         let pixels = flash.width * flash.height
@@ -270,7 +270,7 @@ struct FramePair: @unchecked Sendable {
 
     /// Green rates of both frames averaged over blocks of 2ˢ × 2ˢ pixels (the unshifted frames; the
     /// registration's finest level), row-major (width >> s) × (height >> s).
-    static func greenBlocks(_ frame: RawFrame, noise: NoiseParameters, reduction s: Int) -> [Float] {
+    static func greenBlocks(_ frame: SensorReadout, noise: NoiseParameters, reduction s: Int) -> [Float] {
         let scale = Float(1 / (noise.gain(iso: frame.exposure.iso) * frame.exposure.time))
         let black = Float(noise.blackLevel)
         let n = 1 << s, width = frame.width

@@ -57,14 +57,17 @@ struct SurfaceColours: Sendable {
     /// above; over unclipped pixels Σ depth and finite depths; per channel c, over the pixels where c clipped
     /// (flash rate ≥ `flashWhite`), Σ (white − ambient_c), Σ flash-only RGB, and their count.
     static func sums(
-        _ flashFrame: RawFrame, _ ambient: RawFrame, shift: SIMD2<Double>, limits: ClipLimits, tile: Int,
+        _ flashFrame: SensorReadout, _ ambient: SensorReadout, depth measured: [Float], shift: SIMD2<Double>,
+        limits: ClipLimits, tile: Int,
         noise: NoiseParameters
     ) -> [Double] {
         let width = flashFrame.width, height = flashFrame.height
         let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
         let stride = sumsPerTile
         var sums = [Double](repeating: 0, count: stride * mw * mh)
-        let depth = flashFrame.depth
+        // Without a measured depth every pixel reads as unknown (one NaN stands for the plane).
+        let hasDepth = measured.count == width * height
+        let depth = hasDepth ? measured : [Float.nan]
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             depth.withUnsafeBufferPointer { db in
                 sums.withUnsafeMutableBufferPointer { buffer in
@@ -79,7 +82,7 @@ struct SurfaceColours: Sendable {
                                 let t = out.base + stride * ((y / tile) * mw + x / tile)
                                 let p = 3 &* x
                                 let f = SIMD3(fl[p], fl[p + 1], fl[p + 2]), a = SIMD3(am[p], am[p + 1], am[p + 2])
-                                let d = Double(z.base[y * width + x])
+                                let d = hasDepth ? Double(z.base[y * width + x]) : .nan
                                 let hot = clip[x] || f.max() >= limits.featherStart
                                 if !clip[x], d.isFinite {
                                     t[3] += d

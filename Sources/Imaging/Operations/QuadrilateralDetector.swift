@@ -17,8 +17,13 @@ import Darwin
 ///    interpolated linearly between the two pixel centres.
 /// 5. Initial corners from the convex hull of those points (the hull point farthest from the centroid, the point
 ///    farthest from it, and the farthest point on each side of the line through both).
-/// 6. Each side is refitted twice by total least squares to the edge points near it (excluding the ends, where
-///    corners are rounded or blurred), and the corners become the intersections of adjacent lines.
+/// 6. Each side is first found robustly among the edge points near it: of the lines through pairs of those points,
+///    the one that the most points lie within a pixel of (a consensus search, as in Fischler and Bolles's RANSAC,
+///    1981, over a fixed set of pairs so the answer is repeatable). A lamp's glare that joins part of an edge to the
+///    background bends the region's outline there; those points leave the line and are outliers, where a
+///    least-squares fit would tilt towards them. Then each side is refitted twice by total least squares to the
+///    edge points near the line (excluding the ends, where corners are rounded or blurred), and the corners become
+///    the intersections of adjacent lines.
 /// The candidate with the higher confidence wins (see `DetectedQuadrilateral.confidence`).
 public struct QuadrilateralDetector: Sendable, Equatable {
     /// The longest side of the working copy, in pixels; larger images are box-averaged down by an integer factor.
@@ -199,11 +204,13 @@ struct QuadrilateralFit {
         guard points.count >= 8 else { return nil }
         let hull = ConvexHull.of(points)
         guard hull.count >= 4, var corners = QuadrilateralFit.initialCorners(hull) else { return nil }
-        for gate in [3.0, 1.5] {
+        for pass in 0..<3 {
             var lines: [Line] = []
             for k in 0..<4 {
                 let a = corners[k], b = corners[(k + 1) % 4]
-                guard let line = Line.fit(points, near: a, b, gate: gate) else { return nil }
+                let line = pass == 0
+                    ? Line.firstFit(points, near: a, b) : Line.fit(points, near: a, b, gate: pass == 1 ? 3.0 : 1.5)
+                guard let line else { return nil }
                 lines.append(line)
             }
             var refined: [SIMD2<Double>] = []
@@ -276,6 +283,26 @@ struct Line {
     var normal: SIMD2<Double>
     var offset: Double
 
+    /// The first line of an edge: the gated least-squares fit, unless the consensus line has more of the
+    /// edge's points within a pixel and a half of it. A clean edge keeps the least-squares fit, which uses
+    /// every point; glare that bends part of the edge's points away loses to the consensus line.
+    static func firstFit(_ points: [SIMD2<Double>], near a: SIMD2<Double>, _ b: SIMD2<Double>) -> Line? {
+        let gated = fit(points, near: a, b, gate: 3.0)
+        guard let robust = consensus(points, near: a, b) else { return gated }
+        guard let gated else { return robust }
+        func support(_ line: Line) -> Int {
+            let direction = b - a
+            let lengthSquared = (direction * direction).sum()
+            guard lengthSquared > 0 else { return 0 }
+            return points.reduce(0) { count, p in
+                let t = ((p - a) * direction).sum() / lengthSquared
+                guard t > 0.1, t < 0.9 else { return count }
+                return count + (abs((p * line.normal).sum() - line.offset) <= 1.5 ? 1 : 0)
+            }
+        }
+        return support(robust) > support(gated) + support(gated) / 10 ? robust : gated
+    }
+
     /// The total-least-squares line through the points within `gate` of segment `a`–`b`, ignoring its outer 10 %.
     static func fit(_ points: [SIMD2<Double>], near a: SIMD2<Double>, _ b: SIMD2<Double>, gate: Double) -> Line? {
         let direction = b - a
@@ -299,6 +326,59 @@ struct Line {
         let cxx = sxx / count - mean.x * mean.x, cxy = sxy / count - mean.x * mean.y
         let cyy = syy / count - mean.y * mean.y
         // The normal is the eigenvector of the smaller eigenvalue of the 2 × 2 covariance.
+        let angle = 0.5 * atan2(2 * cxy, cxx - cyy)
+        let along = SIMD2(cos(angle), sin(angle))
+        let fitted = SIMD2(-along.y, along.x)
+        return Line(normal: fitted, offset: (fitted * mean).sum())
+    }
+
+    /// The line most of the edge points near segment `a`–`b` (within a fifth of its length, ignoring its outer
+    /// 10 %) lie on: among the lines through fixed pairs of those points, the one with the most points within a
+    /// pixel, refitted by total least squares to those points. Nil with too few points.
+    static func consensus(_ points: [SIMD2<Double>], near a: SIMD2<Double>, _ b: SIMD2<Double>) -> Line? {
+        let direction = b - a
+        let lengthSquared = (direction * direction).sum()
+        guard lengthSquared > 0 else { return nil }
+        let length = lengthSquared.squareRoot()
+        let normal = SIMD2(-direction.y, direction.x) / length
+        let near = points.filter { p in
+            let t = ((p - a) * direction).sum() / lengthSquared
+            return t > 0.1 && t < 0.9 && abs(((p - a) * normal).sum()) <= 0.2 * length
+        }.sorted { ($0 * direction).sum() < ($1 * direction).sum() }
+        guard near.count >= 8 else { return nil }
+        // Pairs a quarter to half the run apart, at 64 evenly spaced starts: long baselines, repeatable.
+        var best: (inliers: Int, line: Line)?
+        let n = near.count
+        for s in 0..<64 {
+            let i = s * n / 64
+            for span in [n / 4, n / 3, n / 2] where i + span < n && span > 0 {
+                let p = near[i], q = near[i + span]
+                let d = q - p
+                let l = (d * d).sum().squareRoot()
+                guard l > 0 else { continue }
+                let m = SIMD2(-d.y, d.x) / l
+                let offset = (m * p).sum()
+                let inliers = near.reduce(0) { $0 + (abs(($1 * m).sum() - offset) <= 1 ? 1 : 0) }
+                if inliers > (best?.inliers ?? 0) { best = (inliers, Line(normal: m, offset: offset)) }
+            }
+        }
+        guard let best else { return nil }
+        let kept = near.filter { abs(($0 * best.line.normal).sum() - best.line.offset) <= 1 }
+        return total(kept) ?? best.line
+    }
+
+    /// The total-least-squares line through the points; nil with fewer than two.
+    static func total(_ points: [SIMD2<Double>]) -> Line? {
+        guard points.count >= 2 else { return nil }
+        let count = Double(points.count)
+        let mean = points.reduce(SIMD2<Double>.zero, +) / count
+        var cxx = 0.0, cxy = 0.0, cyy = 0.0
+        for p in points {
+            let d = p - mean
+            cxx += d.x * d.x
+            cxy += d.x * d.y
+            cyy += d.y * d.y
+        }
         let angle = 0.5 * atan2(2 * cxy, cxx - cyy)
         let along = SIMD2(cos(angle), sin(angle))
         let fitted = SIMD2(-along.y, along.x)

@@ -101,7 +101,7 @@ package final class Emulation: @unchecked Sendable {
     }
 
     /// Chooses the scene by a name in `Scenes/` (found as `SceneLoader` finds it: the
-    /// `OBSCURA_SCENES` variable or a `Scenes/` folder above the current directory) or by a path to
+    /// `OBSCURA_SCENES` variable, a `Scenes/` folder above the current directory, else the seed scenes) or by a path to
     /// a scene file. The file is loaded and validated now; a bad one throws with its location and
     /// nothing changes. Inside `withDevice` the choice holds for that task only.
     package func use(scene nameOrPath: String) throws {

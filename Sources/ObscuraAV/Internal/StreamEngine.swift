@@ -357,7 +357,8 @@ final class SessionStream: @unchecked Sendable {
             let stride = device.depthFrameStride
             let target = output.target
             if stride > 0, k % stride == 0, sync != nil || target != nil,
-                let data = depthData(output, device: device, scene: scene, transform: connection.videoTransform)
+                let data = depthData(
+                    output, device: device, scene: scene, frame: k, transform: connection.videoTransform)
             {
                 let shell = AVDepthData(map: data.map, isShell: true)
                 if let sync {
@@ -462,8 +463,13 @@ final class SessionStream: @unchecked Sendable {
     /// The output's depth for this frame: the active depth format, filtered when asked
     /// (hole filling, then temporal smoothing, spec §7 [D]), then turned and mirrored as the connection
     /// asks, map and calibration alike (spec §1.5 [D]). Nil on devices without depth (N17).
+    ///
+    /// Each frame is a new measurement, so its noise has its own seed: the emulator's seed mixed with
+    /// the frame number as a photo's is with its ordinal (`AVCapturePhotoOutput.noiseSeed`), which keeps a
+    /// run repeatable and neighbouring frames unrelated.
     private func depthData(
-        _ output: AVCaptureDepthDataOutput, device: AVCaptureDevice, scene: String, transform: ConnectionTransform
+        _ output: AVCaptureDepthDataOutput, device: AVCaptureDevice, scene: String, frame: Int,
+        transform: ConnectionTransform
     ) -> AVDepthData? {
         guard let format = device.activeDepthDataFormat, let (depth, pixelFormat) = format.depthProfile else { return nil }
         let filtered = output.isFilteringEnabled
@@ -471,7 +477,8 @@ final class SessionStream: @unchecked Sendable {
             var map = StreamRendering.shared.depth(
                 device: device.deviceProfile, camera: device.camera, width: depth.dimensions.width,
                 height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene,
-                seed: Emulation.shared.seed, reference: device.activeFormat.intrinsicReferenceDimensions)
+                seed: AVCapturePhotoOutput.noiseSeed(Emulation.shared.seed, UInt64(frame)),
+                reference: device.activeFormat.intrinsicReferenceDimensions, caches: false)
         else { return nil }
         if filtered {
             let id = ObjectIdentifier(output)

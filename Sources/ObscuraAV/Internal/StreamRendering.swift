@@ -128,49 +128,84 @@ final class StreamRendering: @unchecked Sendable {
         }
     }
 
+    /// What a depth camera sees of a scene, seed-free, prepared once per (device, camera, size,
+    /// scene, reference): the geometry, the occlusion masks, the frame the matcher and the hole filling
+    /// read, and the calibration. Each map then only draws its noise.
+    private final class DepthSource: @unchecked Sendable {
+        let observation: DepthObservation
+        let renderer: Renderer
+        let guide: PixelPlane<Float>
+        let calibration: CameraCalibration?
+
+        init(observation: DepthObservation, renderer: Renderer, guide: PixelPlane<Float>, calibration: CameraCalibration?) {
+            self.observation = observation
+            self.renderer = renderer
+            self.guide = guide
+            self.calibration = calibration
+        }
+    }
+    private var depthSources: [String: DepthSource] = [:]
+
     /// A depth map of a depth-capable camera at a size, raw or filtered (spec §7, §9), cached.
     ///
     /// The camera's technology picks the Sensor model: stereo disparity for multi-camera
     /// devices, structured light for TrueDepth, time of flight densified for LiDAR. Filtering
     /// fills holes guided by the image (ISP `DepthHoleFilling`). Nil without a depth capability.
-    /// Photos pass `caches: false`: each capture has its own seed, so caching would only grow.
+    /// Photos and streams pass `caches: false`: each capture and each streamed frame has its own
+    /// seed, so caching maps would only grow; the seed-free part (`DepthSource`) is cached.
     /// The map's calibration refers to `reference`, the active video format's intrinsic reference
     /// dimensions (spec §10); without one, to the centred crop of the sensor at the map's aspect.
     func depth(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, format: DepthPixelFormat, filtered: Bool,
         scene: String, seed: UInt64, reference: Dimensions? = nil, caches: Bool = true
     ) -> DepthMap? {
-        let key =
-            "\(device.id)/\(camera.id)/\(width)x\(height)/\(format.rawValue)/\(filtered)/\(scene)/\(seed)"
-            + "/\(reference?.description ?? "crop")"
+        let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
+        let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
-        guard let capability = camera.depth,
-            let model = try? CameraModel(device: device, camera: camera, width: width, height: height)
-        else { return nil }
-        let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
-            reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+        guard let capability = camera.depth else { return nil }
+        let source: DepthSource
+        if let known = lock.withLock({ depthSources[place] }) {
+            source = known
+        } else {
+            guard let model = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+                return nil
+            }
+            let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
+                reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+            }
+            let renderer = Renderer(
+                scene: Self.scene(scene), camera: model, flash: nil,
+                options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+            // The frame the reference camera exposes: what a stereo matcher compares and what hole
+            // filling follows. A scene standing still gives the same frame for the whole stream.
+            let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: 0)
+            let frame = renderer.render(exposure)
+            source = DepthSource(
+                observation: DepthObservation(renderer, image: frame), renderer: renderer,
+                guide: DepthGuide.luminance(frame, width: width, height: height), calibration: calibration)
+            lock.withLock { depthSources[place] = source }
         }
-        let renderer = Renderer(
-            scene: Self.scene(scene), camera: model, flash: nil,
-            options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+        let renderer = source.renderer
+        let calibration = source.calibration
         let raw: DepthMap
         switch capability.technology {
         case .dualCameraDisparity:
             guard let m = try? DisparityModel(device: device, camera: camera) else { return nil }
-            raw = m.disparity(renderer, seed: seed, format: format, calibration: calibration)
+            raw = m.disparity(
+                source.observation, focalLengthPixels: renderer.camera.fx, seed: seed, format: format,
+                calibration: calibration)
         case .structuredLight:
             guard let m = try? TrueDepthModel(device: device, camera: camera) else { return nil }
-            raw = m.depth(renderer, seed: seed, format: format, calibration: calibration)
+            raw = m.depth(
+                source.observation, materials: renderer.materials, seed: seed, format: format, calibration: calibration)
         case .timeOfFlight:
             guard let m = try? LiDARModel(device: device, camera: camera) else { return nil }
-            raw = DepthDensifier().densify(m.samples(renderer, seed: seed), format: format, calibration: calibration)
+            raw = DepthDensifier().densify(
+                m.samples(source.observation, materials: renderer.materials, seed: seed), format: format,
+                calibration: calibration)
         }
         var map = raw
-        if filtered {
-            let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: seed)
-            let guide = DepthGuide.luminance(renderer.render(exposure), width: width, height: height)
-            map = DepthHoleFilling().fill(raw, guide: guide)
-        }
+        if filtered { map = DepthHoleFilling().fill(raw, guide: source.guide) }
         if caches { lock.withLock { depths[key] = map } }
         return map
     }

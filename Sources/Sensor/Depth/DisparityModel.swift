@@ -9,16 +9,26 @@ import Scenes
 /// starts from the ground-truth Z of every pixel and adds what a stereo matcher gets wrong:
 /// - **holes** where the second camera cannot see the point: a ray from its optical centre to
 ///   the point meets another surface first, or the surface faces away from it;
-/// - **noise** of one matching precision σ_px in pixels at the map's scale, which is
-///   σ_d = σ_px / (f_px · B) in 1/m whatever the distance, so the depth error grows as
-///   σ_Z = Z² · σ_d (the first-order error of Z = 1/d);
+/// - **holes on textureless surfaces** (when `minimumTextureSNR` is above zero): a block matcher
+///   compares windows of the two images, and where the window's texture is weaker than the image's
+///   photon noise the best match is decided by the noise, so matchers reject it (OpenCV's
+///   `StereoBM` documents such a texture test and a uniqueness test; Delon and Sabater 2011 derive
+///   the matching error as noise over the window's gradient energy). The test reads the frame the
+///   matcher sees: the window's mean squared horizontal difference, less the part photon noise
+///   explains (shot noise: a channel's variance equals its mean in electrons), over that noise part;
+/// - **noise** of one matching precision σ_d in 1/m whatever the distance, so the depth error grows
+///   as σ_Z = Z² · σ_d (the first-order error of Z = 1/d). The noise is **spatially correlated**
+///   over the matching window: neighbouring pixels share most of their window, so their errors do
+///   too. The model draws white noise and averages it over `matchingWindow` × `matchingWindow`
+///   pixels, scaled back to σ_d per pixel;
 /// - a **calibration error** per capture, a random scale and offset on every value, which is why
 ///   dual-camera maps are relative (spec §9 [D]: the dual camera is always relative);
 /// - **holes where no match is accepted**: a matcher searches pixel shifts between those of its
-///   far and near limits, so a measured disparity below 1/`maximumDepth` (which includes every
-///   zero or negative one) or above 1/`minimumDepth` is rejected, as a stereo matcher marks values
-///   outside its search window invalid. A map therefore never holds a negative disparity or a
-///   negative depth, and the noise at the far limit turns into holes rather than wrong values.
+///   far and near limits, and a phone's search covers the whole rated range, so the window reaches
+///   four noise widths past `minimumDepth` and `maximumDepth` (a point at either rated limit is kept
+///   with probability 0.99997). A measured disparity outside the window, or not above zero, is a
+///   hole: a map never holds a negative disparity or depth, and inside the rated range the window
+///   neither cuts the noise's tail (which would bias the mean) nor makes holes.
 public struct DisparityModel: Sendable, Hashable {
     /// The second camera's optical centre in the reference camera's frame, metres
     /// (x right, y down, z forward).
@@ -34,6 +44,25 @@ public struct DisparityModel: Sendable, Hashable {
     /// Farthest distance the pair can match, metres: measured disparities below 1 / this (and
     /// every disparity at or below zero) are holes.
     public var maximumDepth: Double
+    /// The matcher's precision in normalised disparity, 1/m, when it is fixed for the device rather
+    /// than in pixels of the map: a phone matches at one working resolution and scales the map to the
+    /// size asked for, so a profile's rated accuracy holds at every map size. Nil: from
+    /// `matchingPrecisionPixels` at the map's focal length.
+    public var disparityPrecision: Double?
+    /// The side of the square window the matcher compares, pixels at the map's scale (1: white noise).
+    public var matchingWindow: Int
+    /// The smallest texture-to-noise ratio over the window that gives a match (0: every pixel matches).
+    public var minimumTextureSNR: Double
+
+    /// The matching window of a phone's depth map, pixels at the map's scale: our model constant [I].
+    /// Block matchers compare windows of about 5 to 21 pixels at their working resolution (OpenCV's
+    /// `StereoBM` takes 5 to 255, odd; Hirschmüller's semi-global matching uses a 9 × 7 census), and a
+    /// phone's map is no finer than its matching grid, so we take 5 map pixels.
+    public static let typicalMatchingWindow = 5
+
+    /// The texture a match needs: the window's texture variance at least its photon-noise variance
+    /// (signal-to-noise 1), below which the matching cost's minimum is set by noise. Our model constant [I].
+    public static let typicalMinimumTextureSNR = 1.0
 
     /// The sub-pixel matching precision of a phone's stereo matcher, pixels at the map's scale:
     /// our model constant [I], 0.1 px.
@@ -51,23 +80,30 @@ public struct DisparityModel: Sendable, Hashable {
     public init(
         baseline: Vector3, matchingPrecisionPixels: Double = DisparityModel.typicalMatchingPrecisionPixels,
         calibrationScaleError: Double = 0.03, calibrationOffsetError: Double = 0.01, minimumDepth: Double = 0,
-        maximumDepth: Double = .infinity
+        maximumDepth: Double = .infinity, disparityPrecision: Double? = nil, matchingWindow: Int = 1,
+        minimumTextureSNR: Double = 0
     ) {
+        precondition(matchingWindow > 0, "a matching window has at least one pixel")
         self.baseline = baseline
         self.matchingPrecisionPixels = matchingPrecisionPixels
         self.calibrationScaleError = calibrationScaleError
         self.calibrationOffsetError = calibrationOffsetError
         self.minimumDepth = minimumDepth
         self.maximumDepth = maximumDepth
+        self.disparityPrecision = disparityPrecision
+        self.matchingWindow = matchingWindow
+        self.minimumTextureSNR = minimumTextureSNR
     }
 
     /// The model of a profile's dual (or other multi-camera) device.
     ///
     /// The baseline is the difference of the first two constituents' extrinsic translations
     /// (spec §10: millimetres relative to the reference camera), falling back to the profile's
-    /// `baseline_mm` along +x. The scale error is the profile's relative error at 1 m; the
-    /// matchable depths its minimum and maximum range; the matching precision
-    /// `typicalMatchingPrecisionPixels`.
+    /// `baseline_mm` along +x. The profile's relative error at 1 m is the rated accuracy: the depth
+    /// error σ_Z at 1 m, so the matcher's precision is that many 1/m in disparity (σ_Z = Z² · σ_d), and
+    /// the per-capture scale error, which makes the map relative, has the same size. The rated range
+    /// is the profile's minimum and maximum range; the window `typicalMatchingWindow`; textureless
+    /// surfaces are holes when the profile's holes say so.
     public init(device: DeviceProfile, camera: CameraProfile) throws {
         guard let capability = camera.depth, capability.technology == .dualCameraDisparity else {
             throw DeviceCameraError(
@@ -87,13 +123,21 @@ public struct DisparityModel: Sendable, Hashable {
         }
         self.init(
             baseline: b, calibrationScaleError: capability.relativeErrorAt1m, calibrationOffsetError: 0,
-            minimumDepth: capability.minRangeM, maximumDepth: capability.maxRangeM)
+            minimumDepth: capability.minRangeM, maximumDepth: capability.maxRangeM,
+            disparityPrecision: capability.relativeErrorAt1m, matchingWindow: Self.typicalMatchingWindow,
+            // Textureless holes stay off for profiles for now: the texture test reads a frame rendered at
+            // the map's size, whose per-pixel noise and fixed pattern are a native photosite's, not those
+            // of the scaled-down picture a phone's matcher compares, so it would call smooth seed surfaces
+            // textureless and flat walls textured by their fixed pattern.
+            minimumTextureSNR: 0)
     }
 
     /// The standard deviation of the disparity noise for a focal length in pixels (at the map's
     /// scale), 1/m: a shift of one pixel is 1 / (f_px · B) in normalised disparity.
+    /// `disparityPrecision`, when set, is the answer at every focal length.
     public func noiseSigma(focalLengthPixels f: Double) -> Double {
-        matchingPrecisionPixels / (f * lateralBaseline)
+        if let disparityPrecision { return disparityPrecision }
+        return lateralBaseline > 0 ? matchingPrecisionPixels / (f * lateralBaseline) : 0
     }
 
     /// The standard deviation of the depth noise at distance `z`, metres: σ_Z = Z² · σ_d, the
@@ -102,42 +146,58 @@ public struct DisparityModel: Sendable, Hashable {
         z * z * noiseSigma(focalLengthPixels: f)
     }
 
-    /// The smallest and largest disparity the matcher accepts, 1/m.
-    public var acceptedDisparities: ClosedRange<Double> {
-        let low = maximumDepth.isFinite && maximumDepth > 0 ? 1 / maximumDepth : 0
-        let high = minimumDepth > 0 ? 1 / minimumDepth : .infinity
+    /// The smallest and largest disparity the matcher accepts at a noise σ_d (1/m): the rated range
+    /// widened by four σ_d on either side (see the type's notes), never below zero.
+    public func acceptedDisparities(noiseSigma sigma: Double) -> ClosedRange<Double> {
+        let margin = 4 * max(sigma, 0)
+        let low = maximumDepth.isFinite && maximumDepth > 0 ? max(1 / maximumDepth - margin, 0) : 0
+        let high = minimumDepth > 0 ? 1 / minimumDepth + margin : .infinity
         return low...max(low, high)
     }
 
     /// The baseline's length across the optical axis, the part that shifts pixels.
     public var lateralBaseline: Double { (baseline.x * baseline.x + baseline.y * baseline.y).squareRoot() }
 
-    /// A disparity map of what `renderer` sees, the renderer's camera sized like the map.
+    /// A disparity map of what `renderer` sees, the renderer's camera sized like the map; `image`
+    /// is the frame the matcher compares (needed for textureless holes, see the type's notes).
     ///
     /// The values follow the renderer's pixels, so the map carries the image's lens distortion.
     /// `seed` fixes the noise and this capture's calibration error. Measured disparities outside
-    /// `acceptedDisparities`, or not above zero, are holes.
+    /// `acceptedDisparities(noiseSigma:)`, or not above zero, are holes.
     public func disparity(
         _ renderer: Renderer, seed: UInt64, format: DepthPixelFormat = .disparityFloat32,
-        calibration: CameraCalibration? = nil
+        calibration: CameraCalibration? = nil, image: RawFrame? = nil
     ) -> DepthMap {
-        let geometry = DepthGeometry(renderer: renderer)
-        let second = geometry.world(cameraOffset: baseline)
-        let sigma = lateralBaseline > 0 ? noiseSigma(focalLengthPixels: renderer.camera.fx) : 0
+        disparity(
+            DepthObservation(renderer, image: image), focalLengthPixels: renderer.camera.fx, seed: seed,
+            format: format, calibration: calibration)
+    }
+
+    /// A disparity map of a prepared observation: the holes from occlusion and texture come from the
+    /// observation, the noise and calibration error from `seed` (a stream passes a new seed per frame).
+    public func disparity(
+        _ observation: DepthObservation, focalLengthPixels: Double, seed: UInt64,
+        format: DepthPixelFormat = .disparityFloat32, calibration: CameraCalibration? = nil
+    ) -> DepthMap {
+        let geometry = observation.geometry
+        let (w, h) = (geometry.width, geometry.height)
+        let hidden = observation.hiddenMask(cameraOffset: baseline)
+        let textureless = texturelessMask(observation)
+        let sigma = noiseSigma(focalLengthPixels: focalLengthPixels)
         let capture = CounterRandom(seed: seed, stream: 0xD15A, pixel: -1)
         let scale = 1 + calibrationScaleError * capture.normal(0)
         let offset = calibrationOffsetError * capture.normal(1)
-        let accepted = acceptedDisparities
-        var values = [Float](repeating: .nan, count: geometry.depth.count)
+        let accepted = acceptedDisparities(noiseSigma: sigma)
+        let noise = sigma > 0 ? correlatedNoise(width: w, height: h, seed: seed) : []
+        var values = [Float](repeating: .nan, count: w * h)
         var holes = 0
         for i in values.indices {
             let z = Double(geometry.depth[i])
-            guard z.isFinite, z > 0, !geometry.isHidden(pixel: i, from: second) else {
+            guard z.isFinite, z > 0, !hidden[i], !textureless[i] else {
                 holes += 1
                 continue
             }
-            let noise = sigma > 0 ? sigma * CounterRandom(seed: seed, stream: 0xD15B, pixel: i).normal(0) : 0
-            let measured = Float(scale / z + offset + noise)
+            let measured = Float(scale / z + offset + (sigma > 0 ? sigma * noise[i] : 0))
             // The matcher's search window: no match is accepted outside it (see the type's notes).
             guard measured > 0, accepted.contains(Double(measured)) else {
                 holes += 1
@@ -146,9 +206,78 @@ public struct DisparityModel: Sendable, Hashable {
             values[i] = measured
         }
         let map = DepthMap(
-            width: geometry.width, height: geometry.height, format: .disparityFloat32, values: values,
+            width: w, height: h, format: .disparityFloat32, values: values,
             accuracy: .relative, quality: DepthQuality(holeFraction: Double(holes) / Double(values.count)),
             calibration: calibration)
         return map.converting(to: format)
+    }
+
+    /// Unit-variance noise per pixel, averaged over the matching window: white draws summed over the
+    /// window (clipped at the map's edges) and divided by the square root of their count, so every
+    /// pixel keeps variance 1 and neighbours share the draws of their common window. A window of one
+    /// pixel gives the white draws themselves.
+    func correlatedNoise(width w: Int, height h: Int, seed: UInt64) -> [Double] {
+        let white = (0..<(w * h)).map { CounterRandom(seed: seed, stream: 0xD15B, pixel: $0).normal(0) }
+        let r = (matchingWindow - 1) / 2
+        guard r > 0 else { return white }
+        // Separable box sums: rows, then columns.
+        var rows = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var s = 0.0
+                for dx in max(0, x - r)...min(w - 1, x + r) { s += white[y * w + dx] }
+                rows[y * w + x] = s
+            }
+        }
+        var out = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let ny = Double(min(h - 1, y + r) - max(0, y - r) + 1)
+            for x in 0..<w {
+                let nx = Double(min(w - 1, x + r) - max(0, x - r) + 1)
+                var s = 0.0
+                for dy in max(0, y - r)...min(h - 1, y + r) { s += rows[dy * w + x] }
+                out[y * w + x] = s / (nx * ny).squareRoot()
+            }
+        }
+        return out
+    }
+
+    /// For every map pixel, whether its matching window is too weakly textured to match (see the
+    /// type's notes); all false without an image or without a texture test.
+    func texturelessMask(_ observation: DepthObservation) -> [Bool] {
+        let (w, h) = (observation.width, observation.height)
+        guard minimumTextureSNR > 0, let frame = observation.image else { return [Bool](repeating: false, count: w * h) }
+        // The matcher's luminance at the map's size: the mean of R, G and B electrons, nearest frame pixel.
+        // Its photon-noise variance is a third of that mean (each channel's variance is its mean).
+        var lum = [Double](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let fy = min(frame.height - 1, (2 * y + 1) * frame.height / (2 * h))
+            for x in 0..<w {
+                let fx = min(frame.width - 1, (2 * x + 1) * frame.width / (2 * w))
+                let j = (fy * frame.width + fx) * 3
+                lum[y * w + x] = Double(frame.electrons[j] + frame.electrons[j + 1] + frame.electrons[j + 2]) / 3
+            }
+        }
+        let r = max(1, (matchingWindow - 1) / 2)
+        var mask = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var squares = 0.0, level = 0.0, n = 0.0
+                for yy in max(0, y - r)...min(h - 1, y + r) {
+                    for xx in max(0, x - r)..<min(w - 1, x + r) {
+                        let d = lum[yy * w + xx + 1] - lum[yy * w + xx]
+                        squares += d * d
+                        level += (lum[yy * w + xx + 1] + lum[yy * w + xx]) / 2
+                        n += 1
+                    }
+                }
+                guard n > 0 else { continue }
+                // A difference of two pixels carries twice a pixel's noise variance, (2/3) of the level.
+                let noise = max(2 * (level / n) / 3, 1e-12)
+                let texture = squares / n - noise
+                mask[y * w + x] = texture < minimumTextureSNR * noise
+            }
+        }
+        return mask
     }
 }

@@ -80,8 +80,14 @@ public struct LiDARModel: Sendable, Hashable {
 
     /// The dots' measurements of what `renderer` sees.
     public func samples(_ renderer: Renderer, seed: UInt64) -> DepthSamples {
-        let geometry = DepthGeometry(renderer: renderer)
-        let infrared = renderer.materials.map { m in
+        samples(DepthObservation(renderer), materials: renderer.materials, seed: seed)
+    }
+
+    /// The dots' measurements of a prepared observation of a scene with these materials (the
+    /// renderer's); `seed` fixes the noise, so a stream passes a new one per frame.
+    public func samples(_ observation: DepthObservation, materials: [Material], seed: UInt64) -> DepthSamples {
+        let geometry = observation.geometry
+        let infrared = materials.map { m in
             [700.0, 720, 740, 760, 780].reduce(0) { $0 + m.reflectance.value(at: $1) } / 5
         }
         let (w, h) = (geometry.width, geometry.height)

@@ -76,10 +76,20 @@ public struct TrueDepthModel: Sendable, Hashable {
         _ renderer: Renderer, seed: UInt64, format: DepthPixelFormat = .disparityFloat32,
         calibration: CameraCalibration? = nil
     ) -> DepthMap {
-        let geometry = DepthGeometry(renderer: renderer)
+        depth(DepthObservation(renderer), materials: renderer.materials, seed: seed, format: format, calibration: calibration)
+    }
+
+    /// A map of a prepared observation of a scene with these materials (the renderer's); `seed`
+    /// fixes the noise, so a stream passes a new one per frame.
+    public func depth(
+        _ observation: DepthObservation, materials: [Material], seed: UInt64,
+        format: DepthPixelFormat = .disparityFloat32, calibration: CameraCalibration? = nil
+    ) -> DepthMap {
+        let geometry = observation.geometry
+        let hidden = observation.hiddenMask(cameraOffset: projectorOffset)
         let projector = geometry.world(cameraOffset: projectorOffset)
         let cosLimit = cos(maximumIncidenceDegrees * .pi / 180)
-        let infrared = renderer.materials.map { m in
+        let infrared = materials.map { m in
             [700.0, 720, 740, 760, 780].reduce(0) { $0 + m.reflectance.value(at: $1) } / 5
         }
         var values = [Float](repeating: .nan, count: geometry.depth.count)
@@ -88,7 +98,7 @@ public struct TrueDepthModel: Sendable, Hashable {
             let z = Double(geometry.depth[i])
             let m = geometry.materials[i]
             guard z.isFinite, m >= 0, z >= minimumDepth, z <= maximumDepth,
-                renderer.materials[m].specularStrength < specularLimit
+                materials[m].specularStrength < specularLimit
             else {
                 holes += 1
                 continue
@@ -97,7 +107,7 @@ public struct TrueDepthModel: Sendable, Hashable {
             let d = toProjector.length
             let cosTheta = geometry.normals[i].dot(toProjector) / d
             guard cosTheta >= cosLimit, infrared[m] * cosTheta / (d * d) >= minimumSignal,
-                !geometry.isHidden(pixel: i, from: projector)
+                !hidden[i]
             else {
                 holes += 1
                 continue

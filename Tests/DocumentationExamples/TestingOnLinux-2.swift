@@ -1,5 +1,6 @@
-// Sources/Obscura/Obscura.docc/TestingOnLinux.md:172, copied verbatim by DocumentationTests. Edit the document,
-// then copy it again: OBSCURA_UPDATE_DOC_EXAMPLES=1 swift test --filter DocumentationExampleTests
+// Swift example 2 of Sources/Obscura/Obscura.docc/TestingOnLinux.md, copied verbatim by DocumentationTests (no
+// line number, so prose edits above it leave the copy as it is). Edit the document, then copy it
+// again: OBSCURA_UPDATE_DOC_EXAMPLES=1 swift test --filter DocumentationExampleTests
 
 import AVFoundation
 import Obscura

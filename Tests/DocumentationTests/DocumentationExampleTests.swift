@@ -95,8 +95,9 @@ struct DocumentationExampleTests {
             ordinal[stem, default: 0] += 1
             let name = "\(stem)-\(ordinal[stem]!).swift"
             let header = """
-                // \(example.document):\(example.line), copied verbatim by DocumentationTests. Edit the document,
-                // then copy it again: OBSCURA_UPDATE_DOC_EXAMPLES=1 swift test --filter DocumentationExampleTests
+                // Swift example \(ordinal[stem]!) of \(example.document), copied verbatim by DocumentationTests (no
+                // line number, so prose edits above it leave the copy as it is). Edit the document, then copy it
+                // again: OBSCURA_UPDATE_DOC_EXAMPLES=1 swift test --filter DocumentationExampleTests
 
                 """
             copies[name] = header + "\n" + (example.flags.contains("program") ? program(example, name: name) : example.text)

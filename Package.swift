@@ -131,8 +131,13 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
-        // Reads the sources and the DocC catalogue as text: every spec citation must resolve.
-        .testTarget(name: "DocumentationTests"),
+        // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
+        // example runs as a scenario, and the Swift examples below are the documents' text.
+        .testTarget(name: "DocumentationTests", dependencies: ["ExternalTools", "Scenarios"]),
+        // The documentation's Swift examples, copied verbatim from the documents by DocumentationTests
+        // (which fails when a copy is stale), built as a user's test target is, against the products a user
+        // names; their tests run with the suite.
+        .testTarget(name: "DocumentationExamples", dependencies: ["AVFoundation", "Obscura", "ObscuraTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

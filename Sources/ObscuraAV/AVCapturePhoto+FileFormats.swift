@@ -3,7 +3,7 @@ import Imaging
 import Sensor
 
 /// The file a processed photo is written as: the codec the settings named, at their quality.
-enum PhotoFileFormat: Equatable {
+package enum PhotoFileFormat: Equatable {
     case png
     /// `quality` is `AVVideoQualityKey`, 0…1.
     case jpeg(quality: Double)
@@ -11,7 +11,7 @@ enum PhotoFileFormat: Equatable {
 
     /// Apple documents no default for `AVVideoQualityKey` in photo settings; 0.9 is our choice,
     /// close to what iPhone JPEGs measure.
-    static let defaultQuality = 0.9
+    package static let defaultQuality = 0.9
 
     init(_ settings: AVCapturePhotoSettings) {
         let properties = settings.format?[AVVideoCompressionPropertiesKey] as? [String: Any]

@@ -227,6 +227,18 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         return pngFileDataRepresentation()
     }
 
+    /// The processed photo's file in `format`, whatever codec its settings named: the files a scenario's
+    /// `save:` asks for. A RAW photo has only its PNG mosaic. Nil when the photo could not be rendered or
+    /// encoded (HEIC without libheif's HEVC encoder).
+    package func fileDataRepresentation(as format: PhotoFileFormat) -> Data? {
+        guard let r = rendered, !isRawPhoto else { return pngFileDataRepresentation() }
+        switch format {
+        case .png: return pngFileDataRepresentation()
+        case .jpeg(let quality): return jpegFileData(r, quality: quality)
+        case .heic(let quality): return heicFileData(r, quality: quality)
+        }
+    }
+
     /// The photo as PNG whatever the codec: the lossless file scenario runs measure and save.
     package func pngFileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }

@@ -52,6 +52,8 @@ private struct DeltaEReport: Encodable {
     var lab1: [Double]
     var lab2: [Double]
     var deltaE: Double
+
+    enum CodingKeys: String, CodingKey { case method, lab1, lab2, deltaE = "delta_e" }
 }
 
 /// `obscura color illuminant --cct K [--duv D] [--model …]`.
@@ -122,6 +124,8 @@ private struct IlluminantReport: Encodable {
     var cct: Double
     var duv: Double
     var XYZ: [Double]
+
+    enum CodingKeys: String, CodingKey { case model, requested, x, y, cct, duv, XYZ = "xyz" }
 }
 
 extension IlluminantModel: ExpressibleByArgument {}
@@ -189,4 +193,6 @@ private struct PatchReport: Encodable {
     var illuminant: String
     var XYZ: [Double]
     var Lab: [Double]
+
+    enum CodingKeys: String, CodingKey { case chart, patch, name, illuminant, XYZ = "xyz", Lab = "lab" }
 }

@@ -106,7 +106,8 @@ enum ConstantColorReport {
         return "color(display-p3 \(e[0]) \(e[1]) \(e[2]))"
     }
 
-    static func html(_ r: ConstantColorValidation, device: String) -> String {
+    /// The page `validate --html` writes; `seconds` is the run's time, as the text summary gives it.
+    static func html(_ r: ConstantColorValidation, device: String, seconds: Double) -> String {
         var rows = ""
         for p in r.patches {
             rows += "<tr><td>\(escape(p.name))</td>"
@@ -141,13 +142,16 @@ enum ConstantColorReport {
         return """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Constant Color validation: \(escape(device))</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>body{font-family:sans-serif;margin:2em}td{padding:2px 6px;text-align:right}
+            svg.chart{width:100%;height:auto;display:block}
             .sw{display:inline-block;width:40px;height:20px}figure{display:inline-block;margin:8px}
             img{width:224px;image-rendering:pixelated}</style></head><body>
             <h1>Constant Color validation: \(escape(device))</h1>
-            <pre>\(escape(text(r, device: device, seconds: .nan)))</pre>
+            <pre>\(escape(text(r, device: device, seconds: seconds)))</pre>
             <h2>Variance per patch (√ scale; red ordinary, blue Constant Color)</h2>
-            <svg width='\(format(Double(n) * barW * 2.5, 0))' height='\(format(chartH, 0))' \
+            <svg class='chart' viewBox='0 0 \(format(Double(n) * barW * 2.5, 0)) \(format(chartH, 0))' \
+            preserveAspectRatio='none' style='max-width:\(format(Double(n) * barW * 2.5, 0))px' \
             xmlns='http://www.w3.org/2000/svg'>\(bars)</svg>
             <h2>Pictures</h2>\(pictures)
             <h2>Patches: truth under D65 | ordinary mean | Constant Color mean</h2>

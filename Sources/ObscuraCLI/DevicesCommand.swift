@@ -144,6 +144,8 @@ private struct DeviceListEntry: Encodable {
     var isDefault: Bool
     var cameras: [String]
     var features: [String]
+
+    enum CodingKeys: String, CodingKey { case id, name, isDefault = "is_default", cameras, features }
 }
 
 private struct LintProblem: Encodable {

@@ -18,11 +18,15 @@ enum ErrorReporting {
             // --help and friends: ArgumentParser prints them and exits 0.
             command.exit(withError: error)
         }
-        // A bad argument is one line, not the usage screen: `obscura color --help` has the rest.
-        let message = command.message(for: error)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty } ?? "\(error)"
-        writeError(message)
+        // A bad argument: the problem as an error line, then ArgumentParser's usage line and its pointer
+        // to `--help`, as swift-argument-parser prints them by default.
+        let lines = command.fullMessage(for: error).split(separator: "\n").map(String.init)
+        let problem = lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "\(error)"
+        writeError(problem)
+        let rest = lines.drop { $0 != problem }.dropFirst()
+        if !rest.isEmpty {
+            FileHandle.standardError.write(Data((rest.joined(separator: "\n") + "\n").utf8))
+        }
         Foundation.exit(code.rawValue)
     }
 

@@ -199,6 +199,11 @@ private struct ScanReport: Encodable {
     var aspectRatio: Double
     var aspectRatioMethod: String
 
+    enum CodingKeys: String, CodingKey {
+        case corners, confidence, width, height, clipPercent = "clip_percent", aspectRatio = "aspect_ratio"
+        case aspectRatioMethod = "aspect_ratio_method"
+    }
+
     init(quad: DetectedQuadrilateral, width: Int, height: Int, clipPercent: Double, aspect: RectangleAspectRatio) {
         corners = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map {
             [($0.x * 1e6).rounded() / 1e6, ($0.y * 1e6).rounded() / 1e6]

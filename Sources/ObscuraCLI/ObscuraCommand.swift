@@ -26,9 +26,10 @@ public struct ObscuraCommand: ParsableCommand {
 
     /// Runs the command line with the given arguments (without the program name).
     public static func main(_ arguments: [String]) {
-        if let word = arguments.first, let message = unknownCommandMessage(word) {
+        Terminal.lineBufferStandardOutput()
+        if let (message, path) = unknownCommandMessage(arguments) {
             ErrorReporting.writeError(message)
-            FileHandle.standardError.write(Data("See 'obscura --help'.\n".utf8))
+            FileHandle.standardError.write(Data("See '\(path) --help'.\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         do {
@@ -47,11 +48,36 @@ public struct ObscuraCommand: ParsableCommand {
     /// The message for a first word that is no subcommand, as git and swift print it: the nearest
     /// name when it is a plausible typo, followed by where the list of commands is. Options pass through.
     static func unknownCommandMessage(_ word: String) -> String? {
-        guard !word.hasPrefix("-"), !commandNames.contains(word) else { return nil }
-        var message = "unknown command \(TextExcerpt.quoted(word))."
-        if let guess = EditDistance.suggestion(for: word, among: commandNames) {
-            message += " Did you mean '\(guess)'?"
+        unknownCommandMessage([word])?.message
+    }
+
+    /// The message for a mistyped subcommand at any level (`obscura devices shwo`, `obscura image scna`),
+    /// with the command it was typed under, whose `--help` lists the right names. The words are followed
+    /// down the command tree until an option, a command without subcommands, or a word that is no
+    /// subcommand; that word is reported when it is one. Under a command with a default subcommand
+    /// (`devices` runs `list`) a word may be that command's argument, so it is reported only when it is
+    /// a plausible typo of a subcommand's name.
+    static func unknownCommandMessage(_ arguments: [String]) -> (message: String, path: String)? {
+        var command: ParsableCommand.Type = ObscuraCommand.self
+        var path = "obscura"
+        for word in arguments {
+            let atRoot = path == "obscura"
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !word.hasPrefix("-") else { return nil }
+            let names = subcommands.map { $0._commandName } + (atRoot ? ["help"] : [])
+            if word == "help" && atRoot { return nil }
+            if let next = subcommands.first(where: { $0._commandName == word }) {
+                command = next
+                path += " " + word
+                continue
+            }
+            let guess = EditDistance.suggestion(for: word, among: names)
+            if command.configuration.defaultSubcommand != nil && guess == nil { return nil }
+            var message = "unknown command \(TextExcerpt.quoted(word))"
+            message += atRoot ? "." : " for '\(path)'."
+            if let guess { message += " Did you mean '\(guess)'?" }
+            return (message, path)
         }
-        return message
+        return nil
     }
 }

@@ -58,8 +58,14 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50).")
     var exposure: String = "auto"
 
-    @Option(help: "Output PNG path (- for standard output).")
+    @Option(
+        help: ArgumentHelp(
+            "Output picture path (- for standard output); .png, .jpg/.jpeg or .heic chooses the format.",
+            discussion: "A name without an extension, and standard output, get PNG unless --format says otherwise."))
     var out: String
+
+    @Option(help: "The picture's format, whatever --out's extension: png, jpeg or heic (where libheif can encode).")
+    var format: PictureFormat?
 
     @Option(help: "Also write the depth map as a 16-bit PNG in millimetres, and a coloured NAME-view.png beside it.")
     var depth: String?
@@ -109,9 +115,13 @@ struct RenderJob {
     let meteringCamera: CameraModel
     let flash: FlashModel?
     let space: BasicDevelop.OutputSpace
+    /// The picture's format, from `--format` or `--out`'s extension.
+    let pictureFormat: PictureFormat
 
     init(_ command: RenderCommand) throws {
         self.command = command
+        // Checked first: a name the tool cannot honour is refused before any work.
+        pictureFormat = try PictureFormat.choose(for: command.out, explicit: command.format, option: "--out")
         let scene = try RenderJob.loadScene(command.scene, directory: command.scenes)
         sceneValue = scene
         do {
@@ -286,12 +296,7 @@ struct RenderJob {
         // Encode everything first, so a failure leaves no file behind; each write is atomic.
         var files: [(path: String, bytes: [UInt8])] = []
         do {
-            files.append(
-                (
-                    command.out,
-                    try PNG.encode(
-                        PNGImage(pixels: pixels, colorSpace: space.pngColorSpace, text: metadata.pngText))
-                ))
+            files.append((command.out, try encodePicture(pixels, metadata: metadata, exposure: photo.exposure)))
             if let depthPath = command.depth {
                 var depthMetadata = metadata
                 depthMetadata.extra.append(
@@ -309,6 +314,29 @@ struct RenderJob {
         // depth map are written as a set: neither replaces an earlier file until both are on disk.
         try OutputFiles.write(files.map { (bytes: $0.bytes, path: $0.path) })
         try report(frame: frame, exposure: photo.exposure, balance: photo.whiteBalance)
+    }
+
+    /// The developed picture in the chosen format: PNG with the text metadata; JPEG and HEIC with Exif and
+    /// the output space's ICC profile, as the photo path writes them.
+    func encodePicture(_ pixels: PixelPlane<UInt8>, metadata: PhotoMetadata, exposure: Exposure) throws -> [UInt8] {
+        let icc = space == .sRGB ? ICCProfile.sRGB : ICCProfile.displayP3
+        let optics = (try? profile.renderingCamera(for: cameraProfile))?.optics ?? cameraProfile.optics
+        let exif = ExifMetadata(
+            make: "Apple", model: profile.name, software: "obscura render", orientation: 1,
+            exposureTimeSeconds: exposure.time, fNumber: optics?.fNumber ?? 0, iso: Int(exposure.iso.rounded()),
+            focalLengthMM: optics?.focalLengthMM ?? 0,
+            focalLength35mmEquivalentMM: optics.map { Int($0.focalLength35mmEquivalentMM.rounded()) },
+            flashFired: flash != nil, pixelWidth: pixels.width, pixelHeight: pixels.height, isSRGB: space == .sRGB)
+        switch pictureFormat {
+        case .png:
+            return try PNG.encode(PNGImage(pixels: pixels, colorSpace: space.pngColorSpace, text: metadata.pngText))
+        case .jpeg:
+            return try JPEG.encode(
+                pixels, quality: PictureFormat.jpegQuality, segments: [JPEG.Segment(marker: 0xE1, data: exif.app1)],
+                iccProfile: icc)
+        case .heic:
+            return try HEIF.encode(pixels, quality: PictureFormat.heicQuality, iccProfile: icc, exif: exif.tiff)
+        }
     }
 
     /// The picture as an ordinary photo: the same pipeline, policy and renderers as a photo taken
@@ -399,9 +427,11 @@ struct RenderJob {
         var clippedFraction: Double
         var whiteBalanceGains: [Double]
         var outputs: [String: String]
+        /// The picture's file format (`png`, `jpeg`, `heic`).
+        var format: String
 
         enum CodingKeys: String, CodingKey {
-            case scene, device, camera, size, iso, flash, seed, outputs
+            case scene, device, camera, size, iso, flash, seed, outputs, format
             case exposureTimeS = "exposure_time_s", meanDN = "mean_dn", clippedFraction = "clipped_fraction"
             case whiteBalanceGains = "white_balance_gains"
         }
@@ -426,7 +456,8 @@ struct RenderJob {
             scene: command.scene, device: profile.id, camera: cameraProfile.id, size: [frame.width, frame.height],
             iso: exposure.iso, exposureTimeS: exposure.time, flash: exposure.flash, seed: command.seed,
             meanDN: sum / (3 * pixels), clippedFraction: Double(clipped) / pixels,
-            whiteBalanceGains: [balance.gains.x, balance.gains.y, balance.gains.z], outputs: outputs)
+            whiteBalanceGains: [balance.gains.x, balance.gains.y, balance.gains.z], outputs: outputs,
+            format: pictureFormat.rawValue)
         if command.json {
             try printJSON(summary)
         } else {

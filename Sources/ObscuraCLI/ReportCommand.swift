@@ -18,8 +18,9 @@ struct ReportCommand: ParsableCommand {
             discussion: """
                 Each DIR is a folder `obscura run` wrote: one scenario's folder, or a folder of scenario folders \
                 (several files, or --shard). OUT receives every scenario's folder, report.json listing them all, an \
-                index report.html and junit.xml. Two scenarios of one name are refused. OUT appears only when \
-                complete; --force replaces an existing OUT.
+                index report.html and junit.xml, whose test cases keep the times and file paths of the runs (from each \
+                folder's run.json). Two scenarios of one name are refused. OUT appears only when complete; --force \
+                replaces an existing OUT. Exits 1 when a merged scenario failed, as obscura run does.
                 """)
 
         @Argument(help: "The folder to write.", completion: .directory) var out: String
@@ -71,6 +72,11 @@ struct ReportCommand: ParsableCommand {
             say("merged \(found.count) scenarios from \(directories.count) folders into \(out) (\(failed) failed)")
             say("  report: \(out)/report.html")
             say("  junit:  \(out)/junit.xml")
+            if failed > 0 {
+                let names = found.filter { !$0.result.passed }.map(\.result.name)
+                throw CommandFailure.checkFailed(
+                    "\(failed) of \(found.count) merged scenarios failed: \(names.joined(separator: ", "))")
+            }
         }
 
         /// The scenario folders of `directory`: itself, when its report.json holds one scenario; else
@@ -83,7 +89,7 @@ struct ReportCommand: ParsableCommand {
             let own = directory + "/report.json"
             if FileManager.default.fileExists(atPath: own) {
                 let results = try decode(own)
-                if results.count == 1, !isListReport(own) { return [(results[0], directory)] }
+                if results.count == 1, !isListReport(own) { return [(timed(results[0], folder: directory), directory)] }
             }
             var found: [(ScenarioResult, String)] = []
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -93,12 +99,20 @@ struct ReportCommand: ParsableCommand {
                 guard FileManager.default.fileExists(atPath: report) else { continue }
                 let results = try decode(report)
                 guard results.count == 1, !isListReport(report) else { continue }
-                found.append((results[0], folder))
+                found.append((timed(results[0], folder: folder), folder))
             }
             if found.isEmpty && !FileManager.default.fileExists(atPath: own) {
                 throw CommandFailure.badInput("\(directory): no report.json here or in its folders; is it a run's output?")
             }
             return found
+        }
+
+        /// `result` with the times and given path of the run that wrote `folder` (its run.json), when there.
+        static func timed(_ result: ScenarioResult, folder: String) -> ScenarioResult {
+            guard let bytes = try? read(folder + "/" + RunRecord.fileName), let record = RunRecord.decode(bytes) else {
+                return result
+            }
+            return record.applied(to: result)
         }
 
         /// Whether a report.json is a folder's list (which may hold a single scenario).

@@ -18,7 +18,9 @@ struct RunCommand: ParsableCommand {
             report.html and, with --junit, a JUnit XML file for CI. --shard i/n runs the i-th of n shares of the \
             files (sorted by path, every n-th from the i-th), so CI jobs can split a suite; `obscura report merge` \
             joins their folders into one report. \
-            Exits 1 if any expectation failed, 2 for a bad scenario file, 3 for an output that cannot be written.
+            A scenario file that cannot be read or run is reported (an <error> test case in the JUnit report) and the \
+            others still run. Exits 1 if any expectation failed, 2 if a scenario file could not be run, 3 for an \
+            output that cannot be written.
             """)
 
     @Argument(help: "Scenario files (*.scenario.yaml).", completion: .file(extensions: ["yaml"]))
@@ -43,7 +45,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Also write a JUnit XML report of every expectation to this file (- for standard output).")
     var junit: String?
 
-    @Option(help: "Run only share i of n (1 ≤ i ≤ n) of the files, sorted by path: the files at i-1, i-1+n, …")
+    @Option(
+        help: "Run only share i of n (1 ≤ i ≤ n) of the files, sorted by path: the files at i-1, i-1+n, …",
+        completion: Shard.defaultCompletionKind, transform: Shard.parse)
     var shard: Shard?
 
     func run() throws {
@@ -56,13 +60,15 @@ struct RunCommand: ParsableCommand {
         if let shard, chosen.isEmpty {
             Self.status("shard \(shard): no scenarios (\(files.count) files over \(shard.count) shards)")
         }
-        // Parse everything first: a bad file stops the run before anything is written.
+        // A file that cannot be read or run is reported (on standard error now, in the JUnit report as an
+        // error) and the others still run: one bad file must not hide the rest of a suite's results.
+        var problems: [JUnitReport.Problem] = []
         var scenarios: [Scenario] = []
         for file in chosen {
             do {
                 scenarios.append(try ScenarioLoader.load(path: file, allowedDirectories: allowPath))
             } catch {
-                throw CommandFailure.badInput("\(error)")
+                problems.append(Self.problem(file: file, error: error))
             }
         }
         // Each folder is written as a set and swapped in when complete: `--out` holds every scenario
@@ -70,7 +76,7 @@ struct RunCommand: ParsableCommand {
         var groups: [(directory: String, nested: Bool, scenarios: [Scenario])] = []
         if let out {
             // A shard keeps the several-scenario layout even with one file, so shards merge alike.
-            groups = [(out, scenarios.count > 1 || shard != nil, scenarios)]
+            groups = [(out, chosen.count > 1 || shard != nil, scenarios)]
         } else {
             groups = scenarios.map { ("obscura-out/\($0.name)", false, [$0]) }
         }
@@ -78,28 +84,40 @@ struct RunCommand: ParsableCommand {
             group.scenarios.map { (group.nested ? group.directory + "/" + $0.name : group.directory, $0.file) }
         })
         var results: [ScenarioResult] = []
-        for group in groups {
+        let total = scenarios.count
+        for group in groups where !group.scenarios.isEmpty || group.nested {
             let output: OutputDirectory
             do {
                 output = try OutputDirectory(path: group.directory, force: force)
             } catch {
                 throw CommandFailure.outputFailed("\(error)")
             }
-            var finished: [(ScenarioResult, String)] = []
+            var finished: [ScenarioResult] = []
             do {
-                for (n, scenario) in group.scenarios.enumerated() {
+                for scenario in group.scenarios {
                     let target = group.nested ? try output.nested(scenario.name) : output
-                    if group.scenarios.count > 1 {
-                        Terminal.progress("[\(n + 1)/\(group.scenarios.count)] \(scenario.name)")
+                    let number = results.count + finished.count + 1
+                    if total > 1 { Terminal.progress("[\(number)/\(total)] \(scenario.name)") }
+                    do {
+                        let result = try run(scenario, into: target)
+                        finished.append(result)
+                        // As each scenario finishes: a CI log shows the result while the rest still run.
+                        if !json {
+                            Self.summarise(result, directory: target.destination)
+                        }
+                        Terminal.milestone(
+                            "[\(number)/\(total)] \(scenario.file): \(result.passed ? "passed" : "failed") "
+                                + "(\(format(result.wallSeconds ?? 0, 1)) s)")
+                    } catch let failure as CommandFailure where failure.code == 2 {
+                        problems.append(Self.problem(file: scenario.file, error: failure))
+                        Terminal.milestone("[\(number)/\(total)] \(scenario.file): error")
                     }
-                    finished.append((try run(scenario, into: target), target.destination))
                 }
                 if group.nested {
                     // The folder's own report: every scenario in it, and an index page.
-                    let results = finished.map(\.0)
-                    try output.write(try JSONReport.encode(results, alwaysList: true), to: "report.json")
+                    try output.write(try JSONReport.encode(finished, alwaysList: true), to: "report.json")
                     try output.write(
-                        Array(HTMLReport.renderIndex(results.map { ($0, $0.name + "/report.html") }).utf8),
+                        Array(HTMLReport.renderIndex(finished.map { ($0, $0.name + "/report.html") }).utf8),
                         to: "report.html")
                 }
                 try output.commit()
@@ -110,23 +128,49 @@ struct RunCommand: ParsableCommand {
                 output.discard()
                 throw error
             }
-            for (result, directory) in finished {
-                results.append(result)
-                if !json { Self.summarise(result, directory: directory) }
-            }
+            results += finished
         }
         if json {
             print(String(decoding: try JSONReport.encode(results), as: UTF8.self))
         }
         if let junit {
-            try OutputFiles.write(Array(JUnitReport.render(results).utf8), to: junit)
+            try OutputFiles.write(Array(JUnitReport.render(results, problems: problems).utf8), to: junit)
             if junit != OutputFiles.standardOutput && !json { say("junit: \(junit)") }
         }
         let failed = results.filter { !$0.passed }
+        var verdicts: [String] = []
+        if !problems.isEmpty {
+            verdicts.append(
+                "\(problems.count) of \(chosen.count) scenario files could not be run: "
+                    + problems.map(\.file).joined(separator: ", "))
+        }
         if !failed.isEmpty {
-            throw CommandFailure.checkFailed(
+            verdicts.append(
                 "\(failed.count) of \(results.count) scenarios failed: \(failed.map(\.name).joined(separator: ", "))")
         }
+        guard verdicts.isEmpty else {
+            let message = verdicts.joined(separator: "\n")
+            throw problems.isEmpty ? CommandFailure.checkFailed(message) : CommandFailure.badInput(message)
+        }
+    }
+
+    /// A file that could not be loaded or run, reported on standard error at once and kept for the
+    /// JUnit report.
+    static func problem(file: String, error: Error) -> JUnitReport.Problem {
+        let message: String
+        let location: String
+        switch error {
+        case let located as LocatedError:
+            (message, location) = (located.description, located.location.description)
+        case let list as LocatedErrors:
+            (message, location) = (list.description, list.errors.first?.location.description ?? file)
+        default:
+            message = "\(error)"
+            location = file
+        }
+        ErrorReporting.writeError(message)
+        return JUnitReport.Problem(
+            name: ScenarioLoader.folderName(forScenarioFile: file), file: file, location: location, message: message)
     }
 
     /// Runs one scenario into `output`; the report is written last, so a folder holding a report.json
@@ -134,10 +178,12 @@ struct RunCommand: ParsableCommand {
     private func run(_ scenario: Scenario, into output: OutputDirectory) throws -> ScenarioResult {
         Terminal.progress("running \(scenario.name) (\(scenario.file))")
         do {
-            let result = try ScenarioRunner.run(scenario, output: output) { line in
+            var result = try ScenarioRunner.run(scenario, output: output) { line in
                 Terminal.progress("  " + line)
             }
+            result.givenFile = scenario.file
             try output.write(Array(HTMLReport.render(result).utf8), to: "report.html")
+            try output.write(try RunRecord(result).encoded(), to: RunRecord.fileName)
             try output.write(try JSONReport.encode([result]), to: "report.json")
             return result
         } catch let refusal as OutputDirectory.Refusal {
@@ -173,7 +219,7 @@ struct RunCommand: ParsableCommand {
         // file cannot drive the terminal or forge lines of a CI log.
         func shown(_ text: String) -> String { TextExcerpt.make(text, limit: 2000) }
         for failure in failures {
-            say("  \(shown(failure.location)): \(Terminal.paint(failure.key + " failed", .red))")
+            say("  \(shown(result.locatedAsGiven(failure.location))): \(Terminal.paint(failure.key + " failed", .red))")
             say("    expected: \(shown(failure.expected))")
             say("    actual:   \(shown(failure.actual))")
         }
@@ -182,7 +228,7 @@ struct RunCommand: ParsableCommand {
 }
 
 /// `--shard i/n`: the i-th of n shares of a list of files.
-struct Shard: ExpressibleByArgument, CustomStringConvertible {
+struct Shard: CustomStringConvertible {
     /// 1-based, as CI matrices number their jobs.
     let index: Int
     let count: Int
@@ -207,4 +253,16 @@ struct Shard: ExpressibleByArgument, CustomStringConvertible {
     }
 
     static var defaultCompletionKind: CompletionKind { .list(["1/2", "2/2"]) }
+
+    /// `--shard`'s value, or an error saying what is wrong with it (ArgumentParser prints it after
+    /// "The value '0/2' is invalid for '--shard <shard>'").
+    static func parse(_ argument: String) throws -> Shard {
+        if let shard = Shard(argument: argument) { return shard }
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
+            throw ValidationError("expected i/n with whole numbers, as in 1/4")
+        }
+        if n < 1 { throw ValidationError("there must be at least one shard (n ≥ 1)") }
+        throw ValidationError("shards are numbered from 1 to \(n), so \(i) is not one of them")
+    }
 }

@@ -131,7 +131,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
                 "validate constant-color: no chart patch could be measured at \(width)x\(height); use a larger --size")
         }
         if let html {
-            let page = ConstantColorReport.html(result, device: profile.id)
+            let page = ConstantColorReport.html(result, device: profile.id, seconds: seconds)
             try OutputFiles.write(Array(page.utf8), to: html)
         }
         let summary = ConstantColorReport.Summary(result, device: profile.id, seconds: seconds)

@@ -7,8 +7,10 @@ import Testing
 ///
 /// The page is copied with a small script appended that runs after the load event and writes its
 /// findings into the DOM, which `--dump-dom` prints: pictures that did not load, and boxes that
-/// run past the right edge of a 1280-pixel window (the step table's expectations column, the
-/// timeline's labels). A screenshot of the same window must be 1280 × 4000 pixels and not blank.
+/// run past the right edge of the window (the step table's expectations column, the timeline's
+/// labels). At 1280 pixels a table wider than the window may scroll inside its box; at a phone's 390
+/// pixels nothing may: the verdicts and photos must be on screen, with no sideways scrolling. A
+/// screenshot of the 1280-pixel window must be 1280 × 4000 pixels and not blank.
 enum BrowserCheck {
     static let probe = """
         <script>
@@ -19,12 +21,26 @@ enum BrowserCheck {
             if (!img.complete || img.naturalWidth === 0) problems.push('broken image ' + img.getAttribute('src'));
           }
           const edge = document.documentElement.clientWidth;
+          const phone = edge < 600;
           for (const cell of document.querySelectorAll('table.steps td:last-child, table.steps th:last-child')) {
             const box = cell.getBoundingClientRect();
-            // A table wider than the window scrolls inside its box; only what is cut off counts.
+            if (phone && box.width === 0) continue;
+            // A table wider than a desktop window scrolls inside its box; only what is cut off counts. On a
+            // phone the expectations must be on screen.
             const scroller = cell.closest('.scroll');
-            const limit = scroller ? scroller.getBoundingClientRect().left + scroller.scrollWidth : edge;
+            const limit = scroller && !phone ? scroller.getBoundingClientRect().left + scroller.scrollWidth : edge;
             if (box.right > limit + 1 || box.width < 40) problems.push('expectations column clipped');
+          }
+          if (phone) {
+            for (const img of images) {
+              const box = img.getBoundingClientRect();
+              if (box.right > edge + 1 || box.left < -1) problems.push('photo off screen: ' + img.getAttribute('src'));
+            }
+            for (const scroller of document.querySelectorAll('.scroll')) {
+              if (scroller.querySelector('table') && scroller.scrollWidth > scroller.clientWidth + 1) {
+                problems.push('a table scrolls sideways');
+              }
+            }
           }
           for (const svg of document.querySelectorAll('svg')) {
             const width = svg.viewBox.baseVal ? svg.viewBox.baseVal.width : svg.width.baseVal.value;
@@ -53,9 +69,9 @@ enum BrowserCheck {
         var problems: String
     }
 
-    /// Loads `page` (beside its pictures) and returns what the probe found; the test takes
-    /// `.needs(.chromium)`.
-    static func check(_ page: URL) throws -> Findings {
+    /// Loads `page` (beside its pictures) in a window `width` pixels wide and returns what the probe
+    /// found; the test takes `.needs(.chromium)`.
+    static func check(_ page: URL, width: Int = 1280) throws -> Findings {
         let chromium = try ExternalTool.chromium.require()
         let html = try String(contentsOf: page, encoding: .utf8)
         let probed = page.deletingLastPathComponent().appendingPathComponent("probe-\(UUID().uuidString).html")
@@ -65,10 +81,12 @@ enum BrowserCheck {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let common = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--allow-file-access-from-files",
-                      "--user-data-dir=\(profile.path)", "--window-size=1280,4000", "--virtual-time-budget=10000"]
+                      "--user-data-dir=\(profile.path)", "--window-size=\(width),4000", "--virtual-time-budget=10000"]
         let dom = try runChromium(chromium, common + ["--dump-dom", probed.absoluteString])
         let images = Int(attribute("data-images", in: dom) ?? "") ?? -1
         let problems = attribute("data-problems", in: dom) ?? "the probe did not run"
+        // The screenshot is of the desktop window only: it checks the page paints at all.
+        guard width == 1280 else { return Findings(images: images, problems: problems) }
 
         let shot = page.deletingLastPathComponent().appendingPathComponent("screenshot-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: shot) }

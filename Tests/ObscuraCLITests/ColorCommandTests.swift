@@ -21,8 +21,8 @@ import Testing
         let result = try CLIRunner.run(["color", "delta-e", "50,2.5,0", "73,25,-18", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["method", "lab1", "lab2", "deltaE"])
-        let value = try #require(object["deltaE"] as? Double)
+        #expect(Set(object.keys) == ["method", "lab1", "lab2", "delta_e"])
+        let value = try #require(object["delta_e"] as? Double)
         #expect(abs(value - 27.1492) < 1e-4)  // Sharma pair 17
     }
 
@@ -43,7 +43,7 @@ import Testing
         #expect(abs(y - 0.3290) < 2e-4)
         let duv = try #require(object["duv"] as? Double)
         #expect(abs(duv - 0.0032) < 3e-4)
-        #expect(Set(object.keys) == ["model", "requested", "x", "y", "cct", "duv", "XYZ"])
+        #expect(Set(object.keys) == ["model", "requested", "x", "y", "cct", "duv", "xyz"])
     }
 
     @Test func illuminantWithMagentaTintLandsBelowTheLocus() throws {
@@ -67,7 +67,7 @@ import Testing
                                         "--illuminant", "D65", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let lab = try #require(object["Lab"] as? [Double])
+        let lab = try #require(object["lab"] as? [Double])
         // colour-science 0.4.7 on the Ohta (ISO 17321-1) spectra, plain integration: (29.986, 24.609, −50.865).
         #expect(abs(lab[0] - 29.986) < 0.01)
         #expect(abs(lab[1] - 24.609) < 0.01)

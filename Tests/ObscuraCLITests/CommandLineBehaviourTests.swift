@@ -91,6 +91,7 @@ struct CommandLineBehaviourTests {
         #expect(noColor.contains("error: unknown command 'rnu'"))
     }
 
+    /// Step-by-step progress only on a terminal; piped, one line per scenario as it finishes.
     @Test func progressOnlyOnATerminal() throws {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -98,7 +99,10 @@ struct CommandLineBehaviourTests {
         let b = try RunCommandTests.write(RunCommandTests.small, in: dir, name: "b.scenario.yaml")
         let piped = try CLIRunner.run(["run", a, b, "--out", dir.appendingPathComponent("piped").path])
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(piped.stderr.isEmpty, "\(piped.stderr)")
+        let lines = piped.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(piped.stderr)")
+        #expect(lines.first?.hasPrefix("[1/2] \(a): passed (") == true, "\(piped.stderr)")
+        #expect(lines.last?.hasPrefix("[2/2] \(b): passed (") == true, "\(piped.stderr)")
         guard let terminal = try Self.runOnTerminal(
             ["run", a, b, "--out", dir.appendingPathComponent("terminal").path])
         else { return }

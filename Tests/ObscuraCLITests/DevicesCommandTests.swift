@@ -54,7 +54,7 @@ import Testing
         let ids = entries.compactMap { $0["id"] as? String }
         #expect(Set(ids) == ["iphone-7-plus", "iphone-x", "iphone-14", "iphone-15-pro", "ipad-pro-m4", "ipad-10th-gen"])
         #expect(ids.count == 6)
-        #expect(entries.filter { ($0["isDefault"] as? Bool) == true }.count == 1)
+        #expect(entries.filter { ($0["is_default"] as? Bool) == true }.count == 1)
     }
 
     @Test func lintJSONGivesLocationsAndExitsOne() throws {

@@ -67,7 +67,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             return (
-                try #require(report?["aspectRatio"] as? Double), try #require(report?["aspectRatioMethod"] as? String),
+                try #require(report?["aspect_ratio"] as? Double), try #require(report?["aspect_ratio_method"] as? String),
                 try PNG.read(contentsOf: output)
             )
         }
@@ -104,8 +104,8 @@ import Testing
         let result = try CLIRunner.run(["image", "scan", input.path, output, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(report?["aspectRatioMethod"] as? String == "exif")
-        let ratio = try #require(report?["aspectRatio"] as? Double)
+        #expect(report?["aspect_ratio_method"] as? String == "exif")
+        let ratio = try #require(report?["aspect_ratio"] as? Double)
         #expect(abs(ratio / 0.8 - 1) < 0.02, "\(ratio)")
         let text = try CLIRunner.run(["image", "scan", input.path, output])
         #expect(text.stdout.contains("method exif"), "\(text.stdout)")
@@ -137,8 +137,8 @@ import Testing
         let result = try CLIRunner.run(["image", "scan", input, output, "--json", "--intrinsics", "600,600,320,240"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(report?["aspectRatioMethod"] as? String == "intrinsics")
-        let ratio = try #require(report?["aspectRatio"] as? Double)
+        #expect(report?["aspect_ratio_method"] as? String == "intrinsics")
+        let ratio = try #require(report?["aspect_ratio"] as? Double)
         #expect(abs(ratio / 0.8 - 1) < 0.02, "\(ratio)")
     }
 

@@ -5,14 +5,14 @@ import Testing
 /// process, so an output that follows a dictionary's order would differ between two runs while every
 /// test inside one process agrees; only two processes show it.
 struct ScenarioDeterminismTests {
-    /// Every file a run writes, but the reports, which record times.
+    /// Every file a run writes, but the reports and run.json, which record times.
     private func outputs(of scenario: String) throws -> [String: Data] {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-same-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try CLIRunner.run(["run", scenario, "--out", out.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         let names = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [])
-            .filter { !$0.hasPrefix("report.") }
+            .filter { !$0.hasPrefix("report.") && $0 != "run.json" }
         var files: [String: Data] = [:]
         for name in names {
             var isDirectory: ObjCBool = false

@@ -33,8 +33,20 @@ struct SeedScenarioTests {
             let html = try String(contentsOf: page, encoding: .utf8)
             let written = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [])
                 .filter { $0.hasSuffix(".png") }
+            // Every picture is shown, except a 16-bit depth map (millimetres look black in a browser), which
+            // is linked, its colour view shown instead.
             for png in written {
-                #expect(html.contains("<img src=\"\(png)\""), "\(file): \(png) is not shown in the report")
+                let companion = String(png.dropLast(".png".count)) + "-view.png"
+                if written.contains(companion) {
+                    #expect(!html.contains("<img src=\"\(png)\""), "\(file): the raw depth \(png) is inlined")
+                    #expect(html.contains("<a href=\"\(png)\""), "\(file): the raw depth \(png) is not linked")
+                } else {
+                    #expect(html.contains("<img src=\"\(png)\""), "\(file): \(png) is not shown in the report")
+                }
+            }
+            // A confidence map has its legend: 0 to 1 and the 0.8 threshold.
+            if written.contains(where: { $0.contains("confidence_map") }) {
+                #expect(html.contains("confidence 0") && html.contains(">0.8</span>"), "\(file): no confidence legend")
             }
             // A 16-bit depth map has a colour companion with a legend.
             for png in written where png.hasSuffix("-view.png") {
@@ -56,6 +68,9 @@ struct SeedScenarioTests {
             let findings = try BrowserCheck.check(page)
             #expect(findings.problems == "none", "\(file): \(findings.problems)")
             #expect(findings.images == pictures)
+            // On a 390-pixel phone the rows become cards: verdicts and photos on screen.
+            let phone = try BrowserCheck.check(page, width: 390)
+            #expect(phone.problems == "none", "\(file) at 390 px: \(phone.problems)")
         }
     }
 }

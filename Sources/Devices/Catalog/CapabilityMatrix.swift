@@ -18,6 +18,12 @@ public struct CapabilityMatrix: Sendable, Codable, Hashable {
         public var constantColor: Bool
         /// `WxH fourcc,… ≤N fps` per depth format.
         public var depthFormats: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, video, pixelFormat = "pixel_format", frameRates = "frame_rates", colorSpaces = "color_spaces"
+            case maxPhotoDimensions = "max_photo_dimensions", highestPhotoQuality = "highest_photo_quality"
+            case constantColor = "constant_color", depthFormats = "depth_formats"
+        }
     }
 
     /// One camera.
@@ -39,6 +45,16 @@ public struct CapabilityMatrix: Sendable, Codable, Hashable {
         public var maxPhotoQualityPrioritization: String
         public var presets: [String: String]
         public var formats: [Format]
+
+        enum CodingKeys: String, CodingKey {
+            case id, deviceType = "device_type", position, isVirtualDevice = "is_virtual_device", constituents
+            case hasFlash = "has_flash", flashModes = "flash_modes", constantColor = "constant_color"
+            case depthDelivery = "depth_delivery", depthTechnology = "depth_technology"
+            case depthAccuracy = "depth_accuracy", constituentPhotoDelivery = "constituent_photo_delivery"
+            case calibrationDataDelivery = "calibration_data_delivery"
+            case intrinsicMatrixDelivery = "intrinsic_matrix_delivery"
+            case maxPhotoQualityPrioritization = "max_photo_quality_prioritization", presets, formats
+        }
     }
 
     public var id: String
@@ -48,6 +64,11 @@ public struct CapabilityMatrix: Sendable, Codable, Hashable {
     public var flash: String?
     public var flashModules: Int
     public var cameras: [Camera]
+
+    // Keys are snake_case, as every JSON output of the obscura tool is.
+    enum CodingKeys: String, CodingKey {
+        case id, name, family, flash, flashModules = "flash_modules", cameras
+    }
 
     /// The matrix of a profile.
     public init(_ profile: DeviceProfile) {

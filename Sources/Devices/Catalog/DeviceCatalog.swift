@@ -18,7 +18,7 @@ public struct DeviceCatalog: Sendable {
     public init(directory explicit: String? = nil) throws {
         guard let found = DeviceCatalog.locate(explicit: explicit) else {
             throw LocatedError(
-                SourceLocation(file: "DeviceProfiles", line: 1, column: 1),
+                .whole("DeviceProfiles"),
                 "cannot find the DeviceProfiles directory; pass a path or set \(DeviceCatalog.environmentVariable)")
         }
         directory = found
@@ -74,7 +74,7 @@ public struct DeviceCatalog: Sendable {
                 message += "; did you mean '\(guess)'?"
             }
             message += " (available: \(ids.joined(separator: ", ")))"
-            throw LocatedError(SourceLocation(file: directory, line: 1, column: 1), message)
+            throw LocatedError(.whole(directory), message)
         }
         return try DeviceProfileLoader.load(path: path)
     }

@@ -14,8 +14,9 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: message`.
-    public var description: String { "\(location): \(message)" }
+    /// `file:line:column: message`; the message alone for a problem of a whole file or folder, whose
+    /// message names it (`cannot read x.yaml: no such file`).
+    public var description: String { location.isInsideFile ? "\(location): \(message)" : message }
 }
 
 /// Several located problems found in one pass, reported together.

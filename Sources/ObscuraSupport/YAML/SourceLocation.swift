@@ -17,6 +17,15 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         self.column = column
     }
 
-    /// `file:line:column`, the form compilers print and editors understand.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A problem with a file or folder as a whole (it cannot be read, it is not there), with no place
+    /// inside it to point at: line and column 0, and the description is the path alone, so no
+    /// `:1:1` is invented for a place that does not exist.
+    public static func whole(_ file: String) -> SourceLocation { SourceLocation(file: file, line: 0, column: 0) }
+
+    /// Whether the location names a place inside the file (else the file as a whole).
+    public var isInsideFile: Bool { line > 0 }
+
+    /// `file:line:column`, the form compilers print and editors understand; the path alone for a
+    /// location of the whole file.
+    public var description: String { isInsideFile ? "\(file):\(line):\(column)" : file }
 }

@@ -21,15 +21,35 @@ public enum YAMLDocument {
         return YAMLNode(root, file: file, path: "")
     }
 
-    /// Reads and parses a file; an unreadable file is reported at line 1, column 1.
+    /// Reads and parses a file; a file that cannot be read is reported as a whole, saying why.
     public static func load(path: String) throws -> YAMLNode {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw LocatedError(SourceLocation(file: path, line: 1, column: 1), "cannot read the file")
+            throw LocatedError(.whole(path), "cannot read \(path): \(unreadableReason(path))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw LocatedError(SourceLocation(file: path, line: 1, column: 1), "the file is not UTF-8 text")
         }
         return try parse(text, file: path)
+    }
+
+    /// Why `path` cannot be read, in the words a shell uses: it is not there, it is a folder, or the
+    /// system's reason for refusing to open it (permission).
+    public static func unreadableReason(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            // A dangling link exists as a name but not as a file.
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                return "it is a symbolic link to nothing"
+            }
+            return "no such file"
+        }
+        if isFolder.boolValue { return "it is a folder, not a file" }
+        let descriptor = open(path, O_RDONLY)
+        if descriptor >= 0 {
+            close(descriptor)
+            return "it could not be read to the end"
+        }
+        return String(cString: strerror(errno)).lowercased()
     }
 
     /// Converts a Yams error to our located form, keeping libyaml's problem text.

@@ -19,8 +19,30 @@ public struct SaveRequest: Sendable, Hashable {
         var fromCapture: Bool { self == .photo || self == .fallback || self == .confidence_map }
     }
 
+    /// The file format of a saved photo (`save: [{photo: pot.jpg, format: jpeg}]`).
+    public enum PhotoFormat: String, Sendable, CaseIterable {
+        case png, jpeg, heic
+
+        /// The extensions a path of the format may end in, the usual one first.
+        public var extensions: [String] {
+            switch self {
+            case .png: return ["png"]
+            case .jpeg: return ["jpg", "jpeg"]
+            case .heic: return ["heic"]
+            }
+        }
+
+        /// The format whose extension ends `path`, if any.
+        static func named(by path: String) -> PhotoFormat? {
+            allCases.first { format in format.extensions.contains { path.lowercased().hasSuffix("." + $0) } }
+        }
+    }
+
     /// What to save.
     public let kind: Kind
+    /// A saved photo's file format: PNG (lossless, the default), or JPEG or HEIC as the photo path
+    /// writes them, with Exif and an ICC profile.
+    public var format: PhotoFormat = .png
     /// The path relative to the output directory, or nil for the default name.
     public let relativePath: String?
     /// Where the request is written in the scenario.

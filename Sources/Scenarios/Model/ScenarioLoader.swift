@@ -58,7 +58,7 @@ public enum ScenarioLoader {
     /// The scenario's name, from its file name without `.scenario.yaml`; it names the output folder,
     /// so it is made a plain folder name: characters other than letters, digits, `-`, `_` and `.`
     /// become `-`, and leading dots are dropped (`...scenario.yaml` must not name `..`). Our choice.
-    static func folderName(forScenarioFile file: String) -> String {
+    public static func folderName(forScenarioFile file: String) -> String {
         let base = file.split(separator: "/").last.map(String.init) ?? file
         var stem = base
         if base.hasSuffix(".scenario.yaml") {
@@ -152,14 +152,24 @@ public enum ScenarioLoader {
             if case .scalar = item.node {
                 return SaveRequest(kind: try item.named(kinds, what: "output"), relativePath: nil, location: item.location)
             }
-            let map = try item.mapping(allowedKeys: kinds.keys.sorted())
-            guard map.entries.count == 1, let entry = map.entries.first else {
-                throw item.error("each save entry names one output: {photo: photos/pot.png}")
+            let map = try item.mapping(allowedKeys: kinds.keys.sorted() + ["format"])
+            let outputs = map.entries.filter { $0.key != "format" }
+            guard outputs.count == 1, let entry = outputs.first else {
+                throw item.error("each save entry names one output: {photo: photos/pot.png}, optionally with a format")
             }
             let chosen = try entry.keyNode.named(kinds, what: "output")
             let path = try entry.value.string()
-            try SaveRequest.validateRelative(path, node: entry.value)
-            return SaveRequest(kind: chosen, relativePath: path, location: entry.value.location)
+            let formatNode = map.optional("format")
+            if let formatNode, chosen != .photo && chosen != .fallback {
+                throw formatNode.error("'format' chooses how a photo or fallback is saved, not a \(chosen.rawValue)")
+            }
+            // The format asked for, else the one the path's extension names; PNG when neither says.
+            let format = try formatNode?.choice(SaveRequest.PhotoFormat.self)
+                ?? (chosen == .photo || chosen == .fallback ? SaveRequest.PhotoFormat.named(by: path) : nil) ?? .png
+            try SaveRequest.validateRelative(path, node: entry.value, extensions: format.extensions)
+            var request = SaveRequest(kind: chosen, relativePath: path, location: entry.value.location)
+            request.format = format
+            return request
         }
     }
 }

@@ -42,7 +42,9 @@ enum AuxiliarySaver {
                         return UInt16(min(65535, (Double(m) * 1000).rounded()))
                     })
                     let png = try PNG.encode(PNGImage(pixels: mm, text: [PNGText(key: "Comment", value: "depth in millimetres")]))
-                    saved.append(.init(kind: "depth", file: try output.write(png, to: base + ".png"), image: true))
+                    // Linked, not shown: 16-bit millimetres look black in a browser; the colour view below is shown.
+                    saved.append(
+                        .init(kind: "depth (16-bit, mm)", file: try output.write(png, to: base + ".png"), image: false))
                     saved.append(.init(kind: "depth float (m)", file: try output.write(pfm(w, h, metres), to: base + ".pfm"), image: false))
                     let colorizer = DepthColorizer(fitting: metres)
                     let view = try PNG.encode(PNGImage(

@@ -1,12 +1,17 @@
 import Foundation
+import ISP
 import Imaging
 
 /// `report.html`: the scenario, its saved images, the delivery timeline, and every expectation
 /// marked pass or fail. Self-contained apart from the images beside it.
 ///
 /// The step table has a fixed layout and long words break, so a long API call or reason wraps
-/// within its column instead of pushing the expectations off the page; a screen too narrow for
-/// the table scrolls it sideways. Every picture is a captioned figure.
+/// within its column instead of pushing the expectations off the page. On a phone-width screen
+/// (under 40em, a 390-px phone) each row becomes a card, its cells stacked and labelled, so the
+/// verdicts and photos stay on screen without scrolling sideways. Every picture is a captioned
+/// figure; a 16-bit depth map, which a browser shows nearly black, is linked rather than shown, its
+/// colour view shown with a legend in metres; a confidence map has a legend from 0 to 1 marking
+/// the 0.8 threshold.
 public enum HTMLReport {
     static let style = """
         body{font-family:sans-serif;margin:2em;max-width:80em}
@@ -22,6 +27,20 @@ public enum HTMLReport {
         .legend{height:.8em;width:100%;border:1px solid #ccc}
         .legend-labels{display:flex;justify-content:space-between;font-size:80%}
         svg{max-width:100%;height:auto}
+        .threshold{position:relative;height:1em;font-size:80%}
+        .threshold span{position:absolute;transform:translateX(-50%);border-left:2px solid #b00020;padding-left:.2em}
+        @media (max-width:40em){
+        body{margin:.6em}
+        table.steps,table.steps tbody,table.steps tr,table.steps td,table.index,table.index tbody,table.index tr,\
+        table.index td{display:block;width:auto;min-width:0}
+        table.steps colgroup,table.steps tr.head,table.index tr.head{display:none}
+        table.steps tr,table.index tr{border:1px solid #bbb;margin:0 0 .8em;padding:.2em}
+        table.steps td,table.index td{border:none;border-top:1px solid #eee}
+        td[data-label]::before{content:attr(data-label) ": ";font-weight:bold;color:#555}
+        td[data-label]:empty{display:none}
+        figure{display:block;margin:.3em 0}
+        figure img{width:100%}
+        }
         """
 
     /// The report page for `result`.
@@ -45,7 +64,7 @@ public enum HTMLReport {
             <div class="scroll"><table class="steps">
             <colgroup><col style="width:3em"><col style="width:14%"><col style="width:24%"><col style="width:30%">\
             <col style="width:30%"></colgroup>
-            <tr><th>#</th><th>step</th><th>API calls</th><th>outcome</th><th>expectations</th></tr>
+            <tr class="head"><th>#</th><th>step</th><th>API calls</th><th>outcome</th><th>expectations</th></tr>
 
             """
         for step in result.steps {
@@ -63,8 +82,9 @@ public enum HTMLReport {
             var links: [String] = []
             for saved in step.savedFiles {
                 if saved.image {
+                    let key = saved.kind == "confidence map" ? confidenceLegend() : ""
                     figures.append(figure(saved.file, alt: saved.kind, caption: escape(saved.kind)
-                        + (saved.depthRangeMetres.map(legend) ?? "")))
+                        + (saved.depthRangeMetres.map(legend) ?? "") + key))
                 } else {
                     links.append("\(escape(saved.kind)): <a href=\"\(escape(saved.file))\">\(escape(saved.file))</a>")
                 }
@@ -81,10 +101,11 @@ public enum HTMLReport {
                 "<div class=\"\(r.passed ? "pass" : "fail")\">\(r.passed ? "✓" : "✗") \(escape(r.key)): "
                     + "expected \(escape(r.expected)); got \(escape(r.actual)) <small>\(escape(r.location))</small></div>"
             }
-            html += "<tr><td>\(step.index)</td><td><code>\(escape(step.key))</code><br><small>"
-                + "\(escape(step.location))</small></td><td><code>"
-                + step.apiCalls.map(escape).joined(separator: "<br>") + "</code></td><td>"
-                + outcome.joined(separator: "<br>") + "</td><td>" + checks.joined() + "</td></tr>\n"
+            html += "<tr><td data-label=\"step\">\(step.index)</td><td><code>\(escape(step.key))</code><br><small>"
+                + "\(escape(step.location))</small></td><td data-label=\"API calls\"><code>"
+                + step.apiCalls.map(escape).joined(separator: "<br>") + "</code></td><td data-label=\"outcome\">"
+                + outcome.joined(separator: "<br>") + "</td><td data-label=\"expectations\">" + checks.joined()
+                + "</td></tr>\n"
         }
         html += "</table></div></body></html>\n"
         return html
@@ -96,20 +117,23 @@ public enum HTMLReport {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>\(entries.count) scenarios — Obscura</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>
             \(style)
             </style></head><body>
             <h1>\(entries.count) scenarios: <span class="\(failed == 0 ? "pass" : "fail")">\
             \(failed == 0 ? "all passed" : "\(failed) failed")</span></h1>
-            <div class="scroll"><table>
-            <tr><th>scenario</th><th>file</th><th>verdict</th><th>expectations</th><th>failed</th></tr>
+            <div class="scroll"><table class="index">
+            <tr class="head"><th>scenario</th><th>file</th><th>verdict</th><th>expectations</th><th>failed</th></tr>
 
             """
         for (result, link) in entries {
             html += "<tr><td><a href=\"\(escape(link))\">\(escape(result.name))</a></td>"
-                + "<td><code>\(escape(result.file))</code></td>"
-                + "<td class=\"\(result.passed ? "pass" : "fail")\">\(result.passed ? "passed" : "FAILED")</td>"
-                + "<td>\(result.expectations.count)</td><td>\(result.failures.count)</td></tr>\n"
+                + "<td data-label=\"file\"><code>\(escape(result.file))</code></td>"
+                + "<td data-label=\"verdict\" class=\"\(result.passed ? "pass" : "fail")\">"
+                + "\(result.passed ? "passed" : "FAILED")</td>"
+                + "<td data-label=\"expectations\">\(result.expectations.count)</td>"
+                + "<td data-label=\"failed\">\(result.failures.count)</td></tr>\n"
         }
         html += "</table></div></body></html>\n"
         return html
@@ -146,6 +170,17 @@ public enum HTMLReport {
             + "<div class=\"legend-labels\"><span>near \(String(format: "%.2f", near)) m</span>"
             + "<span>\(String(format: "%.2f", (near + far) / 2)) m</span>"
             + "<span>far \(String(format: "%.2f", far)) m</span></div><small>grey: no depth</small>"
+    }
+
+    /// The grey strip of a confidence map (black 0, white 1) with the threshold above which Apple
+    /// advises trusting a Constant Color photo's colour (`ConstantColorValidation.highConfidence`).
+    static func confidenceLegend() -> String {
+        let threshold = ConstantColorValidation.highConfidence
+        let percent = String(format: "%.0f", threshold * 100)
+        return "<div class=\"legend\" style=\"background:linear-gradient(to right,#000,#fff)\"></div>"
+            + "<div class=\"threshold\"><span style=\"left:\(percent)%\">\(String(format: "%.1f", threshold))"
+            + "</span></div><div class=\"legend-labels\"><span>confidence 0</span><span>1</span></div>"
+            + "<small>trusted from \(String(format: "%.1f", threshold)) up (Apple advises 0.8–0.9)</small>"
     }
 
     /// Escapes text for HTML and XML.

@@ -20,9 +20,13 @@ public enum Narration {
             "Rules are cited to the Capture rules article and tagged [D] documented by Apple, [O] observed on "
                 + "devices, or [I] inferred (Obscura's choice).")
         out.append("")
+        // Places are named as the user named the file (`mine/x.scenario.yaml:12:5`), so an editor opens them.
+        var given = result
+        given.givenFile = scenario.file
+        func located(_ location: String) -> String { given.locatedAsGiven(location) }
         for (entry, step) in zip(scenario.steps, result.steps) {
             out.append(
-                "Step \(step.index) — \(t(step.key)) (\(t(step.location))): \(type(of: entry.step).summary).")
+                "Step \(step.index) — \(t(step.key)) (\(t(located(step.location)))): \(type(of: entry.step).summary).")
             for call in step.apiCalls { out.append("    \(t(call))") }
             let changed = step.after.keys.sorted().filter { step.before[$0] != step.after[$0] }
             if changed.isEmpty {

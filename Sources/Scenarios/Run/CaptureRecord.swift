@@ -8,6 +8,8 @@ final class CaptureRecord: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         let name: String
         let photoCount: Int?
         let seconds: Double?
+
+        enum CodingKeys: String, CodingKey { case name, photoCount = "photo_count", seconds }
     }
 
     private let lock = NSLock()

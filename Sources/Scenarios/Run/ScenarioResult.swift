@@ -15,6 +15,14 @@ public struct ScenarioResult: Sendable, Codable {
         public let file: String?
         /// Mean 8-bit value over all pixels and channels of the photo's file, for the flash story.
         public let meanSignal: Double?
+
+        // report.json's keys are snake_case, as every JSON output of the tool is.
+        enum CodingKeys: String, CodingKey {
+            case photoCount = "photo_count", timestampSeconds = "timestamp_seconds"
+            case isConstantColorFallbackPhoto = "is_constant_color_fallback_photo"
+            case constantColorConfidenceLevel = "constant_color_confidence_level"
+            case isFlashEnabled = "is_flash_enabled", dimensions, file, meanSignal = "mean_signal"
+        }
     }
 
     /// One step's record.
@@ -47,8 +55,9 @@ public struct ScenarioResult: Sendable, Codable {
         public var wallSeconds: Double? = nil
 
         enum CodingKeys: String, CodingKey {
-            case index, key, location, apiCalls, specSections, exception, failure, callbacks, photos, notifications
-            case before, after, expectations, clockSeconds, deliveries, rules, notes, savedFiles
+            case index, key, location, apiCalls = "api_calls", specSections = "spec_sections", exception, failure
+            case callbacks, photos, notifications, before, after, expectations, clockSeconds = "clock_seconds"
+            case deliveries, rules, notes, savedFiles = "saved_files"
         }
 
         /// The kind of each stream delivery of the step (`video`, `depth`, …), in order.
@@ -67,13 +76,18 @@ public struct ScenarioResult: Sendable, Codable {
         public let sentence: String
     }
 
-    /// A saved auxiliary file; `image` is true for files a browser shows (PNG).
+    /// A saved auxiliary file; `image` is true for files the report shows (8-bit PNG; a 16-bit depth
+    /// map, which a browser shows nearly black, is linked instead).
     public struct SavedFile: Sendable, Codable {
         public let kind: String
         public let file: String
         public let image: Bool
         /// The nearest and farthest depth in metres, for a colourised depth map's legend.
         public var depthRangeMetres: [Double]? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case kind, file, image, depthRangeMetres = "depth_range_metres"
+        }
     }
 
     /// A delegate callback on the timeline.
@@ -81,6 +95,8 @@ public struct ScenarioResult: Sendable, Codable {
         public let name: String
         public let photoCount: Int?
         public let seconds: Double?
+
+        enum CodingKeys: String, CodingKey { case name, photoCount = "photo_count", seconds }
     }
 
     public let name: String
@@ -93,6 +109,11 @@ public struct ScenarioResult: Sendable, Codable {
     public private(set) var steps: [StepResult]
     /// Wall-clock seconds the whole run took; like the steps' times, not part of report.json.
     public var wallSeconds: Double? = nil
+    /// The scenario file as the user named it (relative to the working directory, or absolute as
+    /// given), for the locations of JUnit reports and terminal messages, which a CI annotation or an
+    /// editor opens from the working directory. report.json keeps paths relative to the scenario's
+    /// folder instead (`ReportPrivacy`); like the times, this is kept in the run record (`RunRecord`).
+    public var givenFile: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case name, file, description, device, scene, seed, clock, steps
@@ -100,7 +121,19 @@ public struct ScenarioResult: Sendable, Codable {
 
     /// Copies the steps' wall-clock times from `timed` (the same steps before a JSON round trip).
     mutating func restoreTimes(from timed: [StepResult]) {
-        for i in steps.indices where i < timed.count { steps[i].wallSeconds = timed[i].wallSeconds }
+        restoreTimes(timed.map(\.wallSeconds))
+    }
+
+    /// Sets the steps' wall-clock times, in order.
+    mutating func restoreTimes(_ times: [Double?]) {
+        for i in steps.indices where i < times.count { steps[i].wallSeconds = times[i] }
+    }
+
+    /// `location` (`file:line:column` as report.json holds it) with the scenario's file named as the
+    /// user gave it; other files' locations, and everything without a given file, unchanged.
+    public func locatedAsGiven(_ location: String) -> String {
+        guard let givenFile, givenFile != file, location.hasPrefix(file + ":") else { return location }
+        return givenFile + location.dropFirst(file.count)
     }
 
     /// Every expectation verdict, in order.

@@ -148,16 +148,34 @@ public enum ScenarioRunner {
                     actual: "none delivered", location: request.location))
             }
             for (n, i) in chosen.enumerated() {
-                guard let data = photos[i].pngFileDataRepresentation() else { continue }
+                guard let data = photos[i].fileDataRepresentation(as: request.format) else {
+                    verdicts.append(ExpectationResult(
+                        key: "save", passed: false, expected: "a \(request.format.rawValue) file of the photo",
+                        actual: request.format == .heic ? "HEIC cannot be written here (libheif with an HEVC encoder "
+                            + "is missing)" : "the photo could not be encoded", location: request.location))
+                    continue
+                }
                 var name = request.relativePath
                     ?? String(format: "step%02d-%@%d.png", entry.index, request.kind.rawValue, photos[i].photoCount)
-                if request.relativePath != nil && chosen.count > 1 {
-                    name = String(name.dropLast(4)) + "-\(n + 1).png"
+                if let path = request.relativePath, chosen.count > 1, let dot = path.lastIndex(of: ".") {
+                    name = String(path[..<dot]) + "-\(n + 1)" + String(path[dot...])
                 }
                 files[i] = try output.write([UInt8](data), to: name)
             }
         }
         return files
+    }
+}
+
+extension AVCapturePhoto {
+    /// The photo's file in the format a `save:` entry asked for: PNG, the lossless file runs measure,
+    /// or JPEG or HEIC as the photo path writes them at the default quality.
+    func fileDataRepresentation(as format: SaveRequest.PhotoFormat) -> Data? {
+        switch format {
+        case .png: return pngFileDataRepresentation()
+        case .jpeg: return fileDataRepresentation(as: .jpeg(quality: PhotoFileFormat.defaultQuality))
+        case .heic: return fileDataRepresentation(as: .heic(quality: PhotoFileFormat.defaultQuality))
+        }
     }
 }
 

@@ -23,6 +23,11 @@ final class StreamRecord: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate
         var dimensions: String?
         /// Synchronizer: each output of the collection, `present` or `dropped` (absent ones left out).
         var collection: [String: String]?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, output, seconds, dropped, hasIntrinsicMatrix = "has_intrinsic_matrix"
+            case isFiltered = "is_filtered", dimensions, collection
+        }
     }
 
     private let lock = NSLock()

@@ -1,0 +1,31 @@
+import ExternalTools
+import Foundation
+import Testing
+
+/// `obscura validate constant-color --html`: the page a person reads.
+struct ValidateReportTests {
+    static func page(_ dir: URL) throws -> URL {
+        let page = dir.appendingPathComponent("validation.html")
+        let result = try CLIRunner.run(["validate", "constant-color", "--quick", "--size", "112x84", "--html", page.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        return page
+    }
+
+    @Test func thePageStatesTheRunTimeAndScalesItsChart() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let html = try String(contentsOf: try Self.page(dir), encoding: .utf8)
+        #expect(!html.contains("nan"), "a figure reads nan")
+        #expect(html.range(of: #"\([0-9]+\.[0-9] s\)"#, options: .regularExpression) != nil, "no run time")
+        #expect(html.contains("<meta name=\"viewport\""))
+        // The chart scales to the page: a view box, no fixed width wider than the window.
+        #expect(html.contains("<svg class='chart' viewBox="))
+    }
+
+    @Test(.needs(.chromium)) func thePageFitsA1280PixelWindow() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let findings = try BrowserCheck.check(try Self.page(dir))
+        #expect(findings.problems == "none", "\(findings.problems)")
+    }
+}

@@ -26,9 +26,10 @@ import Testing
         let photo = try #require(await Self.photo(from: camera))
         #expect(photo.isConstantColorFallbackPhoto == false)
         #expect(photo.resolvedSettings.photoDimensions.width == 4032)
-        // The pixels are made when first read: the bytes of a 12 MP photo.
+        // The pixels are made when first read: the bytes of a 12 MP photo (a clean synthetic scene
+        // compresses well, so a few hundred kilobytes).
         let data = try #require(photo.fileDataRepresentation())
-        #expect(data.count > 1_000_000)
+        #expect(data.count > 100_000)
     }
 
     @Test(.obscura(device: "iphone-7-plus", scene: "hand-on-desk"))

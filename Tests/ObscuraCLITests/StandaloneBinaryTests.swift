@@ -16,7 +16,27 @@ import Testing
             folder = base.appendingPathComponent("bin")
             cache = base.appendingPathComponent("cache")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: CLIRunner.executable, to: program)
+            try Self.copyExecutable(CLIRunner.executable, to: program)
+        }
+
+        /// Copies the binary through a descriptor opened close-on-exec. A plain copy's descriptor is
+        /// inherited by any program another test starts meanwhile, which then keeps the file open for
+        /// writing for its whole run, and running the copy fails with "Text file busy" until it ends.
+        static func copyExecutable(_ source: URL, to destination: URL) throws {
+            let bytes = try Data(contentsOf: source)
+            let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+            guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+            defer { close(descriptor) }
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 { if errno == EINTR { continue } else { return -1 } }
+                    offset += n
+                }
+                return offset
+            }
+            guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
         }
 
         /// Runs the copy from its folder. The cache is this test's own, so the built-in data is written

@@ -19,7 +19,7 @@ import Spectra
 /// 3. **Fit.** A zone's chromaticity is (ln R/G, ln B/G). Each candidate is scored by how well it
 ///    explains the zones as grey: the sum over zones of the Geman–McClure robust loss
 ///    d² / (d² + `limit`²) of the zone's distance d from the candidate's neutral. Near-neutral
-///    zones pull the estimate; strongly coloured ones (a terracotta pot, a red-lit wall) add
+///    zones pull the estimate; strongly coloured ones (a saturated surface, a wall under a coloured lamp) add
 ///    nearly the same constant to every candidate and barely pull at all. This is grey world
 ///    restricted to plausible neutrals (Buchsbaum 1980; Finlayson & Trezzi 2004 for the family),
 ///    searched along the light locus as Bayesian AWB does (Raspberry Pi camera tuning guide,

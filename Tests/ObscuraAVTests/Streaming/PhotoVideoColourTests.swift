@@ -15,7 +15,18 @@ struct PhotoVideoColourTests {
     static let scenes = [
         "violets-warm-room", "violets-red-light", "violets-green-light", "violets-blue-light", "hand-on-desk", "spoon",
         "near-and-far", "pencils", "qr-on-desk", "instant-photo", "saturated",
-    ] + ColourScenes.all.keys.sorted()
+    ] + ColourScenes.all.keys.sorted() + ownScenes.keys.sorted()
+
+    /// The scenes of our own in `Tests/OwnScenes/`, by name: fruit under a tri-phosphor tube, dyed cloth under
+    /// tungsten, books in window light, toys under a blue LED and glazed vases under a magenta LED mix.
+    static let ownScenes: [String: String] = {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("OwnScenes")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return Dictionary(uniqueKeysWithValues: files.filter { $0.hasSuffix(".yaml") }.map {
+            (String($0.dropLast(5)), directory.appendingPathComponent($0).path)
+        })
+    }()
 
     /// An 8-bit BGRA picture read into RGB rows.
     struct Picture {
@@ -69,7 +80,8 @@ struct PhotoVideoColourTests {
     /// A photo and the last of half a second of video frames of the scene.
     static func photoAndFrame(_ scene: String) throws -> (photo: Picture, frame: Picture) {
         try onDevice("iphone-15-pro") {
-            try Emulator.shared.use(scene: ColourScenes.all[scene] != nil ? try ColourScenes.path(scene) : scene)
+            try Emulator.shared.use(
+                scene: ColourScenes.all[scene] != nil ? try ColourScenes.path(scene) : ownScenes[scene] ?? scene)
             Emulator.shared.clockMode = .manual
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()

@@ -68,9 +68,15 @@ static struct {
     const char *(*image_handle_get_metadata_content_type)(const struct heif_image_handle *, heif_item_id);
     size_t (*image_handle_get_metadata_size)(const struct heif_image_handle *, heif_item_id);
     struct heif_error (*image_handle_get_metadata)(const struct heif_image_handle *, heif_item_id, void *);
+    int (*have_decoder_for_format)(int);
+    int (*image_handle_get_width)(const struct heif_image_handle *);
+    int (*image_handle_get_height)(const struct heif_image_handle *);
+    size_t (*image_handle_get_raw_color_profile_size)(const struct heif_image_handle *);
+    struct heif_error (*image_handle_get_raw_color_profile)(const struct heif_image_handle *, void *);
 } api;
 
 static int loaded = 0;  // 1 usable, -1 unusable
+static int decodes = 0;  // 1 when the library loaded and has an HEVC decoder
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 #define RESOLVE(field, name)                                   \
@@ -110,6 +116,11 @@ static void resolve_all(void *library) {
     RESOLVE(image_handle_get_metadata_content_type, "image_handle_get_metadata_content_type");
     RESOLVE(image_handle_get_metadata_size, "image_handle_get_metadata_size");
     RESOLVE(image_handle_get_metadata, "image_handle_get_metadata");
+    RESOLVE(have_decoder_for_format, "have_decoder_for_format");
+    RESOLVE(image_handle_get_width, "image_handle_get_width");
+    RESOLVE(image_handle_get_height, "image_handle_get_height");
+    RESOLVE(image_handle_get_raw_color_profile_size, "image_handle_get_raw_color_profile_size");
+    RESOLVE(image_handle_get_raw_color_profile, "image_handle_get_raw_color_profile");
     loaded = 1;
 }
 
@@ -120,6 +131,7 @@ static void load(void) {
     if (!library) return;
     resolve_all(library);
     if (loaded != 1) return;
+    decodes = api.have_decoder_for_format(heif_compression_HEVC) ? 1 : 0;
     if (!api.have_encoder_for_format(heif_compression_HEVC)) loaded = -1;
 }
 
@@ -129,6 +141,11 @@ static int ready(void) {
 }
 
 int cheif_hevc_available(void) { return ready(); }
+
+int cheif_hevc_decodable(void) {
+    pthread_once(&once, load);
+    return decodes == 1;
+}
 
 static int fail(struct heif_error e, char *message, size_t capacity) {
     if (message && capacity > 0) snprintf(message, capacity, "%s", e.message ? e.message : "libheif error");
@@ -330,6 +347,98 @@ int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int
 done:
     if (image) api.image_release(image);
     if (depth) api.image_handle_release(depth);
+    if (primary) api.image_handle_release(primary);
+    api.context_free(ctx);
+    return code;
+}
+
+// Copies metadata block `id` of `handle` into a new buffer; NULL when it cannot be read.
+static uint8_t *copy_metadata(const struct heif_image_handle *handle, heif_item_id id, size_t *length) {
+    size_t size = api.image_handle_get_metadata_size(handle, id);
+    if (size == 0) return NULL;
+    uint8_t *block = malloc(size);
+    if (!block) return NULL;
+    struct heif_error e = api.image_handle_get_metadata(handle, id, block);
+    if (e.code != 0) {
+        free(block);
+        return NULL;
+    }
+    *length = size;
+    return block;
+}
+
+int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixels, cheif_decoded_image *out,
+                         char *message, size_t message_capacity) {
+    if (!data || !out) {
+        set_message(message, message_capacity, "inconsistent decode request");
+        return CHEIF_ERR_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    if (!cheif_hevc_decodable()) {
+        set_message(message, message_capacity, "libheif.so.1 with an HEVC decoder is not available");
+        return CHEIF_ERR_UNAVAILABLE;
+    }
+    int code = CHEIF_OK;
+    struct heif_context *ctx = api.context_alloc();
+    struct heif_image_handle *primary = NULL;
+    struct heif_image *image = NULL;
+    struct heif_error e;
+    if (!ctx) {
+        set_message(message, message_capacity, "out of memory");
+        return CHEIF_ERR_MEMORY;
+    }
+    CHECK(api.context_read_from_memory_without_copy(ctx, data, length, NULL));
+    CHECK(api.context_get_primary_image_handle(ctx, &primary));
+    out->width = api.image_handle_get_width(primary);
+    out->height = api.image_handle_get_height(primary);
+    // The declared size is checked before anything is decoded.
+    if (out->width <= 0 || out->height <= 0 ||
+        (size_t)out->width * (size_t)out->height > maximum_pixels) {
+        set_message(message, message_capacity, "the primary image's size is over the limit");
+        code = CHEIF_ERR_TOO_LARGE;
+        goto done;
+    }
+    CHECK(api.decode_image(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL));
+    int w = api.image_get_width(image, heif_channel_interleaved);
+    int h = api.image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane || w <= 0 || h <= 0 || stride < 3 * w || (size_t)w * (size_t)h > maximum_pixels) {
+        set_message(message, message_capacity, "the primary image has no 8-bit RGB plane");
+        code = CHEIF_ERR_LIBHEIF;
+        goto done;
+    }
+    out->rgb = malloc((size_t)w * (size_t)h * 3);
+    if (!out->rgb) {
+        set_message(message, message_capacity, "out of memory");
+        code = CHEIF_ERR_MEMORY;
+        goto done;
+    }
+    for (int y = 0; y < h; y++) {
+        memcpy(out->rgb + (size_t)y * (size_t)w * 3, plane + (size_t)y * (size_t)stride, (size_t)w * 3);
+    }
+    out->width = w;
+    out->height = h;
+    heif_item_id id = 0;
+    if (api.image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &id, 1) >= 1) {
+        out->exif = copy_metadata(primary, id, &out->exif_length);
+    }
+    size_t icc_size = api.image_handle_get_raw_color_profile_size(primary);
+    if (icc_size > 0 && (out->icc = malloc(icc_size)) != NULL) {
+        e = api.image_handle_get_raw_color_profile(primary, out->icc);
+        if (e.code == 0) {
+            out->icc_length = icc_size;
+        } else {
+            free(out->icc);
+            out->icc = NULL;
+        }
+    }
+done:
+    if (code != CHEIF_OK && code != CHEIF_ERR_TOO_LARGE) {
+        free(out->rgb);
+        out->rgb = NULL;
+    }
+    if (image) api.image_release(image);
     if (primary) api.image_handle_release(primary);
     api.context_free(ctx);
     return code;

@@ -52,6 +52,59 @@ public enum HEIF {
         return try HEIFAuxiliaryLink.linkSecondImage(in: file, auxiliaryType: depthAuxiliaryType)
     }
 
+    /// Whether libheif loads and can decode HEVC.
+    public static var canDecode: Bool { cheif_hevc_decodable() == 1 }
+
+    /// Whether `file` starts as an ISO base media file (ISO/IEC 14496-12 §4.3): a box of type `ftyp` first, as
+    /// every HEIF file does (ISO/IEC 23008-12 §10).
+    public static func isBaseMediaFile(_ file: [UInt8]) -> Bool {
+        file.count >= 12 && Array(file[4..<8]) == Array("ftyp".utf8)
+    }
+
+    /// A HEIF file's primary image as 8-bit RGB, with its Exif TIFF structure and ICC profile when it carries
+    /// them. A file declaring more than `maximumPixels` is refused before decoding.
+    public static func decode(_ file: [UInt8], maximumPixels: Int) throws -> DecodedPicture {
+        var message = [CChar](repeating: 0, count: 256)
+        var out = cheif_decoded_image()
+        let status = file.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                cheif_decode_primary(
+                    data.baseAddress, data.count, maximumPixels, &out, text.baseAddress, text.count)
+            }
+        }
+        defer {
+            cheif_free(out.rgb)
+            cheif_free(out.exif)
+            cheif_free(out.icc)
+        }
+        if status == Int32(CHEIF_ERR_TOO_LARGE) {
+            throw HEIFError(
+                message: "\(out.width)x\(out.height) is over the limit of \(maximumPixels) pixels")
+        }
+        guard status == Int32(CHEIF_OK), let rgb = out.rgb else {
+            throw HEIFError(message: CStringBuffer.text(message))
+        }
+        let (w, h) = (Int(out.width), Int(out.height))
+        let pixels = PixelPlane(
+            width: w, height: h, channels: 3, elements: UnsafeBufferPointer(start: rgb, count: w * h * 3))
+        let stored = out.exif.map { Array(UnsafeBufferPointer(start: $0, count: out.exif_length)) }
+        let icc = out.icc.map { Array(UnsafeBufferPointer(start: $0, count: out.icc_length)) }
+        return DecodedPicture(pixels: pixels, exif: stored.flatMap(exifTIFF(fromItem:)), iccProfile: icc)
+    }
+
+    /// The TIFF structure of an `Exif` item: ISO/IEC 23008-12 Annex A.2.1 stores a 32-bit big-endian offset
+    /// (`exif_tiff_header_offset`) and then the Exif payload, the TIFF header at that offset from the payload's
+    /// start (writers that keep the JPEG "Exif\0\0" prefix give 6). Nil when no TIFF header is there.
+    static func exifTIFF(fromItem item: [UInt8]) -> [UInt8]? {
+        guard item.count >= 4 else { return nil }
+        let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let start = 4 + offset
+        guard offset >= 0, start + 4 <= item.count else { return nil }
+        let header = Array(item[start..<(start + 4)])
+        guard header == [0x4D, 0x4D, 0x00, 0x2A] || header == [0x49, 0x49, 0x2A, 0x00] else { return nil }
+        return Array(item[start...])
+    }
+
     /// The primary image's depth image as 8-bit grey and the XMP attached to it; nil when the file
     /// has no depth image.
     public static func depthImage(in file: [UInt8]) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
@@ -79,6 +132,16 @@ public enum HEIF {
             elements: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height)))
         return (plane, xmp.map { Array(UnsafeBufferPointer(start: $0, count: xmpLength)) })
     }
+}
+
+/// A HEIF file's primary picture and the metadata that goes with it.
+public struct DecodedPicture: Sendable {
+    /// 8-bit RGB, three channels.
+    public var pixels: PixelPlane<UInt8>
+    /// The Exif TIFF structure ("MM\0*" or "II*\0" first), if the file has an `Exif` item for the picture.
+    public var exif: [UInt8]?
+    /// The picture's ICC profile, if it has one.
+    public var iccProfile: [UInt8]?
 }
 
 /// libheif failed, or is missing; the message says which.

@@ -82,18 +82,18 @@ struct ScanCommand: ParsableCommand {
             sampling) and stretches each channel with ends-in clipping. Corners are printed in Vision's \
             convention: normalised, origin at the bottom left.
 
-            IN is a PNG or a JPEG photo. The rectangle keeps the print's true aspect ratio, recovered from the four \
-            corners by projective geometry (Zhang & He 2007), with the first camera matrix known of: --intrinsics; \
-            the PNG's own `Obscura.Intrinsics` text (every Obscura photo records it); the JPEG's Exif focal length \
-            (FocalLength with the focal-plane resolution, or FocalLengthIn35mmFilm), principal point at the centre; \
-            or the focal length the quadrilateral itself implies, principal point at the centre and square pixels. \
-            When none applies (a print facing the camera, or turned about one axis only), the ratio is that of the \
-            longer opposite edges in pixels. The output says which was used: intrinsics, exif, estimated-focal or \
-            edge-ratio.
+            IN is a PNG, JPEG or HEIC photo (HEIC where libheif can decode HEVC). The rectangle keeps the print's \
+            true aspect ratio, recovered from the four corners by projective geometry (Zhang & He 2007), with the \
+            first camera matrix known of: --intrinsics; the PNG's own `Obscura.Intrinsics` text (every Obscura \
+            photo records it); the JPEG's or HEIC's Exif focal length (FocalLength with the focal-plane resolution, \
+            or FocalLengthIn35mmFilm), principal point at the centre; or the focal length the quadrilateral itself \
+            implies, principal point at the centre and square pixels. When none applies (a print facing the camera, \
+            or turned about one axis only), the ratio is that of the longer opposite edges in pixels. The output \
+            says which was used: intrinsics, exif, estimated-focal or edge-ratio.
             """
     )
 
-    @Argument(help: "The photo (PNG or JPEG).") var input: String
+    @Argument(help: "The photo (PNG, JPEG or HEIC).") var input: String
     @Argument(help: "The scanned print (PNG; - for standard output).") var output: String
     @Option(help: "Percentage of pixels clipped at each end of every channel, e.g. 1% or 0.5.")
     var clip: String = "1%"
@@ -318,8 +318,8 @@ enum ImageFiles {
         }
     }
 
-    /// A photo as a camera app reads it: a PNG, or a JPEG decoded to its 8-bit RGB values with the focal length its
-    /// Exif records. A JPEG whose ICC profile names Display P3 is Display P3, any other sRGB.
+    /// A photo as a camera app reads it: a PNG, or a JPEG or HEIC decoded to its 8-bit RGB values with the focal
+    /// length its Exif records. A JPEG or HEIC whose ICC profile names Display P3 is Display P3, any other sRGB.
     static func readPhoto(_ path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
         let bytes: [UInt8]
         do {
@@ -327,6 +327,7 @@ enum ImageFiles {
         } catch {
             throw CommandFailure.badInput("\(error)")
         }
+        if HEIF.isBaseMediaFile(bytes) { return try readHEIC(bytes, path: path) }
         guard bytes.starts(with: [0xFF, 0xD8]) else { return (try read(path), nil) }
         // The declared size is checked before decoding, as PNG's is from its header.
         guard let size = JPEG.frameSize(bytes) else { throw CommandFailure.badInput("\(path): no JPEG frame header") }
@@ -344,6 +345,25 @@ enum ImageFiles {
             return (PNGImage(pixels: pixels, colorSpace: space), ExifFocalLength(jpeg: bytes))
         } catch let failure as CommandFailure {
             throw failure
+        } catch {
+            throw CommandFailure.badInput("\(path): \(error)")
+        }
+    }
+
+    /// A HEIC photo: its primary image decoded to 8-bit RGB through libheif, the focal length from its `Exif` item,
+    /// Display P3 when its ICC profile names it, else sRGB. The declared size is checked before decoding.
+    static func readHEIC(_ bytes: [UInt8], path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
+        guard HEIF.canDecode else {
+            throw CommandFailure.badInput(
+                "\(path): reading HEIC needs libheif.so.1 with an HEVC decoder (Debian and Ubuntu: libheif1)")
+        }
+        do {
+            let picture = try HEIF.decode(bytes, maximumPixels: maximumPixels)
+            let space: PNGColorSpace =
+                (ICCProfile.description(of: picture.iccProfile ?? []) ?? "").lowercased().contains("display p3")
+                ? .displayP3 : .sRGB
+            let focal = picture.exif.flatMap(ExifFocalLength.init(tiff:))
+            return (PNGImage(pixels: picture.pixels, colorSpace: space), focal)
         } catch {
             throw CommandFailure.badInput("\(path): \(error)")
         }

@@ -1,4 +1,5 @@
 import ExternalTools
+import Imaging
 import Foundation
 /// What the command-line tests need beyond the package (see `ExternalTool`).
 extension ExternalTool {
@@ -35,4 +36,12 @@ extension ExternalTool {
 extension ExternalTool {
     /// exiftool, an independent reader of the pictures `obscura render` writes as JPEG or HEIC.
     static let exiftool = program("exiftool", packages: "libimage-exiftool-perl", versionArgument: "-ver")
+}
+
+extension ExternalTool {
+    /// libheif with HEVC encoding and decoding (x265 and libde265), which `obscura render` needs to write HEIC and
+    /// `obscura image scan` to read it.
+    static let libheif = ExternalTool(
+        "libheif with an HEVC encoder and decoder", packages: "libheif1 libde265-0",
+        present: HEIF.isAvailable && HEIF.canDecode)
 }

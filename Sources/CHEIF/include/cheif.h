@@ -1,4 +1,4 @@
-// CHEIF: HEIC writing and depth reading through libheif, loaded at run time.
+// CHEIF: HEIC writing, and reading of pictures and depth, through libheif, loaded at run time.
 //
 // libheif is optional: a machine without it (or without its HEVC encoder) simply has no HEIC.
 // cheif.c opens "libheif.so.1" with dlopen and resolves the few functions it uses with dlsym;
@@ -19,7 +19,8 @@ enum {
     CHEIF_ERR_LIBHEIF = 2,      ///< libheif reported an error; the message says which.
     CHEIF_ERR_ARGUMENT = 3,     ///< The request is inconsistent.
     CHEIF_ERR_MEMORY = 4,       ///< An allocation failed.
-    CHEIF_ERR_NO_DEPTH = 5      ///< The file has no depth image.
+    CHEIF_ERR_NO_DEPTH = 5,     ///< The file has no depth image.
+    CHEIF_ERR_TOO_LARGE = 6     ///< The primary image declares more pixels than allowed.
 };
 
 /// 1 when libheif loads and can encode HEVC; the answer is computed once.
@@ -50,6 +51,24 @@ int cheif_encode(const cheif_encode_request *request, uint8_t **out, size_t *out
 /// (if any). Buffers are malloc'd; free them with cheif_free.
 int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int *width, int *height,
                        uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity);
+
+/// 1 when libheif loads and can decode HEVC; the answer is computed once.
+int cheif_hevc_decodable(void);
+
+/// A decoded primary image and the metadata a photo carries with it. Buffers are malloc'd.
+typedef struct cheif_decoded_image {
+    uint8_t *rgb;          ///< 8-bit interleaved RGB, width * 3 bytes a row.
+    int width, height;     ///< Also set, to the declared size, when the answer is CHEIF_ERR_TOO_LARGE.
+    uint8_t *exif;         ///< The 'Exif' item as stored: a 4-byte big-endian offset, then the TIFF structure.
+    size_t exif_length;
+    uint8_t *icc;          ///< The colour image's ICC profile, if it has one.
+    size_t icc_length;
+} cheif_decoded_image;
+
+/// Decodes the primary image to 8-bit RGB (its transformations applied) with its Exif and ICC
+/// profile. An image declaring more than `maximum_pixels` is not decoded (CHEIF_ERR_TOO_LARGE).
+int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixels, cheif_decoded_image *out,
+                         char *message, size_t message_capacity);
 
 void cheif_free(void *pointer);
 

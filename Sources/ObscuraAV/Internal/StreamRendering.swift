@@ -193,9 +193,11 @@ final class StreamRendering: @unchecked Sendable {
             let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
                 reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
             }
+            // The frame keeps its noise-free light: the stereo matcher's texture test reads the scene's
+            // texture from it and the noise from the sensor's photon transfer (`DisparityModel`).
             let renderer = Renderer(
                 scene: Self.scene(scene), camera: model, flash: nil,
-                options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+                options: RenderOptions(softShadowSamples: 1, keepsComponents: true))
             // The frame the reference camera exposes: what a stereo matcher compares and what hole
             // filling follows. A scene standing still gives the same frame for the whole stream.
             let exposure = AutoExposure(noise: model.noise).solve(meteringRenderer: renderer, flash: false, seed: 0)

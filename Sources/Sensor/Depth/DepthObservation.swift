@@ -11,7 +11,8 @@ import Scenes
 public final class DepthObservation: @unchecked Sendable {
     let geometry: DepthGeometry
     /// The frame the reference camera exposed, at any size (sampled by nearest pixel), if known: the image a
-    /// stereo matcher compares, with its photon noise.
+    /// stereo matcher compares. Its noise-free light (`RawFrame.ambientElectrons`, kept by default) gives the
+    /// scene's texture; the noise the matcher sees follows from the sensor (`DisparityModel.MatcherSensor`).
     public let image: RawFrame?
     private let lock = NSLock()
     private var hidden: [Vector3: [Bool]] = [:]

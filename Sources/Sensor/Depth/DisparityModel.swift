@@ -11,11 +11,17 @@ import Scenes
 ///   the point meets another surface first, or the surface faces away from it;
 /// - **holes on textureless surfaces** (when `minimumTextureSNR` is above zero): a block matcher
 ///   compares windows of the two images, and where the window's texture is weaker than the image's
-///   photon noise the best match is decided by the noise, so matchers reject it (OpenCV's
-///   `StereoBM` documents such a texture test and a uniqueness test; Delon and Sabater 2011 derive
-///   the matching error as noise over the window's gradient energy). The test reads the frame the
-///   matcher sees: the window's mean squared horizontal difference, less the part photon noise
-///   explains (shot noise: a channel's variance equals its mean in electrons), over that noise part;
+///   noise the best match is decided by the noise, so matchers reject it (OpenCV's `StereoBM`
+///   documents such a texture test and a uniqueness test; Delon and Sabater 2011 derive the matching
+///   error as noise over the window's gradient energy). Matchers compare prefiltered windows
+///   (`StereoBM` takes a horizontal Sobel response; census costs ignore a brightness offset), so the
+///   texture is the variance, about its window mean, of the horizontal difference of neighbouring
+///   pixels of the scene's noise-free image: a uniform brightness gradient (a lamp's fall-off, the
+///   lens's shading) has a constant difference and gives nothing to match. The noise is the one the
+///   matcher's image carries, the picture averaged down from the sensor to the map's size
+///   (`matcherSensor`): each map pixel is the mean of n photosites, so by the photon transfer of that
+///   readout (`NoiseParameters.readout`) its variance is S/n from shot noise plus read noise, PRNU and
+///   DSNU each divided by n, far below one photosite's;
 /// - **noise** of one matching precision σ_d in 1/m whatever the distance, so the depth error grows
 ///   as σ_Z = Z² · σ_d (the first-order error of Z = 1/d). The noise is **spatially correlated**
 ///   over the matching window: neighbouring pixels share most of their window, so their errors do
@@ -53,6 +59,32 @@ public struct DisparityModel: Sendable, Hashable {
     public var matchingWindow: Int
     /// The smallest texture-to-noise ratio over the window that gives a match (0: every pixel matches).
     public var minimumTextureSNR: Double
+    /// The sensor whose picture the matcher compares, from which the noise of that picture at the map's size
+    /// follows; nil: no texture test.
+    public var matcherSensor: MatcherSensor?
+
+    /// The sensor behind the image a stereo matcher compares: one photosite's noise and the focal length in
+    /// photosites. A map pixel of focal length f holds (`focalLengthPhotosites` / f)² photosites.
+    public struct MatcherSensor: Sendable, Hashable {
+        /// One photosite's noise figures.
+        public var photositeNoise: NoiseParameters
+        /// The focal length in photosites of the full sensor readout.
+        public var focalLengthPhotosites: Double
+
+        public init(photositeNoise: NoiseParameters, focalLengthPhotosites: Double) {
+            self.photositeNoise = photositeNoise
+            self.focalLengthPhotosites = focalLengthPhotosites
+        }
+
+        /// The noise of a pixel of the picture scaled to focal length `f` pixels: the mean of the photosites it
+        /// covers, each read once (a scaled readout; at least one photosite a pixel). Our choice [I]: a binned
+        /// readout would sum four photosites per read first and carry less read noise, which matters only in the
+        /// dimmest light, where shot noise is also smallest.
+        public func noise(focalLengthPixels f: Double) -> NoiseParameters {
+            let across = f > 0 ? focalLengthPhotosites / f : 1
+            return photositeNoise.readout(summed: 1, averaged: max(1, across * across))
+        }
+    }
 
     /// The matching window of a phone's depth map, pixels at the map's scale: our model constant [I].
     /// Block matchers compare windows of about 5 to 21 pixels at their working resolution (OpenCV's
@@ -81,7 +113,7 @@ public struct DisparityModel: Sendable, Hashable {
         baseline: Vector3, matchingPrecisionPixels: Double = DisparityModel.typicalMatchingPrecisionPixels,
         calibrationScaleError: Double = 0.03, calibrationOffsetError: Double = 0.01, minimumDepth: Double = 0,
         maximumDepth: Double = .infinity, disparityPrecision: Double? = nil, matchingWindow: Int = 1,
-        minimumTextureSNR: Double = 0
+        minimumTextureSNR: Double = 0, matcherSensor: MatcherSensor? = nil
     ) {
         precondition(matchingWindow > 0, "a matching window has at least one pixel")
         self.baseline = baseline
@@ -93,6 +125,7 @@ public struct DisparityModel: Sendable, Hashable {
         self.disparityPrecision = disparityPrecision
         self.matchingWindow = matchingWindow
         self.minimumTextureSNR = minimumTextureSNR
+        self.matcherSensor = matcherSensor
     }
 
     /// The model of a profile's dual (or other multi-camera) device.
@@ -121,15 +154,24 @@ public struct DisparityModel: Sendable, Hashable {
             throw DeviceCameraError(
                 description: "\(device.sourceFile): camera \(camera.id) of \(device.id) has no baseline")
         }
+        // The matcher compares the picture of the camera that renders the device's video (its wide
+        // constituent): its sensor's photosite noise, and its focal length in photosites (the intrinsics'
+        // reference scaled to the full readout).
+        var sensor: MatcherSensor?
+        if let physical = try? device.renderingCamera(for: camera), let noise = physical.noise,
+            let intrinsics = physical.intrinsics, let optics = physical.optics, intrinsics.reference.width > 0
+        {
+            let sensorWidth = Double(optics.sensor.width > 0 ? optics.sensor.width : intrinsics.reference.width)
+            sensor = MatcherSensor(
+                photositeNoise: NoiseParameters(profile: noise, unit: device.id + "/" + physical.id),
+                focalLengthPhotosites: intrinsics.fx * sensorWidth / Double(intrinsics.reference.width))
+        }
         self.init(
             baseline: b, calibrationScaleError: capability.relativeErrorAt1m, calibrationOffsetError: 0,
             minimumDepth: capability.minRangeM, maximumDepth: capability.maxRangeM,
             disparityPrecision: capability.relativeErrorAt1m, matchingWindow: Self.typicalMatchingWindow,
-            // Textureless holes stay off for profiles for now: the texture test reads a frame rendered at
-            // the map's size, whose per-pixel noise and fixed pattern are a native photosite's, not those
-            // of the scaled-down picture a phone's matcher compares, so it would call smooth seed surfaces
-            // textureless and flat walls textured by their fixed pattern.
-            minimumTextureSNR: 0)
+            minimumTextureSNR: capability.holes == .occlusionAndTextureless ? Self.typicalMinimumTextureSNR : 0,
+            matcherSensor: sensor)
     }
 
     /// The standard deviation of the disparity noise for a focal length in pixels (at the map's
@@ -182,7 +224,7 @@ public struct DisparityModel: Sendable, Hashable {
         let geometry = observation.geometry
         let (w, h) = (geometry.width, geometry.height)
         let hidden = observation.hiddenMask(cameraOffset: baseline)
-        let textureless = texturelessMask(observation)
+        let textureless = texturelessMask(observation, focalLengthPixels: focalLengthPixels)
         let sigma = noiseSigma(focalLengthPixels: focalLengthPixels)
         let capture = CounterRandom(seed: seed, stream: 0xD15A, pixel: -1)
         let scale = 1 + calibrationScaleError * capture.normal(0)
@@ -243,39 +285,57 @@ public struct DisparityModel: Sendable, Hashable {
     }
 
     /// For every map pixel, whether its matching window is too weakly textured to match (see the
-    /// type's notes); all false without an image or without a texture test.
-    func texturelessMask(_ observation: DepthObservation) -> [Bool] {
+    /// type's notes); all false without a texture test, without `matcherSensor`, or without an image that
+    /// keeps its noise-free light (`RawFrame.ambientElectrons`).
+    func texturelessMask(_ observation: DepthObservation, focalLengthPixels: Double) -> [Bool] {
         let (w, h) = (observation.width, observation.height)
-        guard minimumTextureSNR > 0, let frame = observation.image else { return [Bool](repeating: false, count: w * h) }
-        // The matcher's luminance at the map's size: the mean of R, G and B electrons, nearest frame pixel.
-        // Its photon-noise variance is a third of that mean (each channel's variance is its mean).
+        guard minimumTextureSNR > 0, let sensor = matcherSensor, let frame = observation.image,
+            let ambient = frame.ambientElectrons
+        else { return [Bool](repeating: false, count: w * h) }
+        let flash = frame.flashElectrons
+        let dark = sensor.photositeNoise.darkCurrentElectronsPerSecond * frame.exposure.time
+        let noise = sensor.noise(focalLengthPixels: focalLengthPixels)
+        // The matcher's luminance at the map's size, noise-free: the mean of R, G and B mean electrons per
+        // photosite (nearest frame pixel), and the variance photon transfer gives it: each channel's variance
+        // at a mean S is S/n (shot noise of n photosites, dark signal included) + read² + (PRNU·S)² + DSNU²
+        // with the readout's figures, and the mean of three independent channels has a ninth of their sum.
         var lum = [Double](repeating: 0, count: w * h)
+        var variance = [Double](repeating: 0, count: w * h)
+        let read2 = noise.readNoiseElectrons * noise.readNoiseElectrons + noise.dsnuElectrons * noise.dsnuElectrons
         for y in 0..<h {
             let fy = min(frame.height - 1, (2 * y + 1) * frame.height / (2 * h))
             for x in 0..<w {
                 let fx = min(frame.width - 1, (2 * x + 1) * frame.width / (2 * w))
                 let j = (fy * frame.width + fx) * 3
-                lum[y * w + x] = Double(frame.electrons[j] + frame.electrons[j + 1] + frame.electrons[j + 2]) / 3
+                var sum = 0.0, v = 0.0
+                for c in 0..<3 {
+                    let signal = max(0, Double(ambient[j + c]) + Double(flash?[j + c] ?? 0)) + dark
+                    sum += signal
+                    v += signal / noise.photositesPerPixel + read2 + (noise.prnu * signal) * (noise.prnu * signal)
+                }
+                lum[y * w + x] = sum / 3
+                variance[y * w + x] = v / 9
             }
         }
         let r = max(1, (matchingWindow - 1) / 2)
         var mask = [Bool](repeating: false, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
-                var squares = 0.0, level = 0.0, n = 0.0
+                var sum = 0.0, squares = 0.0, noiseSum = 0.0, n = 0.0
                 for yy in max(0, y - r)...min(h - 1, y + r) {
                     for xx in max(0, x - r)..<min(w - 1, x + r) {
                         let d = lum[yy * w + xx + 1] - lum[yy * w + xx]
+                        sum += d
                         squares += d * d
-                        level += (lum[yy * w + xx + 1] + lum[yy * w + xx]) / 2
+                        // A difference of two pixels carries the sum of their variances.
+                        noiseSum += variance[yy * w + xx + 1] + variance[yy * w + xx]
                         n += 1
                     }
                 }
-                guard n > 0 else { continue }
-                // A difference of two pixels carries twice a pixel's noise variance, (2/3) of the level.
-                let noise = max(2 * (level / n) / 3, 1e-12)
-                let texture = squares / n - noise
-                mask[y * w + x] = texture < minimumTextureSNR * noise
+                guard n > 1 else { continue }
+                let mean = sum / n
+                let texture = squares / n - mean * mean
+                mask[y * w + x] = texture < minimumTextureSNR * max(noiseSum / n, 1e-12)
             }
         }
         return mask

@@ -80,14 +80,14 @@ struct AVCapturePhotoDepthTests {
         }
     }
 
-    // spec §9 [D]: normalised disparity is 1/Z. A plane facing the camera at Z = 1 m: the median
-    // disparity is 1 1/m up to the dual camera's per-capture calibration scale error, which the
-    // iPhone 7 Plus profile states as 3 % (relative_error_at_1m); we allow 3σ = 9 %. Unfiltered,
-    // so no hole filling takes part.
+    // spec §9 [D]: normalised disparity is 1/Z. A speckled wall facing the camera (a matcher needs
+    // texture): the median disparity is 1/Z up to the dual camera's per-capture calibration scale
+    // error, which the iPhone 7 Plus profile states as 3 % (relative_error_at_1m); we allow 3σ = 9 %.
+    // Unfiltered, so no hole filling takes part.
     @Test func disparityOfAPlaneIsOneOverZ() throws {
         try onDevice("iphone-7-plus") {
             for z in [0.8, 2.0] {
-                try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 500, distance: z))
+                try Emulator.shared.use(scene: DepthScenes.texturedWall(distance: z))
                 let rig = try Self.dualRig()
                 let depth = try #require(capture(rig, Self.depthSettings(filtered: false)).photos.first?.depthData)
                 #expect(!depth.isDepthDataFiltered)
@@ -100,13 +100,13 @@ struct AVCapturePhotoDepthTests {
     }
 
     // spec §9, DisparityModel: the wide camera sees a strip of the wall beside the card that the
-    // tele camera, 10 mm to its right, cannot. Its width in map pixels is f·B·(1/Z_near − 1/Z_far)
+    // tele camera, 10 mm to its right, cannot (both speckled, so texture makes no holes). Its width in map pixels is f·B·(1/Z_near − 1/Z_far)
     // and its height the card's, f·s/Z_near; the unfiltered map's hole fraction must match that
     // closed form within 35 % (pixel rounding at a strip a few pixels wide). Filtered maps have no holes.
     @Test func holeFractionAroundAnOccludingEdge() throws {
         try onDevice("iphone-7-plus") {
             let (near, far, size) = (0.5, 2.0, 0.4)
-            try Emulator.shared.use(scene: DepthScenes.occluder(near: near, far: far, cardSize: size))
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: near, far: far, cardSize: size, textured: true))
             let rig = try Self.dualRig()
             let delegate = capture(rig, Self.depthSettings(filtered: false))
             let depth = try #require(delegate.photos.first?.depthData)
@@ -129,7 +129,7 @@ struct AVCapturePhotoDepthTests {
     // changes almost every value. Raw disparity, no filtering.
     @Test func photoDepthNoiseFollowsTheSeed() throws {
         try onDevice("iphone-7-plus") {
-            try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 500, distance: 1))
+            try Emulator.shared.use(scene: DepthScenes.texturedWall(distance: 1))
             func disparities(seed: UInt64) throws -> [Float] {
                 Emulator.shared.seed = seed
                 let rig = try Self.dualRig()
@@ -151,7 +151,7 @@ struct AVCapturePhotoDepthTests {
     // round trip keeps size, type, flags, every value (NaN holes included) and the calibration.
     @Test func depthRoundTripsThroughFileData() throws {
         try onDevice("iphone-7-plus") {
-            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4, textured: true))
             let rig = try Self.dualRig()
             let uncompressed: [String: Any] = [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
             let photo = try #require(

@@ -92,7 +92,7 @@ struct PhotoFileFormatTests {
     // an MPF pair whose second image is the depth map.
     @Test(.needs(.exiftool)) func jpegCarriesExifProfileAndMPFDepth() throws {
         try onDevice("iphone-7-plus") {
-            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4, textured: true))
             let rig = try AVCapturePhotoDepthTests.dualRig()
             // A portrait capture: the photo connection turned a quarter clockwise, as a rotation coordinator
             // asks of a phone held upright; the pixels stay landscape and Exif says "turn 90° clockwise".
@@ -132,7 +132,7 @@ struct PhotoFileFormatTests {
     // half a Float16 ulp (2^-11 relative) when the map's format is half precision.
     @Test(.needs(.libheif, .exiftool, .heifInfo)) func heicCarriesExifProfileAndAuxiliaryDepth() throws {
         try onDevice("iphone-7-plus") {
-            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4))
+            try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4, textured: true))
             let rig = try AVCapturePhotoDepthTests.dualRig()
             // The trait found libheif able to encode HEVC, so the output must offer it.
             try #require(rig.output.availablePhotoCodecTypes.contains(.hevc))

@@ -6,10 +6,12 @@ import Testing
 // Nested in the serialized streaming suite: these tests also advance the shared virtual clock.
 extension AVCaptureStreamingTests {
 @Suite struct AVDepthDataTests {
-    /// One raw 320×240 disparity map of the default scene from the iPhone 7 Plus dual camera,
-    /// under the emulator's default seed or `seed`.
+    /// One raw 320×240 disparity map of a speckled wall 1.5 m away (a matcher needs texture: the
+    /// profile's `holes: occlusion-and-textureless`) from the iPhone 7 Plus dual camera, under the
+    /// emulator's default seed or `seed`.
     static func rawDepth(seed: UInt64? = nil) throws -> AVDepthData {
         try onDevice("iphone-7-plus") {
+            try Emulator.shared.use(scene: DepthScenes.texturedWall(distance: 1.5))
             if let seed { Emulator.shared.seed = seed }
             let rig = try StreamRig(outputs: ["depth"])
             let recorder = StreamRecorder()

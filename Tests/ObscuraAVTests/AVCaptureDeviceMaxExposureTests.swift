@@ -9,7 +9,7 @@ import Testing
 @Suite struct AVCaptureDeviceMaxExposureTests {
     /// A grey card filling the view in dim light: dark enough that auto-exposure reaches its default
     /// longest time and raises the ISO, not so dark that the ISO tops out.
-    static func dimScene() throws -> String { try PhotoScenes.greyCard(lux: 10, distance: 1) }
+    static func dimScene() throws -> String { try PhotoScenes.greyCard(lux: 40, distance: 1) }
 
     static func setMax(_ device: AVCaptureDevice, _ duration: CMTime) throws {
         try device.lockForConfiguration()

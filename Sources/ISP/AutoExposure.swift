@@ -32,8 +32,8 @@ public struct AutoExposure: Sendable, Hashable {
     /// An auto-exposure for a sensor. Profiles give only a base ISO, so the range defaults to the
     /// base ISO up to 64× it (six stops of gain, about what phone sensors offer; our choice).
     public init(
-        noise: NoiseParameters, target: Double = AutoExposure.midGreyFraction, maximumTime: Double = AutoExposure.defaultMaximumTime,
-        minimumTime: Double = 1.0 / 100_000, isoRange: ClosedRange<Double>? = nil
+        noise: NoiseParameters, target: Double = AutoExposure.midGreyFraction,
+        maximumTime: Double = AutoExposure.defaultMaximumTime, minimumTime: Double = 1.0 / 100_000, isoRange: ClosedRange<Double>? = nil
     ) {
         self.target = target
         self.maximumTime = maximumTime

@@ -105,7 +105,9 @@ public enum HEIF {
 
     /// The primary image's auxiliary image of `type` (its `auxC` URN) as 8-bit grey and the XMP
     /// attached to it; nil when the file has no such image.
-    public static func auxiliaryImage(in file: [UInt8], type: String) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
+    public static func auxiliaryImage(
+        in file: [UInt8], type: String
+    ) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
         var xmp: UnsafeMutablePointer<UInt8>?

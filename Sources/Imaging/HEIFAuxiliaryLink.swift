@@ -40,14 +40,18 @@ enum HEIFAuxiliaryLink {
 
     /// The primary item's ID (`pitm`).
     private static func primaryItem(_ file: [UInt8], _ children: [Box]) throws -> UInt32 {
-        guard let pitm = children.first(where: { $0.type == "pitm" }) else { throw HEIFError(message: "meta has no pitm box") }
+        guard let pitm = children.first(where: { $0.type == "pitm" }) else {
+            throw HEIFError(message: "meta has no pitm box")
+        }
         return file[pitm.payloadStart] == 0
             ? UInt32(read(file, pitm.payloadStart + 4, 2)) : UInt32(read(file, pitm.payloadStart + 4, 4))
     }
 
     /// The `infe` entries of the HEVC image items (ID and box), in the order `iinf` lists them.
     private static func imageItems(_ file: [UInt8], _ children: [Box]) throws -> [(id: UInt32, infe: Box)] {
-        guard let iinf = children.first(where: { $0.type == "iinf" }) else { throw HEIFError(message: "meta has no iinf box") }
+        guard let iinf = children.first(where: { $0.type == "iinf" }) else {
+            throw HEIFError(message: "meta has no iinf box")
+        }
         let entriesAt = iinf.payloadStart + (file[iinf.payloadStart] == 0 ? 6 : 8)
         var items: [(id: UInt32, infe: Box)] = []
         for infe in boxes(file, entriesAt..<iinf.end) where infe.type == "infe" {

@@ -22,8 +22,8 @@ extension AVDepthData {
             // Mattes may follow as further MPF images; the depth image is the one whose XMP is depth's.
             let others = MultiPictureFormat.images(in: bytes) ?? []
             let namespace = Array(DepthImageCoding.namespace.utf8)
-            guard let second = others.first(where: { xmpSegment($0)?.data.firstRange(of: namespace) != nil }) ?? others.first
-            else {
+            let depthImage = others.first { xmpSegment($0)?.data.firstRange(of: namespace) != nil }
+            guard let second = depthImage ?? others.first else {
                 throw DepthDataError.malformed("the JPEG holds no embedded depth (no second MPF image)")
             }
             let image: PixelPlane<UInt8>

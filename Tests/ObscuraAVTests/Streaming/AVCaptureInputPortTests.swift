@@ -59,13 +59,18 @@ struct AVCaptureInputPortTests {
             let token = NotificationCenter.default.addObserver(
                 forName: AVCaptureInput.Port.formatDescriptionDidChangeNotification, object: nil, queue: nil
             ) { note in
-                if let port = note.object as? AVCaptureInput.Port, port.input === input { posted.withLock { $0.append(port) } }
+                if let port = note.object as? AVCaptureInput.Port, port.input === input {
+                    posted.withLock { $0.append(port) }
+                }
             }
             defer { NotificationCenter.default.removeObserver(token) }
             let current = device.activeFormat
             func size(_ d: CMVideoDimensions) -> [Int32] { [d.width, d.height] }
             let other = try #require(
-                device.formats.first { $0.mediaType == .video && size($0.formatDescription.dimensions) != size(current.formatDescription.dimensions) })
+                device.formats.first {
+                    $0.mediaType == .video
+                        && size($0.formatDescription.dimensions) != size(current.formatDescription.dimensions)
+                })
             try device.lockForConfiguration()
             device.activeFormat = current
             #expect(posted.withLock { $0 }.isEmpty)

@@ -73,7 +73,16 @@ static struct {
     int (*image_handle_get_height)(const struct heif_image_handle *);
     size_t (*image_handle_get_raw_color_profile_size)(const struct heif_image_handle *);
     struct heif_error (*image_handle_get_raw_color_profile)(const struct heif_image_handle *, void *);
+    // Optional (resolved when present): reading auxiliary images other than depth and alpha.
+    int (*image_handle_get_list_of_auxiliary_image_IDs)(const struct heif_image_handle *, int, heif_item_id *, int);
+    struct heif_error (*image_handle_get_auxiliary_image_handle)(const struct heif_image_handle *, heif_item_id,
+                                                                 struct heif_image_handle **);
+    struct heif_error (*image_handle_get_auxiliary_type)(const struct heif_image_handle *, const char **);
+    void (*image_handle_free_auxiliary_types)(const struct heif_image_handle *, const char **);
 } api;
+
+// libheif's filter flags for the auxiliary image list: leave out alpha and depth images.
+enum { LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA = 1 << 1, LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH = 2 << 1 };
 
 static int loaded = 0;  // 1 usable, -1 unusable
 static int decodes = 0;  // 1 when the library loaded and has an HEVC decoder
@@ -121,6 +130,12 @@ static void resolve_all(void *library) {
     RESOLVE(image_handle_get_height, "image_handle_get_height");
     RESOLVE(image_handle_get_raw_color_profile_size, "image_handle_get_raw_color_profile_size");
     RESOLVE(image_handle_get_raw_color_profile, "image_handle_get_raw_color_profile");
+    *(void **)(&api.image_handle_get_list_of_auxiliary_image_IDs) =
+        dlsym(library, "heif_image_handle_get_list_of_auxiliary_image_IDs");
+    *(void **)(&api.image_handle_get_auxiliary_image_handle) =
+        dlsym(library, "heif_image_handle_get_auxiliary_image_handle");
+    *(void **)(&api.image_handle_get_auxiliary_type) = dlsym(library, "heif_image_handle_get_auxiliary_type");
+    *(void **)(&api.image_handle_free_auxiliary_types) = dlsym(library, "heif_image_handle_free_auxiliary_types");
     loaded = 1;
 }
 
@@ -201,6 +216,30 @@ static int fill_plane(struct heif_image *image, int channel, const uint8_t *src,
     return 1;
 }
 
+// Encodes one grey image losslessly (mattes and depth codes are data, not pictures) as a new
+// top-level item, with its XMP.
+static int encode_grey(struct heif_context *ctx, struct heif_encoder *encoder, const cheif_auxiliary_image *a,
+                       char *message, size_t message_capacity) {
+    int code = CHEIF_OK;
+    struct heif_image *image = NULL;
+    struct heif_image_handle *handle = NULL;
+    struct heif_error e;
+    CHECK(api.image_create(a->width, a->height, heif_colorspace_monochrome, heif_chroma_monochrome, &image));
+    CHECK(api.image_add_plane(image, heif_channel_Y, a->width, a->height, 8));
+    if (!fill_plane(image, heif_channel_Y, a->pixels, (size_t)a->width, (size_t)a->width, a->height)) {
+        set_message(message, message_capacity, "libheif gave no writable grey plane");
+        code = CHEIF_ERR_LIBHEIF;
+        goto done;
+    }
+    CHECK(api.encoder_set_lossless(encoder, 1));
+    CHECK(api.context_encode_image(ctx, image, encoder, NULL, &handle));
+    if (a->xmp && a->xmp_length > 0) CHECK(api.context_add_XMP_metadata(ctx, handle, a->xmp, (int)a->xmp_length));
+done:
+    if (handle) api.image_handle_release(handle);
+    if (image) api.image_release(image);
+    return code;
+}
+
 int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_length, char *message,
                  size_t message_capacity) {
     if (!ready()) {
@@ -208,9 +247,17 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
         return CHEIF_ERR_UNAVAILABLE;
     }
     if (!r || !r->rgb || r->width <= 0 || r->height <= 0 || r->row_bytes < (size_t)r->width * 3 || !out ||
-        !out_length || (r->depth && (r->depth_width <= 0 || r->depth_height <= 0))) {
+        !out_length || (r->depth && (r->depth_width <= 0 || r->depth_height <= 0)) || r->auxiliary_count < 0 ||
+        (r->auxiliary_count > 0 && !r->auxiliaries)) {
         set_message(message, message_capacity, "inconsistent encode request");
         return CHEIF_ERR_ARGUMENT;
+    }
+    for (int i = 0; i < r->auxiliary_count; i++) {
+        const cheif_auxiliary_image *a = &r->auxiliaries[i];
+        if (!a->pixels || a->width <= 0 || a->height <= 0) {
+            set_message(message, message_capacity, "inconsistent auxiliary image");
+            return CHEIF_ERR_ARGUMENT;
+        }
     }
     int code = CHEIF_OK;
     struct heif_context *ctx = api.context_alloc();
@@ -257,6 +304,10 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
             CHECK(api.context_add_XMP_metadata(ctx, depth_handle, r->depth_xmp, (int)r->depth_xmp_length));
         }
     }
+    for (int i = 0; i < r->auxiliary_count; i++) {
+        code = encode_grey(ctx, encoder, &r->auxiliaries[i], message, message_capacity);
+        if (code != CHEIF_OK) goto done;
+    }
     struct heif_writer writer = {1, write_to_buffer};
     CHECK(api.context_write(ctx, &writer, &buffer));
     if (buffer.failed) {
@@ -278,6 +329,53 @@ done:
     return code;
 }
 
+// Decodes an image item to packed 8-bit grey and copies the XMP attached to it (if any).
+static int decode_grey(const struct heif_image_handle *handle, uint8_t **pixels, int *width, int *height,
+                       uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
+    int code = CHEIF_OK;
+    struct heif_image *image = NULL;
+    struct heif_error e;
+    CHECK(api.decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL));
+    int w = api.image_get_width(image, heif_channel_Y), h = api.image_get_height(image, heif_channel_Y);
+    int stride = 0;
+    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_Y, &stride);
+    if (!plane || w <= 0 || h <= 0 || stride < w) {
+        set_message(message, message_capacity, "the auxiliary image has no 8-bit grey plane");
+        code = CHEIF_ERR_LIBHEIF;
+        goto done;
+    }
+    uint8_t *copy = malloc((size_t)w * (size_t)h);
+    if (!copy) {
+        set_message(message, message_capacity, "out of memory");
+        code = CHEIF_ERR_MEMORY;
+        goto done;
+    }
+    for (int y = 0; y < h; y++) memcpy(copy + (size_t)y * (size_t)w, plane + (size_t)y * (size_t)stride, (size_t)w);
+    heif_item_id ids[8];
+    int n = api.image_handle_get_list_of_metadata_block_IDs(handle, "mime", ids, 8);
+    for (int i = 0; i < n; i++) {
+        const char *type = api.image_handle_get_metadata_content_type(handle, ids[i]);
+        if (!type || strcmp(type, "application/rdf+xml") != 0) continue;
+        size_t size = api.image_handle_get_metadata_size(handle, ids[i]);
+        uint8_t *packet = malloc(size > 0 ? size : 1);
+        if (!packet) break;
+        e = api.image_handle_get_metadata(handle, ids[i], packet);
+        if (e.code != 0) {
+            free(packet);
+            continue;
+        }
+        *xmp = packet;
+        *xmp_length = size;
+        break;
+    }
+    *pixels = copy;
+    *width = w;
+    *height = h;
+done:
+    if (image) api.image_release(image);
+    return code;
+}
+
 int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int *width, int *height,
                        uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
     if (!ready()) {
@@ -293,7 +391,6 @@ int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int
     int code = CHEIF_OK;
     struct heif_context *ctx = api.context_alloc();
     struct heif_image_handle *primary = NULL, *depth = NULL;
-    struct heif_image *image = NULL;
     struct heif_error e;
     if (!ctx) {
         set_message(message, message_capacity, "out of memory");
@@ -308,44 +405,8 @@ int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int
         goto done;
     }
     CHECK(api.image_handle_get_depth_image_handle(primary, id, &depth));
-    CHECK(api.decode_image(depth, &image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL));
-    int w = api.image_get_width(image, heif_channel_Y), h = api.image_get_height(image, heif_channel_Y);
-    int stride = 0;
-    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_Y, &stride);
-    if (!plane || w <= 0 || h <= 0 || stride < w) {
-        set_message(message, message_capacity, "the depth image has no 8-bit grey plane");
-        code = CHEIF_ERR_LIBHEIF;
-        goto done;
-    }
-    uint8_t *copy = malloc((size_t)w * (size_t)h);
-    if (!copy) {
-        set_message(message, message_capacity, "out of memory");
-        code = CHEIF_ERR_MEMORY;
-        goto done;
-    }
-    for (int y = 0; y < h; y++) memcpy(copy + (size_t)y * (size_t)w, plane + (size_t)y * (size_t)stride, (size_t)w);
-    heif_item_id ids[8];
-    int n = api.image_handle_get_list_of_metadata_block_IDs(depth, "mime", ids, 8);
-    for (int i = 0; i < n; i++) {
-        const char *type = api.image_handle_get_metadata_content_type(depth, ids[i]);
-        if (!type || strcmp(type, "application/rdf+xml") != 0) continue;
-        size_t size = api.image_handle_get_metadata_size(depth, ids[i]);
-        uint8_t *packet = malloc(size > 0 ? size : 1);
-        if (!packet) break;
-        e = api.image_handle_get_metadata(depth, ids[i], packet);
-        if (e.code != 0) {
-            free(packet);
-            continue;
-        }
-        *xmp = packet;
-        *xmp_length = size;
-        break;
-    }
-    *pixels = copy;
-    *width = w;
-    *height = h;
+    code = decode_grey(depth, pixels, width, height, xmp, xmp_length, message, message_capacity);
 done:
-    if (image) api.image_release(image);
     if (depth) api.image_handle_release(depth);
     if (primary) api.image_handle_release(primary);
     api.context_free(ctx);
@@ -439,6 +500,62 @@ done:
         out->rgb = NULL;
     }
     if (image) api.image_release(image);
+    if (primary) api.image_handle_release(primary);
+    api.context_free(ctx);
+    return code;
+}
+
+int cheif_decode_auxiliary(const uint8_t *data, size_t length, const char *type, uint8_t **pixels, int *width,
+                           int *height, uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
+    if (!ready()) {
+        set_message(message, message_capacity, "libheif.so.1 is not available");
+        return CHEIF_ERR_UNAVAILABLE;
+    }
+    if (!api.image_handle_get_list_of_auxiliary_image_IDs || !api.image_handle_get_auxiliary_image_handle ||
+        !api.image_handle_get_auxiliary_type || !api.image_handle_free_auxiliary_types) {
+        set_message(message, message_capacity, "this libheif cannot list auxiliary images");
+        return CHEIF_ERR_UNAVAILABLE;
+    }
+    if (!data || !type || !pixels || !width || !height || !xmp || !xmp_length) {
+        set_message(message, message_capacity, "inconsistent decode request");
+        return CHEIF_ERR_ARGUMENT;
+    }
+    *xmp = NULL;
+    *xmp_length = 0;
+    int code = CHEIF_ERR_NO_DEPTH;
+    struct heif_context *ctx = api.context_alloc();
+    struct heif_image_handle *primary = NULL, *found = NULL;
+    struct heif_error e;
+    if (!ctx) {
+        set_message(message, message_capacity, "out of memory");
+        return CHEIF_ERR_MEMORY;
+    }
+    CHECK(api.context_read_from_memory_without_copy(ctx, data, length, NULL));
+    CHECK(api.context_get_primary_image_handle(ctx, &primary));
+    heif_item_id ids[16];
+    int n = api.image_handle_get_list_of_auxiliary_image_IDs(
+        primary, LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH, ids, 16);
+    for (int i = 0; i < n && !found; i++) {
+        struct heif_image_handle *aux = NULL;
+        CHECK(api.image_handle_get_auxiliary_image_handle(primary, ids[i], &aux));
+        const char *aux_type = NULL;
+        e = api.image_handle_get_auxiliary_type(aux, &aux_type);
+        int matches = e.code == 0 && aux_type && strcmp(aux_type, type) == 0;
+        if (aux_type) api.image_handle_free_auxiliary_types(aux, &aux_type);
+        if (matches) {
+            found = aux;
+        } else {
+            api.image_handle_release(aux);
+        }
+    }
+    if (!found) {
+        set_message(message, message_capacity, "the primary image has no auxiliary image of that type");
+        code = CHEIF_ERR_NO_DEPTH;
+        goto done;
+    }
+    code = decode_grey(found, pixels, width, height, xmp, xmp_length, message, message_capacity);
+done:
+    if (found) api.image_handle_release(found);
     if (primary) api.image_handle_release(primary);
     api.context_free(ctx);
     return code;

@@ -9,11 +9,16 @@ import Sensor
 /// the ISO. The metered scene is assumed to average to mid-grey (the reflected-light meter's
 /// premise), so the metered signal is driven to that fraction of (white − black). In our gain model
 /// signal DN ∝ rate × time × ISO / base ISO, so the rule fixes the product time × ISO. Time grows
-/// first, from the base ISO up to `maximumTime` (a hand-held limit); then ISO rises up to the top
+/// first, from the base ISO up to `maximumTime` (a hand-held limit, which a capture device may
+/// change: its `activeMaxExposureDuration`); then ISO rises up to the top
 /// of `isoRange`; beyond that the picture stays under-exposed, as a phone's would.
 public struct AutoExposure: Sendable, Hashable {
     /// The ISO 12232 mid-grey signal as a fraction of the clipping level: 10/78.
     public static let midGreyFraction = 10.0 / 78.0
+
+    /// The longest exposure time auto-exposure chooses unless told otherwise, seconds: 1/30 s, one
+    /// frame of 30 fps video, short enough to hold a hand-held picture steady (our choice).
+    public static let defaultMaximumTime = 1.0 / 30
 
     /// Signal fraction the metered mean should reach.
     public var target: Double
@@ -27,8 +32,8 @@ public struct AutoExposure: Sendable, Hashable {
     /// An auto-exposure for a sensor. Profiles give only a base ISO, so the range defaults to the
     /// base ISO up to 64× it (six stops of gain, about what phone sensors offer; our choice).
     public init(
-        noise: NoiseParameters, target: Double = AutoExposure.midGreyFraction, maximumTime: Double = 1.0 / 30,
-        minimumTime: Double = 1.0 / 100_000, isoRange: ClosedRange<Double>? = nil
+        noise: NoiseParameters, target: Double = AutoExposure.midGreyFraction,
+        maximumTime: Double = AutoExposure.defaultMaximumTime, minimumTime: Double = 1.0 / 100_000, isoRange: ClosedRange<Double>? = nil
     ) {
         self.target = target
         self.maximumTime = maximumTime

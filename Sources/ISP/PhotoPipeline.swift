@@ -67,6 +67,10 @@ public struct PhotoPipeline: Sendable {
         public var whiteBalance: WhiteBalanceChoice
         /// Share of the light's cast kept, 0…1; nil for the pipeline's choice (`warmth(for:)`).
         public var warmth: Double?
+        /// The longest exposure time auto-exposure may choose, seconds (a capture device's
+        /// `activeMaxExposureDuration`); nil for `AutoExposure.defaultMaximumTime`. A held exposure
+        /// ignores it.
+        public var maximumExposureTime: Double?
         /// Whether the renderer's flash (or torch) lights the exposure.
         public var flash: Bool
         /// The noise seed.
@@ -77,11 +81,12 @@ public struct PhotoPipeline: Sendable {
         /// Settings; the defaults are an ordinary photo's.
         public init(
             outputSpace: BasicDevelop.OutputSpace = .sRGB, exposure: ExposureChoice = .auto(bias: 0),
-            whiteBalance: WhiteBalanceChoice = .auto, warmth: Double? = nil,
+            whiteBalance: WhiteBalanceChoice = .auto, warmth: Double? = nil, maximumExposureTime: Double? = nil,
             flash: Bool = false, seed: UInt64 = 0, threads: Int? = nil
         ) {
             self.outputSpace = outputSpace
             self.exposure = exposure
+            self.maximumExposureTime = maximumExposureTime
             self.whiteBalance = whiteBalance
             self.warmth = warmth
             self.flash = flash
@@ -163,16 +168,19 @@ public struct PhotoPipeline: Sendable {
                 settings, exposure: Exposure(time: time, iso: iso, flash: settings.flash, seed: settings.seed),
                 metered: nil)
         case let .auto(bias):
-            let chosen = meteredExposure(bias: bias, flash: settings.flash, seed: settings.seed)
+            let chosen = meteredExposure(
+                bias: bias, flash: settings.flash, seed: settings.seed, maximumTime: settings.maximumExposureTime)
             return expose(settings, exposure: chosen, metered: chosen)
         }
     }
 
     /// What auto-exposure chooses at the mid-grey target times 2^bias, metered on the metering
-    /// renderer (or the picture's own when there is none).
-    public func meteredExposure(bias: Double, flash: Bool, seed: UInt64) -> Exposure {
+    /// renderer (or the picture's own when there is none), with exposure times up to `maximumTime`
+    /// (nil: `AutoExposure.defaultMaximumTime`).
+    public func meteredExposure(bias: Double, flash: Bool, seed: UInt64, maximumTime: Double? = nil) -> Exposure {
         var ae = AutoExposure(noise: renderer.camera.noise)
         if bias != 0 { ae.target *= pow(2, bias) }
+        if let maximumTime { ae.maximumTime = max(maximumTime, ae.minimumTime) }
         return ae.solve(meteringRenderer: meteringRenderer ?? renderer, flash: flash, seed: seed)
     }
 

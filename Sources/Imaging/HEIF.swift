@@ -10,19 +10,63 @@ public enum HEIF {
     /// the `auxid:2` SEI semantics of ISO/IEC 23008-2 Annex F).
     public static let depthAuxiliaryType = "urn:mpeg:hevc:2015:auxid:2"
 
+    /// A grey image stored beside the primary one as its auxiliary image of a type (ISO/IEC
+    /// 23008-12 §6.6.2.1): a matte, for example.
+    public struct AuxiliaryImage: Sendable {
+        /// 8-bit grey pixels, stored losslessly.
+        public var pixels: PixelPlane<UInt8>
+        /// The auxiliary type, a URN written in the image's `auxC` property.
+        public var type: String
+        /// An XMP packet attached to the image, if any.
+        public var xmp: [UInt8]?
+
+        public init(pixels: PixelPlane<UInt8>, type: String, xmp: [UInt8]? = nil) {
+            self.pixels = pixels
+            self.type = type
+            self.xmp = xmp
+        }
+    }
+
     /// Encodes RGB (3 channels) at libheif `quality` 0…100 with its ICC profile and Exif TIFF
     /// structure; with `depth`, an 8-bit grey depth image (stored losslessly) becomes an auxiliary
-    /// depth image of the primary one, carrying `depthXMP`.
+    /// depth image of the primary one, carrying `depthXMP`; each of `auxiliaries` becomes an
+    /// auxiliary image of its own type after it.
     public static func encode(
         _ pixels: PixelPlane<UInt8>, quality: Int, iccProfile: [UInt8]?, exif: [UInt8]?,
-        depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil
+        depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil, auxiliaries: [AuxiliaryImage] = []
     ) throws -> [UInt8] {
         guard pixels.channels == 3 else { throw HEIFError(message: "HEIC colour images are RGB") }
         guard depth.map({ $0.channels == 1 }) ?? true else { throw HEIFError(message: "depth images are grey") }
+        guard auxiliaries.allSatisfy({ $0.pixels.channels == 1 }) else {
+            throw HEIFError(message: "auxiliary images are grey")
+        }
         var message = [CChar](repeating: 0, count: 256)
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
         let depthPacked = depth?.packedElements ?? []
+        // Each auxiliary's pixels and XMP stay allocated until the encoder has read them.
+        let packed = auxiliaries.map { (pixels: $0.pixels.packedElements, xmp: $0.xmp ?? []) }
+        let pointers = packed.map { p -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>?) in
+            let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: max(p.pixels.count, 1))
+            pixels.initialize(from: p.pixels, count: p.pixels.count)
+            var xmp: UnsafeMutablePointer<UInt8>?
+            if !p.xmp.isEmpty {
+                xmp = UnsafeMutablePointer<UInt8>.allocate(capacity: p.xmp.count)
+                xmp?.initialize(from: p.xmp, count: p.xmp.count)
+            }
+            return (pixels, xmp)
+        }
+        defer {
+            for (pixels, xmp) in pointers {
+                pixels.deallocate()
+                xmp?.deallocate()
+            }
+        }
+        let descriptors = zip(auxiliaries, zip(packed, pointers)).map { aux, stored in
+            cheif_auxiliary_image(
+                pixels: stored.1.0, width: Int32(aux.pixels.width), height: Int32(aux.pixels.height),
+                xmp: stored.1.1, xmp_length: stored.0.xmp.count)
+        }
         let status = pixels.withUnsafeBufferPointer { rgb in
             (iccProfile ?? []).withUnsafeBufferPointer { icc in
                 (exif ?? []).withUnsafeBufferPointer { exif in
@@ -35,9 +79,14 @@ public enum HEIF {
                                 exif: exif.count > 0 ? exif.baseAddress : nil, exif_length: exif.count,
                                 depth: depth == nil ? nil : d.baseAddress, depth_width: Int32(depth?.width ?? 0),
                                 depth_height: Int32(depth?.height ?? 0),
-                                depth_xmp: xmp.count > 0 ? xmp.baseAddress : nil, depth_xmp_length: xmp.count)
-                            return message.withUnsafeMutableBufferPointer { text in
-                                cheif_encode(&request, &out, &length, text.baseAddress, text.count)
+                                depth_xmp: xmp.count > 0 ? xmp.baseAddress : nil, depth_xmp_length: xmp.count,
+                                auxiliaries: nil, auxiliary_count: 0)
+                            return descriptors.withUnsafeBufferPointer { aux in
+                                request.auxiliaries = aux.count > 0 ? aux.baseAddress : nil
+                                request.auxiliary_count = Int32(aux.count)
+                                return message.withUnsafeMutableBufferPointer { text in
+                                    cheif_encode(&request, &out, &length, text.baseAddress, text.count)
+                                }
                             }
                         }
                     }
@@ -47,9 +96,41 @@ public enum HEIF {
         guard status == Int32(CHEIF_OK), let out else { throw HEIFError(message: CStringBuffer.text(message)) }
         defer { cheif_free(out) }
         let file = Array(UnsafeBufferPointer(start: out, count: length))
-        guard depth != nil else { return file }
-        // libheif 1.15 writes the depth as a second top-level image; make it the primary's depth.
-        return try HEIFAuxiliaryLink.linkSecondImage(in: file, auxiliaryType: depthAuxiliaryType)
+        let types = (depth == nil ? [] : [depthAuxiliaryType]) + auxiliaries.map(\.type)
+        guard !types.isEmpty else { return file }
+        // libheif 1.15 writes the depth and the other grey images as top-level images; make them the
+        // primary's auxiliary images.
+        return try HEIFAuxiliaryLink.linkImages(in: file, auxiliaryTypes: types)
+    }
+
+    /// The primary image's auxiliary image of `type` (its `auxC` URN) as 8-bit grey and the XMP
+    /// attached to it; nil when the file has no such image.
+    public static func auxiliaryImage(
+        in file: [UInt8], type: String
+    ) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
+        var message = [CChar](repeating: 0, count: 256)
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var xmp: UnsafeMutablePointer<UInt8>?
+        var xmpLength = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let status = file.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                cheif_decode_auxiliary(
+                    data.baseAddress, data.count, type, &pixels, &width, &height, &xmp, &xmpLength, text.baseAddress,
+                    text.count)
+            }
+        }
+        defer {
+            cheif_free(pixels)
+            cheif_free(xmp)
+        }
+        if status == Int32(CHEIF_ERR_NO_DEPTH) { return nil }
+        guard status == Int32(CHEIF_OK), let pixels else { throw HEIFError(message: CStringBuffer.text(message)) }
+        let plane = PixelPlane(
+            width: Int(width), height: Int(height),
+            elements: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height)))
+        return (plane, xmp.map { Array(UnsafeBufferPointer(start: $0, count: xmpLength)) })
     }
 
     /// Whether libheif loads and can decode HEVC.

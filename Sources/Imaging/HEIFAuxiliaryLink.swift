@@ -15,23 +15,45 @@ enum HEIFAuxiliaryLink {
     }
 
     static func linkSecondImage(in file: [UInt8], auxiliaryType: String) throws -> [UInt8] {
+        try linkImages(in: file, auxiliaryTypes: [auxiliaryType])
+    }
+
+    /// Makes every image item after the primary one, in the order written, an auxiliary image of the
+    /// primary with the auxiliary type at the same place in `auxiliaryTypes`.
+    static func linkImages(in file: [UInt8], auxiliaryTypes: [String]) throws -> [UInt8] {
+        let items = try secondaryImageItems(in: file)
+        guard items.count == auxiliaryTypes.count else {
+            throw HEIFError(message: "\(items.count) secondary images for \(auxiliaryTypes.count) auxiliary types")
+        }
+        var out = file
+        for (item, type) in zip(items, auxiliaryTypes) { out = try link(in: out, item: item, auxiliaryType: type) }
+        return out
+    }
+
+    /// The `meta` box and its children.
+    private static func metaBoxes(_ file: [UInt8]) throws -> (meta: Box, children: [Box]) {
         guard let meta = boxes(file, 0..<file.count).first(where: { $0.type == "meta" }) else {
             throw HEIFError(message: "no meta box")
         }
-        let metaChildren = boxes(file, (meta.payloadStart + 4)..<meta.end)
-        func child(_ type: String) throws -> Box {
-            guard let box = metaChildren.first(where: { $0.type == type }) else {
-                throw HEIFError(message: "meta has no \(type) box")
-            }
-            return box
+        return (meta, boxes(file, (meta.payloadStart + 4)..<meta.end))
+    }
+
+    /// The primary item's ID (`pitm`).
+    private static func primaryItem(_ file: [UInt8], _ children: [Box]) throws -> UInt32 {
+        guard let pitm = children.first(where: { $0.type == "pitm" }) else {
+            throw HEIFError(message: "meta has no pitm box")
         }
-        let pitm = try child("pitm")
-        let primary = file[pitm.payloadStart] == 0
+        return file[pitm.payloadStart] == 0
             ? UInt32(read(file, pitm.payloadStart + 4, 2)) : UInt32(read(file, pitm.payloadStart + 4, 4))
-        // The auxiliary item: the last image item that is not the primary one.
-        let iinf = try child("iinf")
+    }
+
+    /// The `infe` entries of the HEVC image items (ID and box), in the order `iinf` lists them.
+    private static func imageItems(_ file: [UInt8], _ children: [Box]) throws -> [(id: UInt32, infe: Box)] {
+        guard let iinf = children.first(where: { $0.type == "iinf" }) else {
+            throw HEIFError(message: "meta has no iinf box")
+        }
         let entriesAt = iinf.payloadStart + (file[iinf.payloadStart] == 0 ? 6 : 8)
-        var auxiliary: (id: UInt32, infe: Box)?
+        var items: [(id: UInt32, infe: Box)] = []
         for infe in boxes(file, entriesAt..<iinf.end) where infe.type == "infe" {
             let version = file[infe.payloadStart]
             guard version >= 2 else { continue }
@@ -39,9 +61,26 @@ enum HEIFAuxiliaryLink {
             let id = UInt32(read(file, infe.payloadStart + 4, idSize))
             let typeAt = infe.payloadStart + 4 + idSize + 2
             let type = String(decoding: file[typeAt..<typeAt + 4], as: UTF8.self)
-            if type == "hvc1", id != primary { auxiliary = (id, infe) }
+            if type == "hvc1" { items.append((id, infe)) }
         }
-        guard let (auxID, auxInfe) = auxiliary else { throw HEIFError(message: "no second image item") }
+        return items
+    }
+
+    /// The image items other than the primary one, in the order written.
+    private static func secondaryImageItems(in file: [UInt8]) throws -> [UInt32] {
+        let (_, children) = try metaBoxes(file)
+        let primary = try primaryItem(file, children)
+        return try imageItems(file, children).map(\.id).filter { $0 != primary }
+    }
+
+    /// Makes `item` an auxiliary image of the primary item of type `auxiliaryType`.
+    private static func link(in file: [UInt8], item: UInt32, auxiliaryType: String) throws -> [UInt8] {
+        let (meta, metaChildren) = try metaBoxes(file)
+        let primary = try primaryItem(file, metaChildren)
+        guard let auxInfe = try imageItems(file, metaChildren).first(where: { $0.id == item })?.infe else {
+            throw HEIFError(message: "no image item \(item)")
+        }
+        let auxID = item
 
         var edited: [[UInt8]] = []
         var hasIref = false

@@ -15,15 +15,22 @@ extension AVDepthData {
     public convenience init(fromFileData data: Data) throws {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xFF, 0xD8]) {
-            guard let second = MultiPictureFormat.images(in: bytes)?.first else {
+            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+            func xmpSegment(_ image: ArraySlice<UInt8>) -> JPEG.Segment? {
+                JPEG.applicationSegments(image)?.first(where: { $0.data.starts(with: xmpHeader) })
+            }
+            // Mattes may follow as further MPF images; the depth image is the one whose XMP is depth's.
+            let others = MultiPictureFormat.images(in: bytes) ?? []
+            let namespace = Array(DepthImageCoding.namespace.utf8)
+            let depthImage = others.first { xmpSegment($0)?.data.firstRange(of: namespace) != nil }
+            guard let second = depthImage ?? others.first else {
                 throw DepthDataError.malformed("the JPEG holds no embedded depth (no second MPF image)")
             }
             let image: PixelPlane<UInt8>
             do { image = try JPEG.decodeGrey(Array(second)) } catch {
                 throw DepthDataError.malformed("the MPF depth image does not decode: \(error)")
             }
-            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-            guard let xmp = JPEG.applicationSegments(second)?.first(where: { $0.data.starts(with: xmpHeader) }) else {
+            guard let xmp = xmpSegment(second) else {
                 throw DepthDataError.malformed("the MPF depth image has no XMP")
             }
             try self.init(

@@ -31,11 +31,13 @@ extension AVCaptureDevice {
             if let newValue, !activeFormat.supportedDepthDataFormats.contains(where: { $0 === newValue }) {
                 Violation.unsupportedDepthDataFormat().raise()  // spec §2.5 [D]
             }
+            let before = activeDepthDataFormat
             depthState.lock.withLock {
                 depthState.format = newValue
                 depthState.minFrameDuration = .invalid  // spec §2.5 [D]: resets with the depth format
             }
             observers.didChange(\AVCaptureDevice.activeDepthDataFormat)
+            if activeDepthDataFormat !== before { postPortFormatDescriptionChange(.depthData) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ISP
 
 extension AVCaptureDevice {
     /// How the exposure is chosen (Apple's raw values).
@@ -107,6 +108,50 @@ extension AVCaptureDevice {
         }
         observers.didChange(\AVCaptureDevice.exposureMode)
         SettingCompletion.deliver(handler)
+    }
+
+    /// The longest exposure time auto-exposure chooses, for photos and streamed frames alike. By
+    /// default it is tuned to the active format: auto-exposure's hand-held limit of 1/30 s
+    /// (`AutoExposure.defaultMaximumTime`), or the format's `maxExposureDuration` when that is
+    /// shorter (our choice of default [I]). A value within the active format's
+    /// [`minExposureDuration`, `maxExposureDuration`] overrides it: a dim scene then gets a longer
+    /// exposure at a lower ISO, or a shorter one at a higher ISO. `.invalid` restores the default,
+    /// and a change of `activeFormat` or of the session's preset resets it (spec §2.4 [D]). Lock
+    /// required (`NSGenericException`); out of range raises `NSRangeException` (spec §2.4 [D]).
+    /// The custom and locked modes hold their own exposure whatever it says. KVO.
+    public var activeMaxExposureDuration: CMTime {
+        get { controls.value.maxExposureDuration ?? defaultMaxExposureDuration }
+        set {
+            let selector = "setActiveMaxExposureDuration:"
+            guard isLockedForConfiguration else { Violation.deviceNotLocked(selector).raise() }  // spec §2.4 [D]
+            if newValue.isValid {
+                let format = activeFormat
+                let (minT, maxT) = (format.minExposureDuration.seconds, format.maxExposureDuration.seconds)
+                let seconds = newValue.seconds
+                // spec §2.4 [D]: within the active format's exposure range (the tolerance lets the
+                // range's own end points, rounded to CMTime, through).
+                guard seconds >= minT * (1 - 1e-6), seconds <= maxT * (1 + 1e-6) else {
+                    Violation.maxExposureDurationOutOfRange(
+                        String(format: "%g s", seconds), range: String(format: "[%g s, %g s]", minT, maxT)
+                    ).raise()
+                }
+            }
+            controls.update { $0.maxExposureDuration = newValue.isValid ? newValue : nil }
+            observers.didChange(\AVCaptureDevice.activeMaxExposureDuration)
+        }
+    }
+
+    /// The active format's default longest auto-exposure time (see `activeMaxExposureDuration`).
+    var defaultMaxExposureDuration: CMTime {
+        let format = activeFormat
+        let seconds = min(AutoExposure.defaultMaximumTime, format.maxExposureDuration.seconds)
+        return CMTime(seconds: max(seconds, format.minExposureDuration.seconds), preferredTimescale: 1_000_000_000)
+    }
+
+    /// Forgets the client's `activeMaxExposureDuration` when the format or preset changes (spec §2.4 [D]).
+    func resetMaxExposureDuration() {
+        controls.update { $0.maxExposureDuration = nil }
+        observers.didChange(\AVCaptureDevice.activeMaxExposureDuration)
     }
 
     /// Whether `exposurePointOfInterest` may be set: every emulated camera meters at a point.

@@ -22,6 +22,8 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     let depthState = DeviceDepthState()
     /// Focus, exposure target, torch, white balance, zoom ramp and subject-area settings.
     let controls = DeviceControls()
+    /// The inputs made for this device, whose ports are told when its formats change.
+    let deviceInputs = WeakObjects<AVCaptureDeviceInput>()
     /// The 3A loop of the frames streamed now (`StreamAdaptation`); nil while nothing streams.
     let adaptation = Locked<StreamAdaptation?>(nil)
 
@@ -132,8 +134,10 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     }
 
     /// Changes the format on behalf of the session (preset selection) or the client; resets
-    /// the frame durations (spec §2.4 [D]) and narrows the colour space to what the format supports.
+    /// the frame durations and the longest auto-exposure time (spec §2.4 [D]) and narrows the
+    /// colour space to what the format supports.
     func setActiveFormatInternally(_ format: Format) {
+        let depthBefore = activeDepthDataFormat
         let changed = lock.withLock { () -> Bool in
             let changed = inner.activeFormat !== format
             inner.activeFormat = format
@@ -143,9 +147,12 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
             if !format.supportedColorSpaces.contains(inner.colorSpace) { inner.colorSpace = .sRGB }
             return changed
         }
+        resetMaxExposureDuration()  // spec §2.4 [D]: on a new format or preset, even the same format
         if changed {
             resetDepthConfiguration()  // spec §2.5 [D]: the depth choice follows the format
             observers.didChange(\AVCaptureDevice.activeFormat)
+            postPortFormatDescriptionChange(.video)
+            if activeDepthDataFormat !== depthBefore { postPortFormatDescriptionChange(.depthData) }
         }
     }
 

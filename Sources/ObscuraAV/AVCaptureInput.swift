@@ -29,6 +29,22 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
             }
         }
 
+        /// Posted when a port's `formatDescription` changes, with the port as the object: for a video
+        /// port when the device's `activeFormat` changes, for a depth port when the depth format in
+        /// use changes (by the client's choice or with the active format) (spec §2.4 [D]).
+        public static let formatDescriptionDidChangeNotification = NSNotification.Name(
+            "AVCaptureInputPortFormatDescriptionDidChangeNotification")
+
+        /// The clock the port's media is timed by: the timeline of the session the input belongs
+        /// to, on which every sample buffer's presentation time stamp lies, so `clock.time` is never
+        /// behind a buffer already delivered. It reads where the session has got to: with a manual
+        /// clock it stands still between runs. Nil while the input is in no session, as there is no
+        /// timeline to read (spec §18.6 [I]; Apple notes the clock may not be the device's own).
+        open var clock: CMClock? {
+            guard let session = input.session else { return nil }
+            return session.clock
+        }
+
         /// The type of the device the port's data comes from; nil for an input without a device.
         open var sourceDeviceType: AVCaptureDevice.DeviceType? { device?.deviceType }
 
@@ -58,6 +74,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
         }
         self.device = device
         super.init()
+        device.deviceInputs.add(self)
         if device.hasMediaType(.audio) {
             ports = [Port(mediaType: .audio, input: self)]
         } else {
@@ -68,4 +85,17 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     }
 
     open override var description: String { "<AVCaptureDeviceInput: \(device.localizedName)>" }
+}
+
+extension AVCaptureDevice {
+    /// Tells the ports of this device's inputs that carry `mediaType` that their format description
+    /// has changed (`AVCaptureInput.Port.formatDescriptionDidChangeNotification`).
+    func postPortFormatDescriptionChange(_ mediaType: AVMediaType) {
+        for input in deviceInputs.all {
+            for port in input.ports where port.mediaType == mediaType {
+                NotificationCenter.default.post(
+                    name: AVCaptureInput.Port.formatDescriptionDidChangeNotification, object: port)
+            }
+        }
+    }
 }

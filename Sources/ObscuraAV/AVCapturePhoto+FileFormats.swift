@@ -52,28 +52,55 @@ extension AVCapturePhoto {
         return extras.depth?.map
     }
 
-    /// JPEG with Exif (APP1) and ICC (APP2); with depth, an MPF index and the depth as the second
-    /// image, grey, at libjpeg quality 100, its XMP in its own APP1.
+    /// The mattes to embed: the portrait effects matte when `embedsPortraitEffectsMatteInPhoto`, and
+    /// the semantic segmentation mattes asked for when `embedsSemanticSegmentationMattesInPhoto`, in
+    /// the settings' order; only those the photo has (a person in view).
+    private var embeddedMattes: [MatteFileCoding.Embedded] {
+        guard !isRawPhoto, let mattes = extras.mattes else { return [] }
+        var out: [MatteFileCoding.Embedded] = []
+        if extras.embedsPortraitMatte, let plane = mattes.portraitPlane {
+            out.append(.init(plane: plane, auxiliaryDataType: kCGImageAuxiliaryDataTypePortraitEffectsMatte))
+        }
+        if extras.embedsSemanticMattes {
+            for type in mattes.semanticTypes {
+                guard let plane = mattes.semanticPlane(type), let auxiliary = type.auxiliaryDataType else { continue }
+                out.append(.init(plane: plane, auxiliaryDataType: auxiliary))
+            }
+        }
+        return out
+    }
+
+    /// JPEG with Exif (APP1) and ICC (APP2); with depth or mattes, an MPF index and each as a further
+    /// image, grey, at libjpeg quality 100, its XMP in its own APP1: the depth first, then the mattes
+    /// (`MatteFileCoding`).
     func jpegFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
         let q = Int((quality * 100).rounded())
         var segments = [JPEG.Segment(marker: 0xE1, data: exif(r).app1)]
-        guard let depth = embeddedDepth else {
+        var others: [[UInt8]] = []
+        if let depth = embeddedDepth {
+            let (image, xmp) = DepthImageCoding.encode(depth)
+            let xmpSegment = JPEG.Segment(marker: 0xE1, data: Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp)
+            guard let second = try? JPEG.encode(image, quality: 100, segments: [xmpSegment]) else { return nil }
+            others.append(second)
+        }
+        guard let matteImages = MatteFileCoding.jpegImages(embeddedMattes) else { return nil }
+        others += matteImages
+        guard !others.isEmpty else {
             return (try? JPEG.encode(r.pixels, quality: q, segments: segments, iccProfile: iccProfile(r))).map {
                 Data($0)
             }
         }
-        segments.append(JPEG.Segment(marker: 0xE2, data: MultiPictureFormat.placeholderIndex(imageCount: 2)))
-        let (image, xmp) = DepthImageCoding.encode(depth)
-        let xmpSegment = JPEG.Segment(marker: 0xE1, data: Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp)
+        segments.append(
+            JPEG.Segment(marker: 0xE2, data: MultiPictureFormat.placeholderIndex(imageCount: 1 + others.count)))
         guard let first = try? JPEG.encode(r.pixels, quality: q, segments: segments, iccProfile: iccProfile(r)),
-            let second = try? JPEG.encode(image, quality: 100, segments: [xmpSegment]),
-            let file = MultiPictureFormat.join(first: first, others: [second])
+            let file = MultiPictureFormat.join(first: first, others: others)
         else { return nil }
         return Data(file)
     }
 
     /// HEIC: HEVC through libheif with Exif and ICC; with depth, a losslessly coded auxiliary
-    /// depth image carrying its XMP.
+    /// depth image carrying its XMP; with mattes, a losslessly coded auxiliary image each, of Apple's
+    /// auxiliary type for the matte (`MatteFileCoding`).
     ///
     /// `AVVideoQualityKey` q becomes libheif's quality 50·q (spec §5 [I]). libheif's scale is x265's
     /// rate factor turned around, and it is steep: a 12 MP iPhone 15 Pro photo of the default scene is
@@ -84,7 +111,7 @@ extension AVCapturePhoto {
         let depth = embeddedDepth.map(DepthImageCoding.encode)
         let file = try? HEIF.encode(
             r.pixels, quality: Int((quality * 50).rounded()), iccProfile: iccProfile(r), exif: exif(r).tiff,
-            depth: depth?.image, depthXMP: depth?.xmp)
+            depth: depth?.image, depthXMP: depth?.xmp, auxiliaries: MatteFileCoding.heifAuxiliaries(embeddedMattes))
         return file.map { Data($0) }
     }
 }

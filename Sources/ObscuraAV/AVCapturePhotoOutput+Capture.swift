@@ -75,6 +75,7 @@ extension AVCapturePhotoOutput {
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
         let hasRaw = settings.rawPhotoPixelFormatType != 0
         let zoom = Double(device.videoZoomFactor)
+        let maximumExposure = device.activeMaxExposureDuration.seconds
         func request(flash: Bool) -> PhotoRenderRequest {
             var made = PhotoRenderRequest(
                 profile: device.deviceProfile, camera: device.camera, scene: Emulation.shared.currentScene,
@@ -87,6 +88,7 @@ extension AVCapturePhotoOutput {
             made.zoom = zoom
             made.keepsMosaic = hasRaw
             made.readout = device.activeFormat.readout
+            made.maximumExposureDuration = maximumExposure
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {
@@ -200,6 +202,7 @@ extension AVCapturePhotoOutput {
         request.visibleFraction = fraction
         request.keepsMosaic = main.keepsMosaic
         request.readout = main.readout
+        request.maximumExposureDuration = main.maximumExposureDuration
         var memberExtras = extras
         memberExtras.visibleFraction = fraction
         // The calibration refers to the part of the sensor the photo shows (spec §10 [I]).

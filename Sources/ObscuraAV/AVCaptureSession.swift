@@ -44,9 +44,17 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     let previewLayers = WeakObjects<AVCaptureVideoPreviewLayer>()
     let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// The session's timeline as a clock, which its inputs' ports hand out (`AVCaptureInput.Port.clock`).
+    let clock: CMClock
+    private let clockSource: WeakObjects<AVCaptureSession>
 
     public override init() {
+        // The clock holds the session weakly: a port's clock kept by a client must not keep it alive.
+        let source = WeakObjects<AVCaptureSession>()
+        clockSource = source
+        clock = CMClock { source.all.first.map { StreamEngine.shared.clockTime(of: $0) } ?? .invalid }
         super.init()
+        clockSource.add(self)
         queue.setSpecific(key: AVCaptureSession.queueKey, value: ObjectIdentifier(self))
     }
 

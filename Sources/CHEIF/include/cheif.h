@@ -26,6 +26,13 @@ enum {
 /// 1 when libheif loads and can encode HEVC; the answer is computed once.
 int cheif_hevc_available(void);
 
+/// One more grey image written after the colour image (a depth image or a matte), encoded losslessly.
+typedef struct cheif_auxiliary_image {
+    const uint8_t *pixels;    ///< 8-bit grey, rows packed.
+    int width, height;
+    const uint8_t *xmp;       ///< XMP packet attached to the image (may be NULL).
+    size_t xmp_length;
+} cheif_auxiliary_image;
 /// What one HEIC file holds.
 typedef struct cheif_encode_request {
     const uint8_t *rgb;       ///< 8-bit interleaved RGB.
@@ -40,10 +47,13 @@ typedef struct cheif_encode_request {
     int depth_width, depth_height;
     const uint8_t *depth_xmp; ///< XMP packet attached to the depth image (may be NULL).
     size_t depth_xmp_length;
+    const cheif_auxiliary_image *auxiliaries; ///< Further grey images after the depth image (may be NULL).
+    int auxiliary_count;
 } cheif_encode_request;
 
 /// Encodes the request as HEIF with HEVC images: the colour image first (the primary item), then
-/// the depth image as a second, top-level item. On success `*out` is malloc'd (free with cheif_free).
+/// the depth image and the further grey images as top-level items, in that order. On success `*out`
+/// is malloc'd (free with cheif_free).
 int cheif_encode(const cheif_encode_request *request, uint8_t **out, size_t *out_length, char *message,
                  size_t message_capacity);
 
@@ -70,6 +80,11 @@ typedef struct cheif_decoded_image {
 int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixels, cheif_decoded_image *out,
                          char *message, size_t message_capacity);
 
+/// Decodes the primary image's auxiliary image whose auxiliary type (its `auxC` URN) is `type` to 8-bit
+/// grey, with the XMP attached to it (if any); CHEIF_ERR_NO_DEPTH when there is no such image.
+/// Buffers are malloc'd; free them with cheif_free.
+int cheif_decode_auxiliary(const uint8_t *data, size_t length, const char *type, uint8_t **pixels, int *width,
+                           int *height, uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity);
 void cheif_free(void *pointer);
 
 #ifdef __cplusplus

@@ -20,7 +20,7 @@ package enum DepthImageCoding {
     static let holeCode: UInt8 = 0
     static let firstCode: UInt8 = 16
     static let holeThreshold: UInt8 = 8
-    static let namespace = "urn:obscura:depth:1.0"
+    package static let namespace = "urn:obscura:depth:1.0"
 
     /// The grey image and its XMP packet.
     static func encode(_ map: DepthMap) -> (image: PixelPlane<UInt8>, xmp: [UInt8]) {

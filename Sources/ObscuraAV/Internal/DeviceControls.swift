@@ -16,6 +16,8 @@ final class DeviceControls: @unchecked Sendable {
         var autoFocusRangeRestriction = AVCaptureDevice.AutoFocusRangeRestriction.none
         var exposurePointOfInterest = CGPoint(x: 0.5, y: 0.5)
         var exposureTargetBias: Float = 0
+        /// The client's `activeMaxExposureDuration`; nil for the active format's default.
+        var maxExposureDuration: CMTime?
         var torchMode = AVCaptureDevice.TorchMode.off
         /// The deprecated device-level flash mode, read by `AVCaptureStillImageOutput` only.
         var flashMode = AVCaptureDevice.FlashMode.off

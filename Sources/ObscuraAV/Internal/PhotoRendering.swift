@@ -40,6 +40,9 @@ struct PhotoRenderRequest: Sendable {
     var torchLevel: Double = 0
     /// How the active format reads the sensor, which sets the photo's noise; nil for a full readout.
     var readout: FormatReadout? = nil
+    /// The longest exposure auto-exposure may choose, seconds: the device's
+    /// `activeMaxExposureDuration`; nil for auto-exposure's default. A fixed exposure ignores it.
+    var maximumExposureDuration: Double? = nil
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.

@@ -66,7 +66,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let photo = pipeline.run(
             .init(
                 outputSpace: encoding == .sRGB ? .sRGB : .displayP3, exposure: exposure, whiteBalance: .auto,
-                flash: request.lit, seed: request.seed))
+                maximumExposureTime: request.maximumExposureDuration, flash: request.lit, seed: request.seed))
         return RenderedPhoto(
             pixels: Self.blackingOut(photo.pixels, keeping: request.visibleFraction),
             encoding: encoding, exposureDurationSeconds: photo.exposure.time,

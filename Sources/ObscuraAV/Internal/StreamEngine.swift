@@ -46,6 +46,9 @@ final class StreamEngine: @unchecked Sendable {
 
     func register(_ session: AVCaptureSession) { _ = stream(for: session) }
 
+    /// The session's clock now: the time its timeline has reached (`SessionStream.clockTime`).
+    func clockTime(of session: AVCaptureSession) -> CMTime { stream(for: session).clockTime }
+
     /// Called by `startRunning()` (and the end of an interruption) once the session runs: starts the
     /// session's driver unless the world's clock is manual.
     func sessionDidStart(_ session: AVCaptureSession) {
@@ -108,7 +111,25 @@ final class SessionStream: @unchecked Sendable {
     private var delivered = 0.0
     private let deliveredLock = NSLock()
 
+    /// How far the session's timeline has come, for its clock (`AVCaptureInput.Port.clock`): never
+    /// behind the presentation time of a frame already emitted, so a buffer's time stamp is never in
+    /// the clock's future. Behind its own lock, since a delegate may read the clock while a manual
+    /// run holds `emission`.
+    private var clockReached = CMTime.zero
+    private let reachedLock = NSLock()
+
     init(session: AVCaptureSession) { self.session = session }
+
+    /// The session clock's time now.
+    var clockTime: CMTime { reachedLock.withLock { clockReached } }
+
+    /// Moves the session clock forward to `time` (never back).
+    private func reach(_ time: CMTime) {
+        reachedLock.withLock { if time > clockReached { clockReached = time } }
+    }
+
+    /// Moves the session clock to the stream time reached, in seconds.
+    private func reach(seconds: Double) { reach(CMTime(seconds: seconds, preferredTimescale: 1_000_000_000)) }
 
     var hasDriver: Bool { driverLock.withLock { driver != nil } }
 
@@ -246,6 +267,7 @@ final class SessionStream: @unchecked Sendable {
             realtime: realtime)
         nextFrame += 1
         elapsed = frameTime(nextFrame).seconds
+        reach(frameTime(nextFrame))
     }
 
     /// A manual advance: every frame with t_k before the new end of stream time.
@@ -272,6 +294,7 @@ final class SessionStream: @unchecked Sendable {
             if !realtime { waitForCallbacks() }
         }
         elapsed = end
+        reach(seconds: end)
     }
 
     /// The presentation time of frame `k` under the current frame duration.
@@ -282,6 +305,7 @@ final class SessionStream: @unchecked Sendable {
     private func emitFrame(
         _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice?, duration: CMTime, realtime: Bool
     ) {
+        reach(time)  // the frame exists before anyone is told of it
         let scene = Emulation.shared.scene
         let outputs = session.outputs
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []

@@ -16,6 +16,9 @@ struct StreamLook: Hashable, Sendable {
     var torchLevel: Double = 0
     /// `exposureTargetBias` in EV: the auto-exposure target is multiplied by 2^bias.
     var exposureBias: Double = 0
+    /// The longest exposure auto-exposure may choose, seconds (`activeMaxExposureDuration`); nil for
+    /// auto-exposure's default.
+    var maximumExposure: Double?
     /// A held exposure (custom or locked mode); nil meters every picture.
     var fixedExposure: PhotoRenderRequest.FixedExposure?
     /// Locked device white-balance gains (red, green, blue); nil balances by auto white balance,
@@ -37,6 +40,7 @@ struct StreamLook: Hashable, Sendable {
     /// The look's part of a cache key.
     var key: String {
         var parts = ["z\(zoom)", "t\(torchLevel)", "b\(exposureBias)"]
+        if let m = maximumExposure { parts.append("m\(m)") }
         if let e = fixedExposure { parts.append("e\(e.duration)@\(e.iso)") }
         if let g = whiteBalanceGains { parts.append("w\(g.x),\(g.y),\(g.z)") }
         if let e = adaptingExposure { parts.append("ae\(e.duration)@\(e.iso)") }
@@ -96,7 +100,8 @@ struct LookedFrame {
         let pipeline = PhotoPipeline(renderer: renderer, meteringRenderer: nil, flashHardware: device.profile.flash)
         let torchOn = flash != nil
         let seed: UInt64 = 1
-        let metered = pipeline.meteredExposure(bias: look.exposureBias, flash: torchOn, seed: seed)
+        let metered = pipeline.meteredExposure(
+            bias: look.exposureBias, flash: torchOn, seed: seed, maximumTime: look.maximumExposure)
         let held = look.fixedExposure ?? look.adaptingExposure
         let exposure = held.map { Exposure(time: $0.duration, iso: $0.iso, flash: torchOn, seed: seed) } ?? metered
         // Locked gains make the camera neutral 1/gains; otherwise the photos' auto white balance, so a

@@ -71,6 +71,16 @@ extension Violation {
             CaptureRule("§2.4", .inferred, "each white-balance gain lies in [1, maxWhiteBalanceGain]"))
     }
 
+    /// An `activeMaxExposureDuration` outside the active format's exposure range (spec §2.4 [D]; text [I]).
+    static func maxExposureDurationOutOfRange(_ value: String, range: String) -> Violation {
+        Violation(
+            name: .rangeException, method: "-[AVCaptureDevice setActiveMaxExposureDuration:]",
+            message: "The passed activeMaxExposureDuration \(value) is out of range \(range). Use -activeFormat",
+            rule: CaptureRule(
+                "§2.4", .documented,
+                "activeMaxExposureDuration lies in the active format's [minExposureDuration, maxExposureDuration]"))
+    }
+
     /// A custom exposure duration or ISO outside the active format's range (spec §2.4 [D]; text [I]).
     static func customExposureOutOfRange(_ what: String, _ value: String, range: String) -> Violation {
         Violation(

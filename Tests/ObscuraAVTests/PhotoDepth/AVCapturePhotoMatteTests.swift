@@ -286,4 +286,94 @@ struct AVCapturePhotoMatteTests {
             #expect(try Self.bytes(replaced.mattingImage).values == Self.bytes(hair.mattingImage).values)
         }
     }
+
+    /// The matte settings asking for a file of `codec`.
+    static func fileSettings(_ output: AVCapturePhotoOutput, _ codec: AVVideoCodecType) -> AVCapturePhotoSettings {
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: codec])
+        settings.isDepthDataDeliveryEnabled = true
+        settings.isPortraitEffectsMatteDeliveryEnabled = true
+        settings.enabledSemanticSegmentationMatteTypes = output.enabledSemanticSegmentationMatteTypes
+        return settings
+    }
+
+    // spec §5 [D]: embedding defaults to true, and an HEIC photo carries the portrait effects matte and
+    // each semantic segmentation matte as auxiliary images of Apple's types beside the depth; HEIC
+    // stores them losslessly, so each reads back byte for byte as the photo delivered it.
+    @Test(.needs(.libheif, .heifInfo)) func heicEmbedsEveryMatteExactly() throws {
+        try onDevice("iphone-15-pro") {
+            try Emulator.shared.use(scene: Self.portraitScene())
+            let rig = try Self.matteRig()
+            defer { rig.session.stopRunning() }
+            try #require(rig.output.availablePhotoCodecTypes.contains(.hevc))
+            let settings = Self.fileSettings(rig.output, .hevc)
+            #expect(settings.embedsPortraitEffectsMatteInPhoto && settings.embedsSemanticSegmentationMattesInPhoto)
+            let photo = try #require(capture(rig, settings).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            let matte = try #require(photo.portraitEffectsMatte)
+            let read = try AVPortraitEffectsMatte(fromFileData: data)
+            #expect(try Self.bytes(read.mattingImage).values == Self.bytes(matte.mattingImage).values)
+            for type in rig.output.enabledSemanticSegmentationMatteTypes {
+                let delivered = try #require(photo.semanticSegmentationMatte(for: type))
+                let stored = try AVSemanticSegmentationMatte(fromFileData: data, matteType: type)
+                #expect(stored.matteType == type)
+                #expect(try Self.bytes(stored.mattingImage).values == Self.bytes(delivered.mattingImage).values)
+            }
+            // The depth is still the primary image's depth image.
+            #expect(CVPixelBufferGetWidth(try AVDepthData(fromFileData: data).depthDataMap) > 0)
+            // libheif's own reader sees the primary image's auxiliary images.
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-matte-\(getpid()).heic")
+            try data.write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let info = String(decoding: try PhotoFileFormatTests.run(.heifInfo, [url.path]).output, as: UTF8.self)
+            #expect(info.contains("depth channel: yes"), "\(info)")
+        }
+    }
+
+    // spec §5 [D]: a JPEG photo carries the mattes as further MPF images after the depth image; JPEG is
+    // lossy even at quality 100, so values come back within a few steps, nearly all exactly.
+    @Test func jpegEmbedsEveryMatteClosely() throws {
+        try onDevice("iphone-15-pro") {
+            try Emulator.shared.use(scene: Self.portraitScene())
+            let rig = try Self.matteRig()
+            defer { rig.session.stopRunning() }
+            let photo = try #require(capture(rig, Self.fileSettings(rig.output, .jpeg)).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            func expectClose(_ a: [UInt8], _ b: [UInt8], _ what: String) {
+                #expect(a.count == b.count, "\(what)")
+                let errors = zip(a, b).map { abs(Int($0) - Int($1)) }
+                let meanError = Double(errors.reduce(0, +)) / Double(max(errors.count, 1))
+                #expect(meanError < 1, "\(what): mean error \(meanError)")
+                #expect((errors.max() ?? 0) <= 32, "\(what): largest error \(errors.max() ?? 0)")
+            }
+            let matte = try #require(photo.portraitEffectsMatte)
+            let read = try AVPortraitEffectsMatte(fromFileData: data)
+            expectClose(try Self.bytes(read.mattingImage).values, try Self.bytes(matte.mattingImage).values, "portrait")
+            for type in rig.output.enabledSemanticSegmentationMatteTypes {
+                let delivered = try #require(photo.semanticSegmentationMatte(for: type))
+                let stored = try AVSemanticSegmentationMatte(fromFileData: data, matteType: type)
+                expectClose(
+                    try Self.bytes(stored.mattingImage).values, try Self.bytes(delivered.mattingImage).values,
+                    type.rawValue)
+            }
+            // The depth image stays readable beside them.
+            #expect(CVPixelBufferGetWidth(try AVDepthData(fromFileData: data).depthDataMap) > 0)
+        }
+    }
+
+    // spec §5 [D]: with embedding turned off the mattes are still delivered, but the file holds none.
+    @Test func mattesNotEmbeddedWhenTurnedOff() throws {
+        try onDevice("iphone-15-pro") {
+            try Emulator.shared.use(scene: Self.portraitScene())
+            let rig = try Self.matteRig()
+            defer { rig.session.stopRunning() }
+            let settings = Self.fileSettings(rig.output, .jpeg)
+            settings.embedsSemanticSegmentationMattesInPhoto = false
+            let photo = try #require(capture(rig, settings).photos.first)
+            #expect(photo.semanticSegmentationMatte(for: .skin) != nil)
+            let data = try #require(photo.fileDataRepresentation())
+            #expect(throws: (any Error).self) { try AVSemanticSegmentationMatte(fromFileData: data, matteType: .skin) }
+            // The portrait effects matte, still asked to be embedded, is there.
+            #expect(try AVPortraitEffectsMatte(fromFileData: data).pixelFormatType == kCVPixelFormatType_OneComponent8)
+        }
+    }
 }

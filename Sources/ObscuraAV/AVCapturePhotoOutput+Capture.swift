@@ -76,6 +76,7 @@ extension AVCapturePhotoOutput {
         let hasRaw = settings.rawPhotoPixelFormatType != 0
         let zoom = Double(device.videoZoomFactor)
         let maximumExposure = device.activeMaxExposureDuration.seconds
+        let bias = Double(device.exposureTargetBias)
         func request(flash: Bool) -> PhotoRenderRequest {
             var made = PhotoRenderRequest(
                 profile: device.deviceProfile, camera: device.camera, scene: Emulation.shared.currentScene,
@@ -89,6 +90,7 @@ extension AVCapturePhotoOutput {
             made.keepsMosaic = hasRaw
             made.readout = device.activeFormat.readout
             made.maximumExposureDuration = maximumExposure
+            made.exposureBias = bias
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {
@@ -203,6 +205,7 @@ extension AVCapturePhotoOutput {
         request.keepsMosaic = main.keepsMosaic
         request.readout = main.readout
         request.maximumExposureDuration = main.maximumExposureDuration
+        request.exposureBias = main.exposureBias
         var memberExtras = extras
         memberExtras.visibleFraction = fraction
         // The calibration refers to the part of the sensor the photo shows (spec §10 [I]).

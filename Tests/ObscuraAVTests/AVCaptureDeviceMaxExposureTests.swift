@@ -133,4 +133,34 @@ import Testing
             #expect(short.iso > base.iso)
         }
     }
+
+    // spec §2.4: the exposure target bias moves auto-exposure's target for photos as for the stream: +1 EV
+    // doubles time × ISO, −1 EV halves it (the light did not change).
+    @Test func photoExposureFollowsTheTargetBias() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: Self.dimScene())
+            let rig = try PhotoRig()
+            defer { rig.session.stopRunning() }
+            func product() throws -> Double {
+                let photo = try #require(capture(rig, AVCapturePhotoSettings()).photos.first)
+                let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
+                let time = try #require(exif["ExposureTime"] as? Double)
+                let iso = try #require((exif["ISOSpeedRatings"] as? [Int])?.first)
+                return time * Double(iso)
+            }
+            func bias(_ value: Float) throws {
+                try rig.device.lockForConfiguration()
+                rig.device.setExposureTargetBias(value, completionHandler: nil)
+                rig.device.unlockForConfiguration()
+            }
+            let base = try product()
+            try bias(1)
+            let brighter = try product()
+            try bias(-1)
+            let darker = try product()
+            // ISO is written as a whole number: the ratios agree to its rounding.
+            #expect(abs(brighter / base - 2) < 0.1, "+1 EV gave \(brighter / base)×")
+            #expect(abs(darker / base - 0.5) < 0.03, "−1 EV gave \(darker / base)×")
+        }
+    }
 }

@@ -43,6 +43,9 @@ struct PhotoRenderRequest: Sendable {
     /// The longest exposure auto-exposure may choose, seconds: the device's
     /// `activeMaxExposureDuration`; nil for auto-exposure's default. A fixed exposure ignores it.
     var maximumExposureDuration: Double? = nil
+    /// The device's `exposureTargetBias`, EV: auto-exposure aims at mid-grey times 2^bias for photos as for
+    /// the stream (Capture rules §2.4). A fixed exposure ignores it.
+    var exposureBias: Double = 0
 }
 
 /// One rendered photo of a request: encoded 8-bit RGB plus what was decided.

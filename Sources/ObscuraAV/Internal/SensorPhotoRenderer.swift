@@ -61,7 +61,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             renderer: try fullRenderer(request), meteringRenderer: try meteringRenderer(request),
             flashHardware: request.profile.flash)
         let encoding = PhotoEncoding(request.colorSpace)
-        var exposure = PhotoPipeline.ExposureChoice.auto(bias: 0)
+        var exposure = PhotoPipeline.ExposureChoice.auto(bias: request.exposureBias)
         if let fixed = request.fixedExposure { exposure = .fixed(time: fixed.duration, iso: fixed.iso) }
         let photo = pipeline.run(
             .init(

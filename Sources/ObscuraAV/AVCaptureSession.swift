@@ -46,6 +46,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// The session's timeline as a clock, which its inputs' ports hand out (`AVCaptureInput.Port.clock`).
     let clock: CMClock
+
+    /// The clock every output's sample buffers are timed by: the session's own timeline, which its inputs'
+    /// ports also hand out (spec §18.6 [I]): one clock for the session's life.
+    public var synchronizationClock: CMClock? { clock }
     private let clockSource: WeakObjects<AVCaptureSession>
 
     public override init() {

@@ -22,6 +22,7 @@ struct AVCaptureInputPortTests {
             let clock = try #require(input.ports.first { $0.mediaType == .video }?.clock)
             let depthClock = try #require(input.ports.first { $0.mediaType == .depthData }?.clock)
             #expect(clock == depthClock)
+            #expect(rig.session.synchronizationClock == clock)
             #expect(clock.mightDrift(relativeTo: CMClock.hostTimeClock))
             #expect(!clock.mightDrift(relativeTo: clock))
             let start = CMClockGetTime(clock)

@@ -87,6 +87,7 @@ extension AVCapturePhotoOutput {
             made.zoom = zoom
             made.keepsMosaic = hasRaw
             made.readout = device.activeFormat.readout
+            made.deviceErrors = Emulation.shared.modelsDeviceErrors
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {

@@ -4,6 +4,7 @@ import ISP
 import Imaging
 import Scenes
 import Sensor
+import Spectra
 import Testing
 
 /// The device's error sources on a Constant Color capture (`ConstantColorCaptureErrors`): read from the profile,

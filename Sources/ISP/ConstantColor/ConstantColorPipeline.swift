@@ -418,14 +418,15 @@ public struct ConstantColorPipeline: Sendable {
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
                 BandParallel.forEachBand(height: mh) { tileRows in
-                    let rows = FramePair.Rows(pair)
+                    let rows = FramePair.Rows(pair, keepsLowestAmbient: true)
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                    guard let low = rows.lowestAmbient else { preconditionFailure("rows keep the lowest ambient") }
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                         rows.load(y)
                         #if arch(x86_64) && !OBSCURA_PORTABLE
                         Self.addRowSums(
-                            width: width, tile: tile, flash: fl, ambient: am, clipped: clip, terms: terms,
-                            to: out.base + stride * ((y / tile) * mw))
+                            width: width, tile: tile, flash: fl, ambient: am, lowestAmbient: low, clipped: clip,
+                            terms: terms, to: out.base + stride * ((y / tile) * mw))
                         #else
                         for tx in 0..<mw {
                             let x0 = tx * tile, x1 = min(width, tx * tile + tile)
@@ -455,12 +456,15 @@ public struct ConstantColorPipeline: Sendable {
                                 variance += Double(vg)
                                 varianceR += Double(vr)
                                 varianceB += Double(vb)
-                                // Impossibly negative (see `ConfidenceMap.consistency`): below −4σ.
+                                // Impossibly negative (see `ConfidenceMap.consistency`): below −4σ against the
+                                // lowest ambient pixel within reach of x + d (`FramePair.Rows.lowestAmbient`).
                                 @inline(__always) func below(_ rf: Float, _ ra: Float, _ v: Float) -> Bool {
                                     let e = (rf - ra) * timeF
                                     return e < 0 && e * e > 16 * v
                                 }
-                                if below(fr, ar, vr) || below(fg, ag, vg) || below(fb, ab, vb) { negative += 1 }
+                                if below(fr, low[p], vr) || below(fg, low[p &+ 1], vg) || below(fb, low[p &+ 2], vb) {
+                                    negative += 1
+                                }
                                 a += SIMD3(Double(ar), Double(ag), Double(ab))
                                 f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
                             }

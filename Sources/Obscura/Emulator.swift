@@ -70,6 +70,15 @@ public final class Emulator: @unchecked Sendable {
         set { core.seed = newValue }
     }
 
+    /// Whether Constant Color photos carry the device's error sources (the profile's `capture_errors`: flash
+    /// tolerance and heating, room-light flicker, hand motion, sensor spread). On by default, as on a phone; off
+    /// gives the error-free capture, as `obscura validate constant-color --ideal` does. Read when a photo is
+    /// requested; the choice is the process's.
+    public var modelsDeviceErrors: Bool {
+        get { core.modelsDeviceErrors }
+        set { core.modelsDeviceErrors = newValue }
+    }
+
     /// The clock mode; a session takes the mode in force when it starts running.
     public var clockMode: ClockMode {
         get { ClockMode(rawValue: core.clockMode.rawValue) ?? .virtual }

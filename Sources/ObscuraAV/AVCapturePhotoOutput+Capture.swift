@@ -91,6 +91,7 @@ extension AVCapturePhotoOutput {
             made.readout = device.activeFormat.readout
             made.maximumExposureDuration = maximumExposure
             made.exposureBias = bias
+            made.deviceErrors = Emulation.shared.modelsDeviceErrors
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {

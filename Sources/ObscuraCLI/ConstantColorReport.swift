@@ -36,8 +36,13 @@ enum ConstantColorReport {
         var meanCenterWeightedConfidence: Double
         var seconds: Double
         var perPatch: [PatchRow]
+        /// Whether the figures above include the device's error sources.
+        var deviceErrors: Bool
+        /// The same protocol captured without them (the figures above again when they are off).
+        var ideal: Ideal
         enum CodingKeys: String, CodingKey {
-            case device, conditions, patches, seconds
+            case device, conditions, patches, seconds, ideal
+            case deviceErrors = "device_errors"
             case varianceReduction = "variance_reduction"
             case deltaE00Ordinary = "delta_e00_ordinary", deltaE00ConstantColor = "delta_e00_constant_color"
             case deltaE00ConstantColorHighConfidence = "delta_e00_constant_color_high_confidence"
@@ -46,7 +51,13 @@ enum ConstantColorReport {
             case perPatch = "per_patch"
         }
 
-        init(_ r: ConstantColorValidation, device: String, seconds: Double) {
+        init(
+            _ r: ConstantColorValidation, ideal: ConstantColorValidation, deviceErrors: Bool, device: String,
+            seconds: Double
+        ) {
+            self.deviceErrors = deviceErrors
+            self.ideal = Ideal(
+                varianceReduction: ideal.varianceReduction, deltaE00ConstantColor: Stats(ideal.deltaEConstantColor))
             self.device = device
             conditions = r.protocolRun.conditions.count
             patches = r.patches.count
@@ -66,12 +77,28 @@ enum ConstantColorReport {
         }
     }
 
+    /// The error-free figures.
+    struct Ideal: Encodable {
+        var varianceReduction: Double
+        var deltaE00ConstantColor: Stats
+        enum CodingKeys: String, CodingKey {
+            case varianceReduction = "variance_reduction", deltaE00ConstantColor = "delta_e00_constant_color"
+        }
+    }
+
     static func line(_ s: ConstantColorValidation.Statistics) -> String {
         "mean \(format(s.mean, 2)), median \(format(s.median, 2)), p95 \(format(s.p95, 2))"
     }
 
-    static func text(_ r: ConstantColorValidation, device: String, seconds: Double) -> String {
-        """
+    /// The summary; `ideal`, when given, is the same protocol without the device's error sources.
+    static func text(
+        _ r: ConstantColorValidation, ideal: ConstantColorValidation? = nil, device: String, seconds: Double
+    ) -> String {
+        let idealLine =
+            ideal.map {
+                "\nWithout the device's error sources (--ideal): \(reduction($0)), ΔE00 \(line($0.deltaEConstantColor))"
+            } ?? ""
+        return """
         Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
         (\(format(seconds, 1)) s)
         Baseline: ordinary photo white-balanced from the true room light, keeping \
@@ -81,7 +108,7 @@ enum ConstantColorReport {
         ΔE00 Constant Color:  \(line(r.deltaEConstantColor))
         ΔE00 high confidence: \(line(r.deltaEConstantColorHighConfidence)) over \(r.highConfidenceCount) patches \
         (target mean ≤ 2)
-        mean centre-weighted confidence: \(format(r.meanCenterWeightedConfidence, 3))
+        mean centre-weighted confidence: \(format(r.meanCenterWeightedConfidence, 3))\(idealLine)
         """
     }
 

@@ -87,6 +87,20 @@ struct ValidateConstantColorCommand: ParsableCommand {
             """)
     var uniformFlash = false
 
+    @Flag(
+        help: """
+            Capture without the device's error sources (flash tolerance and heating, flicker, hand motion, sensor \
+            spread): the error-free pipeline.
+            """)
+    var ideal = false
+
+    @Option(
+        name: .customLong("without"),
+        help: ArgumentHelp(
+            "Switch one device error source off (repeatable): \(CaptureErrors.Source.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "source"))
+    var withoutSources: [String] = []
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -109,7 +123,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
             try runFullField(profile, width: width, height: height)
             return
         }
-        let pipeline: ConstantColorPipeline
+        var pipeline: ConstantColorPipeline
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
             pipeline = try ConstantColorValidation.chartPipeline(
@@ -118,6 +132,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
+        pipeline.captureErrors = try errors(pipeline.captureErrors)
         let started = Date()
         if ambient == .narrowBand {
             try runNarrowBand(pipeline, device: profile.id, size: (width, height), started: started)
@@ -125,6 +140,12 @@ struct ValidateConstantColorCommand: ParsableCommand {
         }
         Terminal.progress("validate constant-color: \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
         let result = try ConstantColorValidation.run(pipeline: pipeline, protocol: quick ? .reduced : .apple)
+        // The error-free pipeline beside it, from the same captures' seeds.
+        var idealPipeline = pipeline
+        idealPipeline.captureErrors = .none
+        let idealResult =
+            pipeline.captureErrors.isActive
+            ? try ConstantColorValidation.run(pipeline: idealPipeline, protocol: quick ? .reduced : .apple) : result
         let seconds = Date().timeIntervalSince(started)
         guard result.varianceReduction.isFinite else {
             throw CommandFailure.checkFailed(
@@ -134,16 +155,36 @@ struct ValidateConstantColorCommand: ParsableCommand {
             let page = ConstantColorReport.html(result, device: profile.id, seconds: seconds)
             try OutputFiles.write(Array(page.utf8), to: html)
         }
-        let summary = ConstantColorReport.Summary(result, device: profile.id, seconds: seconds)
+        let errorsOn = pipeline.captureErrors.isActive
+        let summary = ConstantColorReport.Summary(
+            result, ideal: idealResult, deviceErrors: errorsOn, device: profile.id, seconds: seconds)
         if json {
             try printJSON(summary)
         } else {
-            say(ConstantColorReport.text(result, device: profile.id, seconds: seconds))
+            say(
+                ConstantColorReport.text(
+                    result, ideal: errorsOn ? idealResult : nil, device: profile.id, seconds: seconds))
         }
     }
 }
 
 extension ValidateConstantColorCommand {
+    /// The capture's error sources as the flags choose them: none with --ideal, else the profile's without the
+    /// sources --without names.
+    func errors(_ profile: ConstantColorCaptureErrors) throws -> ConstantColorCaptureErrors {
+        if ideal { return .none }
+        var out = profile
+        for name in withoutSources {
+            guard let source = CaptureErrors.Source(rawValue: name) else {
+                let names = CaptureErrors.Source.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CommandFailure.badInput(
+                    "validate constant-color: unknown error source '\(name)' for --without; use one of \(names)")
+            }
+            out.magnitudes = out.magnitudes.without(source)
+        }
+        return out
+    }
+
     /// The narrow-band mode: the chart under single-colour LEDs, confidence against ΔE00.
     func runNarrowBand(_ pipeline: ConstantColorPipeline, device: String, size: (Int, Int), started: Date) throws {
         guard html == nil else {
@@ -175,7 +216,7 @@ extension ValidateConstantColorCommand {
             throw CommandFailure.badInput(
                 "validate constant-color: --distances takes positive distances in metres, such as 0.3,0.5,1,1.5")
         }
-        let pipeline: ConstantColorPipeline
+        var pipeline: ConstantColorPipeline
         do {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
             pipeline = try ConstantColorPipeline(
@@ -184,6 +225,7 @@ extension ValidateConstantColorCommand {
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
+        pipeline.captureErrors = try errors(pipeline.captureErrors)
         let started = Date()
         Terminal.progress(
             "validate constant-color: full field, \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")

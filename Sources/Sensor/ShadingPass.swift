@@ -48,6 +48,12 @@ struct ShadingPass: Sendable {
     let temporalKey: UInt64
     let fixedKey: UInt64
     let width: Int
+    /// The exposure's per-row ambient gains (`Exposure.ambientRowGains`); empty for steady light. A gain of 1
+    /// multiplies exactly, so steady light keeps its bytes.
+    let ambientRowGains: [Float]
+
+    /// Row `y`'s ambient gain.
+    @inline(__always) func ambientGain(row y: Int) -> Float { ambientRowGains.isEmpty ? 1 : ambientRowGains[y] }
 
     init(renderer: Renderer, exposure: Exposure) {
         geometry = renderer.geometry
@@ -107,6 +113,9 @@ struct ShadingPass: Sendable {
         temporalKey = CounterRandom.streamKey(seed: exposure.seed, stream: exposure.frameIndex &* 4 &+ 1)
         fixedKey = CounterRandom.streamKey(seed: noise.fixedPatternSeed, stream: 2)
         width = renderer.camera.width
+        let gains = exposure.ambientRowGains ?? []
+        precondition(gains.isEmpty || gains.count == renderer.camera.height, "one ambient gain per row")
+        ambientRowGains = gains
     }
 
     /// A pixel's fixed pattern: PRNU gain and DSNU offset per channel. It depends on the sensor
@@ -239,25 +248,26 @@ struct ShadingPass: Sendable {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
-        let first = rows.lowerBound * width
-        let end = rows.upperBound * width
-        // One fused loop: a single chain per pixel inlines whole, and a row buffer would only add stores.
+        // One fused loop per row: a single chain per pixel inlines whole, and a row buffer would only add stores.
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 withTables { t in
-                    for pixel in first..<end {
-                        var ambient = SIMD4<Float>.zero
-                        var flash = SIMD4<Float>.zero
-                        let m = Int(materials[pixel])
-                        if m != Int(RawFrame.none) {
-                            let f = pixel &* slots
-                            ambient = ambientSum.sum(factors, f, m, t.ambientRates)
-                            flash = flashSum.sum(factors, f, m, t.flashRates)
+                    for y in rows {
+                        let gain = ambientGain(row: y)
+                        for pixel in (y &* width)..<((y &+ 1) &* width) {
+                            var ambient = SIMD4<Float>.zero
+                            var flash = SIMD4<Float>.zero
+                            let m = Int(materials[pixel])
+                            if m != Int(RawFrame.none) {
+                                let f = pixel &* slots
+                                ambient = ambientSum.sum(factors, f, m, t.ambientRates) * gain
+                                flash = flashSum.sum(factors, f, m, t.flashRates)
+                            }
+                            ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
+                            expose(
+                                pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals,
+                                poisson, output, sink)
                         }
-                        ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
-                        expose(
-                            pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals, poisson,
-                            output, sink)
                     }
                 }
             }
@@ -311,6 +321,7 @@ struct ShadingPass: Sendable {
                         RowInputs.with(width: width) { row in
                             for y in rows {
                                 let first = y &* width
+                                let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
                                 for x in 0..<width {
                                     let pixel = first &+ x
                                     var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
@@ -318,9 +329,11 @@ struct ShadingPass: Sendable {
                                     let m = Int(materials[pixel])
                                     if m != Int(RawFrame.none) {
                                         let f = pixel &* slots
-                                        ambientA = ambientSumA.sum(factors, f, m, ta.ambientRates)
+                                        let sumA = ambientSumA.sum(factors, f, m, ta.ambientRates)
+                                        ambientA = sumA * gainA
                                         ambientB =
-                                            sameAmbient ? ambientA : ambientSumB.sum(factors, f, m, tb.ambientRates)
+                                            (sameAmbient ? sumA : ambientSumB.sum(factors, f, m, tb.ambientRates))
+                                            * gainB
                                         flashA = flashSumA.sum(factors, f, m, ta.flashRates)
                                         flashB = flashSumB.sum(factors, f, m, tb.flashRates)
                                     }

@@ -30,15 +30,18 @@ enum ConstantColorFixture {
     }
 
     /// The validation's chart pipeline (`ConstantColorValidation.chartPipeline`): the iPhone 15 Pro
-    /// wide camera cropped to its central `width × height` pixels at native pitch, real noise.
+    /// wide camera cropped to its central `width × height` pixels at native pitch, real noise, no device errors.
     static func chartPipeline(
         width: Int = 160, height: Int = 120, device: DeviceProfile? = nil,
         settings: ConstantColorPipeline.Settings = .init(developsFallback: false)
     ) throws -> ConstantColorPipeline {
         let profile = try device ?? self.device()
-        return try ConstantColorValidation.chartPipeline(
+        var pipeline = try ConstantColorValidation.chartPipeline(
             device: profile, camera: try profile.camera(ofType: .builtInWideAngleCamera), width: width,
             height: height, settings: settings)
+        // The chart tests check the pipeline itself: captured without the device's error sources.
+        pipeline.captureErrors = .none
+        return pipeline
     }
 
     /// The width of a chart that fills `fill` of a camera's horizontal view at `distance`.

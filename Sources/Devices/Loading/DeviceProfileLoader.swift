@@ -19,7 +19,7 @@ public enum DeviceProfileLoader {
         try load(root: try YAMLDocument.parse(text, file: file), file: file)
     }
 
-    static let topKeys = ["id", "name", "family", "multicam", "cameras", "flash"]
+    static let topKeys = ["id", "name", "family", "multicam", "cameras", "flash", "capture_errors"]
 
     static func load(root: YAMLNode, file: String) throws -> DeviceProfile {
         var errors = ErrorCollector()
@@ -57,12 +57,16 @@ public enum DeviceProfileLoader {
         if let flashNode = top.optional("flash") {
             flash = errors.attempt { try FlashReader.read(flashNode) }
         }
+        var captureErrors: CaptureErrors?
+        if let node = top.optional("capture_errors") {
+            captureErrors = errors.attempt { try CaptureErrorsReader.read(node) }
+        }
         try errors.throwIfAny()
         guard let id, let name, let family else { throw LocatedErrors(errors.errors) }
         return DeviceProfile(
             id: id, name: name, family: family, cameras: cameras, flash: flash,
             supportsMultiCam: multicam ?? false, sourceFile: file,
-            sourceLocations: root.locationsByPath())
+            sourceLocations: root.locationsByPath(), captureErrors: captureErrors ?? .none)
     }
 }
 

@@ -12,6 +12,8 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     public var cameras: [CameraProfile]
     /// The rear flash; nil when the device has none.
     public var flash: FlashHardware?
+    /// The unit's error sources for a Constant Color capture (`CaptureErrors`); `.none` when the profile lists none.
+    public var captureErrors: CaptureErrors
     /// Whether the hardware can stream several cameras at once (`AVCaptureMultiCamSession`):
     /// iPhone XS and later, iPad Pro from 2018. Optional key `multicam`, false when absent.
     public var supportsMultiCam: Bool
@@ -24,8 +26,10 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     /// A profile from its values.
     public init(
         id: String, name: String, family: String, cameras: [CameraProfile], flash: FlashHardware?,
-        supportsMultiCam: Bool = false, sourceFile: String = "", sourceLocations: [String: SourceLocation] = [:]
+        supportsMultiCam: Bool = false, sourceFile: String = "", sourceLocations: [String: SourceLocation] = [:],
+        captureErrors: CaptureErrors = .none
     ) {
+        self.captureErrors = captureErrors
         self.id = id
         self.name = name
         self.family = family

@@ -35,9 +35,10 @@ extension ConstantColorPipeline {
     /// buffers, which have one to spare.
     static func addRowSums(
         width: Int, tile: Int, flash: UnsafeMutablePointer<Float>, ambient: UnsafeMutablePointer<Float>,
-        clipped: UnsafeMutablePointer<Bool>, terms: TileNoiseTerms, to tiles: UnsafeMutablePointer<Double>
+        lowestAmbient: UnsafeMutablePointer<Float>, clipped: UnsafeMutablePointer<Bool>, terms: TileNoiseTerms,
+        to tiles: UnsafeMutablePointer<Double>
     ) {
-        let f = UnsafeRawPointer(flash), a = UnsafeRawPointer(ambient)
+        let f = UnsafeRawPointer(flash), a = UnsafeRawPointer(ambient), low = UnsafeRawPointer(lowestAmbient)
         let zero = SIMD4<Float>(repeating: 0), read2 = SIMD4<Float>(repeating: terms.read2)
         let (timesF, quantF) = terms.flashLanes, (timesA, quantA) = terms.ambientLanes
         let timeF = terms.times[0], ratio2 = SIMD4<Float>(repeating: terms.ratio2)
@@ -68,8 +69,9 @@ extension ConstantColorPipeline {
                 let signal = flashOnly[1] * timeF
                 signalVariance += Lanes.widenedLow(SIMD4(signal, variance[1], 0, 0))
                 varianceRB += Lanes.widenedLow(SIMD4(variance[0], variance[2], 0, 0))
-                // Impossibly negative: f·t_f < 0 and (f·t_f)² > 16 var in any of the three channels.
-                let flashOnlyE = flashOnly * timesF
+                // Impossibly negative: f·t_f < 0 and (f·t_f)² > 16 var in any of the three channels, f measured
+                // against the lowest ambient pixel within reach of x + d (`FramePair.Rows.lowestAmbient`).
+                let flashOnlyE = (rateF - low.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)) * timesF
                 let negative =
                     Lanes.lessThan(flashOnlyE, 0) & Lanes.greaterThan(flashOnlyE * flashOnlyE, 16 * variance)
                 if negative & 7 != 0 { negativeCount &+= 1 }

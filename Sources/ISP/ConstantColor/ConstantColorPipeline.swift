@@ -120,6 +120,8 @@ public struct ConstantColorPipeline: Sendable {
     public let depthSensor: ConstantColorDepthSensor
     /// The settings.
     public let settings: Settings
+    /// The device's error sources, which `capture` renders with and `process` never sees (`.none`: the ideal capture).
+    public var captureErrors: ConstantColorCaptureErrors = .none
 
     /// The pipeline for a camera, its real flash and the flash's calibration; `irradiance` defaults to
     /// the real flash's geometry at the calibration's intensity (`FlashIrradiance.init(flash:calibration:)`).
@@ -167,41 +169,47 @@ public struct ConstantColorPipeline: Sendable {
             camera: model, flash: flash, calibration: calibration,
             irradiance: FlashIrradiance(device: device, camera: camera),
             depthSensor: depthSensor ?? ConstantColorDepthSensor(device: device, camera: camera), settings: settings)
+        captureErrors = ConstantColorCaptureErrors(magnitudes: device.captureErrors, camera: model)
     }
 
     /// Photographs a scene: metering, both frames, processing.
-    public func capture(scene: Scene, seed: UInt64 = 0) -> ConstantColorResult {
+    public func capture(scene nominal: Scene, seed: UInt64 = 0) -> ConstantColorResult {
+        // What is rendered carries the device's errors; what is processed keeps the nominal calibration.
+        let real = captureErrors.draw(camera: camera, flash: flash, scene: nominal, seed: seed)
+        let scene = real.scene
         var clock = StageClock()
         let w = max(32, camera.width / 8)
         let h = max(1, Int((Double(w) * Double(camera.height) / Double(camera.width)).rounded()))
         let quick = RenderOptions(keepsComponents: false)
         let metering = Renderer(
-            scene: scene, camera: camera.scaled(toWidth: w, height: h), flash: flash, options: quick)
+            scene: scene, camera: real.camera.scaled(toWidth: w, height: h), flash: real.preFlash, options: quick)
         let plan = ConstantColorCapturePlan.meter(
             meteringRenderer: metering, seed: seed, maximumFlashTime: settings.maximumFlashTime,
             interval: settings.interval)
         clock.lap("metering")
         // The pair is read as DN only: no electrons plane.
         let sensorOnly = RenderOptions(keepsComponents: false, keepsElectrons: false)
-        let first = Renderer(scene: scene, camera: camera, flash: flash, options: sensorOnly)
+        let first = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
+        let exposures = real.exposures(plan, height: camera.height)
         let ambient: RawFrame, flashFrame: RawFrame
         let later = scene.advanced(by: plan.interval)
         let still = later == scene
         if still {
             // A static scene: both exposures in one pass over the shared geometry.
             clock.lap("geometry pass")
-            let frames = first.render([plan.ambient, plan.flash])
+            let frames = first.render([exposures.ambient, exposures.flash])
             (ambient, flashFrame) = (frames[0], frames[1])
             clock.lap("render ambient + flash")
         } else {
-            ambient = first.render(plan.ambient)
+            ambient = first.render(exposures.ambient)
             clock.lap("render ambient")
-            let second = Renderer(scene: later, camera: camera, flash: flash, options: sensorOnly)
-            flashFrame = second.render(plan.flash)
+            let second = Renderer(scene: later, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
+            flashFrame = second.render(exposures.flash)
             clock.lap("render flash")
         }
         // The device's depth sensor looks at the scene as the flash fires.
-        let depthView = still ? metering : Renderer(scene: later, camera: metering.camera, flash: flash, options: quick)
+        let depthView =
+            still ? metering : Renderer(scene: later, camera: metering.camera, flash: real.mainFlash, options: quick)
         let depth = depthSensor.measure(renderer: depthView, flashFrame: flashFrame, seed: seed)
         clock.lap("depth")
         let pair = ConstantColorCapture(
@@ -410,14 +418,15 @@ public struct ConstantColorPipeline: Sendable {
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
                 BandParallel.forEachBand(height: mh) { tileRows in
-                    let rows = FramePair.Rows(pair)
+                    let rows = FramePair.Rows(pair, keepsLowestAmbient: true)
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
+                    guard let low = rows.lowestAmbient else { preconditionFailure("rows keep the lowest ambient") }
                     for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
                         rows.load(y)
                         #if arch(x86_64) && !OBSCURA_PORTABLE
                         Self.addRowSums(
-                            width: width, tile: tile, flash: fl, ambient: am, clipped: clip, terms: terms,
-                            to: out.base + stride * ((y / tile) * mw))
+                            width: width, tile: tile, flash: fl, ambient: am, lowestAmbient: low, clipped: clip,
+                            terms: terms, to: out.base + stride * ((y / tile) * mw))
                         #else
                         for tx in 0..<mw {
                             let x0 = tx * tile, x1 = min(width, tx * tile + tile)
@@ -447,12 +456,15 @@ public struct ConstantColorPipeline: Sendable {
                                 variance += Double(vg)
                                 varianceR += Double(vr)
                                 varianceB += Double(vb)
-                                // Impossibly negative (see `ConfidenceMap.consistency`): below −4σ.
+                                // Impossibly negative (see `ConfidenceMap.consistency`): below −4σ against the
+                                // lowest ambient pixel within reach of x + d (`FramePair.Rows.lowestAmbient`).
                                 @inline(__always) func below(_ rf: Float, _ ra: Float, _ v: Float) -> Bool {
                                     let e = (rf - ra) * timeF
                                     return e < 0 && e * e > 16 * v
                                 }
-                                if below(fr, ar, vr) || below(fg, ag, vg) || below(fb, ab, vb) { negative += 1 }
+                                if below(fr, low[p], vr) || below(fg, low[p &+ 1], vg) || below(fb, low[p &+ 2], vb) {
+                                    negative += 1
+                                }
                                 a += SIMD3(Double(ar), Double(ag), Double(ab))
                                 f += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
                             }

@@ -128,9 +128,11 @@ public struct FullFieldValidation: Sendable {
         }
         var settings = pipeline.settings
         settings.developsFallback = false
-        let pipeline = ConstantColorPipeline(
+        var copy = ConstantColorPipeline(
             camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration,
             irradiance: pipeline.irradiance, depthSensor: pipeline.depthSensor, settings: settings)
+        copy.captureErrors = pipeline.captureErrors
+        let pipeline = copy
         let camera = pipeline.camera
         let white = Colorimetry.whitePoint(of: Illuminants.d65)
         let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }

@@ -121,9 +121,11 @@ public struct ConstantColorValidation: Sendable {
                 description: "\(device.sourceFile): chart picture \(width)x\(height) exceeds the sensor "
                     + "\(full.camera.width)x\(full.camera.height) of \(camera.id)")
         }
-        return ConstantColorPipeline(
+        var crop = ConstantColorPipeline(
             camera: full.camera.centreCropped(width: width, height: height), flash: full.flash,
             calibration: full.calibration, irradiance: full.irradiance, depthSensor: full.depthSensor, settings: settings)
+        crop.captureErrors = full.captureErrors
+        return crop
     }
 
     /// Runs the protocol with a pipeline (its camera size is the chart picture's; see

@@ -36,6 +36,7 @@ package final class Emulation: @unchecked Sendable {
     var globalScene: ChosenScene?
     private var mode = ClockMode.virtual
     private var noiseSeed: UInt64 = 0
+    private var deviceErrors = true
     /// Whether the process environment has been read (`OBSCURA_DEVICE`, …); once, lazily, under
     /// `environmentLock`.
     private var environmentRead = false
@@ -133,6 +134,13 @@ package final class Emulation: @unchecked Sendable {
         set {
             if let world = scopedWorld { world.seed = newValue } else { lock.withLock { noiseSeed = newValue } }
         }
+    }
+
+    /// Whether Constant Color captures carry the device profile's error sources (`capture_errors`): on by default;
+    /// off gives the error-free capture. The process's choice, read when a photo is requested.
+    package var modelsDeviceErrors: Bool {
+        get { lock.withLock { deviceErrors } }
+        set { lock.withLock { deviceErrors = newValue } }
     }
 
     /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available

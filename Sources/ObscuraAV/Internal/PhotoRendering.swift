@@ -24,6 +24,8 @@ struct PhotoRenderRequest: Sendable {
     /// A Constant Color request (spec §11), and whether it delivers the fallback photo.
     let constantColor: Bool
     let fallback: Bool
+    /// Whether a Constant Color capture carries the profile's error sources (`Emulation.modelsDeviceErrors`).
+    var deviceErrors = true
     /// The share of the width and height, centred, that lies inside the preview; 1 for all of it.
     /// A zoomed constituent capture blacks out the rest (spec §2.2, constituent photos [T W17]).
     var visibleFraction: Double = 1

@@ -92,7 +92,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     /// The Constant Color photo, then (when asked) the ambient fallback; both Display P3 (issue of
     /// the pipeline: the flash/no-flash estimate is encoded with a 2.2 gamma into Display P3).
     private func constantColor(_ request: PhotoRenderRequest) throws -> [RenderedPhoto] {
-        let pipeline = try constantColorPipeline(request)
+        var pipeline = try constantColorPipeline(request)
+        if !request.deviceErrors { pipeline.captureErrors = .none }
         let result = pipeline.capture(scene: request.scene.scene, seed: request.seed)
         let plan = result.diagnostics.plan
         let photo = RenderedPhoto(

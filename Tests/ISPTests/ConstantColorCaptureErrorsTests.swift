@@ -1,0 +1,85 @@
+import Devices
+import Foundation
+import ISP
+import Imaging
+import Scenes
+import Sensor
+import Spectra
+import Testing
+
+/// The device's error sources on a Constant Color capture (`ConstantColorCaptureErrors`): read from the profile,
+/// on by default, reproducible from the seed, and switchable off to the error-free capture.
+@Suite struct ConstantColorCaptureErrorsTests {
+    static func pipeline(errors: Bool) throws -> ConstantColorPipeline {
+        let profile = try ConstantColorFixture.device("iphone-15-pro")
+        var pipeline = try ConstantColorPipeline(
+            device: profile, camera: try profile.camera(ofType: .builtInWideAngleCamera), width: 160, height: 120,
+            settings: .init(developsFallback: false))
+        if !errors { pipeline.captureErrors = .none }
+        return pipeline
+    }
+
+    static let scene = ConstantColorFixture.chartScene(illuminant: Illuminants.d65, lux: 400)
+
+    @Test func theProfileCarriesItsMagnitudesAndSources() throws {
+        let errors = try ConstantColorFixture.device("iphone-15-pro").captureErrors
+        #expect(errors.enabled)
+        #expect(errors.percentFlicker == 9.6)
+        #expect(errors.mainsFrequencyHz == 60)
+        #expect(errors.flashIntensityTolerancePercent == 10)
+        #expect(errors.flashThermalResistanceKPerW == 9)
+        // Every magnitude names where it comes from.
+        for key in [
+            "flash_intensity_tolerance_percent", "flash_power_w", "flash_thermal_resistance_k_per_w",
+            "led_peak_shift_nm_per_k", "percent_flicker", "hand_angular_speed_deg_per_s", "stabilisation_stops",
+            "sensitivity_tolerance_percent",
+        ] {
+            #expect(!errors.provenance.of(key).note.isEmpty, "\(key) has no source")
+        }
+        // A profile without the section captures without errors.
+        #expect(!(try ConstantColorFixture.device("iphone-14").captureErrors.enabled))
+    }
+
+    @Test func aBadMagnitudeNamesItsFileAndKey() throws {
+        let original = try String(
+            contentsOfFile: ChartFixture.profiles + "/iphone-15-pro.yaml", encoding: .utf8)
+        for (good, bad, fragment) in [
+            ("percent_flicker: 9.6", "percent_flicker: 150", "capture_errors.percent_flicker: must be between 0 and 100"),
+            ("mains_frequency_hz: 60", "mains_frequency_hz: 55", "capture_errors.mains_frequency_hz: mains run at 50 or 60 Hz"),
+            ("flash_power_w: 3.5", "flash_power_w: fast", "capture_errors.flash_power_w: expected a number"),
+        ] {
+            let text = original.replacingOccurrences(of: good, with: bad)
+            #expect(text != original)
+            #expect {
+                _ = try DeviceProfileLoader.load(text: text, file: "broken-errors.yaml")
+            } throws: { error in
+                let message = "\(error)"
+                return message.contains("broken-errors.yaml") && message.contains(fragment)
+            }
+        }
+    }
+
+    @Test func errorsChangeTheCaptureReproducibly() throws {
+        let withErrors = try Self.pipeline(errors: true)
+        let a = withErrors.capture(scene: Self.scene, seed: 3)
+        let b = withErrors.capture(scene: Self.scene, seed: 3)
+        #expect(a.photo.packedElements == b.photo.packedElements, "same seed, same bytes")
+        #expect(a.diagnostics.flashFrame.dn == b.diagnostics.flashFrame.dn)
+        let ideal = try Self.pipeline(errors: false).capture(scene: Self.scene, seed: 3)
+        #expect(a.diagnostics.flashFrame.dn != ideal.diagnostics.flashFrame.dn, "the errors reach the capture")
+        #expect(a.photo.packedElements != ideal.photo.packedElements)
+        // Another capture of the same unit draws other per-capture errors.
+        let c = withErrors.capture(scene: Self.scene, seed: 4)
+        let idealC = try Self.pipeline(errors: false).capture(scene: Self.scene, seed: 4)
+        #expect(c.photo.packedElements != idealC.photo.packedElements)
+    }
+
+    @Test func switchedOffTheCaptureIsTheIdealOne() throws {
+        var off = try Self.pipeline(errors: true)
+        off.captureErrors.magnitudes.enabled = false
+        let a = off.capture(scene: Self.scene, seed: 5)
+        let ideal = try Self.pipeline(errors: false).capture(scene: Self.scene, seed: 5)
+        #expect(a.photo.packedElements == ideal.photo.packedElements)
+        #expect(a.diagnostics.flashFrame.dn == ideal.diagnostics.flashFrame.dn)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Scenes
 import Sensor
 import Spectra

@@ -8,15 +8,22 @@ import Foundation
 /// reuse it. Prints each photo's wall time and the process's CPU time, and the peak resident memory.
 ///
 /// `--constant-color` takes a Constant Color capture with fallback instead (flash on, both photos' file bytes):
-/// the time runs until the delegate has the bytes of both.
+/// the time runs until the delegate has the bytes of both. `--save DIR` writes each photo's file bytes there
+/// (`photo-N-K`, K counting the photos of capture N), so that two builds' outputs can be compared byte for byte.
 final class Catcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var bytes = 0
     var photos = 0
+    /// Where each photo's bytes go (`--save`), with the capture's index.
+    var save: (folder: String, capture: Int)?
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        bytes += photo.fileDataRepresentation()?.count ?? 0
+        let data = photo.fileDataRepresentation()
+        bytes += data?.count ?? 0
         photos += 1
+        if let save, let data {
+            FileManager.default.createFile(atPath: "\(save.folder)/photo-\(save.capture)-\(photos)", contents: data)
+        }
     }
 
     func photoOutput(
@@ -37,6 +44,9 @@ func cpuSeconds() -> Double {
 let arguments = CommandLine.arguments.dropFirst()
 let constantColor = arguments.contains("--constant-color")
 let photos = arguments.compactMap { Int($0) }.first.map { max(1, $0) } ?? 1
+let saveFolder = arguments.firstIndex(of: "--save").flatMap { i in
+    arguments.index(after: i) < arguments.endIndex ? arguments[arguments.index(after: i)] : nil
+}
 guard let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back) else {
     print("error: no back wide camera")
     exit(1)
@@ -74,6 +84,7 @@ for index in 0..<photos {
         settings.isConstantColorFallbackPhotoDeliveryEnabled = true
     }
     let catcher = Catcher()
+    catcher.save = saveFolder.map { ($0, index + 1) }
     let (wall0, cpu0) = (Date(), cpuSeconds())
     output.capturePhoto(with: settings, delegate: catcher)
     catcher.done.wait()

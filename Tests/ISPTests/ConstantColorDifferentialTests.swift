@@ -11,10 +11,11 @@ import Testing
 ///
 /// The scene has a saturated light strong in one channel, clipped highlights, the flash's own shadows and a LiDAR
 /// depth map, so every rule of `PixelBlend` runs. The statistics must agree bit for bit (the vector kernel performs
-/// the reference's operations in the reference's order). The blend's linear values must agree within 10⁻⁴ of the
-/// value plus 10⁻⁶ of the picture's peak: the two paths interpolate in a different order (the fast one once per
-/// row and tile column), which moves a value by a few units in the last place of a Float and nothing more; a
-/// changed rule in either path (a wrong interpolation weight, a lane of the wrong channel) moves pixels by percents.
+/// the reference's operations in the reference's order). The blend's linear values must agree within 10⁻⁵ of the
+/// value plus 10⁻⁷ of the picture's peak (they agree exactly as written; the tolerance leaves room for a reordering
+/// of the interpolation's additions, which moves a value by a few units in the last place of a Float): a changed
+/// rule in either path (a tile row interpolated with the wrong weight, a lane of the wrong channel) moves pixels by
+/// percents. Interpolating the local ratios from one tile row only, for example, moved 9,397 of 129,600 values.
 @Suite struct ConstantColorDifferentialTests {
     struct Pair {
         let fast: ConstantColorDevelopment, reference: ConstantColorDevelopment
@@ -51,7 +52,7 @@ import Testing
         for i in reference.indices {
             let difference = abs(fast[i] - reference[i])
             worst = max(worst, difference)
-            if !(difference <= 1e-4 * abs(reference[i]) + 1e-6 * peak) { failures += 1 }
+            if !(difference <= 1e-5 * abs(reference[i]) + 1e-7 * peak) { failures += 1 }
         }
         #expect(failures == 0, "\(failures) of \(reference.count) values differ (largest difference \(worst))")
         func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance * abs(b) }

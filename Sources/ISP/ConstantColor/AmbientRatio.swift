@@ -1,3 +1,5 @@
+import Imaging
+
 /// The ambient light relative to the flash over the whole picture, per camera channel: the fill's exposure where no
 /// tile nearby measures its own (`FillRatios`), and a diagnostic of the capture.
 struct AmbientRatio: Sendable {

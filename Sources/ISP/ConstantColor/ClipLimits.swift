@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Sensor
 
 /// What `PixelBlend.clippedFill` needs to know of the frames' levels, in electron rates.

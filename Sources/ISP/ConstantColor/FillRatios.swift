@@ -1,3 +1,5 @@
+import Imaging
+
 /// The ambient light relative to the flash tile by tile, per camera channel: the fill's exposure.
 ///
 /// A tile whose frames agree and which is at least half unclipped is a candidate (`TileStatistics.isCandidate`).

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// What the blend of one pixel knows beyond the pixel: the estimators' typed results, fixed for the picture.
 struct BlendParameters {

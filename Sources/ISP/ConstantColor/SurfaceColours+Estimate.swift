@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 extension SurfaceColours {
     /// What one tile with hot pixels knows of itself for the donor search: its key channels and their flash-only sum,

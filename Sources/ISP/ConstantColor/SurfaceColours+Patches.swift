@@ -1,3 +1,5 @@
+import Imaging
+
 extension SurfaceColours {
     /// One clipped patch of one paint has one colour: the estimates of the tiles of a patch (hot tiles near
     /// clipping with two key channels or three, joined to their 8-neighbours with the same key channels, at the

@@ -70,10 +70,9 @@ struct ClipLimits {
     /// the shot noise of both frames, their read noise and quantisation (`PairStatistics`).
     @inline(__always)
     func flashOnlyVariance(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> SIMD4<Float> {
-        let zero = SIMD4<Float>(repeating: 0)
         let electrons =
-            pointwiseMax(f * timeF, zero) * shotScale + floorF
-            + ratio2 * (pointwiseMax(a * timeA, zero) * shotScale + floorA)
+            Self.nonNegative(f * timeF) * shotScale + floorF
+            + ratio2 * (Self.nonNegative(a * timeA) * shotScale + floorA)
         return electrons / (timeF * timeF)
     }
 
@@ -90,7 +89,7 @@ struct ClipLimits {
     /// The variance of an ambient rate `a` (e⁻/s), in (e⁻/s)².
     @inline(__always)
     func ambientVariance(_ a: SIMD4<Float>) -> SIMD4<Float> {
-        (pointwiseMax(a * timeA, SIMD4<Float>(repeating: 0)) * shotScale + floorA) / (timeA * timeA)
+        (Self.nonNegative(a * timeA) * shotScale + floorA) / (timeA * timeA)
     }
 
     /// Whether the flash-only value f·t_f of a pixel (rates `flash` and `ambient`, e⁻/s) lies below
@@ -99,10 +98,17 @@ struct ClipLimits {
     func isImpossible(flash f: SIMD4<Float>, ambient a: SIMD4<Float>) -> Bool {
         let zero = SIMD4<Float>(repeating: 0)
         let variance =
-            pointwiseMax(f * timeF, zero) * shotScale + floorF
-            + ratio2 * (pointwiseMax(a * timeA, zero) * shotScale + floorA)
+            Self.nonNegative(f * timeF) * shotScale + floorF
+            + ratio2 * (Self.nonNegative(a * timeA) * shotScale + floorA)
         let e = (f - a) * timeF
         let below = (e .< zero) .& (e * e .> 9 * variance)
         return below[0] || below[1] || below[2]
+    }
+
+    /// `pointwiseMax(v, 0)` lane by lane (IEEE maximumNumber: a NaN lane becomes 0), written out so that it inlines
+    /// into the per-pixel rule instead of being called as the standard library's generic function.
+    @inline(__always)
+    static func nonNegative(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(Float.maximum(v[0], 0), Float.maximum(v[1], 0), Float.maximum(v[2], 0), Float.maximum(v[3], 0))
     }
 }

@@ -43,14 +43,10 @@ extension ConstantColorPipeline {
         -> ConstantColorResult
     {
         var clock = StageClock()
-        let developed = develop(capture, plan: plan, path: .fast, clock: &clock)
-        let k = developed.exposure, shift = developed.estimates.shift
-        // Pass 3: exposure, tone curve and gamma.
-        let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
-        let photo = encoder.encode(
-            linear: developed.output.linear, scale: Float(k), width: camera.width, height: camera.height)
-        clock.lap("encode")
-        let makeFlashOnly = flashOnlyPicture(capture, shift: shift, encoder: encoder, exposure: k)
+        let (photo, summary) = developedPhoto(capture, plan: plan, clock: &clock)
+        let k = summary.exposure, shift = summary.shift
+        let makeFlashOnly = flashOnlyPicture(
+            capture, shift: shift, encoder: DisplayEncoder(toneCurve: settings.toneCurve), exposure: k)
         var fallback = PixelPlane<UInt8>(width: 1, height: 1, channels: 3)
         let ambientRaw = RawFrame(readout: capture.ambient), flashRaw = RawFrame(readout: capture.flash)
         if settings.developsFallback {
@@ -60,15 +56,41 @@ extension ConstantColorPipeline {
                 warmth: settings.fallbackWarmth, gain: plan.fallbackGain)
             clock.lap("fallback")
         }
-        let estimates = developed.estimates
         let diagnostics = ConstantColorResult.Diagnostics(
-            plan: plan, registration: shift, ambientToFlash: estimates.ambient.ratio,
-            ambientFromFlashPair: estimates.ambient.fromPair, exposureScale: k,
-            clippedFraction: estimates.statistics.clippedPixels / Double(camera.width * camera.height),
+            plan: plan, registration: shift, ambientToFlash: summary.ambient.ratio,
+            ambientFromFlashPair: summary.ambient.fromPair, exposureScale: k,
+            clippedFraction: summary.clippedPixels / Double(camera.width * camera.height),
             ambientFrame: ambientRaw, flashFrame: flashRaw, measuredDepth: capture.depth, stageSeconds: clock.laps)
         return ConstantColorResult(
-            photo: photo, confidenceMap: developed.confidence, fallback: fallback, makeFlashOnly: makeFlashOnly,
+            photo: photo, confidenceMap: summary.confidence, fallback: fallback, makeFlashOnly: makeFlashOnly,
             diagnostics: diagnostics)
+    }
+
+    /// What the photo's diagnostics and the flash-only picture keep of a development.
+    struct DevelopmentSummary {
+        let exposure: Double, shift: SIMD2<Double>, ambient: AmbientRatio, clippedPixels: Double
+        let confidence: ConfidenceMap
+    }
+
+    /// The Constant Color photo (pass 3: exposure, tone curve and gamma) and a summary of its development. The
+    /// linear picture and the estimators' planes end here, before the fallback is developed, so that the two never
+    /// occupy memory together.
+    func developedPhoto(_ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, clock: inout StageClock)
+        -> (PixelPlane<UInt8>, DevelopmentSummary)
+    {
+        let developed = develop(capture, plan: plan, path: .fast, clock: &clock)
+        let encoder = DisplayEncoder(toneCurve: settings.toneCurve)
+        let photo = encoder.encode(
+            linear: developed.output.linear, scale: Float(developed.exposure), width: camera.width,
+            height: camera.height)
+        clock.lap("encode")
+        let estimates = developed.estimates
+        return (
+            photo,
+            DevelopmentSummary(
+                exposure: developed.exposure, shift: estimates.shift, ambient: estimates.ambient,
+                clippedPixels: estimates.statistics.clippedPixels, confidence: developed.confidence)
+        )
     }
 
     /// Everything `process` does before the encoding: registration, the statistics pass, the estimators, the blend

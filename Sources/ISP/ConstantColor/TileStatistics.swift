@@ -28,13 +28,25 @@ struct TileGrid: Sendable, Hashable {
     }
 
     /// The tiles of the 3 × 3 neighbourhood of tile (`tx`, `ty`) inside the grid, row by row.
-    func neighbourhood(_ tx: Int, _ ty: Int) -> [Int] {
-        var out: [Int] = []
-        out.reserveCapacity(9)
-        for ny in max(0, ty - 1)...min(rows - 1, ty + 1) {
-            for nx in max(0, tx - 1)...min(columns - 1, tx + 1) { out.append(ny * columns + nx) }
+    @inline(__always)
+    func neighbourhood(_ tx: Int, _ ty: Int) -> Neighbourhood {
+        Neighbourhood(
+            columns: columns, x0: max(0, tx - 1), x1: min(columns - 1, tx + 1), y1: min(rows - 1, ty + 1),
+            x: max(0, tx - 1), y: max(0, ty - 1))
+    }
+
+    /// The tile indices of a rectangle of tiles, row by row, without allocating.
+    struct Neighbourhood: Sequence, IteratorProtocol {
+        let columns: Int, x0: Int, x1: Int, y1: Int
+        var x: Int, y: Int
+
+        @inline(__always)
+        mutating func next() -> Int? {
+            guard y <= y1 else { return nil }
+            let t = y * columns + x
+            if x < x1 { x += 1 } else { (x, y) = (x0, y + 1) }
+            return t
         }
-        return out
     }
 }
 

@@ -109,7 +109,7 @@ public struct ConfidenceMap: Sendable {
         var snrs = [Double](repeating: 0, count: mw * mh)
         // Share of each tile's unclipped pixels whose flash-only value is impossibly negative, one stray pixel
         // forgiven: in a tile mostly clipped (the rim of a specular highlight) one pixel among forty would otherwise
-        // make the tile and its neighbours 20 % inconsistent, while motion leaves many.
+        // make the tile and its neighbours 20 % inconsistent, while motion makes many.
         let negative = tiles.map { $0.unclipped > 0 ? max($0.impossible - 1, 0) / $0.unclipped : 0 }
         let consistency = ConfidenceMap.consistency(negative: negative, width: mw, height: mh)
         for (t, s) in tiles.enumerated() {

@@ -43,7 +43,7 @@ public enum FrameRegistration {
     ///
     /// The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade sums
     /// gain precision the 0.1 px requirement does not need (the estimate's noise falls with the
-    /// square root of the pixel count, and a textured 1 MP level leaves it near 0.01 of its pixel),
+    /// square root of the pixel count, and a textured 1 MP level brings it near 0.01 of its pixel),
     /// while each finer level costs four times all coarser ones together. `reduction(width:height:)`
     /// is the reduction that reaches it, so a caller can average its frames straight to that level.
     static func translation(

@@ -58,7 +58,7 @@ struct BlendRow {
 ///
 /// The blend is w·f + (1 − w)·fill in camera space, f = flash − ambient the flash-only estimate and w the flash
 /// weight (0 where clipped). The fill is the flash frame itself, F ⊘ (1 + ρ): it sits where the flash frame does, so
-/// motion between the frames leaves no ghost, and it has the flash-only picture's exposure (a von Kries step in
+/// motion between the frames draws no ghost, and it has the flash-only picture's exposure (a von Kries step in
 /// camera space, the ratio Petschnigg et al. 2004 use for white balance). Each step below states its reason.
 enum PixelBlend {
     @inline(__always)
@@ -123,7 +123,7 @@ enum PixelBlend {
     }
 
     /// In the flash's own shadow, the surface's flash-only value from the ambient frame (`FlashShadow`), where the
-    /// frames agree, so that motion leaves no ghost. A pixel the depth map hides from the flash (`hidden`), whose
+    /// frames agree, so that motion draws no ghost. A pixel the depth map hides from the flash (`hidden`), whose
     /// flash-only value is noise around zero, may fall below −3σ by chance: it is no misregistered sample.
     @inline(__always)
     static func flashShadow(

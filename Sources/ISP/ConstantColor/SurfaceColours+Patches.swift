@@ -13,7 +13,7 @@ extension SurfaceColours {
     ///
     /// Each tile's donors are weighed by distance, so along the edge of a clipped patch the nearest lit surface
     /// wins, even when it is another one that matches on depth, key chromaticity and level (a thin object lying on
-    /// the clipped surface's edge, where a strong coloured light leaves the clipped channel's bounds almost empty);
+    /// the clipped surface's edge, where a strong coloured light keeps the clipped channel's bounds almost empty);
     /// the patch's median puts the edge tiles back on the patch's own colour.
     static func agreeWithinPatches(
         _ colours: inout [SIMD4<Float>], _ confidence: inout [Double], hot: [HotTileStatistics], grid: TileGrid

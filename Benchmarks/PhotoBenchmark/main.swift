@@ -6,12 +6,24 @@ import Foundation
 /// device and scene come from `OBSCURA_DEVICE` and `OBSCURA_SCENE` (the script sets the iPhone 15
 /// Pro and violets-warm-room). The first photo of a process builds the scene's geometry; later ones
 /// reuse it. Prints each photo's wall time and the process's CPU time, and the peak resident memory.
+///
+/// `--constant-color` takes a Constant Color capture with fallback instead (flash on, both photos' file bytes):
+/// the time runs until the delegate has the bytes of both. `--save DIR` writes each photo's file bytes there
+/// (`photo-N-K`, K counting the photos of capture N), so that two builds' outputs can be compared byte for byte.
 final class Catcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var bytes = 0
+    var photos = 0
+    /// Where each photo's bytes go (`--save`), with the capture's index.
+    var save: (folder: String, capture: Int)?
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        bytes = photo.fileDataRepresentation()?.count ?? 0
+        let data = photo.fileDataRepresentation()
+        bytes += data?.count ?? 0
+        photos += 1
+        if let save, let data {
+            FileManager.default.createFile(atPath: "\(save.folder)/photo-\(save.capture)-\(photos)", contents: data)
+        }
     }
 
     func photoOutput(
@@ -29,7 +41,12 @@ func cpuSeconds() -> Double {
         + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-let photos = CommandLine.arguments.count > 1 ? max(1, Int(CommandLine.arguments[1]) ?? 1) : 1
+let arguments = CommandLine.arguments.dropFirst()
+let constantColor = arguments.contains("--constant-color")
+let photos = arguments.compactMap { Int($0) }.first.map { max(1, $0) } ?? 1
+let saveFolder = arguments.firstIndex(of: "--save").flatMap { i in
+    arguments.index(after: i) < arguments.endIndex ? arguments[arguments.index(after: i)] : nil
+}
 guard let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back) else {
     print("error: no back wide camera")
     exit(1)
@@ -46,6 +63,13 @@ do {
         output.maxPhotoDimensions = twelve
     }
     session.commitConfiguration()
+    if constantColor {
+        guard output.isConstantColorSupported else {
+            print("error: this device's photo output does not support Constant Color")
+            exit(1)
+        }
+        output.isConstantColorEnabled = true
+    }
 } catch {
     print("error: \(error)")
     exit(1)
@@ -54,7 +78,13 @@ session.startRunning()
 for index in 0..<photos {
     let settings = AVCapturePhotoSettings()
     settings.maxPhotoDimensions = output.maxPhotoDimensions
+    if constantColor {
+        settings.flashMode = .on
+        settings.isConstantColorEnabled = true
+        settings.isConstantColorFallbackPhotoDeliveryEnabled = true
+    }
     let catcher = Catcher()
+    catcher.save = saveFolder.map { ($0, index + 1) }
     let (wall0, cpu0) = (Date(), cpuSeconds())
     output.capturePhoto(with: settings, delegate: catcher)
     catcher.done.wait()
@@ -62,8 +92,8 @@ for index in 0..<photos {
     let d = output.maxPhotoDimensions
     print(
         String(
-            format: "photo %d: %dx%d, %d bytes, %.3f s wall, %.3f s CPU", index + 1, Int(d.width), Int(d.height),
-            catcher.bytes, wall, cpu))
+            format: "photo %d: %dx%d, %d file(s), %d bytes, %.3f s wall, %.3f s CPU", index + 1, Int(d.width),
+            Int(d.height), catcher.photos, catcher.bytes, wall, cpu))
 }
 session.stopRunning()
 if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

@@ -19,7 +19,7 @@ import Spectra
 /// 3. **Fit.** A zone's chromaticity is (ln R/G, ln B/G). Each candidate is scored by how well it
 ///    explains the zones as grey: the sum over zones of the Geman–McClure robust loss
 ///    d² / (d² + `limit`²) of the zone's distance d from the candidate's neutral. Near-neutral
-///    zones pull the estimate; strongly coloured ones (a saturated surface, a wall under a coloured lamp) add
+///    zones pull the estimate; strongly coloured ones (a saturated surface, a wall under a coloured light) add
 ///    nearly the same constant to every candidate and barely pull at all. This is grey world
 ///    restricted to plausible neutrals (Buchsbaum 1980; Finlayson & Trezzi 2004 for the family),
 ///    searched along the light locus as Bayesian AWB does (Raspberry Pi camera tuning guide,
@@ -27,7 +27,7 @@ import Spectra
 /// 4. **Prior.** A frame filled by one coloured surface (a navy cloth, a walnut table) explains
 ///    itself as grey under the wrong light, so the score adds a prior on the light from the scene's
 ///    brightness, as Bayesian AWB weighs its priors by lux: dim scenes are mostly lit by warm
-///    lamps, bright ones by daylight. The illuminance is read from the frame as a phone reads it
+///    incandescent light, bright ones by daylight. The illuminance is read from the frame as a phone reads it
 ///    from its exposure and its factory calibration: the frame's mean green electrons per second
 ///    over what the camera equation (`CameraEquation`) gives for a white diffuser under 1 lux of
 ///    D65, divided by 0.18, the average reflectance light meters assume. The prior is a Gaussian in mired (width `priorWidth`) about a centre that runs from 2,900 K at

@@ -11,7 +11,7 @@ import Spectra
 /// Every term has degree 1 in the exposure (φ(k·c) = k·φ(c)), so unlike an ordinary polynomial the
 /// mapping does not change with the flash-to-subject distance; the cross terms let it follow the
 /// part of the camera-to-observer mismatch a 3×3 matrix cannot (saturated reds and purples, and the
-/// haemoglobin bands of skin, which degree 2 alone leaves about 10° too red in hue).
+/// haemoglobin bands of skin, which degree 2 alone renders about 10° too red in hue).
 ///
 /// The fit is the white-constrained least squares of `ColorCorrectionMatrix`, in n dimensions:
 /// each output row m minimises Σᵢ wᵢ(m·φᵢ − tᵢ)² subject to m·φ(1, 1, 1) = w, where φ(1, 1, 1) is

@@ -14,7 +14,7 @@ import Imaging
 ///   hi = 16: a close subject in dim light (SNR 30–60) is fully trusted, one at 1 m in an office
 ///   (SNR ≈ 12) about two-thirds, one at 2 m or in bright light (SNR < 4) not at all.
 /// - **Channels** (Constant Color pairs): the SNR is the weakest channel's, each channel's noise
-///   measured against the colour's grey-equivalent level (see `init(channelSums:…)`).
+///   measured against the colour's grey-equivalent level (see `init(statistics:neutral:flashTime:)`).
 /// - **Motion** between the frames zeroes the trust of the tiles around it (see `consistency`).
 /// - **Clipping** zeroes a pixel's trust (any channel at the white level in either frame: the
 ///   increment is unknown there, and specular highlights of the flash clip). A tile's confidence is
@@ -51,29 +51,28 @@ public struct ConfidenceMap: Sendable {
         signal: [Float], variance: [Float], clipped: [Bool], width: Int, height: Int, tileSize: Int = 8
     ) {
         precondition(signal.count == width * height && variance.count == signal.count && clipped.count == signal.count)
-        let tile = max(1, tileSize)
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+        let grid = TileGrid(width: width, height: height, tileSize: tileSize)
         // Per tile: Σ signal, Σ variance over unclipped pixels, clipped count, pixel count. Row bands
         // of whole tile rows own their tiles, so the sums do not depend on the number of cores.
-        var sums = [Double](repeating: 0, count: 4 * mw * mh)
+        var tiles = [TileStatistics](repeating: TileStatistics(), count: grid.count)
         signal.withUnsafeBufferPointer { sb in
             variance.withUnsafeBufferPointer { vb in
                 clipped.withUnsafeBufferPointer { cb in
-                    sums.withUnsafeMutableBufferPointer { tb in
+                    tiles.withUnsafeMutableBufferPointer { tb in
                         let sig = SharedReadPointer(sb), vari = SharedReadPointer(vb), clip = SharedReadPointer(cb)
                         let out = SharedPointer(tb)
-                        BandParallel.forEachBand(height: mh) { tileRows in
-                            for y in (tileRows.lowerBound * tile)..<min(height, tileRows.upperBound * tile) {
-                                let row = (y / tile) * mw
+                        BandParallel.forEachBand(height: grid.rows) { tileRows in
+                            for y in grid.pixelRows(of: tileRows) {
+                                let row = (y / grid.tileSize) * grid.columns
                                 for x in 0..<width {
-                                    let t = 4 * (row + x / tile)
+                                    let t = row + x / grid.tileSize
                                     let i = y * width + x
-                                    out.base[t + 3] += 1
+                                    out.base[t].pixels += 1
                                     if clip.base[i] {
-                                        out.base[t + 2] += 1
+                                        out.base[t].clipped += 1
                                     } else {
-                                        out.base[t] += Double(sig.base[i])
-                                        out.base[t + 1] += Double(vari.base[i])
+                                        out.base[t].signal += Double(sig.base[i])
+                                        out.base[t].greenVariance += Double(vari.base[i])
                                     }
                                 }
                             }
@@ -82,71 +81,51 @@ public struct ConfidenceMap: Sendable {
                 }
             }
         }
-        self.init(tileSums: sums, stride: 4, width: width, height: height, tileSize: tile)
-    }
-
-    /// The map from per-tile sums laid out `stride` values per tile, row-major over the tiles of a
-    /// `width × height` photo: Σ signal and Σ variance over unclipped pixels, clipped pixels, pixels.
-    init(tileSums sums: [Double], stride: Int, width: Int, height: Int, tileSize tile: Int) {
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        precondition(sums.count >= stride * mw * mh && stride >= 4, "four sums per tile")
-        var values = [Double](repeating: 0, count: mw * mh)
-        var snrs = [Double](repeating: 0, count: mw * mh)
-        for t in 0..<(mw * mh) {
-            let s = sums[stride * t], v = sums[stride * t + 1], c = sums[stride * t + 2], n = sums[stride * t + 3]
-            let unclipped = n - c
+        var values = [Double](repeating: 0, count: grid.count)
+        var snrs = [Double](repeating: 0, count: grid.count)
+        for (t, s) in tiles.enumerated() {
+            let unclipped = s.unclipped, v = s.greenVariance
             guard unclipped > 0, v > 0 else { continue }
-            let snr = (s / unclipped) / (v / unclipped).squareRoot()
+            let snr = (s.signal / unclipped) / (v / unclipped).squareRoot()
             snrs[t] = snr
-            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c / n)
+            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * s.clipped / s.pixels)
         }
-        self.init(values: values, snr: snrs, width: mw, height: mh, tileSize: tile)
+        self.init(values: values, snr: snrs, width: grid.columns, height: grid.rows, tileSize: grid.tileSize)
     }
 
-    /// The map of a Constant Color pair from per-tile sums laid out `stride` values per tile (see
-    /// `ConstantColorPipeline.sumsPerTile`): Σ green signal (flash-frame electrons) and Σ green variance,
-    /// clipped pixels, pixels, Σ ambient and Σ flash-only rates of the three channels, Σ red and Σ blue
-    /// variance, the count of impossibly negative pixels (see `consistency`), all over unclipped pixels.
+    /// The map of a Constant Color pair from its first pass's statistics (`PairStatistics`).
     ///
     /// Each channel c has a flash-only level s_c = mean f_c·t_f and a noise σ_c = √mean var_c. Both are
     /// divided by `neutral`, the camera's response to white under the flash, so that a grey reads the
     /// same in every channel; the tile's level L is the mean of the three balanced levels, and the SNR
     /// of channel c is L / (σ_c / n_c), the channel's noise measured against the colour's overall level
     /// (an error that size in any one channel shifts the hue by as much). The tile's SNR is that of its
-    /// weakest channel: an ambient light strong in one channel only (a red LED) fills that channel with
-    /// shot noise the flash cannot out-shine, and its colour can be no better than that channel.
-    init(
-        channelSums sums: [Double], stride: Int, width: Int, height: Int, tileSize tile: Int,
-        neutral: SIMD3<Double>, flashTime: Double
-    ) {
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        precondition(sums.count >= stride * mw * mh && stride >= 13, "thirteen sums per tile")
+    /// weakest channel: an ambient light strong in one channel only (a narrow-band LED) fills that channel
+    /// with shot noise the flash cannot out-shine, and its colour can be no better than that channel.
+    init(statistics: PairStatistics, neutral: SIMD3<Double>, flashTime: Double) {
+        let grid = statistics.grid, tiles = statistics.tiles
+        let mw = grid.columns, mh = grid.rows
         var values = [Double](repeating: 0, count: mw * mh)
         var snrs = [Double](repeating: 0, count: mw * mh)
         // Share of each tile's unclipped pixels whose flash-only value is impossibly negative, one stray pixel
-        // forgiven: in a tile mostly clipped (the edge of a spot-lit pot) one pixel among forty would otherwise
-        // make the tile and its neighbours 20 % inconsistent, while motion leaves many.
-        var negative = [Double](repeating: 0, count: mw * mh)
-        for t in 0..<(mw * mh) {
-            let unclipped = sums[stride * t + 3] - sums[stride * t + 2]
-            if unclipped > 0 { negative[t] = max(sums[stride * t + 12] - 1, 0) / unclipped }
-        }
+        // forgiven: in a tile mostly clipped (the rim of a specular highlight) one pixel among forty would otherwise
+        // make the tile and its neighbours 20 % inconsistent, while motion makes many.
+        let negative = tiles.map { $0.unclipped > 0 ? max($0.impossible - 1, 0) / $0.unclipped : 0 }
         let consistency = ConfidenceMap.consistency(negative: negative, width: mw, height: mh)
-        for t in 0..<(mw * mh) {
-            let b = stride * t
-            let c = sums[b + 2], n = sums[b + 3]
-            let unclipped = n - c
+        for (t, s) in tiles.enumerated() {
+            let unclipped = s.unclipped
             guard unclipped > 0 else { continue }
-            let level = SIMD3(sums[b + 7], sums[b + 8], sums[b + 9]) * flashTime / unclipped / neutral
-            let noise = SIMD3(sums[b + 10], sums[b + 1], sums[b + 11]) / unclipped
+            let level = s.flashOnly * flashTime / unclipped / neutral
+            let noise = s.variance / unclipped
             guard noise.min() > 0 else { continue }
             let grey = (level.x + level.y + level.z) / 3
             let balancedNoise = SIMD3(noise.x.squareRoot(), noise.y.squareRoot(), noise.z.squareRoot()) / neutral
             let snr = grey / balancedNoise.max()
             snrs[t] = snr
-            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * c / n) * consistency[t]
+            values[t] = ConfidenceMap.confidence(snr: snr) * max(0, 1 - 4 * s.clipped / s.pixels) * consistency[t]
         }
-        self.init(values: values, snr: snrs, consistency: consistency, width: mw, height: mh, tileSize: tile)
+        self.init(
+            values: values, snr: snrs, consistency: consistency, width: mw, height: mh, tileSize: grid.tileSize)
     }
 
     /// Per tile, how far the frames agree: 1 − 8 × the largest share of impossibly negative pixels

@@ -153,7 +153,7 @@ struct DisplayEncoder: Sendable {
                 exponent -= 1
             }
             let lowBits = Float(sign: .plus, exponent: exponent, significand: 1).bitPattern
-            // A top below that power (a scale that maps everything near black) leaves no range: the formula decides.
+            // A top below that power (a scale that maps everything near black) has no range left: the formula decides.
             guard exponent > -100, highBits > 0, lowBits <= highBits else { return nil }
             let size = UInt32(1) << Self.shift
             var entries: [UInt32] = []

@@ -4,13 +4,13 @@ import Sensor
 /// Where the depth map puts something between a pixel's surface and the flash: the geometric half of
 /// `FlashShadow`'s test.
 ///
-/// `FlashShadow` finds a flash shadow by its photometric signature, a flash-only value far below what the
-/// ambient frame predicts. A surface the flash grazes while the room light (or a coloured spot) falls on it
-/// squarely has the same signature: a violet's side turned towards a red spot keeps a quarter of the
-/// predicted flash-only green, and was taken for a shadow and given the wall's colour, an orange rim. And
-/// where the ambient frame is dark too (a table in a leaf's shadow of both lights) the signature says
-/// nothing. A flash shadow also has a cause the capture can see: an occluder nearer the camera, between the
-/// surface and the flash.
+/// `FlashShadow` finds a flash shadow by its photometric signature, a flash-only value far below what the ambient frame
+/// predicts. A surface the flash grazes while the room light (or a coloured light) falls on it squarely has the same
+/// signature (Lambert's cosine law: the flash's irradiance falls with the cosine of its incidence, the other light's
+/// does not): such a side can keep a quarter of the predicted flash-only value in a channel, and would be taken for a
+/// shadow and given the colour of the surface behind. And where the ambient frame is dark too (a surface in the shadow
+/// of both lights) the signature says nothing. A flash shadow also has a cause the capture can see: an occluder nearer
+/// the camera, between the surface and the flash.
 ///
 /// The flash module at offset L from the lens along an image axis (the larger of its two offsets; the
 /// other, and its depth offset, are a few millimetres at most) sees a surface point at depth Z where the

@@ -4,24 +4,23 @@ import Imaging
 /// The flash-only colour of the surface around each pixel, from its confidence tiles, and the estimate of a
 /// pixel's flash-only value that it gives where one channel is too noisy to be used alone.
 ///
-/// Under a strong coloured light (a red spot) a pixel's flash-only red f − a is the difference of two large
-/// numbers: the spot's shot noise buries it, while green and blue still measure the flash. The tile's
-/// confidence, set by its weakest channel, then hands the pixel to the fill F ⊘ (1 + ρ), whose ambient/flash
-/// ratio ρ is measured over 3 × 3 tiles: where the spot's light changes within them (the plant's shadow of the
-/// spot on the table, a violet's side turned to the spot), ρ is wrong for the pixel, and so is its red, a
-/// green silhouette on a red-lit table. The surface's flash-only *colour* does not depend on the room light at
-/// all: it is the reflectance times the flash's spectrum. Summed over a tile's 64 pixels, even the buried
-/// channel stands out of the noise, and the pixel's own level comes from every channel, each weighted by its
-/// noise.
+/// Under a strong narrow-band light (a saturated LED) a pixel's flash-only value in that light's channel, f − a, is the
+/// difference of two large numbers: the light's shot noise buries it, while the other channels still measure the flash.
+/// The tile's confidence, set by its weakest channel, then hands the pixel to the fill F ⊘ (1 + ρ), whose ambient/flash
+/// ratio ρ is measured over 3 × 3 tiles: where that light changes within them (an object's shadow of it, a side turned
+/// towards it), ρ is wrong for the pixel, and so is the buried channel: the shadow shows as a silhouette of the
+/// complementary hue. The surface's flash-only *colour* does not depend on the room light at all: it is the reflectance
+/// times the flash's spectrum. Summed over a tile's 64 pixels, even the buried channel stands out of the noise, and the
+/// pixel's own level comes from every channel, each weighted by its noise.
 ///
 /// Per tile (our choices): over its unclipped pixels, where the frames agree (consistency ≥ 0.9), at least
 /// half the tile is unclipped and the flash-only sum over the three channels stands 5σ above zero (as for
-/// `ConstantColorPipeline.localRatios`), the colour κ = Σ f ⊘ (Σ f_r + Σ f_g + Σ f_b), with the variance of each
+/// `FillRatios`), the colour κ = Σ f ⊘ (Σ f_r + Σ f_g + Σ f_b), with the variance of each
 /// share from the summed noise (to first order). At a pixel, each of the four tiles around it (as the map
 /// interpolates) gives a level L, the noise-weighted least-squares fit of f = L·κ over the channels, and a
 /// misfit χ² over the channels with the noise, a tenth of the colour (`texture`, how far a surface's colour
 /// may differ from its tiles') and κ's own uncertainty; the tiles count by their bilinear weights times
-/// exp(−(χ² − χ²_min)/2), so a tile of another surface (a leaf's green against a pot's red) drops out. With
+/// exp(−(χ² − χ²_min)/2), so a tile of another surface (another hue across an edge) drops out. With
 /// their colour κ̄, L again, and g = L·κ̄, each channel is the noise-weighted mean of its measured value and
 /// g_c, g_c's variance being (texture · g_c)² plus L² times κ̄_c's: a channel measured well keeps its value,
 /// a buried one takes the surface's colour at the pixel's level.
@@ -48,14 +47,15 @@ struct FlashOnlyChroma: Sendable {
     /// Lanes 0…2.
     static let rgb = SIMD4<Float>(1, 1, 1, 0)
 
-    /// The colours of every tile from the pass-1 sums (`ConstantColorPipeline.tileSums`: rates, and variances
-    /// in flash-frame electrons², `flashTime` seconds).
-    init(tileSums sums: [Double], consistency: [Double], tile: Int, width: Int, height: Int, flashTime: Double) {
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+    /// The colours of every tile from the first pass's statistics (`PairStatistics`: rates, and variances in
+    /// flash-frame electrons², `flashTime` seconds).
+    init(statistics: PairStatistics, consistency: [Double], flashTime: Double) {
+        let grid = statistics.grid, tile = grid.tileSize
+        let mw = grid.columns, mh = grid.rows
         self.tile = tile
         self.mw = mw
         self.mh = mh
-        columns = (0..<width).map { x in
+        columns = (0..<grid.width).map { x in
             let u = min(max((Float(x) + 0.5) / Float(tile) - 0.5, 0), Float(mw - 1))
             let x0 = Int(u)
             return (x0, min(x0 + 1, mw - 1), u - Float(x0))
@@ -63,14 +63,10 @@ struct FlashOnlyChroma: Sendable {
         var colours = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var variances = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var known = [Bool](repeating: false, count: mw * mh)
-        let stride = ConstantColorPipeline.sumsPerTile
-        for t in 0..<(mw * mh) {
-            let b = stride * t
-            let unclipped = sums[b + 3] - sums[b + 2]
-            guard consistency[t] >= 0.9, unclipped > 0, 2 * unclipped >= sums[b + 3] else { continue }
-            let k = SIMD3(sums[b + 7], sums[b + 8], sums[b + 9])
+        for (t, s) in statistics.tiles.enumerated() where s.isCandidate(consistency: consistency[t]) {
+            let k = s.flashOnly
             // The variances in rates², as the sums of f are.
-            let v = SIMD3(sums[b + 10], sums[b + 1], sums[b + 11]) / (flashTime * flashTime)
+            let v = s.variance / (flashTime * flashTime)
             let total = k.sum(), totalVariance = v.sum()
             guard total > 0, total * total > 25 * totalVariance else { continue }
             let share = k / total

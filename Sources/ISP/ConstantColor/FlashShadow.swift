@@ -6,7 +6,7 @@ import Sensor
 ///
 /// The flash sits a centimetre from the lens, so every object casts a thin shadow of the flash on
 /// what lies behind it: a one- or two-pixel sliver along each depth edge, and a wider one behind an
-/// object well in front of a wall (a flower's shadow on the wall behind it). There the flash-only
+/// object well in front of a wall (the object's shadow on the wall behind it). There the flash-only
 /// value f = flash − ambient is about zero, and so is any colour made from it: the tile's flash weight,
 /// set by the lit pixels around, would show it as a dark ghost of the object, and in a sliver as
 /// noise around zero turned into saturated magenta and green by the colour mapping. The fill
@@ -14,14 +14,14 @@ import Sensor
 /// ambient light's strongest channel.
 ///
 /// The ambient frame still sees the surface. Per tile, κ = Σ A ⊘ Σ f·e over its lit pixels and those
-/// of its 8 neighbours, e each pixel's irradiance gain (`ConstantColorPipeline.IrradianceGains`), is
+/// of its 8 neighbours, e each pixel's irradiance gain (`IrradianceGains`), is
 /// the ambient irradiance relative to the flash's at the picture's centre. A lit pixel is one whose
 /// flash-only sum stands 3σ above zero, so the shadows themselves do not count; only every fourth row
 /// is summed, which a ratio of sums over 3 × 3 tiles does not miss. κ, unlike the ratio ρ of the
 /// fill, does not jump at depth edges (the ambient irradiance hardly changes there; the flash's falls
 /// with the square of the distance), so p = A ⊘ κ predicts the flash-only
-/// value at the centre's irradiance of a wall pixel behind a flower even where κ came partly from the
-/// flower. A lit pixel's measured value brought to the centre, m = f · e, is p again; in a flash
+/// value at the centre's irradiance of a wall pixel behind an object even where κ came partly from the
+/// object. A lit pixel's measured value brought to the centre, m = f · e, is p again; in a flash
 /// shadow m ≈ 0. A pixel counts as shadowed (our choices) by its visibility v, the least-squares
 /// fit of m = v·p over the channels (each weighted by its noise, σ from the shot and read noise of
 /// both frames):
@@ -31,13 +31,13 @@ import Sensor
 ///   the share reaching 1 at 0.15. A flash shadow is hard (the flash is small) and darkens every
 ///   channel; a sphere's limb, which the flash grazes, and a surface under more ambient light than
 ///   its neighbours (facing the room light) keep well over a third of p; a coloured light κ does not
-///   know (a red spot) raises one channel of p only, and the others stay lit.
+///   know (a narrow-band light) raises one channel of p only, and the others stay lit.
 /// The pipeline applies it only where the frames agree (the tiles' consistency above 0.9) and the pixel is
 /// neither clipped nor impossibly negative: after motion, A ⊘ κ is whatever the ambient frame saw
 /// there, a ghost; there the fill F ⊘ (1 + ρ) stays. A pixel the flash measurably lit (its flash-only sum
 /// 3σ above zero) counts only where the depth map puts an occluder between its surface and the flash
 /// (`FlashOcclusion`): a surface under much more ambient light than the tiles around, which the flash
-/// grazes (a violet's side turned to a red spot), can fall below a third of p in every telling channel
+/// grazes (a side turned towards a strong coloured light), can fall below a third of p in every telling channel
 /// without being in any shadow. A pixel the flash did not measurably light keeps the estimate whatever the
 /// depth map says: its flash-only value is noise, and the depth map's edges are a pixel coarse.
 ///
@@ -60,29 +60,22 @@ struct FlashShadow: Sendable {
     /// a shadow's edge is not taken for a dark surface.
     let surfaces: [SIMD4<Float>]
 
-    /// Values per tile of `sums`: Σ ambient RGB and Σ flash-only RGB times the irradiance gain, over
-    /// lit, unclipped pixels of every `rowStep`-th row from `rowOffset`; over those with a depth and hidden from
-    /// no flash module (`blocked`, the `FlashOcclusion` mask, where given), Σ flash-only RGB times the gain,
-    /// Σ depth and their count.
-    static let sumsPerTile = 11
+    /// Every `rowStep`-th row from `rowOffset` is summed (`ShadowTileStatistics`).
     static let rowStep = 4, rowOffset = 2
 
-    /// Per tile, the sums of `sumsPerTile`. Bands of whole tile rows own their tiles, summed in pixel
+    /// Per tile, the sums of `ShadowTileStatistics`. Bands of whole tile rows own their tiles, summed in pixel
     /// order, so the sums never depend on the number of cores.
     static func sums(
         _ flashFrame: SensorReadout, _ ambient: SensorReadout, depth: [Float], shift: SIMD2<Double>, limits: ClipLimits,
-        irradiance: ConstantColorPipeline.IrradianceGains?, tile: Int, noise: NoiseParameters,
-        blocked: [UInt8]? = nil
-    ) -> [Double] {
-        let width = flashFrame.width, height = flashFrame.height
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
-        let stride = sumsPerTile
-        var sums = [Double](repeating: 0, count: stride * mw * mh)
-        let hasDepth = depth.count == width * height
+        irradiance: IrradianceGains?, grid: TileGrid, noise: NoiseParameters, blocked: [UInt8]? = nil
+    ) -> [ShadowTileStatistics] {
+        let width = grid.width, tile = grid.tileSize, mw = grid.columns
+        var sums = [ShadowTileStatistics](repeating: ShadowTileStatistics(), count: grid.count)
+        let hasDepth = depth.count == width * grid.height
         FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
             sums.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
-                BandParallel.forEachBand(height: mh) { tileRows in
+                BandParallel.forEachBand(height: grid.rows) { tileRows in
                     let rows = FramePair.Rows(pair)
                     let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                     let lit = UnsafeMutablePointer<Float>.allocate(capacity: width)
@@ -91,8 +84,10 @@ struct FlashShadow: Sendable {
                     let irradianceRows = irradiance.map { FlashIrradiance.Map.Rows($0.map) }
                     // Two rows of each tile (a quarter of an 8-pixel tile's): κ is a ratio of sums over 3 × 3
                     // tiles, which 144 pixels of 576 estimate as well, at a quarter of the pass.
-                    let start = tileRows.lowerBound * tile, end = min(height, tileRows.upperBound * tile)
-                    for y in Swift.stride(from: start + min(Self.rowOffset, tile - 1), to: end, by: Self.rowStep) {
+                    let band = grid.pixelRows(of: tileRows)
+                    for y in Swift.stride(
+                        from: band.lowerBound + min(Self.rowOffset, tile - 1), to: band.upperBound, by: Self.rowStep)
+                    {
                         rows.load(y)
                         if let irradiance, let irradianceRows { irradiance.row(y, rows: irradianceRows, into: lit) }
                         for x in 0..<width where !clip[x] {
@@ -100,17 +95,16 @@ struct FlashShadow: Sendable {
                             let a = UnsafeRawPointer(am + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
                             guard limits.isLit(flash: f, ambient: a) else { continue }
                             let e = f - a
-                            let t = out.base + stride * ((y / tile) * mw + x / tile)
-                            for c in 0..<3 {
-                                t[c] += Double(a[c])
-                                t[3 + c] += Double(e[c] * lit[x])
-                            }
+                            let t = out.base + (y / tile) * mw + x / tile
+                            let lifted = SIMD3(Double(e[0] * lit[x]), Double(e[1] * lit[x]), Double(e[2] * lit[x]))
+                            t.pointee.ambient += SIMD3(Double(a[0]), Double(a[1]), Double(a[2]))
+                            t.pointee.flashOnly += lifted
                             guard hasDepth else { continue }
                             let z = depth[y * width + x]
                             guard z.isFinite, z > 0, (blocked?[y * width + x] ?? 0) == 0 else { continue }
-                            for c in 0..<3 { t[6 + c] += Double(e[c] * lit[x]) }
-                            t[9] += Double(z)
-                            t[10] += 1
+                            t.pointee.surface += lifted
+                            t.pointee.depth += Double(z)
+                            t.pointee.surfacePixels += 1
                         }
                     }
                 }
@@ -119,13 +113,13 @@ struct FlashShadow: Sendable {
         return sums
     }
 
-    /// κ of every tile from `sums` (see the type's description). A tile whose 3 × 3 tiles have no lit pixel
-    /// (deep inside a wide shadow: a flower's shadow on the wall is a few pixels wide at 640 × 480 and forty
-    /// at 4032 × 3024) takes the mean of its known 4-neighbours, ring by ring outwards (`TileFill`), as the
-    /// fill's ratio does (`ConstantColorPipeline.localRatios`): κ, the ambient irradiance relative to the
-    /// flash's, changes slowly across a surface. Unknown only where no tile of the picture has a lit pixel.
-    init(sums: [Double], width: Int, height: Int, tile: Int) {
-        let mw = (width + tile - 1) / tile, mh = (height + tile - 1) / tile
+    /// κ of every tile from `sums` (see the type's description). A tile whose 3 × 3 tiles have no lit pixel (deep
+    /// inside a wide shadow: an object's shadow on a wall half a metre behind it is a few pixels wide at 640 × 480 and
+    /// forty at 4032 × 3024) takes the mean of its known 4-neighbours, ring by ring outwards (`TileFill`), as the
+    /// fill's ratio does (`FillRatios`): κ, the ambient irradiance relative to the flash's, changes slowly across a
+    /// surface. Unknown only where no tile of the picture has a lit pixel.
+    init(sums: [ShadowTileStatistics], grid: TileGrid) {
+        let mw = grid.columns, mh = grid.rows, tile = grid.tileSize, width = grid.width
         self.tile = tile
         self.mw = mw
         self.mh = mh
@@ -133,22 +127,19 @@ struct FlashShadow: Sendable {
         donorReach = Int((Double(Self.donorReach) * scale).rounded())
         // More donors in a wider shadow: its rows are estimated apart, and row-to-row noise would show as streaks.
         donorsPerSide = Int((Double(Self.donorsPerSide) * scale).rounded())
-        surfaces = (0..<(mw * mh)).map { t in
-            let b = Self.sumsPerTile * t
-            let n = sums[b + 10]
+        surfaces = sums.map { s in
+            let n = s.surfacePixels
             guard n > 0 else { return .zero }
-            return SIMD4(Float(sums[b + 6] / n), Float(sums[b + 7] / n), Float(sums[b + 8] / n), Float(sums[b + 9] / n))
+            let mean = s.surface / n
+            return SIMD4(Float(mean.x), Float(mean.y), Float(mean.z), Float(s.depth / n))
         }
         var kappa = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         for ty in 0..<mh {
             for tx in 0..<mw {
                 var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0)
-                for ny in max(0, ty - 1)...min(mh - 1, ty + 1) {
-                    for nx in max(0, tx - 1)...min(mw - 1, tx + 1) {
-                        let b = Self.sumsPerTile * (ny * mw + nx)
-                        a += SIMD3(sums[b], sums[b + 1], sums[b + 2])
-                        f += SIMD3(sums[b + 3], sums[b + 4], sums[b + 5])
-                    }
+                for n in grid.neighbourhood(tx, ty) {
+                    a += sums[n].ambient
+                    f += sums[n].flashOnly
                 }
                 guard (0..<3).allSatisfy({ a[$0] > 0 && f[$0] > 0 }) else { continue }
                 let k = a / f
@@ -175,10 +166,10 @@ struct FlashShadow: Sendable {
 
     /// How far along its row a shadowed pixel looks for lit pixels of its own surface at 640 pixels wide (the
     /// reach grows with the picture, `ConstantColorPipeline.neighbourhoodScale`), and how many it takes on each
-    /// side at 640 (our choices: a flower's shadow on a wall half a metre behind it is a few pixels wide at 640;
+    /// side at 640 (our choices: an object's shadow on a wall half a metre behind it is a few pixels wide at 640;
     /// twelve pixels a side keep the donors' noise out of the colour where the flash is weak, at the back of a
     /// table, and where the search stops at another surface on one side: with four, each row of the shadow
-    /// beside a leaf took a visibly different colour).
+    /// beside a thin object took a visibly different colour).
     static let donorReach = 24, donorsPerSide = 12
     /// A donor's depth may differ from the shadowed pixel's by this share of it (3σ of the depth's 0.5 %,
     /// as `SurfaceColours` matches its donors), or it is another surface.
@@ -191,24 +182,25 @@ struct FlashShadow: Sendable {
     /// (their mean, irradiance-corrected as `p` is); `p` where the row has none.
     ///
     /// A ⊘ κ is right only where the shadowed pixel has the ambient light of the lit pixels κ comes from.
-    /// Where another light's shadow overlaps the flash's (a red spot from the side, whose shadow of a flower
-    /// falls on the wall next to the flash's), the ambient frame lacks that light there: A ⊘ κ lacks its
-    /// colour (cyan where the red spot is missing) and its level (a grey outline of the flower). Where κ came
-    /// from another surface under other light (at 4032 pixels wide a flower's shadow on the wall is wider
-    /// than κ's tiles, and κ is the flower's, which the spot does not reach), A ⊘ κ is off by orders of
-    /// magnitude. The lit pixels of the same surface beside the shadow measured its flash-only value itself.
-    /// A donor has the pixel's depth within its noise, and so has every pixel within `donorMargin` of it along its row
-    /// and column (the irradiance's surface normal comes from those neighbours, and beside a depth edge it is off: a
-    /// wall pixel next to a flower came out half again too bright), unless the row has no such donor, when any does.
-    /// Both searches stop on each side at the first pixel of another depth: beyond another surface, what lies at the
-    /// pixel's depth again is seldom its surface (the table beyond a leaf's tip, a pot's receding side face gave the
-    /// table beside a leaf red and olive streaks, row by row). Only where neither finds a donor does a third look
-    /// beyond (a strip of wall between two flowers, all of it in their shadow). A donor is measurably lit
-    /// (`ClipLimits.isLit`, every channel positive), hidden from none of the flash's modules (`blocked`, the
-    /// `FlashOcclusion` mask, where given: in a strip of wall between two flowers the only lit pixels before the search
-    /// stops may be the penumbra's, hidden from one module, and one of those made a dark line of a row) and has at
-    /// least half the level of the brightest donor found (one in the shadow's penumbra is not). The texture of a
-    /// surface inside the shadow is not recovered: the ambient frame has it, but with the ambient light's own shadows,
+    /// Where another light's shadow overlaps the flash's (a coloured light from the side, whose shadow of an
+    /// object falls on the wall next to the flash's), the ambient frame lacks that light there: A ⊘ κ lacks its
+    /// colour (the complementary hue where that light is missing) and its level (a grey outline of the object).
+    /// Where κ came from another surface under other light (at 4032 pixels wide an object's shadow on the wall
+    /// is wider than κ's tiles, and κ is the object's, which that light does not reach), A ⊘ κ is off by orders
+    /// of magnitude. The lit pixels of the same surface beside the shadow measured its flash-only value itself.
+    /// A donor has the pixel's depth within its noise, and so has every pixel within `donorMargin` of it along
+    /// its row and column (the irradiance's surface normal comes from those neighbours, and beside a depth edge
+    /// it is off: a wall pixel next to a nearer object came out half again too bright), unless the row has no
+    /// such donor, when any does. Both searches stop on each side at the first pixel of another depth: beyond
+    /// another surface, what lies at the pixel's depth again is seldom its surface (a surface seen again beyond
+    /// a thin object, or another object's receding side, gave the surface beside the shadow streaks of other
+    /// colours, row by row). Only where neither finds a donor does a third look beyond (a strip of wall between
+    /// two nearer objects, all of it in their shadow). A donor is measurably lit (`ClipLimits.isLit`, every
+    /// channel positive), hidden from none of the flash's modules (`blocked`, the `FlashOcclusion` mask, where
+    /// given: in a strip of wall between two nearer objects the only lit pixels before the search stops may be
+    /// the penumbra's, hidden from one module, and one of those made a dark line of a row) and has at least half
+    /// the level of the brightest donor found (one in the shadow's penumbra is not). The texture of a surface
+    /// inside the shadow is not recovered: the ambient frame has it, but with the ambient light's own shadows,
     /// which a flash shadow mostly overlaps.
     @inline(__always)
     func surfaceEstimate(
@@ -243,8 +235,8 @@ struct FlashShadow: Sendable {
                         defer { j += direction }
                         let dz = depth[j] - z
                         // Another surface ends the search on this side: what lies beyond it at the pixel's depth
-                        // is seldom the pixel's surface (the table beyond a leaf's tip, the side of a pot). The
-                        // last search looks beyond (a strip of wall between two flowers).
+                        // is seldom the pixel's surface (a surface seen again beyond a thin object, another
+                        // object's side). The last search looks beyond (a strip of wall between two nearer objects).
                         if depth[j].isFinite, abs(dz) > Self.donorDepth * z {
                             if beyond { continue } else { break }
                         }
@@ -339,4 +331,17 @@ struct FlashShadow: Sendable {
         let dark = min(max((0.35 - v) / 0.2, 0), 1) * min(max((0.35 - lit) / 0.2, 0), 1)
         return (significant * dark, p)
     }
+}
+
+/// What the `FlashShadow` pass sums in one tile, over the lit (`ClipLimits.isLit`), unclipped pixels of the rows it
+/// reads; rates in e⁻/s, each flash-only rate times the pixel's irradiance gain (`IrradianceGains`).
+struct ShadowTileStatistics: Sendable {
+    /// Σ ambient rates per channel.
+    var ambient = SIMD3<Double>(0, 0, 0)
+    /// Σ flash-only rates times the gain, per channel.
+    var flashOnly = SIMD3<Double>(0, 0, 0)
+    /// Over those with a depth and hidden from no flash module (`FlashOcclusion`): Σ flash-only rates times the gain.
+    var surface = SIMD3<Double>(0, 0, 0)
+    /// Σ their depth, metres, and their count.
+    var depth = 0.0, surfacePixels = 0.0
 }

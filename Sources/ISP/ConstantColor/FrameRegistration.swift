@@ -43,7 +43,7 @@ public enum FrameRegistration {
     ///
     /// The finest level refined holds at most `finestPixels`: beyond that, the Lucas–Kanade sums
     /// gain precision the 0.1 px requirement does not need (the estimate's noise falls with the
-    /// square root of the pixel count, and a textured 1 MP level leaves it near 0.01 of its pixel),
+    /// square root of the pixel count, and a textured 1 MP level brings it near 0.01 of its pixel),
     /// while each finer level costs four times all coarser ones together. `reduction(width:height:)`
     /// is the reduction that reaches it, so a caller can average its frames straight to that level.
     static func translation(
@@ -232,13 +232,13 @@ public enum FrameRegistration {
             let fx = floor(d.x), fy = floor(d.y)
             let ix = Int(fx), iy = Int(fy)
             let ax = Float(d.x - fx), ay = Float(d.y - fy)
-            // Sums per row band (Hessian xx, xy, yy and the two right-hand sides), merged in band order.
+            // The normal equations' sums per row band, merged in band order.
             let inner = h - 2 * margin
             let partial = ref.withUnsafeBufferPointer { rb in
                 mov.withUnsafeBufferPointer { mb in
                     let rp = SharedReadPointer(rb), mp = SharedReadPointer(mb)
-                    return BandParallel.bands(inner, initial: [Double](repeating: 0, count: 5)) { band in
-                        var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
+                    return BandParallel.bands(inner, initial: NormalEquations()) { band in
+                        var n = NormalEquations()
                         for y in (band.lowerBound + margin)..<(band.upperBound + margin) {
                             for x in margin..<(w - margin) {
                                 let i = y * w + x
@@ -248,25 +248,26 @@ public enum FrameRegistration {
                                 let top = mp.base[j] + ax * (mp.base[j + 1] - mp.base[j])
                                 let bottom = mp.base[j + w] + ax * (mp.base[j + w + 1] - mp.base[j + w])
                                 let e = Double(top + ay * (bottom - top) - rp.base[i])
-                                hxx += gx * gx
-                                hxy += gx * gy
-                                hyy += gy * gy
-                                bx += gx * e
-                                by += gy * e
+                                n.hxx += gx * gx
+                                n.hxy += gx * gy
+                                n.hyy += gy * gy
+                                n.bx += gx * e
+                                n.by += gy * e
                             }
                         }
-                        return [hxx, hxy, hyy, bx, by]
+                        return n
                     }
                 }
             }
-            var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
+            var total = NormalEquations()
             for p in partial {
-                hxx += p[0]
-                hxy += p[1]
-                hyy += p[2]
-                bx += p[3]
-                by += p[4]
+                total.hxx += p.hxx
+                total.hxy += p.hxy
+                total.hyy += p.hyy
+                total.bx += p.bx
+                total.by += p.by
             }
+            let (hxx, hxy, hyy, bx, by) = (total.hxx, total.hxy, total.hyy, total.bx, total.by)
             let det = hxx * hyy - hxy * hxy
             guard det > 1e-12 else { return d }
             let step = SIMD2((hyy * bx - hxy * by) / det, (hxx * by - hxy * bx) / det)
@@ -275,4 +276,10 @@ public enum FrameRegistration {
         }
         return d
     }
+}
+
+/// The Gauss–Newton normal equations of the translation (Baker & Matthews 2004): the Hessian's xx, xy and yy sums of
+/// the reference's gradients, and the two right-hand sides, Σ gradient × residual.
+struct NormalEquations: Sendable {
+    var hxx = 0.0, hxy = 0.0, hyy = 0.0, bx = 0.0, by = 0.0
 }

@@ -5,7 +5,7 @@ import Sensor
 ///
 /// out = previous + α · (new − previous), except where |new − previous| exceeds
 /// `resetThreshold` · |previous| (something moved), where the new value is taken as is so
-/// motion leaves no trail. A hole on either side takes the other value. A change of size or
+/// motion draws no trail. A hole on either side takes the other value. A change of size or
 /// format restarts the whole filter.
 public struct DepthTemporalFilter: Sendable {
     /// The weight α of the newest frame, 0…1.

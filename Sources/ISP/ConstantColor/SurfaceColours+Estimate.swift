@@ -1,0 +1,108 @@
+import Foundation
+import Imaging
+
+extension SurfaceColours {
+    /// What one tile with hot pixels knows of itself for the donor search: its key channels and their flash-only sum,
+    /// its hot pixels' mean depth, and the bounds each clipped channel puts on a donor's colour.
+    struct Receiver {
+        let hot: HotTileStatistics
+        let key: [Bool]
+        let keySum: Double
+        let depth: Double
+
+        init?(_ hot: HotTileStatistics) {
+            let key = hot.keyChannels
+            guard key.contains(true) else { return nil }
+            let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot.hotFlashOnly[$1] : 0) }
+            guard keySum > 0 else { return nil }
+            (self.hot, self.key, self.keySum, depth) = (hot, key, keySum, hot.meanHotDepth)
+        }
+
+        /// Whether `colour` (shares of the key channels) puts every clipped channel between the flash frame's white
+        /// level and twice it, less the ambient (the bounds of `PixelBlend.clippedFill`), as a share of the key
+        /// channels of the pixels where it clipped.
+        func admits(_ colour: SIMD3<Double>, clip: Double) -> Bool {
+            for c in 0..<3 where !key[c] {
+                let n = hot.clippedCount[c]
+                guard n > 0 else { continue }
+                let clipped = hot.flashOnly(whereClipped: c)
+                let base = (0..<3).reduce(0.0) { $0 + (key[$1] ? clipped[$1] : 0) }
+                guard base > 0 else { continue }
+                let low = hot.headroom[c] / base, high = (hot.headroom[c] + clip * n) / base
+                if colour[c] < 0.95 * low || colour[c] > 1.05 * high { return false }
+            }
+            return true
+        }
+
+        /// The donor's depth term (a Gaussian's exponent), its chromaticity and level differences in σ, and its
+        /// colour as shares of the key channels; nil where depth or the clipped channels' bounds rule it out.
+        func match(_ donor: Donor, clip: Double) -> (depthTerm: Double, dc: Double, dl: Double, colour: SIMD3<Double>)?
+        {
+            // Depth first: most tiles around lie on other surfaces, and it is the cheapest test.
+            var depthTerm = 0.0
+            if depth.isFinite {
+                guard donor.depth.isFinite else { return nil }
+                let dz = (donor.depth / depth - 1) / SurfaceColours.depthSigma
+                guard abs(dz) <= 3 else { return nil }
+                depthTerm = dz * dz / 2
+            }
+            let f = donor.colour
+            let fKey = (0..<3).reduce(0.0) { $0 + (key[$1] ? f[$1] : 0) }
+            guard fKey > 0 else { return nil }
+            let colour = f / fKey
+            var dc = 0.0
+            for c in 0..<3 where key[c] {
+                dc = max(dc, abs(colour[c] / (hot.hotFlashOnly[c] / keySum) - 1) / SurfaceColours.chromaSigma)
+            }
+            // The key channels' level: the same paint a few tiles away is as bright under the flash, give or take the
+            // distance and obliquity; another surface mostly is not.
+            let dl = log(fKey / (keySum / hot.hot)) / SurfaceColours.levelSigma
+            guard admits(colour, clip: clip) else { return nil }
+            return (depthTerm, dc, dl, colour)
+        }
+    }
+
+    /// The colour of a tile with hot pixels from the donors within the search radius (see the type's description),
+    /// with its trust in lane 3, and the trust times the donors' weighted confidence; nil where no donor matches.
+    static func estimate(
+        _ hot: HotTileStatistics, tx: Int, ty: Int, donors: [Donor?], grid: TileGrid, search: Search
+    ) -> (SIMD4<Float>, Double)? {
+        guard let receiver = Receiver(hot) else { return nil }
+        let radius = search.radius, sigma = search.spatialSigma
+        var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
+        var matched = 0.0, nearest = Double.infinity
+        for sy in max(0, ty - radius)...min(grid.rows - 1, ty + radius) {
+            for sx in max(0, tx - radius)...min(grid.columns - 1, tx + radius) {
+                guard let donor = donors[sy * grid.columns + sx],
+                    let (depthTerm, dc, dl, colour) = receiver.match(donor, clip: search.clip)
+                else { continue }
+                let spatial = Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx)) / (2 * sigma * sigma)
+                var exponent = spatial + depthTerm
+                // The three differences together within 3σ: a neighbouring surface that is each time just inside (2σ
+                // nearer, 2σ another chromaticity, 1.7σ darker) is another surface.
+                guard (exponent - spatial) * 2 + dc * dc + dl * dl <= 9 else { continue }
+                exponent += dc * dc / 2 + dl * dl / 2
+                let w = exp(-exponent) * donor.unclipped
+                // The match alone, without the distance, for the support.
+                matched += exp(-(exponent - spatial)) * donor.unclipped
+                nearest = min(nearest, spatial)
+                sumW += w
+                sumC += w * colour
+                sumC2 += w * colour * colour
+                sumConf += w * donor.confidence
+            }
+        }
+        guard sumW > 0 else { return nil }
+        let mean = sumC / sumW
+        var spread = 0.0
+        for c in 0..<3 where !receiver.key[c] && mean[c] > 0 {
+            spread = max(spread, max(sumC2[c] / sumW - mean[c] * mean[c], 0).squareRoot() / mean[c])
+        }
+        let agreement = min(max(1 - spread / 0.1, 0), 1)
+        let support = min(matched / Double(grid.tileSize * grid.tileSize / 2), 1)
+        // The nearest donor's distance d (tiles): trust falls to half at the search's edge.
+        let distance = (2 * nearest).squareRoot() * sigma
+        let trust = agreement * support * (1 - 0.5 * min(distance / Double(radius), 1))
+        return (SIMD4(Float(mean.x), Float(mean.y), Float(mean.z), Float(trust)), trust * sumConf / sumW)
+    }
+}

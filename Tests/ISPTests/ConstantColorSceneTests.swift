@@ -61,15 +61,16 @@ struct ConstantColorSceneTests {
         #expect(checked >= 5)
     }
 
-    /// In an evening light (the scene's overcast daylight dimmed to 300 lux) the subject 0.5 m away
-    /// is trusted and the background 12–15 m away is not.
+    /// In an evening light (the scene's overcast daylight dimmed to 300 lux) the subject's face 0.5 m away
+    /// is trusted and the background 12–15 m away is not. (The red jumper is left out: its saturated red is one the
+    /// colour mapping cannot pin down, which caps its confidence whatever the distance, `ColourMappingUncertainty`.)
     @Test func farBackgroundHasLowConfidence() throws {
         var scene = try Self.scene("near-and-far")
         scene.ambient?.illuminance = 300
         let pipeline = try ConstantColorFixture.pipeline()
         let result = pipeline.capture(scene: scene, seed: 2)
         let far = Set(["building", "tree"].compactMap { scene.objectIndex(named: $0) })
-        let near = Set(["head", "torso"].compactMap { scene.objectIndex(named: $0) })
+        let near = Set(["head"].compactMap { scene.objectIndex(named: $0) })
         let farC = try #require(Self.confidence(result, objects: far, width: pipeline.camera.width))
         let nearC = try #require(Self.confidence(result, objects: near, width: pipeline.camera.width))
         #expect(farC < 0.1)

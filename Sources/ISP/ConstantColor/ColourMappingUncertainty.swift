@@ -19,7 +19,9 @@ import Spectra
 /// plausible surfaces serve: a fresh draw of smooth natural-like reflectances (`TrainingReflectances.smooth` with
 /// another seed), and dye- and paint-like ones, the sigmoid-of-a-quadratic spectra of Jakob & Hanika (2019) that
 /// reproduce every colour of a 10 × 10 × 10 grid over the sRGB cube (`SmoothReflectance`); the second family
-/// reaches the saturated corners of the gamut, which the first seldom draws. Each probe's error is the ΔE00 between the
+/// reaches the saturated corners of the gamut, which the first seldom draws. Skin, which a phone's colour tuning
+/// weighs, counts as it does in the mapping's training set (the set's even half, with the same weight against the
+/// smooth draws), so near skin's colours the error expected is skin's. Each probe's error is the ΔE00 between the
 /// mapped colour and its CIELAB under D65 at matched lightness (hue and chroma: lightness is the flash's
 /// exposure, not the mapping's). At a chromaticity q = (r, g)/(r + g + b) of the neutral-normalised camera RGB the
 /// expected error is the Gaussian-weighted root mean square of the probes' errors around it (σ = 0.015 in
@@ -77,8 +79,12 @@ public struct ColourMappingUncertainty: Sendable {
         let white = Colorimetry.whitePoint(of: Illuminants.d65)
         // The two families weigh the same in all (a paint counts for as many smooth draws as there are per paint).
         let paintWeight = Double(probeCount) / Double(paints.count)
+        // Skin weighs as it does in the mapping's training (`TrainingReflectances.constantColor`), relative to the
+        // smooth draws: where a camera colour is most often skin, the error on skin is what to expect there.
+        let skinWeight = 40 * Double(probeCount) / 2000
+        let skin = SkinTones.patches.enumerated().filter { $0.offset % 2 == 0 }.map { ($0.element.reflectance, skinWeight) }
         let weighted = TrainingReflectances.smooth(count: probeCount, seed: probeSeed).map { ($0, 1.0) }
-            + paints.map { ($0, paintWeight) }
+            + paints.map { ($0, paintWeight) } + skin
         let probes = weighted.map { reflectance, weight in
             let rgb = CameraResponse.rgb(reflectance: reflectance, illuminant: illuminant, camera: camera) / neutral
             let truth = Colorimetry.xyz(reflectance: reflectance, illuminant: Illuminants.d65)
@@ -135,5 +141,20 @@ public struct ColourMappingUncertainty: Sendable {
     /// untrusted one, linear between.
     public func confidenceCap(_ rgb: SIMD3<Double>) -> Double {
         min(1, max(0, (Self.untrusted - expectedDeltaE(rgb)) / (Self.untrusted - Self.trusted)))
+    }
+}
+
+extension ColourMappingUncertainty {
+    /// The confidence map with each tile held at or below the cap of its flash-only colour (the tile's flash-only
+    /// sums divided by the calibrated flash's camera neutral). The photo is not touched: the cap says how far its
+    /// colours can be trusted, not how they are made.
+    func capped(_ map: ConfidenceMap, statistics: PairStatistics, flashNeutral: SIMD3<Double>) -> ConfidenceMap {
+        var values = map.values
+        for t in values.indices {
+            values[t] = min(values[t], confidenceCap(statistics.tiles[t].flashOnly / flashNeutral))
+        }
+        return ConfidenceMap(
+            values: values, snr: map.snr, consistency: map.consistency, width: map.plane.width,
+            height: map.plane.height, tileSize: map.tileSize)
     }
 }

@@ -37,7 +37,8 @@ package struct ConstantColorDevelopment {
 extension ConstantColorPipeline {
     /// Processes a captured pair from what the phone read out and measured (`ConstantColorCapture`): the frames'
     /// DN and exposures and the device's depth map, nothing of the render. `fallbackBalance` is the ordinary
-    /// photo's white balance (grey world when nil); the Constant Color photo never uses it. The result's
+    /// photo's white balance (when nil, the auto white balance every photo and stream uses, `AutoWhiteBalance`, on
+    /// the ambient frame); the Constant Color photo never uses it. The result's
     /// diagnostics hold the readouts as frames without ground truth.
     public func process(_ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, fallbackBalance: WhiteBalance?)
         -> ConstantColorResult
@@ -50,7 +51,7 @@ extension ConstantColorPipeline {
         var fallback = PixelPlane<UInt8>(width: 1, height: 1, channels: 3)
         let ambientRaw = RawFrame(readout: capture.ambient), flashRaw = RawFrame(readout: capture.flash)
         if settings.developsFallback {
-            let balance = fallbackBalance ?? WhiteBalance.greyWorld(ambientRaw, camera: camera)
+            let balance = fallbackBalance ?? WhiteBalance.auto(ambientRaw, camera: camera)
             fallback = PhotoPipeline.develop(
                 ambientRaw, camera: camera, whiteBalance: balance, outputSpace: .displayP3,
                 warmth: settings.fallbackWarmth, gain: plan.fallbackGain)
@@ -122,8 +123,11 @@ extension ConstantColorPipeline {
             k = min(k, knee / output.brightest)
         }
         clock.lap("blend, colour mapping, exposure")
-        let confidence =
-            estimates.parameters.surfaces?.raise(estimates.map, statistics: estimates.statistics) ?? estimates.map
+        // Tiles whose colour the mapping cannot pin down (metamers of the camera with far-apart hues) are capped,
+        // however strong their flash signal.
+        let confidence = colourTrust.capped(
+            estimates.parameters.surfaces?.raise(estimates.map, statistics: estimates.statistics) ?? estimates.map,
+            statistics: estimates.statistics, flashNeutral: flashNeutral)
         return ConstantColorDevelopment(estimates: estimates, output: output, exposure: k, confidence: confidence)
     }
 

@@ -113,6 +113,8 @@ public struct ConstantColorPipeline: Sendable {
     public let correction: RootPolynomialCorrection
     /// The camera's response to a white under the calibrated flash, green = 1.
     public let flashNeutral: SIMD3<Double>
+    /// How far `correction` can be trusted at each camera colour: the cap it puts on the confidence map.
+    public let colourTrust: ColourMappingUncertainty
     /// How the device measures depth while the flash fires (`capture` measures; `process` sees the map only).
     public let depthSensor: ConstantColorDepthSensor
     /// The settings.
@@ -137,6 +139,7 @@ public struct ConstantColorPipeline: Sendable {
             training: TrainingReflectances.constantColor, degree: 3)
         let n = CameraResponse.neutral(illuminant: calibration.spectrum, camera: camera)
         flashNeutral = n / n.y
+        colourTrust = ColourMappingUncertainty(correction: correction, camera: camera, illuminant: calibration.spectrum)
     }
 
     /// The pipeline for a profile camera at `width × height`, read out as `readout` says (a full
@@ -211,9 +214,9 @@ public struct ConstantColorPipeline: Sendable {
         clock.lap("depth")
         let pair = ConstantColorCapture(
             ambient: SensorReadout(ambient), flash: SensorReadout(flashFrame), depth: depth)
-        // The ordinary photo's white balance is chosen as the ordinary pipeline of `obscura render` chooses it.
-        let balance = scene.ambient.map { WhiteBalance(illuminant: $0.spectrum, camera: camera) }
-        var result = process(pair, plan: plan, fallbackBalance: balance)
+        // The ordinary photo's white balance is the phone's own estimate from the ambient frame (`process`), as the
+        // ordinary pipeline of `obscura render` chooses it; the scene's light is not the phone's to know.
+        var result = process(pair, plan: plan, fallbackBalance: nil)
         result.diagnostics.ambientFrame = ambient
         result.diagnostics.flashFrame = flashFrame
         result.diagnostics.stageSeconds = clock.laps + result.diagnostics.stageSeconds

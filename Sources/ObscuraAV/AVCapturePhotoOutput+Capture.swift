@@ -40,6 +40,8 @@ extension AVCapturePhotoOutput {
         let resolved: AVCaptureResolvedPhotoSettings
         let pending: PendingRender
         let bracket: [AVCaptureBracketedStillImageSettings]
+        /// One rendering per bracket element, each at its own exposure (spec §4 [D]); empty without a bracket.
+        let bracketRenders: [PendingRender]
         let uncompressedFormat: OSType?
         let sourceType: AVCaptureDevice.DeviceType
         /// One per constituent device for a constituent capture (spec §4, §5 [D]); empty otherwise.
@@ -183,8 +185,28 @@ extension AVCapturePhotoOutput {
         }
         return CaptureRequest(
             resolved: resolved, pending: PendingRender(main), bracket: bracket,
+            bracketRenders: bracket.map { PendingRender(Self.bracketed(main, $0, device: device)) },
             uncompressedFormat: settings.processedPixelFormat, sourceType: device.deviceType,
             constituents: constituents, extras: extras, hasRaw: hasRaw, preview: preview, livePhoto: livePhoto)
+    }
+
+    /// The request of one bracket element (spec §4 [D]): an auto-exposure element meters at its own target bias
+    /// (`currentExposureTargetBias` keeps the device's), a manual one exposes for its own duration and ISO
+    /// (`currentExposureDuration` and `currentISO` keep the device's present values).
+    static func bracketed(
+        _ main: PhotoRenderRequest, _ element: AVCaptureBracketedStillImageSettings, device: AVCaptureDevice
+    ) -> PhotoRenderRequest {
+        var made = main
+        if let auto = element as? AVCaptureAutoExposureBracketedStillImageSettings {
+            if auto.exposureTargetBias != AVCaptureDevice.currentExposureTargetBias {
+                made.exposureBias = Double(auto.exposureTargetBias)
+            }
+        } else if let manual = element as? AVCaptureManualExposureBracketedStillImageSettings {
+            let duration = manual.exposureDuration.isValid ? manual.exposureDuration.seconds : device.exposureDuration.seconds
+            let iso = manual.iso == AVCaptureDevice.currentISO ? Double(device.iso) : Double(manual.iso)
+            made.fixedExposure = PhotoRenderRequest.FixedExposure(duration: duration, iso: iso)
+        }
+        return made
     }
 
     /// A constituent's photo: the same request rendered through the constituent camera (its own
@@ -353,8 +375,8 @@ extension AVCapturePhotoOutput {
             let element = request.bracket.isEmpty ? nil : request.bracket[group % request.bracket.count]
             // spec §6: constituents outermost, in the settings' order; within a constituent its
             // bracket elements. spec §11: the fallback (ambient) photo first, then the Constant Color
-            // photo, as Apple's Constant Color sample expects; bracket elements share one rendering
-            // for now. Render 0 is the Constant Color photo, render 1 its fallback.
+            // photo, as Apple's Constant Color sample expects; each bracket element has a rendering of its
+            // own. Render 0 is the Constant Color photo, render 1 its fallback.
             let member = request.constituents.isEmpty
                 ? nil : request.constituents[min(group / max(1, request.bracket.count), request.constituents.count - 1)]
             let renderIndex = member == nil && request.pending.request.fallback ? 1 - index : 0
@@ -364,7 +386,10 @@ extension AVCapturePhotoOutput {
                 timestamp: timestamp, resolvedSettings: resolved, photoCount: index + 1, isRawPhoto: isRaw,
                 sourceDeviceType: member?.sourceType ?? request.sourceType, bracketSettings: element,
                 sequenceCount: request.bracket.isEmpty ? 1 : group % request.bracket.count + 1,
-                pending: member?.pending ?? request.pending, renderIndex: renderIndex,
+                pending: member?.pending
+                    ?? (request.bracketRenders.isEmpty
+                        ? request.pending : request.bracketRenders[group % request.bracketRenders.count]),
+                renderIndex: renderIndex,
                 uncompressedFormat: request.uncompressedFormat, extras: member?.extras ?? request.extras,
                 preview: request.preview)
             call { delegate in

@@ -163,4 +163,44 @@ import Testing
             #expect(abs(darker / base - 0.5) < 0.03, "−1 EV gave \(darker / base)×")
         }
     }
+
+    // spec §4: each element of a bracket is its own exposure. An auto-exposure bracket of −1, 0 and +1 EV gives
+    // photos whose time × ISO goes ½, 1, 2 (the light did not change); a manual bracket gives each photo the
+    // element's duration and ISO.
+    @Test func bracketElementsAreExposedEachAsAsked() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: Self.dimScene())
+            let rig = try PhotoRig()
+            defer { rig.session.stopRunning() }
+            func exposures(_ elements: [AVCaptureBracketedStillImageSettings]) throws -> [(time: Double, iso: Double)] {
+                let settings = AVCapturePhotoBracketSettings(
+                    rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+                    bracketedSettings: elements)
+                let photos = capture(rig, settings).photos
+                try #require(photos.count == elements.count)
+                return try photos.map { photo in
+                    let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
+                    let time = try #require(exif["ExposureTime"] as? Double)
+                    let iso = try #require((exif["ISOSpeedRatings"] as? [Int])?.first)
+                    return (time, Double(iso))
+                }
+            }
+            let auto = try exposures([-1, 0, 1].map {
+                AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0)
+            })
+            let products = auto.map { $0.time * $0.iso }
+            // ISO is written as a whole number: the ratios agree to its rounding.
+            #expect(abs(products[0] / products[1] - 0.5) < 0.03, "−1 EV gave \(products[0] / products[1])×")
+            #expect(abs(products[2] / products[1] - 2) < 0.1, "+1 EV gave \(products[2] / products[1])×")
+
+            let manual = try exposures([
+                AVCaptureManualExposureBracketedStillImageSettings.manualExposureSettings(
+                    exposureDuration: CMTime(value: 1, timescale: 100), iso: 200),
+                AVCaptureManualExposureBracketedStillImageSettings.manualExposureSettings(
+                    exposureDuration: CMTime(value: 1, timescale: 50), iso: 400),
+            ])
+            #expect(abs(manual[0].time - 0.01) < 1e-6 && manual[0].iso == 200)
+            #expect(abs(manual[1].time - 0.02) < 1e-6 && manual[1].iso == 400)
+        }
+    }
 }

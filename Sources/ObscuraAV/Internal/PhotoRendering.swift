@@ -20,7 +20,7 @@ struct PhotoRenderRequest: Sendable {
     /// The noise seed (see `Emulation.seed`).
     let seed: UInt64
     /// The device's custom exposure; nil meters the scene.
-    let fixedExposure: FixedExposure?
+    var fixedExposure: FixedExposure?
     /// A Constant Color request (spec §11), and whether it delivers the fallback photo.
     let constantColor: Bool
     let fallback: Bool

@@ -72,7 +72,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
 
     @Option(
         help: """
-            Full field: the baseline photo's white balance, auto-white-balance (grey world from the picture) or \
+            Full field: the baseline photo's white balance, auto-white-balance (the auto white balance every photo uses) or \
             known-light (the true room light).
             """)
     var baseline: String = FullFieldValidation.Baseline.autoWhiteBalance.rawValue

@@ -27,14 +27,14 @@ import Spectra
 /// - a per-patch map (ΔE00 of both photos and the confidence, laid out as on the chart).
 ///
 /// The baseline is the ordinary photo developed from the same ambient frame, white-balanced either
-/// from the picture itself (grey world, what a phone's auto white balance does without knowing the
-/// light; the default) or from the room light's true spectrum (keeping the ordinary photo's share of
-/// its cast, `PhotoPipeline.warmth`). Photos are scaled so the chart's neutral 5 has its D65
+/// from the picture itself (the auto white balance every photo uses, `AutoWhiteBalance`, keeping the
+/// ordinary photo's share of the cast it estimates; the default) or from the room light's true spectrum
+/// (keeping the same share of its cast, `PhotoPipeline.warmth`). Photos are scaled so the chart's neutral 5 has its D65
 /// luminance, as in the centre-crop protocol.
 public struct FullFieldValidation: Sendable {
     /// Where the baseline photo's white balance comes from.
     public enum Baseline: String, Sendable, Hashable, CaseIterable {
-        /// Grey world over the picture, no cast kept: a phone's auto white balance.
+        /// The auto white balance of the picture (`AutoWhiteBalance`), as an ordinary photo has it.
         case autoWhiteBalance = "auto-white-balance"
         /// The room light's true spectrum, keeping `PhotoPipeline.warmth` of its cast.
         case knownLight = "known-light"
@@ -42,7 +42,7 @@ public struct FullFieldValidation: Sendable {
         /// A sentence for reports.
         public var summary: String {
             switch self {
-            case .autoWhiteBalance: "ordinary photo, grey-world white balance from the picture"
+            case .autoWhiteBalance: "ordinary photo, auto white balance from the picture"
             case .knownLight:
                 "ordinary photo, white balance from the true room light (keeping "
                     + "\(Int(PhotoPipeline.warmth * 100)) % of its cast)"
@@ -181,8 +181,8 @@ public struct FullFieldValidation: Sendable {
                 let warmth: Double
                 switch baseline {
                 case .autoWhiteBalance:
-                    balance = WhiteBalance.greyWorld(ambient, camera: camera)
-                    warmth = PhotoPipeline.warmth(for: .greyWorld)
+                    balance = WhiteBalance.auto(ambient, camera: camera)
+                    warmth = PhotoPipeline.warmth(for: .auto)
                 case .knownLight:
                     balance = WhiteBalance(illuminant: lights[index], camera: camera)
                     warmth = PhotoPipeline.warmth

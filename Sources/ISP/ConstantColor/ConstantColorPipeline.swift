@@ -189,19 +189,22 @@ public struct ConstantColorPipeline: Sendable {
         clock.lap("metering")
         // The pair is read as DN only: no electrons plane.
         let sensorOnly = RenderOptions(keepsComponents: false, keepsElectrons: false)
-        let first = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
         let exposures = real.exposures(plan, height: camera.height)
         let ambient: RawFrame, flashFrame: RawFrame
         let later = scene.advanced(by: plan.interval)
         let still = later == scene
         if still {
             // A static scene: both exposures in one pass over the shared geometry.
+            let first = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
             clock.lap("geometry pass")
             let frames = first.render([exposures.ambient, exposures.flash])
             (ambient, flashFrame) = (frames[0], frames[1])
             clock.lap("render ambient + flash")
         } else {
-            ambient = first.render(exposures.ambient)
+            // Each frame's renderer, and the geometry it holds, ends with its frame: the two never occupy
+            // memory together.
+            ambient = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
+                .render(exposures.ambient)
             clock.lap("render ambient")
             let second = Renderer(scene: later, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
             flashFrame = second.render(exposures.flash)

@@ -242,8 +242,8 @@ struct FramePair: @unchecked Sendable {
             let r2 = UnsafeRawPointer(minima[slots[2]])
             let target = UnsafeMutableRawPointer(out)
             for x in 0..<w {
-                let v = pointwiseMin(
-                    pointwiseMin(r0.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self),
+                let v = Lanes.minimum(
+                    Lanes.minimum(r0.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self),
                         r1.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self)),
                     r2.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self))
                 // Four lanes stored, the fourth overwritten by the next pixel (the buffer has one value to spare).
@@ -265,7 +265,7 @@ struct FramePair: @unchecked Sendable {
             for x in 0..<w {
                 let right = pixel(x + n + 1)
                 target.storeBytes(
-                    of: pointwiseMin(pointwiseMin(left, centre), right), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
+                    of: Lanes.minimum(Lanes.minimum(left, centre), right), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
                 left = centre
                 centre = right
             }

@@ -8,9 +8,9 @@ struct AmbientRatio: Sendable {
     /// Whether the ratio was measured on the pair (false: grey world on the ambient frame).
     let fromPair: Bool
 
-    /// Σ ambient / Σ flash-only over unclipped pixels of tiles with confidence ≥ 0.5. With fewer than 1 % such
-    /// pixels, grey world on the ambient frame gives the colour (its mean taken as neutral, Buchsbaum 1980), scaled
-    /// so that the ambient mean matches the flash-only mean in green.
+    /// Σ ambient / Σ flash-only over the unclipped pixels away from edges (`TileStatistics.edgeFree`) of tiles with
+    /// confidence ≥ 0.5. With fewer than 1 % such pixels, grey world on the ambient frame gives the colour (its mean
+    /// taken as neutral, Buchsbaum 1980), scaled so that the ambient mean matches the flash-only mean in green.
     init(statistics: PairStatistics, map: ConfidenceMap, flashNeutral: SIMD3<Double>) {
         var a = SIMD3<Double>(0, 0, 0), f = SIMD3<Double>(0, 0, 0), allA = SIMD3<Double>(0, 0, 0)
         var allF = 0.0, count = 0.0
@@ -18,9 +18,9 @@ struct AmbientRatio: Sendable {
             allA += s.ambient
             allF += s.flashOnly.y
             guard map.values[t] >= 0.5 else { continue }
-            a += s.ambient
-            f += s.flashOnly
-            count += s.unclipped
+            a += s.edgeFree.ambient
+            f += s.edgeFree.flashOnly
+            count += s.edgeFree.pixels
         }
         let pixels = statistics.grid.width * statistics.grid.height
         if count * 100 >= Double(pixels), f.x > 0, f.y > 0, f.z > 0, a.x > 0, a.y > 0, a.z > 0 {

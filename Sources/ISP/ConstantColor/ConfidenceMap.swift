@@ -135,7 +135,7 @@ public struct ConfidenceMap: Sendable {
     /// registration missed): a pixel whose flash-only value lies more than 4σ below zero in any
     /// channel is one where the ambient frame shows something else. The flash-only value is measured
     /// against the lowest ambient pixel within a pixel of the registered position
-    /// (`FramePair.Rows.lowestAmbient`), so the sub-pixel residual a translation leaves (the device's
+    /// (`FramePair.Reach`), so the sub-pixel residual a translation leaves (the device's
     /// roll, edges that land whole pixels apart) is not taken for motion. Noise alone puts about 1 pixel
     /// in 10,000 there. Where something moved, one side of the motion goes negative and the other
     /// side takes the wrong colour, so the neighbours count too: a tile 12.5 % inconsistent, or next

@@ -13,7 +13,9 @@ import Imaging
 /// times the flash's spectrum. Summed over a tile's 64 pixels, even the buried channel stands out of the noise, and the
 /// pixel's own level comes from every channel, each weighted by its noise.
 ///
-/// Per tile (our choices): over its unclipped pixels, where the frames agree (consistency ≥ 0.9), at least
+/// Per tile (our choices): over its unclipped pixels away from edges (`TileStatistics.edgeFree`: beside an edge the
+/// hand's residual motion may have put the other side's ambient sample, whose error can outweigh the flash-only
+/// signal of the whole tile), where the frames agree (consistency ≥ 0.9), at least
 /// half the tile is unclipped and the flash-only sum over the three channels stands 5σ above zero (as for
 /// `FillRatios`), the colour κ = Σ f ⊘ (Σ f_r + Σ f_g + Σ f_b), with the variance of each
 /// share from the summed noise (to first order). At a pixel, each of the four tiles around it (as the map
@@ -64,9 +66,9 @@ struct FlashOnlyChroma: Sendable {
         var variances = [SIMD4<Float>](repeating: .zero, count: mw * mh)
         var known = [Bool](repeating: false, count: mw * mh)
         for (t, s) in statistics.tiles.enumerated() where s.isCandidate(consistency: consistency[t]) {
-            let k = s.flashOnly
+            let k = s.edgeFree.flashOnly
             // The variances in rates², as the sums of f are.
-            let v = s.variance / (flashTime * flashTime)
+            let v = s.edgeFree.variance / (flashTime * flashTime)
             let total = k.sum(), totalVariance = v.sum()
             guard total > 0, total * total > 25 * totalVariance else { continue }
             let share = k / total

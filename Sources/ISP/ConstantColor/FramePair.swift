@@ -27,10 +27,14 @@ struct FramePair: @unchecked Sendable {
         let flash: Int, ambient0: Int, ambient1: Int
     }
 
-    private let flash: UnsafePointer<UInt16>, ambient: UnsafePointer<UInt16>
+    private let flash: UnsafePointer<UInt16>
+    /// The ambient frame's DN, 3 per pixel (`Reach` reads it).
+    let ambient: UnsafePointer<UInt16>
     let width: Int, height: Int
-    private let scaleF: Float, scaleA: Float, black: Float, white: UInt16
-    private let ix: Int, iy: Int, ax: Float, ay: Float
+    /// Rates per DN above black of the flash and the ambient frame; black and white levels, DN.
+    let scaleF: Float, scaleA: Float, black: Float, white: UInt16
+    /// The shift's whole pixels and fractions (x + d = x + ix + ax).
+    let ix: Int, iy: Int, ax: Float, ay: Float
 
     /// Calls `body` with the pair of `flash` and `ambient` (same size), the ambient one sampled at x + `shift`.
     static func with<R>(
@@ -102,39 +106,22 @@ struct FramePair: @unchecked Sendable {
         let ambient: UnsafeMutablePointer<Float>
         /// Clipped in either frame.
         let clipped: UnsafeMutablePointer<Bool>
-        /// The lowest ambient rates within reach of x + d, 3 per pixel, when the rows were made with
-        /// `keepsLowestAmbient` (else nil): per channel, the least of the 3 × 3 ambient pixels around the one
-        /// nearest x + d (clamped at the frame's border).
-        ///
-        /// Why: the registration is one translation, and what it leaves is not zero. The device's roll turns the
-        /// picture about its centre (a fifth of a pixel at the edge of a small crop, pixels at the corners of a
-        /// full frame), and each frame samples the scene at its pixel centres, so an edge that moved by a fraction
-        /// of a pixel lands whole pixels apart in the two frames, which no interpolation between pixels can undo.
-        /// A flash-only value is therefore impossible (the scene moved) only when the flash frame is darker than
-        /// every ambient pixel the residual could have put there: that tells motion of more than a pixel from
-        /// sub-pixel misregistration (`ConfidenceMap.consistency`).
-        let lowestAmbient: UnsafeMutablePointer<Float>?
+        /// The lowest and the highest ambient rates within reach of x + d, when the rows were made with
+        /// `keepsReach` (else nil).
+        let reach: Reach?
         private var upper: UnsafeMutablePointer<Float>, lower: UnsafeMutablePointer<Float>
         #if !arch(x86_64) || OBSCURA_PORTABLE
         /// The row converted for `interpolate`'s portable path (the vector path converts as it goes).
         private let converted: UnsafeMutablePointer<Float>
         #endif
         private var upperRow = -1, lowerRow = -1
-        /// Three source rows' horizontal minima (4 values per pixel) for `lowestAmbient`, row r in slot r mod 3, and
-        /// which rows they hold.
-        private var minima: [UnsafeMutablePointer<Float>]
-        private var minimaRows = [-1, -1, -1]
         private let pair: FramePair
-        /// The whole-pixel shift nearest d, which centres the 3 × 3 block of `lowestAmbient`.
-        private let nearest: (x: Int, y: Int)
 
-        /// Rows of `pair`; `keepsLowestAmbient` also fills `lowestAmbient`.
-        init(_ pair: FramePair, keepsLowestAmbient: Bool = false) {
+        /// Rows of `pair`; `keepsReach` also fills `reach`.
+        init(_ pair: FramePair, keepsReach: Bool = false) {
             self.pair = pair
             let w = pair.width
-            nearest = (pair.ix + (pair.ax > 0.5 ? 1 : 0), pair.iy + (pair.ay > 0.5 ? 1 : 0))
-            lowestAmbient = keepsLowestAmbient ? .allocate(capacity: 3 * w + 1) : nil
-            minima = keepsLowestAmbient ? (0..<3).map { _ in .allocate(capacity: 4 * w) } : []
+            reach = keepsReach ? Reach(pair) : nil
             // One spare value: `load` stores four lanes per pixel, the fourth overwritten by the next pixel, and
             // `ConstantColorPipeline.addRowSums` loads four lanes at the last pixel.
             flash = .allocate(capacity: 3 * w + 1)
@@ -148,8 +135,7 @@ struct FramePair: @unchecked Sendable {
         }
 
         deinit {
-            for p in [flash, ambient, upper, lower] + minima { p.deallocate() }
-            lowestAmbient?.deallocate()
+            for p in [flash, ambient, upper, lower] { p.deallocate() }
             clipped.deallocate()
             #if !arch(x86_64) || OBSCURA_PORTABLE
             converted.deallocate()
@@ -220,55 +206,7 @@ struct FramePair: @unchecked Sendable {
                 top += 16
                 bottom += 16
             }
-            if let lowestAmbient { loadLowest(y, into: lowestAmbient) }
-        }
-
-        /// Fills `out` with the lowest ambient rates of the 3 × 3 pixels around the one nearest x + d, for output
-        /// row `y`: the per-channel minimum of three source rows' horizontal minima.
-        private func loadLowest(_ y: Int, into out: UnsafeMutablePointer<Float>) {
-            let w = pair.width, h = pair.height
-            let black = SIMD4<Float>(repeating: pair.black), scaleA = pair.scaleA
-            // Three consecutive source rows have three different remainders modulo 3: each row's slot.
-            var slots = [0, 0, 0]
-            for k in 0..<3 {
-                let source = min(max(y + nearest.y + k - 1, 0), h - 1)
-                slots[k] = source % 3
-                if minimaRows[source % 3] != source {
-                    horizontalMinima(source, into: minima[source % 3])
-                    minimaRows[source % 3] = source
-                }
-            }
-            let r0 = UnsafeRawPointer(minima[slots[0]]), r1 = UnsafeRawPointer(minima[slots[1]])
-            let r2 = UnsafeRawPointer(minima[slots[2]])
-            let target = UnsafeMutableRawPointer(out)
-            for x in 0..<w {
-                let v = Lanes.minimum(
-                    Lanes.minimum(r0.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self),
-                        r1.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self)),
-                    r2.loadUnaligned(fromByteOffset: 16 &* x, as: SIMD4<Float>.self))
-                // Four lanes stored, the fourth overwritten by the next pixel (the buffer has one value to spare).
-                target.storeBytes(of: (v - black) * scaleA, toByteOffset: 12 &* x, as: SIMD4<Float>.self)
-            }
-        }
-
-        /// Per output column x, the per-channel least DN of ambient source row `y` over the columns around the
-        /// one nearest x + dₓ (x + n − 1 … x + n + 1, clamped), 4 values per pixel.
-        private func horizontalMinima(_ y: Int, into out: UnsafeMutablePointer<Float>) {
-            let w = pair.width, n = nearest.x
-            let row = pair.ambient + 3 * y * w
-            @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
-                let p = row + 3 &* min(max(i, 0), w - 1)
-                return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 0)
-            }
-            let target = UnsafeMutableRawPointer(out)
-            var left = pixel(n - 1), centre = pixel(n)
-            for x in 0..<w {
-                let right = pixel(x + n + 1)
-                target.storeBytes(
-                    of: Lanes.minimum(Lanes.minimum(left, centre), right), toByteOffset: 16 &* x, as: SIMD4<Float>.self)
-                left = centre
-                centre = right
-            }
+            reach?.load(y)
         }
 
         /// The horizontal interpolation at x + dₓ of ambient source row `y`: DN of the three

@@ -7,7 +7,8 @@ extension PairStatistics {
     ///
     /// A pixel's values in vector lanes: the rates of both frames as four floats each, the variance of the flash-only
     /// value of each channel as four floats, the Double sums in pairs of lanes (signal, variance), (a_r, a_g), (a_b,
-    /// –), (f_r, f_g), (f_b, –), (var_r, var_b), and the count of impossibly negative pixels. Every lane does the
+    /// –), (f_r, f_g), (f_b, –), (var_r, var_b), the count of impossibly negative pixels, and the edge-free sums
+    /// (a_r, a_g), (a_b, –), (f_r, f_g), (f_b, –), (var_r, var_g), (var_b, –) with their count. Every lane does the
     /// reference's operation in the reference's order (each sum still runs through the pixels of the run one by one,
     /// and is then added to its tile), so the sums are the same bit for bit; the unused lanes read the next value of
     /// the row buffers, which have one to spare.
@@ -15,7 +16,8 @@ extension PairStatistics {
         _ row: RowRates, width: Int, tile: Int, terms: NoiseTerms, to tiles: UnsafeMutablePointer<TileStatistics>
     ) {
         let f = UnsafeRawPointer(row.flash), a = UnsafeRawPointer(row.ambient), clipped = row.clipped
-        let low = UnsafeRawPointer(row.lowestAmbient)
+        let low = UnsafeRawPointer(row.lowestAmbient), high = UnsafeRawPointer(row.highestAmbient)
+        let edgeRange2 = SIMD4<Float>(repeating: NoiseTerms.edgeRange * NoiseTerms.edgeRange)
         let zero = SIMD4<Float>(repeating: 0), read2 = SIMD4<Float>(repeating: terms.read2)
         let timesF = SIMD4<Float>(repeating: terms.timeF), quantF = SIMD4<Float>(repeating: terms.quantF)
         let timesA = SIMD4<Float>(repeating: terms.timeA), quantA = SIMD4<Float>(repeating: terms.quantA)
@@ -30,6 +32,10 @@ extension PairStatistics {
             var flashOnlyRG = SIMD2<Double>(0, 0), flashOnlyB = SIMD2<Double>(0, 0)
             var varianceRB = SIMD2<Double>(0, 0)
             var clippedCount = 0, negativeCount = 0
+            var edgeFreeAmbientRG = SIMD2<Double>(0, 0), edgeFreeAmbientB = SIMD2<Double>(0, 0)
+            var edgeFreeFlashOnlyRG = SIMD2<Double>(0, 0), edgeFreeFlashOnlyB = SIMD2<Double>(0, 0)
+            var edgeFreeVarianceRG = SIMD2<Double>(0, 0), edgeFreeVarianceB = SIMD2<Double>(0, 0)
+            var edgeFreeCount = 0
             for x in start..<end {
                 if clipped[x] {
                     clippedCount &+= 1
@@ -48,7 +54,7 @@ extension PairStatistics {
                 signalVariance += Lanes.widenedLow(SIMD4(signal, variance[1], 0, 0))
                 varianceRB += Lanes.widenedLow(SIMD4(variance[0], variance[2], 0, 0))
                 // Impossibly negative: f·t_f < 0 and (f·t_f)² > 16 var in any of the three channels, f measured
-                // against the lowest ambient rate within reach of x + d (`FramePair.Rows.lowestAmbient`).
+                // against the lowest ambient rate within reach of x + d (`FramePair.Reach`).
                 let flashOnlyE = (rateF - low.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)) * timesF
                 let negative =
                     Lanes.lessThan(flashOnlyE, 0) & Lanes.greaterThan(flashOnlyE * flashOnlyE, 16 * variance)
@@ -57,6 +63,19 @@ extension PairStatistics {
                 ambientB += Lanes.widenedLow(Lanes.highHalves(rateA, rateA))
                 flashOnlyRG += Lanes.widenedLow(flashOnly)
                 flashOnlyB += Lanes.widenedLow(Lanes.highHalves(flashOnly, flashOnly))
+                // Near an edge: the ambient rates within reach span more than `edgeRange` σ in any of the three
+                // channels, (range · t_f)² > edgeRange² var (`NoiseTerms.isNearEdge`).
+                let range =
+                    (high.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)
+                        - low.loadUnaligned(fromByteOffset: 12 &* x, as: SIMD4<Float>.self)) * timesF
+                if Lanes.greaterThan(range * range, edgeRange2 * variance) & 7 != 0 { continue }
+                edgeFreeCount &+= 1
+                edgeFreeAmbientRG += Lanes.widenedLow(rateA)
+                edgeFreeAmbientB += Lanes.widenedLow(Lanes.highHalves(rateA, rateA))
+                edgeFreeFlashOnlyRG += Lanes.widenedLow(flashOnly)
+                edgeFreeFlashOnlyB += Lanes.widenedLow(Lanes.highHalves(flashOnly, flashOnly))
+                edgeFreeVarianceRG += Lanes.widenedLow(variance)
+                edgeFreeVarianceB += Lanes.widenedLow(Lanes.highHalves(variance, variance))
             }
             t.pointee.signal += signalVariance[0]
             t.pointee.greenVariance += signalVariance[1]
@@ -67,6 +86,11 @@ extension PairStatistics {
             t.pointee.redVariance += varianceRB[0]
             t.pointee.blueVariance += varianceRB[1]
             t.pointee.impossible += Double(negativeCount)
+            t.pointee.edgeFree += TileStatistics.EdgeFreeSums(
+                pixels: Double(edgeFreeCount),
+                ambient: SIMD3(edgeFreeAmbientRG[0], edgeFreeAmbientRG[1], edgeFreeAmbientB[0]),
+                flashOnly: SIMD3(edgeFreeFlashOnlyRG[0], edgeFreeFlashOnlyRG[1], edgeFreeFlashOnlyB[0]),
+                variance: SIMD3(edgeFreeVarianceRG[0], edgeFreeVarianceRG[1], edgeFreeVarianceB[0]))
             t += 1
             start = end
         }

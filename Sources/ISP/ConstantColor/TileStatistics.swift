@@ -58,6 +58,13 @@ struct TileGrid: Sendable, Hashable {
 /// var_c = S_f + r²(S_a + σ_r² + q_a) + σ_r² + q_f: the shot noise of both frames (divided by the photosites a
 /// pixel averages), read noise and the ADC's quantisation step² / 12, r = t_f / t_a bringing the ambient frame's
 /// noise to the flash frame's time. Every sum but `clipped` and `pixels` runs over the unclipped pixels only.
+///
+/// The estimators of colour and of the ambient/flash ratio read `edgeFree`, the same sums over the unclipped pixels
+/// whose ambient sample cannot have come from across an edge (`PairStatistics.NoiseTerms.isNearEdge`): under the
+/// hand's residual motion an edge lands whole pixels apart in the two frames, and a pixel beside it takes its
+/// ambient sample from the other side. Where the ambient frame outshines the flash, one such column moves a tile's
+/// flash-only sum by as much as the flash gives it, while the confidence (the flash-only level against the noise of
+/// all its pixels) hardly changes.
 package struct TileStatistics: Sendable, Hashable {
     /// Σ green flash-only signal, electrons.
     var signal = 0.0
@@ -75,6 +82,28 @@ package struct TileStatistics: Sendable, Hashable {
     var redVariance = 0.0, blueVariance = 0.0
     /// Pixels whose flash-only value lies impossibly far below zero (−4σ) in a channel (`ConfidenceMap.consistency`).
     var impossible = 0.0
+    /// The sums of the unclipped pixels away from edges.
+    var edgeFree = EdgeFreeSums()
+
+    /// Sums over the unclipped pixels of a tile whose ambient neighbourhood spans no edge.
+    struct EdgeFreeSums: Sendable, Hashable {
+        /// Pixels counted.
+        var pixels = 0.0
+        /// Σ ambient rates, Σ flash-only rates and Σ variance (electrons²) per channel.
+        var ambient = SIMD3<Double>(0, 0, 0), flashOnly = SIMD3<Double>(0, 0, 0), variance = SIMD3<Double>(0, 0, 0)
+
+        /// Whether the flash-only sums stand 5σ above zero in every channel (`TileStatistics.flashStandsOut`).
+        func flashStandsOut(flashTime: Double) -> Bool {
+            TileStatistics.standsOut(flashOnly: flashOnly, variance: variance, flashTime: flashTime)
+        }
+
+        static func += (sums: inout EdgeFreeSums, part: EdgeFreeSums) {
+            sums.pixels += part.pixels
+            sums.ambient += part.ambient
+            sums.flashOnly += part.flashOnly
+            sums.variance += part.variance
+        }
+    }
 
     /// Pixels that clipped in neither frame.
     var unclipped: Double { pixels - clipped }
@@ -89,7 +118,13 @@ package struct TileStatistics: Sendable, Hashable {
 
     /// Whether the flash-only sums stand 5σ above zero in every channel, σ from the summed variances.
     func flashStandsOut(flashTime: Double) -> Bool {
-        let electrons = flashOnly * flashTime, v = variance
+        Self.standsOut(flashOnly: flashOnly, variance: variance, flashTime: flashTime)
+    }
+
+    /// Whether summed flash-only rates stand 5σ above zero in every channel, σ from their summed variances
+    /// (flash-frame electrons², `flashTime` seconds).
+    static func standsOut(flashOnly: SIMD3<Double>, variance v: SIMD3<Double>, flashTime: Double) -> Bool {
+        let electrons = flashOnly * flashTime
         return (0..<3).allSatisfy { electrons[$0] > 5 * v[$0].squareRoot() }
     }
 }
@@ -137,6 +172,23 @@ struct PairStatistics: Sendable {
             let e = (rf - ra) * timeF
             return e < 0 && e * e > 16 * v
         }
+
+        /// Whether a channel's ambient rates within reach of the pixel's registered position, lowest `low` to
+        /// highest `high` (`FramePair.Reach`), span more than `edgeRange` times the flash-only value's noise σ
+        /// (`variance` v = σ², flash-frame electrons²): an ambient sample taken from anywhere in that reach moves the
+        /// flash-only value by up to the span, and a span that large is an edge, not noise.
+        @inline(__always)
+        func isNearEdge(_ low: Float, _ high: Float, variance v: Float) -> Bool {
+            let e = (high - low) * timeF
+            return e * e > Self.edgeRange * Self.edgeRange * v
+        }
+
+        /// How many σ of the flash-only value the ambient rates within reach may span before the pixel counts as
+        /// near an edge (our choice): nine samples of pure noise span 6σ in fewer than one pixel in a thousand (the
+        /// range of nine normal deviates), and σ here also holds the flash frame's noise, so noise alone rarely
+        /// drops a pixel, while a misplaced edge that stays under 6σ moves a tile's sum by no more than a few times
+        /// that sum's own noise.
+        static let edgeRange: Float = 6
     }
 
     /// How the row sums are made: the vector kernel where the platform has it, or the scalar reference.
@@ -155,12 +207,13 @@ struct PairStatistics: Sendable {
             tiles.withUnsafeMutableBufferPointer { buffer in
                 let out = SharedPointer(buffer)
                 BandParallel.forEachBand(height: grid.rows) { tileRows in
-                    let rows = FramePair.Rows(pair, keepsLowestAmbient: true)
-                    guard let lowest = rows.lowestAmbient else { preconditionFailure("rows keep the lowest ambient") }
+                    let rows = FramePair.Rows(pair, keepsReach: true)
+                    guard let reach = rows.reach else { preconditionFailure("rows keep the ambient's reach") }
                     for y in grid.pixelRows(of: tileRows) {
                         rows.load(y)
                         let row = RowRates(
-                            flash: rows.flash, ambient: rows.ambient, lowestAmbient: lowest, clipped: rows.clipped)
+                            flash: rows.flash, ambient: rows.ambient, lowestAmbient: reach.lowest,
+                            highestAmbient: reach.highest, clipped: rows.clipped)
                         let first = out.base + (y / grid.tileSize) * grid.columns
                         Self.addRow(row, grid: grid, terms: terms, to: first, path: path)
                     }
@@ -170,11 +223,11 @@ struct PairStatistics: Sendable {
         self.tiles = tiles
     }
 
-    /// One loaded row of the pair: rates, three per pixel (one value to spare), the lowest ambient rate within
-    /// reach of each pixel's registered position (`FramePair.Rows.lowestAmbient`), and clip flags.
+    /// One loaded row of the pair: rates, three per pixel (one value to spare), the lowest and the highest ambient
+    /// rate within reach of each pixel's registered position (`FramePair.Reach`), and clip flags.
     struct RowRates {
         let flash: UnsafeMutablePointer<Float>, ambient: UnsafeMutablePointer<Float>
-        let lowestAmbient: UnsafeMutablePointer<Float>
+        let lowestAmbient: UnsafeMutablePointer<Float>, highestAmbient: UnsafeMutablePointer<Float>
         let clipped: UnsafeMutablePointer<Bool>
     }
 
@@ -196,7 +249,7 @@ struct PairStatistics: Sendable {
     static func addRowReference(
         _ row: RowRates, grid: TileGrid, terms: NoiseTerms, to tiles: UnsafeMutablePointer<TileStatistics>
     ) {
-        let fl = row.flash, am = row.ambient, low = row.lowestAmbient, clip = row.clipped
+        let fl = row.flash, am = row.ambient, low = row.lowestAmbient, high = row.highestAmbient, clip = row.clipped
         for tx in 0..<grid.columns {
             let x0 = tx * grid.tileSize, x1 = min(grid.width, x0 + grid.tileSize)
             var part = TileStatistics()
@@ -224,6 +277,16 @@ struct PairStatistics: Sendable {
                 }
                 part.ambient += SIMD3(Double(ar), Double(ag), Double(ab))
                 part.flashOnly += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
+                if terms.isNearEdge(low[p], high[p], variance: vr)
+                    || terms.isNearEdge(low[p &+ 1], high[p &+ 1], variance: vg)
+                    || terms.isNearEdge(low[p &+ 2], high[p &+ 2], variance: vb)
+                {
+                    continue
+                }
+                part.edgeFree.pixels += 1
+                part.edgeFree.ambient += SIMD3(Double(ar), Double(ag), Double(ab))
+                part.edgeFree.flashOnly += SIMD3(Double(fr - ar), Double(fg - ag), Double(fb - ab))
+                part.edgeFree.variance += SIMD3(Double(vr), Double(vg), Double(vb))
             }
             tiles[tx].add(part)
         }
@@ -243,5 +306,6 @@ extension TileStatistics {
         redVariance += part.redVariance
         blueVariance += part.blueVariance
         impossible += part.impossible
+        edgeFree += part.edgeFree
     }
 }

@@ -376,12 +376,16 @@ done:
     return code;
 }
 
-int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int *width, int *height,
-                       uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
-    if (!ready()) {
-        set_message(message, message_capacity, "libheif.so.1 is not available");
-        return CHEIF_ERR_UNAVAILABLE;
-    }
+// Finds, among the primary image's auxiliary images, the one a reader wants: CHEIF_OK with `*found` set (the caller
+// releases it), or an error code with the message filled.
+typedef int (*grey_finder)(struct heif_image_handle *primary, const char *type, struct heif_image_handle **found,
+                           char *message, size_t message_capacity);
+
+// The reading both grey-image readers share: the file opened, its primary image's handle, the image `find` picks,
+// decoded to 8-bit grey with its XMP (decode_grey).
+static int decode_found_grey(const uint8_t *data, size_t length, grey_finder find, const char *type, uint8_t **pixels,
+                             int *width, int *height, uint8_t **xmp, size_t *xmp_length, char *message,
+                             size_t message_capacity) {
     if (!data || !pixels || !width || !height || !xmp || !xmp_length) {
         set_message(message, message_capacity, "inconsistent decode request");
         return CHEIF_ERR_ARGUMENT;
@@ -390,7 +394,7 @@ int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int
     *xmp_length = 0;
     int code = CHEIF_OK;
     struct heif_context *ctx = api.context_alloc();
-    struct heif_image_handle *primary = NULL, *depth = NULL;
+    struct heif_image_handle *primary = NULL, *found = NULL;
     struct heif_error e;
     if (!ctx) {
         set_message(message, message_capacity, "out of memory");
@@ -398,19 +402,36 @@ int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int
     }
     CHECK(api.context_read_from_memory_without_copy(ctx, data, length, NULL));
     CHECK(api.context_get_primary_image_handle(ctx, &primary));
-    heif_item_id id = 0;
-    if (api.image_handle_get_list_of_depth_image_IDs(primary, &id, 1) < 1) {
-        set_message(message, message_capacity, "the primary image has no depth image");
-        code = CHEIF_ERR_NO_DEPTH;
-        goto done;
-    }
-    CHECK(api.image_handle_get_depth_image_handle(primary, id, &depth));
-    code = decode_grey(depth, pixels, width, height, xmp, xmp_length, message, message_capacity);
+    code = find(primary, type, &found, message, message_capacity);
+    if (code == CHEIF_OK) code = decode_grey(found, pixels, width, height, xmp, xmp_length, message, message_capacity);
 done:
-    if (depth) api.image_handle_release(depth);
+    if (found) api.image_handle_release(found);
     if (primary) api.image_handle_release(primary);
     api.context_free(ctx);
     return code;
+}
+
+// The depth image (libheif lists it apart from the other auxiliary images).
+static int find_depth(struct heif_image_handle *primary, const char *type, struct heif_image_handle **found,
+                      char *message, size_t message_capacity) {
+    (void)type;
+    heif_item_id id = 0;
+    if (api.image_handle_get_list_of_depth_image_IDs(primary, &id, 1) < 1) {
+        set_message(message, message_capacity, "the primary image has no depth image");
+        return CHEIF_ERR_NO_DEPTH;
+    }
+    struct heif_error e = api.image_handle_get_depth_image_handle(primary, id, found);
+    return e.code == 0 ? CHEIF_OK : fail(e, message, message_capacity);
+}
+
+int cheif_decode_depth(const uint8_t *data, size_t length, uint8_t **pixels, int *width, int *height,
+                       uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
+    if (!ready()) {
+        set_message(message, message_capacity, "libheif.so.1 is not available");
+        return CHEIF_ERR_UNAVAILABLE;
+    }
+    return decode_found_grey(data, length, find_depth, NULL, pixels, width, height, xmp, xmp_length, message,
+                             message_capacity);
 }
 
 // Copies metadata block `id` of `handle` into a new buffer; NULL when it cannot be read.
@@ -505,6 +526,30 @@ done:
     return code;
 }
 
+// The auxiliary image whose type (its `auxC` URN) is `type`, alpha and depth left out.
+static int find_auxiliary(struct heif_image_handle *primary, const char *type, struct heif_image_handle **found,
+                          char *message, size_t message_capacity) {
+    heif_item_id ids[16];
+    int n = api.image_handle_get_list_of_auxiliary_image_IDs(
+        primary, LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH, ids, 16);
+    for (int i = 0; i < n; i++) {
+        struct heif_image_handle *aux = NULL;
+        struct heif_error e = api.image_handle_get_auxiliary_image_handle(primary, ids[i], &aux);
+        if (e.code != 0) return fail(e, message, message_capacity);
+        const char *aux_type = NULL;
+        e = api.image_handle_get_auxiliary_type(aux, &aux_type);
+        int matches = e.code == 0 && aux_type && strcmp(aux_type, type) == 0;
+        if (aux_type) api.image_handle_free_auxiliary_types(aux, &aux_type);
+        if (matches) {
+            *found = aux;
+            return CHEIF_OK;
+        }
+        api.image_handle_release(aux);
+    }
+    set_message(message, message_capacity, "the primary image has no auxiliary image of that type");
+    return CHEIF_ERR_NO_DEPTH;
+}
+
 int cheif_decode_auxiliary(const uint8_t *data, size_t length, const char *type, uint8_t **pixels, int *width,
                            int *height, uint8_t **xmp, size_t *xmp_length, char *message, size_t message_capacity) {
     if (!ready()) {
@@ -516,49 +561,12 @@ int cheif_decode_auxiliary(const uint8_t *data, size_t length, const char *type,
         set_message(message, message_capacity, "this libheif cannot list auxiliary images");
         return CHEIF_ERR_UNAVAILABLE;
     }
-    if (!data || !type || !pixels || !width || !height || !xmp || !xmp_length) {
+    if (!type) {
         set_message(message, message_capacity, "inconsistent decode request");
         return CHEIF_ERR_ARGUMENT;
     }
-    *xmp = NULL;
-    *xmp_length = 0;
-    int code = CHEIF_ERR_NO_DEPTH;
-    struct heif_context *ctx = api.context_alloc();
-    struct heif_image_handle *primary = NULL, *found = NULL;
-    struct heif_error e;
-    if (!ctx) {
-        set_message(message, message_capacity, "out of memory");
-        return CHEIF_ERR_MEMORY;
-    }
-    CHECK(api.context_read_from_memory_without_copy(ctx, data, length, NULL));
-    CHECK(api.context_get_primary_image_handle(ctx, &primary));
-    heif_item_id ids[16];
-    int n = api.image_handle_get_list_of_auxiliary_image_IDs(
-        primary, LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH, ids, 16);
-    for (int i = 0; i < n && !found; i++) {
-        struct heif_image_handle *aux = NULL;
-        CHECK(api.image_handle_get_auxiliary_image_handle(primary, ids[i], &aux));
-        const char *aux_type = NULL;
-        e = api.image_handle_get_auxiliary_type(aux, &aux_type);
-        int matches = e.code == 0 && aux_type && strcmp(aux_type, type) == 0;
-        if (aux_type) api.image_handle_free_auxiliary_types(aux, &aux_type);
-        if (matches) {
-            found = aux;
-        } else {
-            api.image_handle_release(aux);
-        }
-    }
-    if (!found) {
-        set_message(message, message_capacity, "the primary image has no auxiliary image of that type");
-        code = CHEIF_ERR_NO_DEPTH;
-        goto done;
-    }
-    code = decode_grey(found, pixels, width, height, xmp, xmp_length, message, message_capacity);
-done:
-    if (found) api.image_handle_release(found);
-    if (primary) api.image_handle_release(primary);
-    api.context_free(ctx);
-    return code;
+    return decode_found_grey(data, length, find_auxiliary, type, pixels, width, height, xmp, xmp_length, message,
+                             message_capacity);
 }
 
 void cheif_free(void *pointer) { free(pointer); }

@@ -108,6 +108,21 @@ public enum HEIF {
     public static func auxiliaryImage(
         in file: [UInt8], type: String
     ) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
+        try greyImage(in: file) { data, count, pixels, width, height, xmp, xmpLength, text, capacity in
+            cheif_decode_auxiliary(data, count, type, pixels, width, height, xmp, xmpLength, text, capacity)
+        }
+    }
+
+    /// A grey image a CHEIF reader (`cheif_decode_depth`, `cheif_decode_auxiliary`) decodes from `file`, with its
+    /// XMP; nil when the reader finds no such image.
+    private static func greyImage(
+        in file: [UInt8],
+        _ read: (
+            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>,
+            UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+            UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32
+    ) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
         var xmp: UnsafeMutablePointer<UInt8>?
@@ -116,9 +131,7 @@ public enum HEIF {
         var height: Int32 = 0
         let status = file.withUnsafeBufferPointer { data in
             message.withUnsafeMutableBufferPointer { text in
-                cheif_decode_auxiliary(
-                    data.baseAddress, data.count, type, &pixels, &width, &height, &xmp, &xmpLength, text.baseAddress,
-                    text.count)
+                read(data.baseAddress, data.count, &pixels, &width, &height, &xmp, &xmpLength, text.baseAddress, text.count)
             }
         }
         defer {
@@ -189,29 +202,9 @@ public enum HEIF {
     /// The primary image's depth image as 8-bit grey and the XMP attached to it; nil when the file
     /// has no depth image.
     public static func depthImage(in file: [UInt8]) throws -> (pixels: PixelPlane<UInt8>, xmp: [UInt8]?)? {
-        var message = [CChar](repeating: 0, count: 256)
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var xmp: UnsafeMutablePointer<UInt8>?
-        var xmpLength = 0
-        var width: Int32 = 0
-        var height: Int32 = 0
-        let status = file.withUnsafeBufferPointer { data in
-            message.withUnsafeMutableBufferPointer { text in
-                cheif_decode_depth(
-                    data.baseAddress, data.count, &pixels, &width, &height, &xmp, &xmpLength, text.baseAddress,
-                    text.count)
-            }
+        try greyImage(in: file) { data, count, pixels, width, height, xmp, xmpLength, text, capacity in
+            cheif_decode_depth(data, count, pixels, width, height, xmp, xmpLength, text, capacity)
         }
-        defer {
-            cheif_free(pixels)
-            cheif_free(xmp)
-        }
-        if status == Int32(CHEIF_ERR_NO_DEPTH) { return nil }
-        guard status == Int32(CHEIF_OK), let pixels else { throw HEIFError(message: CStringBuffer.text(message)) }
-        let plane = PixelPlane(
-            width: Int(width), height: Int(height),
-            elements: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height)))
-        return (plane, xmp.map { Array(UnsafeBufferPointer(start: $0, count: xmpLength)) })
     }
 }
 

@@ -143,10 +143,20 @@ extension AVCaptureDevice {
 
     /// The active format's default longest auto-exposure time (see `activeMaxExposureDuration`).
     var defaultMaxExposureDuration: CMTime {
-        let format = activeFormat
-        let seconds = min(AutoExposure.defaultMaximumTime, format.maxExposureDuration.seconds)
-        return CMTime(seconds: max(seconds, format.minExposureDuration.seconds), preferredTimescale: 1_000_000_000)
+        CMTime(seconds: defaultMaxExposureSeconds, preferredTimescale: 1_000_000_000)
     }
+
+    /// The same default, seconds.
+    private var defaultMaxExposureSeconds: Double {
+        let format = activeFormat
+        return max(
+            min(AutoExposure.defaultMaximumTime, format.maxExposureDuration.seconds), format.minExposureDuration.seconds)
+    }
+
+    /// The longest time auto-exposure may choose, seconds, as photos and the stream pass it on: the client's
+    /// `activeMaxExposureDuration` when one is set, else the default in exact seconds (a `CMTime` of nanoseconds would
+    /// move 1/30 s by a few parts in 10⁸, and with it every dim scene's exposure).
+    var autoExposureTimeLimit: Double { controls.value.maxExposureDuration?.seconds ?? defaultMaxExposureSeconds }
 
     /// Forgets the client's `activeMaxExposureDuration` when the format or preset changes (spec §2.4 [D]).
     func resetMaxExposureDuration() {

@@ -77,7 +77,7 @@ extension AVCapturePhotoOutput {
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
         let hasRaw = settings.rawPhotoPixelFormatType != 0
         let zoom = Double(device.videoZoomFactor)
-        let maximumExposure = device.activeMaxExposureDuration.seconds
+        let maximumExposure = device.autoExposureTimeLimit
         let bias = Double(device.exposureTargetBias)
         func request(flash: Bool) -> PhotoRenderRequest {
             var made = PhotoRenderRequest(

@@ -42,7 +42,7 @@ extension AVCaptureDevice {
         var look = StreamLook()
         look.zoom = Double(videoZoomFactor)
         look.exposureBias = Double(c.exposureTargetBias)
-        look.maximumExposure = activeMaxExposureDuration.seconds
+        look.maximumExposure = autoExposureTimeLimit
         look.fixedExposure = customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
         look.whiteBalanceGains = c.lockedWhiteBalanceGains.map {
             SIMD3(Double($0.redGain), Double($0.greenGain), Double($0.blueGain))

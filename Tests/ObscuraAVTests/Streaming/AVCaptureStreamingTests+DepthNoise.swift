@@ -20,15 +20,9 @@ extension AVCaptureStreamingTests {
 
     @Test func consecutiveDepthFramesHaveNewNoise() throws {
         try onDevice("iphone-7-plus") {
-            let rig = try StreamRig(outputs: ["depth"])
-            let recorder = StreamRecorder()
-            rig.depth.isFilteringEnabled = false
-            rig.depth.setDelegate(recorder, callbackQueue: rig.queue)
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            Emulator.shared.runFrames(4)
-            try #require(recorder.depth.count >= 2)
-            let a = Self.depthValues(recorder.depth[0].0), b = Self.depthValues(recorder.depth[1].0)
+            let depth = try StreamRig.unfilteredDepth(frames: 4)
+            try #require(depth.count >= 2)
+            let a = Self.depthValues(depth[0]), b = Self.depthValues(depth[1])
             let both = zip(a, b).filter { $0.0.isFinite && $0.1.isFinite }
             #expect(both.count > 100, "pixels match in both frames")
             let differing = both.filter { $0.0 != $0.1 }.count

@@ -51,14 +51,7 @@ struct AVCaptureStreamingTests {
 
     @Test func unfilteredDepthHasHolesAndFilteredHasNone() throws {
         try onDevice("iphone-7-plus") {
-            let rig = try StreamRig(outputs: ["depth"])
-            let recorder = StreamRecorder()
-            rig.depth.isFilteringEnabled = false
-            rig.depth.setDelegate(recorder, callbackQueue: rig.queue)
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            Emulator.shared.runFrames(1)
-            let raw = try #require(recorder.depth.first?.0)
+            let raw = try #require(try StreamRig.unfilteredDepth(frames: 1).first)
             #expect(!raw.isDepthDataFiltered)
             #expect(raw.depthDataAccuracy == .relative)  // spec §9: dual camera is relative
             #expect(raw.depthDataType == kCVPixelFormatType_DisparityFloat16)

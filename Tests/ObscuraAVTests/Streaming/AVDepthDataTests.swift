@@ -13,14 +13,7 @@ extension AVCaptureStreamingTests {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.texturedWall(distance: 1.5))
             if let seed { Emulator.shared.seed = seed }
-            let rig = try StreamRig(outputs: ["depth"])
-            let recorder = StreamRecorder()
-            rig.depth.isFilteringEnabled = false
-            rig.depth.setDelegate(recorder, callbackQueue: rig.queue)
-            rig.session.startRunning()
-            defer { rig.session.stopRunning() }
-            Emulator.shared.runFrames(1)
-            return try #require(recorder.depth.first?.0)
+            return try #require(try StreamRig.unfilteredDepth(frames: 1).first)
         }
     }
 

@@ -94,3 +94,18 @@ struct StreamRig {
         session.commitConfiguration()
     }
 }
+
+extension StreamRig {
+    /// The depth data of the first `frames` frames of an unfiltered depth stream on the current device (a depth-only
+    /// rig, manual clock), in delivery order.
+    static func unfilteredDepth(frames: Int) throws -> [AVDepthData] {
+        let rig = try StreamRig(outputs: ["depth"])
+        let recorder = StreamRecorder()
+        rig.depth.isFilteringEnabled = false
+        rig.depth.setDelegate(recorder, callbackQueue: rig.queue)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        Emulator.shared.runFrames(frames)
+        return recorder.depth.map(\.0)
+    }
+}

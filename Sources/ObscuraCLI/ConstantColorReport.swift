@@ -101,9 +101,9 @@ enum ConstantColorReport {
         return """
         Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
         (\(format(seconds, 1)) s)
-        Baseline: ordinary photo white-balanced from the true room light, keeping \
-        \(Int(PhotoPipeline.warmth * 100)) % of its cast
-        CIELAB variance reduction vs the ordinary photo: \(reduction(r)) (Apple, iPhone 15: 87 %; target ≥ 90 %)
+        Baseline: the ordinary photo, white-balanced by the phone's own estimate of the room light (auto white \
+        balance), keeping \(Int(PhotoPipeline.warmth * 100)) % of its cast
+        CIELAB variance reduction vs the ordinary photo: \(reduction(r)) (Apple, iPhone 15 family: 87 %)
         ΔE00 ordinary:        \(line(r.deltaEOrdinary))
         ΔE00 Constant Color:  \(line(r.deltaEConstantColor))
         ΔE00 high confidence: \(line(r.deltaEConstantColorHighConfidence)) over \(r.highConfidenceCount) patches \

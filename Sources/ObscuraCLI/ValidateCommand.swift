@@ -22,7 +22,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
             photographed through a central crop of the sensor (so the flash's fall-off stays out of the figures), under 10-800 lux at 3000-7500 K, \
             on the Planckian locus and at Duv -0.02 and +0.02. Reports the CIELAB variance of each patch across \
             the lights for both photos, its reduction (Apple reports 87 % on iPhone 15) and ΔE00 against the \
-            reflectance under D65. The baseline is the ordinary photo white-balanced from the true room light.
+            reflectance under D65. The baseline is the ordinary photo as the phone develops it, white-balanced by its own \
+            estimate of the room light from the frame (auto white balance).
             With --field full the chart fills the whole frame at 0.3, 0.5, 1 and 1.5 m instead, and each \
             distance reports accuracy (ΔE00 of the patches in the pictures whose confidence map trusts them, at \
             0.8 or more, against a switchable --baseline) next to consistency (variance reduction), with a \

@@ -167,12 +167,12 @@ public struct Renderer: Sendable {
     }
 
     /// Rows of one band of the shading pass.
-    private static let bandRows = 16
+    static let bandRows = 16
 
-    private var bandCount: Int { (camera.height + Self.bandRows - 1) / Self.bandRows }
+    var bandCount: Int { (camera.height + Self.bandRows - 1) / Self.bandRows }
 
     /// Runs `body` over bands of `bandRows` rows on the worker threads, with each band's index.
-    private func forEachBand(_ body: @Sendable (Int, Range<Int>) -> Void) {
+    func forEachBand(_ body: @Sendable (Int, Range<Int>) -> Void) {
         BandParallel.forEachBand(height: camera.height, rowsPerBand: Self.bandRows, threads: options.threadCount) {
             rows in body(rows.lowerBound / Self.bandRows, rows)
         }
@@ -182,7 +182,7 @@ public struct Renderer: Sendable {
     /// sums. A frame that keeps the component planes is summed from them; one that keeps only the
     /// means gets band-sized planes here (two 16-row planes instead of two whole frames), summed
     /// and released before the next band.
-    private static func shade(
+    static func shade(
         _ output: ShadingPass.Output, rows: Range<Int>, width: Int, _ recorder: BandSums.Recorder?, _ band: Int,
         _ body: (ShadingPass.Output) -> Void
     ) {
@@ -206,10 +206,15 @@ public struct Renderer: Sendable {
         recorder.record(band, flash: scratch, ambient: scratch + count, count: count)
     }
 
-    private func frame(_ exposure: Exposure, _ planes: Planes, _ means: ComponentSums?) -> RawFrame {
-        RawFrame(
+    /// A frame of `planes`, with this renderer's geometry as its truth planes unless `truth` gives others.
+    func frame(
+        _ exposure: Exposure, _ planes: Planes, _ means: ComponentSums?,
+        truth: (depth: [Float], objectIDs: [UInt16], materialIDs: [UInt16])? = nil
+    ) -> RawFrame {
+        let truth = truth ?? (geometry.depth, geometry.objectIDs, geometry.materialIDs)
+        return RawFrame(
             width: camera.width, height: camera.height, exposure: exposure, electrons: planes.electrons,
-            dn: planes.dn, depth: geometry.depth, objectIDs: geometry.objectIDs, materialIDs: geometry.materialIDs,
+            dn: planes.dn, depth: truth.depth, objectIDs: truth.objectIDs, materialIDs: truth.materialIDs,
             flashElectrons: planes.keepsComponents ? planes.flash : nil,
             ambientElectrons: planes.keepsComponents ? planes.ambient : nil,
             meanFlashElectrons: means?.flash, meanAmbientElectrons: means?.ambient)
@@ -217,7 +222,7 @@ public struct Renderer: Sendable {
 
     /// The planes one frame writes. The shading pass writes every element, so they skip a zero fill
     /// (and its page faults); a plane the options leave out is empty and never written.
-    private struct Planes {
+    struct Planes {
         var electrons: [Float]
         var dn: [UInt16]
         var flash: [Float]
@@ -244,7 +249,7 @@ public struct Renderer: Sendable {
         /// `count` plain values left uninitialised. An empty array is `[]`: the initialiser with capacity 0
         /// stores the count into the standard library's shared empty-array storage, a write that every thread
         /// making such an array repeats, and that the thread sanitizer rightly reports as a race.
-        private static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
+        static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
             count == 0 ? [] : [T](unsafeUninitializedCapacity: count) { _, n in n = count }
         }
 
@@ -298,7 +303,7 @@ struct ComponentSums: Sendable {
 
 /// One `ComponentSums` per shading band, filled by the workers in any order and added in band
 /// order, so the means do not depend on the thread count.
-private struct BandSums {
+struct BandSums {
     var bands: [ComponentSums]
 
     init(bands count: Int, kept: Bool) {

@@ -134,7 +134,7 @@ struct ShadingPass: Sendable {
         let flashRates: UnsafeBufferPointer<SIMD4<Float>>
     }
 
-    private func withTables<R>(_ body: (Tables) -> R) -> R {
+    func withTables<R>(_ body: (Tables) -> R) -> R {
         ambientSlots.withUnsafeBufferPointer { aSlot in
             ambientRates.withUnsafeBufferPointer { aRate in
                 flashSlots.withUnsafeBufferPointer { fSlot in
@@ -188,7 +188,7 @@ struct ShadingPass: Sendable {
     }
 
     /// Writes the noise-free components of a pixel, when the frame keeps them.
-    @inline(__always) private static func store(
+    @inline(__always) static func store(
         pixel: Int, ambient: SIMD4<Float>, flash: SIMD4<Float>, _ output: Output
     ) {
         if let fo = output.flash, let ao = output.ambient {
@@ -226,7 +226,7 @@ struct ShadingPass: Sendable {
     /// One row's inputs to the noise chain: each frame's mean electrons per channel (dark signal
     /// included) and the fixed pattern. With them gathered first, each frame's chain runs as its own
     /// tight loop, which the compiler inlines whole (with two chains in one loop it kept one out of line).
-    private struct RowInputs {
+    struct RowInputs {
         let means: UnsafeMutablePointer<SIMD4<Float>>
         let second: UnsafeMutablePointer<SIMD4<Float>>
         let pattern: UnsafeMutablePointer<Pattern>
@@ -355,7 +355,7 @@ struct ShadingPass: Sendable {
 
     /// The temporal noise chain over one row of `count` pixels starting at pixel `first`, specialised
     /// on whether the frame keeps its electrons plane (one test per row, not per value).
-    private func exposeRow(
+    func exposeRow(
         _ first: Int, _ count: Int, _ means: UnsafeMutablePointer<SIMD4<Float>>,
         _ patterns: UnsafeMutablePointer<Pattern>,
         _ normals: NormalTable, _ poisson: PoissonTable, _ output: Output
@@ -378,7 +378,7 @@ struct ShadingPass: Sendable {
     }
 
     /// The fixed pattern of a pixel: fixed stream draws 8·pixel + 0 (PRNU) and + 2 (DSNU).
-    @inline(__always) private func pattern(pixel: Int, _ normals: NormalTable) -> Pattern {
+    @inline(__always) func pattern(pixel: Int, _ normals: NormalTable) -> Pattern {
         let base = UInt64(truncatingIfNeeded: pixel) &* 8
         var p = Pattern()
         if prnu > 0 {

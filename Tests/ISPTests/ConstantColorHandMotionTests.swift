@@ -68,9 +68,14 @@ struct ConstantColorHandMotionTests {
 
         let reference = pipeline.capture(scene: still, seed: 5)
         let result = pipeline.capture(scene: moved, seed: 5)
-        // ambient(x + d) ≈ flash(x): d is minus the picture's motion from the ambient to the flash frame.
+        // ambient(x + d) ≈ flash(x): d is minus the picture's motion from the ambient to the flash frame. The flash
+        // frame is the ambient frame's geometry seen along the turned rays (`Renderer.render(_:_:turnedTo:)`), so a
+        // sharp edge of the chart lands in it as a mix of the two pixels it falls between, while the ambient frame
+        // samples it at the pixel centres; the registration compares logarithms, in which a mixed pixel is not the
+        // mix of its sides' logarithms, and that moves its estimate by up to 0.12 px on this sharp-edged chart at
+        // full resolution. Larger frames register on box means, which mix every edge in both frames alike.
         let d = result.diagnostics.registration
-        #expect(abs(d.x + motion.x) < 0.1 && abs(d.y + motion.y) < 0.1, "registration \(d), motion \(motion)")
+        #expect(abs(d.x + motion.x) < 0.15 && abs(d.y + motion.y) < 0.15, "registration \(d), motion \(motion)")
         #expect(result.centerWeightedMeanConfidence > reference.centerWeightedMeanConfidence - 0.05)
 
         // Each ColorChecker patch's core: pixels two or more pixels inside its edges in the flash frame (the
@@ -116,11 +121,9 @@ struct ConstantColorHandMotionTests {
         // seed 5, so the noise mostly cancels: the bound, 1.5, lies well below what another noise draw alone moves
         // the still capture's cores (ΔE00 2.2–3.0 at seeds 6–8) and far below what the misplaced edge pixels did.
         #expect(worst < 1.5, "worst ΔE00 \(worst)")
-        // Known gap: neutral 8's core moves by ΔE00 4.6. The donor tiles' colours still sum the edge pixels; summing
-        // only the pixels away from edges there brings it to 0.85, but lets the clipped pot's rim in the seed scene
-        // take a worse donor (`ConstantColorClippingTests.clippedRimHasNoBlotch`).
-        withKnownIssue("a clipped surface's donor tiles still sum the edge pixels a sub-pixel residual misplaces") {
-            #expect(worstClipping < 1.5, "worst ΔE00 \(worstClipping) of the clipped patches")
-        }
+        // The clipped patches' cores take their colour from donor tiles whose sums include the edge pixels a
+        // sub-pixel residual misplaces; with the edges mixed in the flash frame (see the registration above) they
+        // stay within the same bound (ΔE00 1.1 measured; 4.6 when both frames sampled the edges at pixel centres).
+        #expect(worstClipping < 1.5, "worst ΔE00 \(worstClipping) of the clipped patches")
     }
 }

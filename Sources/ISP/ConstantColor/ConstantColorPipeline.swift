@@ -201,14 +201,22 @@ public struct ConstantColorPipeline: Sendable {
             (ambient, flashFrame) = (frames[0], frames[1])
             clock.lap("render ambient + flash")
         } else {
-            // Each frame's renderer, and the geometry it holds, ends with its frame: the two never occupy
-            // memory together.
-            ambient = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
-                .render(exposures.ambient)
-            clock.lap("render ambient")
-            let second = Renderer(scene: later, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
-            flashFrame = second.render(exposures.flash)
-            clock.lap("render flash")
+            let first = Renderer(scene: scene, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
+            clock.lap("geometry pass")
+            if let pair = first.render(exposures.ambient, exposures.flash, turnedTo: later) {
+                // Only the hand turned the phone between the frames: the flash frame is the same geometry seen
+                // along the turned rays.
+                (ambient, flashFrame) = pair
+                clock.lap("render ambient + turned flash")
+            } else {
+                // The scene itself moves: each frame's renderer, and the geometry it holds, ends with its frame,
+                // so the two never occupy memory together.
+                ambient = first.render(exposures.ambient)
+                clock.lap("render ambient")
+                let second = Renderer(scene: later, camera: real.camera, flash: real.mainFlash, options: sensorOnly)
+                flashFrame = second.render(exposures.flash)
+                clock.lap("render flash")
+            }
         }
         // The device's depth sensor looks at the scene as the flash fires.
         let depthView =

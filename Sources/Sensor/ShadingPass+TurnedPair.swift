@@ -1,0 +1,118 @@
+import Imaging
+
+extension ShadingPass {
+    /// Where the turned frame's truth planes go: per pixel, the depth and ids of the point it shows.
+    struct Truth: Sendable {
+        let depth: SharedPointer<Float>
+        let objects: SharedPointer<UInt16>
+        let materials: SharedPointer<UInt16>
+    }
+
+    /// Two exposures of one renderer in one pass, the second seen by the camera after a small turn
+    /// (`Renderer.render(_:_:turnedTo:)`): the first frame's pixels as `run(rows:output:)` makes them, and each
+    /// of the second frame's pixels from the mean signal at its source point in the first frame's image, the four
+    /// pixel centres around it weighed bilinearly, before its own noise chain. The fixed pattern is the sensor's,
+    /// so both frames draw it at their own pixel: it does not move with the picture.
+    static func runTurnedPair(
+        _ a: ShadingPass, _ b: ShadingPass, view: TurnedView, rows: Range<Int>, outputs: (a: Output, b: Output),
+        truth: Truth
+    ) {
+        precondition(
+            a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
+            "exposures rendered together share one renderer")
+        a.withTables { ta in
+            b.withTables { tb in
+                // A Constant Color pair's usual lists (five ambient slots on both frames, a two-module flash on the
+                // second only) get their sums unrolled; other lists read them per pixel.
+                if ta.ambientSlots.count == 5 && tb.ambientSlots.count == 5 && ta.flashSlots.isEmpty
+                    && tb.flashSlots.count == 4
+                {
+                    runTurnedPair(
+                        a, b, view, rows, outputs, truth, FixedSlots<Five>(ta.ambientSlots),
+                        FixedSlots<Five>(tb.ambientSlots), NoSlots(), FixedSlots<Four>(tb.flashSlots))
+                } else {
+                    runTurnedPair(
+                        a, b, view, rows, outputs, truth, ListedSlots(ta.ambientSlots), ListedSlots(tb.ambientSlots),
+                        ListedSlots(ta.flashSlots), ListedSlots(tb.flashSlots))
+                }
+            }
+        }
+    }
+
+    private static func runTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
+        _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ truth: Truth, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+    ) {
+        let geometry = a.geometry
+        let slots = geometry.slotCount
+        let normals = NormalTable.shared
+        let poisson = PoissonTable.shared
+        let width = a.width, height = geometry.height
+        let none = Int(RawFrame.none)
+        geometry.factors.withUnsafeBufferPointer { factors in
+            geometry.materialIDs.withUnsafeBufferPointer { materials in
+                geometry.objectIDs.withUnsafeBufferPointer { objects in
+                    geometry.depth.withUnsafeBufferPointer { depth in
+                        a.withTables { ta in
+                            b.withTables { tb in
+                                // The second frame's mean at earlier pixel n, weighed by w.
+                                @inline(__always) func add(
+                                    _ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>
+                                ) {
+                                    let m = Int(materials[n])
+                                    guard m != none, w > 0 else { return }
+                                    let f = n &* slots
+                                    ambient += ambientSumB.sum(factors, f, m, tb.ambientRates) * w
+                                    flash += flashSumB.sum(factors, f, m, tb.flashRates) * w
+                                }
+                                RowInputs.with(width: width) { row in
+                                    for y in rows {
+                                        let first = y &* width
+                                        let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
+                                        for x in 0..<width {
+                                            let pixel = first &+ x
+                                            var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                                            let m = Int(materials[pixel])
+                                            if m != none {
+                                                let f = pixel &* slots
+                                                ambientA = ambientSumA.sum(factors, f, m, ta.ambientRates) * gainA
+                                                flashA = flashSumA.sum(factors, f, m, ta.flashRates)
+                                            }
+                                            store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                                            row.means[x] = ambientA + flashA + a.dark
+                                            row.pattern[x] = a.pattern(pixel: pixel, normals)
+
+                                            // The turned frame: the pixel's point in the earlier image, as sample
+                                            // coordinates (centres at whole numbers), kept inside the image.
+                                            let q = view.source(x: x, y: y, depth: depth)
+                                            let sx = min(max(q.x - 0.5, 0), Double(width - 1))
+                                            let sy = min(max(q.y - 0.5, 0), Double(height - 1))
+                                            let x0 = min(Int(sx), max(width - 2, 0))
+                                            let y0 = min(Int(sy), max(height - 2, 0))
+                                            let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                                            let wx = Float(sx - Double(x0)), wy = Float(sy - Double(y0))
+                                            var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                                            add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB)
+                                            add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB)
+                                            add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB)
+                                            add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB)
+                                            ambientB *= gainB
+                                            store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                                            row.second[x] = ambientB + flashB + b.dark
+                                            let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
+                                            truth.depth.base[pixel] = depth[nearest]
+                                            truth.objects.base[pixel] = objects[nearest]
+                                            truth.materials.base[pixel] = materials[nearest]
+                                        }
+                                        a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
+                                        b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -91,6 +91,24 @@ final class GeometryCache: Sendable {
         self.factors = factors
     }
 
+    /// The planes as buffers, for a pixel loop that reads several of them.
+    struct Buffers {
+        let factors: UnsafeBufferPointer<Float>
+        let materials: UnsafeBufferPointer<UInt16>
+        let objects: UnsafeBufferPointer<UInt16>
+        let depth: UnsafeBufferPointer<Float>
+    }
+
+    func withBuffers<R>(_ body: (Buffers) -> R) -> R {
+        factors.withUnsafeBufferPointer { f in
+            materialIDs.withUnsafeBufferPointer { m in
+                objectIDs.withUnsafeBufferPointer { o in
+                    depth.withUnsafeBufferPointer { d in body(Buffers(factors: f, materials: m, objects: o, depth: d)) }
+                }
+            }
+        }
+    }
+
     /// Blinn–Phong exponent for a perceptual roughness r: α = r², n = 2/α² − 2 (the usual match
     /// between Beckmann roughness and the Phong exponent, Walter et al. 2007).
     static func blinnPhongExponent(roughness: Double) -> Double {

@@ -43,72 +43,62 @@ extension ShadingPass {
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
         _ truth: Truth, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
-        let geometry = a.geometry
-        let slots = geometry.slotCount
+        let slots = a.geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
-        let width = a.width, height = geometry.height
+        let width = a.width, height = a.geometry.height
         let none = Int(RawFrame.none)
-        geometry.factors.withUnsafeBufferPointer { factors in
-            geometry.materialIDs.withUnsafeBufferPointer { materials in
-                geometry.objectIDs.withUnsafeBufferPointer { objects in
-                    geometry.depth.withUnsafeBufferPointer { depth in
-                        a.withTables { ta in
-                            b.withTables { tb in
-                                // The second frame's mean at earlier pixel n, weighed by w.
-                                @inline(__always) func add(
-                                    _ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>
-                                ) {
-                                    let m = Int(materials[n])
-                                    guard m != none, w > 0 else { return }
-                                    let f = n &* slots
-                                    ambient += ambientSumB.sum(factors, f, m, tb.ambientRates) * w
-                                    flash += flashSumB.sum(factors, f, m, tb.flashRates) * w
+        a.geometry.withBuffers { g in
+            a.withTables { ta in
+                b.withTables { tb in
+                    // The second frame's mean at first-frame pixel n, weighed by w.
+                    @inline(__always) func add(_ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>) {
+                        let m = Int(g.materials[n])
+                        guard m != none, w > 0 else { return }
+                        let f = n &* slots
+                        ambient += ambientSumB.sum(g.factors, f, m, tb.ambientRates) * w
+                        flash += flashSumB.sum(g.factors, f, m, tb.flashRates) * w
+                    }
+                    RowInputs.with(width: width) { row in
+                        for y in rows {
+                            let first = y &* width
+                            let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
+                            for x in 0..<width {
+                                let pixel = first &+ x
+                                var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                                let m = Int(g.materials[pixel])
+                                if m != none {
+                                    let f = pixel &* slots
+                                    ambientA = ambientSumA.sum(g.factors, f, m, ta.ambientRates) * gainA
+                                    flashA = flashSumA.sum(g.factors, f, m, ta.flashRates)
                                 }
-                                RowInputs.with(width: width) { row in
-                                    for y in rows {
-                                        let first = y &* width
-                                        let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
-                                        for x in 0..<width {
-                                            let pixel = first &+ x
-                                            var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                                            let m = Int(materials[pixel])
-                                            if m != none {
-                                                let f = pixel &* slots
-                                                ambientA = ambientSumA.sum(factors, f, m, ta.ambientRates) * gainA
-                                                flashA = flashSumA.sum(factors, f, m, ta.flashRates)
-                                            }
-                                            store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                                            row.means[x] = ambientA + flashA + a.dark
-                                            row.pattern[x] = a.pattern(pixel: pixel, normals)
+                                store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                                row.means[x] = ambientA + flashA + a.dark
+                                row.pattern[x] = a.pattern(pixel: pixel, normals)
 
-                                            // The turned frame: the pixel's point in the earlier image, as sample
-                                            // coordinates (centres at whole numbers), kept inside the image.
-                                            let q = view.source(x: x, y: y, depth: depth)
-                                            let sx = min(max(q.x - 0.5, 0), Double(width - 1))
-                                            let sy = min(max(q.y - 0.5, 0), Double(height - 1))
-                                            let x0 = min(Int(sx), max(width - 2, 0))
-                                            let y0 = min(Int(sy), max(height - 2, 0))
-                                            let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-                                            let wx = Float(sx - Double(x0)), wy = Float(sy - Double(y0))
-                                            var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
-                                            add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB)
-                                            add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB)
-                                            add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB)
-                                            add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB)
-                                            ambientB *= gainB
-                                            store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
-                                            row.second[x] = ambientB + flashB + b.dark
-                                            let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
-                                            truth.depth.base[pixel] = depth[nearest]
-                                            truth.objects.base[pixel] = objects[nearest]
-                                            truth.materials.base[pixel] = materials[nearest]
-                                        }
-                                        a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
-                                        b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
-                                    }
-                                }
+                                // The turned frame: the pixel's point in the first image, as sample coordinates
+                                // (centres at whole numbers), kept inside the image.
+                                let q = view.source(x: x, y: y, depth: g.depth)
+                                let sx = min(max(q.x - 0.5, 0), Double(width - 1))
+                                let sy = min(max(q.y - 0.5, 0), Double(height - 1))
+                                let x0 = min(Int(sx), max(width - 2, 0)), y0 = min(Int(sy), max(height - 2, 0))
+                                let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                                let wx = Float(sx - Double(x0)), wy = Float(sy - Double(y0))
+                                var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                                add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB)
+                                add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB)
+                                add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB)
+                                add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB)
+                                ambientB *= gainB
+                                store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                                row.second[x] = ambientB + flashB + b.dark
+                                let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
+                                truth.depth.base[pixel] = g.depth[nearest]
+                                truth.objects.base[pixel] = g.objects[nearest]
+                                truth.materials.base[pixel] = g.materials[nearest]
                             }
+                            a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
+                            b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
                         }
                     }
                 }

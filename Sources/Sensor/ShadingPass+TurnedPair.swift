@@ -22,15 +22,18 @@ extension ShadingPass {
             "exposures rendered together share one renderer")
         a.withTables { ta in
             b.withTables { tb in
-                // A Constant Color pair's usual lists (five ambient slots on both frames, a two-module flash on the
-                // second only) get their sums unrolled; other lists read them per pixel.
-                if ta.ambientSlots.count == 5 && tb.ambientSlots.count == 5 && ta.flashSlots.isEmpty
-                    && tb.flashSlots.count == 4
-                {
+                // A Constant Color pair's usual lists (five ambient slots on both frames, a flash of two or three
+                // modules on the second only) get their sums unrolled; other lists read them per pixel.
+                switch (ta.ambientSlots.count, tb.ambientSlots.count, ta.flashSlots.count, tb.flashSlots.count) {
+                case (5, 5, 0, 4):
                     runTurnedPair(
                         a, b, view, rows, outputs, truth, FixedSlots<Five>(ta.ambientSlots),
                         FixedSlots<Five>(tb.ambientSlots), NoSlots(), FixedSlots<Four>(tb.flashSlots))
-                } else {
+                case (5, 5, 0, 6):
+                    runTurnedPair(
+                        a, b, view, rows, outputs, truth, FixedSlots<Five>(ta.ambientSlots),
+                        FixedSlots<Five>(tb.ambientSlots), NoSlots(), FixedSlots<Six>(tb.flashSlots))
+                default:
                     runTurnedPair(
                         a, b, view, rows, outputs, truth, ListedSlots(ta.ambientSlots), ListedSlots(tb.ambientSlots),
                         ListedSlots(ta.flashSlots), ListedSlots(tb.flashSlots))

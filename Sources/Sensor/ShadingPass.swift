@@ -477,6 +477,8 @@ enum Three: SlotCount { static var count: Int { 3 } }
 enum Four: SlotCount { static var count: Int { 4 } }
 /// Five slots, a Constant Color pair's usual ambient list.
 enum Five: SlotCount { static var count: Int { 5 } }
+/// A three-module flash.
+enum Six: SlotCount { static var count: Int { 6 } }
 
 /// The usual short lists: the slot indices copied out of the list once per band, so the pixel loop holds them
 /// as values instead of reloading them past its stores, and the sum unrolled for `Count`.

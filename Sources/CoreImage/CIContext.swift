@@ -91,45 +91,62 @@ public final class CIContext: NSObject, @unchecked Sendable {
         guard let region = Region(covering: fromRect), !region.isEmpty else { return nil }
         let bytes = rgba8(image, region, encode: context.encodesOutput && !(colorSpace?.name?.contains("Linear") ?? false))
         let name = context.encodesOutput ? CGColorSpace.sRGB : CGColorSpace.linearSRGB
-        guard let space = colorSpace ?? CGColorSpace(name: name),
-            let provider = CGDataProvider(data: Data(bytes) as NSData)
-        else { return nil }
+        guard let space = colorSpace ?? CGColorSpace(name: name), let provider = CGDataProvider(data: bytes) else {
+            return nil
+        }
         return CGImage(
             width: region.width, height: region.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 4 * region.width,
             space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
             provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
     }
 
-    /// The image over a region as 8-bit RGBA with straight alpha, rows top first, in one banded pass.
-    func rgba8(_ image: CIImage, _ region: Region, encode: Bool) -> [UInt8] {
+    /// The image over a region as 8-bit RGBA with straight alpha, rows top first, in one banded pass,
+    /// written straight into the bytes the result owns (a `CGImage`'s provider keeps them uncopied).
+    func rgba8(_ image: CIImage, _ region: Region, encode: Bool) -> NSData {
         let state = RenderState(context: context)
         image.recipe.prepare(region, state)
         let w = region.width
         let recipe = image.recipe
-        return BandParallel.fill(count: 4 * w * region.height, rows: region.height, of: UInt8.self) { rows, out in
-            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows.count * w)
+        // Rows go through a scratch line small enough to stay in cache (and below malloc's mapping threshold).
+        let chunk = max(1, 65_536 / (16 * max(1, w)))
+        let count = 4 * w * region.height
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
+        let shared = SharedPointer(base: bytes)
+        BandParallel.forEachBand(height: region.height) { rows in
+            let out = shared.base
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunk * w)
             defer { scratch.deallocate() }
-            recipe.fill(region, rows: rows, into: scratch, state)
             SRGBCurve.encodeTable.withUnsafeBufferPointer { t in
                 let table = t.baseAddress!
-                for k in 0..<(rows.count * w) {
-                    let v = scratch[k]
-                    let a = min(max(v.w, 0), 1)
-                    let s: Float = a > 0 ? 1 / a : 0
-                    let o = out + 4 * (rows.lowerBound * w + k)
-                    if encode {
-                        o[0] = SRGBCurve.encodeByte(v.x * s, table)
-                        o[1] = SRGBCurve.encodeByte(v.y * s, table)
-                        o[2] = SRGBCurve.encodeByte(v.z * s, table)
-                    } else {
-                        o[0] = UInt8((min(max(v.x * s, 0), 1) * 255).rounded())
-                        o[1] = UInt8((min(max(v.y * s, 0), 1) * 255).rounded())
-                        o[2] = UInt8((min(max(v.z * s, 0), 1) * 255).rounded())
+                for first in stride(from: rows.lowerBound, to: rows.upperBound, by: chunk) {
+                    let part = first..<min(rows.upperBound, first + chunk)
+                    recipe.fill(region, rows: part, into: scratch, state)
+                    let o = out + 4 * first * w
+                    for k in 0..<(part.count * w) {
+                        let v = scratch[k]
+                        let a = min(max(v.w, 0), 1)
+                        // Opaque pixels (the usual case) need no division to unpremultiply.
+                        let c = a == 1 ? v : (a > 0 ? v * (1 / a) : .zero)
+                        // Clamped to 0…1 by hand, and rounded by truncating x + 0.5 (x ≥ 0): the generic SIMD
+                        // clamps and conversions are not inlined across modules.
+                        let r = min(max(c.x, 0), 1), g = min(max(c.y, 0), 1), b = min(max(c.z, 0), 1)
+                        let p = o + 4 * k
+                        if encode {
+                            // 16384 is `encodeSteps`.
+                            p[0] = table[Int(r * 16384 + 0.5)]
+                            p[1] = table[Int(g * 16384 + 0.5)]
+                            p[2] = table[Int(b * 16384 + 0.5)]
+                        } else {
+                            p[0] = UInt8(r * 255 + 0.5)
+                            p[1] = UInt8(g * 255 + 0.5)
+                            p[2] = UInt8(b * 255 + 0.5)
+                        }
+                        p[3] = UInt8(a * 255 + 0.5)
                     }
-                    o[3] = UInt8((a * 255).rounded())
                 }
             }
         }
+        return NSData(bytesNoCopy: bytes, length: count, deallocator: { p, _ in p.deallocate() })
     }
 
     /// Renders an image into a pixel buffer, the image's pixel at (x, y) going to the buffer's column x
@@ -151,7 +168,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
         let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
         switch format {
         case kCVPixelFormatType_32BGRA:
-            let bytes = rgba8(image, region, encode: context.encodesOutput)
+            let data = rgba8(image, region, encode: context.encodesOutput)
+            let bytes = data.bytes.assumingMemoryBound(to: UInt8.self)
             for y in 0..<h {
                 let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<w {
@@ -191,7 +209,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
     /// The image as RGB(A) 8-bit pixels for a file encoder: a plane of `channels` channels.
     private func plane(_ image: CIImage, channels: Int) -> PixelPlane<UInt8>? {
         guard let region = Region(covering: image.extent), !region.isEmpty else { return nil }
-        let bytes = rgba8(image, region, encode: context.encodesOutput)
+        let data = rgba8(image, region, encode: context.encodesOutput)
+        let bytes = UnsafeBufferPointer(start: data.bytes.assumingMemoryBound(to: UInt8.self), count: data.length)
         if channels == 4 { return PixelPlane(width: region.width, height: region.height, channels: 4, elements: bytes) }
         var rgb = [UInt8](repeating: 0, count: 3 * region.width * region.height)
         for i in 0..<(region.width * region.height) {

@@ -303,8 +303,9 @@ extension CIImage {
 
     /// A recipe holding a `CGImage`'s pixels.
     static func recipe(_ image: CGImage, unmanaged: Bool) -> Recipe? {
-        guard image.bitsPerComponent == 8, image.dataProvider != nil else { return nil }
-        let data = image.pixelData
+        guard image.bitsPerComponent == 8, let provided = image.dataProvider?.data else { return nil }
+        // The provider's bytes in place (reading them through `Data` would copy them byte by byte).
+        let data = provided as NSData
         let channels = image.bitsPerPixel / 8
         let alpha = image.alphaInfo
         let hasAlpha = [.premultipliedLast, .premultipliedFirst, .last, .first].contains(alpha)
@@ -314,8 +315,8 @@ extension CIImage {
         guard channels >= 1, colourChannels == 1 || colourChannels == 3 else { return nil }
         let w = image.width, h = image.height, stride = image.bytesPerRow
         var bytes = [UInt8](repeating: 255, count: 4 * w * h)
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let src = raw.bindMemory(to: UInt8.self)
+        do {
+            let src = data.bytes.assumingMemoryBound(to: UInt8.self)
             for y in 0..<h {
                 for x in 0..<w {
                     let p = y * stride + x * channels

@@ -19,22 +19,12 @@ enum SRGBCurve {
     /// Every 8-bit code decoded to linear.
     static let decodeTable: [Float] = (0..<256).map { decode(Float($0) / 255) }
 
-    /// Linear 0…1 in steps of 1/`encodeSteps` to the nearest 8-bit code: within half a code of the
-    /// exact curve except in the first steps of the linear toe, where the step is coarser than a
-    /// code (the table is read at the value's nearest step).
+    /// Linear 0…1 in steps of 1/`encodeSteps` to the nearest 8-bit code. The curve is steepest in its
+    /// linear toe, 12.92 × 255 codes per unit, so a step moves the code by at most 0.2 and the table is
+    /// within 0.1 code of the exact curve before rounding.
     static let encodeSteps = 16384
     static let encodeTable: [UInt8] = (0...encodeSteps).map {
         UInt8((encode(Float($0) / Float(encodeSteps)) * 255).rounded())
-    }
-
-    /// A linear value to an 8-bit sRGB code, clamped to 0…255. Below 0.003 (the steep toe) the curve
-    /// is evaluated exactly.
-    @inline(__always)
-    static func encodeByte(_ v: Float, _ table: UnsafePointer<UInt8>) -> UInt8 {
-        if !(v > 0) { return 0 }
-        if v >= 1 { return 255 }
-        if v < 0.003 { return UInt8((v * 12.92 * 255).rounded()) }
-        return table[Int(v * Float(encodeSteps) + 0.5)]
     }
 }
 

@@ -17,26 +17,6 @@ final class Pixels: @unchecked Sendable {
     deinit { base.deallocate() }
 
     func row(_ j: Int) -> UnsafeMutablePointer<SIMD4<Float>> { base + j * width }
-
-    /// The pixels as a 4-channel float plane (a copy), for Imaging's operations.
-    var plane: FloatPlane {
-        base.withMemoryRebound(to: Float.self, capacity: 4 * width * height) { floats in
-            FloatPlane(width: width, height: height, channels: 4, elements: UnsafeBufferPointer(start: floats, count: 4 * width * height))
-        }
-    }
-
-    /// Pixels holding a 4-channel float plane's values.
-    convenience init(_ plane: FloatPlane) {
-        self.init(width: plane.width, height: plane.height)
-        let w = width, stride = plane.rowStride
-        plane.withUnsafeBufferPointer { buffer in
-            guard let src = buffer.baseAddress else { return }
-            for j in 0..<height {
-                let row = UnsafeRawPointer(src + j * stride).assumingMemoryBound(to: SIMD4<Float>.self)
-                (base + j * w).update(from: row, count: w)
-            }
-        }
-    }
 }
 
 /// What one evaluation of a recipe has prepared: the regions that nodes needing neighbourhoods

@@ -41,6 +41,7 @@ public final class CIColor: NSObject, @unchecked Sendable {
         return (o.red, o.green, o.blue, o.alpha) == (red, green, blue, alpha)
     }
 
+    // Named colours, opaque except `clear`.
     public static let black = CIColor(red: 0, green: 0, blue: 0)
     public static let white = CIColor(red: 1, green: 1, blue: 1)
     public static let gray = CIColor(red: 0.5, green: 0.5, blue: 0.5)

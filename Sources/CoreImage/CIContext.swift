@@ -26,15 +26,25 @@ public struct CIFormat: Hashable, Sendable, RawRepresentable {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// 8-bit components, alpha first.
     public static let ARGB8 = CIFormat(rawValue: 516)
+    /// 8-bit components, blue first.
     public static let BGRA8 = CIFormat(rawValue: 260)
+    /// 8-bit components, red first.
     public static let RGBA8 = CIFormat(rawValue: 264)
+    /// 16-bit float components.
     public static let RGBAh = CIFormat(rawValue: 2053)
+    /// 32-bit float components.
     public static let RGBAf = CIFormat(rawValue: 2056)
+    /// 8-bit alpha only.
     public static let A8 = CIFormat(rawValue: 257)
+    /// 8-bit luminance.
     public static let L8 = CIFormat(rawValue: 1793)
+    /// 32-bit float luminance.
     public static let Lf = CIFormat(rawValue: 1816)
+    /// 8-bit red only.
     public static let R8 = CIFormat(rawValue: 259)
+    /// 32-bit float red only.
     public static let Rf = CIFormat(rawValue: 2312)
 }
 

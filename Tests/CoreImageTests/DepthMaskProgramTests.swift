@@ -14,9 +14,10 @@ final class DepthPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
 
     func configure() throws {
         let device = try #require(AVCaptureDevice.default(.builtInLiDARDepthCamera, for: .video, position: .back))
-        // The smallest format with depth, and its smallest photo (VGA presets have no depth).
+        // The format with depth that takes the smallest photos keeps the test fast (VGA presets have no depth).
+        func smallestPhoto(_ f: AVCaptureDevice.Format) -> Int32 { f.supportedMaxPhotoDimensions.map(\.width).min() ?? .max }
         let format = try #require(device.formats.filter { !$0.supportedDepthDataFormats.isEmpty }
-            .min { $0.formatDescription.dimensions.width < $1.formatDescription.dimensions.width })
+            .min { smallestPhoto($0) < smallestPhoto($1) })
         try device.lockForConfiguration()
         device.activeFormat = format
         device.unlockForConfiguration()

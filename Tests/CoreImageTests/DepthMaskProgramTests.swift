@@ -83,7 +83,7 @@ final class DepthPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
         // The mask's alpha, read through a context that leaves values as they are.
         let context = CIContext(options: [.workingColorSpace: NSNull()])
         var buffer: CVPixelBuffer?
-        CVPixelBufferCreate(nil, w, h, kCVPixelFormatType_64RGBAHalf, nil, &buffer)
+        _ = CVPixelBufferCreate(nil, w, h, kCVPixelFormatType_64RGBAHalf, nil, &buffer)
         let out = try #require(buffer)
         context.render(mask, to: out)
         CVPixelBufferLockBaseAddress(out, .readOnly)

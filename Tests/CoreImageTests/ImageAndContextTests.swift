@@ -83,7 +83,7 @@ import Testing
     @Test func renderingIntoABGRABufferWritesSRGBBytes() throws {
         let image = CIImage(color: CIColor(red: 0.5, green: 0.25, blue: 1)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
         var buffer: CVPixelBuffer?
-        CVPixelBufferCreate(nil, 4, 4, kCVPixelFormatType_32BGRA, nil, &buffer)
+        _ = CVPixelBufferCreate(nil, 4, 4, kCVPixelFormatType_32BGRA, nil, &buffer)
         let b = try #require(buffer)
         CIContext().render(image, to: b)
         CVPixelBufferLockBaseAddress(b, .readOnly)

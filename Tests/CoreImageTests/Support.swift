@@ -14,7 +14,7 @@ enum Fixture {
     /// A half-float RGBA buffer; `f(x, y)` gives the pixel at column x of row y, rows from the top.
     static func halfBuffer(_ w: Int, _ h: Int, _ f: (Int, Int) -> SIMD4<Float>) -> CVPixelBuffer {
         var buffer: CVPixelBuffer?
-        CVPixelBufferCreate(nil, w, h, kCVPixelFormatType_64RGBAHalf, nil, &buffer)
+        _ = CVPixelBufferCreate(nil, w, h, kCVPixelFormatType_64RGBAHalf, nil, &buffer)
         let b = buffer!
         CVPixelBufferLockBaseAddress(b, [])
         defer { CVPixelBufferUnlockBaseAddress(b, []) }
@@ -37,7 +37,7 @@ enum Fixture {
     /// A one-value-per-pixel float buffer of a depth or disparity format.
     static func floatBuffer(_ w: Int, _ h: Int, format: OSType, _ f: (Int, Int) -> Float) -> CVPixelBuffer {
         var buffer: CVPixelBuffer?
-        CVPixelBufferCreate(nil, w, h, format, nil, &buffer)
+        _ = CVPixelBufferCreate(nil, w, h, format, nil, &buffer)
         let b = buffer!
         CVPixelBufferLockBaseAddress(b, [])
         defer { CVPixelBufferUnlockBaseAddress(b, []) }

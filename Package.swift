@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ISP", targets: ["ISP"]),
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
         // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
@@ -76,6 +77,14 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "QuartzCore", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
+        // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
+        // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
+        .target(
+            name: "CoreImage", dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "_Testing_CoreImage"],
+            swiftSettings: kernelSwift),
+        // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
+        // both Testing and the drop-in CoreImage builds (see its one source file).
+        .target(name: "_Testing_CoreImage"),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
         // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.
@@ -101,6 +110,10 @@ let package = Package(
             path: "Benchmarks/ConstantColorBenchmark"),
         // Release-build image-operation benchmark against OpenCV, run by tools/bench-imageops.sh; not a test.
         .executableTarget(name: "ImageOpsBenchmark", dependencies: ["Imaging"], path: "Benchmarks/ImageOps"),
+        // Release-build CoreImage benchmark (12 MP perspective correction against the scanner's warp, and a
+        // chain of colour filters); not a test.
+        .executableTarget(
+            name: "CoreImageBenchmark", dependencies: ["CoreImage", "Imaging"], path: "Benchmarks/CoreImageBenchmark"),
         // Release-build PNG encoder benchmark on a real photo, run by tools/bench-png.sh; not a test.
         .executableTarget(name: "PNGBenchmark", dependencies: ["Imaging"], path: "Benchmarks/PNGBenchmark"),
 
@@ -130,6 +143,7 @@ let package = Package(
         .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
         // example runs as a scenario, and the Swift examples below are the documents' text.

@@ -15,7 +15,11 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "CameraKit", dependencies: [.product(name: "AVFoundation", package: "obscura", condition: linux)]),
+            name: "CameraKit",
+            dependencies: [
+                .product(name: "AVFoundation", package: "obscura", condition: linux),
+                .product(name: "CoreImage", package: "obscura", condition: linux),
+            ]),
         .testTarget(
             name: "CameraKitTests",
             dependencies: [

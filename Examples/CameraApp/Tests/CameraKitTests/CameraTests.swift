@@ -30,6 +30,9 @@ import Testing
         // compresses well, so a few hundred kilobytes).
         let data = try #require(photo.fileDataRepresentation())
         #expect(data.count > 100_000)
+        // Core Image reads the same photo for a thumbnail of the width asked, keeping the 4:3 shape.
+        let thumbnail = try #require(Thumbnail.make(from: photo, width: 400))
+        #expect(thumbnail.width == 400 && thumbnail.height == 300)
     }
 
     @Test(.obscura(device: "iphone-7-plus", scene: "hand-on-desk"))

@@ -1,0 +1,264 @@
+import Foundation
+import Imaging
+
+/// Options for a context (`CIContextOption`).
+public struct CIContextOption: Hashable, Sendable, RawRepresentable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The space filters work in: a `CGColorSpace` (linear extended sRGB by default), or `NSNull` to turn
+    /// colour management off, so that values pass from input to output unconverted.
+    public static let workingColorSpace = CIContextOption(rawValue: "kCIContextWorkingColorSpace")
+    /// The space results are encoded in for outputs without their own (sRGB by default; `NSNull` for none).
+    public static let outputColorSpace = CIContextOption(rawValue: "kCIContextOutputColorSpace")
+    /// The working pixel format; every context here works in 32-bit floats.
+    public static let workingFormat = CIContextOption(rawValue: "kCIContextWorkingFormat")
+    /// Whether to render on the CPU; every context here does.
+    public static let useSoftwareRenderer = CIContextOption(rawValue: "kCIContextUseSoftwareRenderer")
+    /// Whether intermediate results are cached; nothing is cached between renders here.
+    public static let cacheIntermediates = CIContextOption(rawValue: "kCIContextCacheIntermediates")
+    /// A name for the context.
+    public static let name = CIContextOption(rawValue: "kCIContextName")
+}
+
+/// A pixel format for rendering (`CIFormat`).
+public struct CIFormat: Hashable, Sendable, RawRepresentable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// 8-bit components, alpha first.
+    public static let ARGB8 = CIFormat(rawValue: 516)
+    /// 8-bit components, blue first.
+    public static let BGRA8 = CIFormat(rawValue: 260)
+    /// 8-bit components, red first.
+    public static let RGBA8 = CIFormat(rawValue: 264)
+    /// 16-bit float components.
+    public static let RGBAh = CIFormat(rawValue: 2053)
+    /// 32-bit float components.
+    public static let RGBAf = CIFormat(rawValue: 2056)
+    /// 8-bit alpha only.
+    public static let A8 = CIFormat(rawValue: 257)
+    /// 8-bit luminance.
+    public static let L8 = CIFormat(rawValue: 1793)
+    /// 32-bit float luminance.
+    public static let Lf = CIFormat(rawValue: 1816)
+    /// 8-bit red only.
+    public static let R8 = CIFormat(rawValue: 259)
+    /// 32-bit float red only.
+    public static let Rf = CIFormat(rawValue: 2312)
+}
+
+/// Options for writing image files (`CIImageRepresentationOption`).
+public struct CIImageRepresentationOption: Hashable, Sendable, RawRepresentable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+}
+
+/// The quality key of file options (`kCGImageDestinationLossyCompressionQuality`), 0…1.
+public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
+
+/// Evaluates images' recipes (`CIContext`): into `CGImage`s, pixel buffers and image files.
+///
+/// Rendering runs on the CPU in 32-bit floats, in row bands on all cores. By default, as on iOS, the
+/// working space is linear sRGB with extended range: sRGB-encoded inputs are decoded when read and
+/// results encoded with the sRGB curve (clamped to 0…1) when written to 8-bit outputs. A
+/// `workingColorSpace` of `NSNull` turns this off, as in Core Image, and values pass unconverted; a
+/// linear `outputColorSpace` leaves results linear.
+public final class CIContext: NSObject, @unchecked Sendable {
+    let context: RenderContext
+    /// The working colour space.
+    public let workingColorSpace: CGColorSpace?
+
+    /// A context with options.
+    public init(options: [CIContextOption: Any]? = nil) {
+        let working = options?[.workingColorSpace]
+        let output = options?[.outputColorSpace]
+        let managed = !(working is NSNull)
+        let outputName = (output as? CGColorSpace)?.name ?? ""
+        context = RenderContext(managesColor: managed, encodesOutput: managed && !(output is NSNull) && !outputName.contains("Linear"))
+        workingColorSpace = managed ? ((working as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.extendedLinearSRGB)) : nil
+        super.init()
+    }
+
+    /// A context with the default options.
+    public override convenience init() { self.init(options: nil) }
+
+    /// The pixels of an image over a rectangle (rounded out to whole pixels).
+    func render(_ image: CIImage, _ region: Region) -> Pixels {
+        materialise(image.recipe, region, RenderState(context: context))
+    }
+
+    /// A `CGImage` of the image over a rectangle: 8-bit RGBA (straight alpha, `.premultipliedLast`
+    /// unless opaque, then `.noneSkipLast`), sRGB-encoded. Nil for an empty or infinite rectangle.
+    public func createCGImage(_ image: CIImage, from fromRect: CGRect) -> CGImage? {
+        createCGImage(image, from: fromRect, format: .RGBA8, colorSpace: nil)
+    }
+
+    /// As `createCGImage(_:from:)`, in a format (8-bit RGBA only) and colour space.
+    public func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?)
+        -> CGImage?
+    {
+        guard let region = Region(covering: fromRect), !region.isEmpty else { return nil }
+        let bytes = rgba8(image, region, encode: context.encodesOutput && !(colorSpace?.name?.contains("Linear") ?? false))
+        let name = context.encodesOutput ? CGColorSpace.sRGB : CGColorSpace.linearSRGB
+        guard let space = colorSpace ?? CGColorSpace(name: name), let provider = CGDataProvider(data: bytes) else {
+            return nil
+        }
+        return CGImage(
+            width: region.width, height: region.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 4 * region.width,
+            space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
+            provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+    }
+
+    /// The image over a region as 8-bit RGBA with straight alpha, rows top first, in one banded pass,
+    /// written straight into the bytes the result owns (a `CGImage`'s provider keeps them uncopied).
+    func rgba8(_ image: CIImage, _ region: Region, encode: Bool) -> NSData {
+        let state = RenderState(context: context)
+        image.recipe.prepare(region, state)
+        let w = region.width
+        let recipe = image.recipe
+        // Rows go through a scratch line small enough to stay in cache (and below malloc's mapping threshold).
+        let chunk = max(1, 65_536 / (16 * max(1, w)))
+        let count = 4 * w * region.height
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
+        let shared = SharedPointer(base: bytes)
+        BandParallel.forEachBand(height: region.height) { rows in
+            let out = shared.base
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunk * w)
+            defer { scratch.deallocate() }
+            SRGBCurve.encodeTable.withUnsafeBufferPointer { t in
+                let table = t.baseAddress!
+                for first in stride(from: rows.lowerBound, to: rows.upperBound, by: chunk) {
+                    let part = first..<min(rows.upperBound, first + chunk)
+                    recipe.fill(region, rows: part, into: scratch, state)
+                    let o = out + 4 * first * w
+                    for k in 0..<(part.count * w) {
+                        let v = scratch[k]
+                        let a = min(max(v.w, 0), 1)
+                        // Opaque pixels (the usual case) need no division to unpremultiply.
+                        let c = a == 1 ? v : (a > 0 ? v * (1 / a) : .zero)
+                        // Clamped to 0…1 by hand, and rounded by truncating x + 0.5 (x ≥ 0): the generic SIMD
+                        // clamps and conversions are not inlined across modules.
+                        let r = min(max(c.x, 0), 1), g = min(max(c.y, 0), 1), b = min(max(c.z, 0), 1)
+                        let p = o + 4 * k
+                        if encode {
+                            // 16384 is `encodeSteps`.
+                            p[0] = table[Int(r * 16384 + 0.5)]
+                            p[1] = table[Int(g * 16384 + 0.5)]
+                            p[2] = table[Int(b * 16384 + 0.5)]
+                        } else {
+                            p[0] = UInt8(r * 255 + 0.5)
+                            p[1] = UInt8(g * 255 + 0.5)
+                            p[2] = UInt8(b * 255 + 0.5)
+                        }
+                        p[3] = UInt8(a * 255 + 0.5)
+                    }
+                }
+            }
+        }
+        return NSData(bytesNoCopy: bytes, length: count, deallocator: { p, _ in p.deallocate() })
+    }
+
+    /// Renders an image into a pixel buffer, the image's pixel at (x, y) going to the buffer's column x
+    /// and row `height − 1 − y`. BGRA buffers get sRGB-encoded bytes (straight alpha); half-float RGBA
+    /// buffers the working values; depth, disparity and one-component buffers the red component
+    /// (one-component 8-bit buffers as a 0…1 fraction). Other formats are left as they are.
+    public func render(_ image: CIImage, to buffer: CVPixelBuffer) {
+        render(image, to: buffer, bounds: CGRect(x: 0, y: 0, width: CVPixelBufferGetWidth(buffer), height: CVPixelBufferGetHeight(buffer)), colorSpace: nil)
+    }
+
+    /// As `render(_:to:)`, for a rectangle of the image the size of the buffer.
+    public func render(_ image: CIImage, to buffer: CVPixelBuffer, bounds: CGRect, colorSpace: CGColorSpace?) {
+        let w = CVPixelBufferGetWidth(buffer), h = CVPixelBufferGetHeight(buffer)
+        let region = Region(x: Int(bounds.minX.rounded(.down)), y: Int(bounds.minY.rounded(.down)), width: w, height: h)
+        let format = CVPixelBufferGetPixelFormatType(buffer)
+        CVPixelBufferLockBaseAddress(buffer, [])
+        defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+        guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, 0) else { return }
+        let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
+        switch format {
+        case kCVPixelFormatType_32BGRA:
+            let data = rgba8(image, region, encode: context.encodesOutput)
+            let bytes = data.bytes.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<h {
+                let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
+                for x in 0..<w {
+                    let o = 4 * (y * w + x)
+                    row[4 * x] = bytes[o + 2]
+                    row[4 * x + 1] = bytes[o + 1]
+                    row[4 * x + 2] = bytes[o]
+                    row[4 * x + 3] = bytes[o + 3]
+                }
+            }
+        case kCVPixelFormatType_64RGBAHalf, kCVPixelFormatType_OneComponent8, kCVPixelFormatType_DepthFloat32,
+            kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
+            let pixels = render(image, region)
+            for y in 0..<h {
+                let src = pixels.row(y), row = base + y * stride
+                for x in 0..<w {
+                    let v = src[x]
+                    let s: Float = v.w > 0 ? 1 / v.w : 0
+                    switch format {
+                    case kCVPixelFormatType_64RGBAHalf:
+                        let p = row.assumingMemoryBound(to: Float16.self) + 4 * x
+                        p[0] = Float16(v.x * s); p[1] = Float16(v.y * s); p[2] = Float16(v.z * s); p[3] = Float16(v.w)
+                    case kCVPixelFormatType_OneComponent8:
+                        row.assumingMemoryBound(to: UInt8.self)[x] = UInt8((min(max(v.x * s, 0), 1) * 255).rounded())
+                    case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+                        row.assumingMemoryBound(to: Float.self)[x] = v.x * s
+                    default:
+                        row.assumingMemoryBound(to: Float16.self)[x] = Float16(v.x * s)
+                    }
+                }
+            }
+        default:
+            return
+        }
+    }
+
+    /// The image as RGB(A) 8-bit pixels for a file encoder: a plane of `channels` channels.
+    private func plane(_ image: CIImage, channels: Int) -> PixelPlane<UInt8>? {
+        guard let region = Region(covering: image.extent), !region.isEmpty else { return nil }
+        let data = rgba8(image, region, encode: context.encodesOutput)
+        let bytes = UnsafeBufferPointer(start: data.bytes.assumingMemoryBound(to: UInt8.self), count: data.length)
+        if channels == 4 { return PixelPlane(width: region.width, height: region.height, channels: 4, elements: bytes) }
+        var rgb = [UInt8](repeating: 0, count: 3 * region.width * region.height)
+        for i in 0..<(region.width * region.height) {
+            rgb[3 * i] = bytes[4 * i]; rgb[3 * i + 1] = bytes[4 * i + 1]; rgb[3 * i + 2] = bytes[4 * i + 2]
+        }
+        return PixelPlane(width: region.width, height: region.height, channels: 3, elements: rgb)
+    }
+
+    /// The image over its extent as PNG data (8-bit RGBA, tagged sRGB), through Obscura's PNG encoder;
+    /// nil for an infinite or empty extent.
+    public func pngRepresentation(
+        of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) -> Data? {
+        guard let pixels = plane(image, channels: 4) else { return nil }
+        return (try? PNG.encode(PNGImage(pixels: pixels, colorSpace: context.encodesOutput ? .sRGB : .untagged))).map { Data($0) }
+    }
+
+    /// The image over its extent as JPEG data, through Obscura's JPEG encoder, at the quality of the
+    /// `kCGImageDestinationLossyCompressionQuality` option (0…1, 0.9 when absent, libjpeg's scale × 100).
+    public func jpegRepresentation(
+        of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) -> Data? {
+        guard let pixels = plane(image, channels: 3) else { return nil }
+        return (try? JPEG.encode(pixels, quality: Self.quality(options))).map { Data($0) }
+    }
+
+    /// The image over its extent as HEIC data, through Obscura's HEIF writer; nil where libheif's HEVC
+    /// encoder is missing, or for an infinite or empty extent.
+    public func heifRepresentation(
+        of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) -> Data? {
+        guard HEIF.isAvailable, let pixels = plane(image, channels: 3) else { return nil }
+        return (try? HEIF.encode(pixels, quality: Self.quality(options), iccProfile: nil, exif: nil)).map { Data($0) }
+    }
+
+    static func quality(_ options: [CIImageRepresentationOption: Any]) -> Int {
+        let key = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
+        let q = (options[key] as? Double) ?? (options[key] as? NSNumber)?.doubleValue ?? 0.9
+        return Int((min(max(q, 0), 1) * 100).rounded())
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Imaging
+
+/// A per-pixel combination of several inputs (blends and compositing), streamed row by row.
+final class CombineRecipe: Recipe, @unchecked Sendable {
+    enum Kind {
+        /// `inputs[0]` over `inputs[1]`, premultiplied source-over (Porter–Duff).
+        case sourceOver
+        /// `inputs[0]` where the mask `inputs[2]` is 1, `inputs[1]` where it is 0; the mask's green
+        /// component (`CIBlendWithMask`) or alpha (`CIBlendWithAlphaMask`) decides.
+        case blend(alphaMask: Bool)
+    }
+
+    let inputs: [Recipe]
+    let kind: Kind
+
+    init(inputs: [Recipe], kind: Kind, extent: CGRect) {
+        self.inputs = inputs
+        self.kind = kind
+        super.init(extent: extent)
+    }
+
+    override func prepare(_ region: Region, _ state: RenderState) {
+        for input in inputs { input.prepare(region, state) }
+    }
+
+    override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
+        let n = rows.count * region.width
+        inputs[0].fill(region, rows: rows, into: out, state)
+        let others = (1..<inputs.count).map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, n)) }
+        defer { for p in others { p.deallocate() } }
+        for (k, input) in inputs.dropFirst().enumerated() { input.fill(region, rows: rows, into: others[k], state) }
+        switch kind {
+        case .sourceOver:
+            let b = others[0]
+            for i in 0..<n { out[i] = out[i] + b[i] * (1 - out[i].w) }
+        case .blend(let alphaMask):
+            let b = others[0], m = others[1]
+            for i in 0..<n {
+                // A mask image's values are coverage: its colour is read unpremultiplied.
+                let mv = m[i]
+                let t = alphaMask ? mv.w : (mv.w > 0 ? mv.y / mv.w : 0)
+                out[i] = b[i] + (out[i] - b[i]) * t
+            }
+        }
+        for (k, j) in rows.enumerated() where columns(region, row: Recipe.ciRow(region, j)) != 0..<region.width {
+            let o = out + k * region.width
+            let inside = columns(region, row: Recipe.ciRow(region, j)) ?? 0..<0
+            for i in 0..<region.width where !inside.contains(i) { o[i] = .zero }
+        }
+    }
+}
+
+/// The average of a rectangle of the input as a one-pixel image at the rectangle's origin
+/// (`CIAreaAverage`). Premultiplied values are averaged, so clear pixels count as clear.
+final class AreaAverageRecipe: Recipe, @unchecked Sendable {
+    let input: Recipe
+    let area: Region?
+
+    init(input: Recipe, rect: CGRect) {
+        self.input = input
+        area = Region(covering: rect.intersection(input.extent.isInfinite ? rect : input.extent))
+        super.init(extent: CGRect(x: rect.minX.rounded(.down), y: rect.minY.rounded(.down), width: 1, height: 1))
+    }
+
+    override func prepare(_ region: Region, _ state: RenderState) {
+        guard let a = area, state.value(self, a) == nil else { return }
+        guard !a.isEmpty else {
+            state.store(.zero, self, a)
+            return
+        }
+        let pixels = materialise(input, a, state)
+        var sum = SIMD4<Double>.zero
+        for j in 0..<a.height {
+            var rowSum = SIMD4<Double>.zero
+            let row = pixels.row(j)
+            for i in 0..<a.width { rowSum += SIMD4<Double>(row[i]) }
+            sum += rowSum
+        }
+        state.store(SIMD4<Float>(sum / Double(a.width * a.height)), self, a)
+    }
+
+    override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
+        let w = region.width
+        out.update(repeating: .zero, count: rows.count * w)
+        guard let a = area, let value = state.value(self, a) else { return }
+        let x = Int(extent.minX) - region.x, y = Int(extent.minY)
+        for (k, j) in rows.enumerated() where Recipe.ciRow(region, j) == y && x >= 0 && x < w { out[k * w + x] = value }
+    }
+}

@@ -55,7 +55,9 @@ void load() {
     if (!handle) return;
     // The mangled names of MultiFormatWriter::encode(const std::string&, int, int) const,
     // ReadBarcodes(const ImageView&, const DecodeHints&) and Result::utf8() const.
-    void *encode = dlsym(handle, "_ZNK5ZXing17MultiFormatWriter6encodeERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEii");
+    void *encode = dlsym(handle,
+                         "_ZNK5ZXing17MultiFormatWriter6encodeE"
+                         "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEii");
     void *read = dlsym(handle, "_ZN5ZXing12ReadBarcodesERKNS_9ImageViewERKNS_11DecodeHintsE");
     void *text = dlsym(handle, "_ZNK5ZXing6Result4utf8B5cxx11Ev");
     if (!encode || !read || !text) {

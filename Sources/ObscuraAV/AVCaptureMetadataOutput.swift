@@ -5,12 +5,14 @@ import Foundation
 /// Receives detected objects (`AVCaptureMetadataOutputObjectsDelegate`); optional.
 public protocol AVCaptureMetadataOutputObjectsDelegate: NSObjectProtocol {
     func metadataOutput(
-        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection)
+        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject],
+        from connection: AVCaptureConnection)
 }
 
 extension AVCaptureMetadataOutputObjectsDelegate {
     public func metadataOutput(
-        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection
+        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject],
+        from connection: AVCaptureConnection
     ) {}
 }
 
@@ -41,7 +43,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// is missing they are not offered, and asking for one raises as any unavailable type does.
     public var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
         guard !connections.isEmpty else { return [] }
-        return [.face, .salientObject] + (CodeSymbol.isAvailable ? AVMetadataObject.ObjectType.machineReadableCodes : [])
+        return [.face, .salientObject]
+            + (CodeSymbol.isAvailable ? AVMetadataObject.ObjectType.machineReadableCodes : [])
     }
 
     /// The types to deliver (default none). A type not available raises.
@@ -107,7 +110,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                 if wanted.contains(.face) {
                     out.append(
                         AVMetadataFaceObject(
-                            faceID: index + 1, time: time, duration: duration, bounds: object.bounds, name: object.name))
+                            faceID: index + 1, time: time, duration: duration, bounds: object.bounds, name: object.name)
+                    )
                 }
             } else if wanted.contains(.salientObject) {
                 out.append(
@@ -115,7 +119,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                         type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
             }
         }
-        out += codeObjects(printed: picture.codes, reader: reader, frame: frame, wanted: wanted, time: time, duration: duration)
+        out += codeObjects(
+            printed: picture.codes, reader: reader, frame: frame, wanted: wanted, time: time, duration: duration)
         return out
     }
 
@@ -147,15 +152,18 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             lock.withLock { lastRead = (frame, region, codeTypes, codes) }
         }
         return codes.map { code in
-            let xs = code.corners.map(\.x)
-            let ys = code.corners.map(\.y)
-            let hull = CGRect(
-                x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
-                height: (ys.max() ?? 0) - (ys.min() ?? 0))
-            return AVMetadataMachineReadableCodeObject(
-                type: code.type, time: time, duration: duration, bounds: hull, corners: code.corners,
-                stringValue: code.text, name: Self.printer(of: code, among: printed))
+            AVMetadataMachineReadableCodeObject(
+                type: code.type, time: time, duration: duration, bounds: Self.hull(code.corners),
+                corners: code.corners, stringValue: code.text, name: Self.printer(of: code, among: printed))
         }
+    }
+
+    /// The smallest axis-aligned rectangle holding `points`.
+    private static func hull(_ points: [CGPoint]) -> CGRect {
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
+        let (minX, minY) = (xs.min() ?? 0, ys.min() ?? 0)
+        return CGRect(x: minX, y: minY, width: (xs.max() ?? minX) - minX, height: (ys.max() ?? minY) - minY)
     }
 
     /// The scene object whose printed code was read: the one of the same type whose imaged outline
@@ -166,9 +174,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         let hit = printed.sorted { $0.key < $1.key }.first { _, p in
             let type = AVMetadataObject.ObjectType(p.code.symbology)
             let sameType = type == code.type || (type == .itf14 && code.type == .interleaved2of5)
-            let xs = p.corners.map(\.x)
-            let ys = p.corners.map(\.y)
-            return sameType && (xs.min()!...xs.max()!).contains(centre.x) && (ys.min()!...ys.max()!).contains(centre.y)
+            return sameType && hull(p.corners).insetBy(dx: -1e-9, dy: -1e-9).contains(centre)
         }
         return hit?.key ?? ""
     }

@@ -39,7 +39,8 @@ public struct CodeSymbol: Sendable, Hashable {
         let status = czxing_encode(
             code.encodedValue, code.symbology.czxing, 0, &modules, &w, &h, &message, message.count)
         guard status == 0, let modules else {
-            throw CodeSymbolError(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw CodeSymbolError(
+                reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { czxing_free(modules) }
         let (width, height) = (Int(w), Int(h))
@@ -61,6 +62,7 @@ public struct CodeSymbol: Sendable, Hashable {
 
 /// Why a symbol could not be drawn.
 public struct CodeSymbolError: Error, CustomStringConvertible {
+    /// zxing-cpp's own words, or that it is missing.
     public let reason: String
     public var description: String { "cannot draw the code: \(reason)" }
 }
@@ -78,7 +80,7 @@ private final class CodeSymbolCache: @unchecked Sendable {
 
 extension CodeAnnotation.Symbology {
     /// The symbology's bit in CZXing's masks.
-    public var czxing: Int32 {
+    package var czxing: Int32 {
         switch self {
         case .qr: return Int32(CZXING_QR)
         case .ean13: return Int32(CZXING_EAN13)
@@ -117,7 +119,7 @@ extension CodeAnnotation {
     }
 
     /// The GS1 check digit of a digit string: weights 3 and 1 alternating from the rightmost digit.
-    public static func gs1CheckDigit(_ digits: String) -> Int {
+    package static func gs1CheckDigit(_ digits: String) -> Int {
         let sum = digits.reversed().enumerated().reduce(0) { total, item in
             total + (item.element.wholeNumberValue ?? 0) * (item.offset % 2 == 0 ? 3 : 1)
         }

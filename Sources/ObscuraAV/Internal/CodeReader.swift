@@ -50,7 +50,9 @@ enum CodeReader {
             let c = found.corners
             let raw = [(c.0, c.1), (c.2, c.3), (c.4, c.5), (c.6, c.7)]
             // zxing-cpp gives pixel indices; a pixel's centre lies half a pixel further in.
-            let corners = raw.map { CGPoint(x: (Double(x0) + $0.0 + 0.5) / Double(w), y: (Double(y0) + $0.1 + 0.5) / Double(h)) }
+            let corners = raw.map {
+                CGPoint(x: (Double(x0) + $0.0 + 0.5) / Double(w), y: (Double(y0) + $0.1 + 0.5) / Double(h))
+            }
             out.append(ReadCode(type: type, text: text, corners: corners))
         }
         return out
@@ -67,7 +69,8 @@ enum CodeReader {
             text = "0" + text
             type = .ean13
         case Int(CZXING_ITF):
-            let gtin = text.count == 14 && text.allSatisfy(\.isNumber)
+            let gtin =
+                text.count == 14 && text.allSatisfy(\.isNumber)
                 && CodeAnnotation.gs1CheckDigit(String(text.prefix(13))) == text.last?.wholeNumberValue
             type = gtin && wanted.contains(.itf14) ? .itf14 : .interleaved2of5
         default:
@@ -101,7 +104,8 @@ final class CodeReads: @unchecked Sendable {
     func codes(
         in rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]
     ) -> [ReadCode] {
-        let key = "\(region.minX),\(region.minY),\(region.width),\(region.height)/"
+        let key =
+            "\(region.minX),\(region.minY),\(region.width),\(region.height)/"
             + types.map(\.rawValue).sorted().joined(separator: ",")
         if let known = lock.withLock({ answers[key] }) { return known }
         let found = CodeReader.read(rgb, region: region, types: types)

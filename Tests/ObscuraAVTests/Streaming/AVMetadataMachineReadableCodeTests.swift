@@ -47,9 +47,10 @@ import Testing
             let device = try #require(AVCaptureDevice.default(for: .video))
             session.addInput(try AVCaptureDeviceInput(device: device))
             session.addOutput(metadata)
-            for type in [AVMetadataObject.ObjectType.qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec,
-                .dataMatrix, .upce, .interleaved2of5, .itf14]
-            {
+            for type in [
+                AVMetadataObject.ObjectType.qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec,
+                .dataMatrix, .upce, .interleaved2of5, .itf14,
+            ] {
                 #expect(metadata.availableMetadataObjectTypes.contains(type))
             }
         }
@@ -161,7 +162,8 @@ import Testing
                 """
             let matte = try scan(scene: cardScene(lights: lamp), types: [.qr])
             #expect(!matte.codes.isEmpty)
-            let glossy = try scan(scene: cardScene(cardGloss: ", specular: 0.1, roughness: 0.5", lights: lamp), types: [.qr])
+            let glossy = try scan(
+                scene: cardScene(cardGloss: ", specular: 0.1, roughness: 0.5", lights: lamp), types: [.qr])
             #expect(glossy.codes.isEmpty)
         }
     }
@@ -172,7 +174,8 @@ import Testing
         try onDevice {
             let (codes, _) = try scan(types: [.qr]) { device in
                 try device.lockForConfiguration()
-                device.setExposureModeCustom(duration: device.activeFormat.maxExposureDuration, iso: device.activeFormat.maxISO)
+                device.setExposureModeCustom(
+                    duration: device.activeFormat.maxExposureDuration, iso: device.activeFormat.maxISO)
                 device.unlockForConfiguration()
             }
             #expect(codes.isEmpty)
@@ -200,8 +203,10 @@ import Testing
     // card 0.3 m away (linear codes 0.3 m × 0.1 m, matrix codes 0.2 m square).
     @Test(arguments: 0..<12) func everySymbologyIsPrintedAndRead(_ index: Int) throws {
         let (type, name, value, read) = Self.symbologies[index]
-        let linear: Set<AVMetadataObject.ObjectType> = [.ean13, .ean8, .code128, .code39, .code93, .upce,
-            .interleaved2of5, .itf14]
+        let linear: Set<AVMetadataObject.ObjectType> = [
+            .ean13, .ean8, .code128, .code39, .code93, .upce,
+            .interleaved2of5, .itf14,
+        ]
         let size = linear.contains(type) ? "[0.30, 0.10]" : type == .pdf417 ? "[0.30, 0.12]" : "[0.20, 0.20]"
         try onDevice {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString)")
@@ -209,16 +214,16 @@ import Testing
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("label.yaml")
             try """
-                description: One \(name) label 0.3 m in front of the camera.
-                device: {position_m: [0.0, 0.0, 0.3], look_at_m: [0.0, 0.0, 0.0]}
-                ambient: {spectrum: {cct_k: 5000}, lux: 500, direction: [0.2, 1.0, 0.4], diffuse_fraction: 0.7}
-                materials:
-                  - {name: paper, reflectance: 0.85}
-                  - {name: wall, reflectance: 0.5}
-                objects:
-                  - {name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 0.0, -1.0], material: wall}
-                  - {name: label, shape: plane, size_m: \(size), material: paper, code: {type: \(name), value: "\(value)"}}
-                """.write(to: url, atomically: true, encoding: .utf8)
+            description: One \(name) label 0.3 m in front of the camera.
+            device: {position_m: [0.0, 0.0, 0.3], look_at_m: [0.0, 0.0, 0.0]}
+            ambient: {spectrum: {cct_k: 5000}, lux: 500, direction: [0.2, 1.0, 0.4], diffuse_fraction: 0.7}
+            materials:
+              - {name: paper, reflectance: 0.85}
+              - {name: wall, reflectance: 0.5}
+            objects:
+              - {name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 0.0, -1.0], material: wall}
+              - {name: label, shape: plane, size_m: \(size), material: paper, code: {type: \(name), value: "\(value)"}}
+            """.write(to: url, atomically: true, encoding: .utf8)
             let (codes, _) = try scan(scene: url.path, types: [type])
             let code = try #require(codes.first, "\(name) was not read")
             #expect(code.type == type)
@@ -286,7 +291,8 @@ import Testing
             _ = session  // holds the connection
             connection.videoRotationAngle = 90
             let turned = try #require(
-                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject
+            )
             for (before, after) in zip(qr.corners, turned.corners) {
                 #expect(abs(after.x - (1 - before.y)) < 1e-12 && abs(after.y - before.x) < 1e-12)
             }
@@ -294,7 +300,8 @@ import Testing
             connection.automaticallyAdjustsVideoMirroring = false
             connection.isVideoMirrored = true
             let mirrored = try #require(
-                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject
+            )
             for (before, after) in zip(qr.corners, mirrored.corners) {
                 #expect(abs(after.x - before.y) < 1e-12 && abs(after.y - before.x) < 1e-12)
             }

@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg 5.1's libraries loaded at run time (dlopen): movies exist only where they load.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // zxing-cpp loaded at run time (dlopen) behind a C interface: barcodes are drawn on scene planes and
+        // read from frames only where its headers were found at build time and its library loads.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: kernelSwift),
         .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"], swiftSettings: kernelSwift),
         // The device catalogue and seed scenes, compiled in by the EmbedData plugin so that the tool needs no
@@ -60,7 +63,8 @@ let package = Package(
         .target(
             name: "ObscuraSupport", dependencies: ["ObscuraData", .product(name: "Yams", package: "Yams")]),
         .target(name: "Devices", dependencies: ["Spectra", "ObscuraSupport"]),
-        .target(name: "Scenes", dependencies: ["Spectra", "Imaging", "ObscuraSupport"], swiftSettings: kernelSwift),
+        .target(
+            name: "Scenes", dependencies: ["Spectra", "Imaging", "ObscuraSupport", "CZXing"], swiftSettings: kernelSwift),
         .target(name: "Sensor", dependencies: ["Spectra", "Imaging", "Devices", "Scenes"], swiftSettings: kernelSwift),
         .target(
             name: "ISP", dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor"], swiftSettings: kernelSwift),
@@ -70,7 +74,9 @@ let package = Package(
         // The mirrored capture API; it turns API state into Sensor renders and ISP requests.
         .target(
             name: "ObscuraAV",
-            dependencies: ["Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules", "CFFmpeg"]),
+            dependencies: [
+                "Spectra", "Imaging", "Devices", "Scenes", "Sensor", "ISP", "CaptureRules", "CFFmpeg", "CZXing",
+            ]),
         // Drop-in modules so iOS capture code compiles unchanged on Linux: each re-exports ObscuraAV.
         .target(name: "AVFoundation", dependencies: ["ObscuraAV", "CoreMedia", "CoreVideo", "QuartzCore"]),
         .target(name: "CoreMedia", dependencies: ["ObscuraAV", "CoreVideo"]),
@@ -140,7 +146,9 @@ let package = Package(
             name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
+        .testTarget(
+            name: "ObscuraAVTests",
+            dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
@@ -153,5 +161,6 @@ let package = Package(
         // names; their tests run with the suite.
         .testTarget(name: "DocumentationExamples", dependencies: ["AVFoundation", "Obscura", "ObscuraTesting"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,25 +1,28 @@
 import CaptureRules
+import Scenes
 import Foundation
 
 /// Receives detected objects (`AVCaptureMetadataOutputObjectsDelegate`); optional.
 public protocol AVCaptureMetadataOutputObjectsDelegate: NSObjectProtocol {
     func metadataOutput(
-        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection)
+        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject],
+        from connection: AVCaptureConnection)
 }
 
 extension AVCaptureMetadataOutputObjectsDelegate {
     public func metadataOutput(
-        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection
+        _ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject],
+        from connection: AVCaptureConnection
     ) {}
 }
 
-/// Delivers faces, objects and barcodes found in the video, from the scene's annotations: every
-/// named scene object seen in the frame is reported with its bounds, as a barcode when the scene
-/// prints a `code` on it (spec §16), as a face when its name says `face` or `head`, otherwise as a
-/// salient object [I]. Detection lags: objects of a frame
-/// arrive `latencyFrames` frames later (DESIGN.md, Time: late by up to a few frames; our figure
-/// is 2, within Apple's "up to 4"). Only the types in `metadataObjectTypes` are delivered,
-/// and an empty result is not delivered.
+/// Delivers faces, objects and barcodes found in the video. Faces and salient objects come from the
+/// scene's annotations: every named scene object seen in the frame is reported with its bounds, as a
+/// face when its name says `face` or `head`, otherwise as a salient object [I]. Barcodes are read with
+/// zxing-cpp from the frame the camera captured, where the scene prints them (spec §16 [I]). Detection
+/// lags: objects of a frame arrive `latencyFrames` frames later (late by up to a few frames; our figure
+/// is 2, within Apple's "up to 4"). Only the types in `metadataObjectTypes` are delivered, and an empty
+/// result is not delivered.
 open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// How many video frames detections lag behind.
     static let latencyFrames = 2
@@ -35,10 +38,13 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Where to look, normalised (default the whole frame).
     public var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
-    /// The types this output can detect once connected to a camera: faces, salient objects and
-    /// the machine-readable codes (spec §16 [D]).
+    /// The types this output can detect once connected to a camera: faces, salient objects and the
+    /// machine-readable codes (spec §16). The codes are read with zxing-cpp; where its library
+    /// is missing they are not offered, and asking for one raises as any unavailable type does.
     public var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
-        connections.isEmpty ? [] : [.face, .salientObject] + AVMetadataObject.ObjectType.machineReadableCodes
+        guard !connections.isEmpty else { return [] }
+        return [.face, .salientObject]
+            + (CodeSymbol.isAvailable ? AVMetadataObject.ObjectType.machineReadableCodes : [])
     }
 
     /// The types to deliver (default none). A type not available raises.
@@ -86,24 +92,26 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// The objects of one frame, filtered by the requested types and the rect of interest.
-    func objects(in picture: StreamRendering.VideoPicture?, time: CMTime, duration: CMTime) -> [AVMetadataObject] {
+    /// The objects of one frame, filtered by the requested types and the rect of interest: faces and
+    /// salient objects from `picture`'s annotations, codes as read from `reader`, the frame the camera
+    /// captured (see `codeObjects`).
+    func objects(
+        in picture: StreamRendering.VideoPicture?, reader: () -> StreamRendering.VideoPicture?, frame: Int,
+        time: CMTime, duration: CMTime
+    ) -> [AVMetadataObject] {
         let wanted = lock.withLock { types }
         guard let picture, !wanted.isEmpty else { return [] }
         var out: [AVMetadataObject] = []
         for (index, object) in picture.objects.enumerated() where object.bounds.intersects(rectOfInterest) {
-            if let printed = picture.codes[object.name] {
-                if let code = codeObject(printed, name: object.name, wanted: wanted, time: time, duration: duration) {
-                    out.append(code)
-                }
-                continue
-            }
+            // An object carrying a code is reported as a code only, and only when it is read.
+            if picture.codes[object.name] != nil { continue }
             let name = object.name.lowercased()
             if name.contains("face") || name.contains("head") {
                 if wanted.contains(.face) {
                     out.append(
                         AVMetadataFaceObject(
-                            faceID: index + 1, time: time, duration: duration, bounds: object.bounds, name: object.name))
+                            faceID: index + 1, time: time, duration: duration, bounds: object.bounds, name: object.name)
+                    )
                 }
             } else if wanted.contains(.salientObject) {
                 out.append(
@@ -111,30 +119,64 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                         type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
             }
         }
+        out += codeObjects(
+            printed: picture.codes, reader: reader, frame: frame, wanted: wanted, time: time, duration: duration)
         return out
     }
 
+    /// How many frames pass between two reads of the captured frame: a reader runs at a fraction of the
+    /// frame rate, and between reads the last codes read stand (spec §16).
+    static let readInterval = 3
+    private var lastRead: (frame: Int, region: CGRect, types: [AVMetadataObject.ObjectType], codes: [ReadCode])?
+
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
 
-    /// A printed code, when its type is wanted and it can be read: all four corners in the frame
-    /// and the whole code inside `rectOfInterest` (spec §16 [I]: a reader decodes only codes it
-    /// sees whole in the region it scans).
-    private func codeObject(
-        _ printed: PrintedCode, name: String, wanted: [AVMetadataObject.ObjectType], time: CMTime, duration: CMTime
-    ) -> AVMetadataMachineReadableCodeObject? {
-        let type = AVMetadataObject.ObjectType(printed.code.symbology)
-        guard wanted.contains(type) else { return nil }
-        let frame = CGRect(x: 0, y: 0, width: 1, height: 1)
-        guard printed.corners.allSatisfy({ frame.contains($0) }) else { return nil }
-        let xs = printed.corners.map(\.x)
-        let ys = printed.corners.map(\.y)
-        let hull = CGRect(
-            x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
-            height: (ys.max() ?? 0) - (ys.min() ?? 0))
-        guard rectOfInterest.insetBy(dx: -1e-9, dy: -1e-9).contains(hull) else { return nil }
-        return AVMetadataMachineReadableCodeObject(
-            type: type, time: time, duration: duration, bounds: hull, corners: printed.corners,
-            stringValue: printed.code.value, name: name)
+    /// The wanted codes zxing-cpp reads inside `rectOfInterest` of the captured frame (spec §16):
+    /// a code is reported only where its symbol, as the camera imaged it, can be decoded. Corners are where
+    /// it was read, in the order printed; bounds are the corners' axis-aligned hull.
+    private func codeObjects(
+        printed: [String: PrintedCode], reader: () -> StreamRendering.VideoPicture?, frame: Int,
+        wanted: [AVMetadataObject.ObjectType], time: CMTime, duration: CMTime
+    ) -> [AVMetadataMachineReadableCodeObject] {
+        let codeTypes = wanted.filter { AVMetadataObject.ObjectType.machineReadableCodes.contains($0) }
+        guard !codeTypes.isEmpty else { return [] }
+        let region = rectOfInterest
+        let codes: [ReadCode]
+        if let last = lock.withLock({ lastRead }), last.region == region, last.types == codeTypes,
+            frame >= last.frame, frame - last.frame < Self.readInterval
+        {
+            codes = last.codes
+        } else {
+            let picture = reader()
+            codes = picture.map { $0.reads.codes(in: $0.rgb, region: region, types: codeTypes) } ?? []
+            lock.withLock { lastRead = (frame, region, codeTypes, codes) }
+        }
+        return codes.map { code in
+            AVMetadataMachineReadableCodeObject(
+                type: code.type, time: time, duration: duration, bounds: Self.hull(code.corners),
+                corners: code.corners, stringValue: code.text, name: Self.printer(of: code, among: printed))
+        }
+    }
+
+    /// The smallest axis-aligned rectangle holding `points`.
+    private static func hull(_ points: [CGPoint]) -> CGRect {
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
+        let (minX, minY) = (xs.min() ?? 0, ys.min() ?? 0)
+        return CGRect(x: minX, y: minY, width: (xs.max() ?? minX) - minX, height: (ys.max() ?? minY) - minY)
+    }
+
+    /// The scene object whose printed code was read: the one of the same type whose imaged outline
+    /// holds the read code's centre; "" when none does.
+    private static func printer(of code: ReadCode, among printed: [String: PrintedCode]) -> String {
+        let centre = CGPoint(
+            x: code.corners.map(\.x).reduce(0, +) / 4, y: code.corners.map(\.y).reduce(0, +) / 4)
+        let hit = printed.sorted { $0.key < $1.key }.first { _, p in
+            let type = AVMetadataObject.ObjectType(p.code.symbology)
+            let sameType = type == code.type || (type == .itf14 && code.type == .interleaved2of5)
+            return sameType && hull(p.corners).insetBy(dx: -1e-9, dy: -1e-9).contains(centre)
+        }
+        return hit?.key ?? ""
     }
 
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {

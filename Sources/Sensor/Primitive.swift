@@ -228,8 +228,10 @@ extension Primitive {
                 materialBase: materials.count, texture: .none, columns: 1, rows: 1, gap: 0,
                 texelOffset: 0)
             prim.planeNormal = object.transform.rotation.rotate(Vector3(0, 0, 1))
-            let surfaceMaterials = object.surface.materials
-            switch object.surface {
+            // A printed code covers its plane with its symbol (`SceneObject.printedSurface`).
+            let surface = object.printedSurface
+            let surfaceMaterials = surface.materials
+            switch surface {
             case .uniform: break
             case let .grid(c, r, _, _, g):
                 (prim.texture, prim.columns, prim.rows, prim.gap) = (.grid, c, r, g)

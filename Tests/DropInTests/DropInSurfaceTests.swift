@@ -41,6 +41,7 @@ extension DropIn {
                 build.appendingPathComponent("CJPEG.build/module.modulemap"),
                 build.appendingPathComponent("CHEIF.build/module.modulemap"),
                 build.appendingPathComponent("CFFmpeg.build/module.modulemap"),
+                build.appendingPathComponent("CZXing.build/module.modulemap"),
                 root.appendingPathComponent("checkouts/Yams/Sources/CYaml/include/module.modulemap"),
             ]
             for map in moduleMaps where fileManager.fileExists(atPath: map.path) {

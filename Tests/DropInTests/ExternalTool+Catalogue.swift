@@ -17,4 +17,8 @@ extension ExternalTool {
     static let libheif = ExternalTool(
         "libheif with its HEVC encoder", packages: "libheif1",
         present: (try? PhotoSessionRig())?.photoOutput.availablePhotoCodecTypes.contains(.hevc) ?? false)
+
+    /// zxing-cpp's library, loaded at run time, which draws and reads the codes. `CodeReaderAbsenceTests`
+    /// covers the other case.
+    static let zxing = libraries("zxing-cpp", packages: "libzxing2 (libzxing-dev to build)", ["libZXing.so.2"])
 }

@@ -1,6 +1,7 @@
 import AVFoundation
 import CoreMedia
 import CoreVideo
+import ExternalTools
 import Foundation
 import Testing
 
@@ -72,7 +73,7 @@ extension DropIn {
         }
 
         // spec §16 [D]: the scanner idiom: check availability, then ask for QR and EAN-13.
-        @Test func scannerAsksForQRAndEAN13() throws {
+        @Test(.needs(.zxing)) func scannerAsksForQRAndEAN13() throws {
             let rig = try ScannerRig()
             let output = rig.metadataOutput
             #expect(output.availableMetadataObjectTypes.contains(.qr))

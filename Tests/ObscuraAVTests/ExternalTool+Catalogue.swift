@@ -1,6 +1,7 @@
 import ExternalTools
 import Imaging
 import ObscuraAV
+import Scenes
 
 /// What the ObscuraAV tests need beyond the package (see `ExternalTool`).
 extension ExternalTool {
@@ -20,4 +21,8 @@ extension ExternalTool {
 
     /// ffprobe, the independent reader of the movies.
     static let ffprobe = program("ffprobe", packages: "ffmpeg", versionArgument: "-version")
+
+    /// zxing-cpp, loaded at run time: it draws the scenes' codes and reads them from frames.
+    static let zxing = ExternalTool(
+        "zxing-cpp", packages: "libzxing2 (libzxing-dev to build)", present: CodeSymbol.isAvailable)
 }

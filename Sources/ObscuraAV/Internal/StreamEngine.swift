@@ -416,7 +416,17 @@ final class SessionStream: @unchecked Sendable {
             let picture = StreamRendering.shared.picture(
                 device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
                 scene: scene)
-            let objects = output.objects(in: picture, time: time, duration: duration)
+            // Codes are read from the frame as the camera captures it now: the video's colour space, the
+            // device's exposure, zoom and torch, the format's readout, at the reader's resolution.
+            let objects = output.objects(
+                in: picture,
+                reader: {
+                    StreamRendering.shared.picture(
+                        device: device.deviceProfile, camera: device.camera, width: Int(d.width),
+                        height: Int(d.height), scene: scene,
+                        space: device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB, look: device.streamLook,
+                        readout: device.activeFormat.readout, renderWidth: StreamRendering.readerWidth)
+                }, frame: k, time: time, duration: duration)
             pendingMetadata.append(
                 (k + AVCaptureMetadataOutput.latencyFrames, output,
                  AVCaptureSynchronizedMetadataObjectData(metadataObjects: objects, timestamp: time)))

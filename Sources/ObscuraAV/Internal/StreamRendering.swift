@@ -23,11 +23,17 @@ final class StreamRendering: @unchecked Sendable {
         var codes: [String: PrintedCode] = [:]
         /// The exposure used and the auto decisions behind the picture (see `StreamLook`).
         var look: LookSummary? = nil
+        /// The codes read from this picture so far, by region and types (`CodeReader`); shared by the
+        /// picture's copies, since a cached picture never changes.
+        let reads = CodeReads()
     }
 
     static let shared = StreamRendering()
     /// The widest picture rendered for a stream; larger frames are scaled up from it.
     static let renderWidth = 360
+    /// The widest picture the metadata output's code reader sees: the frame at its own resolution up to
+    /// this width, so that a code's modules keep the size the camera images them at (spec §16).
+    static let readerWidth = 1280
     private let lock = NSLock()
     private var pictures: [String: VideoPicture] = [:]
     private var buffers: [String: CVPixelBuffer] = [:]
@@ -50,11 +56,13 @@ final class StreamRendering: @unchecked Sendable {
     /// cannot render it.
     func picture(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
-        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil,
+        renderWidth: Int = StreamRendering.renderWidth
     ) -> VideoPicture? {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
+            + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
         if let cached = lock.withLock({ pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil) }) {
             return cached
         }
@@ -66,7 +74,7 @@ final class StreamRendering: @unchecked Sendable {
         // Render at most `renderWidth` wide and scale up by nearest neighbour: streams need the
         // look of the scene, not full-resolution physics, and this keeps a 1440×1080 stream cheap.
         // The small camera keeps the full size's pitch and noise, so each pixel is a format pixel.
-        let factor = max(1, (width + Self.renderWidth - 1) / Self.renderWidth)
+        let factor = max(1, (width + renderWidth - 1) / renderWidth)
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
         let world = Self.scene(scene)
         let looked = LookedFrame(

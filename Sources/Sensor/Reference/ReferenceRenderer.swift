@@ -87,7 +87,8 @@ public struct ReferenceRenderer: Sendable {
     ) {
         precondition(camera.width > 0 && camera.height > 0, "a camera needs a non-empty image")
         precondition(camera.width <= Self.maximumPixels / camera.height, "the reference renders at most 1 MP")
-        self.scene = scene
+        // Printed codes are drawn as their symbols, as the fast renderer draws them.
+        self.scene = scene.printed
         self.camera = camera
         self.flash = flash
         self.luminousEfficiency = luminousEfficiency
@@ -99,7 +100,7 @@ public struct ReferenceRenderer: Sendable {
             scene: scene, flash: flash, origin: origin, rotation: rotation, efficiency: luminousEfficiency)
         var base: [Int] = []
         var count = 0
-        for object in scene.objects {
+        for object in self.scene.objects {
             base.append(count)
             count += object.surface.materials.count
         }

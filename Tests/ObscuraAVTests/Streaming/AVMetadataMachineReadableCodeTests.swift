@@ -3,13 +3,15 @@ import Foundation
 import ObscuraAV
 import Testing
 
-/// Barcodes come from the scene's printed-code annotations (spec §16).
-@Suite struct AVMetadataMachineReadableCodeTests {
-    /// A back-camera session with a metadata output on `qr-on-desk`, run for a few frames.
+/// Barcodes are printed on scene planes as their symbols and read with zxing-cpp from the frames the
+/// camera captures (spec §16).
+@Suite(.needs(.zxing)) struct AVMetadataMachineReadableCodeTests {
+    /// A back-camera session at 640 × 480 with a metadata output on `scene`, run for a few frames.
     private func scan(
-        types: [AVMetadataObject.ObjectType], rectOfInterest: CGRect? = nil, frames: Int = 4
-    ) throws -> (codes: [AVMetadataMachineReadableCodeObject], dimensions: CMVideoDimensions) {
-        try Emulator.shared.use(scene: "qr-on-desk")
+        scene: String = "qr-on-desk", types: [AVMetadataObject.ObjectType], rectOfInterest: CGRect? = nil,
+        frames: Int = 4, configure: (AVCaptureDevice) throws -> Void = { _ in }
+    ) throws -> (codes: [AVMetadataMachineReadableCodeObject], device: AVCaptureDevice) {
+        try Emulator.shared.use(scene: scene)
         let session = AVCaptureSession()
         let metadata = AVCaptureMetadataOutput()
         let recorder = StreamRecorder()
@@ -19,6 +21,7 @@ import Testing
         session.addInput(try AVCaptureDeviceInput(device: device))
         session.addOutput(metadata)
         session.commitConfiguration()
+        try configure(device)
         metadata.setMetadataObjectsDelegate(recorder, queue: DispatchQueue(label: "codes"))
         metadata.metadataObjectTypes = types
         if let rectOfInterest { metadata.rectOfInterest = rectOfInterest }
@@ -26,7 +29,13 @@ import Testing
         defer { session.stopRunning() }
         Emulator.shared.runFrames(frames)
         let codes = recorder.metadata.flatMap { $0 }.compactMap { $0 as? AVMetadataMachineReadableCodeObject }
-        return (codes, CMVideoFormatDescriptionGetDimensions(device.activeFormat.formatDescription))
+        return (codes, device)
+    }
+
+    /// The focal length in pixels of the device's active format, from its horizontal field of view.
+    private func focalPixels(_ device: AVCaptureDevice) -> Double {
+        let width = Double(CMVideoFormatDescriptionGetDimensions(device.activeFormat.formatDescription).width)
+        return width / 2 / tan(Double(device.activeFormat.videoFieldOfView) / 2 * .pi / 180)
     }
 
     // spec §16 [D]: a camera's metadata output offers the barcode types.
@@ -38,52 +47,212 @@ import Testing
             let device = try #require(AVCaptureDevice.default(for: .video))
             session.addInput(try AVCaptureDeviceInput(device: device))
             session.addOutput(metadata)
-            for type in [AVMetadataObject.ObjectType.qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec,
-                .dataMatrix, .upce, .interleaved2of5, .itf14]
-            {
+            for type in [
+                AVMetadataObject.ObjectType.qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec,
+                .dataMatrix, .upce, .interleaved2of5, .itf14,
+            ] {
                 #expect(metadata.availableMetadataObjectTypes.contains(type))
             }
         }
     }
 
-    // spec §16 [D][I]: a visible printed QR code is reported with its text, type and corners.
-    @Test func qrCodeInViewIsReported() throws {
+    // spec §16 [D][I]: the QR card 0.3 m in front of the camera is read, with its text, type and the
+    // corners of its symbol where the camera images them.
+    @Test func qrCodeAtThirtyCentimetresIsRead() throws {
         try onDevice {
-            let (codes, dimensions) = try scan(types: [.qr])
+            let (codes, device) = try scan(types: [.qr])
             let qr = try #require(codes.first)
             #expect(qr.type == .qr)
             #expect(qr.stringValue == "https://example.com")
-            #expect(codes.allSatisfy { $0.type == .qr })
+            #expect(codes.allSatisfy { $0.type == .qr && $0.stringValue == "https://example.com" })
             #expect(qr.corners.count == 4)
-            // The card is square to the optical axis, so its image is a rectangle whose normalised
-            // sides are in the ratio of the frame's height to its width (a square in pixels).
-            let c = qr.corners
-            let width = c[1].x - c[0].x
-            let height = c[3].y - c[0].y
-            let expected = Double(dimensions.height) / Double(dimensions.width)
-            #expect(abs(width / height - expected) < 0.02 * expected)
+            // Independent geometry: "https://example.com" (19 bytes) needs a version 2 symbol, 25 modules,
+            // printed with a 4-module quiet zone over the 0.08 m card, so the symbol spans 0.08 · 25 / 33 m,
+            // centred on the optical axis 0.3 m away. In normalised coordinates its half-width is
+            // f · s / (2 · 0.3) / W and its half-height the same pixels over H.
+            let d = CMVideoFormatDescriptionGetDimensions(device.activeFormat.formatDescription)
+            let (w, h) = (Double(d.width), Double(d.height))
+            let half = focalPixels(device) * (0.08 * 25 / 33) / 0.3 / 2
+            let module = 2 * half / 25
+            let expected = [
+                CGPoint(x: 0.5 - half / w, y: 0.5 - half / h), CGPoint(x: 0.5 + half / w, y: 0.5 - half / h),
+                CGPoint(x: 0.5 + half / w, y: 0.5 + half / h), CGPoint(x: 0.5 - half / w, y: 0.5 + half / h),
+            ]
+            // zxing-cpp places a corner within about a module of the symbol's edge.
+            for (read, truth) in zip(qr.corners, expected) {
+                #expect(abs(read.x - truth.x) * w < 1.5 * module, "\(read) against \(truth)")
+                #expect(abs(read.y - truth.y) * h < 1.5 * module, "\(read) against \(truth)")
+            }
             // Clockwise from the printed top-left: right along the top edge, then down.
+            let c = qr.corners
             #expect(c[1].x > c[0].x && c[2].y > c[1].y && c[3].x < c[2].x)
-            // The camera looks at the card's centre from 0.3 m: it sits near the frame's centre.
+            #expect(qr.bounds.minX <= c.map(\.x).min()! && qr.bounds.maxX >= c.map(\.x).max()!)
             #expect(abs(qr.bounds.midX - 0.5) < 0.05 && abs(qr.bounds.midY - 0.5) < 0.05)
-            #expect(qr.bounds.width > 0 && qr.bounds.height > 0)
         }
     }
 
-    // spec §8 [D]: only the asked types are delivered; the EAN-13 label appears when asked for.
+    /// A scene file with the QR card alone, square to a camera `distance` metres away unless `yaw`
+    /// turns it, in office light; `cardGloss` adds keys to the card's material, `lights` YAML for lights.
+    private func cardScene(
+        distance: Double = 0.3, yaw: Double = 0, cardGloss: String = "", lights: String = ""
+    ) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let yaml = """
+            description: The QR card of qr-on-desk alone, \(distance) m from the camera.
+            device:
+              position_m: [0.0, 0.10, \(distance)]
+              look_at_m: [0.0, 0.10, 0.0]
+            ambient:
+              spectrum: {cct_k: 4000}
+              lux: 500
+              direction: [0.2, 1.0, 0.4]
+              diffuse_fraction: 0.7
+            materials:
+              - {name: wall, reflectance: 0.6}
+              - {name: white card, reflectance: 0.85\(cardGloss)}
+            objects:
+              - {name: wall, shape: plane, size_m: [8.0, 6.0], position_m: [0.0, 0.10, -2.0], material: wall}
+              - {name: qr-card, shape: plane, size_m: [0.08, 0.08], position_m: [0.0, 0.10, 0.0],
+                 rotation: {yaw_deg: \(yaw)}, material: white card, code: {type: qr, value: "https://example.com"}}
+            \(lights)
+            """
+        let url = folder.appendingPathComponent("card.yaml")
+        try yaml.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    // spec §16 [I]: moved back until its modules image well under two pixels, the code is no longer read,
+    // while where they image at two pixels it still is. The distances come from the field of view and the
+    // module's size alone: a module of 0.08 / 33 m images over f · m / d pixels. The emulated pixels sample
+    // the scene at their centres, so the limit lies between 1.5 and 1 pixel (see the Capture rules).
+    @Test func qrCodeIsLostWhereItsModulesFallUnderTwoPixels() throws {
+        try onDevice {
+            // The distance at which a module images over two pixels of the 640 × 480 format.
+            let (_, device) = try scan(scene: cardScene(), types: [.qr], frames: 1)
+            let twoPixels = focalPixels(device) * (0.08 / 33) / 2
+            #expect(twoPixels > 0.3)
+            let near = try scan(scene: cardScene(distance: twoPixels), types: [.qr])
+            #expect(near.codes.contains { $0.stringValue == "https://example.com" })
+            // Modules of 0.9 pixel.
+            let far = try scan(scene: cardScene(distance: twoPixels * 2 / 0.9), types: [.qr])
+            #expect(far.codes.isEmpty)
+        }
+    }
+
+    // spec §16 [I]: turned 80° away, the card's modules image a sixth as wide (cos 80°): under a pixel
+    // across, and the code is not read.
+    @Test func qrCodeIsLostAtAGrazingAngle() throws {
+        try onDevice {
+            let square = try scan(scene: cardScene(yaw: 0), types: [.qr])
+            #expect(!square.codes.isEmpty)
+            let grazing = try scan(scene: cardScene(yaw: 80), types: [.qr])
+            #expect(grazing.codes.isEmpty)
+        }
+    }
+
+    // spec §16 [I]: a glossy print (gloss 0.1, roughness 0.5, like photo paper) reflecting a bright
+    // lamp just above the camera into the lens: the highlight clips ink and paper alike over the symbol,
+    // and the code is not read; the same lamp on the matte card leaves it readable.
+    @Test func qrCodeIsLostUnderGlare() throws {
+        try onDevice {
+            let lamp = """
+                lights:
+                  - {name: lamp, type: point, spectrum: {cct_k: 3000}, intensity_cd: 800, position_m: [0.0, 0.12, 0.3]}
+                """
+            let matte = try scan(scene: cardScene(lights: lamp), types: [.qr])
+            #expect(!matte.codes.isEmpty)
+            let glossy = try scan(
+                scene: cardScene(cardGloss: ", specular: 0.1, roughness: 0.5", lights: lamp), types: [.qr])
+            #expect(glossy.codes.isEmpty)
+        }
+    }
+
+    // spec §16 [I]: exposure decides too: held four stops above the metered exposure, paper and ink both
+    // clip to white and the code is not read.
+    @Test func qrCodeIsLostWhenOverexposed() throws {
+        try onDevice {
+            let (codes, _) = try scan(types: [.qr]) { device in
+                try device.lockForConfiguration()
+                device.setExposureModeCustom(
+                    duration: device.activeFormat.maxExposureDuration, iso: device.activeFormat.maxISO)
+                device.unlockForConfiguration()
+            }
+            #expect(codes.isEmpty)
+        }
+    }
+
+    /// Each symbology, its scene type, a value and the text a reader gives back (numeric codes read with
+    /// their check digit).
+    static let symbologies: [(type: AVMetadataObject.ObjectType, name: String, value: String, read: String)] = [
+        (.qr, "qr", "https://example.com", "https://example.com"),
+        (.ean13, "ean13", "400638133393", "4006381333931"),
+        (.ean8, "ean8", "9638507", "96385074"),
+        (.code128, "code128", "OBSCURA-128", "OBSCURA-128"),
+        (.code39, "code39", "OBSCURA39", "OBSCURA39"),
+        (.code93, "code93", "OBSCURA93", "OBSCURA93"),
+        (.pdf417, "pdf417", "Obscura PDF417", "Obscura PDF417"),
+        (.aztec, "aztec", "Obscura Aztec", "Obscura Aztec"),
+        (.dataMatrix, "dataMatrix", "Obscura Data Matrix", "Obscura Data Matrix"),
+        (.upce, "upce", "0123456", "01234565"),
+        (.interleaved2of5, "interleaved2of5", "12345670", "12345670"),
+        (.itf14, "itf14", "1234567890123", "12345678901231"),
+    ]
+
+    // spec §16 [D][I]: every symbology the output offers is printed as its symbol and read back, from a
+    // card 0.3 m away (linear codes 0.3 m × 0.1 m, matrix codes 0.2 m square).
+    @Test(arguments: 0..<12) func everySymbologyIsPrintedAndRead(_ index: Int) throws {
+        let (type, name, value, read) = Self.symbologies[index]
+        let linear: Set<AVMetadataObject.ObjectType> = [
+            .ean13, .ean8, .code128, .code39, .code93, .upce,
+            .interleaved2of5, .itf14,
+        ]
+        let size = linear.contains(type) ? "[0.30, 0.10]" : type == .pdf417 ? "[0.30, 0.12]" : "[0.20, 0.20]"
+        try onDevice {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("label.yaml")
+            try """
+            description: One \(name) label 0.3 m in front of the camera.
+            device: {position_m: [0.0, 0.0, 0.3], look_at_m: [0.0, 0.0, 0.0]}
+            ambient: {spectrum: {cct_k: 5000}, lux: 500, direction: [0.2, 1.0, 0.4], diffuse_fraction: 0.7}
+            materials:
+              - {name: paper, reflectance: 0.85}
+              - {name: wall, reflectance: 0.5}
+            objects:
+              - {name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 0.0, -1.0], material: wall}
+              - {name: label, shape: plane, size_m: \(size), material: paper, code: {type: \(name), value: "\(value)"}}
+            """.write(to: url, atomically: true, encoding: .utf8)
+            let (codes, _) = try scan(scene: url.path, types: [type])
+            let code = try #require(codes.first, "\(name) was not read")
+            #expect(code.type == type)
+            #expect(code.stringValue == read)
+            #expect(code.obscuraObjectName == "label")
+        }
+    }
+
+    // spec §8 [D]: only the asked types are delivered: asking for EAN-13 alone, the readable QR code in
+    // view is not reported (and the EAN-13 label beside it, modules under a pixel at 0.3 m, is not read).
     @Test func onlyRequestedCodeTypesAreDelivered() throws {
         try onDevice {
             let (codes, _) = try scan(types: [.ean13])
-            #expect(!codes.isEmpty)
-            #expect(codes.allSatisfy { $0.type == .ean13 && $0.stringValue == "4006381333931" })
+            #expect(codes.isEmpty)
+            let (asked, _) = try scan(types: [.qr, .ean13])
+            #expect(!asked.isEmpty && asked.allSatisfy { $0.type == .qr })
         }
     }
 
-    // spec §16 [I]: a code outside rectOfInterest is not read.
+    // spec §16 [I]: a code outside rectOfInterest is not read; one inside it is.
     @Test func codeOutsideRectOfInterestIsNotReported() throws {
         try onDevice {
-            let (codes, _) = try scan(types: [.qr], rectOfInterest: CGRect(x: 0, y: 0, width: 0.3, height: 0.3))
-            #expect(codes.isEmpty)
+            let (outside, _) = try scan(types: [.qr], rectOfInterest: CGRect(x: 0, y: 0, width: 0.3, height: 0.3))
+            #expect(outside.isEmpty)
+            let (inside, _) = try scan(types: [.qr], rectOfInterest: CGRect(x: 0.25, y: 0.2, width: 0.5, height: 0.6))
+            #expect(inside.contains { $0.stringValue == "https://example.com" })
+            for code in inside {
+                #expect(code.corners.allSatisfy { CGRect(x: 0.25, y: 0.2, width: 0.5, height: 0.6).contains($0) })
+            }
         }
     }
 
@@ -122,7 +291,8 @@ import Testing
             _ = session  // holds the connection
             connection.videoRotationAngle = 90
             let turned = try #require(
-                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject
+            )
             for (before, after) in zip(qr.corners, turned.corners) {
                 #expect(abs(after.x - (1 - before.y)) < 1e-12 && abs(after.y - before.x) < 1e-12)
             }
@@ -130,7 +300,8 @@ import Testing
             connection.automaticallyAdjustsVideoMirroring = false
             connection.isVideoMirrored = true
             let mirrored = try #require(
-                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject)
+                video.transformedMetadataObject(for: qr, connection: connection) as? AVMetadataMachineReadableCodeObject
+            )
             for (before, after) in zip(qr.corners, mirrored.corners) {
                 #expect(abs(after.x - before.y) < 1e-12 && abs(after.y - before.x) < 1e-12)
             }

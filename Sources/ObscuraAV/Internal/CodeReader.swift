@@ -1,0 +1,115 @@
+import CZXing
+import Foundation
+import Imaging
+import Scenes
+
+/// A code read from a picture: its type, text and corners (normalised, origin top-left, in the order
+/// the symbol was printed: top-left, top-right, bottom-right, bottom-left).
+struct ReadCode: Sendable, Equatable {
+    let type: AVMetadataObject.ObjectType
+    let text: String
+    let corners: [CGPoint]
+}
+
+/// Reads machine-readable codes from a video picture's luma with zxing-cpp (spec §16): what the
+/// camera imaged decides what is read, so distance, angle, glare and exposure matter as they do to a
+/// phone's reader. Only the pixels inside the region of interest are searched.
+enum CodeReader {
+    /// The codes of `types` found inside `region` (normalised) of `rgb`, encoded 0…1 values.
+    static func read(_ rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]) -> [ReadCode] {
+        let mask = types.reduce(Int32(0)) { $0 | $1.czxingMask }
+        guard mask != 0, rgb.width > 0, rgb.height > 0 else { return [] }
+        let (w, h) = (rgb.width, rgb.height)
+        let x0 = min(max(Int((region.minX * Double(w)).rounded(.down)), 0), w)
+        let y0 = min(max(Int((region.minY * Double(h)).rounded(.down)), 0), h)
+        let x1 = min(max(Int((region.maxX * Double(w)).rounded(.up)), x0), w)
+        let y1 = min(max(Int((region.maxY * Double(h)).rounded(.up)), y0), h)
+        let (cw, ch) = (x1 - x0, y1 - y0)
+        guard cw > 0, ch > 0 else { return [] }
+        // The luma a 4:2:0 full-range buffer of the frame carries: BT.601 weights on the encoded values,
+        // as `PixelBufferFilling` fills its Y' plane.
+        var luma = [UInt8](repeating: 0, count: cw * ch)
+        for y in 0..<ch {
+            for x in 0..<cw {
+                let (r, g, b) = (rgb[x0 + x, y0 + y, 0], rgb[x0 + x, y0 + y, 1], rgb[x0 + x, y0 + y, 2])
+                let l = 0.299 * r + 0.587 * g + 0.114 * b
+                luma[y * cw + x] = UInt8(min(max((255 * l).rounded(), 0), 255))
+            }
+        }
+        var results: UnsafeMutablePointer<czxing_result>?
+        let count = luma.withUnsafeBufferPointer { pixels in
+            czxing_read(pixels.baseAddress, Int32(cw), Int32(ch), Int32(cw), mask, &results)
+        }
+        guard count > 0, let results else { return [] }
+        defer { czxing_free_results(results, count) }
+        var out: [ReadCode] = []
+        for i in 0..<Int(count) {
+            let found = results[i]
+            var text = String(cString: found.text)
+            guard let type = Self.type(of: found.symbology, text: &text, wanted: types) else { continue }
+            let c = found.corners
+            let raw = [(c.0, c.1), (c.2, c.3), (c.4, c.5), (c.6, c.7)]
+            // zxing-cpp gives pixel indices; a pixel's centre lies half a pixel further in.
+            let corners = raw.map {
+                CGPoint(x: (Double(x0) + $0.0 + 0.5) / Double(w), y: (Double(y0) + $0.1 + 0.5) / Double(h))
+            }
+            out.append(ReadCode(type: type, text: text, corners: corners))
+        }
+        return out
+    }
+
+    /// The metadata type of a symbol zxing-cpp read, among the wanted ones; UPC-A reads as EAN-13 with a
+    /// leading zero, and interleaved 2 of 5 with 14 digits and a valid GS1 check digit as ITF-14.
+    private static func type(
+        of symbology: Int32, text: inout String, wanted: [AVMetadataObject.ObjectType]
+    ) -> AVMetadataObject.ObjectType? {
+        let type: AVMetadataObject.ObjectType
+        switch Int(symbology) {
+        case Int(CZXING_UPCA):
+            text = "0" + text
+            type = .ean13
+        case Int(CZXING_ITF):
+            let gtin =
+                text.count == 14 && text.allSatisfy(\.isNumber)
+                && CodeAnnotation.gs1CheckDigit(String(text.prefix(13))) == text.last?.wholeNumberValue
+            type = gtin && wanted.contains(.itf14) ? .itf14 : .interleaved2of5
+        default:
+            guard let symbology = CodeAnnotation.Symbology.allCases.first(where: { $0.czxing == symbology }) else {
+                return nil
+            }
+            type = AVMetadataObject.ObjectType(symbology)
+        }
+        return wanted.contains(type) ? type : nil
+    }
+}
+
+extension AVMetadataObject.ObjectType {
+    /// The zxing-cpp symbologies that read as this type; 0 for types that are not codes.
+    var czxingMask: Int32 {
+        switch self {
+        case .ean13: return Int32(CZXING_EAN13 | CZXING_UPCA)
+        case .interleaved2of5, .itf14: return Int32(CZXING_ITF)
+        default:
+            return CodeAnnotation.Symbology.allCases.first { AVMetadataObject.ObjectType($0) == self }?.czxing ?? 0
+        }
+    }
+}
+
+/// The codes read from one picture, by region of interest and types: a cached picture never changes,
+/// so each question is answered once.
+final class CodeReads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [String: [ReadCode]] = [:]
+
+    func codes(
+        in rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]
+    ) -> [ReadCode] {
+        let key =
+            "\(region.minX),\(region.minY),\(region.width),\(region.height)/"
+            + types.map(\.rawValue).sorted().joined(separator: ",")
+        if let known = lock.withLock({ answers[key] }) { return known }
+        let found = CodeReader.read(rgb, region: region, types: types)
+        lock.withLock { answers[key] = found }
+        return found
+    }
+}

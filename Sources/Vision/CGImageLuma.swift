@@ -47,9 +47,11 @@ enum CGImageLuma {
                     return Float(bitPattern: littleComponents ? UInt32(littleEndian: word) : UInt32(bigEndian: word))
                 }
             }
-            return PixelPlane(width: width, height: height) { x, y, _ in
-                colours == 3
-                    ? Rec709Luma.of(component(x, y, 0), component(x, y, 1), component(x, y, 2)) : component(x, y, 0)
+            return LumaPlane.filled(width: width, height: height) { y, row in
+                for x in 0..<width {
+                    row[x] = colours == 3
+                        ? Rec709Luma.of(component(x, y, 0), component(x, y, 1), component(x, y, 2)) : component(x, y, 0)
+                }
             }
         }
     }

@@ -18,9 +18,12 @@ enum PixelBufferLuma {
         guard let base = planar ? CVPixelBufferGetBaseAddressOfPlane(buffer, 0) : CVPixelBufferGetBaseAddress(buffer)
         else { throw VisionFailure.emptyImage(width: width, height: height) }
         let stride = planar ? CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) : CVPixelBufferGetBytesPerRow(buffer)
+        let start = UnsafeRawPointer(base)
         func plane(_ value: (UnsafeRawPointer, Int) -> Float) -> PixelPlane<Float> {
-            let start = UnsafeRawPointer(base)
-            return PixelPlane(width: width, height: height) { x, y, _ in value(start + y * stride, x) }
+            LumaPlane.filled(width: width, height: height) { y, row in
+                let source = start + y * stride
+                for x in 0..<width { row[x] = value(source, x) }
+            }
         }
         switch format {
         case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_OneComponent8:

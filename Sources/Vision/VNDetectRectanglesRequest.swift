@@ -37,30 +37,34 @@ open class VNDetectRectanglesRequest: VNImageBasedRequest, @unchecked Sendable {
     /// The most rectangles returned, most confident first; 0 for all of them. Default 1.
     public var maximumObservations = 1
 
+    /// The longest side of the detector's working copy: the print scanner's.
+    static let workingSize = QuadrilateralDetector().maximumWorkingSize
+
     open override class var supportedRevisions: IndexSet { IndexSet(integer: VNDetectRectanglesRequestRevision1) }
 
     override func observations(in image: VisionImage) throws -> [VNObservation] {
         // Every candidate that passes every limit, most confident first (spec §21.2 rule 5), measured in the
         // upright region's pixels (spec §21.2 rule 6).
-        let region = try image.region(regionOfInterest)
+        let region = try image.region(regionOfInterest, workingSize: Self.workingSize)
         let detector = QuadrilateralDetector(
-            minimumSize: Double(max(0, minimumSize)), minimumConfidence: max(0, minimumConfidence))
+            maximumWorkingSize: Self.workingSize, minimumSize: Double(max(0, minimumSize)),
+            minimumConfidence: max(0, minimumConfidence))
         let shorterSide = Double(min(region.width, region.height))
+        let scale = Double(region.factor)
         var kept: [VNRectangleObservation] = []
-        for candidate in detector.candidates(in: region) {
-            let corners = candidate.pixelCorners(width: region.width, height: region.height)
-            let shape = QuadrilateralShape(corners: corners)
+        for candidate in detector.candidates(in: region.plane) {
+            let working = candidate.pixelCorners(width: region.plane.width, height: region.plane.height)
+            let shape = QuadrilateralShape(corners: working.map { $0 * scale })
             guard shape.aspectRatio >= Double(minimumAspectRatio), shape.aspectRatio <= Double(maximumAspectRatio),
                 shape.shorterSide >= Double(minimumSize) * shorterSide,
                 shape.largestRightAngleDeviation <= Double(quadratureTolerance),
                 candidate.confidence >= minimumConfidence
             else { continue }
-            func point(_ p: SIMD2<Double>) -> CGPoint { CGPoint(x: p.x, y: p.y) }
+            let corners = working.map(region.normalised)
             kept.append(
                 VNRectangleObservation(
-                    requestRevision: revision, topLeft: point(candidate.topLeft), topRight: point(candidate.topRight),
-                    bottomRight: point(candidate.bottomRight), bottomLeft: point(candidate.bottomLeft),
-                    confidence: candidate.confidence))
+                    requestRevision: revision, topLeft: corners[0], topRight: corners[1], bottomRight: corners[2],
+                    bottomLeft: corners[3], confidence: candidate.confidence))
             if maximumObservations > 0 && kept.count == maximumObservations { break }
         }
         return kept

@@ -162,20 +162,48 @@ import Vision
         }
     }
 
-    @Test func orientationReportsTheUprightPicture() throws {
-        // Stored in the top-left of a 400 × 300 buffer; `.right` shows it turned 90° clockwise: stored row 0 at
-        // the right, column 0 at the top, so stored (x, y) is upright (300 - y, x) in a 300 × 400 picture.
+    /// Where a stored point (x, y) of a `w × h` image lies in the upright picture, for each EXIF orientation (the
+    /// `Orientation` tag's meanings: where row 0 and column 0 belong when shown), in continuous pixel coordinates.
+    static func upright(
+        _ p: SIMD2<Double>, _ orientation: CGImagePropertyOrientation, w: Double, h: Double
+    ) -> SIMD2<Double> {
+        switch orientation {
+        case .up: return SIMD2(p.x, p.y)
+        case .upMirrored: return SIMD2(w - p.x, p.y)
+        case .down: return SIMD2(w - p.x, h - p.y)
+        case .downMirrored: return SIMD2(p.x, h - p.y)
+        case .leftMirrored: return SIMD2(p.y, p.x)
+        case .right: return SIMD2(h - p.y, p.x)
+        case .rightMirrored: return SIMD2(h - p.y, w - p.x)
+        case .left: return SIMD2(p.y, w - p.x)
+        }
+    }
+
+    @Test(arguments: CGImagePropertyOrientation.allCases)
+    func orientationReportsTheUprightPicture(_ orientation: CGImagePropertyOrientation) throws {
+        // Drawn in the top-left of a 400 × 300 buffer; the request sees the picture the orientation shows.
         let stored: [SIMD2<Double>] = [SIMD2(60, 40), SIMD2(200, 50), SIMD2(190, 150), SIMD2(70, 140)]
         let buffer = try Drawing(width: 400, height: 300, shapes: [stored]).pixelBuffer()
         let request = Self.scannerRequest()
-        try VNImageRequestHandler(cvPixelBuffer: buffer, orientation: .right, options: [:]).perform([request])
+        try VNImageRequestHandler(cvPixelBuffer: buffer, orientation: orientation, options: [:]).perform([request])
         let found = try #require(Self.rectangles(request).first)
-        func upright(_ p: SIMD2<Double>) -> CGPoint { Drawing.normalised(SIMD2(300 - p.y, p.x), width: 300, height: 400) }
-        // Upright, the corner nearest the top-left is stored (70, 140), and clockwise on screen from there.
-        expectNear(found.topLeft, upright(stored[3]), 0.01, "top left")
-        expectNear(found.topRight, upright(stored[0]), 0.01, "top right")
-        expectNear(found.bottomRight, upright(stored[1]), 0.01, "bottom right")
-        expectNear(found.bottomLeft, upright(stored[2]), 0.01, "bottom left")
+        let turns = [.leftMirrored, .right, .rightMirrored, .left].contains(orientation)
+        let (w, h) = turns ? (300, 400) : (400, 300)
+        let upright = stored.map { Self.upright($0, orientation, w: 400, h: 300) }
+        let truth = upright.map { Drawing.normalised($0, width: w, height: h) }
+        let corners = [found.topLeft, found.topRight, found.bottomRight, found.bottomLeft]
+        for corner in corners {
+            let nearest = truth.min { hypot($0.x - corner.x, $0.y - corner.y) < hypot($1.x - corner.x, $1.y - corner.y) }
+            expectNear(corner, nearest ?? .zero, 0.01, "\(orientation)")
+        }
+        // The top-left corner is the one nearest the upright picture's top-left, and the others follow clockwise on
+        // screen: a negative shoelace area with y pointing up.
+        let topLeft = upright.min { $0.x + $0.y < $1.x + $1.y } ?? .zero
+        expectNear(found.topLeft, Drawing.normalised(topLeft, width: w, height: h), 0.01, "\(orientation) top left")
+        let area = zip(corners, corners.dropFirst() + [corners[0]]).reduce(0.0) {
+            $0 + Double($1.0.x * $1.1.y - $1.1.x * $1.0.y)
+        }
+        #expect(area < 0, "\(orientation): corners not clockwise on screen")
     }
 
     @Test func regionOfInterestLimitsTheSearchAndNormalisesToItself() throws {

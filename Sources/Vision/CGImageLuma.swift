@@ -11,7 +11,8 @@ enum CGImageLuma {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else { throw VisionFailure.emptyImage(width: width, height: height) }
         guard let space = image.colorSpace, [1, 3].contains(space.numberOfComponents) else {
-            throw VisionFailure.unreadableFormat("colour space with \(image.colorSpace?.numberOfComponents ?? 0) components")
+            throw VisionFailure.unreadableFormat(
+                "colour space with \(image.colorSpace?.numberOfComponents ?? 0) components")
         }
         let bits = image.bitsPerComponent
         let isFloat = image.bitmapInfo.contains(.floatComponents)
@@ -25,7 +26,8 @@ enum CGImageLuma {
         let byteOrder = image.bitmapInfo.intersection(.byteOrderMask)
         // Little-endian words reverse the components within each pixel word (32Little) or each component (16Little).
         let littleWords = byteOrder == .byteOrder32Little
-        let littleComponents = byteOrder == .byteOrder16Little || byteOrder == .byteOrder32Little
+        let littleComponents =
+            byteOrder == .byteOrder16Little || byteOrder == .byteOrder32Little
             || (byteOrder == .byteOrderDefault && bits == 32)
         let bytesPerRow = image.bytesPerRow
         let data = image.pixelData
@@ -49,7 +51,8 @@ enum CGImageLuma {
             }
             return LumaPlane.filled(width: width, height: height) { y, row in
                 for x in 0..<width {
-                    row[x] = colours == 3
+                    row[x] =
+                        colours == 3
                         ? Rec709Luma.of(component(x, y, 0), component(x, y, 1), component(x, y, 2)) : component(x, y, 0)
                 }
             }

@@ -25,7 +25,8 @@ public func VNNormalizedRectForImageRect(_ imageRect: CGRect, _ imageWidth: Int,
 
 /// A normalised point in the pixel coordinates of an image of `imageWidth × imageHeight`
 /// (`VNImagePointForNormalizedPoint`).
-public func VNImagePointForNormalizedPoint(_ normalizedPoint: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint {
+public func VNImagePointForNormalizedPoint(_ normalizedPoint: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint
+{
     CGPoint(x: normalizedPoint.x * CGFloat(imageWidth), y: normalizedPoint.y * CGFloat(imageHeight))
 }
 

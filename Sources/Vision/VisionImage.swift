@@ -29,7 +29,8 @@ struct VisionImage {
             roi.maxX <= unit.maxX + slack, roi.maxY <= unit.maxY + slack
         else { throw VisionFailure.regionOfInterestOutside(roi) }
         let w = Double(uprightWidth), h = Double(uprightHeight)
-        let x0 = max(0, Int((Double(roi.minX) * w).rounded())), x1 = min(uprightWidth, Int((Double(roi.maxX) * w).rounded()))
+        let x0 = max(0, Int((Double(roi.minX) * w).rounded())),
+            x1 = min(uprightWidth, Int((Double(roi.maxX) * w).rounded()))
         // Rows count down from the top; the region's y counts up from the bottom.
         let y0 = max(0, Int(((1 - Double(roi.maxY)) * h).rounded()))
         let y1 = min(uprightHeight, Int(((1 - Double(roi.minY)) * h).rounded()))

@@ -15,7 +15,8 @@ import Vision
         private let finished = DispatchSemaphore(value: 0)
         var photo: AVCapturePhoto? { lock.withLock { delivered } }
 
-        func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?)
+        {
             lock.withLock { delivered = photo }
         }
 

@@ -33,7 +33,9 @@ final class PrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDe
         session.commitConfiguration()
     }
 
-    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+    func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+    ) {
         guard let pixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
         let request = VNDetectRectanglesRequest()
         // A print of any proportions, held roughly square to the camera.

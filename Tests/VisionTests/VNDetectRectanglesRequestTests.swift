@@ -193,7 +193,9 @@ import Vision
         let truth = upright.map { Drawing.normalised($0, width: w, height: h) }
         let corners = [found.topLeft, found.topRight, found.bottomRight, found.bottomLeft]
         for corner in corners {
-            let nearest = truth.min { hypot($0.x - corner.x, $0.y - corner.y) < hypot($1.x - corner.x, $1.y - corner.y) }
+            let nearest = truth.min {
+                hypot($0.x - corner.x, $0.y - corner.y) < hypot($1.x - corner.x, $1.y - corner.y)
+            }
             expectNear(corner, nearest ?? .zero, 0.01, "\(orientation)")
         }
         // The top-left corner is the one nearest the upright picture's top-left, and the others follow clockwise on

@@ -29,7 +29,11 @@ import Vision
         #expect(o.boundingBox.origin == CGPoint(x: 0.1, y: 0.2))
         #expect(abs(o.boundingBox.width - 0.6) < 1e-12 && abs(o.boundingBox.height - 0.7) < 1e-12)
         #expect(o.confidence == 1 && o.topRight == CGPoint(x: 0.7, y: 0.9))
-        #expect(o.uuid != VNRectangleObservation(requestRevision: 1, topLeft: .zero, topRight: .zero,
-                                                 bottomRight: .zero, bottomLeft: .zero).uuid)
+        #expect(
+            o.uuid
+                != VNRectangleObservation(
+                    requestRevision: 1, topLeft: .zero, topRight: .zero,
+                    bottomRight: .zero, bottomLeft: .zero
+                ).uuid)
     }
 }

@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
+        .library(name: "Vision", targets: ["Vision"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
         // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
@@ -91,6 +92,10 @@ let package = Package(
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),
+        // Vision's requests on the images capture hands out, over Imaging's detectors. Optimised in every
+        // configuration, as the kernel modules are: it reads every pixel of a frame into luma.
+        .target(
+            name: "Vision", dependencies: ["ObscuraAV", "CoreVideo", "Imaging", "Sensor"], swiftSettings: kernelSwift),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
         // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.
@@ -150,8 +155,12 @@ let package = Package(
             name: "ObscuraAVTests",
             dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
-        .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .testTarget(
+            name: "DropInTests",
+            dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision"]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
+        // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "AVFoundation", "Obscura", "ObscuraTesting"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
         // example runs as a scenario, and the Swift examples below are the documents' text.

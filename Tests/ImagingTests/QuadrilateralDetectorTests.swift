@@ -59,6 +59,31 @@ func drawQuadrilateral(
         for (g, t) in zip(got, truth) { #expect(abs(g.x - t.x) < 3.2 && abs(g.y - t.y) < 2.4, "\(g) vs \(t)") }
     }
 
+    @Test func candidatesAreEveryDistinctQuadrilateralOnce() throws {
+        // Two cards on one table: `detect` reports the better one; `candidates` reports both, each once, although
+        // the search finds each at several thresholds.
+        let a: [SIMD2<Double>] = [SIMD2(30, 40), SIMD2(150, 45), SIMD2(145, 200), SIMD2(35, 195)]
+        let b: [SIMD2<Double>] = [SIMD2(220, 60), SIMD2(370, 60), SIMD2(370, 180), SIMD2(220, 180)]
+        let width = 400, height = 240
+        let inside: [Float] = [0.92, 0.9, 0.86], outside: [Float] = [0.35, 0.22, 0.14]
+        let one = drawQuadrilateral(a, width: width, height: height, inside: inside, outside: outside)
+        let two = drawQuadrilateral(b, width: width, height: height, inside: inside, outside: outside)
+        let image = UInt8Image(width: width, height: height, channels: 3) { x, y, c in max(one[x, y, c], two[x, y, c]) }
+        let found = QuadrilateralDetector().candidates(in: image)
+        #expect(found.count == 2)
+        for truth in [a, b] {
+            let matches = found.filter { quad in
+                zip(quad.pixelCorners(width: width, height: height), truth).allSatisfy { got, want in
+                    abs(got.x - want.x) < 0.01 * Double(width) && abs(got.y - want.y) < 0.01 * Double(height)
+                }
+            }
+            #expect(matches.count == 1, "\(truth)")
+        }
+        #expect(zip(found, found.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        #expect(QuadrilateralDetector().candidates(in: UInt8Image(width: 64, height: 48, channels: 3, repeating: 128))
+            .isEmpty)
+    }
+
     @Test func uniformImageHasNoQuadrilateral() {
         let image = UInt8Image(width: 64, height: 48, channels: 3, repeating: 128)
         #expect(QuadrilateralDetector().detect(in: image) == nil)

@@ -73,6 +73,60 @@ public struct QuadrilateralDetector: Sendable, Equatable {
         return DetectedQuadrilateral(pixelCorners: best.corners.map { $0 * scale },
                                      width: plane.width, height: plane.height, confidence: best.confidence)
     }
+
+    /// The fewest working pixels a region needs for `candidates(in:)` to fit it: 8 × 8, below which the sides have
+    /// too few edge points for the line fits, whatever `minimumSize` allows.
+    static let smallestFittedRegion = 64
+
+    /// Every distinct quadrilateral in `plane` at or above `minimumConfidence`, most confident first: what
+    /// `detect(in:)` chooses among, for callers that filter by their own rules (Vision's rectangle request keeps
+    /// those of the aspect ratios, size and corner angles it is asked for).
+    ///
+    /// The search is `detect(in:)`'s, except that at each threshold every interior region of at least the minimum
+    /// size is fitted, not only the largest, so separate prints on one table are separate candidates. The same
+    /// object found at several thresholds is reported once, at its best confidence: two candidates are the same
+    /// when every corner of one lies within `sameObjectTolerance` (a fraction of the image's shorter side) of the
+    /// other's.
+    @_specialize(where Component == UInt8)
+    @_specialize(where Component == Float)
+    public func candidates<Component: PixelComponent>(
+        in plane: PixelPlane<Component>, sameObjectTolerance: Double = 0.02
+    ) -> [DetectedQuadrilateral] {
+        guard plane.width >= 8, plane.height >= 8 else { return [] }
+        let factor = max(1, (max(plane.width, plane.height) + maximumWorkingSize - 1) / maximumWorkingSize)
+        let luma = LumaImage(plane, factor: factor)
+        let otsu = luma.otsuThreshold()
+        let minimumArea = Int((minimumSize * Double(min(luma.width, luma.height))).rounded(.up))
+        let extremes = luma.values.reduce((Float.infinity, -Float.infinity)) { (min($0.0, $1), max($0.1, $1)) }
+        var found: [(corners: [SIMD2<Double>], confidence: Float)] = []
+        let tolerance = sameObjectTolerance * Double(min(luma.width, luma.height))
+        func isSame(_ a: [SIMD2<Double>], _ b: [SIMD2<Double>]) -> Bool {
+            zip(a, b).allSatisfy { p, q in ((p - q) * (p - q)).sum() <= tolerance * tolerance }
+        }
+        for bright in [true, false] {
+            let far = bright ? extremes.1 : extremes.0
+            for step in 0..<4 {
+                let threshold = otsu.threshold + (far - otsu.threshold) * Float(step) / 5
+                luma.forEachInteriorRegion(threshold: threshold, bright: bright) { region in
+                    guard region.count >= max(Self.smallestFittedRegion, minimumArea * minimumArea),
+                          let fit = QuadrilateralFit(luma: luma, region: region, threshold: threshold, bright: bright)
+                    else { return }
+                    let confidence = fit.coverage * otsu.separability
+                    guard confidence >= minimumConfidence else { return }
+                    if let same = found.firstIndex(where: { isSame($0.corners, fit.corners) }) {
+                        if confidence > found[same].confidence { found[same] = (fit.corners, confidence) }
+                    } else {
+                        found.append((fit.corners, confidence))
+                    }
+                }
+            }
+        }
+        let scale = Double(factor)
+        return found.sorted { $0.confidence > $1.confidence }.map {
+            DetectedQuadrilateral(pixelCorners: $0.corners.map { $0 * scale },
+                                  width: plane.width, height: plane.height, confidence: $0.confidence)
+        }
+    }
 }
 
 /// A single-channel luma copy of an image, box-averaged by an integer factor.
@@ -147,9 +201,18 @@ struct LumaImage {
 
     /// The pixel indices of the largest 4-connected object region that does not touch the border.
     func largestInteriorRegion(threshold: Float, bright: Bool) -> [Int]? {
+        var best: [Int]? = nil
+        forEachInteriorRegion(threshold: threshold, bright: bright) { region in
+            if region.count > (best?.count ?? 0) { best = region }
+        }
+        return best
+    }
+
+    /// Calls `body` with the pixel indices of each 4-connected object region that does not touch the border, in
+    /// the order of their first pixel in raster order.
+    func forEachInteriorRegion(threshold: Float, bright: Bool, _ body: ([Int]) -> Void) {
         var label = [Int32](repeating: 0, count: values.count)
         var stack: [Int] = []
-        var best: [Int]? = nil
         var current: [Int] = []
         var next: Int32 = 0
         for start in 0..<values.count where label[start] == 0 && isObject(start, threshold: threshold, bright: bright) {
@@ -172,9 +235,8 @@ struct LumaImage {
                     }
                 }
             }
-            if !touchesBorder && current.count > (best?.count ?? 0) { best = current }
+            if !touchesBorder { body(current) }
         }
-        return best
     }
 }
 

@@ -1,0 +1,56 @@
+import Foundation
+import Imaging
+import ObscuraAV
+
+/// The luma of a pixel buffer, 0…1, for the formats that hold an image of light.
+///
+/// Y'CbCr buffers give their luma plane (video range rescaled from 16–235, or 64–940 for 10 bits, to 0–1); BGRA
+/// and half-float RGBA are weighed into luma; one-component buffers are luma already. Depth, disparity and raw
+/// Bayer buffers hold no picture to find rectangles in, and are refused with `VNErrorCode.invalidFormat`.
+enum PixelBufferLuma {
+    static func read(_ buffer: CVPixelBuffer) throws -> PixelPlane<Float> {
+        let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+        guard width > 0, height > 0 else { throw VisionFailure.emptyImage(width: width, height: height) }
+        let format = CVPixelBufferGetPixelFormatType(buffer)
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        let planar = CVPixelBufferIsPlanar(buffer)
+        guard let base = planar ? CVPixelBufferGetBaseAddressOfPlane(buffer, 0) : CVPixelBufferGetBaseAddress(buffer)
+        else { throw VisionFailure.emptyImage(width: width, height: height) }
+        let stride = planar ? CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) : CVPixelBufferGetBytesPerRow(buffer)
+        let start = UnsafeRawPointer(base)
+        func plane(_ value: (UnsafeRawPointer, Int) -> Float) -> PixelPlane<Float> {
+            LumaPlane.filled(width: width, height: height) { y, row in
+                let source = start + y * stride
+                for x in 0..<width { row[x] = value(source, x) }
+            }
+        }
+        switch format {
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_OneComponent8:
+            return plane { row, x in Float(row.load(fromByteOffset: x, as: UInt8.self)) / 255 }
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
+            return plane { row, x in (Float(row.load(fromByteOffset: x, as: UInt8.self)) - 16) / 219 }
+        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange:
+            // Ten bits in the high bits of a little-endian 16-bit sample; video range 64–940.
+            return plane { row, x in
+                let sample = UInt16(littleEndian: row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) >> 6
+                return (Float(sample) - 64) / 876
+            }
+        case kCVPixelFormatType_32BGRA:
+            return plane { row, x in
+                let b = row.load(fromByteOffset: 4 * x, as: UInt8.self)
+                let g = row.load(fromByteOffset: 4 * x + 1, as: UInt8.self)
+                let r = row.load(fromByteOffset: 4 * x + 2, as: UInt8.self)
+                return Rec709Luma.of(Float(r), Float(g), Float(b)) / 255
+            }
+        case kCVPixelFormatType_64RGBAHalf:
+            return plane { row, x in
+                func c(_ k: Int) -> Float { Float(row.loadUnaligned(fromByteOffset: 8 * x + 2 * k, as: Float16.self)) }
+                return Rec709Luma.of(c(0), c(1), c(2))
+            }
+        default:
+            // No picture to search (spec §21.1 rule 3).
+            throw VisionFailure.unreadableFormat("pixel format '\(fourCharString(format))'")
+        }
+    }
+}

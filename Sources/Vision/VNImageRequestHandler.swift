@@ -1,0 +1,83 @@
+import Foundation
+import Imaging
+import ObscuraAV
+
+/// Performs requests on one image (`VNImageRequestHandler`).
+///
+/// The handler keeps the image and its orientation; `perform(_:)` reads the pixels, turns them upright and runs
+/// each request on the caller's thread, returning when all have finished, as Apple's handler does. Observations are
+/// normalised to the upright image (or to a request's region of interest), origin at the bottom left.
+///
+/// A request that fails (an empty image, a pixel format that holds no picture, a region of interest outside the
+/// image, a revision the request does not have) gets nil results and its completion handler is called with the
+/// error; `perform(_:)` then throws the first such error once every request has had its turn.
+open class VNImageRequestHandler: NSObject, @unchecked Sendable {
+    private let source: VisionImageSource
+    private let orientation: CGImagePropertyOrientation
+    /// The options as given; the rectangle detector uses none of them.
+    let options: [VNImageOption: Any]
+
+    /// The one initialiser the public ones share, and the one an image from another framework comes in through:
+    /// a `CIImage` overload (`init(ciImage:options:)`, `init(ciImage:orientation:options:)`) renders its image
+    /// into a `PixelPlane<Float>` and hands it over as `.plane`.
+    init(source: VisionImageSource, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any]) {
+        self.source = source
+        self.orientation = orientation
+        self.options = options
+        super.init()
+    }
+
+    /// A handler for a pixel buffer shown as stored (`.up`).
+    public convenience init(cvPixelBuffer pixelBuffer: CVPixelBuffer, options: [VNImageOption: Any] = [:]) {
+        self.init(source: .pixelBuffer(pixelBuffer), orientation: .up, options: options)
+    }
+
+    /// A handler for a pixel buffer whose upright picture is the stored one turned by `orientation`.
+    public convenience init(
+        cvPixelBuffer pixelBuffer: CVPixelBuffer, orientation: CGImagePropertyOrientation,
+        options: [VNImageOption: Any] = [:]
+    ) {
+        self.init(source: .pixelBuffer(pixelBuffer), orientation: orientation, options: options)
+    }
+
+    /// A handler for a bitmap image shown as stored (`.up`).
+    public convenience init(cgImage image: CGImage, options: [VNImageOption: Any] = [:]) {
+        self.init(source: .cgImage(image), orientation: .up, options: options)
+    }
+
+    /// A handler for a bitmap image whose upright picture is the stored one turned by `orientation`.
+    public convenience init(
+        cgImage image: CGImage, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]
+    ) {
+        self.init(source: .cgImage(image), orientation: orientation, options: options)
+    }
+
+    // MARK: CIImage
+    // `init(ciImage:options:)` and `init(ciImage:orientation:options:)` belong here once the CoreImage module is
+    // part of the package: each renders the image's extent into a PixelPlane<Float> (RGBA, encoded values) and calls
+    // `self.init(source: .plane(rendered), orientation: ..., options: options)`. An empty extent renders to an
+    // empty plane, which `perform(_:)` answers with `VNErrorCode.invalidImage`.
+
+    /// Performs the requests on the image, in order, on the caller's thread; throws the first request's error, after
+    /// every request has been performed and its completion handler called.
+    public func perform(_ requests: [VNRequest]) throws {
+        var image: Result<VisionImage, any Error>?
+        var firstError: (any Error)?
+        for request in requests {
+            request.results = nil
+            do {
+                // Read once, on the first request that needs it; its failure fails every request. Each request's
+                // results, then its handler, before the next (spec §21.1 rule 1); errors after all (spec §21.1 rule 3).
+                let loaded = image ?? Result { try VisionImage(source: source, orientation: orientation) }
+                image = loaded
+                let observations = try request.perform(on: loaded.get())
+                request.results = observations
+                request.completionHandler?(request, nil)
+            } catch {
+                firstError = firstError ?? error
+                request.completionHandler?(request, error)
+            }
+        }
+        if let firstError { throw firstError }
+    }
+}

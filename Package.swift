@@ -95,7 +95,7 @@ let package = Package(
         // Vision's requests on the images capture hands out, over Imaging's detectors. Optimised in every
         // configuration, as the kernel modules are: it reads every pixel of a frame into luma.
         .target(
-            name: "Vision", dependencies: ["ObscuraAV", "CoreVideo", "Imaging", "Sensor"], swiftSettings: kernelSwift),
+            name: "Vision", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging", "Sensor"], swiftSettings: kernelSwift),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
         // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.
@@ -160,7 +160,7 @@ let package = Package(
             dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision"]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "AVFoundation", "Obscura", "ObscuraTesting"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "CoreImage", "AVFoundation", "Obscura", "ObscuraTesting"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
         // example runs as a scenario, and the Swift examples below are the documents' text.

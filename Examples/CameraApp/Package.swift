@@ -19,12 +19,14 @@ let package = Package(
             dependencies: [
                 .product(name: "AVFoundation", package: "obscura", condition: linux),
                 .product(name: "CoreImage", package: "obscura", condition: linux),
+                .product(name: "Vision", package: "obscura", condition: linux),
             ]),
         .testTarget(
             name: "CameraKitTests",
             dependencies: [
                 "CameraKit",
                 .product(name: "AVFoundation", package: "obscura", condition: linux),
+                .product(name: "CoreImage", package: "obscura", condition: linux),
                 .product(name: "ObscuraTesting", package: "obscura", condition: linux),
             ]),
     ]

@@ -1,3 +1,4 @@
+import CoreImage
 import Foundation
 import Imaging
 import ObscuraAV
@@ -53,10 +54,25 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
     }
 
     // MARK: CIImage
-    // `init(ciImage:options:)` and `init(ciImage:orientation:options:)` belong here once the CoreImage module is
-    // part of the package: each renders the image's extent into a PixelPlane<Float> (RGBA, encoded values) and calls
-    // `self.init(source: .plane(rendered), orientation: ..., options: options)`. An empty extent renders to an
-    // empty plane, which `perform(_:)` answers with `VNErrorCode.invalidImage`.
+
+    /// A handler for a Core Image image with no orientation (`.up`): the image's extent, rendered by a Core Image
+    /// context in its default working space, is what the requests see.
+    public convenience init(ciImage image: CIImage, options: [VNImageOption: Any] = [:]) {
+        self.init(ciImage: image, orientation: .up, options: options)
+    }
+
+    /// A handler for a Core Image image shown with `orientation`.
+    public convenience init(
+        ciImage image: CIImage, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]
+    ) {
+        // An empty or infinite extent renders to nothing: an empty picture, which `perform(_:)` answers with
+        // `VNErrorCode.invalidImage` (spec §21.1).
+        if let rendered = CIContext().createCGImage(image, from: image.extent) {
+            self.init(source: .cgImage(rendered), orientation: orientation, options: options)
+        } else {
+            self.init(source: .plane(PixelPlane(width: 0, height: 0)), orientation: orientation, options: options)
+        }
+    }
 
     /// Performs the requests on the image, in order, on the caller's thread; throws the first request's error, after
     /// every request has been performed and its completion handler called.

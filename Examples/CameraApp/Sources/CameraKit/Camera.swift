@@ -22,8 +22,13 @@ public final class Camera: NSObject, AVCaptureVideoDataOutputSampleBufferDelegat
     private var completions: [Int64: (AVCapturePhoto?) -> Void] = [:]
     private var photos: [Int64: AVCapturePhoto] = [:]
 
+    private var lastFrame: CVPixelBuffer?
+
     /// The frames delivered so far.
     public var framesDelivered: Int { lock.withLock { frameCount } }
+
+    /// The newest frame's pixels, for the scanner.
+    public var latestFrame: CVPixelBuffer? { lock.withLock { lastFrame } }
 
     public override init() { super.init() }
 
@@ -76,8 +81,10 @@ public final class Camera: NSObject, AVCaptureVideoDataOutputSampleBufferDelegat
     public func captureOutput(
         _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
     ) {
+        let pixels = CMSampleBufferGetImageBuffer(sampleBuffer)
         let ready = lock.withLock { () -> [DispatchSemaphore] in
             frameCount += 1
+            lastFrame = pixels ?? lastFrame
             let due = frameWaiters.filter { $0.count <= frameCount }
             frameWaiters.removeAll { $0.count <= frameCount }
             return due.map(\.semaphore)

@@ -48,7 +48,7 @@ let package = Package(
         // FFmpeg 5.1's libraries loaded at run time (dlopen): movies exist only where they load.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: kernelSwift),
-        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"], swiftSettings: kernelSwift),
+        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF", "CFFmpeg"], swiftSettings: kernelSwift),
         // The device catalogue and seed scenes, compiled in by the EmbedData plugin so that the tool needs no
         // resource folder beside it; `DeviceProfiles/` and `Scenes/` at the top of the repository point into it.
         .target(name: "ObscuraData", exclude: ["DeviceProfiles", "Scenes"], plugins: ["EmbedData"]),
@@ -124,7 +124,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["ExternalTools", "Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ObscuraSupport"], resources: [.copy("Broken")]),
         .testTarget(
-            name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
+            name: "ScenesTests", dependencies: ["ExternalTools", "Scenes", "ObscuraSupport", "Spectra", "Imaging"],
+            resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),

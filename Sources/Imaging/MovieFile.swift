@@ -84,7 +84,7 @@ public enum MovieFile {
     }
 
     /// Refuses a movie whose frames would decode to more than `maximumPixels`.
-    static func checkBound(frames: Int, width: Int, height: Int, maximumPixels: Int) throws(MovieFileError) {
+    public static func checkBound(frames: Int, width: Int, height: Int, maximumPixels: Int) throws(MovieFileError) {
         let (product, overflow) = frames.multipliedReportingOverflow(by: width * height)
         if overflow || product > maximumPixels {
             throw MovieFileError(
@@ -97,7 +97,7 @@ public enum MovieFile {
 
     /// A frame reduced by the smallest integer factor that brings it to `width` or less, each output pixel the
     /// mean of its block (edge blocks of the pixels they hold).
-    static func reduced(_ frame: PixelPlane<UInt8>, toWidth width: Int) -> PixelPlane<UInt8> {
+    public static func reduced(_ frame: PixelPlane<UInt8>, toWidth width: Int) -> PixelPlane<UInt8> {
         let factor = (frame.width + width - 1) / max(width, 1)
         guard factor > 1 else { return frame }
         let (w, h) = ((frame.width + factor - 1) / factor, (frame.height + factor - 1) / factor)

@@ -11,6 +11,8 @@ public struct Scene: Sendable, Hashable {
     public var lights: [Light]
     /// Where the device stands.
     public var device: DevicePlacement
+    /// Whether the scene is footage shown whole (`FootageScene`): depth cameras report no depth for it.
+    public var isFootage = false
 
     /// A scene.
     public init(objects: [SceneObject], ambient: AmbientLight?, lights: [Light] = [], device: DevicePlacement) {

@@ -210,7 +210,8 @@ final class StreamRendering: @unchecked Sendable {
         let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
         let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
-        guard let capability = camera.depth else { return nil }
+        // Footage is a picture of a world, not a world: there is no depth to measure in it.
+        guard let capability = camera.depth, !Self.scene(scene).isFootage else { return nil }
         let source: DepthSource
         if let known = lock.withLock({ depthSources[place] }) {
             source = known

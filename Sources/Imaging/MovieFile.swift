@@ -2,8 +2,9 @@ import Foundation
 
 /// A movie's frames, decoded to 8-bit RGB, with the time each is shown.
 public struct DecodedMovie: Sendable {
-    /// The movie's own size, before any reduction for storage.
+    /// The movie's own width, before any reduction for storage.
     public var width: Int
+    /// The movie's own height.
     public var height: Int
     /// The frames, in presentation order; possibly reduced in size (`MovieFile.read`).
     public var frames: [PixelPlane<UInt8>]
@@ -12,6 +13,7 @@ public struct DecodedMovie: Sendable {
     /// The movie's length: the last frame's time plus its duration.
     public var duration: Double
 
+    /// A decoded movie; one presentation time per frame.
     public init(width: Int, height: Int, frames: [PixelPlane<UInt8>], presentationTimes: [Double], duration: Double) {
         precondition(!frames.isEmpty && frames.count == presentationTimes.count, "one time per frame")
         self.width = width
@@ -128,9 +130,12 @@ public struct MovieFileError: Error, CustomStringConvertible, Sendable {
         case decoderMissing
     }
 
+    /// What kind of failure it was.
     public let code: Code
+    /// What went wrong, in words.
     public let message: String
 
+    /// An error.
     public init(code: Code, message: String) {
         self.code = code
         self.message = message

@@ -128,9 +128,12 @@ public enum FootageScene {
 
 /// Footage that could not be read: the path and why.
 public struct FootageError: Error, CustomStringConvertible, Sendable {
+    /// The footage's path.
     public let path: String
+    /// What went wrong.
     public let reason: String
 
+    /// An error.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason

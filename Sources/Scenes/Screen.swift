@@ -49,9 +49,12 @@ public enum Screen {
 public struct DisplayPanel: Sendable, Hashable {
     /// One band: a Gaussian of peak wavelength and full width at half maximum, nanometres.
     public struct Band: Sendable, Hashable {
+        /// The wavelength of the band's peak, nm.
         public var peak: Double
+        /// The band's full width at half maximum, nm.
         public var fullWidth: Double
 
+        /// A band.
         public init(peak: Double, fullWidth: Double) {
             self.peak = peak
             self.fullWidth = fullWidth
@@ -64,10 +67,14 @@ public struct DisplayPanel: Sendable, Hashable {
         }
     }
 
+    /// The long-wavelength band.
     public var red: Band
+    /// The middle band.
     public var green: Band
+    /// The short-wavelength band.
     public var blue: Band
 
+    /// A panel of three bands.
     public init(red: Band, green: Band, blue: Band) {
         self.red = red
         self.green = green

@@ -17,6 +17,7 @@ public final class ScreenMovie: Sendable, Hashable {
     public let loops: Bool
     private let surfaces = SurfaceCache()
 
+    /// A screen's movie.
     public init(movie: DecodedMovie, nits: Double, loops: Bool) {
         self.movie = movie
         self.nits = nits

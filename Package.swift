@@ -53,7 +53,7 @@ let package = Package(
         // read from frames only where its headers were found at build time and its library loads.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "Spectra", exclude: ["Data/PROVENANCE.md"], swiftSettings: kernelSwift),
-        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF"], swiftSettings: kernelSwift),
+        .target(name: "Imaging", dependencies: ["CPNG", "CJPEG", "CHEIF", "CFFmpeg"], swiftSettings: kernelSwift),
         // The device catalogue and seed scenes, compiled in by the EmbedData plugin so that the tool needs no
         // resource folder beside it; `DeviceProfiles/` and `Scenes/` at the top of the repository point into it.
         .target(name: "ObscuraData", exclude: ["DeviceProfiles", "Scenes"], plugins: ["EmbedData"]),
@@ -148,13 +148,14 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["ExternalTools", "Imaging"], resources: [.copy("Corpus")]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "ObscuraSupport"], resources: [.copy("Broken")]),
         .testTarget(
-            name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
+            name: "ScenesTests", dependencies: ["ExternalTools", "Scenes", "ObscuraSupport", "Spectra", "Imaging"],
+            resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(
             name: "ObscuraAVTests",
             dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["ExternalTools", "Scenarios", "Obscura", "Devices"]),
         .testTarget(
             name: "DropInTests",
             dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision"]),

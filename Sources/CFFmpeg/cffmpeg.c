@@ -118,14 +118,34 @@ typedef struct {
     int format;
 } codec_parameters;
 
-// AVFormatContext (libavformat 59) up to pb.
+// AVFormatContext (libavformat 59) up to streams, which reading needs (writing stops at pb).
 typedef struct {
     const void *av_class;
     const void *iformat;
     const void *oformat;
     void *priv_data;
     void *pb;
+    int ctx_flags;
+    unsigned nb_streams;
+    stream **streams;
 } format_context;
+
+// AVCodecParameters (libavcodec 59) up to height, as reading a stream's size needs.
+typedef struct {
+    int codec_type;
+    int codec_id;
+    uint32_t codec_tag;
+    uint8_t *extradata;
+    int extradata_size;
+    int format;
+    int64_t bit_rate;
+    int bits_per_coded_sample;
+    int bits_per_raw_sample;
+    int profile;
+    int level;
+    int width;
+    int height;
+} video_parameters;
 
 // Layout checks against FFmpeg 5.1's headers (offsets measured with the real structs).
 _Static_assert(offsetof(frame, pts) == 136, "AVFrame.pts");
@@ -136,6 +156,9 @@ _Static_assert(offsetof(stream, avg_frame_rate) == 72, "AVStream.avg_frame_rate"
 _Static_assert(offsetof(stream, codecpar) == 208, "AVStream.codecpar");
 _Static_assert(offsetof(format_context, pb) == 32, "AVFormatContext.pb");
 _Static_assert(offsetof(codec_parameters, format) == 28, "AVCodecParameters.format");
+_Static_assert(offsetof(format_context, nb_streams) == 44, "AVFormatContext.nb_streams");
+_Static_assert(offsetof(format_context, streams) == 48, "AVFormatContext.streams");
+_Static_assert(offsetof(video_parameters, width) == 56, "AVCodecParameters.width");
 
 enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type_audio = 1 };
 enum { pix_fmt_yuv420p = 0, pix_fmt_nv12 = 23 };
@@ -191,6 +214,17 @@ static struct {
     void *(*sws_get_context)(int, int, int, int, int, int, int, void *, void *, const double *);
     int (*sws_scale)(void *, const uint8_t *const[], const int[], int, int, uint8_t *const[], const int[]);
     void (*sws_free_context)(void *);
+    // Reading.
+    int (*open_input)(format_context **, const char *, const void *, void **);
+    int (*find_stream_info)(format_context *, void **);
+    int (*find_best_stream)(format_context *, int, int, int, const void **, int);
+    void (*close_input)(format_context **);
+    int (*read_frame)(format_context *, packet *);
+    int (*send_packet)(void *, const packet *);
+    int (*receive_frame)(void *, frame *);
+    void (*frame_unref)(frame *);
+    const int *(*sws_get_coefficients)(int);
+    int (*sws_set_colorspace_details)(void *, const int[4], int, const int[4], int, int, int, int);
 } api;
 
 static int loaded = 0;  // 1 usable, -1 unusable
@@ -248,6 +282,16 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(scale, sws_get_context, "sws_getContext");
     RESOLVE(scale, sws_scale, "sws_scale");
     RESOLVE(scale, sws_free_context, "sws_freeContext");
+    RESOLVE(format, open_input, "avformat_open_input");
+    RESOLVE(format, find_stream_info, "avformat_find_stream_info");
+    RESOLVE(format, find_best_stream, "av_find_best_stream");
+    RESOLVE(format, close_input, "avformat_close_input");
+    RESOLVE(format, read_frame, "av_read_frame");
+    RESOLVE(codec, send_packet, "avcodec_send_packet");
+    RESOLVE(codec, receive_frame, "avcodec_receive_frame");
+    RESOLVE(util, frame_unref, "av_frame_unref");
+    RESOLVE(scale, sws_get_coefficients, "sws_getCoefficients");
+    RESOLVE(scale, sws_set_colorspace_details, "sws_setColorspaceDetails");
     return 1;
 }
 
@@ -568,3 +612,157 @@ int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
 }
 
 void cffmpeg_movie_discard(cffmpeg_movie *m) { release(m); }
+
+// Reading: demux the best video stream, decode it, convert each picture to RGB24.
+
+enum { media_type_video = 0, pix_fmt_rgb24 = 2, color_range_full = 2 };
+
+struct cffmpeg_reader {
+    format_context *format;
+    void *decoder;
+    packet *packet;
+    frame *picture;
+    void *scaler;
+    int scaler_format, scaler_width, scaler_height;
+    int stream_index;
+    rational time_base;
+    int draining, finished;
+};
+
+void cffmpeg_reader_close(cffmpeg_reader *r) {
+    if (!r) return;
+    if (r->scaler) api.sws_free_context(r->scaler);
+    if (r->picture) api.frame_free(&r->picture);
+    if (r->packet) api.packet_free(&r->packet);
+    if (r->decoder) api.codec_free_context(&r->decoder);
+    if (r->format) api.close_input(&r->format);
+    free(r);
+}
+
+int cffmpeg_reader_open(const char *path, cffmpeg_reader **out, cffmpeg_reader_info *info, char *message,
+                        size_t capacity) {
+    *out = NULL;
+    if (!cffmpeg_available()) {
+        set_message(message, capacity, "FFmpeg's libraries are missing (" CFFMPEG_PACKAGES ")");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    cffmpeg_reader *r = calloc(1, sizeof *r);
+    if (!r) return CFFMPEG_ERR_MEMORY;
+    int status = api.open_input(&r->format, path, NULL, NULL);
+    if (status < 0) {
+        r->format = NULL;
+        cffmpeg_reader_close(r);
+        return fail(status, "opening the movie", message, capacity);
+    }
+    status = api.find_stream_info(r->format, NULL);
+    if (status < 0) {
+        cffmpeg_reader_close(r);
+        return fail(status, "reading the movie's streams", message, capacity);
+    }
+    const void *codec = NULL;
+    int index = api.find_best_stream(r->format, media_type_video, -1, -1, &codec, 0);
+    if (index < 0 || !codec || (unsigned)index >= r->format->nb_streams) {
+        cffmpeg_reader_close(r);
+        if (index < 0) return fail(index, "finding a video stream", message, capacity);
+        set_message(message, capacity, "no decoder for the movie's video stream");
+        return CFFMPEG_ERR_LIBRARY;
+    }
+    stream *s = r->format->streams[index];
+    const video_parameters *parameters = (const video_parameters *)s->codecpar;
+    r->stream_index = index;
+    r->time_base = s->time_base;
+    info->width = parameters->width;
+    info->height = parameters->height;
+    info->frames = s->nb_frames;
+    info->seconds = s->duration > 0 && s->time_base.den > 0 ? (double)s->duration * s->time_base.num / s->time_base.den : 0;
+    info->rate = s->avg_frame_rate.den > 0 ? (double)s->avg_frame_rate.num / s->avg_frame_rate.den : 0;
+    r->decoder = api.codec_alloc_context(codec);
+    r->packet = api.packet_alloc();
+    r->picture = api.frame_alloc();
+    if (!r->decoder || !r->packet || !r->picture) {
+        cffmpeg_reader_close(r);
+        return CFFMPEG_ERR_MEMORY;
+    }
+    status = api.parameters_to_context(r->decoder, s->codecpar);
+    if (status >= 0) status = api.codec_open(r->decoder, codec, NULL);
+    if (status < 0) {
+        cffmpeg_reader_close(r);
+        return fail(status, "opening the video decoder", message, capacity);
+    }
+    *out = r;
+    return CFFMPEG_OK;
+}
+
+/// Converts the decoded picture to RGB24 at its own size, with the matrix and range it declares.
+static int convert(cffmpeg_reader *r, uint8_t *rgb, int width, int height, char *message, size_t capacity) {
+    frame *f = r->picture;
+    if (f->width != width || f->height != height) {
+        set_message(message, capacity, "the movie changes size between frames");
+        return CFFMPEG_ERR_ARGUMENT;
+    }
+    if (!r->scaler || r->scaler_format != f->format || r->scaler_width != width || r->scaler_height != height) {
+        if (r->scaler) api.sws_free_context(r->scaler);
+        r->scaler = api.sws_get_context(width, height, f->format, width, height, pix_fmt_rgb24, sws_bilinear, NULL,
+                                        NULL, NULL);
+        if (!r->scaler) {
+            set_message(message, capacity, "cannot convert the movie's pixel format to RGB");
+            return CFFMPEG_ERR_LIBRARY;
+        }
+        r->scaler_format = f->format;
+        r->scaler_width = width;
+        r->scaler_height = height;
+    }
+    // The matrix the picture declares (AVColorSpace and SWS_CS_* share their numbers for BT.709, BT.601 and
+    // the rest); an unspecified one reads as BT.601, swscale's default.
+    const int *matrix = api.sws_get_coefficients(f->colorspace);
+    const int *output = api.sws_get_coefficients(1);
+    api.sws_set_colorspace_details(r->scaler, matrix, f->color_range == color_range_full, output, 1, 0, 1 << 16,
+                                   1 << 16);
+    uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
+    int strides[4] = {width * 3, 0, 0, 0};
+    api.sws_scale(r->scaler, (const uint8_t *const *)f->data, f->linesize, 0, height, planes, strides);
+    return CFFMPEG_OK;
+}
+
+int cffmpeg_reader_next(cffmpeg_reader *r, uint8_t *rgb, int width, int height, double *seconds, char *message,
+                        size_t capacity) {
+    for (;;) {
+        if (r->finished) return CFFMPEG_END;
+        int status = api.receive_frame(r->decoder, r->picture);
+        if (status >= 0) {
+            int64_t t = r->picture->best_effort_timestamp;
+            if (t == INT64_MIN) t = r->picture->pts;
+            *seconds = r->time_base.den > 0 && t != INT64_MIN ? (double)t * r->time_base.num / r->time_base.den : -1;
+            int result = convert(r, rgb, width, height, message, capacity);
+            api.frame_unref(r->picture);
+            return result;
+        }
+        if (status == ERROR_EOF) {
+            r->finished = 1;
+            return CFFMPEG_END;
+        }
+        if (status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
+        if (r->draining) {
+            r->finished = 1;
+            return CFFMPEG_END;
+        }
+        // The decoder wants more: the next packet of the video stream, or the end of input.
+        for (;;) {
+            status = api.read_frame(r->format, r->packet);
+            if (status < 0) {
+                r->draining = 1;
+                status = api.send_packet(r->decoder, NULL);
+                if (status < 0 && status != ERROR_EOF) return fail(status, "decoding the movie", message, capacity);
+                break;
+            }
+            if (r->packet->stream_index != r->stream_index) {
+                api.packet_unref(r->packet);
+                continue;
+            }
+            status = api.send_packet(r->decoder, r->packet);
+            api.packet_unref(r->packet);
+            if (status < 0 && status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
+            break;
+        }
+    }
+}

@@ -79,9 +79,12 @@ extension AVCapturePhotoOutput {
         let zoom = Double(device.videoZoomFactor)
         let maximumExposure = device.autoExposureTimeLimit
         let bias = Double(device.exposureTargetBias)
+        // A screen playing a movie is photographed showing the frame of the session clock's moment.
+        let moment = session.map { StreamEngine.shared.clockTime(of: $0).seconds } ?? 0
+        let scene = StreamRendering.moment(of: Emulation.shared.currentScene, at: moment.isFinite ? moment : 0)
         func request(flash: Bool) -> PhotoRenderRequest {
             var made = PhotoRenderRequest(
-                profile: device.deviceProfile, camera: device.camera, scene: Emulation.shared.currentScene,
+                profile: device.deviceProfile, camera: device.camera, scene: scene,
                 flashFired: flash, dimensions: Dimensions(width: Int(dims.width), height: Int(dims.height)),
                 colorSpace: device.activeColorSpace, seed: Self.noiseSeed(Emulation.shared.seed, ordinal),
                 fixedExposure: fixed, constantColor: constantColor,

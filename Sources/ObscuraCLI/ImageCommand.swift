@@ -318,54 +318,14 @@ enum ImageFiles {
         }
     }
 
-    /// A photo as a camera app reads it: a PNG, or a JPEG or HEIC decoded to its 8-bit RGB values with the focal
-    /// length its Exif records. A JPEG or HEIC whose ICC profile names Display P3 is Display P3, any other sRGB.
+    /// A photo as a camera app reads it (`PictureFile`): a PNG, or a JPEG or HEIC decoded to its 8-bit RGB
+    /// values with the focal length its Exif records.
     static func readPhoto(_ path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
-        let bytes: [UInt8]
         do {
-            bytes = try PNG.readFile(path)
+            let picture = try PictureFile.read(path, maximumPixels: maximumPixels)
+            return (picture.image, picture.exif)
         } catch {
-            throw CommandFailure.badInput("\(error)")
-        }
-        if HEIF.isBaseMediaFile(bytes) { return try readHEIC(bytes, path: path) }
-        guard bytes.starts(with: [0xFF, 0xD8]) else { return (try read(path), nil) }
-        // The declared size is checked before decoding, as PNG's is from its header.
-        guard let size = JPEG.frameSize(bytes) else { throw CommandFailure.badInput("\(path): no JPEG frame header") }
-        guard size.width * size.height <= maximumPixels else {
-            throw CommandFailure.badInput(
-                "\(path): \(size.width)x\(size.height) is over this command's limit of \(maximumPixels) pixels")
-        }
-        do {
-            let pixels = try JPEG.decodeRGB(bytes)
-            let segments = JPEG.applicationSegments(bytes[...]) ?? []
-            let icc = segments.filter { $0.marker == 0xE2 && $0.data.starts(with: Array("ICC_PROFILE".utf8) + [0]) }
-                .flatMap { $0.data.dropFirst(14) }
-            let space: PNGColorSpace =
-                (ICCProfile.description(of: Array(icc)) ?? "").lowercased().contains("display p3") ? .displayP3 : .sRGB
-            return (PNGImage(pixels: pixels, colorSpace: space), ExifFocalLength(jpeg: bytes))
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure.badInput("\(path): \(error)")
-        }
-    }
-
-    /// A HEIC photo: its primary image decoded to 8-bit RGB through libheif, the focal length from its `Exif` item,
-    /// Display P3 when its ICC profile names it, else sRGB. The declared size is checked before decoding.
-    static func readHEIC(_ bytes: [UInt8], path: String) throws -> (image: PNGImage, exif: ExifFocalLength?) {
-        guard HEIF.canDecode else {
-            throw CommandFailure.badInput(
-                "\(path): reading HEIC needs libheif.so.1 with an HEVC decoder (Debian and Ubuntu: libheif1)")
-        }
-        do {
-            let picture = try HEIF.decode(bytes, maximumPixels: maximumPixels)
-            let space: PNGColorSpace =
-                (ICCProfile.description(of: picture.iccProfile ?? []) ?? "").lowercased().contains("display p3")
-                ? .displayP3 : .sRGB
-            let focal = picture.exif.flatMap(ExifFocalLength.init(tiff:))
-            return (PNGImage(pixels: picture.pixels, colorSpace: space), focal)
-        } catch {
-            throw CommandFailure.badInput("\(path): \(error)")
+            throw CommandFailure.badInput("\(path): \(error.message)")
         }
     }
 

@@ -13,13 +13,21 @@ public struct Material: Sendable, Hashable {
     public var specularStrength: Double
     /// Perceptual roughness, 0 (mirror-like) … 1 (very broad lobe).
     public var roughness: Double
+    /// The spectral radiance the surface emits on its own (a lit screen), W·sr⁻¹·m⁻²·nm⁻¹, the same in
+    /// every direction; nil for a surface that only reflects. The renderer adds it to what the camera
+    /// sees of the surface; it lights no other object (`Screen`).
+    public var emission: Spectrum?
 
     /// A material; matte unless gloss is given.
-    public init(name: String, reflectance: Spectrum, specularStrength: Double = 0, roughness: Double = 0.5) {
+    public init(
+        name: String, reflectance: Spectrum, specularStrength: Double = 0, roughness: Double = 0.5,
+        emission: Spectrum? = nil
+    ) {
         self.name = name
         self.reflectance = reflectance
         self.specularStrength = specularStrength
         self.roughness = roughness
+        self.emission = emission
     }
 
     /// A spectrally flat (neutral) matte material.

@@ -11,6 +11,8 @@ public struct Scene: Sendable, Hashable {
     public var lights: [Light]
     /// Where the device stands.
     public var device: DevicePlacement
+    /// Whether the scene is footage shown whole (`FootageScene`): depth cameras report no depth for it.
+    public var isFootage = false
 
     /// A scene.
     public init(objects: [SceneObject], ambient: AmbientLight?, lights: [Light] = [], device: DevicePlacement) {
@@ -24,6 +26,30 @@ public struct Scene: Sendable, Hashable {
     public func objectIndex(named name: String) -> Int? {
         objects.firstIndex { $0.name == name }
     }
+
+    /// Whether a screen in the scene plays a movie, so the scene looks different from moment to moment.
+    public var playsMovies: Bool { objects.contains { $0.movie != nil } }
+
+    /// The frame each playing screen shows `seconds` after the stream started, in object order; empty when
+    /// no screen plays a movie. Two moments with the same frames look the same.
+    public func movieFrames(at seconds: Double) -> [Int] {
+        objects.compactMap { $0.movie?.frameIndex(at: seconds) }
+    }
+
+    /// The scene with each playing screen showing the given frames (`movieFrames(at:)`).
+    public func showing(frames: [Int]) -> Scene {
+        var out = self
+        var next = frames.makeIterator()
+        for i in out.objects.indices {
+            guard let movie = out.objects[i].movie, let frame = next.next() else { continue }
+            out.objects[i].surface = movie.surface(frame: frame)
+        }
+        return out
+    }
+
+    /// The scene as it looks `seconds` after the stream started: each playing screen shows its frame of
+    /// that moment.
+    public func showing(at seconds: Double) -> Scene { showing(frames: movieFrames(at: seconds)) }
 
     /// The scene `seconds` later: every object and the device moved by its motion.
     public func advanced(by seconds: Double) -> Scene {

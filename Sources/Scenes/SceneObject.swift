@@ -14,11 +14,14 @@ public struct SceneObject: Sendable, Hashable {
     public var code: CodeAnnotation?
     /// The part of a person the object is, for mattes; nil for anything that is not a person.
     public var person: PersonPart?
+    /// The movie the object's screen plays (planes only); its surface then shows the frame of the
+    /// moment (`Scene.showing(at:)`), the first frame until a time is given.
+    public var movie: ScreenMovie?
 
     /// An object; static unless a motion is given.
     public init(
         name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none,
-        code: CodeAnnotation? = nil, person: PersonPart? = nil
+        code: CodeAnnotation? = nil, person: PersonPart? = nil, movie: ScreenMovie? = nil
     ) {
         self.name = name
         self.shape = shape
@@ -27,5 +30,6 @@ public struct SceneObject: Sendable, Hashable {
         self.motion = motion
         self.code = code
         self.person = person
+        self.movie = movie
     }
 }

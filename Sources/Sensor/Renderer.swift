@@ -29,6 +29,9 @@ public struct Renderer: Sendable {
     /// Electron rates (e⁻/s per unit geometric factor), index material × emitters + emitter.
     let diffuseRates: [SIMD3<Float>]
     let specularRates: [SIMD3<Float>]
+    /// Electron rates (e⁻/s) of each material's own light (`Material.emission`, a lit screen), per material;
+    /// empty when no material emits.
+    let emissionRates: [SIMD3<Float>]
     let geometry: GeometryCache
     /// The camera's optical centre and camera-to-world rotation, and the ray-cast scene: kept so
     /// depth models can cast rays from other viewpoints (a second camera, a projector).
@@ -63,6 +66,7 @@ public struct Renderer: Sendable {
             efficiency: luminousEfficiency)
         self.emitters = emitters
         (diffuseRates, specularRates) = Renderer.rates(materials: materials, emitters: emitters, camera: camera)
+        emissionRates = Renderer.emissionRates(materials: materials, camera: camera)
         geometry = GeometryCache(
             camera: camera, origin: origin, rotation: rotation, primitives: primitives, texels: texels,
             materials: materials, emitters: emitters, options: options)
@@ -102,6 +106,24 @@ public struct Renderer: Sendable {
             }
         }
         return (diffuse, specular)
+    }
+
+    /// The rates of the materials' own light: a surface of radiance L seen by the camera puts π·L·T/(1 + 4N²)
+    /// on the sensor (`CameraEquation`), where a Lambertian reflector under irradiance E has L = ρE/π; so the
+    /// emitted radiance enters the same integral as π·L in place of ρ·E, with a geometric factor of 1.
+    static func emissionRates(materials: [Material], camera: CameraModel) -> [SIMD3<Float>] {
+        guard materials.contains(where: { $0.emission != nil }) else { return [] }
+        let k = CameraEquation.throughput(fNumber: camera.fNumber, transmittance: camera.lensTransmittance)
+        let qe = [camera.quantumEfficiency.red, camera.quantumEfficiency.green, camera.quantumEfficiency.blue]
+        return materials.map { m in
+            guard let emission = m.emission else { return .zero }
+            let v = qe.map {
+                CameraEquation.electronRate(
+                    sensorIrradiance: emission * Double.pi, quantumEfficiency: $0,
+                    pixelPitchMicrometres: camera.pixelPitchMicrometres) * k
+            }
+            return SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
+        }
     }
 
     /// Exposes one frame.

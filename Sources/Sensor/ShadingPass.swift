@@ -29,6 +29,10 @@ struct ShadingPass: Sendable {
     let ambientRates: [SIMD4<Float>]
     let flashSlots: [Int]
     let flashRates: [SIMD4<Float>]
+    /// Electrons of each material's own light for this exposure (rate × time), per material; empty when no
+    /// material emits, so the pixel loops of other scenes read nothing more. Emitted light is not
+    /// multiplied by the room's flicker gain: a screen is lit by its own supply.
+    let emission: [SIMD4<Float>]
     // The noise chain runs in Float: its inputs (electron counts ≤ full well, DN ≤ 2¹⁶) need at most
     // 17 significant bits and the noise itself is a percent-level effect, so Float's 24 bits keep
     // every output far below one DN of rounding difference, at half the width of Double.
@@ -97,6 +101,7 @@ struct ShadingPass: Sendable {
         flashSlots = fSlots
         ambientRates = table(aTerms, ambientTime)
         flashRates = table(fTerms, flashTime)
+        emission = renderer.emissionRates.map { r in SIMD4(r.x, r.y, r.z, 0) * ambientTime }
         let noise = renderer.camera.noise
         dark = Float(noise.darkCurrentElectronsPerSecond * exposure.time)
         photosites = Float(noise.photositesPerPixel)
@@ -248,6 +253,7 @@ struct ShadingPass: Sendable {
         let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
+        let emits = !emission.isEmpty
         // One fused loop per row: a single chain per pixel inlines whole, and a row buffer would only add stores.
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
@@ -262,6 +268,7 @@ struct ShadingPass: Sendable {
                                 let f = pixel &* slots
                                 ambient = ambientSum.sum(factors, f, m, t.ambientRates) * gain
                                 flash = flashSum.sum(factors, f, m, t.flashRates)
+                                if emits { ambient += emission[m] }
                             }
                             ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
                             expose(
@@ -314,6 +321,7 @@ struct ShadingPass: Sendable {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let width = a.width
+        let emits = !a.emission.isEmpty
         geometry.factors.withUnsafeBufferPointer { factors in
             geometry.materialIDs.withUnsafeBufferPointer { materials in
                 a.withTables { ta in
@@ -336,6 +344,10 @@ struct ShadingPass: Sendable {
                                             * gainB
                                         flashA = flashSumA.sum(factors, f, m, ta.flashRates)
                                         flashB = flashSumB.sum(factors, f, m, tb.flashRates)
+                                        if emits {
+                                            ambientA += a.emission[m]
+                                            ambientB += b.emission[m]
+                                        }
                                     }
                                     store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                                     store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)

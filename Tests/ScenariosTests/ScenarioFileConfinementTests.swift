@@ -1,4 +1,5 @@
 import Devices
+import ExternalTools
 import Foundation
 import Scenarios
 import Testing
@@ -116,6 +117,19 @@ struct ScenarioFileConfinementTests {
         #expect(Self.error(file).contains("outside"))
         let scenario = try ScenarioLoader.load(path: file, allowedDirectories: [layout.elsewhere.path])
         #expect(scenario.sceneReference == "../elsewhere/room.yaml")
+    }
+
+    @Test func footageAsTheSceneIsShownWholeAndConfinedLikeASceneFile() throws {
+        let layout = try Layout()
+        defer { layout.cleanUp() }
+        try Y4MClip.write([[200, 40, 40]], rate: 30, to: layout.elsewhere.appendingPathComponent("clip.y4m"))
+        let file = try layout.scenario("scene: ../elsewhere/clip.y4m\n")
+        #expect(Self.error(file).contains("outside"))
+        let scenario = try ScenarioLoader.load(path: file, allowedDirectories: [layout.elsewhere.path])
+        // One screen, playing the clip, filling the view; no room light.
+        #expect(scenario.sceneValue.isFootage)
+        #expect(scenario.sceneValue.playsMovies)
+        #expect(scenario.sceneValue.objects.count == 1 && scenario.sceneValue.ambient == nil)
     }
 
     @Test func devicePathResolvesAgainstTheScenarioFolder() throws {

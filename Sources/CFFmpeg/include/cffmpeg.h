@@ -1,5 +1,5 @@
-// CFFmpeg: movie writing (H.264 or HEVC video, AAC audio, QuickTime or MPEG-4 files) through
-// FFmpeg's libraries, loaded at run time.
+// CFFmpeg: movie writing (H.264 or HEVC video, AAC audio, QuickTime or MPEG-4 files) and movie
+// reading (any container and video codec FFmpeg decodes) through FFmpeg's libraries, loaded at run time.
 //
 // FFmpeg is optional: a machine without it simply records no movies. cffmpeg.c opens the
 // libraries of FFmpeg 5.1 by their sonames (libavformat.so.59, libavcodec.so.59, libavutil.so.57,
@@ -22,7 +22,8 @@ enum {
     CFFMPEG_ERR_UNAVAILABLE = 1,  ///< The libraries, their versions or the encoder are missing.
     CFFMPEG_ERR_LIBRARY = 2,      ///< FFmpeg reported an error; the message says which.
     CFFMPEG_ERR_ARGUMENT = 3,     ///< The request is inconsistent.
-    CFFMPEG_ERR_MEMORY = 4        ///< An allocation failed.
+    CFFMPEG_ERR_MEMORY = 4,       ///< An allocation failed.
+    CFFMPEG_END = 5               ///< A reader has no more frames.
 };
 
 enum { CFFMPEG_CODEC_H264 = 1, CFFMPEG_CODEC_HEVC = 2 };
@@ -75,6 +76,28 @@ int cffmpeg_movie_finish(cffmpeg_movie *movie, char *message, size_t message_cap
 
 /// Closes the file without finishing it and frees the movie (the caller removes the file).
 void cffmpeg_movie_discard(cffmpeg_movie *movie);
+
+/// What a movie's video stream declares, read before any frame is decoded. Unknown values are 0.
+typedef struct cffmpeg_reader_info {
+    int width, height;
+    int64_t frames;   ///< The container's frame count.
+    double seconds;   ///< The stream's duration.
+    double rate;      ///< The average frame rate.
+} cffmpeg_reader_info;
+
+typedef struct cffmpeg_reader cffmpeg_reader;
+
+/// Opens a movie file and its best video stream for decoding.
+int cffmpeg_reader_open(const char *path, cffmpeg_reader **reader, cffmpeg_reader_info *info, char *message,
+                        size_t message_capacity);
+
+/// Decodes the next picture into `rgb` (width × height × 3 bytes, 8-bit RGB) with its presentation time
+/// in seconds (−1 when the stream gives none); CFFMPEG_END after the last.
+int cffmpeg_reader_next(cffmpeg_reader *reader, uint8_t *rgb, int width, int height, double *seconds, char *message,
+                        size_t message_capacity);
+
+/// Frees a reader.
+void cffmpeg_reader_close(cffmpeg_reader *reader);
 
 #ifdef __cplusplus
 }

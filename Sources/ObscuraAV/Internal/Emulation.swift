@@ -2,6 +2,7 @@ import CaptureRules
 import Devices
 import Foundation
 import Scenes
+import Sensor
 
 /// Controls the emulated world: which device the app runs on, which scene its cameras see, how
 /// time passes, and what happens to raised exceptions.
@@ -248,8 +249,28 @@ package final class Emulation: @unchecked Sendable {
     }
 
     static func loadScene(_ nameOrPath: String) throws -> Scene {
+        if FootageScene.isFootage(nameOrPath) { return try footage(nameOrPath) }
         if nameOrPath.hasSuffix(".yaml") || nameOrPath.contains("/") { return try SceneLoader.load(path: nameOrPath) }
         return try SceneLoader().scene(nameOrPath)
+    }
+
+    /// Footage chosen as the scene (a movie, a picture or a folder of numbered pictures): a screen filling the
+    /// view of the chosen device's first camera (`FootageScene`). The device is read without the environment
+    /// lock, which `OBSCURA_SCENE` holds while it loads the scene; a device chosen later keeps the screen sized
+    /// for this one.
+    package static func footage(_ path: String) throws -> Scene {
+        let profile =
+            try shared.scopedWorld?.profile ?? shared.lock.withLock { shared.globalWorld }?.profile
+            ?? loadProfile(DeviceCatalog.defaultDeviceID)
+        let camera = profile.cameras.first { $0.position == .back } ?? profile.cameras.first
+        // A 4:3 picture of the whole sensor: its field of view is the widest any format of the camera shows.
+        guard let camera, let model = try? CameraModel(device: profile, camera: camera, width: 4000, height: 3000)
+        else {
+            throw FootageError(path: path, reason: "the device \(profile.id) has no camera to show footage to")
+        }
+        return try FootageScene.scene(
+            footage: path, horizontalFieldOfView: 2 * atan(2000 / model.fx) * 180 / .pi,
+            verticalFieldOfView: 2 * atan(1500 / model.fy) * 180 / .pi)
     }
 
     private static func loadProfile(_ idOrPath: String) throws -> DeviceProfile {

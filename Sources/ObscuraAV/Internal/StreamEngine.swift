@@ -306,7 +306,10 @@ final class SessionStream: @unchecked Sendable {
         _ k: Int, time: CMTime, session: AVCaptureSession, device: AVCaptureDevice?, duration: CMTime, realtime: Bool
     ) {
         reach(time)  // the frame exists before anyone is told of it
-        let scene = Emulation.shared.scene
+        // A screen playing a movie shows the frame of this moment of the stream (`ScreenMovie`); depth sees
+        // the screen's plane whatever it shows, so depth keeps the scene's own reference.
+        let depthScene = Emulation.shared.scene
+        let scene = StreamRendering.moment(of: depthScene, at: time.seconds)
         let outputs = session.outputs
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []
         func note(_ s: AVCaptureDataOutputSynchronizer?) {
@@ -387,7 +390,7 @@ final class SessionStream: @unchecked Sendable {
             let target = output.target
             if stride > 0, k % stride == 0, sync != nil || target != nil,
                 let data = depthData(
-                    output, device: device, scene: scene, frame: k, transform: connection.videoTransform)
+                    output, device: device, scene: depthScene, frame: k, transform: connection.videoTransform)
             {
                 let shell = AVDepthData(map: data.map, isShell: true)
                 if let sync {

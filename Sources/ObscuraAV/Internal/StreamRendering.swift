@@ -46,10 +46,38 @@ final class StreamRendering: @unchecked Sendable {
     /// The scene a reference names: the emulator's chosen scene (`Emulation.use(scene:)`, else the
     /// default scene), loaded and validated when it was chosen.
     static func scene(_ reference: String) -> Scene {
+        if let split = reference.range(of: momentMarker) {
+            let frames = reference[split.upperBound...].split(separator: ",").compactMap { Int($0) }
+            return scene(String(reference[..<split.lowerBound])).showing(frames: frames)
+        }
         let current = Emulation.shared.currentScene
         if current.reference == reference { return current.scene }
         return (try? Emulation.loadScene(reference)) ?? current.scene
     }
+
+    /// Separates a scene reference from the movie frames of a moment (`moment(of:at:)`); no scene name
+    /// or path holds it.
+    private static let momentMarker = "\u{1}frames:"
+
+    /// The reference of a scene as it looks `seconds` into the stream: the reference itself for a scene
+    /// whose look does not change, else the reference with the frame each playing screen shows then, so
+    /// moments that show the same frames share their picture.
+    static func moment(of reference: String, at seconds: Double) -> String {
+        let world = scene(reference)
+        guard world.playsMovies else { return reference }
+        return reference + momentMarker + world.movieFrames(at: seconds).map(String.init).joined(separator: ",")
+    }
+
+    /// The chosen scene as it looks `seconds` into the stream, for a photo taken then.
+    static func moment(of chosen: ChosenScene, at seconds: Double) -> ChosenScene {
+        guard chosen.scene.playsMovies else { return chosen }
+        return ChosenScene(
+            reference: moment(of: chosen.reference, at: seconds), scene: chosen.scene.showing(at: seconds))
+    }
+
+    /// Whether a reference names a moment of a playing movie: its pictures are kept one at a time, like
+    /// a 3A loop's, so a long movie does not fill the cache.
+    private static func isMoment(_ reference: String) -> Bool { reference.contains(momentMarker) }
 
     /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the
     /// IEC 61966-2-1 curve), with the noise of the format's `readout` at that size; nil when the profile
@@ -91,7 +119,7 @@ final class StreamRendering: @unchecked Sendable {
             intrinsics: (full.fx * look.zoom, full.fy * look.zoom, full.cx, full.cy),
             codes: CodeProjection.corners(scene: world, camera: full), look: looked.summary)
         lock.withLock {
-            if look.isTransient { transientPicture = (key, picture) } else { pictures[key] = picture }
+            if look.isTransient || Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }
         }
         return picture
     }
@@ -130,7 +158,7 @@ final class StreamRendering: @unchecked Sendable {
             buffer.attachments[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
         }
         lock.withLock {
-            if look.isTransient { transientBuffer = (key, buffer) } else { buffers[key] = buffer }
+            if look.isTransient || Self.isMoment(scene) { transientBuffer = (key, buffer) } else { buffers[key] = buffer }
         }
         return buffer
     }
@@ -190,7 +218,8 @@ final class StreamRendering: @unchecked Sendable {
         let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
         let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
-        guard let capability = camera.depth else { return nil }
+        // Footage is a picture of a world, not a world: there is no depth to measure in it.
+        guard let capability = camera.depth, !Self.scene(scene).isFootage else { return nil }
         let source: DepthSource
         if let known = lock.withLock({ depthSources[place] }) {
             source = known

@@ -1,6 +1,7 @@
 import Devices
 import Foundation
 import Imaging
+import ObscuraAV
 import ObscuraSupport
 import Scenes
 
@@ -46,6 +47,17 @@ struct FileReferences {
     /// Loads a scene named by `name` (a name beside the scenario or in the scene folder, or a
     /// path); returns the path it came from and the scene. Errors are located at `node`.
     func scene(_ name: String, at node: YAMLNode) throws -> (path: String, scene: Scene) {
+        // Footage (a movie, a picture or a folder of numbered pictures) is shown whole, on a screen filling the
+        // view; its path obeys the same confinement as a scene file's.
+        if !name.hasSuffix(".yaml"), FootageScene.isFootage(path(of: name)) {
+            let path = self.path(of: name)
+            try check(path, given: name, at: node)
+            do {
+                return (path, try Emulation.footage(path))
+            } catch {
+                throw node.error("cannot show the footage \(TextExcerpt.quoted(name)): \(error)")
+            }
+        }
         let path: String
         if Self.isPath(name) {
             path = self.path(of: name)

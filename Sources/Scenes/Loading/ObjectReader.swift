@@ -6,8 +6,8 @@ import Spectra
 /// Reads one entry of `objects`: a named shape, where it stands, what covers it and how it moves.
 struct ObjectReader {
     static let keys = [
-        "name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "motion", "code",
-        "person",
+        "name", "shape", "size_m", "radius_m", "position_m", "rotation", "material", "card", "screen", "motion",
+        "code", "person",
     ]
 
     enum ShapeKind: String, CaseIterable { case plane, box, sphere, disc }
@@ -15,6 +15,7 @@ struct ObjectReader {
         case colorchecker
         case skinPatches = "skin-patches"
         case image
+        case photo
     }
 
     /// The scene's materials by name; names that were declared but failed to load map to a
@@ -33,16 +34,17 @@ struct ObjectReader {
         let shape = errors.attempt { try readShape(m) }
         let position = errors.attempt { try m.optional("position_m")?.vector3() ?? .zero }
         let rotation = errors.attempt { try m.optional("rotation").map(Self.readRotation) ?? .identity }
-        let surface = errors.attempt { () throws -> Surface in
-            let source = try m.exactlyOne(of: ["material", "card"], what: "an object's surface")
-            if source == "material" { return .uniform(try material(try m.required("material"))) }
-            let card = try m.required("card")
+        let covering = errors.attempt { () throws -> (Surface, ScreenMovie?) in
+            let source = try m.exactlyOne(of: ["material", "card", "screen"], what: "an object's surface")
+            if source == "material" { return (.uniform(try material(try m.required("material"))), nil) }
+            let node = try m.required(source)
             if let shape, case .plane = shape {
             } else if shape != nil {
-                throw card.error("cards map onto planes only; make this object's shape a plane")
+                throw node.error("\(source)s map onto planes only; make this object's shape a plane")
             }
-            return try readCard(card)
+            return source == "card" ? (try readCard(node), nil) : try readScreen(node)
         }
+        let surface = covering?.0
         let motion = errors.attempt { try m.optional("motion").map(Self.readMotion) ?? .none }
         let code = errors.attempt { () throws -> CodeAnnotation? in
             guard let node = m.optional("code") else { return nil }
@@ -59,7 +61,7 @@ struct ObjectReader {
             transform: Transform(
                 position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
             surface: try collected(surface, at: node), motion: try collected(motion, at: node),
-            code: try collected(code, at: node), person: try collected(person, at: node))
+            code: try collected(code, at: node), person: try collected(person, at: node), movie: covering?.1)
     }
 
     /// A printed code: `{type: qr, value: "https://example.com"}`; the value must fit the type.
@@ -139,13 +141,14 @@ struct ObjectReader {
         .colorchecker: ["type", "border_reflectance", "gap"],
         .skinPatches: ["type", "columns", "first", "count", "border_reflectance", "gap"],
         .image: ["type", "png", "palette"],
+        .photo: ["type", "file"],
     ]
 
     private func readCard(_ node: YAMLNode) throws -> Surface {
         let typeNode = node.node.mapping?["type"].map { YAMLNode($0, file: node.file, path: node.path + ".type") }
         guard let typeNode else {
             _ = try node.mapping(allowedKeys: Array(Set(Self.cardKeys.values.joined())).sorted())
-            throw node.error("a card needs a type: colorchecker, skin-patches or image")
+            throw node.error("a card needs a type: colorchecker, skin-patches, image or photo")
         }
         let kind = try typeNode.choice(CardKind.self)
         let m = try node.mapping(allowedKeys: Self.cardKeys[kind] ?? ["type"])
@@ -157,8 +160,71 @@ struct ObjectReader {
             return try readSkinPatches(m)
         case .image:
             return try readImage(m)
+        case .photo:
+            return PhotoPrint.surface(of: try readPicture(try m.required("file"), what: "photo"))
         }
     }
+
+    /// A lit screen showing a still picture, `{still: x.png, nits: 200}`, or playing a movie,
+    /// `{movie: clip.mp4, nits: 200, loop: true}`.
+    private func readScreen(_ node: YAMLNode) throws -> (Surface, ScreenMovie?) {
+        let m = try node.mapping(allowedKeys: ["still", "movie", "nits", "loop"])
+        let source = try m.exactlyOne(of: ["still", "movie"], what: "a screen's picture")
+        var errors = ErrorCollector()
+        // 200 cd/m² is a common office monitor's white; phones reach 1000 and more outdoors.
+        let nits = errors.attempt { try m.optional("nits")?.double(in: 0.1...10_000) ?? 200 }
+        if source == "still" {
+            try m.reject(["loop"], because: "applies to a movie only")
+            let picture = errors.attempt { try readPicture(try m.required("still"), what: "still") }
+            try errors.throwIfAny()
+            return (Screen.surface(of: try collected(picture, at: node), nits: try collected(nits, at: node)), nil)
+        }
+        let loops = errors.attempt { try m.optional("loop")?.bool() ?? false }
+        let movieNode = try m.required("movie")
+        let decoded = errors.attempt { () throws -> DecodedMovie in
+            let path = try confinedPath(movieNode, what: "movie")
+            do {
+                return try MovieFile.read(path)
+            } catch {
+                throw movieNode.error(
+                    "cannot read the movie \(TextExcerpt.quoted(try movieNode.string())): \(error)")
+            }
+        }
+        try errors.throwIfAny()
+        let movie = ScreenMovie(
+            movie: try collected(decoded, at: node), nits: try collected(nits, at: node),
+            loops: try collected(loops, at: node))
+        return (movie.surface(frame: 0), movie)
+    }
+
+    /// The path a scene names for a file it reads, relative to the scene's folder, checked against the
+    /// confinement: a shared scene file must not read (and so publish) files outside the folders the user
+    /// trusts; links are resolved first, so a link in the scene's folder cannot escape it.
+    private func confinedPath(_ node: YAMLNode, what: String) throws -> String {
+        let given = try node.string()
+        let path = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
+        guard confinement.contains(path) else {
+            throw node.error(
+                "the \(what) \(TextExcerpt.quoted(given)) lies outside the scene's folder"
+                    + (confinement.roots.count > 1 ? " and the allowed folders" : "")
+                    + "; move it beside the scene or allow its folder (obscura run --allow-path DIR)")
+        }
+        return path
+    }
+
+    /// A PNG, JPEG or HEIC picture a card or screen shows. 16 megapixels, as for textures, is far past
+    /// any scene's need and keeps a small file from declaring gigabytes of pixels. Our choice.
+    private func readPicture(_ node: YAMLNode, what: String) throws -> PNGImage {
+        let path = try confinedPath(node, what: what)
+        do {
+            return try PictureFile.read(path, maximumPixels: Self.maximumTexturePixels).image
+        } catch {
+            throw node.error("cannot read the \(what) \(TextExcerpt.quoted(try node.string())): \(error.message)")
+        }
+    }
+
+    /// The most pixels a texture or picture may have.
+    static let maximumTexturePixels = 1 << 24
 
     private func readBorder(_ m: YAMLMapping) throws -> (Double, Double) {
         var errors = ErrorCollector()
@@ -209,21 +275,10 @@ struct ObjectReader {
         }
         let pngNode = try m.required("png")
         let image = errors.attempt { () throws -> (Int, Int, [UInt16]) in
-            let given = try pngNode.string()
-            let path = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
-            // A shared scene file must not read (and so publish) files outside the folders the user
-            // trusts; links are resolved first, so a link in the scene's folder cannot escape it.
-            guard confinement.contains(path) else {
-                throw pngNode.error(
-                    "the texture \(TextExcerpt.quoted(given)) lies outside the scene's folder"
-                        + (confinement.roots.count > 1 ? " and the allowed folders" : "")
-                        + "; move it beside the scene or allow its folder (obscura run --allow-path DIR)")
-            }
+            let path = try confinedPath(pngNode, what: "texture")
             let png: PNGImage
             do {
-                // A texture is a palette-index picture; 16 megapixels is far past any scene's need and
-                // keeps a small file from declaring gigabytes of pixels. Our choice.
-                png = try PNG.read(contentsOf: path, maximumPixels: 1 << 24)
+                png = try PNG.read(contentsOf: path, maximumPixels: Self.maximumTexturePixels)
             } catch {
                 throw pngNode.error("cannot read the texture: \(error)")
             }

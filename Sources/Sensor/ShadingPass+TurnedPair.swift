@@ -51,16 +51,22 @@ extension ShadingPass {
         let poisson = PoissonTable.shared
         let width = a.width, height = a.geometry.height
         let none = Int(RawFrame.none)
+        let emits = !a.emission.isEmpty
         a.geometry.withBuffers { g in
             a.withTables { ta in
                 b.withTables { tb in
-                    // The second frame's mean at first-frame pixel n, weighed by w.
-                    @inline(__always) func add(_ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>) {
+                    // The second frame's mean at first-frame pixel n, weighed by w: the room's light, the flash's,
+                    // and a screen's own light (which the room's flicker does not touch).
+                    @inline(__always) func add(
+                        _ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>,
+                        _ emitted: inout SIMD4<Float>
+                    ) {
                         let m = Int(g.materials[n])
                         guard m != none, w > 0 else { return }
                         let f = n &* slots
                         ambient += ambientSumB.sum(g.factors, f, m, tb.ambientRates) * w
                         flash += flashSumB.sum(g.factors, f, m, tb.flashRates) * w
+                        if emits { emitted += b.emission[m] * w }
                     }
                     RowInputs.with(width: width) { row in
                         for y in rows {
@@ -74,6 +80,7 @@ extension ShadingPass {
                                     let f = pixel &* slots
                                     ambientA = ambientSumA.sum(g.factors, f, m, ta.ambientRates) * gainA
                                     flashA = flashSumA.sum(g.factors, f, m, ta.flashRates)
+                                    if emits { ambientA += a.emission[m] }
                                 }
                                 store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                                 row.means[x] = ambientA + flashA + a.dark
@@ -88,11 +95,12 @@ extension ShadingPass {
                                 let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
                                 let wx = Float(sx - Double(x0)), wy = Float(sy - Double(y0))
                                 var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
-                                add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB)
-                                add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB)
-                                add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB)
-                                add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB)
-                                ambientB *= gainB
+                                var emittedB = SIMD4<Float>.zero
+                                add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB, &emittedB)
+                                add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB, &emittedB)
+                                add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB, &emittedB)
+                                add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB, &emittedB)
+                                ambientB = ambientB * gainB + emittedB
                                 store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
                                 row.second[x] = ambientB + flashB + b.dark
                                 let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())

@@ -175,3 +175,38 @@ extension TurnedPairTests {
         #expect(abs(a.x - b.x) < 0.05 && abs(a.y - b.y) < 0.05, "traced \(a), turned \(b)")
     }
 }
+
+extension TurnedPairTests {
+    /// A lit screen's own light reaches both frames as a renderer traced anew shows it: the turned frame's screen
+    /// is the traced one's within 2 % away from its outline, and the room's flicker does not dim it.
+    @Test func aScreensOwnLightReachesTheTurnedFrame() throws {
+        var screenMaterial = Material.neutral("screen", reflectance: 0.04)
+        screenMaterial.emission = Spectrum { _ in 0.002 }
+        var scene = Self.scene(turn: Self.turn, card: false)
+        scene.objects.append(
+            SceneObject(
+                name: "screen", shape: .plane(width: 0.8, height: 0.6), transform: Transform(position: Vector3(0, 0, -1.5)),
+                surface: .uniform(screenMaterial)))
+        let later = scene.advanced(by: Self.interval)
+        let camera = Self.camera()
+        let renderer = Renderer(scene: scene, camera: camera, flash: Self.flash)
+        let id = UInt16(try #require(renderer.materials.firstIndex { $0.name == "screen" }))
+        var flickering = Self.flashed
+        flickering.ambientRowGains = [Float](repeating: 0.5, count: camera.height)
+        let pair = try #require(renderer.render(Self.ambient, flickering, turnedTo: later))
+        let traced = Renderer(scene: later, camera: camera, flash: Self.flash).render(flickering)
+        let turnedAmbient = try #require(pair.1.ambientElectrons), tracedAmbient = try #require(traced.ambientElectrons)
+        var compared = 0, worst = 0.0
+        for i in Self.smooth(traced) where traced.materialIDs[i] == id {
+            worst = max(worst, abs(Double(turnedAmbient[3 * i + 1]) / Double(tracedAmbient[3 * i + 1]) - 1))
+            compared += 1
+        }
+        #expect(compared > 1000)
+        #expect(worst < 0.02, "worst relative difference \(worst)")
+        // The screen is most of its pixels' light: halving the room's light leaves it above 90 % of the steady frame's.
+        let steady = try #require(renderer.render(Self.ambient, Self.flashed, turnedTo: later)?.1.ambientElectrons)
+        let centre = (camera.height / 2) * camera.width + camera.width / 2 - 40
+        #expect(traced.materialIDs[centre] == id)
+        #expect(turnedAmbient[3 * centre + 1] > 0.9 * steady[3 * centre + 1])
+    }
+}

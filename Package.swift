@@ -127,7 +127,7 @@ let package = Package(
             name: "ScenesTests", dependencies: ["Scenes", "ObscuraSupport", "Spectra"], resources: [.copy("Broken")]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "Scenes"]),
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
-        .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
+        .testTarget(name: "ObscuraAVTests", dependencies: ["ExternalTools", "AVFoundation", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Obscura", "Devices"]),
         .testTarget(name: "DropInTests", dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),

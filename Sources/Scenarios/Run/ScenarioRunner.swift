@@ -23,6 +23,8 @@ public enum ScenarioRunner {
             // files. Named as the file names it: the name reaches photos' metadata, which must not
             // hold this machine's folders.
             Emulator.shared.use(scene: scenario.sceneValue, named: scenario.sceneReference)
+            // The faults wait in the run's own world for the stream to reach them (spec §21 rule 7).
+            for entry in scenario.faults { Emulator.shared.schedule(entry.fault, at: entry.moment) }
             let started = Date()
             let context = RunContext()
             context.outputDirectory = output

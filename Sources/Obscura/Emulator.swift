@@ -135,12 +135,16 @@ public final class Emulator: @unchecked Sendable {
     ///
     /// The app hears of it only through Apple's notifications, errors, delegate callbacks and key-value
     /// observable properties; the trace gets an entry naming the rule of §21 it follows.
-    public func inject(_ fault: CaptureFault, into session: AVCaptureSession) { core.inject(fault, into: session) }
+    public func inject(_ fault: CaptureFault, into session: AVCaptureSession) {
+        core.inject(fault.injected, into: session)
+    }
 
     /// Schedules a fault for a moment of a session's stream: before the first frame at or after a time
     /// (`.seconds(1.5)`) or before a frame number (`.frame(30)`). It happens once, to the first session
     /// of this world (the task's, inside `withDevice`) whose stream gets there, whatever the clock mode.
-    public func schedule(_ fault: CaptureFault, at moment: CaptureFault.Moment) { core.schedule(fault, at: moment) }
+    public func schedule(_ fault: CaptureFault, at moment: CaptureFault.Moment) {
+        core.schedule(fault.injected, at: moment.injected)
+    }
 
     /// Forgets the scheduled faults that have not happened yet.
     public func cancelScheduledFaults() { core.cancelScheduledFaults() }

@@ -6,7 +6,7 @@ import Foundation
 /// naming the rule it follows, for `obscura explain`.
 extension Emulation {
     /// Makes a fault happen to a session now (spec §21).
-    package func inject(_ fault: CaptureFault, into session: AVCaptureSession) {
+    package func inject(_ fault: InjectedFault, into session: AVCaptureSession) {
         recordFault(fault)
         switch fault {
         case .runtimeError(let code):
@@ -38,7 +38,7 @@ extension Emulation {
 
     /// Schedules a fault for the moment of a stream: it happens to the first session of the world (the
     /// task's inside `withDevice`) whose stream reaches that time or frame, before the frame is made.
-    package func schedule(_ fault: CaptureFault, at moment: CaptureFault.Moment) {
+    package func schedule(_ fault: InjectedFault, at moment: InjectedFault.Moment) {
         faultSchedule.add(fault, at: moment)
     }
 
@@ -69,7 +69,7 @@ extension Emulation {
     }
 
     /// The trace entry of a fault: what the app sees, under the rule that says so.
-    func recordFault(_ fault: CaptureFault) {
+    func recordFault(_ fault: InjectedFault) {
         let (rule, sentence): (Int, String)
         switch fault {
         case .runtimeError(let code):
@@ -120,7 +120,7 @@ extension Emulation {
     }
 }
 
-extension CaptureFault {
+extension InjectedFault {
     /// `serious (systemTemperature)`.
     fileprivate var pressureDescription: String {
         guard case .systemPressure(let level, let factors) = self else { return "" }

@@ -6,9 +6,9 @@ import Foundation
 /// faults due at the same frame fire in the order they were scheduled.
 final class FaultSchedule: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: [(fault: CaptureFault, moment: CaptureFault.Moment)] = []
+    private var pending: [(fault: InjectedFault, moment: InjectedFault.Moment)] = []
 
-    func add(_ fault: CaptureFault, at moment: CaptureFault.Moment) {
+    func add(_ fault: InjectedFault, at moment: InjectedFault.Moment) {
         lock.withLock { pending.append((fault, moment)) }
     }
 
@@ -17,7 +17,7 @@ final class FaultSchedule: @unchecked Sendable {
     func removeAll() { lock.withLock { pending.removeAll() } }
 
     /// Takes out the faults due by frame `frame`, whose presentation time is `seconds`.
-    func takeDue(frame: Int, seconds: Double) -> [(fault: CaptureFault, moment: CaptureFault.Moment)] {
+    func takeDue(frame: Int, seconds: Double) -> [(fault: InjectedFault, moment: InjectedFault.Moment)] {
         lock.withLock {
             let due = pending.filter { entry in
                 switch entry.moment {

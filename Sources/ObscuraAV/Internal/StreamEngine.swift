@@ -81,7 +81,7 @@ final class StreamEngine: @unchecked Sendable {
     }
 
     /// Makes the next `count` video frames of the session drops, for a reason (spec §21 rule 4).
-    func dropFrames(of session: AVCaptureSession, count: Int, reason: CaptureFault.DroppedFrameReason) {
+    func dropFrames(of session: AVCaptureSession, count: Int, reason: InjectedFault.DroppedFrameReason) {
         stream(for: session).dropNext(count, reason: reason)
     }
 
@@ -135,7 +135,7 @@ final class SessionStream: @unchecked Sendable {
     private let deliveredLock = NSLock()
     /// Video frames still to drop, and why (spec §21 rule 4); behind its own lock, since a fault may be
     /// injected from any thread while a frame is emitted.
-    private var forcedDrops: (remaining: Int, reason: CaptureFault.DroppedFrameReason)?
+    private var forcedDrops: (remaining: Int, reason: InjectedFault.DroppedFrameReason)?
     private let dropsLock = NSLock()
     /// Marks a driver's thread, so a fault fired on it does not wait for the thread to end.
     static let driverThreadKey = "obscura.stream.driver"
@@ -192,12 +192,12 @@ final class SessionStream: @unchecked Sendable {
         }
     }
 
-    func dropNext(_ count: Int, reason: CaptureFault.DroppedFrameReason) {
+    func dropNext(_ count: Int, reason: InjectedFault.DroppedFrameReason) {
         dropsLock.withLock { forcedDrops = count > 0 ? (count, reason) : nil }
     }
 
     /// The reason this frame is dropped, if it is, counting it off.
-    private func takeForcedDrop() -> CaptureFault.DroppedFrameReason? {
+    private func takeForcedDrop() -> InjectedFault.DroppedFrameReason? {
         dropsLock.withLock {
             guard let drops = forcedDrops else { return nil }
             forcedDrops = drops.remaining > 1 ? (drops.remaining - 1, drops.reason) : nil
@@ -422,7 +422,7 @@ final class SessionStream: @unchecked Sendable {
             guard sync != nil || target != nil else { continue }
             let dimensions = connection.videoTransform.dimensions(device.activeFormat.dimensions)
             let format = output.deliveredPixelFormat
-            func dropped(_ reason: CaptureFault.DroppedFrameReason) -> CMSampleBuffer {
+            func dropped(_ reason: InjectedFault.DroppedFrameReason) -> CMSampleBuffer {
                 Self.droppedBuffer(time: time, duration: duration, pixelFormat: format, dimensions: dimensions, reason: reason)
             }
             if let forcedDrop {
@@ -553,7 +553,7 @@ final class SessionStream: @unchecked Sendable {
     /// pixels, and the reason under `kCMSampleBufferAttachmentKey_DroppedFrameReason`.
     static func droppedBuffer(
         time: CMTime, duration: CMTime, pixelFormat: OSType, dimensions: CMVideoDimensions,
-        reason: CaptureFault.DroppedFrameReason
+        reason: InjectedFault.DroppedFrameReason
     ) -> CMSampleBuffer {
         CMSampleBuffer(
             imageBuffer: nil, presentationTimeStamp: time, duration: duration,

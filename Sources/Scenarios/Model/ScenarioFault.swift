@@ -1,3 +1,4 @@
+import Obscura
 import ObscuraAV
 import ObscuraSupport
 

@@ -1,3 +1,4 @@
+import Obscura
 import ObscuraAV
 
 // The names scenario files use for API enumerations: Apple's Swift case names.

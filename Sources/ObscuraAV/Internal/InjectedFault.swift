@@ -1,14 +1,14 @@
 import Foundation
 
-/// Something that goes wrong on a phone while an app captures, as the emulator can make it happen
-/// (spec §21).
+/// A fault the emulator makes happen to a session, as a phone would meet it (spec §21): the control
+/// API's `CaptureFault` (in the `Obscura` module, since `ObscuraAV` exports Apple's names only), in the
+/// terms the session, devices and stream act on.
 ///
-/// A fault is injected at once with `Emulation.inject(_:into:)` (`Emulator.shared.inject` in the
-/// `Obscura` module) or scheduled at a moment of a session's stream with `Emulation.schedule(_:at:)`.
-/// Each reaches the app only through Apple's notifications, errors, delegate callbacks and key-value
-/// observable properties, as on a phone, and leaves a `§21` entry in the trace that names the rule it
-/// follows.
-public enum CaptureFault: Sendable, Hashable, CustomStringConvertible {
+/// Injected at once with `Emulation.inject(_:into:)` or scheduled at a moment of a session's stream with
+/// `Emulation.schedule(_:at:)`, each reaches the app only through Apple's notifications, errors,
+/// delegate callbacks and key-value observable properties, and leaves a `§21` entry in the trace that
+/// names the rule it follows.
+package enum InjectedFault: Sendable, Hashable, CustomStringConvertible {
     /// The session fails while running: `runtimeErrorNotification` with the `AVError` under
     /// `AVCaptureSessionErrorKey`, and the session stops (spec §21 rule 1).
     case runtimeError(AVError.Code)
@@ -28,7 +28,7 @@ public enum CaptureFault: Sendable, Hashable, CustomStringConvertible {
     case flashThermallyUnavailable(Bool)
 
     /// Why frames were dropped: the values of `kCMSampleBufferAttachmentKey_DroppedFrameReason`.
-    public enum DroppedFrameReason: String, Sendable, Hashable, CaseIterable {
+    package enum DroppedFrameReason: String, Sendable, Hashable, CaseIterable {
         /// `kCMSampleBufferDroppedFrameReason_FrameWasLate`: the client's queue was still busy.
         case frameWasLate = "FrameWasLate"
         /// `kCMSampleBufferDroppedFrameReason_OutOfBuffers`: the client held on to too many buffers.
@@ -47,14 +47,14 @@ public enum CaptureFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// When a scheduled fault happens, on the stream of the session it reaches.
-    public enum Moment: Sendable, Hashable, CustomStringConvertible {
+    package enum Moment: Sendable, Hashable, CustomStringConvertible {
         /// Before the first video frame whose presentation time is at or after this many seconds of
         /// the session's timeline.
         case seconds(Double)
         /// Before video frame `n` of the session's stream (0 is the first frame it makes).
         case frame(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .seconds(let s): return "at \(s) s"
             case .frame(let n): return "at frame \(n)"
@@ -62,7 +62,7 @@ public enum CaptureFault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .runtimeError(let code): return "runtime error \(code) (\(code.rawValue))"
         case .interruption(let reason): return "interruption (\(reason))"

@@ -495,10 +495,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             defer { inner.state = .stopped }
             return inner.state
         }
+        // The stream lets go first, so an app that restarts from its observer starts a fresh one.
+        if previous != .stopped { StreamEngine.shared.sessionDidFail(self) }
         NotificationCenter.default.post(
             name: AVCaptureSession.runtimeErrorNotification, object: self, userInfo: [AVCaptureSessionErrorKey: error])
         guard previous != .stopped else { return }
-        StreamEngine.shared.sessionDidFail(self)
         if case .interrupted = previous { observers.didChange(\AVCaptureSession.isInterrupted) }
         if previous == .running {
             observers.didChange(\AVCaptureSession.isRunning)

@@ -166,6 +166,53 @@ import Testing
         }
     }
 
+    // Under the free-running clock the scheduled faults fire on the stream's own thread: the error
+    // stops the session there, the app's restart on its queue starts a new stream, and an interruption
+    // scheduled with its end runs its course while no frame is delivered.
+    @Test func scheduledFaultsFireUnderTheFreeRunningClock() throws {
+        try Emulator.shared.withWorld(device: "iphone-15-pro", clock: .virtual) {
+            Emulator.shared.schedule(.runtimeError(.mediaServicesWereReset), at: .frame(5))
+            Emulator.shared.schedule(.interruption(.videoDeviceNotAvailableInBackground), at: .frame(8))
+            Emulator.shared.schedule(.interruptionEnded, at: .frame(12))
+            let failed = DispatchSemaphore(value: 0)
+            let ended = DispatchSemaphore(value: 0)
+            let session = AVCaptureSession()
+            let restart = DispatchQueue(label: "app.session")
+            let tokens = [
+                NotificationCenter.default.addObserver(forName: .AVCaptureSessionRuntimeError, object: session, queue: nil) { _ in
+                    failed.signal()
+                },
+                NotificationCenter.default.addObserver(forName: .AVCaptureSessionInterruptionEnded, object: session, queue: nil) {
+                    _ in ended.signal()
+                },
+            ]
+            defer { tokens.forEach(NotificationCenter.default.removeObserver) }
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let frames = Frames()
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            let video = AVCaptureVideoDataOutput()
+            video.setSampleBufferDelegate(frames, queue: frames.queue)
+            session.addOutput(video)
+            session.commitConfiguration()
+            session.startRunning()
+            #expect(failed.wait(timeout: .now() + 30) == .success)
+            // As AVCam does: restart on the app's session queue.
+            restart.sync { session.startRunning() }
+            #expect(ended.wait(timeout: .now() + 30) == .success)
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while frames.times.count < 9, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            session.stopRunning()
+            // Frames 0-4; the error takes frame 5's turn; after the restart 6 and 7; the interruption
+            // keeps 8-11 from the app; then 12 on.
+            let expected = [0, 1, 2, 3, 4, 6, 7, 12, 13].map { Double($0) / 30 }
+            let times = Array(frames.times.prefix(9))
+            #expect(times.count == 9)
+            #expect(zip(times, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(times)")
+        }
+    }
+
     // MARK: Interruptions (spec §21 rule 2)
 
     // Each reason Apple defines arrives under AVCaptureSessionInterruptionReasonKey; nothing is

@@ -49,16 +49,20 @@ extension Emulation {
     var hasScheduledFaults: Bool { !faultSchedule.isEmpty }
 
     /// Called by the stream before frame `frame` (at `time`) of `session`: the faults due happen.
-    func fireScheduledFaults(frame: Int, time: CMTime, session: AVCaptureSession) {
+    /// Returns the faults that happened.
+    @discardableResult
+    func fireScheduledFaults(frame: Int, time: CMTime, session: AVCaptureSession) -> [InjectedFault] {
         let schedule = faultSchedule
-        guard !schedule.isEmpty else { return }
-        for entry in schedule.takeDue(frame: frame, seconds: time.seconds) {
+        guard !schedule.isEmpty else { return [] }
+        let due = schedule.takeDue(frame: frame, seconds: time.seconds)
+        for entry in due {
             record(TraceEntry(
                 section: "§21", rule: 7, outcome: .decided,
                 sentence: "The fault scheduled \(entry.moment) happened before frame \(frame) "
                     + "(\(Self.seconds(time)) s of the session's timeline)."))
             inject(entry.fault, into: session)
         }
+        return due.map(\.fault)
     }
 
     private var faultSchedule: FaultSchedule { scopedWorld?.faults ?? globalFaults }

@@ -361,8 +361,10 @@ final class SessionStream: @unchecked Sendable {
     /// frame is emitted if the session still runs. An interrupted or failed session's timeline goes on
     /// without frames.
     private func takeFrame(_ k: Int, session: AVCaptureSession, duration: CMTime, realtime: Bool) {
-        Emulation.shared.fireScheduledFaults(frame: k, time: frameTime(k), session: session)
-        guard session.isRunning else { return }
+        let fired = Emulation.shared.fireScheduledFaults(frame: k, time: frameTime(k), session: session)
+        // A runtime error takes this frame with it, even if the app restarted at once from another thread.
+        let failed = fired.contains { if case .runtimeError = $0 { return true } else { return false } }
+        guard session.isRunning, !failed else { return }
         emitFrame(
             k, time: frameTime(k), session: session, device: session.videoDevices.first, duration: duration,
             realtime: realtime)

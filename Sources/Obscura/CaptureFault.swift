@@ -69,7 +69,8 @@ public enum CaptureFault: Sendable, Hashable, CustomStringConvertible {
         case .systemPressure(let level, let factors): return .systemPressure(level, factors: factors)
         case .droppedFrames(let count, let reason):
             // The raw values are Apple's strings on both sides.
-            return .droppedFrames(count, reason: InjectedFault.DroppedFrameReason(rawValue: reason.rawValue) ?? .frameWasLate)
+            let same = InjectedFault.DroppedFrameReason(rawValue: reason.rawValue) ?? .frameWasLate
+            return .droppedFrames(count, reason: same)
         case .diskFull: return .diskFull
         case .flashThermallyUnavailable(let hot): return .flashThermallyUnavailable(hot)
         }

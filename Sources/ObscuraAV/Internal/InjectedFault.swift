@@ -68,8 +68,10 @@ package enum InjectedFault: Sendable, Hashable, CustomStringConvertible {
         case .interruption(let reason): return "interruption (\(reason))"
         case .interruptionEnded: return "end of the interruption"
         case .systemPressure(let level, let factors):
-            return "system pressure \(level.rawValue)" + (factors.isEmpty ? "" : " (\(factors.names.joined(separator: ", ")))")
-        case .droppedFrames(let count, let reason): return "\(count) dropped frame\(count == 1 ? "" : "s") (\(reason.rawValue))"
+            let named = factors.names.joined(separator: ", ")
+            return "system pressure \(level.rawValue)" + (factors.isEmpty ? "" : " (\(named))")
+        case .droppedFrames(let count, let reason):
+            return "\(count) dropped frame\(count == 1 ? "" : "s") (\(reason.rawValue))"
         case .diskFull: return "disk full"
         case .flashThermallyUnavailable(let hot): return hot ? "flash thermally unavailable" : "flash cooled"
         }

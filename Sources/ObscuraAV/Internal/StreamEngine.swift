@@ -425,7 +425,8 @@ final class SessionStream: @unchecked Sendable {
             let dimensions = connection.videoTransform.dimensions(device.activeFormat.dimensions)
             let format = output.deliveredPixelFormat
             func dropped(_ reason: InjectedFault.DroppedFrameReason) -> CMSampleBuffer {
-                Self.droppedBuffer(time: time, duration: duration, pixelFormat: format, dimensions: dimensions, reason: reason)
+                Self.droppedBuffer(
+                    time: time, duration: duration, pixelFormat: format, dimensions: dimensions, reason: reason)
             }
             if let forcedDrop {
                 // spec §21 rule 4: the frame never existed for the client; only its time and the reason reach it.

@@ -74,7 +74,8 @@ public struct ScenarioFault: Sendable {
         case "system_pressure":
             // `system_pressure: serious`, or with factors: `{level: serious, factors: [peakPower]}`.
             if case .scalar = value.node {
-                return .systemPressure(try value.named(pressureLevelsByName, what: "system pressure level"), factors: [])
+                let level = try value.named(pressureLevelsByName, what: "system pressure level")
+                return .systemPressure(level, factors: [])
             }
             let map = try value.mapping(allowedKeys: ["level", "factors"])
             let level = try map.required("level").named(pressureLevelsByName, what: "system pressure level")

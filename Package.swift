@@ -154,7 +154,9 @@ let package = Package(
         .testTarget(name: "ISPTests", dependencies: ["ISP", "Sensor", "Scenes"]),
         .testTarget(
             name: "ObscuraAVTests",
-            dependencies: ["ExternalTools", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes"]),
+            dependencies: [
+                "ExternalTools", "AVFoundation", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes",
+            ]),
         .testTarget(name: "ScenariosTests", dependencies: ["ExternalTools", "Scenarios", "Obscura", "Devices"]),
         .testTarget(
             name: "DropInTests",

@@ -126,18 +126,44 @@ public final class Emulator: @unchecked Sendable {
         if let clock { clockMode = clock }
     }
 
+    /// Makes a fault happen to a session now, as it would on a phone (spec §21): a runtime error, an
+    /// interruption or its end, a system pressure level, dropped frames, a full disk, a hot flash.
+    ///
+    ///     Emulator.shared.inject(.runtimeError(.mediaServicesWereReset), into: session)
+    ///     Emulator.shared.inject(.systemPressure(.serious, factors: .systemTemperature), into: session)
+    ///     Emulator.shared.inject(.droppedFrames(3, reason: .outOfBuffers), into: session)
+    ///
+    /// The app hears of it only through Apple's notifications, errors, delegate callbacks and key-value
+    /// observable properties; the trace gets an entry naming the rule of §21 it follows.
+    public func inject(_ fault: CaptureFault, into session: AVCaptureSession) {
+        core.inject(fault.injected, into: session)
+    }
+
+    /// Schedules a fault for a moment of a session's stream: before the first frame at or after a time
+    /// (`.seconds(1.5)`) or before a frame number (`.frame(30)`). It happens once, to the first session
+    /// of this world (the task's, inside `withDevice`) whose stream gets there, whatever the clock mode.
+    public func schedule(_ fault: CaptureFault, at moment: CaptureFault.Moment) {
+        core.schedule(fault.injected, at: moment.injected)
+    }
+
+    /// Forgets the scheduled faults that have not happened yet.
+    public func cancelScheduledFaults() { core.cancelScheduledFaults() }
+
     /// Makes a device's flash temporarily unavailable, as when the phone is hot, or available again
-    /// (spec §2.7 [D]).
+    /// (spec §2.7 [D], §21 rule 6); `inject(.flashThermallyUnavailable(_:), into:)` does the same for a
+    /// session's camera.
     public func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
         core.setFlashThermallyUnavailable(unavailable, for: device)
     }
 
-    /// Interrupts a running session, as a phone call or a background transition would (spec §1.3).
+    /// Interrupts a running session, as a phone call or a background transition would (spec §1.3,
+    /// §21 rule 2): `inject(.interruption(reason), into: session)`.
     public func interrupt(_ session: AVCaptureSession, reason: AVCaptureSession.InterruptionReason) {
         core.interrupt(session, reason: reason)
     }
 
-    /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3).
+    /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3, §21
+    /// rule 2): `inject(.interruptionEnded, into: session)`.
     public func endInterruption(of session: AVCaptureSession) { core.endInterruption(of: session) }
 
     /// Advances every running session's streams by `duration` of stream time. With the `.manual`

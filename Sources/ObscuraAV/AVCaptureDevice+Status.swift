@@ -134,9 +134,10 @@ extension AVCaptureDevice {
         }
     }
 
-    /// The system pressure now: nominal, with no factors. The emulated phone neither heats nor runs
-    /// short of power, so it never throttles frame rates or interrupts a session for pressure. KVO.
-    public var systemPressureState: SystemPressureState { SystemPressureState(level: .nominal, factors: []) }
+    /// The system pressure now: nominal, with no factors, until a `.systemPressure` fault changes it
+    /// (spec §21 rule 3). The emulated phone does not heat by itself; under an injected level the stream
+    /// is throttled, the flash held back and, at `.shutdown`, the session interrupted, as a phone does. KVO.
+    public var systemPressureState: SystemPressureState { pressure }
 
     // MARK: Preferred cameras (iOS 17)
 

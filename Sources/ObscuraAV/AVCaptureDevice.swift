@@ -35,6 +35,10 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         var colorSpace: AVCaptureColorSpace = .sRGB
         var isLocked = false
         var isFlashAvailable: Bool
+        /// Whether the flash is too hot to fire (spec §2.7, §21 rule 6).
+        var flashTooHot = false
+        /// The system pressure now (spec §21 rule 3).
+        var pressure = SystemPressureState(level: .nominal, factors: [])
     }
 
     private let lock = NSLock()
@@ -251,11 +255,28 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
     /// Whether the flash can fire now; false while it is too hot. KVO.
     public var isFlashAvailable: Bool { lock.withLock { inner.isFlashAvailable } }
 
-    /// Makes the flash temporarily unavailable (thermal), as the hardware may; driven by
-    /// `Emulation.setFlashThermallyUnavailable(_:for:)`.
-    func setFlashAvailable(_ available: Bool) {
+    /// Makes the flash temporarily unavailable (thermal), as the hardware may, or lets it cool; driven by
+    /// `Emulation.setFlashThermallyUnavailable(_:for:)` and the `.flashThermallyUnavailable` fault.
+    func setFlashTooHot(_ hot: Bool) {
+        updateFlashAvailability { $0.flashTooHot = hot }
+    }
+
+    /// The system pressure now, and whether the level changed.
+    var pressure: SystemPressureState { lock.withLock { inner.pressure } }
+
+    /// Sets the system pressure (spec §21 rule 3): key-value observers of `systemPressureState` hear
+    /// of it, and the flash follows it.
+    func setPressure(_ state: SystemPressureState) {
+        updateFlashAvailability { $0.pressure = state }
+        observers.didChange(\AVCaptureDevice.systemPressureState)
+    }
+
+    /// Applies a change and recomputes `isFlashAvailable`: a flash that is neither too hot nor held back
+    /// by serious or higher system pressure (spec §21 rules 3 and 6, our choice of level).
+    private func updateFlashAvailability(_ change: (inout Inner) -> Void) {
         let changed = lock.withLock { () -> Bool in
-            let value = available && hasFlash
+            change(&inner)
+            let value = hasFlash && !inner.flashTooHot && !inner.pressure.level.holdsBackFlash
             defer { inner.isFlashAvailable = value }
             return inner.isFlashAvailable != value
         }

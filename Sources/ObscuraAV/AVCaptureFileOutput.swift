@@ -105,6 +105,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             limits: fileLock.withLock { limits }, delegateQueue: recordingDelegateQueue,
             followsWallClock: Emulation.shared.clockMode != .manual)
         fileLock.withLock { current = recording }
+        // The stream feeds the recording from now on, under the manual clock too (spec §20 rule 14).
+        if let session { StreamEngine.shared.register(session) }
         recording.begin(sessionRunning: session?.isRunning == true, unavailableReason: MovieWriter.unavailableReason)
         observers.refresh()  // isRecording (KVO)
     }

@@ -17,6 +17,6 @@ extension NSNotification.Name {
 }
 
 /// The `userInfo` key of an interruption caused by system pressure: the device's
-/// `AVCaptureDevice.SystemPressureState` at the time. Obscura never interrupts for system
-/// pressure by itself, so its posts do not carry this key (spec §1.3 [I]).
+/// `AVCaptureDevice.SystemPressureState` at the time. The emulated phone does not heat by itself; an
+/// injected `.shutdown` level interrupts the session with this key (spec §21 rule 3 [D]).
 public let AVCaptureSessionInterruptionSystemPressureStateKey = "AVCaptureSessionInterruptionSystemPressureStateKey"

@@ -46,6 +46,8 @@ extension AVCaptureSession {
         case videoDeviceInUseByAnotherClient = 3
         case videoDeviceNotAvailableWithMultipleForegroundApps = 4
         case videoDeviceNotAvailableDueToSystemPressure = 5
+        /// The system interrupts capture to shield the user from sensitive content (iOS 26).
+        case sensitiveContentMitigationActivated = 6
     }
 }
 

@@ -460,21 +460,52 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         }
     }
 
-    /// Begins an interruption of a running session (spec §1.3 [D]); emulator control.
-    func interrupt(reason: InterruptionReason) {
+    /// Begins an interruption of a running session (spec §1.3 [D], §21 rule 2); emulator control. An
+    /// interruption for system pressure carries the device's state under
+    /// `AVCaptureSessionInterruptionSystemPressureStateKey` (spec §21 rule 3). Returns whether it began.
+    @discardableResult
+    func interrupt(reason: InterruptionReason, pressure: AVCaptureDevice.SystemPressureState? = nil) -> Bool {
         let wasRunning = lock.withLock { () -> Bool in
             guard inner.state == .running else { return false }
             inner.state = .interrupted(reason)
             return true
         }
-        guard wasRunning else { return }
+        guard wasRunning else { return false }
         observers.didChange(\AVCaptureSession.isRunning)
         observers.didChange(\AVCaptureSession.isInterrupted)
         photoReadinessMayHaveChanged()
-        NotificationCenter.default.post(
-            name: AVCaptureSession.wasInterruptedNotification, object: self,
-            userInfo: [AVCaptureSessionInterruptionReasonKey: reason.rawValue])
+        var info: [String: Any] = [AVCaptureSessionInterruptionReasonKey: reason.rawValue]
+        if let pressure { info[AVCaptureSessionInterruptionSystemPressureStateKey] = pressure }
+        NotificationCenter.default.post(name: AVCaptureSession.wasInterruptedNotification, object: self, userInfo: info)
         NotificationCenter.default.post(name: AVCaptureSession.didStopRunningNotification, object: self)
+        return true
+    }
+
+    /// The reason of the interruption in progress, if any.
+    var interruptionReason: InterruptionReason? {
+        lock.withLock { if case .interrupted(let reason) = inner.state { return reason } else { return nil } }
+    }
+
+    /// A failure while running (spec §21 rule 1 [D]): `runtimeErrorNotification` with the error under
+    /// `AVCaptureSessionErrorKey`, then a running or interrupted session stops: `isRunning` false, its
+    /// streams and recordings end and `didStopRunningNotification` follows. The client starts it again
+    /// with `startRunning()`, as Apple's camera sample does after `.mediaServicesWereReset`.
+    func failAtRuntime(_ error: AVError) {
+        let previous = lock.withLock { () -> RunState in
+            defer { inner.state = .stopped }
+            return inner.state
+        }
+        // The stream lets go first, so an app that restarts from its observer starts a fresh one.
+        if previous != .stopped { StreamEngine.shared.sessionDidFail(self) }
+        NotificationCenter.default.post(
+            name: AVCaptureSession.runtimeErrorNotification, object: self, userInfo: [AVCaptureSessionErrorKey: error])
+        guard previous != .stopped else { return }
+        if case .interrupted = previous { observers.didChange(\AVCaptureSession.isInterrupted) }
+        if previous == .running {
+            observers.didChange(\AVCaptureSession.isRunning)
+            photoReadinessMayHaveChanged()
+            NotificationCenter.default.post(name: AVCaptureSession.didStopRunningNotification, object: self)
+        }
     }
 
     /// Ends an interruption; the session restarts by itself (spec §1.3 [D]).

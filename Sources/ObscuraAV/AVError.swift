@@ -13,6 +13,10 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case deviceAlreadyUsedByAnotherSession = -11804
         case noDataCaptured = -11805
         case diskFull = -11807
+        case deviceWasDisconnected = -11808
+        case deviceInUseByAnotherApplication = -11815
+        case sessionWasInterrupted = -11818
+        case deviceIsNotAvailableInBackground = -11837
         case maximumDurationReached = -11810
         case maximumFileSizeReached = -11811
         case mediaServicesWereReset = -11819

@@ -49,7 +49,7 @@ enum PixelBufferLuma {
                 return Rec709Luma.of(c(0), c(1), c(2))
             }
         default:
-            // No picture to search (spec §21.1 rule 3).
+            // No picture to search (spec §22.1 rule 3).
             throw VisionFailure.unreadableFormat("pixel format '\(fourCharString(format))'")
         }
     }

@@ -43,8 +43,8 @@ open class VNDetectRectanglesRequest: VNImageBasedRequest, @unchecked Sendable {
     open override class var supportedRevisions: IndexSet { IndexSet(integer: VNDetectRectanglesRequestRevision1) }
 
     override func observations(in image: VisionImage) throws -> [VNObservation] {
-        // Every candidate that passes every limit, most confident first (spec §21.2 rule 5), measured in the
-        // upright region's pixels (spec §21.2 rule 6).
+        // Every candidate that passes every limit, most confident first (spec §22.2 rule 5), measured in the
+        // upright region's pixels (spec §22.2 rule 6).
         let region = try image.region(regionOfInterest, workingSize: Self.workingSize)
         let detector = QuadrilateralDetector(
             maximumWorkingSize: Self.workingSize, minimumSize: Double(max(0, minimumSize)),

@@ -66,7 +66,7 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
         ciImage image: CIImage, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]
     ) {
         // An empty or infinite extent renders to nothing: an empty picture, which `perform(_:)` answers with
-        // `VNErrorCode.invalidImage` (spec §21.1).
+        // `VNErrorCode.invalidImage` (spec §22.1).
         if let rendered = CIContext().createCGImage(image, from: image.extent) {
             self.init(source: .cgImage(rendered), orientation: orientation, options: options)
         } else {
@@ -83,7 +83,7 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
             request.results = nil
             do {
                 // Read once, on the first request that needs it; its failure fails every request. Each request's
-                // results, then its handler, before the next (spec §21.1 rule 1); errors after all (spec §21.1 rule 3).
+                // results, then its handler, before the next (spec §22.1 rule 1); errors after all (spec §22.1 rule 3).
                 let loaded = image ?? Result { try VisionImage(source: source, orientation: orientation) }
                 image = loaded
                 let observations = try request.perform(on: loaded.get())

@@ -4,7 +4,7 @@ import ObscuraAV
 import Sensor
 
 /// The image a request handler analyses: the luma of its pixels (0…1, on the encoded values) as stored, and the
-/// orientation that turns them upright. Requests see the upright picture (spec §21.1 rule 2), so their normalised
+/// orientation that turns them upright. Requests see the upright picture (spec §22.1 rule 2), so their normalised
 /// coordinates are those of the image as displayed.
 struct VisionImage {
     /// One channel of luma, as stored, top row first.
@@ -21,7 +21,7 @@ struct VisionImage {
     /// pixels: the detectors' working copy, made in one pass over the region's pixels (crop, turn and average), so
     /// that a 12 MP frame is never turned or copied whole.
     func region(_ roi: CGRect, workingSize: Int) throws -> WorkingRegion {
-        // Outside the unit square fails; observations are normalised to the region (spec §21.1 rule 4).
+        // Outside the unit square fails; observations are normalised to the region (spec §22.1 rule 4).
         let unit = VNNormalizedIdentityRect
         // A hair of tolerance for regions computed in floating point that land a rounding error outside.
         let slack: CGFloat = 1e-9

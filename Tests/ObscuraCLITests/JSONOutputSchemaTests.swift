@@ -18,7 +18,10 @@ struct JSONOutputSchemaTests {
         var testDescription: String { schema }
     }
 
+    // The fault never comes (nothing streams), but the report lists it, so its schema is checked too.
     static let scenario = """
+        faults:
+          - {frame: 100, disk_full: true}
         steps:
           - begin
           - session: {preset: photo}

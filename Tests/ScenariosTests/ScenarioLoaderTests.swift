@@ -144,4 +144,41 @@ struct ScenarioLoaderTests {
         #expect(scenario.name == "x")
         #expect(scenario.seed == 0)
     }
+
+    // spec §21: a bad `faults:` entry names the file, the line and column, and the key.
+    @Test func badFaultEntriesAreLocated() {
+        // Line 2, column 32: the misspelt error code, at the value of `runtime_error`.
+        let code = Self.error("faults:\n  - {frame: 10, runtime_error: mediaServicesWereRest}\nsteps: [commit]\n")
+        #expect(code.hasPrefix("t.scenario.yaml:2:32: faults[0].runtime_error: unknown runtime error"))
+        #expect(code.contains("did you mean 'mediaServicesWereReset'?"))
+        // Line 2, column 18: a misspelt fault key.
+        let key = Self.error("faults:\n  - {seconds: 1, interuption: videoDeviceInUseByAnotherClient}\nsteps: [commit]\n")
+        #expect(key.hasPrefix("t.scenario.yaml:2:18: unknown key 'interuption' in faults[0]"))
+        #expect(key.contains("did you mean 'interruption'?"))
+        // Line 3, column 5: the second entry says what but not when.
+        let when = Self.error("faults:\n  - {frame: 1, disk_full: true}\n  - {disk_full: true}\nsteps: [commit]\n")
+        #expect(when.hasPrefix("t.scenario.yaml:3:5: faults[1]: a fault takes exactly one of 'seconds' or 'frame'"))
+        // Two faults in one entry, and a frame count out of range.
+        let two = Self.error("faults:\n  - {frame: 1, disk_full: true, end_interruption: true}\nsteps: [commit]\n")
+        #expect(two.contains("holds one fault, found disk_full and end_interruption"))
+        let drops = Self.error("faults:\n  - {frame: 1, dropped_frames: {count: 0, reason: OutOfBuffers}}\nsteps: [commit]\n")
+        #expect(drops.hasPrefix("t.scenario.yaml:2:40: faults[0].dropped_frames.count: "))
+    }
+
+    @Test func goodFaultEntriesLoad() throws {
+        let text = """
+            faults:
+              - {frame: 10, runtime_error: mediaServicesWereReset}
+              - {seconds: 0.5, system_pressure: {level: serious, factors: [systemTemperature]}}
+              - {frame: 20, dropped_frames: {count: 2, reason: FrameWasLate}}
+            steps: [commit]
+            """
+        let scenario = try ScenarioLoader.load(text: text, file: "t.scenario.yaml")
+        #expect(scenario.faults.map(\.summary) == [
+            "at frame 10: runtime error mediaServicesWereReset (-11819)",
+            "at 0.5 s: system pressure serious (systemTemperature)",
+            "at frame 20: 2 dropped frames (FrameWasLate)",
+        ])
+        #expect(scenario.faults.map(\.location.line) == [2, 3, 4])
+    }
 }

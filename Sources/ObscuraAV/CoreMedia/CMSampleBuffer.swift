@@ -163,6 +163,17 @@ public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
 /// `kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix` (spec §1.5): a `matrix_float3x3` as Data.
 nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix: CFString = "CameraIntrinsicMatrix"
 
+/// `kCMSampleBufferAttachmentKey_DroppedFrameReason` (spec §21 rule 4): on a sample buffer handed to
+/// `captureOutput(_:didDrop:from:)`, why the frame was dropped, one of the
+/// `kCMSampleBufferDroppedFrameReason_…` strings.
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
+/// `kCMSampleBufferDroppedFrameReason_FrameWasLate`: the frame came while the delegate's queue was busy.
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
+/// `kCMSampleBufferDroppedFrameReason_OutOfBuffers`: the client held on to too many buffers of the pool.
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
+/// `kCMSampleBufferDroppedFrameReason_Discontinuity`: the source lost an unknown number of frames.
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
+
 /// `CMGetAttachment`: the attachment of a sample buffer or an image buffer, or nil.
 public func CMGetAttachment(
     _ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?

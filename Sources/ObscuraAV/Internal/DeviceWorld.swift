@@ -20,6 +20,8 @@ final class DeviceWorld: @unchecked Sendable {
     let microphone: AVCaptureDevice
     /// The rules evaluated by captures in this world.
     let trace = CaptureTrace()
+    /// The faults scheduled in this world (spec §21).
+    let faults = FaultSchedule()
     private let lock = NSLock()
     private var chosenScene: ChosenScene?
     private var chosenSeed: UInt64?

@@ -43,6 +43,8 @@ package final class Emulation: @unchecked Sendable {
     private var environmentRead = false
     private let environmentLock = NSLock()
     private let globalTrace = CaptureTrace()
+    /// The faults scheduled outside any `withDevice` world (spec §21).
+    let globalFaults = FaultSchedule()
     private var raised: [(NSException, CaptureRule?)] = []
 
     private init() {}
@@ -148,7 +150,8 @@ package final class Emulation: @unchecked Sendable {
     /// again (spec §2.7 [D]): `isFlashAvailable` turns false, `supportedFlashModes` still lists
     /// `.on` and `.auto`, and resolved settings report `isFlashEnabled == false` until it cools.
     package func setFlashThermallyUnavailable(_ unavailable: Bool, for device: AVCaptureDevice) {
-        device.setFlashAvailable(!unavailable)
+        recordFault(.flashThermallyUnavailable(unavailable))
+        device.setFlashTooHot(unavailable)
     }
 
     /// Every capture rule evaluated so far, oldest first: passed and failed validation rules and
@@ -282,13 +285,15 @@ package final class Emulation: @unchecked Sendable {
 }
 
 extension Emulation {
-    /// Interrupts a running session, as a phone call or a background transition would (spec §1.3).
+    /// Interrupts a running session, as a phone call or a background transition would (spec §1.3,
+    /// §21 rule 2): the `.interruption` fault.
     package func interrupt(_ session: AVCaptureSession, reason: AVCaptureSession.InterruptionReason) {
-        session.interrupt(reason: reason)
+        inject(.interruption(reason), into: session)
     }
 
-    /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3).
+    /// Ends a session's interruption; it resumes running unless the client stopped it (spec §1.3,
+    /// §21 rule 2): the `.interruptionEnded` fault.
     package func endInterruption(of session: AVCaptureSession) {
-        session.endInterruption()
+        inject(.interruptionEnded, into: session)
     }
 }

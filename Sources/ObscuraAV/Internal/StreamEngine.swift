@@ -66,11 +66,34 @@ final class StreamEngine: @unchecked Sendable {
         for device in session.videoDevices { device.resetAdaptation() }
     }
 
+    /// Called when the session fails at run time (spec §21 rule 1): as `sessionDidStop`, but from any
+    /// thread, the stream's own driver among them (a scheduled fault fires there), which is told to stop
+    /// without being waited for.
+    func sessionDidFail(_ session: AVCaptureSession) {
+        let stream = lock.withLock { streams[ObjectIdentifier(session)] }
+        if Thread.current.threadDictionary[SessionStream.driverThreadKey] != nil {
+            stream?.releaseDriver()
+        } else {
+            stream?.stopDriver()
+        }
+        for case let output as AVCaptureFileOutput in session.outputs { output.sessionDidStopRunning() }
+        for device in session.videoDevices { device.resetAdaptation() }
+    }
+
+    /// Makes the next `count` video frames of the session drops, for a reason (spec §21 rule 4).
+    func dropFrames(of session: AVCaptureSession, count: Int, reason: InjectedFault.DroppedFrameReason) {
+        stream(for: session).dropNext(count, reason: reason)
+    }
+
     /// Advances every running session by a duration, or by a number of its video frames. Sessions on
     /// a manual clock are run here (paced to the wall clock when `paced`); for sessions whose driver
     /// runs them, this waits until their stream time has advanced as far.
     func run(seconds: Double?, frames: Int?, paced: Bool = false) {
-        var active = lock.withLock { Array(streams.values) }.filter { $0.session?.isRunning == true }
+        // An interrupted session's timeline goes on while faults wait, so a scheduled end comes (spec §21).
+        let faultsWait = Emulation.shared.hasScheduledFaults
+        var active = lock.withLock { Array(streams.values) }.filter {
+            $0.session?.isRunning == true || (faultsWait && $0.session?.isInterrupted == true)
+        }
         // Inside `withDevice` only the task's own sessions advance, so parallel runs do not
         // push each other's clocks.
         if let world = Emulation.shared.scopedWorld {
@@ -110,6 +133,12 @@ final class SessionStream: @unchecked Sendable {
     /// (realtime).
     private var delivered = 0.0
     private let deliveredLock = NSLock()
+    /// Video frames still to drop, and why (spec §21 rule 4); behind its own lock, since a fault may be
+    /// injected from any thread while a frame is emitted.
+    private var forcedDrops: (remaining: Int, reason: InjectedFault.DroppedFrameReason)?
+    private let dropsLock = NSLock()
+    /// Marks a driver's thread, so a fault fired on it does not wait for the thread to end.
+    static let driverThreadKey = "obscura.stream.driver"
 
     /// How far the session's timeline has come, for its clock (`AVCaptureInput.Port.clock`): never
     /// behind the presentation time of a frame already emitted, so a buffer's time stamp is never in
@@ -142,6 +171,7 @@ final class SessionStream: @unchecked Sendable {
         }
         guard let driver else { return }
         let thread = Thread { [self] in
+            Thread.current.threadDictionary[Self.driverThreadKey] = true
             if let world {
                 Emulation.$taskWorld.withValue(world) { drive(driver, realtime: realtime) }
             } else {
@@ -151,6 +181,28 @@ final class SessionStream: @unchecked Sendable {
         }
         thread.name = "obscura.stream"
         thread.start()
+    }
+
+    /// Tells the driver to stop and forgets it without waiting: for a call on the driver's own thread,
+    /// which leaves its loop once the frame in hand is done.
+    func releaseDriver() {
+        driverLock.withLock {
+            driver?.stop()
+            driver = nil
+        }
+    }
+
+    func dropNext(_ count: Int, reason: InjectedFault.DroppedFrameReason) {
+        dropsLock.withLock { forcedDrops = count > 0 ? (count, reason) : nil }
+    }
+
+    /// The reason this frame is dropped, if it is, counting it off.
+    private func takeForcedDrop() -> InjectedFault.DroppedFrameReason? {
+        dropsLock.withLock {
+            guard let drops = forcedDrops else { return nil }
+            forcedDrops = drops.remaining > 1 ? (drops.remaining - 1, drops.reason) : nil
+            return drops.reason
+        }
     }
 
     func stopDriver() {
@@ -169,7 +221,11 @@ final class SessionStream: @unchecked Sendable {
         deliveredLock.withLock { delivered = streamStart }
         while !driver.isStopped {
             guard let session else { break }  // released without stopRunning: nothing left to drive
-            guard session.isRunning, session.hasDeliveryTargets, !session.isInsideConfiguration else {
+            // An interrupted session's timeline goes on while faults are scheduled, so one that ends
+            // the interruption comes (spec §21); no frame is delivered meanwhile.
+            let awaitingFault = session.isInterrupted && Emulation.shared.hasScheduledFaults
+            guard session.isRunning || awaitingFault, session.hasDeliveryTargets, !session.isInsideConfiguration
+            else {
                 // Interrupted, nothing to deliver to, or a configuration block open (the running
                 // graph changes at its commit, spec §1.3): wait for a change instead of spinning.
                 driver.pause(seconds: 0.01)
@@ -243,10 +299,15 @@ final class SessionStream: @unchecked Sendable {
         return frameTime(nextFrame).seconds
     }
 
-    /// The stream's tick: the camera's active frame duration; in a session with only a microphone,
-    /// one audio buffer.
+    /// The stream's tick: the camera's active frame duration, lengthened to the cap of the device's
+    /// system pressure level (spec §21 rule 3); in a session with only a microphone, one audio buffer.
     static func tick(_ session: AVCaptureSession) -> CMTime {
-        if let device = session.videoDevices.first { return device.activeVideoMinFrameDuration }
+        if let device = session.videoDevices.first {
+            let active = device.activeVideoMinFrameDuration
+            guard let cap = device.pressure.level.frameRateCap else { return active }
+            let floor = CMTime(value: 1, timescale: cap)
+            return active.seconds < floor.seconds ? floor : active
+        }
         return CMTime(
             value: Int64(AVCaptureAudioDataOutput.samplesPerBuffer), timescale: Int32(AVCaptureAudioDataOutput.sampleRate))
     }
@@ -262,9 +323,7 @@ final class SessionStream: @unchecked Sendable {
         let duration = Self.tick(session)
         adoptFrameDuration(duration)
         let k = nextFrame
-        emitFrame(
-            k, time: frameTime(k), session: session, device: session.videoDevices.first, duration: duration,
-            realtime: realtime)
+        takeFrame(k, session: session, duration: duration, realtime: realtime)
         nextFrame += 1
         elapsed = frameTime(nextFrame).seconds
         reach(frameTime(nextFrame))
@@ -275,26 +334,40 @@ final class SessionStream: @unchecked Sendable {
         emission.lock()
         defer { emission.unlock() }
         guard let session else { return }
-        let device = session.videoDevices.first
-        let duration = Self.tick(session)
-        let frameSeconds = duration.seconds
+        let frameSeconds = Self.tick(session).seconds
         let end = seconds.map { elapsed + $0 } ?? (elapsed + Double(frames ?? 0) * frameSeconds)
         let wallStart = Date()
         let streamStart = elapsed
-        adoptFrameDuration(duration)
-        while frameTime(nextFrame).seconds < end - 1e-9 {
+        while true {
+            // A fault may change the tick (system pressure) or stop the session between frames.
+            let duration = Self.tick(session)
+            adoptFrameDuration(duration)
             let k = nextFrame
             let t = frameTime(k).seconds
+            guard t < end - 1e-9 else { break }
             if realtime {
                 let due = t - streamStart - Date().timeIntervalSince(wallStart)
                 if due > 0 { Thread.sleep(forTimeInterval: due) }
             }
-            emitFrame(k, time: frameTime(k), session: session, device: device, duration: duration, realtime: realtime)
+            takeFrame(k, session: session, duration: duration, realtime: realtime)
             nextFrame += 1
             if !realtime { waitForCallbacks() }
         }
         elapsed = end
         reach(seconds: end)
+    }
+
+    /// One tick of the timeline: the faults scheduled for frame `k` happen first (spec §21), then the
+    /// frame is emitted if the session still runs. An interrupted or failed session's timeline goes on
+    /// without frames.
+    private func takeFrame(_ k: Int, session: AVCaptureSession, duration: CMTime, realtime: Bool) {
+        let fired = Emulation.shared.fireScheduledFaults(frame: k, time: frameTime(k), session: session)
+        // A runtime error takes this frame with it, even if the app restarted at once from another thread.
+        let failed = fired.contains { if case .runtimeError = $0 { return true } else { return false } }
+        guard session.isRunning, !failed else { return }
+        emitFrame(
+            k, time: frameTime(k), session: session, device: session.videoDevices.first, duration: duration,
+            realtime: realtime)
     }
 
     /// The presentation time of frame `k` under the current frame duration.
@@ -344,6 +417,7 @@ final class SessionStream: @unchecked Sendable {
         if outputs.contains(where: { $0 is AVCaptureVideoDataOutput || $0 is AVCaptureFileOutput }) {
             device.advanceAdaptation(seconds: duration.seconds)
         }
+        let forcedDrop = outputs.contains { $0 is AVCaptureVideoDataOutput } ? takeForcedDrop() : nil
         for case let output as AVCaptureVideoDataOutput in outputs {
             guard let connection = output.connection(with: .video), connection.isEnabled, connection.isActive else {
                 continue
@@ -351,6 +425,29 @@ final class SessionStream: @unchecked Sendable {
             let sync = output.synchronizer?.target != nil ? output.synchronizer : nil
             let target = output.target
             guard sync != nil || target != nil else { continue }
+            let dimensions = connection.videoTransform.dimensions(device.activeFormat.dimensions)
+            let format = output.deliveredPixelFormat
+            func dropped(_ reason: InjectedFault.DroppedFrameReason) -> CMSampleBuffer {
+                Self.droppedBuffer(
+                    time: time, duration: duration, pixelFormat: format, dimensions: dimensions, reason: reason)
+            }
+            if let forcedDrop {
+                // spec §21 rule 4: the frame never existed for the client; only its time and the reason reach it.
+                if let sync {
+                    sync.receive(
+                        AVCaptureSynchronizedSampleBufferData(
+                            sampleBuffer: dropped(forcedDrop), dropped: forcedDrop.dataDroppedReason),
+                        from: output)
+                    sync.advance(output, through: time)
+                    note(sync)
+                } else if let target {
+                    let buffer = dropped(forcedDrop)
+                    dispatch(target.queue, output, realtime: realtime, discardsLate: false, drop: {}) {
+                        target.delegate.captureOutput(output, didDrop: buffer, from: connection)
+                    }
+                }
+                continue
+            }
             let buffer = videoBuffer(output, connection: connection, device: device, time: time, duration: duration, scene: scene)
             if let sync {
                 let late = realtime && output.alwaysDiscardsLateVideoFrames && busy.isBusy(sync)
@@ -360,7 +457,7 @@ final class SessionStream: @unchecked Sendable {
             } else if let target {
                 dispatch(
                     target.queue, output, realtime: realtime, discardsLate: output.alwaysDiscardsLateVideoFrames,
-                    drop: { target.delegate.captureOutput(output, didDrop: buffer, from: connection) }
+                    drop: { target.delegate.captureOutput(output, didDrop: dropped(.frameWasLate), from: connection) }
                 ) { target.delegate.captureOutput(output, didOutput: buffer, from: connection) }
             }
         }
@@ -466,6 +563,19 @@ final class SessionStream: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The sample a drop callback receives (spec §21 rule 4 [D]): the frame's timing and format, no
+    /// pixels, and the reason under `kCMSampleBufferAttachmentKey_DroppedFrameReason`.
+    static func droppedBuffer(
+        time: CMTime, duration: CMTime, pixelFormat: OSType, dimensions: CMVideoDimensions,
+        reason: InjectedFault.DroppedFrameReason
+    ) -> CMSampleBuffer {
+        CMSampleBuffer(
+            imageBuffer: nil, presentationTimeStamp: time, duration: duration,
+            formatDescription: CMFormatDescription(
+                mediaType: kCMMediaType_Video, mediaSubType: pixelFormat, dimensions: dimensions),
+            attachments: [kCMSampleBufferAttachmentKey_DroppedFrameReason as String: reason.rawValue as NSString])
     }
 
     private func videoBuffer(

@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
     public let seed: UInt64
     /// The clock mode.
     public let clock: Clock
+    /// The faults scheduled on the session's stream (`faults:`), in file order.
+    public let faults: [ScenarioFault]
     /// The steps, in file order.
     public let steps: [StepEntry]
 }

@@ -8,7 +8,7 @@ import Scenes
 /// Every problem is a `LocatedError` (`file:line:column: message`), with the nearest key
 /// suggested for a typo. Several errors in one file are reported together.
 public enum ScenarioLoader {
-    static let topKeys = ["description", "device", "scene", "seed", "clock", "steps"]
+    static let topKeys = ["description", "device", "scene", "seed", "clock", "faults", "steps"]
     static let stepExtraKeys = ["expect", "save"]
 
     /// Loads a scenario file.
@@ -37,6 +37,12 @@ public enum ScenarioLoader {
         let seed = errors.attempt { try map.optional("seed").map { UInt64(try $0.int(in: 0...Int.max)) } ?? 0 } ?? 0
         let clock = errors.attempt { try map.optional("clock")?.choice(Scenario.Clock.self) ?? .virtual } ?? .virtual
         let description = errors.attempt { try map.optional("description")?.string() } ?? nil
+        var faults: [ScenarioFault] = []
+        if let list = errors.attempt({ try map.optional("faults")?.sequence() }) ?? nil {
+            for node in list {
+                if let fault = errors.attempt({ try ScenarioFault(node) }) { faults.append(fault) }
+            }
+        }
         var steps: [StepEntry] = []
         if let list = errors.attempt({ try map.required("steps").sequence() }) {
             if list.isEmpty, let node = map.optional("steps") { errors.add(node.error("a scenario needs at least one step")) }
@@ -52,7 +58,7 @@ public enum ScenarioLoader {
         return Scenario(
             file: file, name: name, description: description, device: device, deviceReference: deviceName,
             scene: scene.path, sceneReference: sceneName, sceneValue: scene.scene, seed: seed, clock: clock,
-            steps: steps)
+            faults: faults, steps: steps)
     }
 
     /// The scenario's name, from its file name without `.scenario.yaml`; it names the output folder,

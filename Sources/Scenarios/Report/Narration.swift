@@ -19,6 +19,11 @@ public enum Narration {
         out.append(
             "Rules are cited to the Capture rules article and tagged [D] documented by Apple, [O] observed on "
                 + "devices, or [I] inferred (Obscura's choice).")
+        // spec §21: the faults wait for their moment; each is narrated again, with its rule, under the step
+        // whose stream reached it.
+        for fault in scenario.faults {
+            out.append("Fault scheduled \(t(fault.summary)) (\(t(fault.location.description))); spec §21.")
+        }
         out.append("")
         // Places are named as the user named the file (`mine/x.scenario.yaml:12:5`), so an editor opens them.
         var given = result

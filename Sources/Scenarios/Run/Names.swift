@@ -1,3 +1,4 @@
+import Obscura
 import ObscuraAV
 
 // The names scenario files use for API enumerations: Apple's Swift case names.
@@ -61,4 +62,29 @@ let interruptionReasonsByName: [String: AVCaptureSession.InterruptionReason] = [
     "videoDeviceInUseByAnotherClient": .videoDeviceInUseByAnotherClient,
     "videoDeviceNotAvailableWithMultipleForegroundApps": .videoDeviceNotAvailableWithMultipleForegroundApps,
     "videoDeviceNotAvailableDueToSystemPressure": .videoDeviceNotAvailableDueToSystemPressure,
+    "sensitiveContentMitigationActivated": .sensitiveContentMitigationActivated,
 ]
+
+/// The runtime errors a scenario's `faults:` may raise, by Apple's Swift names of `AVError.Code`.
+let runtimeErrorsByName: [String: AVError.Code] = [
+    "mediaServicesWereReset": .mediaServicesWereReset,
+    "sessionHardwareCostOverage": .sessionHardwareCostOverage,
+    "deviceIsNotAvailableInBackground": .deviceIsNotAvailableInBackground,
+    "deviceWasDisconnected": .deviceWasDisconnected,
+    "deviceInUseByAnotherApplication": .deviceInUseByAnotherApplication,
+    "sessionWasInterrupted": .sessionWasInterrupted,
+    "unknown": .unknown,
+]
+
+let pressureLevelsByName: [String: AVCaptureDevice.SystemPressureState.Level] = [
+    "nominal": .nominal, "fair": .fair, "serious": .serious, "critical": .critical, "shutdown": .shutdown,
+]
+
+let pressureFactorsByName: [String: AVCaptureDevice.SystemPressureState.Factors] = [
+    "systemTemperature": .systemTemperature, "peakPower": .peakPower,
+    "depthModuleTemperature": .depthModuleTemperature, "cameraTemperature": .cameraTemperature,
+]
+
+/// The dropped-frame reasons by the values of `kCMSampleBufferDroppedFrameReason_…`.
+let droppedFrameReasonsByName: [String: CaptureFault.DroppedFrameReason] = Dictionary(
+    uniqueKeysWithValues: CaptureFault.DroppedFrameReason.allCases.map { ($0.rawValue, $0) })

@@ -33,6 +33,7 @@ public enum PropertyTable {
         ("device.activeFormat.supportedColorSpaces", {
             $0.device.map { $0.activeFormat.supportedColorSpaces.map(colorSpaceName).joined(separator: ",") }
         }),
+        ("device.systemPressureState.level", { $0.device.map { $0.systemPressureState.level.rawValue } }),
         ("device.activeVideoMinFrameDuration.fps", { $0.device.map { fps($0.activeVideoMinFrameDuration) } }),
         ("device.activeVideoMaxFrameDuration.fps", { $0.device.map { fps($0.activeVideoMaxFrameDuration) } }),
         ("photo_output.isConstantColorSupported", { $0.photoOutput.map { String($0.isConstantColorSupported) } }),

@@ -99,6 +99,16 @@ public struct ScenarioResult: Sendable, Codable {
         enum CodingKeys: String, CodingKey { case name, photoCount = "photo_count", seconds }
     }
 
+    /// A fault the scenario scheduled (`faults:`, spec §21): when, what, and where the file says so.
+    public struct ScheduledFault: Sendable, Codable {
+        /// `at frame 10`, `at 0.5 s`.
+        public let at: String
+        /// `runtime error mediaServicesWereReset (-11819)`.
+        public let fault: String
+        /// `file:line:column` of the entry.
+        public let location: String
+    }
+
     public let name: String
     public let file: String
     public let description: String?
@@ -107,6 +117,8 @@ public struct ScenarioResult: Sendable, Codable {
     public let seed: UInt64
     public let clock: String
     public private(set) var steps: [StepResult]
+    /// The faults the scenario scheduled; absent from report.json when it scheduled none.
+    public var faults: [ScheduledFault]? = nil
     /// Wall-clock seconds the whole run took; like the steps' times, not part of report.json.
     public var wallSeconds: Double? = nil
     /// The scenario file as the user named it (relative to the working directory, or absolute as
@@ -116,7 +128,7 @@ public struct ScenarioResult: Sendable, Codable {
     public var givenFile: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case name, file, description, device, scene, seed, clock, steps
+        case name, file, description, device, scene, seed, clock, steps, faults
     }
 
     /// Copies the steps' wall-clock times from `timed` (the same steps before a JSON round trip).

@@ -23,6 +23,8 @@ public enum ScenarioRunner {
             // files. Named as the file names it: the name reaches photos' metadata, which must not
             // hold this machine's folders.
             Emulator.shared.use(scene: scenario.sceneValue, named: scenario.sceneReference)
+            // The faults wait in the run's own world for the stream to reach them (spec §21 rule 7).
+            for entry in scenario.faults { Emulator.shared.schedule(entry.fault, at: entry.moment) }
             let started = Date()
             let context = RunContext()
             context.outputDirectory = output
@@ -38,7 +40,11 @@ public enum ScenarioRunner {
             let result = ScenarioResult(
                 name: scenario.name, file: scenario.file, description: scenario.description,
                 device: scenario.deviceReference, scene: scenario.sceneReference, seed: scenario.seed,
-                clock: scenario.clock.rawValue, steps: steps)
+                clock: scenario.clock.rawValue, steps: steps,
+                faults: scenario.faults.isEmpty ? nil : scenario.faults.map {
+                    ScenarioResult.ScheduledFault(
+                        at: $0.moment.description, fault: $0.fault.description, location: $0.location.description)
+                })
             // The record is cleaned through its JSON form, which leaves the times out; they are put back.
             var cleaned = ReportPrivacy.clean(result, scenario: scenario)
             cleaned.wallSeconds = Date().timeIntervalSince(started)

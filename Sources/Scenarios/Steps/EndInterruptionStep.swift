@@ -12,7 +12,7 @@ struct EndInterruptionStep: ScenarioStep {
     }
 
     var apiCalls: [String] { ["Emulator.shared.endInterruption(of: session)"] }
-    var specSections: [String] { ["§1.3"] }
+    var specSections: [String] { ["§1.3", "§21"] }
 
     func perform(_ context: RunContext) throws {
         Emulator.shared.endInterruption(of: context.session)

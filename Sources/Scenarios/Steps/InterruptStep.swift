@@ -16,7 +16,7 @@ struct InterruptStep: ScenarioStep {
     }
 
     var apiCalls: [String] { ["Emulator.shared.interrupt(session, reason: .\(reasonName))"] }
-    var specSections: [String] { ["§1.3"] }
+    var specSections: [String] { ["§1.3", "§21"] }
 
     func perform(_ context: RunContext) throws {
         Emulator.shared.interrupt(context.session, reason: reason)

@@ -27,6 +27,7 @@ let package = Package(
                 "CameraKit",
                 .product(name: "AVFoundation", package: "obscura", condition: linux),
                 .product(name: "CoreImage", package: "obscura", condition: linux),
+                .product(name: "Vision", package: "obscura", condition: linux),
                 .product(name: "ObscuraTesting", package: "obscura", condition: linux),
             ]),
     ]

@@ -24,10 +24,12 @@ extension Renderer {
     /// beyond the first frame's edge take the nearest edge pixel's value. The truth planes (depth, ids) of the
     /// second frame are those of the nearest first-frame pixel.
     ///
-    /// Nil when `later` differs from this renderer's scene by more than the device's placement, or the turn or
-    /// the move exceeds `largestSharedTurn` or `largestSharedMove`: such a pair needs a renderer of its own.
+    /// Nil when the renderer has a `focus` (depth of field blurs each frame's means before its noise), when
+    /// `later` differs from this renderer's scene by more than the device's placement, or when the turn or the
+    /// move exceeds `largestSharedTurn` or `largestSharedMove`: such a pair needs a renderer of its own.
     public func render(_ first: Exposure, _ second: Exposure, turnedTo later: Scene) -> (RawFrame, RawFrame)? {
-        guard later.objects == scene.objects, later.ambient == scene.ambient, later.lights == scene.lights else {
+        guard focus == nil, later.objects == scene.objects, later.ambient == scene.ambient, later.lights == scene.lights
+        else {
             return nil
         }
         let turned = Renderer.pose(of: camera, in: later)

@@ -24,6 +24,9 @@ public struct Renderer: Sendable {
     public let options: RenderOptions
     /// Every material in the scene; `RawFrame.materialIDs` index this list.
     public let materials: [Material]
+    /// Where the lens is focused, when the frames show depth of field; nil renders every depth sharp, as a
+    /// pinhole would (`render(_:)` then samples each pixel's centre only).
+    public let focus: LensFocus?
 
     let emitters: [Emitter]
     /// Electron rates (e⁻/s per unit geometric factor), index material × emitters + emitter.
@@ -42,14 +45,18 @@ public struct Renderer: Sendable {
 
     /// Prepares a scene for rendering.
     ///
-    /// - Parameter luminousEfficiency: the photopic luminous efficiency V(λ) (the CIE 1931 ȳ
-    ///   function by default) used to turn lux and candela into radiometric units.
+    /// - Parameters:
+    ///   - luminousEfficiency: the photopic luminous efficiency V(λ) (the CIE 1931 ȳ function by default) used
+    ///     to turn lux and candela into radiometric units.
+    ///   - focus: where the lens is focused, for frames with depth of field (`render(_:)`); nil for every depth
+    ///     in focus.
     public init(
         scene: Scene, camera: CameraModel, flash: FlashModel?, luminousEfficiency: Spectrum = CIE1931.yBar,
-        options: RenderOptions = RenderOptions()
+        options: RenderOptions = RenderOptions(), focus: LensFocus? = nil
     ) {
         precondition(camera.width > 0 && camera.height > 0, "a camera needs a non-empty image")
         self.scene = scene
+        self.focus = focus
         self.camera = camera
         self.flash = flash
         self.options = options
@@ -126,8 +133,10 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// Exposes one frame.
+    /// Exposes one frame; with a `focus`, each point's light spreads over its circle of confusion before the
+    /// noise chain (`render(_:blurredBy:)`).
     public func render(_ exposure: Exposure) -> RawFrame {
+        if let focus { return render(exposure, blurredBy: focus) }
         var planes = Planes(pixels: camera.width * camera.height, options: options)
         var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
         let shading = ShadingPass(renderer: self, exposure: exposure)
@@ -150,6 +159,8 @@ public struct Renderer: Sendable {
     /// ambient sum too. Each exposure keeps its own noise stream, so every frame is byte for byte
     /// the one `render(_:)` makes of that exposure alone.
     public func render(_ exposures: [Exposure]) -> [RawFrame] {
+        // Depth of field blurs each frame's means before its noise: such frames are rendered one by one.
+        if focus != nil { return exposures.map(render) }
         var frames: [RawFrame] = []
         frames.reserveCapacity(exposures.count)
         var i = 0

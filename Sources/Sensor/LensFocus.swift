@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where a camera's lens is focused, and how much it blurs what lies elsewhere: the thin-lens model of
+/// depth of field.
+///
+/// A point at distance z images at v(z) = f z / (z − f) behind a lens of focal length f. The sensor sits
+/// where the focus distance s images, v(s); the cone of light from the aperture (diameter A = f / N)
+/// converging on v(z) crosses the sensor in a disc, the circle of confusion, of diameter
+///
+///     c = A · |v(s) − v(z)| / v(z) = A · f · |z − s| / (z · (s − f)),
+///
+/// which tends to A · f / z as s goes to infinity. In pixels of a picture whose focal length is fx pixels
+/// (fx = f / pitch), the disc is c · fx / f = fx · A · |z − s| / (z · (s − f)) pixels across.
+public struct LensFocus: Sendable, Hashable {
+    /// Focal length, metres.
+    public var focalLength: Double
+    /// The aperture's diameter, metres: the focal length over the f-number.
+    public var apertureDiameter: Double
+    /// The distance in focus, metres; `.infinity` for a lens at its far end.
+    public var focusDistance: Double
+
+    /// A lens of focal length `focalLength` metres at f-number `fNumber`, focused `focusDistance` metres away.
+    public init(focalLength: Double, fNumber: Double, focusDistance: Double) {
+        precondition(focalLength > 0 && fNumber > 0, "a lens needs a positive focal length and f-number")
+        self.focalLength = focalLength
+        apertureDiameter = focalLength / fNumber
+        // A lens cannot focus nearer than its own focal length; keep the distance beyond it.
+        self.focusDistance = max(focusDistance, focalLength * 1.001)
+    }
+
+    /// The circle of confusion's diameter, pixels, of a point `depth` metres along the axis, in a picture whose
+    /// focal length is `fx` pixels. A depth that is not finite (nothing hit: the far distance) counts as infinity.
+    public func blurDiameter(depth: Double, fx: Double) -> Double {
+        let z = depth.isFinite && depth > 0 ? depth : .infinity
+        let s = focusDistance
+        if s.isInfinite { return z.isInfinite ? 0 : fx * apertureDiameter / z }
+        if z.isInfinite { return fx * apertureDiameter / (s - focalLength) }
+        return fx * apertureDiameter * abs(z - s) / (z * (s - focalLength))
+    }
+}

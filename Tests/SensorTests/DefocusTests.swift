@@ -1,0 +1,109 @@
+import Foundation
+import Scenes
+import Sensor
+import Spectra
+import Testing
+
+/// Depth of field (`LensFocus`, `Renderer.render(_:)` with a focus): the thin lens's circle of confusion, and
+/// the blur it gives an edge, against closed forms.
+struct DefocusTests {
+    /// A 50 mm f/1.25 lens (a 40 mm aperture) seen at fx = 300 px, so that a small picture shows a wide circle.
+    static func lens(focus: Double) -> LensFocus { LensFocus(focalLength: 0.05, fNumber: 1.25, focusDistance: focus) }
+
+    static func camera(noise: NoiseParameters = TestScenes.quiet) -> CameraModel {
+        CameraModel(
+            width: 240, height: 180, fx: 300, fy: 300, cx: 120, cy: 90, fNumber: 1.25, lensTransmittance: 0.9,
+            pixelPitchMicrometres: 1.4,
+            quantumEfficiency: (
+                TestScenes.gaussian(600, 30), TestScenes.gaussian(535, 35), TestScenes.gaussian(460, 25)
+            ), noise: noise)
+    }
+
+    /// A wall 1 m away, white on the right of the optical axis and black on the left (a black card a millimetre
+    /// in front of it), under even light: a straight vertical edge through the principal point.
+    static let edge = Scene(
+        objects: [
+            SceneObject(
+                name: "white", shape: .plane(width: 2, height: 2), transform: Transform(position: Vector3(0, 0, -1)),
+                surface: .uniform(.neutral("white", reflectance: 0.9))),
+            SceneObject(
+                name: "black", shape: .plane(width: 1, height: 2),
+                transform: Transform(position: Vector3(-0.5, 0, -0.999)),
+                surface: .uniform(.neutral("black", reflectance: 0.05))),
+        ],
+        ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 300, direction: Vector3(0, 0, 1), diffuseFraction: 1),
+        device: TestScenes.device)
+
+    /// A sensor with shot and read noise and a fixed pattern.
+    static let noisy = NoiseParameters(
+        fullWellElectrons: 20000, readNoiseElectrons: 3, prnu: 0.01, dsnuElectrons: 2, adcBits: 12, blackLevel: 64,
+        whiteLevel: 4095, baseISO: 100)
+
+    static let exposure = Exposure(time: 0.01, iso: 100, flash: false, seed: 5)
+
+    @Test func circleOfConfusionFollowsTheThinLens() {
+        // c = A·f·|z − s| / (z·(s − f)) on the sensor, times fx / f in pixels; A = f / N.
+        // 50 mm f/1.25 at fx = 300, focused at 0.3 m, a point at 1 m: 300 · 0.04 · 0.7 / (1 · 0.25) = 33.6 px.
+        #expect(abs(Self.lens(focus: 0.3).blurDiameter(depth: 1, fx: 300) - 33.6) < 1e-9)
+        // Focused at infinity, a point at 2 m: A·f/z · fx/f = 300 · 0.04 / 2 = 6 px.
+        #expect(abs(Self.lens(focus: .infinity).blurDiameter(depth: 2, fx: 300) - 6) < 1e-9)
+        // Focused at 2 m, the far distance (nothing hit): 300 · 0.04 / 1.95 px.
+        #expect(abs(Self.lens(focus: 2).blurDiameter(depth: .nan, fx: 300) - 12 / 1.95) < 1e-9)
+        #expect(Self.lens(focus: 1).blurDiameter(depth: 1, fx: 300) == 0)
+        #expect(Self.lens(focus: .infinity).blurDiameter(depth: .infinity, fx: 300) == 0)
+    }
+
+    @Test func aSceneInFocusEverywhereIsThePinholeFrame() {
+        let pinhole = Renderer(scene: Self.edge, camera: Self.camera(noise: Self.noisy), flash: nil)
+        let focused = Renderer(
+            scene: Self.edge, camera: Self.camera(noise: Self.noisy), flash: nil, focus: Self.lens(focus: 1))
+        let a = pinhole.render(Self.exposure), b = focused.render(Self.exposure)
+        #expect(a.dn == b.dn)
+        #expect(a.ambientElectrons == b.ambientElectrons)
+    }
+
+    /// Across a straight edge, a uniform disc of radius r centred h from the edge holds, beyond it, the segment
+    /// (r²·acos(h/r) − h·√(r² − h²)) / (π·r²) of its area.
+    static func shareBeyond(_ h: Double, radius r: Double) -> Double {
+        if h >= r { return 0 }
+        if h <= -r { return 1 }
+        if h < 0 { return 1 - shareBeyond(-h, radius: r) }
+        return (r * r * acos(h / r) - h * (r * r - h * h).squareRoot()) / (Double.pi * r * r)
+    }
+
+    @Test func anEdgeOutOfFocusSpreadsAsTheCircleOfConfusion() throws {
+        let frame = Renderer(scene: Self.edge, camera: Self.camera(), flash: nil, focus: Self.lens(focus: 0.3))
+            .render(Self.exposure)
+        let ambient = try #require(frame.ambientElectrons)
+        let row = 90 * frame.width
+        func green(_ x: Int) -> Double { Double(ambient[3 * (row + x) + 1]) }
+        let black = green(20), white = green(220)
+        #expect(white > 10 * black)
+        let radius = 33.6 / 2
+        var worst = 0.0
+        for x in 90..<150 {
+            // The pixel's centre lies x + 0.5 − 120 px right of the edge; the white lies beyond −h from it.
+            let h = Double(x) + 0.5 - 120
+            let expected = Self.shareBeyond(-h, radius: radius)
+            let measured = (green(x) - black) / (white - black)
+            worst = max(worst, abs(measured - expected))
+        }
+        // A disc of pixel centres matches the continuous disc to the few centres its rim gains or loses.
+        #expect(worst < 0.03)
+        // Beyond the circle the sides stay as sharp as they were.
+        #expect(abs(green(120 - 18) - black) < 1e-3 * white)
+        #expect(abs(green(120 + 18) - white) < 1e-3 * white)
+    }
+
+    @Test func blurredFramesDoNotDependOnTheThreadCount() {
+        func frame(_ threads: Int) -> RawFrame {
+            Renderer(
+                scene: Self.edge, camera: Self.camera(noise: Self.noisy), flash: nil,
+                options: RenderOptions(threadCount: threads), focus: Self.lens(focus: 0.3)
+            ).render(Self.exposure)
+        }
+        let one = frame(1), two = frame(2)
+        #expect(one.dn == two.dn)
+        #expect(one.electrons == two.electrons)
+    }
+}

@@ -54,6 +54,12 @@ enum DeviceFocus {
         return Float(max(0, min(1, 1 - dioptres * nearestFocusMetres)))
     }
 
+    /// The distance a lens position focuses, metres: the inverse of `lensPosition(distance:)`, infinity at 1.
+    static func distance(lensPosition: Float) -> Double {
+        let dioptres = (1 - Double(min(max(lensPosition, 0), 1))) / nearestFocusMetres
+        return dioptres > 0 ? 1 / dioptres : .infinity
+    }
+
     /// The ground-truth distance of whatever lies at a normalised point of the device's view.
     private static func subjectDistance(_ device: AVCaptureDevice, scene: Scene, point: CGPoint) -> Double? {
         let d = device.activeFormat.dimensions

@@ -30,6 +30,11 @@ struct StreamLook: Hashable, Sendable {
     /// Where the 3A loop's white balance stands, a colour temperature in kelvin, while it moves towards
     /// the auto estimate; nil once settled.
     var adaptingLight: Double?
+    /// The distance the lens is focused at, metres (`.infinity` at its far end), for a camera with autofocus:
+    /// what lies nearer or farther is blurred by its circle of confusion (`LensFocus`). Nil for a camera without
+    /// autofocus, whose pictures are sharp at every depth [our choice: a fixed-focus lens is set for the
+    /// distances it serves].
+    var focusDistance: Double?
 
     static let neutral = StreamLook()
 
@@ -45,6 +50,7 @@ struct StreamLook: Hashable, Sendable {
         if let g = whiteBalanceGains { parts.append("w\(g.x),\(g.y),\(g.z)") }
         if let e = adaptingExposure { parts.append("ae\(e.duration)@\(e.iso)") }
         if let k = adaptingLight { parts.append("awb\(k)") }
+        if let d = focusDistance { parts.append("f\(d)") }
         return parts.joined(separator: "/")
     }
 }
@@ -94,9 +100,15 @@ struct LookedFrame {
         let flash =
             look.torchLevel > 0
             ? TorchLight.flash(device: device.profile, camera: device.camera, level: look.torchLevel) : nil
+        // Optics are what a camera is rendered from; one without them is never streamed, so it is left sharp.
+        let focus = device.camera.optics.flatMap { optics in
+            look.focusDistance.map {
+                LensFocus(focalLength: optics.focalLengthMM / 1000, fNumber: optics.fNumber, focusDistance: $0)
+            }
+        }
         let renderer = Renderer(
             scene: scene, camera: model, flash: flash,
-            options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+            options: RenderOptions(softShadowSamples: 1, keepsComponents: false), focus: focus)
         let pipeline = PhotoPipeline(renderer: renderer, meteringRenderer: nil, flashHardware: device.profile.flash)
         let torchOn = flash != nil
         let seed: UInt64 = 1

@@ -168,6 +168,26 @@ import Testing
         }
     }
 
+    // spec §16 [I], spec §2.4: out of focus, the code is not read. Autofocus brings the card 0.3 m away into focus
+    // and it is read; with the lens locked at its nearest focus, 10 cm, a point 0.3 m away spreads over a circle
+    // of c = fx · A · (0.3 − 0.1) / (0.3 · (0.1 − f)) pixels, for the wide lens's f = 6.8 mm at f/1.78 (an
+    // aperture A of 3.8 mm). A module images over fx · (0.08 / 33) / 0.3 pixels, so the circle spans
+    // 3.8 · 0.2 / 0.0932 / 2.42 ≈ 3.4 modules, whatever the format's size, and the symbol is a grey smear.
+    @Test func qrCodeIsLostOutOfFocus() throws {
+        try onDevice {
+            let focused = try scan(scene: cardScene(), types: [.qr])
+            #expect(focused.codes.contains { $0.stringValue == "https://example.com" })
+            #expect(focused.device.lensAperture == 1.78)
+            let near = try scan(scene: cardScene(), types: [.qr]) { device in
+                try device.lockForConfiguration()
+                device.setFocusModeLocked(lensPosition: 0, completionHandler: nil)
+                device.unlockForConfiguration()
+            }
+            #expect(near.device.lensPosition == 0)
+            #expect(near.codes.isEmpty)
+        }
+    }
+
     // spec §16 [I]: exposure decides too: held four stops above the metered exposure, paper and ink both
     // clip to white and the code is not read.
     @Test func qrCodeIsLostWhenOverexposed() throws {

@@ -97,6 +97,7 @@ extension AVCapturePhotoOutput {
             made.maximumExposureDuration = maximumExposure
             made.exposureBias = bias
             made.deviceErrors = Emulation.shared.modelsDeviceErrors
+            made.focusDistance = DeviceFocus.focusDistance(device)
             return made
         }
         let flash = decideFlash(settings.flashMode, constantColor: constantColor, device: device) {

@@ -37,4 +37,20 @@ public struct LensFocus: Sendable, Hashable {
         if z.isInfinite { return fx * apertureDiameter / (s - focalLength) }
         return fx * apertureDiameter * abs(z - s) / (z * (s - focalLength))
     }
+
+    /// The widest circle of confusion, pixels, among points at `depths` (NaN for the far distance): the blur grows
+    /// monotonically on each side of the focus distance, so the nearest and farthest points bound it.
+    public func widestBlur(depths: [Float], fx: Double) -> Double {
+        var nearest = Float.infinity, farthest: Float = 0
+        for z in depths {
+            if z.isFinite && z > 0 {
+                nearest = min(nearest, z)
+                farthest = max(farthest, z)
+            } else {
+                farthest = .infinity
+            }
+        }
+        guard nearest.isFinite || farthest > 0 else { return 0 }
+        return max(blurDiameter(depth: Double(nearest), fx: fx), blurDiameter(depth: Double(farthest), fx: fx))
+    }
 }

@@ -2,53 +2,48 @@ import Foundation
 import Imaging
 
 extension Renderer {
-    /// One frame with depth of field: the pinhole frame's noise-free means, each pixel's replaced by their mean
-    /// over its circle of confusion (`LensFocus.blurDiameter`), then the noise chain and fixed pattern at every
-    /// pixel as `render(_:)` draws them.
+    /// One frame with depth of field: each pixel's noise-free light replaced by its mean over the pixel centres
+    /// inside its own circle of confusion (`LensFocus.blurDiameter`), then the noise chain and fixed pattern at
+    /// every pixel as `render(_:)` draws them.
     ///
     /// The blur is optical, so it acts on the light before the sensor counts it: a blurred pixel's shot noise
-    /// is that of its blurred mean, not a blur of noise. Each pixel gathers the sharp means of the pixel centres
-    /// inside a disc of its own circle's diameter (pixels beyond the picture's edge are left out of the mean).
-    /// Away from depth edges this is the light the lens spreads there; at an edge between near and far it lets
-    /// a blurred background take in some of an in-focus foreground's light, where a lens would hide that
-    /// background behind the sharp edge [our approximation]. The truth planes are the pinhole frame's.
+    /// is that of its blurred mean, not a blur of noise. Pixels beyond the picture's edge are left out of a
+    /// circle's mean. Away from depth edges this is the light the lens spreads there; at an edge between near and
+    /// far it lets a blurred background take in some of an in-focus foreground's light, where a lens would hide
+    /// that background behind the sharp edge [our approximation]. The truth planes are the pinhole frame's.
+    ///
+    /// A frame that keeps no component planes gets its component means from the sharp light: the blur moves
+    /// light about and keeps its total, but for what crosses the picture's edge.
+    ///
+    /// The frame is made band by band: each band shades the sharp light of its own rows and of those its widest
+    /// circle reaches, so no whole-frame plane is kept beyond the frame's own.
     func render(_ exposure: Exposure, blurredBy focus: LensFocus) -> RawFrame {
         let width = camera.width, height = camera.height, pixels = width * height
         let shading = ShadingPass(renderer: self, exposure: exposure)
-        // The sharp means: the shading pass's noise-free components (its noisy output is not used).
-        var sharpOptions = options
-        sharpOptions.keepsComponents = true
-        sharpOptions.keepsElectrons = false
-        var sharp = Planes(pixels: pixels, options: sharpOptions)
-        sharp.withOutput { out in forEachBand { _, rows in shading.run(rows: rows, output: out) } }
-        let discs = DiscMeans(sharp.flash, sharp.ambient, width: width, height: height)
-        let (sharpFlash, sharpAmbient) = (sharp.flash, sharp.ambient)
-
-        var planes = Planes(pixels: pixels, options: options)
-        var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
         let fx = camera.fx
         let depth = geometry.depth
+        // How many rows beyond its own a band reads, and bands of at least four times that, so that the rows
+        // shaded twice stay under half of those shaded once.
+        let reach = Int(0.5 * focus.widestBlur(depths: depth, fx: fx))
+        let bandRows = Self.bandRows * max(1, (4 * reach + Self.bandRows - 1) / Self.bandRows)
+        let keepsComponents = options.keepsComponents
+        let shelf = SharpLight.Shelf {
+            SharpLight(width: width, rowCapacity: bandRows + 2 * reach, separate: keepsComponents)
+        }
+        var planes = Planes(pixels: pixels, options: options)
+        var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
         planes.withOutput { out in
             sums.withRecorder { recorder in
-                forEachBand { band, rows in
-                    Self.shade(out, rows: rows, width: width, recorder, band) { banded in
-                        let normals = NormalTable.shared, poisson = PoissonTable.shared
-                        ShadingPass.RowInputs.with(width: width) { row in
-                            for y in rows {
-                                let first = y * width
-                                for x in 0..<width {
-                                    let radius = 0.5 * focus.blurDiameter(depth: Double(depth[first + x]), fx: fx)
-                                    // A disc of radius under one pixel holds only the pixel's own centre: a frame in
-                                    // focus everywhere is the pinhole frame, byte for byte.
-                                    let (f, a) =
-                                        radius < 1
-                                        ? (Self.lanes(sharpFlash, first + x), Self.lanes(sharpAmbient, first + x))
-                                        : discs.means(x: x, y: y, radius: radius)
-                                    ShadingPass.store(pixel: first + x, ambient: a, flash: f, banded)
-                                    row.means[x] = a + f + shading.dark
-                                    row.pattern[x] = shading.pattern(pixel: first + x, normals)
+                BandParallel.forEachBand(height: height, rowsPerBand: bandRows, threads: options.threadCount) { rows in
+                    shelf.with { sharp in
+                        sharp.fill(shading, rows: max(0, rows.lowerBound - reach)..<min(height, rows.upperBound + reach))
+                        // The frame's own bands, so that its component sums add up as `render(_:)`'s do.
+                        for first in stride(from: rows.lowerBound, to: rows.upperBound, by: Self.bandRows) {
+                            let band = first..<min(rows.upperBound, first + Self.bandRows)
+                            Self.shade(out, rows: band, width: width, recorder, first / Self.bandRows) { banded in
+                                Self.expose(band, sharp, shading, banded) { pixel in
+                                    0.5 * focus.blurDiameter(depth: Double(depth[pixel]), fx: fx)
                                 }
-                                shading.exposeRow(first, width, row.means, row.pattern, normals, poisson, banded)
                             }
                         }
                     }
@@ -58,62 +53,158 @@ extension Renderer {
         return frame(exposure, planes, sums.means(pixels: pixels))
     }
 
-    /// Pixel `p` of an interleaved RGB plane, in lanes 0–2.
-    private static func lanes(_ plane: [Float], _ p: Int) -> SIMD4<Float> {
-        SIMD4(plane[3 * p], plane[3 * p + 1], plane[3 * p + 2], 0)
+    /// The rows of `band`: each pixel's light over its circle of confusion of radius `radius(pixel)`, through the
+    /// noise chain, into `output`.
+    private static func expose(
+        _ band: Range<Int>, _ sharp: SharpLight, _ shading: ShadingPass, _ output: ShadingPass.Output,
+        radius: (Int) -> Double
+    ) {
+        let width = sharp.width
+        let normals = NormalTable.shared, poisson = PoissonTable.shared
+        // Neighbours mostly share a radius to an eighth of a pixel, and with it the disc's chords.
+        var disc = SharpLight.Disc(radius: 0)
+        ShadingPass.RowInputs.with(width: width) { row in
+            for y in band {
+                let start = y * width
+                for x in 0..<width {
+                    let own = sharp.light(x: x, y: y)
+                    var (f, a) = own
+                    // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus
+                    // everywhere is the pinhole frame, byte for byte.
+                    let r = (radius(start + x) * 8).rounded() / 8
+                    if r >= 1 {
+                        if r != disc.radius { disc = SharpLight.Disc(radius: r) }
+                        (f, a) = sharp.means(x: x, y: y, disc: disc)
+                    }
+                    row.means[x] = a + f + shading.dark
+                    if !sharp.separate { (f, a) = own }
+                    ShadingPass.store(pixel: start + x, ambient: a, flash: f, output)
+                    row.pattern[x] = shading.pattern(pixel: start + x, normals)
+                }
+                shading.exposeRow(start, width, row.means, row.pattern, normals, poisson, output)
+            }
+        }
     }
 }
 
-/// The means of two interleaved RGB planes (a frame's flash and ambient components) over discs of pixel
-/// centres, read from per-row running sums so that each row of a disc costs one difference, whatever its width.
-struct DiscMeans: Sendable {
-    /// Per row, width + 1 entries of six running sums (the first plane's channels, then the second's): entry x
-    /// holds the sums of the row's first x pixels.
-    private let sums: [Double]
-    private let width: Int
-    private let height: Int
+/// The noise-free flash and ambient light of a run of rows, as the pinhole frame has it, with per-row running
+/// sums so that the light over a disc of pixel centres costs one difference per row of the disc. The sums are of
+/// both lights apart (`separate`), or of their total alone, which is all the noise chain needs.
+///
+/// One is made per worker and refilled band after band (`Shelf`): fresh buffers for every band would each be
+/// faulted in anew.
+private final class SharpLight: @unchecked Sendable {
+    let width: Int
+    let separate: Bool
+    private let lanes: Int
+    private let stride: Int
+    private let rowCapacity: Int
+    /// Per pixel, three values of each light.
+    private let flash: UnsafeMutablePointer<Float>
+    private let ambient: UnsafeMutablePointer<Float>
+    /// Per row, width + 1 entries of the running sums (flash's three channels then ambient's, or the total's
+    /// three): entry x holds the sums of the row's first x pixels.
+    private let sums: UnsafeMutablePointer<Double>
+    /// The rows held now.
+    private(set) var rows = 0..<0
 
-    init(_ first: [Float], _ second: [Float], width: Int, height: Int) {
+    init(width: Int, rowCapacity: Int, separate: Bool) {
         self.width = width
-        self.height = height
-        let stride = (width + 1) * 6
-        var sums = [Double](repeating: 0, count: stride * height)
-        for y in 0..<height {
-            var a = SIMD3<Double>.zero, b = SIMD3<Double>.zero
-            for x in 0..<width {
-                let p = (y * width + x) * 3
-                a += SIMD3(Double(first[p]), Double(first[p + 1]), Double(first[p + 2]))
-                b += SIMD3(Double(second[p]), Double(second[p + 1]), Double(second[p + 2]))
-                let s = y * stride + (x + 1) * 6
-                sums[s] = a.x
-                sums[s + 1] = a.y
-                sums[s + 2] = a.z
-                sums[s + 3] = b.x
-                sums[s + 4] = b.y
-                sums[s + 5] = b.z
-            }
-        }
-        self.sums = sums
+        self.separate = separate
+        self.rowCapacity = rowCapacity
+        lanes = separate ? 6 : 3
+        stride = (width + 1) * lanes
+        flash = .allocate(capacity: rowCapacity * width * 3)
+        ambient = .allocate(capacity: rowCapacity * width * 3)
+        sums = .allocate(capacity: rowCapacity * stride)
     }
 
-    /// Both planes' means over the pixel centres within `radius` of pixel (x, y)'s centre, inside the picture,
-    /// in lanes 0–2.
-    func means(x: Int, y: Int, radius: Double) -> (first: SIMD4<Float>, second: SIMD4<Float>) {
-        let stride = (width + 1) * 6
-        let reach = Int(radius.rounded(.down))
-        var a = SIMD3<Double>.zero, b = SIMD3<Double>.zero
+    deinit {
+        flash.deallocate()
+        ambient.deallocate()
+        sums.deallocate()
+    }
+
+    /// Holds `rows` of the pinhole frame `shading` makes.
+    func fill(_ shading: ShadingPass, rows: Range<Int>) {
+        precondition(rows.count <= rowCapacity, "a band reads more rows than its scratch holds")
+        self.rows = rows
+        shading.means(rows: rows, flash: flash, ambient: ambient)
+        for row in 0..<rows.count {
+            var f = SIMD3<Double>.zero, a = SIMD3<Double>.zero
+            for k in 0..<lanes { sums[row * stride + k] = 0 }
+            for x in 0..<width {
+                let p = (row * width + x) * 3
+                f += SIMD3(Double(flash[p]), Double(flash[p + 1]), Double(flash[p + 2]))
+                a += SIMD3(Double(ambient[p]), Double(ambient[p + 1]), Double(ambient[p + 2]))
+                let s = row * stride + (x + 1) * lanes
+                if separate {
+                    (sums[s], sums[s + 1], sums[s + 2]) = (f.x, f.y, f.z)
+                    (sums[s + 3], sums[s + 4], sums[s + 5]) = (a.x, a.y, a.z)
+                } else {
+                    (sums[s], sums[s + 1], sums[s + 2]) = (f.x + a.x, f.y + a.y, f.z + a.z)
+                }
+            }
+        }
+    }
+
+    /// Pixel (x, y)'s own flash and ambient light, in lanes 0–2.
+    func light(x: Int, y: Int) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+        let p = ((y - rows.lowerBound) * width + x) * 3
+        return (SIMD4(flash[p], flash[p + 1], flash[p + 2], 0), SIMD4(ambient[p], ambient[p + 1], ambient[p + 2], 0))
+    }
+
+    /// The mean light over `disc` centred on pixel (x, y), inside the picture, in lanes 0–2: flash and ambient
+    /// when the sums keep them apart, else their total as the flash and no ambient. The disc's rows must lie
+    /// within `rows` where they lie within the picture.
+    func means(x: Int, y: Int, disc: Disc) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+        var first = SIMD3<Double>.zero, second = SIMD3<Double>.zero
         var count = 0
-        for row in max(0, y - reach)...min(height - 1, y + reach) {
-            let dy = Double(row - y)
-            let half = Int((radius * radius - dy * dy).squareRoot().rounded(.down))
+        for row in max(rows.lowerBound, y - disc.reach)...min(rows.upperBound - 1, y + disc.reach) {
+            let half = disc.halfWidths[row - y + disc.reach]
             let left = max(0, x - half), right = min(width - 1, x + half)
-            let hi = row * stride + (right + 1) * 6, lo = row * stride + left * 6
-            a += SIMD3(sums[hi] - sums[lo], sums[hi + 1] - sums[lo + 1], sums[hi + 2] - sums[lo + 2])
-            b += SIMD3(sums[hi + 3] - sums[lo + 3], sums[hi + 4] - sums[lo + 4], sums[hi + 5] - sums[lo + 5])
+            let base = (row - rows.lowerBound) * stride
+            let hi = base + (right + 1) * lanes, lo = base + left * lanes
+            first += SIMD3(sums[hi] - sums[lo], sums[hi + 1] - sums[lo + 1], sums[hi + 2] - sums[lo + 2])
+            if separate {
+                second += SIMD3(sums[hi + 3] - sums[lo + 3], sums[hi + 4] - sums[lo + 4], sums[hi + 5] - sums[lo + 5])
+            }
             count += right - left + 1
         }
-        a /= Double(count)
-        b /= Double(count)
-        return (SIMD4(Float(a.x), Float(a.y), Float(a.z), 0), SIMD4(Float(b.x), Float(b.y), Float(b.z), 0))
+        first /= Double(count)
+        second /= Double(count)
+        return (
+            SIMD4(Float(first.x), Float(first.y), Float(first.z), 0),
+            SIMD4(Float(second.x), Float(second.y), Float(second.z), 0)
+        )
+    }
+
+    /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord.
+    struct Disc {
+        let radius: Double
+        let reach: Int
+        let halfWidths: [Int]
+
+        init(radius: Double) {
+            self.radius = radius
+            reach = Int(radius)
+            halfWidths = (-reach...reach).map { dy in Int((radius * radius - Double(dy * dy)).squareRoot()) }
+        }
+    }
+
+    /// The scratch of the workers of one frame: each band takes one, or makes one when all are in use, and puts
+    /// it back when done. What a band computes depends on its rows only, never on which scratch it got.
+    final class Shelf: @unchecked Sendable {
+        private let lock = NSLock()
+        private var idle: [SharpLight] = []
+        private let make: () -> SharpLight
+
+        init(_ make: @escaping () -> SharpLight) { self.make = make }
+
+        func with<R>(_ body: (SharpLight) -> R) -> R {
+            let scratch = lock.withLock { idle.popLast() } ?? make()
+            defer { lock.withLock { idle.append(scratch) } }
+            return body(scratch)
+        }
     }
 }

@@ -95,6 +95,34 @@ struct DefocusTests {
         #expect(abs(green(120 + 18) - white) < 1e-3 * white)
     }
 
+    /// The wall with a black card over its top, from 26 rows above the principal point: a horizontal edge on row
+    /// 64, where the blurred frame's bands meet (a 16.8-pixel reach gives bands of 64 rows), so each side's circles
+    /// read the other band's light.
+    static let horizontalEdge = Scene(
+        objects: [
+            edge.objects[0],
+            SceneObject(
+                name: "black", shape: .plane(width: 2, height: 1),
+                transform: Transform(position: Vector3(0, 26.0 / 300 * 0.999 + 0.5, -0.999)),
+                surface: .uniform(.neutral("black", reflectance: 0.05))),
+        ],
+        ambient: edge.ambient, device: TestScenes.device)
+
+    @Test func anEdgeAcrossBandsSpreadsAsTheCircleOfConfusion() throws {
+        let frame = Renderer(
+            scene: Self.horizontalEdge, camera: Self.camera(), flash: nil, focus: Self.lens(focus: 0.3)
+        ).render(Self.exposure)
+        let ambient = try #require(frame.ambientElectrons)
+        func green(_ y: Int) -> Double { Double(ambient[3 * (y * frame.width + 120) + 1]) }
+        let black = green(10), white = green(170)
+        var worst = 0.0
+        for y in 34..<94 {
+            let h = Double(y) + 0.5 - 64
+            worst = max(worst, abs((green(y) - black) / (white - black) - Self.shareBeyond(-h, radius: 16.8)))
+        }
+        #expect(worst < 0.03)
+    }
+
     @Test func blurredFramesDoNotDependOnTheThreadCount() {
         func frame(_ threads: Int) -> RawFrame {
             Renderer(

@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import Scenes
 import Sensor
@@ -58,6 +59,19 @@ enum DeviceFocus {
     static func distance(lensPosition: Float) -> Double {
         let dioptres = (1 - Double(min(max(lensPosition, 0), 1))) / nearestFocusMetres
         return dioptres > 0 ? 1 / dioptres : .infinity
+    }
+
+    /// The lens of `camera` focused `distance` metres away, as the renderer models depth of field (`LensFocus`); nil
+    /// without a distance (a camera without autofocus is sharp at every depth) or without optics.
+    static func lens(of camera: CameraProfile, focusedAt distance: Double?) -> LensFocus? {
+        guard let distance, let optics = camera.optics else { return nil }
+        return LensFocus(focalLength: optics.focalLengthMM / 1000, fNumber: optics.fNumber, focusDistance: distance)
+    }
+
+    /// The distance the device's lens is focused at now, metres, when it has autofocus (a fixed-focus camera
+    /// renders sharp at every depth [our choice: its lens is set for the distances it serves]).
+    static func focusDistance(_ device: AVCaptureDevice) -> Double? {
+        device.hasAutoFocus ? distance(lensPosition: device.lensPosition) : nil
     }
 
     /// The ground-truth distance of whatever lies at a normalised point of the device's view.

@@ -47,7 +47,7 @@ extension AVCaptureDevice {
         look.whiteBalanceGains = c.lockedWhiteBalanceGains.map {
             SIMD3(Double($0.redGain), Double($0.greenGain), Double($0.blueGain))
         }
-        if hasAutoFocus { look.focusDistance = DeviceFocus.distance(lensPosition: lensPosition) }
+        look.focusDistance = DeviceFocus.focusDistance(self)
         return look
     }
 

@@ -40,6 +40,10 @@ struct PhotoRenderRequest: Sendable {
     /// flash hardware burning at that share of its intensity through the whole exposure. A photo
     /// whose flash fires is lit by the flash alone.
     var torchLevel: Double = 0
+    /// The distance the lens is focused at when the photo is exposed, metres (`.infinity` at its far end); nil for a
+    /// camera without autofocus, sharp at every depth. What lies nearer or farther is blurred by its circle of
+    /// confusion (`LensFocus`), as in the stream.
+    var focusDistance: Double? = nil
     /// How the active format reads the sensor, which sets the photo's noise; nil for a full readout.
     var readout: FormatReadout? = nil
     /// The longest exposure auto-exposure may choose, seconds: the device's

@@ -27,6 +27,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let zoom: Double
         let torch: Double
         let readout: FormatReadout?
+        let focus: Double?
     }
 
     private let lock = NSLock()
@@ -115,7 +116,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         Key(
             scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
             camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom,
-            torch: request.flashFired ? 0 : request.torchLevel, readout: request.readout)
+            torch: request.flashFired ? 0 : request.torchLevel, readout: request.readout, focus: request.focusDistance)
     }
 
     private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
@@ -140,7 +141,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let renderer = Renderer(
             scene: request.scene.scene, camera: camera,
             flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch),
-            options: RenderOptions(keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true))
+            options: RenderOptions(keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true),
+            focus: DeviceFocus.lens(of: request.camera, focusedAt: key.focus))
         lock.withLock {
             renderers.removeAll { $0.0 == key }
             renderers.append((key, renderer))

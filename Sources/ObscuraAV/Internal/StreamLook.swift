@@ -100,12 +100,7 @@ struct LookedFrame {
         let flash =
             look.torchLevel > 0
             ? TorchLight.flash(device: device.profile, camera: device.camera, level: look.torchLevel) : nil
-        // Optics are what a camera is rendered from; one without them is never streamed, so it is left sharp.
-        let focus = device.camera.optics.flatMap { optics in
-            look.focusDistance.map {
-                LensFocus(focalLength: optics.focalLengthMM / 1000, fNumber: optics.fNumber, focusDistance: $0)
-            }
-        }
+        let focus = DeviceFocus.lens(of: device.camera, focusedAt: look.focusDistance)
         let renderer = Renderer(
             scene: scene, camera: model, flash: flash,
             options: RenderOptions(softShadowSamples: 1, keepsComponents: false), focus: focus)

@@ -82,15 +82,23 @@ final class StreamRendering: @unchecked Sendable {
     /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the
     /// IEC 61966-2-1 curve), with the noise of the format's `readout` at that size; nil when the profile
     /// cannot render it.
+    ///
+    /// Footage in direct mode (`FootageMode.direct`) gives the footage's frame of the moment resized to the
+    /// size (`Footage.frame`), unless `metering`: the 3A loops keep measuring the screen that shows it, so
+    /// exposure, white balance and focus go on as state while the delivered pixels stay the clip's.
     func picture(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
         space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil,
-        renderWidth: Int = StreamRendering.renderWidth
+        renderWidth: Int = StreamRendering.renderWidth, metering: Bool = false
     ) -> VideoPicture? {
+        let world = Self.scene(scene)
+        let direct = !metering && world.footage?.mode == .direct
         let key =
-            "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
-            + "/\(readout.map { String(describing: $0) } ?? "full")"
-            + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
+            direct
+            ? "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/direct"
+            : "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
+                + "/\(readout.map { String(describing: $0) } ?? "full")"
+                + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
         if let cached = lock.withLock({ pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil) }) {
             return cached
         }
@@ -99,12 +107,24 @@ final class StreamRendering: @unchecked Sendable {
         else {
             return nil
         }
+        if direct, let footage = world.footage, let frame = footage.frame(world.footageFrame, width: width, height: height) {
+            // The bytes are the footage's: no exposure, colour, noise, zoom or lens (`FootageMode.direct`).
+            let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
+                Float(frame[x, y, min(c, frame.channels - 1)]) / 255
+            }
+            let picture = VideoPicture(
+                rgb: rgb, objects: [(name: "footage", bounds: CGRect(x: 0, y: 0, width: 1, height: 1))],
+                intrinsics: (full.fx, full.fy, full.cx, full.cy))
+            lock.withLock {
+                if Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }
+            }
+            return picture
+        }
         // Render at most `renderWidth` wide and scale up by nearest neighbour: streams need the
         // look of the scene, not full-resolution physics, and this keeps a 1440×1080 stream cheap.
         // The small camera keeps the full size's pitch and noise, so each pixel is a format pixel.
         let factor = max(1, (width + renderWidth - 1) / renderWidth)
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
-        let world = Self.scene(scene)
         let looked = LookedFrame(
             scene: world, device: DeviceProfileRef(profile: device, camera: camera), model: model, look: look,
             space: space)
@@ -138,6 +158,8 @@ final class StreamRendering: @unchecked Sendable {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
+        // Footage in direct mode is tagged as what it is, sRGB (`Footage`), whatever the device's colour space.
+        let direct = Self.scene(scene).footage?.mode == .direct
         if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) }) {
             return cached
         }
@@ -150,7 +172,7 @@ final class StreamRendering: @unchecked Sendable {
             return nil
         }
         buffer.attachments[kCVImageBufferColorPrimariesKey] =
-            space == .displayP3 ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
+            space == .displayP3 && !direct ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
         buffer.attachments[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
         if pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
             || pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
@@ -218,8 +240,26 @@ final class StreamRendering: @unchecked Sendable {
         let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
         let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
-        // Footage is a picture of a world, not a world: there is no depth to measure in it.
-        guard let capability = camera.depth, !Self.scene(scene).isFootage else { return nil }
+        let world = Self.scene(scene)
+        if let footage = world.footage {
+            // Footage is a picture of a world, not a world: there is no depth to measure in it, only depth
+            // that came with it (`FootageDepth`), resized as the footage is.
+            guard camera.depth != nil, let given = footage.depth else { return nil }
+            let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
+                reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+            }
+            let metres = given.metres(frame: world.footageFrame, width: width, height: height)
+            let map = DepthMap(
+                width: width, height: height, format: format,
+                values: format.isDisparity ? metres.map { 1 / $0 } : metres, accuracy: .absolute,
+                isFiltered: filtered, calibration: calibration)
+            // Filtered depth has no holes (spec §9): the unmeasured pixels are filled from their neighbours,
+            // with a flat guide, as nothing says where the footage's edges are.
+            return filtered
+                ? DepthHoleFilling().fill(map, guide: PixelPlane<Float>(width: width, height: height, repeating: 0))
+                : map
+        }
+        guard let capability = camera.depth else { return nil }
         let source: DepthSource
         if let known = lock.withLock({ depthSources[place] }) {
             source = known

@@ -172,7 +172,15 @@ struct FootageDirectModeTests {
         let (photo, dimensions) = try onDevice("iphone-15-pro") { () throws -> (AVCapturePhoto?, CMVideoDimensions) in
             try Emulator.shared.use(footage: url.path, mode: .direct)
             Emulator.shared.clockMode = .manual
-            let rig = try PhotoRig(preset: .vga640x480)
+            // A preview's frames run beside the photo output, as in a camera app.
+            let rig = try PhotoRig(preset: .vga640x480, start: false)
+            let video = AVCaptureVideoDataOutput()
+            let recorder = StreamRecorder()
+            video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "direct"))
+            rig.session.beginConfiguration()
+            rig.session.addOutput(video)
+            rig.session.commitConfiguration()
+            rig.session.startRunning()
             defer { rig.session.stopRunning() }
             Emulator.shared.run(for: CMTime(value: 3, timescale: 2))  // 1.5 s: the clip's second frame
             let delegate = RecordingPhotoDelegate()

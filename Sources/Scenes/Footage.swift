@@ -36,6 +36,12 @@ public final class Footage: Sendable, Hashable {
         self.depth = depth
     }
 
+    /// What direct mode means for what the outputs deliver, in words for `explain`.
+    public static let directModeSummary =
+        "Footage in direct mode: video frames, photos and code readings are the footage's own frames at the "
+        + "stream's time, resized to the size delivered (scaled to cover, centred, cropped); exposure, white "
+        + "balance, focus, zoom, flash and torch are kept as state and change no pixel."
+
     /// How the footage is named in reports and caches: the path alone for plain footage, else the path with
     /// the mode and the depth, so that the same clip shown two ways never shares a cached picture.
     public var reference: String {

@@ -145,6 +145,12 @@ struct ScenarioFileConfinementTests {
         #expect(scenario.sceneValue.footage?.mode == .direct)
         #expect(scenario.sceneValue.footage?.depth != nil)
         #expect(scenario.sceneReference == "clip.y4m {mode: direct, depth: depth.png}")
+        // `explain` says what direct mode means before the steps.
+        let run = try layout.scenario(
+            "scene: {footage: clip.y4m, mode: direct}\n", steps: "  - begin\n  - commit\n")
+        let loaded = try ScenarioLoader.load(path: run)
+        let narration = Narration.narrate(loaded, try ScenarioRunner.run(loaded))
+        #expect(narration.contains("Footage in direct mode") && narration.contains("no pixel"), "\(narration)")
 
         // The depth obeys the confinement, at its own key (line 1, column 49).
         let outside = try layout.scenario("scene: {footage: clip.y4m, mode: direct, depth: ../elsewhere/depth.png}\n")

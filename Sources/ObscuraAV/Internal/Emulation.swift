@@ -160,10 +160,7 @@ package final class Emulation: @unchecked Sendable {
         record(
             TraceEntry(
                 section: "§15", rule: nil, outcome: .decided,
-                sentence: "Footage in direct mode: video frames, photos and code readings are the footage's own "
-                    + "frames at the stream's time, resized to the size delivered (scaled to cover, centred, "
-                    + "cropped); exposure, white balance, focus, zoom, flash and torch are kept as state and "
-                    + "change no pixel."
+                sentence: Footage.directModeSummary
                     + (footage.depth == nil ? "" : " Depth outputs deliver the depth given with the footage.")))
     }
 

@@ -112,9 +112,9 @@ final class StreamRendering: @unchecked Sendable {
             let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
                 Float(frame[x, y, min(c, frame.channels - 1)]) / 255
             }
-            let picture = VideoPicture(
-                rgb: rgb, objects: [(name: "footage", bounds: CGRect(x: 0, y: 0, width: 1, height: 1))],
-                intrinsics: (full.fx, full.fy, full.cx, full.cy))
+            // The footage is no object in a room: no faces or salient objects are known in it; codes are read
+            // from its pixels.
+            let picture = VideoPicture(rgb: rgb, objects: [], intrinsics: (full.fx, full.fy, full.cx, full.cy))
             lock.withLock {
                 if Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }
             }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Obscura
 import ObscuraAV
+import Scenes
 import Testing
 
 /// Footage in direct mode, chosen with `use(footage:mode:depth:)`: the outputs deliver the clip's own frames,
@@ -315,5 +316,47 @@ struct FootageDirectModeTests {
         #expect(messages[4].contains("eight.png") && messages[4].contains("16-bit"), "\(messages[4])")
         #expect(messages[5].contains("direct"), "\(messages[5])")
         #expect(messages[6].isEmpty, "\(messages[6])")
+    }
+}
+
+/// Codes in footage shown in direct mode are read from the delivered frames, where the footage puts them.
+@Suite(.needs(.zxing))
+struct FootageDirectModeCodeTests {
+    @Test func aQRCodeInTheFootageIsReadWhereItStands() throws {
+        let dir = try FootageDirectModeTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A QR symbol of 6-pixel modules, its centre at (200, 180) of a 640×480 white picture: the format's own
+        // size, so the delivered frame is the picture itself.
+        let symbol = try CodeSymbol.draw(CodeAnnotation(symbology: .qr, value: "direct footage"))
+        let module = 6
+        let (left, top) = (200 - symbol.width * module / 2, 180 - symbol.height * module / 2)
+        let picture = PixelPlane<UInt8>(width: 640, height: 480, channels: 3) { x, y, _ in
+            let (mx, my) = ((x - left) / module, (y - top) / module)
+            guard x >= left, y >= top, mx < symbol.width, my < symbol.height else { return 255 }
+            return symbol.dark[my * symbol.width + mx] ? 0 : 255
+        }
+        let file = dir.appendingPathComponent("code.png")
+        try PNG.write(PNGImage(pixels: picture, colorSpace: .sRGB), to: file.path)
+        let codes = try onDevice("iphone-15-pro") { () throws -> [AVMetadataMachineReadableCodeObject] in
+            try Emulator.shared.use(footage: file.path, mode: .direct)
+            Emulator.shared.clockMode = .manual
+            let rig = try PhotoRig(preset: .vga640x480, start: false)
+            let metadata = AVCaptureMetadataOutput()
+            let recorder = StreamRecorder()
+            rig.session.beginConfiguration()
+            rig.session.addOutput(metadata)
+            rig.session.commitConfiguration()
+            metadata.setMetadataObjectsDelegate(recorder, queue: DispatchQueue(label: "codes"))
+            metadata.metadataObjectTypes = [.qr]
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            Emulator.shared.runFrames(4)
+            return recorder.metadata.flatMap { $0 }.compactMap { $0 as? AVMetadataMachineReadableCodeObject }
+        }
+        let qr = try #require(codes.first)
+        #expect(qr.stringValue == "direct footage")
+        // Normalised to the frame: the centre at (200/640, 180/480), within a module.
+        #expect(abs(qr.bounds.midX - 200.0 / 640) < 6.0 / 640, "\(qr.bounds)")
+        #expect(abs(qr.bounds.midY - 180.0 / 480) < 6.0 / 480, "\(qr.bounds)")
     }
 }

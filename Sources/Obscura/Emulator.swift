@@ -64,10 +64,11 @@ public final class Emulator: @unchecked Sendable {
     ///   enlarging. Exposure, white balance, focus, zoom, flash and torch keep working as state and change no
     ///   pixel.
     ///
-    /// `depth` (direct mode only) is a 16-bit greyscale PNG of distances in millimetres (0 where unknown), or a
-    /// folder of them numbered like a picture sequence, one per footage frame; depth outputs and photo depth
-    /// then deliver it, resized to the depth format by the nearest sample. Without it, depth cameras report
-    /// no depth for footage. Errors name the file at fault; nothing changes then. Inside `withDevice` the choice
+    /// `depth` is a 16-bit greyscale PNG of distances in millimetres (0 where unknown), or a folder of them
+    /// numbered like a picture sequence, one per footage frame; depth outputs and photo depth then deliver it,
+    /// resized to the depth format by the nearest sample in direct mode, or where the screen shows each part of
+    /// the footage in physics mode. Without it, depth cameras report no depth for footage. Errors name the file
+    /// at fault; nothing changes then. Inside `withDevice` the choice
     /// holds for that task only.
     public func use(footage path: String, mode: FootageMode = .physics, depth: String? = nil) throws {
         try core.use(footage: path, mode: mode, depth: depth)

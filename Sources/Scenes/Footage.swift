@@ -26,14 +26,29 @@ public final class Footage: Sendable, Hashable {
     public let frames: DecodedMovie?
     /// The depth that goes with the footage, if one was given.
     public let depth: FootageDepth?
+    /// The size of the screen showing the footage in physics mode, metres (`FootageScene`).
+    public let screenSize: (width: Double, height: Double)
 
     /// Footage to show.
-    public init(path: String, mode: FootageMode, frames: DecodedMovie?, depth: FootageDepth?) {
+    public init(
+        path: String, mode: FootageMode, frames: DecodedMovie?, depth: FootageDepth?,
+        screenSize: (width: Double, height: Double)
+    ) {
         precondition(mode == .physics || frames != nil, "direct mode needs the footage's frames")
         self.path = path
         self.mode = mode
         self.frames = frames
         self.depth = depth
+        self.screenSize = screenSize
+    }
+
+    /// Where a camera pixel sees the footage on the screen in physics mode: (across, down) in 0…1 of the
+    /// footage for the pixel's ray `(right, down)` per metre of distance ((u − cx)/fx, (v − cy)/fy), nil off
+    /// the screen. The screen faces the device `FootageScene.screenDistance` away.
+    public func screenPosition(right: Double, down: Double) -> (x: Double, y: Double)? {
+        let x = right * FootageScene.screenDistance / screenSize.width + 0.5
+        let y = down * FootageScene.screenDistance / screenSize.height + 0.5
+        return (0..<1).contains(x) && (0..<1).contains(y) ? (x, y) : nil
     }
 
     /// What direct mode means for what the outputs deliver, in words for `explain`.
@@ -55,7 +70,8 @@ public final class Footage: Sendable, Hashable {
     /// (`CoverResize.resized`); direct mode only.
     public func frame(_ index: Int, width: Int, height: Int) -> PixelPlane<UInt8>? {
         guard let frames else { return nil }
-        return CoverResize.resized(frames.frames[min(max(index, 0), frames.frames.count - 1)], width: width, height: height)
+        let frame = frames.frames[min(max(index, 0), frames.frames.count - 1)]
+        return CoverResize.resized(frame, width: width, height: height)
     }
 
     public static func == (a: Footage, b: Footage) -> Bool { a === b }
@@ -87,6 +103,18 @@ public struct FootageDepth: Sendable {
         let plane = frames.count == 1 ? frames[0] : frames[min(max(index, 0), frames.count - 1)]
         let resized = CoverResize.nearest(plane, width: width, height: height)
         return resized.packedElements.map { $0 == 0 ? .nan : Float($0) / 1000 }
+    }
+
+    /// The distances in metres at footage positions, for footage frame `index`: each position is (across, down)
+    /// in 0…1 of the footage, nil where no footage is seen; the nearest sample is taken, NaN where the picture
+    /// holds 0 or no footage is seen.
+    public func metres(frame index: Int, at positions: [(x: Double, y: Double)?]) -> [Float] {
+        let plane = frames.count == 1 ? frames[0] : frames[min(max(index, 0), frames.count - 1)]
+        return positions.map { position in
+            guard let (x, y) = position, (0..<1).contains(x), (0..<1).contains(y) else { return .nan }
+            let value = plane[Int(x * Double(plane.width)), Int(y * Double(plane.height))]
+            return value == 0 ? .nan : Float(value) / 1000
+        }
     }
 
     /// Reads a depth picture or folder for footage of `width`×`height` with `frameCount` frames. Errors name the

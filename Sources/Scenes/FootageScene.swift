@@ -4,12 +4,16 @@ import Imaging
 /// Footage as the whole scene: a movie, a picture or a folder of numbered pictures, shown on a screen
 /// that fills the camera's field of view in an otherwise dark room.
 ///
+/// The screen is the plane `screenDistance` in front of the device, facing it, its top edge up: what a camera
+/// sees through its pixel (u, v) at that distance, (u − cx)/fx right and (v − cy)/fy down of the centre, is the
+/// footage at those offsets over the screen's width and height from the screen's centre (`Footage.screenSize`).
+///
 /// The camera sees the footage through its own physics: its exposure, noise, colour and lens. The
 /// screen stands 1 m in front of the device, sized so that the footage covers the whole view of a
 /// camera whose horizontal and vertical fields of view are given (the footage's aspect is kept, so a
 /// view of another aspect sees it cropped, as a phone filling its screen with a video does). Depth
-/// cameras see a flat plane there; the scene says it is footage (`Scene.footage`), so depth outputs
-/// report no depth for it unless depth pictures come with it (`FootageDepth`).
+/// cameras would see a flat plane there; the scene says it is footage (`Scene.footage`), so depth outputs
+/// report no depth for it unless depth pictures come with it (`FootageDepth`), which they then deliver.
 ///
 /// In direct mode (`FootageMode.direct`) the screen is still there for what measures the scene (the 3A
 /// loops), but the outputs deliver the footage's own frames, resized to the active format (`Footage`).
@@ -22,6 +26,8 @@ public enum FootageScene {
     public static let sequenceRate = 30.0
     /// The screen's white, cd/m²: an office monitor's.
     public static let nits = 200.0
+    /// How far the screen stands in front of the device, metres.
+    public static let screenDistance = 1.0
 
     /// Whether a scene reference names footage rather than a scene: a movie or picture file, or a folder.
     public static func isFootage(_ reference: String) -> Bool {
@@ -61,12 +67,6 @@ public enum FootageScene {
         footage path: String, mode: FootageMode = .physics, depth: String? = nil, horizontalFieldOfView: Double,
         verticalFieldOfView: Double
     ) throws -> Scene {
-        // In physics mode the camera films a screen, a flat plane a metre away: depth made for the footage's
-        // pixels would describe a picture the camera does not deliver.
-        if let depth, mode == .physics {
-            throw FootageError(
-                path: depth, reason: "depth for footage needs direct mode (mode: direct, OBSCURA_FOOTAGE_MODE=direct)")
-        }
         // Direct mode delivers the footage's own pixels, so it keeps the frames whole; the screen the 3A loops
         // meter shows them reduced, as in physics mode.
         let whole = mode == .direct ? try movie(path, storedWidth: 1 << 30) : nil
@@ -91,8 +91,11 @@ public enum FootageScene {
             name: "footage", shape: .plane(width: width, height: width / aspect), transform: Transform(position: .zero),
             surface: movie.surface(frame: 0), movie: movie)
         var scene = Scene(
-            objects: [screen], ambient: nil, device: DevicePlacement(position: Vector3(0, 0, 1), lookAt: .zero))
-        scene.footage = Footage(path: path, mode: mode, frames: whole, depth: depthPictures)
+            objects: [screen], ambient: nil,
+            device: DevicePlacement(position: Vector3(0, 0, screenDistance), lookAt: .zero))
+        scene.footage = Footage(
+            path: path, mode: mode, frames: whole, depth: depthPictures,
+            screenSize: (width: width, height: width / aspect))
         return scene
     }
 

@@ -136,7 +136,8 @@ struct ScenarioFileConfinementTests {
     @Test func footageInDirectModeWithDepthIsAMappingWhosePathsAreConfined() throws {
         let layout = try Layout()
         defer { layout.cleanUp() }
-        try Y4MClip.write([[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
+        try Y4MClip.write(
+            [[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
         let depth = PixelPlane<UInt16>(width: 16, height: 8, repeating: 1200)
         try PNG.write(PNGImage(pixels: depth), to: layout.scenarios.appendingPathComponent("depth.png").path)
         try PNG.write(PNGImage(pixels: depth), to: layout.elsewhere.appendingPathComponent("depth.png").path)
@@ -162,9 +163,11 @@ struct ScenarioFileConfinementTests {
     @Test func badFootageMappingsAreReportedAtTheirKeys() throws {
         let layout = try Layout()
         defer { layout.cleanUp() }
-        try Y4MClip.write([[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
+        try Y4MClip.write(
+            [[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
         // A missing depth picture, named at `depth:`.
-        let missing = Self.error(try layout.scenario("scene:\n  footage: clip.y4m\n  mode: direct\n  depth: none.png\n"))
+        let missing = Self.error(
+            try layout.scenario("scene:\n  footage: clip.y4m\n  mode: direct\n  depth: none.png\n"))
         #expect(missing.contains(":4:10: scene.depth: ") && missing.contains("none.png"), "\(missing)")
         // A missing clip, named at `footage:`.
         let clip = Self.error(try layout.scenario("scene: {footage: gone.mp4, mode: direct}\n"))

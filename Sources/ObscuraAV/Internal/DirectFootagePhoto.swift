@@ -29,7 +29,8 @@ enum DirectFootagePhoto {
                 x, y, c in pixels[x, y, min(c, pixels.channels - 1)]
             }, encoding: .sRGB, exposureDurationSeconds: exposure.duration, iso: exposure.iso,
             flashFired: request.flashFired,
-            confidenceMap: request.constantColor ? PixelPlane(width: (d.width + 7) / 8, height: (d.height + 7) / 8) : nil,
+            confidenceMap: request.constantColor
+                ? PixelPlane(width: (d.width + 7) / 8, height: (d.height + 7) / 8) : nil,
             confidenceLevel: 0, mosaic: mosaic, intrinsics: model?.pinholeIntrinsics)
         guard request.constantColor, request.fallback else { return [photo] }
         let fallback = RenderedPhoto(

@@ -53,9 +53,15 @@ package final class Emulation: @unchecked Sendable {
     /// calls (DESIGN.md, Time): device, scene, noise seed and clock mode.
     package static let environmentVariables = [
         "OBSCURA_DEVICE": "a device profile id from the catalogue (iphone-15-pro) or a path to a profile file",
-        "OBSCURA_SCENE": "a scene name (violets-warm-room), a path to a scene file, or footage: a movie, a picture or a folder of numbered pictures",
-        "OBSCURA_FOOTAGE_MODE": "how footage in OBSCURA_SCENE is shown: physics (filmed on a screen, the default) or direct (its own frames, resized)",
-        "OBSCURA_FOOTAGE_DEPTH": "depth for footage in OBSCURA_SCENE: a 16-bit greyscale PNG of millimetres, or a folder of them numbered per frame",
+        "OBSCURA_SCENE":
+            "a scene name (violets-warm-room), a path to a scene file, or footage: a movie, a picture or a folder "
+            + "of numbered pictures",
+        "OBSCURA_FOOTAGE_MODE":
+            "how footage in OBSCURA_SCENE is shown: physics (filmed on a screen, the default) or direct (its own "
+            + "frames, resized)",
+        "OBSCURA_FOOTAGE_DEPTH":
+            "depth for footage in OBSCURA_SCENE: a 16-bit greyscale PNG of millimetres, or a folder of them "
+            + "numbered per frame",
         "OBSCURA_SEED": "the sensor-noise seed, a non-negative integer",
         "OBSCURA_CLOCK": "virtual (free-running, the default), realtime or manual",
     ]

@@ -107,7 +107,9 @@ final class StreamRendering: @unchecked Sendable {
         else {
             return nil
         }
-        if direct, let footage = world.footage, let frame = footage.frame(world.footageFrame, width: width, height: height) {
+        if direct, let footage = world.footage,
+            let frame = footage.frame(world.footageFrame, width: width, height: height)
+        {
             // The bytes are the footage's: no exposure, colour, noise, zoom or lens (`FootageMode.direct`).
             let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
                 Float(frame[x, y, min(c, frame.channels - 1)]) / 255
@@ -172,7 +174,8 @@ final class StreamRendering: @unchecked Sendable {
             return nil
         }
         buffer.attachments[kCVImageBufferColorPrimariesKey] =
-            space == .displayP3 && !direct ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
+            space == .displayP3 && !direct
+            ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
         buffer.attachments[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
         if pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
             || pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
@@ -243,12 +246,29 @@ final class StreamRendering: @unchecked Sendable {
         let world = Self.scene(scene)
         if let footage = world.footage {
             // Footage is a picture of a world, not a world: there is no depth to measure in it, only depth
-            // that came with it (`FootageDepth`), resized as the footage is.
+            // that came with it (`FootageDepth`), resized as the footage is in direct mode, or seen where the
+            // screen shows the footage in physics mode.
             guard camera.depth != nil, let given = footage.depth else { return nil }
             let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
-                reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+                reference.map(sensor.reframed(to:))
+                    ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
             }
-            let metres = given.metres(frame: world.footageFrame, width: width, height: height)
+            let metres: [Float]
+            if footage.mode == .direct {
+                metres = given.metres(frame: world.footageFrame, width: width, height: height)
+            } else {
+                // Physics mode: each depth pixel takes the footage's depth where its ray meets the screen, so
+                // the depth lies beside what the camera films there (lens distortion aside).
+                guard let model = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+                    return nil
+                }
+                let positions = (0..<(width * height)).map { i in
+                    footage.screenPosition(
+                        right: (Double(i % width) + 0.5 - model.cx) / model.fx,
+                        down: (Double(i / width) + 0.5 - model.cy) / model.fy)
+                }
+                metres = given.metres(frame: world.footageFrame, at: positions)
+            }
             let map = DepthMap(
                 width: width, height: height, format: format,
                 values: format.isDisparity ? metres.map { 1 / $0 } : metres, accuracy: .absolute,

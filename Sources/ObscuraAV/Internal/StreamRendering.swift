@@ -52,8 +52,14 @@ final class StreamRendering: @unchecked Sendable {
         }
         let current = Emulation.shared.currentScene
         if current.reference == reference { return current.scene }
+        if let known = recentScenes.scene(reference) { return known }
         return (try? Emulation.loadScene(reference)) ?? current.scene
     }
+
+    /// The footage scenes photos were last requested in, by reference: a photo's depth is made later, on a
+    /// queue outside the task whose world chose the scene, and footage chosen with its mode and depth cannot be
+    /// loaded again from its name (nor should a clip be decoded again). The last few are kept.
+    private static let recentScenes = RecentScenes()
 
     /// Separates a scene reference from the movie frames of a moment (`moment(of:at:)`); no scene name
     /// or path holds it.
@@ -70,6 +76,7 @@ final class StreamRendering: @unchecked Sendable {
 
     /// The chosen scene as it looks `seconds` into the stream, for a photo taken then.
     static func moment(of chosen: ChosenScene, at seconds: Double) -> ChosenScene {
+        if chosen.scene.isFootage { recentScenes.store(chosen) }
         guard chosen.scene.playsMovies else { return chosen }
         return ChosenScene(
             reference: moment(of: chosen.reference, at: seconds), scene: chosen.scene.showing(at: seconds))
@@ -327,5 +334,21 @@ final class StreamRendering: @unchecked Sendable {
         if filtered { map = DepthHoleFilling().fill(raw, guide: source.guide) }
         if caches { lock.withLock { depths[key] = map } }
         return map
+    }
+}
+
+/// The last few footage scenes photos were requested in (`StreamRendering.scene(_:)`).
+private final class RecentScenes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recent: [ChosenScene] = []
+
+    func scene(_ reference: String) -> Scene? { lock.withLock { recent.last { $0.reference == reference }?.scene } }
+
+    func store(_ chosen: ChosenScene) {
+        lock.withLock {
+            recent.removeAll { $0.reference == chosen.reference }
+            recent.append(chosen)
+            if recent.count > 4 { recent.removeFirst() }
+        }
     }
 }

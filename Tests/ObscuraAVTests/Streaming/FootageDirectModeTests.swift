@@ -307,6 +307,30 @@ struct FootageDirectModeTests {
         }
     }
 
+    @Test func aPhotosDepthIsTheDepthGivenWithTheFootage() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 16:9 footage for the 7 Plus's 1920×1080 format: the left half at 700 mm, the right at 2500 mm.
+        let url = dir.appendingPathComponent("clip.y4m")
+        try Clip(width: 64, height: 36, frames: 1, rate: 30).write(to: url)
+        let depth = dir.appendingPathComponent("depth.png")
+        try PNG.write(
+            PNGImage(pixels: PixelPlane<UInt16>(width: 64, height: 36) { x, _, _ in x < 32 ? 700 : 2500 }),
+            to: depth.path)
+        let photo = try onDevice("iphone-7-plus") { () throws -> AVCapturePhoto? in
+            try Emulator.shared.use(footage: url.path, mode: .direct, depth: depth.path)
+            let rig = try AVCapturePhotoDepthTests.dualRig()
+            defer { rig.session.stopRunning() }
+            let delegate = RecordingPhotoDelegate()
+            rig.output.capturePhoto(with: AVCapturePhotoDepthTests.depthSettings(filtered: false), delegate: delegate)
+            #expect(delegate.waitUntilFinished())
+            return delegate.photos.first
+        }
+        let data = try #require(photo?.depthData)
+        #expect(abs(try Self.metres(data, 0.25, 0.5) - 0.7) < 0.007)
+        #expect(abs(try Self.metres(data, 0.75, 0.5) - 2.5) < 0.025)
+    }
+
     @Test func withoutDepthPicturesDirectFootageHasNoDepth() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -50,6 +50,30 @@ public final class Emulator: @unchecked Sendable {
     /// `withDevice` the choice holds for that task only.
     public func use(scene nameOrPath: String) throws { try core.use(scene: nameOrPath) }
 
+    /// How footage shown as the whole scene reaches the outputs: filmed on a screen (`.physics`, the default)
+    /// or delivered as its own frames, resized to the active format (`.direct`).
+    public typealias FootageMode = Scenes.FootageMode
+
+    /// Chooses footage as the whole scene: a movie (`.y4m`, `.mp4`, `.mov`, …), a picture or a folder of
+    /// numbered pictures, as `use(scene:)` takes it, shown in `mode`, with `depth` if given.
+    ///
+    /// - `.physics`: the camera films a screen filling its view, with its own exposure, noise, colour and lens.
+    /// - `.direct`: for tests that need the frames bit for bit. Every video frame, photo and code reading is
+    ///   the footage's frame at that moment of the stream (its own timing, looping), resized to the size
+    ///   delivered: scaled to cover it, centred and cropped, area-averaged when shrinking and bilinear when
+    ///   enlarging. Exposure, white balance, focus, zoom, flash and torch keep working as state and change no
+    ///   pixel.
+    ///
+    /// `depth` is a 16-bit greyscale PNG of distances in millimetres (0 where unknown), or a folder of them
+    /// numbered like a picture sequence, one per footage frame; depth outputs and photo depth then deliver it,
+    /// resized to the depth format by the nearest sample in direct mode, or where the screen shows each part of
+    /// the footage in physics mode. Without it, depth cameras report no depth for footage. Errors name the file
+    /// at fault; nothing changes then. Inside `withDevice` the choice
+    /// holds for that task only.
+    public func use(footage path: String, mode: FootageMode = .physics, depth: String? = nil) throws {
+        try core.use(footage: path, mode: mode, depth: depth)
+    }
+
     /// Makes `scene` the scene every camera sees from now on: lights switched off or dimmed,
     /// objects moved or taken away. `reference` names it in reports.
     public func use(scene: Scene, named reference: String) { core.use(scene: scene, named: reference) }

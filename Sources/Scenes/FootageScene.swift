@@ -4,12 +4,19 @@ import Imaging
 /// Footage as the whole scene: a movie, a picture or a folder of numbered pictures, shown on a screen
 /// that fills the camera's field of view in an otherwise dark room.
 ///
+/// The screen is the plane `screenDistance` in front of the device, facing it, its top edge up: what a camera
+/// sees through its pixel (u, v) at that distance, (u − cx)/fx right and (v − cy)/fy down of the centre, is the
+/// footage at those offsets over the screen's width and height from the screen's centre (`Footage.screenSize`).
+///
 /// The camera sees the footage through its own physics: its exposure, noise, colour and lens. The
 /// screen stands 1 m in front of the device, sized so that the footage covers the whole view of a
 /// camera whose horizontal and vertical fields of view are given (the footage's aspect is kept, so a
 /// view of another aspect sees it cropped, as a phone filling its screen with a video does). Depth
-/// cameras see a flat plane there; the scene says it is footage (`Scene.isFootage`), so depth outputs
-/// report no depth for it.
+/// cameras would see a flat plane there; the scene says it is footage (`Scene.footage`), so depth outputs
+/// report no depth for it unless depth pictures come with it (`FootageDepth`), which they then deliver.
+///
+/// In direct mode (`FootageMode.direct`) the screen is still there for what measures the scene (the 3A
+/// loops), but the outputs deliver the footage's own frames, resized to the active format (`Footage`).
 public enum FootageScene {
     /// Movie files, by extension (lower case).
     public static let movieExtensions: Set<String> = ["y4m", "mp4", "mov", "m4v", "mkv", "webm", "avi"]
@@ -19,6 +26,8 @@ public enum FootageScene {
     public static let sequenceRate = 30.0
     /// The screen's white, cd/m²: an office monitor's.
     public static let nits = 200.0
+    /// How far the screen stands in front of the device, metres.
+    public static let screenDistance = 1.0
 
     /// Whether a scene reference names footage rather than a scene: a movie or picture file, or a folder.
     public static func isFootage(_ reference: String) -> Bool {
@@ -29,31 +38,48 @@ public enum FootageScene {
             && !reference.hasSuffix(".yaml")
     }
 
-    /// The footage's frames and times.
-    public static func movie(_ path: String) throws -> DecodedMovie {
+    /// The footage's frames and times, each frame reduced to `storedWidth` or less (`MovieFile.reduced`).
+    public static func movie(_ path: String, storedWidth: Int = MovieFile.maximumStoredWidth) throws -> DecodedMovie {
         var folder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &folder), folder.boolValue {
-            return try sequence(path)
+            return try sequence(path, storedWidth: storedWidth)
         }
         let ext = (path as NSString).pathExtension.lowercased()
         if pictureExtensions.contains(ext) {
             let still = try picture(path)
             return DecodedMovie(
-                width: still.width, height: still.height, frames: [MovieFile.reduced(still, toWidth: MovieFile.maximumStoredWidth)],
+                width: still.width, height: still.height, frames: [MovieFile.reduced(still, toWidth: storedWidth)],
                 presentationTimes: [0], duration: 1)
         }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw FootageError(path: path, reason: "no such file")
+        }
         do {
-            return try MovieFile.read(path)
+            return try MovieFile.read(path, storedWidth: storedWidth)
         } catch {
             throw FootageError(path: path, reason: error.message)
         }
     }
 
-    /// A scene showing footage on a screen that fills a view of these fields of view (degrees).
+    /// A scene showing footage on a screen that fills a view of these fields of view (degrees), in `mode`,
+    /// with the depth pictures at `depth` if given (`FootageDepth`).
     public static func scene(
-        footage path: String, horizontalFieldOfView: Double, verticalFieldOfView: Double
+        footage path: String, mode: FootageMode = .physics, depth: String? = nil, horizontalFieldOfView: Double,
+        verticalFieldOfView: Double
     ) throws -> Scene {
-        let decoded = try movie(path)
+        // Direct mode delivers the footage's own pixels, so it keeps the frames whole; the screen the 3A loops
+        // meter shows them reduced, as in physics mode.
+        let whole = mode == .direct ? try movie(path, storedWidth: 1 << 30) : nil
+        let decoded =
+            try whole.map { movie in
+                var reduced = movie
+                reduced.frames = movie.frames.map { MovieFile.reduced($0, toWidth: MovieFile.maximumStoredWidth) }
+                return reduced
+            } ?? movie(path)
+        let depthPictures = try depth.map {
+            try FootageDepth.read(
+                $0, footageWidth: decoded.width, footageHeight: decoded.height, frameCount: decoded.frames.count)
+        }
         let aspect = Double(decoded.width) / Double(decoded.height)
         // At 1 m, the view spans 2·tan(fov/2); the screen covers both spans with the footage's aspect, and
         // 2 % more, so lens distortion at the corners shows no edge.
@@ -65,8 +91,11 @@ public enum FootageScene {
             name: "footage", shape: .plane(width: width, height: width / aspect), transform: Transform(position: .zero),
             surface: movie.surface(frame: 0), movie: movie)
         var scene = Scene(
-            objects: [screen], ambient: nil, device: DevicePlacement(position: Vector3(0, 0, 1), lookAt: .zero))
-        scene.isFootage = true
+            objects: [screen], ambient: nil,
+            device: DevicePlacement(position: Vector3(0, 0, screenDistance), lookAt: .zero))
+        scene.footage = Footage(
+            path: path, mode: mode, frames: whole, depth: depthPictures,
+            screenSize: (width: width, height: width / aspect))
         return scene
     }
 
@@ -80,8 +109,8 @@ public enum FootageScene {
         }
     }
 
-    /// The pictures of a folder whose names hold a number, in the order of their numbers, at `sequenceRate`.
-    private static func sequence(_ folder: String) throws -> DecodedMovie {
+    /// The paths of the pictures of a folder whose names hold a number, in the order of their numbers.
+    public static func numberedPictures(in folder: String) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let numbered: [(Int, String)] = names.compactMap { name in
             guard pictureExtensions.contains((name as NSString).pathExtension.lowercased()) else { return nil }
@@ -91,7 +120,13 @@ public enum FootageScene {
         guard !numbered.isEmpty else {
             throw FootageError(path: folder, reason: "the folder holds no numbered PNG, JPEG or HEIC pictures")
         }
-        let first = try picture((folder as NSString).appendingPathComponent(numbered[0].1))
+        return numbered.map { (folder as NSString).appendingPathComponent($0.1) }
+    }
+
+    /// The pictures of a folder whose names hold a number, in the order of their numbers, at `sequenceRate`.
+    private static func sequence(_ folder: String, storedWidth: Int) throws -> DecodedMovie {
+        let numbered = try numberedPictures(in: folder)
+        let first = try picture(numbered[0])
         let (w, h) = (first.width, first.height)
         do {
             try MovieFile.checkBound(frames: numbered.count, width: w, height: h, maximumPixels: MovieFile.maximumPixels)
@@ -99,14 +134,13 @@ public enum FootageScene {
             throw FootageError(path: folder, reason: error.message)
         }
         var frames: [PixelPlane<UInt8>] = []
-        for (_, name) in numbered {
-            let path = (folder as NSString).appendingPathComponent(name)
+        for path in numbered {
             let frame = frames.isEmpty ? first : try picture(path)
             // Each picture is checked against the first: a sequence is one size.
             guard frame.width == w, frame.height == h else {
                 throw FootageError(path: path, reason: "\(frame.width)x\(frame.height) differs from the first picture's \(w)x\(h)")
             }
-            frames.append(MovieFile.reduced(frame, toWidth: MovieFile.maximumStoredWidth))
+            frames.append(MovieFile.reduced(frame, toWidth: storedWidth))
         }
         return DecodedMovie(
             width: w, height: h, frames: frames, presentationTimes: frames.indices.map { Double($0) / sequenceRate },

@@ -11,8 +11,14 @@ public struct Scene: Sendable, Hashable {
     public var lights: [Light]
     /// Where the device stands.
     public var device: DevicePlacement
-    /// Whether the scene is footage shown whole (`FootageScene`): depth cameras report no depth for it.
-    public var isFootage = false
+    /// The footage the scene shows whole (`FootageScene`), and how; nil for a scene of objects.
+    public var footage: Footage?
+    /// The frame of the footage shown now (an index into its screen's movie; `showing(frames:)` sets it).
+    public var footageFrame = 0
+
+    /// Whether the scene is footage shown whole: depth cameras report no depth for it unless depth pictures
+    /// came with it.
+    public var isFootage: Bool { footage != nil }
 
     /// A scene.
     public init(objects: [SceneObject], ambient: AmbientLight?, lights: [Light] = [], device: DevicePlacement) {
@@ -42,7 +48,10 @@ public struct Scene: Sendable, Hashable {
         var next = frames.makeIterator()
         for i in out.objects.indices {
             guard let movie = out.objects[i].movie, let frame = next.next() else { continue }
-            out.objects[i].surface = movie.surface(frame: frame)
+            // Direct mode delivers the footage's own frames: the screen's surface is made only for what still
+            // meters the scene, which reads the first frame shown (`Footage`).
+            if out.footage?.mode != .direct { out.objects[i].surface = movie.surface(frame: frame) }
+            if out.footage != nil { out.footageFrame = frame }
         }
         return out
     }

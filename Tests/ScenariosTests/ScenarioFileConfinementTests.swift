@@ -1,6 +1,7 @@
 import Devices
 import ExternalTools
 import Foundation
+import Imaging
 import Scenarios
 import Testing
 
@@ -130,6 +131,56 @@ struct ScenarioFileConfinementTests {
         #expect(scenario.sceneValue.isFootage)
         #expect(scenario.sceneValue.playsMovies)
         #expect(scenario.sceneValue.objects.count == 1 && scenario.sceneValue.ambient == nil)
+    }
+
+    @Test func footageInDirectModeWithDepthIsAMappingWhosePathsAreConfined() throws {
+        let layout = try Layout()
+        defer { layout.cleanUp() }
+        try Y4MClip.write(
+            [[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
+        let depth = PixelPlane<UInt16>(width: 16, height: 8, repeating: 1200)
+        try PNG.write(PNGImage(pixels: depth), to: layout.scenarios.appendingPathComponent("depth.png").path)
+        try PNG.write(PNGImage(pixels: depth), to: layout.elsewhere.appendingPathComponent("depth.png").path)
+        let file = try layout.scenario("scene: {footage: clip.y4m, mode: direct, depth: depth.png}\n")
+        let scenario = try ScenarioLoader.load(path: file)
+        #expect(scenario.sceneValue.footage?.mode == .direct)
+        #expect(scenario.sceneValue.footage?.depth != nil)
+        #expect(scenario.sceneReference == "clip.y4m {mode: direct, depth: depth.png}")
+        // `explain` says what direct mode means before the steps.
+        let run = try layout.scenario(
+            "scene: {footage: clip.y4m, mode: direct}\n", steps: "  - begin\n  - commit\n")
+        let loaded = try ScenarioLoader.load(path: run)
+        let narration = Narration.narrate(loaded, try ScenarioRunner.run(loaded))
+        #expect(narration.contains("Footage in direct mode") && narration.contains("no pixel"), "\(narration)")
+
+        // The depth obeys the confinement, at its own key (line 1, column 49).
+        let outside = try layout.scenario("scene: {footage: clip.y4m, mode: direct, depth: ../elsewhere/depth.png}\n")
+        let message = Self.error(outside)
+        #expect(message.hasPrefix("\(outside):1:49: scene.depth: ") && message.contains("outside"), "\(message)")
+        #expect(Self.error(outside, allowing: [layout.elsewhere.path]) == "no error")
+    }
+
+    @Test func badFootageMappingsAreReportedAtTheirKeys() throws {
+        let layout = try Layout()
+        defer { layout.cleanUp() }
+        try Y4MClip.write(
+            [[200, 40, 40]], rate: 30, width: 16, height: 8, to: layout.scenarios.appendingPathComponent("clip.y4m"))
+        // A missing depth picture, named at `depth:`.
+        let missing = Self.error(
+            try layout.scenario("scene:\n  footage: clip.y4m\n  mode: direct\n  depth: none.png\n"))
+        #expect(missing.contains(":4:10: scene.depth: ") && missing.contains("none.png"), "\(missing)")
+        // A missing clip, named at `footage:`.
+        let clip = Self.error(try layout.scenario("scene: {footage: gone.mp4, mode: direct}\n"))
+        #expect(clip.contains(":1:18: scene.footage: ") && clip.contains("gone.mp4"), "\(clip)")
+        // An unknown mode, with the choices.
+        let mode = Self.error(try layout.scenario("scene: {footage: clip.y4m, mode: exact}\n"))
+        #expect(mode.contains("scene.mode") && mode.contains("direct"), "\(mode)")
+        // A depth picture of another size than the footage's aspect, named.
+        try PNG.write(
+            PNGImage(pixels: PixelPlane<UInt16>(width: 9, height: 9, repeating: 1)),
+            to: layout.scenarios.appendingPathComponent("square.png").path)
+        let aspect = Self.error(try layout.scenario("scene: {footage: clip.y4m, mode: direct, depth: square.png}\n"))
+        #expect(aspect.contains("scene.depth") && aspect.contains("aspect"), "\(aspect)")
     }
 
     @Test func devicePathResolvesAgainstTheScenarioFolder() throws {

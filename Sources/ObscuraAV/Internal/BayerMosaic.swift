@@ -23,6 +23,13 @@ struct BayerMosaic: Sendable {
         }
     }
 
+    /// A mosaic of DNs already laid out in RGGB order.
+    init(plane: PixelPlane<UInt16>, blackLevel: Int, whiteLevel: Int) {
+        self.plane = plane
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
+    }
+
     init(frame: RawFrame, noise: NoiseParameters) {
         plane = PixelPlane(width: frame.width, height: frame.height) { x, y, _ in
             frame.dn(x: x, y: y, channel: Self.channel(x: x, y: y))

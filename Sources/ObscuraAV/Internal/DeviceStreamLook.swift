@@ -70,7 +70,8 @@ extension AVCaptureDevice {
         let space: BasicDevelop.OutputSpace = activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
         return StreamRendering.shared.picture(
             device: deviceProfile, camera: camera, width: Int(d.width), height: Int(d.height),
-            scene: Emulation.shared.scene, space: space, look: look, readout: activeFormat.readout)?.look
+            scene: Emulation.shared.scene, space: space, look: look, readout: activeFormat.readout, metering: true
+        )?.look
     }
 
     /// The camera model of the active format at its full size: intrinsics, f-number and noise.

@@ -15,5 +15,6 @@ extension Emulation {
         } else {
             lock.withLock { globalScene = chosen }
         }
+        noteFootage(scene)
     }
 }

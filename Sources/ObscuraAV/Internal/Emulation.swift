@@ -53,7 +53,15 @@ package final class Emulation: @unchecked Sendable {
     /// calls (DESIGN.md, Time): device, scene, noise seed and clock mode.
     package static let environmentVariables = [
         "OBSCURA_DEVICE": "a device profile id from the catalogue (iphone-15-pro) or a path to a profile file",
-        "OBSCURA_SCENE": "a scene name (violets-warm-room) or a path to a scene file",
+        "OBSCURA_SCENE":
+            "a scene name (violets-warm-room), a path to a scene file, or footage: a movie, a picture or a folder "
+            + "of numbered pictures",
+        "OBSCURA_FOOTAGE_MODE":
+            "how footage in OBSCURA_SCENE is shown: physics (filmed on a screen, the default) or direct (its own "
+            + "frames, resized)",
+        "OBSCURA_FOOTAGE_DEPTH":
+            "depth for footage in OBSCURA_SCENE: a 16-bit greyscale PNG of millimetres, or a folder of them "
+            + "numbered per frame",
         "OBSCURA_SEED": "the sensor-noise seed, a non-negative integer",
         "OBSCURA_CLOCK": "virtual (free-running, the default), realtime or manual",
     ]
@@ -79,11 +87,32 @@ package final class Emulation: @unchecked Sendable {
                 lock.withLock { globalWorld = world }
             } catch { refuse("OBSCURA_DEVICE", value, "\(error)") }
         }
+        let modeValue = environment["OBSCURA_FOOTAGE_MODE"].flatMap { $0.isEmpty ? nil : $0 }
+        let depthValue = environment["OBSCURA_FOOTAGE_DEPTH"].flatMap { $0.isEmpty ? nil : $0 }
+        var footageMode = FootageMode.physics
+        if let modeValue {
+            guard let mode = FootageMode(rawValue: modeValue.lowercased()) else {
+                refuse("OBSCURA_FOOTAGE_MODE", modeValue, "expected physics or direct")
+            }
+            footageMode = mode
+        }
         if let value = environment["OBSCURA_SCENE"], !value.isEmpty {
             do {
-                let chosen = ChosenScene(reference: value, scene: try Self.loadScene(value))
+                let chosen: ChosenScene
+                if FootageScene.isFootage(value) {
+                    let scene = try Self.footage(value, mode: footageMode, depth: depthValue)
+                    chosen = ChosenScene(reference: scene.footage?.reference ?? value, scene: scene)
+                } else {
+                    chosen = ChosenScene(reference: value, scene: try Self.loadScene(value))
+                }
                 lock.withLock { globalScene = chosen }
             } catch { refuse("OBSCURA_SCENE", value, "\(error)") }
+        }
+        // A footage option without footage would be silently ignored; the run would not be what was asked.
+        if modeValue != nil || depthValue != nil, !(environment["OBSCURA_SCENE"].map(FootageScene.isFootage) ?? false) {
+            refuse(
+                modeValue != nil ? "OBSCURA_FOOTAGE_MODE" : "OBSCURA_FOOTAGE_DEPTH", modeValue ?? depthValue ?? "",
+                "applies only when OBSCURA_SCENE names footage (a movie, a picture or a folder of numbered pictures)")
         }
         if let value = environment["OBSCURA_SEED"], !value.isEmpty {
             guard let seed = UInt64(value) else { refuse("OBSCURA_SEED", value, "expected a non-negative integer") }
@@ -115,6 +144,30 @@ package final class Emulation: @unchecked Sendable {
         } else {
             lock.withLock { globalScene = chosen }
         }
+    }
+
+    /// Chooses footage as the whole scene (`FootageScene`), shown in `mode`, with the depth pictures at
+    /// `depth` if given (`FootageDepth`). The files are read now; a bad one throws naming it, and nothing changes.
+    /// Inside `withDevice` the choice holds for that task only.
+    package func use(footage path: String, mode: FootageMode, depth: String?) throws {
+        let scene = try Self.footage(path, mode: mode, depth: depth)
+        let chosen = ChosenScene(reference: scene.footage?.reference ?? path, scene: scene)
+        if let world = scopedWorld {
+            world.setScene(chosen)
+        } else {
+            lock.withLock { globalScene = chosen }
+        }
+        noteFootage(scene)
+    }
+
+    /// Tells `explain` what footage in direct mode means for the frames that follow.
+    func noteFootage(_ scene: Scene) {
+        guard let footage = scene.footage, footage.mode == .direct else { return }
+        record(
+            TraceEntry(
+                section: "§15", rule: nil, outcome: .decided,
+                sentence: Footage.directModeSummary
+                    + (footage.depth == nil ? "" : " Depth outputs deliver the depth given with the footage.")))
     }
 
     /// The chosen scene, as given to `use(scene:)`; `defaultScene` when none was chosen.
@@ -261,7 +314,7 @@ package final class Emulation: @unchecked Sendable {
     /// view of the chosen device's first camera (`FootageScene`). The device is read without the environment
     /// lock, which `OBSCURA_SCENE` holds while it loads the scene; a device chosen later keeps the screen sized
     /// for this one.
-    package static func footage(_ path: String) throws -> Scene {
+    package static func footage(_ path: String, mode: FootageMode = .physics, depth: String? = nil) throws -> Scene {
         let profile =
             try shared.scopedWorld?.profile ?? shared.lock.withLock { shared.globalWorld }?.profile
             ?? loadProfile(DeviceCatalog.defaultDeviceID)
@@ -272,7 +325,7 @@ package final class Emulation: @unchecked Sendable {
             throw FootageError(path: path, reason: "the device \(profile.id) has no camera to show footage to")
         }
         return try FootageScene.scene(
-            footage: path, horizontalFieldOfView: 2 * atan(2000 / model.fx) * 180 / .pi,
+            footage: path, mode: mode, depth: depth, horizontalFieldOfView: 2 * atan(2000 / model.fx) * 180 / .pi,
             verticalFieldOfView: 2 * atan(1500 / model.fy) * 180 / .pi)
     }
 

@@ -48,6 +48,10 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
 
     func render(_ request: PhotoRenderRequest) -> Result<[RenderedPhoto], PhotoRenderingError> {
         do {
+            let scene = request.scene.scene
+            if let footage = scene.footage, footage.mode == .direct {
+                return .success(try DirectFootagePhoto.render(request, footage: footage, frame: scene.footageFrame))
+            }
             return .success(request.constantColor ? try constantColor(request) : [try ordinary(request)])
         } catch let error as PhotoRenderingError {
             return .failure(error)

@@ -383,6 +383,8 @@ final class SessionStream: @unchecked Sendable {
         // the screen's plane whatever it shows, so depth keeps the scene's own reference.
         let depthScene = Emulation.shared.scene
         let scene = StreamRendering.moment(of: depthScene, at: time.seconds)
+        // Depth given with footage follows the footage's frames (`FootageDepth`).
+        let footageDepth = StreamRendering.scene(depthScene).footage?.depth != nil
         let outputs = session.outputs
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []
         func note(_ s: AVCaptureDataOutputSynchronizer?) {
@@ -487,7 +489,8 @@ final class SessionStream: @unchecked Sendable {
             let target = output.target
             if stride > 0, k % stride == 0, sync != nil || target != nil,
                 let data = depthData(
-                    output, device: device, scene: depthScene, frame: k, transform: connection.videoTransform)
+                    output, device: device, scene: footageDepth ? scene : depthScene, frame: k,
+                    transform: connection.videoTransform)
             {
                 let shell = AVDepthData(map: data.map, isShell: true)
                 if let sync {

@@ -52,8 +52,14 @@ final class StreamRendering: @unchecked Sendable {
         }
         let current = Emulation.shared.currentScene
         if current.reference == reference { return current.scene }
+        if let known = recentScenes.scene(reference) { return known }
         return (try? Emulation.loadScene(reference)) ?? current.scene
     }
+
+    /// The footage scenes photos were last requested in, by reference: a photo's depth is made later, on a
+    /// queue outside the task whose world chose the scene, and footage chosen with its mode and depth cannot be
+    /// loaded again from its name (nor should a clip be decoded again). The last few are kept.
+    private static let recentScenes = RecentScenes()
 
     /// Separates a scene reference from the movie frames of a moment (`moment(of:at:)`); no scene name
     /// or path holds it.
@@ -70,6 +76,7 @@ final class StreamRendering: @unchecked Sendable {
 
     /// The chosen scene as it looks `seconds` into the stream, for a photo taken then.
     static func moment(of chosen: ChosenScene, at seconds: Double) -> ChosenScene {
+        if chosen.scene.isFootage { recentScenes.store(chosen) }
         guard chosen.scene.playsMovies else { return chosen }
         return ChosenScene(
             reference: moment(of: chosen.reference, at: seconds), scene: chosen.scene.showing(at: seconds))
@@ -82,15 +89,23 @@ final class StreamRendering: @unchecked Sendable {
     /// The developed picture of a camera at a size, encoded in `space` (sRGB or Display P3, both with the
     /// IEC 61966-2-1 curve), with the noise of the format's `readout` at that size; nil when the profile
     /// cannot render it.
+    ///
+    /// Footage in direct mode (`FootageMode.direct`) gives the footage's frame of the moment resized to the
+    /// size (`Footage.frame`), unless `metering`: the 3A loops keep measuring the screen that shows it, so
+    /// exposure, white balance and focus go on as state while the delivered pixels stay the clip's.
     func picture(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String,
         space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil,
-        renderWidth: Int = StreamRendering.renderWidth
+        renderWidth: Int = StreamRendering.renderWidth, metering: Bool = false
     ) -> VideoPicture? {
+        let world = Self.scene(scene)
+        let direct = !metering && world.footage?.mode == .direct
         let key =
-            "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
-            + "/\(readout.map { String(describing: $0) } ?? "full")"
-            + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
+            direct
+            ? "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/direct"
+            : "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
+                + "/\(readout.map { String(describing: $0) } ?? "full")"
+                + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
         if let cached = lock.withLock({ pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil) }) {
             return cached
         }
@@ -99,12 +114,26 @@ final class StreamRendering: @unchecked Sendable {
         else {
             return nil
         }
+        if direct, let footage = world.footage,
+            let frame = footage.frame(world.footageFrame, width: width, height: height)
+        {
+            // The bytes are the footage's: no exposure, colour, noise, zoom or lens (`FootageMode.direct`).
+            let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
+                Float(frame[x, y, min(c, frame.channels - 1)]) / 255
+            }
+            // The footage is no object in a room: no faces or salient objects are known in it; codes are read
+            // from its pixels.
+            let picture = VideoPicture(rgb: rgb, objects: [], intrinsics: (full.fx, full.fy, full.cx, full.cy))
+            lock.withLock {
+                if Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }
+            }
+            return picture
+        }
         // Render at most `renderWidth` wide and scale up by nearest neighbour: streams need the
         // look of the scene, not full-resolution physics, and this keeps a 1440×1080 stream cheap.
         // The small camera keeps the full size's pitch and noise, so each pixel is a format pixel.
         let factor = max(1, (width + renderWidth - 1) / renderWidth)
         let model = full.scaled(toWidth: max(1, width / factor), height: max(1, height / factor))
-        let world = Self.scene(scene)
         let looked = LookedFrame(
             scene: world, device: DeviceProfileRef(profile: device, camera: camera), model: model, look: look,
             space: space)
@@ -138,6 +167,8 @@ final class StreamRendering: @unchecked Sendable {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
+        // Footage in direct mode is tagged as what it is, sRGB (`Footage`), whatever the device's colour space.
+        let direct = Self.scene(scene).footage?.mode == .direct
         if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) }) {
             return cached
         }
@@ -150,7 +181,8 @@ final class StreamRendering: @unchecked Sendable {
             return nil
         }
         buffer.attachments[kCVImageBufferColorPrimariesKey] =
-            space == .displayP3 ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
+            space == .displayP3 && !direct
+            ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
         buffer.attachments[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
         if pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
             || pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
@@ -218,8 +250,43 @@ final class StreamRendering: @unchecked Sendable {
         let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
         let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
         if let cached = lock.withLock({ depths[key] }) { return cached }
-        // Footage is a picture of a world, not a world: there is no depth to measure in it.
-        guard let capability = camera.depth, !Self.scene(scene).isFootage else { return nil }
+        let world = Self.scene(scene)
+        if let footage = world.footage {
+            // Footage is a picture of a world, not a world: there is no depth to measure in it, only depth
+            // that came with it (`FootageDepth`), resized as the footage is in direct mode, or seen where the
+            // screen shows the footage in physics mode.
+            guard camera.depth != nil, let given = footage.depth else { return nil }
+            let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
+                reference.map(sensor.reframed(to:))
+                    ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+            }
+            let metres: [Float]
+            if footage.mode == .direct {
+                metres = given.metres(frame: world.footageFrame, width: width, height: height)
+            } else {
+                // Physics mode: each depth pixel takes the footage's depth where its ray meets the screen, so
+                // the depth lies beside what the camera films there (lens distortion aside).
+                guard let model = try? CameraModel(device: device, camera: camera, width: width, height: height) else {
+                    return nil
+                }
+                let positions = (0..<(width * height)).map { i in
+                    footage.screenPosition(
+                        right: (Double(i % width) + 0.5 - model.cx) / model.fx,
+                        down: (Double(i / width) + 0.5 - model.cy) / model.fy)
+                }
+                metres = given.metres(frame: world.footageFrame, at: positions)
+            }
+            let map = DepthMap(
+                width: width, height: height, format: format,
+                values: format.isDisparity ? metres.map { 1 / $0 } : metres, accuracy: .absolute,
+                isFiltered: filtered, calibration: calibration)
+            // Filtered depth has no holes (spec §9): the unmeasured pixels are filled from their neighbours,
+            // with a flat guide, as nothing says where the footage's edges are.
+            return filtered
+                ? DepthHoleFilling().fill(map, guide: PixelPlane<Float>(width: width, height: height, repeating: 0))
+                : map
+        }
+        guard let capability = camera.depth else { return nil }
         let source: DepthSource
         if let known = lock.withLock({ depthSources[place] }) {
             source = known
@@ -267,5 +334,21 @@ final class StreamRendering: @unchecked Sendable {
         if filtered { map = DepthHoleFilling().fill(raw, guide: source.guide) }
         if caches { lock.withLock { depths[key] = map } }
         return map
+    }
+}
+
+/// The last few footage scenes photos were requested in (`StreamRendering.scene(_:)`).
+private final class RecentScenes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recent: [ChosenScene] = []
+
+    func scene(_ reference: String) -> Scene? { lock.withLock { recent.last { $0.reference == reference }?.scene } }
+
+    func store(_ chosen: ChosenScene) {
+        lock.withLock {
+            recent.removeAll { $0.reference == chosen.reference }
+            recent.append(chosen)
+            if recent.count > 4 { recent.removeFirst() }
+        }
     }
 }

@@ -86,6 +86,54 @@ struct FileReferences {
         return (path, scene)
     }
 
+    /// Footage given as a mapping, `{footage: PATH, mode: physics | direct, depth: PATH}`: the footage's path, how
+    /// reports name it (as written, with the mode and depth), and the scene. Both paths obey the confinement of
+    /// scene files; errors are located at the key they concern.
+    func footage(_ node: YAMLNode) throws -> (path: String, reference: String, scene: Scene) {
+        let map = try node.mapping(allowedKeys: ["footage", "mode", "depth"])
+        let footageNode = try map.required("footage")
+        let given = try footageNode.string()
+        let mode = try map.optional("mode")?.choice(FootageMode.self) ?? .physics
+        let depthNode = map.optional("depth")
+        let givenDepth = try depthNode?.string()
+        let path = self.path(of: given)
+        try check(path, given: given, at: footageNode)
+        guard !given.hasSuffix(".yaml"), FootageScene.isFootage(path) else {
+            throw footageNode.error(
+                "\(TextExcerpt.quoted(given)) is not footage: expected a movie (.y4m, .mp4, .mov, .m4v, .mkv, .webm, "
+                    + ".avi), a picture (.png, .jpg, .heic) or a folder of numbered pictures")
+        }
+        var depthPath: String?
+        if let givenDepth, let depthNode {
+            let resolved = self.path(of: givenDepth)
+            try check(resolved, given: givenDepth, at: depthNode)
+            depthPath = resolved
+        }
+        let scene: Scene
+        do {
+            scene = try Emulation.footage(path, mode: mode, depth: depthPath)
+        } catch let error as FootageError {
+            // The depth's own problems are reported at `depth:`, the footage's at `footage:`.
+            // A picture inside a folder is named as the user would write it.
+            func named(_ root: String, _ written: String) -> String {
+                guard error.path != root, error.path.hasPrefix(root + "/") else { return error.reason }
+                let inside = error.path.dropFirst(root.count + 1)
+                return "\(FileConfinement.join(written, String(inside))): \(error.reason)"
+            }
+            if let depthPath, error.path.hasPrefix(depthPath), let depthNode, let givenDepth {
+                throw depthNode.error(
+                    "cannot use the depth \(TextExcerpt.quoted(givenDepth)): \(named(depthPath, givenDepth))")
+            }
+            throw footageNode.error("cannot show the footage \(TextExcerpt.quoted(given)): \(named(path, given))")
+        } catch {
+            throw footageNode.error("cannot show the footage \(TextExcerpt.quoted(given)): \(error)")
+        }
+        var extras: [String] = []
+        if mode != .physics { extras.append("mode: \(mode.rawValue)") }
+        if let givenDepth { extras.append("depth: \(givenDepth)") }
+        return (path, extras.isEmpty ? given : "\(given) {\(extras.joined(separator: ", "))}", scene)
+    }
+
     /// Resolves and checks a device reference; returns the id or the profile path.
     func device(_ id: String, at node: YAMLNode) throws -> String {
         if Self.isPath(id) {

@@ -32,8 +32,16 @@ public enum ScenarioLoader {
         var errors = ErrorCollector()
         let deviceName = (try? map.optional("device")?.string()) ?? DeviceCatalog.defaultDeviceID
         let device = errors.attempt { try readDevice(map, references) } ?? DeviceCatalog.defaultDeviceID
-        let sceneName = (try? map.optional("scene")?.string()) ?? SceneLoader.defaultSceneName
-        let scene = errors.attempt { try references.scene(sceneName, at: map.optional("scene") ?? map.node) }
+        var sceneName = (try? map.optional("scene")?.string()) ?? SceneLoader.defaultSceneName
+        let scene = errors.attempt { () throws -> (path: String, scene: Scene) in
+            // `scene: {footage: PATH, mode: direct, depth: PATH}` chooses how footage is shown.
+            if let node = map.optional("scene"), (try? node.string()) == nil {
+                let footage = try references.footage(node)
+                sceneName = footage.reference
+                return (footage.path, footage.scene)
+            }
+            return try references.scene(sceneName, at: map.optional("scene") ?? map.node)
+        }
         let seed = errors.attempt { try map.optional("seed").map { UInt64(try $0.int(in: 0...Int.max)) } ?? 0 } ?? 0
         let clock = errors.attempt { try map.optional("clock")?.choice(Scenario.Clock.self) ?? .virtual } ?? .virtual
         let description = errors.attempt { try map.optional("description")?.string() } ?? nil

@@ -1,5 +1,6 @@
 import Foundation
 import ObscuraSupport
+import Scenes
 
 /// The narrated trace of `obscura explain`: for each step, the calls, the state they changed,
 /// the spec sections whose rules were checked, why an exception fired, and what was delivered.
@@ -16,6 +17,13 @@ public enum Narration {
         if let d = result.description { out.append(t(d)) }
         out.append(
             "Device \(t(result.device)), scene \(t(result.scene)), seed \(result.seed), \(t(result.clock)) clock.")
+        if let footage = scenario.sceneValue.footage, footage.mode == .direct {
+            out.append(
+                Footage.directModeSummary
+                    + (footage.depth == nil
+                        ? " Depth cameras deliver no depth for it."
+                        : " Depth outputs deliver the depth given with the footage."))
+        }
         out.append(
             "Rules are cited to the Capture rules article and tagged [D] documented by Apple, [O] observed on "
                 + "devices, or [I] inferred (Obscura's choice).")

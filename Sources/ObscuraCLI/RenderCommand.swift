@@ -353,9 +353,12 @@ struct RenderJob {
     /// The photo's frame and white balance; the renderers live only inside this call.
     func exposePhoto() throws -> PhotoPipeline.Exposed {
         let options = RenderOptions(keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true)
+        // Focused as the capture API's autofocus leaves the lens: on the middle of the picture.
+        let focus = AutoFocus.centredLens(
+            scene: sceneValue, device: profile, camera: cameraProfile, aspect: Double(camera.width) / Double(camera.height))
         let pipeline = PhotoPipeline(
-            renderer: Renderer(scene: sceneValue, camera: camera, flash: flash, options: options),
-            meteringRenderer: Renderer(scene: sceneValue, camera: meteringCamera, flash: flash),
+            renderer: Renderer(scene: sceneValue, camera: camera, flash: flash, options: options, focus: focus),
+            meteringRenderer: Renderer(scene: sceneValue, camera: meteringCamera, flash: flash, focus: focus),
             flashHardware: profile.flash)
         var exposure = PhotoPipeline.ExposureChoice.auto(bias: 0)
         if let fixed = try RenderJob.fixedExposure(command.exposure) {

@@ -1,3 +1,5 @@
+import Imaging
+
 extension ShadingPass {
     /// The noise-free mean electrons of `rows` (flash and ambient, without the dark signal), three values a pixel
     /// into each plane from the rows' first pixel: the values `run(rows:output:)` feeds its noise chain, by the

@@ -146,7 +146,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             scene: request.scene.scene, camera: camera,
             flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch),
             options: RenderOptions(keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true),
-            focus: DeviceFocus.lens(of: request.camera, focusedAt: key.focus))
+            focus: AutoFocus.lens(of: request.camera, focusedAt: key.focus))
         lock.withLock {
             renderers.removeAll { $0.0 == key }
             renderers.append((key, renderer))

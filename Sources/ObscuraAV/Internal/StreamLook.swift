@@ -100,7 +100,7 @@ struct LookedFrame {
         let flash =
             look.torchLevel > 0
             ? TorchLight.flash(device: device.profile, camera: device.camera, level: look.torchLevel) : nil
-        let focus = DeviceFocus.lens(of: device.camera, focusedAt: look.focusDistance)
+        let focus = AutoFocus.lens(of: device.camera, focusedAt: look.focusDistance)
         let renderer = Renderer(
             scene: scene, camera: model, flash: flash,
             options: RenderOptions(softShadowSamples: 1, keepsComponents: false), focus: focus)

@@ -1,0 +1,74 @@
+import Devices
+import Foundation
+import Scenes
+import Sensor
+
+/// Where autofocus puts the lens: on the subject at the focus point of interest, and the lens that results, whose
+/// depth of field the renderer draws (`LensFocus`).
+///
+/// Lens positions follow focus in dioptres (1 / distance), the quantity a lens moves linearly in: 1 is the
+/// farthest focus (infinity), 0 the nearest, `nearestFocusMetres` [our choice]. The subject's distance is the
+/// scene's ground-truth depth at the point of interest, seen through the camera at a small size: what a phone's
+/// focus pixels measure, without their error.
+public enum AutoFocus {
+    /// The closest distance the lens focuses at: 10 cm, about what iPhone wide cameras manage (our choice;
+    /// profiles carry no figure for it).
+    public static let nearestFocusMetres = 0.1
+    /// Width of the depth probe, pixels.
+    static let probeWidth = 48
+
+    /// Whether a camera focuses: the profile's `autofocus` feature, phase detection when it is not given (every
+    /// emulated back camera since iPhone 6 has focus pixels; our choice).
+    public static func focuses(_ camera: CameraProfile) -> Bool {
+        (camera.features.autoFocus ?? .phaseDetection) != .none
+    }
+
+    /// The lens position that focuses `distance` metres away; the far end (1) without a distance.
+    public static func lensPosition(distance: Double?) -> Float {
+        guard let distance, distance.isFinite, distance > 0 else { return 1 }
+        let dioptres = 1 / max(distance, nearestFocusMetres)
+        return Float(max(0, min(1, 1 - dioptres * nearestFocusMetres)))
+    }
+
+    /// The distance a lens position focuses, metres: the inverse of `lensPosition(distance:)`, infinity at 1.
+    public static func distance(lensPosition: Float) -> Double {
+        let dioptres = (1 - Double(min(max(lensPosition, 0), 1))) / nearestFocusMetres
+        return dioptres > 0 ? 1 / dioptres : .infinity
+    }
+
+    /// The lens of `camera` focused `distance` metres away, as the renderer models depth of field; nil without a
+    /// distance (a camera without autofocus is sharp at every depth [our choice: a fixed-focus lens is set for the
+    /// distances it serves]) or without optics.
+    public static func lens(of camera: CameraProfile, focusedAt distance: Double?) -> LensFocus? {
+        guard let distance, let optics = camera.optics else { return nil }
+        return LensFocus(focalLength: optics.focalLengthMM / 1000, fNumber: optics.fNumber, focusDistance: distance)
+    }
+
+    /// The ground-truth distance of whatever lies at a normalised point (origin top left) of a camera's view of a
+    /// picture of `aspect` (width over height); nil where nothing is hit.
+    public static func subjectDistance(
+        scene: Scene, device: DeviceProfile, camera: CameraProfile, aspect: Double, point: (x: Double, y: Double)
+    ) -> Double? {
+        let height = max(1, Int((Double(probeWidth) / max(aspect, 1e-9)).rounded()))
+        guard let model = try? CameraModel(device: device, camera: camera, width: probeWidth, height: height) else {
+            return nil
+        }
+        let renderer = Renderer(
+            scene: scene, camera: model, flash: nil, options: RenderOptions(softShadowSamples: 1, keepsComponents: false))
+        let frame = renderer.render(Exposure(time: 0.001, iso: model.noise.baseISO))
+        let x = min(frame.width - 1, max(0, Int(point.x * Double(frame.width))))
+        let y = min(frame.height - 1, max(0, Int(point.y * Double(frame.height))))
+        let depth = Double(frame.depth(x: x, y: y))
+        return depth > 0 && depth.isFinite ? depth : nil
+    }
+
+    /// The lens of a camera left to autofocus on the middle of a picture of `aspect`, as a photo taken through the
+    /// capture API with the default focus point finds it; nil for a camera without autofocus.
+    public static func centredLens(scene: Scene, device: DeviceProfile, camera: CameraProfile, aspect: Double)
+        -> LensFocus?
+    {
+        guard focuses(camera) else { return nil }
+        let subject = subjectDistance(scene: scene, device: device, camera: camera, aspect: aspect, point: (0.5, 0.5))
+        return lens(of: camera, focusedAt: distance(lensPosition: lensPosition(distance: subject)))
+    }
+}

@@ -196,11 +196,11 @@ struct CodePhoto {
     ]
 
     // spec §22.3 rule 8: other symbologies are read and named with Vision's names.
-    @Test(arguments: 0..<4) func labelsAreReadWithTheirSymbology(_ index: Int) async throws {
+    @Test(arguments: 0..<4) func labelsAreReadWithTheirSymbology(_ index: Int) throws {
         let label = Self.labels[index]
         let scene = try CodePhoto.labelScene(type: label.scene, value: label.value, size: label.size)
         defer { try? FileManager.default.removeItem(atPath: (scene as NSString).deletingLastPathComponent) }
-        try await Emulator.shared.withWorld(device: "iphone-15-pro", scene: scene) {
+        try Emulator.shared.withWorld(device: "iphone-15-pro", scene: scene) {
             let photo = try CodePhoto.take()
             let request = VNDetectBarcodesRequest()
             try VNImageRequestHandler(cgImage: photo.image, options: [:]).perform([request])

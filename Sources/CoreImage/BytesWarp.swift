@@ -136,8 +136,8 @@ struct BytesWarp: @unchecked Sendable {
                                     let p = row + 4 * i
                                     if x0 >= 0, y0 >= 0, x0 + 1 < sw, y0 + 1 < sh {
                                         let bx = x0 + columnShift, by = y0 + rowShift
-                                        if opaqueFast, bx >= 0, by >= 0, bx + 1 < bw, by + 1 < bh {
-                                            let t = base + by * stride + 4 * bx, u = t + stride
+                                        if opaqueFast, bx >= 0, by >= 0, bx &+ 1 < bw, by &+ 1 < bh {
+                                            let t = base + (by &* stride &+ 4 &* bx), u = t + stride
                                             @inline(__always) func channel(_ c: Int) -> Float {
                                                 let a0 = values[Int(t[c])], a1 = values[Int(t[c + 4])]
                                                 let b0 = values[Int(u[c])], b1 = values[Int(u[c + 4])]
@@ -146,16 +146,15 @@ struct BytesWarp: @unchecked Sendable {
                                             }
                                             let r = min(max(channel(0), 0), 1), g = min(max(channel(1), 0), 1)
                                             let bl = min(max(channel(2), 0), 1)
-                                            if encode {
-                                                p[0] = RGBA8.encoded(r, table)
-                                                p[1] = RGBA8.encoded(g, table)
-                                                p[2] = RGBA8.encoded(bl, table)
-                                            } else {
-                                                p[0] = UInt8(r * 255 + 0.5)
-                                                p[1] = UInt8(g * 255 + 0.5)
-                                                p[2] = UInt8(bl * 255 + 0.5)
-                                            }
-                                            p[3] = 255
+                                            // One little-endian word: R, G, B, then alpha 255.
+                                            let word: UInt32 =
+                                                encode
+                                                ? UInt32(RGBA8.encoded(r, table)) | UInt32(RGBA8.encoded(g, table)) << 8
+                                                    | UInt32(RGBA8.encoded(bl, table)) << 16
+                                                : UInt32(UInt8(r * 255 + 0.5)) | UInt32(UInt8(g * 255 + 0.5)) << 8
+                                                    | UInt32(UInt8(bl * 255 + 0.5)) << 16
+                                            UnsafeMutableRawPointer(p).storeBytes(
+                                                of: (word | 0xFF00_0000).littleEndian, as: UInt32.self)
                                             continue
                                         }
                                         let p00 = tap(x0, y0), p10 = tap(x0 + 1, y0)

@@ -47,8 +47,14 @@ import Testing
 
     /// A quadrilateral inside the picture, and one reaching past its edges (taps outside it are clear).
     static let quadrilaterals: [[CGPoint]] = [
-        [CGPoint(x: 31.3, y: 210.7), CGPoint(x: 290.2, y: 221.9), CGPoint(x: 270.6, y: 18.4), CGPoint(x: 45.1, y: 30.8)],
-        [CGPoint(x: -20.5, y: 260.2), CGPoint(x: 335.7, y: 230.1), CGPoint(x: 300.3, y: -12.6), CGPoint(x: 12.9, y: 5.5)],
+        [
+            CGPoint(x: 31.3, y: 210.7), CGPoint(x: 290.2, y: 221.9), CGPoint(x: 270.6, y: 18.4),
+            CGPoint(x: 45.1, y: 30.8),
+        ],
+        [
+            CGPoint(x: -20.5, y: 260.2), CGPoint(x: 335.7, y: 230.1), CGPoint(x: 300.3, y: -12.6),
+            CGPoint(x: 12.9, y: 5.5),
+        ],
     ]
 
     static func corrected(_ image: CIImage, _ quad: [CGPoint], crop: Bool = true) throws -> CIImage {

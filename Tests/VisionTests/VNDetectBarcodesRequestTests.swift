@@ -80,9 +80,10 @@ struct CodePhoto {
     @Test func defaultsAreEverySupportedSymbology() throws {
         let request = VNDetectBarcodesRequest()
         let supported = try request.supportedSymbologies()
-        #expect(
-            Set(supported)
-                == [.aztec, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .i2of5, .itf14, .pdf417, .qr, .upce])
+        let readable: Set<VNBarcodeSymbology> = [
+            .aztec, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .i2of5, .itf14, .pdf417, .qr, .upce,
+        ]
+        #expect(Set(supported) == readable)
         #expect(request.symbologies == supported)
         #expect(VNDetectBarcodesRequest.supportedRevisions.contains(VNDetectBarcodesRequestRevision4))
         #expect(request.revision == VNDetectBarcodesRequest.defaultRevision)
@@ -109,9 +110,8 @@ struct CodePhoto {
         // normalisation is the looser one).
         let tolerance = 1.5 * Self.qrModule(photo) / Double(min(w, h))
         let corners = [qr.topLeft, qr.topRight, qr.bottomRight, qr.bottomLeft]
-        for (corner, (want, name)) in zip(corners, zip(truth, ["top left", "top right", "bottom right", "bottom left"])) {
-            expectNear(corner, want, tolerance, name)
-        }
+        let names = ["top left", "top right", "bottom right", "bottom left"]
+        for (corner, (want, name)) in zip(corners, zip(truth, names)) { expectNear(corner, want, tolerance, name) }
         // Origin at the bottom left: the printed top edge lies above the bottom one.
         #expect(qr.topLeft.y > qr.bottomLeft.y && qr.topRight.x > qr.topLeft.x)
         let box = qr.boundingBox
@@ -133,7 +133,8 @@ struct CodePhoto {
         let turns = orientation == .right
         let (uw, uh) = turns ? (photo.image.height, photo.image.width) : (photo.image.width, photo.image.height)
         let truth = Self.projectedQRCorners(photo).map {
-            Drawing.normalised(VNDetectRectanglesRequestTests.upright($0, orientation, w: w, h: h), width: uw, height: uh)
+            let upright = VNDetectRectanglesRequestTests.upright($0, orientation, w: w, h: h)
+            return Drawing.normalised(upright, width: uw, height: uh)
         }
         let tolerance = 1.5 * Self.qrModule(photo) / Double(min(uw, uh))
         for (corner, want) in zip([qr.topLeft, qr.topRight, qr.bottomRight, qr.bottomLeft], truth) {

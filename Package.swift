@@ -163,7 +163,9 @@ let package = Package(
             dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision"]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "CoreImage", "AVFoundation", "Obscura", "ObscuraTesting"]),
+        .testTarget(
+            name: "VisionTests",
+            dependencies: ["ExternalTools", "Vision", "CoreImage", "AVFoundation", "Obscura", "ObscuraTesting"]),
         .testTarget(name: "ObscuraCLITests", dependencies: ["ExternalTools", "ObscuraCLI", "obscura"]),
         // Reads the sources and the documentation as text: every spec citation must resolve, every YAML
         // example runs as a scenario, and the Swift examples below are the documents' text.

@@ -37,11 +37,14 @@ const char *const libraryNames[] = {"libZXing.so.2", "libZXing.so.1", "libZXing.
 using EncodeFunction = ZXing::BitMatrix (*)(const ZXing::MultiFormatWriter *, const std::string &, int, int);
 using ReadFunction = ZXing::Results (*)(const ZXing::ImageView &, const ZXing::DecodeHints &);
 using TextFunction = std::string (*)(const ZXing::Result *);
+using BytesFunction = const ZXing::ByteArray &(*)(const ZXing::Result *);
 
 struct Library {
     EncodeFunction encode = nullptr;
     ReadFunction read = nullptr;
     TextFunction text = nullptr;
+    /// Optional: without it results carry no bytes.
+    BytesFunction bytes = nullptr;
 };
 
 Library library;
@@ -54,7 +57,7 @@ void load() {
     }
     if (!handle) return;
     // The mangled names of MultiFormatWriter::encode(const std::string&, int, int) const,
-    // ReadBarcodes(const ImageView&, const DecodeHints&) and Result::utf8() const.
+    // ReadBarcodes(const ImageView&, const DecodeHints&), Result::utf8() const and Result::bytes() const.
     void *encode = dlsym(handle,
                          "_ZNK5ZXing17MultiFormatWriter6encodeE"
                          "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEii");
@@ -67,6 +70,7 @@ void load() {
     library.encode = reinterpret_cast<EncodeFunction>(encode);
     library.read = reinterpret_cast<ReadFunction>(read);
     library.text = reinterpret_cast<TextFunction>(text);
+    library.bytes = reinterpret_cast<BytesFunction>(dlsym(handle, "_ZNK5ZXing6Result5bytesEv"));
 }
 
 bool loaded() {
@@ -171,6 +175,15 @@ extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_s
             czxing_result item;
             item.symbology = ours;
             item.text = strdup(text.c_str());
+            item.bytes = nullptr;
+            item.byte_count = 0;
+            if (library.bytes) {
+                const ZXing::ByteArray &bytes = library.bytes(&r);
+                if (!bytes.empty() && (item.bytes = static_cast<uint8_t *>(malloc(bytes.size())))) {
+                    memcpy(item.bytes, bytes.data(), bytes.size());
+                    item.byte_count = static_cast<int>(bytes.size());
+                }
+            }
             const ZXing::Position &q = r.position();
             ZXing::PointI corners[4] = {q.topLeft(), q.topRight(), q.bottomRight(), q.bottomLeft()};
             for (int i = 0; i < 4; i++) {
@@ -182,7 +195,10 @@ extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_s
         if (out.empty()) return 0;
         czxing_result *list = static_cast<czxing_result *>(malloc(sizeof(czxing_result) * out.size()));
         if (!list) {
-            for (czxing_result &item : out) free(item.text);
+            for (czxing_result &item : out) {
+                free(item.text);
+                free(item.bytes);
+            }
             return 0;
         }
         memcpy(list, out.data(), sizeof(czxing_result) * out.size());
@@ -220,6 +236,9 @@ extern "C" void czxing_free(void *pointer) { free(pointer); }
 
 extern "C" void czxing_free_results(czxing_result *results, int count) {
     if (!results) return;
-    for (int i = 0; i < count; i++) free(results[i].text);
+    for (int i = 0; i < count; i++) {
+        free(results[i].text);
+        free(results[i].bytes);
+    }
     free(results);
 }

@@ -112,16 +112,26 @@ public final class CIContext: NSObject, @unchecked Sendable {
 
     /// The image over a region as 8-bit RGBA with straight alpha, rows top first, in one banded pass,
     /// written straight into the bytes the result owns (a `CGImage`'s provider keeps them uncopied).
+    ///
+    /// A warp of an image held as bytes (`CIPerspectiveCorrection` of a `CGImage`, the common case) takes
+    /// `BytesWarp`, which samples the bytes directly instead of first rendering the warp's input to floats; it
+    /// writes the same bytes as this general path (`CIPerspectiveCorrectionTests` compares the two).
     func rgba8(_ image: CIImage, _ region: Region, encode: Bool) -> NSData {
         let state = RenderState(context: context)
-        image.recipe.prepare(region, state)
         let w = region.width
         let recipe = image.recipe
-        // Rows go through a scratch line small enough to stay in cache (and below malloc's mapping threshold).
-        let chunk = max(1, 65_536 / (16 * max(1, w)))
         let count = 4 * w * region.height
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
         let shared = SharedPointer(base: bytes)
+        if let warp = recipe as? WarpRecipe, let direct = BytesWarp(warp, region: region, state: state) {
+            BandParallel.forEachBand(height: region.height) { rows in
+                direct.write(rows: rows, into: shared.base + 4 * rows.lowerBound * w, encode: encode)
+            }
+            return NSData(bytesNoCopy: bytes, length: count, deallocator: { p, _ in p.deallocate() })
+        }
+        recipe.prepare(region, state)
+        // Rows go through a scratch line small enough to stay in cache (and below malloc's mapping threshold).
+        let chunk = max(1, 65_536 / (16 * max(1, w)))
         BandParallel.forEachBand(height: region.height) { rows in
             let out = shared.base
             let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunk * w)
@@ -133,25 +143,7 @@ public final class CIContext: NSObject, @unchecked Sendable {
                     recipe.fill(region, rows: part, into: scratch, state)
                     let o = out + 4 * first * w
                     for k in 0..<(part.count * w) {
-                        let v = scratch[k]
-                        let a = min(max(v.w, 0), 1)
-                        // Opaque pixels (the usual case) need no division to unpremultiply.
-                        let c = a == 1 ? v : (a > 0 ? v * (1 / a) : .zero)
-                        // Clamped to 0…1 by hand, and rounded by truncating x + 0.5 (x ≥ 0): the generic SIMD
-                        // clamps and conversions are not inlined across modules.
-                        let r = min(max(c.x, 0), 1), g = min(max(c.y, 0), 1), b = min(max(c.z, 0), 1)
-                        let p = o + 4 * k
-                        if encode {
-                            // 16384 is `encodeSteps`.
-                            p[0] = table[Int(r * 16384 + 0.5)]
-                            p[1] = table[Int(g * 16384 + 0.5)]
-                            p[2] = table[Int(b * 16384 + 0.5)]
-                        } else {
-                            p[0] = UInt8(r * 255 + 0.5)
-                            p[1] = UInt8(g * 255 + 0.5)
-                            p[2] = UInt8(b * 255 + 0.5)
-                        }
-                        p[3] = UInt8(a * 255 + 0.5)
+                        RGBA8.store(scratch[k], o + 4 * k, encode: encode, table: table)
                     }
                 }
             }

@@ -315,7 +315,25 @@ extension CIImage {
         guard channels >= 1, colourChannels == 1 || colourChannels == 3 else { return nil }
         let w = image.width, h = image.height, stride = image.bytesPerRow
         var bytes = [UInt8](repeating: 255, count: 4 * w * h)
-        do {
+        if channels == 4, colourChannels == 3, !skipFirst, !premultiplied {
+            // R, G, B and straight or no alpha, in the recipe's own order: whole rows copied (the alpha bytes left
+            // at 255 when the image has none), instead of a pixel at a time.
+            let src = data.bytes.assumingMemoryBound(to: UInt8.self)
+            bytes.withUnsafeMutableBufferPointer { out in
+                guard let base = out.baseAddress else { return }
+                for y in 0..<h {
+                    let row = base + 4 * w * y
+                    if hasAlpha {
+                        row.update(from: src + y * stride, count: 4 * w)
+                    } else {
+                        for x in 0..<w {
+                            let p = src + y * stride + 4 * x
+                            (row[4 * x], row[4 * x + 1], row[4 * x + 2]) = (p[0], p[1], p[2])
+                        }
+                    }
+                }
+            }
+        } else {
             let src = data.bytes.assumingMemoryBound(to: UInt8.self)
             for y in 0..<h {
                 for x in 0..<w {
@@ -338,7 +356,9 @@ extension CIImage {
         }
         let name = image.colorSpace?.name ?? ""
         let linear = unmanaged || image.colorSpace == nil || name.contains("Linear")
-        return BitmapRecipe(width: w, height: h, storage: .bytes(bytes, rowStride: 4 * w), encoding: linear ? .linear : .sRGB)
+        return BitmapRecipe(
+            width: w, height: h, storage: .bytes(bytes, rowStride: 4 * w), encoding: linear ? .linear : .sRGB,
+            isOpaque: !hasAlpha)
     }
 
     /// A recipe of a file's image or of the auxiliary image the options ask for.

@@ -71,15 +71,34 @@ final class BitmapRecipe: Recipe, @unchecked Sendable {
     let originY: Int
     let storage: Storage
     let encoding: Encoding
+    /// Whether every alpha byte is known to be 255 (an image without alpha): the 8-bit warp's fast path then
+    /// skips alpha (see `BytesWarp`).
+    let isOpaque: Bool
 
-    init(width: Int, height: Int, originX: Int = 0, originY: Int = 0, storage: Storage, encoding: Encoding) {
+    init(
+        width: Int, height: Int, originX: Int = 0, originY: Int = 0, storage: Storage, encoding: Encoding,
+        isOpaque: Bool = false
+    ) {
         self.width = width
         self.height = height
         self.originX = originX
         self.originY = originY
         self.storage = storage
         self.encoding = encoding
+        self.isOpaque = isOpaque
         super.init(extent: CGRect(x: originX, y: originY, width: width, height: height))
+    }
+
+    /// One stored RGBA byte pixel as the working value: colour decoded (through `table`, the sRGB decode table) or
+    /// scaled to 0…1, then premultiplied by alpha. The one definition both the row fill and `BytesWarp` use, so the
+    /// fast path reads exactly the values the general one does.
+    @inline(__always)
+    static func workingValue(_ p: UnsafePointer<UInt8>, decode: Bool, table: UnsafePointer<Float>) -> SIMD4<Float> {
+        let a = Float(p[3]) * (1 / 255)
+        let rgb: SIMD4<Float> = decode
+            ? SIMD4(table[Int(p[0])], table[Int(p[1])], table[Int(p[2])], 1)
+            : SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255) * (1 / 255)
+        return SIMD4(rgb.x * a, rgb.y * a, rgb.z * a, a)
     }
 
     override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
@@ -107,12 +126,7 @@ final class BitmapRecipe: Recipe, @unchecked Sendable {
                     SRGBCurve.decodeTable.withUnsafeBufferPointer { table in
                         let src = b.baseAddress! + sy * rowStride + 4 * sx0
                         for i in 0..<(x1 - x0) {
-                            let p = src + 4 * i
-                            let a = Float(p[3]) * (1 / 255)
-                            let rgb: SIMD4<Float> = decode
-                                ? SIMD4(table[Int(p[0])], table[Int(p[1])], table[Int(p[2])], 1)
-                                : SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 255) * (1 / 255)
-                            o[x0 + i] = SIMD4(rgb.x * a, rgb.y * a, rgb.z * a, a)
+                            o[x0 + i] = Self.workingValue(src + 4 * i, decode: decode, table: table.baseAddress!)
                         }
                     }
                 }

@@ -26,7 +26,7 @@ final class WarpRecipe: Recipe, @unchecked Sendable {
     }
 
     /// The part of the output a region asks for, and the part of the input it reads.
-    private func regions(_ region: Region) -> (output: Region, source: Region)? {
+    func regions(_ region: Region) -> (output: Region, source: Region)? {
         let out = region.clipped(to: extent)
         guard !out.isEmpty else { return nil }
         let corners = [SIMD2(Double(out.x), Double(out.y)), SIMD2(Double(out.maxX), Double(out.y)),

@@ -45,6 +45,10 @@ typedef struct {
     char *text;
     /// x, y of the top-left, top-right, bottom-right and bottom-left corners as printed, in pixels.
     double corners[8];
+    /// The payload's bytes as the symbol encodes them, before any character set conversion (owned by the
+    /// result list), or NULL with `byte_count` 0 where the library does not export them.
+    uint8_t *bytes;
+    int byte_count;
 } czxing_result;
 
 /// Reads every code of the symbologies in `symbologies` from an 8-bit luma image. Returns the number

@@ -3,22 +3,28 @@ import Foundation
 import Imaging
 import Scenes
 
-/// A code read from a picture: its type, text and corners (normalised, origin top-left, in the order
-/// the symbol was printed: top-left, top-right, bottom-right, bottom-left).
-struct ReadCode: Sendable, Equatable {
-    let type: AVMetadataObject.ObjectType
-    let text: String
-    let corners: [CGPoint]
+/// A code read from a picture: its type, text, bytes and corners (normalised, origin top-left, in the
+/// order the symbol was printed: top-left, top-right, bottom-right, bottom-left).
+package struct ReadCode: Sendable, Equatable {
+    package let type: AVMetadataObject.ObjectType
+    package let text: String
+    /// The payload as the symbol encodes it, before any character set conversion; nil where the
+    /// library does not give it.
+    package let payload: [UInt8]?
+    package let corners: [CGPoint]
 }
 
 /// Reads machine-readable codes from a video picture's luma with zxing-cpp (spec §16): what the
 /// camera imaged decides what is read, so distance, angle, glare and exposure matter as they do to a
-/// phone's reader. Only the pixels inside the region of interest are searched.
-enum CodeReader {
+/// phone's reader. Only the pixels inside the region of interest are searched. Vision's barcode request
+/// reads its images through `read(luma:width:height:types:)` too.
+package enum CodeReader {
+    /// Whether zxing-cpp loads, and codes can be read at all.
+    package static var isAvailable: Bool { CodeSymbol.isAvailable }
+
     /// The codes of `types` found inside `region` (normalised) of `rgb`, encoded 0…1 values.
     static func read(_ rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]) -> [ReadCode] {
-        let mask = types.reduce(Int32(0)) { $0 | $1.czxingMask }
-        guard mask != 0, rgb.width > 0, rgb.height > 0 else { return [] }
+        guard rgb.width > 0, rgb.height > 0 else { return [] }
         let (w, h) = (rgb.width, rgb.height)
         let x0 = min(max(Int((region.minX * Double(w)).rounded(.down)), 0), w)
         let y0 = min(max(Int((region.minY * Double(h)).rounded(.down)), 0), h)
@@ -36,9 +42,26 @@ enum CodeReader {
                 luma[y * cw + x] = UInt8(min(max((255 * l).rounded(), 0), 255))
             }
         }
+        return read(luma: luma, width: cw, height: ch, types: types).map { code in
+            ReadCode(
+                type: code.type, text: code.text, payload: code.payload,
+                corners: code.corners.map {
+                    CGPoint(x: (Double(x0) + $0.x) / Double(w), y: (Double(y0) + $0.y) / Double(h))
+                })
+        }
+    }
+
+    /// The codes of `types` in an 8-bit luma picture (`width × height`, rows packed, top row first), with
+    /// corners in its pixels (origin at the top-left corner of the top-left pixel), in the order the
+    /// symbol was printed.
+    package static func read(
+        luma: [UInt8], width: Int, height: Int, types: [AVMetadataObject.ObjectType]
+    ) -> [ReadCode] {
+        let mask = types.reduce(Int32(0)) { $0 | $1.czxingMask }
+        guard mask != 0, width > 0, height > 0, luma.count >= width * height else { return [] }
         var results: UnsafeMutablePointer<czxing_result>?
         let count = luma.withUnsafeBufferPointer { pixels in
-            czxing_read(pixels.baseAddress, Int32(cw), Int32(ch), Int32(cw), mask, &results)
+            czxing_read(pixels.baseAddress, Int32(width), Int32(height), Int32(width), mask, &results)
         }
         guard count > 0, let results else { return [] }
         defer { czxing_free_results(results, count) }
@@ -47,13 +70,14 @@ enum CodeReader {
             let found = results[i]
             var text = String(cString: found.text)
             guard let type = Self.type(of: found.symbology, text: &text, wanted: types) else { continue }
+            var payload = found.bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(found.byte_count))) }
+            // The leading zero that makes UPC-A's digits EAN-13's belongs to the payload's bytes as well.
+            if found.symbology == Int32(CZXING_UPCA) { payload = payload.map { Array("0".utf8) + $0 } }
             let c = found.corners
             let raw = [(c.0, c.1), (c.2, c.3), (c.4, c.5), (c.6, c.7)]
             // zxing-cpp gives pixel indices; a pixel's centre lies half a pixel further in.
-            let corners = raw.map {
-                CGPoint(x: (Double(x0) + $0.0 + 0.5) / Double(w), y: (Double(y0) + $0.1 + 0.5) / Double(h))
-            }
-            out.append(ReadCode(type: type, text: text, corners: corners))
+            let corners = raw.map { CGPoint(x: $0.0 + 0.5, y: $0.1 + 0.5) }
+            out.append(ReadCode(type: type, text: text, payload: payload, corners: corners))
         }
         return out
     }

@@ -24,11 +24,12 @@ extension Renderer {
         let depth = geometry.depth
         // How many rows beyond its own a band reads, and bands of at least four times that, so that the rows
         // shaded twice stay under half of those shaded once.
-        let reach = Int(0.5 * focus.widestBlur(depths: depth, fx: fx))
+        // Radii are taken to the nearest eighth of a pixel, so the widest is rounded up to one.
+        let reach = Int((0.5 * focus.widestBlur(depths: depth, fx: fx) * 8).rounded(.up) / 8)
         let bandRows = Self.bandRows * max(1, (4 * reach + Self.bandRows - 1) / Self.bandRows)
         let keepsComponents = options.keepsComponents
         let shelf = SharpLight.Shelf {
-            SharpLight(width: width, rowCapacity: bandRows + 2 * reach, separate: keepsComponents)
+            SharpLight(width: width, rowCapacity: bandRows + 2 * reach, reach: reach, separate: keepsComponents)
         }
         var planes = Planes(pixels: pixels, options: options)
         var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
@@ -62,7 +63,7 @@ extension Renderer {
         let width = sharp.width
         let normals = NormalTable.shared, poisson = PoissonTable.shared
         // Neighbours mostly share a radius to an eighth of a pixel, and with it the disc's chords.
-        var disc = SharpLight.Disc(radius: 0)
+        var disc = SharpLight.Disc(reach: sharp.reach)
         ShadingPass.RowInputs.with(width: width) { row in
             for y in band {
                 let start = y * width
@@ -73,7 +74,7 @@ extension Renderer {
                     // everywhere is the pinhole frame, byte for byte.
                     let r = (radius(start + x) * 8).rounded() / 8
                     if r >= 1 {
-                        if r != disc.radius { disc = SharpLight.Disc(radius: r) }
+                        disc.set(radius: r)
                         (f, a) = sharp.means(x: x, y: y, disc: disc)
                     }
                     row.means[x] = a + f + shading.dark
@@ -108,8 +109,12 @@ private final class SharpLight: @unchecked Sendable {
     /// The rows held now.
     private(set) var rows = 0..<0
 
-    init(width: Int, rowCapacity: Int, separate: Bool) {
+    /// The widest disc's reach, rows.
+    let reach: Int
+
+    init(width: Int, rowCapacity: Int, reach: Int, separate: Bool) {
         self.width = width
+        self.reach = reach
         self.separate = separate
         self.rowCapacity = rowCapacity
         lanes = separate ? 6 : 3
@@ -157,38 +162,52 @@ private final class SharpLight: @unchecked Sendable {
     /// The mean light over `disc` centred on pixel (x, y), inside the picture, in lanes 0–2: flash and ambient
     /// when the sums keep them apart, else their total as the flash and no ambient. The disc's rows must lie
     /// within `rows` where they lie within the picture.
-    func means(x: Int, y: Int, disc: Disc) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+    @inline(__always)
+    func means(x: Int, y: Int, disc: borrowing Disc) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
         var first = SIMD3<Double>.zero, second = SIMD3<Double>.zero
+        let top = max(rows.lowerBound, y &- disc.reach), bottom = min(rows.upperBound &- 1, y &+ disc.reach)
+        // Indices stay far inside Int's range (a band's sums), so the loop wraps instead of checking overflow.
         var count = 0
-        for row in max(rows.lowerBound, y - disc.reach)...min(rows.upperBound - 1, y + disc.reach) {
-            let half = disc.halfWidths[row - y + disc.reach]
-            let left = max(0, x - half), right = min(width - 1, x + half)
-            let base = (row - rows.lowerBound) * stride
-            let hi = base + (right + 1) * lanes, lo = base + left * lanes
-            first += SIMD3(sums[hi] - sums[lo], sums[hi + 1] - sums[lo + 1], sums[hi + 2] - sums[lo + 2])
+        var row = top
+        while row <= bottom {
+            let half = disc.halfWidths[row &- y &+ disc.reach]
+            let left = max(0, x &- half), right = min(width &- 1, x &+ half)
+            let base = (row &- rows.lowerBound) &* stride
+            let hi = base &+ (right &+ 1) &* lanes, lo = base &+ left &* lanes
+            first += SIMD3(sums[hi] - sums[lo], sums[hi &+ 1] - sums[lo &+ 1], sums[hi &+ 2] - sums[lo &+ 2])
             if separate {
-                second += SIMD3(sums[hi + 3] - sums[lo + 3], sums[hi + 4] - sums[lo + 4], sums[hi + 5] - sums[lo + 5])
+                second += SIMD3(
+                    sums[hi &+ 3] - sums[lo &+ 3], sums[hi &+ 4] - sums[lo &+ 4], sums[hi &+ 5] - sums[lo &+ 5])
             }
-            count += right - left + 1
+            count &+= right &- left &+ 1
+            row &+= 1
         }
-        first /= Double(count)
-        second /= Double(count)
+        let scale = 1 / Double(count)
+        first *= scale
+        second *= scale
         return (
             SIMD4(Float(first.x), Float(first.y), Float(first.z), 0),
             SIMD4(Float(second.x), Float(second.y), Float(second.z), 0)
         )
     }
 
-    /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord.
-    struct Disc {
-        let radius: Double
-        let reach: Int
-        let halfWidths: [Int]
+    /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord, in a buffer
+    /// sized for the widest disc of the frame and rewritten only when the radius changes.
+    struct Disc: ~Copyable {
+        private(set) var radius = 0.0
+        private(set) var reach = 0
+        /// Half-widths of rows −reach…reach, from index 0.
+        let halfWidths: UnsafeMutablePointer<Int>
 
-        init(radius: Double) {
-            self.radius = radius
-            reach = Int(radius)
-            halfWidths = (-reach...reach).map { dy in Int((radius * radius - Double(dy * dy)).squareRoot()) }
+        init(reach widest: Int) { halfWidths = .allocate(capacity: 2 * widest + 1) }
+
+        deinit { halfWidths.deallocate() }
+
+        mutating func set(radius r: Double) {
+            guard r != radius else { return }
+            radius = r
+            reach = Int(r)
+            for dy in -reach...reach { halfWidths[dy + reach] = Int((r * r - Double(dy * dy)).squareRoot()) }
         }
     }
 

@@ -37,6 +37,10 @@ open class VNDetectRectanglesRequest: VNImageBasedRequest, @unchecked Sendable {
     /// The most rectangles returned, most confident first; 0 for all of them. Default 1.
     public var maximumObservations = 1
 
+    /// The rectangles the last perform found, most confident first, or nil before a perform and after a failed
+    /// one: typed as the observations this request makes, as Apple's SDK declares it since iOS 15.
+    @_nonoverride public var results: [VNRectangleObservation]? { super.results as? [VNRectangleObservation] }
+
     /// The longest side of the detector's working copy: the print scanner's.
     static let workingSize = QuadrilateralDetector().maximumWorkingSize
 

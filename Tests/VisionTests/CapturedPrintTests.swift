@@ -54,7 +54,8 @@ import Vision
         request.minimumAspectRatio = 0.3
         request.maximumAspectRatio = 1.0
         try VNImageRequestHandler(cgImage: image, options: [:]).perform([request])
-        let found = try #require((request.results as? [VNRectangleObservation])?.first)
+        // Typed as the request's own observations, as iOS 15 and later declare it.
+        let found: VNRectangleObservation = try #require(request.results?.first)
 
         let scan = try #require(photo.scannedPrint())
         expectNear(found.topLeft, scan.topLeft, 0.01, "top left")

@@ -48,7 +48,7 @@ final class PrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDe
         let best: VNRectangleObservation?
         do {
             try handler.perform([request])
-            best = (request.results as? [VNRectangleObservation])?.first
+            best = request.results?.first
         } catch {
             best = nil
         }

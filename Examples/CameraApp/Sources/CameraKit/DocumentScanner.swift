@@ -16,7 +16,7 @@ public enum DocumentScanner {
         request.minimumConfidence = 0.5
         request.maximumObservations = 1
         try VNImageRequestHandler(cvPixelBuffer: frame, orientation: .up, options: [:]).perform([request])
-        return (request.results as? [VNRectangleObservation])?.first
+        return request.results?.first
     }
 
     /// The print in the frame, straightened and with its contrast raised by `contrast`; nil when there is none.

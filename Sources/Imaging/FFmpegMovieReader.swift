@@ -10,8 +10,8 @@ enum FFmpegMovieReader {
             : "reading this movie needs FFmpeg 5.1's libraries (Debian: apt-get install \(CFFMPEG_PACKAGES))"
     }
 
-    static func read(_ path: String, maximumPixels: Int, storedWidth: Int) throws(MovieFileError) -> DecodedMovie {
-        if let unavailableReason { throw MovieFileError(code: .decoderMissing, message: unavailableReason) }
+    static func read(_ path: String, maximumPixels: Int, storedWidth: Int) throws(MediaFileError) -> DecodedMovie {
+        if let unavailableReason { throw MediaFileError(code: .decoderMissing, message: unavailableReason) }
         var message = [CChar](repeating: 0, count: 256)
         var reader: OpaquePointer?
         var info = cffmpeg_reader_info()
@@ -19,12 +19,12 @@ enum FFmpegMovieReader {
             cffmpeg_reader_open(path, &reader, &info, text.baseAddress, text.count)
         }
         guard status == Int32(CFFMPEG_OK), let reader else {
-            throw MovieFileError(code: .undecodable, message: CStringBuffer.text(message))
+            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
         }
         defer { cffmpeg_reader_close(reader) }
         let (width, height) = (Int(info.width), Int(info.height))
         guard width > 0, height > 0 else {
-            throw MovieFileError(code: .undecodable, message: "the movie's video stream declares no size")
+            throw MediaFileError(code: .undecodable, message: "the movie's video stream declares no size")
         }
         // The bound is checked on what the container declares, before decoding: its frame count, else its
         // duration at its frame rate. A container that declares neither is held to the bound frame by frame.
@@ -45,7 +45,7 @@ enum FFmpegMovieReader {
             }
             if next == Int32(CFFMPEG_END) { break }
             guard next == Int32(CFFMPEG_OK) else {
-                throw MovieFileError(
+                throw MediaFileError(
                     code: .undecodable, message: "frame \(frames.count + 1): \(CStringBuffer.text(message))")
             }
             try MovieFile.checkBound(
@@ -54,7 +54,7 @@ enum FFmpegMovieReader {
             frames.append(MovieFile.reduced(frame, toWidth: storedWidth))
             times.append(seconds)
         }
-        guard !frames.isEmpty else { throw MovieFileError(code: .undecodable, message: "the movie has no frames") }
+        guard !frames.isEmpty else { throw MediaFileError(code: .undecodable, message: "the movie has no frames") }
         // Times from the movie's first frame; a frame without one follows the previous at the frame rate, and
         // times never go back.
         let step: Double = info.rate > 0 ? 1 / info.rate : 1.0 / 30

@@ -57,11 +57,11 @@ public enum MovieFile {
     /// Reads and decodes a movie file.
     public static func read(
         _ path: String, maximumPixels: Int = MovieFile.maximumPixels, storedWidth: Int = MovieFile.maximumStoredWidth
-    ) throws(MovieFileError) -> DecodedMovie {
+    ) throws(MediaFileError) -> DecodedMovie {
         // The header and the file's size say how many frames a YUV4MPEG2 file holds, so the bound is checked
         // before the file is read whole.
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw MovieFileError(code: .unreadable, message: "cannot open the file")
+            throw MediaFileError(code: .unreadable, message: "cannot open the file")
         }
         let start = (try? handle.read(upToCount: 4096)).map { [UInt8]($0 ?? Data()) } ?? []
         let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
@@ -76,7 +76,7 @@ public enum MovieFile {
         do {
             bytes = try PNG.readFile(path)
         } catch {
-            throw MovieFileError(code: .unreadable, message: error.message)
+            throw MediaFileError(code: .unreadable, message: error.message)
         }
         let frames = try Y4M.decode(bytes, header: header)
         let rate = Double(header.rateNumerator) / Double(header.rateDenominator)
@@ -86,10 +86,10 @@ public enum MovieFile {
     }
 
     /// Refuses a movie whose frames would decode to more than `maximumPixels`.
-    public static func checkBound(frames: Int, width: Int, height: Int, maximumPixels: Int) throws(MovieFileError) {
+    public static func checkBound(frames: Int, width: Int, height: Int, maximumPixels: Int) throws(MediaFileError) {
         let (product, overflow) = frames.multipliedReportingOverflow(by: width * height)
         if overflow || product > maximumPixels {
-            throw MovieFileError(
+            throw MediaFileError(
                 code: .tooLarge,
                 message: "\(frames) frames of \(width)x\(height) would decode to \(overflow ? "more than 2^63" : "\(product)")"
                     + " pixels, over the limit of \(maximumPixels) pixels (duration × frame rate × width × height); "
@@ -116,30 +116,3 @@ public enum MovieFile {
     }
 }
 
-/// A movie file that could not be read.
-public struct MovieFileError: Error, CustomStringConvertible, Sendable {
-    /// What kind of failure it was.
-    public enum Code: Sendable, Hashable {
-        /// The file could not be opened or read.
-        case unreadable
-        /// The movie would decode to more pixels than allowed.
-        case tooLarge
-        /// The bytes are not a movie the decoders read.
-        case undecodable
-        /// FFmpeg's libraries are missing.
-        case decoderMissing
-    }
-
-    /// What kind of failure it was.
-    public let code: Code
-    /// What went wrong, in words.
-    public let message: String
-
-    /// An error.
-    public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}

@@ -14,33 +14,33 @@ public enum PictureFile {
     }
 
     /// Reads and decodes a picture file.
-    public static func read(_ path: String, maximumPixels: Int) throws(PictureFileError) -> Picture {
+    public static func read(_ path: String, maximumPixels: Int) throws(MediaFileError) -> Picture {
         let bytes: [UInt8]
         do {
             bytes = try PNG.readFile(path)
         } catch {
-            throw PictureFileError(code: .unreadable, message: error.message)
+            throw MediaFileError(code: .unreadable, message: error.message)
         }
         if HEIF.isBaseMediaFile(bytes) { return try readHEIC(bytes, maximumPixels: maximumPixels) }
         guard bytes.starts(with: [0xFF, 0xD8]) else {
             do {
                 return Picture(image: try PNG.read(contentsOf: path, maximumPixels: maximumPixels), exif: nil)
             } catch {
-                throw PictureFileError(code: error.code == .tooLarge ? .tooLarge : .undecodable, message: error.message)
+                throw MediaFileError(code: error.code == .tooLarge ? .tooLarge : .undecodable, message: error.message)
             }
         }
         guard let size = JPEG.frameSize(bytes) else {
-            throw PictureFileError(code: .undecodable, message: "no JPEG frame header")
+            throw MediaFileError(code: .undecodable, message: "no JPEG frame header")
         }
         guard size.width * size.height <= maximumPixels else {
-            throw PictureFileError(
+            throw MediaFileError(
                 code: .tooLarge, message: "\(size.width)x\(size.height) is over the limit of \(maximumPixels) pixels")
         }
         let pixels: PixelPlane<UInt8>
         do {
             pixels = try JPEG.decodeRGB(bytes)
         } catch {
-            throw PictureFileError(code: .undecodable, message: "\(error)")
+            throw MediaFileError(code: .undecodable, message: "\(error)")
         }
         let segments = JPEG.applicationSegments(bytes[...]) ?? []
         let icc = segments.filter { $0.marker == 0xE2 && $0.data.starts(with: Array("ICC_PROFILE".utf8) + [0]) }
@@ -50,9 +50,9 @@ public enum PictureFile {
     }
 
     /// A HEIC file's primary image through libheif.
-    private static func readHEIC(_ bytes: [UInt8], maximumPixels: Int) throws(PictureFileError) -> Picture {
+    private static func readHEIC(_ bytes: [UInt8], maximumPixels: Int) throws(MediaFileError) -> Picture {
         guard HEIF.canDecode else {
-            throw PictureFileError(
+            throw MediaFileError(
                 code: .decoderMissing,
                 message: "reading HEIC needs libheif.so.1 with an HEVC decoder (Debian and Ubuntu: libheif1)")
         }
@@ -61,7 +61,7 @@ public enum PictureFile {
             picture = try HEIF.decode(bytes, maximumPixels: maximumPixels)
         } catch {
             let message = "\(error)"
-            throw PictureFileError(code: message.contains("over the limit") ? .tooLarge : .undecodable, message: message)
+            throw MediaFileError(code: message.contains("over the limit") ? .tooLarge : .undecodable, message: message)
         }
         return Picture(
             image: PNGImage(pixels: picture.pixels, colorSpace: space(ofProfile: picture.iccProfile ?? [])),
@@ -74,24 +74,3 @@ public enum PictureFile {
     }
 }
 
-/// A picture file that could not be read.
-public struct PictureFileError: Error, CustomStringConvertible, Sendable {
-    /// What kind of failure it was.
-    public enum Code: Sendable, Hashable {
-        /// The file could not be opened or read.
-        case unreadable
-        /// The picture declares more pixels than allowed.
-        case tooLarge
-        /// The bytes are not a picture the decoders read.
-        case undecodable
-        /// The library that decodes this kind of file is missing.
-        case decoderMissing
-    }
-
-    /// What kind of failure it was.
-    public let code: Code
-    /// What went wrong, in words.
-    public let message: String
-
-    public var description: String { message }
-}

@@ -32,9 +32,9 @@ public enum Y4M {
     public static func isY4M(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("YUV4MPEG2 ".utf8)) }
 
     /// The header, or a reason it cannot be read.
-    public static func header(_ bytes: [UInt8]) throws(MovieFileError) -> Header {
+    public static func header(_ bytes: [UInt8]) throws(MediaFileError) -> Header {
         guard isY4M(bytes), let end = bytes.prefix(4096).firstIndex(of: 0x0A) else {
-            throw MovieFileError(code: .undecodable, message: "not a YUV4MPEG2 stream")
+            throw MediaFileError(code: .undecodable, message: "not a YUV4MPEG2 stream")
         }
         let tokens = String(decoding: bytes[10..<end], as: UTF8.self).split(separator: " ")
         var width = 0, height = 0, num = 0, den = 0
@@ -55,7 +55,7 @@ public enum Y4M {
                 case "444": chroma = (1, 1)
                 case "mono": chroma = (0, 0)
                 default:
-                    throw MovieFileError(code: .undecodable, message: "YUV4MPEG2 chroma layout C\(value) is not read")
+                    throw MediaFileError(code: .undecodable, message: "YUV4MPEG2 chroma layout C\(value) is not read")
                 }
             case "X":
                 if value == "COLORRANGE=FULL" { full = true }
@@ -63,10 +63,10 @@ public enum Y4M {
             }
         }
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw MovieFileError(code: .undecodable, message: "YUV4MPEG2 header without a valid W and H")
+            throw MediaFileError(code: .undecodable, message: "YUV4MPEG2 header without a valid W and H")
         }
         guard num > 0, den > 0 else {
-            throw MovieFileError(code: .undecodable, message: "YUV4MPEG2 header without a valid frame rate F")
+            throw MediaFileError(code: .undecodable, message: "YUV4MPEG2 header without a valid frame rate F")
         }
         return Header(
             width: width, height: height, rateNumerator: num, rateDenominator: den, chromaX: chroma.x,
@@ -74,7 +74,7 @@ public enum Y4M {
     }
 
     /// Decodes every frame to 8-bit RGB, frame `k` at k / rate seconds.
-    public static func decode(_ bytes: [UInt8], header h: Header) throws(MovieFileError) -> [PixelPlane<UInt8>] {
+    public static func decode(_ bytes: [UInt8], header h: Header) throws(MediaFileError) -> [PixelPlane<UInt8>] {
         var frames: [PixelPlane<UInt8>] = []
         var at = h.length
         let marker = Array("FRAME".utf8)
@@ -82,16 +82,16 @@ public enum Y4M {
             guard bytes.count - at >= 5, Array(bytes[at..<(at + 5)]) == marker,
                 let lineEnd = bytes[at...].prefix(4096).firstIndex(of: 0x0A)
             else {
-                throw MovieFileError(code: .undecodable, message: "frame \(frames.count + 1) has no FRAME line")
+                throw MediaFileError(code: .undecodable, message: "frame \(frames.count + 1) has no FRAME line")
             }
             let start = lineEnd + 1
             guard bytes.count - start >= h.frameBytes else {
-                throw MovieFileError(code: .undecodable, message: "frame \(frames.count + 1) is cut short")
+                throw MediaFileError(code: .undecodable, message: "frame \(frames.count + 1) is cut short")
             }
             frames.append(rgb(bytes, from: start, header: h))
             at = start + h.frameBytes
         }
-        guard !frames.isEmpty else { throw MovieFileError(code: .undecodable, message: "the stream has no frames") }
+        guard !frames.isEmpty else { throw MediaFileError(code: .undecodable, message: "the stream has no frames") }
         return frames
     }
 

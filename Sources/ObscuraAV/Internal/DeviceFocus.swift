@@ -1,7 +1,6 @@
 import Devices
 import Foundation
 import Scenes
-import ISP
 import Sensor
 
 extension AVCaptureDevice {

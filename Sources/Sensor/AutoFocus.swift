@@ -1,7 +1,6 @@
 import Devices
 import Foundation
 import Scenes
-import Sensor
 
 /// Where autofocus puts the lens: on the subject at the focus point of interest, and the lens that results, whose
 /// depth of field the renderer draws (`LensFocus`).
@@ -9,7 +8,8 @@ import Sensor
 /// Lens positions follow focus in dioptres (1 / distance), the quantity a lens moves linearly in: 1 is the
 /// farthest focus (infinity), 0 the nearest, `nearestFocusMetres` [our choice]. The subject's distance is the
 /// scene's ground-truth depth at the point of interest, seen through the camera at a small size: what a phone's
-/// focus pixels measure, without their error.
+/// focus pixels, on the sensor itself, measure, without their error. It belongs with the sensor, not the image
+/// processor, which sees only frames.
 public enum AutoFocus {
     /// The closest distance the lens focuses at: 10 cm, about what iPhone wide cameras manage (our choice;
     /// profiles carry no figure for it).
@@ -62,8 +62,8 @@ public enum AutoFocus {
         return depth > 0 && depth.isFinite ? depth : nil
     }
 
-    /// The lens of a camera left to autofocus on the middle of a picture of `aspect`, as a photo taken through the
-    /// capture API with the default focus point finds it; nil for a camera without autofocus.
+    /// The lens of a camera left to autofocus on the middle of a picture of `aspect`, the default focus point of
+    /// interest; nil for a camera without autofocus.
     public static func centredLens(scene: Scene, device: DeviceProfile, camera: CameraProfile, aspect: Double)
         -> LensFocus?
     {

@@ -115,7 +115,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
     ///
     /// A warp of an image held as bytes (`CIPerspectiveCorrection` of a `CGImage`, the common case) takes
     /// `BytesWarp`, which samples the bytes directly instead of first rendering the warp's input to floats; it
-    /// writes the same bytes as this general path (`CIPerspectiveCorrectionTests` compares the two).
+    /// writes this general path's bytes, within one code where opaque runs are mixed in fixed point
+    /// (`PerspectiveCorrectionFastPathTests` compares the two).
     func rgba8(_ image: CIImage, _ region: Region, encode: Bool) -> NSData {
         let state = RenderState(context: context)
         let w = region.width

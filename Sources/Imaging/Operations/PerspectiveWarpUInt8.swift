@@ -36,16 +36,13 @@ func warpRowsUInt8(
         source: source, sourceStride: sourceStride, channels: channels, lastX: sourceWidth - 1,
         lastY: sourceHeight - 1, fill: fill)
     let m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8]
-    let finite = m.allSatisfy(\.isFinite)
     let bits = WarpKernelUInt8.fractionBits
     let scale = Double(1 << bits)
     let lowLimit = -scale, limitX = Double(sourceWidth) * scale, limitY = Double(sourceHeight) * scale
     // Adding 1.5 · 2⁵² to a Double in ±2³¹ leaves it rounded to the nearest integer in the low mantissa bits, two's
     // complement: a rounding conversion in one addition, with no range trap (the guard bounds the value first).
     let magic = 6_755_399_441_055_744.0
-    let fixedOne = 4_294_967_296.0  // 2³²: span positions are 32.32 fixed point
     let fixedRounding = Int64(1) << (31 - bits)  // half a 1/1024 step, in 32.32
-    let spanTolerance = 1.0 / 1024
     let outside = Int32.min  // marks a column whose position lies outside (−1, width) × (−1, height)
     // Tiles of 256 columns × the band's rows: a slanted warp walks across many source rows along one output row,
     // and revisiting them tile by tile keeps them in cache (a tile's source rows, 256 × 3 bytes each, stay in L2).
@@ -85,58 +82,19 @@ func warpRowsUInt8(
                         xs[k] = Int32(truncatingIfNeeded: (sx + magic).bitPattern)
                         ys[k] = Int32(truncatingIfNeeded: (sy + magic).bitPattern)
                     }
+                    let row = WarpRowPositions(u: u0, du: m0, v: v0, dv: m3, w: w0, dw: m6)
                     /// The exact position of column `i` in 32.32 fixed point, or nil when it is far outside any image.
-                    @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? { exactFixed(at: Double(i)) }
-                    @inline(__always) func exactFixed(at fi: Double) -> (x: Double, y: Double)? {
-                        let inverse = fixedOne / (w0 + m6 * fi)
-                        let sx = (u0 + m0 * fi) * inverse - fixedOne / 2, sy = (v0 + m3 * fi) * inverse - fixedOne / 2
-                        guard abs(sx) < 0x1p52, abs(sy) < 0x1p52 else { return nil }
-                        return (sx, sy)
+                    @inline(__always) func exactFixed(_ i: Int) -> (x: Double, y: Double)? {
+                        row.exactFixed(at: Double(i))
                     }
 
-                    // One quadratic for the whole tile, or the span length, from the bounds on |f‴| and |f″|
-                    // (see the documentation above).
-                    let count = tileEnd - tile, length = Double(count)
-                    let wA = w0 + m6 * Double(tile), wB = w0 + m6 * Double(tileEnd)
-                    var span = 0, quadratic = false
-                    if finite && (wA > 0) == (wB > 0) && wA != 0 && wB != 0 {
-                        let minW = min(abs(wA), abs(wB))
-                        let determinant = max(abs(u0 * m6 - m0 * w0), abs(v0 * m6 - m3 * w0))
-                        let curvature = 2 * abs(m6) * determinant / (minW * minW * minW)
-                        let longest = curvature > 0 ? (8 * spanTolerance / curvature).squareRoot() : 32
-                        span = longest.isFinite ? Int(min(32, longest)) : 0
-                        let third = 6 * m6 * m6 * determinant / (minW * minW * minW * minW)
-                        quadratic = third * length * length * length / (72 * 3.0.squareRoot()) <= spanTolerance
-                    }
+                    // One quadratic for the whole tile, or the span length (see the documentation above).
+                    let count = tileEnd - tile
+                    let (span, quadratic) = row.stepping(tile, tileEnd)
                     var allInterior = true, tapsReady = false
-                    if quadratic, let f0 = exactFixed(tile), let fm = exactFixed(at: Double(tile) + length / 2),
-                        let f1 = exactFixed(tileEnd)
-                    {
-                        // q(k) = f0 + b k + c k² through the three exact positions, stepped by forward differences:
-                        // q(k + 1) − q(k) = b + c (2k + 1), whose own step is 2c.
-                        let cx = 2 * (f0.x - 2 * fm.x + f1.x) / (length * length)
-                        let cy = 2 * (f0.y - 2 * fm.y + f1.y) / (length * length)
-                        let bx = (f1.x - f0.x) / length - cx * length, by = (f1.y - f0.y) / length - cy * length
-                        // The quadratic's extremes over the tile lie at its ends or its vertex; with a margin of
-                        // 1/64 pixel for the fixed-point steps, all taps are inside if those are.
-                        @inline(__always) func range(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double) {
-                            let last = length - 1
-                            let end = a + b * last + c * last * last
-                            var low = min(a, end), high = max(a, end)
-                            let vertex = c != 0 ? -b / (2 * c) : 0
-                            if vertex > 0 && vertex < last {
-                                low = min(low, a + b * vertex + c * vertex * vertex)
-                                high = max(high, a + b * vertex + c * vertex * vertex)
-                            }
-                            return (low / fixedOne, high / fixedOne)
-                        }
-                        let (lowX, highX) = range(f0.x, bx, cx), (lowY, highY) = range(f0.y, by, cy)
-                        let margin = 1.0 / 64
-                        let inside = lowX >= margin && lowY >= margin && highX < Double(sourceWidth - 1) - margin
-                            && highY < Double(sourceHeight - 1) - margin
-                        let x = Int64(f0.x) + fixedRounding, y = Int64(f0.y) + fixedRounding
-                        let dx = Int64(bx + cx), dy = Int64(by + cy)
-                        let ddx = Int64(2 * cx), ddy = Int64(2 * cy)
+                    if quadratic, let q = row.fittedQuadratic(tile, tileEnd) {
+                        let inside = q.isInside(width: sourceWidth, height: sourceHeight)
+                        let (x, dx, ddx) = q.x, (y, dy, ddy) = q.y
                         if inside && channels == 3 && wordTaps {
                             // The usual tile: taps straight from the quadratic, with no position pass.
                             kernel.quadraticTaps(
@@ -181,7 +139,8 @@ func warpRowsUInt8(
                             var x = Int64(a.x) + fixedRounding, y = Int64(a.y) + fixedRounding
                             // Columns advance linearly, so if both ends of the span sit inside, every column does.
                             let lastXs = x + Int64(n - 1) * dx, lastYs = y + Int64(n - 1) * dy
-                            let inside = kernel.isInterior(x >> 32, y >> 32)
+                            let inside =
+                                kernel.isInterior(x >> 32, y >> 32)
                                 && kernel.isInterior(lastXs >> 32, lastYs >> 32)
                             let k0 = s - tile
                             for k in k0..<(k0 + n) {
@@ -224,10 +183,10 @@ func warpRowsUInt8(
 }
 
 /// The per-pixel work of the 8-bit warp: source taps and fixed-point bilinear interpolation.
-struct WarpKernelUInt8 {
+package struct WarpKernelUInt8 {
     /// Positions and weights are in 1/2^fractionBits pixel. Computed, not stored, so that shifts by it fold to
     /// constants in the position loops (read from a stored static, they compiled to checked variable shifts).
-    static var fractionBits: Int { 10 }
+    package static var fractionBits: Int { 10 }
 
     let source: UnsafePointer<UInt8>
     let sourceStride: Int
@@ -235,6 +194,15 @@ struct WarpKernelUInt8 {
     let lastX: Int
     let lastY: Int
     let fill: UInt8
+
+    /// A kernel reading `channels` bytes a pixel from `source`, `sourceStride` bytes a row, whose last column and row
+    /// are `lastX` and `lastY`; taps outside read `fill`.
+    package init(
+        source: UnsafePointer<UInt8>, sourceStride: Int, channels: Int, lastX: Int, lastY: Int, fill: UInt8
+    ) {
+        (self.source, self.sourceStride, self.channels) = (source, sourceStride, channels)
+        (self.lastX, self.lastY, self.fill) = (lastX, lastY, fill)
+    }
 
     /// Whether the 2 × 2 taps at `(x0, y0)` all lie inside the source.
     @inline(__always)
@@ -265,7 +233,7 @@ struct WarpKernelUInt8 {
     }
 
     /// Where each of a run's pixels reads: the byte offset of its upper-left tap and its two weight pairs.
-    typealias Taps = (
+    package typealias Taps = (
         offsets: UnsafeMutablePointer<Int32>, uppers: UnsafeMutablePointer<UInt32>, lowers: UnsafeMutablePointer<UInt32>
     )
 
@@ -292,7 +260,7 @@ struct WarpKernelUInt8 {
     /// the same positions. The weights are `weightPairs` lane by lane. Writes whole groups of four: the buffers hold
     /// `count` rounded up to a multiple of 4.
     @inline(never)
-    func quadraticTaps(
+    package func quadraticTaps(
         x: (p: Int64, d: Int64, dd: Int64), y: (p: Int64, d: Int64, dd: Int64), count: Int, into taps: Taps
     ) {
         /// Lanes (r, r + 1) of an axis: positions and their four-column steps at column 0.
@@ -306,12 +274,12 @@ struct WarpKernelUInt8 {
         let ddx = SIMD2<Int64>(repeating: 16 &* x.dd), ddy = SIMD2<Int64>(repeating: 16 &* y.dd)
         let shift = 32 - WarpKernelUInt8.fractionBits, bits = Int32(WarpKernelUInt8.fractionBits)
         let mask = SIMD4<Int32>(repeating: (1 << bits) - 1)
-        let strides = SIMD4<Int32>(repeating: 3 | Int32(truncatingIfNeeded: sourceStride) << 16)
+        let strides = SIMD4<Int32>(repeating: Int32(channels) | Int32(truncatingIfNeeded: sourceStride) << 16)
         let offsets = UnsafeMutableRawPointer(taps.offsets), uppers = UnsafeMutableRawPointer(taps.uppers)
         let lowers = UnsafeMutableRawPointer(taps.lowers)
         for k in stride(from: 0, to: count, by: 4) {
             let fx = Lanes.lowWords(x01, x23, shiftedRight: shift), fy = Lanes.lowWords(y01, y23, shiftedRight: shift)
-            // x · 3 + y · stride as one multiply-add of the 16-bit pairs (x, y) and (3, stride).
+            // x · channels + y · stride as one multiply-add of the 16-bit pairs (x, y) and (channels, stride).
             let corner = (fx &>> bits) | (fy &>> bits) &<< 16
             offsets.storeBytes(of: Lanes.multiplyAddPairs(corner, strides), toByteOffset: 4 * k, as: SIMD4<Int32>.self)
             let ax = fx & mask, ay = fy & mask
@@ -412,7 +380,8 @@ struct WarpKernelUInt8 {
     @inline(__always)
     func interpolate(_ p00: UInt8, _ p10: UInt8, _ p01: UInt8, _ p11: UInt8, _ ax: Int32, _ ay: Int32) -> UInt8 {
         let (upper, lower) = WarpKernelUInt8.weightPairs(ax, ay)
-        let sum = UInt32(p00) &* (upper & 0xFFFF) &+ UInt32(p10) &* (upper >> 16) &+ UInt32(p01) &* (lower & 0xFFFF)
+        let sum =
+            UInt32(p00) &* (upper & 0xFFFF) &+ UInt32(p10) &* (upper >> 16) &+ UInt32(p01) &* (lower & 0xFFFF)
             &+ UInt32(p11) &* (lower >> 16)
         return UInt8(truncatingIfNeeded: (sum &+ 8192) >> 14)
     }

@@ -271,8 +271,8 @@ extension CIImage {
             }
             // Half-float frames hold extended sRGB-encoded values, as the capture API fills them.
             return BitmapRecipe(width: w, height: h, storage: .floats(values), encoding: colour)
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
-            // Obscura's decoding of Y'CbCr (BT.601) to linear sRGB, which is the working space.
+        case let format where YCbCrCoding.of(format) != nil:
+            // Obscura's decoding of Y'CbCr (BT.601, 8 or 10 bits) to linear sRGB, which is the working space.
             guard let linear = buffer.extendedLinearSRGB() else { return nil }
             var values = [SIMD4<Float>](repeating: .zero, count: w * h)
             linear.withUnsafeBufferPointer { p in

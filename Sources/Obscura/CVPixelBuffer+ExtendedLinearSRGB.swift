@@ -6,8 +6,8 @@ import Imaging
 ///
 /// The buffer's `kCVImageBufferColorPrimariesKey` decides how its values are read: `P3_D65` as Display P3,
 /// anything else (or none) as sRGB. Values are first decoded to encoded R'G'B' (Y'CbCr through the inverse of
-/// the ITU-R BT.601 matrix, full or video range, chroma taken from the 2 × 2 block; clamped to 0…1, the range
-/// the encoding can hold), then linearised with the IEC 61966-2-1 curve and, for P3, converted to sRGB's
+/// the ITU-R BT.601 matrix, full or video range, 8 or 10 bits (`YCbCrCoding`), chroma taken from the 2 × 2
+/// block; clamped to 0…1, the range the encoding can hold), then linearised with the IEC 61966-2-1 curve and, for P3, converted to sRGB's
 /// primaries without clamping. P3 colours outside sRGB therefore come out below 0 or above 1.
 extension CVPixelBuffer {
     /// The frame as 3-channel extended linear sRGB floats; nil for a pixel format that holds no colour image
@@ -48,25 +48,15 @@ extension CVPixelBuffer {
                 let row = p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: Float16.self)
                 return min(max(Float(row[4 * x + c]), 0), 1)
             }
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
-            let full = pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
-            let (yScale, yOffset, cScale): (Float, Float, Float) = full ? (255, 0, 255) : (219, 16, 224)
-            let chroma = planes[1]
+        case let format where YCbCrCoding.of(format) != nil:
+            let coding = YCbCrCoding.of(format)!, chroma = planes[1]
             return FloatPlane(width: width, height: height, channels: 3) { x, y, c in
-                let lumaRow = p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                let chromaRow = chroma.base.advanced(by: (y / 2) * chroma.bytesPerRow)
-                    .assumingMemoryBound(to: UInt8.self)
-                let l = (Float(lumaRow[x]) - yOffset) / yScale
-                let cb = (Float(chromaRow[2 * (x / 2)]) - 128) / cScale
-                let cr = (Float(chromaRow[2 * (x / 2) + 1]) - 128) / cScale
-                // BT.601: B' − Y' = 1.772 Cb, R' − Y' = 1.402 Cr, G' from Y' = 0.299 R' + 0.587 G' + 0.114 B'.
-                let b = l + 1.772 * cb, r = l + 1.402 * cr
-                let value: Float = switch c {
-                case 0: r
-                case 1: (l - 0.299 * r - 0.114 * b) / 0.587
-                default: b
-                }
-                return min(max(value, 0), 1)
+                let lumaRow = UnsafeRawPointer(p.base.advanced(by: y * p.bytesPerRow))
+                let chromaRow = UnsafeRawPointer(chroma.base.advanced(by: (y / 2) * chroma.bytesPerRow))
+                let rgb = coding.rgb(
+                    coding.code(lumaRow, x), coding.code(chromaRow, 2 * (x / 2)),
+                    coding.code(chromaRow, 2 * (x / 2) + 1))
+                return rgb[c]
             }
         default:
             return nil

@@ -68,12 +68,18 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// Pixel formats frames may be delivered in.
+    /// Pixel formats frames may be delivered in, the most efficient first: the 8-bit ones, and while the connected
+    /// camera's active format is a 10-bit one, its 10-bit Y'CbCr in both ranges first (spec §1.5).
     public var availableVideoPixelFormatTypes: [OSType] {
-        [
+        let eightBit = [
             kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
             kCVPixelFormatType_32BGRA,
         ]
+        guard let device = connections.first?.deviceInput?.device,
+            YCbCrCoding.of(device.activeFormat.formatDescription.mediaSubType.rawValue)?.bits == 10
+        else { return eightBit }
+        return [kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange]
+            + eightBit
     }
 
     /// Output settings: `kCVPixelBufferPixelFormatTypeKey` picks the pixel format. Nil or empty

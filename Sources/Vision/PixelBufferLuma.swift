@@ -4,8 +4,9 @@ import ObscuraAV
 
 /// The luma of a pixel buffer, 0…1, for the formats that hold an image of light.
 ///
-/// Y'CbCr buffers give their luma plane (video range rescaled from 16–235, or 64–940 for 10 bits, to 0–1); BGRA
-/// and half-float RGBA are weighed into luma; one-component buffers are luma already. Depth, disparity and raw
+/// Y'CbCr buffers give their luma plane (video range rescaled from 16–235, or 64–940 for 10 bits, to 0–1; full
+/// range from 0–255 or 0–1023); BGRA and half-float RGBA are weighed into luma; one-component buffers are luma
+/// already. Depth, disparity and raw
 /// Bayer buffers hold no picture to find rectangles in, and are refused with `VNErrorCode.invalidFormat`.
 enum PixelBufferLuma {
     static func read(_ buffer: CVPixelBuffer) throws -> PixelPlane<Float> {
@@ -26,16 +27,11 @@ enum PixelBufferLuma {
             }
         }
         switch format {
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_OneComponent8:
+        case kCVPixelFormatType_OneComponent8:
             return plane { row, x in Float(row.load(fromByteOffset: x, as: UInt8.self)) / 255 }
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
-            return plane { row, x in (Float(row.load(fromByteOffset: x, as: UInt8.self)) - 16) / 219 }
-        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange:
-            // Ten bits in the high bits of a little-endian 16-bit sample; video range 64–940.
-            return plane { row, x in
-                let sample = UInt16(littleEndian: row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) >> 6
-                return (Float(sample) - 64) / 876
-            }
+        case let format where YCbCrCoding.of(format) != nil:
+            let coding = YCbCrCoding.of(format)!
+            return plane { row, x in (coding.code(row, x) - coding.lumaOffset) / coding.lumaScale }
         case kCVPixelFormatType_32BGRA:
             return plane { row, x in
                 let b = row.load(fromByteOffset: 4 * x, as: UInt8.self)

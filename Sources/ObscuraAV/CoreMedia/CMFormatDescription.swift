@@ -94,6 +94,9 @@ extension CMFormatDescription {
         /// `'x420'`.
         public static let pixelFormat_420YpCbCr10BiPlanarVideoRange = MediaSubType(
             rawValue: kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange)
+        /// `'xf20'`.
+        public static let pixelFormat_420YpCbCr10BiPlanarFullRange = MediaSubType(
+            rawValue: kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
         /// `'RGhA'`.
         public static let pixelFormat_64RGBAHalf = MediaSubType(rawValue: kCVPixelFormatType_64RGBAHalf)
         /// `'L008'`.

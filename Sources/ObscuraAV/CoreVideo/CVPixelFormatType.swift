@@ -4,8 +4,11 @@
 public let kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType = 0x3432_3076
 /// `'420f'`: 8-bit 4:2:0 bi-planar Y'CbCr, full range (0–255).
 public let kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: OSType = 0x3432_3066
-/// `'x420'`: 10-bit 4:2:0 bi-planar Y'CbCr, video range, 16-bit little-endian samples.
+/// `'x420'`: 10-bit 4:2:0 bi-planar Y'CbCr, video range (luma 64–940, chroma 64–960), each sample in the high ten
+/// bits of a little-endian 16-bit word.
 public let kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: OSType = 0x7834_3230
+/// `'xf20'`: 10-bit 4:2:0 bi-planar Y'CbCr, full range (0–1023), stored as `'x420'`.
+public let kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: OSType = 0x7866_3230
 /// `'BGRA'`: 32-bit BGRA.
 public let kCVPixelFormatType_32BGRA: OSType = 0x4247_5241
 /// `'RGhA'`: 64-bit RGBA, IEEE half-float components.
@@ -45,7 +48,7 @@ struct PixelFormatLayout {
                 .init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 1),
                 .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 2),
             ])
-        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange:
+        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange:
             return PixelFormatLayout(planes: [
                 .init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2),
                 .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 4),
@@ -63,6 +66,71 @@ struct PixelFormatLayout {
         default:
             return nil
         }
+    }
+}
+
+/// How a bi-planar 4:2:0 Y'CbCr format holds ITU-R BT.601 Y'CbCr: its quantisation (BT.601 §2.5: video range luma
+/// 16–235 and chroma 16–240 at 8 bits, the same times four at 10 bits; full range 0 to 2ⁿ − 1 with chroma centred
+/// on 2ⁿ⁻¹) and its samples (a byte each, or ten bits in the high bits of a little-endian 16-bit word). The one
+/// place that writes (`PixelBufferFilling`) and the places that read frames (Core Image, Vision, extended linear
+/// sRGB) all take it from here.
+package struct YCbCrCoding: Sendable, Equatable {
+    /// 8 or 10.
+    package let bits: Int
+    package let fullRange: Bool
+
+    /// The coding of a bi-planar Y'CbCr format; nil for any other.
+    package static func of(_ format: OSType) -> YCbCrCoding? {
+        switch format {
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: YCbCrCoding(bits: 8, fullRange: false)
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: YCbCrCoding(bits: 8, fullRange: true)
+        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: YCbCrCoding(bits: 10, fullRange: false)
+        case kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: YCbCrCoding(bits: 10, fullRange: true)
+        default: nil
+        }
+    }
+
+    /// The largest code, 2ⁿ − 1.
+    package var maximum: Float { Float((1 << bits) - 1) }
+    private var step: Float { Float(1 << (bits - 8)) }
+    /// Code of Y' = 0, and codes per unit of Y'.
+    package var lumaOffset: Float { fullRange ? 0 : 16 * step }
+    package var lumaScale: Float { fullRange ? maximum : 219 * step }
+    /// Code of Cb = Cr = 0, and codes per unit of Cb or Cr.
+    package var chromaCentre: Float { Float(1 << (bits - 1)) }
+    package var chromaScale: Float { fullRange ? maximum : 224 * step }
+
+    /// The code of sample `index` of a row.
+    @inline(__always)
+    package func code(_ row: UnsafeRawPointer, _ index: Int) -> Float {
+        if bits == 8 { return Float(row.load(fromByteOffset: index, as: UInt8.self)) }
+        return Float(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: 2 * index, as: UInt16.self)) >> 6)
+    }
+
+    /// Stores `value` (a code before rounding) as sample `index` of a row, rounded and clamped to 0…2ⁿ − 1.
+    @inline(__always)
+    package func store(_ value: Float, _ row: UnsafeMutableRawPointer, _ index: Int) {
+        let code = min(max(value.rounded(), 0), maximum)
+        if bits == 8 {
+            row.storeBytes(of: UInt8(code), toByteOffset: index, as: UInt8.self)
+        } else {
+            row.storeBytes(of: (UInt16(code) << 6).littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+        }
+    }
+
+    /// Y' (0…1) of encoded R'G'B' by the BT.601 matrix.
+    @inline(__always)
+    package static func luma(_ r: Float, _ g: Float, _ b: Float) -> Float { 0.299 * r + 0.587 * g + 0.114 * b }
+
+    /// Encoded R'G'B' of codes `(y, cb, cr)`, clamped to 0…1, the range the encoding holds.
+    @inline(__always)
+    package func rgb(_ y: Float, _ cb: Float, _ cr: Float) -> SIMD3<Float> {
+        let l = (y - lumaOffset) / lumaScale
+        let u = (cb - chromaCentre) / chromaScale, v = (cr - chromaCentre) / chromaScale
+        // BT.601: B' − Y' = 1.772 Cb, R' − Y' = 1.402 Cr, G' from Y' = 0.299 R' + 0.587 G' + 0.114 B'.
+        let b = l + 1.772 * u, r = l + 1.402 * v
+        let g = (l - 0.299 * r - 0.114 * b) / 0.587
+        return SIMD3(min(max(r, 0), 1), min(max(g, 0), 1), min(max(b, 0), 1))
     }
 }
 

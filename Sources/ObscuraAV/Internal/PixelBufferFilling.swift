@@ -52,29 +52,38 @@ enum PixelBufferFilling {
                     row[4 * x + 3] = 1
                 }
             }
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
-            fillYCbCr(rgb, buffer, fullRange: format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
         default:
-            return nil
+            guard let coding = YCbCrCoding.of(format) else { return nil }
+            fillYCbCr(rgb, buffer, coding)
         }
         return buffer
     }
 
-    /// ITU-R BT.601 Y'CbCr; full range 0–255, video range Y' 16–235 and C 16–240 (BT.601 §2.5).
-    /// Chroma is the mean of each 2×2 block.
-    private static func fillYCbCr(_ rgb: EncodedRGB, _ buffer: CVPixelBuffer, fullRange: Bool) {
+    /// A buffer of `format` from encoded R'G'B' floats (0…1, clamped). Ten-bit Y'CbCr formats take the floats'
+    /// own precision; the others are filled from the 8-bit codes the floats round to, as `make(from:format:)`.
+    static func make(from values: PixelPlane<Float>, format: OSType) -> CVPixelBuffer? {
+        guard let coding = YCbCrCoding.of(format), coding.bits > 8 else {
+            return make(from: PixelPlane<UInt8>(converting: values), format: format)
+        }
+        let rgb = FloatRGB(values: values)
+        guard let buffer = CVPixelBuffer(width: rgb.width, height: rgb.height, pixelFormat: format) else { return nil }
+        fillYCbCr(rgb, buffer, coding)
+        return buffer
+    }
+
+    /// ITU-R BT.601 Y'CbCr quantised as `coding` says. Chroma is the mean of each 2×2 block.
+    private static func fillYCbCr<Source: EncodedPixels>(_ rgb: Source, _ buffer: CVPixelBuffer, _ coding: YCbCrCoding)
+    {
         let luma = buffer.planes[0], chroma = buffer.planes[1]
-        let (yScale, yOffset, cScale): (Float, Float, Float) = fullRange ? (255, 0, 255) : (219, 16, 224)
-        func clamp(_ v: Float) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
         for y in 0..<rgb.height {
-            let row = luma.base.advanced(by: y * luma.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            let row = UnsafeMutableRawPointer(luma.base.advanced(by: y * luma.bytesPerRow))
             for x in 0..<rgb.width {
-                let l = 0.299 * rgb[x, y, 0] + 0.587 * rgb[x, y, 1] + 0.114 * rgb[x, y, 2]
-                row[x] = clamp(yOffset + yScale * l)
+                let l = YCbCrCoding.luma(rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2])
+                coding.store(coding.lumaOffset + coding.lumaScale * l, row, x)
             }
         }
         for cy in 0..<chroma.height {
-            let row = chroma.base.advanced(by: cy * chroma.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            let row = UnsafeMutableRawPointer(chroma.base.advanced(by: cy * chroma.bytesPerRow))
             for cx in 0..<chroma.width {
                 var r: Float = 0, g: Float = 0, b: Float = 0, n: Float = 0
                 for dy in 0..<2 {
@@ -89,18 +98,33 @@ enum PixelBufferFilling {
                 r /= n
                 g /= n
                 b /= n
-                let l = 0.299 * r + 0.587 * g + 0.114 * b
-                row[2 * cx] = clamp(128 + cScale * (b - l) / 1.772)
-                row[2 * cx + 1] = clamp(128 + cScale * (r - l) / 1.402)
+                let l = YCbCrCoding.luma(r, g, b)
+                coding.store(coding.chromaCentre + coding.chromaScale * (b - l) / 1.772, row, 2 * cx)
+                coding.store(coding.chromaCentre + coding.chromaScale * (r - l) / 1.402, row, 2 * cx + 1)
             }
         }
     }
 }
 
+/// Encoded R'G'B' pixels read as 0…1.
+private protocol EncodedPixels {
+    var width: Int { get }
+    var height: Int { get }
+    subscript(x: Int, y: Int, c: Int) -> Float { get }
+}
+
 /// 8-bit encoded RGB read as 0…1.
-private struct EncodedRGB {
+private struct EncodedRGB: EncodedPixels {
     let bytes: PixelPlane<UInt8>
     var width: Int { bytes.width }
     var height: Int { bytes.height }
     subscript(x: Int, y: Int, c: Int) -> Float { Float(bytes[x, y, c]) / 255 }
+}
+
+/// Encoded RGB floats, clamped to 0…1.
+private struct FloatRGB: EncodedPixels {
+    let values: PixelPlane<Float>
+    var width: Int { values.width }
+    var height: Int { values.height }
+    subscript(x: Int, y: Int, c: Int) -> Float { min(max(values[x, y, c], 0), 1) }
 }

@@ -177,16 +177,12 @@ final class StreamRendering: @unchecked Sendable {
                 device: device, camera: camera, width: width, height: height, scene: scene, space: space,
                 look: look, readout: readout)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
-        guard let buffer = PixelBufferFilling.make(from: PixelPlane<UInt8>(converting: rgb), format: pixelFormat) else {
-            return nil
-        }
+        guard let buffer = PixelBufferFilling.make(from: rgb, format: pixelFormat) else { return nil }
         buffer.attachments[kCVImageBufferColorPrimariesKey] =
             space == .displayP3 && !direct
             ? kCVImageBufferColorPrimaries_P3_D65 : kCVImageBufferColorPrimaries_ITU_R_709_2
         buffer.attachments[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
-        if pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
-            || pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
-        {
+        if YCbCrCoding.of(pixelFormat) != nil {
             buffer.attachments[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
         }
         lock.withLock {

@@ -37,13 +37,7 @@ final class PrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDe
         _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
     ) {
         guard let pixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
-        let request = VNDetectRectanglesRequest()
-        // A print of any proportions, held roughly square to the camera.
-        request.minimumAspectRatio = 0.3
-        request.maximumAspectRatio = 1.0
-        request.minimumSize = 0.1
-        request.quadratureTolerance = 30
-        request.minimumConfidence = 0.5
+        let request = Self.printRequest()
         let handler = VNImageRequestHandler(cvPixelBuffer: pixelBuffer, orientation: .up, options: [:])
         let best: VNRectangleObservation?
         do {
@@ -54,6 +48,17 @@ final class PrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDe
         }
         lock.withLock { _found.append(best) }
         frameDone.signal()
+    }
+
+    /// The request for a print of any proportions, held roughly square to the camera.
+    static func printRequest() -> VNDetectRectanglesRequest {
+        let request = VNDetectRectanglesRequest()
+        request.minimumAspectRatio = 0.3
+        request.maximumAspectRatio = 1.0
+        request.minimumSize = 0.1
+        request.quadratureTolerance = 30
+        request.minimumConfidence = 0.5
+        return request
     }
 
     /// Runs the viewfinder until `frames` frames have been searched; false when they do not come.

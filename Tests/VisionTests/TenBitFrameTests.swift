@@ -145,13 +145,7 @@ private func codes(_ buffer: CVPixelBuffer, plane: Int) -> (values: [Int], lowBi
         #expect(worst <= 4, "largest difference \(worst)")
 
         func corners(_ buffer: CVPixelBuffer) throws -> [CGPoint] {
-            let request = VNDetectRectanglesRequest()
-            // The print finder's parameters: a print of any proportions, held roughly square to the camera.
-            request.minimumAspectRatio = 0.3
-            request.maximumAspectRatio = 1.0
-            request.minimumSize = 0.1
-            request.quadratureTolerance = 30
-            request.minimumConfidence = 0.5
+            let request = PrintFinderProgram.printRequest()
             try VNImageRequestHandler(cvPixelBuffer: buffer, options: [:]).perform([request])
             let found = try #require(request.results?.first)
             return [found.topLeft, found.topRight, found.bottomRight, found.bottomLeft]

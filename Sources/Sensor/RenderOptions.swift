@@ -16,16 +16,22 @@ public struct RenderOptions: Sendable, Hashable {
     /// 12 MP frame needs no 290 MB of component planes for them. Frames that keep the components
     /// always carry their means.
     public var keepsComponentMeans: Bool
+    /// Whether frames carry the render's truth planes (`RawFrame.depth`, `RawFrame.objectIDs`,
+    /// `RawFrame.materialIDs`). When false those planes are empty, as in a frame made from a readout: a frame
+    /// that is only developed needs none of them, and at 12 MP they hold 97 MB per frame, which a renderer's
+    /// frames would otherwise keep alive after the renderer itself is gone. The DN values are the same either way.
+    public var keepsTruth: Bool
 
     /// Options.
     public init(
         threadCount: Int? = nil, softShadowSamples: Int = 4, keepsComponents: Bool = true,
-        keepsElectrons: Bool = true, keepsComponentMeans: Bool = false
+        keepsElectrons: Bool = true, keepsComponentMeans: Bool = false, keepsTruth: Bool = true
     ) {
         self.threadCount = threadCount
         self.softShadowSamples = max(1, softShadowSamples)
         self.keepsComponents = keepsComponents
         self.keepsElectrons = keepsElectrons
         self.keepsComponentMeans = keepsComponentMeans
+        self.keepsTruth = keepsTruth
     }
 }

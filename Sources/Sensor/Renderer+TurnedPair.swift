@@ -43,15 +43,21 @@ extension Renderer {
         var planesB = Planes(pixels: pixels, options: options)
         var sumsA = BandSums(bands: bandCount, kept: planesA.keepsMeans)
         var sumsB = BandSums(bands: bandCount, kept: planesB.keepsMeans)
-        var depth: [Float] = Planes.uninitialized(pixels)
-        var objects: [UInt16] = Planes.uninitialized(pixels)
-        var materials: [UInt16] = Planes.uninitialized(pixels)
+        // The second frame's truth planes, when the frames keep them (`RenderOptions.keepsTruth`).
+        let truthPixels = options.keepsTruth ? pixels : 0
+        var depth: [Float] = Planes.uninitialized(truthPixels)
+        var objects: [UInt16] = Planes.uninitialized(truthPixels)
+        var materials: [UInt16] = Planes.uninitialized(truthPixels)
+        let keepsTruth = options.keepsTruth
         let a = ShadingPass(renderer: self, exposure: first)
         let b = ShadingPass(renderer: self, exposure: second)
         depth.withUnsafeMutableBufferPointer { dp in
             objects.withUnsafeMutableBufferPointer { op in
                 materials.withUnsafeMutableBufferPointer { mp in
-                    let truth = ShadingPass.Truth(depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
+                    let truth =
+                        keepsTruth
+                        ? ShadingPass.Truth(depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
+                        : nil
                     planesA.withOutput { oa in
                         planesB.withOutput { ob in
                             sumsA.withRecorder { ra in

@@ -1,7 +1,8 @@
 import Imaging
 
 extension ShadingPass {
-    /// Where the turned frame's truth planes go: per pixel, the depth and ids of the point it shows.
+    /// Where the turned frame's truth planes go: per pixel, the depth and ids of the point it shows (nil where the
+    /// frames leave them out, `RenderOptions.keepsTruth`).
     struct Truth: Sendable {
         let depth: SharedPointer<Float>
         let objects: SharedPointer<UInt16>
@@ -15,7 +16,7 @@ extension ShadingPass {
     /// so both frames draw it at their own pixel: it does not move with the picture.
     static func runTurnedPair(
         _ a: ShadingPass, _ b: ShadingPass, view: TurnedView, rows: Range<Int>, outputs: (a: Output, b: Output),
-        truth: Truth
+        truth: Truth?
     ) {
         precondition(
             a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
@@ -44,7 +45,7 @@ extension ShadingPass {
 
     private static func runTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
-        _ truth: Truth, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
         let slots = a.geometry.slotCount
         let normals = NormalTable.shared
@@ -103,10 +104,12 @@ extension ShadingPass {
                                 ambientB = ambientB * gainB + emittedB
                                 store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
                                 row.second[x] = ambientB + flashB + b.dark
-                                let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
-                                truth.depth.base[pixel] = g.depth[nearest]
-                                truth.objects.base[pixel] = g.objects[nearest]
-                                truth.materials.base[pixel] = g.materials[nearest]
+                                if let truth {
+                                    let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
+                                    truth.depth.base[pixel] = g.depth[nearest]
+                                    truth.objects.base[pixel] = g.objects[nearest]
+                                    truth.materials.base[pixel] = g.materials[nearest]
+                                }
                             }
                             a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
                             b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)

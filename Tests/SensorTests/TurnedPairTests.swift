@@ -150,6 +150,27 @@ extension TurnedPairTests {
         #expect(differ)
     }
 
+    /// Frames that leave the truth planes out (`RenderOptions.keepsTruth` false) have empty depth and id planes,
+    /// and the same electrons and DN as frames that keep them: the truth never feeds the signal.
+    @Test func leavingTheTruthOutLeavesTheSignalAlone() throws {
+        let scene = Self.scene(turn: Self.turn), later = scene.advanced(by: Self.interval)
+        func pair(_ keepsTruth: Bool) throws -> (RawFrame, RawFrame) {
+            let renderer = Renderer(
+                scene: scene, camera: Self.camera(), flash: Self.flash, options: RenderOptions(keepsTruth: keepsTruth))
+            return try #require(renderer.render(Self.ambient, Self.flashed, turnedTo: later))
+        }
+        let kept = try pair(true), left = try pair(false)
+        #expect(!kept.1.depth.isEmpty && !kept.1.objectIDs.isEmpty && !kept.0.materialIDs.isEmpty)
+        for frame in [left.0, left.1] {
+            #expect(frame.depth.isEmpty && frame.objectIDs.isEmpty && frame.materialIDs.isEmpty)
+        }
+        #expect(left.0.dn == kept.0.dn && left.1.dn == kept.1.dn)
+        #expect(left.0.electrons == kept.0.electrons && left.1.electrons == kept.1.electrons)
+        let alone = Renderer(scene: scene, camera: Self.camera(), flash: Self.flash, options: RenderOptions(keepsTruth: false))
+            .render(Self.flashed)
+        #expect(alone.depth.isEmpty && alone.materialIDs.isEmpty && !alone.dn.isEmpty)
+    }
+
     /// Only a small turn of the device shares the geometry: a moving object, a turn over 0.5° or a move of the
     /// camera's centre over 1 mm needs a renderer of its own.
     @Test func onlyASmallTurnOfTheDeviceSharesTheGeometry() {

@@ -99,7 +99,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     private func constantColor(_ request: PhotoRenderRequest) throws -> [RenderedPhoto] {
         var pipeline = try constantColorPipeline(request)
         if !request.deviceErrors { pipeline.captureErrors = .none }
-        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed)
+        // The photos need nothing of the render's truth.
+        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed, keepsTruth: false)
         let plan = result.diagnostics.plan
         let photo = RenderedPhoto(
             pixels: result.photo, encoding: .displayP3, exposureDurationSeconds: plan.flash.time, iso: plan.flash.iso,

@@ -28,6 +28,13 @@ extension Renderer {
     /// `later` differs from this renderer's scene by more than the device's placement, or when the turn or the
     /// move exceeds `largestSharedTurn` or `largestSharedMove`: such a pair needs a renderer of its own.
     public func render(_ first: Exposure, _ second: Exposure, turnedTo later: Scene) -> (RawFrame, RawFrame)? {
+        render(first, second, turnedTo: later, path: .fast)
+    }
+
+    /// `render(_:_:turnedTo:)` by the fast shading kernel or by the plain reference it is tested against.
+    package func render(_ first: Exposure, _ second: Exposure, turnedTo later: Scene, path: KernelPath)
+        -> (RawFrame, RawFrame)?
+    {
         guard focus == nil, later.objects == scene.objects, later.ambient == scene.ambient, later.lights == scene.lights
         else {
             return nil
@@ -56,7 +63,8 @@ extension Renderer {
                 materials.withUnsafeMutableBufferPointer { mp in
                     let truth =
                         keepsTruth
-                        ? ShadingPass.Truth(depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
+                        ? ShadingPass.Truth(
+                            depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
                         : nil
                     planesA.withOutput { oa in
                         planesB.withOutput { ob in
@@ -66,7 +74,8 @@ extension Renderer {
                                         Self.shade(oa, rows: rows, width: width, ra, band) { bandA in
                                             Self.shade(ob, rows: rows, width: width, rb, band) { bandB in
                                                 ShadingPass.runTurnedPair(
-                                                    a, b, view: view, rows: rows, outputs: (bandA, bandB), truth: truth)
+                                                    a, b, view: view, rows: rows, outputs: (bandA, bandB), truth: truth,
+                                                    path: path)
                                             }
                                         }
                                     }

@@ -14,7 +14,6 @@ extension ShadingPass {
         _ rows: Range<Int>, _ flashPlane: UnsafeMutablePointer<Float>, _ ambientPlane: UnsafeMutablePointer<Float>,
         _ ambientSum: A, _ flashSum: F
     ) {
-        let slots = geometry.slotCount
         let emits = !emission.isEmpty
         let origin = rows.lowerBound * width
         geometry.withBuffers { g in
@@ -25,9 +24,9 @@ extension ShadingPass {
                         var ambient = SIMD4<Float>.zero, flash = SIMD4<Float>.zero
                         let m = Int(g.materials[pixel])
                         if m != Int(RawFrame.none) {
-                            let f = pixel * slots
-                            ambient = ambientSum.sum(g.factors, f, m, t.ambientRates) * gain
-                            flash = flashSum.sum(g.factors, f, m, t.flashRates)
+                            let f = g.factors.pixel(pixel, row: y)
+                            ambient = ambientSum.sum(f, m, t.ambientRates) * gain
+                            flash = flashSum.sum(f, m, t.flashRates)
                             if emits { ambient += emission[m] }
                         }
                         let i = (pixel - origin) * 3

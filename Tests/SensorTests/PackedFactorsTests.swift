@@ -108,4 +108,20 @@ struct PackedFactorsTests {
         let codes = zip(single.dn, half.dn).map { abs(Int($0) - Int($1)) }
         #expect((codes.max() ?? 0) <= 1)
     }
+
+    /// Half-precision factors are scaled band by band from the band's own factors: the frames are the same bytes on
+    /// one thread and on three, with the turned pair's cached sums too.
+    @Test func halfFactorsAreTheSameOnAnyNumberOfThreads() throws {
+        let scene = TurnedPairTests.scene(turn: TurnedPairTests.turn)
+        let later = scene.advanced(by: TurnedPairTests.interval)
+        func pair(_ threads: Int) throws -> (RawFrame, RawFrame) {
+            let renderer = Renderer(
+                scene: scene, camera: TurnedPairTests.camera(), flash: TurnedPairTests.flash,
+                options: RenderOptions(threadCount: threads, halfFactors: true))
+            return try #require(renderer.render(TurnedPairTests.ambient, TurnedPairTests.flashed, turnedTo: later))
+        }
+        let one = try pair(1), three = try pair(3)
+        #expect(one.0.dn == three.0.dn && one.1.dn == three.1.dn)
+        #expect(one.0.electrons == three.0.electrons && one.1.electrons == three.1.electrons)
+    }
 }

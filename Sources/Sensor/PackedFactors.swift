@@ -95,32 +95,57 @@ package struct PackedFactors: Sendable {
         }
     }
 
-    /// A pixel's factors: where they start, and its band's multipliers (read only at half precision).
-    struct Pixel {
-        let base: UnsafeRawPointer
+    /// A pixel's half-precision factors and its band's multipliers.
+    struct HalfPixel: FactorPixel {
+        let bits: UnsafePointer<UInt16>
         let scales: UnsafePointer<Float>
-        let half: Bool
 
-        @inline(__always) subscript(slot: Int) -> Float {
-            half
-                ? PackedFactors.decode(base.load(fromByteOffset: slot &* 2, as: UInt16.self), scale: scales[slot])
-                : base.load(fromByteOffset: slot &* 4, as: Float.self)
-        }
+        @inline(__always) subscript(slot: Int) -> Float { PackedFactors.decode(bits[slot], scale: scales[slot]) }
     }
 
-    /// The planes as pointers, for the pixel loops.
-    struct Buffers {
-        let base: UnsafeRawPointer
+    /// A pixel's single-precision factors.
+    struct SinglePixel: FactorPixel {
+        let floats: UnsafePointer<Float>
+
+        @inline(__always) subscript(slot: Int) -> Float { floats[slot] }
+    }
+
+    /// The half-precision plane, for the pixel loops.
+    struct HalfPlane: FactorPlane {
+        let bits: UnsafePointer<UInt16>
         let scales: UnsafePointer<Float>
         let slots: Int
-        let half: Bool
         /// log₂ of the band height.
         let bandShift: Int
 
-        /// The factors of `pixel`, which lies in row `y`.
-        @inline(__always) func pixel(_ pixel: Int, row y: Int) -> Pixel {
-            Pixel(
-                base: base + pixel &* slots &* (half ? 2 : 4), scales: scales + (y &>> bandShift) &* slots, half: half)
+        @inline(__always) func pixel(_ pixel: Int, row y: Int) -> HalfPixel {
+            HalfPixel(bits: bits + pixel &* slots, scales: scales + (y &>> bandShift) &* slots)
+        }
+    }
+
+    /// The single-precision plane, for the pixel loops.
+    struct SinglePlane: FactorPlane {
+        let floats: UnsafePointer<Float>
+        let slots: Int
+
+        @inline(__always) func pixel(_ pixel: Int, row y: Int) -> SinglePixel {
+            SinglePixel(floats: floats + pixel &* slots)
+        }
+    }
+
+    /// The planes as pointers. A pixel loop takes `half` or `single` by the precision (`half` says which) as a
+    /// generic parameter, so that it reads its factors without a test per read.
+    struct Buffers {
+        let base: UnsafePointer<UInt16>
+        let scales: UnsafePointer<Float>
+        let slots: Int
+        let isHalf: Bool
+        let bandShift: Int
+
+        var half: HalfPlane { HalfPlane(bits: base, scales: scales, slots: slots, bandShift: bandShift) }
+        var single: SinglePlane {
+            SinglePlane(
+                floats: UnsafeRawPointer(base).assumingMemoryBound(to: Float.self), slots: slots)
         }
     }
 
@@ -133,9 +158,21 @@ package struct PackedFactors: Sendable {
                 }
                 return body(
                     Buffers(
-                        base: UnsafeRawPointer(bits), scales: scales, slots: slots, half: half,
+                        base: bits, scales: scales, slots: slots, isHalf: half,
                         bandShift: bandRows.trailingZeroBitCount))
             }
         }
     }
+}
+
+/// A pixel's light factors, read by slot.
+protocol FactorPixel {
+    subscript(slot: Int) -> Float { get }
+}
+
+/// Where each pixel's light factors lie.
+protocol FactorPlane {
+    associatedtype Pixel: FactorPixel
+    /// The factors of `pixel`, which lies in row `y`.
+    func pixel(_ pixel: Int, row y: Int) -> Pixel
 }

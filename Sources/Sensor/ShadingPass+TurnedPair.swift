@@ -52,12 +52,30 @@ extension ShadingPass {
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
         _ truth: Truth?, _ path: KernelPath, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
+        // The loops are specialised on the factors' precision, so they read them without a test per read.
+        a.geometry.factors.withBuffers { f in
+            if f.isHalf {
+                runTurnedPair(
+                    a, b, view, rows, outputs, truth, path, ambientSumA, ambientSumB, flashSumA, flashSumB, f.half)
+            } else {
+                runTurnedPair(
+                    a, b, view, rows, outputs, truth, path, ambientSumA, ambientSumB, flashSumA, flashSumB, f.single)
+            }
+        }
+    }
+
+    private static func runTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
+        _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ truth: Truth?, _ path: KernelPath, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB,
+        _ factors: P
+    ) {
         if path == .fast {
             let done = runCachedTurnedPair(
-                a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB)
+                a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB, factors)
             if done { return }
         }
-        runTurnedPairReference(a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB)
+        runTurnedPairReference(
+            a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB, factors)
     }
 
     /// The pixels around a turned pixel's source in the first frame's image: the four pixel centres around it and
@@ -85,9 +103,9 @@ extension ShadingPass {
     }
 
     /// The plain pass: every source's four pixels summed where they are read.
-    private static func runTurnedPairReference<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
+    private static func runTurnedPairReference<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
-        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB, _ factors: P
     ) {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
@@ -105,7 +123,7 @@ extension ShadingPass {
                     ) {
                         let m = Int(g.materials[n])
                         guard m != none, w > 0 else { return }
-                        let f = g.factors.pixel(n, row: row)
+                        let f = factors.pixel(n, row: row)
                         ambient += ambientSumB.sum(f, m, tb.ambientRates) * w
                         flash += flashSumB.sum(f, m, tb.flashRates) * w
                         if emits { emitted += b.emission[m] * w }
@@ -119,7 +137,7 @@ extension ShadingPass {
                                 var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
                                 let m = Int(g.materials[pixel])
                                 if m != none {
-                                    let f = g.factors.pixel(pixel, row: y)
+                                    let f = factors.pixel(pixel, row: y)
                                     ambientA = ambientSumA.sum(f, m, ta.ambientRates) * gainA
                                     flashA = flashSumA.sum(f, m, ta.flashRates)
                                     if emits { ambientA += a.emission[m] }

@@ -10,9 +10,9 @@ extension ShadingPass {
     /// flash sums at every first-frame pixel of the rows those sources reach, then the pixel loop of the reference
     /// with each corner's sums read instead of summed. False, with nothing written, when the sources reach more rows
     /// than `largestTurnedSums` allows.
-    static func runCachedTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
+    static func runCachedTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
-        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB, _ factors: P
     ) -> Bool {
         let width = a.width, height = a.geometry.height
         let none = Int(RawFrame.none)
@@ -42,7 +42,7 @@ extension ShadingPass {
                         let n = first &+ x
                         let m = Int(g.materials[n])
                         guard m != none else { continue }
-                        let f = g.factors.pixel(n, row: r)
+                        let f = factors.pixel(n, row: r)
                         sums[2 &* (local &+ x)] = ambientSumB.sum(f, m, tb.ambientRates)
                         sums[2 &* (local &+ x) &+ 1] = flashSumB.sum(f, m, tb.flashRates)
                     }
@@ -50,17 +50,17 @@ extension ShadingPass {
             }
             shadeCachedTurnedPair(
                 a, b, rows, outputs, truth, g, sources: sources, sums: sums, origin: top &* width, ambientSumA,
-                flashSumA)
+                flashSumA, factors)
             return true
         }
     }
 
     /// The pixel loop of the fast path: the first frame as the reference makes it, the second from the cached sums
     /// at each source's corners (`sums` indexed as 2 × (pixel − origin), + 1 for the flash).
-    private static func shadeCachedTurnedPair<AA: SlotSum, FA: SlotSum>(
+    private static func shadeCachedTurnedPair<AA: SlotSum, FA: SlotSum, P: FactorPlane>(
         _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output), _ truth: Truth?,
         _ g: GeometryCache.Buffers, sources: UnsafeMutablePointer<Source>, sums: UnsafeMutablePointer<SIMD4<Float>>,
-        origin: Int, _ ambientSumA: AA, _ flashSumA: FA
+        origin: Int, _ ambientSumA: AA, _ flashSumA: FA, _ factors: P
     ) {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
@@ -88,7 +88,7 @@ extension ShadingPass {
                         var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
                         let m = Int(g.materials[pixel])
                         if m != none {
-                            let f = g.factors.pixel(pixel, row: y)
+                            let f = factors.pixel(pixel, row: y)
                             ambientA = ambientSumA.sum(f, m, ta.ambientRates) * gainA
                             flashA = flashSumA.sum(f, m, ta.flashRates)
                             if emits { ambientA += a.emission[m] }

@@ -154,7 +154,7 @@ struct ShadingPass: Sendable {
     /// Σⱼ factor[slotⱼ] · rate[material, j] over one list of slots: a pixel's mean electrons from
     /// one group of lights.
     @inline(__always) fileprivate static func sum(
-        _ factors: PackedFactors.Pixel, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
+        _ factors: some FactorPixel, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
         _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
         var total = SIMD4<Float>.zero
@@ -250,30 +250,41 @@ struct ShadingPass: Sendable {
     private func run<E: ElectronsSink, A: SlotSum, F: SlotSum>(
         _ rows: Range<Int>, _ output: Output, _ sink: E, _ ambientSum: A, _ flashSum: F
     ) {
+        // The loop is specialised on the factors' precision, so it reads them without a test per read.
+        geometry.factors.withBuffers { b in
+            if b.isHalf {
+                run(rows, output, sink, ambientSum, flashSum, b.half)
+            } else {
+                run(rows, output, sink, ambientSum, flashSum, b.single)
+            }
+        }
+    }
+
+    private func run<E: ElectronsSink, A: SlotSum, F: SlotSum, P: FactorPlane>(
+        _ rows: Range<Int>, _ output: Output, _ sink: E, _ ambientSum: A, _ flashSum: F, _ factors: P
+    ) {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let emits = !emission.isEmpty
         // One fused loop per row: a single chain per pixel inlines whole, and a row buffer would only add stores.
-        geometry.factors.withBuffers { factors in
-            geometry.materialIDs.withUnsafeBufferPointer { materials in
-                withTables { t in
-                    for y in rows {
-                        let gain = ambientGain(row: y)
-                        for pixel in (y &* width)..<((y &+ 1) &* width) {
-                            var ambient = SIMD4<Float>.zero
-                            var flash = SIMD4<Float>.zero
-                            let m = Int(materials[pixel])
-                            if m != Int(RawFrame.none) {
-                                let f = factors.pixel(pixel, row: y)
-                                ambient = ambientSum.sum(f, m, t.ambientRates) * gain
-                                flash = flashSum.sum(f, m, t.flashRates)
-                                if emits { ambient += emission[m] }
-                            }
-                            ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
-                            expose(
-                                pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals,
-                                poisson, output, sink)
+        geometry.materialIDs.withUnsafeBufferPointer { materials in
+            withTables { t in
+                for y in rows {
+                    let gain = ambientGain(row: y)
+                    for pixel in (y &* width)..<((y &+ 1) &* width) {
+                        var ambient = SIMD4<Float>.zero
+                        var flash = SIMD4<Float>.zero
+                        let m = Int(materials[pixel])
+                        if m != Int(RawFrame.none) {
+                            let f = factors.pixel(pixel, row: y)
+                            ambient = ambientSum.sum(f, m, t.ambientRates) * gain
+                            flash = flashSum.sum(f, m, t.flashRates)
+                            if emits { ambient += emission[m] }
                         }
+                        ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
+                        expose(
+                            pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals,
+                            poisson, output, sink)
                     }
                 }
             }
@@ -315,47 +326,58 @@ struct ShadingPass: Sendable {
         _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
         _ sameAmbient: Bool, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
+        a.geometry.factors.withBuffers { g in
+            if g.isHalf {
+                runPair(a, b, rows, outputs, sameAmbient, ambientSumA, ambientSumB, flashSumA, flashSumB, g.half)
+            } else {
+                runPair(a, b, rows, outputs, sameAmbient, ambientSumA, ambientSumB, flashSumA, flashSumB, g.single)
+            }
+        }
+    }
+
+    private static func runPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
+        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ sameAmbient: Bool, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB, _ factors: P
+    ) {
         let geometry = a.geometry
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let width = a.width
         let emits = !a.emission.isEmpty
-        geometry.factors.withBuffers { factors in
-            geometry.materialIDs.withUnsafeBufferPointer { materials in
-                a.withTables { ta in
-                    b.withTables { tb in
-                        RowInputs.with(width: width) { row in
-                            for y in rows {
-                                let first = y &* width
-                                let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
-                                for x in 0..<width {
-                                    let pixel = first &+ x
-                                    var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                                    var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
-                                    let m = Int(materials[pixel])
-                                    if m != Int(RawFrame.none) {
-                                        let f = factors.pixel(pixel, row: y)
-                                        let sumA = ambientSumA.sum(f, m, ta.ambientRates)
-                                        ambientA = sumA * gainA
-                                        ambientB =
-                                            (sameAmbient ? sumA : ambientSumB.sum(f, m, tb.ambientRates))
-                                            * gainB
-                                        flashA = flashSumA.sum(f, m, ta.flashRates)
-                                        flashB = flashSumB.sum(f, m, tb.flashRates)
-                                        if emits {
-                                            ambientA += a.emission[m]
-                                            ambientB += b.emission[m]
-                                        }
+        geometry.materialIDs.withUnsafeBufferPointer { materials in
+            a.withTables { ta in
+                b.withTables { tb in
+                    RowInputs.with(width: width) { row in
+                        for y in rows {
+                            let first = y &* width
+                            let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
+                            for x in 0..<width {
+                                let pixel = first &+ x
+                                var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                                var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                                let m = Int(materials[pixel])
+                                if m != Int(RawFrame.none) {
+                                    let f = factors.pixel(pixel, row: y)
+                                    let sumA = ambientSumA.sum(f, m, ta.ambientRates)
+                                    ambientA = sumA * gainA
+                                    ambientB =
+                                        (sameAmbient ? sumA : ambientSumB.sum(f, m, tb.ambientRates))
+                                        * gainB
+                                    flashA = flashSumA.sum(f, m, ta.flashRates)
+                                    flashB = flashSumB.sum(f, m, tb.flashRates)
+                                    if emits {
+                                        ambientA += a.emission[m]
+                                        ambientB += b.emission[m]
                                     }
-                                    store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                                    store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
-                                    row.means[x] = ambientA + flashA + a.dark
-                                    row.second[x] = ambientB + flashB + b.dark
-                                    row.pattern[x] = a.pattern(pixel: pixel, normals)
                                 }
-                                a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
-                                b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
+                                store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                                store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                                row.means[x] = ambientA + flashA + a.dark
+                                row.second[x] = ambientB + flashB + b.dark
+                                row.pattern[x] = a.pattern(pixel: pixel, normals)
                             }
+                            a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
+                            b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
                         }
                     }
                 }
@@ -463,14 +485,14 @@ struct NoElectrons: ElectronsSink {
 /// whatever the specialisation, so every kind gives the same bits.
 protocol SlotSum {
     func sum(
-        _ factors: PackedFactors.Pixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float>
 }
 
 /// An empty list (the flash does not fire).
 struct NoSlots: SlotSum {
     @inline(__always) func sum(
-        _ factors: PackedFactors.Pixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> { .zero }
 }
 
@@ -500,7 +522,7 @@ struct FixedSlots<Count: SlotCount>: SlotSum {
         slots = copy
     }
     @inline(__always) func sum(
-        _ factors: PackedFactors.Pixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
         let r = m &* Count.count
         var total = SIMD4<Float>.zero
@@ -514,6 +536,6 @@ struct ListedSlots: SlotSum {
     let slots: UnsafeBufferPointer<Int>
     init(_ slots: UnsafeBufferPointer<Int>) { self.slots = slots }
     @inline(__always) func sum(
-        _ factors: PackedFactors.Pixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> { ShadingPass.sum(factors, m, slots, rates) }
 }

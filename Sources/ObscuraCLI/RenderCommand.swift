@@ -343,16 +343,18 @@ struct RenderJob {
     /// through the capture API of the same scene, device, exposure and seed.
     ///
     /// Memory: the frame keeps neither its noisy electrons nor its noise-free flash and ambient
-    /// planes, only the planes' means that the white balance reads (at 12 MP, 435 MB less); the
-    /// renderers, whose geometry is the largest buffer of all, are released before the picture is
-    /// developed.
+    /// planes, only the planes' means that the white balance reads (at 12 MP, 435 MB less), and its
+    /// light factors at half precision (`RenderOptions.halfFactors`); the renderers, whose geometry is
+    /// the largest buffer of all, are released before the picture is developed.
     func takePhoto() throws -> PhotoPipeline.Output {
         try exposePhoto().develop()
     }
 
     /// The photo's frame and white balance; the renderers live only inside this call.
     func exposePhoto() throws -> PhotoPipeline.Exposed {
-        let options = RenderOptions(keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true)
+        // The light factors at half precision, as the capture API's photos keep them: both give the same pixels.
+        let options = RenderOptions(
+            keepsComponents: false, keepsElectrons: false, keepsComponentMeans: true, halfFactors: true)
         // Focused as the capture API's autofocus leaves the lens: on the middle of the picture.
         let focus = AutoFocus.centredLens(
             scene: sceneValue, device: profile, camera: cameraProfile, aspect: Double(camera.width) / Double(camera.height))

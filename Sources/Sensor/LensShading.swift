@@ -89,31 +89,24 @@ extension CameraModel {
 }
 
 extension LensShading {
-    /// Scales every light factor of each hit pixel by the pixel's relative illumination: vignetting
-    /// dims all light arriving through the lens alike, so one multiplication per factor, once per
-    /// renderer, puts it into every exposure's electrons (background factors are never read).
+    /// Scales every light factor of each hit pixel of `rows` by the pixel's relative illumination: vignetting
+    /// dims all light arriving through the lens alike, so one multiplication per factor, once per renderer, puts
+    /// it into every exposure's electrons (background factors are never read). `materials` and `factors` start
+    /// at the first pixel of `rows`, `slots` factors a pixel.
     static func apply(
-        camera: CameraModel, slots: Int, materials: [UInt16], to factors: inout [Float], options: RenderOptions
+        camera: CameraModel, slots: Int, rows: Range<Int>, materials: UnsafePointer<UInt16>,
+        to factors: UnsafeMutablePointer<Float>
     ) {
-        let (width, height) = (camera.width, camera.height)
-        let rows = 16
-        materials.withUnsafeBufferPointer { ids in
-            factors.withUnsafeMutableBufferPointer { buffer in
-                let out = SharedPointer(buffer)
-                let idPointer = SharedReadPointer(ids)
-                WorkerThreads.forEach((height + rows - 1) / rows, workers: options.threadCount ?? WorkerThreads.cores) {
-                    band in
-                    let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
-                    defer { gains.deallocate() }
-                    for y in (band * rows)..<min(band * rows + rows, height) {
-                        camera.relativeIllumination(row: y, into: gains)
-                        for x in 0..<width {
-                            let pixel = y * width + x
-                            guard idPointer.base[pixel] != RawFrame.none else { continue }
-                            for j in 0..<slots { out.base[pixel * slots + j] *= gains[x] }
-                        }
-                    }
-                }
+        let width = camera.width
+        let gains = UnsafeMutablePointer<Float>.allocate(capacity: width)
+        defer { gains.deallocate() }
+        for y in rows {
+            camera.relativeIllumination(row: y, into: gains)
+            let row = (y - rows.lowerBound) * width
+            for x in 0..<width {
+                let pixel = row + x
+                guard materials[pixel] != RawFrame.none else { continue }
+                for j in 0..<slots { factors[pixel * slots + j] *= gains[x] }
             }
         }
     }

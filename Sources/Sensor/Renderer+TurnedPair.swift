@@ -28,6 +28,13 @@ extension Renderer {
     /// `later` differs from this renderer's scene by more than the device's placement, or when the turn or the
     /// move exceeds `largestSharedTurn` or `largestSharedMove`: such a pair needs a renderer of its own.
     public func render(_ first: Exposure, _ second: Exposure, turnedTo later: Scene) -> (RawFrame, RawFrame)? {
+        render(first, second, turnedTo: later, path: .fast)
+    }
+
+    /// `render(_:_:turnedTo:)` by the fast shading kernel or by the plain reference it is tested against.
+    package func render(_ first: Exposure, _ second: Exposure, turnedTo later: Scene, path: KernelPath)
+        -> (RawFrame, RawFrame)?
+    {
         guard focus == nil, later.objects == scene.objects, later.ambient == scene.ambient, later.lights == scene.lights
         else {
             return nil
@@ -43,15 +50,22 @@ extension Renderer {
         var planesB = Planes(pixels: pixels, options: options)
         var sumsA = BandSums(bands: bandCount, kept: planesA.keepsMeans)
         var sumsB = BandSums(bands: bandCount, kept: planesB.keepsMeans)
-        var depth: [Float] = Planes.uninitialized(pixels)
-        var objects: [UInt16] = Planes.uninitialized(pixels)
-        var materials: [UInt16] = Planes.uninitialized(pixels)
+        // The second frame's truth planes, when the frames keep them (`RenderOptions.keepsTruth`).
+        let truthPixels = options.keepsTruth ? pixels : 0
+        var depth: [Float] = Planes.uninitialized(truthPixels)
+        var objects: [UInt16] = Planes.uninitialized(truthPixels)
+        var materials: [UInt16] = Planes.uninitialized(truthPixels)
+        let keepsTruth = options.keepsTruth
         let a = ShadingPass(renderer: self, exposure: first)
         let b = ShadingPass(renderer: self, exposure: second)
         depth.withUnsafeMutableBufferPointer { dp in
             objects.withUnsafeMutableBufferPointer { op in
                 materials.withUnsafeMutableBufferPointer { mp in
-                    let truth = ShadingPass.Truth(depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
+                    let truth =
+                        keepsTruth
+                        ? ShadingPass.Truth(
+                            depth: SharedPointer(dp), objects: SharedPointer(op), materials: SharedPointer(mp))
+                        : nil
                     planesA.withOutput { oa in
                         planesB.withOutput { ob in
                             sumsA.withRecorder { ra in
@@ -60,7 +74,8 @@ extension Renderer {
                                         Self.shade(oa, rows: rows, width: width, ra, band) { bandA in
                                             Self.shade(ob, rows: rows, width: width, rb, band) { bandB in
                                                 ShadingPass.runTurnedPair(
-                                                    a, b, view: view, rows: rows, outputs: (bandA, bandB), truth: truth)
+                                                    a, b, view: view, rows: rows, outputs: (bandA, bandB), truth: truth,
+                                                    path: path)
                                             }
                                         }
                                     }

@@ -239,12 +239,14 @@ public struct Renderer: Sendable {
         recorder.record(band, flash: scratch, ambient: scratch + count, count: count)
     }
 
-    /// A frame of `planes`, with this renderer's geometry as its truth planes unless `truth` gives others.
+    /// A frame of `planes`, with this renderer's geometry as its truth planes unless `truth` gives others, or with
+    /// empty truth planes when the options leave them out (`RenderOptions.keepsTruth`).
     func frame(
         _ exposure: Exposure, _ planes: Planes, _ means: ComponentSums?,
         truth: (depth: [Float], objectIDs: [UInt16], materialIDs: [UInt16])? = nil
     ) -> RawFrame {
-        let truth = truth ?? (geometry.depth, geometry.objectIDs, geometry.materialIDs)
+        let none: (depth: [Float], objectIDs: [UInt16], materialIDs: [UInt16]) = ([], [], [])
+        let truth = options.keepsTruth ? truth ?? (geometry.depth, geometry.objectIDs, geometry.materialIDs) : none
         return RawFrame(
             width: camera.width, height: camera.height, exposure: exposure, electrons: planes.electrons,
             dn: planes.dn, depth: truth.depth, objectIDs: truth.objectIDs, materialIDs: truth.materialIDs,

@@ -6,15 +6,20 @@ extension ShadingPass {
     /// same sums, for a frame whose light is spread further before the sensor counts it (`Renderer+Defocus`).
     func means(rows: Range<Int>, flash: UnsafeMutablePointer<Float>, ambient: UnsafeMutablePointer<Float>) {
         withTables { t in
-            means(rows, flash, ambient, ListedSlots(t.ambientSlots), ListedSlots(t.flashSlots))
+            geometry.factors.withBuffers { f in
+                if f.isHalf {
+                    means(rows, flash, ambient, ListedSlots(t.ambientSlots), ListedSlots(t.flashSlots), f.half)
+                } else {
+                    means(rows, flash, ambient, ListedSlots(t.ambientSlots), ListedSlots(t.flashSlots), f.single)
+                }
+            }
         }
     }
 
-    private func means<A: SlotSum, F: SlotSum>(
+    private func means<A: SlotSum, F: SlotSum, P: FactorPlane>(
         _ rows: Range<Int>, _ flashPlane: UnsafeMutablePointer<Float>, _ ambientPlane: UnsafeMutablePointer<Float>,
-        _ ambientSum: A, _ flashSum: F
+        _ ambientSum: A, _ flashSum: F, _ factors: P
     ) {
-        let slots = geometry.slotCount
         let emits = !emission.isEmpty
         let origin = rows.lowerBound * width
         geometry.withBuffers { g in
@@ -25,9 +30,9 @@ extension ShadingPass {
                         var ambient = SIMD4<Float>.zero, flash = SIMD4<Float>.zero
                         let m = Int(g.materials[pixel])
                         if m != Int(RawFrame.none) {
-                            let f = pixel * slots
-                            ambient = ambientSum.sum(g.factors, f, m, t.ambientRates) * gain
-                            flash = flashSum.sum(g.factors, f, m, t.flashRates)
+                            let f = factors.pixel(pixel, row: y)
+                            ambient = ambientSum.sum(f, m, t.ambientRates) * gain
+                            flash = flashSum.sum(f, m, t.flashRates)
                             if emits { ambient += emission[m] }
                         }
                         let i = (pixel - origin) * 3

@@ -1,7 +1,8 @@
 import Imaging
 
 extension ShadingPass {
-    /// Where the turned frame's truth planes go: per pixel, the depth and ids of the point it shows.
+    /// Where the turned frame's truth planes go: per pixel, the depth and ids of the point it shows (nil where the
+    /// frames leave them out, `RenderOptions.keepsTruth`).
     struct Truth: Sendable {
         let depth: SharedPointer<Float>
         let objects: SharedPointer<UInt16>
@@ -13,9 +14,13 @@ extension ShadingPass {
     /// of the second frame's pixels from the mean signal at its source point in the first frame's image, the four
     /// pixel centres around it weighed bilinearly, before its own noise chain. The fixed pattern is the sensor's,
     /// so both frames draw it at their own pixel: it does not move with the picture.
+    ///
+    /// The fast path (`path`) first sums the second frame's light at every first-frame pixel its band's sources
+    /// reach, once each, where the reference sums it afresh at each of the four pixels around every source (each
+    /// pixel is a corner of about four sources): the same sums by the same operations, so the same bits.
     static func runTurnedPair(
         _ a: ShadingPass, _ b: ShadingPass, view: TurnedView, rows: Range<Int>, outputs: (a: Output, b: Output),
-        truth: Truth
+        truth: Truth?, path: KernelPath = .fast
     ) {
         precondition(
             a.geometry === b.geometry && a.fixedKey == b.fixedKey && a.prnu == b.prnu && a.dsnu == b.dsnu,
@@ -27,15 +32,16 @@ extension ShadingPass {
                 switch (ta.ambientSlots.count, tb.ambientSlots.count, ta.flashSlots.count, tb.flashSlots.count) {
                 case (5, 5, 0, 4):
                     runTurnedPair(
-                        a, b, view, rows, outputs, truth, FixedSlots<Five>(ta.ambientSlots),
+                        a, b, view, rows, outputs, truth, path, FixedSlots<Five>(ta.ambientSlots),
                         FixedSlots<Five>(tb.ambientSlots), NoSlots(), FixedSlots<Four>(tb.flashSlots))
                 case (5, 5, 0, 6):
                     runTurnedPair(
-                        a, b, view, rows, outputs, truth, FixedSlots<Five>(ta.ambientSlots),
+                        a, b, view, rows, outputs, truth, path, FixedSlots<Five>(ta.ambientSlots),
                         FixedSlots<Five>(tb.ambientSlots), NoSlots(), FixedSlots<Six>(tb.flashSlots))
                 default:
                     runTurnedPair(
-                        a, b, view, rows, outputs, truth, ListedSlots(ta.ambientSlots), ListedSlots(tb.ambientSlots),
+                        a, b, view, rows, outputs, truth, path, ListedSlots(ta.ambientSlots),
+                        ListedSlots(tb.ambientSlots),
                         ListedSlots(ta.flashSlots), ListedSlots(tb.flashSlots))
                 }
             }
@@ -44,9 +50,63 @@ extension ShadingPass {
 
     private static func runTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum>(
         _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
-        _ truth: Truth, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
+        _ truth: Truth?, _ path: KernelPath, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
-        let slots = a.geometry.slotCount
+        // The loops are specialised on the factors' precision, so they read them without a test per read.
+        a.geometry.factors.withBuffers { f in
+            if f.isHalf {
+                runTurnedPair(
+                    a, b, view, rows, outputs, truth, path, ambientSumA, ambientSumB, flashSumA, flashSumB, f.half)
+            } else {
+                runTurnedPair(
+                    a, b, view, rows, outputs, truth, path, ambientSumA, ambientSumB, flashSumA, flashSumB, f.single)
+            }
+        }
+    }
+
+    private static func runTurnedPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
+        _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ truth: Truth?, _ path: KernelPath, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB,
+        _ factors: P
+    ) {
+        if path == .fast {
+            let done = runCachedTurnedPair(
+                a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB, factors)
+            if done { return }
+        }
+        runTurnedPairReference(
+            a, b, view, rows, outputs, truth, ambientSumA, ambientSumB, flashSumA, flashSumB, factors)
+    }
+
+    /// The pixels around a turned pixel's source in the first frame's image: the four pixel centres around it and
+    /// their bilinear weights, and the nearest one (for the truth planes).
+    struct Source {
+        let x0: Int, y0: Int, x1: Int, y1: Int
+        let wx: Float, wy: Float
+        let nearest: Int
+
+        /// Pixel (x, y)'s source point, as sample coordinates (centres at whole numbers), kept inside the image.
+        @inline(__always) init(
+            _ view: TurnedView, x: Int, y: Int, depth: UnsafeBufferPointer<Float>, width: Int, height: Int
+        ) {
+            let q = view.source(x: x, y: y, depth: depth)
+            let sx = min(max(q.x - 0.5, 0), Double(width - 1))
+            let sy = min(max(q.y - 0.5, 0), Double(height - 1))
+            x0 = min(Int(sx), max(width - 2, 0))
+            y0 = min(Int(sy), max(height - 2, 0))
+            x1 = min(x0 + 1, width - 1)
+            y1 = min(y0 + 1, height - 1)
+            wx = Float(sx - Double(x0))
+            wy = Float(sy - Double(y0))
+            nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
+        }
+    }
+
+    /// The plain pass: every source's four pixels summed where they are read.
+    private static func runTurnedPairReference<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
+        _ a: ShadingPass, _ b: ShadingPass, _ view: TurnedView, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ truth: Truth?, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB, _ factors: P
+    ) {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let width = a.width, height = a.geometry.height
@@ -58,14 +118,14 @@ extension ShadingPass {
                     // The second frame's mean at first-frame pixel n, weighed by w: the room's light, the flash's,
                     // and a screen's own light (which the room's flicker does not touch).
                     @inline(__always) func add(
-                        _ n: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>,
+                        _ n: Int, row: Int, _ w: Float, _ ambient: inout SIMD4<Float>, _ flash: inout SIMD4<Float>,
                         _ emitted: inout SIMD4<Float>
                     ) {
                         let m = Int(g.materials[n])
                         guard m != none, w > 0 else { return }
-                        let f = n &* slots
-                        ambient += ambientSumB.sum(g.factors, f, m, tb.ambientRates) * w
-                        flash += flashSumB.sum(g.factors, f, m, tb.flashRates) * w
+                        let f = factors.pixel(n, row: row)
+                        ambient += ambientSumB.sum(f, m, tb.ambientRates) * w
+                        flash += flashSumB.sum(f, m, tb.flashRates) * w
                         if emits { emitted += b.emission[m] * w }
                     }
                     RowInputs.with(width: width) { row in
@@ -77,36 +137,33 @@ extension ShadingPass {
                                 var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
                                 let m = Int(g.materials[pixel])
                                 if m != none {
-                                    let f = pixel &* slots
-                                    ambientA = ambientSumA.sum(g.factors, f, m, ta.ambientRates) * gainA
-                                    flashA = flashSumA.sum(g.factors, f, m, ta.flashRates)
+                                    let f = factors.pixel(pixel, row: y)
+                                    ambientA = ambientSumA.sum(f, m, ta.ambientRates) * gainA
+                                    flashA = flashSumA.sum(f, m, ta.flashRates)
                                     if emits { ambientA += a.emission[m] }
                                 }
                                 store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
                                 row.means[x] = ambientA + flashA + a.dark
                                 row.pattern[x] = a.pattern(pixel: pixel, normals)
 
-                                // The turned frame: the pixel's point in the first image, as sample coordinates
-                                // (centres at whole numbers), kept inside the image.
-                                let q = view.source(x: x, y: y, depth: g.depth)
-                                let sx = min(max(q.x - 0.5, 0), Double(width - 1))
-                                let sy = min(max(q.y - 0.5, 0), Double(height - 1))
-                                let x0 = min(Int(sx), max(width - 2, 0)), y0 = min(Int(sy), max(height - 2, 0))
-                                let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-                                let wx = Float(sx - Double(x0)), wy = Float(sy - Double(y0))
+                                // The turned frame: the pixel's point in the first image.
+                                let s = Source(view, x: x, y: y, depth: g.depth, width: width, height: height)
+                                let (x0, y0, x1, y1, wx, wy) = (s.x0, s.y0, s.x1, s.y1, s.wx, s.wy)
                                 var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
                                 var emittedB = SIMD4<Float>.zero
-                                add(y0 &* width &+ x0, (1 - wx) * (1 - wy), &ambientB, &flashB, &emittedB)
-                                add(y0 &* width &+ x1, wx * (1 - wy), &ambientB, &flashB, &emittedB)
-                                add(y1 &* width &+ x0, (1 - wx) * wy, &ambientB, &flashB, &emittedB)
-                                add(y1 &* width &+ x1, wx * wy, &ambientB, &flashB, &emittedB)
+                                add(y0 &* width &+ x0, row: y0, (1 - wx) * (1 - wy), &ambientB, &flashB, &emittedB)
+                                add(y0 &* width &+ x1, row: y0, wx * (1 - wy), &ambientB, &flashB, &emittedB)
+                                add(y1 &* width &+ x0, row: y1, (1 - wx) * wy, &ambientB, &flashB, &emittedB)
+                                add(y1 &* width &+ x1, row: y1, wx * wy, &ambientB, &flashB, &emittedB)
                                 ambientB = ambientB * gainB + emittedB
                                 store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
                                 row.second[x] = ambientB + flashB + b.dark
-                                let nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
-                                truth.depth.base[pixel] = g.depth[nearest]
-                                truth.objects.base[pixel] = g.objects[nearest]
-                                truth.materials.base[pixel] = g.materials[nearest]
+                                if let truth {
+                                    let nearest = s.nearest
+                                    truth.depth.base[pixel] = g.depth[nearest]
+                                    truth.objects.base[pixel] = g.objects[nearest]
+                                    truth.materials.base[pixel] = g.materials[nearest]
+                                }
                             }
                             a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
                             b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)

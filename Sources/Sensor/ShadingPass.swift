@@ -154,7 +154,7 @@ struct ShadingPass: Sendable {
     /// Σⱼ factor[slotⱼ] · rate[material, j] over one list of slots: a pixel's mean electrons from
     /// one group of lights.
     @inline(__always) fileprivate static func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
+        _ factors: some FactorPixel, _ m: Int, _ slots: UnsafeBufferPointer<Int>,
         _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
         var total = SIMD4<Float>.zero
@@ -167,27 +167,27 @@ struct ShadingPass: Sendable {
         case 0:
             return total
         case 1:
-            total += factors[f &+ slots[0]] * rates[r]
+            total += factors[slots[0]] * rates[r]
         case 2:
-            total += factors[f &+ slots[0]] * rates[r]
-            total += factors[f &+ slots[1]] * rates[r &+ 1]
+            total += factors[slots[0]] * rates[r]
+            total += factors[slots[1]] * rates[r &+ 1]
         case 3:
-            total += factors[f &+ slots[0]] * rates[r]
-            total += factors[f &+ slots[1]] * rates[r &+ 1]
-            total += factors[f &+ slots[2]] * rates[r &+ 2]
+            total += factors[slots[0]] * rates[r]
+            total += factors[slots[1]] * rates[r &+ 1]
+            total += factors[slots[2]] * rates[r &+ 2]
         case 4:
-            total += factors[f &+ slots[0]] * rates[r]
-            total += factors[f &+ slots[1]] * rates[r &+ 1]
-            total += factors[f &+ slots[2]] * rates[r &+ 2]
-            total += factors[f &+ slots[3]] * rates[r &+ 3]
+            total += factors[slots[0]] * rates[r]
+            total += factors[slots[1]] * rates[r &+ 1]
+            total += factors[slots[2]] * rates[r &+ 2]
+            total += factors[slots[3]] * rates[r &+ 3]
         case 5:
-            total += factors[f &+ slots[0]] * rates[r]
-            total += factors[f &+ slots[1]] * rates[r &+ 1]
-            total += factors[f &+ slots[2]] * rates[r &+ 2]
-            total += factors[f &+ slots[3]] * rates[r &+ 3]
-            total += factors[f &+ slots[4]] * rates[r &+ 4]
+            total += factors[slots[0]] * rates[r]
+            total += factors[slots[1]] * rates[r &+ 1]
+            total += factors[slots[2]] * rates[r &+ 2]
+            total += factors[slots[3]] * rates[r &+ 3]
+            total += factors[slots[4]] * rates[r &+ 4]
         default:
-            for j in 0..<n { total += factors[f &+ slots[j]] * rates[r &+ j] }
+            for j in 0..<n { total += factors[slots[j]] * rates[r &+ j] }
         }
         return total
     }
@@ -250,31 +250,41 @@ struct ShadingPass: Sendable {
     private func run<E: ElectronsSink, A: SlotSum, F: SlotSum>(
         _ rows: Range<Int>, _ output: Output, _ sink: E, _ ambientSum: A, _ flashSum: F
     ) {
-        let slots = geometry.slotCount
+        // The loop is specialised on the factors' precision, so it reads them without a test per read.
+        geometry.factors.withBuffers { b in
+            if b.isHalf {
+                run(rows, output, sink, ambientSum, flashSum, b.half)
+            } else {
+                run(rows, output, sink, ambientSum, flashSum, b.single)
+            }
+        }
+    }
+
+    private func run<E: ElectronsSink, A: SlotSum, F: SlotSum, P: FactorPlane>(
+        _ rows: Range<Int>, _ output: Output, _ sink: E, _ ambientSum: A, _ flashSum: F, _ factors: P
+    ) {
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let emits = !emission.isEmpty
         // One fused loop per row: a single chain per pixel inlines whole, and a row buffer would only add stores.
-        geometry.factors.withUnsafeBufferPointer { factors in
-            geometry.materialIDs.withUnsafeBufferPointer { materials in
-                withTables { t in
-                    for y in rows {
-                        let gain = ambientGain(row: y)
-                        for pixel in (y &* width)..<((y &+ 1) &* width) {
-                            var ambient = SIMD4<Float>.zero
-                            var flash = SIMD4<Float>.zero
-                            let m = Int(materials[pixel])
-                            if m != Int(RawFrame.none) {
-                                let f = pixel &* slots
-                                ambient = ambientSum.sum(factors, f, m, t.ambientRates) * gain
-                                flash = flashSum.sum(factors, f, m, t.flashRates)
-                                if emits { ambient += emission[m] }
-                            }
-                            ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
-                            expose(
-                                pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals,
-                                poisson, output, sink)
+        geometry.materialIDs.withUnsafeBufferPointer { materials in
+            withTables { t in
+                for y in rows {
+                    let gain = ambientGain(row: y)
+                    for pixel in (y &* width)..<((y &+ 1) &* width) {
+                        var ambient = SIMD4<Float>.zero
+                        var flash = SIMD4<Float>.zero
+                        let m = Int(materials[pixel])
+                        if m != Int(RawFrame.none) {
+                            let f = factors.pixel(pixel, row: y)
+                            ambient = ambientSum.sum(f, m, t.ambientRates) * gain
+                            flash = flashSum.sum(f, m, t.flashRates)
+                            if emits { ambient += emission[m] }
                         }
+                        ShadingPass.store(pixel: pixel, ambient: ambient, flash: flash, output)
+                        expose(
+                            pixel: pixel, ambient + flash + dark, pattern(pixel: pixel, normals), normals,
+                            poisson, output, sink)
                     }
                 }
             }
@@ -316,48 +326,58 @@ struct ShadingPass: Sendable {
         _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
         _ sameAmbient: Bool, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB
     ) {
+        a.geometry.factors.withBuffers { g in
+            if g.isHalf {
+                runPair(a, b, rows, outputs, sameAmbient, ambientSumA, ambientSumB, flashSumA, flashSumB, g.half)
+            } else {
+                runPair(a, b, rows, outputs, sameAmbient, ambientSumA, ambientSumB, flashSumA, flashSumB, g.single)
+            }
+        }
+    }
+
+    private static func runPair<AA: SlotSum, AB: SlotSum, FA: SlotSum, FB: SlotSum, P: FactorPlane>(
+        _ a: ShadingPass, _ b: ShadingPass, _ rows: Range<Int>, _ outputs: (a: Output, b: Output),
+        _ sameAmbient: Bool, _ ambientSumA: AA, _ ambientSumB: AB, _ flashSumA: FA, _ flashSumB: FB, _ factors: P
+    ) {
         let geometry = a.geometry
-        let slots = geometry.slotCount
         let normals = NormalTable.shared
         let poisson = PoissonTable.shared
         let width = a.width
         let emits = !a.emission.isEmpty
-        geometry.factors.withUnsafeBufferPointer { factors in
-            geometry.materialIDs.withUnsafeBufferPointer { materials in
-                a.withTables { ta in
-                    b.withTables { tb in
-                        RowInputs.with(width: width) { row in
-                            for y in rows {
-                                let first = y &* width
-                                let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
-                                for x in 0..<width {
-                                    let pixel = first &+ x
-                                    var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                                    var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
-                                    let m = Int(materials[pixel])
-                                    if m != Int(RawFrame.none) {
-                                        let f = pixel &* slots
-                                        let sumA = ambientSumA.sum(factors, f, m, ta.ambientRates)
-                                        ambientA = sumA * gainA
-                                        ambientB =
-                                            (sameAmbient ? sumA : ambientSumB.sum(factors, f, m, tb.ambientRates))
-                                            * gainB
-                                        flashA = flashSumA.sum(factors, f, m, ta.flashRates)
-                                        flashB = flashSumB.sum(factors, f, m, tb.flashRates)
-                                        if emits {
-                                            ambientA += a.emission[m]
-                                            ambientB += b.emission[m]
-                                        }
+        geometry.materialIDs.withUnsafeBufferPointer { materials in
+            a.withTables { ta in
+                b.withTables { tb in
+                    RowInputs.with(width: width) { row in
+                        for y in rows {
+                            let first = y &* width
+                            let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
+                            for x in 0..<width {
+                                let pixel = first &+ x
+                                var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
+                                var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero
+                                let m = Int(materials[pixel])
+                                if m != Int(RawFrame.none) {
+                                    let f = factors.pixel(pixel, row: y)
+                                    let sumA = ambientSumA.sum(f, m, ta.ambientRates)
+                                    ambientA = sumA * gainA
+                                    ambientB =
+                                        (sameAmbient ? sumA : ambientSumB.sum(f, m, tb.ambientRates))
+                                        * gainB
+                                    flashA = flashSumA.sum(f, m, ta.flashRates)
+                                    flashB = flashSumB.sum(f, m, tb.flashRates)
+                                    if emits {
+                                        ambientA += a.emission[m]
+                                        ambientB += b.emission[m]
                                     }
-                                    store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                                    store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
-                                    row.means[x] = ambientA + flashA + a.dark
-                                    row.second[x] = ambientB + flashB + b.dark
-                                    row.pattern[x] = a.pattern(pixel: pixel, normals)
                                 }
-                                a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
-                                b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
+                                store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
+                                store(pixel: pixel, ambient: ambientB, flash: flashB, outputs.b)
+                                row.means[x] = ambientA + flashA + a.dark
+                                row.second[x] = ambientB + flashB + b.dark
+                                row.pattern[x] = a.pattern(pixel: pixel, normals)
                             }
+                            a.exposeRow(first, width, row.means, row.pattern, normals, poisson, outputs.a)
+                            b.exposeRow(first, width, row.second, row.pattern, normals, poisson, outputs.b)
                         }
                     }
                 }
@@ -465,14 +485,14 @@ struct NoElectrons: ElectronsSink {
 /// whatever the specialisation, so every kind gives the same bits.
 protocol SlotSum {
     func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float>
 }
 
 /// An empty list (the flash does not fire).
 struct NoSlots: SlotSum {
     @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> { .zero }
 }
 
@@ -502,11 +522,11 @@ struct FixedSlots<Count: SlotCount>: SlotSum {
         slots = copy
     }
     @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
         let r = m &* Count.count
         var total = SIMD4<Float>.zero
-        for j in 0..<Count.count { total += factors[f &+ slots[j]] * rates[r &+ j] }
+        for j in 0..<Count.count { total += factors[slots[j]] * rates[r &+ j] }
         return total
     }
 }
@@ -516,6 +536,6 @@ struct ListedSlots: SlotSum {
     let slots: UnsafeBufferPointer<Int>
     init(_ slots: UnsafeBufferPointer<Int>) { self.slots = slots }
     @inline(__always) func sum(
-        _ factors: UnsafeBufferPointer<Float>, _ f: Int, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
-    ) -> SIMD4<Float> { ShadingPass.sum(factors, f, m, slots, rates) }
+        _ factors: some FactorPixel, _ m: Int, _ rates: UnsafeBufferPointer<SIMD4<Float>>
+    ) -> SIMD4<Float> { ShadingPass.sum(factors, m, slots, rates) }
 }

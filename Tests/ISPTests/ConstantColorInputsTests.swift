@@ -32,6 +32,19 @@ struct ConstantColorInputsTests {
         #expect(again.diagnostics.flashFrame.depth.isEmpty && again.diagnostics.flashFrame.materialIDs.isEmpty)
     }
 
+    /// A capture that keeps no truth planes (`capture(scene:seed:keepsTruth:)`, as the photo output takes it) delivers
+    /// the same photos; only its diagnostics' frames lack the depth and ids.
+    @Test func leavingTheTruthOutChangesNoPhoto() throws {
+        let pipeline = try ConstantColorFixture.pipeline()
+        let scene = try Self.chart(pipeline)
+        let kept = pipeline.capture(scene: scene, seed: 5)
+        let left = pipeline.capture(scene: scene, seed: 5, keepsTruth: false)
+        #expect(left.photo == kept.photo && left.fallback == kept.fallback)
+        #expect(left.confidenceMap.plane == kept.confidenceMap.plane)
+        #expect(left.diagnostics.flashFrame.dn == kept.diagnostics.flashFrame.dn)
+        #expect(left.diagnostics.flashFrame.depth.isEmpty && left.diagnostics.ambientFrame.materialIDs.isEmpty)
+    }
+
     /// The iPhone 15 Pro measures depth with its LiDAR scanner: a coarse map (a few dozen dots a side, densified at
     /// no more than 192 pixels across), not the picture's per-pixel truth, within the scanner's 1 % at 1 m plus the
     /// densifier's smoothing (5 %) of the chart's true 0.5 m at its centre. The iPhone 14, without a scanner,

@@ -96,7 +96,8 @@ struct TurnedPairTests {
         return sum / weight
     }
 
-    @Test(arguments: [false, true]) func theTurnedFrameShowsWhatARendererOfTheTurnedDeviceShows(distorted: Bool) throws {
+    @Test(arguments: [false, true]) func theTurnedFrameShowsWhatARendererOfTheTurnedDeviceShows(distorted: Bool) throws
+    {
         let distortion = distorted ? LensDistortion(lookupTable: [0, 0.01, 0.03, 0.06], center: SIMD2(118, 93)) : nil
         let camera = Self.camera(distortion: distortion)
         let (pair, traced, alone) = try Self.frames(camera: camera)
@@ -142,12 +143,61 @@ extension TurnedPairTests {
             return try #require(renderer.render(Self.ambient, Self.flashed, turnedTo: later))
         }
         let one = try pair(1), three = try pair(3)
-        let same = one.0.electrons == three.0.electrons && one.1.electrons == three.1.electrons
+        let same =
+            one.0.electrons == three.0.electrons && one.1.electrons == three.1.electrons
             && one.1.materialIDs == three.1.materialIDs && one.1.dn == three.1.dn
         #expect(same)
         // The frames differ: the flash lights the second.
         let differ = one.0.electrons != one.1.electrons
         #expect(differ)
+    }
+
+    /// The fast turned pair (the second frame's sums cached per band) gives the bits of the plain reference, which
+    /// sums every source's four pixels where it reads them: electrons, DN and truth, with and without lens distortion
+    /// and a camera away from the pivot (parallax), and for a scene whose ball shows against the background.
+    @Test(arguments: [(false, false, true), (true, false, true), (false, true, true), (false, false, false)])
+    func theFastTurnedPairIsTheReferenceBitForBit(distorted: Bool, offset: Bool, card: Bool) throws {
+        let scene = Self.scene(turn: Self.turn, card: card), later = scene.advanced(by: Self.interval)
+        let camera = Self.camera(
+            distortion: distorted ? LensDistortion(lookupTable: [0, 0.01, 0.03, 0.06], center: SIMD2(118, 93)) : nil,
+            offset: offset ? Vector3(0.09, -0.12, 0) : .zero)
+        // Both factor precisions (`RenderOptions.halfFactors`): each is read through the same sums.
+        for half in [false, true] {
+            let renderer = Renderer(
+                scene: scene, camera: camera, flash: Self.flash, options: RenderOptions(halfFactors: half))
+            let fast = try #require(renderer.render(Self.ambient, Self.flashed, turnedTo: later, path: .fast))
+            let reference = try #require(
+                renderer.render(Self.ambient, Self.flashed, turnedTo: later, path: .reference))
+            #expect(fast.0.electrons == reference.0.electrons && fast.1.electrons == reference.1.electrons)
+            #expect(fast.0.dn == reference.0.dn && fast.1.dn == reference.1.dn)
+            // Bit patterns: the background's depth is NaN.
+            #expect(fast.1.depth.map(\.bitPattern) == reference.1.depth.map(\.bitPattern))
+            #expect(fast.1.materialIDs == reference.1.materialIDs && fast.1.objectIDs == reference.1.objectIDs)
+            #expect(fast.1.flashElectrons == reference.1.flashElectrons)
+        }
+    }
+
+    /// Frames that leave the truth planes out (`RenderOptions.keepsTruth` false) have empty depth and id planes,
+    /// and the same electrons and DN as frames that keep them: the truth never feeds the signal.
+    @Test func leavingTheTruthOutLeavesTheSignalAlone() throws {
+        let scene = Self.scene(turn: Self.turn), later = scene.advanced(by: Self.interval)
+        func pair(_ keepsTruth: Bool) throws -> (RawFrame, RawFrame) {
+            let renderer = Renderer(
+                scene: scene, camera: Self.camera(), flash: Self.flash, options: RenderOptions(keepsTruth: keepsTruth))
+            return try #require(renderer.render(Self.ambient, Self.flashed, turnedTo: later))
+        }
+        let kept = try pair(true), left = try pair(false)
+        #expect(!kept.1.depth.isEmpty && !kept.1.objectIDs.isEmpty && !kept.0.materialIDs.isEmpty)
+        for frame in [left.0, left.1] {
+            #expect(frame.depth.isEmpty && frame.objectIDs.isEmpty && frame.materialIDs.isEmpty)
+        }
+        #expect(left.0.dn == kept.0.dn && left.1.dn == kept.1.dn)
+        #expect(left.0.electrons == kept.0.electrons && left.1.electrons == kept.1.electrons)
+        let alone = Renderer(
+            scene: scene, camera: Self.camera(), flash: Self.flash, options: RenderOptions(keepsTruth: false)
+        )
+        .render(Self.flashed)
+        #expect(alone.depth.isEmpty && alone.materialIDs.isEmpty && !alone.dn.isEmpty)
     }
 
     /// Only a small turn of the device shares the geometry: a moving object, a turn over 0.5° or a move of the
@@ -157,11 +207,14 @@ extension TurnedPairTests {
         var rolling = Self.scene(turn: .zero)
         rolling.objects[0].motion.velocity = Vector3(0.01, 0, 0)
         #expect(renderer.render(Self.ambient, Self.flashed, turnedTo: rolling.advanced(by: Self.interval)) == nil)
-        #expect(renderer.render(Self.ambient, Self.flashed, turnedTo: Self.scene(turn: Self.turn).advanced(by: 0.2)) == nil)
+        #expect(
+            renderer.render(Self.ambient, Self.flashed, turnedTo: Self.scene(turn: Self.turn).advanced(by: 0.2)) == nil)
         var moved = Self.scene(turn: .zero)
         moved.device.motion.velocity = Vector3(0.05, 0, 0)
         #expect(renderer.render(Self.ambient, Self.flashed, turnedTo: moved.advanced(by: Self.interval)) == nil)
-        #expect(renderer.render(Self.ambient, Self.flashed, turnedTo: Self.scene(turn: Self.turn).advanced(by: Self.interval)) != nil)
+        #expect(
+            renderer.render(
+                Self.ambient, Self.flashed, turnedTo: Self.scene(turn: Self.turn).advanced(by: Self.interval)) != nil)
     }
 
     /// A camera away from the device's pivot moves as the device turns: 15 cm from it, the turn moves its centre by
@@ -185,7 +238,8 @@ extension TurnedPairTests {
         var scene = Self.scene(turn: Self.turn, card: false)
         scene.objects.append(
             SceneObject(
-                name: "screen", shape: .plane(width: 0.8, height: 0.6), transform: Transform(position: Vector3(0, 0, -1.5)),
+                name: "screen", shape: .plane(width: 0.8, height: 0.6),
+                transform: Transform(position: Vector3(0, 0, -1.5)),
                 surface: .uniform(screenMaterial)))
         let later = scene.advanced(by: Self.interval)
         let camera = Self.camera()

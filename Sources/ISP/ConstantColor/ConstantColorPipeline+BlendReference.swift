@@ -2,9 +2,6 @@ import Foundation
 import Imaging
 import Sensor
 
-/// Which implementation of a pass runs: the fast one, or the plain scalar reference it is tested against.
-package enum KernelPath: Sendable { case fast, reference }
-
 extension ConstantColorPipeline {
     /// The blend pass written plainly, the reference the fast path (`blendAndMap`) is tested against: one thread,
     /// each pixel's tile values interpolated bilinearly between tile centres on their own, `PixelBlend`, the scalar

@@ -99,7 +99,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     private func constantColor(_ request: PhotoRenderRequest) throws -> [RenderedPhoto] {
         var pipeline = try constantColorPipeline(request)
         if !request.deviceErrors { pipeline.captureErrors = .none }
-        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed)
+        // The photos need nothing of the render's truth.
+        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed, keepsTruth: false)
         let plan = result.diagnostics.plan
         let photo = RenderedPhoto(
             pixels: result.photo, encoding: .displayP3, exposureDurationSeconds: plan.flash.time, iso: plan.flash.iso,
@@ -140,12 +141,14 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let camera = try Self.camera(request, width: key.width, height: key.height)
         // The photo itself needs only DNs and the means of the noise-free components, which the white
         // balance reads; not keeping its electrons plane and its two component planes (12 bytes a pixel
-        // each) spares 435 MB at 12 MP. The metering frame keeps them all, and it is small.
+        // each) spares 435 MB at 12 MP, and keeping its light factors at half precision halves their plane
+        // (`RenderOptions.halfFactors`). The metering frame keeps them all, at single precision, and it is small.
         let metering = key.purpose != 0
         let renderer = Renderer(
             scene: request.scene.scene, camera: camera,
             flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch),
-            options: RenderOptions(keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true),
+            options: RenderOptions(
+                keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true, halfFactors: !metering),
             focus: AutoFocus.lens(of: request.camera, focusedAt: key.focus))
         lock.withLock {
             renderers.removeAll { $0.0 == key }
@@ -180,7 +183,7 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         do {
             pipeline = try ConstantColorPipeline(
                 device: request.profile, camera: request.camera, width: d.width, height: d.height,
-                readout: request.readout, settings: .init(developsFallback: request.fallback))
+                readout: request.readout, settings: .init(developsFallback: request.fallback, halfFactors: true))
         } catch {
             throw PhotoRenderingError(description: "\(error)")
         }

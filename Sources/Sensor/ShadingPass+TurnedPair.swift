@@ -134,17 +134,9 @@ extension ShadingPass {
                             let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
                             for x in 0..<width {
                                 let pixel = first &+ x
-                                var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                                let m = Int(g.materials[pixel])
-                                if m != none {
-                                    let f = factors.pixel(pixel, row: y)
-                                    ambientA = ambientSumA.sum(f, m, ta.ambientRates) * gainA
-                                    flashA = flashSumA.sum(f, m, ta.flashRates)
-                                    if emits { ambientA += a.emission[m] }
-                                }
-                                store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                                row.means[x] = ambientA + flashA + a.dark
-                                row.pattern[x] = a.pattern(pixel: pixel, normals)
+                                a.shadeFirstOfPair(
+                                    pixel, column: x, row: y, gain: gainA, g.materials, ta, ambientSumA, flashSumA,
+                                    factors, outputs.a, into: row, normals)
 
                                 // The turned frame: the pixel's point in the first image.
                                 let s = Source(view, x: x, y: y, depth: g.depth, width: width, height: height)
@@ -172,5 +164,29 @@ extension ShadingPass {
                 }
             }
         }
+    }
+}
+
+extension ShadingPass {
+    /// One pixel of a turned pair's first frame, as the reference and the fast path both make it: its own sums (the
+    /// room's light at the row's flicker `gain`, a screen's own light), stored, with its mean and fixed pattern
+    /// for the row's noise.
+    @inline(__always)
+    func shadeFirstOfPair<AS: SlotSum, FS: SlotSum, P: FactorPlane>(
+        _ pixel: Int, column x: Int, row y: Int, gain: Float, _ materials: UnsafeBufferPointer<UInt16>,
+        _ tables: Tables, _ ambientSum: AS, _ flashSum: FS, _ factors: P, _ output: Output,
+        into row: RowInputs, _ normals: NormalTable
+    ) {
+        var ambient = SIMD4<Float>.zero, flash = SIMD4<Float>.zero
+        let m = Int(materials[pixel])
+        if m != Int(RawFrame.none) {
+            let f = factors.pixel(pixel, row: y)
+            ambient = ambientSum.sum(f, m, tables.ambientRates) * gain
+            flash = flashSum.sum(f, m, tables.flashRates)
+            if !emission.isEmpty { ambient += emission[m] }
+        }
+        Self.store(pixel: pixel, ambient: ambient, flash: flash, output)
+        row.means[x] = ambient + flash + dark
+        row.pattern[x] = pattern(pixel: pixel, normals)
     }
 }

@@ -85,17 +85,9 @@ extension ShadingPass {
                     let gainA = a.ambientGain(row: y), gainB = b.ambientGain(row: y)
                     for x in 0..<width {
                         let pixel = first &+ x
-                        var ambientA = SIMD4<Float>.zero, flashA = SIMD4<Float>.zero
-                        let m = Int(g.materials[pixel])
-                        if m != none {
-                            let f = factors.pixel(pixel, row: y)
-                            ambientA = ambientSumA.sum(f, m, ta.ambientRates) * gainA
-                            flashA = flashSumA.sum(f, m, ta.flashRates)
-                            if emits { ambientA += a.emission[m] }
-                        }
-                        store(pixel: pixel, ambient: ambientA, flash: flashA, outputs.a)
-                        row.means[x] = ambientA + flashA + a.dark
-                        row.pattern[x] = a.pattern(pixel: pixel, normals)
+                        a.shadeFirstOfPair(
+                            pixel, column: x, row: y, gain: gainA, g.materials, ta, ambientSumA, flashSumA, factors,
+                            outputs.a, into: row, normals)
 
                         let s = sources[(y - rows.lowerBound) &* width &+ x]
                         var ambientB = SIMD4<Float>.zero, flashB = SIMD4<Float>.zero

@@ -47,7 +47,6 @@ final class GeometryCache: Sendable {
         diffuseSlot = dSlot
         specularSlot = sSlot
         let pixels = width * height
-        let width = width
         // The pass writes depth and ids of every pixel and every factor slot of every hit pixel
         // (background factors are never read), so the planes skip a serial fill: their pages are
         // first touched by the parallel pass instead.
@@ -57,11 +56,12 @@ final class GeometryCache: Sendable {
         let stride = max(slots, 1)
         let tile = GeometryCache.tileSize
         let bands = (height + tile - 1) / tile
-        // Two elements a factor at single precision, one at half (`PackedFactors`).
+        // Either plane, the other left empty (`PackedFactors`).
         let half = options.halfFactors
-        let elements = pixels * stride * (half ? 1 : 2)
-        var bits = [UInt16](unsafeUninitializedCapacity: elements) { _, n in n = elements }
-        var scales = [Float](repeating: 1, count: bands * stride)
+        let (singles, halves) = half ? (0, pixels * stride) : (pixels * stride, 0)
+        var floats = [Float](unsafeUninitializedCapacity: singles) { _, n in n = singles }
+        var bits = [UInt16](unsafeUninitializedCapacity: halves) { _, n in n = halves }
+        var scales = [Float](repeating: 1, count: half ? bands * stride : 0)
         // Matte materials get no lobe at all (an infinite exponent marks them), saving the pow per light.
         let shininess = materials.map {
             $0.specularStrength > 0 ? GeometryCache.blinnPhongExponent(roughness: $0.roughness) : .infinity
@@ -74,54 +74,22 @@ final class GeometryCache: Sendable {
             depth.withUnsafeMutableBufferPointer { dp in
                 objectIDs.withUnsafeMutableBufferPointer { op in
                     materialIDs.withUnsafeMutableBufferPointer { mp in
-                        bits.withUnsafeMutableBufferPointer { bp in
-                            scales.withUnsafeMutableBufferPointer { sp in
-                                let texShared = SharedTexels(texels: tex)
-                                let (depthOut, objectsOut, materialsOut) = (
-                                    SharedPointer(dp), SharedPointer(op), SharedPointer(mp)
-                                )
-                                let (bitsOut, scalesOut) = (SharedPointer(bp), SharedPointer(sp))
-                                BandParallel.forEachBand(
-                                    height: camera.height, rowsPerBand: tile, threads: options.threadCount
-                                ) {
-                                    rows in
-                                    let first = rows.lowerBound * width
-                                    let ids = materialsOut.base + first
-                                    func run(_ factors: UnsafeMutablePointer<Float>, band: UnsafeMutablePointer<Float>)
-                                    {
-                                        let out = GeometryPass.Output(
-                                            depth: depthOut, objects: objectsOut, materials: materialsOut,
-                                            factors: SharedPointer(base: factors))
-                                        pass.run(band: rows.lowerBound / tile, texels: texShared.texels, output: out)
-                                        if camera.shading != nil {
-                                            LensShading.apply(
-                                                camera: camera, slots: stride, rows: rows, materials: ids, to: band)
-                                        }
+                        floats.withUnsafeMutableBufferPointer { fp in
+                            bits.withUnsafeMutableBufferPointer { bp in
+                                scales.withUnsafeMutableBufferPointer { sp in
+                                    // Only the precision's own plane is addressed: an empty array's buffer may
+                                    // still have an address, which nothing may write through.
+                                    let planes = Planes(
+                                        depth: SharedPointer(dp), objects: SharedPointer(op),
+                                        materials: SharedPointer(mp), floats: half ? nil : fp.baseAddress,
+                                        bits: half ? bp.baseAddress : nil, scales: half ? sp.baseAddress : nil)
+                                    let shared = SharedTexels(texels: tex)
+                                    BandParallel.forEachBand(
+                                        height: camera.height, rowsPerBand: tile, threads: options.threadCount
+                                    ) { rows in
+                                        GeometryCache.fill(
+                                            band: rows, pass: pass, texels: shared, planes: planes, slots: stride)
                                     }
-                                    guard half else {
-                                        // Single precision: the factors go straight into the plane, as Floats.
-                                        let floats = UnsafeMutableRawPointer(bitsOut.base).bindMemory(
-                                            to: Float.self, capacity: pixels * stride)
-                                        run(floats, band: floats + first * stride)
-                                        return
-                                    }
-                                    // Half precision: the band's factors at single precision, shaded by the lens,
-                                    // then packed, so that the whole frame's never exist at four bytes each.
-                                    let count = rows.count * width
-                                    let band = UnsafeMutablePointer<Float>.allocate(capacity: count * stride)
-                                    defer { band.deallocate() }
-                                    // The pass indexes factors by the frame's pixel; the band's start stands in for
-                                    // the frame's (an address computed as an integer, never read below the band).
-                                    let offset = UInt(first * stride * MemoryLayout<Float>.stride)
-                                    guard
-                                        let origin = UnsafeMutablePointer<Float>(
-                                            bitPattern: UInt(bitPattern: band) &- offset)
-                                    else { preconditionFailure("a band's factors lie above the null page") }
-                                    run(origin, band: band)
-                                    PackedFactors.pack(
-                                        band, materials: ids, none: RawFrame.none, count: count, slots: stride,
-                                        into: bitsOut.base + first * stride,
-                                        scales: scalesOut.base + (rows.lowerBound / tile) * stride)
                                 }
                             }
                         }
@@ -132,7 +100,48 @@ final class GeometryCache: Sendable {
         self.depth = depth
         self.objectIDs = objectIDs
         self.materialIDs = materialIDs
-        self.factors = PackedFactors(half: half, bandRows: tile, slots: stride, bits: bits, scales: scales)
+        self.factors = PackedFactors(
+            bandRows: tile, slots: stride, storage: half ? .half(bits: bits, scales: scales) : .single(floats))
+    }
+
+    /// The planes the bands write, each band only its own rows: the single-precision factors, or the half-precision
+    /// ones and their scales, the others nil.
+    struct Planes: @unchecked Sendable {
+        let depth: SharedPointer<Float>
+        let objects: SharedPointer<UInt16>
+        let materials: SharedPointer<UInt16>
+        let floats: UnsafeMutablePointer<Float>?
+        let bits: UnsafeMutablePointer<UInt16>?
+        let scales: UnsafeMutablePointer<Float>?
+    }
+
+    /// Runs the pass on one band of rows and stores its factors: straight into the single-precision plane, or
+    /// through a band of Floats, shaded by the lens and then packed at half precision, so that the whole frame's
+    /// factors never exist at four bytes each (`PackedFactors`).
+    static func fill(band rows: Range<Int>, pass: GeometryPass, texels: SharedTexels, planes: Planes, slots: Int) {
+        let camera = pass.camera, tile = tileSize
+        let first = rows.lowerBound * camera.width
+        let ids = planes.materials.base + first
+        func run(_ factors: GeometryPass.FactorRows, band: UnsafeMutablePointer<Float>) {
+            let out = GeometryPass.Output(
+                depth: planes.depth, objects: planes.objects, materials: planes.materials, factors: factors)
+            pass.run(band: rows.lowerBound / tile, texels: texels.texels, output: out)
+            if camera.shading != nil {
+                LensShading.apply(camera: camera, slots: slots, rows: rows, materials: ids, to: band)
+            }
+        }
+        guard let bits = planes.bits, let scales = planes.scales else {
+            guard let floats = planes.floats else { preconditionFailure("a frame has at least one pixel") }
+            run(GeometryPass.FactorRows(base: floats, firstPixel: 0, slots: slots), band: floats + first * slots)
+            return
+        }
+        let count = rows.count * camera.width
+        let band = UnsafeMutablePointer<Float>.allocate(capacity: count * slots)
+        defer { band.deallocate() }
+        run(GeometryPass.FactorRows(base: band, firstPixel: first, slots: slots), band: band)
+        PackedFactors.pack(
+            band, materials: ids, none: RawFrame.none, count: count, slots: slots, into: bits + first * slots,
+            scales: scales + (rows.lowerBound / tile) * slots)
     }
 
     /// The planes as buffers, for a pixel loop that reads several of them.

@@ -113,10 +113,9 @@ extension GeometryPass {
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let width = camera.width
-        let slots = slotCount
         let (position, axis) = (group.position, group.axis)
         let (anyOpen, anyLobe) = flash ? (false, true) : (group.anyOpen, group.anyLobe)
-        let factors = output.factors.base
+        let factors = output.factors
         // A group has at least two members.
         let paired = flash || group.pair != nil
         let pair = group.pair ?? .zero
@@ -126,7 +125,7 @@ extension GeometryPass {
         guard let table = terms.baseAddress else { return }
         for j in 0..<count {
             let k = ks[j]
-            let base = GeometryPass.pixel(k, x0: x0, y0: y0, width: width) &* slots
+            let f = factors.of(GeometryPass.pixel(k, x0: x0, y0: y0, width: width))
             let point = points[k]
             let n = normals[k]
             let toLight = position - point
@@ -144,8 +143,8 @@ extension GeometryPass {
             }
             guard lit else {
                 for member in members {
-                    factors[base &+ member.diffuseSlot] = 0
-                    if member.specularSlot >= 0 { factors[base &+ member.specularSlot] = 0 }
+                    f[member.diffuseSlot] = 0
+                    if member.specularSlot >= 0 { f[member.specularSlot] = 0 }
                 }
                 continue
             }
@@ -164,13 +163,13 @@ extension GeometryPass {
                         let gs = gd * lobe
                         // Rounded to Float two at a time (each lane as `Float(_:)` rounds it).
                         let (fd, fs) = (InlinePower.narrow(gd), InlinePower.narrow(gs))
-                        factors[base &+ first.diffuseSlot] = fd.x
-                        factors[base &+ first.specularSlot] = fs.x
-                        factors[base &+ second.diffuseSlot] = fd.y
-                        factors[base &+ second.specularSlot] = fs.y
+                        f[first.diffuseSlot] = fd.x
+                        f[first.specularSlot] = fs.x
+                        f[second.diffuseSlot] = fd.y
+                        f[second.specularSlot] = fs.y
                     } else {
-                        GeometryPass.store(first, gd.x, lobe: lobe, at: base, in: factors)
-                        GeometryPass.store(second, gd.y, lobe: lobe, at: base, in: factors)
+                        GeometryPass.store(first, gd.x, lobe: lobe, in: f)
+                        GeometryPass.store(second, gd.y, lobe: lobe, in: f)
                     }
                     continue
                 }
@@ -184,16 +183,16 @@ extension GeometryPass {
                     let power = normal ? InlinePower.binaryExp(m * beamLog) : InlinePower.belowNormal(cosAlpha, m)
                     gd = power / d2 * cosTheta
                 }
-                GeometryPass.store(member, gd, lobe: lobe, at: base, in: factors)
+                GeometryPass.store(member, gd, lobe: lobe, in: f)
             }
         }
     }
 
     /// One member's diffuse factor and, where it has a slot, its lobe's.
     @inline(__always) static func store(
-        _ member: BeamGroup.Member, _ gd: Double, lobe: Double, at base: Int, in factors: UnsafeMutablePointer<Float>
+        _ member: BeamGroup.Member, _ gd: Double, lobe: Double, in factors: UnsafeMutablePointer<Float>
     ) {
-        factors[base &+ member.diffuseSlot] = Float(gd)
-        if member.specularSlot >= 0 { factors[base &+ member.specularSlot] = Float(member.lobe ? lobe * gd : 0) }
+        factors[member.diffuseSlot] = Float(gd)
+        if member.specularSlot >= 0 { factors[member.specularSlot] = Float(member.lobe ? lobe * gd : 0) }
     }
 }

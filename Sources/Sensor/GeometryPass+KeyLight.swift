@@ -20,7 +20,7 @@ extension GeometryPass {
                 let k = s.members[j]
                 let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
                 let factor = (1 + s.hitNormal[k].dot(sky)) / 2
-                output.factors.base[pixel &* slotCount &+ dSlot] = Float(factor)
+                output.factors.of(pixel)[dSlot] = Float(factor)
             }
         case let .directional(l, spread) where spread == 0 || softSamples <= 1:
             hardLightFactors(e, l: l, tile: tile, cone: cone, count: count, s: s, occluders: occluders,
@@ -72,11 +72,10 @@ extension GeometryPass {
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let width = camera.width
-        let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let r = discFrames[e].radius
-        let factors = output.factors.base
+        let factors = output.factors
         let (members, normals, points, skips, dirs, materials) = s.lightInputs
         guard let table = terms.baseAddress else { return }
         for j in 0..<count {
@@ -101,8 +100,8 @@ extension GeometryPass {
                     gs = GeometryPass.lobe(l: l, ray: dirs[k], normal: n, term: table[materials[k]]) * gd
                 }
             }
-            factors[pixel &* slots &+ dSlot] = Float(gd)
-            if lobe || sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
+            factors.of(pixel)[dSlot] = Float(gd)
+            if lobe || sSlot >= 0 { factors.of(pixel)[sSlot] = Float(gs) }
         }
     }
 
@@ -153,10 +152,9 @@ extension GeometryPass {
     ) {
         let (x0, y0) = (tile.x0, tile.y0)
         let width = camera.width
-        let slots = slotCount
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
-        let factors = output.factors.base
+        let factors = output.factors
         var last = -1
         let (members, normals, points, skips, dirs, materials) = s.lightInputs
         guard let table = terms.baseAddress else { return }
@@ -198,8 +196,8 @@ extension GeometryPass {
                     }
                 }
             }
-            factors[pixel &* slots &+ dSlot] = Float(gd)
-            if lobe || sSlot >= 0 { factors[pixel &* slots &+ sSlot] = Float(gs) }
+            factors.of(pixel)[dSlot] = Float(gd)
+            if lobe || sSlot >= 0 { factors.of(pixel)[sSlot] = Float(gs) }
         }
     }
 }

@@ -50,7 +50,7 @@ extension GeometryPass {
         let dSlot = diffuseSlot[e]
         let sSlot = specularSlot[e]
         let lobe = emitters[e].hasSpecular && sSlot >= 0
-        let factors = output.factors.base
+        let factors = output.factors
         // Two pixels at a time in the lanes of `SIMD2<Double>`: lane by lane the same operations in
         // the same order as `positionalFactors`, so the factors are its own bit for bit. The beam
         // power's logarithm and exponential, most of a lit pixel's arithmetic, then cost one pass
@@ -137,8 +137,8 @@ extension GeometryPass {
             }
             @inline(__always) func store(_ k: Int, _ gd: Double, _ gs: Double) {
                 let pixel = GeometryPass.pixel(k, x0: x0, y0: y0, width: camera.width)
-                factors[pixel &* slotCount &+ dSlot] = Float(gd)
-                if sSlot >= 0 { factors[pixel &* slotCount &+ sSlot] = Float(gs) }
+                factors.of(pixel)[dSlot] = Float(gd)
+                if sSlot >= 0 { factors.of(pixel)[sSlot] = Float(gs) }
             }
             store(k[0], gd[0], gs[0])
             store(k[1], gd[1], gs[1])
@@ -150,8 +150,8 @@ extension GeometryPass {
                 position: position, axis: axis, exponent: m, point: s.hitPoint[k],
                 normal: s.hitNormal[k], view: -s.dirs[k], material: s.hitMaterial[k],
                 lobe: lobe, shadows: shadows, skip: s.hitSkip[k], occluders: occluders, primitives: primitives)
-            output.factors.base[pixel &* slotCount &+ dSlot] = Float(gd)
-            if sSlot >= 0 { output.factors.base[pixel &* slotCount &+ sSlot] = Float(gs) }
+            output.factors.of(pixel)[dSlot] = Float(gd)
+            if sSlot >= 0 { output.factors.of(pixel)[sSlot] = Float(gs) }
         }
     }
 

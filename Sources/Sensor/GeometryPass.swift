@@ -12,7 +12,21 @@ struct GeometryPass: Sendable {
         let depth: SharedPointer<Float>
         let objects: SharedPointer<UInt16>
         let materials: SharedPointer<UInt16>
-        let factors: SharedPointer<Float>
+        let factors: FactorRows
+    }
+
+    /// Where the pass writes light factors, `slots` to a pixel: the frame's plane, or one band's rows (the
+    /// half-precision cache packs each band as soon as it is written, `PackedFactors`). `base` holds the factors of
+    /// pixel `firstPixel` (a frame index) onwards, and the pass writes only pixels of its own band.
+    struct FactorRows: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Float>
+        let firstPixel: Int
+        let slots: Int
+
+        /// The factors of frame pixel `pixel`, slot by slot.
+        @inline(__always) func of(_ pixel: Int) -> UnsafeMutablePointer<Float> {
+            base + (pixel &- firstPixel) &* slots
+        }
     }
 
     let camera: CameraModel

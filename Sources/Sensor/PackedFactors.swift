@@ -13,30 +13,31 @@
 /// multiplied by 2^(112 + k): that Float is the half value times 2⁻¹¹², a normal number, and a product by a power
 /// of two is exact. `encode` rounds half to even, as `Float16.init(_: Float)` does, which the tests hold it to.
 package struct PackedFactors: Sendable {
+    /// The factors, index pixel × slots + slot.
+    enum Storage: Sendable {
+        /// Single precision.
+        case single([Float])
+        /// Half-precision patterns, and per band and slot 2^(112 + k), their decoding multiplier.
+        case half(bits: [UInt16], scales: [Float])
+    }
+
     /// Rows that share one scale per slot.
     let bandRows: Int
     /// Factors per pixel.
     let slots: Int
-    /// Whether the factors are stored at half precision.
-    let half: Bool
-    /// The factors, index pixel × slots + slot: half-precision patterns, or Floats (two elements each).
-    let bits: [UInt16]
-    /// Per band and slot, 2^(112 + k): the decoding multiplier of half-precision patterns.
-    let scales: [Float]
+    let storage: Storage
+
+    init(bandRows: Int, slots: Int, storage: Storage) {
+        precondition(bandRows > 0 && bandRows & (bandRows - 1) == 0, "bands of a power of two rows")
+        self.bandRows = bandRows
+        self.slots = slots
+        self.storage = storage
+    }
 
     /// The largest and smallest k: 112 + k stays within a Float's exponents, and a band whose factors all lie
     /// below 2⁻¹⁰⁰ (nothing a sensor could count) stores zeros.
     package static let largestShift = 15
     package static let smallestShift = -100
-
-    init(half: Bool, bandRows: Int, slots: Int, bits: [UInt16], scales: [Float]) {
-        precondition(bandRows > 0 && bandRows & (bandRows - 1) == 0, "bands of a power of two rows")
-        self.half = half
-        self.bandRows = bandRows
-        self.slots = slots
-        self.bits = bits
-        self.scales = scales
-    }
 
     /// The k for a band's largest factor `largest` (≥ 0) of a slot: largest·2⁻ᵏ in [2¹⁴, 2¹⁵).
     package static func shift(largest: Float) -> Int {
@@ -133,33 +134,45 @@ package struct PackedFactors: Sendable {
         }
     }
 
-    /// The planes as pointers. A pixel loop takes `half` or `single` by the precision (`half` says which) as a
+    /// The planes as pointers. A pixel loop takes `half` or `single` by the precision (`isHalf` says which) as a
     /// generic parameter, so that it reads its factors without a test per read.
     struct Buffers {
-        let base: UnsafePointer<UInt16>
-        let scales: UnsafePointer<Float>
-        let slots: Int
-        let isHalf: Bool
-        let bandShift: Int
+        private let halfPlane: HalfPlane?
+        private let singlePlane: SinglePlane?
 
-        var half: HalfPlane { HalfPlane(bits: base, scales: scales, slots: slots, bandShift: bandShift) }
+        init(half: HalfPlane) { (halfPlane, singlePlane) = (half, nil) }
+        init(single: SinglePlane) { (halfPlane, singlePlane) = (nil, single) }
+
+        var isHalf: Bool { halfPlane != nil }
+        var half: HalfPlane {
+            guard let halfPlane else { preconditionFailure("the factors are at single precision") }
+            return halfPlane
+        }
         var single: SinglePlane {
-            SinglePlane(
-                floats: UnsafeRawPointer(base).assumingMemoryBound(to: Float.self), slots: slots)
+            guard let singlePlane else { preconditionFailure("the factors are at half precision") }
+            return singlePlane
         }
     }
 
     func withBuffers<R>(_ body: (Buffers) -> R) -> R {
-        bits.withUnsafeBufferPointer { b in
-            scales.withUnsafeBufferPointer { s in
-                // A frame has at least one pixel and one slot (`GeometryCache` keeps one even without lights).
-                guard let bits = b.baseAddress, let scales = s.baseAddress else {
-                    preconditionFailure("a factor plane has at least one pixel")
+        // A frame has at least one pixel and one slot (`GeometryCache` keeps one even without lights).
+        switch storage {
+        case let .single(floats):
+            return floats.withUnsafeBufferPointer { f in
+                guard let base = f.baseAddress else { preconditionFailure("a factor plane has at least one pixel") }
+                return body(Buffers(single: SinglePlane(floats: base, slots: slots)))
+            }
+        case let .half(bits, scales):
+            return bits.withUnsafeBufferPointer { b in
+                scales.withUnsafeBufferPointer { s in
+                    guard let bits = b.baseAddress, let scales = s.baseAddress else {
+                        preconditionFailure("a factor plane has at least one pixel")
+                    }
+                    return body(
+                        Buffers(
+                            half: HalfPlane(
+                                bits: bits, scales: scales, slots: slots, bandShift: bandRows.trailingZeroBitCount)))
                 }
-                return body(
-                    Buffers(
-                        base: bits, scales: scales, slots: slots, isHalf: half,
-                        bandShift: bandRows.trailingZeroBitCount))
             }
         }
     }

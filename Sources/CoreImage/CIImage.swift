@@ -41,7 +41,9 @@ public final class CIImage: NSObject, @unchecked Sendable {
     public private(set) var pixelBuffer: CVPixelBuffer?
     /// The `CGImage` the image was made from, if any.
     public private(set) var cgImage: CGImage?
-    /// The image's properties (empty unless given with `.properties`).
+    /// The image's metadata, as ImageIO's property dictionaries hold it: for an image read from a photo file, the
+    /// file's (`Orientation`, `PixelWidth`, `PixelHeight`, `ProfileName`, `{TIFF}` and `{Exif}`, numbers as
+    /// `NSNumber`); those given with `.properties`; otherwise empty.
     public private(set) var properties: [String: Any] = [:]
 
     init(recipe: Recipe) {
@@ -101,12 +103,23 @@ public final class CIImage: NSObject, @unchecked Sendable {
     /// An image of a photo file's data (JPEG, HEIC or PNG, as Obscura writes and reads them), or, with
     /// `.auxiliaryDepth`, `.auxiliaryDisparity` or `.auxiliaryPortraitEffectsMatte` set to `true`, of the
     /// auxiliary image the file carries. Nil when the data does not decode or holds no such image.
+    ///
+    /// The pixels are as the file stores them, a phone's photo in the sensor's orientation; `properties` holds
+    /// the file's metadata with its `Orientation`. With `.applyOrientationProperty` set to `true` the image, or
+    /// the auxiliary image, is turned as that orientation says (`oriented(forExifOrientation:)`). A `.properties`
+    /// dictionary replaces the file's properties, and `NSNull` leaves none.
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
-        guard let recipe = Self.recipe(data, options ?? [:]) else { return nil }
-        self.init(recipe: recipe.recipe)
-        depthData = recipe.depth
-        portraitEffectsMatte = recipe.matte
-        if let p = options?[.properties] as? [String: Any] { properties = p }
+        let options = options ?? [:]
+        guard let read = Self.recipe(data, options) else { return nil }
+        self.init(recipe: read.recipe)
+        depthData = read.depth
+        portraitEffectsMatte = read.matte
+        let fileProperties = read.depth == nil && read.matte == nil ? read.properties : [:]
+        switch options[.properties] {
+        case let given as [String: Any]: properties = given
+        case is NSNull: properties = [:]
+        default: properties = fileProperties
+        }
     }
 
     /// An image of a photo file, as `init(data:options:)`; nil when the file cannot be read.
@@ -362,32 +375,65 @@ extension CIImage {
     }
 
     /// A recipe of a file's image or of the auxiliary image the options ask for.
-    static func recipe(_ data: Data, _ options: [CIImageOption: Any])
-        -> (recipe: Recipe, depth: AVDepthData?, matte: AVPortraitEffectsMatte?)?
-    {
+    /// What `init(data:options:)` reads: the image's recipe, turned when the options ask, and what it was read from.
+    typealias FileRead = (recipe: Recipe, depth: AVDepthData?, matte: AVPortraitEffectsMatte?, properties: [String: Any])
+
+    static func recipe(_ data: Data, _ options: [CIImageOption: Any]) -> FileRead? {
+        func flag(_ o: CIImageOption) -> Bool { (options[o] as? Bool) ?? (options[o] as? NSNumber)?.boolValue ?? false }
+        guard let read = unoriented(data, options) else { return nil }
+        guard flag(.applyOrientationProperty) else { return read }
+        // An auxiliary image turns with its photo: the orientation is the photo's.
+        let properties = read.depth == nil && read.matte == nil ? read.properties : fileProperties([UInt8](data))
+        guard let number = properties?[ImageProperties.orientation] as? Int32 else { return read }
+        let turned = CIImage(recipe: read.recipe).oriented(forExifOrientation: number)
+        return (turned.recipe, read.depth, read.matte, read.properties)
+    }
+
+    /// The metadata of a photo file: its Exif and ICC profile, the size of its picture; nil when it is none of
+    /// the formats `init(data:options:)` reads.
+    static func fileProperties(_ bytes: [UInt8]) -> [String: Any]? {
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            guard let size = JPEG.frameSize(bytes) else { return nil }
+            return ImageProperties.picture(
+                width: size.width, height: size.height, exif: ImageProperties.jpegExif(bytes),
+                iccProfile: ImageProperties.jpegICCProfile(bytes))
+        }
+        if HEIF.isBaseMediaFile(bytes), let decoded = try? HEIF.decode(bytes, maximumPixels: 1 << 27) {
+            return ImageProperties.picture(
+                width: decoded.pixels.width, height: decoded.pixels.height, exif: decoded.exif,
+                iccProfile: decoded.iccProfile)
+        }
+        return nil
+    }
+
+    /// The file's image or auxiliary image as stored, with the file's properties.
+    static func unoriented(_ data: Data, _ options: [CIImageOption: Any]) -> FileRead? {
         func flag(_ o: CIImageOption) -> Bool { (options[o] as? Bool) ?? (options[o] as? NSNumber)?.boolValue ?? false }
         if flag(.auxiliaryDepth) || flag(.auxiliaryDisparity) {
             guard let depth = try? AVDepthData(fromFileData: data) else { return nil }
             let type = flag(.auxiliaryDepth) ? kCVPixelFormatType_DepthFloat32 : kCVPixelFormatType_DisparityFloat32
             let converted = depth.converting(toDepthDataType: type)
             guard let recipe = recipe(converted.depthDataMap, unmanaged: true) else { return nil }
-            return (recipe, converted, nil)
+            return (recipe, converted, nil, [:])
         }
         if flag(.auxiliaryPortraitEffectsMatte) {
             guard let matte = try? AVPortraitEffectsMatte(fromFileData: data),
                 let recipe = recipe(matte.mattingImage, unmanaged: true)
             else { return nil }
-            return (recipe, nil, matte)
+            return (recipe, nil, matte, [:])
         }
         let bytes = [UInt8](data)
         let unmanaged = options[.colorSpace] is NSNull
         let rgb: PixelPlane<UInt8>
+        var exif: [UInt8]?, icc: [UInt8]?
         if bytes.starts(with: [0xFF, 0xD8]) {
             guard let decoded = try? JPEG.decodeRGB(bytes) else { return nil }
             rgb = decoded
+            (exif, icc) = (ImageProperties.jpegExif(bytes), ImageProperties.jpegICCProfile(bytes))
         } else if HEIF.isBaseMediaFile(bytes) {
             guard let decoded = try? HEIF.decode(bytes, maximumPixels: 1 << 27) else { return nil }
             rgb = decoded.pixels
+            (exif, icc) = (decoded.exif, decoded.iccProfile)
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             guard let png = try? PNG.decode(bytes) else { return nil }
             switch png.pixels {
@@ -415,6 +461,6 @@ extension CIImage {
             }
         }
         let recipe = BitmapRecipe(width: w, height: h, storage: .bytes(out, rowStride: 4 * w), encoding: unmanaged ? .linear : .sRGB)
-        return (recipe, nil, nil)
+        return (recipe, nil, nil, ImageProperties.picture(width: w, height: h, exif: exif, iccProfile: icc))
     }
 }

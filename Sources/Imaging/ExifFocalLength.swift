@@ -57,11 +57,8 @@ public struct ExifFocalLength: Sendable, Hashable {
 
     /// The focal tags of a JPEG's Exif APP1 segment; nil without one.
     public init?(jpeg: [UInt8]) {
-        let header = Array("Exif".utf8) + [0, 0]
-        guard let segments = JPEG.applicationSegments(jpeg[...]),
-            let app1 = segments.first(where: { $0.marker == 0xE1 && $0.data.starts(with: header) })
-        else { return nil }
-        self.init(tiff: Array(app1.data.dropFirst(header.count)))
+        guard let tiff = ImageProperties.jpegExif(jpeg) else { return nil }
+        self.init(tiff: tiff)
     }
 
     /// The camera matrix of a `width × height` picture: square pixels, the principal point at the centre (the

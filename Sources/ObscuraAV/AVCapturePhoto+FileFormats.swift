@@ -29,7 +29,7 @@ package enum PhotoFileFormat: Equatable {
 extension AVCapturePhoto {
     /// The Exif a phone writes: Make "Apple", the device's name as Model, exposure, f-number,
     /// ISO, focal length, flash, and the orientation the photo connection gave (spec §5).
-    fileprivate func exif(_ r: RenderedPhoto) -> ExifMetadata {
+    func exif(_ r: RenderedPhoto) -> ExifMetadata {
         let request = pending.request
         // A virtual camera has no lens of its own: the physical camera that renders it does.
         let optics = (try? request.profile.renderingCamera(for: request.camera))?.optics ?? request.camera.optics

@@ -179,30 +179,34 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         return PhotoCleanAperture.rect(width: r.pixels.width, height: r.pixels.height, fraction: fraction).cgRect
     }
 
-    /// The ImageIO-style metadata: pixel size, orientation and Exif exposure; empty when the photo
-    /// could not be rendered.
+    /// The ImageIO-style metadata (`kCGImageProperty…` keys), as the photo's file carries it (`ImageProperties`):
+    /// pixel size, orientation, the colour profile's name, `{TIFF}` (make, model, orientation, software) and
+    /// `{Exif}` (exposure time, f-number, ISO, focal lengths, flash, colour space, size), every number an
+    /// `NSNumber` as on iOS; empty when the photo could not be rendered. The exposure time is the exposure's own,
+    /// which the file's rational rounds.
     public var metadata: [String: Any] {
         guard let r = rendered else { return [:] }
-        var metadata: [String: Any] = [
-            "PixelWidth": r.pixels.width, "PixelHeight": r.pixels.height, "Orientation": extras.orientation,
-            "ProfileName": r.encoding.name,
-            "{Exif}": [
-                "ExposureTime": r.exposureDurationSeconds, "ISOSpeedRatings": [Int(r.iso.rounded())],
-                "Flash": r.flashFired ? 1 : 0,
-            ] as [String: Any],
-        ]
+        var metadata = ImageProperties.exif(tiff: exif(r).tiff)
+        metadata[ImageProperties.pixelWidth] = NSNumber(value: r.pixels.width)
+        metadata[ImageProperties.pixelHeight] = NSNumber(value: r.pixels.height)
+        metadata[ImageProperties.orientation] = NSNumber(value: extras.orientation)
+        metadata[ImageProperties.profileName] = r.encoding.name
+        var exifValues = metadata[ImageProperties.exifDictionary] as? [String: Any] ?? [:]
+        exifValues[kCGImagePropertyExifExposureTime] = NSNumber(value: r.exposureDurationSeconds)
+        metadata[ImageProperties.exifDictionary] = exifValues
         if isRawPhoto, let m = r.mosaic {
             // ImageIO's DNG dictionary keys (kCGImagePropertyDNG…); CFA pattern 0 1 1 2 is RGGB
             // in TIFF/EP CFAPattern notation (ISO 12234-2).
-            metadata["{DNG}"] = [
-                "BlackLevel": m.blackLevel, "WhiteLevel": m.whiteLevel, "CFAPattern": [0, 1, 1, 2],
+            metadata[kCGImagePropertyDNGDictionary] = [
+                "BlackLevel": NSNumber(value: m.blackLevel), "WhiteLevel": NSNumber(value: m.whiteLevel),
+                "CFAPattern": [0, 1, 1, 2].map { NSNumber(value: $0) },
             ] as [String: Any]
-            metadata["ProfileName"] = nil
+            metadata[ImageProperties.profileName] = nil
         }
         if let c = cleanAperture {
             metadata["CleanAperture"] = [
                 "X": Int(c.origin.x), "Y": Int(c.origin.y), "Width": Int(c.width), "Height": Int(c.height),
-            ]
+            ].mapValues { NSNumber(value: $0) }
         }
         return metadata
     }

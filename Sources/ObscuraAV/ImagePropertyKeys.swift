@@ -1,0 +1,68 @@
+import Imaging
+
+// ImageIO's image property keys (`kCGImageProperty…`, CGImageProperties.h), whose values name the entries of a
+// photo's `metadata` and of `CIImage.properties`. Numbers in those dictionaries are `NSNumber`s, so a reader may
+// take one as the type it expects, as on iOS: `photo.metadata[kCGImagePropertyOrientation as String] as? UInt32`.
+
+/// The EXIF orientation, 1…8 (`CGImagePropertyOrientation`).
+public let kCGImagePropertyOrientation = ImageProperties.orientation
+/// The stored picture's width in pixels.
+public let kCGImagePropertyPixelWidth = ImageProperties.pixelWidth
+/// The stored picture's height in pixels.
+public let kCGImagePropertyPixelHeight = ImageProperties.pixelHeight
+/// Bits per component.
+public let kCGImagePropertyDepth = ImageProperties.depth
+/// The colour model (`kCGImagePropertyColorModelRGB`).
+public let kCGImagePropertyColorModel = ImageProperties.colorModel
+/// The RGB colour model.
+public let kCGImagePropertyColorModelRGB = "RGB"
+/// The name of the picture's ICC profile.
+public let kCGImagePropertyProfileName = ImageProperties.profileName
+/// The Exif dictionary.
+public let kCGImagePropertyExifDictionary = ImageProperties.exifDictionary
+/// The TIFF dictionary.
+public let kCGImagePropertyTIFFDictionary = ImageProperties.tiffDictionary
+/// The DNG dictionary (RAW photos).
+public let kCGImagePropertyDNGDictionary = "{DNG}"
+
+/// Exif: exposure time, seconds.
+public let kCGImagePropertyExifExposureTime = "ExposureTime"
+/// Exif: f-number.
+public let kCGImagePropertyExifFNumber = "FNumber"
+/// Exif: ISO sensitivities (an array).
+public let kCGImagePropertyExifISOSpeedRatings = "ISOSpeedRatings"
+/// Exif: the flash's state (bit 0: fired).
+public let kCGImagePropertyExifFlash = "Flash"
+/// Exif: the lens's focal length, millimetres.
+public let kCGImagePropertyExifFocalLength = "FocalLength"
+/// Exif: the focal length on a 36 × 24 mm frame with the same angle of view, millimetres.
+public let kCGImagePropertyExifFocalLenIn35mmFilm = "FocalLenIn35mmFilm"
+/// Exif: the picture's width.
+public let kCGImagePropertyExifPixelXDimension = "PixelXDimension"
+/// Exif: the picture's height.
+public let kCGImagePropertyExifPixelYDimension = "PixelYDimension"
+/// Exif: 1 for sRGB, 65535 for another space.
+public let kCGImagePropertyExifColorSpace = "ColorSpace"
+/// Exif: the Exif version, as an array of its digits.
+public let kCGImagePropertyExifVersion = "ExifVersion"
+/// Exif: the lens's make.
+public let kCGImagePropertyExifLensMake = "LensMake"
+/// Exif: the lens's model.
+public let kCGImagePropertyExifLensModel = "LensModel"
+/// Exif: when the photo was taken.
+public let kCGImagePropertyExifDateTimeOriginal = "DateTimeOriginal"
+/// Exif: the exposure bias, EV.
+public let kCGImagePropertyExifExposureBiasValue = "ExposureBiasValue"
+/// Exif: the brightness, APEX.
+public let kCGImagePropertyExifBrightnessValue = "BrightnessValue"
+
+/// TIFF: the camera's maker.
+public let kCGImagePropertyTIFFMake = "Make"
+/// TIFF: the camera's model.
+public let kCGImagePropertyTIFFModel = "Model"
+/// TIFF: the orientation, as the top-level one.
+public let kCGImagePropertyTIFFOrientation = "Orientation"
+/// TIFF: the software that wrote the picture.
+public let kCGImagePropertyTIFFSoftware = "Software"
+/// TIFF: when the picture was written.
+public let kCGImagePropertyTIFFDateTime = "DateTime"

@@ -289,6 +289,18 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// flag, so which cameras offer RAW is our choice [I]: Apple offers Bayer RAW on the back
     /// cameras of the phones we model and not on the front (TrueDepth) camera. ProRAW is not offered.
     public var availableRawPhotoPixelFormatTypes: [OSType] { offersBayerRaw ? [kCVPixelFormatType_14Bayer_RGGB] : [] }
+    /// Whether a pixel format is a Bayer RAW one: the four 14-bit mosaics (`kCVPixelFormatType_14Bayer_…`).
+    public class func isBayerRAWPixelFormat(_ pixelFormat: OSType) -> Bool {
+        [kCVPixelFormatType_14Bayer_RGGB, kCVPixelFormatType_14Bayer_GRBG, kCVPixelFormatType_14Bayer_BGGR,
+         kCVPixelFormatType_14Bayer_GBRG].contains(pixelFormat)
+    }
+
+    /// Whether a pixel format is Apple ProRAW's (`kCVPixelFormatType_64RGBALE`); none of the RAW formats offered
+    /// here is, since ProRAW is not offered.
+    public class func isAppleProRAWPixelFormat(_ pixelFormat: OSType) -> Bool {
+        pixelFormat == kCVPixelFormatType_64RGBALE
+    }
+
     /// RAW file types: `[.dng]` wherever RAW formats are offered (spec §3.1 [D]). Obscura does not
     /// write DNG: a RAW photo's file data is a 16-bit grey PNG of the mosaic (see `AVCapturePhoto`).
     public var availableRawPhotoFileTypes: [AVFileType] { offersBayerRaw ? [.dng] : [] }

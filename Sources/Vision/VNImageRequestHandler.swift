@@ -53,6 +53,27 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
         self.init(source: .cgImage(image), orientation: orientation, options: options)
     }
 
+    // MARK: CMSampleBuffer
+
+    /// A handler for a sample buffer's image (`CMSampleBufferGetImageBuffer`) shown as stored (`.up`).
+    public convenience init(cmSampleBuffer sampleBuffer: CMSampleBuffer, options: [VNImageOption: Any] = [:]) {
+        self.init(cmSampleBuffer: sampleBuffer, orientation: .up, options: options)
+    }
+
+    /// A handler for a sample buffer's image whose upright picture is the stored one turned by `orientation`. A
+    /// sample without an image (audio) gives an empty picture, which `perform(_:)` answers with
+    /// `VNErrorCode.invalidImage`.
+    public convenience init(
+        cmSampleBuffer sampleBuffer: CMSampleBuffer, orientation: CGImagePropertyOrientation,
+        options: [VNImageOption: Any] = [:]
+    ) {
+        if let buffer = CMSampleBufferGetImageBuffer(sampleBuffer) {
+            self.init(source: .pixelBuffer(buffer), orientation: orientation, options: options)
+        } else {
+            self.init(source: .plane(PixelPlane(width: 0, height: 0)), orientation: orientation, options: options)
+        }
+    }
+
     // MARK: CIImage
 
     /// A handler for a Core Image image with no orientation (`.up`): the image's extent, rendered by a Core Image

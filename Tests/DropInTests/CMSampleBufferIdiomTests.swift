@@ -96,6 +96,39 @@ extension DropIn {
             #expect(matrix as? String == "ITU_R_601_4")
         }
 
+        // The attachments all at once, as frame-metadata code reads them: a sample buffer's propagate, so asking for
+        // those that do not gives none; a buffer without attachments gives nil.
+        @Test func attachmentsCopyAsADictionary() throws {
+            let buffer = try bgraBuffer(32, 32)
+            var description: CMFormatDescription?
+            _ = CMVideoFormatDescriptionCreateForImageBuffer(
+                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescriptionOut: &description)
+            var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+            var sampleBuffer: CMSampleBuffer?
+            _ = CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescription: try #require(description),
+                sampleTiming: &timing, sampleBufferOut: &sampleBuffer)
+            let sample = try #require(sampleBuffer)
+            #expect(CMCopyDictionaryOfAttachments(
+                allocator: kCFAllocatorDefault, target: sample, attachmentMode: kCMAttachmentMode_ShouldPropagate) == nil)
+            var k = matrix_identity_float3x3
+            let data = withUnsafeBytes(of: &k) { Data($0) }
+            CMSetAttachment(
+                sample, key: kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix, value: data as CFData,
+                attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            let all = CMCopyDictionaryOfAttachments(
+                allocator: kCFAllocatorDefault, target: sample, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            let attachments = try #require(all as? [String: Any])
+            #expect(attachments.count == 1)
+            #expect((attachments[kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix as String] as? Data) == data)
+            #expect(CMCopyDictionaryOfAttachments(
+                allocator: nil, target: sample, attachmentMode: kCMAttachmentMode_ShouldNotPropagate) == nil)
+            CVBufferSetAttachment(buffer, kCVImageBufferYCbCrMatrixKey, kCVImageBufferYCbCrMatrix_ITU_R_601_4, .shouldPropagate)
+            let image = CMCopyDictionaryOfAttachments(
+                allocator: nil, target: buffer, attachmentMode: kCMAttachmentMode_ShouldPropagate) as? [String: Any]
+            #expect(image?[kCVImageBufferYCbCrMatrixKey as String] as? String == "ITU_R_601_4")
+        }
+
         @Test func formatDescriptionFromCodecAndSize() throws {
             var description: CMVideoFormatDescription?
             let status = CMVideoFormatDescriptionCreate(

@@ -378,6 +378,23 @@ extension DropIn {
             #expect(!output.supportedRawPhotoPixelFormatTypes(for: .dng).isEmpty)
         }
 
+        // The class methods RAW capture code filters the offered formats with: the four 14-bit Bayer mosaics
+        // ('rgg4', 'grb4', 'bgg4', 'gbr4') are Bayer RAW, and 'l64r' is Apple ProRAW's format, which is not offered.
+        @Test func rawFormatsAreToldApart() throws {
+            func code(_ s: String) -> OSType { s.utf8.reduce(0) { $0 << 8 | OSType($1) } }
+            for bayer in ["rgg4", "grb4", "bgg4", "gbr4"] {
+                #expect(AVCapturePhotoOutput.isBayerRAWPixelFormat(code(bayer)), "\(bayer)")
+                #expect(!AVCapturePhotoOutput.isAppleProRAWPixelFormat(code(bayer)), "\(bayer)")
+            }
+            #expect(AVCapturePhotoOutput.isAppleProRAWPixelFormat(code("l64r")))
+            #expect(!AVCapturePhotoOutput.isBayerRAWPixelFormat(code("l64r")))
+            #expect(!AVCapturePhotoOutput.isBayerRAWPixelFormat(kCVPixelFormatType_32BGRA))
+            let rig = try PhotoSessionRig()
+            let offered = rig.photoOutput.availableRawPhotoPixelFormatTypes
+            #expect(!offered.isEmpty && offered.allSatisfy(AVCapturePhotoOutput.isBayerRAWPixelFormat))
+            #expect(offered.first(where: AVCapturePhotoOutput.isAppleProRAWPixelFormat) == nil)
+        }
+
         // spec §3.1 [D]: before the output has a video source, every list is empty.
         @Test func formatsPerFileTypeAreEmptyWithoutACamera() {
             let output = AVCapturePhotoOutput()

@@ -1,3 +1,4 @@
+import CoreMedia
 import CoreVideo
 import Foundation
 import Testing
@@ -57,6 +58,35 @@ import Vision
         #expect(abs(found.boundingBox.width - ((xs.max() ?? 0) - (xs.min() ?? 0))) < 0.01)
         #expect(abs(found.boundingBox.height - ((ys.max() ?? 0) - (ys.min() ?? 0))) < 0.01)
         #expect(found.confidence > 0.5 && found.confidence <= 1)
+    }
+
+    /// A frame as a video data output hands it over: a handler made from the sample buffer sees its image, turned
+    /// as the orientation says.
+    @Test func aSampleBufferIsItsImage() throws {
+        let drawing = Drawing(width: 400, height: 300, shapes: [Self.print])
+        let buffer = try drawing.pixelBuffer()
+        var description: CMFormatDescription?
+        _ = CMVideoFormatDescriptionCreateForImageBuffer(
+            allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescriptionOut: &description)
+        var timing = CMSampleTimingInfo(
+            duration: CMTimeMake(value: 1, timescale: 30), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+        var sampleBuffer: CMSampleBuffer?
+        _ = CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescription: try #require(description),
+            sampleTiming: &timing, sampleBufferOut: &sampleBuffer)
+        let sample = try #require(sampleBuffer)
+        for orientation in [CGImagePropertyOrientation.up, .right] {
+            let fromSample = Self.scannerRequest(), fromBuffer = Self.scannerRequest()
+            try VNImageRequestHandler(cmSampleBuffer: sample, orientation: orientation, options: [:]).perform([fromSample])
+            try VNImageRequestHandler(cvPixelBuffer: buffer, orientation: orientation, options: [:]).perform([fromBuffer])
+            let a = try #require(Self.rectangles(fromSample).first), b = try #require(Self.rectangles(fromBuffer).first)
+            #expect(a.topLeft == b.topLeft && a.bottomRight == b.bottomRight, "\(orientation)")
+        }
+        let upright = Self.scannerRequest()
+        try VNImageRequestHandler(cmSampleBuffer: sample, options: [:]).perform([upright])
+        let found = try #require(Self.rectangles(upright).first)
+        expectNear(found.topLeft, Drawing.normalised(Self.print[0], width: 400, height: 300), 0.01, "top left")
+
     }
 
     @Test func aCGImageAndAYCbCrBufferGiveTheSameCorners() throws {

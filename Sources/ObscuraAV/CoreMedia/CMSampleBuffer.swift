@@ -193,6 +193,23 @@ public func CMGetAttachment(
     }
 }
 
+/// `CMCopyDictionaryOfAttachments`: the attachments of one mode of a sample buffer or an image buffer, or nil when
+/// it has none. A sample buffer's attachments all propagate; `allocator` is not used.
+public func CMCopyDictionaryOfAttachments(
+    allocator: CFAllocator?, target: CMAttachmentBearer, attachmentMode: CMAttachmentMode
+) -> CFDictionary? {
+    switch target {
+    case let sample as CMSampleBuffer:
+        let table = sample.attachmentStorage
+        guard attachmentMode == kCMAttachmentMode_ShouldPropagate, !table.isEmpty else { return nil }
+        return NSDictionary(dictionary: table)
+    case let image as CVBuffer:
+        return CVBufferCopyAttachments(image, CVAttachmentMode(rawValue: attachmentMode) ?? .shouldPropagate)
+    default:
+        return nil
+    }
+}
+
 /// `CMSetAttachment`: attaches `value` to a sample buffer or an image buffer.
 public func CMSetAttachment(
     _ target: CMAttachmentBearer, key: CFString, value: CFTypeRef?, attachmentMode: CMAttachmentMode

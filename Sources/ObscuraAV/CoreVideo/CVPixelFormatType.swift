@@ -26,6 +26,14 @@ public let kCVPixelFormatType_DisparityFloat32: OSType = 0x6664_6973
 /// `'rgg4'`: Bayer 14-bit little-endian samples, packed in 16 bits, RGGB (top-left red, then green;
 /// the next row green, blue).
 public let kCVPixelFormatType_14Bayer_RGGB: OSType = 0x7267_6734
+/// `'grb4'`: Bayer 14-bit, GRBG.
+public let kCVPixelFormatType_14Bayer_GRBG: OSType = 0x6772_6234
+/// `'bgg4'`: Bayer 14-bit, BGGR.
+public let kCVPixelFormatType_14Bayer_BGGR: OSType = 0x6267_6734
+/// `'gbr4'`: Bayer 14-bit, GBRG.
+public let kCVPixelFormatType_14Bayer_GBRG: OSType = 0x6762_7234
+/// `'l64r'`: 16-bit little-endian RGBA, the format Apple ProRAW photos are delivered in.
+public let kCVPixelFormatType_64RGBALE: OSType = 0x6C36_3472
 
 /// The memory layout of a pixel format: its planes and the bytes each pixel takes in them.
 struct PixelFormatLayout {

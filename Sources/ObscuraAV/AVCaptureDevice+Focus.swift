@@ -1,4 +1,5 @@
 import Foundation
+import Sensor
 
 extension AVCaptureDevice {
     /// How the lens is focused (Apple's raw values).
@@ -74,6 +75,13 @@ extension AVCaptureDevice {
             controls.update { $0.focusPointOfInterest = newValue }
             observers.didChange(\AVCaptureDevice.focusPointOfInterest)
         }
+    }
+
+    /// The nearest distance the lens focuses at, millimetres, for a camera with autofocus: that of the emulated lens,
+    /// whose positions run from it to infinity (`AutoFocus.nearestFocusMetres`, 100 mm). -1, Apple's "unknown",
+    /// for a fixed-focus camera.
+    public var minimumFocusDistance: Int {
+        hasAutoFocus ? Int((AutoFocus.nearestFocusMetres * 1000).rounded()) : -1
     }
 
     /// Whether the lens is moving. Focus settles at once in the emulation, so always false [I].

@@ -42,6 +42,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     private var inner = Inner()
     /// The preview layers showing this session, held weakly as a layer holds its session.
     let previewLayers = WeakObjects<AVCaptureVideoPreviewLayer>()
+    /// The capture controls and their delegate (`AVCaptureSession+Controls`).
+    let controlState = CaptureControlState()
     let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// The session's timeline as a clock, which its inputs' ports hand out (`AVCaptureInput.Port.clock`).

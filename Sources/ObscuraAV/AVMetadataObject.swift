@@ -44,6 +44,10 @@ open class AVMetadataFaceObject: AVMetadataObject, @unchecked Sendable {
     /// Roll and yaw are not estimated [I].
     public var hasRollAngle: Bool { false }
     public var hasYawAngle: Bool { false }
+    /// The face's roll, degrees: 0, meaningless while `hasRollAngle` is false (as Apple's is then).
+    public var rollAngle: CGFloat { 0 }
+    /// The face's yaw, degrees: 0, meaningless while `hasYawAngle` is false (as Apple's is then).
+    public var yawAngle: CGFloat { 0 }
 
     init(faceID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
         self.faceID = faceID

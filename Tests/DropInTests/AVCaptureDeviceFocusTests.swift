@@ -17,6 +17,23 @@ extension DropIn.AVCaptureDeviceIdioms {
             #expect(!device.isAdjustingFocus)
         }
 
+        // Apple's page: the nearest focus distance in millimetres, -1 where it is unknown. Macro apps read it to
+        // choose a zoom; a camera that focuses reports a distance, one that does not, -1.
+        @Test func minimumFocusDistanceIsKnownWhereTheLensFocuses() throws {
+            let cameras = AVCaptureDevice.DiscoverySession(
+                deviceTypes: [.builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera],
+                mediaType: .video, position: .unspecified
+            ).devices
+            #expect(!cameras.isEmpty)
+            for camera in cameras {
+                if camera.isFocusModeSupported(.autoFocus) {
+                    #expect(camera.minimumFocusDistance > 0 && camera.minimumFocusDistance < 1000, "\(camera.localizedName)")
+                } else {
+                    #expect(camera.minimumFocusDistance == -1, "\(camera.localizedName)")
+                }
+            }
+        }
+
         // spec §2.4 [D]: tap to focus sets the point, then the mode that applies it.
         @Test func tapToFocusSetsThePointOfInterest() throws {
             let device = try backCamera()

@@ -11,6 +11,19 @@ private func bgraBuffer(_ width: Int, _ height: Int) throws -> CVPixelBuffer {
     return try #require(pb)
 }
 
+/// A ready sample buffer of `buffer`, at time zero.
+private func readySample(of buffer: CVPixelBuffer) throws -> CMSampleBuffer {
+    var description: CMFormatDescription?
+    _ = CMVideoFormatDescriptionCreateForImageBuffer(
+        allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescriptionOut: &description)
+    var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+    var sampleBuffer: CMSampleBuffer?
+    _ = CMSampleBufferCreateReadyWithImageBuffer(
+        allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescription: try #require(description),
+        sampleTiming: &timing, sampleBufferOut: &sampleBuffer)
+    return try #require(sampleBuffer)
+}
+
 extension DropIn {
     @Suite struct CMSampleBufferIdiomTests {
         @Test func formatDescriptionForAnImageBuffer() throws {
@@ -74,15 +87,7 @@ extension DropIn {
 
         @Test func sampleBufferAttachmentsRoundTrip() throws {
             let buffer = try bgraBuffer(32, 32)
-            var description: CMFormatDescription?
-            _ = CMVideoFormatDescriptionCreateForImageBuffer(
-                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescriptionOut: &description)
-            var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
-            var sampleBuffer: CMSampleBuffer?
-            _ = CMSampleBufferCreateReadyWithImageBuffer(
-                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescription: try #require(description),
-                sampleTiming: &timing, sampleBufferOut: &sampleBuffer)
-            let sample = try #require(sampleBuffer)
+            let sample = try readySample(of: buffer)
             var k = matrix_identity_float3x3
             let data = withUnsafeBytes(of: &k) { Data($0) }
             CMSetAttachment(
@@ -100,15 +105,7 @@ extension DropIn {
         // those that do not gives none; a buffer without attachments gives nil.
         @Test func attachmentsCopyAsADictionary() throws {
             let buffer = try bgraBuffer(32, 32)
-            var description: CMFormatDescription?
-            _ = CMVideoFormatDescriptionCreateForImageBuffer(
-                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescriptionOut: &description)
-            var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
-            var sampleBuffer: CMSampleBuffer?
-            _ = CMSampleBufferCreateReadyWithImageBuffer(
-                allocator: kCFAllocatorDefault, imageBuffer: buffer, formatDescription: try #require(description),
-                sampleTiming: &timing, sampleBufferOut: &sampleBuffer)
-            let sample = try #require(sampleBuffer)
+            let sample = try readySample(of: buffer)
             #expect(CMCopyDictionaryOfAttachments(
                 allocator: kCFAllocatorDefault, target: sample, attachmentMode: kCMAttachmentMode_ShouldPropagate) == nil)
             var k = matrix_identity_float3x3

@@ -32,7 +32,7 @@ extension AVCapturePhoto {
     func exif(_ r: RenderedPhoto) -> ExifMetadata {
         let request = pending.request
         // A virtual camera has no lens of its own: the physical camera that renders it does.
-        let optics = (try? request.profile.renderingCamera(for: request.camera))?.optics ?? request.camera.optics
+        let optics = request.profile.renderingOptics(for: request.camera)
         return ExifMetadata(
             make: "Apple", model: request.profile.name, software: "Obscura", orientation: extras.orientation,
             exposureTimeSeconds: r.exposureDurationSeconds, fNumber: optics?.fNumber ?? 0,

@@ -320,7 +320,7 @@ struct RenderJob {
     /// the output space's ICC profile, as the photo path writes them.
     func encodePicture(_ pixels: PixelPlane<UInt8>, metadata: PhotoMetadata, exposure: Exposure) throws -> [UInt8] {
         let icc = space == .sRGB ? ICCProfile.sRGB : ICCProfile.displayP3
-        let optics = (try? profile.renderingCamera(for: cameraProfile))?.optics ?? cameraProfile.optics
+        let optics = profile.renderingOptics(for: cameraProfile)
         let exif = ExifMetadata(
             make: "Apple", model: profile.name, software: "obscura render", orientation: 1,
             exposureTimeSeconds: exposure.time, fNumber: optics?.fNumber ?? 0, iso: Int(exposure.iso.rounded()),

@@ -24,6 +24,12 @@ extension DeviceProfile {
         return camera
     }
 
+    /// The lens that renders `camera`'s pictures (`renderingCamera(for:)`'s), or the camera's own where that fails:
+    /// what a photo's or frame's Exif names.
+    public func renderingOptics(for camera: CameraProfile) -> CameraOptics? {
+        (try? renderingCamera(for: camera))?.optics ?? camera.optics
+    }
+
     /// The physical camera whose sensor renders `camera`'s pictures.
     ///
     /// A multi-camera device renders through its wide constituent (Apple's virtual devices start at

@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import ISP
 import Sensor
@@ -76,6 +77,9 @@ extension AVCaptureDevice {
 
     /// The camera model of the active format at its full size: intrinsics, f-number and noise.
     var renderingModel: CameraModel? { activeFormat.cameraModel }
+
+    /// The lens that renders this device's pictures: a virtual camera's is its physical wide camera's.
+    var renderingOptics: CameraOptics? { deviceProfile.renderingOptics(for: camera) }
 }
 
 extension AVCaptureConnection {

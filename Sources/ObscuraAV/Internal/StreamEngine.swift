@@ -1,5 +1,6 @@
 import Devices
 import Foundation
+import Imaging
 import ISP
 import Sensor
 
@@ -596,11 +597,18 @@ final class SessionStream: @unchecked Sendable {
             space: space, look: look, readout: device.activeFormat.readout)
         let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
-        if connection.isCameraIntrinsicMatrixDeliveryEnabled,
-            let picture = StreamRendering.shared.picture(
-                device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene,
-                look: look, readout: device.activeFormat.readout)
-        {
+        let picture = StreamRendering.shared.picture(
+            device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, look: look,
+            readout: device.activeFormat.readout)
+        if let summary = picture?.look {
+            // The exposure and the scene's brightness, as iOS attaches them to every frame (`FrameExif`).
+            let size = connection.videoTransform.dimensions(d)
+            attachments[ImageProperties.exifDictionary] = FrameExif.dictionary(
+                summary: summary, optics: device.renderingOptics, bias: look.exposureBias, width: Int(size.width),
+                height: Int(size.height), manualExposure: device.exposureMode == .custom || device.exposureMode == .locked,
+                manualWhiteBalance: device.whiteBalanceMode == .locked)
+        }
+        if connection.isCameraIntrinsicMatrixDeliveryEnabled, let picture {
             // spec §1.5 [D]: a matrix_float3x3 as Data, column-major, pixels of this buffer.
             let k = picture.intrinsics
             var m = matrix_float3x3(columns: (

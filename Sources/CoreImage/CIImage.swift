@@ -374,14 +374,19 @@ extension CIImage {
             isOpaque: !hasAlpha)
     }
 
-    /// A recipe of a file's image or of the auxiliary image the options ask for.
     /// What `init(data:options:)` reads: the image's recipe, turned when the options ask, and what it was read from.
     typealias FileRead = (recipe: Recipe, depth: AVDepthData?, matte: AVPortraitEffectsMatte?, properties: [String: Any])
 
+    /// Whether a Boolean option is set (`true` or a non-zero `NSNumber`).
+    static func flag(_ options: [CIImageOption: Any], _ o: CIImageOption) -> Bool {
+        (options[o] as? Bool) ?? (options[o] as? NSNumber)?.boolValue ?? false
+    }
+
+    /// A recipe of a file's image or of the auxiliary image the options ask for, turned as its orientation says
+    /// when `.applyOrientationProperty` is set.
     static func recipe(_ data: Data, _ options: [CIImageOption: Any]) -> FileRead? {
-        func flag(_ o: CIImageOption) -> Bool { (options[o] as? Bool) ?? (options[o] as? NSNumber)?.boolValue ?? false }
         guard let read = unoriented(data, options) else { return nil }
-        guard flag(.applyOrientationProperty) else { return read }
+        guard flag(options, .applyOrientationProperty) else { return read }
         // An auxiliary image turns with its photo: the orientation is the photo's.
         let properties = read.depth == nil && read.matte == nil ? read.properties : fileProperties([UInt8](data))
         guard let number = properties?[ImageProperties.orientation] as? Int32 else { return read }
@@ -408,7 +413,7 @@ extension CIImage {
 
     /// The file's image or auxiliary image as stored, with the file's properties.
     static func unoriented(_ data: Data, _ options: [CIImageOption: Any]) -> FileRead? {
-        func flag(_ o: CIImageOption) -> Bool { (options[o] as? Bool) ?? (options[o] as? NSNumber)?.boolValue ?? false }
+        func flag(_ o: CIImageOption) -> Bool { Self.flag(options, o) }
         if flag(.auxiliaryDepth) || flag(.auxiliaryDisparity) {
             guard let depth = try? AVDepthData(fromFileData: data) else { return nil }
             let type = flag(.auxiliaryDepth) ? kCVPixelFormatType_DepthFloat32 : kCVPixelFormatType_DisparityFloat32

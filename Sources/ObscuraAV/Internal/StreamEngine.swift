@@ -597,9 +597,10 @@ final class SessionStream: @unchecked Sendable {
             space: space, look: look, readout: device.activeFormat.readout)
         let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
+        // The template's own picture (same space and look: a cache hit), for what the frame was taken with.
         let picture = StreamRendering.shared.picture(
-            device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, look: look,
-            readout: device.activeFormat.readout)
+            device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, space: space,
+            look: look, readout: device.activeFormat.readout)
         if let summary = picture?.look {
             // The exposure and the scene's brightness, as iOS attaches them to every frame (`FrameExif`).
             let size = connection.videoTransform.dimensions(d)

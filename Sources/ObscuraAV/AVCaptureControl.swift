@@ -2,7 +2,7 @@ import Foundation
 
 /// A control the Camera Control button of an iPhone 16 presents (`AVCaptureControl`, iOS 18): the base of the
 /// system sliders, `AVCaptureSlider` and `AVCaptureIndexPicker`. None of the emulated phones has the button, so a
-/// session accepts no control (Capture rules §1.6); the controls still hold their values as apps set them.
+/// session accepts no control (spec §1.6); the controls still hold their values as apps set them.
 open class AVCaptureControl: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var enabled = true
@@ -107,7 +107,7 @@ open class AVCaptureSlider: AVCaptureControl, @unchecked Sendable {
         super.init()
     }
 
-    /// The value: set within the range, on a step or a listed value, the nearest one (Capture rules §1.6).
+    /// The value: set within the range, on a step or a listed value, the nearest one (spec §1.6).
     open var value: Float {
         get { lock.withLock { current } }
         set { lock.withLock { current = allowed(newValue) } }
@@ -191,7 +191,7 @@ open class AVCaptureIndexPicker: AVCaptureControl, @unchecked Sendable {
         super.init()
     }
 
-    /// The chosen index, held among the indexes (Capture rules §1.6); 0 at first.
+    /// The chosen index, held among the indexes (spec §1.6); 0 at first.
     open var selectedIndex: Int {
         get { lock.withLock { selected } }
         set { lock.withLock { selected = min(max(newValue, 0), max(numberOfIndexes - 1, 0)) } }

@@ -23,7 +23,7 @@ final class CaptureControlState: @unchecked Sendable {
 }
 
 extension AVCaptureSession {
-    /// Whether the platform has the Camera Control button: false on every emulated device (Capture rules §1.6).
+    /// Whether the platform has the Camera Control button: false on every emulated device (spec §1.6).
     public var supportsControls: Bool { false }
 
     /// How many controls a session may hold: none here.
@@ -32,14 +32,14 @@ extension AVCaptureSession {
     /// The controls added, in order.
     public var controls: [AVCaptureControl] { controlState.lock.withLock { controlState.controls } }
 
-    /// Whether `control` may be added: never without the button (Capture rules §1.6).
+    /// Whether `control` may be added: never without the button (spec §1.6).
     public func canAddControl(_ control: AVCaptureControl) -> Bool {
         supportsControls && controlState.lock.withLock {
             controlState.controls.count < maxControlsCount && !controlState.controls.contains { $0 === control }
         }
     }
 
-    /// Adds `control` where `canAddControl(_:)` allows it; otherwise adds nothing (Capture rules §1.6).
+    /// Adds `control` where `canAddControl(_:)` allows it; otherwise adds nothing (spec §1.6).
     public func addControl(_ control: AVCaptureControl) {
         guard canAddControl(control) else {
             Emulation.shared.record(
@@ -56,7 +56,7 @@ extension AVCaptureSession {
         controlState.lock.withLock { controlState.controls.removeAll { $0 === control } }
     }
 
-    /// Sets the controls delegate and its serial queue; a delegate without a queue raises (Capture rules §1.6).
+    /// Sets the controls delegate and its serial queue; a delegate without a queue raises (spec §1.6).
     public func setControlsDelegate(_ controlsDelegate: AVCaptureSessionControlsDelegate?, queue: DispatchQueue?) {
         if controlsDelegate != nil, queue == nil {
             Violation.invalidArgument(

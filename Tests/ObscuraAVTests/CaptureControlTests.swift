@@ -13,7 +13,7 @@ import Testing
         func sessionControlsDidBecomeInactive(_ session: AVCaptureSession) { calls += 1 }
     }
 
-    // Capture rules §1.6: without the button a session supports no controls, takes none and raises nothing.
+    // spec §1.6: without the button a session supports no controls, takes none and raises nothing.
     @Test func aPhoneWithoutTheButtonTakesNoControls() throws {
         try onDevice {
             let session = AVCaptureSession()
@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    // Capture rules §1.6 (documented): a controls delegate needs its queue.
+    // spec §1.6 (documented): a controls delegate needs its queue.
     @Test func aDelegateWithoutAQueueRaises() throws {
         try onDevice {
             let session = AVCaptureSession()
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    // Capture rules §1.6: an app's slider and picker hold what they may take, the nearest allowed value.
+    // spec §1.6: an app's slider and picker hold what they may take, the nearest allowed value.
     @Test func slidersAndPickersKeepTheirValuesAllowed() {
         let stepped = AVCaptureSlider("Level", symbolName: "dial.low", in: 0...10, step: 2.5)
         #expect(stepped.value == 0)

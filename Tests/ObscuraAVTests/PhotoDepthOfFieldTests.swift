@@ -4,7 +4,7 @@ import ObscuraAV
 import Testing
 
 /// Photos have the lens's depth of field: what lies away from the focus distance is spread over its circle of
-/// confusion, as in the stream (Capture rules §16; *How the physics works*, "Video").
+/// confusion, as in the stream (spec §16; *How the physics works*, "Video").
 @Suite struct PhotoDepthOfFieldTests {
     /// A light grey wall 0.5 m ahead, its left half covered by a darker card: a vertical edge through the middle of
     /// the picture, under even light. The step is small enough for the photo's tone curve to be nearly straight

@@ -5,7 +5,7 @@ import Sensor
 
 /// The `{Exif}` attachment iOS puts on every video data output buffer, which light-meter and scene code reads
 /// (`CMCopyDictionaryOfAttachments`, `kCGImagePropertyExifDictionary`): the exposure the frame was taken with, the
-/// lens, and the APEX values, numbers as `NSNumber`.
+/// lens, and the APEX values, numbers as `NSNumber` (spec §15).
 ///
 /// APEX (ASA PH2.5-1960): Ev = Av + Tv = Bv + Sv, with Av = 2 log₂ N, Tv = −log₂ t and Sv = log₂(ISO / 3.125); the
 /// brightness Bv = log₂(B / (0.3 K)), B the metered luminance in cd/m² and K = 11.4 the reflected-light meter

@@ -50,7 +50,7 @@ struct PhotoRenderRequest: Sendable {
     /// `activeMaxExposureDuration`; nil for auto-exposure's default. A fixed exposure ignores it.
     var maximumExposureDuration: Double? = nil
     /// The device's `exposureTargetBias`, EV: auto-exposure aims at mid-grey times 2^bias for photos as for
-    /// the stream (Capture rules §2.4). A fixed exposure ignores it.
+    /// the stream (spec §2.4). A fixed exposure ignores it.
     var exposureBias: Double = 0
 }
 

@@ -74,6 +74,45 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
         }
     }
 
+    // MARK: Image data and files
+
+    /// A handler for an image file's data (JPEG, HEIC or PNG, as `CIImage(data:)` reads them), shown as the file's
+    /// Exif orientation says, `.up` without one (spec §22, our choice: the data-based handler of iOS 18 takes the
+    /// file's orientation when none is given). Data that does not decode gives an empty picture, which `perform(_:)`
+    /// answers with `VNErrorCode.invalidImage`.
+    public convenience init(data imageData: Data, options: [VNImageOption: Any] = [:]) {
+        let image = CIImage(data: imageData)
+        let stated = (image?.properties[kCGImagePropertyOrientation] as? UInt32).flatMap(CGImagePropertyOrientation.init)
+        self.init(file: image, orientation: stated ?? .up, options: options)
+    }
+
+    /// A handler for an image file's data whose upright picture is the stored one turned by `orientation`.
+    public convenience init(
+        data imageData: Data, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]
+    ) {
+        self.init(file: CIImage(data: imageData), orientation: orientation, options: options)
+    }
+
+    /// A handler for the image file at `imageURL`, as `init(data:options:)`; a file that cannot be read gives an
+    /// empty picture.
+    public convenience init(url imageURL: URL, options: [VNImageOption: Any] = [:]) {
+        self.init(data: (try? Data(contentsOf: imageURL)) ?? Data(), options: options)
+    }
+
+    /// A handler for the image file at `imageURL` whose upright picture is the stored one turned by `orientation`.
+    public convenience init(url imageURL: URL, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]) {
+        self.init(data: (try? Data(contentsOf: imageURL)) ?? Data(), orientation: orientation, options: options)
+    }
+
+    /// A decoded file's image, or an empty picture when it did not decode.
+    private convenience init(file image: CIImage?, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any]) {
+        if let image {
+            self.init(ciImage: image, orientation: orientation, options: options)
+        } else {
+            self.init(source: .plane(PixelPlane(width: 0, height: 0)), orientation: orientation, options: options)
+        }
+    }
+
     // MARK: CIImage
 
     /// A handler for a Core Image image with no orientation (`.up`): the image's extent, rendered by a Core Image

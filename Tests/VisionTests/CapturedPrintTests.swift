@@ -77,6 +77,41 @@ import Vision
         #expect(found.confidence > 0.5)
     }
 
+    /// A portrait photo's file (Exif orientation 6): a handler made from its data shows the picture upright, as one
+    /// made from its pixels with `.right` does, and unlike one told `.up`.
+    @Test(.obscura(device: "iphone-15-pro", scene: "instant-photo"))
+    func aPhotoFilesOrientationIsHonoured() throws {
+        let session = AVCaptureSession()
+        let output = AVCapturePhotoOutput()
+        session.beginConfiguration()
+        session.sessionPreset = .vga640x480
+        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        session.addOutput(output)
+        session.commitConfiguration()
+        try #require(output.connection(with: .video)).videoRotationAngle = 90
+        session.startRunning()
+        defer { session.stopRunning() }
+        let waiter = PhotoWaiter()
+        output.capturePhoto(with: AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg]), delegate: waiter)
+        #expect(waiter.wait())
+        let photo = try #require(waiter.photo)
+        let data = try #require(photo.fileDataRepresentation())
+        let image = try #require(photo.cgImageRepresentation())
+        func corner(_ handler: VNImageRequestHandler) throws -> CGPoint {
+            let request = VNDetectRectanglesRequest()
+            request.minimumAspectRatio = 0.3
+            request.maximumAspectRatio = 1.0
+            try handler.perform([request])
+            return try #require(request.results?.first).topLeft
+        }
+        let fromFile = try corner(VNImageRequestHandler(data: data, options: [:]))
+        let turned = try corner(VNImageRequestHandler(cgImage: image, orientation: .right, options: [:]))
+        let stored = try corner(VNImageRequestHandler(cgImage: image, orientation: .up, options: [:]))
+        expectNear(fromFile, turned, 0.01, "top left, upright")
+        #expect(Self.distance(fromFile, stored) > 0.05, "the file's orientation was ignored")
+    }
+
     static func distance(_ a: CGPoint, _ b: CGPoint) -> Double { Double(hypot(a.x - b.x, a.y - b.y)) }
 
     /// The instant-photo scene file's print, 88 × 107 mm in its local XY plane, turned pitch −90° (about +X) then yaw

@@ -1,3 +1,4 @@
+import CoreImage
 import CoreMedia
 import CoreVideo
 import Foundation
@@ -87,6 +88,30 @@ import Vision
         let found = try #require(Self.rectangles(upright).first)
         expectNear(found.topLeft, Drawing.normalised(Self.print[0], width: 400, height: 300), 0.01, "top left")
 
+    }
+
+    /// An image file's data or URL is its picture: a PNG of the drawing gives the drawing's corners, and data that
+    /// is no image fails the requests with `invalidImage`.
+    @Test func anImageFileIsItsPicture() throws {
+        let drawing = Drawing(width: 400, height: 300, shapes: [Self.print])
+        let png = try #require(CIContext().pngRepresentation(
+            of: CIImage(cgImage: drawing.cgImage()), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("print-\(getpid()).png")
+        try png.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let truth = Drawing.normalised(Self.print[0], width: 400, height: 300)
+        for handler in [
+            VNImageRequestHandler(data: png, options: [:]), VNImageRequestHandler(url: url, options: [:]),
+            VNImageRequestHandler(data: png, orientation: .up, options: [:]),
+        ] {
+            let request = Self.scannerRequest()
+            try handler.perform([request])
+            let found = try #require(Self.rectangles(request).first)
+            expectNear(found.topLeft, truth, 0.01, "top left")
+        }
+        let request = Self.scannerRequest()
+        #expect(throws: (any Error).self) { try VNImageRequestHandler(data: Data([1, 2, 3]), options: [:]).perform([request]) }
+        #expect(request.results == nil)
     }
 
     @Test func aCGImageAndAYCbCrBufferGiveTheSameCorners() throws {

@@ -34,20 +34,7 @@ import Vision
     /// projected from the scene's geometry, which know nothing of any detector.
     @Test(.obscura(device: "iphone-15-pro", scene: "instant-photo"))
     func aCapturedPrintsCornersMatchTheScanners() throws {
-        let session = AVCaptureSession()
-        let output = AVCapturePhotoOutput()
-        session.beginConfiguration()
-        session.sessionPreset = .vga640x480
-        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        session.addOutput(output)
-        session.commitConfiguration()
-        session.startRunning()
-        defer { session.stopRunning() }
-        let waiter = PhotoWaiter()
-        output.capturePhoto(with: AVCapturePhotoSettings(), delegate: waiter)
-        #expect(waiter.wait())
-        let photo = try #require(waiter.photo)
+        let photo = try Self.capture(AVCapturePhotoSettings())
         let image = try #require(photo.cgImageRepresentation())
 
         let request = VNDetectRectanglesRequest()
@@ -81,21 +68,7 @@ import Vision
     /// made from its pixels with `.right` does, and unlike one told `.up`.
     @Test(.obscura(device: "iphone-15-pro", scene: "instant-photo"))
     func aPhotoFilesOrientationIsHonoured() throws {
-        let session = AVCaptureSession()
-        let output = AVCapturePhotoOutput()
-        session.beginConfiguration()
-        session.sessionPreset = .vga640x480
-        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        session.addOutput(output)
-        session.commitConfiguration()
-        try #require(output.connection(with: .video)).videoRotationAngle = 90
-        session.startRunning()
-        defer { session.stopRunning() }
-        let waiter = PhotoWaiter()
-        output.capturePhoto(with: AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg]), delegate: waiter)
-        #expect(waiter.wait())
-        let photo = try #require(waiter.photo)
+        let photo = try Self.capture(AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg]), angle: 90)
         let data = try #require(photo.fileDataRepresentation())
         let image = try #require(photo.cgImageRepresentation())
         func corner(_ handler: VNImageRequestHandler) throws -> CGPoint {
@@ -110,6 +83,25 @@ import Vision
         let stored = try corner(VNImageRequestHandler(cgImage: image, orientation: .up, options: [:]))
         expectNear(fromFile, turned, 0.01, "top left, upright")
         #expect(Self.distance(fromFile, stored) > 0.05, "the file's orientation was ignored")
+    }
+
+    /// One photo from the back camera of a VGA session, its photo connection turned by `angle` degrees.
+    static func capture(_ settings: AVCapturePhotoSettings, angle: CGFloat = 0) throws -> AVCapturePhoto {
+        let session = AVCaptureSession()
+        let output = AVCapturePhotoOutput()
+        session.beginConfiguration()
+        session.sessionPreset = .vga640x480
+        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        session.addOutput(output)
+        session.commitConfiguration()
+        try #require(output.connection(with: .video)).videoRotationAngle = angle
+        session.startRunning()
+        defer { session.stopRunning() }
+        let waiter = PhotoWaiter()
+        output.capturePhoto(with: settings, delegate: waiter)
+        #expect(waiter.wait())
+        return try #require(waiter.photo)
     }
 
     static func distance(_ a: CGPoint, _ b: CGPoint) -> Double { Double(hypot(a.x - b.x, a.y - b.y)) }

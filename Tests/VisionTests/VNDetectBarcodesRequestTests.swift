@@ -15,20 +15,7 @@ struct CodePhoto {
 
     /// Takes a photo of the scene in the current world.
     static func take() throws -> CodePhoto {
-        let session = AVCaptureSession()
-        let output = AVCapturePhotoOutput()
-        session.beginConfiguration()
-        session.sessionPreset = .vga640x480
-        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        session.addOutput(output)
-        session.commitConfiguration()
-        session.startRunning()
-        defer { session.stopRunning() }
-        let waiter = CapturedPrintTests.PhotoWaiter()
-        output.capturePhoto(with: AVCapturePhotoSettings(), delegate: waiter)
-        #expect(waiter.wait())
-        let photo = try #require(waiter.photo)
+        let photo = try CapturedPrintTests.capture(AVCapturePhotoSettings())
         let k = try #require(photo.pixelIntrinsicMatrix)
         return CodePhoto(
             image: try #require(photo.cgImageRepresentation()), fx: Double(k.columns.0.x), fy: Double(k.columns.1.y),

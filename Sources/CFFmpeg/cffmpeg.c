@@ -164,7 +164,7 @@ enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type
 enum { pix_fmt_yuv420p = 0, pix_fmt_nv12 = 23 };
 enum { sample_fmt_fltp = 8 };
 enum { packet_side_data_display_matrix = 5 };  // AV_PKT_DATA_DISPLAYMATRIX
-enum { opt_search_children = 1, avio_flag_write = 2, log_level_error = 16, sws_bilinear = 2 };
+enum { opt_search_children = 1, avio_flag_write = 2, log_level_error = 16, sws_bilinear = 2, sws_cs_itu601 = 5 };
 #define ERROR_AGAIN (-11)
 #define ERROR_EOF (-(int)(('E') | ('O' << 8) | ('F' << 16) | ((unsigned)' ' << 24)))
 
@@ -225,6 +225,9 @@ static struct {
     void (*frame_unref)(frame *);
     const int *(*sws_get_coefficients)(int);
     int (*sws_set_colorspace_details)(void *, const int[4], int, const int[4], int, int, int, int);
+    int (*get_pix_fmt)(const char *);
+    void *(*sws_alloc_context)(void);
+    int (*sws_init_context)(void *, void *, void *);
 } api;
 
 static int loaded = 0;  // 1 usable, -1 unusable
@@ -292,6 +295,9 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(util, frame_unref, "av_frame_unref");
     RESOLVE(scale, sws_get_coefficients, "sws_getCoefficients");
     RESOLVE(scale, sws_set_colorspace_details, "sws_setColorspaceDetails");
+    RESOLVE(util, get_pix_fmt, "av_get_pix_fmt");
+    RESOLVE(scale, sws_alloc_context, "sws_alloc_context");
+    RESOLVE(scale, sws_init_context, "sws_init_context");
     return 1;
 }
 
@@ -360,10 +366,15 @@ struct cffmpeg_movie {
     stream *audio_stream;
     rational video_time_base;
     rational audio_time_base;
+    int64_t frame_ticks;
+    int audio_channels;
     frame *picture;
     frame *sound;
     packet *packet;
     void *scaler;
+    /// The converter of `cffmpeg_movie_write_picture`, for the last layout and size it was given.
+    void *picture_scaler;
+    int picture_format, picture_width, picture_height;
     int width, height;
     int header_written;
     int64_t bytes;
@@ -379,6 +390,7 @@ static void release(cffmpeg_movie *m) {
     if (m->sound) api.frame_free(&m->sound);
     if (m->packet) api.packet_free(&m->packet);
     if (m->scaler) api.sws_free_context(m->scaler);
+    if (m->picture_scaler) api.sws_free_context(m->picture_scaler);
     free(m);
 }
 
@@ -391,10 +403,14 @@ static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     }
     m->video = api.codec_alloc_context(codec);
     if (!m->video) return CFFMPEG_ERR_MEMORY;
-    m->video_time_base = (rational){r->frame_ticks, r->timescale};
+    // Timestamps count ticks of the timescale; the encoders take their planned frame rate from the
+    // time base and the ticks a frame lasts (x264 and x265 both read it so).
+    m->video_time_base = (rational){1, r->timescale};
+    m->frame_ticks = r->frame_ticks;
     api.opt_set_image_size(m->video, "video_size", r->width, r->height, 0);
     api.opt_set_pixel_fmt(m->video, "pixel_format", pix_fmt_yuv420p, 0);
     api.opt_set_q(m->video, "time_base", m->video_time_base, 0);
+    api.opt_set_int(m->video, "ticks_per_frame", r->frame_ticks, 0);
     api.opt_set_int(m->video, "b", r->bit_rate, 0);
     api.opt_set_int(m->video, "g", r->key_interval, 0);
     // No B-frames, as in a phone's camera recordings: frames leave the encoder in order, so
@@ -470,9 +486,10 @@ static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     api.parameters_free(&parameters);
     if (copied < 0) return fail(copied, "setting the sample format", message, capacity);
     api.opt_set_int(m->audio, "ar", r->audio_sample_rate, 0);
-    api.opt_set(m->audio, "ch_layout", "mono", 0);
+    m->audio_channels = r->audio_channels == 2 ? 2 : 1;
+    api.opt_set(m->audio, "ch_layout", m->audio_channels == 2 ? "stereo" : "mono", 0);
     api.opt_set_q(m->audio, "time_base", m->audio_time_base, 0);
-    api.opt_set_int(m->audio, "b", 64000, 0);
+    api.opt_set_int(m->audio, "b", r->audio_bit_rate > 0 ? r->audio_bit_rate : 64000, 0);
     api.opt_set(m->audio, "flags", "+global_header", 0);
     int status = api.codec_open(m->audio, codec, NULL);
     if (status < 0) return fail(status, "opening the AAC encoder", message, capacity);
@@ -493,7 +510,7 @@ static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     m->sound->nb_samples = 1024;
     m->sound->format = sample_fmt_fltp;
     m->sound->sample_rate = r->audio_sample_rate;
-    api.channel_layout_default(&m->sound->ch_layout, 1);
+    api.channel_layout_default(&m->sound->ch_layout, m->audio_channels);
     status = api.frame_get_buffer(m->sound, 0);
     return status < 0 ? fail(status, "allocating audio samples", message, capacity) : CFFMPEG_OK;
 }
@@ -536,6 +553,9 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
         snprintf(text, sizeof text, "%lld", (long long)r->fragment_microseconds);
         api.opt_set(m->format, "frag_duration", text, opt_search_children);
         api.opt_set(m->format, "movflags", "+delay_moov", opt_search_children);
+    } else if (r->fast_start) {
+        // The muxer rewrites the finished file with its movie box first, reading it back by the same name.
+        api.opt_set(m->format, "movflags", "+faststart", opt_search_children);
     }
     status = api.write_header(m->format, NULL);
     if (status < 0) {
@@ -574,8 +594,72 @@ int cffmpeg_movie_write_video(cffmpeg_movie *m, const uint8_t *luma, size_t luma
     const uint8_t *planes[4] = {luma, chroma, NULL, NULL};
     const int strides[4] = {(int)luma_stride, (int)chroma_stride, 0, 0};
     api.sws_scale(m->scaler, planes, strides, 0, m->height, m->picture->data, m->picture->linesize);
-    m->picture->pts = frame_index;
-    return encode(m, m->video, m->video_stream, m->video_time_base, 1, m->picture, message, capacity);
+    m->picture->pts = frame_index * m->frame_ticks;
+    return encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, m->picture, message, capacity);
+}
+
+/// FFmpeg's pixel format for a picture layout, and whether its Y'CbCr is full range; -1 when unknown.
+static int picture_pixel_format(int layout, int *full_range) {
+    *full_range = layout == CFFMPEG_PICTURE_NV12_FULL || layout == CFFMPEG_PICTURE_P010_FULL;
+    switch (layout) {
+    case CFFMPEG_PICTURE_NV12:
+    case CFFMPEG_PICTURE_NV12_FULL: return pix_fmt_nv12;
+    case CFFMPEG_PICTURE_P010:
+    case CFFMPEG_PICTURE_P010_FULL: return api.get_pix_fmt("p010le");
+    case CFFMPEG_PICTURE_BGRA: return api.get_pix_fmt("bgra");
+    case CFFMPEG_PICTURE_ARGB: return api.get_pix_fmt("argb");
+    default: return -1;
+    }
+}
+
+/// The converter from a picture's layout and size to the movie's pictures, made again when either changes.
+static int picture_scaler(cffmpeg_movie *m, const cffmpeg_picture *p, char *message, size_t capacity) {
+    if (m->picture_scaler && m->picture_format == p->format && m->picture_width == p->width &&
+        m->picture_height == p->height)
+        return CFFMPEG_OK;
+    int full_range = 0;
+    int source = picture_pixel_format(p->format, &full_range);
+    if (source < 0 || p->width <= 0 || p->height <= 0) {
+        set_message(message, capacity, "unsupported picture layout");
+        return CFFMPEG_ERR_ARGUMENT;
+    }
+    if (m->picture_scaler) api.sws_free_context(m->picture_scaler);
+    // The ranges are options set before the converter is made: set afterwards, a same-size Y'CbCr
+    // source would take swscale's plain copy, which ignores them.
+    void *scaler = api.sws_alloc_context();
+    m->picture_scaler = scaler;
+    if (!scaler) return CFFMPEG_ERR_MEMORY;
+    api.opt_set_int(scaler, "srcw", p->width, 0);
+    api.opt_set_int(scaler, "srch", p->height, 0);
+    api.opt_set_int(scaler, "src_format", source, 0);
+    api.opt_set_int(scaler, "dstw", m->width, 0);
+    api.opt_set_int(scaler, "dsth", m->height, 0);
+    api.opt_set_int(scaler, "dst_format", pix_fmt_yuv420p, 0);
+    api.opt_set_int(scaler, "sws_flags", sws_bilinear, 0);
+    api.opt_set_int(scaler, "src_range", full_range, 0);
+    api.opt_set_int(scaler, "dst_range", 0, 0);
+    int status = api.sws_init_context(scaler, NULL, NULL);
+    if (status < 0) return fail(status, "preparing the picture converter", message, capacity);
+    // BT.601 on both sides, the source's range in and video range out, as the stream is tagged.
+    const int *bt601 = api.sws_get_coefficients(sws_cs_itu601);
+    api.sws_set_colorspace_details(scaler, bt601, full_range, bt601, 0, 0, 1 << 16, 1 << 16);
+    m->picture_format = p->format;
+    m->picture_width = p->width;
+    m->picture_height = p->height;
+    return CFFMPEG_OK;
+}
+
+int cffmpeg_movie_write_picture(cffmpeg_movie *m, const cffmpeg_picture *p, int64_t ticks, char *message,
+                                size_t capacity) {
+    int status = picture_scaler(m, p, message, capacity);
+    if (status != CFFMPEG_OK) return status;
+    status = api.frame_make_writable(m->picture);
+    if (status < 0) return fail(status, "reusing the picture", message, capacity);
+    const uint8_t *planes[4] = {p->planes[0], p->planes[1], NULL, NULL};
+    const int strides[4] = {(int)p->strides[0], (int)p->strides[1], 0, 0};
+    api.sws_scale(m->picture_scaler, planes, strides, 0, p->height, m->picture->data, m->picture->linesize);
+    m->picture->pts = ticks;
+    return encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, m->picture, message, capacity);
 }
 
 int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int count, int64_t sample_index,
@@ -587,8 +671,11 @@ int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int coun
     }
     int status = api.frame_make_writable(m->sound);
     if (status < 0) return fail(status, "reusing the audio frame", message, capacity);
-    float *out = (float *)m->sound->data[0];
-    for (int i = 0; i < count; i++) out[i] = (float)samples[i] / 32768.0f;
+    // Planar samples: each channel gets the same mono signal.
+    for (int c = 0; c < m->audio_channels; c++) {
+        float *out = (float *)m->sound->data[c];
+        for (int i = 0; i < count; i++) out[i] = (float)samples[i] / 32768.0f;
+    }
     m->sound->pts = sample_index;
     return encode(m, m->audio, m->audio_stream, m->audio_time_base, count, m->sound, message, capacity);
 }
@@ -596,7 +683,7 @@ int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int coun
 int64_t cffmpeg_movie_bytes(const cffmpeg_movie *m) { return m ? m->bytes : 0; }
 
 int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
-    int result = encode(m, m->video, m->video_stream, m->video_time_base, 1, NULL, message, capacity);
+    int result = encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, NULL, message, capacity);
     if (result == CFFMPEG_OK && m->audio)
         result = encode(m, m->audio, m->audio_stream, m->audio_time_base, 1024, NULL, message, capacity);
     if (result == CFFMPEG_OK) {

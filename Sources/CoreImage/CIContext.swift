@@ -170,17 +170,19 @@ public final class CIContext: NSObject, @unchecked Sendable {
         guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, 0) else { return }
         let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
         switch format {
-        case kCVPixelFormatType_32BGRA:
+        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB:
+            // Where red, green, blue and alpha go in each pixel's four bytes.
+            let (r, g, b, a) = format == kCVPixelFormatType_32BGRA ? (2, 1, 0, 3) : (1, 2, 3, 0)
             let data = rgba8(image, region, encode: context.encodesOutput)
             let bytes = data.bytes.assumingMemoryBound(to: UInt8.self)
             for y in 0..<h {
                 let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<w {
                     let o = 4 * (y * w + x)
-                    row[4 * x] = bytes[o + 2]
-                    row[4 * x + 1] = bytes[o + 1]
-                    row[4 * x + 2] = bytes[o]
-                    row[4 * x + 3] = bytes[o + 3]
+                    row[4 * x + r] = bytes[o]
+                    row[4 * x + g] = bytes[o + 1]
+                    row[4 * x + b] = bytes[o + 2]
+                    row[4 * x + a] = bytes[o + 3]
                 }
             }
         case kCVPixelFormatType_64RGBAHalf, kCVPixelFormatType_OneComponent8, kCVPixelFormatType_DepthFloat32,

@@ -254,16 +254,18 @@ extension CIImage {
         let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
         let colour: BitmapRecipe.Encoding = unmanaged ? .linear : .sRGB
         switch format {
-        case kCVPixelFormatType_32BGRA:
+        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB:
+            // Where red, green, blue and alpha sit in each pixel's four bytes.
+            let (r, g, b, a) = format == kCVPixelFormatType_32BGRA ? (2, 1, 0, 3) : (1, 2, 3, 0)
             var bytes = [UInt8](repeating: 0, count: 4 * w * h)
             for y in 0..<h {
                 let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<w {
                     let o = 4 * (y * w + x)
-                    bytes[o] = row[4 * x + 2]
-                    bytes[o + 1] = row[4 * x + 1]
-                    bytes[o + 2] = row[4 * x]
-                    bytes[o + 3] = row[4 * x + 3]
+                    bytes[o] = row[4 * x + r]
+                    bytes[o + 1] = row[4 * x + g]
+                    bytes[o + 2] = row[4 * x + b]
+                    bytes[o + 3] = row[4 * x + a]
                 }
             }
             return BitmapRecipe(width: w, height: h, storage: .bytes(bytes, rowStride: 4 * w), encoding: colour)

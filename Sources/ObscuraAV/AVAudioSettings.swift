@@ -6,3 +6,5 @@ public let AVSampleRateKey = "AVSampleRateKey"
 public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
 /// `kAudioFormatMPEG4AAC`: MPEG-4 AAC ('aac ').
 public let kAudioFormatMPEG4AAC: FourCharCode = 0x6161_6320
+/// `AVEncoderBitRateKey`: the encoded audio's bits per second, in an audio settings dictionary.
+public let AVEncoderBitRateKey = "AVEncoderBitRateKey"

@@ -46,6 +46,17 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    /// Audio settings for an asset writer of `outputFileType` that keep the microphone's sound as it
+    /// is: AAC, mono, 44.1 kHz, 64 kbit/s, for QuickTime and MPEG-4 movies; nil for other file types
+    /// (Capture rules §23 rule 3).
+    public func recommendedAudioSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]? {
+        guard [.mov, .mp4, .m4v].contains(outputFileType) else { return nil }
+        return [
+            AVFormatIDKey: kAudioFormatMPEG4AAC, AVNumberOfChannelsKey: 1,
+            AVSampleRateKey: Double(Self.sampleRate), AVEncoderBitRateKey: 64_000,
+        ]
+    }
+
     /// The delegate, held weakly.
     public var sampleBufferDelegate: AVCaptureAudioDataOutputSampleBufferDelegate? {
         lock.withLock { delegateObject as? AVCaptureAudioDataOutputSampleBufferDelegate }

@@ -47,5 +47,19 @@ extension AVFileType {
 public let AVVideoAverageBitRateKey = "AverageBitRate"
 /// `AVVideoExpectedSourceFrameRateKey`: frames per second, in `AVVideoCompressionPropertiesKey`.
 public let AVVideoExpectedSourceFrameRateKey = "ExpectedFrameRate"
+/// `AVVideoMaxKeyFrameIntervalDurationKey`: seconds between key frames, in `AVVideoCompressionPropertiesKey`.
+public let AVVideoMaxKeyFrameIntervalDurationKey = "MaxKeyFrameIntervalDuration"
+/// `AVVideoProfileLevelKey`: the H.264 profile and level, in `AVVideoCompressionPropertiesKey`. Movies are
+/// written with the encoder's own profile (x264's High), which every H.264 player reads.
+public let AVVideoProfileLevelKey = "ProfileLevel"
+/// `AVVideoProfileLevelH264BaselineAutoLevel`.
+public let AVVideoProfileLevelH264BaselineAutoLevel = "H264_Baseline_AutoLevel"
+/// `AVVideoProfileLevelH264MainAutoLevel`.
+public let AVVideoProfileLevelH264MainAutoLevel = "H264_Main_AutoLevel"
+/// `AVVideoProfileLevelH264HighAutoLevel`.
+public let AVVideoProfileLevelH264HighAutoLevel = "H264_High_AutoLevel"
+/// `AVVideoAllowFrameReorderingKey`: whether B-frames may be used, in `AVVideoCompressionPropertiesKey`. Movies
+/// are written without them, as a phone's camera recordings are.
+public let AVVideoAllowFrameReorderingKey = "AllowFrameReordering"
 /// `AVVideoMaxKeyFrameIntervalKey`: frames between key frames, in `AVVideoCompressionPropertiesKey`.
 public let AVVideoMaxKeyFrameIntervalKey = "MaxKeyFrameInterval"

@@ -32,11 +32,13 @@ enum PixelBufferLuma {
         case let format where YCbCrCoding.of(format) != nil:
             let coding = YCbCrCoding.of(format)!
             return plane { row, x in (coding.code(row, x) - coding.lumaOffset) / coding.lumaScale }
-        case kCVPixelFormatType_32BGRA:
+        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB:
+            // Where red, green and blue sit in each pixel's four bytes.
+            let (ro, go, bo) = format == kCVPixelFormatType_32BGRA ? (2, 1, 0) : (1, 2, 3)
             return plane { row, x in
-                let b = row.load(fromByteOffset: 4 * x, as: UInt8.self)
-                let g = row.load(fromByteOffset: 4 * x + 1, as: UInt8.self)
-                let r = row.load(fromByteOffset: 4 * x + 2, as: UInt8.self)
+                let b = row.load(fromByteOffset: 4 * x + bo, as: UInt8.self)
+                let g = row.load(fromByteOffset: 4 * x + go, as: UInt8.self)
+                let r = row.load(fromByteOffset: 4 * x + ro, as: UInt8.self)
                 return Rec709Luma.of(Float(r), Float(g), Float(b)) / 255
             }
         case kCVPixelFormatType_64RGBAHalf:

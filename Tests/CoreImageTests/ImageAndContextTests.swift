@@ -92,6 +92,23 @@ import Testing
         #expect([p[0], p[1], p[2], p[3]] == [255, 64, 128, 255])
     }
 
+    // The same colour into a 32 ARGB buffer: alpha first, then red, green, blue; read back, it is the
+    // colour it was.
+    @Test func anARGBBufferHoldsAlphaFirst() throws {
+        let image = CIImage(color: CIColor(red: 0.5, green: 0.25, blue: 1)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        var buffer: CVPixelBuffer?
+        #expect(CVPixelBufferCreate(nil, 4, 4, kCVPixelFormatType_32ARGB, nil, &buffer) == kCVReturnSuccess)
+        let b = try #require(buffer)
+        CIContext().render(image, to: b)
+        CVPixelBufferLockBaseAddress(b, .readOnly)
+        let p = CVPixelBufferGetBaseAddress(b)!.assumingMemoryBound(to: UInt8.self)
+        #expect([p[0], p[1], p[2], p[3]] == [255, 128, 64, 255])
+        CVPixelBufferUnlockBaseAddress(b, .readOnly)
+        let back = CIImage(cvPixelBuffer: b)
+        let cg = try #require(CIContext().createCGImage(back, from: back.extent))
+        #expect(Array(Fixture.bytes(cg).prefix(4)) == [128, 64, 255, 255])
+    }
+
     @Test func fileRepresentationsReadBack() throws {
         let cg = Fixture.cgImage(16, 8) { x, y in [UInt8(16 * x), UInt8(30 * y), 200, 255] }
         let image = CIImage(cgImage: cg)

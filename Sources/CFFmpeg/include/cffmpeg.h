@@ -43,14 +43,19 @@ typedef struct cffmpeg_movie_request {
     const char *container;   ///< "mov" or "mp4".
     int codec;               ///< CFFMPEG_CODEC_H264 or CFFMPEG_CODEC_HEVC.
     int width, height;       ///< Even sizes.
-    int frame_ticks;         ///< One frame lasts frame_ticks / timescale seconds; video pts count frames.
-    int timescale;
+    int frame_ticks;         ///< A frame's nominal duration, frame_ticks / timescale seconds: the rate the
+                             ///< encoder plans for, and the last frame's duration.
+    int timescale;           ///< Video timestamps count 1 / timescale seconds.
     int64_t bit_rate;        ///< Video bits per second.
     int key_interval;        ///< Frames between key frames.
     int audio_sample_rate;   ///< 0 for no audio track; else mono AAC at this rate, 1,024-sample buffers.
     int64_t fragment_microseconds;  ///< 0 writes one movie box at the end; else fragments this long.
     int rotation_degrees;    ///< Clockwise turn for display, a multiple of 90, kept in the track matrix (the
                              ///< pictures are stored as given).
+    int audio_channels;      ///< 1 (mono) or 2: the mono samples given are written to both channels.
+    int audio_bit_rate;      ///< AAC bits per second; 0 for 64,000.
+    int fast_start;          ///< 1: the movie box goes before the media when the file is finished (one movie
+                             ///< box only), so a player can start before the whole file has arrived.
 } cffmpeg_movie_request;
 
 typedef struct cffmpeg_movie cffmpeg_movie;
@@ -63,6 +68,29 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *request, cffmpeg_movie **mov
 /// `frame_index` counts frames from the start of the movie.
 int cffmpeg_movie_write_video(cffmpeg_movie *movie, const uint8_t *luma, size_t luma_stride, const uint8_t *chroma,
                               size_t chroma_stride, int64_t frame_index, char *message, size_t message_capacity);
+
+/// How a picture given to `cffmpeg_movie_write_picture` is laid out (CoreVideo's formats).
+enum {
+    CFFMPEG_PICTURE_NV12 = 1,       ///< 8-bit 4:2:0, interleaved chroma, video range ('420v').
+    CFFMPEG_PICTURE_NV12_FULL = 2,  ///< The same, full range ('420f').
+    CFFMPEG_PICTURE_P010 = 3,       ///< 10 bits in the high bits of 16, video range ('x420').
+    CFFMPEG_PICTURE_P010_FULL = 4,  ///< The same, full range ('xf20').
+    CFFMPEG_PICTURE_BGRA = 5,       ///< 8-bit B, G, R, A ('BGRA').
+    CFFMPEG_PICTURE_ARGB = 6,       ///< 8-bit A, R, G, B (32 'ARGB').
+};
+
+/// One picture of any of those layouts, at any size: one plane, or luma and interleaved chroma.
+typedef struct cffmpeg_picture {
+    int format;
+    int width, height;
+    const uint8_t *planes[2];
+    size_t strides[2];
+} cffmpeg_picture;
+
+/// Encodes one picture, converted to the movie's 4:2:0 video range (BT.601) and scaled to its size.
+/// `ticks` is its presentation time in 1 / timescale seconds; times must increase.
+int cffmpeg_movie_write_picture(cffmpeg_movie *movie, const cffmpeg_picture *picture, int64_t ticks, char *message,
+                                size_t message_capacity);
 
 /// Encodes 1,024 mono 16-bit samples; `sample_index` counts samples from the start of the movie.
 int cffmpeg_movie_write_audio(cffmpeg_movie *movie, const int16_t *samples, int count, int64_t sample_index,

@@ -11,6 +11,8 @@ public let kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: OSType = 0x7834_323
 public let kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: OSType = 0x7866_3230
 /// `'BGRA'`: 32-bit BGRA.
 public let kCVPixelFormatType_32BGRA: OSType = 0x4247_5241
+/// `32`: 32-bit ARGB, alpha first (the code is the number 32, not four characters).
+public let kCVPixelFormatType_32ARGB: OSType = 0x0000_0020
 /// `'RGhA'`: 64-bit RGBA, IEEE half-float components.
 public let kCVPixelFormatType_64RGBAHalf: OSType = 0x5247_6841
 /// `'L008'`: one 8-bit component.
@@ -61,7 +63,7 @@ struct PixelFormatLayout {
                 .init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2),
                 .init(widthDivisor: 2, heightDivisor: 2, bytesPerPixel: 4),
             ])
-        case kCVPixelFormatType_32BGRA:
+        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 4)])
         case kCVPixelFormatType_64RGBAHalf:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 8)])

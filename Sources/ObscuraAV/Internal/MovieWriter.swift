@@ -43,6 +43,12 @@ final class MovieWriter: @unchecked Sendable {
         /// The clockwise turn a player applies, a multiple of 90 degrees: the connection's rotation, kept in
         /// the track matrix while the frames stay as the sensor made them (spec §20 rule 10).
         var rotationDegrees = 0
+        /// Audio channels, 1 or 2; two carry the same mono signal.
+        var audioChannels = 1
+        /// AAC bits per second; 0 for the encoder's 64,000.
+        var audioBitRate = 0
+        /// The movie box before the media, for a single-box movie (`shouldOptimizeForNetworkUse`).
+        var fastStart = false
     }
 
     /// The Debian packages that carry FFmpeg's libraries, for messages.
@@ -101,7 +107,9 @@ final class MovieWriter: @unchecked Sendable {
                     timescale: plan.frameDuration.timescale, bit_rate: Int64(plan.bitRate),
                     key_interval: Int32(clamping: plan.keyFrameInterval),
                     audio_sample_rate: plan.hasAudio ? Int32(AVCaptureAudioDataOutput.sampleRate) : 0,
-                    fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees))
+                    fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees),
+                    audio_channels: Int32(plan.audioChannels),
+                    audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0)
                 return cffmpeg_movie_open(&request, &opened, &message, message.count)
             }
         }
@@ -131,6 +139,42 @@ final class MovieWriter: @unchecked Sendable {
             message.count)
         guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
     }
+
+    /// Encodes one picture of any layout the shim converts ('420v', '420f', 'x420', 'xf20', 'BGRA', 32 ARGB) at
+    /// any size: it is scaled to the movie's size. `ticks` is its presentation time in the plan's timescale.
+    func appendPicture(_ buffer: CVPixelBuffer, ticks: Int64) throws(Failure) {
+        guard let movie else { throw Failure(unavailable: false, description: "the movie is closed") }
+        guard let layout = Self.pictureLayouts[buffer.pixelFormat] else {
+            throw Failure(
+                unavailable: false,
+                description: "pixel format '\(fourCharString(buffer.pixelFormat))' cannot be encoded; "
+                    + "use '420v', '420f', 'x420', 'xf20', 'BGRA' or 32 ARGB")
+        }
+        let planes = buffer.planes
+        var picture = cffmpeg_picture()
+        picture.format = layout
+        picture.width = Int32(buffer.width)
+        picture.height = Int32(buffer.height)
+        picture.planes.0 = UnsafePointer(planes[0].base.assumingMemoryBound(to: UInt8.self))
+        picture.strides.0 = planes[0].bytesPerRow
+        if planes.count > 1 {
+            picture.planes.1 = UnsafePointer(planes[1].base.assumingMemoryBound(to: UInt8.self))
+            picture.strides.1 = planes[1].bytesPerRow
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = cffmpeg_movie_write_picture(movie, &picture, ticks, &message, message.count)
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+    }
+
+    /// The shim's layout for each pixel format it converts.
+    static let pictureLayouts: [OSType: Int32] = [
+        kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: Int32(CFFMPEG_PICTURE_NV12),
+        kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: Int32(CFFMPEG_PICTURE_NV12_FULL),
+        kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: Int32(CFFMPEG_PICTURE_P010),
+        kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: Int32(CFFMPEG_PICTURE_P010_FULL),
+        kCVPixelFormatType_32BGRA: Int32(CFFMPEG_PICTURE_BGRA),
+        kCVPixelFormatType_32ARGB: Int32(CFFMPEG_PICTURE_ARGB),
+    ]
 
     /// Encodes one audio buffer; `sampleIndex` counts samples from the start of the movie.
     func appendAudio(_ samples: [Int16], sampleIndex: Int64) throws(Failure) {

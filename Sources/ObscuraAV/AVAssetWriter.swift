@@ -1,0 +1,361 @@
+import CaptureRules
+import Foundation
+
+/// Writes a QuickTime or MPEG-4 movie from sample buffers an app appends (`AVAssetWriter`), the way
+/// camera apps record frames they have filtered (Capture rules §23).
+///
+/// Video is encoded in H.264 or HEVC and audio in AAC through FFmpeg's libraries, loaded at run
+/// time, as the movie file output does (§20 rule 5). Where they are missing, `startWriting()`
+/// returns false with `AVError.encoderNotFound`.
+open class AVAssetWriter: NSObject, @unchecked Sendable {
+    /// Where the writer stands (`AVAssetWriter.Status`).
+    public enum Status: Int, Sendable {
+        case unknown = 0
+        case writing = 1
+        case completed = 2
+        case failed = 3
+        case cancelled = 4
+    }
+
+    /// The file the movie goes to.
+    public let outputURL: URL
+    /// The container: `.mov`, `.mp4` or `.m4v`.
+    public let outputFileType: AVFileType
+
+    private let lock = NSLock()
+    /// Held while a sample is encoded or the movie finished, so that inputs on different queues
+    /// never reach the encoder at once.
+    private let encoding = NSLock()
+    private var state = Status.unknown
+    private var failure: (any Error)?
+    private var inputList: [AVAssetWriterInput] = []
+    private var movie: AssetWriterMovie?
+    private var fragmentInterval = CMTime.invalid
+    private var optimizeForNetwork = false
+
+    /// A writer of `outputFileType` to `outputURL`. Throws for a URL that is not a file URL and for a
+    /// file type other than a QuickTime or MPEG-4 movie (rule 1).
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
+        guard outputURL.isFileURL else {
+            throw AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: "\(outputURL) is not a file URL"])
+        }
+        guard Self.containers[outputFileType] != nil else {
+            throw AVError(
+                .unknown,
+                userInfo: [
+                    NSLocalizedFailureReasonErrorKey:
+                        "file type \(outputFileType.rawValue) is not written here; use .mov, .mp4 or .m4v"
+                ])
+        }
+        self.outputURL = outputURL
+        self.outputFileType = outputFileType
+        super.init()
+    }
+
+    /// The same writer, under its newer Swift name.
+    public convenience init(url outputURL: URL, fileType outputFileType: AVFileType) throws {
+        try self.init(outputURL: outputURL, fileType: outputFileType)
+    }
+
+    /// The FFmpeg container of each file type written.
+    private static let containers: [AVFileType: String] = [.mov: "mov", .mp4: "mp4", .m4v: "mp4"]
+
+    /// Where the writer stands.
+    open var status: Status { lock.withLock { state } }
+
+    /// Why writing failed; nil unless `status` is `.failed`.
+    open var error: (any Error)? { lock.withLock { failure } }
+
+    /// The inputs added, in order.
+    open var inputs: [AVAssetWriterInput] { lock.withLock { inputList } }
+
+    /// The media types a writer of this file type takes: video and audio.
+    open var availableMediaTypes: [AVMediaType] { [.video, .audio] }
+
+    /// How often a movie fragment is written, so that a writer that dies keeps what came before;
+    /// `.invalid` (the default) writes one movie box at the end (rule 7).
+    open var movieFragmentInterval: CMTime {
+        get { lock.withLock { fragmentInterval } }
+        set { lock.withLock { fragmentInterval = newValue } }
+    }
+
+    /// Whether the movie box goes before the media, so that a player can start before the whole
+    /// file has arrived; only for a movie written with one movie box (rule 7).
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { lock.withLock { optimizeForNetwork } }
+        set { lock.withLock { optimizeForNetwork = newValue } }
+    }
+
+    /// Whether `input` can be added: one video and one audio input at most, of those media types,
+    /// before writing starts (rule 2).
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool {
+        lock.withLock { addProblem(input) == nil }
+    }
+
+    /// Whether output settings could be used for a media type: the codecs and keys of rule 3.
+    open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
+        switch mediaType {
+        case .video: return AssetWriterSettings.video(outputSettings).problem == nil
+        case .audio: return AssetWriterSettings.audioProblem(outputSettings) == nil
+        default: return false
+        }
+    }
+
+    /// Adds an input. Raises `NSInternalInconsistencyException` once writing has started, and
+    /// `NSInvalidArgumentException` for an input `canAdd(_:)` refuses otherwise (rule 2).
+    open func add(_ input: AVAssetWriterInput) {
+        let violation: Violation? = lock.withLock {
+            if let problem = addProblem(input) {
+                return Violation(
+                    name: state == .unknown ? .invalidArgumentException : .internalInconsistencyException,
+                    method: "-[AVAssetWriter addInput:]", message: problem,
+                    rule: CaptureRule("§23", rule: 2, .documented, "inputs are added before writing starts"))
+            }
+            inputList.append(input)
+            return nil
+        }
+        raiseIfNeeded(violation)
+        input.writer = self
+    }
+
+    private func addProblem(_ input: AVAssetWriterInput) -> String? {
+        if state != .unknown { return "Cannot call method when status is \(state.rawValue)" }
+        if inputList.contains(where: { $0 === input }) { return "Input has already been added" }
+        if input.writer != nil { return "Input belongs to another asset writer" }
+        guard input.mediaType == .video || input.mediaType == .audio else {
+            return "Cannot add an input of media type \(input.mediaType.rawValue)"
+        }
+        if inputList.contains(where: { $0.mediaType == input.mediaType }) {
+            return "Only one \(input.mediaType == .video ? "video" : "audio") input is written here"
+        }
+        return nil
+    }
+
+    /// Opens the file. False, with `status` `.failed` and `error` set, when a file is already at
+    /// the URL (`AVError.fileAlreadyExists`), when no encoder can be loaded
+    /// (`AVError.encoderNotFound`), or when the inputs cannot be written (rules 3 and 4). Calling it
+    /// twice raises `NSInternalInconsistencyException`.
+    open func startWriting() -> Bool {
+        let (plan, violation): (AssetWriterMovie?, Violation?) = lock.withLock {
+            guard state == .unknown else {
+                return (nil, Violation(
+                    name: .internalInconsistencyException, method: "-[AVAssetWriter startWriting]",
+                    message: "Cannot call method when status is \(state.rawValue)",
+                    rule: CaptureRule("§23", rule: 4, .observed, "startWriting is called once")))
+            }
+            return (makeMovie(), nil)
+        }
+        raiseIfNeeded(violation)
+        guard let plan else { return false }
+        let opened: Result<Void, MovieWriter.Failure> = encoding.withLock {
+            do throws(MovieWriter.Failure) {
+                try plan.open()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let problem) = opened {
+            fail(problem.destinationExists ? AVError(.fileAlreadyExists) : Self.error(problem))
+            return false
+        }
+        let inputs: [AVAssetWriterInput] = lock.withLock {
+            guard state == .unknown else { return [] }
+            movie = plan
+            state = .writing
+            return inputList
+        }
+        for input in inputs { input.writerDidStart() }
+        return true
+    }
+
+    /// The movie for the inputs, or nil after recording why not; called under the lock.
+    private func makeMovie() -> AssetWriterMovie? {
+        func refuse(_ error: AVError) -> AssetWriterMovie? {
+            state = .failed
+            failure = error
+            return nil
+        }
+        if let reason = MovieWriter.unavailableReason {
+            return refuse(AVError(.encoderNotFound, userInfo: [NSLocalizedFailureReasonErrorKey: reason]))
+        }
+        if FileManager.default.fileExists(atPath: outputURL.path) { return refuse(AVError(.fileAlreadyExists)) }
+        guard let videoInput = inputList.first(where: { $0.mediaType == .video }) else {
+            return refuse(
+                AVError(
+                    .unknown,
+                    userInfo: [NSLocalizedFailureReasonErrorKey: "a movie needs a video input; audio alone is not written"]))
+        }
+        let settings = AssetWriterSettings.video(videoInput.outputSettings)
+        if let problem = settings.problem {
+            let code: AVError.Code = settings.unknownCodec ? .encoderNotFound : .unknown
+            return refuse(AVError(code, userInfo: [NSLocalizedFailureReasonErrorKey: problem]))
+        }
+        if let audioInput = inputList.first(where: { $0.mediaType == .audio }),
+            let problem = AssetWriterSettings.audioProblem(audioInput.outputSettings)
+        {
+            return refuse(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem]))
+        }
+        var video = settings.video
+        video.rotationDegrees = videoInput.transform.quarterTurnDegrees ?? 0
+        let fragments = fragmentInterval
+        return AssetWriterMovie(
+            destination: outputURL.path, container: Self.containers[outputFileType] ?? "mov", video: video,
+            audio: inputList.first { $0.mediaType == .audio }.map { AssetWriterSettings.audio($0.outputSettings) },
+            fragmentInterval: fragments,
+            fastStart: optimizeForNetwork && !(fragments.isValid && fragments.seconds > 0))
+    }
+
+    /// Starts the session: a sample appended with time T plays at T − `startTime` in the movie.
+    /// Raises `NSInternalInconsistencyException` before `startWriting()`, and
+    /// `NSInvalidArgumentException` for a time that is not a number (rule 5).
+    open func startSession(atSourceTime startTime: CMTime) {
+        let violation: Violation? = lock.withLock {
+            let rule = CaptureRule("§23", rule: 5, .documented, "a session starts after startWriting, once")
+            guard state == .writing, let movie else {
+                if state == .failed || state == .cancelled { return nil }
+                return Violation(
+                    name: .internalInconsistencyException, method: "-[AVAssetWriter startSessionAtSourceTime:]",
+                    message: "Cannot call method when status is \(state.rawValue)", rule: rule)
+            }
+            guard startTime.isNumeric else {
+                return .invalidArgument(
+                    "-[AVAssetWriter startSessionAtSourceTime:]", "invalid parameter not satisfying: startTime is valid",
+                    rule)
+            }
+            // A second session is not written here: the first one's start stays (our choice).
+            encoding.withLock { if !movie.sessionStarted { movie.startSession(at: startTime) } }
+            return nil
+        }
+        raiseIfNeeded(violation)
+    }
+
+    /// Ends the session at `endTime`: samples after it are left out of the movie (rule 6).
+    open func endSession(atSourceTime endTime: CMTime) {
+        let movie = lock.withLock { state == .writing ? self.movie : nil }
+        guard let movie else { return }
+        encoding.withLock { movie.endSession(at: endTime) }
+    }
+
+    /// Finishes the movie: every input is marked finished, the encoders drain, and the file gets its
+    /// final name. `handler` runs afterwards on another queue, with `status` `.completed` or
+    /// `.failed`. Raises `NSInternalInconsistencyException` before `startWriting()` (rule 8).
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
+        let (movie, violation): (AssetWriterMovie?, Violation?) = lock.withLock {
+            switch state {
+            case .writing: return (self.movie, nil)
+            case .unknown:
+                return (nil, Violation(
+                    name: .internalInconsistencyException, method: "-[AVAssetWriter finishWritingWithCompletionHandler:]",
+                    message: "Cannot call method when status is 0",
+                    rule: CaptureRule("§23", rule: 8, .observed, "finishWriting needs startWriting first")))
+            default: return (nil, nil)
+            }
+        }
+        raiseIfNeeded(violation)
+        for input in inputs { input.markAsFinished() }
+        DispatchQueue.global().async { [self] in
+            if let movie {
+                let finished: MovieWriter.Failure? = encoding.withLock {
+                    do throws(MovieWriter.Failure) {
+                        try movie.finish()
+                        return nil
+                    } catch {
+                        movie.discard()
+                        return error
+                    }
+                }
+                if let finished {
+                    fail(finished.destinationExists ? AVError(.fileAlreadyExists) : Self.error(finished))
+                } else {
+                    lock.withLock { if state == .writing { state = .completed } }
+                }
+            }
+            handler()
+        }
+    }
+
+    /// Finishes the movie and returns once it is complete or has failed.
+    open func finishWriting() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            finishWriting { done.resume() }
+        }
+    }
+
+    /// Stops writing and removes what was written; `status` becomes `.cancelled` (rule 8).
+    open func cancelWriting() {
+        let movie: AssetWriterMovie? = lock.withLock {
+            guard state == .writing || state == .unknown else { return nil }
+            state = .cancelled
+            defer { self.movie = nil }
+            return self.movie
+        }
+        if let movie { encoding.withLock { movie.discard() } }
+    }
+
+    // MARK: - What inputs call
+
+    /// Whether samples are taken now.
+    var isWriting: Bool { lock.withLock { state == .writing } }
+
+    /// Encodes one sample for an input: false when the writer is not writing or the sample fails it.
+    /// Appending before the session starts raises `NSInternalInconsistencyException` (rule 5).
+    func encode(_ selector: String, _ body: (AssetWriterMovie) throws(MovieWriter.Failure) -> Void) -> Bool {
+        let movie: AssetWriterMovie? = lock.withLock { state == .writing ? self.movie : nil }
+        guard let movie else { return false }
+        let outcome: Result<Void, MovieWriter.Failure>? = encoding.withLock {
+            guard movie.sessionStarted else { return nil }
+            do throws(MovieWriter.Failure) {
+                try body(movie)
+                return .success(())
+            } catch {
+                movie.discard()
+                return .failure(error)
+            }
+        }
+        guard let outcome else {
+            Violation(
+                name: .internalInconsistencyException, method: selector,
+                message: "Must start a session (using -[AVAssetWriter startSessionAtSourceTime:]) first",
+                rule: CaptureRule("§23", rule: 5, .observed, "samples are appended after the session starts")
+            ).raise()
+        }
+        if case .failure(let problem) = outcome {
+            fail(Self.error(problem))
+            return false
+        }
+        return true
+    }
+
+    private func fail(_ error: AVError) {
+        let inputs: [AVAssetWriterInput] = lock.withLock {
+            guard state == .writing || state == .unknown else { return [] }
+            state = .failed
+            failure = error
+            movie = nil
+            return inputList
+        }
+        Emulation.shared.record(
+            TraceEntry(
+                section: "§23", rule: 4, outcome: .decided,
+                sentence: "The asset writer for \(outputURL.lastPathComponent) failed: \(error.userInfo[NSLocalizedFailureReasonErrorKey] ?? error.description)."))
+        for input in inputs { input.writerDidStop() }
+    }
+
+    private static func error(_ failure: MovieWriter.Failure) -> AVError {
+        AVError(failure.unavailable ? .encoderNotFound : .unknown, userInfo: [NSLocalizedFailureReasonErrorKey: failure.description])
+    }
+}
+
+extension CGAffineTransform {
+    /// The clockwise turn, in degrees, of a transform that turns by a multiple of 90 degrees
+    /// (translation aside); nil for any other transform.
+    var quarterTurnDegrees: Int? {
+        let turns: [(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, degrees: Int)] = [
+            (1, 0, 0, 1, 0), (0, 1, -1, 0, 90), (-1, 0, 0, -1, 180), (0, -1, 1, 0, 270),
+        ]
+        return turns.first { t in
+            abs(a - t.a) < 1e-6 && abs(b - t.b) < 1e-6 && abs(c - t.c) < 1e-6 && abs(d - t.d) < 1e-6
+        }?.degrees
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// The movie an asset writer encodes (Capture rules §23): the file, the session's time line, and
+/// the audio gathered into the encoder's 1,024-sample buffers.
+///
+/// Times are counted in ticks of 1/90,000 s, MPEG's clock, which holds 24, 25, 30, 60, 120 and
+/// 240 frames a second and NTSC's 30,000/1,001 exactly. Calls must not overlap; `AVAssetWriter`
+/// makes them under its encoding lock.
+final class AssetWriterMovie: @unchecked Sendable {
+    static let timescale: Int32 = 90_000
+
+    /// What the video input asked for, resolved to numbers.
+    struct Video {
+        var codec: AVVideoCodecType
+        /// Nil when the settings leave the size to the first picture.
+        var size: (width: Int, height: Int)?
+        var bitRate: Int?
+        var keyFrameInterval: Int?
+        var frameRate: Double
+        var rotationDegrees: Int
+    }
+
+    let destination: String
+    let container: String
+    let video: Video
+    let hasAudio: Bool
+    /// Audio channels (1 or 2) and AAC bits per second (0: the encoder's default).
+    let audioChannels: Int
+    let audioBitRate: Int
+    let fragmentInterval: CMTime
+    let fastStart: Bool
+    /// The session's start, in the samples' own time line.
+    private var start: CMTime?
+    private var end: CMTime?
+    private var writer: MovieWriter?
+    private var lastTicks: Int64 = -1
+    /// Audio not yet encoded, from sample `audioStart` of the movie on.
+    private var audio: [Int16] = []
+    private var audioStart: Int64 = 0
+    private(set) var pictures = 0
+
+    init(
+        destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int)?,
+        fragmentInterval: CMTime, fastStart: Bool
+    ) {
+        self.destination = destination
+        self.container = container
+        self.video = video
+        hasAudio = audio != nil
+        audioChannels = audio?.channels ?? 1
+        audioBitRate = audio?.bitRate ?? 0
+        self.fragmentInterval = fragmentInterval
+        self.fastStart = fastStart
+    }
+
+    /// Opens the file now when the settings give its size; otherwise the first picture will.
+    func open() throws(MovieWriter.Failure) {
+        if let size = video.size { try openWriter(width: size.width, height: size.height) }
+    }
+
+    func startSession(at time: CMTime) { start = time }
+
+    func endSession(at time: CMTime) { end = time }
+
+    var sessionStarted: Bool { start != nil }
+
+    /// Encodes one picture shown at `time`. Pictures before the session's start or after its end are
+    /// left out, as a player would not show them; false when `time` does not follow the last picture.
+    func appendPicture(_ buffer: CVPixelBuffer, at time: CMTime) throws(MovieWriter.Failure) {
+        guard let ticks = ticks(time), ticks >= 0 else { return }
+        if let end, time > end { return }
+        guard ticks > lastTicks else {
+            throw MovieWriter.Failure(
+                unavailable: false,
+                description: "a picture at \(time.seconds) s does not follow the one before it; "
+                    + "presentation times must increase")
+        }
+        if writer == nil { try openWriter(width: buffer.width, height: buffer.height) }
+        try writer?.appendPicture(buffer, ticks: ticks)
+        lastTicks = ticks
+        pictures += 1
+        try flushAudio(padding: false)
+    }
+
+    /// Takes mono 16-bit samples that start at `time`: a gap before them is silence, an overlap with
+    /// what came before is dropped, and samples outside the session are left out.
+    func appendAudio(_ samples: [Int16], at time: CMTime) throws(MovieWriter.Failure) {
+        guard hasAudio, let start else { return }
+        let rate = Double(AVCaptureAudioDataOutput.sampleRate)
+        var first = Int64(((time - start).seconds * rate).rounded())
+        var kept = samples[...]
+        if let end {
+            let last = Int64(((end - start).seconds * rate).rounded())
+            kept = kept.prefix(max(0, Int(last - first)))
+        }
+        let next = audioStart + Int64(audio.count)
+        if first < next {
+            kept = kept.dropFirst(Int(min(next - first, Int64(kept.count))))
+            first = next
+        }
+        if kept.isEmpty { return }
+        audio.append(contentsOf: repeatElement(0, count: Int(first - next)))
+        audio.append(contentsOf: kept)
+        try flushAudio(padding: false)
+    }
+
+    /// Encodes what is left, writes the trailer and puts the movie at its destination.
+    func finish() throws(MovieWriter.Failure) {
+        guard let writer else {
+            throw MovieWriter.Failure(
+                unavailable: false, description: "no picture was appended, so the movie's size is unknown")
+        }
+        try flushAudio(padding: true)
+        try writer.finish()
+        try writer.publish()
+    }
+
+    /// Closes the file unfinished and removes it.
+    func discard() {
+        writer?.discard()
+        writer = nil
+    }
+
+    private func ticks(_ time: CMTime) -> Int64? {
+        guard let start, time.isValid, start.isValid else { return nil }
+        return Int64(((time - start).seconds * Double(Self.timescale)).rounded())
+    }
+
+    private func openWriter(width: Int, height: Int) throws(MovieWriter.Failure) {
+        // Movies hold even sizes; an odd size loses its last row or column, as 4:2:0 needs.
+        let (w, h) = (width & ~1, height & ~1)
+        guard w > 0, h > 0 else {
+            throw MovieWriter.Failure(unavailable: false, description: "a \(width)×\(height) picture cannot be encoded")
+        }
+        let fps = video.frameRate > 0 ? video.frameRate : 30
+        let frameTicks = max(1, Int64((Double(Self.timescale) / fps).rounded()))
+        let dimensions = CMVideoDimensions(width: Int32(w), height: Int32(h))
+        let defaults = AVCaptureMovieFileOutput.defaultCompression(video.codec, dimensions: dimensions, fps: fps)
+        var plan = MovieWriter.Plan(
+            codec: video.codec, container: container, width: w, height: h,
+            frameDuration: CMTime(value: frameTicks, timescale: Self.timescale),
+            bitRate: video.bitRate ?? defaults[AVVideoAverageBitRateKey] as? Int ?? 0,
+            keyFrameInterval: video.keyFrameInterval ?? defaults[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
+            hasAudio: hasAudio, fragmentInterval: fragmentInterval)
+        plan.rotationDegrees = video.rotationDegrees
+        plan.fastStart = fastStart
+        plan.audioChannels = audioChannels
+        plan.audioBitRate = audioBitRate
+        writer = try MovieWriter(destination: destination, plan: plan)
+    }
+
+    /// Encodes every whole 1,024-sample buffer gathered, and with `padding` the rest filled with silence.
+    private func flushAudio(padding: Bool) throws(MovieWriter.Failure) {
+        guard let writer else { return }
+        let size = AVCaptureAudioDataOutput.samplesPerBuffer
+        if padding, audio.count % size != 0 {
+            audio.append(contentsOf: repeatElement(0, count: size - audio.count % size))
+        }
+        var used = 0
+        while audio.count - used >= size {
+            try writer.appendAudio(Array(audio[used..<(used + size)]), sampleIndex: audioStart)
+            used += size
+            audioStart += Int64(size)
+        }
+        audio.removeFirst(used)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Obscura
+import ObscuraAV
+import Testing
+
+/// The asset writer's contract (spec §23): what raises, what fails with an error, and what a failed
+/// or cancelled writer leaves behind.
+@Suite(.needs(.ffmpeg)) struct AVAssetWriterRulesTests {
+    /// A writer to a new file in a fresh folder, with one H.264 video input of 64 × 48.
+    static func rig(_ name: String = "movie.mov") throws -> (AVAssetWriter, AVAssetWriterInput, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let writer = try AVAssetWriter(outputURL: folder.appendingPathComponent(name), fileType: .mov)
+        let input = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+        writer.add(input)
+        return (writer, input, folder)
+    }
+
+    static func frame() -> CVPixelBuffer {
+        var buffer: CVPixelBuffer?
+        _ = CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &buffer)
+        return buffer!
+    }
+
+    static func sample(_ seconds: Int64, _ scale: Int32 = 30) -> CMSampleBuffer {
+        var format: CMVideoFormatDescription?
+        let frame = frame()
+        _ = CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: frame, formatDescriptionOut: &format)
+        var timing = CMSampleTimingInfo(
+            duration: CMTime(value: 1, timescale: scale), presentationTimeStamp: CMTime(value: seconds, timescale: scale),
+            decodeTimeStamp: .invalid)
+        var sample: CMSampleBuffer?
+        _ = CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: nil, imageBuffer: frame, formatDescription: format!, sampleTiming: &timing, sampleBufferOut: &sample)
+        return sample!
+    }
+
+    static func finish(_ writer: AVAssetWriter) {
+        let done = DispatchSemaphore(value: 0)
+        writer.finishWriting { done.signal() }
+        _ = done.wait(timeout: .now() + 60)
+    }
+
+    // rule 5 [D]: samples follow startSession, which follows startWriting.
+    @Test func sessionOrderIsEnforced() throws {
+        let (writer, input, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let early = Emulator.catchException { writer.startSession(atSourceTime: .zero) }
+        #expect(early?.name == .internalInconsistencyException)
+        #expect(writer.startWriting())
+        let unstarted = Emulator.catchException { _ = input.append(Self.sample(0)) }
+        #expect(unstarted?.name == .internalInconsistencyException)
+        #expect(unstarted?.reason?.contains("Must start a session") == true)
+        let invalid = Emulator.catchException { writer.startSession(atSourceTime: .invalid) }
+        #expect(invalid?.name == .invalidArgumentException)
+        writer.startSession(atSourceTime: .zero)
+        #expect(input.append(Self.sample(0)))
+        writer.cancelWriting()
+    }
+
+    // rule 2 [D]: inputs are added before writing starts; one of each media type.
+    @Test func inputsAreAddedBeforeWriting() throws {
+        let (writer, _, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let second = AVAssetWriterInput(mediaType: .video, outputSettings: nil)
+        #expect(!writer.canAdd(second))
+        let audio = AVAssetWriterInput(mediaType: .audio, outputSettings: nil)
+        #expect(writer.canAdd(audio))
+        #expect(writer.startWriting())
+        #expect(!writer.canAdd(audio))
+        let late = Emulator.catchException { writer.add(audio) }
+        #expect(late?.name == .internalInconsistencyException)
+        #expect(writer.inputs.count == 1)
+        writer.cancelWriting()
+    }
+
+    // rule 4 [D]: a file already at the URL fails the writer at startWriting and is left as it was.
+    @Test func anExistingFileIsNeverReplaced() throws {
+        let (writer, _, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = Data("keep me".utf8)
+        try existing.write(to: writer.outputURL)
+        #expect(!writer.startWriting())
+        #expect(writer.status == .failed)
+        #expect((writer.error as? AVError)?.code == .fileAlreadyExists)
+        #expect(try Data(contentsOf: writer.outputURL) == existing)
+    }
+
+    // rules 3, 4 [I]: settings that cannot be written fail startWriting with the reason; codecs other than
+    // H.264 and HEVC are not found; a non-file URL or another file type is refused at once.
+    @Test func unwritableSettingsFailWithAReason() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let writer = try AVAssetWriter(outputURL: folder.appendingPathComponent("a.mov"), fileType: .mov)
+        let jpeg: [String: Any] = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 64, AVVideoHeightKey: 48]
+        #expect(!writer.canApply(outputSettings: jpeg, forMediaType: .video))
+        writer.add(AVAssetWriterInput(mediaType: .video, outputSettings: jpeg))
+        #expect(!writer.startWriting())
+        #expect((writer.error as? AVError)?.code == .encoderNotFound)
+
+        let audio48k: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2]
+        #expect(!writer.canApply(outputSettings: audio48k, forMediaType: .audio))
+        let stereo: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]
+        #expect(writer.canApply(outputSettings: stereo, forMediaType: .audio))
+
+        #expect(throws: AVError.self) { try AVAssetWriter(outputURL: URL(string: "https://example.com/a.mov")!, fileType: .mov) }
+        #expect(throws: AVError.self) { try AVAssetWriter(outputURL: folder.appendingPathComponent("a.jpg"), fileType: .jpg) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    // rule 6 [O]: a picture that does not follow the last one fails the writer, and nothing is left
+    // under the name or beside it.
+    @Test func timesMustIncrease() throws {
+        let (writer, input, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        #expect(input.append(Self.sample(1)))
+        #expect(!input.append(Self.sample(1)))
+        #expect(writer.status == .failed)
+        #expect((writer.error as? AVError)?.code == .unknown)
+        #expect(!input.isReadyForMoreMediaData)
+        #expect(!input.append(Self.sample(2)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    // rule 8 [D]: cancelling removes what was written; finishing before starting raises.
+    @Test func cancelLeavesNothing() throws {
+        let (writer, input, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let early = Emulator.catchException { writer.finishWriting {} }
+        #expect(early?.name == .internalInconsistencyException)
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        #expect(input.append(Self.sample(0)))
+        writer.cancelWriting()
+        #expect(writer.status == .cancelled)
+        #expect(!input.isReadyForMoreMediaData)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}

@@ -293,18 +293,26 @@ extension DropIn {
             #expect(moov < mdat)
         }
 
+        /// A writer with one 64 × 48 H.264 input and an adaptor whose pool follows the input's settings.
+        static func smallWriter(
+            _ url: URL, _ type: AVFileType
+        ) throws -> (AVAssetWriter, AVAssetWriterInput, AVAssetWriterInputPixelBufferAdaptor) {
+            let writer = try AVAssetWriter(outputURL: url, fileType: type)
+            let input = AVAssetWriterInput(
+                mediaType: .video,
+                outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+            writer.add(input)
+            return (writer, input, adaptor)
+        }
+
         // spec §23 rule 10: a pull-style source through requestMediaDataWhenReady, as apps export
         // generated frames, writes every frame it supplies.
         @Test func pullStyleSourceWritesEveryFrame() throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("pulled.mp4")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
-            let input = AVAssetWriterInput(
-                mediaType: .video,
-                outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
-            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
-            writer.add(input)
+            let (writer, input, adaptor) = try Self.smallWriter(url, .mp4)
             #expect(writer.startWriting())
             writer.startSession(atSourceTime: CMTime(value: 10, timescale: 1))
             let done = DispatchSemaphore(value: 0)
@@ -338,12 +346,7 @@ extension DropIn {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("window.mov")
-            let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
-            let input = AVAssetWriterInput(
-                mediaType: .video,
-                outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
-            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
-            writer.add(input)
+            let (writer, _, adaptor) = try Self.smallWriter(url, .mov)
             #expect(writer.startWriting())
             writer.startSession(atSourceTime: CMTime(value: 3, timescale: 30))
             let pool = try #require(adaptor.pixelBufferPool)

@@ -40,5 +40,23 @@ extension DropIn {
             #expect(!FileManager.default.fileExists(atPath: url.path))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
+
+        // spec §23 rule 4: an asset writer takes its inputs, then fails to start, naming the packages.
+        @Test func assetWriterFailsToStartWithEncoderNotFound() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let writer = try AVAssetWriter(outputURL: folder.appendingPathComponent("clip.mov"), fileType: .mov)
+            let input = AVAssetWriterInput(
+                mediaType: .video,
+                outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+            #expect(writer.canAdd(input))
+            writer.add(input)
+            #expect(!writer.startWriting())
+            #expect(writer.status == .failed)
+            #expect((writer.error as? AVError)?.code == .encoderNotFound)
+            let reason = (writer.error as NSError?)?.localizedFailureReason ?? ""
+            #expect(reason.contains("libavcodec59"), "\(reason)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
     }
 }

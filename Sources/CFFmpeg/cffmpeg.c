@@ -239,6 +239,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
         if (!api.field) return 0;                        \
     } while (0)
 
+#define RESOLVE_IN(table, library, field, name)    \
+    do {                                           \
+        *(void **)(&table.field) = dlsym(library, name); \
+        if (!table.field) return 0;                \
+    } while (0)
+
 static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(util, avutil_version, "avutil_version");
     RESOLVE(codec, avcodec_version, "avcodec_version");
@@ -358,6 +364,34 @@ int cffmpeg_has_encoder(int codec) {
     return video_encoder(codec) != NULL && api.find_encoder_by_name("aac") != NULL;
 }
 
+/// libswresample, loaded only when a movie's audio needs another rate.
+enum { sample_fmt_s16 = 1, sample_fmt_flt = 3 };
+static struct {
+    unsigned (*version)(void);
+    int (*alloc_set_opts2)(void **, const channel_layout *, int, int, const channel_layout *, int, int, int, void *);
+    int (*init)(void *);
+    int (*convert)(void *, uint8_t **, int, const uint8_t **, int);
+    int (*get_out_samples)(void *, int);
+    void (*free)(void **);
+} swr;
+static int swr_loaded = 0;  // 1 usable, -1 unusable
+static pthread_once_t swr_once = PTHREAD_ONCE_INIT;
+
+static int resolve_swr(void *library) {
+    RESOLVE_IN(swr, library, version, "swresample_version");
+    RESOLVE_IN(swr, library, alloc_set_opts2, "swr_alloc_set_opts2");
+    RESOLVE_IN(swr, library, init, "swr_init");
+    RESOLVE_IN(swr, library, convert, "swr_convert");
+    RESOLVE_IN(swr, library, get_out_samples, "swr_get_out_samples");
+    RESOLVE_IN(swr, library, free, "swr_free");
+    return swr.version() >> 16 == 4;
+}
+
+static void load_swr(void) {
+    void *library = dlopen("libswresample.so.4", RTLD_NOW | RTLD_LOCAL);
+    swr_loaded = library && resolve_swr(library) ? 1 : -1;
+}
+
 struct cffmpeg_movie {
     format_context *format;
     void *video;
@@ -368,6 +402,14 @@ struct cffmpeg_movie {
     rational audio_time_base;
     int64_t frame_ticks;
     int audio_channels;
+    /// Resampling to the track's rate: the converter, the mono samples converted but not yet encoded,
+    /// and the presentation time, in track samples, of the first of them.
+    void *resampler;
+    float *resampled;
+    int resampled_count, resampled_capacity;
+    int64_t resampled_pts;
+    int resampling_started;
+    int sound_input_rate;
     frame *picture;
     frame *sound;
     packet *packet;
@@ -391,6 +433,8 @@ static void release(cffmpeg_movie *m) {
     if (m->packet) api.packet_free(&m->packet);
     if (m->scaler) api.sws_free_context(m->scaler);
     if (m->picture_scaler) api.sws_free_context(m->picture_scaler);
+    if (m->resampler) swr.free(&m->resampler);
+    free(m->resampled);
     free(m);
 }
 
@@ -468,6 +512,21 @@ static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     return m->scaler ? CFFMPEG_OK : CFFMPEG_ERR_MEMORY;
 }
 
+/// A converter of mono 16-bit samples at `from` Hz to mono floats at `to` Hz.
+static int open_resampler(cffmpeg_movie *m, int from, int to, char *message, size_t capacity) {
+    pthread_once(&swr_once, load_swr);
+    if (swr_loaded != 1) {
+        set_message(message, capacity, "audio at another rate needs libswresample 4 (Debian: libswresample4)");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    channel_layout mono;
+    api.channel_layout_default(&mono, 1);
+    int status = swr.alloc_set_opts2(&m->resampler, &mono, sample_fmt_flt, to, &mono, sample_fmt_s16, from, 0, NULL);
+    if (status < 0 || !m->resampler) return fail(status, "preparing the resampler", message, capacity);
+    status = swr.init(m->resampler);
+    return status < 0 ? fail(status, "preparing the resampler", message, capacity) : CFFMPEG_OK;
+}
+
 static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *message, size_t capacity) {
     const void *codec = api.find_encoder_by_name("aac");
     if (!codec) {
@@ -476,7 +535,9 @@ static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     }
     m->audio = api.codec_alloc_context(codec);
     if (!m->audio) return CFFMPEG_ERR_MEMORY;
-    m->audio_time_base = (rational){1, r->audio_sample_rate};
+    int rate = r->audio_output_rate > 0 ? r->audio_output_rate : r->audio_sample_rate;
+    m->audio_time_base = (rational){1, rate};
+    m->sound_input_rate = r->audio_sample_rate;
     codec_parameters *parameters = api.parameters_alloc();
     if (!parameters) return CFFMPEG_ERR_MEMORY;
     parameters->codec_type = media_type_audio;
@@ -485,7 +546,7 @@ static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     int copied = api.parameters_to_context(m->audio, parameters);
     api.parameters_free(&parameters);
     if (copied < 0) return fail(copied, "setting the sample format", message, capacity);
-    api.opt_set_int(m->audio, "ar", r->audio_sample_rate, 0);
+    api.opt_set_int(m->audio, "ar", rate, 0);
     m->audio_channels = r->audio_channels == 2 ? 2 : 1;
     api.opt_set(m->audio, "ch_layout", m->audio_channels == 2 ? "stereo" : "mono", 0);
     api.opt_set_q(m->audio, "time_base", m->audio_time_base, 0);
@@ -509,10 +570,11 @@ static int open_audio(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
     if (!m->sound) return CFFMPEG_ERR_MEMORY;
     m->sound->nb_samples = 1024;
     m->sound->format = sample_fmt_fltp;
-    m->sound->sample_rate = r->audio_sample_rate;
+    m->sound->sample_rate = rate;
     api.channel_layout_default(&m->sound->ch_layout, m->audio_channels);
     status = api.frame_get_buffer(m->sound, 0);
-    return status < 0 ? fail(status, "allocating audio samples", message, capacity) : CFFMPEG_OK;
+    if (status < 0) return fail(status, "allocating audio samples", message, capacity);
+    return rate == r->audio_sample_rate ? CFFMPEG_OK : open_resampler(m, r->audio_sample_rate, rate, message, capacity);
 }
 
 int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char *message, size_t capacity) {
@@ -639,7 +701,12 @@ static int picture_scaler(cffmpeg_movie *m, const cffmpeg_picture *p, char *mess
     api.opt_set_int(scaler, "src_range", full_range, 0);
     api.opt_set_int(scaler, "dst_range", 0, 0);
     int status = api.sws_init_context(scaler, NULL, NULL);
-    if (status < 0) return fail(status, "preparing the picture converter", message, capacity);
+    if (status < 0) {
+        // Never leave a half-made converter to be found by the next picture of the same layout.
+        api.sws_free_context(scaler);
+        m->picture_scaler = NULL;
+        return fail(status, "preparing the picture converter", message, capacity);
+    }
     // BT.601 on both sides, the source's range in and video range out, as the stream is tagged.
     const int *bt601 = api.sws_get_coefficients(sws_cs_itu601);
     api.sws_set_colorspace_details(scaler, bt601, full_range, bt601, 0, 0, 1 << 16, 1 << 16);
@@ -662,6 +729,60 @@ int cffmpeg_movie_write_picture(cffmpeg_movie *m, const cffmpeg_picture *p, int6
     return encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, m->picture, message, capacity);
 }
 
+/// Encodes 1,024 mono samples at `pts`, in every channel of the track.
+static int encode_sound(cffmpeg_movie *m, const float *mono, int64_t pts, char *message, size_t capacity) {
+    int status = api.frame_make_writable(m->sound);
+    if (status < 0) return fail(status, "reusing the audio frame", message, capacity);
+    // Planar samples: each channel gets the same mono signal.
+    for (int c = 0; c < m->audio_channels; c++) memcpy(m->sound->data[c], mono, 1024 * sizeof(float));
+    m->sound->pts = pts;
+    return encode(m, m->audio, m->audio_stream, m->audio_time_base, 1024, m->sound, message, capacity);
+}
+
+/// Encodes every whole 1,024-sample frame of the resampled samples, and with `pad` the rest filled with silence.
+static int encode_resampled(cffmpeg_movie *m, int pad, char *message, size_t capacity) {
+    if (pad && m->resampled_count % 1024 != 0) {
+        int rest = 1024 - m->resampled_count % 1024;
+        memset(m->resampled + m->resampled_count, 0, (size_t)rest * sizeof(float));
+        m->resampled_count += rest;
+    }
+    int used = 0;
+    int status = CFFMPEG_OK;
+    while (status == CFFMPEG_OK && m->resampled_count - used >= 1024) {
+        status = encode_sound(m, m->resampled + used, m->resampled_pts, message, capacity);
+        used += 1024;
+        m->resampled_pts += 1024;
+    }
+    memmove(m->resampled, m->resampled + used, (size_t)(m->resampled_count - used) * sizeof(float));
+    m->resampled_count -= used;
+    return status;
+}
+
+/// Converts `count` samples (none to flush the converter) to the track's rate and encodes what fills frames.
+static int resample_audio(cffmpeg_movie *m, const int16_t *samples, int count, int64_t sample_index, char *message,
+                          size_t capacity) {
+    if (!m->resampling_started) {
+        // The first sample's time at the track's rate; later buffers follow on without gaps.
+        m->resampled_pts = (sample_index * m->audio_time_base.den + m->sound_input_rate / 2) / m->sound_input_rate;
+        m->resampling_started = 1;
+    }
+    // Room for the converted samples and a frame of padding.
+    int room = swr.get_out_samples(m->resampler, count) + 1024;
+    if (m->resampled_count + room > m->resampled_capacity) {
+        int grown = m->resampled_count + room;
+        float *more = realloc(m->resampled, (size_t)grown * sizeof(float));
+        if (!more) return CFFMPEG_ERR_MEMORY;
+        m->resampled = more;
+        m->resampled_capacity = grown;
+    }
+    uint8_t *out = (uint8_t *)(m->resampled + m->resampled_count);
+    const uint8_t *in = (const uint8_t *)samples;
+    int made = swr.convert(m->resampler, &out, room - 1024, samples ? &in : NULL, count);
+    if (made < 0) return fail(made, "resampling audio", message, capacity);
+    m->resampled_count += made;
+    return encode_resampled(m, samples == NULL, message, capacity);
+}
+
 int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int count, int64_t sample_index,
                               char *message, size_t capacity) {
     if (!m->audio) return CFFMPEG_OK;
@@ -669,21 +790,18 @@ int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int coun
         set_message(message, capacity, "audio comes in 1,024-sample buffers");
         return CFFMPEG_ERR_ARGUMENT;
     }
-    int status = api.frame_make_writable(m->sound);
-    if (status < 0) return fail(status, "reusing the audio frame", message, capacity);
-    // Planar samples: each channel gets the same mono signal.
-    for (int c = 0; c < m->audio_channels; c++) {
-        float *out = (float *)m->sound->data[c];
-        for (int i = 0; i < count; i++) out[i] = (float)samples[i] / 32768.0f;
-    }
-    m->sound->pts = sample_index;
-    return encode(m, m->audio, m->audio_stream, m->audio_time_base, count, m->sound, message, capacity);
+    if (m->resampler) return resample_audio(m, samples, count, sample_index, message, capacity);
+    float mono[1024];
+    for (int i = 0; i < count; i++) mono[i] = (float)samples[i] / 32768.0f;
+    return encode_sound(m, mono, sample_index, message, capacity);
 }
 
 int64_t cffmpeg_movie_bytes(const cffmpeg_movie *m) { return m ? m->bytes : 0; }
 
 int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
     int result = encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, NULL, message, capacity);
+    if (result == CFFMPEG_OK && m->resampler && m->resampling_started)
+        result = resample_audio(m, NULL, 0, 0, message, capacity);
     if (result == CFFMPEG_OK && m->audio)
         result = encode(m, m->audio, m->audio_stream, m->audio_time_base, 1024, NULL, message, capacity);
     if (result == CFFMPEG_OK) {

@@ -32,6 +32,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     private var movie: AssetWriterMovie?
     private var fragmentInterval = CMTime.invalid
     private var optimizeForNetwork = false
+    /// Entered when `finishWriting` starts and left when the movie is complete or has failed: inputs
+    /// take nothing meanwhile, and a second call waits for the first.
+    private var finishing: DispatchGroup?
 
     /// A writer of `outputFileType` to `outputURL`. Throws for a URL that is not a file URL and for a
     /// file type other than a QuickTime or MPEG-4 movie (rule 1).
@@ -159,11 +162,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             fail(problem.destinationExists ? AVError(.fileAlreadyExists) : Self.error(problem))
             return false
         }
-        let inputs: [AVAssetWriterInput] = lock.withLock {
-            guard state == .unknown else { return [] }
+        let inputs: [AVAssetWriterInput]? = lock.withLock {
+            // A cancel while the file opened wins.
+            guard state == .unknown else { return nil }
             movie = plan
             state = .writing
             return inputList
+        }
+        guard let inputs else {
+            encoding.withLock { plan.discard() }
+            return false
         }
         for input in inputs { input.writerDidStart() }
         return true
@@ -241,21 +249,38 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// final name. `handler` runs afterwards on another queue, with `status` `.completed` or
     /// `.failed`. Raises `NSInternalInconsistencyException` before `startWriting()` (rule 8).
     open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
-        let (movie, violation): (AssetWriterMovie?, Violation?) = lock.withLock {
+        enum Step {
+            case finish(AssetWriterMovie, DispatchGroup)
+            case wait(DispatchGroup)
+            case call
+            case raise(Violation)
+        }
+        let step: Step = lock.withLock {
+            if let finishing { return .wait(finishing) }
             switch state {
-            case .writing: return (self.movie, nil)
+            case .writing:
+                guard let movie else { return .call }
+                let group = DispatchGroup()
+                group.enter()
+                finishing = group
+                return .finish(movie, group)
             case .unknown:
-                return (nil, Violation(
-                    name: .internalInconsistencyException, method: "-[AVAssetWriter finishWritingWithCompletionHandler:]",
-                    message: "Cannot call method when status is 0",
-                    rule: CaptureRule("§23", rule: 8, .observed, "finishWriting needs startWriting first")))
-            default: return (nil, nil)
+                return .raise(
+                    Violation(
+                        name: .internalInconsistencyException,
+                        method: "-[AVAssetWriter finishWritingWithCompletionHandler:]",
+                        message: "Cannot call method when status is 0",
+                        rule: CaptureRule("§23", rule: 8, .observed, "finishWriting needs startWriting first")))
+            default: return .call
             }
         }
-        raiseIfNeeded(violation)
-        for input in inputs { input.markAsFinished() }
-        DispatchQueue.global().async { [self] in
-            if let movie {
+        switch step {
+        case .raise(let violation): violation.raise()
+        case .call: DispatchQueue.global().async { handler() }
+        case .wait(let group): group.notify(queue: .global()) { handler() }
+        case .finish(let movie, let group):
+            for input in inputs { input.markAsFinished() }
+            DispatchQueue.global().async { [self] in
                 let finished: MovieWriter.Failure? = encoding.withLock {
                     do throws(MovieWriter.Failure) {
                         try movie.finish()
@@ -270,8 +295,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 } else {
                     lock.withLock { if state == .writing { state = .completed } }
                 }
+                group.leave()
+                handler()
             }
-            handler()
         }
     }
 
@@ -284,30 +310,33 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Stops writing and removes what was written; `status` becomes `.cancelled` (rule 8).
     open func cancelWriting() {
-        let movie: AssetWriterMovie? = lock.withLock {
-            guard state == .writing || state == .unknown else { return nil }
+        let (movie, inputs): (AssetWriterMovie?, [AVAssetWriterInput]) = lock.withLock {
+            guard (state == .writing && finishing == nil) || state == .unknown else { return (nil, []) }
             state = .cancelled
             defer { self.movie = nil }
-            return self.movie
+            return (self.movie, inputList)
         }
         if let movie { encoding.withLock { movie.discard() } }
+        for input in inputs { input.writerDidStop() }
     }
 
     // MARK: - What inputs call
 
-    /// Whether samples are taken now.
-    var isWriting: Bool { lock.withLock { state == .writing } }
+    /// Whether samples are taken now: writing, and not finishing.
+    var isWriting: Bool { lock.withLock { state == .writing && finishing == nil } }
 
     /// Encodes one sample for an input: false when the writer is not writing or the sample fails it.
     /// Appending before the session starts raises `NSInternalInconsistencyException` (rule 5).
     func encode(_ selector: String, _ body: (AssetWriterMovie) throws(MovieWriter.Failure) -> Void) -> Bool {
-        let movie: AssetWriterMovie? = lock.withLock { state == .writing ? self.movie : nil }
+        let movie: AssetWriterMovie? = lock.withLock { state == .writing && finishing == nil ? self.movie : nil }
         guard let movie else { return false }
-        let outcome: Result<Void, MovieWriter.Failure>? = encoding.withLock {
+        let outcome: Result<Bool, MovieWriter.Failure>? = encoding.withLock {
             guard movie.sessionStarted else { return nil }
+            // Finished or discarded while this sample waited for the encoder: it is not taken.
+            guard !movie.closed else { return .success(false) }
             do throws(MovieWriter.Failure) {
                 try body(movie)
-                return .success(())
+                return .success(true)
             } catch {
                 movie.discard()
                 return .failure(error)
@@ -320,11 +349,12 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 rule: CaptureRule("§23", rule: 5, .observed, "samples are appended after the session starts")
             ).raise()
         }
-        if case .failure(let problem) = outcome {
+        switch outcome {
+        case .success(let taken): return taken
+        case .failure(let problem):
             fail(Self.error(problem))
             return false
         }
-        return true
     }
 
     private func fail(_ error: AVError) {

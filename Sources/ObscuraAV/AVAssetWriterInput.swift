@@ -20,6 +20,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     private var realTime = false
     private var displayTransform = CGAffineTransform.identity
     private var pull: (queue: DispatchQueue, block: @Sendable () -> Void)?
+    /// Whether a call of the pull block is queued or running: one at a time, however often it is asked for.
+    private var pulling = false
     private var appendedSincePull = false
 
     /// An input of `mediaType` encoded with `outputSettings`.
@@ -110,14 +112,32 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if writer?.isWriting ?? false { schedulePull(after: 0) }
     }
 
+    /// Queues a call of the pull block unless one is queued or running already.
     private func schedulePull(after seconds: Double) {
-        guard let (queue, _) = lock.withLock({ pull }) else { return }
+        let queue: DispatchQueue? = lock.withLock {
+            guard let pull, !pulling else { return nil }
+            pulling = true
+            return pull.queue
+        }
+        queue.map { pullLoop(on: $0, after: seconds) }
+    }
+
+    /// Calls the block, then queues the next call while the input is ready and asked for more.
+    private func pullLoop(on queue: DispatchQueue, after seconds: Double) {
         queue.asyncAfter(deadline: .now() + seconds) { [self] in
-            guard isReadyForMoreMediaData, let (_, block) = lock.withLock({ pull }) else { return }
-            lock.withLock { appendedSincePull = false }
+            let ready = isReadyForMoreMediaData
+            let block: (@Sendable () -> Void)? = lock.withLock {
+                guard ready, let pull else {
+                    pulling = false
+                    return nil
+                }
+                appendedSincePull = false
+                return pull.block
+            }
+            guard let block else { return }
             block()
             let appended = lock.withLock { appendedSincePull }
-            schedulePull(after: appended ? 0 : 0.001)
+            pullLoop(on: queue, after: appended ? 0 : 0.001)
         }
     }
 

@@ -139,6 +139,67 @@ extension DropIn {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["filtered.mov"])
         }
 
+        // spec §23 rule 3: audio settings of another rate and two channels are honoured: the microphone's
+        // 1 kHz tone at a quarter of full scale (AVCaptureAudioDataOutput's documented signal) comes out of
+        // the 48 kHz stereo track at 1 kHz, with an RMS of 0.25/√2, in both channels.
+        @Test func audioIsResampledToTheRateAsked() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("stereo.mov")
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
+            let videoOutput = AVCaptureVideoDataOutput()
+            let audioOutput = AVCaptureAudioDataOutput()
+            session.addOutput(videoOutput)
+            session.addOutput(audioOutput)
+            session.commitConfiguration()
+            let recorder = try WriterRecorder(
+                url: url, video: videoOutput.recommendedVideoSettingsForAssetWriter(writingTo: .mov),
+                audio: [
+                    AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2,
+                    AVEncoderBitRateKey: 128_000,
+                ], frames: 45)
+            let queue = DispatchQueue(label: "recording")
+            videoOutput.setSampleBufferDelegate(recorder, queue: queue)
+            audioOutput.setSampleBufferDelegate(recorder, queue: queue)
+            session.startRunning()
+            #expect(recorder.done.wait(timeout: .now() + 120) == .success)
+            session.stopRunning()
+            #expect(recorder.writer.status == .completed, "\(String(describing: recorder.writer.error))")
+            let probe = try ProbedMovie(url)
+            let audio = try #require(probe.audio)
+            #expect(audio.codec == "aac" && audio.sampleRate == 48_000 && audio.channels == 2)
+            // The sound lasts as long as the pictures, within an AAC frame and a picture.
+            let seconds = try #require(audio.duration), pictures = try #require(probe.video?.duration)
+            #expect(abs(seconds - pictures) < 1024.0 / 48_000 + 1.0 / 30, "audio \(seconds) s, video \(pictures) s")
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try ExternalTool.ffmpegProgram.require())
+            process.arguments = ["-v", "error", "-i", url.path, "-map", "0:a", "-f", "s16le", "-acodec", "pcm_s16le", "-"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let samples = bytes.withUnsafeBytes { raw in
+                (0..<(raw.count / 2)).map { Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self))) / 32768 }
+            }
+            // Left and right alternate; the middle half second of the left channel.
+            let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+            let right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
+            #expect(left.count > 36_000)
+            let middle = Array(left[(left.count / 2 - 12_000)..<(left.count / 2 + 12_000)])
+            let rising = zip(middle, middle.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+            #expect(abs(rising - 500) <= 2, "\(rising) cycles in 0.5 s")
+            let rms = (middle.map { $0 * $0 }.reduce(0, +) / Double(middle.count)).squareRoot()
+            #expect(abs(rms - 0.25 / 2.0.squareRoot()) < 0.01, "RMS \(rms)")
+            #expect(zip(left, right).allSatisfy { $0 == $1 })
+        }
+
         /// Writes `count` frames of one colour through a pixel buffer adaptor, in the pool's format,
         /// one every 1/24 s, and returns the movie's URL inside `folder`.
         func writeFlatClip(

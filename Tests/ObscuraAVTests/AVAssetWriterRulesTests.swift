@@ -101,10 +101,13 @@ import Testing
         #expect(!writer.startWriting())
         #expect((writer.error as? AVError)?.code == .encoderNotFound)
 
-        let audio48k: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2]
-        #expect(!writer.canApply(outputSettings: audio48k, forMediaType: .audio))
-        let stereo: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]
-        #expect(writer.canApply(outputSettings: stereo, forMediaType: .audio))
+        let odd: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_000, AVNumberOfChannelsKey: 1]
+        #expect(!writer.canApply(outputSettings: odd, forMediaType: .audio))
+        let surround: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 6]
+        #expect(!writer.canApply(outputSettings: surround, forMediaType: .audio))
+        let stereo48k: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2]
+        #expect(writer.canApply(outputSettings: stereo48k, forMediaType: .audio))
+        #expect(!writer.canApply(outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM], forMediaType: .audio))
 
         #expect(throws: AVError.self) { try AVAssetWriter(outputURL: URL(string: "https://example.com/a.mov")!, fileType: .mov) }
         #expect(throws: AVError.self) { try AVAssetWriter(outputURL: folder.appendingPathComponent("a.jpg"), fileType: .jpg) }
@@ -125,6 +128,42 @@ import Testing
         #expect(!input.isReadyForMoreMediaData)
         #expect(!input.append(Self.sample(2)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    // rule 6 [I]: a time that is not a number fails the writer rather than the process; an end at
+    // positive infinity leaves the session open.
+    @Test func timesThatAreNotNumbersAreRefused() throws {
+        let (writer, input, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        writer.endSession(atSourceTime: .positiveInfinity)
+        #expect(adaptor.append(Self.frame(), withPresentationTime: CMTime(value: 1, timescale: 30)))
+        #expect(!adaptor.append(Self.frame(), withPresentationTime: .indefinite))
+        #expect(writer.status == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    // rule 8 [D]: a second finishWriting waits for the first; samples appended once finishing has
+    // begun are not taken and do not fail the finished movie.
+    @Test func finishingTwiceCompletesOnce() throws {
+        let (writer, input, folder) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        #expect(input.append(Self.sample(0)))
+        let both = DispatchGroup()
+        both.enter()
+        both.enter()
+        writer.finishWriting { both.leave() }
+        writer.finishWriting { both.leave() }
+        #expect(!input.append(Self.sample(1)))
+        #expect(both.wait(timeout: .now() + 60) == .success)
+        #expect(writer.status == .completed)
+        #expect(!input.append(Self.sample(2)))
+        #expect(writer.status == .completed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["movie.mov"])
     }
 
     // rule 8 [D]: cancelling removes what was written; finishing before starting raises.

@@ -48,7 +48,10 @@ typedef struct cffmpeg_movie_request {
     int timescale;           ///< Video timestamps count 1 / timescale seconds.
     int64_t bit_rate;        ///< Video bits per second.
     int key_interval;        ///< Frames between key frames.
-    int audio_sample_rate;   ///< 0 for no audio track; else mono AAC at this rate, 1,024-sample buffers.
+    int audio_sample_rate;   ///< 0 for no audio track; else the rate of the mono samples given, in 1,024-sample
+                             ///< buffers.
+    int audio_output_rate;   ///< The AAC track's rate; 0 for the samples' own. Another rate is resampled with
+                             ///< libswresample (libswresample4, which libavcodec59 depends on).
     int64_t fragment_microseconds;  ///< 0 writes one movie box at the end; else fragments this long.
     int rotation_degrees;    ///< Clockwise turn for display, a multiple of 90, kept in the track matrix (the
                              ///< pictures are stored as given).

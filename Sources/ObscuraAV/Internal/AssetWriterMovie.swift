@@ -24,9 +24,11 @@ final class AssetWriterMovie: @unchecked Sendable {
     let container: String
     let video: Video
     let hasAudio: Bool
-    /// Audio channels (1 or 2) and AAC bits per second (0: the encoder's default).
+    /// Audio channels (1 or 2), AAC bits per second (0: the encoder's default) and the track's sample
+    /// rate (0: the microphone's).
     let audioChannels: Int
     let audioBitRate: Int
+    let audioRate: Int
     let fragmentInterval: CMTime
     let fastStart: Bool
     /// The session's start, in the samples' own time line.
@@ -40,7 +42,7 @@ final class AssetWriterMovie: @unchecked Sendable {
     private(set) var pictures = 0
 
     init(
-        destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int)?,
+        destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int, rate: Int)?,
         fragmentInterval: CMTime, fastStart: Bool
     ) {
         self.destination = destination
@@ -49,6 +51,7 @@ final class AssetWriterMovie: @unchecked Sendable {
         hasAudio = audio != nil
         audioChannels = audio?.channels ?? 1
         audioBitRate = audio?.bitRate ?? 0
+        audioRate = audio?.rate ?? 0
         self.fragmentInterval = fragmentInterval
         self.fastStart = fastStart
     }
@@ -60,14 +63,28 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     func startSession(at time: CMTime) { start = time }
 
-    func endSession(at time: CMTime) { end = time }
+    /// Ends the session at `time`: later samples are left out, and audio gathered past it is dropped.
+    /// A time that is not a number (such as `.positiveInfinity`) leaves the session open.
+    func endSession(at time: CMTime) {
+        guard time.isNumeric, let start, let last = samples(time - start) else { return }
+        end = time
+        let kept = max(0, last - audioStart)
+        if kept < Int64(audio.count) { audio.removeLast(audio.count - Int(kept)) }
+    }
 
     var sessionStarted: Bool { start != nil }
 
+    /// Whether the movie was finished or discarded: it takes no more samples.
+    private(set) var closed = false
+
     /// Encodes one picture shown at `time`. Pictures before the session's start or after its end are
-    /// left out, as a player would not show them; false when `time` does not follow the last picture.
+    /// left out, as a player would not show them; it fails when `time` is not a number or does not
+    /// follow the last picture.
     func appendPicture(_ buffer: CVPixelBuffer, at time: CMTime) throws(MovieWriter.Failure) {
-        guard let ticks = ticks(time), ticks >= 0 else { return }
+        guard let ticks = ticks(time) else {
+            throw MovieWriter.Failure(unavailable: false, description: "a picture's presentation time \(time) is not a number")
+        }
+        guard ticks >= 0 else { return }
         if let end, time > end { return }
         guard ticks > lastTicks else {
             throw MovieWriter.Failure(
@@ -83,17 +100,19 @@ final class AssetWriterMovie: @unchecked Sendable {
     }
 
     /// Takes mono 16-bit samples that start at `time`: a gap before them is silence, an overlap with
-    /// what came before is dropped, and samples outside the session are left out.
+    /// what came before is dropped, and samples outside the session are left out. A start within two
+    /// samples of where the last buffer ended continues it, so a clock's rounding makes no click.
     func appendAudio(_ samples: [Int16], at time: CMTime) throws(MovieWriter.Failure) {
         guard hasAudio, let start else { return }
-        let rate = Double(AVCaptureAudioDataOutput.sampleRate)
-        var first = Int64(((time - start).seconds * rate).rounded())
+        guard time.isNumeric, var first = self.samples(time - start) else {
+            throw MovieWriter.Failure(unavailable: false, description: "an audio buffer's time \(time) is not a number")
+        }
         var kept = samples[...]
-        if let end {
-            let last = Int64(((end - start).seconds * rate).rounded())
-            kept = kept.prefix(max(0, Int(last - first)))
+        if let end, let last = self.samples(end - start) {
+            kept = kept.prefix(Int(max(0, min(Int64(kept.count), last - first))))
         }
         let next = audioStart + Int64(audio.count)
+        if abs(first - next) <= 2 { first = next }
         if first < next {
             kept = kept.dropFirst(Int(min(next - first, Int64(kept.count))))
             first = next
@@ -106,6 +125,7 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     /// Encodes what is left, writes the trailer and puts the movie at its destination.
     func finish() throws(MovieWriter.Failure) {
+        closed = true
         guard let writer else {
             throw MovieWriter.Failure(
                 unavailable: false, description: "no picture was appended, so the movie's size is unknown")
@@ -117,17 +137,32 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     /// Closes the file unfinished and removes it.
     func discard() {
+        closed = true
         writer?.discard()
         writer = nil
     }
 
+    /// `time` after the session's start in ticks; nil when it is not a number (another epoch included).
     private func ticks(_ time: CMTime) -> Int64? {
-        guard let start, time.isValid, start.isValid else { return nil }
-        return Int64(((time - start).seconds * Double(Self.timescale)).rounded())
+        guard let start, time.isNumeric else { return nil }
+        return Self.count(time - start, perSecond: Double(Self.timescale))
+    }
+
+    /// A span in the microphone's samples; nil when it is not a number.
+    private func samples(_ span: CMTime) -> Int64? {
+        Self.count(span, perSecond: Double(AVCaptureAudioDataOutput.sampleRate))
+    }
+
+    /// How many units of `1 / perSecond` a span holds, rounded; nil when it is not a finite number
+    /// that an `Int64` holds.
+    private static func count(_ span: CMTime, perSecond: Double) -> Int64? {
+        guard span.isNumeric else { return nil }
+        let units = (span.seconds * perSecond).rounded()
+        return units.isFinite && abs(units) < 9e15 ? Int64(units) : nil
     }
 
     private func openWriter(width: Int, height: Int) throws(MovieWriter.Failure) {
-        // Movies hold even sizes; an odd size loses its last row or column, as 4:2:0 needs.
+        // 4:2:0 movies hold even sizes: an odd size is rounded down, and pictures are scaled to it.
         let (w, h) = (width & ~1, height & ~1)
         guard w > 0, h > 0 else {
             throw MovieWriter.Failure(unavailable: false, description: "a \(width)×\(height) picture cannot be encoded")
@@ -146,6 +181,7 @@ final class AssetWriterMovie: @unchecked Sendable {
         plan.fastStart = fastStart
         plan.audioChannels = audioChannels
         plan.audioBitRate = audioBitRate
+        plan.audioRate = audioRate
         writer = try MovieWriter(destination: destination, plan: plan)
     }
 

@@ -61,15 +61,18 @@ enum AssetWriterSettings {
         return reading
     }
 
-    /// What is wrong with audio settings, or nil: AAC (nil settings too), at 44.1 kHz (the
-    /// microphone's rate, which is not resampled here), one or two channels.
+    /// The sample rates an AAC track is written at: the MPEG-4 audio rates from 8 to 96 kHz.
+    static let audioRates: Set<Int> = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 64_000, 88_200, 96_000]
+
+    /// What is wrong with audio settings, or nil: AAC (nil settings too), at one of `audioRates` (the
+    /// microphone's 44.1 kHz is resampled to another), one or two channels.
     static func audioProblem(_ settings: [String: Any]?) -> String? {
         guard let settings else { return nil }
         if let format = number(settings[AVFormatIDKey]), format != Double(kAudioFormatMPEG4AAC) {
             return "audio is written as AAC (kAudioFormatMPEG4AAC) only"
         }
-        if let rate = number(settings[AVSampleRateKey]), rate != Double(AVCaptureAudioDataOutput.sampleRate) {
-            return "audio is written at the microphone's 44100 Hz; \(rate) Hz would need resampling, which is not done here"
+        if let rate = number(settings[AVSampleRateKey]), rate != rate.rounded() || !audioRates.contains(Int(rate)) {
+            return "AAC is written at 8, 11.025, 12, 16, 22.05, 24, 32, 44.1, 48, 64, 88.2 or 96 kHz, not \(rate) Hz"
         }
         if let channels = number(settings[AVNumberOfChannelsKey]), channels != 1 && channels != 2 {
             return "audio is written with 1 or 2 channels"
@@ -77,22 +80,28 @@ enum AssetWriterSettings {
         return nil
     }
 
-    /// The channel count and bit rate audio settings ask for.
-    static func audio(_ settings: [String: Any]?) -> (channels: Int, bitRate: Int) {
-        (Int(number(settings?[AVNumberOfChannelsKey]) ?? 1), Int(number(settings?[AVEncoderBitRateKey]) ?? 0))
+    /// The channel count, bit rate and sample rate audio settings ask for (0: the defaults).
+    static func audio(_ settings: [String: Any]?) -> (channels: Int, bitRate: Int, rate: Int) {
+        (
+            Int(number(settings?[AVNumberOfChannelsKey]) ?? 1), Int(number(settings?[AVEncoderBitRateKey]) ?? 0),
+            Int(number(settings?[AVSampleRateKey]) ?? 0)
+        )
     }
 
-    /// A settings value as a number, however the app spelled it.
+    /// A settings value as a number, however the app spelled it; nil for anything else, and for a
+    /// value that is not finite or is beyond 2³¹ (no setting here is larger).
     static func number(_ value: Any?) -> Double? {
+        let number: Double
         switch value {
-        case let n as NSNumber: return n.doubleValue
-        case let v as Int: return Double(v)
-        case let v as Int32: return Double(v)
-        case let v as UInt32: return Double(v)
-        case let v as Double: return v
-        case let v as Float: return Double(v)
-        case let v as CGFloat: return Double(v)
+        case let n as NSNumber: number = n.doubleValue
+        case let v as Int: number = Double(v)
+        case let v as Int32: number = Double(v)
+        case let v as UInt32: number = Double(v)
+        case let v as Double: number = v
+        case let v as Float: number = Double(v)
+        case let v as CGFloat: number = Double(v)
         default: return nil
         }
+        return number.isFinite && abs(number) < 2_147_483_648 ? number : nil
     }
 }

@@ -47,6 +47,8 @@ final class MovieWriter: @unchecked Sendable {
         var audioChannels = 1
         /// AAC bits per second; 0 for the encoder's 64,000.
         var audioBitRate = 0
+        /// The AAC track's sample rate; 0 for the microphone's 44.1 kHz. Another rate is resampled.
+        var audioRate = 0
         /// The movie box before the media, for a single-box movie (`shouldOptimizeForNetworkUse`).
         var fastStart = false
     }
@@ -107,6 +109,7 @@ final class MovieWriter: @unchecked Sendable {
                     timescale: plan.frameDuration.timescale, bit_rate: Int64(plan.bitRate),
                     key_interval: Int32(clamping: plan.keyFrameInterval),
                     audio_sample_rate: plan.hasAudio ? Int32(AVCaptureAudioDataOutput.sampleRate) : 0,
+                    audio_output_rate: Int32(plan.audioRate),
                     fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees),
                     audio_channels: Int32(plan.audioChannels),
                     audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0)

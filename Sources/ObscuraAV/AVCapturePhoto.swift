@@ -25,6 +25,18 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Whether this is the ambient photo of a Constant Color capture with fallback (spec §11).
     public let isConstantColorFallbackPhoto: Bool
 
+    /// How the lens was stabilised during a bracketed capture (`AVCapturePhoto.LensStabilizationStatus`).
+    public enum LensStabilizationStatus: Int, Sendable {
+        case unsupported = 0
+        case off = 1
+        case active = 2
+        case outOfRange = 3
+        case unavailable = 4
+    }
+
+    /// `.unsupported`: no emulated photo output stabilises the lens during brackets (spec §5).
+    public var lensStabilizationStatus: LensStabilizationStatus { .unsupported }
+
     let pending: PendingRender
     let extras: PhotoExtras
     /// 0 for the request's main photo, 1 for the Constant Color fallback.

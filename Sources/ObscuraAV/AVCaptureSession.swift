@@ -118,6 +118,17 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     /// Whether the session uses the app's audio session (default true).
     public var usesApplicationAudioSession = true
 
+    /// Whether the camera may run while the app shares the screen (Split View, Slide Over, an external
+    /// display): false, as the emulated app has no voip mode, entitlement or Stage Manager display (spec §1.1).
+    public var isMultitaskingCameraAccessSupported: Bool { false }
+
+    /// Whether the camera runs while multitasking: false, and it stays false where access is not supported,
+    /// as on a phone without it (spec §1.1).
+    public var isMultitaskingCameraAccessEnabled: Bool {
+        get { false }
+        set {}
+    }
+
     var videoDevices: [AVCaptureDevice] {
         inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.filter { $0.hasMediaType(.video) }
     }

@@ -90,10 +90,16 @@ enum TIFFEntry {
     case long(UInt16, UInt32)
     case rational(UInt16, (UInt32, UInt32))
     case undefined(UInt16, [UInt8])
+    case bytes(UInt16, [UInt8])
+    case shorts(UInt16, [UInt16])
+    case rationals(UInt16, [(UInt32, UInt32)])
+    case signedRationals(UInt16, [(Int32, Int32)])
 
     var tag: UInt16 {
         switch self {
-        case .ascii(let t, _), .short(let t, _), .long(let t, _), .rational(let t, _), .undefined(let t, _): t
+        case .ascii(let t, _), .short(let t, _), .long(let t, _), .rational(let t, _), .undefined(let t, _),
+            .bytes(let t, _), .shorts(let t, _), .rationals(let t, _), .signedRationals(let t, _):
+            t
         }
     }
 
@@ -116,6 +122,23 @@ enum TIFFEntry {
             return (5, 1, w.bytes)
         case .undefined(_, let b):
             return (7, UInt32(b.count), b)
+        case .bytes(_, let b):
+            return (1, UInt32(b.count), b)
+        case .shorts(_, let values):
+            for v in values { w.uint16(v) }
+            return (3, UInt32(values.count), w.bytes)
+        case .rationals(_, let values):
+            for r in values {
+                w.uint32(r.0)
+                w.uint32(r.1)
+            }
+            return (5, UInt32(values.count), w.bytes)
+        case .signedRationals(_, let values):
+            for r in values {
+                w.uint32(UInt32(bitPattern: r.0))
+                w.uint32(UInt32(bitPattern: r.1))
+            }
+            return (10, UInt32(values.count), w.bytes)
         }
     }
 
@@ -149,17 +172,29 @@ enum TIFFEntry {
 
     /// A big-endian TIFF structure with IFD0 and an Exif IFD that IFD0's tag 0x8769 points to.
     static func tiff(ifd0: [TIFFEntry], exifIFD: [TIFFEntry]) -> [UInt8] {
+        tiff(ifd0: ifd0.filter { $0.tag != 0x8769 }, exifIFD: exifIFD, gpsIFD: [])
+    }
+
+    /// A big-endian TIFF structure: IFD0, then the Exif IFD and the GPS IFD that IFD0's tags 0x8769 and 0x8825
+    /// point to, each only when it has entries.
+    static func tiff(ifd0: [TIFFEntry], exifIFD: [TIFFEntry], gpsIFD: [TIFFEntry]) -> [UInt8] {
         let header: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
-        let first = ifd(ifd0, start: 8)
-        let exifStart = 8 + first.bytes.count
-        let second = ifd(exifIFD, start: exifStart)
-        var out = header + first.bytes + second.bytes
-        if let field = first.valueFields[0x8769] {
-            let v = UInt32(exifStart)
+        var entries = ifd0.filter { $0.tag != 0x8769 && $0.tag != 0x8825 }
+        if !exifIFD.isEmpty { entries.append(.long(0x8769, 0)) }
+        if !gpsIFD.isEmpty { entries.append(.long(0x8825, 0)) }
+        let first = ifd(entries, start: 8)
+        var out = header + first.bytes
+        func patch(_ tag: UInt16, _ value: Int) {
+            guard let field = first.valueFields[tag] else { return }
+            let v = UInt32(value)
             out[field] = UInt8(v >> 24)
             out[field + 1] = UInt8(v >> 16 & 0xFF)
             out[field + 2] = UInt8(v >> 8 & 0xFF)
             out[field + 3] = UInt8(v & 0xFF)
+        }
+        for (tag, sub) in [(UInt16(0x8769), exifIFD), (0x8825, gpsIFD)] where !sub.isEmpty {
+            patch(tag, out.count)
+            out += ifd(sub, start: out.count).bytes
         }
         return out
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A picture file's properties as ImageIO's property dictionaries hold them: `Orientation`, `PixelWidth` and
-/// `PixelHeight` at the top, the TIFF tags of IFD0 under `{TIFF}` and the Exif IFD's under `{Exif}`, each under the
+/// `PixelHeight` at the top, the TIFF tags of IFD0 under `{TIFF}`, the Exif IFD's under `{Exif}` and the GPS IFD's
+/// under `{GPS}` (see `ImageProperties+Writing.swift`), each under the
 /// name ImageIO gives it (its `kCGImageProperty…` constants' values, which are the tag names of TIFF 6.0 and Exif
 /// 2.32, CIPA DC-008-2019).
 ///
@@ -51,6 +52,10 @@ public enum ImageProperties {
         if let offset = ifd0[0x8769].flatMap({ reader.integer($0) }), let exifIFD = reader.entries(at: offset) {
             let exifValues = values(exifIFD, names: exifTags, reader: reader)
             if !exifValues.isEmpty { out[exifDictionary] = exifValues }
+        }
+        if let offset = ifd0[0x8825].flatMap({ reader.integer($0) }), let gpsIFD = reader.entries(at: offset) {
+            let gpsValues = gps(gpsIFD, reader: reader)
+            if !gpsValues.isEmpty { out[gpsDictionary] = gpsValues }
         }
         return out
     }

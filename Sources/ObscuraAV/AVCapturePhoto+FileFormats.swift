@@ -52,10 +52,15 @@ extension AVCapturePhoto {
         return extras.depth?.map
     }
 
+    /// What the photo's file holds beside its pixels, as the settings ask: the Exif, the depth and the mattes.
+    func defaultContents(_ r: RenderedPhoto) -> PhotoFileContents {
+        PhotoFileContents(exif: exif(r).tiff, depth: embeddedDepth, mattes: embeddedMattes)
+    }
+
     /// The mattes to embed: the portrait effects matte when `embedsPortraitEffectsMatteInPhoto`, and
     /// the semantic segmentation mattes asked for when `embedsSemanticSegmentationMattesInPhoto`, in
     /// the settings' order; only those the photo has (a person in view).
-    private var embeddedMattes: [MatteFileCoding.Embedded] {
+    var embeddedMattes: [MatteFileCoding.Embedded] {
         guard !isRawPhoto, let mattes = extras.mattes else { return [] }
         var out: [MatteFileCoding.Embedded] = []
         if extras.embedsPortraitMatte, let plane = mattes.portraitPlane {
@@ -73,17 +78,18 @@ extension AVCapturePhoto {
     /// JPEG with Exif (APP1) and ICC (APP2); with depth or mattes, an MPF index and each as a further
     /// image, grey, at libjpeg quality 100, its XMP in its own APP1: the depth first, then the mattes
     /// (`MatteFileCoding`).
-    func jpegFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
+    func jpegFileData(_ r: RenderedPhoto, quality: Double, contents: PhotoFileContents? = nil) -> Data? {
+        let contents = contents ?? defaultContents(r)
         let q = Int((quality * 100).rounded())
-        var segments = [JPEG.Segment(marker: 0xE1, data: exif(r).app1)]
+        var segments = contents.exif.map { [JPEG.Segment(marker: 0xE1, data: Array("Exif".utf8) + [0, 0] + $0)] } ?? []
         var others: [[UInt8]] = []
-        if let depth = embeddedDepth {
+        if let depth = contents.depth {
             let (image, xmp) = DepthImageCoding.encode(depth)
             let xmpSegment = JPEG.Segment(marker: 0xE1, data: Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp)
             guard let second = try? JPEG.encode(image, quality: 100, segments: [xmpSegment]) else { return nil }
             others.append(second)
         }
-        guard let matteImages = MatteFileCoding.jpegImages(embeddedMattes) else { return nil }
+        guard let matteImages = MatteFileCoding.jpegImages(contents.mattes) else { return nil }
         others += matteImages
         guard !others.isEmpty else {
             return (try? JPEG.encode(r.pixels, quality: q, segments: segments, iccProfile: iccProfile(r))).map {
@@ -107,11 +113,19 @@ extension AVCapturePhoto {
     /// 10.8 MB at libheif's 90, 2.2 MB at 50 and 1.5 MB at 45, against 2.9 MB for the JPEG at q = 0.9.
     /// At 50·q the default q = 0.9 gives about half the JPEG's bytes, as Apple presents HEIF against
     /// JPEG, and it encodes in about half the time of libheif's 90.
-    func heicFileData(_ r: RenderedPhoto, quality: Double) -> Data? {
-        let depth = embeddedDepth.map(DepthImageCoding.encode)
+    func heicFileData(_ r: RenderedPhoto, quality: Double, contents: PhotoFileContents? = nil) -> Data? {
+        let contents = contents ?? defaultContents(r)
+        let depth = contents.depth.map(DepthImageCoding.encode)
         let file = try? HEIF.encode(
-            r.pixels, quality: Int((quality * 50).rounded()), iccProfile: iccProfile(r), exif: exif(r).tiff,
-            depth: depth?.image, depthXMP: depth?.xmp, auxiliaries: MatteFileCoding.heifAuxiliaries(embeddedMattes))
+            r.pixels, quality: Int((quality * 50).rounded()), iccProfile: iccProfile(r), exif: contents.exif,
+            depth: depth?.image, depthXMP: depth?.xmp, auxiliaries: MatteFileCoding.heifAuxiliaries(contents.mattes))
         return file.map { Data($0) }
     }
+}
+
+/// What a photo file holds beside its pixels: the Exif TIFF structure (nil for none), the depth and the mattes.
+struct PhotoFileContents {
+    var exif: [UInt8]?
+    var depth: DepthMap?
+    var mattes: [MatteFileCoding.Embedded]
 }

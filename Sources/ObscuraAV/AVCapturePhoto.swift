@@ -72,7 +72,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     }
 
     /// The rendered pixels; rendered on first use, shared with the request's other photo.
-    private var rendered: RenderedPhoto? { pending.photo(renderIndex) }
+    var rendered: RenderedPhoto? { pending.photo(renderIndex) }
 
     private var isConstantColorPhoto: Bool { pending.request.constantColor && renderIndex == 0 }
 
@@ -255,8 +255,11 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The photo as PNG whatever the codec: the lossless file scenario runs measure and save.
-    package func pngFileDataRepresentation() -> Data? {
+    /// The photo as PNG whatever the codec: the lossless file scenario runs measure and save. `depth` replaces the
+    /// depth the settings embed (`fileDataRepresentation(with:)`).
+    package func pngFileDataRepresentation() -> Data? { pngFileData(depth: extras.embedsDepth ? depthData : nil) }
+
+    func pngFileData(depth: AVDepthData?) -> Data? {
         guard let r = rendered else { return nil }
         let request = pending.request
         // The keys every Obscura photo file carries (ISP `PhotoMetadata`, shared with `obscura render`).
@@ -279,7 +282,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
             return nil
         }
         let file = Data(encoded)
-        guard extras.embedsDepth, let depth = depthData else { return file }
+        guard let depth else { return file }
         return PNGDepthChunk.embedding(depth, in: file) ?? file
     }
 }

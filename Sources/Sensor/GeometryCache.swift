@@ -50,17 +50,17 @@ final class GeometryCache: Sendable {
         // The pass writes depth and ids of every pixel and every factor slot of every hit pixel
         // (background factors are never read), so the planes skip a serial fill: their pages are
         // first touched by the parallel pass instead.
-        var depth = [Float](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
-        var objectIDs = [UInt16](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
-        var materialIDs = [UInt16](unsafeUninitializedCapacity: pixels) { _, n in n = pixels }
+        var depth: [Float] = BandParallel.uninitialized(pixels)
+        var objectIDs: [UInt16] = BandParallel.uninitialized(pixels)
+        var materialIDs: [UInt16] = BandParallel.uninitialized(pixels)
         let stride = max(slots, 1)
         let tile = GeometryCache.tileSize
         let bands = (height + tile - 1) / tile
         // Either plane, the other left empty (`PackedFactors`).
         let half = options.halfFactors
         let (singles, halves) = half ? (0, pixels * stride) : (pixels * stride, 0)
-        var floats = [Float](unsafeUninitializedCapacity: singles) { _, n in n = singles }
-        var bits = [UInt16](unsafeUninitializedCapacity: halves) { _, n in n = halves }
+        var floats: [Float] = BandParallel.uninitialized(singles)
+        var bits: [UInt16] = BandParallel.uninitialized(halves)
         var scales = [Float](repeating: 1, count: half ? bands * stride : 0)
         // Matte materials get no lobe at all (an infinite exponent marks them), saving the pow per light.
         let shininess = materials.map {

@@ -281,12 +281,8 @@ public struct Renderer: Sendable {
             ambient = Self.uninitialized(parts)
         }
 
-        /// `count` plain values left uninitialised. An empty array is `[]`: the initialiser with capacity 0
-        /// stores the count into the standard library's shared empty-array storage, a write that every thread
-        /// making such an array repeats, and that the thread sanitizer rightly reports as a race.
-        static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
-            count == 0 ? [] : [T](unsafeUninitializedCapacity: count) { _, n in n = count }
-        }
+        /// `count` plain values left uninitialised (`BandParallel.uninitialized`).
+        static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] { BandParallel.uninitialized(count) }
 
         mutating func withOutput<R>(_ body: (ShadingPass.Output) -> R) -> R {
             let keepE = keepsElectrons, keepC = keepsComponents

@@ -42,7 +42,10 @@ package enum BandParallel {
     }
 
     /// An array of `count` plain values left uninitialised, for a parallel pass that writes every
-    /// element (so the pages are first touched by the workers, not by a serial zero fill).
+    /// element (so the pages are first touched by the workers, not by a serial zero fill). An empty
+    /// array is `[]`: the initialiser with capacity 0 stores the count into the standard library's
+    /// shared empty-array storage, a write that every thread making such an array repeats, and that
+    /// the thread sanitizer rightly reports as a race.
     package static func uninitialized<T: BitwiseCopyable>(_ count: Int) -> [T] {
         count == 0 ? [] : [T](unsafeUninitializedCapacity: count) { _, n in n = count }
     }

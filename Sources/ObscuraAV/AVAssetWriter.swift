@@ -149,7 +149,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return (makeMovie(), nil)
         }
         raiseIfNeeded(violation)
-        guard let plan else { return false }
+        guard let plan else {
+            if let error = lock.withLock({ failure as? AVError }) { trace(error) }
+            return false
+        }
         let opened: Result<Void, MovieWriter.Failure> = encoding.withLock {
             do throws(MovieWriter.Failure) {
                 try plan.open()
@@ -365,11 +368,17 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             movie = nil
             return inputList
         }
+        trace(error)
+        for input in inputs { input.writerDidStop() }
+    }
+
+    /// Records in the trace why the writer failed.
+    private func trace(_ error: AVError) {
+        let reason = error.userInfo[NSLocalizedFailureReasonErrorKey] ?? error.description
         Emulation.shared.record(
             TraceEntry(
                 section: "§23", rule: 4, outcome: .decided,
-                sentence: "The asset writer for \(outputURL.lastPathComponent) failed: \(error.userInfo[NSLocalizedFailureReasonErrorKey] ?? error.description)."))
-        for input in inputs { input.writerDidStop() }
+                sentence: "The asset writer for \(outputURL.lastPathComponent) failed: \(reason)."))
     }
 
     private static func error(_ failure: MovieWriter.Failure) -> AVError {

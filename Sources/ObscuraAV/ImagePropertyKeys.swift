@@ -66,3 +66,32 @@ public let kCGImagePropertyTIFFOrientation = "Orientation"
 public let kCGImagePropertyTIFFSoftware = "Software"
 /// TIFF: when the picture was written.
 public let kCGImagePropertyTIFFDateTime = "DateTime"
+
+/// The GPS dictionary: where and when a photo was taken, as apps add it with a file customizer
+/// (`AVCapturePhotoFileDataRepresentationCustomizer`).
+public let kCGImagePropertyGPSDictionary = ImageProperties.gpsDictionary
+/// GPS: the version of the GPS tags, as bytes.
+public let kCGImagePropertyGPSVersion = "GPSVersion"
+/// GPS: latitude in degrees, always positive; `LatitudeRef` says north ("N") or south ("S").
+public let kCGImagePropertyGPSLatitude = "Latitude"
+public let kCGImagePropertyGPSLatitudeRef = "LatitudeRef"
+/// GPS: longitude in degrees, always positive; `LongitudeRef` says east ("E") or west ("W").
+public let kCGImagePropertyGPSLongitude = "Longitude"
+public let kCGImagePropertyGPSLongitudeRef = "LongitudeRef"
+/// GPS: altitude in metres; `AltitudeRef` 0 above sea level, 1 below.
+public let kCGImagePropertyGPSAltitude = "Altitude"
+public let kCGImagePropertyGPSAltitudeRef = "AltitudeRef"
+/// GPS: the UTC time, "HH:mm:ss.SS", and the date, "yyyy:MM:dd".
+public let kCGImagePropertyGPSTimeStamp = "TimeStamp"
+public let kCGImagePropertyGPSDateStamp = "DateStamp"
+/// GPS: speed and its unit ("K" km/h, "M" mph, "N" knots).
+public let kCGImagePropertyGPSSpeed = "Speed"
+public let kCGImagePropertyGPSSpeedRef = "SpeedRef"
+/// GPS: the direction the camera faced, and whether it is true ("T") or magnetic ("M") north.
+public let kCGImagePropertyGPSImgDirection = "ImgDirection"
+public let kCGImagePropertyGPSImgDirectionRef = "ImgDirectionRef"
+/// GPS: the bearing to the destination, and its reference.
+public let kCGImagePropertyGPSDestBearing = "DestBearing"
+public let kCGImagePropertyGPSDestBearingRef = "DestBearingRef"
+/// GPS: the horizontal position error in metres.
+public let kCGImagePropertyGPSHPositioningError = "HPositioningError"

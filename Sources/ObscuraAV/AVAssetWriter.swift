@@ -89,10 +89,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         set { lock.withLock { optimizeForNetwork = newValue } }
     }
 
-    /// Whether `input` can be added: one video and one audio input at most, of those media types,
-    /// before writing starts (rule 2).
+    /// Whether `input` can be added and written: before writing starts, one video and one audio input at most,
+    /// of those media types, each added to one writer (rule 2).
     open func canAdd(_ input: AVAssetWriterInput) -> Bool {
-        lock.withLock { addProblem(input) == nil }
+        lock.withLock { state == .unknown && !inputList.contains { $0 === input } && writeProblem(inputList + [input]) == nil }
     }
 
     /// Whether output settings could be used for a media type: the codecs and keys of rule 3.
@@ -104,32 +104,35 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Adds an input. Raises `NSInternalInconsistencyException` once writing has started, and
-    /// `NSInvalidArgumentException` for an input `canAdd(_:)` refuses otherwise (rule 2).
+    /// Adds an input. Raises `NSInternalInconsistencyException` once writing has started (rule 2). An input that
+    /// `canAdd(_:)` refuses otherwise is taken, and `startWriting()` then fails saying why; adding one twice
+    /// changes nothing.
     open func add(_ input: AVAssetWriterInput) {
-        let violation: Violation? = lock.withLock {
-            if let problem = addProblem(input) {
-                return Violation(
-                    name: state == .unknown ? .invalidArgumentException : .internalInconsistencyException,
-                    method: "-[AVAssetWriter addInput:]", message: problem,
-                    rule: CaptureRule("§23", rule: 2, .documented, "inputs are added before writing starts"))
+        let (added, violation): (Bool, Violation?) = lock.withLock {
+            guard state == .unknown else {
+                return (false, Violation(
+                    name: .internalInconsistencyException, method: "-[AVAssetWriter addInput:]",
+                    message: "Cannot call method when status is \(state.rawValue)",
+                    rule: CaptureRule("§23", rule: 2, .documented, "inputs are added before writing starts")))
             }
+            guard !inputList.contains(where: { $0 === input }) else { return (false, nil) }
             inputList.append(input)
-            return nil
+            return (true, nil)
         }
         raiseIfNeeded(violation)
-        input.writer = self
+        if added, input.writer == nil { input.writer = self }
     }
 
-    private func addProblem(_ input: AVAssetWriterInput) -> String? {
-        if state != .unknown { return "Cannot call method when status is \(state.rawValue)" }
-        if inputList.contains(where: { $0 === input }) { return "Input has already been added" }
-        if input.writer != nil { return "Input belongs to another asset writer" }
-        guard input.mediaType == .video || input.mediaType == .audio else {
-            return "Cannot add an input of media type \(input.mediaType.rawValue)"
+    /// Why these inputs cannot be written together, or nil.
+    private func writeProblem(_ inputs: [AVAssetWriterInput]) -> String? {
+        for input in inputs {
+            if let owner = input.writer, owner !== self { return "an input belongs to another asset writer" }
+            guard input.mediaType == .video || input.mediaType == .audio else {
+                return "an input of media type \(input.mediaType.rawValue) is not written here; video and audio are"
+            }
         }
-        if inputList.contains(where: { $0.mediaType == input.mediaType }) {
-            return "Only one \(input.mediaType == .video ? "video" : "audio") input is written here"
+        for type in [AVMediaType.video, .audio] where inputs.filter({ $0.mediaType == type }).count > 1 {
+            return "one \(type == .video ? "video" : "audio") input is written here, not several"
         }
         return nil
     }
@@ -191,6 +194,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return refuse(AVError(.encoderNotFound, userInfo: [NSLocalizedFailureReasonErrorKey: reason]))
         }
         if FileManager.default.fileExists(atPath: outputURL.path) { return refuse(AVError(.fileAlreadyExists)) }
+        if let problem = writeProblem(inputList) {
+            return refuse(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem]))
+        }
         guard let videoInput = inputList.first(where: { $0.mediaType == .video }) else {
             return refuse(
                 AVError(

@@ -60,12 +60,20 @@ import Testing
         writer.cancelWriting()
     }
 
-    // rule 2 [D]: inputs are added before writing starts; one of each media type.
+    // rule 2 [D]: inputs are added before writing starts; one of each media type is written, and a second
+    // one, which canAdd refuses, is taken without an exception and fails startWriting with the reason.
     @Test func inputsAreAddedBeforeWriting() throws {
         let (writer, _, folder) = try Self.rig()
         defer { try? FileManager.default.removeItem(at: folder) }
         let second = AVAssetWriterInput(mediaType: .video, outputSettings: nil)
         #expect(!writer.canAdd(second))
+        let (twice, _, other) = try Self.rig()
+        defer { try? FileManager.default.removeItem(at: other) }
+        twice.add(second)
+        #expect(Emulator.catchException { twice.add(second) } == nil)
+        #expect(!twice.startWriting())
+        let reason = (twice.error as NSError?)?.localizedFailureReason ?? ""
+        #expect(reason.contains("one video input"), "\(reason)")
         let audio = AVAssetWriterInput(mediaType: .audio, outputSettings: nil)
         #expect(writer.canAdd(audio))
         #expect(writer.startWriting())

@@ -227,24 +227,25 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// Raises `NSInternalInconsistencyException` before `startWriting()`, and
     /// `NSInvalidArgumentException` for a time that is not a number (rule 5).
     open func startSession(atSourceTime startTime: CMTime) {
-        let violation: Violation? = lock.withLock {
+        let (started, violation): (AssetWriterMovie?, Violation?) = lock.withLock {
             let rule = CaptureRule("§23", rule: 5, .documented, "a session starts after startWriting, once")
             guard state == .writing, let movie else {
-                if state == .failed || state == .cancelled { return nil }
-                return Violation(
+                if state == .failed || state == .cancelled { return (nil, nil) }
+                return (nil, Violation(
                     name: .internalInconsistencyException, method: "-[AVAssetWriter startSessionAtSourceTime:]",
-                    message: "Cannot call method when status is \(state.rawValue)", rule: rule)
+                    message: "Cannot call method when status is \(state.rawValue)", rule: rule))
             }
             guard startTime.isNumeric else {
-                return .invalidArgument(
+                return (nil, .invalidArgument(
                     "-[AVAssetWriter startSessionAtSourceTime:]", "invalid parameter not satisfying: startTime is valid",
-                    rule)
+                    rule))
             }
-            // A second session is not written here: the first one's start stays (our choice).
-            encoding.withLock { if !movie.sessionStarted { movie.startSession(at: startTime) } }
-            return nil
+            return (movie, nil)
         }
         raiseIfNeeded(violation)
+        // A second session is not written here: the first one's start stays (our choice). The encoding lock is
+        // taken alone, so that `status` answers while a sample is being encoded.
+        if let started { encoding.withLock { if !started.sessionStarted { started.startSession(at: startTime) } } }
     }
 
     /// Ends the session at `endTime`: samples after it are left out of the movie (rule 6).

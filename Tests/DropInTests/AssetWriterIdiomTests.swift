@@ -94,6 +94,37 @@ func decodedRGB(_ url: URL, frame index: Int) throws -> [UInt8] {
 extension DropIn {
     @Suite(.needs(.ffmpeg, .ffprobe))
     struct AssetWriterIdiomTests {
+        /// Runs the default camera at `preset` with the microphone, their data outputs feeding a `WriterRecorder` of
+        /// `frames` frames with the video output's recommended settings and the audio settings `audio` gives, and
+        /// returns once the recorder has finished.
+        static func record(
+            to url: URL, preset: AVCaptureSession.Preset, frames: Int, pixelFormat: OSType? = nil,
+            audio: (AVCaptureAudioDataOutput) -> [String: Any]?
+        ) throws -> (WriterRecorder, AVCaptureDevice) {
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = preset
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
+            let videoOutput = AVCaptureVideoDataOutput()
+            if let pixelFormat { videoOutput.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
+            let audioOutput = AVCaptureAudioDataOutput()
+            session.addOutput(videoOutput)
+            session.addOutput(audioOutput)
+            session.commitConfiguration()
+            let recorder = try WriterRecorder(
+                url: url, video: videoOutput.recommendedVideoSettingsForAssetWriter(writingTo: .mov),
+                audio: audio(audioOutput), frames: frames)
+            let queue = DispatchQueue(label: "recording")
+            videoOutput.setSampleBufferDelegate(recorder, queue: queue)
+            audioOutput.setSampleBufferDelegate(recorder, queue: queue)
+            session.startRunning()
+            #expect(recorder.done.wait(timeout: .now() + 120) == .success)
+            session.stopRunning()
+            return (recorder, camera)
+        }
+
         // spec §23 rules 3, 5: frames and microphone buffers from data outputs, written with the
         // outputs' recommended settings, make an H.264 movie of exactly the frames appended, timed as
         // the camera timed them, with an AAC track.
@@ -102,29 +133,9 @@ extension DropIn {
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("filtered.mov")
 
-            let session = AVCaptureSession()
-            session.beginConfiguration()
-            session.sessionPreset = .hd1280x720
-            let camera = try #require(AVCaptureDevice.default(for: .video))
-            session.addInput(try AVCaptureDeviceInput(device: camera))
-            if let mic = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: mic)) }
-            let videoOutput = AVCaptureVideoDataOutput()
-            videoOutput.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
-            let audioOutput = AVCaptureAudioDataOutput()
-            session.addOutput(videoOutput)
-            session.addOutput(audioOutput)
-            session.commitConfiguration()
-
-            let recorder = try WriterRecorder(
-                url: url, video: videoOutput.recommendedVideoSettingsForAssetWriter(writingTo: .mov),
-                audio: audioOutput.recommendedAudioSettingsForAssetWriter(writingTo: .mov), frames: 30)
-            let queue = DispatchQueue(label: "recording")
-            videoOutput.setSampleBufferDelegate(recorder, queue: queue)
-            audioOutput.setSampleBufferDelegate(recorder, queue: queue)
-            session.startRunning()
-            #expect(recorder.done.wait(timeout: .now() + 120) == .success)
-            session.stopRunning()
-
+            let (recorder, camera) = try Self.record(
+                to: url, preset: .hd1280x720, frames: 30, pixelFormat: kCVPixelFormatType_32BGRA
+            ) { $0.recommendedAudioSettingsForAssetWriter(writingTo: .mov) }
             #expect(recorder.writer.status == .completed, "\(String(describing: recorder.writer.error))")
             #expect(recorder.counts.frames == 30 && recorder.counts.audio > 0)
             let probe = try ProbedMovie(url)
@@ -146,29 +157,9 @@ extension DropIn {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("stereo.mov")
-            let session = AVCaptureSession()
-            session.beginConfiguration()
-            session.sessionPreset = .vga640x480
-            let camera = try #require(AVCaptureDevice.default(for: .video))
-            session.addInput(try AVCaptureDeviceInput(device: camera))
-            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
-            let videoOutput = AVCaptureVideoDataOutput()
-            let audioOutput = AVCaptureAudioDataOutput()
-            session.addOutput(videoOutput)
-            session.addOutput(audioOutput)
-            session.commitConfiguration()
-            let recorder = try WriterRecorder(
-                url: url, video: videoOutput.recommendedVideoSettingsForAssetWriter(writingTo: .mov),
-                audio: [
-                    AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2,
-                    AVEncoderBitRateKey: 128_000,
-                ], frames: 45)
-            let queue = DispatchQueue(label: "recording")
-            videoOutput.setSampleBufferDelegate(recorder, queue: queue)
-            audioOutput.setSampleBufferDelegate(recorder, queue: queue)
-            session.startRunning()
-            #expect(recorder.done.wait(timeout: .now() + 120) == .success)
-            session.stopRunning()
+            let (recorder, _) = try Self.record(to: url, preset: .vga640x480, frames: 45) { _ in
+                [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: 128_000]
+            }
             #expect(recorder.writer.status == .completed, "\(String(describing: recorder.writer.error))")
             let probe = try ProbedMovie(url)
             let audio = try #require(probe.audio)

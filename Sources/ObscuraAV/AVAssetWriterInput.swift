@@ -1,4 +1,3 @@
-import CaptureRules
 import Foundation
 
 /// One track of an asset writer's movie (`AVAssetWriterInput`): video frames, or the microphone's

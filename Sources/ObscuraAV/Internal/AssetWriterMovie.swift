@@ -39,7 +39,6 @@ final class AssetWriterMovie: @unchecked Sendable {
     /// Audio not yet encoded, from sample `audioStart` of the movie on.
     private var audio: [Int16] = []
     private var audioStart: Int64 = 0
-    private(set) var pictures = 0
 
     init(
         destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int, rate: Int)?,
@@ -95,7 +94,6 @@ final class AssetWriterMovie: @unchecked Sendable {
         if writer == nil { try openWriter(width: buffer.width, height: buffer.height) }
         try writer?.appendPicture(buffer, ticks: ticks)
         lastTicks = ticks
-        pictures += 1
         try flushAudio(padding: false)
     }
 

@@ -92,7 +92,8 @@ func decodedRGB(_ url: URL, frame index: Int) throws -> [UInt8] {
 }
 
 extension DropIn {
-    @Suite(.needs(.ffmpeg, .ffprobe))
+    // ffprobe counts and times the frames; ffmpeg's program decodes pictures and sound back.
+    @Suite(.needs(.ffmpeg, .ffprobe, .ffmpegProgram))
     struct AssetWriterIdiomTests {
         /// Runs the default camera at `preset` with the microphone, their data outputs feeding a `WriterRecorder` of
         /// `frames` frames with the video output's recommended settings and the audio settings `audio` gives, and

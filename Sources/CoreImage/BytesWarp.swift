@@ -11,7 +11,10 @@ import Imaging
 /// - A run of an opaque image whose positions follow one quadratic (as they do unless the warp is extreme) and whose
 ///   taps all lie inside the source is the usual case. Its taps come from the scanner's fixed-point machinery
 ///   (`WarpRowPositions`, `WarpKernelUInt8.quadraticTaps`: positions in 1/1024 pixel) and are mixed in linear light
-///   in integers (`LinearBilinear8`), within one code of the `Float` arithmetic.
+///   in integers (`LinearBilinear8`), within one code of the `Float` arithmetic. Bands are 64 rows tall, and the
+///   source bytes that one run of columns reads in all of a band's rows are decoded to working values once, into a
+///   block (`LinearBilinear8.decodeBlock`), instead of once for every pixel that reads them; the block's mix gives
+///   the same bytes as decoding each tap (`LinearBilinear8Tests`).
 /// - Every other pixel reads its four taps' bytes, turns them into working values with the bitmap recipe's own
 ///   conversion (`BitmapRecipe.workingValue`), interpolates them with `WarpRecipe.fill`'s arithmetic and positions,
 ///   and encodes with `RGBA8.store`: the same sequence of floating-point operations on the same values, so its bytes
@@ -32,6 +35,10 @@ struct BytesWarp: @unchecked Sendable {
     private let m: [Double]
     /// Whether every alpha byte is 255.
     private let isOpaque: Bool
+
+    /// Output rows per band: a band's runs of columns decode the source their taps read once, and a taller band
+    /// decodes less twice (a tilted run's taps span a few rows more than its band).
+    static let rowsPerBand = 64
 
     /// Nil unless the warp's input is a bitmap recipe holding bytes.
     init?(_ warp: WarpRecipe, region: Region, state: RenderState) {
@@ -62,48 +69,104 @@ struct BytesWarp: @unchecked Sendable {
             return
         }
         let o = output
+        // Every byte is written once: clear outside the output's columns and rows, and where a position falls outside
+        // the source, as the general path leaves them.
+        let left = o.x - region.x, right = region.maxX - o.maxX
+        var inside: [(k: Int, y: Int)] = []
+        for (k, j) in rows.enumerated() {
+            let line = out + 4 * k * w
+            let y = Recipe.ciRow(region, j)
+            guard y >= o.y, y < o.maxY else {
+                line.update(repeating: 0, count: 4 * w)
+                continue
+            }
+            if left > 0 { line.update(repeating: 0, count: 4 * left) }
+            if right > 0 { (line + 4 * (w - right)).update(repeating: 0, count: 4 * right) }
+            inside.append((k, y))
+        }
         // Opaque runs of columns wholly inside the source take the fixed-point kernel; its taps come from
         // `WarpKernelUInt8.quadraticTaps`, whose offsets and coordinates must fit its 16-bit lanes.
         let (bw, bh) = (bitmap.width, bitmap.height)
         let interior: LinearBilinear8? =
             isOpaque && rowStride < 32768 && bw < 32768 && bh < 32768 && bytes.count < Int(Int32.max)
             ? LinearBilinear8.shared(decode: decode, encode: encode) : nil
+        var block = DecodedBlock()
+        defer { block.release() }
+        // The band's rows go in blocks of one run of columns each, so that a run's source bytes are decoded once
+        // for all the rows that read them.
         let runLength = 256
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * runLength) { scratch in
-            let taps: WarpKernelUInt8.Taps = (
-                UnsafeMutableRawPointer(scratch.baseAddress! + 2 * runLength).assumingMemoryBound(to: Int32.self),
-                scratch.baseAddress!, scratch.baseAddress! + runLength
-            )
-            // Every byte is written once: clear outside the output's columns and rows, and where a position falls
-            // outside the source, as the general path leaves them.
-            let left = o.x - region.x, right = region.maxX - o.maxX
-            for (k, j) in rows.enumerated() {
-                let line = out + 4 * k * w
-                let y = Recipe.ciRow(region, j)
-                guard y >= o.y, y < o.maxY else {
-                    line.update(repeating: 0, count: 4 * w)
-                    continue
+        var planned: [(k: Int, q: WarpTileQuadratic)] = []
+        for start in Swift.stride(from: 0, to: o.width, by: runLength) {
+            let end = min(o.width, start + runLength)
+            planned.removeAll(keepingCapacity: true)
+            for (k, y) in inside {
+                let row = out + 4 * k * w + 4 * left
+                if interior != nil, let q = tapGrid(y).quadratic(start, end),
+                    q.isInside(columns: tapColumns, rows: tapRows)
+                {
+                    planned.append((k, q))
+                } else {
+                    writePixels(start..<end, y: y, into: row, encode: encode)
                 }
-                if left > 0 { line.update(repeating: 0, count: 4 * left) }
-                if right > 0 { (line + 4 * (w - right)).update(repeating: 0, count: 4 * right) }
-                let row = line + 4 * left
-                let grid = tapGrid(y)
-                for start in Swift.stride(from: 0, to: o.width, by: runLength) {
-                    let end = min(o.width, start + runLength)
-                    if let interior, let q = grid.quadratic(start, end),
-                        q.isInside(columns: tapColumns, rows: tapRows)
-                    {
-                        bytes.withUnsafeBufferPointer { b in
-                            let tapper = WarpKernelUInt8(
-                                source: b.baseAddress!, sourceStride: rowStride, channels: 4, lastX: bw - 1,
-                                lastY: bh - 1, fill: 0)
-                            tapper.quadraticTaps(x: q.x, y: q.y, count: end - start, into: taps)
-                            interior.run(
-                                source: b.baseAddress!, rowStride: rowStride, taps: taps, count: end - start,
-                                into: row + 4 * start)
-                        }
-                    } else {
-                        writePixels(start..<end, y: y, into: row, encode: encode)
+            }
+            if let interior, !planned.isEmpty {
+                writeInterior(planned, count: end - start, kernel: interior, block: &block) { k in
+                    out + 4 * k * w + 4 * (left + start)
+                }
+            }
+        }
+    }
+
+    /// Writes the planned runs (each output row `k`'s `count` columns from `target(k)`) with the fixed-point kernel:
+    /// from one decoded block of the source bytes their taps read when that block is small, else from the bytes.
+    private func writeInterior(
+        _ planned: [(k: Int, q: WarpTileQuadratic)], count: Int, kernel: LinearBilinear8, block: inout DecodedBlock,
+        target: (Int) -> UnsafeMutablePointer<UInt8>
+    ) {
+        // The taps' columns and rows: those of every position, less a margin for the fixed-point steps, and the next.
+        let margin = 1.0 / 64
+        var low = (x: Double.infinity, y: Double.infinity), high = (x: -Double.infinity, y: -Double.infinity)
+        for (_, q) in planned {
+            low = (min(low.x, q.low.x), min(low.y, q.low.y))
+            high = (max(high.x, q.high.x), max(high.y, q.high.y))
+        }
+        let columns = max(tapColumns.lowerBound, Int((low.x - margin).rounded(.down)))
+            ..< min(tapColumns.upperBound, Int((high.x + margin).rounded(.down)) + 2)
+        let rows = max(tapRows.lowerBound, Int((low.y - margin).rounded(.down)))
+            ..< min(tapRows.upperBound, Int((high.y + margin).rounded(.down)) + 2)
+        let blockStride = columns.count * LinearBilinear8.blockPixelBytes
+        // A block is worth decoding when each of its pixels serves about one output pixel or more, and fits the
+        // taps' 16-bit stride.
+        let useBlock = blockStride < 32768 && columns.count * rows.count <= 2 * count * planned.count
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * count + 12) { scratch in
+            let lanes = (count + 3) / 4 * 4
+            let taps: WarpKernelUInt8.Taps = (
+                UnsafeMutableRawPointer(scratch.baseAddress! + 2 * lanes).assumingMemoryBound(to: Int32.self),
+                scratch.baseAddress!, scratch.baseAddress! + lanes
+            )
+            bytes.withUnsafeBufferPointer { b in
+                let source = b.baseAddress!
+                if useBlock {
+                    let base = block.reserve(rows.count * blockStride)
+                    kernel.decodeBlock(
+                        source: source, rowStride: rowStride, columns: columns, rows: rows, into: base)
+                    let tapper = WarpKernelUInt8(
+                        source: source, sourceStride: blockStride, channels: LinearBilinear8.blockPixelBytes,
+                        lastX: bitmap.width - 1, lastY: bitmap.height - 1, fill: 0)
+                    let origin = columns.lowerBound * LinearBilinear8.blockPixelBytes + rows.lowerBound * blockStride
+                    for (k, q) in planned {
+                        tapper.quadraticTaps(x: q.x, y: q.y, count: count, into: taps)
+                        kernel.runDecoded(
+                            block: base, blockStride: blockStride, origin: origin, taps: taps, count: count,
+                            into: target(k))
+                    }
+                } else {
+                    let tapper = WarpKernelUInt8(
+                        source: source, sourceStride: rowStride, channels: 4, lastX: bitmap.width - 1,
+                        lastY: bitmap.height - 1, fill: 0)
+                    for (k, q) in planned {
+                        tapper.quadraticTaps(x: q.x, y: q.y, count: count, into: taps)
+                        kernel.run(source: source, rowStride: rowStride, taps: taps, count: count, into: target(k))
                     }
                 }
             }
@@ -199,5 +262,27 @@ struct BytesWarp: @unchecked Sendable {
                 }
             }
         }
+    }
+}
+
+/// The working memory of one band's decoded blocks, grown as a block needs and freed once at the end.
+private struct DecodedBlock {
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    /// At least `bytes` bytes, their contents undefined.
+    mutating func reserve(_ bytes: Int) -> UnsafeMutableRawPointer {
+        if let base, capacity >= bytes { return base }
+        base?.deallocate()
+        capacity = max(bytes, 2 * capacity)
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: max(1, capacity), alignment: 16)
+        base = fresh
+        return fresh
+    }
+
+    mutating func release() {
+        base?.deallocate()
+        base = nil
+        capacity = 0
     }
 }

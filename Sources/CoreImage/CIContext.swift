@@ -125,7 +125,7 @@ public final class CIContext: NSObject, @unchecked Sendable {
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
         let shared = SharedPointer(base: bytes)
         if let warp = recipe as? WarpRecipe, let direct = BytesWarp(warp, region: region, state: state) {
-            BandParallel.forEachBand(height: region.height) { rows in
+            BandParallel.forEachBand(height: region.height, rowsPerBand: BytesWarp.rowsPerBand) { rows in
                 direct.write(rows: rows, into: shared.base + 4 * rows.lowerBound * w, encode: encode)
             }
             return NSData(bytesNoCopy: bytes, length: count, deallocator: { p, _ in p.deallocate() })

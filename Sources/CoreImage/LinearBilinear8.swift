@@ -11,15 +11,15 @@ import Imaging
 /// the weights' by 1/32768 of a tap's difference, the index by 1/32767, so the mixed value differs from the `Float`
 /// path's by well under one of the encode table's steps, and the code by at most one (`CIPerspectiveCorrectionTests`
 /// compares every pixel of both paths).
-struct LinearBilinear8 {
+package struct LinearBilinear8: Sendable {
     /// Each byte's working value in 1/32767.
-    let decode: [Int32]
+    package let decode: [Int32]
     /// The output code of each sum, shifted down by 15 bits with rounding.
-    let encode: [UInt8]
+    package let encode: [UInt8]
 
     /// `decode`: whether bytes are sRGB codes to decode (colour-managed) or plain values in 1/255; `encode`: whether
     /// the output is sRGB-encoded or written linearly in 1/255, as `RGBA8.store` does.
-    init(decode: Bool, encode: Bool) {
+    package init(decode: Bool, encode: Bool) {
         let values: [Int32] = (0..<256).map { c in
             let value = decode ? Double(SRGBCurve.decodeTable[c]) : Double(c) / 255
             return Int32((value * 32767).rounded())
@@ -34,7 +34,7 @@ struct LinearBilinear8 {
     }
 
     /// The kernel for each combination, built once.
-    static func shared(decode: Bool, encode: Bool) -> LinearBilinear8 {
+    package static func shared(decode: Bool, encode: Bool) -> LinearBilinear8 {
         switch (decode, encode) {
         case (true, true): managed
         case (true, false): decodedOnly
@@ -52,7 +52,10 @@ struct LinearBilinear8 {
 
     /// `count` opaque pixels from their taps, into `out` as RGBA with alpha 255: the bytes of each pixel's upper-left
     /// tap are at `source + taps.offsets[k]`, the lower row `rowStride` bytes on.
-    func run(
+    ///
+    /// The plain reference: `decodeBlock` followed by `runDecoded` gives the same bytes, as
+    /// `LinearBilinear8Tests` checks.
+    package func run(
         source: UnsafePointer<UInt8>, rowStride: Int, taps: WarpKernelUInt8.Taps, count: Int,
         into out: UnsafeMutablePointer<UInt8>
     ) {
@@ -73,6 +76,57 @@ struct LinearBilinear8 {
                     let word = channel(0) | channel(1) << 8 | channel(2) << 16 | 0xFF00_0000
                     target.storeBytes(of: word.littleEndian, toByteOffset: 4 * k, as: UInt32.self)
                 }
+            }
+        }
+    }
+}
+
+extension LinearBilinear8 {
+    /// Bytes per pixel of a decoded block: R, G, B and a zero, each an Int16 working value in 1/32767.
+    package static let blockPixelBytes = 8
+
+    /// Decodes the opaque RGBA bytes of `columns` × `rows` of an image (rows `rowStride` bytes apart, from `source`'s
+    /// first row) into `block`, the block's rows `columns.count · blockPixelBytes` bytes apart: each source byte once,
+    /// where `run` would decode it once for every output pixel whose taps read it (about four in a warp near unit
+    /// scale).
+    package func decodeBlock(
+        source: UnsafePointer<UInt8>, rowStride: Int, columns: Range<Int>, rows: Range<Int>,
+        into block: UnsafeMutableRawPointer
+    ) {
+        decode.withUnsafeBufferPointer { d in
+            let d = d.baseAddress!
+            let blockStride = columns.count * LinearBilinear8.blockPixelBytes
+            for (r, y) in rows.enumerated() {
+                let line = source + y * rowStride + 4 * columns.lowerBound
+                let target = block + r * blockStride
+                for x in 0..<columns.count {
+                    let p = line + 4 * x
+                    let values = UInt64(UInt32(bitPattern: d[Int(p[0])])) | UInt64(UInt32(bitPattern: d[Int(p[1])])) << 16
+                        | UInt64(UInt32(bitPattern: d[Int(p[2])])) << 32
+                    target.storeBytes(
+                        of: values.littleEndian, toByteOffset: LinearBilinear8.blockPixelBytes * x, as: UInt64.self)
+                }
+            }
+        }
+    }
+
+    /// `count` opaque pixels from their taps in a decoded block, into `out` as `run` writes them: the working values
+    /// of each pixel's upper-left tap are at `block + taps.offsets[k] − origin`, the lower row `blockStride` bytes on.
+    /// The same integer sums and tables as `run`, four channels at a time (`Lanes.bilinearWordIndices`).
+    package func runDecoded(
+        block: UnsafeRawPointer, blockStride: Int, origin: Int, taps: WarpKernelUInt8.Taps, count: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
+        encode.withUnsafeBufferPointer { e in
+            let e = e.baseAddress!
+            let target = UnsafeMutableRawPointer(out)
+            for k in 0..<count {
+                let p0 = block + (Int(taps.offsets[k]) &- origin)
+                let indices = Lanes.bilinearWordIndices(p0, p0 + blockStride, upper: taps.uppers[k], lower: taps.lowers[k])
+                let r = UInt32(e[Int(indices & 0xFFFF)]), g = UInt32(e[Int((indices >> 16) & 0xFFFF)])
+                let b = UInt32(e[Int((indices >> 32) & 0xFFFF)])
+                let word = r | g << 8 | b << 16 | 0xFF00_0000
+                target.storeBytes(of: word.littleEndian, toByteOffset: 4 * k, as: UInt32.self)
             }
         }
     }

@@ -199,6 +199,27 @@ public enum Lanes {
         let product = _mm_madd_epi16(unsafeBitCast(a, to: SIMD2<Int64>.self), unsafeBitCast(b, to: SIMD2<Int64>.self))
         return unsafeBitCast(product, to: SIMD4<Int32>.self)
     }
+    /// One pixel by bilinear interpolation of 2 × 2 taps held as 16-bit values, in integers: the table indices of
+    /// `LinearBilinear8`'s encoding.
+    ///
+    /// `p0` and `p1` point at the left tap of the upper and lower row, each tap four Int16 (R, G, B and a fourth that
+    /// must be zero, each in 0…32767), the right tap eight bytes on. `upper` and `lower` are the rows' weight pairs,
+    /// as `bilinearRGB` takes them (summing to 16384). Each channel is `(Σ weight · value + 16384) >> 15`, returned
+    /// as four 16-bit fields, R lowest, the fourth zero. Reads the sixteen bytes at `p0` and at `p1`.
+    @inlinable @inline(__always) public static func bilinearWordIndices(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt64 {
+        // (left, right) value pairs per channel as 16-bit lanes: R R′ G G′ B B′ and the zero pair.
+        @inline(__always) func pairs(_ p: UnsafeRawPointer) -> SIMD2<Int64> {
+            let taps = _mm_loadu_si128(UnsafePointer<SIMD2<Int64>>(OpaquePointer(p)))
+            return _mm_unpacklo_epi16(taps, _mm_unpackhi_epi64(taps, taps))
+        }
+        let upperWeights = _mm_set1_epi32(Int32(bitPattern: upper))
+        let lowerWeights = _mm_set1_epi32(Int32(bitPattern: lower))
+        let sum = _mm_add_epi32(_mm_madd_epi16(pairs(p0), upperWeights), _mm_madd_epi16(pairs(p1), lowerWeights))
+        let indices = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(16384)), 15)
+        return UInt64(bitPattern: _mm_cvtsi128_si64(_mm_packs_epi32(indices, indices)))
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -360,6 +381,22 @@ public enum Lanes {
         let low = bilinearRGB(first.p0, first.p1, upper: first.upper, lower: first.lower)
         let high = bilinearRGB(second.p0, second.p1, upper: second.upper, lower: second.lower)
         return UInt64(low) | UInt64(high) << 32
+    }
+    /// One pixel by bilinear interpolation of 2 × 2 taps held as 16-bit values: each channel
+    /// `(Σ weight · value + 16384) >> 15`, as four 16-bit fields, R lowest, the fourth zero.
+    @inlinable @inline(__always) public static func bilinearWordIndices(
+        _ p0: UnsafeRawPointer, _ p1: UnsafeRawPointer, upper: UInt32, lower: UInt32
+    ) -> UInt64 {
+        let w00 = Int32(upper & 0xFFFF), w10 = Int32(upper >> 16), w01 = Int32(lower & 0xFFFF), w11 = Int32(lower >> 16)
+        var out: UInt64 = 0
+        for c in 0..<3 {
+            @inline(__always) func value(_ p: UnsafeRawPointer, _ offset: Int) -> Int32 {
+                Int32(p.loadUnaligned(fromByteOffset: 2 * offset, as: Int16.self))
+            }
+            let sum = w00 &* value(p0, c) &+ w10 &* value(p0, c + 4) &+ w01 &* value(p1, c) &+ w11 &* value(p1, c + 4)
+            out |= UInt64(UInt32(bitPattern: (sum &+ 16384) &>> 15)) << (16 * UInt64(c))
+        }
+        return out
     }
     #endif
 }

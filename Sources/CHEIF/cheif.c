@@ -79,7 +79,31 @@ static struct {
                                                                  struct heif_image_handle **);
     struct heif_error (*image_handle_get_auxiliary_type)(const struct heif_image_handle *, const char **);
     void (*image_handle_free_auxiliary_types)(const struct heif_image_handle *, const char **);
+    // Optional (resolved when present): options for writing the orientation and reading stored pixels.
+    struct encoding_options *(*encoding_options_alloc)(void);
+    void (*encoding_options_free)(struct encoding_options *);
+    struct decoding_options *(*decoding_options_alloc)(void);
+    void (*decoding_options_free)(struct decoding_options *);
 } api;
+
+// The leading fields of libheif 1.15's heif_encoding_options, up to its version 5, which adds the orientation
+// written as 'irot' and 'imir' properties of the image (values as Exif's Orientation, 1 to 8).
+struct encoding_options {
+    uint8_t version;
+    uint8_t save_alpha_channel;
+    uint8_t macOS_compatibility_workaround;
+    uint8_t save_two_colr_boxes_when_ICC_and_nclx_available;
+    void *output_nclx_profile;
+    uint8_t macOS_compatibility_workaround_no_nclx_profile;
+    int image_orientation;
+};
+
+// The leading fields of libheif's heif_decoding_options, version 1: whether to leave the image's rotation,
+// mirroring and cropping properties unapplied.
+struct decoding_options {
+    uint8_t version;
+    uint8_t ignore_transformations;
+};
 
 // libheif's filter flags for the auxiliary image list: leave out alpha and depth images.
 enum { LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA = 1 << 1, LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH = 2 << 1 };
@@ -136,7 +160,36 @@ static void resolve_all(void *library) {
         dlsym(library, "heif_image_handle_get_auxiliary_image_handle");
     *(void **)(&api.image_handle_get_auxiliary_type) = dlsym(library, "heif_image_handle_get_auxiliary_type");
     *(void **)(&api.image_handle_free_auxiliary_types) = dlsym(library, "heif_image_handle_free_auxiliary_types");
+    *(void **)(&api.encoding_options_alloc) = dlsym(library, "heif_encoding_options_alloc");
+    *(void **)(&api.encoding_options_free) = dlsym(library, "heif_encoding_options_free");
+    *(void **)(&api.decoding_options_alloc) = dlsym(library, "heif_decoding_options_alloc");
+    *(void **)(&api.decoding_options_free) = dlsym(library, "heif_decoding_options_free");
     loaded = 1;
+}
+
+// Options that write `orientation` (Exif's 1 to 8) as the image's transform properties, or NULL for libheif's
+// defaults: for an upright image, or a library older than the option.
+static struct encoding_options *orientation_options(int orientation) {
+    if (orientation <= 1 || orientation > 8 || !api.encoding_options_alloc || !api.encoding_options_free) return NULL;
+    struct encoding_options *options = api.encoding_options_alloc();
+    if (options && options->version < 5) {
+        api.encoding_options_free(options);
+        return NULL;
+    }
+    if (options) options->image_orientation = orientation;
+    return options;
+}
+
+// Decodes an image's stored pixels, leaving its rotation and mirroring properties to the reader, which finds the
+// same turn in the Exif Orientation (as ImageIO reports a HEIC's orientation instead of applying it).
+static struct heif_error decode_stored(const struct heif_image_handle *handle, struct heif_image **image,
+                                       int colorspace, int chroma) {
+    struct decoding_options *options =
+        api.decoding_options_alloc && api.decoding_options_free ? api.decoding_options_alloc() : NULL;
+    if (options && options->version >= 1) options->ignore_transformations = 1;
+    struct heif_error e = api.decode_image(handle, image, colorspace, chroma, options);
+    if (options) api.decoding_options_free(options);
+    return e;
 }
 
 static void load(void) {
@@ -265,6 +318,7 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
     struct heif_image *image = NULL, *depth = NULL;
     struct heif_image_handle *handle = NULL, *depth_handle = NULL;
     growing_buffer buffer = {NULL, 0, 0};
+    struct encoding_options *options = NULL;
     struct heif_error e;
     if (!ctx) {
         set_message(message, message_capacity, "out of memory");
@@ -285,7 +339,9 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
     }
     if (r->icc && r->icc_length > 0) CHECK(api.image_set_raw_color_profile(image, "prof", r->icc, r->icc_length));
     CHECK(api.encoder_set_lossy_quality(encoder, r->quality < 0 ? 0 : r->quality > 100 ? 100 : r->quality));
-    CHECK(api.context_encode_image(ctx, image, encoder, NULL, &handle));
+    // A libheif older than 1.14 cannot write the orientation; the Exif still carries it.
+    options = orientation_options(r->orientation);
+    CHECK(api.context_encode_image(ctx, image, encoder, options, &handle));
     if (r->exif && r->exif_length > 0) CHECK(api.context_add_exif_metadata(ctx, handle, r->exif, (int)r->exif_length));
     if (r->depth) {
         CHECK(api.image_create(r->depth_width, r->depth_height, heif_colorspace_monochrome, heif_chroma_monochrome,
@@ -325,6 +381,7 @@ done:
     if (depth) api.image_release(depth);
     if (image) api.image_release(image);
     if (encoder) api.encoder_release(encoder);
+    if (options) api.encoding_options_free(options);
     api.context_free(ctx);
     return code;
 }
@@ -335,7 +392,7 @@ static int decode_grey(const struct heif_image_handle *handle, uint8_t **pixels,
     int code = CHEIF_OK;
     struct heif_image *image = NULL;
     struct heif_error e;
-    CHECK(api.decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL));
+    CHECK(decode_stored(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome));
     int w = api.image_get_width(image, heif_channel_Y), h = api.image_get_height(image, heif_channel_Y);
     int stride = 0;
     const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_Y, &stride);
@@ -480,7 +537,7 @@ int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixe
         code = CHEIF_ERR_TOO_LARGE;
         goto done;
     }
-    CHECK(api.decode_image(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL));
+    CHECK(decode_stored(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB));
     int w = api.image_get_width(image, heif_channel_interleaved);
     int h = api.image_get_height(image, heif_channel_interleaved);
     int stride = 0;

@@ -1,4 +1,5 @@
 import CHEIF
+import Foundation
 
 /// HEIC (HEIF with HEVC images) through libheif, which is loaded at run time: a machine without
 /// libheif or its HEVC encoder has no HEIC, and `isAvailable` says so.
@@ -31,6 +32,10 @@ public enum HEIF {
     /// structure; with `depth`, an 8-bit grey depth image (stored losslessly) becomes an auxiliary
     /// depth image of the primary one, carrying `depthXMP`; each of `auxiliaries` becomes an
     /// auxiliary image of its own type after it.
+    ///
+    /// The Exif's Orientation is also written as the colour image's `irot` and `imir` properties
+    /// (ISO/IEC 23008-12 §6.5.10–11), which HEIF readers apply and which take precedence over Exif
+    /// there; an iPhone's HEIC carries both. The stored pixels are the same either way.
     public static func encode(
         _ pixels: PixelPlane<UInt8>, quality: Int, iccProfile: [UInt8]?, exif: [UInt8]?,
         depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil, auxiliaries: [AuxiliaryImage] = []
@@ -40,6 +45,7 @@ public enum HEIF {
         guard auxiliaries.allSatisfy({ $0.pixels.channels == 1 }) else {
             throw HEIFError(message: "auxiliary images are grey")
         }
+        let orientation = exif.flatMap { (ImageProperties.exif(tiff: $0)[ImageProperties.orientation] as? NSNumber)?.intValue } ?? 1
         var message = [CChar](repeating: 0, count: 256)
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -80,7 +86,7 @@ public enum HEIF {
                                 depth: depth == nil ? nil : d.baseAddress, depth_width: Int32(depth?.width ?? 0),
                                 depth_height: Int32(depth?.height ?? 0),
                                 depth_xmp: xmp.count > 0 ? xmp.baseAddress : nil, depth_xmp_length: xmp.count,
-                                auxiliaries: nil, auxiliary_count: 0)
+                                auxiliaries: nil, auxiliary_count: 0, orientation: Int32(orientation))
                             return descriptors.withUnsafeBufferPointer { aux in
                                 request.auxiliaries = aux.count > 0 ? aux.baseAddress : nil
                                 request.auxiliary_count = Int32(aux.count)

@@ -11,6 +11,9 @@ extension ExternalTool {
     /// libheif's heif-info, an independent reader of the HEIC files' images and depth.
     static let heifInfo = program("heif-info", packages: "libheif-examples", versionArgument: "--version")
 
+    /// libheif's heif-convert, an independent decoder that applies a HEIC image's transform properties.
+    static let heifConvert = program("heif-convert", packages: "libheif-examples", versionArgument: "--version")
+
     /// libheif with its HEVC encoder, loaded at run time.
     static let libheif = ExternalTool("libheif with its HEVC encoder", packages: "libheif1", present: HEIF.isAvailable)
 

@@ -49,6 +49,7 @@ typedef struct cheif_encode_request {
     size_t depth_xmp_length;
     const cheif_auxiliary_image *auxiliaries; ///< Further grey images after the depth image (may be NULL).
     int auxiliary_count;
+    int orientation;          ///< Exif Orientation (1…8) of the colour image, written as its irot/imir properties.
 } cheif_encode_request;
 
 /// Encodes the request as HEIF with HEVC images: the colour image first (the primary item), then

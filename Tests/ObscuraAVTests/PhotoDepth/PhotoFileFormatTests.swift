@@ -1,5 +1,6 @@
 import ExternalTools
 import Foundation
+import Imaging
 import Obscura
 import ObscuraAV
 import Testing
@@ -159,6 +160,51 @@ struct PhotoFileFormatTests {
             let bound = 0.5 * range / 239 + magnitude * 0x1p-11
             #expect(error <= bound * 1.001, "largest error \(error) over a range of \(range)")
             #expect(holesAgree)
+        }
+    }
+
+    // spec §5 [O]: an iPhone's HEIC carries its orientation twice, in the Exif and as the image's `irot`/`imir`
+    // properties, which HEIF readers apply instead of the Exif. Turned a quarter (Exif 6: the stored rows run down
+    // the shown picture's right side), libheif's heif-convert shows the stored pixels turned a quarter clockwise,
+    // while Obscura's own reader (as ImageIO) gives the stored pixels and leaves the turn to the orientation.
+    @Test(.needs(.libheif, .heifConvert, .exiftool)) func heicCarriesItsOrientationAsTransformProperties() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
+            try #require(rig.output.availablePhotoCodecTypes.contains(.hevc))
+            try #require(rig.output.connection(with: .video)).videoRotationAngle = 90
+            let photo = try #require(capture(rig, Self.settings(.hevc, depth: false)).photos.first)
+            #expect(photo.metadata["Orientation"] as? Int == 6)
+            let data = try #require(photo.fileDataRepresentation())
+            let url = try Self.temporary(data, "heic")
+            let png = url.deletingPathExtension().appendingPathExtension("png")
+            defer {
+                try? FileManager.default.removeItem(at: url)
+                try? FileManager.default.removeItem(at: png)
+            }
+            #expect(try Self.exiftool(url)["Orientation"] as? Int == 6)
+            _ = try Self.run(.heifConvert, [url.path, png.path])
+            guard case .eightBit(let shown) = try PNG.decode(Array(Data(contentsOf: png))).pixels else {
+                Issue.record("heif-convert wrote no 8-bit PNG")
+                return
+            }
+            let stored = try HEIF.decode(Array(data), maximumPixels: 1 << 26).pixels
+            #expect(stored.width == photo.metadata["PixelWidth"] as? Int)
+            #expect(shown.width == stored.height && shown.height == stored.width)
+            guard shown.width == stored.height, shown.height == stored.width else { return }
+            // Shown pixel (x, y) is stored pixel (y, H − 1 − x); the mean difference over the picture is decoding
+            // noise only. Read unturned (x, y) → (x, y) where both fit, it is the scene's own structure.
+            var turned = 0.0, unturned = 0.0, count = 0.0
+            for y in Swift.stride(from: 0, to: shown.height, by: 3) {
+                for x in Swift.stride(from: 0, to: shown.width, by: 3) {
+                    for c in 0..<3 {
+                        turned += abs(Double(shown[x, y, c]) - Double(stored[y, stored.height - 1 - x, c]))
+                        unturned += abs(Double(shown[x, y, c]) - Double(stored[x % stored.width, y % stored.height, c]))
+                    }
+                    count += 3
+                }
+            }
+            #expect(turned / count < 1.5, "mean difference \(turned / count) codes")
+            #expect(unturned / count > 5 * turned / count, "the scene is too uniform to tell a turn")
         }
     }
 

@@ -79,6 +79,8 @@ static struct {
                                                                  struct heif_image_handle **);
     struct heif_error (*image_handle_get_auxiliary_type)(const struct heif_image_handle *, const char **);
     void (*image_handle_free_auxiliary_types)(const struct heif_image_handle *, const char **);
+    struct heif_error (*context_assign_thumbnail)(struct heif_context *, const struct heif_image_handle *,
+                                                  const struct heif_image_handle *);
     // Optional (resolved when present): options for writing the orientation and reading stored pixels.
     struct encoding_options *(*encoding_options_alloc)(void);
     void (*encoding_options_free)(struct encoding_options *);
@@ -154,6 +156,7 @@ static void resolve_all(void *library) {
     RESOLVE(image_handle_get_height, "image_handle_get_height");
     RESOLVE(image_handle_get_raw_color_profile_size, "image_handle_get_raw_color_profile_size");
     RESOLVE(image_handle_get_raw_color_profile, "image_handle_get_raw_color_profile");
+    RESOLVE(context_assign_thumbnail, "context_assign_thumbnail");
     *(void **)(&api.image_handle_get_list_of_auxiliary_image_IDs) =
         dlsym(library, "heif_image_handle_get_list_of_auxiliary_image_IDs");
     *(void **)(&api.image_handle_get_auxiliary_image_handle) =
@@ -301,7 +304,8 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
     }
     if (!r || !r->rgb || r->width <= 0 || r->height <= 0 || r->row_bytes < (size_t)r->width * 3 || !out ||
         !out_length || (r->depth && (r->depth_width <= 0 || r->depth_height <= 0)) || r->auxiliary_count < 0 ||
-        (r->auxiliary_count > 0 && !r->auxiliaries)) {
+        (r->auxiliary_count > 0 && !r->auxiliaries) ||
+        (r->thumbnail && (r->thumbnail_width <= 0 || r->thumbnail_height <= 0))) {
         set_message(message, message_capacity, "inconsistent encode request");
         return CHEIF_ERR_ARGUMENT;
     }
@@ -315,8 +319,8 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
     int code = CHEIF_OK;
     struct heif_context *ctx = api.context_alloc();
     struct heif_encoder *encoder = NULL;
-    struct heif_image *image = NULL, *depth = NULL;
-    struct heif_image_handle *handle = NULL, *depth_handle = NULL;
+    struct heif_image *image = NULL, *depth = NULL, *thumbnail = NULL;
+    struct heif_image_handle *handle = NULL, *depth_handle = NULL, *thumbnail_handle = NULL;
     growing_buffer buffer = {NULL, 0, 0};
     struct encoding_options *options = NULL;
     struct heif_error e;
@@ -364,6 +368,28 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
         code = encode_grey(ctx, encoder, &r->auxiliaries[i], message, message_capacity);
         if (code != CHEIF_OK) goto done;
     }
+    if (r->thumbnail) {
+        CHECK(api.encoder_set_lossless(encoder, 0));
+        CHECK(api.encoder_set_lossy_quality(encoder, r->quality < 0 ? 0 : r->quality > 100 ? 100 : r->quality));
+        CHECK(api.image_create(r->thumbnail_width, r->thumbnail_height, heif_colorspace_RGB,
+                               heif_chroma_interleaved_RGB, &thumbnail));
+        CHECK(api.image_add_plane(thumbnail, heif_channel_interleaved, r->thumbnail_width, r->thumbnail_height, 8));
+        size_t row = (size_t)r->thumbnail_width * 3;
+        if (!fill_plane(thumbnail, heif_channel_interleaved, r->thumbnail, row, row, r->thumbnail_height)) {
+            set_message(message, message_capacity, "libheif gave no writable thumbnail plane");
+            code = CHEIF_ERR_LIBHEIF;
+            goto done;
+        }
+        if (r->icc && r->icc_length > 0) {
+            CHECK(api.image_set_raw_color_profile(thumbnail, "prof", r->icc, r->icc_length));
+        }
+        // The thumbnail is turned as the colour image is, so a reader shows both the same way up.
+        CHECK(api.context_encode_image(ctx, thumbnail, encoder, options, &thumbnail_handle));
+        // libheif's heif_context_assign_thumbnail hands its two images to the internal call in the other order
+        // (1.15, and still in later releases), so the thumbnail goes first here; heif-info reading the file back
+        // in the tests shows which image is which.
+        CHECK(api.context_assign_thumbnail(ctx, thumbnail_handle, handle));
+    }
     struct heif_writer writer = {1, write_to_buffer};
     CHECK(api.context_write(ctx, &writer, &buffer));
     if (buffer.failed) {
@@ -376,6 +402,8 @@ int cheif_encode(const cheif_encode_request *r, uint8_t **out, size_t *out_lengt
     buffer.data = NULL;
 done:
     free(buffer.data);
+    if (thumbnail_handle) api.image_handle_release(thumbnail_handle);
+    if (thumbnail) api.image_release(thumbnail);
     if (depth_handle) api.image_handle_release(depth_handle);
     if (handle) api.image_handle_release(handle);
     if (depth) api.image_release(depth);

@@ -127,6 +127,12 @@ struct TIFFReader {
         return out
     }
 
+    /// The offset of the IFD that the IFD at `offset` links to; 0 when it is the last.
+    func nextIFD(after offset: Int) -> Int? {
+        guard let n = uint16(offset) else { return nil }
+        return uint32(offset + 2 + Int(n) * 12).map(Int.init)
+    }
+
     /// A SHORT or LONG value.
     func integer(_ e: Entry) -> Int? {
         switch e.type {

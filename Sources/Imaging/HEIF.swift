@@ -31,16 +31,19 @@ public enum HEIF {
     /// Encodes RGB (3 channels) at libheif `quality` 0…100 with its ICC profile and Exif TIFF
     /// structure; with `depth`, an 8-bit grey depth image (stored losslessly) becomes an auxiliary
     /// depth image of the primary one, carrying `depthXMP`; each of `auxiliaries` becomes an
-    /// auxiliary image of its own type after it.
+    /// auxiliary image of its own type after it; `thumbnail` (RGB) becomes the colour image's
+    /// thumbnail item (ISO/IEC 23008-12 §6.6.2.2, a `thmb` reference), coded as it is.
     ///
     /// The Exif's Orientation is also written as the colour image's `irot` and `imir` properties
     /// (ISO/IEC 23008-12 §6.5.10–11), which HEIF readers apply and which take precedence over Exif
     /// there; an iPhone's HEIC carries both. The stored pixels are the same either way.
     public static func encode(
         _ pixels: PixelPlane<UInt8>, quality: Int, iccProfile: [UInt8]?, exif: [UInt8]?,
-        depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil, auxiliaries: [AuxiliaryImage] = []
+        depth: PixelPlane<UInt8>? = nil, depthXMP: [UInt8]? = nil, auxiliaries: [AuxiliaryImage] = [],
+        thumbnail: PixelPlane<UInt8>? = nil
     ) throws -> [UInt8] {
         guard pixels.channels == 3 else { throw HEIFError(message: "HEIC colour images are RGB") }
+        guard thumbnail.map({ $0.channels == 3 }) ?? true else { throw HEIFError(message: "thumbnails are RGB") }
         guard depth.map({ $0.channels == 1 }) ?? true else { throw HEIFError(message: "depth images are grey") }
         guard auxiliaries.allSatisfy({ $0.pixels.channels == 1 }) else {
             throw HEIFError(message: "auxiliary images are grey")
@@ -50,6 +53,7 @@ public enum HEIF {
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
         let depthPacked = depth?.packedElements ?? []
+        let thumbnailPacked = thumbnail?.packedElements ?? []
         // Each auxiliary's pixels and XMP stay allocated until the encoder has read them.
         let packed = auxiliaries.map { (pixels: $0.pixels.packedElements, xmp: $0.xmp ?? []) }
         let pointers = packed.map { p -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>?) in
@@ -86,12 +90,20 @@ public enum HEIF {
                                 depth: depth == nil ? nil : d.baseAddress, depth_width: Int32(depth?.width ?? 0),
                                 depth_height: Int32(depth?.height ?? 0),
                                 depth_xmp: xmp.count > 0 ? xmp.baseAddress : nil, depth_xmp_length: xmp.count,
-                                auxiliaries: nil, auxiliary_count: 0, orientation: Int32(orientation))
+                                auxiliaries: nil, auxiliary_count: 0, orientation: Int32(orientation), thumbnail: nil,
+                                thumbnail_width: 0, thumbnail_height: 0)
                             return descriptors.withUnsafeBufferPointer { aux in
                                 request.auxiliaries = aux.count > 0 ? aux.baseAddress : nil
                                 request.auxiliary_count = Int32(aux.count)
-                                return message.withUnsafeMutableBufferPointer { text in
-                                    cheif_encode(&request, &out, &length, text.baseAddress, text.count)
+                                return thumbnailPacked.withUnsafeBufferPointer { t in
+                                    if let thumbnail {
+                                        request.thumbnail = t.baseAddress
+                                        request.thumbnail_width = Int32(thumbnail.width)
+                                        request.thumbnail_height = Int32(thumbnail.height)
+                                    }
+                                    return message.withUnsafeMutableBufferPointer { text in
+                                        cheif_encode(&request, &out, &length, text.baseAddress, text.count)
+                                    }
                                 }
                             }
                         }
@@ -106,7 +118,7 @@ public enum HEIF {
         guard !types.isEmpty else { return file }
         // libheif 1.15 writes the depth and the other grey images as top-level images; make them the
         // primary's auxiliary images.
-        return try HEIFAuxiliaryLink.linkImages(in: file, auxiliaryTypes: types)
+        return try HEIFAuxiliaryLink.linkImages(in: file, auxiliaryTypes: types, trailing: thumbnail == nil ? 0 : 1)
     }
 
     /// The primary image's auxiliary image of `type` (its `auxC` URN) as 8-bit grey and the XMP

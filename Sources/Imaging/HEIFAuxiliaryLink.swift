@@ -19,9 +19,10 @@ enum HEIFAuxiliaryLink {
     }
 
     /// Makes every image item after the primary one, in the order written, an auxiliary image of the
-    /// primary with the auxiliary type at the same place in `auxiliaryTypes`.
-    static func linkImages(in file: [UInt8], auxiliaryTypes: [String]) throws -> [UInt8] {
-        let items = try secondaryImageItems(in: file)
+    /// primary with the auxiliary type at the same place in `auxiliaryTypes`, except the last `trailing`
+    /// ones (a thumbnail, already linked by libheif).
+    static func linkImages(in file: [UInt8], auxiliaryTypes: [String], trailing: Int = 0) throws -> [UInt8] {
+        let items = try secondaryImageItems(in: file).dropLast(trailing)
         guard items.count == auxiliaryTypes.count else {
             throw HEIFError(message: "\(items.count) secondary images for \(auxiliaryTypes.count) auxiliary types")
         }

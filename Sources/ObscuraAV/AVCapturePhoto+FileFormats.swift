@@ -42,6 +42,40 @@ extension AVCapturePhoto {
             isSRGB: r.encoding == .sRGB)
     }
 
+    /// The settings of the thumbnail embedded in the photo's file (spec §4): the codec the file carries it in
+    /// (JPEG in a JPEG's Exif, HEVC as a HEIC's thumbnail item) and the size resolved for it; nil when none was
+    /// asked, and for a RAW photo.
+    public var embeddedThumbnailPhotoFormat: [String: Any]? {
+        let size = resolvedSettings.embeddedThumbnailDimensions
+        guard !isRawPhoto, size.width > 0, size.height > 0 else { return nil }
+        let codec: AVVideoCodecType
+        switch extras.fileFormat {
+        case .heic: codec = .hevc
+        case .jpeg, .png: codec = .jpeg
+        }
+        return [AVVideoCodecKey: codec, AVVideoWidthKey: Int(size.width), AVVideoHeightKey: Int(size.height)]
+    }
+
+    /// The thumbnail's pixels: the photo scaled to the resolved size; nil when none was asked.
+    func thumbnailPixels(_ r: RenderedPhoto) -> PixelPlane<UInt8>? {
+        let size = resolvedSettings.embeddedThumbnailDimensions
+        guard !isRawPhoto, size.width > 0, size.height > 0, r.pixels.channels == 3 else { return nil }
+        return PreviewImage.scaled(r.pixels, width: Int(size.width), height: Int(size.height))
+    }
+
+    /// The Exif with the thumbnail in its IFD1 as a JPEG, at the highest of a few qualities whose APP1 segment
+    /// fits (`ExifThumbnail.app1Capacity`); the Exif unchanged when there is no thumbnail or none fits.
+    private func exifWithThumbnail(_ exif: [UInt8]?, _ r: RenderedPhoto) -> [UInt8]? {
+        guard let thumbnail = thumbnailPixels(r) else { return exif }
+        for quality in [85, 70, 50, 30] {
+            guard let jpeg = try? JPEG.encode(thumbnail, quality: quality, segments: []),
+                let tiff = ExifThumbnail.adding(jpeg: jpeg, to: exif)
+            else { continue }
+            if tiff.count + 6 <= ExifThumbnail.app1Capacity { return tiff }
+        }
+        return exif
+    }
+
     private func iccProfile(_ r: RenderedPhoto) -> [UInt8] {
         r.encoding == .sRGB ? ICCProfile.sRGB : ICCProfile.displayP3
     }
@@ -81,7 +115,8 @@ extension AVCapturePhoto {
     func jpegFileData(_ r: RenderedPhoto, quality: Double, contents: PhotoFileContents? = nil) -> Data? {
         let contents = contents ?? defaultContents(r)
         let q = Int((quality * 100).rounded())
-        var segments = contents.exif.map { [JPEG.Segment(marker: 0xE1, data: Array("Exif".utf8) + [0, 0] + $0)] } ?? []
+        let exif = exifWithThumbnail(contents.exif, r)
+        var segments = exif.map { [JPEG.Segment(marker: 0xE1, data: Array("Exif".utf8) + [0, 0] + $0)] } ?? []
         var others: [[UInt8]] = []
         if let depth = contents.depth {
             let (image, xmp) = DepthImageCoding.encode(depth)
@@ -118,7 +153,8 @@ extension AVCapturePhoto {
         let depth = contents.depth.map(DepthImageCoding.encode)
         let file = try? HEIF.encode(
             r.pixels, quality: Int((quality * 50).rounded()), iccProfile: iccProfile(r), exif: contents.exif,
-            depth: depth?.image, depthXMP: depth?.xmp, auxiliaries: MatteFileCoding.heifAuxiliaries(contents.mattes))
+            depth: depth?.image, depthXMP: depth?.xmp, auxiliaries: MatteFileCoding.heifAuxiliaries(contents.mattes),
+            thumbnail: thumbnailPixels(r))
         return file.map { Data($0) }
     }
 }

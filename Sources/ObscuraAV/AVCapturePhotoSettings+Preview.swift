@@ -38,10 +38,19 @@ extension AVCapturePhotoSettings {
         return PreviewImage(pixelFormat: OSType(truncatingIfNeeded: format), width: size.width, height: size.height)
     }
 
+    /// The longest side of a JPEG photo's thumbnail (our choice): Exif carries it in the APP1 segment, which
+    /// holds at most 64 KB with the rest of the Exif, and Apple documents that the file format may limit a
+    /// thumbnail's size (spec §4).
+    static let jpegThumbnailSide = 320
+
     /// The thumbnail the settings ask for, at the size it will have for a photo of `photo` size.
     func thumbnailRequest(photo: (width: Int, height: Int)) -> PreviewImage? {
         guard let dictionary = embeddedThumbnailPhotoFormat, dictionary[AVVideoCodecKey] != nil else { return nil }
-        let box = Self.box(dictionary, widthKey: AVVideoWidthKey, heightKey: AVVideoHeightKey)
+        var box = Self.box(dictionary, widthKey: AVVideoWidthKey, heightKey: AVVideoHeightKey)
+        if codec == .jpeg {
+            let side = Self.jpegThumbnailSide
+            box = (min(box?.width ?? side, side), min(box?.height ?? side, side))
+        }
         let size = PreviewImage.fitted(photo: photo, box: box)
         return PreviewImage(pixelFormat: nil, width: size.width, height: size.height)
     }

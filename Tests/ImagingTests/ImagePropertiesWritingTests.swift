@@ -38,4 +38,23 @@ struct ImagePropertiesWritingTests {
     @Test func unknownKeysAreLeftOut() {
         #expect(ImageProperties.exifTIFF(from: ["{MakerApple}": ["1": 2], "Custom": "x"]) == nil)
     }
+
+    // Exif 2.32 §4.6.6: a thumbnail is IFD1, JPEG-compressed, its bytes at JPEGInterchangeFormat. Added to a
+    // structure, it reads back byte for byte and the tags around it stay; a second one replaces the link.
+    @Test func aThumbnailIsTheSecondIFD() throws {
+        let tiff = try #require(ImageProperties.exifTIFF(from: ["Orientation": 3, "{TIFF}": ["Make": "Apple"]]))
+        #expect(ExifThumbnail.jpeg(in: tiff) == nil)
+        let first: [UInt8] = [0xFF, 0xD8, 1, 2, 3, 0xFF, 0xD9], second: [UInt8] = [0xFF, 0xD8, 9, 0xFF, 0xD9]
+        let once = try #require(ExifThumbnail.adding(jpeg: first, to: tiff))
+        #expect(ExifThumbnail.jpeg(in: once) == first)
+        let read = ImageProperties.exif(tiff: once)
+        #expect((read["Orientation"] as? NSNumber)?.intValue == 3)
+        #expect((read["{TIFF}"] as? [String: Any])?["Make"] as? String == "Apple")
+        let twice = try #require(ExifThumbnail.adding(jpeg: second, to: once))
+        #expect(ExifThumbnail.jpeg(in: twice) == second)
+        // Without Exif, the thumbnail gets a structure of its own.
+        #expect(ExifThumbnail.adding(jpeg: first, to: nil).flatMap(ExifThumbnail.jpeg(in:)) == first)
+        // A little-endian structure is not one this writer made.
+        #expect(ExifThumbnail.adding(jpeg: first, to: [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == nil)
+    }
 }

@@ -50,10 +50,13 @@ typedef struct cheif_encode_request {
     const cheif_auxiliary_image *auxiliaries; ///< Further grey images after the depth image (may be NULL).
     int auxiliary_count;
     int orientation;          ///< Exif Orientation (1…8) of the colour image, written as its irot/imir properties.
+    const uint8_t *thumbnail; ///< 8-bit interleaved RGB, rows packed (may be NULL): the colour image's thumbnail.
+    int thumbnail_width, thumbnail_height;
 } cheif_encode_request;
 
 /// Encodes the request as HEIF with HEVC images: the colour image first (the primary item), then
-/// the depth image and the further grey images as top-level items, in that order. On success `*out`
+/// the depth image and the further grey images as top-level items, in that order, then the
+/// thumbnail, linked to the colour image by a `thmb` reference. On success `*out`
 /// is malloc'd (free with cheif_free).
 int cheif_encode(const cheif_encode_request *request, uint8_t **out, size_t *out_length, char *message,
                  size_t message_capacity);

@@ -208,6 +208,83 @@ struct PhotoFileFormatTests {
         }
     }
 
+    /// The mean of each channel of RGB pixels.
+    static func means(_ p: PixelPlane<UInt8>) -> [Double] {
+        (0..<3).map { c in
+            var sum = 0.0
+            for y in 0..<p.height { for x in 0..<p.width { sum += Double(p[x, y, c]) } }
+            return sum / Double(p.width * p.height)
+        }
+    }
+
+    // spec §4 [D]: an embedded thumbnail keeps the photo's aspect ratio inside the asked box, and is written into
+    // the file for other software. A JPEG carries it in its Exif (IFD1, a JPEG of its own), which exiftool
+    // extracts; it shows the photo: each channel's mean within 2 codes of the photo's. Unasked, there is none.
+    @Test(.needs(.exiftool)) func jpegEmbedsTheThumbnailAsked() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
+            let settings = Self.settings(.jpeg, depth: false)
+            #expect(settings.availableEmbeddedThumbnailPhotoCodecTypes == [.jpeg])
+            settings.embeddedThumbnailPhotoFormat = [
+                AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 160, AVVideoHeightKey: 160,
+            ]
+            let photo = try #require(capture(rig, settings).photos.first)
+            let size = photo.resolvedSettings.embeddedThumbnailDimensions
+            let (width, height) = (photo.metadata["PixelWidth"] as? Int ?? 0, photo.metadata["PixelHeight"] as? Int ?? 0)
+            #expect(max(size.width, size.height) == 160)
+            #expect(abs(Double(size.width) / Double(size.height) - Double(width) / Double(height)) < 0.02)
+            let format = try #require(photo.embeddedThumbnailPhotoFormat)
+            #expect(format[AVVideoWidthKey] as? Int == Int(size.width))
+            #expect(format[AVVideoHeightKey] as? Int == Int(size.height))
+            let data = try #require(photo.fileDataRepresentation())
+            let url = try Self.temporary(data, "jpg")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let (bytes, _) = try Self.run(.exiftool, ["-b", "-ThumbnailImage", url.path])
+            let thumbnail = try JPEG.decodeRGB(Array(bytes))
+            #expect(thumbnail.width == Int(size.width) && thumbnail.height == Int(size.height))
+            let photoMeans = Self.means(try JPEG.decodeRGB(Array(data))), thumbnailMeans = Self.means(thumbnail)
+            for c in 0..<3 { #expect(abs(photoMeans[c] - thumbnailMeans[c]) < 2, "\(photoMeans) \(thumbnailMeans)") }
+            // The Exif around it is intact.
+            try Self.expectExif(Self.exiftool(url), photo, rig, fileType: "JPEG")
+
+            let plain = try #require(capture(rig, Self.settings(.jpeg, depth: false)).photos.first)
+            #expect(plain.embeddedThumbnailPhotoFormat == nil)
+            let plainURL = try Self.temporary(try #require(plain.fileDataRepresentation()), "jpg")
+            defer { try? FileManager.default.removeItem(at: plainURL) }
+            #expect(try Self.run(.exiftool, ["-b", "-ThumbnailImage", plainURL.path]).output.isEmpty)
+        }
+    }
+
+    // spec §4: without a size, a JPEG's thumbnail is the photo fitted inside 320 × 320, as its Exif segment
+    // limits it; a HEIC's is a thumbnail item of the asked size, which heif-info lists under the one image.
+    @Test(.needs(.libheif, .heifInfo)) func thumbnailSizesFollowTheFileFormat() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try AVCapturePhotoDepthTests.dualRig(depth: false)
+            let jpegSettings = Self.settings(.jpeg, depth: false)
+            jpegSettings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg]
+            let jpeg = try #require(capture(rig, jpegSettings).photos.first)
+            let jpegSize = jpeg.resolvedSettings.embeddedThumbnailDimensions
+            #expect(max(jpegSize.width, jpegSize.height) == 320)
+
+            // With depth beside it, which is linked to the colour image after the thumbnail is written.
+            let depthRig = try AVCapturePhotoDepthTests.dualRig()
+            let heicSettings = Self.settings(.hevc, depth: true)
+            heicSettings.embeddedThumbnailPhotoFormat = [
+                AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 400, AVVideoHeightKey: 300,
+            ]
+            let heic = try #require(capture(depthRig, heicSettings).photos.first)
+            let size = heic.resolvedSettings.embeddedThumbnailDimensions
+            #expect(max(size.width, size.height) == 400)
+            #expect(heic.embeddedThumbnailPhotoFormat?[AVVideoCodecKey] as? AVVideoCodecType == .hevc)
+            let url = try Self.temporary(try #require(heic.fileDataRepresentation()), "heic")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let info = String(decoding: try Self.run(.heifInfo, [url.path]).output, as: UTF8.self)
+            #expect(info.contains("thumbnail: \(size.width)x\(size.height)"), "\(info)")
+            #expect(info.contains("depth channel: yes"), "\(info)")
+            #expect(info.components(separatedBy: "image: ").count == 2, "one top-level image: \(info)")
+        }
+    }
+
     // spec §5 [I]: at the same (default) quality an HEIC photo takes at most about half the bytes of
     // the JPEG, as Apple presents HEIF. This small photo averages many photosites a pixel, so it is clean
     // and HEVC's prediction takes it far below half; only the upper bound is Apple's.

@@ -122,7 +122,8 @@ extension AVCapturePhotoOutput {
         let livePhoto = settings.livePhotoMovieFileURL.map {
             Self.livePhotoPlan(
                 url: $0, device: device, session: session,
-                rotationDegrees: (connection(with: .video)?.videoTransform.quarterTurns ?? 0) * 90)
+                rotationDegrees: (connection(with: .video)?.videoTransform.quarterTurns ?? 0) * 90,
+                codec: settings.livePhotoVideoCodecType)
         }
         // Mattes come with the processed photo only, at the profile's share of its size (rules 19–20
         // have made sure the output delivers what was asked).

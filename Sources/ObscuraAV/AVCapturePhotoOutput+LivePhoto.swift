@@ -1,8 +1,9 @@
 import Foundation
+import CaptureRules
 import ISP
 
-/// Live Photo movies (spec §20 rule 12): a short H.264 movie around the photo, written through the
-/// same FFmpeg path as movie recordings.
+/// Live Photo movies (spec §20 rule 12): a short movie around the photo, H.264 unless the settings ask for
+/// HEVC, written through the same FFmpeg path as movie recordings.
 extension AVCapturePhotoOutput {
     /// What one Live Photo movie holds.
     struct LivePhotoPlan {
@@ -14,6 +15,20 @@ extension AVCapturePhotoOutput {
         let scene: String
         /// The photo connection's clockwise rotation, kept in the movie's track matrix (spec §20 rule 10).
         let rotationDegrees: Int
+        /// The settings' `livePhotoVideoCodecType` where it is available, else the default.
+        let codec: AVVideoCodecType
+    }
+
+    /// The codecs a Live Photo movie can be written with, the default (H.264) first, as Apple presents them;
+    /// empty where Live Photos are not supported, as outside a session with a camera (spec §20 rule 12).
+    public var availableLivePhotoVideoCodecTypes: [AVVideoCodecType] {
+        guard isLivePhotoCaptureSupported else { return [] }
+        return [AVVideoCodecType.h264, .hevc].filter(MovieWriter.availableCodecs.contains)
+    }
+
+    /// The session stopped: Live Photo capture is no longer suspended unless the app asked to keep it so.
+    func sessionDidStop() {
+        if !preservesLivePhotoCaptureSuspendedOnSessionStop { isLivePhotoCaptureSuspended = false }
     }
 
     /// Seconds of movie on each side of the photo, as Apple describes Live Photos [D].
@@ -33,9 +48,19 @@ extension AVCapturePhotoOutput {
 
     /// The movie's plan for a request with a Live Photo URL: the active format scaled to at most
     /// `livePhotoMaxWidth`, at the stream's rate capped at 30 frames per second [I].
-    static func livePhotoPlan(url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationDegrees: Int)
-        -> LivePhotoPlan
-    {
+    static func livePhotoPlan(
+        url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationDegrees: Int,
+        codec asked: AVVideoCodecType
+    ) -> LivePhotoPlan {
+        let codecs = [AVVideoCodecType.h264, .hevc].filter(MovieWriter.availableCodecs.contains)
+        let codec = codecs.contains(asked) ? asked : codecs.first ?? .h264
+        if codec != asked {
+            Emulation.shared.record(
+                TraceEntry(
+                    section: "§20", rule: 12, outcome: .decided,
+                    sentence: "livePhotoVideoCodecType \(asked.rawValue) is not in availableLivePhotoVideoCodecTypes: "
+                        + "the Live Photo movie is written with \(codec.rawValue)."))
+        }
         let format = device.activeFormat.dimensions
         let scale = min(1, Double(livePhotoMaxWidth) / Double(max(1, format.width)))
         func even(_ v: Int32) -> Int32 { max(2, Int32((Double(v) * scale / 2).rounded()) * 2) }
@@ -46,7 +71,7 @@ extension AVCapturePhotoOutput {
             url: url, device: device,
             dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
             frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene,
-            rotationDegrees: rotationDegrees)
+            rotationDegrees: rotationDegrees, codec: codec)
     }
 
     /// Writes the movie: `livePhotoHalfSpan` seconds of frames before the photo and as many after,
@@ -67,7 +92,7 @@ extension AVCapturePhotoOutput {
                 pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space, look: device.streamLook,
                 readout: device.activeFormat.readout)
         else { return (.zero, .zero, AVError(.unknown)) }
-        let codec: AVVideoCodecType = MovieWriter.availableCodecs.contains(.h264) ? .h264 : .hevc
+        let codec = plan.codec
         let fps = 1 / tick.seconds
         let compression = AVCaptureMovieFileOutput.defaultCompression(codec, dimensions: plan.dimensions, fps: fps)
         do {

@@ -223,8 +223,14 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 "Live Photo capture")
         }
     }
-    /// Whether capture of Live Photos is suspended; never, in Obscura.
+    /// Whether the app has suspended Live Photo capture (default false): while true, photos come without their
+    /// movie. A session that stops clears it unless `preservesLivePhotoCaptureSuspendedOnSessionStop`.
     public var isLivePhotoCaptureSuspended = false
+    /// Whether stopping the session keeps `isLivePhotoCaptureSuspended` (default false).
+    public var preservesLivePhotoCaptureSuspendedOnSessionStop = false
+    /// Whether Live Photo movies are trimmed of motion that is not the subject's, such as the phone being raised
+    /// or lowered (default true). Obscura's movies hold no such motion, so there is nothing to trim either way.
+    public var isLivePhotoAutoTrimmingEnabled = true
     /// Deprecated opt-in for high-resolution stills (default false).
     public var isHighResolutionCaptureEnabled: Bool {
         get { lock.withLock { inner.highResolutionEnabled } }

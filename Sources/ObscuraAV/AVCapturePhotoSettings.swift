@@ -68,6 +68,9 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var embeddedThumbnailPhotoFormat: [String: Any]?
     /// Where a Live Photo movie goes (default nil; rule 12).
     public var livePhotoMovieFileURL: URL?
+    /// The codec of the Live Photo movie: H.264 by default, as Apple documents; one of the output's
+    /// `availableLivePhotoVideoCodecTypes` (spec §20 rule 12).
+    public var livePhotoVideoCodecType: AVVideoCodecType = .h264
     /// Silence the shutter (default false; rule 14).
     public var isShutterSoundSuppressionEnabled = false
     /// Content-aware distortion correction (default false; rule 15).
@@ -145,6 +148,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         previewPhotoFormat = s.previewPhotoFormat
         embeddedThumbnailPhotoFormat = s.embeddedThumbnailPhotoFormat
         livePhotoMovieFileURL = s.livePhotoMovieFileURL
+        livePhotoVideoCodecType = s.livePhotoVideoCodecType
         isShutterSoundSuppressionEnabled = s.isShutterSoundSuppressionEnabled
         isAutoContentAwareDistortionCorrectionEnabled = s.isAutoContentAwareDistortionCorrectionEnabled
     }

@@ -469,7 +469,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     private func photoReadinessMayHaveChanged() {
         for case let photo as AVCapturePhotoOutput in outputs {
             photo.readinessMayHaveChanged()
-            if isRunning { photo.sessionDidStartRunning() }
+            if isRunning { photo.sessionDidStartRunning() } else { photo.sessionDidStop() }
         }
     }
 

@@ -129,6 +129,50 @@ extension DropIn {
             #expect(video.frames == Int((movie.duration.seconds * fps).rounded()))
         }
 
+        // spec §20 rule 12: the codecs come with H.264, the default, first, and the common idiom that asks for
+        // HEVC where it is offered gets an HEVC movie; outside a session there are none.
+        @Test func livePhotoMovieTakesTheCodecAsked() throws {
+            #expect(AVCapturePhotoOutput().availableLivePhotoVideoCodecTypes.isEmpty)
+            #expect(AVCapturePhotoSettings().livePhotoVideoCodecType == .h264)
+            let rig = try LivePhotoRig()
+            try #require(rig.supportedWhileConfiguring)
+            let (session, output) = (rig.session, rig.output)
+            #expect(output.availableLivePhotoVideoCodecTypes.first == .h264)
+            #expect(output.isLivePhotoAutoTrimmingEnabled)
+            session.startRunning()
+            defer { session.stopRunning() }
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("live.mov")
+            let settings = AVCapturePhotoSettings()
+            settings.livePhotoMovieFileURL = url
+            if output.availableLivePhotoVideoCodecTypes.contains(.hevc) {
+                settings.livePhotoVideoCodecType = .hevc
+            }
+            #expect(AVCapturePhotoSettings(from: settings).livePhotoVideoCodecType == settings.livePhotoVideoCodecType)
+            let events = LivePhotoEvents()
+            output.capturePhoto(with: settings, delegate: events)
+            #expect(events.waitForFinish())
+            #expect(events.movieFacts?.error == nil)
+            let video = try #require(try ProbedMovie(url).video)
+            #expect(video.codec == (settings.livePhotoVideoCodecType == .hevc ? "hevc" : "h264"))
+        }
+
+        // A suspension the app set ends when the session stops, unless the app asked to keep it.
+        @Test func stoppingTheSessionEndsASuspensionUnlessKept() throws {
+            let rig = try LivePhotoRig()
+            let (session, output) = (rig.session, rig.output)
+            session.startRunning()
+            output.isLivePhotoCaptureSuspended = true
+            session.stopRunning()
+            #expect(!output.isLivePhotoCaptureSuspended)
+            output.preservesLivePhotoCaptureSuspendedOnSessionStop = true
+            session.startRunning()
+            output.isLivePhotoCaptureSuspended = true
+            session.stopRunning()
+            #expect(output.isLivePhotoCaptureSuspended)
+        }
+
         // spec §20 rules 10, 12: the photo connection's rotation turns the Live Photo movie through its
         // track matrix, as it does a recording.
         @Test func livePhotoMovieKeepsThePhotoConnectionsRotation() throws {

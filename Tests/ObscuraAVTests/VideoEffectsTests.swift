@@ -36,4 +36,25 @@ import Testing
         session.isMultitaskingCameraAccessEnabled = true
         #expect(!session.isMultitaskingCameraAccessEnabled)
     }
+
+    // spec §2.1: the connection notifications carry Apple's names; the built-in cameras never come or go, so a
+    // session's start and stop post neither.
+    @Test func builtInCamerasAreNeverConnectedOrDisconnected() throws {
+        #expect(AVCaptureDevice.wasConnectedNotification.rawValue == "AVCaptureDeviceWasConnectedNotification")
+        #expect(AVCaptureDevice.wasDisconnectedNotification.rawValue == "AVCaptureDeviceWasDisconnectedNotification")
+        let posted = NSLock()
+        nonisolated(unsafe) var names: [Notification.Name] = []
+        let observers = [AVCaptureDevice.wasConnectedNotification, AVCaptureDevice.wasDisconnectedNotification].map {
+            NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { note in
+                posted.withLock { names.append(note.name) }
+            }
+        }
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        let session = AVCaptureSession()
+        let camera = try #require(AVCaptureDevice.default(for: .video))
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        session.startRunning()
+        session.stopRunning()
+        #expect(posted.withLock { names.isEmpty })
+    }
 }

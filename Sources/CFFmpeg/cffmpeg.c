@@ -118,7 +118,8 @@ typedef struct {
     int format;
 } codec_parameters;
 
-// AVFormatContext (libavformat 59) up to streams, which reading needs (writing stops at pb).
+// AVFormatContext (libavformat 59) up to metadata: reading needs the streams, writing pb and the movie's
+// metadata dictionary.
 typedef struct {
     const void *av_class;
     const void *iformat;
@@ -128,6 +129,27 @@ typedef struct {
     int ctx_flags;
     unsigned nb_streams;
     stream **streams;
+    char *url;
+    int64_t start_time;
+    int64_t duration;
+    int64_t bit_rate;
+    unsigned packet_size;
+    int max_delay;
+    int flags;
+    int64_t probesize;
+    int64_t max_analyze_duration;
+    const uint8_t *key;
+    int keylen;
+    unsigned nb_programs;
+    void **programs;
+    int video_codec_id;
+    int audio_codec_id;
+    int subtitle_codec_id;
+    unsigned max_index_size;
+    unsigned max_picture_buffer;
+    unsigned nb_chapters;
+    void **chapters;
+    void *metadata;
 } format_context;
 
 // AVCodecParameters (libavcodec 59) up to height, as reading a stream's size needs.
@@ -158,6 +180,7 @@ _Static_assert(offsetof(format_context, pb) == 32, "AVFormatContext.pb");
 _Static_assert(offsetof(codec_parameters, format) == 28, "AVCodecParameters.format");
 _Static_assert(offsetof(format_context, nb_streams) == 44, "AVFormatContext.nb_streams");
 _Static_assert(offsetof(format_context, streams) == 48, "AVFormatContext.streams");
+_Static_assert(offsetof(format_context, metadata) == 176, "AVFormatContext.metadata");
 _Static_assert(offsetof(video_parameters, width) == 56, "AVCodecParameters.width");
 
 enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type_audio = 1 };
@@ -181,6 +204,7 @@ static struct {
     int (*frame_make_writable)(frame *);
     int (*channel_layout_default)(channel_layout *, int);
     int (*opt_set)(void *, const char *, const char *, int);
+    int (*dict_set)(void **, const char *, const char *, int);
     int (*opt_set_int)(void *, const char *, int64_t, int);
     int (*opt_set_q)(void *, const char *, rational, int);
     int (*opt_set_pixel_fmt)(void *, const char *, int, int);
@@ -258,6 +282,7 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(util, frame_make_writable, "av_frame_make_writable");
     RESOLVE(util, channel_layout_default, "av_channel_layout_default");
     RESOLVE(util, opt_set, "av_opt_set");
+    RESOLVE(util, dict_set, "av_dict_set");
     RESOLVE(util, opt_set_int, "av_opt_set_int");
     RESOLVE(util, opt_set_q, "av_opt_set_q");
     RESOLVE(util, opt_set_pixel_fmt, "av_opt_set_pixel_fmt");
@@ -618,6 +643,18 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
     } else if (r->fast_start) {
         // The muxer rewrites the finished file with its movie box first, reading it back by the same name.
         api.opt_set(m->format, "movflags", "+faststart", opt_search_children);
+    }
+    if (r->metadata_count > 0) {
+        // Each entry becomes a QuickTime metadata item ('mdta' key in the movie's 'keys' and 'ilst'
+        // boxes), as Apple's capture writes its com.apple.quicktime.* items.
+        for (int i = 0; i < r->metadata_count; i++) {
+            status = api.dict_set(&m->format->metadata, r->metadata[2 * i], r->metadata[2 * i + 1], 0);
+            if (status < 0) {
+                release(m);
+                return fail(status, "adding the movie's metadata", message, capacity);
+            }
+        }
+        api.opt_set(m->format, "movflags", "+use_metadata_tags", opt_search_children);
     }
     status = api.write_header(m->format, NULL);
     if (status < 0) {

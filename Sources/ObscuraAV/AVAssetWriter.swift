@@ -32,6 +32,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     private var movie: AssetWriterMovie?
     private var fragmentInterval = CMTime.invalid
     private var optimizeForNetwork = false
+    private var metadataItems: [AVMetadataItem] = []
     /// Entered when `finishWriting` starts and left when the movie is complete or has failed: inputs
     /// take nothing meanwhile, and a second call waits for the first.
     private var finishing: DispatchGroup?
@@ -87,6 +88,13 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var shouldOptimizeForNetworkUse: Bool {
         get { lock.withLock { optimizeForNetwork } }
         set { lock.withLock { optimizeForNetwork = newValue } }
+    }
+
+    /// The movie's metadata items (default none), written as QuickTime metadata: set before `startWriting()`
+    /// (Capture rules §20 rule 15).
+    open var metadata: [AVMetadataItem] {
+        get { lock.withLock { metadataItems } }
+        set { lock.withLock { metadataItems = newValue } }
     }
 
     /// Whether `input` can be added and written: before writing starts, one video and one audio input at most,
@@ -220,7 +228,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             destination: outputURL.path, container: Self.containers[outputFileType] ?? "mov", video: video,
             audio: inputList.first { $0.mediaType == .audio }.map { AssetWriterSettings.audio($0.outputSettings) },
             fragmentInterval: fragments,
-            fastStart: optimizeForNetwork && !(fragments.isValid && fragments.seconds > 0))
+            fastStart: optimizeForNetwork && !(fragments.isValid && fragments.seconds > 0),
+            metadata: AVMetadataItem.quickTimeEntries(metadataItems, for: "AVAssetWriter"))
     }
 
     /// Starts the session: a sample appended with time T plays at T − `startTime` in the movie.

@@ -11,6 +11,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     private let settingsLock = NSLock()
     private var videoSettings: [String: Any]?
     private var fragmentInterval = CMTime(value: 10, timescale: 1)
+    private var metadataItems: [AVMetadataItem]?
 
     public override init() { super.init() }
 
@@ -25,6 +26,13 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     public var movieFragmentInterval: CMTime {
         get { settingsLock.withLock { fragmentInterval } }
         set { settingsLock.withLock { fragmentInterval = newValue } }
+    }
+
+    /// Metadata items each recording started afterwards carries, written as QuickTime metadata (spec §20
+    /// rule 15); nil by default.
+    public var metadata: [AVMetadataItem]? {
+        get { settingsLock.withLock { metadataItems } }
+        set { settingsLock.withLock { metadataItems = newValue } }
     }
 
     /// The keys `setOutputSettings(_:for:)` honours on a connection (spec §20 rule 2 [I]).
@@ -108,6 +116,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             keyFrameInterval: compression[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
             hasAudio: audio.map { $0.isEnabled && $0.isActive } ?? false, fragmentInterval: movieFragmentInterval)
         plan.rotationDegrees = turn
+        plan.metadata = AVMetadataItem.quickTimeEntries(metadata ?? [], for: "AVCaptureMovieFileOutput")
         return plan
     }
 

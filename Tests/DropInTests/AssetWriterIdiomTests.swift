@@ -359,6 +359,36 @@ extension DropIn {
             return (writer, input, adaptor)
         }
 
+        // spec §20 rule 15: a writer's metadata is written with the movie; a date goes as ISO 8601 text.
+        @Test func writerMetadataIsWritten() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("dated.mov")
+            let (writer, input, adaptor) = try Self.smallWriter(url, .mov)
+            let date = AVMutableMetadataItem()
+            date.identifier = .quickTimeMetadataCreationDate
+            date.value = Date(timeIntervalSince1970: 1_700_000_000) as NSDate
+            let make = AVMutableMetadataItem()
+            make.identifier = .quickTimeMetadataMake
+            make.value = "Apple" as NSString
+            writer.metadata = [date, make]
+            #expect(writer.startWriting())
+            writer.startSession(atSourceTime: .zero)
+            for k in 0..<3 {
+                let pool = try #require(adaptor.pixelBufferPool)
+                var made: CVPixelBuffer?
+                CVPixelBufferPoolCreatePixelBuffer(nil, pool, &made)
+                #expect(adaptor.append(try #require(made), withPresentationTime: CMTime(value: Int64(k), timescale: 30)))
+            }
+            input.markAsFinished()
+            let done = DispatchSemaphore(value: 0)
+            writer.finishWriting { done.signal() }
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            let tags = try ProbedMovie(url).formatTags
+            #expect(tags["com.apple.quicktime.creationdate"] == "2023-11-14T22:13:20Z", "\(tags)")
+            #expect(tags["com.apple.quicktime.make"] == "Apple", "\(tags)")
+        }
+
         // spec §23 rule 10: a pull-style source through requestMediaDataWhenReady, as apps export
         // generated frames, writes every frame it supplies.
         @Test func pullStyleSourceWritesEveryFrame() throws {

@@ -38,6 +38,8 @@ struct ProbedMovie {
     let streams: [Stream]
     let duration: Double?
     let json: String
+    /// The container's metadata, as ffprobe names its tags.
+    let formatTags: [String: String]
 
     init(_ url: URL) throws {
         let process = Process()
@@ -71,6 +73,7 @@ struct ProbedMovie {
                     .compactMap { Int($0) })
         }
         duration = number((root["format"] as? [String: Any])?["duration"])
+        formatTags = (root["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
     }
 
     private static func displayMatrix(_ stream: [String: Any]) -> [String: Any]? {
@@ -238,6 +241,34 @@ extension DropIn {
             // height (16.16 fixed point; the last column 2.30, w = 1).
             #expect(video.rotation == -90)
             #expect(video.displayMatrix == [0, 65536, 0, -65536, 0, 0, 720 * 65536, 0, 1 << 30])
+        }
+
+        // spec §20 rule 15: the metadata items an app sets before recording travel in the movie as QuickTime
+        // metadata, as a phone's location-tagged video carries them: a QuickTime item under its key, a common
+        // one under its com.apple.quicktime counterpart; an item of another key space is left out.
+        @Test func metadataItemsTravelWithTheMovie() throws {
+            let rig = try MovieRig(preset: .hd1280x720)
+            try rig.use(.h264)
+            let location = AVMutableMetadataItem()
+            location.identifier = .quickTimeMetadataLocationISO6709
+            location.value = "+48.8584+002.2945+035.000/" as NSString
+            let title = AVMutableMetadataItem()
+            title.keySpace = .common
+            title.key = AVMetadataKey.commonKeyTitle.rawValue as NSString
+            title.value = "Harbour at dusk" as NSString
+            let userData = AVMutableMetadataItem()
+            userData.keySpace = .quickTimeUserData
+            userData.key = "©cmt" as NSString
+            userData.value = "left out" as NSString
+            #expect(title.identifier == .commonIdentifierTitle)
+            #expect(location.keySpace == .quickTimeMetadata)
+            #expect((location.key as? NSString) == AVMetadataKey.quickTimeMetadataKeyLocationISO6709.rawValue as NSString)
+            rig.output.metadata = [location, title, userData]
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+            let tags = try rig.recordToLimit("tagged.mov").probe.formatTags
+            #expect(tags["com.apple.quicktime.location.ISO6709"] == "+48.8584+002.2945+035.000/", "\(tags)")
+            #expect(tags["com.apple.quicktime.title"] == "Harbour at dusk", "\(tags)")
+            #expect(!tags.values.contains("left out"))
         }
 
         // spec §20 rule 10: without a rotation the track has no display matrix to turn it.

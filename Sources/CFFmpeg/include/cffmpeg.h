@@ -59,6 +59,8 @@ typedef struct cffmpeg_movie_request {
     int audio_bit_rate;      ///< AAC bits per second; 0 for 64,000.
     int fast_start;          ///< 1: the movie box goes before the media when the file is finished (one movie
                              ///< box only), so a player can start before the whole file has arrived.
+    const char *const *metadata;  ///< metadata_count (key, value) pairs, written as QuickTime metadata items.
+    int metadata_count;
 } cffmpeg_movie_request;
 
 typedef struct cffmpeg_movie cffmpeg_movie;

@@ -31,6 +31,8 @@ final class AssetWriterMovie: @unchecked Sendable {
     let audioRate: Int
     let fragmentInterval: CMTime
     let fastStart: Bool
+    /// The movie's QuickTime metadata items.
+    let metadata: [(key: String, value: String)]
     /// The session's start, in the samples' own time line.
     private var start: CMTime?
     private var end: CMTime?
@@ -42,7 +44,7 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     init(
         destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int, rate: Int)?,
-        fragmentInterval: CMTime, fastStart: Bool
+        fragmentInterval: CMTime, fastStart: Bool, metadata: [(key: String, value: String)] = []
     ) {
         self.destination = destination
         self.container = container
@@ -53,6 +55,7 @@ final class AssetWriterMovie: @unchecked Sendable {
         audioRate = audio?.rate ?? 0
         self.fragmentInterval = fragmentInterval
         self.fastStart = fastStart
+        self.metadata = metadata
     }
 
     /// Opens the file now when the settings give its size; otherwise the first picture will.
@@ -177,6 +180,7 @@ final class AssetWriterMovie: @unchecked Sendable {
             hasAudio: hasAudio, fragmentInterval: fragmentInterval)
         plan.rotationDegrees = video.rotationDegrees
         plan.fastStart = fastStart
+        plan.metadata = metadata
         plan.audioChannels = audioChannels
         plan.audioBitRate = audioBitRate
         plan.audioRate = audioRate

@@ -51,6 +51,8 @@ final class MovieWriter: @unchecked Sendable {
         var audioRate = 0
         /// The movie box before the media, for a single-box movie (`shouldOptimizeForNetworkUse`).
         var fastStart = false
+        /// QuickTime metadata items, by key (`com.apple.quicktime.location.ISO6709`, …), with their text.
+        var metadata: [(key: String, value: String)] = []
     }
 
     /// The Debian packages that carry FFmpeg's libraries, for messages.
@@ -101,6 +103,10 @@ final class MovieWriter: @unchecked Sendable {
         let fragment = plan.fragmentInterval.isValid && plan.fragmentInterval.seconds > 0
             ? Int64(plan.fragmentInterval.seconds * 1_000_000) : 0
         var opened: OpaquePointer?
+        // The metadata's C strings live until the header is written.
+        let strings = plan.metadata.flatMap { [strdup($0.key), strdup($0.value)] }
+        defer { strings.forEach { free($0) } }
+        let pointers = strings.map { UnsafePointer<CChar>($0) }
         let status = path.withCString { cPath in
             plan.container.withCString { cContainer in
                 var request = cffmpeg_movie_request(
@@ -112,8 +118,13 @@ final class MovieWriter: @unchecked Sendable {
                     audio_output_rate: Int32(plan.audioRate),
                     fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees),
                     audio_channels: Int32(plan.audioChannels),
-                    audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0)
-                return cffmpeg_movie_open(&request, &opened, &message, message.count)
+                    audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0,
+                    metadata: nil, metadata_count: 0)
+                return pointers.withUnsafeBufferPointer { items in
+                    request.metadata = items.isEmpty ? nil : items.baseAddress
+                    request.metadata_count = Int32(plan.metadata.count)
+                    return cffmpeg_movie_open(&request, &opened, &message, message.count)
+                }
             }
         }
         guard status == Int32(CFFMPEG_OK), let opened else { throw Self.failure(status, message) }

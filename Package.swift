@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
         // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
@@ -89,6 +90,8 @@ let package = Package(
         .target(
             name: "CoreImage", dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "_Testing_CoreImage"],
             swiftSettings: kernelSwift),
+        // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
+        .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),
@@ -160,7 +163,9 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["ExternalTools", "Scenarios", "Obscura", "Devices"]),
         .testTarget(
             name: "DropInTests",
-            dependencies: ["ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision"]),
+            dependencies: [
+                "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
+            ]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
         .testTarget(

@@ -54,8 +54,6 @@ public struct CIImageRepresentationOption: Hashable, Sendable, RawRepresentable 
     public init(rawValue: String) { self.rawValue = rawValue }
 }
 
-/// The quality key of file options (`kCGImageDestinationLossyCompressionQuality`), 0…1.
-public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
 
 /// Evaluates images' recipes (`CIContext`): into `CGImage`s, pixel buffers and image files.
 ///

@@ -398,20 +398,7 @@ extension CIImage {
 
     /// The metadata of a photo file: its Exif and ICC profile, the size of its picture; nil when it is none of
     /// the formats `init(data:options:)` reads.
-    static func fileProperties(_ bytes: [UInt8]) -> [String: Any]? {
-        if bytes.starts(with: [0xFF, 0xD8]) {
-            guard let size = JPEG.frameSize(bytes) else { return nil }
-            return ImageProperties.picture(
-                width: size.width, height: size.height, exif: ImageProperties.jpegExif(bytes),
-                iccProfile: ImageProperties.jpegICCProfile(bytes))
-        }
-        if HEIF.isBaseMediaFile(bytes), let decoded = try? HEIF.decode(bytes, maximumPixels: 1 << 27) {
-            return ImageProperties.picture(
-                width: decoded.pixels.width, height: decoded.pixels.height, exif: decoded.exif,
-                iccProfile: decoded.iccProfile)
-        }
-        return nil
-    }
+    static func fileProperties(_ bytes: [UInt8]) -> [String: Any]? { ImageProperties.photoFile(bytes) }
 
     /// The file's image or auxiliary image as stored, with the file's properties.
     static func unoriented(_ data: Data, _ options: [CIImageOption: Any]) -> FileRead? {

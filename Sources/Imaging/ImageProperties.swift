@@ -14,6 +14,7 @@ public enum ImageProperties {
     /// The top-level keys and the two dictionaries' keys.
     public static let orientation = "Orientation", pixelWidth = "PixelWidth", pixelHeight = "PixelHeight"
     public static let profileName = "ProfileName", colorModel = "ColorModel", depth = "Depth"
+    public static let hasAlpha = "HasAlpha"
     public static let tiffDictionary = "{TIFF}", exifDictionary = "{Exif}"
 
     /// IFD0 tags under `{TIFF}` (TIFF 6.0 §8; Exif 2.32 §4.6.4 A).
@@ -70,6 +71,33 @@ public enum ImageProperties {
         out[depth] = NSNumber(value: 8)
         if let name = iccProfile.flatMap(ICCProfile.description(of:)) { out[profileName] = name }
         return out
+    }
+
+    /// The properties of a photo file's primary picture (`picture(width:height:exif:iccProfile:)`): a JPEG's or a
+    /// HEIC's with their Exif and ICC profile, a PNG's size and layout; nil when it is none of these formats.
+    public static func photoFile(_ bytes: [UInt8]) -> [String: Any]? {
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            guard let size = JPEG.frameSize(bytes) else { return nil }
+            return picture(width: size.width, height: size.height, exif: jpegExif(bytes), iccProfile: jpegICCProfile(bytes))
+        }
+        if HEIF.isBaseMediaFile(bytes), let decoded = try? HEIF.decode(bytes, maximumPixels: 1 << 27) {
+            return picture(
+                width: decoded.pixels.width, height: decoded.pixels.height, exif: decoded.exif,
+                iccProfile: decoded.iccProfile)
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let png = try? PNG.decode(bytes) {
+            let (width, height, channels, bits): (Int, Int, Int, Int) =
+                switch png.pixels {
+                case .eightBit(let p): (p.width, p.height, p.channels, 8)
+                case .sixteenBit(let p): (p.width, p.height, p.channels, 16)
+                }
+            var out = picture(width: width, height: height, exif: nil, iccProfile: nil)
+            out[colorModel] = channels <= 2 ? "Gray" : "RGB"
+            out[depth] = NSNumber(value: bits)
+            out[hasAlpha] = NSNumber(value: channels == 2 || channels == 4)
+            return out
+        }
+        return nil
     }
 
     /// The Exif TIFF structure of a JPEG's APP1 segment, if it has one.

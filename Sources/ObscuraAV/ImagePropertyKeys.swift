@@ -95,3 +95,10 @@ public let kCGImagePropertyGPSDestBearing = "DestBearing"
 public let kCGImagePropertyGPSDestBearingRef = "DestBearingRef"
 /// GPS: the horizontal position error in metres.
 public let kCGImagePropertyGPSHPositioningError = "HPositioningError"
+
+/// The quality key of image file options (`CIContext`'s representations, `CGImageDestination`), 0…1.
+public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
+/// Whether a picture has an alpha channel (ImageIO's `kCGImagePropertyHasAlpha`).
+public let kCGImagePropertyHasAlpha = ImageProperties.hasAlpha
+/// A file's size in bytes, among the container's properties (`kCGImagePropertyFileSize`).
+public let kCGImagePropertyFileSize = "FileSize"

@@ -76,7 +76,7 @@ extension DropIn {
             let symbols: [Symbol]
         }
 
-        @Test(arguments: ["ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision"])
+        @Test(arguments: ["ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision", "ImageIO"])
         func everyTopLevelNameIsApples(module: String) throws {
             let names = try Self.topLevelNames(of: module)
             if module == "ObscuraAV" { #expect(names.count > 100) }  // the mirrored API is really read

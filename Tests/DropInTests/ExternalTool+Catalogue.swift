@@ -12,6 +12,9 @@ extension ExternalTool {
     /// ffprobe, the independent reader of the movies.
     static let ffprobe = program("ffprobe", packages: "ffmpeg", versionArgument: "-version")
 
+    /// exiftool, an independent reader of the photo files' metadata.
+    static let exiftool = program("exiftool", packages: "libimage-exiftool-perl", versionArgument: "-ver")
+
     /// libheif with its HEVC encoder, loaded at run time: present when a photo output with a camera offers
     /// HEVC, as an app would see it.
     static let libheif = ExternalTool(

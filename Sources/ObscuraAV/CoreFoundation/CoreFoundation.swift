@@ -20,6 +20,10 @@ public typealias CFMutableDictionary = NSMutableDictionary
 public typealias CFArray = NSArray
 /// `CFData`, bridged to `NSData` and `Data`.
 public typealias CFData = NSData
+/// `CFMutableData`, bridged to `NSMutableData`.
+public typealias CFMutableData = NSMutableData
+/// `CFURL`, bridged to `NSURL` and `URL`.
+public typealias CFURL = NSURL
 /// `CFNumber`, bridged to `NSNumber`.
 public typealias CFNumber = NSNumber
 /// `CFBoolean`, which Foundation represents as an `NSNumber`.

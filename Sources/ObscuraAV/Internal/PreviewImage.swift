@@ -3,7 +3,7 @@ import Imaging
 
 /// The preview or thumbnail a photo request asked for: a pixel format (previews only) and the
 /// size the photo is scaled to.
-struct PreviewImage: Sendable, Hashable {
+package struct PreviewImage: Sendable, Hashable {
     /// The preview's pixel format; nil for an embedded thumbnail, which has a codec instead.
     let pixelFormat: OSType?
     let width: Int
@@ -35,7 +35,7 @@ struct PreviewImage: Sendable, Hashable {
 
     /// Scales encoded RGB down by averaging each output pixel's footprint (a box filter, which
     /// does not alias when shrinking, unlike point sampling).
-    static func scaled(_ source: PixelPlane<UInt8>, width: Int, height: Int) -> PixelPlane<UInt8> {
+    package static func scaled(_ source: PixelPlane<UInt8>, width: Int, height: Int) -> PixelPlane<UInt8> {
         let sx = Double(source.width) / Double(width)
         let sy = Double(source.height) / Double(height)
         let channels = source.channels

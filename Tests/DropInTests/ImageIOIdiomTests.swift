@@ -1,0 +1,126 @@
+import AVFoundation
+import ExternalTools
+import Foundation
+import ImageIO
+import Testing
+
+extension DropIn {
+    /// ImageIO as photo apps use it on a captured photo's file: reading its properties, picture, thumbnail and
+    /// depth, and copying it with a location added. The properties are checked against the photo's own metadata
+    /// and, for the copy, against exiftool, an independent reader.
+    @Suite struct ImageIOIdiomTests {
+        /// A JPEG photo turned a quarter (Exif 6) with an embedded thumbnail, and its file.
+        static func portraitPhoto() throws -> (AVCapturePhoto, Data) {
+            let rig = try PhotoSessionRig()
+            try #require(rig.photoOutput.connection(with: .video)).videoRotationAngle = 90
+            let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+            settings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg]
+            let photo = try rig.captureOne(settings)
+            return (photo, try #require(photo.fileDataRepresentation()))
+        }
+
+        @Test func aSourceReadsThePhotosPropertiesAndPicture() throws {
+            let (photo, data) = try Self.portraitPhoto()
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            #expect(CGImageSourceGetType(source) as String? == "public.jpeg")
+            #expect(CGImageSourceGetCount(source) == 1)
+            let properties = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any])
+            let width = try #require(photo.metadata[kCGImagePropertyPixelWidth as String] as? Int)
+            let height = try #require(photo.metadata[kCGImagePropertyPixelHeight as String] as? Int)
+            #expect((properties[kCGImagePropertyPixelWidth as String] as? NSNumber)?.intValue == width)
+            #expect((properties[kCGImagePropertyOrientation as String] as? NSNumber)?.intValue == 6)
+            let exif = try #require(properties[kCGImagePropertyExifDictionary as String] as? [String: Any])
+            let photoExif = try #require(photo.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])
+            #expect(
+                (exif[kCGImagePropertyExifExposureTime as String] as? NSNumber)?.doubleValue
+                    == (photoExif[kCGImagePropertyExifExposureTime as String] as? NSNumber)?.doubleValue)
+            // The picture as stored, unturned; the file's size among the container's properties.
+            let image = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+            #expect(image.width == width && image.height == height)
+            let container = try #require(CGImageSourceCopyProperties(source, nil) as? [String: Any])
+            #expect((container[kCGImagePropertyFileSize as String] as? NSNumber)?.intValue == data.count)
+            // Data of no image format makes a source with no type and no pictures, as ImageIO's does.
+            let junk = try #require(CGImageSourceCreateWithData(Data("not an image".utf8) as CFData, nil))
+            #expect(CGImageSourceGetType(junk) == nil && CGImageSourceGetCount(junk) == 0)
+            #expect(CGImageSourceCreateImageAtIndex(junk, 0, nil) == nil)
+        }
+
+        // The embedded thumbnail by default; one made from the picture, turned upright and at most 200 pixels,
+        // when asked.
+        @Test func thumbnailsComeEmbeddedOrMadeToMeasure() throws {
+            let (photo, data) = try Self.portraitPhoto()
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let embedded = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, nil))
+            let size = photo.resolvedSettings.embeddedThumbnailDimensions
+            #expect(embedded.width == Int(size.width) && embedded.height == Int(size.height))
+            let options: [CFString: Any] = [
+                kCGImageSourceCreateThumbnailFromImageAlways as CFString: true,
+                kCGImageSourceCreateThumbnailWithTransform as CFString: true,
+                kCGImageSourceThumbnailMaxPixelSize as CFString: 200,
+            ]
+            let made = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary))
+            #expect(max(made.width, made.height) == 200)
+            #expect(made.height > made.width, "turned to portrait: \(made.width)×\(made.height)")
+        }
+
+        // The geotagging idiom: the photo copied through a destination with a {GPS} dictionary added, as an
+        // iOS app does before saving; exiftool reads the position, and the camera's Exif is kept.
+        @Test(.needs(.exiftool)) func aDestinationCopiesThePhotoWithALocation() throws {
+            let (_, data) = try Self.portraitPhoto()
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let type = try #require(CGImageSourceGetType(source))
+            let output = NSMutableData()
+            let destination = try #require(CGImageDestinationCreateWithData(output as CFMutableData, type, 1, nil))
+            let gps: [String: Any] = [
+                kCGImagePropertyGPSLatitude as String: 51.5007, kCGImagePropertyGPSLatitudeRef as String: "N",
+                kCGImagePropertyGPSLongitude as String: 0.1246, kCGImagePropertyGPSLongitudeRef as String: "W",
+            ]
+            CGImageDestinationAddImageFromSource(
+                destination, source, 0, [kCGImagePropertyGPSDictionary as String: gps] as CFDictionary)
+            #expect(CGImageDestinationFinalize(destination))
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("geotagged-\(UUID().uuidString).jpg")
+            try (output as Data).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try ExternalTool.exiftool.require())
+            process.arguments = ["-j", "-n", url.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let json = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let tags = try #require((try JSONSerialization.jsonObject(with: json) as? [[String: Any]])?.first)
+            #expect(abs(((tags["GPSLatitude"] as? NSNumber)?.doubleValue ?? 0) - 51.5007) < 1e-6)
+            #expect(abs(((tags["GPSLongitude"] as? NSNumber)?.doubleValue ?? 0) + 0.1246) < 1e-6)
+            #expect(tags["Make"] as? String == "Apple")
+            #expect(tags["Orientation"] as? Int == 6)
+            // A type no destination writes gives none.
+            #expect(CGImageDestinationCreateWithData(NSMutableData(), "com.example.none" as CFString, 1, nil) == nil)
+        }
+
+        // The depth idiom of Apple's depth samples: the file's auxiliary disparity through ImageIO into
+        // AVDepthData, equal to the photo's own depth in map size.
+        @Test func depthComesBackThroughTheAuxiliaryDataInfo() throws {
+            let (session, output) = try PortraitMatteIdioms.portraitSession()
+            session.startRunning()
+            defer { session.stopRunning() }
+            let settings = AVCapturePhotoSettings()
+            settings.isDepthDataDeliveryEnabled = true
+            settings.embedsDepthDataInPhoto = true
+            let log = EventLog()
+            output.capturePhoto(with: settings, delegate: log)
+            #expect(log.waitForFinishes())
+            let photo = try #require(log.photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let info = try #require(
+                CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity as CFString)
+                    as? [AnyHashable: Any])
+            let depth = try AVDepthData(fromDictionaryRepresentation: info)
+            #expect(depth.depthDataType == kCVPixelFormatType_DisparityFloat32)
+            let own = try #require(photo.depthData)
+            #expect(CVPixelBufferGetWidth(depth.depthDataMap) == CVPixelBufferGetWidth(own.depthDataMap))
+            #expect(CVPixelBufferGetHeight(depth.depthDataMap) == CVPixelBufferGetHeight(own.depthDataMap))
+        }
+    }
+}

@@ -69,9 +69,10 @@ public final class CGImageDestination: @unchecked Sendable {
         }
         let exif = ImageProperties.exifTIFF(from: properties)
         let icc = picture.colorSpace == CGColorSpace.displayP3 ? ICCProfile.displayP3 : ICCProfile.sRGB
-        let quality = settings[kCGImageDestinationLossyCompressionQuality].flatMap {
-            ($0 as? Double) ?? ($0 as? NSNumber)?.doubleValue
-        } ?? 0.9
+        // The picture's own quality first, as apps pass it with the image, then the file's.
+        let asked = picture.properties[kCGImageDestinationLossyCompressionQuality]
+            ?? settings[kCGImageDestinationLossyCompressionQuality]
+        let quality = asked.flatMap { ($0 as? Double) ?? ($0 as? NSNumber)?.doubleValue } ?? 0.9
         switch type {
         case ImageFileType.jpeg:
             let segments = exif.map { [JPEG.Segment(marker: 0xE1, data: Array("Exif".utf8) + [0, 0] + $0)] } ?? []

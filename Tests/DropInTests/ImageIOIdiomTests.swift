@@ -98,6 +98,40 @@ extension DropIn {
             #expect(CGImageDestinationCreateWithData(NSMutableData(), "com.example.none" as CFString, 1, nil) == nil)
         }
 
+        /// The file a destination of `type` writes for one image, with `properties`.
+        static func written(_ image: CGImage, _ type: String, _ properties: [String: Any]? = nil) throws -> Data {
+            let output = NSMutableData()
+            let destination = try #require(
+                CGImageDestinationCreateWithData(output as CFMutableData, type as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, image, properties as CFDictionary?)
+            #expect(CGImageDestinationFinalize(destination))
+            return output as Data
+        }
+
+        // A CGImage written as PNG comes back byte for byte; as JPEG, the quality passed with the image sets the
+        // size (a lower quality, a smaller file). Finalising twice, or with nothing added, fails.
+        @Test func aCGImageIsWrittenAtTheQualityAsked() throws {
+            let (photo, _) = try Self.portraitPhoto()
+            let image = try #require(photo.cgImageRepresentation())
+            let png = try Self.written(image, "public.png")
+            let pngSource = try #require(CGImageSourceCreateWithData(png as CFData, nil))
+            let back = try #require(CGImageSourceCreateImageAtIndex(pngSource, 0, nil))
+            #expect(back.width == image.width && back.height == image.height)
+            func rgb(_ i: CGImage) -> [UInt8] {
+                let bytes = [UInt8](i.dataProvider!.data! as Data)
+                return (0..<(i.width * i.height)).flatMap { k in
+                    let row = k / i.width, column = k % i.width
+                    return (0..<3).map { bytes[row * i.bytesPerRow + column * i.bitsPerPixel / 8 + $0] }
+                }
+            }
+            #expect(rgb(back) == rgb(image))
+            let low = try Self.written(image, "public.jpeg", [kCGImageDestinationLossyCompressionQuality: 0.3])
+            let high = try Self.written(image, "public.jpeg", [kCGImageDestinationLossyCompressionQuality: 1.0])
+            #expect(low.count < high.count, "\(low.count) bytes at 0.3, \(high.count) at 1.0")
+            let empty = try #require(CGImageDestinationCreateWithData(NSMutableData(), "public.jpeg" as CFString, 1, nil))
+            #expect(!CGImageDestinationFinalize(empty))
+        }
+
         // The depth idiom of Apple's depth samples: the file's auxiliary disparity through ImageIO into
         // AVDepthData, equal to the photo's own depth in map size.
         @Test func depthComesBackThroughTheAuxiliaryDataInfo() throws {

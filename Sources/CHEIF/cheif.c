@@ -79,6 +79,9 @@ static struct {
                                                                  struct heif_image_handle **);
     struct heif_error (*image_handle_get_auxiliary_type)(const struct heif_image_handle *, const char **);
     void (*image_handle_free_auxiliary_types)(const struct heif_image_handle *, const char **);
+    int (*image_handle_get_list_of_thumbnail_IDs)(const struct heif_image_handle *, heif_item_id *, int);
+    struct heif_error (*image_handle_get_thumbnail)(const struct heif_image_handle *, heif_item_id,
+                                                    struct heif_image_handle **);
     struct heif_error (*context_assign_thumbnail)(struct heif_context *, const struct heif_image_handle *,
                                                   const struct heif_image_handle *);
     // Optional (resolved when present): options for writing the orientation and reading stored pixels.
@@ -157,6 +160,8 @@ static void resolve_all(void *library) {
     RESOLVE(image_handle_get_raw_color_profile_size, "image_handle_get_raw_color_profile_size");
     RESOLVE(image_handle_get_raw_color_profile, "image_handle_get_raw_color_profile");
     RESOLVE(context_assign_thumbnail, "context_assign_thumbnail");
+    RESOLVE(image_handle_get_list_of_thumbnail_IDs, "image_handle_get_list_of_thumbnail_IDs");
+    RESOLVE(image_handle_get_thumbnail, "image_handle_get_thumbnail");
     *(void **)(&api.image_handle_get_list_of_auxiliary_image_IDs) =
         dlsym(library, "heif_image_handle_get_list_of_auxiliary_image_IDs");
     *(void **)(&api.image_handle_get_auxiliary_image_handle) =
@@ -655,3 +660,59 @@ int cheif_decode_auxiliary(const uint8_t *data, size_t length, const char *type,
 }
 
 void cheif_free(void *pointer) { free(pointer); }
+
+int cheif_decode_thumbnail(const uint8_t *data, size_t length, uint8_t **rgb, int *width, int *height, char *message,
+                           size_t message_capacity) {
+    if (!data || !rgb || !width || !height) {
+        set_message(message, message_capacity, "inconsistent decode request");
+        return CHEIF_ERR_ARGUMENT;
+    }
+    *rgb = NULL;
+    if (!cheif_hevc_decodable()) {
+        set_message(message, message_capacity, "libheif.so.1 with an HEVC decoder is not available");
+        return CHEIF_ERR_UNAVAILABLE;
+    }
+    int code = CHEIF_OK;
+    struct heif_context *ctx = api.context_alloc();
+    struct heif_image_handle *primary = NULL, *thumbnail = NULL;
+    struct heif_image *image = NULL;
+    struct heif_error e;
+    if (!ctx) {
+        set_message(message, message_capacity, "out of memory");
+        return CHEIF_ERR_MEMORY;
+    }
+    CHECK(api.context_read_from_memory_without_copy(ctx, data, length, NULL));
+    CHECK(api.context_get_primary_image_handle(ctx, &primary));
+    heif_item_id id = 0;
+    if (api.image_handle_get_list_of_thumbnail_IDs(primary, &id, 1) < 1) {
+        set_message(message, message_capacity, "the primary image has no thumbnail");
+        code = CHEIF_ERR_NO_DEPTH;
+        goto done;
+    }
+    CHECK(api.image_handle_get_thumbnail(primary, id, &thumbnail));
+    CHECK(decode_stored(thumbnail, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB));
+    int w = api.image_get_width(image, heif_channel_interleaved);
+    int h = api.image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane || w <= 0 || h <= 0 || stride < 3 * w) {
+        set_message(message, message_capacity, "the thumbnail has no 8-bit RGB plane");
+        code = CHEIF_ERR_LIBHEIF;
+        goto done;
+    }
+    *rgb = malloc((size_t)w * (size_t)h * 3);
+    if (!*rgb) {
+        set_message(message, message_capacity, "out of memory");
+        code = CHEIF_ERR_MEMORY;
+        goto done;
+    }
+    for (int y = 0; y < h; y++) memcpy(*rgb + (size_t)y * (size_t)w * 3, plane + (size_t)y * (size_t)stride, (size_t)w * 3);
+    *width = w;
+    *height = h;
+done:
+    if (image) api.image_release(image);
+    if (thumbnail) api.image_handle_release(thumbnail);
+    if (primary) api.image_handle_release(primary);
+    api.context_free(ctx);
+    return code;
+}

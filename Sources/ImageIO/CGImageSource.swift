@@ -86,7 +86,8 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
     return ImageRGB.cgImage(rgb, colorSpaceName: ImageRGB.colorSpaceName(isrc.properties()))
 }
 
-/// A thumbnail of a picture, as ImageIO makes one: the file's embedded thumbnail (a JPEG's Exif IFD1) unless
+/// A thumbnail of a picture, as ImageIO makes one: the file's embedded thumbnail (a JPEG's Exif IFD1, a HEIC's
+/// thumbnail item) unless
 /// `kCGImageSourceCreateThumbnailFromImageAlways`, else, with that option or
 /// `kCGImageSourceCreateThumbnailFromImageIfAbsent`, the picture scaled so that its longer side is at most
 /// `kCGImageSourceThumbnailMaxPixelSize` (the picture's own size without it). With
@@ -103,6 +104,8 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
         let thumbnail = ExifThumbnail.jpeg(in: exif)
     {
         picture = try? JPEG.decodeRGB(thumbnail)
+    } else if !always, isrc.type == ImageFileType.heic {
+        picture = (try? HEIF.thumbnail(in: isrc.bytes)) ?? nil
     }
     if picture == nil, always || ifAbsent { picture = isrc.pixels() }
     guard var rgb = picture else { return nil }

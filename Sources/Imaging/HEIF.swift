@@ -204,6 +204,23 @@ public enum HEIF {
         return DecodedPicture(pixels: pixels, exif: stored.flatMap(exifTIFF(fromItem:)), iccProfile: icc)
     }
 
+    /// The primary image's thumbnail as 8-bit RGB, as stored; nil when it has none.
+    public static func thumbnail(in file: [UInt8]) throws -> PixelPlane<UInt8>? {
+        var message = [CChar](repeating: 0, count: 256)
+        var rgb: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0
+        let status = file.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                cheif_decode_thumbnail(data.baseAddress, data.count, &rgb, &width, &height, text.baseAddress, text.count)
+            }
+        }
+        defer { cheif_free(rgb) }
+        if status == Int32(CHEIF_ERR_NO_DEPTH) { return nil }
+        guard status == Int32(CHEIF_OK), let rgb else { throw HEIFError(message: CStringBuffer.text(message)) }
+        let (w, h) = (Int(width), Int(height))
+        return PixelPlane(width: w, height: h, channels: 3, elements: UnsafeBufferPointer(start: rgb, count: w * h * 3))
+    }
+
     /// The TIFF structure of an `Exif` item: ISO/IEC 23008-12 Annex A.2.1 stores a 32-bit big-endian offset
     /// (`exif_tiff_header_offset`) and then the Exif payload, the TIFF header at that offset from the payload's
     /// start (writers that keep the JPEG "Exif\0\0" prefix give 6). Nil when no TIFF header is there.

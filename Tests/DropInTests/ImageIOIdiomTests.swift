@@ -63,6 +63,29 @@ extension DropIn {
             #expect(made.height > made.width, "turned to portrait: \(made.width)×\(made.height)")
         }
 
+        // A HEIC photo's thumbnail item is its embedded thumbnail, at the size the settings resolved.
+        @Test(.needs(.libheif)) func aHEICsThumbnailItemIsItsEmbeddedThumbnail() throws {
+            let rig = try PhotoSessionRig()
+            let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+            settings.embeddedThumbnailPhotoFormat = [
+                AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 160, AVVideoHeightKey: 160,
+            ]
+            let photo = try rig.captureOne(settings)
+            let data = try #require(photo.fileDataRepresentation())
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            #expect(CGImageSourceGetType(source) as String? == "public.heic")
+            let thumbnail = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, nil))
+            let size = photo.resolvedSettings.embeddedThumbnailDimensions
+            #expect(thumbnail.width == Int(size.width) && thumbnail.height == Int(size.height))
+            // Without one, only the options that allow it make one from the picture.
+            let plain = try rig.captureOne(AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc]))
+            let plainData = try #require(plain.fileDataRepresentation())
+            let plainSource = try #require(CGImageSourceCreateWithData(plainData as CFData, nil))
+            #expect(CGImageSourceCreateThumbnailAtIndex(plainSource, 0, nil) == nil)
+            let ifAbsent = [kCGImageSourceCreateThumbnailFromImageIfAbsent: true] as CFDictionary
+            #expect(CGImageSourceCreateThumbnailAtIndex(plainSource, 0, ifAbsent) != nil)
+        }
+
         // The geotagging idiom: the photo copied through a destination with a {GPS} dictionary added, as an
         // iOS app does before saving; exiftool reads the position, and the camera's Exif is kept.
         @Test(.needs(.exiftool)) func aDestinationCopiesThePhotoWithALocation() throws {

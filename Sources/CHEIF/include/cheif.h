@@ -79,10 +79,15 @@ typedef struct cheif_decoded_image {
     size_t icc_length;
 } cheif_decoded_image;
 
-/// Decodes the primary image to 8-bit RGB (its transformations applied) with its Exif and ICC
-/// profile. An image declaring more than `maximum_pixels` is not decoded (CHEIF_ERR_TOO_LARGE).
+/// Decodes the primary image to 8-bit RGB as stored (its rotation and mirroring properties left to the
+/// reader, which finds the same turn in the Exif) with its Exif and ICC profile. An image declaring more than `maximum_pixels` is not decoded (CHEIF_ERR_TOO_LARGE).
 int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixels, cheif_decoded_image *out,
                          char *message, size_t message_capacity);
+
+/// Decodes the primary image's first thumbnail to 8-bit RGB as stored, `*rgb` malloc'd (free with cheif_free);
+/// CHEIF_ERR_NO_DEPTH when the image has no thumbnail.
+int cheif_decode_thumbnail(const uint8_t *data, size_t length, uint8_t **rgb, int *width, int *height, char *message,
+                           size_t message_capacity);
 
 /// Decodes the primary image's auxiliary image whose auxiliary type (its `auxC` URN) is `type` to 8-bit
 /// grey, with the XMP attached to it (if any); CHEIF_ERR_NO_DEPTH when there is no such image.

@@ -189,7 +189,9 @@ static struct encoding_options *orientation_options(int orientation) {
 }
 
 // Decodes an image's stored pixels, leaving its rotation and mirroring properties to the reader, which finds the
-// same turn in the Exif Orientation (as ImageIO reports a HEIC's orientation instead of applying it).
+// same turn in the Exif Orientation (as ImageIO reports a HEIC's orientation instead of applying it). libheif 1.15's
+// coder crops a padded picture itself, so the stored pixels are the picture's own size (HEIFSizeTests checks odd
+// and small sizes, turned and not).
 static struct heif_error decode_stored(const struct heif_image_handle *handle, struct heif_image **image,
                                        int colorspace, int chroma) {
     struct decoding_options *options =
@@ -690,6 +692,12 @@ int cheif_decode_thumbnail(const uint8_t *data, size_t length, uint8_t **rgb, in
         goto done;
     }
     CHECK(api.image_handle_get_thumbnail(primary, id, &thumbnail));
+    // A thumbnail is small; one declaring more than a 16-megapixel picture is refused before decoding.
+    if ((size_t)api.image_handle_get_width(thumbnail) * (size_t)api.image_handle_get_height(thumbnail) > (1u << 24)) {
+        set_message(message, message_capacity, "the thumbnail's size is over the limit");
+        code = CHEIF_ERR_TOO_LARGE;
+        goto done;
+    }
     CHECK(decode_stored(thumbnail, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB));
     int w = api.image_get_width(image, heif_channel_interleaved);
     int h = api.image_get_height(image, heif_channel_interleaved);

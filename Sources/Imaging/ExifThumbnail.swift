@@ -11,7 +11,9 @@ public enum ExifThumbnail {
     /// IFD0's link to the next IFD is set to the new one. Nil when the structure is not one this writer made
     /// (little-endian or malformed).
     public static func adding(jpeg: [UInt8], to tiff: [UInt8]?) -> [UInt8]? {
-        var out = tiff ?? TIFFEntry.tiff(ifd0: [], exifIFD: [], gpsIFD: [])
+        // Without Exif, an IFD0 of the resolution tags alone: TIFF 6.0 §2 wants at least one entry an IFD.
+        var out = tiff ?? TIFFEntry.tiff(
+            ifd0: [.rational(0x011A, (72, 1)), .rational(0x011B, (72, 1)), .short(0x0128, 2)], exifIFD: [], gpsIFD: [])
         guard out.count >= 14, out[0] == 0x4D, out[1] == 0x4D, read(out, 2, 2) == 42 else { return nil }
         let ifd0 = read(out, 4, 4)
         guard ifd0 >= 8, ifd0 + 2 <= out.count else { return nil }

@@ -51,7 +51,8 @@ extension AVCapturePhoto {
         let codec: AVVideoCodecType
         switch extras.fileFormat {
         case .heic: codec = .hevc
-        case .jpeg, .png: codec = .jpeg
+        case .jpeg: codec = .jpeg
+        case .png: return nil
         }
         return [AVVideoCodecKey: codec, AVVideoWidthKey: Int(size.width), AVVideoHeightKey: Int(size.height)]
     }

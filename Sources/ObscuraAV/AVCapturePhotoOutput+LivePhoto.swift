@@ -28,7 +28,9 @@ extension AVCapturePhotoOutput {
 
     /// The session stopped: Live Photo capture is no longer suspended unless the app asked to keep it so.
     func sessionDidStop() {
-        if !preservesLivePhotoCaptureSuspendedOnSessionStop { isLivePhotoCaptureSuspended = false }
+        lock.withLock {
+            if !inner.preservesLivePhotoSuspension { inner.livePhotoSuspended = false }
+        }
     }
 
     /// Seconds of movie on each side of the photo, as Apple describes Live Photos [D].

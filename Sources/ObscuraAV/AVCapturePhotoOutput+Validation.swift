@@ -207,7 +207,7 @@ struct PhotoSettingsValidation {
         if !url.isFileURL {
             return .capturePhoto(12, .documented, "livePhotoMovieFileURL must be a file URL")
         }
-        if output.isLivePhotoCaptureSuspended {
+        if state.livePhotoSuspended {
             return .capturePhoto(12, .documented, "Live Photo capture may not be requested while it is suspended")
         }
         return nil

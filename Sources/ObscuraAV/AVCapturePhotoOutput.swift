@@ -37,6 +37,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var constituentEnabled = false
         var constantColorEnabled = false
         var livePhotoEnabled = false
+        var livePhotoSuspended = false
+        var preservesLivePhotoSuspension = false
+        var livePhotoAutoTrimming = true
         var highResolutionEnabled = false
         var contentAwareEnabled = false
         var maxQuality = QualityPrioritization.balanced
@@ -225,12 +228,21 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
     /// Whether the app has suspended Live Photo capture (default false): while true, photos come without their
     /// movie. A session that stops clears it unless `preservesLivePhotoCaptureSuspendedOnSessionStop`.
-    public var isLivePhotoCaptureSuspended = false
+    public var isLivePhotoCaptureSuspended: Bool {
+        get { lock.withLock { inner.livePhotoSuspended } }
+        set { lock.withLock { inner.livePhotoSuspended = newValue } }
+    }
     /// Whether stopping the session keeps `isLivePhotoCaptureSuspended` (default false).
-    public var preservesLivePhotoCaptureSuspendedOnSessionStop = false
+    public var preservesLivePhotoCaptureSuspendedOnSessionStop: Bool {
+        get { lock.withLock { inner.preservesLivePhotoSuspension } }
+        set { lock.withLock { inner.preservesLivePhotoSuspension = newValue } }
+    }
     /// Whether Live Photo movies are trimmed of motion that is not the subject's, such as the phone being raised
     /// or lowered (default true). Obscura's movies hold no such motion, so there is nothing to trim either way.
-    public var isLivePhotoAutoTrimmingEnabled = true
+    public var isLivePhotoAutoTrimmingEnabled: Bool {
+        get { lock.withLock { inner.livePhotoAutoTrimming } }
+        set { lock.withLock { inner.livePhotoAutoTrimming = newValue } }
+    }
     /// Deprecated opt-in for high-resolution stills (default false).
     public var isHighResolutionCaptureEnabled: Bool {
         get { lock.withLock { inner.highResolutionEnabled } }

@@ -91,7 +91,8 @@ let package = Package(
             name: "CoreImage", dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "_Testing_CoreImage"],
             swiftSettings: kernelSwift),
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
-        .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"]),
+        // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
+        .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"], swiftSettings: kernelSwift),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),

@@ -33,21 +33,9 @@ package struct PreviewImage: Sendable, Hashable {
         }
     }
 
-    /// Scales encoded RGB down by averaging each output pixel's footprint (a box filter, which
-    /// does not alias when shrinking, unlike point sampling).
+    /// Scales encoded RGB down by averaging each output pixel's footprint (`PixelPlane.areaScaled`, in the
+    /// optimised Imaging module, so that a dependent's debug build makes thumbnails at release speed).
     package static func scaled(_ source: PixelPlane<UInt8>, width: Int, height: Int) -> PixelPlane<UInt8> {
-        let sx = Double(source.width) / Double(width)
-        let sy = Double(source.height) / Double(height)
-        let channels = source.channels
-        return PixelPlane<UInt8>(width: width, height: height, channels: channels) { x, y, c in
-            let x0 = Int((Double(x) * sx).rounded(.down))
-            let x1 = max(x0 + 1, min(source.width, Int((Double(x + 1) * sx).rounded(.up))))
-            let y0 = Int((Double(y) * sy).rounded(.down))
-            let y1 = max(y0 + 1, min(source.height, Int((Double(y + 1) * sy).rounded(.up))))
-            var sum = 0
-            for v in y0..<y1 { for u in x0..<x1 { sum += Int(source[u, v, c]) } }
-            let count = (x1 - x0) * (y1 - y0)
-            return UInt8((sum + count / 2) / count)
-        }
+        source.areaScaled(width: width, height: height)
     }
 }

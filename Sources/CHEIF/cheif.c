@@ -541,6 +541,30 @@ static uint8_t *copy_metadata(const struct heif_image_handle *handle, heif_item_
     return block;
 }
 
+// Copies a decoded image's interleaved 8-bit RGB plane into a malloc'd buffer of packed rows; `what` names the
+// image in messages. Refuses a plane of more than `maximum_pixels`.
+static int packed_rgb(const struct heif_image *image, size_t maximum_pixels, uint8_t **rgb, int *width, int *height,
+                      const char *what, char *message, size_t message_capacity) {
+    int w = api.image_get_width(image, heif_channel_interleaved);
+    int h = api.image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane || w <= 0 || h <= 0 || stride < 3 * w || (size_t)w * (size_t)h > maximum_pixels) {
+        if (message && message_capacity > 0) snprintf(message, message_capacity, "%s has no 8-bit RGB plane", what);
+        return CHEIF_ERR_LIBHEIF;
+    }
+    uint8_t *copy = malloc((size_t)w * (size_t)h * 3);
+    if (!copy) {
+        set_message(message, message_capacity, "out of memory");
+        return CHEIF_ERR_MEMORY;
+    }
+    for (int y = 0; y < h; y++) memcpy(copy + (size_t)y * (size_t)w * 3, plane + (size_t)y * (size_t)stride, (size_t)w * 3);
+    *rgb = copy;
+    *width = w;
+    *height = h;
+    return CHEIF_OK;
+}
+
 int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixels, cheif_decoded_image *out,
                          char *message, size_t message_capacity) {
     if (!data || !out) {
@@ -573,26 +597,9 @@ int cheif_decode_primary(const uint8_t *data, size_t length, size_t maximum_pixe
         goto done;
     }
     CHECK(decode_stored(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB));
-    int w = api.image_get_width(image, heif_channel_interleaved);
-    int h = api.image_get_height(image, heif_channel_interleaved);
-    int stride = 0;
-    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-    if (!plane || w <= 0 || h <= 0 || stride < 3 * w || (size_t)w * (size_t)h > maximum_pixels) {
-        set_message(message, message_capacity, "the primary image has no 8-bit RGB plane");
-        code = CHEIF_ERR_LIBHEIF;
-        goto done;
-    }
-    out->rgb = malloc((size_t)w * (size_t)h * 3);
-    if (!out->rgb) {
-        set_message(message, message_capacity, "out of memory");
-        code = CHEIF_ERR_MEMORY;
-        goto done;
-    }
-    for (int y = 0; y < h; y++) {
-        memcpy(out->rgb + (size_t)y * (size_t)w * 3, plane + (size_t)y * (size_t)stride, (size_t)w * 3);
-    }
-    out->width = w;
-    out->height = h;
+    code = packed_rgb(image, maximum_pixels, &out->rgb, &out->width, &out->height, "the primary image", message,
+                      message_capacity);
+    if (code != CHEIF_OK) goto done;
     heif_item_id id = 0;
     if (api.image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &id, 1) >= 1) {
         out->exif = copy_metadata(primary, id, &out->exif_length);
@@ -699,24 +706,7 @@ int cheif_decode_thumbnail(const uint8_t *data, size_t length, uint8_t **rgb, in
         goto done;
     }
     CHECK(decode_stored(thumbnail, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB));
-    int w = api.image_get_width(image, heif_channel_interleaved);
-    int h = api.image_get_height(image, heif_channel_interleaved);
-    int stride = 0;
-    const uint8_t *plane = api.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-    if (!plane || w <= 0 || h <= 0 || stride < 3 * w) {
-        set_message(message, message_capacity, "the thumbnail has no 8-bit RGB plane");
-        code = CHEIF_ERR_LIBHEIF;
-        goto done;
-    }
-    *rgb = malloc((size_t)w * (size_t)h * 3);
-    if (!*rgb) {
-        set_message(message, message_capacity, "out of memory");
-        code = CHEIF_ERR_MEMORY;
-        goto done;
-    }
-    for (int y = 0; y < h; y++) memcpy(*rgb + (size_t)y * (size_t)w * 3, plane + (size_t)y * (size_t)stride, (size_t)w * 3);
-    *width = w;
-    *height = h;
+    code = packed_rgb(image, (size_t)1 << 24, rgb, width, height, "the thumbnail", message, message_capacity);
 done:
     if (image) api.image_release(image);
     if (thumbnail) api.image_handle_release(thumbnail);

@@ -91,6 +91,42 @@ struct ConstantColorIrradianceTests {
         }
     }
 
+    /// A depth measured far coarser than the picture (a phone's LiDAR map: here 40 samples across 1280 pixels, 32
+    /// pixels apart) is evaluated at sample points and interpolated between them. At 1280 pixels across the wide
+    /// camera, 0.005 rad of view is 4.4 pixels, so the points are 4 pixels apart. At the sample points the value is
+    /// the per-pixel evaluation's bit for bit; between them, on a plane turned 35° lit by a beam of m = 2, linear
+    /// interpolation over h = 4/f radians errs by h²/8 times the relative second derivative (below 20 per
+    /// radian²): under 10⁻⁴, so 2·10⁻⁴ bounds it with the float rounding. Depth as fine as the picture, or a
+    /// picture as small as the other tests' (160 pixels, 0.04 rad a pixel), keeps the per-pixel evaluation.
+    @Test func coarseDepthIsEvaluatedAtSamplePoints() throws {
+        let camera = try ConstantColorFixture.pipeline(width: 1280, height: 960).camera
+        let normal = Vector3(sin(35 * Double.pi / 180), 0, -cos(35 * Double.pi / 180)).normalized
+        let depth = Self.planeDepth(camera, point: Vector3(0, 0, 0.4), normal: normal)
+        let flash = FlashIrradiance(sources: [
+            .init(positionInCamera: Vector3(0.015, 0, 0), beamExponent: 2, intensityCandela: 80)
+        ])
+        let exact = try #require(flash.map(camera: camera, depth: depth, cell: 8))
+        let sampled = try #require(flash.map(camera: camera, depth: depth, cell: 8, measuredWidth: 40))
+        let fine = try #require(flash.map(camera: camera, depth: depth, cell: 8, measuredWidth: camera.width))
+        #expect(exact.sampling == 1 && fine.sampling == 1)
+        #expect(sampled.sampling == 4)
+        let small = try Self.camera()
+        let smallDepth = Self.planeDepth(small, point: Vector3(0, 0, 0.4), normal: normal)
+        #expect(try #require(flash.map(camera: small, depth: smallDepth, cell: 8, measuredWidth: 5)).sampling == 1)
+        var worst = 0.0, mismatches = 0
+        for y in stride(from: 0, to: camera.height, by: 3) {
+            let exactRow = exact.row(y), sampledRow = sampled.row(y)
+            for x in 0..<camera.width {
+                let e = Double(exactRow[x]), s = Double(sampledRow[x])
+                let onGrid = (x % 4 == 0 || x == camera.width - 1) && (y % 4 == 0 || y == camera.height - 1)
+                if onGrid && s != e { mismatches += 1 }
+                worst = max(worst, abs(s / e - 1))
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(worst < 2e-4, "largest relative difference \(worst)")
+    }
+
     /// A hole in the depth (NaN, as where the depth map has none) takes the irradiance of the surface
     /// around it: on a frontal plane 0.5 m away, whose irradiance changes by less than 2 % across the
     /// 16-pixel hole, the hole's centre is within 2 % of the law there. A picture without any depth

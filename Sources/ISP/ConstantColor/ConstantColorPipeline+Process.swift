@@ -184,7 +184,8 @@ extension ConstantColorPipeline {
         // The flash's irradiance at each pixel from the depth the device measured as the flash fired (along the
         // optical axis; the blend is in the flash frame's geometry), relative to the picture's centre.
         let gains = settings.correctsIrradiance
-            ? irradiance.map(camera: camera, depth: depth, cell: grid.tileSize).map(IrradianceGains.init) : nil
+            ? irradiance.map(camera: camera, depth: depth, cell: grid.tileSize, measuredWidth: capture.depth?.width)
+                .map(IrradianceGains.init) : nil
         let ratios = FillRatios(
             statistics: statistics, consistency: map.consistency, flashTime: flashTime, global: ambient.ratio,
             gains: gains?.tiles)

@@ -70,8 +70,40 @@ extension FlashIrradiance.Map {
             }
         }
 
-        /// The irradiance of row `y`, lux, into `out` (`width` values).
+        /// The irradiance of row `y`, lux, into `out` (`width` values): evaluated at every pixel, or interpolated
+        /// between the map's sample points where it has them (`FlashIrradiance.Map.Sampling`).
         func irradiance(row y: Int, into out: UnsafeMutablePointer<Float>) {
+            if map.sampling > 1 {
+                interpolate(row: y, into: out)
+            } else {
+                evaluate(row: y, columns: nil, into: out)
+            }
+        }
+
+        /// The irradiance of row `y` between the sample points: bilinear in the samples of the two sample rows
+        /// around it.
+        private func interpolate(row y: Int, into out: UnsafeMutablePointer<Float>) {
+            let rowsAt = map.sampleRows, n = map.sampleColumns.count
+            let j0 = rowsAt.count > 1 ? min(y / map.sampling, rowsAt.count - 2) : 0
+            let j1 = min(j0 + 1, rowsAt.count - 1)
+            let b = j1 > j0 ? Float(y - rowsAt[j0]) / Float(rowsAt[j1] - rowsAt[j0]) : 0
+            map.samples.withUnsafeBufferPointer { samples in
+                map.columnTaps.withUnsafeBufferPointer { taps in
+                    guard let base = samples.baseAddress, let taps = taps.baseAddress else { return }
+                    let top = base + j0 * n, bottom = base + j1 * n
+                    for x in 0..<map.width {
+                        let i0 = taps[x].lower, i1 = min(i0 + 1, n - 1), a = taps[x].weight
+                        let upper = top[i0] + a * (top[i1] - top[i0])
+                        let lower = bottom[i0] + a * (bottom[i1] - bottom[i0])
+                        out[x] = upper + b * (lower - upper)
+                    }
+                }
+            }
+        }
+
+        /// The irradiance of row `y`, lux, evaluated at each of `columns` (every pixel where nil) into `out`, one
+        /// value per column in order.
+        func evaluate(row y: Int, columns wanted: UnsafeBufferPointer<Int>?, into out: UnsafeMutablePointer<Float>) {
             let width = map.width, height = map.height, columns = map.columns, k = map.step
             let c = Float(map.cell)
             let v = (Float(y) + 0.5) / c - 0.5
@@ -90,7 +122,7 @@ extension FlashIrradiance.Map {
                     guard let ga = angular.baseAddress, let ea = cellE.baseAddress else { return }
                     let g0 = ga + r0 * columns, g1 = ga + r1 * columns
                     let e0 = ea + r0 * columns, e1 = ea + r1 * columns
-                    for x in 0..<width {
+                    @inline(__always) func value(_ x: Int) -> Float {
                         let u = (Float(x) + 0.5) / c - 0.5
                         let c0 = columns > 1 ? min(max(Int(u.rounded(.down)), 0), columns - 2) : 0
                         let c1 = min(c0 + 1, columns - 1)
@@ -98,8 +130,7 @@ extension FlashIrradiance.Map {
                         let p = here[x]
                         guard p.z > 0 else {
                             let top = e0[c0] * (1 - a) + e0[c1] * a, bottom = e1[c0] * (1 - a) + e1[c1] * a
-                            out[x] = max(top * (1 - b) + bottom * b, 0)
-                            continue
+                            return max(top * (1 - b) + bottom * b, 0)
                         }
                         let top = g0[c0] * (1 - a) + g0[c1] * a, bottom = g1[c0] * (1 - a) + g1[c1] * a
                         let g = max(top * (1 - b) + bottom * b, 0)
@@ -124,7 +155,12 @@ extension FlashIrradiance.Map {
                             let length = ((n * n).sum() * d2).squareRoot()
                             if length > 0 { cosine = abs((n * toPoint).sum()) / length }
                         }
-                        out[x] = g * max(cosine, minimum) / d2
+                        return g * max(cosine, minimum) / d2
+                    }
+                    if let wanted {
+                        for (j, x) in wanted.enumerated() { out[j] = value(x) }
+                    } else {
+                        for x in 0..<width { out[x] = value(x) }
                     }
                 }
             }

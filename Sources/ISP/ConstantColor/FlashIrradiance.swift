@@ -134,8 +134,12 @@ public struct FlashIrradiance: Sendable, Hashable {
     }
 
     /// The irradiance of every pixel of a picture from its depth (`RawFrame.depth`, metres along the
-    /// optical axis, NaN where unknown); nil when no pixel has a depth.
-    public func map(camera: CameraModel, depth: [Float], cell: Int) -> Map? {
-        Map(irradiance: self, camera: camera, depth: depth, cell: max(1, cell))
+    /// optical axis, NaN where unknown); nil when no pixel has a depth. `measuredWidth` is how many samples across
+    /// the depth was measured at before it was brought to the picture's size (nil: at every pixel); a coarser
+    /// measurement is evaluated at fewer points and interpolated (`Map.Sampling`).
+    public func map(camera: CameraModel, depth: [Float], cell: Int, measuredWidth: Int? = nil) -> Map? {
+        let sampling = Map.Sampling.step(
+            pictureWidth: camera.width, depthWidth: measuredWidth ?? camera.width, cell: max(1, cell), focal: camera.fx)
+        return Map(irradiance: self, camera: camera, depth: depth, cell: max(1, cell), sampling: sampling)
     }
 }

@@ -9,34 +9,48 @@ extension SurfaceColours {
         let key: [Bool]
         let keySum: Double
         let depth: Double
+        /// The clip bounds (`admits`) of each clipped channel outside the key: the channel, and its lowest and highest
+        /// share of the key channels at the clip level `clip`.
+        let bounds: [(channel: Int, low: Double, high: Double)]
 
-        init?(_ hot: HotTileStatistics) {
+        init?(_ hot: HotTileStatistics, clip: Double) {
             let key = hot.keyChannels
             guard key.contains(true) else { return nil }
             let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot.hotFlashOnly[$1] : 0) }
             guard keySum > 0 else { return nil }
             (self.hot, self.key, self.keySum, depth) = (hot, key, keySum, hot.meanHotDepth)
+            bounds = Self.bounds(hot, key: key, clip: clip)
         }
 
-        /// Whether `colour` (shares of the key channels) puts every clipped channel between the flash frame's white
-        /// level and twice it, less the ambient (the bounds of `PixelBlend.clippedFill`), as a share of the key
-        /// channels of the pixels where it clipped.
-        func admits(_ colour: SIMD3<Double>, clip: Double) -> Bool {
-            for c in 0..<3 where !key[c] {
+        /// Each clipped channel c outside the key: the flash frame's white level and twice it, less the ambient (the
+        /// bounds of `PixelBlend.clippedFill`), as shares of the key channels of the pixels where c clipped. They
+        /// depend only on the tile, so they are worked out once, not for every donor.
+        static func bounds(_ hot: HotTileStatistics, key: [Bool], clip: Double) -> [(
+            channel: Int, low: Double, high: Double
+        )] {
+            (0..<3).compactMap { c in
+                guard !key[c] else { return nil }
                 let n = hot.clippedCount[c]
-                guard n > 0 else { continue }
+                guard n > 0 else { return nil }
                 let clipped = hot.flashOnly(whereClipped: c)
                 let base = (0..<3).reduce(0.0) { $0 + (key[$1] ? clipped[$1] : 0) }
-                guard base > 0 else { continue }
-                let low = hot.headroom[c] / base, high = (hot.headroom[c] + clip * n) / base
-                if colour[c] < 0.95 * low || colour[c] > 1.05 * high { return false }
+                guard base > 0 else { return nil }
+                return (c, hot.headroom[c] / base, (hot.headroom[c] + clip * n) / base)
+            }
+        }
+
+        /// Whether `colour` (shares of the key channels) puts every clipped channel within its `bounds`, with 5 %
+        /// to spare.
+        func admits(_ colour: SIMD3<Double>) -> Bool {
+            for b in bounds where colour[b.channel] < 0.95 * b.low || colour[b.channel] > 1.05 * b.high {
+                return false
             }
             return true
         }
 
         /// The donor's depth term (a Gaussian's exponent), its chromaticity and level differences in σ, and its
         /// colour as shares of the key channels; nil where depth or the clipped channels' bounds rule it out.
-        func match(_ donor: Donor, clip: Double) -> (depthTerm: Double, dc: Double, dl: Double, colour: SIMD3<Double>)?
+        func match(_ donor: Donor) -> (depthTerm: Double, dc: Double, dl: Double, colour: SIMD3<Double>)?
         {
             // Depth first: most tiles around lie on other surfaces, and it is the cheapest test.
             var depthTerm = 0.0
@@ -57,7 +71,7 @@ extension SurfaceColours {
             // The key channels' level: the same paint a few tiles away is as bright under the flash, give or take the
             // distance and obliquity; another surface mostly is not.
             let dl = log(fKey / (keySum / hot.hot)) / SurfaceColours.levelSigma
-            guard admits(colour, clip: clip) else { return nil }
+            guard admits(colour) else { return nil }
             return (depthTerm, dc, dl, colour)
         }
     }
@@ -67,14 +81,14 @@ extension SurfaceColours {
     static func estimate(
         _ hot: HotTileStatistics, tx: Int, ty: Int, donors: [Donor?], grid: TileGrid, search: Search
     ) -> (SIMD4<Float>, Double)? {
-        guard let receiver = Receiver(hot) else { return nil }
+        guard let receiver = Receiver(hot, clip: search.clip) else { return nil }
         let radius = search.radius, sigma = search.spatialSigma
         var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
         var matched = 0.0, nearest = Double.infinity
         for sy in max(0, ty - radius)...min(grid.rows - 1, ty + radius) {
             for sx in max(0, tx - radius)...min(grid.columns - 1, tx + radius) {
                 guard let donor = donors[sy * grid.columns + sx],
-                    let (depthTerm, dc, dl, colour) = receiver.match(donor, clip: search.clip)
+                    let (depthTerm, dc, dl, colour) = receiver.match(donor)
                 else { continue }
                 let spatial = Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx)) / (2 * sigma * sigma)
                 var exponent = spatial + depthTerm

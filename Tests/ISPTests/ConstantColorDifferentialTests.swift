@@ -32,6 +32,22 @@ import Testing
             reference: pipeline.develop(capture, plan: d.plan, path: .reference))
     }
 
+    /// The still pair's impossibly negative pixels, counted alone, are the full statistics' count exactly, at no
+    /// shift, at the registration's and at a shift three pixels off (where motion makes thousands of them): the
+    /// pipeline decides by the count whether the still pair's statistics are needed.
+    @Test func impossiblePixelCountMatchesTheStatistics() throws {
+        let pipeline = try ConstantColorFixture.pipeline(width: 240, height: 180)
+        let result = pipeline.capture(scene: try ConstantColorSceneTests.scene("violets-red-light"), seed: 7)
+        let d = result.diagnostics
+        let capture = ConstantColorCapture(
+            ambient: SensorReadout(d.ambientFrame), flash: SensorReadout(d.flashFrame), depth: d.measuredDepth)
+        for shift in [SIMD2<Double>(0, 0), d.registration, SIMD2(3, -2.5)] {
+            let (counted, summed) = pipeline.impossiblePixels(capture, plan: d.plan, shift: shift)
+            #expect(counted == summed, "shift \(shift)")
+            if shift.x == 3 { #expect(summed > 100) }
+        }
+    }
+
     @Test func statisticsPassMatchesItsReferenceBitForBit() throws {
         let pair = try Self.developments()
         let clipped = pair.reference.tileStatistics.filter { $0.clipped > 0 }.count

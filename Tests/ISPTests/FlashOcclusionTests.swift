@@ -63,4 +63,64 @@ struct FlashOcclusionTests {
         let blocked = (0..<Self.width).map { Float(mask[50 * Self.width + $0]) / 255 }
         #expect(blocked.allSatisfy { $0 == 0 })
     }
+
+    /// The same shadow turned a quarter: a flash 2 cm above the lens, a strip across rows 80 to 99 at 0.5 m in
+    /// front of the wall, so rows 100 to 103 of every column are in its shadow and the rows past them are lit. The
+    /// columns are swept in blocks (`FlashOcclusion.sweepColumns`), the picture 40 columns wide so that the last
+    /// block is a partial one.
+    @Test func shadowBelowAStripMatchesTheClosedForm() throws {
+        var camera = try ConstantColorFixture.pipeline(width: 320, height: 240).camera
+        (camera.width, camera.height, camera.fx, camera.fy, camera.cx, camera.cy) = (40, 200, 200, 200, 20, 100)
+        camera.distortion = nil
+        let flash = FlashIrradiance(sources: [
+            .init(positionInCamera: Vector3(0, -0.02, 0), beamExponent: 1, intensityCandela: 1)
+        ])
+        let occlusion = try #require(FlashOcclusion(camera: camera, irradiance: flash))
+        let depth: [Float] = (0..<(40 * 200)).map { (80..<100).contains($0 / 40) ? 0.5 : 1 }
+        let mask = occlusion.mask(depth: depth)
+        for x in [0, 17, 39] {
+            let blocked = (0..<200).map { mask[$0 * 40 + x] }
+            #expect((100...103).allSatisfy { blocked[$0] == 255 }, "column \(x): \(blocked[96..<108])")
+            #expect(blocked[104...].allSatisfy { $0 == 0 } && blocked[..<100].allSatisfy { $0 == 0 }, "column \(x)")
+        }
+    }
+
+    /// Columns swept together in a block give each column's shares bit for bit as the plain one-column sweep, both
+    /// ways, on random depths with holes (NaN and zero), for a full block and a partial one.
+    @Test func blockSweepMatchesTheColumnSweep() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        let width = 37, height = 90
+        let depth: [Float] = (0..<(width * height)).map { _ in
+            let u = random()
+            return u < 0.05 ? .nan : u < 0.08 ? 0 : 0.3 + 2 * random()
+        }
+        for disparity: Float in [-6, 4.5] {
+            var plain = [Float](repeating: 0, count: width * height)
+            var blocked = plain
+            depth.withUnsafeBufferPointer { z in
+                plain.withUnsafeMutableBufferPointer { out in
+                    for x in 0..<width {
+                        FlashOcclusion.sweep(
+                            depth: z.baseAddress! + x, step: width, count: height, disparity: disparity, share: 0.25,
+                            into: out.baseAddress! + x)
+                    }
+                }
+                blocked.withUnsafeMutableBufferPointer { out in
+                    for first in stride(from: 0, to: width, by: FlashOcclusion.block) {
+                        FlashOcclusion.sweepColumns(
+                            depth: z.baseAddress! + first, columns: min(FlashOcclusion.block, width - first),
+                            width: width, height: height, disparity: disparity, share: 0.25,
+                            into: out.baseAddress! + first)
+                    }
+                }
+            }
+            let differing = zip(plain, blocked).filter { $0 != $1 }.count
+            #expect(differing == 0, "disparity \(disparity): \(differing) shares differ")
+            #expect(plain.contains { $0 > 0 }, "the sweep hides something")
+        }
+    }
 }

@@ -166,8 +166,10 @@ extension ConstantColorPipeline {
         }
         let shifted = statistics(shift)
         guard shift != .zero else { return (shifted, shift) }
-        let still = statistics(.zero)
-        return still.impossiblePixels < shifted.impossiblePixels ? (still, .zero) : (shifted, shift)
+        // The still pair's full statistics only where it wins: the count alone costs a fraction of them.
+        let still = PairStatistics.impossiblePixels(
+            capture.flash, capture.ambient, shift: .zero, terms: terms, noise: camera.noise, grid: grid)
+        return still < shifted.impossiblePixels ? (statistics(.zero), .zero) : (shifted, shift)
     }
 
     /// The estimators: the confidence map, the global and local ambient/flash ratios, the flash's irradiance, the
@@ -252,4 +254,21 @@ extension ConstantColorPipeline {
     /// neighbourhoods measured in pixels or tiles must cover (a flash shadow, a clipped highlight) grows with
     /// the focal length in pixels, that is with the picture's width, while the tiles stay 8 pixels.
     static func neighbourhoodScale(width: Int) -> Double { max(1, Double(width) / 640) }
+}
+
+extension ConstantColorPipeline {
+    /// The impossibly negative pixels of a captured pair sampled at `shift`, counted alone
+    /// (`PairStatistics.impossiblePixels`) and summed from the full statistics pass: `measure` chooses between the
+    /// shifted and the still pair by the count, so the two must agree (`ConstantColorDifferentialTests`).
+    package func impossiblePixels(_ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, shift: SIMD2<Double>)
+        -> (counted: Double, summed: Double)
+    {
+        let grid = TileGrid(width: camera.width, height: camera.height, tileSize: settings.tileSize)
+        let terms = PairStatistics.NoiseTerms(noise: camera.noise, plan: plan)
+        let counted = PairStatistics.impossiblePixels(
+            capture.flash, capture.ambient, shift: shift, terms: terms, noise: camera.noise, grid: grid)
+        let full = PairStatistics(
+            capture.flash, capture.ambient, shift: shift, terms: terms, noise: camera.noise, grid: grid)
+        return (counted, full.impossiblePixels)
+    }
 }

@@ -69,17 +69,25 @@ public struct FlashOcclusion: Sendable {
         depth.withUnsafeBufferPointer { z in
             shares.withUnsafeMutableBufferPointer { out in
                 let z = SharedReadPointer(z), out = SharedPointer(out)
-                for sweep in sweeps {
-                    let lines = sweep.alongRows ? height : width
-                    let length = sweep.alongRows ? width : height
-                    // Rows: consecutive pixels; columns: a row apart.
-                    let step = sweep.alongRows ? 1 : width
-                    BandParallel.forEachBand(height: lines) { band in
+                for sweep in sweeps where sweep.alongRows {
+                    BandParallel.forEachBand(height: height) { band in
                         for line in band {
-                            let first = sweep.alongRows ? line * width : line
                             Self.sweep(
-                                depth: z.base + first, step: step, count: length, disparity: sweep.disparity,
-                                share: sweep.share, into: out.base + first)
+                                depth: z.base + line * width, step: 1, count: width, disparity: sweep.disparity,
+                                share: sweep.share, into: out.base + line * width)
+                        }
+                    }
+                }
+                // Columns in blocks of adjacent ones, swept together row by row: one column alone reads a float from
+                // each row, a cache line apart.
+                let blocks = (width + Self.block - 1) / Self.block
+                for sweep in sweeps where !sweep.alongRows {
+                    BandParallel.forEachBand(height: blocks) { band in
+                        for block in band {
+                            let first = block * Self.block
+                            Self.sweepColumns(
+                                depth: z.base + first, columns: min(Self.block, width - first), width: width,
+                                height: height, disparity: sweep.disparity, share: sweep.share, into: out.base + first)
                         }
                     }
                 }
@@ -95,9 +103,41 @@ public struct FlashOcclusion: Sendable {
         }
     }
 
+    /// Adjacent columns swept together (`sweepColumns`).
+    package static let block = 16
+
+    /// `columns` adjacent columns (at most `block`) of a `width`-wide plane, each swept as `sweep` sweeps one column,
+    /// row by row for all of them at once; the same operations per column, so the same shares.
+    package static func sweepColumns(
+        depth z: UnsafePointer<Float>, columns: Int, width: Int, height: Int, disparity: Float, share: Float,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        let magnitude = abs(disparity), forwards = disparity < 0
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * block) { state in
+            let upToPrevious = state.baseAddress!, upToSecond = upToPrevious + block
+            upToPrevious.initialize(repeating: -.infinity, count: 2 * block)
+            for k in 0..<height {
+                let row = (forwards ? k : height - 1 - k) * width
+                for c in 0..<columns {
+                    let depth = z[row + c]
+                    guard depth.isFinite, depth > 0 else {
+                        upToSecond[c] = upToPrevious[c]
+                        continue
+                    }
+                    let shift = magnitude / depth
+                    let q = Float(k) + 0.5 + shift
+                    let tolerance = Self.margin * shift
+                    if q < upToPrevious[c] - tolerance || q < upToSecond[c] + 1 - tolerance { out[row + c] += share }
+                    upToSecond[c] = upToPrevious[c]
+                    upToPrevious[c] = max(upToPrevious[c], q)
+                }
+            }
+        }
+    }
+
     /// One line of `count` pixels `step` apart: adds `share` to `out` where the line's pixel is hidden from a
     /// module of signed disparity `disparity` (f·L).
-    static func sweep(
+    package static func sweep(
         depth z: UnsafePointer<Float>, step: Int, count: Int, disparity: Float, share: Float,
         into out: UnsafeMutablePointer<Float>
     ) {

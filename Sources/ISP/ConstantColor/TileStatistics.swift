@@ -309,3 +309,36 @@ extension TileStatistics {
         edgeFree += part.edgeFree
     }
 }
+
+extension PairStatistics {
+    /// The impossibly negative pixels of the pair sampled at `shift` (the sum of `TileStatistics.impossible` over the
+    /// picture, the same test pixel for pixel), without the rest of the statistics: what `measure` weighs the still
+    /// pair by before it decides whether that pair's full statistics are needed.
+    static func impossiblePixels(
+        _ flashFrame: SensorReadout, _ ambient: SensorReadout, shift: SIMD2<Double>, terms: NoiseTerms,
+        noise: NoiseParameters, grid: TileGrid
+    ) -> Double {
+        FramePair.with(flash: flashFrame, ambient: ambient, shift: shift, noise: noise) { pair in
+            let counts = BandParallel.bands(grid.rows, initial: 0) { tileRows in
+                let rows = FramePair.Rows(pair, keepsReach: true)
+                guard let reach = rows.reach else { preconditionFailure("rows keep the ambient's reach") }
+                var count = 0
+                for y in grid.pixelRows(of: tileRows) {
+                    rows.load(y)
+                    let fl = rows.flash, am = rows.ambient, low = reach.lowest, clip = rows.clipped
+                    for x in 0..<grid.width where !clip[x] {
+                        let p = 3 &* x
+                        if terms.isImpossible(fl[p], low[p], variance: terms.variance(fl[p], am[p]))
+                            || terms.isImpossible(fl[p &+ 1], low[p &+ 1], variance: terms.variance(fl[p &+ 1], am[p &+ 1]))
+                            || terms.isImpossible(fl[p &+ 2], low[p &+ 2], variance: terms.variance(fl[p &+ 2], am[p &+ 2]))
+                        {
+                            count += 1
+                        }
+                    }
+                }
+                return count
+            }
+            return Double(counts.reduce(0, +))
+        }
+    }
+}

@@ -9,6 +9,9 @@ extension SurfaceColours {
         let key: [Bool]
         let keySum: Double
         let depth: Double
+        /// How far in depth a donor may lie and still pass `match`'s depth test, with 0.3 % to spare: the test
+        /// without its two divisions, for the many donors on other surfaces.
+        let depthReach: Double
         /// The clip bounds (`admits`) of each clipped channel outside the key: the channel, and its lowest and highest
         /// share of the key channels at the clip level `clip`.
         let bounds: [(channel: Int, low: Double, high: Double)]
@@ -19,6 +22,7 @@ extension SurfaceColours {
             let keySum = (0..<3).reduce(0.0) { $0 + (key[$1] ? hot.hotFlashOnly[$1] : 0) }
             guard keySum > 0 else { return nil }
             (self.hot, self.key, self.keySum, depth) = (hot, key, keySum, hot.meanHotDepth)
+            depthReach = 3.01 * SurfaceColours.depthSigma * abs(depth)
             bounds = Self.bounds(hot, key: key, clip: clip)
         }
 
@@ -55,7 +59,7 @@ extension SurfaceColours {
             // Depth first: most tiles around lie on other surfaces, and it is the cheapest test.
             var depthTerm = 0.0
             if depth.isFinite {
-                guard donor.depth.isFinite else { return nil }
+                guard donor.depth.isFinite, abs(donor.depth - depth) <= depthReach else { return nil }
                 let dz = (donor.depth / depth - 1) / SurfaceColours.depthSigma
                 guard abs(dz) <= 3 else { return nil }
                 depthTerm = dz * dz / 2

@@ -242,6 +242,7 @@ static struct {
     int (*open_input)(format_context **, const char *, const void *, void **);
     int (*find_stream_info)(format_context *, void **);
     int (*find_best_stream)(format_context *, int, int, int, const void **, int);
+    uint8_t *(*stream_get_side_data)(const stream *, int, size_t *);
     void (*close_input)(format_context **);
     int (*read_frame)(format_context *, packet *);
     int (*send_packet)(void *, const packet *);
@@ -319,6 +320,7 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(format, open_input, "avformat_open_input");
     RESOLVE(format, find_stream_info, "avformat_find_stream_info");
     RESOLVE(format, find_best_stream, "av_find_best_stream");
+    RESOLVE(format, stream_get_side_data, "av_stream_get_side_data");
     RESOLVE(format, close_input, "avformat_close_input");
     RESOLVE(format, read_frame, "av_read_frame");
     RESOLVE(codec, send_packet, "avcodec_send_packet");
@@ -918,6 +920,12 @@ int cffmpeg_reader_open(const char *path, cffmpeg_reader **out, cffmpeg_reader_i
     info->frames = s->nb_frames;
     info->seconds = s->duration > 0 && s->time_base.den > 0 ? (double)s->duration * s->time_base.num / s->time_base.den : 0;
     info->rate = s->avg_frame_rate.den > 0 ? (double)s->avg_frame_rate.num / s->avg_frame_rate.den : 0;
+    // The track header's matrix, which the demuxer hands on as the stream's display matrix.
+    size_t matrix_size = 0;
+    const uint8_t *matrix = api.stream_get_side_data(s, packet_side_data_display_matrix, &matrix_size);
+    memset(info->matrix, 0, sizeof info->matrix);
+    if (matrix && matrix_size >= 9 * sizeof(int32_t)) memcpy(info->matrix, matrix, 9 * sizeof(int32_t));
+    info->has_audio = api.find_best_stream(r->format, media_type_audio, -1, -1, NULL, 0) >= 0;
     r->decoder = api.codec_alloc_context(codec);
     r->packet = api.packet_alloc();
     r->picture = api.frame_alloc();

@@ -83,7 +83,7 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
 /// past the pictures or data that does not decode.
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     guard index == 0, let rgb = isrc.pixels() else { return nil }
-    return ImageRGB.cgImage(rgb, colorSpaceName: ImageRGB.colorSpaceName(isrc.properties()))
+    return CGImage(rgb: rgb, colorSpaceName: ImageRGB.colorSpaceName(isrc.properties()))
 }
 
 /// A thumbnail of a picture, as ImageIO makes one: the file's embedded thumbnail (a JPEG's Exif IFD1, a HEIC's
@@ -122,7 +122,7 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
     {
         rgb = ImageRGB.oriented(rgb, orientation)
     }
-    return ImageRGB.cgImage(rgb, colorSpaceName: ImageRGB.colorSpaceName(isrc.properties()))
+    return CGImage(rgb: rgb, colorSpaceName: ImageRGB.colorSpaceName(isrc.properties()))
 }
 
 /// The auxiliary data of a picture as ImageIO describes it, for `AVDepthData(fromDictionaryRepresentation:)`

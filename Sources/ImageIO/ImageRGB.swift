@@ -19,18 +19,6 @@ enum ImageRGB {
             ? CGColorSpace.displayP3 : CGColorSpace.sRGB
     }
 
-    /// An RGB plane as a `CGImage` (8 bits a component, a skipped fourth byte).
-    static func cgImage(_ rgb: PixelPlane<UInt8>, colorSpaceName: String) -> CGImage {
-        var bytes = [UInt8](repeating: 255, count: 4 * rgb.width * rgb.height)
-        for y in 0..<rgb.height {
-            for x in 0..<rgb.width {
-                let o = 4 * (y * rgb.width + x)
-                (bytes[o], bytes[o + 1], bytes[o + 2]) = (rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2])
-            }
-        }
-        return CGImage(width: rgb.width, height: rgb.height, colorSpaceName: colorSpaceName, pixelData: Data(bytes))
-    }
-
     /// A `CGImage`'s pixels as RGB, for the 8-bit layouts Core Graphics images take: RGB or grey, with alpha or a
     /// skipped byte first or last, in either 32-bit byte order; premultiplied colours are divided by their alpha.
     /// Nil for other depths.

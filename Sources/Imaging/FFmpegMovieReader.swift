@@ -11,46 +11,25 @@ enum FFmpegMovieReader {
     }
 
     static func read(_ path: String, maximumPixels: Int, storedWidth: Int) throws(MediaFileError) -> DecodedMovie {
-        if let unavailableReason { throw MediaFileError(code: .decoderMissing, message: unavailableReason) }
-        var message = [CChar](repeating: 0, count: 256)
-        var reader: OpaquePointer?
-        var info = cffmpeg_reader_info()
-        let status = message.withUnsafeMutableBufferPointer { text in
-            cffmpeg_reader_open(path, &reader, &info, text.baseAddress, text.count)
-        }
-        guard status == Int32(CFFMPEG_OK), let reader else {
-            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
-        }
-        defer { cffmpeg_reader_close(reader) }
-        let (width, height) = (Int(info.width), Int(info.height))
-        guard width > 0, height > 0 else {
-            throw MediaFileError(code: .undecodable, message: "the movie's video stream declares no size")
-        }
+        let reader = try MovieFrameReader(path: path)
+        let info = reader.info
+        let (width, height) = (info.width, info.height)
         // The bound is checked on what the container declares, before decoding: its frame count, else its
         // duration at its frame rate. A container that declares neither is held to the bound frame by frame.
         let estimate = (info.seconds * info.rate).rounded(.up)
         let fromDuration = estimate.isFinite && estimate >= 0 ? Int(min(estimate, 1e15)) : 0
-        let declared = info.frames > 0 ? Int(info.frames) : fromDuration
+        let declared = info.frames > 0 ? info.frames : fromDuration
         try MovieFile.checkBound(frames: declared, width: width, height: height, maximumPixels: maximumPixels)
         var frames: [PixelPlane<UInt8>] = []
         var times: [Double] = []
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
         while true {
-            var seconds = -1.0
-            let next = rgb.withUnsafeMutableBufferPointer { pixels in
-                message.withUnsafeMutableBufferPointer { text in
-                    cffmpeg_reader_next(
-                        reader, pixels.baseAddress, Int32(width), Int32(height), &seconds, text.baseAddress, text.count)
-                }
+            let decoded: (PixelPlane<UInt8>, Double)?
+            do { decoded = try reader.next() } catch {
+                throw MediaFileError(code: error.code, message: "frame \(frames.count + 1): \(error.message)")
             }
-            if next == Int32(CFFMPEG_END) { break }
-            guard next == Int32(CFFMPEG_OK) else {
-                throw MediaFileError(
-                    code: .undecodable, message: "frame \(frames.count + 1): \(CStringBuffer.text(message))")
-            }
+            guard let (frame, seconds) = decoded else { break }
             try MovieFile.checkBound(
                 frames: frames.count + 1, width: width, height: height, maximumPixels: maximumPixels)
-            let frame = PixelPlane<UInt8>(width: width, height: height, channels: 3, elements: rgb)
             frames.append(MovieFile.reduced(frame, toWidth: storedWidth))
             times.append(seconds)
         }
@@ -71,5 +50,78 @@ enum FFmpegMovieReader {
         let duration = max(info.seconds, (relative.last ?? 0) + step)
         return DecodedMovie(
             width: width, height: height, frames: frames, presentationTimes: relative, duration: duration)
+    }
+}
+
+/// A movie file's video stream decoded one picture at a time, in decoding order, at its stored size, through
+/// FFmpeg's libraries (CFFmpeg): what reading a whole movie (`FFmpegMovieReader`) and reading one picture of it at
+/// a time (`AVAssetImageGenerator`) share.
+package final class MovieFrameReader {
+    /// What the movie declares before any picture is decoded.
+    package struct Info: Sendable {
+        /// The stored picture size, pixels.
+        package let width: Int, height: Int
+        /// The container's frame count (0 where it gives none), the stream's duration in seconds and its average
+        /// frame rate (0 where unknown).
+        package let frames: Int, seconds: Double, rate: Double
+        /// The track's display matrix (a, b, c, d, tx, ty) in pixels, identity where the movie has none.
+        package let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
+        /// Whether the movie has a sound track.
+        package let hasAudio: Bool
+    }
+
+    package let info: Info
+    private let reader: OpaquePointer
+    private var rgb: [UInt8]
+    private var message = [CChar](repeating: 0, count: 256)
+
+    /// Opens the movie at `path` and its video stream; throws where FFmpeg is missing, the file cannot be read, or
+    /// it has no video stream with a size.
+    package init(path: String) throws(MediaFileError) {
+        if let reason = FFmpegMovieReader.unavailableReason {
+            throw MediaFileError(code: .decoderMissing, message: reason)
+        }
+        var opened: OpaquePointer?
+        var raw = cffmpeg_reader_info()
+        let status = message.withUnsafeMutableBufferPointer { text in
+            cffmpeg_reader_open(path, &opened, &raw, text.baseAddress, text.count)
+        }
+        guard status == Int32(CFFMPEG_OK), let opened else {
+            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
+        }
+        guard raw.width > 0, raw.height > 0 else {
+            cffmpeg_reader_close(opened)
+            throw MediaFileError(code: .undecodable, message: "the movie's video stream declares no size")
+        }
+        reader = opened
+        let m = withUnsafeBytes(of: raw.matrix) { Array($0.bindMemory(to: Int32.self)) }
+        let fixed = { (i: Int) in Double(m[i]) / 65536 }
+        let transform = m.allSatisfy { $0 == 0 } ? (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+            : (fixed(0), fixed(1), fixed(3), fixed(4), fixed(6), fixed(7))
+        info = Info(
+            width: Int(raw.width), height: Int(raw.height), frames: Int(max(raw.frames, 0)), seconds: raw.seconds,
+            rate: raw.rate, transform: transform, hasAudio: raw.has_audio != 0)
+        rgb = [UInt8](repeating: 0, count: Int(raw.width) * Int(raw.height) * 3)
+    }
+
+    deinit { cffmpeg_reader_close(reader) }
+
+    /// The next picture as 8-bit RGB at the stored size, with its presentation time in seconds (−1 where the
+    /// stream gives none); nil after the last.
+    package func next() throws(MediaFileError) -> (PixelPlane<UInt8>, Double)? {
+        var seconds = -1.0
+        let (width, height) = (info.width, info.height)
+        let reader = self.reader
+        let status = rgb.withUnsafeMutableBufferPointer { pixels in
+            message.withUnsafeMutableBufferPointer { text in
+                cffmpeg_reader_next(
+                    reader, pixels.baseAddress, Int32(width), Int32(height), &seconds, text.baseAddress, text.count)
+            }
+        }
+        if status == Int32(CFFMPEG_END) { return nil }
+        guard status == Int32(CFFMPEG_OK) else {
+            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
+        }
+        return (PixelPlane(width: width, height: height, channels: 3, elements: rgb), seconds)
     }
 }

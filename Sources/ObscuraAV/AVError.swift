@@ -26,6 +26,8 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case applicationIsNotAuthorizedToUseDevice = -11852
         case fileAlreadyExists = -11823
         case encoderNotFound = -11834
+        case decodeFailed = -11821
+        case fileFormatNotRecognized = -11828
     }
 
     /// The code.
@@ -52,6 +54,8 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case .maximumDurationReached: return "Recording Stopped"
         case .maximumFileSizeReached: return "Recording Stopped"
         case .encoderNotFound: return "Cannot Encode"
+        case .decodeFailed: return "Cannot Decode"
+        case .fileFormatNotRecognized: return "Cannot Open"
         default: return "The operation could not be completed"
         }
     }

@@ -42,6 +42,23 @@ extension DropIn {
         }
 
         // spec §23 rule 4: an asset writer takes its inputs, then fails to start, naming the packages.
+        /// A movie cannot be read either: the asset is not playable, has no tracks, and loading says why.
+        @Test func anAssetIsNotPlayable() async throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("clip.mov")
+            try Data("not read".utf8).write(to: url)
+            let asset = AVURLAsset(url: url)
+            #expect(!asset.isPlayable && asset.tracks.isEmpty)
+            do {
+                _ = try await asset.load(.duration)
+                Issue.record("loading succeeded without FFmpeg's libraries")
+            } catch let error as AVError {
+                #expect(error.code == .decodeFailed)
+                #expect("\(error.userInfo[NSLocalizedFailureReasonErrorKey] ?? "")".contains("libavformat59"))
+            }
+        }
+
         @Test func assetWriterFailsToStartWithEncoderNotFound() throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -116,6 +116,10 @@ typedef struct cffmpeg_reader_info {
     int64_t frames;   ///< The container's frame count.
     double seconds;   ///< The stream's duration.
     double rate;      ///< The average frame rate.
+    /// The video track's display matrix as QuickTime stores it (a, b, u, c, d, v, tx, ty, w; 16.16 fixed point
+    /// but u, v, w in 2.30), all zero where the stream carries none.
+    int32_t matrix[9];
+    int has_audio;    ///< Whether the movie has an audio stream.
 } cffmpeg_reader_info;
 
 typedef struct cffmpeg_reader cffmpeg_reader;

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// How a bitmap stores alpha (`CGImageAlphaInfo`).
 public enum CGImageAlphaInfo: UInt32, Sendable, Hashable {
@@ -85,6 +86,18 @@ public final class CGImage: @unchecked Sendable {
         dataProvider = CGDataProvider(data: pixelData as NSData)
         shouldInterpolate = true
         renderingIntent = .defaultIntent
+    }
+
+    /// An 8-bit RGB plane as an image (8 bits a component, a skipped fourth byte), in the colour space named.
+    package convenience init(rgb: PixelPlane<UInt8>, colorSpaceName: String) {
+        var bytes = [UInt8](repeating: 255, count: 4 * rgb.width * rgb.height)
+        for y in 0..<rgb.height {
+            for x in 0..<rgb.width {
+                let o = 4 * (y * rgb.width + x)
+                (bytes[o], bytes[o + 1], bytes[o + 2]) = (rgb[x, y, 0], rgb[x, y, 1], rgb[x, y, 2])
+            }
+        }
+        self.init(width: rgb.width, height: rgb.height, colorSpaceName: colorSpaceName, pixelData: Data(bytes))
     }
 
     /// An image over a data provider's bytes; nil, as Core Graphics answers, when the layout does

@@ -1,0 +1,232 @@
+import Foundation
+import Imaging
+
+/// A movie file read back (AVFoundation's `AVAsset`): its duration and its tracks, for the code that shows or
+/// checks what a capture recorded. Movies are read through FFmpeg's libraries, as they are written (Capture rules
+/// §25): the video track with its size, frame rate and the transform a player applies, and whether there is sound.
+/// Where the file cannot be read, the synchronous properties answer as for an empty asset (no tracks, an invalid
+/// duration, not playable) and `load` throws the reason.
+open class AVAsset: NSObject, @unchecked Sendable {
+    /// What was read of the file, or why it could not be.
+    let contents: Result<AssetContents, AVError>
+
+    /// The movie at `url`, read at once (the file is small work beside what a capture costs).
+    public convenience init(url URL: URL) {
+        self.init(reading: URL)
+    }
+
+    init(reading url: URL) {
+        contents = AssetContents.read(url)
+        super.init()
+    }
+
+    /// The longest track's time, at the movie's timescale; invalid where the file could not be read.
+    open var duration: CMTime {
+        (try? contents.get()).map { CMTime(seconds: $0.seconds, preferredTimescale: 600) } ?? .invalid
+    }
+
+    /// The movie's tracks: its video track, then its sound track where it has one.
+    open var tracks: [AVAssetTrack] {
+        guard let contents = try? contents.get() else { return [] }
+        var out = [AVAssetTrack(asset: self, trackID: 1, mediaType: .video, contents: contents)]
+        if contents.hasAudio { out.append(AVAssetTrack(asset: self, trackID: 2, mediaType: .audio, contents: contents)) }
+        return out
+    }
+
+    /// The tracks of one media type.
+    open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] {
+        tracks.filter { $0.mediaType == mediaType }
+    }
+
+    /// The track with `trackID`, if any.
+    open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? {
+        tracks.first { $0.trackID == trackID }
+    }
+
+    /// Whether the movie can be played: it has a video track that decodes.
+    open var isPlayable: Bool { (try? contents.get()) != nil }
+    /// Whether its media can be read.
+    open var isReadable: Bool { isPlayable }
+    /// Whether it can be exported; false here (there is no export session).
+    open var isExportable: Bool { false }
+    /// The asset's own transform: the identity (a track carries the turn).
+    open var preferredTransform: CGAffineTransform { .identity }
+    /// The metadata the movie carries in AVFoundation's key spaces: none is read back here (Capture rules §25).
+    open var metadata: [AVMetadataItem] { [] }
+    /// The common-key metadata: none is read back here.
+    open var commonMetadata: [AVMetadataItem] { [] }
+
+    /// The tracks of one media type, once loaded.
+    open func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
+        _ = try contents.get()
+        return tracks(withMediaType: mediaType)
+    }
+
+    /// The track with `trackID`, once loaded.
+    open func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVAssetTrack? {
+        _ = try contents.get()
+        return track(withTrackID: trackID)
+    }
+
+    /// Loads properties (`try await asset.load(.duration, .tracks)`); throws why the file could not be read.
+    public func load<each T>(_ properties: repeat AVAsyncProperty<AVAsset, each T>) async throws -> (repeat each T) {
+        _ = try contents.get()
+        return (repeat (each properties).read(self))
+    }
+
+    /// The status of a property: loaded, or failed with the reason the file could not be read.
+    public func status<T>(of property: AVAsyncProperty<AVAsset, T>) -> AVAsyncProperty<AVAsset, T>.Status {
+        switch contents {
+        case .success: .loaded(property.read(self))
+        case let .failure(error): .failed(error)
+        }
+    }
+}
+
+/// A movie file at a URL (AVFoundation's `AVURLAsset`).
+open class AVURLAsset: AVAsset, @unchecked Sendable {
+    /// The file.
+    public let url: URL
+
+    /// The movie at `URL`; `options` (precise timing, HTTP headers) change nothing for a local file.
+    public init(url URL: URL, options: [String: Any]? = nil) {
+        url = URL
+        super.init(reading: URL)
+    }
+
+    /// The file types read: QuickTime and MPEG-4 movies.
+    open class func audiovisualTypes() -> [AVFileType] { [.mov, .mp4, .m4v] }
+    /// Whether `type` is a movie MIME type read here.
+    open class func isPlayableExtendedMIMEType(_ extendedMIMEType: String) -> Bool {
+        ["video/quicktime", "video/mp4", "video/x-m4v"].contains { extendedMIMEType.hasPrefix($0) }
+    }
+}
+
+/// One track of an asset (AVFoundation's `AVAssetTrack`).
+open class AVAssetTrack: NSObject, @unchecked Sendable {
+    /// The asset it belongs to.
+    public private(set) weak var asset: AVAsset?
+    /// Its identifier within the asset, from 1.
+    public let trackID: CMPersistentTrackID
+    /// Video or audio.
+    public let mediaType: AVMediaType
+    let contents: AssetContents
+
+    init(asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, contents: AssetContents) {
+        self.asset = asset
+        self.trackID = trackID
+        self.mediaType = mediaType
+        self.contents = contents
+        super.init()
+    }
+
+    private var isVideo: Bool { mediaType == .video }
+
+    /// The stored picture size (zero for sound).
+    open var naturalSize: CGSize {
+        isVideo ? CGSize(width: contents.width, height: contents.height) : .zero
+    }
+    /// How a player turns the stored pictures: the track header's matrix, as a phone's recordings carry it
+    /// (a portrait recording turns a quarter clockwise, translated back onto the canvas).
+    open var preferredTransform: CGAffineTransform {
+        guard isVideo else { return .identity }
+        let t = contents.transform
+        return CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)
+    }
+    /// Frames per second as the track declares it (0 for sound).
+    open var nominalFrameRate: Float { isVideo ? Float(contents.rate) : 0 }
+    /// From zero to the movie's duration.
+    open var timeRange: CMTimeRange {
+        CMTimeRange(start: .zero, duration: CMTime(seconds: contents.seconds, preferredTimescale: 600))
+    }
+    /// Whether the track plays.
+    open var isPlayable: Bool { true }
+    /// Whether the track is enabled.
+    open var isEnabled: Bool { true }
+    /// Whether its samples decode on their own (every video codec written here predicts between frames).
+    open var isSelfContained: Bool { true }
+
+    /// Loads properties (`try await track.load(.naturalSize, .preferredTransform)`).
+    public func load<each T>(_ properties: repeat AVAsyncProperty<AVAssetTrack, each T>) async throws
+        -> (repeat each T)
+    {
+        (repeat (each properties).read(self))
+    }
+}
+
+/// A property loaded asynchronously from an asset or a track (`asset.load(.duration)`).
+open class AVPartialAsyncProperty<Root>: @unchecked Sendable {
+    init() {}
+}
+
+/// A property of `Root` whose value is a `Value`.
+public final class AVAsyncProperty<Root, Value>: AVPartialAsyncProperty<Root>, @unchecked Sendable {
+    /// Whether a property is loaded.
+    public enum Status {
+        case notYetLoaded, loading, loaded(Value), failed(Error)
+    }
+
+    let read: (Root) -> Value
+
+    init(_ read: @escaping (Root) -> Value) {
+        self.read = read
+    }
+}
+
+extension AVPartialAsyncProperty where Root == AVAsset {
+    public static var duration: AVAsyncProperty<AVAsset, CMTime> { .init { $0.duration } }
+    public static var tracks: AVAsyncProperty<AVAsset, [AVAssetTrack]> { .init { $0.tracks } }
+    public static var isPlayable: AVAsyncProperty<AVAsset, Bool> { .init { $0.isPlayable } }
+    public static var isReadable: AVAsyncProperty<AVAsset, Bool> { .init { $0.isReadable } }
+    public static var isExportable: AVAsyncProperty<AVAsset, Bool> { .init { $0.isExportable } }
+    public static var preferredTransform: AVAsyncProperty<AVAsset, CGAffineTransform> {
+        .init { $0.preferredTransform }
+    }
+    public static var metadata: AVAsyncProperty<AVAsset, [AVMetadataItem]> { .init { $0.metadata } }
+    public static var commonMetadata: AVAsyncProperty<AVAsset, [AVMetadataItem]> { .init { $0.commonMetadata } }
+}
+
+extension AVPartialAsyncProperty where Root == AVAssetTrack {
+    public static var naturalSize: AVAsyncProperty<AVAssetTrack, CGSize> { .init { $0.naturalSize } }
+    public static var preferredTransform: AVAsyncProperty<AVAssetTrack, CGAffineTransform> {
+        .init { $0.preferredTransform }
+    }
+    public static var nominalFrameRate: AVAsyncProperty<AVAssetTrack, Float> { .init { $0.nominalFrameRate } }
+    public static var timeRange: AVAsyncProperty<AVAssetTrack, CMTimeRange> { .init { $0.timeRange } }
+    public static var mediaType: AVAsyncProperty<AVAssetTrack, AVMediaType> { .init { $0.mediaType } }
+    public static var isPlayable: AVAsyncProperty<AVAssetTrack, Bool> { .init { $0.isPlayable } }
+    public static var isEnabled: AVAsyncProperty<AVAssetTrack, Bool> { .init { $0.isEnabled } }
+}
+
+/// `CMPersistentTrackID`: a track's identifier within its movie.
+public typealias CMPersistentTrackID = Int32
+
+/// What an asset read of its file: the video stream's declarations and whether there is sound.
+struct AssetContents: Sendable {
+    let url: URL
+    let width: Int, height: Int
+    let seconds: Double, rate: Double
+    let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
+    let hasAudio: Bool
+
+    static func read(_ url: URL) -> Result<AssetContents, AVError> {
+        guard url.isFileURL else {
+            return .failure(AVError(.fileFormatNotRecognized, userInfo: [
+                NSLocalizedFailureReasonErrorKey: "only files are read: \(url.absoluteString)"
+            ]))
+        }
+        do {
+            let reader = try MovieFrameReader(path: url.path)
+            let info = reader.info
+            var seconds = info.seconds
+            if seconds <= 0, info.frames > 0, info.rate > 0 { seconds = Double(info.frames) / info.rate }
+            return .success(
+                AssetContents(
+                    url: url, width: info.width, height: info.height, seconds: seconds, rate: info.rate,
+                    transform: info.transform, hasAudio: info.hasAudio))
+        } catch {
+            let code: AVError.Code = error.code == .decoderMissing ? .decodeFailed : .fileFormatNotRecognized
+            return .failure(AVError(code, userInfo: [NSLocalizedFailureReasonErrorKey: "\(url.path): \(error.message)"]))
+        }
+    }
+}

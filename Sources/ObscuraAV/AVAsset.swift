@@ -143,7 +143,7 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     open var isPlayable: Bool { true }
     /// Whether the track is enabled.
     open var isEnabled: Bool { true }
-    /// Whether its samples decode on their own (every video codec written here predicts between frames).
+    /// Whether its media lies in the movie file itself rather than in files it refers to: always here.
     open var isSelfContained: Bool { true }
 
     /// Loads properties (`try await track.load(.naturalSize, .preferredTransform)`).

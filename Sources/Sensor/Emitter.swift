@@ -85,9 +85,14 @@ extension Emitter {
 }
 
 extension Emitter {
-    /// Flash beam centres closer than this (metres) are one point: far below any distance that
-    /// shows in an image, far above the rounding of a weighted mean of millimetre positions.
-    static let coincidence = 1e-9
+    /// How far (metres) merging may move a flash module's light: 0.1 mm. Moving a light by δ changes its
+    /// irradiance at a point d away by a relative (2 + m·tan α + tan θ)·δ/d to first order (distance, beam and
+    /// incidence), at most 6·δ/d for an 80° beam (m = 2.6) within its half angle and surfaces up to 60° from
+    /// square: about 10⁻³ at 0.5 m, as the differential render test allows. A flash's LEDs are never this
+    /// close; what lies this close is the same cluster's centroids once the unit's LEDs differ in intensity
+    /// (iphone-15-pro, unit 0 of its ±10 % tolerance: the two spectra's centroids and the 50° centre LED within
+    /// 0.07 mm of each other), where merging keeps the flash two beams at one point (`GeometryPass.BeamGroup`).
+    static let mergeReach = 1e-4
 
     /// The flash's modules as emitters, modules that share a beam merged into one.
     ///
@@ -99,7 +104,8 @@ extension Emitter {
     /// first-order error Σ I_m·∇f·(p_m − c) vanishes when each spectrum's own centroid is c (the
     /// symmetric arrays of real flashes), leaving a relative error of order (σ/d)², σ the modules'
     /// spread and d the distance: below 10⁻³ beyond 6 cm for a 2 mm spread. Modules whose spectra
-    /// are not centred on the group's centroid are merged only with modules of the same spectrum.
+    /// are not centred on the group's centroid (within `mergeReach`) are merged only with modules of
+    /// the same spectrum.
     /// Shadows and lobes are then those of one point at c: a shadow edge loses the cluster's
     /// penumbra (3.2 mm × occluder gap / distance, far below a pixel at phone distances), and a
     /// near-mirror shows one highlight where the LEDs would show as a tight pattern of dots.
@@ -144,16 +150,17 @@ extension Emitter {
                 }
             }
             let c = centroid(group)
-            let centred = bySpectrum.allSatisfy { (centroid($0) - c).length < 1e-6 }
+            let centred = bySpectrum.allSatisfy { (centroid($0) - c).length < mergeReach }
             merged += centred ? [group] : bySpectrum
         }
         // Beams centred on one point (iphone-15-pro: the 80° cluster around its 50° centre LED) get
-        // that point's exact coordinates: their weighted means differ only by rounding (one ulp),
-        // and the geometry pass shares the per-pixel terms of lights at one position.
+        // one point's exact coordinates: their weighted means differ by rounding, or by the unit's
+        // spread of LED intensities (`mergeReach`), and the geometry pass shares the per-pixel terms
+        // of lights at one position.
         var centres: [Vector3] = []
         for parts in merged {
             let c = centroid(parts)
-            centres.append(centres.first { ($0 - c).length < coincidence } ?? c)
+            centres.append(centres.first { ($0 - c).length < mergeReach } ?? c)
         }
         return zip(merged, centres).map { parts, centre in
             let module = parts[0].module

@@ -12,6 +12,12 @@
 
 typedef struct { int num, den; } rational;
 
+// AVDictionaryEntry (libavutil): a key and its value.
+typedef struct {
+    char *key;
+    char *value;
+} dictionary_entry;
+
 // AVChannelLayout (libavutil 57).
 typedef struct {
     int order;
@@ -205,6 +211,7 @@ static struct {
     int (*channel_layout_default)(channel_layout *, int);
     int (*opt_set)(void *, const char *, const char *, int);
     int (*dict_set)(void **, const char *, const char *, int);
+    const dictionary_entry *(*dict_get)(const void *, const char *, const dictionary_entry *, int);
     int (*opt_set_int)(void *, const char *, int64_t, int);
     int (*opt_set_q)(void *, const char *, rational, int);
     int (*opt_set_pixel_fmt)(void *, const char *, int, int);
@@ -284,6 +291,7 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(util, channel_layout_default, "av_channel_layout_default");
     RESOLVE(util, opt_set, "av_opt_set");
     RESOLVE(util, dict_set, "av_dict_set");
+    RESOLVE(util, dict_get, "av_dict_get");
     RESOLVE(util, opt_set_int, "av_opt_set_int");
     RESOLVE(util, opt_set_q, "av_opt_set_q");
     RESOLVE(util, opt_set_pixel_fmt, "av_opt_set_pixel_fmt");
@@ -872,6 +880,19 @@ struct cffmpeg_reader {
     rational time_base;
     int draining, finished;
 };
+
+int cffmpeg_reader_metadata(const cffmpeg_reader *r, int index, const char **key, const char **value) {
+    if (!r || !r->format || index < 0) return 0;
+    // The entries in order: an empty key matches every one when suffixes are ignored (AV_DICT_IGNORE_SUFFIX).
+    const dictionary_entry *entry = NULL;
+    for (int i = 0; i <= index; i++) {
+        entry = api.dict_get(r->format->metadata, "", entry, 2);
+        if (!entry) return 0;
+    }
+    *key = entry->key;
+    *value = entry->value;
+    return 1;
+}
 
 void cffmpeg_reader_close(cffmpeg_reader *r) {
     if (!r) return;

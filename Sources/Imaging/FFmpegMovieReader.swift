@@ -68,6 +68,9 @@ package final class MovieFrameReader {
         package let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
         /// Whether the movie has a sound track.
         package let hasAudio: Bool
+        /// The movie's container-level metadata in file order, under the demuxer's keys (a QuickTime 'mdta' item
+        /// under its reverse-DNS key).
+        package let metadata: [(key: String, value: String)]
     }
 
     package let info: Info
@@ -98,9 +101,14 @@ package final class MovieFrameReader {
         let fixed = { (i: Int) in Double(m[i]) / 65536 }
         let transform = m.allSatisfy { $0 == 0 } ? (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
             : (fixed(0), fixed(1), fixed(3), fixed(4), fixed(6), fixed(7))
+        var metadata: [(key: String, value: String)] = []
+        var key: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+        while cffmpeg_reader_metadata(opened, Int32(metadata.count), &key, &value) != 0, let key, let value {
+            metadata.append((String(cString: key), String(cString: value)))
+        }
         info = Info(
             width: Int(raw.width), height: Int(raw.height), frames: Int(max(raw.frames, 0)), seconds: raw.seconds,
-            rate: raw.rate, transform: transform, hasAudio: raw.has_audio != 0)
+            rate: raw.rate, transform: transform, hasAudio: raw.has_audio != 0, metadata: metadata)
         rgb = [UInt8](repeating: 0, count: Int(raw.width) * Int(raw.height) * 3)
     }
 

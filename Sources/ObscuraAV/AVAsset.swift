@@ -15,9 +15,23 @@ open class AVAsset: NSObject, @unchecked Sendable {
         self.init(reading: URL)
     }
 
+    /// The tracks, made once: an app may hold a track and compare it with the asset's.
+    private var trackList: [AVAssetTrack] = []
+    /// The movie's QuickTime metadata: the container's entries under reverse-DNS keys (the demuxer's own
+    /// entries, such as the file brand, have plain names).
+    private var metadataItems: [AVMetadataItem] = []
+
     init(reading url: URL) {
         contents = AssetContents.read(url)
         super.init()
+        guard let contents = try? contents.get() else { return }
+        trackList = [AVAssetTrack(asset: self, trackID: 1, mediaType: .video, contents: contents)]
+        if contents.hasAudio {
+            trackList.append(AVAssetTrack(asset: self, trackID: 2, mediaType: .audio, contents: contents))
+        }
+        metadataItems = contents.metadata.filter { $0.key.contains(".") }.map {
+            AVMetadataItem(keySpace: .quickTimeMetadata, key: $0.key, text: $0.value)
+        }
     }
 
     /// The longest track's time, at the movie's timescale; invalid where the file could not be read.
@@ -26,12 +40,7 @@ open class AVAsset: NSObject, @unchecked Sendable {
     }
 
     /// The movie's tracks: its video track, then its sound track where it has one.
-    open var tracks: [AVAssetTrack] {
-        guard let contents = try? contents.get() else { return [] }
-        var out = [AVAssetTrack(asset: self, trackID: 1, mediaType: .video, contents: contents)]
-        if contents.hasAudio { out.append(AVAssetTrack(asset: self, trackID: 2, mediaType: .audio, contents: contents)) }
-        return out
-    }
+    open var tracks: [AVAssetTrack] { trackList }
 
     /// The tracks of one media type.
     open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] {
@@ -51,10 +60,27 @@ open class AVAsset: NSObject, @unchecked Sendable {
     open var isExportable: Bool { false }
     /// The asset's own transform: the identity (a track carries the turn).
     open var preferredTransform: CGAffineTransform { .identity }
-    /// The metadata the movie carries in AVFoundation's key spaces: none is read back here (Capture rules §25).
-    open var metadata: [AVMetadataItem] { [] }
-    /// The common-key metadata: none is read back here.
-    open var commonMetadata: [AVMetadataItem] { [] }
+    /// The movie's QuickTime metadata items ('mdta', what `AVCaptureMovieFileOutput.metadata` and
+    /// `AVAssetWriter.metadata` write), in file order, each with its text (Capture rules §25).
+    open var metadata: [AVMetadataItem] { metadataItems }
+    /// The items of `metadata` that have a common key, in the common key space: a movie's location as
+    /// `.commonKeyLocation`, its make as `.commonKeyMake`.
+    open var commonMetadata: [AVMetadataItem] {
+        metadataItems.compactMap { item in
+            item.commonKey.map { AVMetadataItem(keySpace: .common, key: $0.rawValue, text: item.stringValue ?? "") }
+        }
+    }
+    /// The metadata formats the movie carries.
+    open var availableMetadataFormats: [AVMetadataFormat] { metadataItems.isEmpty ? [] : [.quickTimeMetadata] }
+    /// The movie's items of one metadata format.
+    open func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] {
+        format == .quickTimeMetadata ? metadataItems : []
+    }
+    /// The movie's items of one metadata format, once loaded.
+    open func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
+        _ = try contents.get()
+        return metadata(forFormat: format)
+    }
 
     /// The tracks of one media type, once loaded.
     open func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
@@ -184,6 +210,9 @@ extension AVPartialAsyncProperty where Root == AVAsset {
     }
     public static var metadata: AVAsyncProperty<AVAsset, [AVMetadataItem]> { .init { $0.metadata } }
     public static var commonMetadata: AVAsyncProperty<AVAsset, [AVMetadataItem]> { .init { $0.commonMetadata } }
+    public static var availableMetadataFormats: AVAsyncProperty<AVAsset, [AVMetadataFormat]> {
+        .init { $0.availableMetadataFormats }
+    }
 }
 
 extension AVPartialAsyncProperty where Root == AVAssetTrack {
@@ -208,6 +237,8 @@ struct AssetContents: Sendable {
     let seconds: Double, rate: Double
     let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
     let hasAudio: Bool
+    /// The container's metadata entries, as the demuxer names them.
+    let metadata: [(key: String, value: String)]
 
     static func read(_ url: URL) -> Result<AssetContents, AVError> {
         guard url.isFileURL else {
@@ -223,7 +254,7 @@ struct AssetContents: Sendable {
             return .success(
                 AssetContents(
                     url: url, width: info.width, height: info.height, seconds: seconds, rate: info.rate,
-                    transform: info.transform, hasAudio: info.hasAudio))
+                    transform: info.transform, hasAudio: info.hasAudio, metadata: info.metadata))
         } catch {
             let code: AVError.Code = error.code == .decoderMissing ? .decodeFailed : .fileFormatNotRecognized
             return .failure(AVError(code, userInfo: [NSLocalizedFailureReasonErrorKey: "\(url.path): \(error.message)"]))

@@ -22,6 +22,27 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
     public static let id3 = AVMetadataKeySpace("org.id3")
 }
 
+/// The data type of a UTF-8 text value (Core Media's base data types).
+public let kCMMetadataBaseDataType_UTF8 = "com.apple.metadata.datatype.UTF-8"
+
+/// A container's metadata format.
+public struct AVMetadataFormat: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// QuickTime metadata ('mdta' items), what an iPhone's movies carry.
+    public static let quickTimeMetadata = AVMetadataFormat("com.apple.quicktime.mdta")
+    /// QuickTime user data ('udta').
+    public static let quickTimeUserData = AVMetadataFormat("com.apple.quicktime.udta")
+    /// ISO user data.
+    public static let isoUserData = AVMetadataFormat("org.mp4ra")
+    /// iTunes metadata.
+    public static let iTunesMetadata = AVMetadataFormat("com.apple.itunes")
+    /// ID3 tags.
+    public static let id3Metadata = AVMetadataFormat("org.id3")
+}
+
 /// A metadata key within its key space.
 public struct AVMetadataKey: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
@@ -212,6 +233,63 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
 }
 
 extension AVMetadataItem {
+    /// The common keys and the QuickTime metadata keys a phone's movies carry them under, each way round.
+    static let commonCounterparts: [(common: AVMetadataKey, quickTime: AVMetadataKey)] = [
+        (.commonKeyTitle, .quickTimeMetadataKeyTitle), (.commonKeyDescription, .quickTimeMetadataKeyDescription),
+        (.commonKeyCreationDate, .quickTimeMetadataKeyCreationDate),
+        (.commonKeyLocation, .quickTimeMetadataKeyLocationISO6709), (.commonKeyCopyrights, .quickTimeMetadataKeyCopyright),
+        (.commonKeyAuthor, .quickTimeMetadataKeyAuthor), (.commonKeyArtist, .quickTimeMetadataKeyArtist),
+        (.commonKeyMake, .quickTimeMetadataKeyMake), (.commonKeyModel, .quickTimeMetadataKeyModel),
+        (.commonKeySoftware, .quickTimeMetadataKeySoftware),
+    ]
+
+    /// An item read from a file: a key in a key space and its text.
+    convenience init(keySpace: AVMetadataKeySpace, key: String, text: String) {
+        self.init()
+        storedKeySpace = keySpace
+        storedKey = NSString(string: key)
+        storedValue = NSString(string: text)
+        storedDataType = kCMMetadataBaseDataType_UTF8
+    }
+
+    /// The common key the item stands for: its own key in the common key space, or the common counterpart of a
+    /// QuickTime metadata key (nil where there is none).
+    public var commonKey: AVMetadataKey? {
+        guard let space = keySpace, let text = (key as? NSString).map({ $0 as String }) else { return nil }
+        switch space {
+        case .common: return AVMetadataKey(text)
+        case .quickTimeMetadata: return Self.commonCounterparts.first { $0.quickTime.rawValue == text }?.common
+        default: return nil
+        }
+    }
+
+    /// The items of `metadataItems` with `key` in `keySpace`; a nil key or key space matches any.
+    public class func metadataItems(
+        from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?
+    ) -> [AVMetadataItem] {
+        let wanted: String? =
+            switch key {
+            case let k as AVMetadataKey: k.rawValue
+            case let s as String: s
+            case let s as NSString: s as String
+            case let n as NSNumber: n.stringValue
+            default: nil
+            }
+        return metadataItems.filter { item in
+            if let keySpace, item.keySpace != keySpace { return false }
+            guard key != nil else { return true }
+            let own = (item.key as? NSString).map { $0 as String } ?? (item.key as? NSNumber)?.stringValue
+            return wanted != nil && own == wanted
+        }
+    }
+
+    /// The items of `metadataItems` whose identifier is `identifier`.
+    public class func metadataItems(
+        from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier
+    ) -> [AVMetadataItem] {
+        metadataItems.filter { $0.identifier == identifier }
+    }
+
     /// The QuickTime metadata key an item is written under in a movie, with its text (spec §20 rule 15):
     /// QuickTime metadata keys as they are, and the common keys a phone's movies carry as their
     /// `com.apple.quicktime.` counterparts; nil for other key spaces and for values that are not text, numbers or
@@ -223,14 +301,7 @@ extension AVMetadataItem {
         switch space {
         case .quickTimeMetadata: return (key, text)
         case .common:
-            let common: [String: AVMetadataKey] = [
-                "title": .quickTimeMetadataKeyTitle, "description": .quickTimeMetadataKeyDescription,
-                "creationDate": .quickTimeMetadataKeyCreationDate, "location": .quickTimeMetadataKeyLocationISO6709,
-                "copyrights": .quickTimeMetadataKeyCopyright, "author": .quickTimeMetadataKeyAuthor,
-                "artist": .quickTimeMetadataKeyArtist, "make": .quickTimeMetadataKeyMake,
-                "model": .quickTimeMetadataKeyModel, "software": .quickTimeMetadataKeySoftware,
-            ]
-            return common[key].map { ($0.rawValue, text) }
+            return Self.commonCounterparts.first { $0.common.rawValue == key }.map { ($0.quickTime.rawValue, text) }
         default: return nil
         }
     }

@@ -26,6 +26,12 @@ extension DropIn {
                     kCVPixelBufferWidthKey as String: 64, kCVPixelBufferHeightKey as String: 48,
                 ])
             writer.add(input)
+            // The maker under its common key: a movie carries it as its QuickTime counterpart.
+            let make = AVMutableMetadataItem()
+            make.keySpace = .common
+            make.key = AVMetadataKey.commonKeyMake.rawValue as NSString
+            make.value = "Obscura" as NSString
+            writer.metadata = [make]
             #expect(writer.startWriting())
             writer.startSession(atSourceTime: .zero)
             let pool = try #require(adaptor.pixelBufferPool)
@@ -68,6 +74,9 @@ extension DropIn {
             #expect(playable)
             #expect(tracks.count == 1)
             #expect(asset.tracks(withMediaType: .audio).isEmpty)
+            let metadata = try await asset.load(.metadata)
+            let make = AVMetadataItem.metadataItems(from: metadata, filteredByIdentifier: .quickTimeMetadataMake)
+            #expect(make.map(\.stringValue) == ["Obscura"], "\(metadata.map { $0.identifier?.rawValue ?? "?" })")
             let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
             let (size, transform, rate) = try await video.load(.naturalSize, .preferredTransform, .nominalFrameRate)
             #expect(size == CGSize(width: 64, height: 48))
@@ -121,6 +130,12 @@ extension DropIn {
             let connection = try #require(rig.output.connection(with: .video))
             connection.videoRotationAngle = 90
             rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+            // Where it was recorded, as a camera app tags its clips.
+            let place = AVMutableMetadataItem()
+            place.keySpace = .quickTimeMetadata
+            place.key = AVMetadataKey.quickTimeMetadataKeyLocationISO6709.rawValue as NSString
+            place.value = "+48.8584+002.2945+035.000/" as NSString
+            rig.output.metadata = [place]
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("portrait.mov")
@@ -135,6 +150,14 @@ extension DropIn {
             let tracks = try await asset.load(.tracks)
             #expect(tracks.map(\.mediaType) == [.video, .audio])
             let video = try #require(tracks.first)
+            // The same track objects each time they are asked for.
+            #expect(asset.tracks.first === video && asset.track(withTrackID: video.trackID) === video)
+            // The location back through the common key space, as a gallery reads it.
+            let common = try await asset.load(.commonMetadata)
+            let location = AVMetadataItem.metadataItems(from: common, withKey: AVMetadataKey.commonKeyLocation, keySpace: .common)
+            #expect(location.first?.stringValue == "+48.8584+002.2945+035.000/", "\(common.map { $0.identifier?.rawValue ?? "?" })")
+            let formats = try await asset.load(.availableMetadataFormats)
+            #expect(formats == [AVMetadataFormat.quickTimeMetadata])
             let (size, transform) = try await video.load(.naturalSize, .preferredTransform)
             #expect(size == CGSize(width: 1280, height: 720))
             #expect(transform == CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 720, ty: 0), "\(transform)")
@@ -148,7 +171,7 @@ extension DropIn {
         @Test func aMissingFileIsNotPlayable() async throws {
             let asset = AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/movie-\(UUID().uuidString).mov"))
             #expect(!asset.isPlayable)
-            #expect(asset.tracks.isEmpty)
+            #expect(asset.tracks.isEmpty && asset.metadata.isEmpty)
             #expect(!asset.duration.isValid)
             await #expect(throws: AVError.self) { _ = try await asset.load(.duration) }
             #expect(throws: AVError.self) {

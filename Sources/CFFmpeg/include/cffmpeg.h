@@ -133,6 +133,11 @@ int cffmpeg_reader_open(const char *path, cffmpeg_reader **reader, cffmpeg_reade
 int cffmpeg_reader_next(cffmpeg_reader *reader, uint8_t *rgb, int width, int height, double *seconds, char *message,
                         size_t message_capacity);
 
+/// The movie's `index`-th container-level metadata entry, as the demuxer names it (a QuickTime 'mdta' item
+/// under its reverse-DNS key, such as com.apple.quicktime.make); 0 past the last. The strings live as long as
+/// the reader.
+int cffmpeg_reader_metadata(const cffmpeg_reader *reader, int index, const char **key, const char **value);
+
 /// Frees a reader.
 void cffmpeg_reader_close(cffmpeg_reader *reader);
 

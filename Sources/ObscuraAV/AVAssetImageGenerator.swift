@@ -4,14 +4,23 @@ import Imaging
 /// Pictures of a movie at given times (AVFoundation's `AVAssetImageGenerator`), as apps make thumbnails of what
 /// they recorded. The picture at a time is the frame shown then: the last whose presentation time is at or before
 /// it, counted from the movie's first frame, and its actual time is that frame's (Capture rules §25). Movies are
-/// decoded from their start for each request, through FFmpeg's libraries.
+/// decoded through FFmpeg's libraries, one request at a time: a request at or after the last one goes on decoding
+/// from where that one stopped, as a scrubber's thumbnails ask; an earlier one starts again from the beginning.
 open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
+    /// How a request of `generateCGImagesAsynchronously(forTimes:completionHandler:)` ended.
+    public enum Result: Int, Sendable {
+        case succeeded = 0, failed = 1, cancelled = 2
+    }
+
     /// The movie.
     public let asset: AVAsset
     private let lock = NSLock()
     private var turns = false, largest = CGSize.zero
     private var before = CMTime.positiveInfinity, after = CMTime.positiveInfinity
     private var cancelled = 0
+    /// Held while a request decodes: the decoder is one, and requests take their turns.
+    private let decoding = NSLock()
+    private var cursor: Cursor?
 
     /// A generator for `asset`'s video track.
     public init(asset: AVAsset) {
@@ -75,9 +84,51 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The pictures at each of `requestedTimes` (`NSValue(time:)`), in order, each handed to `handler` on another
+    /// thread with the time asked, the picture, the frame's time and how the request ended. Requests not yet
+    /// started when `cancelAllCGImageGeneration()` is called end as cancelled.
+    open func generateCGImagesAsynchronously(
+        forTimes requestedTimes: [NSValue],
+        completionHandler handler: @escaping @Sendable (CMTime, CGImage?, CMTime, Result, Error?) -> Void
+    ) {
+        let generation = lock.withLock { cancelled }
+        let times = requestedTimes.map(\.timeValue)
+        DispatchQueue.global().async {
+            for requested in times {
+                guard self.lock.withLock({ self.cancelled }) == generation else {
+                    handler(requested, nil, .zero, .cancelled, CocoaError(.userCancelled))
+                    continue
+                }
+                do {
+                    let (image, time) = try self.picture(at: requested)
+                    handler(requested, image, time, .succeeded, nil)
+                } catch {
+                    handler(requested, nil, .zero, .failed, error)
+                }
+            }
+        }
+    }
+
     /// Cancels the requests not yet started; their handlers get a cancellation error.
     open func cancelAllCGImageGeneration() {
         lock.withLock { cancelled += 1 }
+    }
+
+    /// Where decoding stands between requests: the frame last shown and the one read after it.
+    private final class Cursor {
+        let reader: MovieFrameReader
+        /// The first frame's presentation time, which counts as zero.
+        var origin: Double?
+        /// The last frame's time from the first frame.
+        var previous = -Double.infinity
+        /// The last frame at or before the last request's time.
+        var shown: (PixelPlane<UInt8>, Double)?
+        /// The frame read after it, not yet shown; nil before it is read or after the last frame.
+        var ahead: (PixelPlane<UInt8>, Double)?
+        /// Whether the last frame was read.
+        var finished = false
+
+        init(reader: MovieFrameReader) { self.reader = reader }
     }
 
     /// Decodes up to the frame shown at `requested` and makes its picture.
@@ -88,38 +139,9 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         }
         let (turns, largest, before, after) = lock.withLock { (self.turns, self.largest, self.before, self.after) }
         let target = max(requested.seconds, 0)
-        let reader: MovieFrameReader
-        do { reader = try MovieFrameReader(path: contents.url.path) } catch {
-            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
-        }
-        var shown: (PixelPlane<UInt8>, Double)?
-        var origin: Double?
-        var previous = -Double.infinity
         let step = contents.rate > 0 ? 1 / contents.rate : 1.0 / 30
-        // The shown frame lasts until the next one; the last for one frame period.
-        var end = Double.infinity
-        while true {
-            let next: (PixelPlane<UInt8>, Double)?
-            do { next = try reader.next() } catch {
-                throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
-            }
-            guard let (frame, stamp) = next else {
-                end = (shown?.1 ?? 0) + step
-                break
-            }
-            // Times from the first frame; a frame without one follows the previous at the frame rate.
-            let start = origin ?? max(stamp, 0)
-            origin = start
-            let time = stamp >= 0 ? max(stamp - start, previous + 1e-6) : (shown == nil ? 0 : previous + step)
-            previous = time
-            if time > target, shown != nil {
-                end = time
-                break
-            }
-            shown = (frame, time)
-        }
-        guard let (frame, time) = shown else {
-            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "the movie has no frames"])
+        let ((frame, time), end) = try decoding.withLock { () throws -> ((PixelPlane<UInt8>, Double), Double) in
+            try self.frame(at: target, contents: contents, step: step)
         }
         // The frame shown at the requested time answers any tolerance while the time lies within its display; past
         // the movie's end it is `before` that decides, and a first frame later than the time, `after`.
@@ -132,6 +154,55 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         var picture = turns ? Self.transformed(frame, contents.transform) : frame
         picture = Self.fitted(picture, within: largest)
         return (CGImage(rgb: picture, colorSpaceName: CGColorSpace.sRGB), CMTime(seconds: time, preferredTimescale: 600))
+    }
+
+    /// The frame shown at `target` seconds from the first frame, and when its display ends (the next frame's time;
+    /// the last frame's time and one frame period after the last); the caller holds `decoding`.
+    private func frame(at target: Double, contents: AssetContents, step: Double) throws
+        -> ((PixelPlane<UInt8>, Double), Double)
+    {
+        func failure(_ reason: String) -> AVError {
+            AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: reason])
+        }
+        // An earlier time than the frame last shown starts from the beginning again.
+        if let c = cursor, let shown = c.shown, shown.1 > target { cursor = nil }
+        let c: Cursor
+        if let cursor {
+            c = cursor
+        } else {
+            do { c = Cursor(reader: try MovieFrameReader(path: contents.url.path)) } catch {
+                throw failure(error.message)
+            }
+            cursor = c
+        }
+        while true {
+            if c.ahead == nil, !c.finished {
+                let next: (PixelPlane<UInt8>, Double)?
+                do { next = try c.reader.next() } catch {
+                    cursor = nil
+                    throw failure(error.message)
+                }
+                if let (frame, stamp) = next {
+                    // Times from the first frame; a frame without one follows the previous at the frame rate.
+                    let start = c.origin ?? max(stamp, 0)
+                    c.origin = start
+                    let time = stamp >= 0 ? max(stamp - start, c.previous + 1e-6) : (c.shown == nil ? 0 : c.previous + step)
+                    c.previous = time
+                    c.ahead = (frame, time)
+                } else {
+                    c.finished = true
+                }
+            }
+            guard let ahead = c.ahead else {
+                // After the last frame: it is shown for one frame period.
+                guard let shown = c.shown else { throw failure("the movie has no frames") }
+                return (shown, shown.1 + step)
+            }
+            // A first frame later than the time is the one shown.
+            if ahead.1 > target, let shown = c.shown { return (shown, ahead.1) }
+            c.shown = ahead
+            c.ahead = nil
+        }
     }
 
     /// The frame as the transform places it: each pixel centre mapped, the result moved so that its bounding box

@@ -122,6 +122,58 @@ extension DropIn {
             #expect((small.width, small.height) == (32, 24))
         }
 
+        /// A scrubber's thumbnails: times as `NSValue`s, handed back in order, each the frame shown at its time,
+        /// whether a request comes after the last one (decoding goes on) or before it (decoding starts again).
+        @Test func thumbnailsForAListOfTimes() async throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try Self.movie(in: folder)))
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            let seconds = [0.0, 0.11, 0.25, 0.05, 0.3]
+            let times = seconds.map { NSValue(time: CMTime(seconds: $0, preferredTimescale: 600)) }
+            #expect(times.map { $0.timeValue.seconds } == seconds.map { CMTime(seconds: $0, preferredTimescale: 600).seconds })
+            final class Collected: @unchecked Sendable {
+                let lock = NSLock()
+                var results: [(CMTime, Int?, CMTime, AVAssetImageGenerator.Result)] = []
+            }
+            let collected = Collected()
+            let done = DispatchSemaphore(value: 0)
+            generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, _ in
+                let level = image.flatMap { try? Self.red($0, 40, 30) }
+                let count = collected.lock.withLock {
+                    collected.results.append((requested, level, actual, result))
+                    return collected.results.count
+                }
+                if count == times.count { done.signal() }
+            }
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            let results = collected.lock.withLock { collected.results }
+            #expect(results.map { $0.0.seconds } == times.map { $0.timeValue.seconds })
+            // Frame i shows from i/30 s, a grey of level 20 + 20·i.
+            for (r, s) in zip(results, seconds) {
+                let frame = Int((s * 30 + 1e-9).rounded(.down))
+                #expect(r.3 == .succeeded)
+                #expect(abs(r.2.seconds - Double(frame) / 30) < 1e-3, "\(s) s: frame at \(r.2.seconds) s")
+                #expect(abs((r.1 ?? -100) - (20 + 20 * frame)) <= 6, "\(s) s: level \(r.1 ?? -1)")
+            }
+        }
+
+        /// A time put in an `NSValue` comes back with every field: value, timescale, flags and epoch.
+        @Test func timesRoundTripThroughValues() {
+            let times = [
+                CMTime(value: 7, timescale: 30), CMTime(value: -123_456_789_012, timescale: 90_000),
+                CMTime(value: 1, timescale: 600, flags: [.valid, .hasBeenRounded], epoch: -42), .positiveInfinity,
+                .negativeInfinity, .indefinite, .invalid, .zero,
+            ]
+            for time in times {
+                let back = NSValue(time: time).timeValue
+                #expect(
+                    back.value == time.value && back.timescale == time.timescale && back.flags == time.flags
+                        && back.epoch == time.epoch, "\(time) came back as \(back)")
+            }
+        }
+
         /// The app's own flow: record a portrait clip with sound through the movie file output, then read the file
         /// back for its tracks and an upright thumbnail no larger than 200 × 200.
         @Test func aPortraitRecordingReadsBackUpright() async throws {

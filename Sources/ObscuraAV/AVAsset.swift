@@ -63,13 +63,9 @@ open class AVAsset: NSObject, @unchecked Sendable {
     /// The movie's QuickTime metadata items ('mdta', what `AVCaptureMovieFileOutput.metadata` and
     /// `AVAssetWriter.metadata` write), in file order, each with its text (Capture rules §25).
     open var metadata: [AVMetadataItem] { metadataItems }
-    /// The items of `metadata` that have a common key, in the common key space: a movie's location as
-    /// `.commonKeyLocation`, its make as `.commonKeyMake`.
-    open var commonMetadata: [AVMetadataItem] {
-        metadataItems.compactMap { item in
-            item.commonKey.map { AVMetadataItem(keySpace: .common, key: $0.rawValue, text: item.stringValue ?? "") }
-        }
-    }
+    /// The items of `metadata` that have a common key (`commonKey`): a movie's location, found under
+    /// `.commonKeyLocation` in the common key space, its make under `.commonKeyMake`.
+    open var commonMetadata: [AVMetadataItem] { metadataItems.filter { $0.commonKey != nil } }
     /// The metadata formats the movie carries.
     open var availableMetadataFormats: [AVMetadataFormat] { metadataItems.isEmpty ? [] : [.quickTimeMetadata] }
     /// The movie's items of one metadata format.

@@ -1,6 +1,11 @@
 import Foundation
 import Imaging
 
+/// What `generateCGImagesAsynchronously(forTimes:completionHandler:)` hands back for each time: the time asked, the
+/// picture, the time of the frame it is, how the request ended, and the error where it failed.
+public typealias AVAssetImageGeneratorCompletionHandler =
+    @Sendable (CMTime, CGImage?, CMTime, AVAssetImageGenerator.Result, Error?) -> Void
+
 /// Pictures of a movie at given times (AVFoundation's `AVAssetImageGenerator`), as apps make thumbnails of what
 /// they recorded. The picture at a time is the frame shown then: the last whose presentation time is at or before
 /// it, counted from the movie's first frame, and its actual time is that frame's (Capture rules §25). Movies are
@@ -21,6 +26,8 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// Held while a request decodes: the decoder is one, and requests take their turns.
     private let decoding = NSLock()
     private var cursor: Cursor?
+    /// Where asynchronous requests run, one after another, so that waiting requests hold no threads.
+    private let requests = DispatchQueue(label: "AVAssetImageGenerator.requests")
 
     /// A generator for `asset`'s video track.
     public init(asset: AVAsset) {
@@ -62,7 +69,9 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     /// The picture at `time` and the time of the frame it is.
     open func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
-        try picture(at: time)
+        try await withCheckedThrowingContinuation { continuation in
+            requests.async { continuation.resume(with: Swift.Result { try self.picture(at: time) }) }
+        }
     }
 
     /// The picture at `requestedTime`, handed to `handler` on another thread with the frame's time, or the error.
@@ -70,7 +79,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         for requestedTime: CMTime, completionHandler handler: @escaping @Sendable (CGImage?, CMTime, Error?) -> Void
     ) {
         let generation = lock.withLock { cancelled }
-        DispatchQueue.global().async {
+        requests.async {
             guard self.lock.withLock({ self.cancelled }) == generation else {
                 handler(nil, .zero, CocoaError(.userCancelled))
                 return
@@ -88,12 +97,11 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// thread with the time asked, the picture, the frame's time and how the request ended. Requests not yet
     /// started when `cancelAllCGImageGeneration()` is called end as cancelled.
     open func generateCGImagesAsynchronously(
-        forTimes requestedTimes: [NSValue],
-        completionHandler handler: @escaping @Sendable (CMTime, CGImage?, CMTime, Result, Error?) -> Void
+        forTimes requestedTimes: [NSValue], completionHandler handler: @escaping AVAssetImageGeneratorCompletionHandler
     ) {
         let generation = lock.withLock { cancelled }
         let times = requestedTimes.map(\.timeValue)
-        DispatchQueue.global().async {
+        requests.async {
             for requested in times {
                 guard self.lock.withLock({ self.cancelled }) == generation else {
                     handler(requested, nil, .zero, .cancelled, CocoaError(.userCancelled))

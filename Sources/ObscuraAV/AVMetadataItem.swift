@@ -263,7 +263,8 @@ extension AVMetadataItem {
         }
     }
 
-    /// The items of `metadataItems` with `key` in `keySpace`; a nil key or key space matches any.
+    /// The items of `metadataItems` with `key` in `keySpace`; a nil key or key space matches any. In the common key
+    /// space an item matches by its `commonKey`, whatever key space it was stored in.
     public class func metadataItems(
         from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?
     ) -> [AVMetadataItem] {
@@ -276,6 +277,10 @@ extension AVMetadataItem {
             default: nil
             }
         return metadataItems.filter { item in
+            if keySpace == .common {
+                guard let common = item.commonKey else { return false }
+                return key == nil || common.rawValue == wanted
+            }
             if let keySpace, item.keySpace != keySpace { return false }
             guard key != nil else { return true }
             let own = (item.key as? NSString).map { $0 as String } ?? (item.key as? NSNumber)?.stringValue
@@ -283,11 +288,15 @@ extension AVMetadataItem {
         }
     }
 
-    /// The items of `metadataItems` whose identifier is `identifier`.
+    /// The items of `metadataItems` whose identifier is `identifier`; a common identifier (`.commonIdentifier…`)
+    /// also matches the items whose `commonKey` it names.
     public class func metadataItems(
         from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier
     ) -> [AVMetadataItem] {
-        metadataItems.filter { $0.identifier == identifier }
+        let common = identifier.rawValue.hasPrefix("common/") ? String(identifier.rawValue.dropFirst(7)) : nil
+        return metadataItems.filter { item in
+            item.identifier == identifier || (common != nil && item.commonKey?.rawValue == common)
+        }
     }
 
     /// The QuickTime metadata key an item is written under in a movie, with its text (spec §20 rule 15):

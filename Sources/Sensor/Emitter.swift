@@ -85,13 +85,15 @@ extension Emitter {
 }
 
 extension Emitter {
-    /// How far (metres) merging may move a flash module's light: 0.1 mm. Moving a light by δ changes its
+    /// How near (metres) points must lie to be merged into one: 0.1 mm. A light moves by at most twice this (its
+    /// spectrum's centroid onto the beam's, then the beam's centre onto another's). Moving a light by δ changes its
     /// irradiance at a point d away by a relative (2 + m·tan α + tan θ)·δ/d to first order (distance, beam and
-    /// incidence), at most 6·δ/d for an 80° beam (m = 2.6) within its half angle and surfaces up to 60° from
-    /// square: about 10⁻³ at 0.5 m, as the differential render test allows. A flash's LEDs are never this
-    /// close; what lies this close is the same cluster's centroids once the unit's LEDs differ in intensity
-    /// (iphone-15-pro, unit 0 of its ±10 % tolerance: the two spectra's centroids and the 50° centre LED within
-    /// 0.07 mm of each other), where merging keeps the flash two beams at one point (`GeometryPass.BeamGroup`).
+    /// incidence): within a beam's half angle and on surfaces up to 60° from square, at most 6·δ/d for an 80° beam
+    /// (m = 2.6) and 7·δ/d for a 50° one (m = 7), so at most 3·10⁻³ at 0.5 m for the whole 0.2 mm. A flash's LEDs
+    /// are never this close; what lies this close is one cluster's centroids once the unit's LEDs differ in
+    /// intensity (iphone-15-pro's first unit, at its ±10 % tolerance: the spectra's centroids and the 50° centre
+    /// LED within 0.07 mm of each other). There the differential render test measures the merge within 10⁻³ at
+    /// 0.5–1.5 m, and merging keeps the flash two beams at one point (`GeometryPass.BeamGroup`).
     static let mergeReach = 1e-4
 
     /// The flash's modules as emitters, modules that share a beam merged into one.

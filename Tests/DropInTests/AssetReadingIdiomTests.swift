@@ -171,7 +171,11 @@ extension DropIn {
                 #expect(
                     back.value == time.value && back.timescale == time.timescale && back.flags == time.flags
                         && back.epoch == time.epoch, "\(time) came back as \(back)")
+                // Equal times make equal values, as an app's `times.firstIndex(of:)` expects.
+                #expect(NSValue(time: time).isEqual(NSValue(time: time)))
             }
+            // A value that holds no time reads as an invalid one.
+            #expect(!NSValue(range: NSRange(location: 1, length: 2)).timeValue.isValid)
         }
 
         /// The app's own flow: record a portrait clip with sound through the movie file output, then read the file
@@ -208,6 +212,11 @@ extension DropIn {
             let common = try await asset.load(.commonMetadata)
             let location = AVMetadataItem.metadataItems(from: common, withKey: AVMetadataKey.commonKeyLocation, keySpace: .common)
             #expect(location.first?.stringValue == "+48.8584+002.2945+035.000/", "\(common.map { $0.identifier?.rawValue ?? "?" })")
+            // The item as stored, with its common key; the common identifier finds it among all the metadata too.
+            #expect(location.first?.identifier == .quickTimeMetadataLocationISO6709)
+            let all = try await asset.load(.metadata)
+            let byIdentifier = AVMetadataItem.metadataItems(from: all, filteredByIdentifier: .commonIdentifierLocation)
+            #expect(byIdentifier.count == 1 && byIdentifier.first?.commonKey == .commonKeyLocation)
             let formats = try await asset.load(.availableMetadataFormats)
             #expect(formats == [AVMetadataFormat.quickTimeMetadata])
             let (size, transform) = try await video.load(.naturalSize, .preferredTransform)

@@ -1,33 +1,47 @@
 import Foundation
 
 extension NSValue {
-    /// Marks a value made by `init(time:)`: "CMTime" in ASCII.
-    private static let timeMark: UInt64 = 0x434D_5469_6D65
-
     /// A value holding a time, as AVFoundation takes lists of times (`generateCGImagesAsynchronously(forTimes:)`).
     ///
     /// Foundation on Linux stores no structures of its own in a value, only its geometric ones, so the time's
-    /// fields travel as the bit patterns of a rectangle's four numbers, copied and never computed with: its value,
-    /// its timescale and flags, its epoch, and a mark.
+    /// 192 bits (value, epoch, timescale and flags) travel as a rectangle's four numbers, 48 bits each: whole
+    /// numbers below 2⁴⁸, which a `Double` holds exactly, so that equal times make equal values.
     public convenience init(time: CMTime) {
-        let scaleAndFlags = UInt64(UInt32(bitPattern: time.timescale)) << 32 | UInt64(time.flags.rawValue)
+        let chunks = Self.chunks(of: time)
         self.init(
             rect: NSRect(
-                x: CGFloat(Double(bitPattern: UInt64(bitPattern: time.value))),
-                y: CGFloat(Double(bitPattern: scaleAndFlags)),
-                width: CGFloat(Double(bitPattern: UInt64(bitPattern: time.epoch))),
-                height: CGFloat(Double(bitPattern: Self.timeMark))))
+                x: CGFloat(Double(chunks.0)), y: CGFloat(Double(chunks.1)), width: CGFloat(Double(chunks.2)),
+                height: CGFloat(Double(chunks.3))))
     }
 
-    /// The time a value made with `init(time:)` holds; invalid for any other value.
+    /// The time a value made with `init(time:)` holds; an invalid time for a value that holds no rectangle.
     public var timeValue: CMTime {
+        guard String(cString: objCType) == String(cString: NSValue(rect: .zero).objCType) else { return CMTime() }
         let r = rectValue
-        guard Double(r.size.height).bitPattern == Self.timeMark else { return CMTime() }
-        let scaleAndFlags = Double(r.origin.y).bitPattern
+        let parts = [r.origin.x, r.origin.y, r.size.width, r.size.height].map { Double($0) }
+        guard parts.allSatisfy({ $0 >= 0 && $0 < 0x1p48 && $0 == $0.rounded() }) else { return CMTime() }
+        return Self.time(UInt64(parts[0]), UInt64(parts[1]), UInt64(parts[2]), UInt64(parts[3]))
+    }
+
+    private static let low48: UInt64 = (1 << 48) - 1
+
+    /// The time's bits, value, epoch, then timescale and flags, cut into four 48-bit pieces.
+    private static func chunks(of time: CMTime) -> (UInt64, UInt64, UInt64, UInt64) {
+        let value = UInt64(bitPattern: time.value), epoch = UInt64(bitPattern: time.epoch)
+        let scaleAndFlags = UInt64(UInt32(bitPattern: time.timescale)) << 32 | UInt64(time.flags.rawValue)
+        return (
+            value & low48, value >> 48 | (epoch & 0xFFFF_FFFF) << 16, epoch >> 32 | (scaleAndFlags & 0xFFFF) << 32,
+            scaleAndFlags >> 16
+        )
+    }
+
+    /// The time whose pieces `chunks(of:)` gives.
+    private static func time(_ c0: UInt64, _ c1: UInt64, _ c2: UInt64, _ c3: UInt64) -> CMTime {
+        let value = c0 | (c1 & 0xFFFF) << 48
+        let epoch = c1 >> 16 | (c2 & 0xFFFF_FFFF) << 32
+        let scaleAndFlags = c2 >> 32 | c3 << 16
         return CMTime(
-            value: Int64(bitPattern: Double(r.origin.x).bitPattern),
-            timescale: Int32(bitPattern: UInt32(truncatingIfNeeded: scaleAndFlags >> 32)),
-            flags: CMTimeFlags(rawValue: UInt32(truncatingIfNeeded: scaleAndFlags)),
-            epoch: Int64(bitPattern: Double(r.size.width).bitPattern))
+            value: Int64(bitPattern: value), timescale: Int32(bitPattern: UInt32(truncatingIfNeeded: scaleAndFlags >> 32)),
+            flags: CMTimeFlags(rawValue: UInt32(truncatingIfNeeded: scaleAndFlags)), epoch: Int64(bitPattern: epoch))
     }
 }

@@ -146,17 +146,31 @@ struct MergedFlashDifferentialTests {
     }
 
     /// One unit's LEDs, each off its nominal intensity by up to the ±10 % a maker's tester holds (the
-    /// iphone-15-pro profile's `flash_intensity_tolerance_percent`). The cluster's centroids then part by a few
-    /// hundredths of a millimetre, which the merge bridges (`Emitter.mergeReach`, an error of order 10⁻³ at
-    /// 0.5 m); the picture still matches the module-by-module reference within the same 10⁻³.
+    /// iphone-15-pro profile's `flash_intensity_tolerance_percent`, drawn as the Constant Color capture draws a
+    /// unit's LEDs). The centroids of the cluster's two spectra then part by a few hundredths of a millimetre,
+    /// which the merge bridges (`Emitter.mergeReach`); the picture still matches the module-by-module reference
+    /// within the same 10⁻³.
     @Test(arguments: 0..<3 as Range<UInt64>)
     func unitSpreadOfLEDIntensitiesMatchesTheReference(unit: UInt64) throws {
         let device = try DeviceProfileAdapterTests.profile("iphone-15-pro")
         let wide = try device.camera(ofType: .builtInWideAngleCamera, position: .back)
         var flash = try #require(FlashModel(device: device, camera: wide))
+        // The stream `ConstantColorCaptureErrors` draws a unit's LED intensities from.
+        let stream: UInt64 = 0x4345_0001
         for i in flash.modules.indices {
-            flash.modules[i].intensityCandela *= 1 + 0.1 * (2 * SeededDraw.uniform(seed: unit, stream: 9, index: i) - 1)
+            flash.modules[i].intensityCandela *=
+                1 + 0.1 * (2 * SeededDraw.uniform(seed: unit, stream: stream, index: i) - 1)
         }
+        // The case the reach is for: the 80° cluster's spectra no longer share a centroid (they did to rounding
+        // before the spread), yet lie within the reach of each other.
+        let cluster = flash.modules.filter { $0.beamHalfAngleDegrees > 30 }
+        func centroid(_ modules: [FlashModel.Module]) -> Vector3 {
+            let w = modules.reduce(0) { $0 + $1.intensityCandela }
+            return modules.reduce(Vector3.zero) { $0 + $1.positionInCamera * $1.intensityCandela } / w
+        }
+        let spectra = Dictionary(grouping: cluster) { $0.spectrum.values }.values.map(centroid)
+        let apart = (spectra.first! - spectra.last!).length
+        #expect(spectra.count == 2 && apart > 1e-6 && apart < 2e-4, "centroids \(apart) m apart")
         let camera = try CameraModel(device: device, camera: wide, width: 48, height: 36)
         try Self.compare(camera: camera, id: "iphone-15-pro unit \(unit)", flash: flash, seed: unit)
     }

@@ -252,3 +252,69 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         return picture.areaScaled(width: width, height: height)
     }
 }
+
+extension AVAssetImageGenerator {
+    /// The pictures at a list of times as an asynchronous sequence (`for await result in generator.images(for:)`),
+    /// one element per time in order, each a success with the picture or a failure with the error.
+    public struct Images: AsyncSequence, Sendable {
+        /// One time's outcome.
+        public enum Element: Sendable {
+            case success(requestedTime: CMTime, image: CGImage, actualTime: CMTime)
+            case failure(requestedTime: CMTime, error: any Error)
+
+            /// The time asked for.
+            public var requestedTime: CMTime {
+                switch self {
+                case let .success(time, _, _), let .failure(time, _): time
+                }
+            }
+
+            /// The picture; throws the request's error where it failed.
+            public var image: CGImage {
+                get throws {
+                    switch self {
+                    case let .success(_, image, _): return image
+                    case let .failure(_, error): throw error
+                    }
+                }
+            }
+
+            /// The time of the frame the picture is; throws the request's error where it failed.
+            public var actualTime: CMTime {
+                get throws {
+                    switch self {
+                    case let .success(_, _, time): return time
+                    case let .failure(_, error): throw error
+                    }
+                }
+            }
+        }
+
+        let generator: AVAssetImageGenerator
+        let times: [CMTime]
+
+        /// Takes the times one after another.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let generator: AVAssetImageGenerator
+            let times: [CMTime]
+            var index = 0
+
+            public mutating func next() async -> Element? {
+                guard index < times.count else { return nil }
+                let requested = times[index]
+                index += 1
+                do {
+                    let (image, actual) = try await generator.image(at: requested)
+                    return .success(requestedTime: requested, image: image, actualTime: actual)
+                } catch {
+                    return .failure(requestedTime: requested, error: error)
+                }
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(generator: generator, times: times) }
+    }
+
+    /// The pictures at `times`, in order, as an asynchronous sequence.
+    public func images(for times: [CMTime]) -> Images { Images(generator: self, times: times) }
+}

@@ -159,6 +159,27 @@ extension DropIn {
             }
         }
 
+        /// The same thumbnails through the asynchronous sequence, as Swift concurrency code asks for them; a time past
+        /// the end with no tolerance fails and the sequence goes on.
+        @Test func thumbnailsAsAnAsynchronousSequence() async throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try Self.movie(in: folder)))
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            let seconds = [0.2, 5.0, 0.04]
+            var outcomes: [(Double, Int?, Double?)] = []
+            for await result in generator.images(for: seconds.map { CMTime(seconds: $0, preferredTimescale: 600) }) {
+                let level = (try? result.image).flatMap { try? Self.red($0, 40, 30) }
+                outcomes.append((result.requestedTime.seconds, level, try? result.actualTime.seconds))
+            }
+            #expect(outcomes.map(\.0) == seconds.map { CMTime(seconds: $0, preferredTimescale: 600).seconds })
+            // 0.2 s is frame 6's start; 0.04 s lies in frame 1.
+            #expect(abs((outcomes[0].1 ?? -100) - 140) <= 6 && abs((outcomes[0].2 ?? -1) - 0.2) < 1e-3, "\(outcomes[0])")
+            #expect(outcomes[1].1 == nil && outcomes[1].2 == nil)
+            #expect(abs((outcomes[2].1 ?? -100) - 40) <= 6 && abs((outcomes[2].2 ?? -1) - 1.0 / 30) < 1e-3, "\(outcomes[2])")
+        }
+
         /// A time put in an `NSValue` comes back with every field: value, timescale, flags and epoch.
         @Test func timesRoundTripThroughValues() {
             let times = [

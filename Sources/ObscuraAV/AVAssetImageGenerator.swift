@@ -255,7 +255,8 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
 extension AVAssetImageGenerator {
     /// The pictures at a list of times as an asynchronous sequence (`for await result in generator.images(for:)`),
-    /// one element per time in order, each a success with the picture or a failure with the error.
+    /// one element per time in order, each a success with the picture or a failure with the error (Capture rules
+    /// §25 rule 4).
     public struct Images: AsyncSequence, Sendable {
         /// One time's outcome.
         public enum Element: Sendable {

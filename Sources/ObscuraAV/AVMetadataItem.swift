@@ -190,15 +190,19 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     public class func identifier(
         forKey key: Any, keySpace: AVMetadataKeySpace
     ) -> AVMetadataIdentifier? {
-        let text: String
-        switch key {
-        case let s as String: text = s
-        case let s as NSString: text = s as String
-        case let n as NSNumber: text = n.stringValue
-        case let k as AVMetadataKey: text = k.rawValue
-        default: return nil
-        }
+        guard let text = keyText(key) else { return nil }
         return AVMetadataIdentifier("\(keySpace == .common ? "common" : keySpace.rawValue)/\(text)")
+    }
+
+    /// A key as text: a string as it is, a number in decimal; nil for any other kind of key.
+    static func keyText(_ key: Any?) -> String? {
+        switch key {
+        case let s as String: s
+        case let s as NSString: s as String
+        case let n as NSNumber: n.stringValue
+        case let k as AVMetadataKey: k.rawValue
+        default: nil
+        }
     }
 }
 
@@ -253,9 +257,9 @@ extension AVMetadataItem {
     }
 
     /// The common key the item stands for: its own key in the common key space, or the common counterpart of a
-    /// QuickTime metadata key (nil where there is none).
+    /// QuickTime metadata key (nil where there is none; Capture rules §25 rule 5).
     public var commonKey: AVMetadataKey? {
-        guard let space = keySpace, let text = (key as? NSString).map({ $0 as String }) else { return nil }
+        guard let space = keySpace, let text = Self.keyText(key) else { return nil }
         switch space {
         case .common: return AVMetadataKey(text)
         case .quickTimeMetadata: return Self.commonCounterparts.first { $0.quickTime.rawValue == text }?.common
@@ -264,32 +268,23 @@ extension AVMetadataItem {
     }
 
     /// The items of `metadataItems` with `key` in `keySpace`; a nil key or key space matches any. In the common key
-    /// space an item matches by its `commonKey`, whatever key space it was stored in.
+    /// space an item matches by its `commonKey`, whatever key space it was stored in (Capture rules §25 rule 5).
     public class func metadataItems(
         from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?
     ) -> [AVMetadataItem] {
-        let wanted: String? =
-            switch key {
-            case let k as AVMetadataKey: k.rawValue
-            case let s as String: s
-            case let s as NSString: s as String
-            case let n as NSNumber: n.stringValue
-            default: nil
-            }
+        let wanted = keyText(key)
         return metadataItems.filter { item in
             if keySpace == .common {
                 guard let common = item.commonKey else { return false }
                 return key == nil || common.rawValue == wanted
             }
             if let keySpace, item.keySpace != keySpace { return false }
-            guard key != nil else { return true }
-            let own = (item.key as? NSString).map { $0 as String } ?? (item.key as? NSNumber)?.stringValue
-            return wanted != nil && own == wanted
+            return key == nil || (wanted != nil && keyText(item.key) == wanted)
         }
     }
 
     /// The items of `metadataItems` whose identifier is `identifier`; a common identifier (`.commonIdentifier…`)
-    /// also matches the items whose `commonKey` it names.
+    /// also matches the items whose `commonKey` it names (Capture rules §25 rule 5).
     public class func metadataItems(
         from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier
     ) -> [AVMetadataItem] {
@@ -304,8 +299,7 @@ extension AVMetadataItem {
     /// `com.apple.quicktime.` counterparts; nil for other key spaces and for values that are not text, numbers or
     /// dates.
     var quickTimeEntry: (key: String, value: String)? {
-        guard let space = keySpace, let key = (key as? NSString).map({ $0 as String }) ?? (key as? NSNumber)?.stringValue,
-            let text = stringValue
+        guard let space = keySpace, let key = Self.keyText(key), let text = stringValue
         else { return nil }
         switch space {
         case .quickTimeMetadata: return (key, text)

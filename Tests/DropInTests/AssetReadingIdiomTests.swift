@@ -59,6 +59,15 @@ extension DropIn {
             return url
         }
 
+        /// A generator for the test movie written into `folder` that asks for the exact frame shown at a time (no
+        /// tolerance either way).
+        static func exactGenerator(in folder: URL) throws -> AVAssetImageGenerator {
+            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try movie(in: folder)))
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            return generator
+        }
+
         /// The red of pixel (x, y) of an 8-bit RGB(X) image.
         static func red(_ image: CGImage, _ x: Int, _ y: Int) throws -> Int {
             let data = try #require(image.dataProvider?.data) as Data
@@ -91,9 +100,7 @@ extension DropIn {
         @Test func theGeneratorGivesTheFrameShownAtATime() async throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try Self.movie(in: folder)))
-            generator.requestedTimeToleranceBefore = .zero
-            generator.requestedTimeToleranceAfter = .zero
+            let generator = try Self.exactGenerator(in: folder)
             var actual = CMTime.invalid
             // 0.11 s falls in the fourth frame's display, from 0.1 s to 0.133 s: within a zero tolerance.
             let third = try generator.copyCGImage(at: CMTime(seconds: 0.11, preferredTimescale: 600), actualTime: &actual)
@@ -127,9 +134,7 @@ extension DropIn {
         @Test func thumbnailsForAListOfTimes() async throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try Self.movie(in: folder)))
-            generator.requestedTimeToleranceBefore = .zero
-            generator.requestedTimeToleranceAfter = .zero
+            let generator = try Self.exactGenerator(in: folder)
             let seconds = [0.0, 0.11, 0.25, 0.05, 0.3]
             let times = seconds.map { NSValue(time: CMTime(seconds: $0, preferredTimescale: 600)) }
             #expect(times.map { $0.timeValue.seconds } == seconds.map { CMTime(seconds: $0, preferredTimescale: 600).seconds })
@@ -164,9 +169,7 @@ extension DropIn {
         @Test func thumbnailsAsAnAsynchronousSequence() async throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try Self.movie(in: folder)))
-            generator.requestedTimeToleranceBefore = .zero
-            generator.requestedTimeToleranceAfter = .zero
+            let generator = try Self.exactGenerator(in: folder)
             let seconds = [0.2, 5.0, 0.04]
             var outcomes: [(Double, Int?, Double?)] = []
             for await result in generator.images(for: seconds.map { CMTime(seconds: $0, preferredTimescale: 600) }) {

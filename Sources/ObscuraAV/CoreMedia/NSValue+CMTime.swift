@@ -1,7 +1,8 @@
 import Foundation
 
 extension NSValue {
-    /// A value holding a time, as AVFoundation takes lists of times (`generateCGImagesAsynchronously(forTimes:)`).
+    /// A value holding a time, as AVFoundation takes lists of times (`generateCGImagesAsynchronously(forTimes:)`,
+    /// Capture rules §25 rule 4).
     ///
     /// Foundation on Linux stores no structures of its own in a value, only its geometric ones, so the time's
     /// 192 bits (value, epoch, timescale and flags) travel as a rectangle's four numbers, 48 bits each: whole

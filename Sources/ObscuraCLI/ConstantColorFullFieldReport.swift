@@ -56,20 +56,21 @@ enum ConstantColorFullFieldReport {
     struct Summary: Encodable {
         var device: String
         var field = "full"
-        var baseline: String, baselineDescription: String
+        var baseline: String, baselineDescription: String, baselineWarmth: Double
         var width: Int, height: Int
         var conditions: Int
         var seconds: Double
         var distances: [DistanceSummary]
         enum CodingKeys: String, CodingKey {
             case device, field, baseline, width, height, conditions, seconds, distances
-            case baselineDescription = "baseline_description"
+            case baselineDescription = "baseline_description", baselineWarmth = "baseline_warmth"
         }
 
         init(_ r: FullFieldValidation, device: String, width: Int, height: Int, seconds: Double) {
             self.device = device
             baseline = r.baseline.rawValue
-            baselineDescription = r.baseline.summary
+            baselineDescription = r.baseline.summary(warmth: r.baselineWarmth)
+            baselineWarmth = r.baselineWarmth
             self.width = width
             self.height = height
             conditions = r.protocolRun.conditions.count
@@ -124,7 +125,7 @@ enum ConstantColorFullFieldReport {
             "Constant Color full-field validation, \(device): chart filling a \(width)x\(height) frame, "
                 + "\(patches) patches × \(r.protocolRun.conditions.count) lights"
                 + (seconds.isFinite ? " (\(format(seconds, 1)) s)" : ""),
-            "Baseline: \(r.baseline.summary)",
+            "Baseline: \(r.baseline.summary(warmth: r.baselineWarmth))",
             "Accuracy: ΔE00 against D65 over trusted patch pictures only (a patch under one light, its "
                 + "confidence in that picture ≥ \(ConstantColorValidation.highConfidence)).",
             "Targets: Constant Color mean ≤ \(format(targetMean, 1)), no worse than the baseline on any trusted "
@@ -228,7 +229,7 @@ enum ConstantColorFullFieldReport {
             <html><head><meta charset="utf-8"><title>Constant Color full-field validation: \
             \(ConstantColorReport.escape(device))</title>
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <style>body{font-family:sans-serif;margin:2em}table.map td{width:44px;height:34px;text-align:center;
+            <style>body{font-family:sans-serif;margin:2em}pre{white-space:pre-wrap}table.map td{width:44px;height:34px;text-align:center;
             font-size:12px;border:1px solid #fff}small{color:#555}</style></head><body>
             <h1>Constant Color full-field validation: \(ConstantColorReport.escape(device))</h1>
             <pre>\(ConstantColorReport.escape(summary))</pre>

@@ -28,6 +28,9 @@ enum ConstantColorReport {
 
     struct Summary: Encodable {
         var device: String
+        /// What Constant Color is compared with (`ConstantColorValidation.Baseline`) and the share of each light's
+        /// cast its photo keeps.
+        var baseline: String, baselineDescription: String, baselineWarmth: Double
         var conditions: Int
         var patches: Int
         var varianceReduction: Double
@@ -41,7 +44,8 @@ enum ConstantColorReport {
         /// The same protocol captured without them (the figures above again when they are off).
         var ideal: Ideal
         enum CodingKeys: String, CodingKey {
-            case device, conditions, patches, seconds, ideal
+            case device, conditions, patches, seconds, ideal, baseline
+            case baselineDescription = "baseline_description", baselineWarmth = "baseline_warmth"
             case deviceErrors = "device_errors"
             case varianceReduction = "variance_reduction"
             case deltaE00Ordinary = "delta_e00_ordinary", deltaE00ConstantColor = "delta_e00_constant_color"
@@ -59,6 +63,9 @@ enum ConstantColorReport {
             self.ideal = Ideal(
                 varianceReduction: ideal.varianceReduction, deltaE00ConstantColor: Stats(ideal.deltaEConstantColor))
             self.device = device
+            baseline = r.baseline.rawValue
+            baselineDescription = r.baseline.summary(warmth: r.baselineWarmth)
+            baselineWarmth = r.baselineWarmth
             conditions = r.protocolRun.conditions.count
             patches = r.patches.count
             varianceReduction = r.varianceReduction
@@ -101,8 +108,7 @@ enum ConstantColorReport {
         return """
         Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
         (\(format(seconds, 1)) s)
-        Baseline: the ordinary photo, white-balanced by the phone's own estimate of the room light (auto white \
-        balance), keeping \(Int(PhotoPipeline.warmth * 100)) % of its cast
+        Baseline: \(r.baseline.summary(warmth: r.baselineWarmth))
         CIELAB variance reduction vs the ordinary photo: \(reduction(r)) (Apple, iPhone 15 family: 87 %)
         ΔE00 ordinary:        \(line(r.deltaEOrdinary))
         ΔE00 Constant Color:  \(line(r.deltaEConstantColor))
@@ -170,7 +176,7 @@ enum ConstantColorReport {
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Constant Color validation: \(escape(device))</title>
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <style>body{font-family:sans-serif;margin:2em}td{padding:2px 6px;text-align:right}
+            <style>body{font-family:sans-serif;margin:2em}pre{white-space:pre-wrap}td{padding:2px 6px;text-align:right}
             svg.chart{width:100%;height:auto;display:block}
             .sw{display:inline-block;width:40px;height:20px}figure{display:inline-block;margin:8px}
             img{width:224px;image-rendering:pixelated}</style></head><body>

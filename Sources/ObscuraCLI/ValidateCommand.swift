@@ -22,12 +22,12 @@ struct ValidateConstantColorCommand: ParsableCommand {
             photographed through a central crop of the sensor (so the flash's fall-off stays out of the figures), under 10-800 lux at 3000-7500 K, \
             on the Planckian locus and at Duv -0.02 and +0.02. Reports the CIELAB variance of each patch across \
             the lights for both photos, its reduction (Apple reports 87 % on iPhone 15) and ΔE00 against the \
-            reflectance under D65. The baseline is the ordinary photo as the phone develops it, white-balanced by its own \
-            estimate of the room light from the frame (auto white balance).
+            reflectance under D65. The baseline (--baseline) is a normal photo of the same card by the room light \
+            alone, auto-exposed and white-balanced by the phone's own estimate of the light (auto white balance), \
+            keeping a fifth of the light's cast (--warmth).
             With --field full the chart fills the whole frame at 0.3, 0.5, 1 and 1.5 m instead, and each \
             distance reports accuracy (ΔE00 of the patches in the pictures whose confidence map trusts them, at \
-            0.8 or more, against a switchable --baseline) next to consistency (variance reduction), with a \
-            per-patch map.
+            0.8 or more, against the baseline) next to consistency (variance reduction), with a per-patch map.
             """)
 
     @Option(
@@ -73,10 +73,14 @@ struct ValidateConstantColorCommand: ParsableCommand {
 
     @Option(
         help: """
-            Full field: the baseline photo's white balance, auto-white-balance (the auto white balance every photo uses) or \
-            known-light (the true room light).
+            What Constant Color is compared with: auto-white-balance (a normal photo by the room light, with the \
+            auto white balance every photo uses), known-light (the same photo white-balanced for the true room \
+            light) or fallback (the capture's own fallback photo, from its ambient frame).
             """)
-    var baseline: String = FullFieldValidation.Baseline.autoWhiteBalance.rawValue
+    var baseline: String = ConstantColorValidation.Baseline.autoWhiteBalance.rawValue
+
+    @Option(help: "Share of the room light's cast the baseline photo keeps, 0…1 (default \(PhotoPipeline.warmth)).")
+    var warmth: Double = PhotoPipeline.warmth
 
     @Option(help: "Full field: chart distances in metres, comma-separated.")
     var distances: String = FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
@@ -109,6 +113,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
     var html: String?
 
     func run() throws {
+        let choice = try baselineChoice()
         let profile: DeviceProfile
         do {
             profile = try DeviceCatalog(directory: profiles).profile(device ?? DeviceCatalog.defaultDeviceID)
@@ -121,7 +126,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
                 throw CommandFailure.badInput(
                     "validate constant-color: --field full runs the white-light protocol; drop --ambient narrow-band")
             }
-            try runFullField(profile, width: width, height: height)
+            try runFullField(profile, baseline: choice, width: width, height: height)
             return
         }
         var pipeline: ConstantColorPipeline
@@ -129,7 +134,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
             let camera = try profile.camera(ofType: .builtInWideAngleCamera, position: .back)
             pipeline = try ConstantColorValidation.chartPipeline(
                 device: profile, camera: camera, width: width, height: height,
-                settings: .init(correctsIrradiance: !uniformFlash))
+                settings: .init(developsFallback: false, correctsIrradiance: !uniformFlash))
         } catch {
             throw CommandFailure.badInput("validate constant-color: \(error)")
         }
@@ -140,13 +145,16 @@ struct ValidateConstantColorCommand: ParsableCommand {
             return
         }
         Terminal.progress("validate constant-color: \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
-        let result = try ConstantColorValidation.run(pipeline: pipeline, protocol: quick ? .reduced : .apple)
+        let spec: ConstantColorValidation.Conditions = quick ? .reduced : .apple
+        let result = try ConstantColorValidation.run(
+            pipeline: pipeline, protocol: spec, baseline: choice, baselineWarmth: warmth)
         // The error-free pipeline beside it, from the same captures' seeds.
         var idealPipeline = pipeline
         idealPipeline.captureErrors = .none
         let idealResult =
             pipeline.captureErrors.isActive
-            ? try ConstantColorValidation.run(pipeline: idealPipeline, protocol: quick ? .reduced : .apple) : result
+            ? try ConstantColorValidation.run(
+                pipeline: idealPipeline, protocol: spec, baseline: choice, baselineWarmth: warmth) : result
         let seconds = Date().timeIntervalSince(started)
         guard result.varianceReduction.isFinite else {
             throw CommandFailure.checkFailed(
@@ -205,13 +213,23 @@ extension ValidateConstantColorCommand {
         }
     }
 
-    /// The full-field protocol (`FullFieldValidation`).
-    func runFullField(_ profile: DeviceProfile, width: Int, height: Int) throws {
-        guard let choice = FullFieldValidation.Baseline(rawValue: baseline) else {
-            let names = FullFieldValidation.Baseline.allCases.map(\.rawValue).joined(separator: ", ")
+    /// The baseline `--baseline` and `--warmth` name.
+    func baselineChoice() throws -> ConstantColorValidation.Baseline {
+        guard let choice = ConstantColorValidation.Baseline(rawValue: baseline) else {
+            let names = ConstantColorValidation.Baseline.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandFailure.badInput(
                 "validate constant-color: unknown baseline '\(baseline)'; use one of \(names)")
         }
+        guard (0...1).contains(warmth) else {
+            throw CommandFailure.badInput("validate constant-color: --warmth: expected a value from 0 to 1, not \(warmth)")
+        }
+        return choice
+    }
+
+    /// The full-field protocol (`FullFieldValidation`).
+    func runFullField(_ profile: DeviceProfile, baseline choice: ConstantColorValidation.Baseline, width: Int, height: Int)
+        throws
+    {
         let metres = distances.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard !metres.isEmpty, metres.allSatisfy({ ($0 ?? 0) > 0 }) else {
             throw CommandFailure.badInput(
@@ -231,7 +249,7 @@ extension ValidateConstantColorCommand {
         Terminal.progress(
             "validate constant-color: full field, \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
         let result = try FullFieldValidation.run(
-            pipeline: pipeline, baseline: choice, protocol: quick ? .reduced : .apple,
+            pipeline: pipeline, baseline: choice, baselineWarmth: warmth, protocol: quick ? .reduced : .apple,
             distances: metres.compactMap { $0 })
         let seconds = Date().timeIntervalSince(started)
         guard result.distances.allSatisfy({ !$0.cells.isEmpty }) else {

@@ -30,4 +30,25 @@ struct ValidateReportTests {
         let findings = try BrowserCheck.check(try Self.page(dir))
         #expect(findings.problems == "none", "\(findings.problems)")
     }
+
+    /// `--baseline` and `--warmth` choose what Constant Color is compared with, in the centre crop as in the full
+    /// field, and the summary says which.
+    @Test func theBaselineIsChosenAndNamed() throws {
+        let json = try CLIRunner.run([
+            "validate", "constant-color", "--quick", "--size", "112x84", "--baseline", "known-light", "--warmth", "0",
+            "--json",
+        ])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["baseline"] as? String == "known-light")
+        #expect(object["baseline_warmth"] as? Double == 0)
+        #expect((object["baseline_description"] as? String)?.contains("balanced for the true light") == true)
+        let text = try CLIRunner.run(["validate", "constant-color", "--quick", "--size", "112x84", "--warmth", "0.5"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("auto white balance), keeping 50 % of its cast"), "\(text.stdout)")
+        #expect(text.stdout.contains("Baseline: a normal photo by the room light"), "\(text.stdout)")
+        let bad = try CLIRunner.run(["validate", "constant-color", "--quick", "--warmth", "1.5"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--warmth: expected a value from 0 to 1"), "\(bad.stderr)")
+    }
 }

@@ -26,29 +26,13 @@ import Spectra
 ///   and this figure separates what remains of that lightness error from colour error;
 /// - a per-patch map (ΔE00 of both photos and the confidence, laid out as on the chart).
 ///
-/// The baseline is the ordinary photo developed from the same ambient frame, white-balanced either
-/// from the picture itself (the auto white balance every photo uses, `AutoWhiteBalance`, keeping the
-/// ordinary photo's share of the cast it estimates; the default) or from the room light's true spectrum
-/// (keeping the same share of its cast, `PhotoPipeline.warmth`). Photos are scaled so the chart's neutral 5 has its D65
-/// luminance, as in the centre-crop protocol.
+/// The baseline is the ordinary photo developed from the same ambient frame (`ConstantColorValidation.Baseline`),
+/// white-balanced from the picture itself (the default) or from the room light's true spectrum, keeping
+/// `baselineWarmth` of the light's cast. Photos are scaled so the chart's neutral 5 has its D65 luminance, as in the
+/// centre-crop protocol.
 public struct FullFieldValidation: Sendable {
-    /// Where the baseline photo's white balance comes from.
-    public enum Baseline: String, Sendable, Hashable, CaseIterable {
-        /// The auto white balance of the picture (`AutoWhiteBalance`), as an ordinary photo has it.
-        case autoWhiteBalance = "auto-white-balance"
-        /// The room light's true spectrum, keeping `PhotoPipeline.warmth` of its cast.
-        case knownLight = "known-light"
-
-        /// A sentence for reports.
-        public var summary: String {
-            switch self {
-            case .autoWhiteBalance: "ordinary photo, auto white balance from the picture"
-            case .knownLight:
-                "ordinary photo, white balance from the true room light (keeping "
-                    + "\(Int(PhotoPipeline.warmth * 100)) % of its cast)"
-            }
-        }
-    }
+    /// Where the baseline photo's white balance comes from (shared with the centre-crop protocol).
+    public typealias Baseline = ConstantColorValidation.Baseline
 
     /// One patch of the map.
     public struct Cell: Sendable {
@@ -102,8 +86,9 @@ public struct FullFieldValidation: Sendable {
     /// distortion's barrel does not show the background in the corners.
     public static let fill = 0.97
 
-    /// The baseline used.
+    /// The baseline used, and the share of the room light's cast its photo keeps.
     public let baseline: Baseline
+    public let baselineWarmth: Double
     /// The lights.
     public let protocolRun: ConstantColorValidation.Conditions
     /// Chart columns and rows.
@@ -115,7 +100,8 @@ public struct FullFieldValidation: Sendable {
     /// the full sensor; `init(device:camera:width:height:)` of `ConstantColorPipeline`).
     public static func run(
         pipeline: ConstantColorPipeline, baseline: Baseline = .autoWhiteBalance,
-        protocol spec: ConstantColorValidation.Conditions = .apple, distances: [Double] = standardDistances,
+        baselineWarmth: Double = PhotoPipeline.warmth, protocol spec: ConstantColorValidation.Conditions = .apple,
+        distances: [Double] = standardDistances,
         seed: UInt64 = 1
     ) throws -> FullFieldValidation {
         let patches = ConstantColorValidation.chartPatches
@@ -176,20 +162,8 @@ public struct FullFieldValidation: Sendable {
                     diffuseFraction: 0.5)
                 let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
                 centre += result.centerWeightedMeanConfidence
-                let ambient = result.diagnostics.ambientFrame
-                let balance: WhiteBalance
-                let warmth: Double
-                switch baseline {
-                case .autoWhiteBalance:
-                    balance = WhiteBalance.auto(ambient, camera: camera)
-                    warmth = PhotoPipeline.warmth(for: .auto)
-                case .knownLight:
-                    balance = WhiteBalance(illuminant: lights[index], camera: camera)
-                    warmth = PhotoPipeline.warmth
-                }
-                let ordinary = PhotoPipeline.develop(
-                    ambient, camera: camera, whiteBalance: balance, outputSpace: .displayP3, warmth: warmth,
-                    gain: result.diagnostics.plan.fallbackGain)
+                let ordinary = baseline.photo(
+                    of: result, scene: scene, camera: camera, warmth: baselineWarmth, seed: seed &+ UInt64(index))
                 let cc = ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
                 let base = ConstantColorValidation.linearXYZ(
                     ordinary, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
@@ -257,6 +231,8 @@ public struct FullFieldValidation: Sendable {
                     trustedPictures: trustedPictures, varianceMeasuredPatches: measured,
                     meanCenterWeightedConfidence: centre / Double(conditions.count), cells: cells))
         }
-        return FullFieldValidation(baseline: baseline, protocolRun: spec, columns: columns, rows: rows, distances: out)
+        return FullFieldValidation(
+            baseline: baseline, baselineWarmth: baselineWarmth, protocolRun: spec, columns: columns, rows: rows,
+            distances: out)
     }
 }

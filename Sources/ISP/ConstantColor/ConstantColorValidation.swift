@@ -7,7 +7,7 @@ import Spectra
 
 /// Apple's validation of Constant Color (WWDC24 session 10162; color-science spec §0), reproduced on
 /// the simulator: a chart of the ColorChecker 24 and all 140 skin patches, photographed under many
-/// room lights, by the ordinary pipeline and by Constant Color from the same captures.
+/// room lights by Constant Color and, as the baseline, by the ordinary pipeline (`Baseline`).
 ///
 /// Our metric (Apple does not publish its formula): for patch p and condition c, Lab(p, c) of the
 /// photo decoded as a viewer would (Display P3; CIELAB with the D65 white); variance_p =
@@ -85,6 +85,9 @@ public struct ConstantColorValidation: Sendable {
 
     /// The protocol run.
     public let protocolRun: Conditions
+    /// What Constant Color was compared with, and the share of each light's cast its photo kept.
+    public let baseline: Baseline
+    public let baselineWarmth: Double
     /// Per patch, ColorChecker first, then skin.
     public let patches: [Patch]
     /// 1 − mean variance (Constant Color) / mean variance (ordinary).
@@ -129,9 +132,11 @@ public struct ConstantColorValidation: Sendable {
     }
 
     /// Runs the protocol with a pipeline (its camera size is the chart picture's; see
-    /// `chartPipeline` for the camera the protocol expects).
+    /// `chartPipeline` for the camera the protocol expects), against `baseline` keeping `baselineWarmth` of each
+    /// light's cast.
     public static func run(
-        pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, keepSamples: Int = 6, seed: UInt64 = 1
+        pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, baseline: Baseline = .autoWhiteBalance,
+        baselineWarmth: Double = PhotoPipeline.warmth, keepSamples: Int = 6, seed: UInt64 = 1
     ) throws -> ConstantColorValidation {
         let camera = pipeline.camera
         let chart = ChartLayout(camera: camera)
@@ -153,7 +158,9 @@ public struct ConstantColorValidation: Sendable {
             let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
             centre += result.centerWeightedMeanConfidence
             let cc = linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
-            let ordinary = linearXYZ(result.fallback, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
+            let baselinePhoto = baseline.photo(
+                of: result, scene: scene, camera: camera, warmth: baselineWarmth, seed: seed &+ UInt64(index))
+            let ordinary = linearXYZ(baselinePhoto, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
             for (values, store) in [(cc, 0), (ordinary, 1)] {
                 let k = values[greyIndex].y > 0 ? greyY / values[greyIndex].y : 1
                 for p in 0..<patches.count {
@@ -173,7 +180,7 @@ public struct ConstantColorValidation: Sendable {
             }
             if samples.count < keepSamples, index % max(1, conditions.count / max(1, keepSamples)) == 0 {
                 let name = "\(Int(condition.lux)) lux, \(Int(condition.cct)) K, Duv \(condition.duv)"
-                samples.append((name, result.photo, result.fallback))
+                samples.append((name, result.photo, baselinePhoto))
             }
         }
 
@@ -196,7 +203,7 @@ public struct ConstantColorValidation: Sendable {
         let meanVO = out.map(\.varianceOrdinary).reduce(0, +) / Double(out.count)
         let meanVC = out.map(\.varianceConstantColor).reduce(0, +) / Double(out.count)
         return ConstantColorValidation(
-            protocolRun: spec, patches: out, varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
+            protocolRun: spec, baseline: baseline, baselineWarmth: baselineWarmth, patches: out, varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
             deltaEOrdinary: Statistics(allO), deltaEConstantColor: Statistics(allC),
             deltaEConstantColorHighConfidence: Statistics(highC),
             highConfidenceCount: confidence.filter { $0 >= highConfidence }.count,

@@ -63,7 +63,7 @@ public enum MovieFile {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw MediaFileError(code: .unreadable, message: "cannot open the file")
         }
-        let start = (try? handle.read(upToCount: 4096)).map { [UInt8]($0 ?? Data()) } ?? []
+        let start = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
         let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
         try? handle.close()
         guard Y4M.isY4M(start) else {

@@ -229,8 +229,8 @@ enum ConstantColorFullFieldReport {
             <html><head><meta charset="utf-8"><title>Constant Color full-field validation: \
             \(ConstantColorReport.escape(device))</title>
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <style>body{font-family:sans-serif;margin:2em}pre{white-space:pre-wrap}table.map td{width:44px;height:34px;text-align:center;
-            font-size:12px;border:1px solid #fff}small{color:#555}</style></head><body>
+            <style>body{font-family:sans-serif;margin:2em}pre{white-space:pre-wrap}
+            table.map td{width:44px;height:34px;text-align:center;font-size:12px;border:1px solid #fff}small{color:#555}</style></head><body>
             <h1>Constant Color full-field validation: \(ConstantColorReport.escape(device))</h1>
             <pre>\(ConstantColorReport.escape(summary))</pre>
             <p>Each cell: ΔE00 of Constant Color (large) and of the baseline (small) against the patch under D65,

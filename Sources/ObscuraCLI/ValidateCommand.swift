@@ -73,14 +73,16 @@ struct ValidateConstantColorCommand: ParsableCommand {
 
     @Option(
         help: """
-            What Constant Color is compared with: auto-white-balance (a normal photo by the room light, with the \
-            auto white balance every photo uses), known-light (the same photo white-balanced for the true room \
-            light) or fallback (the capture's own fallback photo, from its ambient frame).
+            What Constant Color is compared with: auto-white-balance (the default: a normal photo by the room \
+            light, with the auto white balance every photo uses), known-light (the same photo white-balanced for \
+            the true room light) or fallback (the capture's own fallback photo, from its ambient frame).
             """)
-    var baseline: String = ConstantColorValidation.Baseline.autoWhiteBalance.rawValue
+    var baseline: String?
 
-    @Option(help: "Share of the room light's cast the baseline photo keeps, 0…1 (default \(PhotoPipeline.warmth)).")
-    var warmth: Double = PhotoPipeline.warmth
+    @Option(
+        name: .customLong("warmth"),
+        help: "Share of the room light's cast the baseline photo keeps, 0…1 (default \(PhotoPipeline.warmth)).")
+    var warmthOption: Double?
 
     @Option(help: "Full field: chart distances in metres, comma-separated.")
     var distances: String = FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
@@ -213,12 +215,20 @@ extension ValidateConstantColorCommand {
         }
     }
 
-    /// The baseline `--baseline` and `--warmth` name.
+    /// The share of the room light's cast the baseline keeps (`--warmth`).
+    var warmth: Double { warmthOption ?? PhotoPipeline.warmth }
+
+    /// The baseline `--baseline` and `--warmth` name. The narrow-band check compares with no baseline, so there
+    /// they are refused rather than ignored.
     func baselineChoice() throws -> ConstantColorValidation.Baseline {
-        guard let choice = ConstantColorValidation.Baseline(rawValue: baseline) else {
-            let names = ConstantColorValidation.Baseline.allCases.map(\.rawValue).joined(separator: ", ")
+        if ambient == .narrowBand, baseline != nil || warmthOption != nil {
             throw CommandFailure.badInput(
-                "validate constant-color: unknown baseline '\(baseline)'; use one of \(names)")
+                "validate constant-color: --ambient narrow-band compares with no baseline; drop --baseline and --warmth")
+        }
+        let name = baseline ?? ConstantColorValidation.Baseline.autoWhiteBalance.rawValue
+        guard let choice = ConstantColorValidation.Baseline(rawValue: name) else {
+            let names = ConstantColorValidation.Baseline.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandFailure.badInput("validate constant-color: unknown baseline '\(name)'; use one of \(names)")
         }
         guard (0...1).contains(warmth) else {
             throw CommandFailure.badInput("validate constant-color: --warmth: expected a value from 0 to 1, not \(warmth)")
@@ -227,9 +237,9 @@ extension ValidateConstantColorCommand {
     }
 
     /// The full-field protocol (`FullFieldValidation`).
-    func runFullField(_ profile: DeviceProfile, baseline choice: ConstantColorValidation.Baseline, width: Int, height: Int)
-        throws
-    {
+    func runFullField(
+        _ profile: DeviceProfile, baseline choice: ConstantColorValidation.Baseline, width: Int, height: Int
+    ) throws {
         let metres = distances.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard !metres.isEmpty, metres.allSatisfy({ ($0 ?? 0) > 0 }) else {
             throw CommandFailure.badInput(

@@ -33,4 +33,13 @@ struct ValidateNarrowBandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("white-light protocol only"), "\(result.stderr)")
     }
+
+    /// The narrow-band check compares with no baseline: a baseline asked for is refused, not ignored.
+    @Test func aBaselineIsRefused() throws {
+        for extra in [["--baseline", "known-light"], ["--warmth", "0"]] {
+            let result = try CLIRunner.run(["validate", "constant-color", "--ambient", "narrow-band", "--quick"] + extra)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("compares with no baseline"), "\(result.stderr)")
+        }
+    }
 }

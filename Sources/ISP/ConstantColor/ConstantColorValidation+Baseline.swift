@@ -34,15 +34,17 @@ extension ConstantColorValidation {
             case .autoWhiteBalance:
                 return "a normal photo by the room light (auto exposure, no flash, auto white balance), \(kept)"
             case .knownLight:
-                return "a normal photo by the room light (auto exposure, no flash), balanced for the true light, \(kept)"
+                return "a normal photo by the room light (auto exposure, no flash), balanced for the true light, "
+                    + kept
             case .fallback:
-                return "the capture's fallback photo (its ambient frame at the fallback gain, auto white balance), \(kept)"
+                return "the capture's fallback photo (its ambient frame at the fallback gain, auto white balance), "
+                    + kept
             }
         }
 
-        /// The baseline photo (Display P3, as the Constant Color photo) of `scene`, lit by `light` alone, beside a
-        /// Constant Color capture of it: `warmth` is the share of the light's cast kept, `seed` the normal photo's
-        /// noise.
+        /// The baseline photo (Display P3, as the Constant Color photo) beside a Constant Color capture `result` of
+        /// `scene`, whose room light is its only light: `warmth` is the share of the light's cast kept, `seed` the
+        /// normal photo's noise.
         public func photo(
             of result: ConstantColorResult, scene: Scene, camera: CameraModel, warmth: Double, seed: UInt64
         ) -> PixelPlane<UInt8> {

@@ -26,12 +26,11 @@ import Spectra
 ///   and this figure separates what remains of that lightness error from colour error;
 /// - a per-patch map (ΔE00 of both photos and the confidence, laid out as on the chart).
 ///
-/// The baseline is the ordinary photo developed from the same ambient frame (`ConstantColorValidation.Baseline`),
-/// white-balanced from the picture itself (the default) or from the room light's true spectrum, keeping
-/// `baselineWarmth` of the light's cast. Photos are scaled so the chart's neutral 5 has its D65 luminance, as in the
-/// centre-crop protocol.
+/// The baseline is the centre-crop protocol's (`ConstantColorValidation.Baseline`): by default a normal photo of the
+/// chart by the room light alone, keeping `baselineWarmth` of the light's cast. Photos are scaled so the chart's
+/// neutral 5 has its D65 luminance, as in the centre-crop protocol.
 public struct FullFieldValidation: Sendable {
-    /// Where the baseline photo's white balance comes from (shared with the centre-crop protocol).
+    /// What Constant Color is compared with (shared with the centre-crop protocol).
     public typealias Baseline = ConstantColorValidation.Baseline
 
     /// One patch of the map.

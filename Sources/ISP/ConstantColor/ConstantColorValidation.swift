@@ -203,7 +203,8 @@ public struct ConstantColorValidation: Sendable {
         let meanVO = out.map(\.varianceOrdinary).reduce(0, +) / Double(out.count)
         let meanVC = out.map(\.varianceConstantColor).reduce(0, +) / Double(out.count)
         return ConstantColorValidation(
-            protocolRun: spec, baseline: baseline, baselineWarmth: baselineWarmth, patches: out, varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
+            protocolRun: spec, baseline: baseline, baselineWarmth: baselineWarmth, patches: out,
+            varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
             deltaEOrdinary: Statistics(allO), deltaEConstantColor: Statistics(allC),
             deltaEConstantColorHighConfidence: Statistics(highC),
             highConfidenceCount: confidence.filter { $0 >= highConfidence }.count,

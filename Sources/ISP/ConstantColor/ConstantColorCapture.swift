@@ -36,28 +36,44 @@ public struct ConstantColorCapture: Sendable {
         let width = flash.width, height = flash.height
         let disparity = map.isDisparity ? map.values : map.values.map { $0 > 0 ? 1 / $0 : .nan }
         let sx = Float(map.width) / Float(width), sy = Float(map.height) / Float(height)
-        return BandParallel.fill(count: width * height, rows: height, of: Float.self) { rows, out in
-            for y in rows {
-                let v = min(max((Float(y) + 0.5) * sy - 0.5, 0), Float(map.height - 1))
-                let y0 = Int(v), y1 = min(Int(v) + 1, map.height - 1), b = v - Float(y0)
-                for x in 0..<width {
-                    let u = min(max((Float(x) + 0.5) * sx - 0.5, 0), Float(map.width - 1))
-                    let x0 = Int(u), x1 = min(Int(u) + 1, map.width - 1), a = u - Float(x0)
-                    let d00 = disparity[y0 * map.width + x0], d10 = disparity[y0 * map.width + x1]
-                    let d01 = disparity[y1 * map.width + x0], d11 = disparity[y1 * map.width + x1]
-                    var d: Float
-                    if d00 > 0, d10 > 0, d01 > 0, d11 > 0 {
-                        let top = d00 + a * (d10 - d00), bottom = d01 + a * (d11 - d01)
-                        d = top + b * (bottom - top)
-                    } else {
-                        let nearest = [(d00, (1 - a) * (1 - b)), (d10, a * (1 - b)), (d01, (1 - a) * b), (d11, a * b)]
-                            .filter { $0.0 > 0 }.max { $0.1 < $1.1 }
-                        d = nearest?.0 ?? .nan
+        // Each column's samples and weight, worked out once rather than on every row.
+        let columns = (0..<width).map { x in
+            let u = min(max((Float(x) + 0.5) * sx - 0.5, 0), Float(map.width - 1))
+            return (x0: Int(u), x1: min(Int(u) + 1, map.width - 1), a: u - Float(Int(u)))
+        }
+        return disparity.withUnsafeBufferPointer { samples in
+            let samples = SharedReadPointer(samples)
+            return BandParallel.fill(count: width * height, rows: height, of: Float.self) { rows, out in
+                for y in rows {
+                    let v = min(max((Float(y) + 0.5) * sy - 0.5, 0), Float(map.height - 1))
+                    let y0 = Int(v), y1 = min(Int(v) + 1, map.height - 1), b = v - Float(y0)
+                    let upper = samples.base + y0 * map.width, lower = samples.base + y1 * map.width
+                    for x in 0..<width {
+                        let (x0, x1, a) = columns[x]
+                        let d00 = upper[x0], d10 = upper[x1], d01 = lower[x0], d11 = lower[x1]
+                        var d: Float
+                        if d00 > 0, d10 > 0, d01 > 0, d11 > 0 {
+                            let top = d00 + a * (d10 - d00), bottom = d01 + a * (d11 - d01)
+                            d = top + b * (bottom - top)
+                        } else {
+                            d = Self.nearestKnown(d00, d10, d01, d11, a: a, b: b)
+                        }
+                        out[y * width + x] = d > 0 ? 1 / d : .nan
                     }
-                    out[y * width + x] = d > 0 ? 1 / d : .nan
                 }
             }
         }
+    }
+
+    /// Of the four samples around a point (weights (1 − a)(1 − b), a(1 − b), (1 − a)b and ab), the known one with
+    /// the largest weight, the first of equal weights; NaN where none is known.
+    static func nearestKnown(_ d00: Float, _ d10: Float, _ d01: Float, _ d11: Float, a: Float, b: Float) -> Float {
+        var best = Float.nan, weight = -Float.infinity
+        for (d, w) in [(d00, (1 - a) * (1 - b)), (d10, a * (1 - b)), (d01, (1 - a) * b), (d11, a * b)]
+        where d > 0 && w > weight {
+            (best, weight) = (d, w)
+        }
+        return best
     }
 }
 

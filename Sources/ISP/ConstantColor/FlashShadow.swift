@@ -90,21 +90,25 @@ struct FlashShadow: Sendable {
                     {
                         rows.load(y)
                         if let irradiance, let irradianceRows { irradiance.row(y, rows: irradianceRows, into: lit) }
-                        for x in 0..<width where !clip[x] {
-                            let f = UnsafeRawPointer(fl + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
-                            let a = UnsafeRawPointer(am + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
-                            guard limits.isLit(flash: f, ambient: a) else { continue }
-                            let e = f - a
-                            let t = out.base + (y / tile) * mw + x / tile
-                            let lifted = SIMD3(Double(e[0] * lit[x]), Double(e[1] * lit[x]), Double(e[2] * lit[x]))
-                            t.pointee.ambient += SIMD3(Double(a[0]), Double(a[1]), Double(a[2]))
-                            t.pointee.flashOnly += lifted
-                            guard hasDepth else { continue }
-                            let z = depth[y * width + x]
-                            guard z.isFinite, z > 0, (blocked?[y * width + x] ?? 0) == 0 else { continue }
-                            t.pointee.surface += lifted
-                            t.pointee.depth += Double(z)
-                            t.pointee.surfacePixels += 1
+                        let tileRow = out.base + (y / tile) * mw
+                        // Tile by tile along the row, so that no pixel divides by the tile size.
+                        for tx in 0..<mw {
+                            let t = tileRow + tx
+                            for x in grid.pixelColumns(of: tx) where !clip[x] {
+                                let f = UnsafeRawPointer(fl + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
+                                let a = UnsafeRawPointer(am + 3 &* x).loadUnaligned(as: SIMD4<Float>.self)
+                                guard limits.isLit(flash: f, ambient: a) else { continue }
+                                let e = f - a
+                                let lifted = SIMD3(Double(e[0] * lit[x]), Double(e[1] * lit[x]), Double(e[2] * lit[x]))
+                                t.pointee.ambient += SIMD3(Double(a[0]), Double(a[1]), Double(a[2]))
+                                t.pointee.flashOnly += lifted
+                                guard hasDepth else { continue }
+                                let z = depth[y * width + x]
+                                guard z.isFinite, z > 0, (blocked?[y * width + x] ?? 0) == 0 else { continue }
+                                t.pointee.surface += lifted
+                                t.pointee.depth += Double(z)
+                                t.pointee.surfacePixels += 1
+                            }
                         }
                     }
                 }

@@ -96,12 +96,15 @@ struct HotTileStatistics: Sendable {
                         let fl = rows.flash, am = rows.ambient, clip = rows.clipped
                         for y in grid.pixelRows(of: tileRows) {
                             rows.load(y)
-                            for x in 0..<width {
-                                let p = 3 &* x
-                                let f = SIMD3(fl[p], fl[p + 1], fl[p + 2]), a = SIMD3(am[p], am[p + 1], am[p + 2])
-                                let d = hasDepth ? Double(z.base[y * width + x]) : .nan
-                                out.base[(y / grid.tileSize) * grid.columns + x / grid.tileSize].add(
-                                    flash: f, ambient: a, depth: d, clipped: clip[x], limits: limits)
+                            let tileRow = out.base + (y / grid.tileSize) * grid.columns
+                            // Tile by tile along the row, so that no pixel divides by the tile size.
+                            for tx in 0..<grid.columns {
+                                for x in grid.pixelColumns(of: tx) {
+                                    let p = 3 &* x
+                                    let f = SIMD3(fl[p], fl[p + 1], fl[p + 2]), a = SIMD3(am[p], am[p + 1], am[p + 2])
+                                    let d = hasDepth ? Double(z.base[y * width + x]) : .nan
+                                    tileRow[tx].add(flash: f, ambient: a, depth: d, clipped: clip[x], limits: limits)
+                                }
                             }
                         }
                     }

@@ -83,15 +83,20 @@ extension SurfaceColours {
     /// The colour of a tile with hot pixels from the donors within the search radius (see the type's description),
     /// with its trust in lane 3, and the trust times the donors' weighted confidence; nil where no donor matches.
     static func estimate(
-        _ hot: HotTileStatistics, tx: Int, ty: Int, donors: [Donor?], grid: TileGrid, search: Search
+        _ hot: HotTileStatistics, tx: Int, ty: Int, donors: Donors, grid: TileGrid, search: Search
     ) -> (SIMD4<Float>, Double)? {
         guard let receiver = Receiver(hot, clip: search.clip) else { return nil }
         let radius = search.radius, sigma = search.spatialSigma
         var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
         var matched = 0.0, nearest = Double.infinity
+        // The search covers thousands of tiles at 12 MP, most on other surfaces: `match`'s depth test is made
+        // first on the packed depths, so that a tile another surface holds costs one load.
+        let gatesOnDepth = receiver.depth.isFinite
         for sy in max(0, ty - radius)...min(grid.rows - 1, ty + radius) {
             for sx in max(0, tx - radius)...min(grid.columns - 1, tx + radius) {
-                guard let donor = donors[sy * grid.columns + sx],
+                let t = sy * grid.columns + sx
+                if gatesOnDepth, !(abs(donors.depths[t] - receiver.depth) <= receiver.depthReach) { continue }
+                guard let donor = donors.tiles[t],
                     let (depthTerm, dc, dl, colour) = receiver.match(donor)
                 else { continue }
                 let spatial = Double((sy - ty) * (sy - ty) + (sx - tx) * (sx - tx)) / (2 * sigma * sigma)

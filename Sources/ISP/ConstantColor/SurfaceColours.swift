@@ -99,19 +99,32 @@ struct SurfaceColours: Sendable {
         let radius: Int, spatialSigma: Double, clip: Double
     }
 
+    /// Every tile's donor, or nil, and the donors' depths packed apart (NaN where a tile lends nothing), which the
+    /// search reads first (`estimate`).
+    struct Donors {
+        let tiles: [Donor?]
+        let depths: [Double]
+
+        init(_ tiles: [Donor?]) {
+            self.tiles = tiles
+            depths = tiles.map { $0?.depth ?? .nan }
+        }
+    }
+
     /// The tiles that can lend their colour (our choices): candidates (`TileStatistics.isCandidate`) whose
     /// flash-only sums stand 5σ above zero in every channel, as for `FillRatios`.
     static func donors(hot: [HotTileStatistics], statistics: PairStatistics, map: ConfidenceMap, flashTime: Double)
-        -> [Donor?]
+        -> Donors
     {
-        statistics.tiles.enumerated().map { t, s in
-            guard s.isCandidate(consistency: map.consistency[t]), s.flashStandsOut(flashTime: flashTime) else {
-                return nil
-            }
-            let depth = hot[t].depthCount > 0 ? hot[t].depth / hot[t].depthCount : .nan
-            return Donor(colour: s.flashOnly / s.unclipped, depth: depth, unclipped: s.unclipped,
-                confidence: map.values[t])
-        }
+        Donors(
+            statistics.tiles.enumerated().map { t, s in
+                guard s.isCandidate(consistency: map.consistency[t]), s.flashStandsOut(flashTime: flashTime) else {
+                    return nil
+                }
+                let depth = hot[t].depthCount > 0 ? hot[t].depth / hot[t].depthCount : .nan
+                return Donor(
+                    colour: s.flashOnly / s.unclipped, depth: depth, unclipped: s.unclipped, confidence: map.values[t])
+            })
     }
 
     /// The colour at a pixel: the tiles' colours interpolated between tile centres, each weighted by its

@@ -27,6 +27,12 @@ struct TileGrid: Sendable, Hashable {
         (tileRows.lowerBound * tileSize)..<min(height, tileRows.upperBound * tileSize)
     }
 
+    /// The pixel columns of tile column `tx`.
+    @inline(__always)
+    func pixelColumns(of tx: Int) -> Range<Int> {
+        (tx * tileSize)..<min(width, (tx + 1) * tileSize)
+    }
+
     /// The tiles of the 3 × 3 neighbourhood of tile (`tx`, `ty`) inside the grid, row by row.
     @inline(__always)
     func neighbourhood(_ tx: Int, _ ty: Int) -> Neighbourhood {

@@ -103,34 +103,57 @@ public struct FullFieldValidation: Sendable {
         distances: [Double] = standardDistances,
         seed: UInt64 = 1
     ) throws -> FullFieldValidation {
-        let patches = ConstantColorValidation.chartPatches
-        let columns = 14
-        let rows = (patches.count + columns - 1) / columns
-        var padded = patches
-        while padded.count < rows * columns {
-            padded.append(
-                ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
-        }
         var settings = pipeline.settings
         settings.developsFallback = false
         var copy = ConstantColorPipeline(
             camera: pipeline.camera, flash: pipeline.flash, calibration: pipeline.calibration,
             irradiance: pipeline.irradiance, depthSensor: pipeline.depthSensor, settings: settings)
         copy.captureErrors = pipeline.captureErrors
-        let pipeline = copy
-        let camera = pipeline.camera
-        let white = Colorimetry.whitePoint(of: Illuminants.d65)
-        let reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
-        let referenceY = patches.map {
-            Colorimetry.xyz(reflectance: $0.reflectance, illuminant: Illuminants.d65).Y / 100
+        let chart = Chart()
+        let lights = try spec.conditions.map { try Illuminants.make(cct: $0.cct, duv: $0.duv) }
+        let out = distances.map { distance in
+            let readings = Readings(
+                chart: chart, distance: distance, pipeline: copy, conditions: spec.conditions, lights: lights,
+                baseline: baseline, warmth: baselineWarmth, seed: seed)
+            return readings.summary(chart: chart, distance: distance)
         }
-        let greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
-        let greyY = Colorimetry.xyz(reflectance: patches[greyIndex].reflectance, illuminant: Illuminants.d65).Y / 100
-        let conditions = spec.conditions
-        let lights = try conditions.map { try Illuminants.make(cct: $0.cct, duv: $0.duv) }
+        return FullFieldValidation(
+            baseline: baseline, baselineWarmth: baselineWarmth, protocolRun: spec, columns: chart.columns,
+            rows: chart.rows, distances: out)
+    }
 
-        var out: [Distance] = []
-        for distance in distances {
+    /// The validation chart's patches and what each is compared with.
+    struct Chart {
+        let patches = ConstantColorValidation.chartPatches
+        let columns = 14
+        let rows: Int
+        /// The patches padded to whole rows with a dark border.
+        let padded: [ReflectancePatch]
+        let white = Colorimetry.whitePoint(of: Illuminants.d65)
+        /// Each patch's CIELAB and luminance (0…1) under D65.
+        let reference: [Lab], referenceY: [Double]
+        /// Neutral 5, whose D65 luminance every photo is scaled to.
+        let greyIndex: Int, greyY: Double
+
+        init() {
+            rows = (patches.count + columns - 1) / columns
+            var padded = patches
+            while padded.count < rows * columns {
+                padded.append(
+                    ReflectancePatch(name: "chart border", number: padded.count + 1, reflectance: .constant(0.03)))
+            }
+            self.padded = padded
+            reference = patches.map { Colorimetry.lab(reflectance: $0.reflectance, illuminant: Illuminants.d65) }
+            referenceY = patches.map {
+                Colorimetry.xyz(reflectance: $0.reflectance, illuminant: Illuminants.d65).Y / 100
+            }
+            greyIndex = ColorChecker.patches.firstIndex { $0.name.hasPrefix("neutral 5") } ?? 21
+            greyY = referenceY[greyIndex]
+        }
+
+        /// The chart filling the frame of `camera` at `distance` metres, under a 100 lux D65 room light for the
+        /// protocol to relight, and each patch's pixels.
+        func scene(distance: Double, camera: CameraModel) -> (Scene, [[Int]]) {
             let card = SceneObject(
                 name: "validation chart",
                 shape: .plane(
@@ -138,22 +161,40 @@ public struct FullFieldValidation: Sendable {
                     height: fill * distance * Double(camera.height) / camera.fy),
                 transform: Transform(position: Vector3(0, 0, -distance)),
                 surface: Cards.chart(columns: columns, rows: rows, patches: padded))
-            let probeScene = Scene(
+            let scene = Scene(
                 objects: [card], ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 100),
                 device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
             let probe = Renderer(
-                scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
+                scene: scene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
             let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
             let pixelLists = ConstantColorValidation.patchPixels(
                 ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
                 height: camera.height)
+            return (scene, pixelLists)
+        }
+    }
 
-            var labC = [[Lab]](repeating: [], count: patches.count)
-            var labB = [[Lab]](repeating: [], count: patches.count)
-            var chromaC = [[Lab]](repeating: [], count: patches.count)
-            var chromaB = [[Lab]](repeating: [], count: patches.count)
-            var confidence = [[Double]](repeating: [], count: patches.count)
-            var centre = 0.0
+    /// Per patch, its CIELAB in every light's Constant Color and baseline photo (scaled so neutral 5 has its D65
+    /// luminance, and at the patch's own reference luminance), and its confidence in each Constant Color photo.
+    struct Readings {
+        var labC: [[Lab]], labB: [[Lab]], chromaC: [[Lab]], chromaB: [[Lab]]
+        var confidence: [[Double]]
+        var pixelLists: [[Int]]
+        /// Σ of the photos' centre-weighted confidence, and how many lights.
+        var centre = 0.0, lights = 0
+
+        init(
+            chart: Chart, distance: Double, pipeline: ConstantColorPipeline,
+            conditions: [(lux: Double, cct: Double, duv: Double)], lights: [Spectrum], baseline: Baseline,
+            warmth: Double, seed: UInt64
+        ) {
+            let camera = pipeline.camera, count = chart.patches.count
+            let (probeScene, pixelLists) = chart.scene(distance: distance, camera: camera)
+            labC = [[Lab]](repeating: [], count: count)
+            (labB, chromaC, chromaB) = (labC, labC, labC)
+            confidence = [[Double]](repeating: [], count: count)
+            self.pixelLists = pixelLists
+            self.lights = conditions.count
             for (index, condition) in conditions.enumerated() {
                 var scene = probeScene
                 scene.ambient = AmbientLight(
@@ -162,26 +203,15 @@ public struct FullFieldValidation: Sendable {
                 let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
                 centre += result.centerWeightedMeanConfidence
                 let ordinary = baseline.photo(
-                    of: result, scene: scene, camera: camera, warmth: baselineWarmth, seed: seed &+ UInt64(index))
-                let cc = ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
-                let base = ConstantColorValidation.linearXYZ(
-                    ordinary, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
-                for (values, isCC) in [(cc, true), (base, false)] {
-                    let k = values[greyIndex].y > 0 ? greyY / values[greyIndex].y : 1
-                    for p in 0..<patches.count {
-                        let lab = Lab(XYZ(values[p] * k * 100), white: white)
-                        let y = values[p].y
-                        let matched = Lab(XYZ(values[p] * (y > 0 ? referenceY[p] / y : 1) * 100), white: white)
-                        if isCC {
-                            labC[p].append(lab)
-                            chromaC[p].append(matched)
-                        } else {
-                            labB[p].append(lab)
-                            chromaB[p].append(matched)
-                        }
-                    }
-                }
-                for p in 0..<patches.count where !pixelLists[p].isEmpty {
+                    of: result, scene: scene, camera: camera, warmth: warmth, seed: seed &+ UInt64(index))
+                add(
+                    ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) }),
+                    constantColor: true, chart: chart)
+                add(
+                    ConstantColorValidation.linearXYZ(
+                        ordinary, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) }),
+                    constantColor: false, chart: chart)
+                for p in 0..<count where !pixelLists[p].isEmpty {
                     var sum = 0.0
                     for i in pixelLists[p] {
                         sum += result.confidenceMap.value(
@@ -190,48 +220,66 @@ public struct FullFieldValidation: Sendable {
                     confidence[p].append(sum / Double(pixelLists[p].count))
                 }
             }
+        }
 
+        /// One photo's patches (linear XYZ), scaled so neutral 5 has its D65 luminance and, apart, to each patch's
+        /// reference luminance.
+        mutating func add(_ values: [SIMD3<Double>], constantColor: Bool, chart: Chart) {
+            let k = values[chart.greyIndex].y > 0 ? chart.greyY / values[chart.greyIndex].y : 1
+            for p in 0..<chart.patches.count {
+                let lab = Lab(XYZ(values[p] * k * 100), white: chart.white)
+                let y = values[p].y
+                let matched = Lab(XYZ(values[p] * (y > 0 ? chart.referenceY[p] / y : 1) * 100), white: chart.white)
+                if constantColor {
+                    labC[p].append(lab)
+                    chromaC[p].append(matched)
+                } else {
+                    labB[p].append(lab)
+                    chromaB[p].append(matched)
+                }
+            }
+        }
+
+        /// The figures at `distance` (see the type's description), over the pictures each patch is trusted in.
+        func summary(chart: Chart, distance: Double) -> Distance {
             var cells: [Cell] = []
             var highC: [Double] = [], highB: [Double] = [], matchedC: [Double] = [], matchedB: [Double] = []
             var varC = 0.0, varB = 0.0, measured = 0, trustedPictures = 0
-            for p in 0..<patches.count where !pixelLists[p].isEmpty {
-                let eC = labC[p].map { DeltaE.ciede2000($0, reference[p]) }
-                let eB = labB[p].map { DeltaE.ciede2000($0, reference[p]) }
+            for p in 0..<chart.patches.count where !pixelLists[p].isEmpty {
+                let reference = chart.reference[p]
+                let eC = labC[p].map { DeltaE.ciede2000($0, reference) }
+                let eB = labB[p].map { DeltaE.ciede2000($0, reference) }
                 // The pictures in which the patch's own confidence trusts it.
                 let trusted = confidence[p].indices.filter {
                     confidence[p][$0] >= ConstantColorValidation.highConfidence
                 }
                 let tC = trusted.map { eC[$0] }, tB = trusted.map { eB[$0] }
-                let cell = Cell(
-                    name: patches[p].name, column: p % columns, row: p / columns,
-                    deltaEConstantColor: eC.reduce(0, +) / Double(eC.count),
-                    deltaEBaseline: eB.reduce(0, +) / Double(eB.count),
-                    confidence: confidence[p].reduce(0, +) / Double(conditions.count),
-                    trustedLights: trusted.count,
-                    trustedDeltaEConstantColor: trusted.isEmpty ? .nan : tC.reduce(0, +) / Double(trusted.count),
-                    trustedDeltaEBaseline: trusted.isEmpty ? .nan : tB.reduce(0, +) / Double(trusted.count))
-                cells.append(cell)
+                cells.append(
+                    Cell(
+                        name: chart.patches[p].name, column: p % chart.columns, row: p / chart.columns,
+                        deltaEConstantColor: eC.reduce(0, +) / Double(eC.count),
+                        deltaEBaseline: eB.reduce(0, +) / Double(eB.count),
+                        confidence: confidence[p].reduce(0, +) / Double(lights),
+                        trustedLights: trusted.count,
+                        trustedDeltaEConstantColor: trusted.isEmpty ? .nan : tC.reduce(0, +) / Double(trusted.count),
+                        trustedDeltaEBaseline: trusted.isEmpty ? .nan : tB.reduce(0, +) / Double(trusted.count)))
                 trustedPictures += trusted.count
                 highC += tC
                 highB += tB
-                matchedC += trusted.map { DeltaE.ciede2000(chromaC[p][$0], reference[p]) }
-                matchedB += trusted.map { DeltaE.ciede2000(chromaB[p][$0], reference[p]) }
+                matchedC += trusted.map { DeltaE.ciede2000(chromaC[p][$0], reference) }
+                matchedB += trusted.map { DeltaE.ciede2000(chromaB[p][$0], reference) }
                 if trusted.count >= 2 {
                     varC += ConstantColorValidation.spread(trusted.map { labC[p][$0] }).1
                     varB += ConstantColorValidation.spread(trusted.map { labB[p][$0] }).1
                     measured += 1
                 }
             }
-            out.append(
-                Distance(
-                    metres: distance, accuracyConstantColor: .init(highC), accuracyBaseline: .init(highB),
-                    chromaticConstantColor: .init(matchedC), chromaticBaseline: .init(matchedB),
-                    varianceReduction: measured > 0 && varB > 0 ? 1 - varC / varB : .nan,
-                    trustedPictures: trustedPictures, varianceMeasuredPatches: measured,
-                    meanCenterWeightedConfidence: centre / Double(conditions.count), cells: cells))
+            return Distance(
+                metres: distance, accuracyConstantColor: .init(highC), accuracyBaseline: .init(highB),
+                chromaticConstantColor: .init(matchedC), chromaticBaseline: .init(matchedB),
+                varianceReduction: measured > 0 && varB > 0 ? 1 - varC / varB : .nan,
+                trustedPictures: trustedPictures, varianceMeasuredPatches: measured,
+                meanCenterWeightedConfidence: centre / Double(lights), cells: cells)
         }
-        return FullFieldValidation(
-            baseline: baseline, baselineWarmth: baselineWarmth, protocolRun: spec, columns: columns, rows: rows,
-            distances: out)
     }
 }

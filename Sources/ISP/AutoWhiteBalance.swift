@@ -85,11 +85,13 @@ public struct AutoWhiteBalance: Sendable, Hashable {
         var sums = [SIMD3<Double>](repeating: .zero, count: nx * ny)
         var counts = [Int](repeating: 0, count: nx * ny)
         var totals = [Int](repeating: 0, count: nx * ny)
+        // Each column's zone, worked out once rather than divided out at every pixel.
+        let zoneColumn = (0..<width).map { $0 * nx / width }
         frame.dn.withUnsafeBufferPointer { dn in
             for y in 0..<height {
                 let zy = y * ny / height
                 for x in 0..<width {
-                    let z = zy * nx + x * nx / width
+                    let z = zy * nx + zoneColumn[x]
                     totals[z] += 1
                     let p = 3 * (y * width + x)
                     let (r, g, b) = (dn[p], dn[p + 1], dn[p + 2])

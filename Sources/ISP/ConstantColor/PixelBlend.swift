@@ -139,7 +139,7 @@ enum PixelBlend {
         // shadow of both the flash and the room light).
         var shadowed = share
         var surface = estimate
-        if q.blocked != nil, !hidden, limits.isLit(flash: f4, ambient: a4) { shadowed = 0 }
+        if shadowed > 0, q.blocked != nil, !hidden, limits.isLit(flash: f4, ambient: a4) { shadowed = 0 }
         if shadowed > 0 || hidden, q.depth.count == q.width * q.height {
             q.depth.withUnsafeBufferPointer { z in
                 guard let base = z.baseAddress else { return }

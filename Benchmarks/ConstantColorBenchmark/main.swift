@@ -3,6 +3,7 @@
 // tools/bench-constant-color.sh; not part of the test suite.
 //
 // Run: tools/bench-constant-color.sh [runs] [width height]   (a smaller size scales the camera, e.g. for callgrind)
+// The scene is hand-on-desk unless OBSCURA_SCENE names another in Scenes/.
 import Devices
 import Foundation
 import ISP
@@ -29,7 +30,8 @@ do {
     let camera = try profile.camera(ofType: .builtInWideAngleCamera)
     let pipeline = try ConstantColorPipeline(
         device: profile, camera: camera, width: size.width, height: size.height, settings: .init(developsFallback: false))
-    let scene = try SceneLoader(directory: root.appendingPathComponent("Scenes").path).scene("hand-on-desk")
+    let sceneName = ProcessInfo.processInfo.environment["OBSCURA_SCENE"] ?? "hand-on-desk"
+    let scene = try SceneLoader(directory: root.appendingPathComponent("Scenes").path).scene(sceneName)
     var times: [Double] = []
     for run in 0..<runs {
         let start = Date()

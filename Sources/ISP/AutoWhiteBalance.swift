@@ -87,17 +87,25 @@ public struct AutoWhiteBalance: Sendable, Hashable {
         var totals = [Int](repeating: 0, count: nx * ny)
         // Each column's zone, worked out once rather than divided out at every pixel.
         let zoneColumn = (0..<width).map { $0 * nx / width }
+        // Bands of whole zone rows, each summing its own zones in row order: the sums are those of one serial pass.
         frame.dn.withUnsafeBufferPointer { dn in
-            for y in 0..<height {
-                let zy = y * ny / height
-                for x in 0..<width {
-                    let z = zy * nx + zoneColumn[x]
-                    totals[z] += 1
-                    let p = 3 * (y * width + x)
-                    let (r, g, b) = (dn[p], dn[p + 1], dn[p + 2])
-                    guard r < top, g < top, b < top else { continue }
-                    sums[z] += SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
-                    counts[z] += 1
+            withPointers(&sums, &counts, &totals) { sums, counts, totals in
+                let dn = SharedReadPointer(dn)
+                BandParallel.forEachBand(height: ny, rowsPerBand: 1) { zoneRows in
+                    let firstRow = (zoneRows.lowerBound * height + ny - 1) / ny
+                    let endRow = (zoneRows.upperBound * height + ny - 1) / ny
+                    for y in firstRow..<endRow {
+                        let zy = y * ny / height
+                        for x in 0..<width {
+                            let z = zy * nx + zoneColumn[x]
+                            totals.base[z] += 1
+                            let p = 3 * (y * width + x)
+                            let (r, g, b) = (dn.base[p], dn.base[p + 1], dn.base[p + 2])
+                            guard r < top, g < top, b < top else { continue }
+                            sums.base[z] += SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
+                            counts.base[z] += 1
+                        }
+                    }
                 }
             }
         }

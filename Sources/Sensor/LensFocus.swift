@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Where a camera's lens is focused, and how much it blurs what lies elsewhere: the thin-lens model of
 /// depth of field.
@@ -41,16 +42,30 @@ public struct LensFocus: Sendable, Hashable {
     /// The widest circle of confusion, pixels, among points at `depths` (NaN for the far distance): the blur grows
     /// monotonically on each side of the focus distance, so the nearest and farthest points bound it.
     public func widestBlur(depths: [Float], fx: Double) -> Double {
-        var nearest = Float.infinity, farthest: Float = 0
-        for z in depths {
-            if z.isFinite && z > 0 {
-                nearest = min(nearest, z)
-                farthest = max(farthest, z)
-            } else {
-                farthest = .infinity
+        // The nearest and farthest depth, band by band (the extremes do not depend on the order).
+        let extremes = depths.withUnsafeBufferPointer { buffer -> [SIMD2<Float>] in
+            guard let base = buffer.baseAddress else { return [] }
+            let z = SharedReadPointer(base: base), count = buffer.count
+            let rows = (count + Self.scanRow - 1) / Self.scanRow
+            return BandParallel.bands(rows, initial: SIMD2<Float>(.infinity, 0)) { band in
+                var nearest = Float.infinity, farthest: Float = 0
+                for i in (band.lowerBound * Self.scanRow)..<min(count, band.upperBound * Self.scanRow) {
+                    let depth = z.base[i]
+                    if depth.isFinite && depth > 0 {
+                        nearest = min(nearest, depth)
+                        farthest = max(farthest, depth)
+                    } else {
+                        farthest = .infinity
+                    }
+                }
+                return SIMD2(nearest, farthest)
             }
         }
+        let nearest = extremes.map(\.x).min() ?? .infinity, farthest = extremes.map(\.y).max() ?? 0
         guard nearest.isFinite || farthest > 0 else { return 0 }
         return max(blurDiameter(depth: Double(nearest), fx: fx), blurDiameter(depth: Double(farthest), fx: fx))
     }
+
+    /// Depths per row of `widestBlur`'s parallel scan (rows of the scan, not of the picture).
+    static let scanRow = 4096
 }

@@ -22,3 +22,10 @@ func withPointers<A, B, R>(_ a: inout [A], _ b: inout [B], _ body: (SharedPointe
         b.withUnsafeMutableBufferPointer { pb in body(SharedPointer(pa), SharedPointer(pb)) }
     }
 }
+
+/// Shared mutable pointers to three arrays that parallel row bands fill, each band its own rows or tiles.
+func withPointers<A, B, C, R>(
+    _ a: inout [A], _ b: inout [B], _ c: inout [C], _ body: (SharedPointer<A>, SharedPointer<B>, SharedPointer<C>) -> R
+) -> R {
+    withPointers(&a, &b) { pa, pb in c.withUnsafeMutableBufferPointer { pc in body(pa, pb, SharedPointer(pc)) } }
+}

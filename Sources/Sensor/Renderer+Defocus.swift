@@ -17,7 +17,10 @@ extension Renderer {
     ///
     /// The frame is made band by band: each band shades the sharp light of its own rows and of those its widest
     /// circle reaches, so no whole-frame plane is kept beyond the frame's own.
-    func render(_ exposure: Exposure, blurredBy focus: LensFocus) -> RawFrame {
+    ///
+    /// `path` chooses how a disc's mean is summed: `.fast` takes four neighbouring pixels that share a radius at once
+    /// (each pixel's sums in the same order, so the same bytes), `.reference` one pixel at a time.
+    package func render(_ exposure: Exposure, blurredBy focus: LensFocus, path: KernelPath = .fast) -> RawFrame {
         let width = camera.width, height = camera.height, pixels = width * height
         let shading = ShadingPass(renderer: self, exposure: exposure)
         let fx = camera.fx
@@ -42,7 +45,7 @@ extension Renderer {
                         for first in stride(from: rows.lowerBound, to: rows.upperBound, by: Self.bandRows) {
                             let band = first..<min(rows.upperBound, first + Self.bandRows)
                             Self.shade(out, rows: band, width: width, recorder, first / Self.bandRows) { banded in
-                                Self.expose(band, sharp, shading, banded) { pixel in
+                                Self.expose(band, sharp, shading, banded, path: path) { pixel in
                                     0.5 * focus.blurDiameter(depth: Double(depth[pixel]), fx: fx)
                                 }
                             }
@@ -58,24 +61,37 @@ extension Renderer {
     /// noise chain, into `output`.
     private static func expose(
         _ band: Range<Int>, _ sharp: SharpLight, _ shading: ShadingPass, _ output: ShadingPass.Output,
-        radius: (Int) -> Double
+        path: KernelPath, radius: (Int) -> Double
     ) {
         let width = sharp.width
         let normals = NormalTable.shared, poisson = PoissonTable.shared
         // Neighbours mostly share a radius to an eighth of a pixel, and with it the disc's chords.
         var disc = SharpLight.Disc(reach: sharp.reach)
+        let radii = UnsafeMutablePointer<Double>.allocate(capacity: width)
+        defer { radii.deallocate() }
+        // The means of four pixels that share a disc (`SharpLight.means4`), from `block` on.
+        var block = -4
+        var blockMeans = SharpLight.Block()
         ShadingPass.RowInputs.with(width: width) { row in
             for y in band {
                 let start = y * width
+                // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus
+                // everywhere is the pinhole frame, byte for byte.
+                for x in 0..<width { radii[x] = (radius(start + x) * 8).rounded() / 8 }
+                block = -4
                 for x in 0..<width {
                     let own = sharp.light(x: x, y: y)
                     var (f, a) = own
-                    // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus
-                    // everywhere is the pinhole frame, byte for byte.
-                    let r = (radius(start + x) * 8).rounded() / 8
+                    let r = radii[x]
                     if r >= 1 {
                         disc.set(radius: r)
-                        (f, a) = sharp.means(x: x, y: y, disc: disc)
+                        if x >= block + 4, path == .fast, x + 3 < width, x >= disc.reach, x + 3 + disc.reach < width,
+                            radii[x + 1] == r, radii[x + 2] == r, radii[x + 3] == r
+                        {
+                            blockMeans = sharp.means4(x: x, y: y, disc: disc)
+                            block = x
+                        }
+                        (f, a) = x < block + 4 ? blockMeans.pixel(x - block) : sharp.means(x: x, y: y, disc: disc)
                     }
                     row.means[x] = a + f + shading.dark
                     if !sharp.separate { (f, a) = own }
@@ -189,6 +205,67 @@ private final class SharpLight: @unchecked Sendable {
             SIMD4(Float(first.x), Float(first.y), Float(first.z), 0),
             SIMD4(Float(second.x), Float(second.y), Float(second.z), 0)
         )
+    }
+
+    /// The means of four pixels over one disc: their sums' values (`lanes` per pixel, pixel by pixel) in order,
+    /// scaled by the disc's pixel count.
+    struct Block {
+        var values = (
+            SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero,
+            SIMD4<Double>.zero
+        )
+        var separate = false
+
+        /// Pixel `k`'s (0…3) means, as `means` returns them.
+        func pixel(_ k: Int) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+            withUnsafeBytes(of: values) { raw in
+                let v = raw.assumingMemoryBound(to: Double.self)
+                let lanes = separate ? 6 : 3, p = lanes * k
+                let first = SIMD4(Float(v[p]), Float(v[p + 1]), Float(v[p + 2]), 0)
+                guard separate else { return (first, SIMD4(repeating: 0)) }
+                return (first, SIMD4(Float(v[p + 3]), Float(v[p + 4]), Float(v[p + 5]), 0))
+            }
+        }
+    }
+
+    /// `means` of pixels x…x + 3 of row y over one `disc`, whose chords must all lie inside the picture. A row's
+    /// four chords start at consecutive pixels, so the four pixels' values of the running sums lie side by side
+    /// at both ends: their differences are taken four values at a time, each value's sum in the order `means`
+    /// takes it, so each pixel's mean is the same.
+    @inline(__always)
+    func means4(x: Int, y: Int, disc: borrowing Disc) -> Block {
+        var block = Block()
+        block.separate = separate
+        let top = max(rows.lowerBound, y &- disc.reach), bottom = min(rows.upperBound &- 1, y &+ disc.reach)
+        var count = 0
+        var row = top
+        @inline(__always) func difference(_ hi: Int, _ lo: Int) -> SIMD4<Double> {
+            UnsafeRawPointer(sums + hi).loadUnaligned(as: SIMD4<Double>.self)
+                - UnsafeRawPointer(sums + lo).loadUnaligned(as: SIMD4<Double>.self)
+        }
+        while row <= bottom {
+            let half = disc.halfWidths[row &- y &+ disc.reach]
+            let base = (row &- rows.lowerBound) &* stride
+            let hi = base &+ (x &+ half &+ 1) &* lanes, lo = base &+ (x &- half) &* lanes
+            block.values.0 += difference(hi, lo)
+            block.values.1 += difference(hi &+ 4, lo &+ 4)
+            block.values.2 += difference(hi &+ 8, lo &+ 8)
+            if separate {
+                block.values.3 += difference(hi &+ 12, lo &+ 12)
+                block.values.4 += difference(hi &+ 16, lo &+ 16)
+                block.values.5 += difference(hi &+ 20, lo &+ 20)
+            }
+            count &+= 2 &* half &+ 1
+            row &+= 1
+        }
+        let scale = 1 / Double(count)
+        block.values.0 *= scale
+        block.values.1 *= scale
+        block.values.2 *= scale
+        block.values.3 *= scale
+        block.values.4 *= scale
+        block.values.5 *= scale
+        return block
     }
 
     /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord, in a buffer

@@ -134,4 +134,45 @@ struct DefocusTests {
         #expect(one.dn == two.dn)
         #expect(one.electrons == two.electrons)
     }
+
+    /// A card tilted away along the picture's width from 0.45 to 1.6 m in front of a far wall, with a dark stripe:
+    /// the circle of confusion widens across the frame, and neighbouring pixels share a radius or not.
+    static let slope = Scene(
+        objects: [
+            SceneObject(
+                name: "wall", shape: .plane(width: 8, height: 8), transform: Transform(position: Vector3(0, 0, -3)),
+                surface: .uniform(.neutral("wall", reflectance: 0.6))),
+            SceneObject(
+                name: "card", shape: .plane(width: 1.2, height: 0.8),
+                transform: Transform(
+                    position: Vector3(0, 0, -1), rotation: Rotation(axis: Vector3(0, 1, 0), radians: 1.1)),
+                surface: .uniform(.neutral("card", reflectance: 0.8))),
+            SceneObject(
+                name: "stripe", shape: .plane(width: 0.1, height: 0.8),
+                transform: Transform(
+                    position: Vector3(0.05, 0, -0.95), rotation: Rotation(axis: Vector3(0, 1, 0), radians: 1.1)),
+                surface: .uniform(.neutral("stripe", reflectance: 0.05))),
+        ],
+        ambient: AmbientLight(spectrum: Illuminants.d65, illuminance: 300, direction: Vector3(0, 0, 1), diffuseFraction: 1),
+        device: TestScenes.device)
+
+    /// The blurred frame by the four-pixel disc sums (`.fast`) is the one-pixel reference's, byte for byte, with the
+    /// flash and ambient light summed apart and together, at focus distances that blur different parts.
+    @Test(arguments: [(0.5, true), (0.5, false), (2.5, true), (1.0, false)])
+    func fourPixelDiscsMatchTheReference(focus: Double, components: Bool) {
+        let renderer = Renderer(
+            scene: Self.slope, camera: Self.camera(noise: Self.noisy), flash: nil,
+            options: RenderOptions(keepsComponents: components), focus: Self.lens(focus: focus))
+        let fast = renderer.render(Self.exposure, blurredBy: Self.lens(focus: focus), path: .fast)
+        let reference = renderer.render(Self.exposure, blurredBy: Self.lens(focus: focus), path: .reference)
+        // Counts of differing values, so that a failure names how many rather than printing the frames.
+        #expect(zip(fast.dn, reference.dn).filter { $0 != $1 }.count == 0)
+        #expect(fast.ambientElectrons?.count == reference.ambientElectrons?.count)
+        #expect(zip(fast.ambientElectrons ?? [], reference.ambientElectrons ?? []).filter { $0 != $1 }.count == 0)
+        // The frame is blurred at all: it differs from the pinhole frame.
+        let pinhole = Renderer(
+            scene: Self.slope, camera: Self.camera(noise: Self.noisy), flash: nil,
+            options: RenderOptions(keepsComponents: components))
+        #expect(zip(pinhole.render(Self.exposure).dn, fast.dn).filter { $0 != $1 }.count > 1000)
+    }
 }

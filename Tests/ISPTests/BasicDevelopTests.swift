@@ -98,3 +98,47 @@ struct BasicDevelopTests {
         }
     }
 }
+
+/// The develop's bucket lookup of an 8-bit code (`EncodingThresholds`) against the bisection of the thresholds it
+/// replaces, for every curve the photos use and some they do not: the same code for every float tried.
+struct EncodingLookupTests {
+    static let encodings: [(ToneCurve, TransferFunction)] = [
+        (.shoulder(knee: 0.8, whiteInput: 1.6), .sRGB), (.linear, .sRGB), (.linear, .linear), (.linear, .gamma(2.2)),
+        (.shoulder(knee: 0.5, whiteInput: 4), .gamma(1.8)),
+    ]
+
+    /// Every threshold and its neighbours a few units in the last place away (where a code steps up), every
+    /// 4097th non-negative bit pattern (all exponents, both ends of each bucket), negatives, zeros, infinities and
+    /// NaN.
+    @Test func bucketsGiveTheBisectionsCode() {
+        for (tone, transfer) in Self.encodings {
+            let table = EncodingThresholds(tone: tone, transfer: transfer)
+            var probes: [Float] = [0, -0.0, -1, -.infinity, .infinity, .nan, -.nan, .leastNonzeroMagnitude, 1, 2, 1e30]
+            for k in 1...255 {
+                let x = table.threshold(k)
+                guard x.isFinite else { continue }
+                var below = x, above = x
+                for _ in 0..<3 {
+                    below = below.nextDown
+                    above = above.nextUp
+                    probes += [below, above]
+                }
+                probes.append(x)
+            }
+            var pattern: UInt32 = 0
+            while pattern < Float.infinity.bitPattern {
+                probes.append(Float(bitPattern: pattern))
+                pattern += 4097
+            }
+            var mismatches = 0
+            for x in probes where table.code(x) != table.referenceCode(x) {
+                mismatches += 1
+                if mismatches <= 3 {
+                    Issue.record("\(tone), \(transfer): \(x) gives \(table.code(x)), the bisection \(table.referenceCode(x))")
+                }
+            }
+            #expect(mismatches == 0, "\(tone), \(transfer): \(mismatches) of \(probes.count) floats differ")
+            #expect(table.bucketCount > 1000 && table.bucketCount < 40_000, "\(table.bucketCount) buckets")
+        }
+    }
+}

@@ -220,6 +220,17 @@ public enum Lanes {
         let indices = _mm_srli_epi32(_mm_add_epi32(sum, _mm_set1_epi32(16384)), 15)
         return UInt64(bitPattern: _mm_cvtsi128_si64(_mm_packs_epi32(indices, indices)))
     }
+    /// `x.rounded()`: to the nearest integer, ties away from zero. The x86-64 baseline has no rounding
+    /// instruction, so `rounded()` is a call into the C library at every pixel; this is the same value from a
+    /// truncating conversion and one exact comparison (x − trunc(x) is exact below 2⁵²; beyond, every double is
+    /// whole). The sign of a zero result is x's, as `rounded()` keeps it.
+    @inlinable @inline(__always) public static func rounded(_ x: Double) -> Double {
+        guard abs(x) < 0x1p52 else { return x }
+        let whole = Double(Int64(x))
+        let rest = x - whole
+        let r = rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
+        return Double(signOf: x, magnitudeOf: r)
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -398,5 +409,7 @@ public enum Lanes {
         }
         return out
     }
+    /// `x.rounded()`: to the nearest integer, ties away from zero.
+    @inlinable @inline(__always) public static func rounded(_ x: Double) -> Double { x.rounded() }
     #endif
 }

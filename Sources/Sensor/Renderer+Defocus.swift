@@ -71,13 +71,13 @@ extension Renderer {
         defer { radii.deallocate() }
         // The means of four pixels that share a disc (`SharpLight.means4`), from `block` on.
         var block = -4
-        var blockMeans = SharpLight.Block()
+        let blockMeans = SharpLight.Block()
         ShadingPass.RowInputs.with(width: width) { row in
             for y in band {
                 let start = y * width
                 // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus
                 // everywhere is the pinhole frame, byte for byte.
-                for x in 0..<width { radii[x] = (radius(start + x) * 8).rounded() / 8 }
+                for x in 0..<width { radii[x] = Lanes.rounded(radius(start + x) * 8) / 8 }
                 block = -4
                 for x in 0..<width {
                     let own = sharp.light(x: x, y: y)
@@ -88,7 +88,7 @@ extension Renderer {
                         if x >= block + 4, path == .fast, x + 3 < width, x >= disc.reach, x + 3 + disc.reach < width,
                             radii[x + 1] == r, radii[x + 2] == r, radii[x + 3] == r
                         {
-                            blockMeans = sharp.means4(x: x, y: y, disc: disc)
+                            sharp.means4(x: x, y: y, disc: disc, into: blockMeans)
                             block = x
                         }
                         (f, a) = x < block + 4 ? blockMeans.pixel(x - block) : sharp.means(x: x, y: y, disc: disc)
@@ -207,35 +207,31 @@ private final class SharpLight: @unchecked Sendable {
         )
     }
 
-    /// The means of four pixels over one disc: their sums' values (`lanes` per pixel, pixel by pixel) in order,
-    /// scaled by the disc's pixel count.
-    struct Block {
+    /// The means of four pixels over one disc, as `means` returns them: pixel k's flash at 2k, its ambient at
+    /// 2k + 1. Written once per four pixels into a buffer of the row's loop, so that taking one pixel's means is
+    /// two loads (kept in a value, the four pixels' sums went through memory again for every pixel read).
+    struct Block: ~Copyable {
+        let means = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 8)
+
+        deinit { means.deallocate() }
+
+        /// Pixel `k`'s (0…3) means.
+        @inline(__always) func pixel(_ k: Int) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+            (means[2 &* k], means[2 &* k &+ 1])
+        }
+    }
+
+    /// `means` of pixels x…x + 3 of row y over one `disc`, whose chords must all lie inside the picture, into
+    /// `block`. A row's four chords start at consecutive pixels, so the four pixels' values of the running sums lie
+    /// side by side at both ends: their differences are taken four values at a time, each value's sum in the order
+    /// `means` takes it, so each pixel's mean is the same.
+    @inline(__always)
+    func means4(x: Int, y: Int, disc: borrowing Disc, into block: borrowing Block) {
+        // The four pixels' sums, `lanes` values per pixel, pixel by pixel.
         var values = (
             SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero,
             SIMD4<Double>.zero
         )
-        var separate = false
-
-        /// Pixel `k`'s (0…3) means, as `means` returns them.
-        func pixel(_ k: Int) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
-            withUnsafeBytes(of: values) { raw in
-                let v = raw.assumingMemoryBound(to: Double.self)
-                let lanes = separate ? 6 : 3, p = lanes * k
-                let first = SIMD4(Float(v[p]), Float(v[p + 1]), Float(v[p + 2]), 0)
-                guard separate else { return (first, SIMD4(repeating: 0)) }
-                return (first, SIMD4(Float(v[p + 3]), Float(v[p + 4]), Float(v[p + 5]), 0))
-            }
-        }
-    }
-
-    /// `means` of pixels x…x + 3 of row y over one `disc`, whose chords must all lie inside the picture. A row's
-    /// four chords start at consecutive pixels, so the four pixels' values of the running sums lie side by side
-    /// at both ends: their differences are taken four values at a time, each value's sum in the order `means`
-    /// takes it, so each pixel's mean is the same.
-    @inline(__always)
-    func means4(x: Int, y: Int, disc: borrowing Disc) -> Block {
-        var block = Block()
-        block.separate = separate
         let top = max(rows.lowerBound, y &- disc.reach), bottom = min(rows.upperBound &- 1, y &+ disc.reach)
         var count = 0
         var row = top
@@ -247,25 +243,34 @@ private final class SharpLight: @unchecked Sendable {
             let half = disc.halfWidths[row &- y &+ disc.reach]
             let base = (row &- rows.lowerBound) &* stride
             let hi = base &+ (x &+ half &+ 1) &* lanes, lo = base &+ (x &- half) &* lanes
-            block.values.0 += difference(hi, lo)
-            block.values.1 += difference(hi &+ 4, lo &+ 4)
-            block.values.2 += difference(hi &+ 8, lo &+ 8)
+            values.0 += difference(hi, lo)
+            values.1 += difference(hi &+ 4, lo &+ 4)
+            values.2 += difference(hi &+ 8, lo &+ 8)
             if separate {
-                block.values.3 += difference(hi &+ 12, lo &+ 12)
-                block.values.4 += difference(hi &+ 16, lo &+ 16)
-                block.values.5 += difference(hi &+ 20, lo &+ 20)
+                values.3 += difference(hi &+ 12, lo &+ 12)
+                values.4 += difference(hi &+ 16, lo &+ 16)
+                values.5 += difference(hi &+ 20, lo &+ 20)
             }
             count &+= 2 &* half &+ 1
             row &+= 1
         }
         let scale = 1 / Double(count)
-        block.values.0 *= scale
-        block.values.1 *= scale
-        block.values.2 *= scale
-        block.values.3 *= scale
-        block.values.4 *= scale
-        block.values.5 *= scale
-        return block
+        values.0 *= scale
+        values.1 *= scale
+        values.2 *= scale
+        values.3 *= scale
+        values.4 *= scale
+        values.5 *= scale
+        let lanes = self.lanes, separate = self.separate, out = block.means
+        withUnsafeBytes(of: values) { raw in
+            let v = raw.assumingMemoryBound(to: Double.self)
+            for k in 0..<4 {
+                let p = lanes &* k
+                out[2 &* k] = SIMD4(Float(v[p]), Float(v[p &+ 1]), Float(v[p &+ 2]), 0)
+                out[2 &* k &+ 1] =
+                    separate ? SIMD4(Float(v[p &+ 3]), Float(v[p &+ 4]), Float(v[p &+ 5]), 0) : SIMD4(repeating: 0)
+            }
+        }
     }
 
     /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord, in a buffer

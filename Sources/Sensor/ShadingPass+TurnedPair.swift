@@ -98,7 +98,7 @@ extension ShadingPass {
             y1 = min(y0 + 1, height - 1)
             wx = Float(sx - Double(x0))
             wy = Float(sy - Double(y0))
-            nearest = Int(sy.rounded()) &* width &+ Int(sx.rounded())
+            nearest = Int(Lanes.rounded(sy)) &* width &+ Int(Lanes.rounded(sx))
         }
     }
 

@@ -31,6 +31,30 @@ import Testing
         for i in 0..<4 { #expect(r[i] == x[i].squareRoot()) }
     }
 
+    /// To the nearest integer with ties away from zero, the sign of a zero kept, as `rounded()` defines it (IEEE
+    /// roundToIntegralTiesToAway): ties, the doubles either side of them, the largest double under ½, values near
+    /// and beyond 2⁵², zeros, infinities, NaN, and a sweep of magnitudes from 10⁻³⁰⁰ to 10³⁰⁰.
+    @Test func roundingTakesTiesAwayFromZero() {
+        #expect(Lanes.rounded(2.5) == 3)
+        #expect(Lanes.rounded(-2.5) == -3)
+        #expect(Lanes.rounded(0.49999999999999994) == 0)
+        #expect(Lanes.rounded(-0.3).sign == .minus && Lanes.rounded(-0.3) == 0)
+        #expect(Lanes.rounded(.nan).isNaN)
+        var probes: [Double] = [0, -0.0, .infinity, -.infinity, 0x1p52, -0x1p52, 0x1p52 - 0.5, 0x1p53 + 2, 1e300]
+        for k in -1000...1000 {
+            let tie = Double(k) + 0.5
+            probes += [tie, tie.nextUp, tie.nextDown, Double(k), Double(k).nextUp, Double(k).nextDown]
+        }
+        var x = 1e-300
+        while x < 1e300 {
+            probes += [x, -x, x * 1.37, -x * 0.73]
+            x *= 3.1
+        }
+        for v in probes {
+            #expect(Lanes.rounded(v).bitPattern == v.rounded().bitPattern, "\(v)")
+        }
+    }
+
     @Test func bitwiseOrSetsTheClipLane() {
         let dn = SIMD4<Float>(1023, 64, 5, 0)
         #expect(Lanes.bitwiseOr(dn, SIMD4(0, 0, 0, 1)) == SIMD4(1023, 64, 5, 1))

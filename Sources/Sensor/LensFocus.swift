@@ -31,7 +31,7 @@ public struct LensFocus: Sendable, Hashable {
 
     /// The circle of confusion's diameter, pixels, of a point `depth` metres along the axis, in a picture whose
     /// focal length is `fx` pixels. A depth that is not finite (nothing hit: the far distance) counts as infinity.
-    public func blurDiameter(depth: Double, fx: Double) -> Double {
+    @inline(__always) public func blurDiameter(depth: Double, fx: Double) -> Double {
         let z = depth.isFinite && depth > 0 ? depth : .infinity
         let s = focusDistance
         if s.isInfinite { return z.isInfinite ? 0 : fx * apertureDiameter / z }

@@ -85,8 +85,10 @@ public struct AutoWhiteBalance: Sendable, Hashable {
         var sums = [SIMD3<Double>](repeating: .zero, count: nx * ny)
         var counts = [Int](repeating: 0, count: nx * ny)
         var totals = [Int](repeating: 0, count: nx * ny)
-        // Each column's zone, worked out once rather than divided out at every pixel.
-        let zoneColumn = (0..<width).map { $0 * nx / width }
+        // Where each zone column starts: the first x with x·nx / width equal to it. A zone's pixels in a row are
+        // one run of columns, summed in a register from the zone's running sum and stored back after the run, so
+        // each value is added in the order a pixel-by-pixel pass adds it.
+        let zoneStart = (0...nx).map { (zx: Int) in (zx * width + nx - 1) / nx }
         // Bands of whole zone rows, each summing its own zones in row order: the sums are those of one serial pass.
         frame.dn.withUnsafeBufferPointer { dn in
             withPointers(&sums, &counts, &totals) { sums, counts, totals in
@@ -96,14 +98,19 @@ public struct AutoWhiteBalance: Sendable, Hashable {
                     let endRow = (zoneRows.upperBound * height + ny - 1) / ny
                     for y in firstRow..<endRow {
                         let zy = y * ny / height
-                        for x in 0..<width {
-                            let z = zy * nx + zoneColumn[x]
-                            totals.base[z] += 1
-                            let p = 3 * (y * width + x)
-                            let (r, g, b) = (dn.base[p], dn.base[p + 1], dn.base[p + 2])
-                            guard r < top, g < top, b < top else { continue }
-                            sums.base[z] += SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
-                            counts.base[z] += 1
+                        for zx in 0..<nx {
+                            let z = zy * nx + zx, run = zoneStart[zx]..<zoneStart[zx + 1]
+                            var sum = sums.base[z], count = counts.base[z]
+                            totals.base[z] += run.count
+                            for x in run {
+                                let p = 3 * (y * width + x)
+                                let (r, g, b) = (dn.base[p], dn.base[p + 1], dn.base[p + 2])
+                                guard r < top, g < top, b < top else { continue }
+                                sum += SIMD3(Double(Int(r)), Double(Int(g)), Double(Int(b))) - black
+                                count += 1
+                            }
+                            sums.base[z] = sum
+                            counts.base[z] = count
                         }
                     }
                 }

@@ -162,7 +162,7 @@ public struct BasicDevelop: Sendable {
                 let shading = shadingCorrection.camera.width == width ? shadingCorrection : nil
                 let buckets = table.buckets
                 BandParallel.forEachBand(height: height, threads: threads) { rows in
-                    buckets.steps.withUnsafeBufferPointer { t in
+                    table.thresholds.withUnsafeBufferPointer { t in
                         buckets.codes.withUnsafeBufferPointer { codes in
                             LensShadingCorrection.withRow(width: width) { gains in
                                 for y in rows {
@@ -252,7 +252,8 @@ public struct BasicDevelop: Sendable {
 /// function and rounding to 0…255.
 ///
 /// `thresholds[k]` (k = 1…255) is the smallest non-negative `Float` whose code is at least k,
-/// found by bisecting the ordered bit patterns of non-negative floats; `thresholds[0]` is −∞. The
+/// found by bisecting the ordered bit patterns of non-negative floats; `thresholds[0]` is −∞, and
+/// `thresholds[256]` is NaN, which no value reaches, so a step up past a threshold needs no bound. The
 /// code of x is then the largest k with `thresholds[k] ≤ x`: exact for a monotonic composite,
 /// with no approximation of the curves.
 ///
@@ -281,8 +282,8 @@ package struct EncodingThresholds: Sendable {
             }
             t[k] = Float(bitPattern: lo)
         }
-        thresholds = t
         buckets = Buckets(thresholds: t)
+        thresholds = t + [.nan]
     }
 
     /// The code of `x` by the bisection (the plain statement).
@@ -292,7 +293,7 @@ package struct EncodingThresholds: Sendable {
 
     /// The code of `x` by the bucket table (what the develop uses).
     package func code(_ x: Float) -> UInt8 {
-        buckets.steps.withUnsafeBufferPointer { t in buckets.codes.withUnsafeBufferPointer { buckets.code(x, t, $0) } }
+        thresholds.withUnsafeBufferPointer { t in buckets.codes.withUnsafeBufferPointer { buckets.code(x, t, $0) } }
     }
 
     /// The smallest value whose code is at least `k` (1…255; +∞ where no value reaches it).
@@ -331,13 +332,10 @@ package struct EncodingThresholds: Sendable {
         let first: UInt32
         /// The code at the lower end of each bucket, from `first`.
         let codes: [UInt8]
-        /// The thresholds and, at 256, NaN, which no value reaches: the step up needs no bound.
-        let steps: [Float]
         /// The largest code with a finite threshold, which every float beyond the table takes.
         let top: UInt8
 
         init(thresholds t: [Float]) {
-            steps = t + [.nan]
             var top = 0
             for k in 1...255 where t[k].isFinite { top = k }
             self.top = UInt8(top)
@@ -353,11 +351,11 @@ package struct EncodingThresholds: Sendable {
         }
 
         /// The code of `x`, equal to `EncodingThresholds.code(x, thresholds)` for every `Float`, NaN included;
-        /// `steps` and `table` are `steps` and `codes`.
+        /// `t` holds the thresholds with their NaN sentinel, and `table` the `codes`.
         @inline(__always)
-        func code(_ x: Float, _ steps: UnsafeBufferPointer<Float>, _ table: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        func code(_ x: Float, _ t: UnsafeBufferPointer<Float>, _ table: UnsafeBufferPointer<UInt8>) -> UInt8 {
             // Below the first threshold (negatives and NaN too) the code is 0.
-            guard let p = steps.baseAddress, let c = table.baseAddress, x >= p[1] else { return 0 }
+            guard let p = t.baseAddress, let c = table.baseAddress, x >= p[1] else { return 0 }
             let index = Int(truncatingIfNeeded: (x.bitPattern >> Self.dropped) &- first)
             // Beyond the table the code is at least the last finite threshold's; +∞ passes the infinite ones too.
             var k = index < table.count ? Int(c[index]) : Int(top)

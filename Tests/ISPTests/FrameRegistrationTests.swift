@@ -96,3 +96,56 @@ struct FrameRegistrationTests {
         return FrameRegistration.translation(reference: reference, moving: moving, width: w, height: h)
     }
 }
+
+/// The registration on whole captures at the photo's size.
+struct FrameRegistrationCaptureTests {
+    /// The frames of a capture, as the phone read them out, for the registration alone.
+    static func frames(of result: ConstantColorResult) -> ConstantColorCapture {
+        ConstantColorCapture(
+            ambient: SensorReadout(result.diagnostics.ambientFrame), flash: SensorReadout(result.diagnostics.flashFrame),
+            depth: result.diagnostics.measuredDepth)
+    }
+
+    /// A still 12 MP capture of plants in pots on a table before a wall, lit by a warm room light: the flash lights
+    /// the near pots far more than the wall behind, so the frames' coarse pictures differ in lighting more than in
+    /// place. The coarsest level searched must be fine enough that a step of its search is a few of the photo's
+    /// pixels; when the pyramid ran down to 126 × 94 blocks of 32 pixels, the search took a whole block's step and
+    /// the registration ended 26 pixels off.
+    @Test func aNearObjectLitByTheFlashDoesNotPullTheSearchAStepAway() throws {
+        let pipeline = try ConstantColorFixture.pipeline(width: 4032, height: 3024)
+        let scene = try ConstantColorSceneTests.scene("violets-warm-room")
+        let result = pipeline.capture(scene: scene, seed: 0, keepsTruth: false)
+        let d = pipeline.registration(Self.frames(of: result))
+        // The frames' structure differs by the flash's own shadows and shading, which leave the fit within about a
+        // pixel of the truth (zero) on this scene.
+        #expect(abs(d.x) < 1.5 && abs(d.y) < 1.5, "\(d)")
+        // The pair has as few impossibly dark pixels unshifted as shifted, so the capture keeps it unshifted.
+        #expect(result.diagnostics.registration == .zero)
+    }
+
+    /// The hand turns the phone between the frames (the profile's hand speed, three stops of stabilisation, the roll
+    /// whole), moving the picture's centre by 0.67 px on this draw. The count of impossibly dark pixels cannot tell two
+    /// positions less than a pixel apart (it compares each pixel with the nine ambient pixels around either), so the
+    /// capture keeps the registration's shift, which lies within 0.2 px of the centre's true motion (the pinhole
+    /// projection of the optical axis from both placements), rather than the unshifted pair.
+    @Test func aSubPixelTurnKeepsTheRegisteredShift() throws {
+        let profile = try ConstantColorFixture.device()
+        let camera = try profile.camera(ofType: .builtInWideAngleCamera)
+        let pipeline = try ConstantColorPipeline(
+            device: profile, camera: camera, width: 4032, height: 3024, settings: .init(developsFallback: false))
+        let scene = try ConstantColorSceneTests.scene("hand-on-desk")
+        let drawn = pipeline.captureErrors.draw(camera: pipeline.camera, flash: pipeline.flash, scene: scene, seed: 0)
+        let before = drawn.scene.device, after = drawn.scene.advanced(by: pipeline.settings.interval).device
+        let axis = before.position + before.rotation.apply(Vector3(0, 0, 1))
+        let motion =
+            ConstantColorHandMotionTests.project(axis, device: after, camera: pipeline.camera)
+            - ConstantColorHandMotionTests.project(axis, device: before, camera: pipeline.camera)
+        #expect((motion * motion).sum().squareRoot() > 0.5, "\(motion)")
+
+        let result = pipeline.capture(scene: scene, seed: 0, keepsTruth: false)
+        let d = pipeline.registration(Self.frames(of: result))
+        // ambient(x + d) ≈ flash(x): d is minus the picture's motion.
+        #expect(((d + motion) * (d + motion)).sum().squareRoot() < 0.2, "registration \(d), motion \(motion)")
+        #expect(result.diagnostics.registration == d)
+    }
+}

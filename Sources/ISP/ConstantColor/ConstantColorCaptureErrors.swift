@@ -52,7 +52,7 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
 
     /// What one capture renders with: the unit's sensor and flash, the flash as hot as this firing made it, the
     /// scene with the hand's motion, and the room light's flicker for the pair's exposures.
-    struct Draw {
+    package struct Draw {
         /// The unit's camera (the nominal one with its sensitivity errors).
         var camera: CameraModel
         /// The unit's flash at its calibration temperature: the pre-flash the metering sees.
@@ -60,7 +60,7 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
         /// The unit's flash at the main firing's junction temperature.
         var mainFlash: FlashModel
         /// The scene with the device moving as the hand moves it.
-        var scene: Scene
+        package var scene: Scene
         /// The flicker: modulation, angular frequency, phase at the ambient frame's first row, row period.
         var flicker: (depth: Double, omega: Double, phase: Double, rowPeriod: Double)?
 
@@ -88,7 +88,7 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
     }
 
     /// The draw of one capture with `seed`, for a pipeline's nominal camera and flash.
-    func draw(camera: CameraModel, flash: FlashModel, scene: Scene, seed: UInt64) -> Draw {
+    package func draw(camera: CameraModel, flash: FlashModel, scene: Scene, seed: UInt64) -> Draw {
         guard isActive else { return Draw(camera: camera, preFlash: flash, mainFlash: flash, scene: scene, flicker: nil) }
         let m = magnitudes
         // Unit: each LED's intensity uniformly within the calibration's tolerance (the LED maker's tester bound).

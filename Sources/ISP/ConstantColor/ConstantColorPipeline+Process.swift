@@ -134,7 +134,7 @@ extension ConstantColorPipeline {
     /// The translation of the ambient frame onto the flash frame: registration on green rates averaged straight down
     /// to the finest pyramid level refined (no full-resolution plane is needed); every pass then samples the
     /// ambient frame at x + d. Zero when the settings skip it or it fails.
-    func registration(_ capture: ConstantColorCapture) -> SIMD2<Double> {
+    package func registration(_ capture: ConstantColorCapture) -> SIMD2<Double> {
         guard settings.registers else { return .zero }
         let width = camera.width, height = camera.height, noise = camera.noise
         let s = FrameRegistration.reduction(width: width, height: height)
@@ -151,8 +151,16 @@ extension ConstantColorPipeline {
     /// at the registration's shift or at none.
     ///
     /// The flash only adds light, so where the frames are aligned f is nowhere impossibly negative. The registration
-    /// sees the flash's shading and shadows, which the ambient frame lacks, and on a still scene may settle pixels
-    /// away from zero: then the unshifted pair has fewer impossible pixels, and it is kept.
+    /// sees the flash's shading and shadows, which the ambient frame lacks, and may settle a pixel or more away from
+    /// the true motion. The count of impossible pixels can judge only shifts beyond the reach (`FramePair.Reach`): a
+    /// pixel is impossible only when it is darker than all nine ambient pixels around its registered position, so
+    /// positions less than a pixel apart share most of their nine and differ in the count by noise alone. So:
+    /// - a shift within a pixel each way stands: the registration measured the frames' structure, the count could
+    ///   not tell it from none;
+    /// - a larger shift is kept only where the unshifted pair has more impossible pixels. Where the two counts tie,
+    ///   the pair is consistent without the shift, and the unshifted one is kept (our choice): the hand moves the
+    ///   picture's centre by less than a pixel between the frames, and a larger shift the frames do not demand is more likely
+    ///   the flash's shadows pulling the fit.
     func measure(
         _ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, shift: SIMD2<Double>, path: KernelPath
     ) -> (PairStatistics, SIMD2<Double>) {
@@ -165,11 +173,11 @@ extension ConstantColorPipeline {
                 path: kernel)
         }
         let shifted = statistics(shift)
-        guard shift != .zero else { return (shifted, shift) }
+        guard max(abs(shift.x), abs(shift.y)) > 1 else { return (shifted, shift) }
         // The still pair's full statistics only where it wins: the count alone costs a fraction of them.
         let still = PairStatistics.impossiblePixels(
             capture.flash, capture.ambient, shift: .zero, terms: terms, noise: camera.noise, grid: grid)
-        return still < shifted.impossiblePixels ? (statistics(.zero), .zero) : (shifted, shift)
+        return still <= shifted.impossiblePixels ? (statistics(.zero), .zero) : (shifted, shift)
     }
 
     /// The estimators: the confidence map, the global and local ambient/flash ratios, the flash's irradiance, the

@@ -31,7 +31,7 @@ public struct ConstantColorCapture: Sendable {
     /// the map's depth interpolated bilinearly between the four samples around each pixel centre, in disparity
     /// (a plane is linear in 1/z over the image), or the nearest known sample where any of the four is a hole.
     /// Empty without a measurement.
-    package func depthPlane() -> [Float] {
+    func depthPlane() -> [Float] {
         guard let map = depth else { return [] }
         let width = flash.width, height = flash.height
         let disparity = map.isDisparity ? map.values : map.values.map { $0 > 0 ? 1 / $0 : .nan }

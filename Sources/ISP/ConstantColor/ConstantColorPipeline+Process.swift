@@ -172,12 +172,13 @@ extension ConstantColorPipeline {
                 capture.flash, capture.ambient, shift: shift, terms: terms, noise: camera.noise, grid: grid,
                 path: kernel)
         }
-        let shifted = statistics(shift)
-        guard max(abs(shift.x), abs(shift.y)) > 1 else { return (shifted, shift) }
-        // The still pair's full statistics only where it wins: the count alone costs a fraction of them.
-        let still = PairStatistics.impossiblePixels(
-            capture.flash, capture.ambient, shift: .zero, terms: terms, noise: camera.noise, grid: grid)
-        return still <= shifted.impossiblePixels ? (statistics(.zero), .zero) : (shifted, shift)
+        guard max(abs(shift.x), abs(shift.y)) > 1 else { return (statistics(shift), shift) }
+        // Both counts first, then the full statistics of the pair kept: a count costs a fraction of them.
+        func count(_ shift: SIMD2<Double>) -> Double {
+            PairStatistics.impossiblePixels(
+                capture.flash, capture.ambient, shift: shift, terms: terms, noise: camera.noise, grid: grid)
+        }
+        return count(.zero) <= count(shift) ? (statistics(.zero), .zero) : (statistics(shift), shift)
     }
 
     /// The estimators: the confidence map, the global and local ambient/flash ratios, the flash's irradiance, the

@@ -115,33 +115,42 @@ final class GeometryCache: Sendable {
         let scales: UnsafeMutablePointer<Float>?
     }
 
-    /// Runs the pass on one band of rows and stores its factors: straight into the single-precision plane, or
-    /// through a band of Floats, shaded by the lens and then packed at half precision, so that the whole frame's
-    /// factors never exist at four bytes each (`PackedFactors`).
+    /// Runs the pass on one band of rows and stores its factors: straight into the single-precision plane, shaded
+    /// by the lens there, or through a band of Floats packed at half precision with the lens's shading applied as
+    /// they are packed, so that the whole frame's factors never exist at four bytes each (`PackedFactors`).
     static func fill(band rows: Range<Int>, pass: GeometryPass, texels: SharedTexels, planes: Planes, slots: Int) {
         let camera = pass.camera, tile = tileSize
         let first = rows.lowerBound * camera.width
         let ids = planes.materials.base + first
-        func run(_ factors: GeometryPass.FactorRows, band: UnsafeMutablePointer<Float>) {
+        func run(_ factors: GeometryPass.FactorRows) {
             let out = GeometryPass.Output(
                 depth: planes.depth, objects: planes.objects, materials: planes.materials, factors: factors)
             pass.run(band: rows.lowerBound / tile, texels: texels.texels, output: out)
-            if camera.shading != nil {
-                LensShading.apply(camera: camera, slots: slots, rows: rows, materials: ids, to: band)
-            }
         }
         guard let bits = planes.bits, let scales = planes.scales else {
             guard let floats = planes.floats else { preconditionFailure("a frame has at least one pixel") }
-            run(GeometryPass.FactorRows(base: floats, firstPixel: 0, slots: slots), band: floats + first * slots)
+            run(GeometryPass.FactorRows(base: floats, firstPixel: 0, slots: slots))
+            if camera.shading != nil {
+                LensShading.apply(camera: camera, slots: slots, rows: rows, materials: ids, to: floats + first * slots)
+            }
             return
         }
         let count = rows.count * camera.width
         let band = UnsafeMutablePointer<Float>.allocate(capacity: count * slots)
         defer { band.deallocate() }
-        run(GeometryPass.FactorRows(base: band, firstPixel: first, slots: slots), band: band)
+        run(GeometryPass.FactorRows(base: band, firstPixel: first, slots: slots))
+        let into = bits + first * slots, bandScales = scales + (rows.lowerBound / tile) * slots
+        guard camera.shading != nil else {
+            PackedFactors.pack(
+                band, materials: ids, none: RawFrame.none, count: count, slots: slots, into: into, scales: bandScales)
+            return
+        }
+        let gains = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        defer { gains.deallocate() }
+        for y in rows { camera.relativeIllumination(row: y, into: gains + (y - rows.lowerBound) * camera.width) }
         PackedFactors.pack(
-            band, materials: ids, none: RawFrame.none, count: count, slots: slots, into: bits + first * slots,
-            scales: scales + (rows.lowerBound / tile) * slots)
+            band, gains: gains, materials: ids, none: RawFrame.none, count: count, slots: slots, into: into,
+            scales: bandScales)
     }
 
     /// The planes as buffers, for a pixel loop that reads several of them.

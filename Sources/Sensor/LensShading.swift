@@ -93,7 +93,7 @@ extension LensShading {
     /// dims all light arriving through the lens alike, so one multiplication per factor, once per renderer, puts
     /// it into every exposure's electrons (background factors are never read). `materials` and `factors` start
     /// at the first pixel of `rows`, `slots` factors a pixel.
-    static func apply(
+    package static func apply(
         camera: CameraModel, slots: Int, rows: Range<Int>, materials: UnsafePointer<UInt16>,
         to factors: UnsafeMutablePointer<Float>
     ) {

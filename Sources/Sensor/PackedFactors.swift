@@ -72,14 +72,27 @@ package struct PackedFactors: Sendable {
         _ factors: UnsafePointer<Float>, materials: UnsafePointer<UInt16>, none: UInt16, count: Int, slots: Int,
         into bits: UnsafeMutablePointer<UInt16>, scales: UnsafeMutablePointer<Float>
     ) {
+        pack(
+            factors, gains: nil, materials: materials, none: none, count: count, slots: slots, into: bits,
+            scales: scales)
+    }
+
+    /// Packs one band as above, each pixel's factors first multiplied by its gain (`gains`, one a pixel: the lens's
+    /// relative illumination), exactly as `LensShading.apply` multiplies them before packing, in one read of the
+    /// band instead of a multiplication pass of its own.
+    package static func pack(
+        _ factors: UnsafePointer<Float>, gains: UnsafePointer<Float>?, materials: UnsafePointer<UInt16>, none: UInt16,
+        count: Int, slots: Int, into bits: UnsafeMutablePointer<UInt16>, scales: UnsafeMutablePointer<Float>
+    ) {
         // Two sweeps over the band, each reading a pixel's slots together: the largest factor of each slot, then
         // the patterns.
         let inverse = UnsafeMutablePointer<Float>.allocate(capacity: slots)
         defer { inverse.deallocate() }
         inverse.initialize(repeating: 0, count: slots)
         for p in 0..<count where materials[p] != none {
-            let f = factors + p &* slots
-            for j in 0..<slots { inverse[j] = max(inverse[j], f[j]) }
+            // A product by 1 is the factor itself, bit for bit.
+            let f = factors + p &* slots, g = gains?[p] ?? 1
+            for j in 0..<slots { inverse[j] = max(inverse[j], f[j] * g) }
         }
         for j in 0..<slots {
             let k = shift(largest: inverse[j])
@@ -87,9 +100,9 @@ package struct PackedFactors: Sendable {
             inverse[j] = inverseScale(shift: k)
         }
         for p in 0..<count {
-            let f = factors + p &* slots, b = bits + p &* slots
+            let f = factors + p &* slots, b = bits + p &* slots, g = gains?[p] ?? 1
             if materials[p] != none {
-                for j in 0..<slots { b[j] = encode(f[j], inverseScale: inverse[j]) }
+                for j in 0..<slots { b[j] = encode(f[j] * g, inverseScale: inverse[j]) }
             } else {
                 b.update(repeating: 0, count: slots)
             }

@@ -83,6 +83,42 @@ struct PackedFactorsTests {
         #expect(worst > 0, "half precision rounds")
     }
 
+    /// Packing with the lens's gains, as the geometry cache does, stores the patterns and scales that shading the
+    /// factors in place (`LensShading.apply`, the plain reference) and then packing them stores, bit for bit: over a
+    /// band of the shaded test camera with factors across six decades, pixels that show nothing, a zero slot, and a
+    /// slot whose largest factor lies where the lens dims it most.
+    @Test func packingWithTheLensGainsMatchesShadingThenPacking() {
+        let camera = LensShadingTests.shadedCamera()
+        let rows = 3..<7, slots = 4, count = rows.count * camera.width
+        var factors: [Float] = []
+        var materials: [UInt16] = []
+        for p in 0..<count {
+            let t = Float(p % 977) / 977
+            factors += [1e-3 * pow(1e6, t), 0.5 + t, 0, p == count - 1 ? 9e5 : 3e4 * t * t]
+            materials.append(p % 11 == 5 ? RawFrame.none : UInt16(p % 4))
+        }
+        var gains = [Float](repeating: 0, count: count)
+        gains.withUnsafeMutableBufferPointer { g in
+            for y in rows { camera.relativeIllumination(row: y, into: g.baseAddress! + (y - rows.lowerBound) * camera.width) }
+        }
+        #expect(gains.min()! < 0.95 && gains.max()! <= 1, "the lens dims the band")
+        var fused = [UInt16](repeating: 0xaaaa, count: count * slots), fusedScales = [Float](repeating: 0, count: slots)
+        PackedFactors.pack(
+            factors, gains: gains, materials: materials, none: RawFrame.none, count: count, slots: slots,
+            into: &fused, scales: &fusedScales)
+        var shaded = factors
+        materials.withUnsafeBufferPointer { m in
+            LensShading.apply(camera: camera, slots: slots, rows: rows, materials: m.baseAddress!, to: &shaded)
+        }
+        var plain = [UInt16](repeating: 0x5555, count: count * slots), plainScales = [Float](repeating: 0, count: slots)
+        PackedFactors.pack(
+            shaded, materials: materials, none: RawFrame.none, count: count, slots: slots, into: &plain,
+            scales: &plainScales)
+        #expect(fused == plain)
+        #expect(fusedScales == plainScales)
+        #expect(Set(fused).count > 300, "the band holds many patterns")
+    }
+
     /// A renderer that keeps its factors at half precision makes every noise-free component within 2⁻¹¹ of the one
     /// a single-precision renderer makes (a sum of factors each within 2⁻¹¹, times positive rates), on a scene with
     /// a flash, a glossy ball, a room light and background; the frames' DN differ by at most a code here and there.

@@ -231,6 +231,19 @@ public enum Lanes {
         let r = rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
         return Double(signOf: x, magnitudeOf: r)
     }
+    /// Each lane as `halfPattern` encodes it, stored as four UInt16 at `target`.
+    @inlinable @inline(__always) public static func storeHalfPatterns(
+        _ x: SIMD4<Float>, to target: UnsafeMutablePointer<UInt16>
+    ) {
+        let keep = _mm_castps_si128(_mm_cmpge_ps(x, _mm_set1_ps(0x1p-14)))
+        let b = _mm_castps_si128(_mm_min_ps(x, _mm_set1_ps(65504)))
+        let odd = _mm_and_si128(_mm_srli_epi32(b, 13), _mm_set1_epi32(1))
+        let rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(b, _mm_set1_epi32(0x0fff)), odd), 13)
+        let patterns = _mm_and_si128(_mm_sub_epi32(rounded, _mm_set1_epi32(112 << 10)), keep)
+        // Every pattern lies in 0…0x7bff, so the signed saturation of the pack leaves it alone.
+        let words = _mm_packs_epi32(patterns, patterns)
+        UnsafeMutableRawPointer(target).storeBytes(of: _mm_cvtsi128_si64(words), as: Int64.self)
+    }
     #else
     /// The correctly rounded square root of each lane.
     @inlinable @inline(__always) public static func squareRoot(_ x: SIMD4<Float>) -> SIMD4<Float> {
@@ -411,5 +424,21 @@ public enum Lanes {
     }
     /// `x.rounded()`: to the nearest integer, ties away from zero.
     @inlinable @inline(__always) public static func rounded(_ x: Double) -> Double { x.rounded() }
+    /// Each lane as `halfPattern` encodes it, stored as four UInt16 at `target`.
+    @inlinable @inline(__always) public static func storeHalfPatterns(
+        _ x: SIMD4<Float>, to target: UnsafeMutablePointer<UInt16>
+    ) {
+        for i in 0..<4 { target[i] = halfPattern(x[i]) }
+    }
     #endif
+
+    /// The IEEE half-precision pattern of x·2⁻¹¹² for x ≥ 0 (rounded half to even, as `Float16(_:)` rounds), read
+    /// from x's own bits: its exponent field less 112 and its significand's top 10 bits; 0 below 2⁻¹⁴ (and for
+    /// NaN), and the largest half, 65504·2⁻¹¹², above 65504. The pattern then decodes exactly as the Float with
+    /// bits pattern << 13 (`PackedFactors`).
+    @inlinable @inline(__always) public static func halfPattern(_ x: Float) -> UInt16 {
+        guard x >= 0x1p-14 else { return 0 }
+        let b = min(x, 65504).bitPattern
+        return UInt16(truncatingIfNeeded: ((b &+ 0x0fff &+ ((b >> 13) & 1)) >> 13) &- (112 << 10))
+    }
 }

@@ -1,3 +1,5 @@
+import Imaging
+
 /// The geometry cache's light factors: single-precision Floats, or at two bytes each (`RenderOptions.halfFactors`),
 /// an IEEE half-precision value per factor, scaled by a power of two chosen per band of rows and per slot.
 ///
@@ -51,10 +53,7 @@ package struct PackedFactors: Sendable {
     /// The pattern of factor `x` (≥ 0) under shift k: x·2⁻ᵏ rounded to half precision, half to even, with values
     /// below the smallest normal half stored as 0 and values above the largest half stored as the largest.
     @inline(__always) package static func encode(_ x: Float, inverseScale: Float) -> UInt16 {
-        let scaled = x * inverseScale
-        guard scaled >= 0x1p-14 else { return 0 }
-        let b = min(scaled, 65504).bitPattern
-        return UInt16(truncatingIfNeeded: ((b &+ 0x0fff &+ ((b >> 13) & 1)) >> 13) &- (112 << 10))
+        Lanes.halfPattern(x * inverseScale)
     }
 
     /// 2⁻ᵏ, which `encode` multiplies by (exact: a power of two).
@@ -84,15 +83,21 @@ package struct PackedFactors: Sendable {
         _ factors: UnsafePointer<Float>, gains: UnsafePointer<Float>?, materials: UnsafePointer<UInt16>, none: UInt16,
         count: Int, slots: Int, into bits: UnsafeMutablePointer<UInt16>, scales: UnsafeMutablePointer<Float>
     ) {
-        // Two sweeps over the band, each reading a pixel's slots together: the largest factor of each slot, then
-        // the patterns.
+        // Two sweeps over the band, each reading a pixel's slots together, four at a time and the rest one by one:
+        // the largest factor of each slot, then the patterns. Each lane is the scalar step: a product by 1 is the
+        // factor itself, bit for bit, and the larger of two factors is the same value whichever keeps it.
         let inverse = UnsafeMutablePointer<Float>.allocate(capacity: slots)
         defer { inverse.deallocate() }
         inverse.initialize(repeating: 0, count: slots)
+        let whole = slots & ~3
         for p in 0..<count where materials[p] != none {
-            // A product by 1 is the factor itself, bit for bit.
             let f = factors + p &* slots, g = gains?[p] ?? 1
-            for j in 0..<slots { inverse[j] = max(inverse[j], f[j] * g) }
+            for j in stride(from: 0, to: whole, by: 4) {
+                let v = UnsafeRawPointer(f + j).loadUnaligned(as: SIMD4<Float>.self) * g
+                let m = UnsafeMutableRawPointer(inverse + j)
+                m.storeBytes(of: Lanes.maximum(v, m.loadUnaligned(as: SIMD4<Float>.self)), as: SIMD4<Float>.self)
+            }
+            for j in whole..<slots { inverse[j] = max(inverse[j], f[j] * g) }
         }
         for j in 0..<slots {
             let k = shift(largest: inverse[j])
@@ -101,11 +106,15 @@ package struct PackedFactors: Sendable {
         }
         for p in 0..<count {
             let f = factors + p &* slots, b = bits + p &* slots, g = gains?[p] ?? 1
-            if materials[p] != none {
-                for j in 0..<slots { b[j] = encode(f[j] * g, inverseScale: inverse[j]) }
-            } else {
+            guard materials[p] != none else {
                 b.update(repeating: 0, count: slots)
+                continue
             }
+            for j in stride(from: 0, to: whole, by: 4) {
+                let v = UnsafeRawPointer(f + j).loadUnaligned(as: SIMD4<Float>.self) * g
+                Lanes.storeHalfPatterns(v * UnsafeRawPointer(inverse + j).loadUnaligned(as: SIMD4<Float>.self), to: b + j)
+            }
+            for j in whole..<slots { b[j] = encode(f[j] * g, inverseScale: inverse[j]) }
         }
     }
 

@@ -55,6 +55,26 @@ import Testing
         }
     }
 
+    /// Four lanes stored as half patterns are the scalar patterns, lane by lane: every 4099th Float bit pattern
+    /// (all exponents, both signs, NaN and infinities among them), the bounds 2⁻¹⁴ and 65504 and their neighbours,
+    /// and values whose rounding carries into the exponent. The scalar step is itself held to `Float16` by
+    /// `PackedFactorsTests`.
+    @Test func halfPatternsOfFourLanesAreTheScalarOnes() {
+        var probes: [Float] = [0, -0.0, .infinity, -.infinity, .nan, 0x1p-14, 65504, 65520, 0x1.ffep0, 0x1.fffp0]
+        probes += [Float(0x1p-14).nextDown, Float(0x1p-14).nextUp, Float(65504).nextUp, Float(65504).nextDown]
+        for bits in stride(from: UInt32(0), to: UInt32.max - 4099, by: 4099) { probes.append(Float(bitPattern: bits)) }
+        while probes.count % 4 != 0 { probes.append(1) }
+        var wrong = 0
+        var out = [UInt16](repeating: 0xaaaa, count: 4)
+        for i in stride(from: 0, to: probes.count, by: 4) {
+            let v = SIMD4(probes[i], probes[i + 1], probes[i + 2], probes[i + 3])
+            Lanes.storeHalfPatterns(v, to: &out)
+            for k in 0..<4 where out[k] != Lanes.halfPattern(probes[i + k]) { wrong += 1 }
+        }
+        #expect(probes.count > 1_000_000)
+        #expect(wrong == 0)
+    }
+
     @Test func bitwiseOrSetsTheClipLane() {
         let dn = SIMD4<Float>(1023, 64, 5, 0)
         #expect(Lanes.bitwiseOr(dn, SIMD4(0, 0, 0, 1)) == SIMD4(1023, 64, 5, 1))

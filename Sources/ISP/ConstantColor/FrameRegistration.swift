@@ -207,25 +207,36 @@ public enum FrameRegistration {
         }
     }
 
-    /// The integer shift in −radius…radius² with the least mean squared difference over the overlap.
+    /// The integer shift in −radius…radius² with the least mean squared difference over the overlap (the first in
+    /// row order where several tie). Each shift's cost is summed alone, in row order, and the shifts are shared
+    /// among the cores, so the choice does not depend on their number.
     static func integerSearch(_ ref: [Float], _ mov: [Float], _ w: Int, _ h: Int, radius: Int) -> SIMD2<Double> {
-        var best = (cost: Double.infinity, d: SIMD2<Double>(0, 0))
         let r = min(radius, w / 3, h / 3)
-        guard r > 0 else { return best.d }
-        for dy in -r...r {
-            for dx in -r...r {
-                var sum = 0.0
-                var n = 0
-                for y in max(0, -dy)..<min(h, h - dy) {
-                    for x in max(0, -dx)..<min(w, w - dx) {
-                        let e = Double(mov[(y + dy) * w + x + dx] - ref[y * w + x])
-                        sum += e * e
-                        n += 1
+        guard r > 0 else { return .zero }
+        let side = 2 * r + 1
+        let costs = ref.withUnsafeBufferPointer { rb in
+            mov.withUnsafeBufferPointer { mb in
+                let rp = SharedReadPointer(rb), mp = SharedReadPointer(mb)
+                return BandParallel.bands(side * side, initial: [Double]()) { shifts in
+                    shifts.map { k in
+                        let dx = k % side - r, dy = k / side - r
+                        var sum = 0.0
+                        var n = 0
+                        for y in max(0, -dy)..<min(h, h - dy) {
+                            for x in max(0, -dx)..<min(w, w - dx) {
+                                let e = Double(mp.base[(y + dy) * w + x + dx] - rp.base[y * w + x])
+                                sum += e * e
+                                n += 1
+                            }
+                        }
+                        return n > 0 ? sum / Double(n) : .infinity
                     }
-                }
-                let cost = n > 0 ? sum / Double(n) : .infinity
-                if cost < best.cost { best = (cost, SIMD2(Double(dx), Double(dy))) }
+                }.flatMap { $0 }
             }
+        }
+        var best = (cost: Double.infinity, d: SIMD2<Double>(0, 0))
+        for (k, cost) in costs.enumerated() where cost < best.cost {
+            best = (cost, SIMD2(Double(k % side - r), Double(k / side - r)))
         }
         return best.d
     }

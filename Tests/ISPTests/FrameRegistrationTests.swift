@@ -106,8 +106,8 @@ struct FrameRegistrationCaptureTests {
             depth: result.diagnostics.measuredDepth)
     }
 
-    /// A still 12 MP capture of plants in pots on a table before a wall, lit by a warm room light: the flash lights
-    /// the near pots far more than the wall behind, so the frames' coarse pictures differ in lighting more than in
+    /// A still 12 MP capture of near objects on a table before a wall, lit by a warm room light: the flash lights
+    /// the near objects far more than the wall behind, so the frames' coarse pictures differ in lighting more than in
     /// place. The coarsest level searched must be fine enough that a step of its search is a few of the photo's
     /// pixels; when the pyramid ran down to 126 × 94 blocks of 32 pixels, the search took a whole block's step and
     /// the registration ended 26 pixels off.

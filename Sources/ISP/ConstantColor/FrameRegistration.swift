@@ -91,8 +91,8 @@ public enum FrameRegistration {
     /// sees the frames' lighting more than their structure. The structure image keeps detail up to about nine of a
     /// level's pixels, so on a level of 32-pixel blocks it compares whole objects, which the flash lights unlike the
     /// room (near ones brighter, far ones darker); a one-pixel step there is a 32-pixel step of the photo, and the
-    /// smaller mismatch of lighting can win it (a 12 MP frame of a flower pot on a table registered 26 pixels off
-    /// when the search ran on 126 × 94 blocks with a reach of one).
+    /// smaller mismatch of lighting can win it (a still 12 MP pair of near objects before a far wall registered
+    /// 26 pixels off when the search ran on 126 × 94 blocks with a reach of one).
     static let coarsestRadius = 3
 
     /// The most pixels of the finest pyramid level refined.

@@ -112,7 +112,8 @@ package struct PackedFactors: Sendable {
             }
             for j in stride(from: 0, to: whole, by: 4) {
                 let v = UnsafeRawPointer(f + j).loadUnaligned(as: SIMD4<Float>.self) * g
-                Lanes.storeHalfPatterns(v * UnsafeRawPointer(inverse + j).loadUnaligned(as: SIMD4<Float>.self), to: b + j)
+                let scale = UnsafeRawPointer(inverse + j).loadUnaligned(as: SIMD4<Float>.self)
+                Lanes.storeHalfPatterns(v * scale, to: b + j)
             }
             for j in whole..<slots { b[j] = encode(f[j] * g, inverseScale: inverse[j]) }
         }

@@ -102,8 +102,8 @@ struct FrameRegistrationCaptureTests {
     /// The frames of a capture, as the phone read them out, for the registration alone.
     static func frames(of result: ConstantColorResult) -> ConstantColorCapture {
         ConstantColorCapture(
-            ambient: SensorReadout(result.diagnostics.ambientFrame), flash: SensorReadout(result.diagnostics.flashFrame),
-            depth: result.diagnostics.measuredDepth)
+            ambient: SensorReadout(result.diagnostics.ambientFrame),
+            flash: SensorReadout(result.diagnostics.flashFrame), depth: result.diagnostics.measuredDepth)
     }
 
     /// A still 12 MP capture of near objects on a table before a wall, lit by a warm room light: the flash lights

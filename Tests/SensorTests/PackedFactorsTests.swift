@@ -99,7 +99,9 @@ struct PackedFactorsTests {
         }
         var gains = [Float](repeating: 0, count: count)
         gains.withUnsafeMutableBufferPointer { g in
-            for y in rows { camera.relativeIllumination(row: y, into: g.baseAddress! + (y - rows.lowerBound) * camera.width) }
+            for y in rows {
+                camera.relativeIllumination(row: y, into: g.baseAddress! + (y - rows.lowerBound) * camera.width)
+            }
         }
         #expect(gains.min()! < 0.95 && gains.max()! <= 1, "the lens dims the band")
         var fused = [UInt16](repeating: 0xaaaa, count: count * slots), fusedScales = [Float](repeating: 0, count: slots)

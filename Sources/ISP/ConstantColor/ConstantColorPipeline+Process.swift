@@ -159,8 +159,8 @@ extension ConstantColorPipeline {
     ///   not tell it from none;
     /// - a larger shift is kept only where the unshifted pair has more impossible pixels. Where the two counts tie,
     ///   the pair is consistent without the shift, and the unshifted one is kept (our choice): the hand moves the
-    ///   picture's centre by less than a pixel between the frames, and a larger shift the frames do not demand is more likely
-    ///   the flash's shadows pulling the fit.
+    ///   picture's centre by less than a pixel between the frames, and a larger shift the frames do not demand is
+    ///   more likely the flash's shadows pulling the fit.
     func measure(
         _ capture: ConstantColorCapture, plan: ConstantColorCapturePlan, shift: SIMD2<Double>, path: KernelPath
     ) -> (PairStatistics, SIMD2<Double>) {

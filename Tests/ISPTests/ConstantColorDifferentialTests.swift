@@ -25,8 +25,7 @@ import Testing
         let pipeline = try ConstantColorFixture.pipeline(width: width, height: height)
         let result = pipeline.capture(scene: try ConstantColorSceneTests.scene("violets-red-light"), seed: 7)
         let d = result.diagnostics
-        let capture = ConstantColorCapture(
-            ambient: SensorReadout(d.ambientFrame), flash: SensorReadout(d.flashFrame), depth: d.measuredDepth)
+        let capture = ConstantColorFixture.recorded(result)
         return Pair(
             fast: pipeline.develop(capture, plan: d.plan, path: .fast),
             reference: pipeline.develop(capture, plan: d.plan, path: .reference))
@@ -39,8 +38,7 @@ import Testing
         let pipeline = try ConstantColorFixture.pipeline(width: 240, height: 180)
         let result = pipeline.capture(scene: try ConstantColorSceneTests.scene("violets-red-light"), seed: 7)
         let d = result.diagnostics
-        let capture = ConstantColorCapture(
-            ambient: SensorReadout(d.ambientFrame), flash: SensorReadout(d.flashFrame), depth: d.measuredDepth)
+        let capture = ConstantColorFixture.recorded(result)
         for shift in [SIMD2<Double>(0, 0), d.registration, SIMD2(3, -2.5)] {
             let (counted, summed) = pipeline.impossiblePixels(capture, plan: d.plan, shift: shift)
             #expect(counted == summed, "shift \(shift)")

@@ -8,6 +8,14 @@ import Spectra
 
 /// Shared helpers of the Constant Color tests: a profile pipeline and patch read-back.
 enum ConstantColorFixture {
+    /// What the phone recorded of a capture, as `ConstantColorPipeline.process` takes it: both frames' readouts
+    /// (no ground truth) and the depth it measured.
+    static func recorded(_ result: ConstantColorResult) -> ConstantColorCapture {
+        let d = result.diagnostics
+        return ConstantColorCapture(
+            ambient: SensorReadout(d.ambientFrame), flash: SensorReadout(d.flashFrame), depth: d.measuredDepth)
+    }
+
     static func device(_ id: String = "iphone-15-pro") throws -> DeviceProfile {
         try DeviceCatalog(directory: ChartFixture.profiles).profile(id)
     }

@@ -24,8 +24,7 @@ struct ConstantColorInputsTests {
         let result = pipeline.capture(scene: try Self.chart(pipeline), seed: 5)
         let d = result.diagnostics
         #expect(!d.flashFrame.depth.isEmpty && !d.flashFrame.materialIDs.isEmpty, "capture keeps the render's truth")
-        let readouts = ConstantColorCapture(
-            ambient: SensorReadout(d.ambientFrame), flash: SensorReadout(d.flashFrame), depth: d.measuredDepth)
+        let readouts = ConstantColorFixture.recorded(result)
         let again = pipeline.process(readouts, plan: d.plan, fallbackBalance: nil)
         #expect(again.photo == result.photo)
         #expect(again.confidenceMap.plane == result.confidenceMap.plane)

@@ -99,13 +99,6 @@ struct FrameRegistrationTests {
 
 /// The registration on whole captures at the photo's size.
 struct FrameRegistrationCaptureTests {
-    /// The frames of a capture, as the phone read them out, for the registration alone.
-    static func frames(of result: ConstantColorResult) -> ConstantColorCapture {
-        ConstantColorCapture(
-            ambient: SensorReadout(result.diagnostics.ambientFrame),
-            flash: SensorReadout(result.diagnostics.flashFrame), depth: result.diagnostics.measuredDepth)
-    }
-
     /// A still 12 MP capture of near objects on a table before a wall, lit by a warm room light: the flash lights
     /// the near objects far more than the wall behind, so the frames' coarse pictures differ in lighting more than in
     /// place. The coarsest level searched must be fine enough that a step of its search is a few of the photo's
@@ -115,7 +108,7 @@ struct FrameRegistrationCaptureTests {
         let pipeline = try ConstantColorFixture.pipeline(width: 4032, height: 3024)
         let scene = try ConstantColorSceneTests.scene("violets-warm-room")
         let result = pipeline.capture(scene: scene, seed: 0, keepsTruth: false)
-        let d = pipeline.registration(Self.frames(of: result))
+        let d = pipeline.registration(ConstantColorFixture.recorded(result))
         // The frames' structure differs by the flash's own shadows and shading, which leave the fit within about a
         // pixel of the truth (zero) on this scene.
         #expect(abs(d.x) < 1.5 && abs(d.y) < 1.5, "\(d)")
@@ -143,7 +136,7 @@ struct FrameRegistrationCaptureTests {
         #expect((motion * motion).sum().squareRoot() > 0.5, "\(motion)")
 
         let result = pipeline.capture(scene: scene, seed: 0, keepsTruth: false)
-        let d = pipeline.registration(Self.frames(of: result))
+        let d = pipeline.registration(ConstantColorFixture.recorded(result))
         // ambient(x + d) ≈ flash(x): d is minus the picture's motion.
         #expect(((d + motion) * (d + motion)).sum().squareRoot() < 0.2, "registration \(d), motion \(motion)")
         #expect(result.diagnostics.registration == d)

@@ -21,6 +21,13 @@ import Testing
 
     static let scene = ConstantColorFixture.chartScene(illuminant: Illuminants.d65, lux: 400)
 
+    /// The profile keys of the magnitudes.
+    static let keys = [
+        "flash_intensity_tolerance_percent", "flash_power_w", "flash_thermal_resistance_k_per_w",
+        "led_peak_shift_nm_per_k", "mains_frequency_hz", "percent_flicker", "readout_time_s",
+        "hand_angular_speed_deg_per_s", "stabilisation_stops", "sensitivity_tolerance_percent",
+    ]
+
     @Test func theProfileCarriesItsMagnitudesAndSources() throws {
         let errors = try ConstantColorFixture.device("iphone-15-pro").captureErrors
         #expect(errors.enabled)
@@ -29,15 +36,36 @@ import Testing
         #expect(errors.flashIntensityTolerancePercent == 10)
         #expect(errors.flashThermalResistanceKPerW == 9)
         // Every magnitude names where it comes from.
-        for key in [
-            "flash_intensity_tolerance_percent", "flash_power_w", "flash_thermal_resistance_k_per_w",
-            "led_peak_shift_nm_per_k", "percent_flicker", "hand_angular_speed_deg_per_s", "stabilisation_stops",
-            "sensitivity_tolerance_percent",
-        ] {
+        for key in Self.keys {
             #expect(!errors.provenance.of(key).note.isEmpty, "\(key) has no source")
         }
         // A profile without the section captures without errors.
-        #expect(!(try ConstantColorFixture.device("iphone-14").captureErrors.enabled))
+        let text = try String(contentsOfFile: ChartFixture.profiles + "/iphone-15-pro.yaml", encoding: .utf8)
+        let section = try #require(text.range(of: "\ncapture_errors:"))
+        let without = try DeviceProfileLoader.load(text: String(text[..<section.lowerBound]) + "\n", file: "plain.yaml")
+        #expect(!without.captureErrors.enabled)
+    }
+
+    /// No shipped device gives an app an ideal Constant Color capture: every profile whose cameras offer it carries
+    /// its error sources, each magnitude with a source of its own, and the stabilisation its camera has (sensor-shift
+    /// optical stabilisation on the iPhones' wide cameras, none on the iPad's).
+    @Test func everyDeviceOfferingConstantColorCarriesItsErrors() throws {
+        let catalog = try DeviceCatalog(directory: ChartFixture.profiles)
+        var offering: [String: Double] = [:]
+        for id in catalog.ids {
+            let profile = try catalog.profile(id)
+            let offers = profile.cameras.contains { camera in
+                camera.features.constantColor || camera.formats.contains { $0.constantColor == true }
+            }
+            guard offers else { continue }
+            let errors = profile.captureErrors
+            #expect(errors.enabled, "\(id) offers Constant Color as an ideal camera")
+            for key in Self.keys {
+                #expect(!errors.provenance.of(key).note.isEmpty, "\(id): \(key) has no source")
+            }
+            offering[id] = errors.stabilisationStops
+        }
+        #expect(offering == ["iphone-14": 3, "iphone-15-pro": 3, "ipad-pro-m4": 0])
     }
 
     @Test func aBadMagnitudeNamesItsFileAndKey() throws {

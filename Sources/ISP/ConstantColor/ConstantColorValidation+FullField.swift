@@ -152,8 +152,9 @@ public struct FullFieldValidation: Sendable {
         }
 
         /// The chart filling the frame of `camera` at `distance` metres, under a 100 lux D65 room light for the
-        /// protocol to relight, and each patch's pixels.
-        func scene(distance: Double, camera: CameraModel) -> (Scene, [[Int]]) {
+        /// protocol to relight, each patch's pixels as a still camera sees them, and the materials the captures' ids
+        /// index.
+        func scene(distance: Double, camera: CameraModel) -> (Scene, [[Int]], [Material]) {
             let card = SceneObject(
                 name: "validation chart",
                 shape: .plane(
@@ -170,7 +171,7 @@ public struct FullFieldValidation: Sendable {
             let pixelLists = ConstantColorValidation.patchPixels(
                 ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
                 height: camera.height)
-            return (scene, pixelLists)
+            return (scene, pixelLists, probe.materials)
         }
     }
 
@@ -189,7 +190,8 @@ public struct FullFieldValidation: Sendable {
             warmth: Double, seed: UInt64
         ) {
             let camera = pipeline.camera, count = chart.patches.count
-            let (probeScene, pixelLists) = chart.scene(distance: distance, camera: camera)
+            let (probeScene, pixelLists, materials) = chart.scene(distance: distance, camera: camera)
+            let names = chart.patches.map(\.name)
             labC = [[Lab]](repeating: [], count: count)
             (labB, chromaC, chromaB) = (labC, labC, labC)
             confidence = [[Double]](repeating: [], count: count)
@@ -204,20 +206,22 @@ public struct FullFieldValidation: Sendable {
                 centre += result.centerWeightedMeanConfidence
                 let ordinary = baseline.photo(
                     of: result, scene: scene, camera: camera, warmth: warmth, seed: seed &+ UInt64(index))
+                let shown = ConstantColorValidation.shownPixels(
+                    of: result, names: names, materials: materials, still: pixelLists)
                 add(
-                    ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) }),
+                    ConstantColorValidation.linearXYZ(result.photo, pixels: shown, decode: { pow($0, 2.2) }),
                     constantColor: true, chart: chart)
                 add(
                     ConstantColorValidation.linearXYZ(
                         ordinary, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) }),
                     constantColor: false, chart: chart)
-                for p in 0..<count where !pixelLists[p].isEmpty {
+                for p in 0..<count where !shown[p].isEmpty {
                     var sum = 0.0
-                    for i in pixelLists[p] {
+                    for i in shown[p] {
                         sum += result.confidenceMap.value(
                             x: Double(i % camera.width) + 0.5, y: Double(i / camera.width) + 0.5)
                     }
-                    confidence[p].append(sum / Double(pixelLists[p].count))
+                    confidence[p].append(sum / Double(shown[p].count))
                 }
             }
         }

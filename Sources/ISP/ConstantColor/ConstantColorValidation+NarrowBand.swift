@@ -103,7 +103,7 @@ public struct ConstantColorNarrowBandValidation: Sendable {
         let camera = pipeline.camera
         let (patches, reference, white) = (chart.patches, chart.reference, chart.white)
         let (greyIndex, greyY) = (chart.greyIndex, chart.greyY)
-        let (probeScene, pixelLists) = (chart.probeScene, chart.pixelLists)
+        let probeScene = chart.probeScene
 
         var out: [Condition] = []
         var index: UInt64 = 0
@@ -116,12 +116,13 @@ public struct ConstantColorNarrowBandValidation: Sendable {
                 let result = pipeline.capture(scene: scene, seed: seed &+ index)
                 index += 1
                 // Exposure is not under test (as in the white-light protocol): neutral 5 is set to its D65 luminance.
-                let values = ConstantColorValidation.linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
+                let shown = chart.shownPixels(of: result)
+                let values = ConstantColorValidation.linearXYZ(result.photo, pixels: shown, decode: { pow($0, 2.2) })
                 let k = values[greyIndex].y > 0 ? greyY / values[greyIndex].y : 1
                 var rows: [(deltaE: Double, confidence: Double)] = []
                 for p in patches.indices {
                     let lab = Lab(XYZ(values[p] * k * 100), white: white)
-                    let list = pixelLists[p]
+                    let list = shown[p]
                     var sum = 0.0
                     for i in list {
                         sum += result.confidenceMap.value(

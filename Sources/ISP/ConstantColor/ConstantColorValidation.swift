@@ -157,7 +157,8 @@ public struct ConstantColorValidation: Sendable {
                 spectrum: light, illuminance: condition.lux, direction: Vector3(0.3, 0.5, 1), diffuseFraction: 0.5)
             let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
             centre += result.centerWeightedMeanConfidence
-            let cc = linearXYZ(result.photo, pixels: pixelLists, decode: { pow($0, 2.2) })
+            let shown = chart.shownPixels(of: result)
+            let cc = linearXYZ(result.photo, pixels: shown, decode: { pow($0, 2.2) })
             let baselinePhoto = baseline.photo(
                 of: result, scene: scene, camera: camera, warmth: baselineWarmth, seed: seed &+ UInt64(index))
             let ordinary = linearXYZ(baselinePhoto, pixels: pixelLists, decode: { TransferFunction.sRGB.decode($0) })
@@ -169,7 +170,7 @@ public struct ConstantColorValidation: Sendable {
                 }
             }
             for p in 0..<patches.count {
-                let list = pixelLists[p]
+                let list = shown[p]
                 guard !list.isEmpty else { continue }
                 var sum = 0.0
                 for i in list {
@@ -241,6 +242,25 @@ public struct ConstantColorValidation: Sendable {
         return lists
     }
 
+    /// Each patch's pixels where a Constant Color photo shows it (`patchPixels`, from the flash frame's own material
+    /// ids); `still`, the pixels where a still camera sees it, where the capture kept no truth planes or for a patch
+    /// the turn took out of the picture.
+    ///
+    /// The photo keeps the flash frame's geometry, and the hand may turn the phone between the two frames
+    /// (`ConstantColorCaptureErrors`): the chart lies a fraction of a pixel away from where a still camera sees it
+    /// (`still`, the probe's lists) behind optical stabilisation, and several pixels away without it, where fixed
+    /// lists would read the neighbouring patches. A laboratory finds the chart in each photo it measures, and so does
+    /// the protocol: the ids are the render's truth, which the evaluation reads and the pipeline never does.
+    static func shownPixels(
+        of result: ConstantColorResult, names: [String], materials: [Material], still: [[Int]]
+    ) -> [[Int]] {
+        let frame = result.diagnostics.flashFrame
+        guard frame.materialIDs.count == frame.width * frame.height else { return still }
+        let shown = patchPixels(
+            ids: frame.materialIDs, names: names, materials: materials, width: frame.width, height: frame.height)
+        return zip(shown, still).map { $0.isEmpty ? $1 : $0 }
+    }
+
     /// Mean XYZ (Display P3 primaries, Y = 1 white) of each patch in an encoded picture.
     static func linearXYZ(_ photo: PixelPlane<UInt8>, pixels: [[Int]], decode: (Double) -> Double) -> [SIMD3<Double>] {
         let table = (0..<256).map { decode(Double($0) / 255) }
@@ -271,8 +291,10 @@ struct ChartLayout {
     let greyY: Double
     /// The card under a 100 lux D65 room light, for the protocols to relight.
     let probeScene: Scene
-    /// Pixel indices of each patch.
+    /// Pixel indices of each patch, as a still camera sees the card.
     let pixelLists: [[Int]]
+    /// The probe's materials, which the captures' material ids index too (they render the same card).
+    let materials: [Material]
 
     init(camera: CameraModel) {
         let patches = ConstantColorValidation.chartPatches
@@ -299,8 +321,14 @@ struct ChartLayout {
             device: DevicePlacement(position: .zero, lookAt: Vector3(0, 0, -1)))
         let probe = Renderer(scene: probeScene, camera: camera, flash: nil, options: RenderOptions(keepsComponents: false))
         let ids = probe.render(Exposure(time: 0.01, iso: camera.noise.baseISO)).materialIDs
+        materials = probe.materials
         pixelLists = ConstantColorValidation.patchPixels(
-            ids: ids, names: patches.map(\.name), materials: probe.materials, width: camera.width,
-            height: camera.height)
+            ids: ids, names: patches.map(\.name), materials: materials, width: camera.width, height: camera.height)
+    }
+
+    /// Each patch's pixels in a capture's Constant Color photo (`ConstantColorValidation.shownPixels`).
+    func shownPixels(of result: ConstantColorResult) -> [[Int]] {
+        ConstantColorValidation.shownPixels(
+            of: result, names: patches.map(\.name), materials: materials, still: pixelLists)
     }
 }

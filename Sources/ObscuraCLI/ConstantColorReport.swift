@@ -32,6 +32,8 @@ enum ConstantColorReport {
         /// cast its photo keeps.
         var baseline: String, baselineDescription: String, baselineWarmth: Double
         var conditions: Int
+        /// How many units of the device took the protocol; the figures pool their photos.
+        var units: Int
         var patches: Int
         var varianceReduction: Double
         var deltaE00Ordinary: Stats, deltaE00ConstantColor: Stats, deltaE00ConstantColorHighConfidence: Stats
@@ -44,7 +46,7 @@ enum ConstantColorReport {
         /// The same protocol captured without them (the figures above again when they are off).
         var ideal: Ideal
         enum CodingKeys: String, CodingKey {
-            case device, conditions, patches, seconds, ideal, baseline
+            case device, conditions, units, patches, seconds, ideal, baseline
             case baselineDescription = "baseline_description", baselineWarmth = "baseline_warmth"
             case deviceErrors = "device_errors"
             case varianceReduction = "variance_reduction"
@@ -67,6 +69,7 @@ enum ConstantColorReport {
             baselineDescription = r.baseline.summary(warmth: r.baselineWarmth)
             baselineWarmth = r.baselineWarmth
             conditions = r.protocolRun.conditions.count
+            units = r.units
             patches = r.patches.count
             varianceReduction = r.varianceReduction
             deltaE00Ordinary = Stats(r.deltaEOrdinary)
@@ -106,8 +109,8 @@ enum ConstantColorReport {
                 "\nWithout the device's error sources (--ideal): \(reduction($0)), ΔE00 \(line($0.deltaEConstantColor))"
             } ?? ""
         return """
-        Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights \
-        (\(format(seconds, 1)) s)
+        Constant Color validation, \(device): \(r.patches.count) patches × \(r.protocolRun.conditions.count) lights\
+        \(r.units > 1 ? " × \(r.units) units, pooled" : "") (\(format(seconds, 1)) s)
         Baseline: \(r.baseline.summary(warmth: r.baselineWarmth))
         CIELAB variance reduction vs the ordinary photo: \(reduction(r)) (Apple, iPhone 15 family: 87 %)
         ΔE00 ordinary:        \(line(r.deltaEOrdinary))

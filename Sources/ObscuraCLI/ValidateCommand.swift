@@ -40,6 +40,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
     /// Below half the default crop, the 164 patches cover too few pixels each for the confidence and
     /// ΔE figures to be measured at all (a few sizes give no patch, and NaN). Our choice.
     static let minimumSize = (width: 112, height: 84)
+    /// The most units `--units` takes: each adds a whole protocol's captures. Our choice.
+    static let maximumUnits = 100
 
     @Option(
         help: "Chart picture size WxH: a central crop of the sensor at its native pixel pitch (at least 112x84).")
@@ -108,6 +110,13 @@ struct ValidateConstantColorCommand: ParsableCommand {
             valueName: "source"))
     var withoutSources: [String] = []
 
+    @Option(
+        help: """
+            How many units of the device take the white-light protocol in the centre crop; every figure pools their \
+            photos, so the units' own flash and sensor errors count as spread (default 1).
+            """)
+    var units: Int = 1
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -123,6 +132,15 @@ struct ValidateConstantColorCommand: ParsableCommand {
             throw CommandFailure.badInput("\(error)")
         }
         let (width, height) = try RenderJob.size(size, reference: nil, minimum: Self.minimumSize)
+        guard (1...Self.maximumUnits).contains(units) else {
+            throw CommandFailure.badInput(
+                "validate constant-color: --units: expected 1 to \(Self.maximumUnits) units, not \(units)")
+        }
+        if units > 1, field == .full || ambient == .narrowBand {
+            throw CommandFailure.badInput(
+                "validate constant-color: --units pools the white-light protocol in the centre crop; drop --field full "
+                    + "and --ambient narrow-band, or --units")
+        }
         if field == .full {
             guard ambient == .white else {
                 throw CommandFailure.badInput(
@@ -149,8 +167,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
         Terminal.progress("validate constant-color: \(quick ? "reduced" : "full") protocol at \(width)x\(height)…")
         let spec: ConstantColorValidation.Conditions = quick ? .reduced : .apple
         let result = try ConstantColorValidation.run(
-            pipeline: pipeline, protocol: spec, baseline: choice, baselineWarmth: warmth)
-        // The error-free pipeline beside it, from the same captures' seeds.
+            pipeline: pipeline, protocol: spec, baseline: choice, baselineWarmth: warmth, units: units)
+        // The error-free pipeline beside it, from the same captures' seeds (without errors every unit is the same one).
         var idealPipeline = pipeline
         idealPipeline.captureErrors = .none
         let idealResult =

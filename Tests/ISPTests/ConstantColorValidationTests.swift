@@ -58,6 +58,42 @@ struct ConstantColorValidationTests {
         #expect(turned.highConfidenceCount >= still.highConfidenceCount - 5)
     }
 
+    /// Several units of the device pool their photos: each patch's pooled variance is, by the law of total variance,
+    /// the mean of the units' own variances plus the variance of their means, each unit run alone with its own key;
+    /// without the device's errors every unit is the same one, and pooling changes nothing.
+    @Test func unitsPoolTheirPhotos() throws {
+        let device = try ConstantColorFixture.device()
+        var pipeline = try ConstantColorValidation.chartPipeline(
+            device: device, camera: try device.camera(ofType: .builtInWideAngleCamera), width: 112, height: 84,
+            settings: .init(developsFallback: false))
+        let bright = ConstantColorValidation.Conditions(illuminances: [800], temperatures: [3000, 7500], tints: [0])
+        let pooled = try ConstantColorValidation.run(pipeline: pipeline, protocol: bright, keepSamples: 0, units: 3)
+        #expect(pooled.units == 3)
+        var alone: [ConstantColorValidation] = []
+        for unit in 0..<3 {
+            var phone = pipeline
+            phone.captureErrors.unit = pipeline.captureErrors.unit + UInt64(unit)
+            alone.append(try ConstantColorValidation.run(pipeline: phone, protocol: bright, keepSamples: 0))
+        }
+        var betweenSum = 0.0
+        for p in pooled.patches.indices where pooled.patches[p].varianceConstantColor.isFinite {
+            let means = alone.map { SIMD3($0.patches[p].meanConstantColor.L, $0.patches[p].meanConstantColor.a,
+                $0.patches[p].meanConstantColor.b) }
+            let grand = means.reduce(SIMD3<Double>(0, 0, 0), +) / 3
+            let between = means.map { (($0 - grand) * ($0 - grand)).sum() }.reduce(0, +) / 3
+            let within = alone.map { $0.patches[p].varianceConstantColor }.reduce(0, +) / 3
+            let v = pooled.patches[p].varianceConstantColor
+            #expect(abs(v - (within + between)) <= 1e-9 * max(1, v), "\(pooled.patches[p].name): \(v) ≠ \(within) + \(between)")
+            betweenSum += between
+        }
+        // The units differ: their flash LEDs and sensor curves are drawn apart.
+        #expect(betweenSum > 0)
+        pipeline.captureErrors = .none
+        let same = try ConstantColorValidation.run(pipeline: pipeline, protocol: bright, keepSamples: 0, units: 3)
+        let one = try ConstantColorValidation.run(pipeline: pipeline, protocol: bright, keepSamples: 0)
+        #expect(abs(same.varianceReduction - one.varianceReduction) <= 1e-12)
+    }
+
     /// The baseline photo balanced for the true room light keeps exactly the share of its cast asked for: with none
     /// kept, the chart's six neutral patches come out neutral under every light (a*, b* near 0: a white balance for
     /// the light's own spectrum makes a spectrally flat surface grey whatever the light), and with the ordinary

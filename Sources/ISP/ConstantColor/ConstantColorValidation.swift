@@ -85,6 +85,8 @@ public struct ConstantColorValidation: Sendable {
 
     /// The protocol run.
     public let protocolRun: Conditions
+    /// How many units of the device took it (`run(…units:)`); every figure pools their photos.
+    public let units: Int
     /// What Constant Color was compared with, and the share of each light's cast its photo kept.
     public let baseline: Baseline
     public let baselineWarmth: Double
@@ -134,9 +136,15 @@ public struct ConstantColorValidation: Sendable {
     /// Runs the protocol with a pipeline (its camera size is the chart picture's; see
     /// `chartPipeline` for the camera the protocol expects), against `baseline` keeping `baselineWarmth` of each
     /// light's cast.
+    ///
+    /// With `units` above 1, that many units of the device take the protocol (the pipeline's own unit key and the
+    /// ones after it, `ConstantColorCaptureErrors.unit`), and each patch's figures pool all their photos: a patch's
+    /// variance then holds the spread between the units' constant errors (their flash LEDs and sensor curves) as well
+    /// as the spread across the lights. Apple measured "the iPhone 15 family" and does not say whether it pooled
+    /// phones; one unit is the default, several are our reading of a family.
     public static func run(
         pipeline: ConstantColorPipeline, protocol spec: Conditions = .apple, baseline: Baseline = .autoWhiteBalance,
-        baselineWarmth: Double = PhotoPipeline.warmth, keepSamples: Int = 6, seed: UInt64 = 1
+        baselineWarmth: Double = PhotoPipeline.warmth, keepSamples: Int = 6, seed: UInt64 = 1, units: Int = 1
     ) throws -> ConstantColorValidation {
         let camera = pipeline.camera
         let chart = ChartLayout(camera: camera)
@@ -150,12 +158,17 @@ public struct ConstantColorValidation: Sendable {
         var centre = 0.0
         var samples: [(String, PixelPlane<UInt8>, PixelPlane<UInt8>)] = []
         let conditions = spec.conditions
-        for (index, condition) in conditions.enumerated() {
+        // Each unit takes every condition, with the same captures' seeds; the first unit is the pipeline's own.
+        let takes = (0..<max(1, units)).flatMap { unit in conditions.indices.map { (unit, $0) } }
+        for (unit, index) in takes {
+            let condition = conditions[index]
             let light = try Illuminants.make(cct: condition.cct, duv: condition.duv)
             var scene = probeScene
             scene.ambient = AmbientLight(
                 spectrum: light, illuminance: condition.lux, direction: Vector3(0.3, 0.5, 1), diffuseFraction: 0.5)
-            let result = pipeline.capture(scene: scene, seed: seed &+ UInt64(index))
+            var phone = pipeline
+            phone.captureErrors.unit = pipeline.captureErrors.unit &+ UInt64(unit)
+            let result = phone.capture(scene: scene, seed: seed &+ UInt64(index))
             centre += result.centerWeightedMeanConfidence
             let shown = chart.shownPixels(of: result)
             let cc = linearXYZ(result.photo, pixels: shown, decode: { pow($0, 2.2) })
@@ -177,9 +190,9 @@ public struct ConstantColorValidation: Sendable {
                     sum += result.confidenceMap.value(
                         x: Double(i % camera.width) + 0.5, y: Double(i / camera.width) + 0.5)
                 }
-                confidence[p] += sum / Double(list.count) / Double(conditions.count)
+                confidence[p] += sum / Double(list.count) / Double(takes.count)
             }
-            if samples.count < keepSamples, index % max(1, conditions.count / max(1, keepSamples)) == 0 {
+            if unit == 0, samples.count < keepSamples, index % max(1, conditions.count / max(1, keepSamples)) == 0 {
                 let name = "\(Int(condition.lux)) lux, \(Int(condition.cct)) K, Duv \(condition.duv)"
                 samples.append((name, result.photo, baselinePhoto))
             }
@@ -204,12 +217,12 @@ public struct ConstantColorValidation: Sendable {
         let meanVO = out.map(\.varianceOrdinary).reduce(0, +) / Double(out.count)
         let meanVC = out.map(\.varianceConstantColor).reduce(0, +) / Double(out.count)
         return ConstantColorValidation(
-            protocolRun: spec, baseline: baseline, baselineWarmth: baselineWarmth, patches: out,
+            protocolRun: spec, units: max(1, units), baseline: baseline, baselineWarmth: baselineWarmth, patches: out,
             varianceReduction: meanVO > 0 ? 1 - meanVC / meanVO : .nan,
             deltaEOrdinary: Statistics(allO), deltaEConstantColor: Statistics(allC),
             deltaEConstantColorHighConfidence: Statistics(highC),
             highConfidenceCount: confidence.filter { $0 >= highConfidence }.count,
-            meanCenterWeightedConfidence: centre / Double(conditions.count), samples: samples)
+            meanCenterWeightedConfidence: centre / Double(takes.count), samples: samples)
     }
 
     /// Mean Lab and mean squared distance from it.

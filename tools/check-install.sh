@@ -30,7 +30,10 @@ cd "$dir/bin"
 # its cache), and nothing from the build on the library path.
 run() { env -i PATH=/usr/bin:/bin HOME="$dir/home" ./obscura "$@"; }
 run --version
-run devices list | grep -q '^iphone-15-pro (default)'
+# The list goes to a file first: `grep -q` stops reading at its match, and the writer's next line would then
+# end it with SIGPIPE, which pipefail reports as a failure.
+run devices list > devices.txt
+grep -q '^iphone-15-pro (default)' devices.txt
 run render violets-warm-room --size 80x60 --out violets.png
 run run "$(basename "$seed")" --out out
 test -s out/report.json

@@ -55,7 +55,7 @@ import Testing
         for id in catalog.ids {
             let profile = try catalog.profile(id)
             let offers = profile.cameras.contains { camera in
-                camera.features.constantColor || camera.formats.contains { $0.constantColor == true }
+                camera.formats.contains { camera.supportsConstantColor(with: $0) }
             }
             guard offers else { continue }
             let errors = profile.captureErrors

@@ -26,6 +26,7 @@ import Testing
         "flash_intensity_tolerance_percent", "flash_power_w", "flash_thermal_resistance_k_per_w",
         "led_peak_shift_nm_per_k", "mains_frequency_hz", "percent_flicker", "readout_time_s",
         "hand_angular_speed_deg_per_s", "stabilisation_stops", "sensitivity_tolerance_percent",
+        "sensitivity_calibrated",
     ]
 
     @Test func theProfileCarriesItsMagnitudesAndSources() throws {
@@ -35,6 +36,7 @@ import Testing
         #expect(errors.mainsFrequencyHz == 60)
         #expect(errors.flashIntensityTolerancePercent == 10)
         #expect(errors.flashThermalResistanceKPerW == 9)
+        #expect(errors.sensitivityCalibrated)
         // Every magnitude names where it comes from.
         for key in Self.keys {
             #expect(!errors.provenance.of(key).note.isEmpty, "\(key) has no source")
@@ -109,5 +111,38 @@ import Testing
         let ideal = try Self.pipeline(errors: false).capture(scene: Self.scene, seed: 5)
         #expect(a.photo.packedElements == ideal.photo.packedElements)
         #expect(a.diagnostics.flashFrame.dn == ideal.diagnostics.flashFrame.dn)
+    }
+
+    /// The factory's white-balance calibration: over many units, the channels' gains spread by the profile's ±2 %
+    /// each, so the red/green and blue/green ratios spread by up to about ±4 %; calibrated, the ratios stay within
+    /// five standard deviations of the calibration's photon noise (√(2 / (4096 · full well / 2))) of the nominal
+    /// module's, while the common gain keeps its spread.
+    @Test func theWhiteBalanceCalibrationLeavesOnlyItsOwnNoiseInTheRatios() throws {
+        let profile = try ConstantColorFixture.device("iphone-15-pro")
+        let pipeline = try ConstantColorPipeline(
+            device: profile, camera: try profile.camera(ofType: .builtInWideAngleCamera), width: 160, height: 120,
+            settings: .init(developsFallback: false))
+        let camera = pipeline.camera, flash = pipeline.flash
+        let nominal = camera.quantumEfficiency
+        func ratios(calibrated: Bool, unit: UInt64) -> (red: Double, blue: Double, green: Double) {
+            var magnitudes = profile.captureErrors
+            magnitudes.sensitivityCalibrated = calibrated
+            let draw = ConstantColorCaptureErrors(magnitudes: magnitudes, unit: unit, camera: camera)
+                .draw(camera: camera, flash: flash, scene: Self.scene, seed: 1)
+            let qe = draw.camera.quantumEfficiency
+            let g = qe.green.values[30] / nominal.green.values[30]
+            return (qe.red.values[40] / nominal.red.values[40] / g, qe.blue.values[16] / nominal.blue.values[16] / g, g)
+        }
+        let sigma = (2 / (4096 * camera.noise.fullWellElectrons / 2)).squareRoot()
+        var widest = 0.0, widestGreen = 0.0
+        for unit in UInt64(0)..<40 {
+            let raw = ratios(calibrated: false, unit: unit), fixed = ratios(calibrated: true, unit: unit)
+            widest = max(widest, abs(raw.red - 1), abs(raw.blue - 1))
+            widestGreen = max(widestGreen, abs(fixed.green - 1))
+            #expect(abs(fixed.red - 1) <= 5 * sigma && abs(fixed.blue - 1) <= 5 * sigma, "unit \(unit)")
+            #expect(fixed.green == raw.green, "the calibration keeps the unit's sensitivity")
+        }
+        #expect(widest > 0.02 && widest <= 0.02 * 2 / 0.98 + 1e-9)
+        #expect(widestGreen > 0.01)
     }
 }

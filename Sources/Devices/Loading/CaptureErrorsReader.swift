@@ -16,7 +16,7 @@ enum CaptureErrorsReader {
         ("stabilisation_stops", 0...8),
         ("sensitivity_tolerance_percent", 0...20),
     ]
-    static let keys = ["enabled", "provenance"] + ranges.map(\.key)
+    static let keys = ["enabled", "sensitivity_calibrated", "provenance"] + ranges.map(\.key)
 
     static func read(_ node: YAMLNode) throws -> CaptureErrors {
         let map = try node.mapping(allowedKeys: keys)
@@ -40,6 +40,7 @@ enum CaptureErrorsReader {
             handAngularSpeedDegreesPerSecond: values["hand_angular_speed_deg_per_s"]!,
             stabilisationStops: values["stabilisation_stops"]!,
             sensitivityTolerancePercent: values["sensitivity_tolerance_percent"]!,
+            sensitivityCalibrated: try map.optional("sensitivity_calibrated")?.bool() ?? false,
             provenance: try ProvenanceReader.read(map, sectionKeys: keys))
     }
 }

@@ -4,7 +4,9 @@
 ///
 /// The capture renders and measures with the drawn errors (the unit's flash and sensor, the flash's temperature,
 /// the room light's flicker, the hand's motion); the pipeline keeps the factory calibration and the nominal
-/// sensor curves, as a phone's image processor does.
+/// sensor curves, as a phone's image processor does. Where the profile says the unit's white balance is calibrated
+/// at the factory (`sensitivityCalibrated`), that calibration has measured the sensor's red and blue gains against
+/// green, and only its measurement error is left of their spread.
 public struct CaptureErrors: Sendable, Hashable, Codable {
     /// Whether the errors apply; false renders the error-free capture (`validate constant-color --ideal`).
     public var enabled: Bool
@@ -29,6 +31,11 @@ public struct CaptureErrors: Sendable, Hashable, Codable {
     public var stabilisationStops: Double
     /// Half-width of each colour channel's quantum-efficiency gain about the nominal curve, percent, per unit.
     public var sensitivityTolerancePercent: Double
+    /// Whether each unit's white balance is calibrated at the factory: its red/green and blue/green responses to a
+    /// grey field measured and stored with the module, as production lines do for every camera module. The
+    /// calibration takes the red and blue gains' spread relative to green out of the colours, to the photon noise
+    /// of its own measurement; the common gain, a sensitivity the exposure absorbs, stays.
+    public var sensitivityCalibrated: Bool
     /// Where each value comes from, by profile key.
     public var provenance: ProvenanceMap
 
@@ -37,7 +44,7 @@ public struct CaptureErrors: Sendable, Hashable, Codable {
         enabled: Bool = true, flashIntensityTolerancePercent: Double, flashPowerWatts: Double,
         flashThermalResistanceKPerW: Double, ledPeakShiftNMPerK: Double, mainsFrequencyHz: Double,
         percentFlicker: Double, readoutTimeSeconds: Double, handAngularSpeedDegreesPerSecond: Double,
-        stabilisationStops: Double, sensitivityTolerancePercent: Double,
+        stabilisationStops: Double, sensitivityTolerancePercent: Double, sensitivityCalibrated: Bool = false,
         provenance: ProvenanceMap = ProvenanceMap(Provenance(.modelled))
     ) {
         self.enabled = enabled
@@ -51,6 +58,7 @@ public struct CaptureErrors: Sendable, Hashable, Codable {
         self.handAngularSpeedDegreesPerSecond = handAngularSpeedDegreesPerSecond
         self.stabilisationStops = stabilisationStops
         self.sensitivityTolerancePercent = sensitivityTolerancePercent
+        self.sensitivityCalibrated = sensitivityCalibrated
         self.provenance = provenance
     }
 

@@ -10,7 +10,8 @@ import Spectra
 ///
 /// Two kinds of draws, each reproducible from its key alone:
 /// - per **unit** (`unit`): each flash LED's intensity against its factory calibration, and each colour channel's
-///   quantum-efficiency gain against the nominal curves. One phone keeps them for every capture.
+///   quantum-efficiency gain against the nominal curves (after the factory's white-balance calibration, where the
+///   profile has one). One phone keeps them for every capture.
 /// - per **capture** (the capture's seed): the flash LEDs' junction temperature, the room light's flicker phase, and
 ///   the hand's angular velocity.
 ///
@@ -47,14 +48,14 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
 
     /// Streams of the draws, so that no two share random numbers.
     enum Stream: UInt64 {
-        case flashIntensity = 0x4345_0001, sensitivity, junction, flickerPhase, hand
+        case flashIntensity = 0x4345_0001, sensitivity, junction, flickerPhase, hand, calibration
     }
 
     /// What one capture renders with: the unit's sensor and flash, the flash as hot as this firing made it, the
     /// scene with the hand's motion, and the room light's flicker for the pair's exposures.
     package struct Draw {
-        /// The unit's camera (the nominal one with its sensitivity errors).
-        var camera: CameraModel
+        /// The unit's camera (the nominal one with its sensitivity errors, as its calibration leaves them).
+        package var camera: CameraModel
         /// The unit's flash at its calibration temperature: the pre-flash the metering sees.
         var preFlash: FlashModel
         /// The unit's flash at the main firing's junction temperature.
@@ -87,6 +88,22 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
         }
     }
 
+    /// The unit's channel `gains` as the pipeline meets them after the factory's white-balance calibration: the
+    /// calibration measured the unit's red/green and blue/green responses to a grey field and corrects them to the
+    /// nominal module's, so what is left of each ratio's spread is the measurement's own error, here its photon
+    /// noise. The common gain (green's) stays: a sensitivity, which the exposure absorbs, not a colour.
+    ///
+    /// The measurement (our choice of field): a 64 × 64-pixel grey field exposed to half the well. A ratio of two
+    /// channels' means over n pixels of s electrons each has a relative standard deviation of √(2 / (n·s)).
+    func calibrated(_ gains: [Double], camera: CameraModel) -> [Double] {
+        let pixels = 64.0 * 64.0, electrons = camera.noise.fullWellElectrons / 2
+        let sigma = (2 / (pixels * electrons)).squareRoot()
+        let residual = { (index: Int) in
+            1 + sigma * SeededDraw.normal(seed: self.unit, stream: Stream.calibration.rawValue, index: index)
+        }
+        return [gains[1] * residual(0), gains[1], gains[1] * residual(1)]
+    }
+
     /// The draw of one capture with `seed`, for a pipeline's nominal camera and flash.
     package func draw(camera: CameraModel, flash: FlashModel, scene: Scene, seed: UInt64) -> Draw {
         guard isActive else { return Draw(camera: camera, preFlash: flash, mainFlash: flash, scene: scene, flicker: nil) }
@@ -100,12 +117,13 @@ public struct ConstantColorCaptureErrors: Sendable, Hashable {
         // Unit: each channel's quantum efficiency scaled within the unit spread of the sensor type.
         var unitCamera = camera
         if m.sensitivityTolerancePercent > 0 {
-            let gain = { (c: Int) in
+            var gains = (0..<3).map { c in
                 1 + m.sensitivityTolerancePercent / 100
                     * (2 * SeededDraw.uniform(seed: self.unit, stream: Stream.sensitivity.rawValue, index: c) - 1)
             }
+            if m.sensitivityCalibrated { gains = calibrated(gains, camera: camera) }
             let qe = camera.quantumEfficiency
-            unitCamera.quantumEfficiency = (qe.red * gain(0), qe.green * gain(1), qe.blue * gain(2))
+            unitCamera.quantumEfficiency = (qe.red * gains[0], qe.green * gains[1], qe.blue * gains[2])
         }
         // Capture: the main flash heats each junction above the calibration's temperature by a share of the
         // steady-state rise P·R_th; the firing is about as long as the package's thermal time constant, so the

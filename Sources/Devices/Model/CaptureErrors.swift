@@ -32,7 +32,7 @@ public struct CaptureErrors: Sendable, Hashable, Codable {
     /// Half-width of each colour channel's quantum-efficiency gain about the nominal curve, percent, per unit.
     public var sensitivityTolerancePercent: Double
     /// Whether each unit's white balance is calibrated at the factory: its red/green and blue/green responses to a
-    /// grey field measured and stored with the module, as production lines do for every camera module. The
+    /// grey field measured and stored with the module, as production lines typically do for camera modules. The
     /// calibration takes the red and blue gains' spread relative to green out of the colours, to the photon noise
     /// of its own measurement; the common gain, a sensitivity the exposure absorbs, stays.
     public var sensitivityCalibrated: Bool

@@ -110,6 +110,13 @@ struct ValidateConstantColorCommand: ParsableCommand {
             valueName: "source"))
     var withoutSources: [String] = []
 
+    @Flag(
+        help: """
+            Capture with a unit whose sensor colour was not calibrated at the factory (the profile's \
+            sensitivity_calibrated off): the sensor's spread reaches the colours, as no shipped phone's does.
+            """)
+    var uncalibratedSensor = false
+
     @Option(
         help: """
             How many units of the device take the white-light protocol in the centre crop; every figure pools their \
@@ -199,10 +206,11 @@ struct ValidateConstantColorCommand: ParsableCommand {
 
 extension ValidateConstantColorCommand {
     /// The capture's error sources as the flags choose them: none with --ideal, else the profile's without the
-    /// sources --without names.
+    /// sources --without names, and without the sensor's factory calibration with --uncalibrated-sensor.
     func errors(_ profile: ConstantColorCaptureErrors) throws -> ConstantColorCaptureErrors {
         if ideal { return .none }
         var out = profile
+        if uncalibratedSensor { out.magnitudes.sensitivityCalibrated = false }
         for name in withoutSources {
             guard let source = CaptureErrors.Source(rawValue: name) else {
                 let names = CaptureErrors.Source.allCases.map(\.rawValue).joined(separator: ", ")

@@ -26,6 +26,23 @@ struct ValidateNarrowBandTests {
         }
     }
 
+    /// The device's errors are on by default and the targets hold; `--uncalibrated-sensor` takes the factory's
+    /// white-balance calibration away, and the unit's cast then reaches trusted patches.
+    @Test func theSensorsCalibrationCanBeTakenAway() throws {
+        func outliers(_ extra: [String]) throws -> (count: Int, met: Bool) {
+            let result = try CLIRunner.run(
+                ["validate", "constant-color", "--ambient", "narrow-band", "--quick", "--json"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let summary = try #require(object)
+            let count = try #require(summary["confident_outliers"] as? Int)
+            return (count, try #require(summary["meets_targets"] as? Bool))
+        }
+        let calibrated = try outliers([]), uncalibrated = try outliers(["--uncalibrated-sensor"])
+        #expect(calibrated.count == 0 && calibrated.met)
+        #expect(uncalibrated.count > 0 && !uncalibrated.met)
+    }
+
     /// The HTML report belongs to the white-light protocol; asking for it here is refused.
     @Test func htmlIsRefused() throws {
         let result = try CLIRunner.run(

@@ -113,7 +113,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
     @Flag(
         help: """
             Capture with a unit whose sensor colour was not calibrated at the factory (the profile's \
-            sensitivity_calibrated off): the sensor's spread reaches the colours, as no shipped phone's does.
+            sensitivity_calibrated off): the sensor's spread reaches the colours, as production lines typically prevent.
             """)
     var uncalibratedSensor = false
 

@@ -160,6 +160,7 @@ let package = Package(
             name: "ObscuraAVTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes",
+                "Sensor", "Spectra",
             ]),
         .testTarget(name: "ScenariosTests", dependencies: ["ExternalTools", "Scenarios", "Obscura", "Devices"]),
         .testTarget(

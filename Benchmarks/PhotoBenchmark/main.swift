@@ -10,6 +10,8 @@ import Foundation
 /// `--constant-color` takes a Constant Color capture with fallback instead (flash on, both photos' file bytes):
 /// the time runs until the delegate has the bytes of both. `--save DIR` writes each photo's file bytes there
 /// (`photo-N-K`, K counting the photos of capture N), so that two builds' outputs can be compared byte for byte.
+/// `--refocus` locks the lens at another position before each photo (0.2, 0.4, 0.6, 0.8, then again), as an app
+/// that taps to focus does.
 final class Catcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var bytes = 0
@@ -43,6 +45,7 @@ func cpuSeconds() -> Double {
 
 let arguments = CommandLine.arguments.dropFirst()
 let constantColor = arguments.contains("--constant-color")
+let refocus = arguments.contains("--refocus")
 let photos = arguments.compactMap { Int($0) }.first.map { max(1, $0) } ?? 1
 let saveFolder = arguments.firstIndex(of: "--save").flatMap { i in
     arguments.index(after: i) < arguments.endIndex ? arguments[arguments.index(after: i)] : nil
@@ -82,6 +85,16 @@ for index in 0..<photos {
         settings.flashMode = .on
         settings.isConstantColorEnabled = true
         settings.isConstantColorFallbackPhotoDeliveryEnabled = true
+    }
+    if refocus {
+        do {
+            try camera.lockForConfiguration()
+            camera.setFocusModeLocked(lensPosition: 0.2 * Float(index % 4 + 1), completionHandler: nil)
+            camera.unlockForConfiguration()
+        } catch {
+            print("error: \(error)")
+            exit(1)
+        }
     }
     let catcher = Catcher()
     catcher.save = saveFolder.map { ($0, index + 1) }

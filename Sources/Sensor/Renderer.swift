@@ -26,7 +26,7 @@ public struct Renderer: Sendable {
     public let materials: [Material]
     /// Where the lens is focused, when the frames show depth of field; nil renders every depth sharp, as a
     /// pinhole would (`render(_:)` then samples each pixel's centre only).
-    public let focus: LensFocus?
+    public private(set) var focus: LensFocus?
 
     let emitters: [Emitter]
     /// Electron rates (e⁻/s per unit geometric factor), index material × emitters + emitter.
@@ -78,6 +78,19 @@ public struct Renderer: Sendable {
             camera: camera, origin: origin, rotation: rotation, primitives: primitives, texels: texels,
             materials: materials, emitters: emitters, options: options)
     }
+
+    /// This renderer with the lens focused elsewhere (nil: every depth sharp), sharing all the work its
+    /// initialiser did. Focus only spreads each point's light before the sensor counts it (`render(_:)`): the
+    /// geometry pass and the spectral integrals do not depend on it, so a camera that refocuses on an unchanged
+    /// scene need not trace the scene again, nor hold a second copy of its geometry.
+    public func focused(_ focus: LensFocus?) -> Renderer {
+        var copy = self
+        copy.focus = focus
+        return copy
+    }
+
+    /// Whether this renderer and `other` share one geometry pass (`focused(_:)`), rather than hold equal copies.
+    package func sharesGeometry(with other: Renderer) -> Bool { geometry === other.geometry }
 
     /// The camera's optical centre and camera-to-world rotation in a scene: the device's placement
     /// composed with the camera's pose in the device.

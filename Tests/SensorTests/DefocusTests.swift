@@ -53,6 +53,21 @@ struct DefocusTests {
         #expect(Self.lens(focus: .infinity).blurDiameter(depth: .infinity, fx: 300) == 0)
     }
 
+    /// A camera that refocuses keeps the scene's geometry: the refocused renderer shares it, and its frames are
+    /// byte for byte those of a renderer built for the new focus (and, focused nowhere, those of the pinhole).
+    @Test func aRefocusedRendererMakesTheFramesOfTheNewFocus() {
+        let camera = Self.camera(noise: Self.noisy)
+        let near = Renderer(scene: Self.edge, camera: camera, flash: nil, focus: Self.lens(focus: 0.3))
+        let far = near.focused(Self.lens(focus: 2))
+        #expect(far.sharesGeometry(with: near))
+        let built = Renderer(scene: Self.edge, camera: camera, flash: nil, focus: Self.lens(focus: 2))
+        #expect(!built.sharesGeometry(with: near))
+        #expect(far.render(Self.exposure).dn == built.render(Self.exposure).dn)
+        #expect(far.render(Self.exposure).dn != near.render(Self.exposure).dn)
+        let pinhole = Renderer(scene: Self.edge, camera: camera, flash: nil)
+        #expect(near.focused(nil).render(Self.exposure).dn == pinhole.render(Self.exposure).dn)
+    }
+
     @Test func aSceneInFocusEverywhereIsThePinholeFrame() {
         let pinhole = Renderer(scene: Self.edge, camera: Self.camera(noise: Self.noisy), flash: nil)
         let focused = Renderer(

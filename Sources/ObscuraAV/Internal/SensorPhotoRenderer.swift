@@ -11,9 +11,9 @@ import Sensor
 /// custom exposure, auto white balance, develop); Constant Color photos from
 /// `ConstantColorPipeline`. This file only maps the request onto them and caches renderers.
 ///
-/// Geometry is expensive and exposure-independent, so `Renderer`s (and Constant Color pipelines)
-/// are kept for the last few (scene, device, camera, size) combinations: repeated captures of an
-/// unchanged scene only expose and develop.
+/// Geometry is expensive and exposure-independent, so `Renderer`s (`RendererShelf`, which shares one
+/// geometry between focus distances) and Constant Color pipelines are kept for the last few (scene,
+/// device, camera, size) combinations: repeated captures of an unchanged scene only expose and develop.
 final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     static let shared = SensorPhotoRenderer()
 
@@ -27,11 +27,10 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         let zoom: Double
         let torch: Double
         let readout: FormatReadout?
-        let focus: Double?
     }
 
     private let lock = NSLock()
-    private var renderers: [(Key, Renderer)] = []
+    private let renderers = RendererShelf<Key>(capacity: cacheSize)
     private var pipelines: [(Key, ConstantColorPipeline)] = []
     private static let cacheSize = 4
 
@@ -117,11 +116,13 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
 
     // MARK: Caches
 
+    /// What a renderer's geometry and a Constant Color pipeline depend on; not the focus, which a kept renderer
+    /// takes on (`RendererShelf`) and the Constant Color pipeline does not model.
     private func key(_ request: PhotoRenderRequest, width: Int, height: Int, purpose: Int) -> Key {
         Key(
             scene: request.scene.scene, device: request.profile.sourceFile + "#" + request.profile.id,
             camera: request.camera.id, width: width, height: height, purpose: purpose, zoom: request.zoom,
-            torch: request.flashFired ? 0 : request.torchLevel, readout: request.readout, focus: request.focusDistance)
+            torch: request.flashFired ? 0 : request.torchLevel, readout: request.readout)
     }
 
     private func fullRenderer(_ request: PhotoRenderRequest) throws -> Renderer {
@@ -137,25 +138,23 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
     }
 
     private func cachedRenderer(_ key: Key, _ request: PhotoRenderRequest) throws -> Renderer {
-        if let hit = lock.withLock({ renderers.first { $0.0 == key }?.1 }) { return hit }
+        let focus = AutoFocus.lens(of: request.camera, focusedAt: request.focusDistance)
+        return try renderers.renderer(for: key, focus: focus) { try Self.renderer(key, request, focus: focus) }
+    }
+
+    private static func renderer(_ key: Key, _ request: PhotoRenderRequest, focus: LensFocus?) throws -> Renderer {
         let camera = try Self.camera(request, width: key.width, height: key.height)
         // The photo itself needs only DNs and the means of the noise-free components, which the white
         // balance reads; not keeping its electrons plane and its two component planes (12 bytes a pixel
         // each) spares 435 MB at 12 MP, and keeping its light factors at half precision halves their plane
         // (`RenderOptions.halfFactors`). The metering frame keeps them all, at single precision, and it is small.
         let metering = key.purpose != 0
-        let renderer = Renderer(
+        return Renderer(
             scene: request.scene.scene, camera: camera,
             flash: TorchLight.flash(device: request.profile, camera: request.camera, level: key.torch),
             options: RenderOptions(
                 keepsComponents: metering, keepsElectrons: metering, keepsComponentMeans: true, halfFactors: !metering),
-            focus: AutoFocus.lens(of: request.camera, focusedAt: key.focus))
-        lock.withLock {
-            renderers.removeAll { $0.0 == key }
-            renderers.append((key, renderer))
-            if renderers.count > Self.cacheSize { renderers.removeFirst() }
-        }
-        return renderer
+            focus: focus)
     }
 
     /// The camera a request's photo is taken through at `width × height`: the profile camera with

@@ -75,4 +75,30 @@ struct RendererShelfTests {
         _ = renderer(0)
         #expect(builds == 4)
     }
+
+    /// The shelf counts geometries, not renderers: the focus distances of one scene, which share one geometry, do
+    /// not push another scene off it, and the scene used last stays longest.
+    @Test func focusDistancesOfOneSceneDoNotPushAnotherSceneOff() {
+        let shelf = RendererShelf<Int>(capacity: 2)
+        var builds = 0
+        func renderer(_ key: Int, _ distance: Double? = nil) -> Renderer {
+            shelf.renderer(for: key, focus: distance.map(Self.lens)) {
+                builds += 1
+                return Renderer(scene: Self.scene(grey: 0.1 * Double(key + 1)), camera: Self.camera, flash: nil)
+            }
+        }
+        _ = renderer(0)
+        _ = renderer(1)
+        for distance in [0.2, 0.4, 0.6, 0.8] { _ = renderer(1, distance) }
+        #expect(builds == 2)
+        _ = renderer(0)
+        #expect(builds == 2)
+        // Scene 0 was used after scene 1, so a third scene takes scene 1's place.
+        _ = renderer(2)
+        #expect(builds == 3)
+        _ = renderer(0)
+        #expect(builds == 3)
+        _ = renderer(1, 0.4)
+        #expect(builds == 4)
+    }
 }

@@ -17,8 +17,9 @@ package final class RendererShelf<Geometry: Hashable>: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    /// Least recently used first.
     private var entries: [Entry] = []
-    /// How many renderers are kept; the least recently made goes first.
+    /// How many geometries are kept, and how many focus distances of each; the least recently used goes first.
     package let capacity: Int
 
     package init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -29,16 +30,37 @@ package final class RendererShelf<Geometry: Hashable>: @unchecked Sendable {
         for geometry: Geometry, focus: LensFocus?, build: () throws -> Renderer
     ) rethrows -> Renderer {
         let (hit, sibling) = lock.withLock { () -> (Renderer?, Renderer?) in
-            let same = entries.filter { $0.geometry == geometry }
-            return (same.first { $0.focus == focus }?.renderer, same.last?.renderer)
+            if let i = entries.firstIndex(where: { $0.geometry == geometry && $0.focus == focus }) {
+                let entry = entries.remove(at: i)
+                entries.append(entry)
+                return (entry.renderer, nil)
+            }
+            return (nil, entries.last { $0.geometry == geometry }?.renderer)
         }
         if let hit { return hit }
         let renderer = try sibling.map { $0.focused(focus) } ?? build()
         lock.withLock {
             entries.removeAll { $0.geometry == geometry && $0.focus == focus }
             entries.append(Entry(geometry: geometry, focus: focus, renderer: renderer))
-            if entries.count > capacity { entries.removeFirst() }
+            trim(keeping: geometry)
         }
         return renderer
+    }
+
+    /// Drops the least recently used entries until at most `capacity` geometries are kept and `latest`, the one
+    /// just added to, keeps at most `capacity` focus distances. The memory is in the geometries: a refocused
+    /// renderer adds only its lens, so distances of one scene must not push other scenes off the shelf.
+    private func trim(keeping latest: Geometry) {
+        var geometries: [Geometry] = []
+        for entry in entries.reversed() where !geometries.contains(entry.geometry) {
+            geometries.append(entry.geometry)
+        }
+        let dropped = geometries.dropFirst(capacity)
+        entries.removeAll { dropped.contains($0.geometry) }
+        while entries.count(where: { $0.geometry == latest }) > capacity,
+            let oldest = entries.firstIndex(where: { $0.geometry == latest })
+        {
+            entries.remove(at: oldest)
+        }
     }
 }

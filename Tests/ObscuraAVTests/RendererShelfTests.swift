@@ -85,6 +85,7 @@ struct RendererShelfTests {
             shelf.renderer(for: key, focus: distance.map(Self.lens)) {
                 builds += 1
                 return Renderer(scene: Self.scene(grey: 0.1 * Double(key + 1)), camera: Self.camera, flash: nil)
+                    .focused(distance.map(Self.lens))
             }
         }
         _ = renderer(0)

@@ -18,8 +18,9 @@ extension Renderer {
     /// The frame is made band by band: each band shades the sharp light of its own rows and of those its widest
     /// circle reaches, so no whole-frame plane is kept beyond the frame's own.
     ///
-    /// `path` chooses how a disc's mean is summed: `.fast` takes four neighbouring pixels that share a radius at once
-    /// (each pixel's sums in the same order, so the same bytes), `.reference` one pixel at a time.
+    /// `path` chooses how the discs' means are summed: `.fast` a band at a time, in strips of columns and a disc row
+    /// at a time across pixels that share a radius (`SharpLight.bandMeans`), `.reference` one pixel at a time. Each
+    /// pixel's sums are taken in the same order either way, so the bytes are the same.
     package func render(_ exposure: Exposure, blurredBy focus: LensFocus, path: KernelPath = .fast) -> RawFrame {
         let width = camera.width, height = camera.height, pixels = width * height
         let shading = ShadingPass(renderer: self, exposure: exposure)
@@ -31,8 +32,11 @@ extension Renderer {
         let reach = Int((0.5 * focus.widestBlur(depths: depth, fx: fx) * 8).rounded(.up) / 8)
         let bandRows = Self.bandRows * max(1, (4 * reach + Self.bandRows - 1) / Self.bandRows)
         let keepsComponents = options.keepsComponents
+        let discs = DiscTable(reach: reach)
         let shelf = SharpLight.Shelf {
-            SharpLight(width: width, rowCapacity: bandRows + 2 * reach, reach: reach, separate: keepsComponents)
+            SharpLight(
+                width: width, rowCapacity: bandRows + 2 * reach, reach: reach, separate: keepsComponents,
+                bandRows: Self.bandRows)
         }
         var planes = Planes(pixels: pixels, options: options)
         var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
@@ -45,7 +49,7 @@ extension Renderer {
                         for first in stride(from: rows.lowerBound, to: rows.upperBound, by: Self.bandRows) {
                             let band = first..<min(rows.upperBound, first + Self.bandRows)
                             Self.shade(out, rows: band, width: width, recorder, first / Self.bandRows) { banded in
-                                Self.expose(band, sharp, shading, banded, path: path) { pixel in
+                                Self.expose(band, sharp, shading, banded, discs, path: path) { pixel in
                                     0.5 * focus.blurDiameter(depth: Double(depth[pixel]), fx: fx)
                                 }
                             }
@@ -61,41 +65,32 @@ extension Renderer {
     /// noise chain, into `output`.
     private static func expose(
         _ band: Range<Int>, _ sharp: SharpLight, _ shading: ShadingPass, _ output: ShadingPass.Output,
-        path: KernelPath, radius: (Int) -> Double
+        _ discs: DiscTable, path: KernelPath, radius: (Int) -> Double
     ) {
-        let width = sharp.width
+        let width = sharp.width, first = band.lowerBound * width
         let normals = NormalTable.shared, poisson = PoissonTable.shared
-        // Neighbours mostly share a radius to an eighth of a pixel, and with it the disc's chords.
-        var disc = SharpLight.Disc(reach: sharp.reach)
-        let radii = UnsafeMutablePointer<Double>.allocate(capacity: width)
-        defer { radii.deallocate() }
-        // The means of four pixels that share a disc (`SharpLight.means4`), from `block` on.
-        var block = -4
-        let blockMeans = SharpLight.Block()
+        // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus everywhere is the
+        // pinhole frame, byte for byte.
+        let radii = sharp.radii, means = sharp.bandMeans
+        for i in 0..<(band.count * width) { radii[i] = Lanes.rounded(radius(first + i) * 8) / 8 }
+        switch path {
+        case .fast: sharp.means(band: band, discs: discs)
+        case .reference:
+            for i in 0..<(band.count * width) where radii[i] >= 1 {
+                (means[2 * i], means[2 * i + 1]) = sharp.means(
+                    x: i % width, y: band.lowerBound + i / width, disc: discs.disc(radius: radii[i]))
+            }
+        }
         ShadingPass.RowInputs.with(width: width) { row in
             for y in band {
-                let start = y * width
-                // A disc of radius under one pixel holds only the pixel's own centre: a frame in focus
-                // everywhere is the pinhole frame, byte for byte.
-                for x in 0..<width { radii[x] = Lanes.rounded(radius(start + x) * 8) / 8 }
-                block = -4
+                let start = y * width, offset = (y - band.lowerBound) * width
                 for x in 0..<width {
                     let own = sharp.light(x: x, y: y)
-                    var (f, a) = own
-                    let r = radii[x]
-                    if r >= 1 {
-                        disc.set(radius: r)
-                        if x >= block + 4, path == .fast, x + 3 < width, x >= disc.reach, x + 3 + disc.reach < width,
-                            radii[x + 1] == r, radii[x + 2] == r, radii[x + 3] == r
-                        {
-                            sharp.means4(x: x, y: y, disc: disc, into: blockMeans)
-                            block = x
-                        }
-                        (f, a) = x < block + 4 ? blockMeans.pixel(x - block) : sharp.means(x: x, y: y, disc: disc)
-                    }
+                    let i = offset + x
+                    let (f, a) = radii[i] >= 1 ? (means[2 * i], means[2 * i + 1]) : own
                     row.means[x] = a + f + shading.dark
-                    if !sharp.separate { (f, a) = own }
-                    ShadingPass.store(pixel: start + x, ambient: a, flash: f, output)
+                    let stored = sharp.separate ? (f, a) : own
+                    ShadingPass.store(pixel: start + x, ambient: stored.1, flash: stored.0, output)
                     row.pattern[x] = shading.pattern(pixel: start + x, normals)
                 }
                 shading.exposeRow(start, width, row.means, row.pattern, normals, poisson, output)
@@ -109,7 +104,7 @@ extension Renderer {
 /// both lights apart (`separate`), or of their total alone, which is all the noise chain needs.
 ///
 /// One is made per worker and refilled band after band (`Shelf`): fresh buffers for every band would each be
-/// faulted in anew.
+/// faulted in anew. It also holds a band's radii and disc means (`radii`, `bandMeans`) for the same reason.
 private final class SharpLight: @unchecked Sendable {
     let width: Int
     let separate: Bool
@@ -127,8 +122,15 @@ private final class SharpLight: @unchecked Sendable {
 
     /// The widest disc's reach, rows.
     let reach: Int
+    /// The radius of each pixel of a band, row by row, and its disc's means: flash at 2i, ambient at 2i + 1.
+    let radii: UnsafeMutablePointer<Double>
+    let bandMeans: UnsafeMutablePointer<SIMD4<Float>>
 
-    init(width: Int, rowCapacity: Int, reach: Int, separate: Bool) {
+    /// Columns per strip of `means(band:discs:)`: with a reach of 40 pixels, the rows a 16-row band's discs read
+    /// span 96 rows of 337 entries, 0.8 MB of three-lane sums, which a core's level-2 cache holds (our choice).
+    static let stripWidth = 256
+
+    init(width: Int, rowCapacity: Int, reach: Int, separate: Bool, bandRows: Int) {
         self.width = width
         self.reach = reach
         self.separate = separate
@@ -138,12 +140,16 @@ private final class SharpLight: @unchecked Sendable {
         flash = .allocate(capacity: rowCapacity * width * 3)
         ambient = .allocate(capacity: rowCapacity * width * 3)
         sums = .allocate(capacity: rowCapacity * stride)
+        radii = .allocate(capacity: bandRows * width)
+        bandMeans = .allocate(capacity: 2 * bandRows * width)
     }
 
     deinit {
         flash.deallocate()
         ambient.deallocate()
         sums.deallocate()
+        radii.deallocate()
+        bandMeans.deallocate()
     }
 
     /// Holds `rows` of the pinhole frame `shading` makes.
@@ -178,8 +184,9 @@ private final class SharpLight: @unchecked Sendable {
     /// The mean light over `disc` centred on pixel (x, y), inside the picture, in lanes 0–2: flash and ambient
     /// when the sums keep them apart, else their total as the flash and no ambient. The disc's rows must lie
     /// within `rows` where they lie within the picture.
-    @inline(__always)
-    func means(x: Int, y: Int, disc: borrowing Disc) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
+    ///
+    /// This is the plain reference: `means(band:discs:)` must give each pixel these values.
+    func means(x: Int, y: Int, disc: DiscTable.Disc) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
         var first = SIMD3<Double>.zero, second = SIMD3<Double>.zero
         let top = max(rows.lowerBound, y &- disc.reach), bottom = min(rows.upperBound &- 1, y &+ disc.reach)
         // Indices stay far inside Int's range (a band's sums), so the loop wraps instead of checking overflow.
@@ -207,31 +214,73 @@ private final class SharpLight: @unchecked Sendable {
         )
     }
 
-    /// The means of four pixels over one disc, as `means` returns them: pixel k's flash at 2k, its ambient at
-    /// 2k + 1. Written once per four pixels into a buffer of the row's loop, so that taking one pixel's means is
-    /// two loads (kept in a value, the four pixels' sums went through memory again for every pixel read).
-    struct Block: ~Copyable {
-        let means = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 8)
-
-        deinit { means.deallocate() }
-
-        /// Pixel `k`'s (0…3) means.
-        @inline(__always) func pixel(_ k: Int) -> (flash: SIMD4<Float>, ambient: SIMD4<Float>) {
-            (means[2 &* k], means[2 &* k &+ 1])
+    /// `means(x:y:disc:)` of every pixel of `band` whose radius (`radii`) is at least a pixel, into `bandMeans`.
+    ///
+    /// Two things make it faster than pixel by pixel, and neither changes a value. The band goes in strips of
+    /// columns (`stripWidth`), so the rows of sums that a strip's discs read stay in the core's cache instead of
+    /// coming from memory again for each row of the band: a disc 80 pixels across reads 81 rows of sums, far more
+    /// than the cache holds across the whole picture's width. And a run of pixels that share a radius, their discs
+    /// inside the picture, is summed four pixels at a time (`sweep`). Each pixel's sums are taken row by row from the
+    /// top, as `means(x:y:disc:)` takes them, so each mean is the same to the bit.
+    func means(band: Range<Int>, discs: DiscTable) {
+        for strip in Swift.stride(from: 0, to: width, by: Self.stripWidth) {
+            let end = min(width, strip + Self.stripWidth)
+            for y in band {
+                let row = (y - band.lowerBound) * width
+                var x = strip
+                while x < end {
+                    let r = radii[row + x]
+                    guard r >= 1 else {
+                        x += 1
+                        continue
+                    }
+                    var next = x + 1
+                    while next < end, radii[row + next] == r { next += 1 }
+                    let disc = discs.disc(radius: r)
+                    // The pixels whose discs lie inside the picture's width, so that no chord is cut at its edge, go
+                    // together; those near the edges one by one.
+                    let first = max(x, disc.reach), last = min(next, width - disc.reach)
+                    if first < last {
+                        for p in x..<first { single(p, y: y, disc: disc, at: row + p) }
+                        sweep(first..<last, y: y, disc: disc, into: bandMeans + 2 * (row + first))
+                        for p in last..<next { single(p, y: y, disc: disc, at: row + p) }
+                    } else {
+                        for p in x..<next { single(p, y: y, disc: disc, at: row + p) }
+                    }
+                    x = next
+                }
+            }
         }
     }
 
-    /// `means` of pixels x…x + 3 of row y over one `disc`, whose chords must all lie inside the picture, into
-    /// `block`. A row's four chords start at consecutive pixels, so the four pixels' values of the running sums lie
-    /// side by side at both ends: their differences are taken four values at a time, each value's sum in the order
-    /// `means` takes it, so each pixel's mean is the same.
+    /// `means(x:y:disc:)` of one pixel into `bandMeans` at `index`.
+    private func single(_ x: Int, y: Int, disc: DiscTable.Disc, at index: Int) {
+        (bandMeans[2 * index], bandMeans[2 * index + 1]) = means(x: x, y: y, disc: disc)
+    }
+
+    /// The means of pixels `run` of row y over one `disc` lying inside the picture's width, into `out` as
+    /// `bandMeans` holds them: four pixels at a time (`four`), the rest one by one.
+    private func sweep(_ run: Range<Int>, y: Int, disc: DiscTable.Disc, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        var x = run.lowerBound
+        while x &+ 4 <= run.upperBound {
+            four(x, y: y, disc: disc, into: out + 2 &* (x &- run.lowerBound))
+            x &+= 4
+        }
+        while x < run.upperBound {
+            (out[2 &* (x &- run.lowerBound)], out[2 &* (x &- run.lowerBound) &+ 1]) = means(x: x, y: y, disc: disc)
+            x &+= 1
+        }
+    }
+
+    /// `means(x:y:disc:)` of pixels x…x + 3 of row y, whose chords all lie inside the picture, into `out`. A row's
+    /// four chords start at consecutive pixels, so the four pixels' values of the running sums lie side by side at
+    /// both ends: their differences are taken four values at a time and summed in registers over the disc's rows,
+    /// each value's sum in the order `means` takes it.
     @inline(__always)
-    func means4(x: Int, y: Int, disc: borrowing Disc, into block: borrowing Block) {
+    private func four(_ x: Int, y: Int, disc: DiscTable.Disc, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         // The four pixels' sums, `lanes` values per pixel, pixel by pixel.
-        var values = (
-            SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero, SIMD4<Double>.zero,
-            SIMD4<Double>.zero
-        )
+        var v0 = SIMD4<Double>.zero, v1 = SIMD4<Double>.zero, v2 = SIMD4<Double>.zero
+        var v3 = SIMD4<Double>.zero, v4 = SIMD4<Double>.zero, v5 = SIMD4<Double>.zero
         let top = max(rows.lowerBound, y &- disc.reach), bottom = min(rows.upperBound &- 1, y &+ disc.reach)
         var count = 0
         var row = top
@@ -243,25 +292,20 @@ private final class SharpLight: @unchecked Sendable {
             let half = disc.halfWidths[row &- y &+ disc.reach]
             let base = (row &- rows.lowerBound) &* stride
             let hi = base &+ (x &+ half &+ 1) &* lanes, lo = base &+ (x &- half) &* lanes
-            values.0 += difference(hi, lo)
-            values.1 += difference(hi &+ 4, lo &+ 4)
-            values.2 += difference(hi &+ 8, lo &+ 8)
+            v0 += difference(hi, lo)
+            v1 += difference(hi &+ 4, lo &+ 4)
+            v2 += difference(hi &+ 8, lo &+ 8)
             if separate {
-                values.3 += difference(hi &+ 12, lo &+ 12)
-                values.4 += difference(hi &+ 16, lo &+ 16)
-                values.5 += difference(hi &+ 20, lo &+ 20)
+                v3 += difference(hi &+ 12, lo &+ 12)
+                v4 += difference(hi &+ 16, lo &+ 16)
+                v5 += difference(hi &+ 20, lo &+ 20)
             }
             count &+= 2 &* half &+ 1
             row &+= 1
         }
         let scale = 1 / Double(count)
-        values.0 *= scale
-        values.1 *= scale
-        values.2 *= scale
-        values.3 *= scale
-        values.4 *= scale
-        values.5 *= scale
-        let lanes = self.lanes, separate = self.separate, out = block.means
+        let values = (v0 * scale, v1 * scale, v2 * scale, v3 * scale, v4 * scale, v5 * scale)
+        let lanes = self.lanes, separate = self.separate
         withUnsafeBytes(of: values) { raw in
             let v = raw.assumingMemoryBound(to: Double.self)
             for k in 0..<4 {
@@ -270,26 +314,6 @@ private final class SharpLight: @unchecked Sendable {
                 out[2 &* k &+ 1] =
                     separate ? SIMD4(Float(v[p &+ 3]), Float(v[p &+ 4]), Float(v[p &+ 5]), 0) : SIMD4(repeating: 0)
             }
-        }
-    }
-
-    /// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord, in a buffer
-    /// sized for the widest disc of the frame and rewritten only when the radius changes.
-    struct Disc: ~Copyable {
-        private(set) var radius = 0.0
-        private(set) var reach = 0
-        /// Half-widths of rows −reach…reach, from index 0.
-        let halfWidths: UnsafeMutablePointer<Int>
-
-        init(reach widest: Int) { halfWidths = .allocate(capacity: 2 * widest + 1) }
-
-        deinit { halfWidths.deallocate() }
-
-        mutating func set(radius r: Double) {
-            guard r != radius else { return }
-            radius = r
-            reach = Int(r)
-            for dy in -reach...reach { halfWidths[dy + reach] = Int((r * r - Double(dy * dy)).squareRoot()) }
         }
     }
 
@@ -307,5 +331,43 @@ private final class SharpLight: @unchecked Sendable {
             defer { lock.withLock { idle.append(scratch) } }
             return body(scratch)
         }
+    }
+}
+
+/// The pixel centres within a radius of a pixel's centre, as the half-width of each row's chord, for every radius
+/// a frame's discs take: one to the frame's reach, in eighths of a pixel. Made once per frame and only read after.
+private final class DiscTable: @unchecked Sendable {
+    /// One radius's chords: half-widths of rows −reach…reach, from index 0.
+    struct Disc {
+        let reach: Int
+        let halfWidths: UnsafePointer<Int>
+    }
+
+    private let storage: UnsafeMutablePointer<Int>
+    /// Where each radius's chords start, by eighths of a pixel from one pixel.
+    private let starts: [Int]
+
+    init(reach: Int) {
+        let eighths = Array(8..<(8 * (reach + 1)))
+        var starts: [Int] = []
+        var total = 0
+        for m in eighths {
+            starts.append(total)
+            total += 2 * (m / 8) + 1
+        }
+        self.starts = starts
+        storage = .allocate(capacity: max(1, total))
+        for (m, start) in zip(eighths, starts) {
+            let r = Double(m) / 8, reach = m / 8
+            for dy in -reach...reach { storage[start + dy + reach] = Int((r * r - Double(dy * dy)).squareRoot()) }
+        }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The chords of radius `r`, a whole number of eighths from one pixel to the table's reach.
+    func disc(radius r: Double) -> Disc {
+        let m = Int(r * 8)
+        return Disc(reach: m / 8, halfWidths: UnsafePointer(storage + starts[m - 8]))
     }
 }

@@ -18,8 +18,8 @@ extension Renderer {
     /// The frame is made band by band: each band shades the sharp light of its own rows and of those its widest
     /// circle reaches, so no whole-frame plane is kept beyond the frame's own.
     ///
-    /// `path` chooses how the discs' means are summed: `.fast` a band at a time, in strips of columns and a disc row
-    /// at a time across pixels that share a radius (`SharpLight.bandMeans`), `.reference` one pixel at a time. Each
+    /// `path` chooses how the discs' means are summed: `.fast` a band at a time, in strips of columns and four
+    /// pixels that share a radius at once (`SharpLight.means(band:discs:)`), `.reference` one pixel at a time. Each
     /// pixel's sums are taken in the same order either way, so the bytes are the same.
     package func render(_ exposure: Exposure, blurredBy focus: LensFocus, path: KernelPath = .fast) -> RawFrame {
         let width = camera.width, height = camera.height, pixels = width * height

@@ -35,8 +35,7 @@ extension Renderer {
         let discs = DiscTable(reach: reach)
         let shelf = SharpLight.Shelf {
             SharpLight(
-                width: width, rowCapacity: bandRows + 2 * reach, reach: reach, separate: keepsComponents,
-                bandRows: Self.bandRows)
+                width: width, rowCapacity: bandRows + 2 * reach, separate: keepsComponents, bandRows: Self.bandRows)
         }
         var planes = Planes(pixels: pixels, options: options)
         var sums = BandSums(bands: bandCount, kept: planes.keepsMeans)
@@ -120,8 +119,6 @@ private final class SharpLight: @unchecked Sendable {
     /// The rows held now.
     private(set) var rows = 0..<0
 
-    /// The widest disc's reach, rows.
-    let reach: Int
     /// The radius of each pixel of a band, row by row, and its disc's means: flash at 2i, ambient at 2i + 1.
     let radii: UnsafeMutablePointer<Double>
     let bandMeans: UnsafeMutablePointer<SIMD4<Float>>
@@ -130,9 +127,8 @@ private final class SharpLight: @unchecked Sendable {
     /// span 96 rows of 337 entries, 0.8 MB of three-lane sums, which a core's level-2 cache holds (our choice).
     static let stripWidth = 256
 
-    init(width: Int, rowCapacity: Int, reach: Int, separate: Bool, bandRows: Int) {
+    init(width: Int, rowCapacity: Int, separate: Bool, bandRows: Int) {
         self.width = width
-        self.reach = reach
         self.separate = separate
         self.rowCapacity = rowCapacity
         lanes = separate ? 6 : 3
@@ -220,7 +216,7 @@ private final class SharpLight: @unchecked Sendable {
     /// columns (`stripWidth`), so the rows of sums that a strip's discs read stay in the core's cache instead of
     /// coming from memory again for each row of the band: a disc 80 pixels across reads 81 rows of sums, far more
     /// than the cache holds across the whole picture's width. And a run of pixels that share a radius, their discs
-    /// inside the picture, is summed four pixels at a time (`sweep`). Each pixel's sums are taken row by row from the
+    /// inside the picture, is summed four pixels at a time (`four`). Each pixel's sums are taken row by row from the
     /// top, as `means(x:y:disc:)` takes them, so each mean is the same to the bit.
     func means(band: Range<Int>, discs: DiscTable) {
         for strip in Swift.stride(from: 0, to: width, by: Self.stripWidth) {
@@ -237,38 +233,19 @@ private final class SharpLight: @unchecked Sendable {
                     var next = x + 1
                     while next < end, radii[row + next] == r { next += 1 }
                     let disc = discs.disc(radius: r)
-                    // The pixels whose discs lie inside the picture's width, so that no chord is cut at its edge, go
-                    // together; those near the edges one by one.
-                    let first = max(x, disc.reach), last = min(next, width - disc.reach)
-                    if first < last {
-                        for p in x..<first { single(p, y: y, disc: disc, at: row + p) }
-                        sweep(first..<last, y: y, disc: disc, into: bandMeans + 2 * (row + first))
-                        for p in last..<next { single(p, y: y, disc: disc, at: row + p) }
-                    } else {
-                        for p in x..<next { single(p, y: y, disc: disc, at: row + p) }
+                    // Four at a time where all four discs lie inside the picture's width, so that no chord is cut at
+                    // its edge; one at a time near the edges and at the run's end.
+                    while x < next {
+                        if x >= disc.reach, x &+ 3 &+ disc.reach < width, x &+ 4 <= next {
+                            four(x, y: y, disc: disc, into: bandMeans + 2 * (row + x))
+                            x += 4
+                        } else {
+                            (bandMeans[2 * (row + x)], bandMeans[2 * (row + x) + 1]) = means(x: x, y: y, disc: disc)
+                            x += 1
+                        }
                     }
-                    x = next
                 }
             }
-        }
-    }
-
-    /// `means(x:y:disc:)` of one pixel into `bandMeans` at `index`.
-    private func single(_ x: Int, y: Int, disc: DiscTable.Disc, at index: Int) {
-        (bandMeans[2 * index], bandMeans[2 * index + 1]) = means(x: x, y: y, disc: disc)
-    }
-
-    /// The means of pixels `run` of row y over one `disc` lying inside the picture's width, into `out` as
-    /// `bandMeans` holds them: four pixels at a time (`four`), the rest one by one.
-    private func sweep(_ run: Range<Int>, y: Int, disc: DiscTable.Disc, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        var x = run.lowerBound
-        while x &+ 4 <= run.upperBound {
-            four(x, y: y, disc: disc, into: out + 2 &* (x &- run.lowerBound))
-            x &+= 4
-        }
-        while x < run.upperBound {
-            (out[2 &* (x &- run.lowerBound)], out[2 &* (x &- run.lowerBound) &+ 1]) = means(x: x, y: y, disc: disc)
-            x &+= 1
         }
     }
 

@@ -147,3 +147,11 @@ public func CGImageSourceCopyAuxiliaryDataInfoAtIndex(
         return nil
     }
 }
+
+/// `CGImageSourceCopyAuxiliaryDataInfoAtIndex` called with one of the `kCGImageAuxiliaryDataType…` constants as they
+/// are written on Apple's platforms, without `as CFString`: here the constants are Swift strings.
+public func CGImageSourceCopyAuxiliaryDataInfoAtIndex(
+    _ isrc: CGImageSource, _ index: Int, _ auxiliaryImageDataType: String
+) -> CFDictionary? {
+    CGImageSourceCopyAuxiliaryDataInfoAtIndex(isrc, index, auxiliaryImageDataType as CFString)
+}

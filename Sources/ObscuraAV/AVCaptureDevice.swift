@@ -320,3 +320,23 @@ open class AVCaptureDevice: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
         return wide.first { $0.camera.position == .back } ?? wide.first
     }
 }
+
+/// What lets `AVCaptureDevice(uniqueID:)` hand back the very device discovery returns, as `deviceWithUniqueID:`
+/// does: a class's own initialiser cannot give back an existing object, an initialiser of a protocol extension can.
+/// Not meant to be adopted by anything else.
+public protocol _AVCaptureDeviceLookup {}
+
+extension AVCaptureDevice: _AVCaptureDeviceLookup {}
+
+extension _AVCaptureDeviceLookup where Self: AVCaptureDevice {
+    /// The device whose `uniqueID` is `deviceUniqueID`: the same object discovery returns, so its configuration is
+    /// the one a session using it sees; nil when no camera or microphone of the emulated device has that
+    /// identifier (spec §2.1 [D]). Apps keep a camera's identifier to find it again on the next launch.
+    public init?(uniqueID deviceUniqueID: String) {
+        let world = Emulation.shared.currentWorld
+        guard let device = (world.devices + [world.microphone]).first(where: { $0.uniqueID == deviceUniqueID }),
+            let found = device as? Self
+        else { return nil }
+        self = found
+    }
+}

@@ -14,21 +14,26 @@ extension AVCaptureOutput {
         guard connection.output === self else { return nil }
         let quarterTurns = Int((connection.videoRotationAngle / 90).rounded())
         let transform = NormalisedTransform(quarterTurns: quarterTurns, mirrored: connection.isVideoMirrored)
-        let bounds = transform.apply(metadataObject.bounds)
-        switch metadataObject {
+        return metadataObject.moved(bounds: transform.apply(metadataObject.bounds), point: transform.apply)
+    }
+}
+
+extension AVMetadataObject {
+    /// A copy of the object with `bounds` and its corners (codes have them) moved by `point`: what the
+    /// `transformedMetadataObject` conversions hand back. Everything else (type, time, face identifier, the code's
+    /// value) is kept.
+    func moved(bounds: CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {
+        switch self {
         case let code as AVMetadataMachineReadableCodeObject:
             return AVMetadataMachineReadableCodeObject(
                 type: code.type, time: code.time, duration: code.duration, bounds: bounds,
-                corners: code.corners.map(transform.apply), stringValue: code.stringValue,
-                name: code.sceneObjectName)
+                corners: code.corners.map(point), stringValue: code.stringValue, name: code.sceneObjectName)
         case let face as AVMetadataFaceObject:
             return AVMetadataFaceObject(
                 faceID: face.faceID, time: face.time, duration: face.duration, bounds: bounds,
                 name: face.sceneObjectName)
         default:
-            return AVMetadataObject(
-                type: metadataObject.type, time: metadataObject.time, duration: metadataObject.duration,
-                bounds: bounds, name: metadataObject.sceneObjectName)
+            return AVMetadataObject(type: type, time: time, duration: duration, bounds: bounds, name: sceneObjectName)
         }
     }
 }

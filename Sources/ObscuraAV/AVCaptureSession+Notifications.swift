@@ -14,6 +14,9 @@ extension NSNotification.Name {
     public static let AVCaptureSessionDidStartRunning = AVCaptureSession.didStartRunningNotification
     /// The pre-iOS 17 spelling of `AVCaptureSession.didStopRunningNotification`.
     public static let AVCaptureSessionDidStopRunning = AVCaptureSession.didStopRunningNotification
+    /// The pre-iOS 17 spelling of `AVCaptureInput.Port.formatDescriptionDidChangeNotification`.
+    public static let AVCaptureInputPortFormatDescriptionDidChange =
+        AVCaptureInput.Port.formatDescriptionDidChangeNotification
 }
 
 /// The `userInfo` key of an interruption caused by system pressure: the device's

@@ -52,6 +52,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     /// The clock every output's sample buffers are timed by: the session's own timeline, which its inputs'
     /// ports also hand out (spec §18.6 [I]): one clock for the session's life.
     public var synchronizationClock: CMClock? { clock }
+    /// The name of `synchronizationClock` before iOS 15.4, still read by recorders that time their writers by it.
+    @available(iOS, deprecated: 15.4, renamed: "synchronizationClock")
+    public var masterClock: CMClock? { synchronizationClock }
     private let clockSource: WeakObjects<AVCaptureSession>
 
     public override init() {
@@ -117,6 +120,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     public var automaticallyConfiguresApplicationAudioSession = true
     /// Whether the session uses the app's audio session (default true).
     public var usesApplicationAudioSession = true
+    /// Whether the session opts the app's audio session in to Bluetooth high-quality recording, which lets a person
+    /// pick AirPods as the microphone (iOS 26; default false). It has no effect while `usesApplicationAudioSession`
+    /// is false, and none on the emulated device, which has no Bluetooth audio route: the built-in microphone
+    /// records either way (spec §1.1 [D]).
+    public var configuresApplicationAudioSessionForBluetoothHighQualityRecording = false
 
     /// Whether the camera may run while the app shares the screen (Split View, Slide Over, an external
     /// display): false, as the emulated app has no voip mode, entitlement or Stage Manager display (spec §1.1).

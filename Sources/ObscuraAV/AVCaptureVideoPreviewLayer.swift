@@ -114,8 +114,22 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
 
     /// The layer rectangle covering the metadata-output rectangle `rectInMetadataOutputCoordinates`.
     open func layerRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect {
-        let g = geometry(), r = rectInMetadataOutputCoordinates
-        return Self.rect(
+        Self.layerRect(fromDeviceRect: rectInMetadataOutputCoordinates, geometry())
+    }
+
+    /// The metadata object (as `AVCaptureMetadataOutput` delivers it, in device coordinates) in this layer's
+    /// coordinates: its bounds converted as `layerRectConverted(fromMetadataOutputRect:)` does and a code's
+    /// corners as `layerPointConverted(fromCaptureDevicePoint:)` does, so a box drawn with them sits on the
+    /// object in the preview (spec §19.2 [D]). Apple's code-reading sample draws its overlays this way.
+    open func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject? {
+        let g = geometry()
+        return metadataObject.moved(
+            bounds: Self.layerRect(fromDeviceRect: metadataObject.bounds, g), point: g.layerPoint(fromDevicePoint:))
+    }
+
+    /// A device rectangle in layer coordinates under the geometry `g`.
+    private static func layerRect(fromDeviceRect r: CGRect, _ g: PreviewGeometry) -> CGRect {
+        rect(
             g.layerPoint(fromDevicePoint: CGPoint(x: r.minX, y: r.minY)),
             g.layerPoint(fromDevicePoint: CGPoint(x: r.maxX, y: r.maxY)))
     }

@@ -40,6 +40,19 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         self.userInfo = userInfo
     }
 
+    /// The AVFoundation error an `NSError` stands for, as Apple's samples make one from a session's runtime error
+    /// (`AVError(_nsError: notification.userInfo?[AVCaptureSessionErrorKey] as! NSError)`). As with any bridged
+    /// error on Apple's platforms, the error must be of `AVFoundationErrorDomain`, or the program stops; a code
+    /// Obscura never reports reads as `.unknown` (spec §1.3 [D]).
+    public init(_nsError error: NSError) {
+        precondition(
+            error.domain == AVFoundationErrorDomain,
+            "AVError(_nsError:) takes an error of \(AVFoundationErrorDomain), not \(error.domain)")
+        var info: [String: Any] = [:]
+        for (key, value) in error.userInfo where key != NSLocalizedDescriptionKey { info[key] = value }
+        self.init(Code(rawValue: error.code) ?? .unknown, userInfo: info)
+    }
+
     public static func == (a: AVError, b: AVError) -> Bool { a.code == b.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
@@ -92,10 +105,8 @@ extension AVError: _ObjectiveCBridgeable {
 
     /// The error an `NSError` of `AVFoundationErrorDomain` with a known code stands for.
     init?(bridging error: NSError) {
-        guard error.domain == AVFoundationErrorDomain, let code = Code(rawValue: error.code) else { return nil }
-        var info: [String: Any] = [:]
-        for (key, value) in error.userInfo where key != NSLocalizedDescriptionKey { info[key] = value }
-        self.init(code, userInfo: info)
+        guard error.domain == AVFoundationErrorDomain, Code(rawValue: error.code) != nil else { return nil }
+        self.init(_nsError: error)
     }
 }
 

@@ -23,6 +23,12 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
 
 /// `AVVideoCodecKey`: the codec entry of a photo format dictionary.
 public let AVVideoCodecKey = "AVVideoCodecKey"
+/// `AVVideoCodecH264` and `AVVideoCodecJPEG`: the codecs' names as strings, before `AVVideoCodecType` (iOS 11),
+/// still found in writers' settings; an `AVVideoCodecKey` entry may be either form.
+@available(iOS, deprecated: 11.0, renamed: "AVVideoCodecType.h264")
+public let AVVideoCodecH264 = AVVideoCodecType.h264.rawValue
+@available(iOS, deprecated: 11.0, renamed: "AVVideoCodecType.jpeg")
+public let AVVideoCodecJPEG = AVVideoCodecType.jpeg.rawValue
 /// `AVVideoQualityKey`: compression quality 0…1 in a photo format dictionary.
 public let AVVideoQualityKey = "AVVideoQualityKey"
 /// `AVVideoCompressionPropertiesKey`.
@@ -58,6 +64,17 @@ public let AVVideoProfileLevelH264BaselineAutoLevel = "H264_Baseline_AutoLevel"
 public let AVVideoProfileLevelH264MainAutoLevel = "H264_Main_AutoLevel"
 /// `AVVideoProfileLevelH264HighAutoLevel`.
 public let AVVideoProfileLevelH264HighAutoLevel = "H264_High_AutoLevel"
+/// `AVVideoProfileLevelH264Baseline30`, `…31`, `…41`, `AVVideoProfileLevelH264Main30`, `…31`, `…32`, `…41`
+/// and `AVVideoProfileLevelH264High40`, `…41`: fixed levels, taken like the automatic ones.
+public let AVVideoProfileLevelH264Baseline30 = "H264_Baseline_3_0"
+public let AVVideoProfileLevelH264Baseline31 = "H264_Baseline_3_1"
+public let AVVideoProfileLevelH264Baseline41 = "H264_Baseline_4_1"
+public let AVVideoProfileLevelH264Main30 = "H264_Main_3_0"
+public let AVVideoProfileLevelH264Main31 = "H264_Main_3_1"
+public let AVVideoProfileLevelH264Main32 = "H264_Main_3_2"
+public let AVVideoProfileLevelH264Main41 = "H264_Main_4_1"
+public let AVVideoProfileLevelH264High40 = "H264_High_4_0"
+public let AVVideoProfileLevelH264High41 = "H264_High_4_1"
 /// `AVVideoAllowFrameReorderingKey`: whether B-frames may be used, in `AVVideoCompressionPropertiesKey`. Movies
 /// are written without them, as a phone's camera recordings are.
 public let AVVideoAllowFrameReorderingKey = "AllowFrameReordering"

@@ -63,6 +63,44 @@ public struct VNBarcodeSymbology: Hashable, RawRepresentable, Sendable {
     public static let upce = VNBarcodeSymbology(rawValue: "VNBarcodeSymbologyUPCE")
 }
 
+// The capitalised names the symbologies had before iOS 15, which scanners written then still use.
+extension VNBarcodeSymbology {
+    @available(iOS, deprecated: 15.0, renamed: "aztec")
+    public static let Aztec = VNBarcodeSymbology.aztec
+    @available(iOS, deprecated: 15.0, renamed: "code39")
+    public static let Code39 = VNBarcodeSymbology.code39
+    @available(iOS, deprecated: 15.0, renamed: "code39Checksum")
+    public static let Code39Checksum = VNBarcodeSymbology.code39Checksum
+    @available(iOS, deprecated: 15.0, renamed: "code39FullASCII")
+    public static let Code39FullASCII = VNBarcodeSymbology.code39FullASCII
+    @available(iOS, deprecated: 15.0, renamed: "code39FullASCIIChecksum")
+    public static let Code39FullASCIIChecksum = VNBarcodeSymbology.code39FullASCIIChecksum
+    @available(iOS, deprecated: 15.0, renamed: "code93")
+    public static let Code93 = VNBarcodeSymbology.code93
+    @available(iOS, deprecated: 15.0, renamed: "code93i")
+    public static let Code93i = VNBarcodeSymbology.code93i
+    @available(iOS, deprecated: 15.0, renamed: "code128")
+    public static let Code128 = VNBarcodeSymbology.code128
+    @available(iOS, deprecated: 15.0, renamed: "dataMatrix")
+    public static let DataMatrix = VNBarcodeSymbology.dataMatrix
+    @available(iOS, deprecated: 15.0, renamed: "ean8")
+    public static let EAN8 = VNBarcodeSymbology.ean8
+    @available(iOS, deprecated: 15.0, renamed: "ean13")
+    public static let EAN13 = VNBarcodeSymbology.ean13
+    @available(iOS, deprecated: 15.0, renamed: "i2of5")
+    public static let I2of5 = VNBarcodeSymbology.i2of5
+    @available(iOS, deprecated: 15.0, renamed: "i2of5Checksum")
+    public static let I2of5Checksum = VNBarcodeSymbology.i2of5Checksum
+    @available(iOS, deprecated: 15.0, renamed: "itf14")
+    public static let ITF14 = VNBarcodeSymbology.itf14
+    @available(iOS, deprecated: 15.0, renamed: "pdf417")
+    public static let PDF417 = VNBarcodeSymbology.pdf417
+    @available(iOS, deprecated: 15.0, renamed: "qr")
+    public static let QR = VNBarcodeSymbology.qr
+    @available(iOS, deprecated: 15.0, renamed: "upce")
+    public static let UPCE = VNBarcodeSymbology.upce
+}
+
 extension VNBarcodeSymbology {
     /// The symbologies the capture API's code reader reads, in the metadata output's names, which Vision's
     /// mirror one for one (interleaved 2 of 5 is `.i2of5` here, `.interleaved2of5` there).

@@ -178,6 +178,11 @@ extension DropIn {
             let own = try #require(photo.depthData)
             #expect(CVPixelBufferGetWidth(depth.depthDataMap) == CVPixelBufferGetWidth(own.depthDataMap))
             #expect(CVPixelBufferGetHeight(depth.depthDataMap) == CVPixelBufferGetHeight(own.depthDataMap))
+            // Depth samples pass the constant as it is declared on Apple's platforms, without a cast.
+            let uncast = try #require(
+                CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity)
+                    as? [AnyHashable: Any])
+            #expect(try AVDepthData(fromDictionaryRepresentation: uncast).depthDataType == depth.depthDataType)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `CMMediaType`: a four-character code such as `'vide'`.
 public typealias CMMediaType = FourCharCode
 
@@ -41,6 +43,26 @@ public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> F
 /// `CMVideoFormatDescriptionGetDimensions`.
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMFormatDescription) -> CMVideoDimensions {
     videoDesc.videoDimensions
+}
+
+/// `CMVideoFormatDescriptionGetPresentationDimensions`: the size a picture of this format is shown at. Every
+/// emulated format has square pixels and its clean aperture is the whole picture, so it is the encoded size
+/// whichever adjustments are asked for.
+public func CMVideoFormatDescriptionGetPresentationDimensions(
+    _ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool, useCleanAperture: Bool
+) -> CGSize {
+    CGSize(width: CGFloat(videoDesc.videoDimensions.width), height: CGFloat(videoDesc.videoDimensions.height))
+}
+
+/// `CMVideoFormatDescriptionGetCleanAperture`: the part of the picture meant to be shown. An emulated format has
+/// no clean-aperture extension, so it is the whole picture, at the origin either way up.
+public func CMVideoFormatDescriptionGetCleanAperture(
+    _ videoDesc: CMVideoFormatDescription, originIsAtTopLeft: Bool
+) -> CGRect {
+    CGRect(
+        origin: .zero,
+        size: CMVideoFormatDescriptionGetPresentationDimensions(
+            videoDesc, usePixelAspectRatio: false, useCleanAperture: false))
 }
 
 /// The text of a four-character code in CoreMedia's quoted form, `'420f'`.

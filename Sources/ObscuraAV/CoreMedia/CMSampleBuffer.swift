@@ -151,6 +151,8 @@ public func CMSampleBufferGetSampleTimingInfo(
 
 /// `CMItemIndex`.
 public typealias CMItemIndex = Int
+/// `CMItemCount`: a number of samples.
+public typealias CMItemCount = Int
 /// `CMAttachmentBearer`: a sample or image buffer.
 public typealias CMAttachmentBearer = CFTypeRef
 /// `CMAttachmentMode`: `kCMAttachmentMode_ShouldNotPropagate` (0) or `kCMAttachmentMode_ShouldPropagate` (1).

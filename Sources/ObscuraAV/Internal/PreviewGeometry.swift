@@ -23,10 +23,7 @@ struct PreviewGeometry {
             bounds.height > 0
         else { return bounds }
         if transform.swapsAxes { size = CGSize(width: size.height, height: size.width) }
-        let sx = bounds.width / size.width, sy = bounds.height / size.height
-        let scale = gravity == .resizeAspectFill ? max(sx, sy) : min(sx, sy)
-        let (w, h) = (size.width * scale, size.height * scale)
-        return CGRect(x: bounds.midX - w / 2, y: bounds.midY - h / 2, width: w, height: h)
+        return AspectLayout.centred(size, in: bounds, filling: gravity == .resizeAspectFill)
     }
 
     func devicePoint(fromLayerPoint p: CGPoint) -> CGPoint {

@@ -303,6 +303,25 @@ import Testing
         }
     }
 
+    // spec §19.2: a preview layer puts a code where it shows it. With `.resize` on a portrait 300 × 400 layer a
+    // device point (x, y) is shown at (300 (1 − y), 400 x), so Apple's code-reading sample draws its box there.
+    @Test func previewLayerTransformsACodeToWhereItShowsIt() throws {
+        try onDevice {
+            let (qr, session, _, _) = try codeAndVideoConnection()
+            let layer = AVCaptureVideoPreviewLayer(session: session)
+            layer.videoGravity = .resize
+            layer.frame = CGRect(x: 0, y: 0, width: 300, height: 400)
+            let shown = try #require(layer.transformedMetadataObject(for: qr) as? AVMetadataMachineReadableCodeObject)
+            #expect(shown.stringValue == qr.stringValue && shown.type == .qr)
+            for (before, after) in zip(qr.corners, shown.corners) {
+                #expect(abs(after.x - 300 * (1 - before.y)) < 1e-9 && abs(after.y - 400 * before.x) < 1e-9)
+            }
+            let b = qr.bounds
+            #expect(abs(shown.bounds.minX - 300 * (1 - b.maxY)) < 1e-9 && abs(shown.bounds.minY - 400 * b.minX) < 1e-9)
+            #expect(abs(shown.bounds.width - 300 * b.height) < 1e-9 && abs(shown.bounds.height - 400 * b.width) < 1e-9)
+        }
+    }
+
     // spec §1.5, §16: on a portrait connection (90°) a device point (x, y) lands at (1 − y, x), the
     // same quarter turn the connection gives its video buffers; a mirror then maps x to 1 − x.
     @Test func transformedCodeTurnsWithThePortraitConnection() throws {

@@ -1,0 +1,107 @@
+import AVFoundation
+import ImageIO
+import Testing
+import Vision
+
+// Calls that Apple's sample programs and widely used camera libraries make, each written as they write it, with the
+// answer Apple's documentation gives. Each of these calls once failed to compile here.
+extension DropIn {
+    @Suite struct PublicCodeIdiomTests {
+        // Apple's samples handle a runtime error by making an AVError of the notification's NSError.
+        @Test func anAVErrorMadeFromTheNotificationsNSError() throws {
+            let posted: [AnyHashable: Any] = [
+                AVCaptureSessionErrorKey: NSError(
+                    domain: AVFoundationErrorDomain, code: -11819,
+                    userInfo: [AVErrorRecordingSuccessfullyFinishedKey: true])
+            ]
+            let notification = Notification(name: .AVCaptureSessionRuntimeError, object: nil, userInfo: posted)
+            let errorValue = try #require(notification.userInfo?[AVCaptureSessionErrorKey] as? NSError)
+            let error = AVError(_nsError: errorValue)
+            #expect(error.code == .mediaServicesWereReset)
+            #expect(error.userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true)
+            #expect((error as NSError).code == -11819)
+            // A code of the domain that the emulator never reports still makes an error of the domain.
+            let other = AVError(_nsError: NSError(domain: AVFoundationErrorDomain, code: -11999))
+            #expect(other.code == .unknown)
+        }
+
+        // Libraries keep a camera's uniqueID and find the camera again by it.
+        @Test func aDeviceFoundAgainByItsUniqueID() throws {
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let again = try #require(AVCaptureDevice(uniqueID: camera.uniqueID))
+            #expect(again === camera)
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            #expect(AVCaptureDevice(uniqueID: microphone.uniqueID) === microphone)
+            let discovered = AVCaptureDevice.DiscoverySession(
+                deviceTypes: [.builtInTripleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera],
+                mediaType: .video, position: .unspecified
+            ).devices
+            for device in discovered { #expect(AVCaptureDevice(uniqueID: device.uniqueID) === device) }
+            #expect(AVCaptureDevice(uniqueID: "no-such-camera") == nil)
+            // The found device is the one a session configures: a lock taken through one is held by the other.
+            try again.lockForConfiguration()
+            #expect(throws: Never.self) { camera.focusMode = .locked }
+            again.unlockForConfiguration()
+        }
+
+        // Apple's 2025 camera sample opts in to AirPods as the microphone; recorders of before iOS 15.4 time their
+        // writers by the session's clock under its old name.
+        @Test func sessionPropertiesOfRecentAndOlderCode() throws {
+            let session = AVCaptureSession()
+            #expect(!session.configuresApplicationAudioSessionForBluetoothHighQualityRecording)
+            session.configuresApplicationAudioSessionForBluetoothHighQualityRecording = true
+            #expect(session.configuresApplicationAudioSessionForBluetoothHighQualityRecording)
+            let clock = try #require(session.masterClock)
+            #expect(clock === session.synchronizationClock)
+            #expect(CMClockGetTime(clock).isValid)
+        }
+
+        // The old notification name reaches observers of a port's format change.
+        @Test func thePortFormatChangeUnderItsOldName() throws {
+            #expect(
+                NSNotification.Name.AVCaptureInputPortFormatDescriptionDidChange
+                    == AVCaptureInput.Port.formatDescriptionDidChangeNotification)
+            #expect(
+                NSNotification.Name.AVCaptureInputPortFormatDescriptionDidChange.rawValue
+                    == "AVCaptureInputPortFormatDescriptionDidChangeNotification")
+        }
+
+        // Players and previews fit a picture into a layer with AVMakeRect: the largest rectangle of the picture's
+        // shape inside the bounds, centred (worked by hand).
+        @Test func aRectangleOfTheAspectRatioFitsTheBounds() {
+            let wide = AVMakeRect(
+                aspectRatio: CGSize(width: 1920, height: 1080),
+                insideRect: CGRect(x: 10, y: 20, width: 320, height: 480))
+            #expect(wide == CGRect(x: 10, y: 170, width: 320, height: 180))
+            let tall = AVMakeRect(
+                aspectRatio: CGSize(width: 3, height: 4), insideRect: CGRect(x: 0, y: 0, width: 400, height: 200))
+            #expect(tall == CGRect(x: 125, y: 0, width: 150, height: 200))
+            let same = AVMakeRect(
+                aspectRatio: CGSize(width: 2, height: 1), insideRect: CGRect(x: 0, y: 0, width: 8, height: 4))
+            #expect(same == CGRect(x: 0, y: 0, width: 8, height: 4))
+        }
+
+        // Recorders size their writers by the format's presentation dimensions and clean aperture; an emulated
+        // format has square pixels and shows the whole picture.
+        @Test func aFormatsPresentationSizeIsItsSize() throws {
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            let description = camera.activeFormat.formatDescription
+            let d = CMVideoFormatDescriptionGetDimensions(description)
+            let shown = CMVideoFormatDescriptionGetPresentationDimensions(
+                description, usePixelAspectRatio: true, useCleanAperture: true)
+            #expect(shown == CGSize(width: CGFloat(d.width), height: CGFloat(d.height)))
+            let aperture = CMVideoFormatDescriptionGetCleanAperture(description, originIsAtTopLeft: true)
+            #expect(aperture == CGRect(x: 0, y: 0, width: CGFloat(d.width), height: CGFloat(d.height)))
+        }
+
+        // Writers' settings of before iOS 11 name the codec by its string; scanners of before iOS 15 name the
+        // symbologies with capitals. Both are the same values as the current names.
+        @Test func olderNamesOfCodecsLevelsAndSymbologies() {
+            #expect(AVVideoCodecH264 == AVVideoCodecType.h264.rawValue)
+            #expect(AVVideoCodecJPEG == AVVideoCodecType.jpeg.rawValue)
+            #expect(AVVideoProfileLevelH264High40 == "H264_High_4_0")
+            #expect(VNBarcodeSymbology.EAN13 == .ean13 && VNBarcodeSymbology.QR == .qr)
+            #expect(VNBarcodeSymbology.Code128 == .code128 && VNBarcodeSymbology.UPCE == .upce)
+        }
+    }
+}

@@ -84,6 +84,22 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
         }
     }
 
+    /// The input's ports of `mediaType` whose source is a device of `sourceDeviceType` at `sourceDevicePosition`;
+    /// nil matches every media type and every device type, and `.unspecified` every camera position (spec §17 [D]).
+    /// Multi-camera code finds a physical camera's video port this way. A virtual device's constituents have
+    /// hidden ports only in a running multi-camera session, which the emulated device does not offer
+    /// (`AVCaptureMultiCamSession.isMultiCamSupported` is false): asked for a constituent, the answer is empty.
+    open func ports(
+        for mediaType: AVMediaType?, sourceDeviceType: AVCaptureDevice.DeviceType?,
+        sourceDevicePosition: AVCaptureDevice.Position
+    ) -> [Port] {
+        ports.filter { port in
+            (mediaType == nil || port.mediaType == mediaType)
+                && (sourceDeviceType == nil || port.sourceDeviceType == sourceDeviceType)
+                && (sourceDevicePosition == .unspecified || port.sourceDevicePosition == sourceDevicePosition)
+        }
+    }
+
     open override var description: String { "<AVCaptureDeviceInput: \(device.localizedName)>" }
 }
 

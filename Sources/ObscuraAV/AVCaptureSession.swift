@@ -441,6 +441,12 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
                 userInfo: [AVCaptureSessionErrorKey: failure])
         }
         guard started else { return }
+        // spec §1.1 [D]: a session that records sound sets up the app's audio session for it, unless told not to.
+        if usesApplicationAudioSession, automaticallyConfiguresApplicationAudioSession,
+            inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device.hasMediaType(.audio) == true })
+        {
+            AVAudioSession.sharedInstance().captureSessionWillRecord()
+        }
         StreamEngine.shared.sessionDidStart(self)  // spec §1.3 [D]: the streams now run by themselves
         observers.didChange(\AVCaptureSession.isRunning)
         photoReadinessMayHaveChanged()

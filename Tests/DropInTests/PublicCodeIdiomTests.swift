@@ -25,6 +25,119 @@ extension DropIn {
             #expect(other.code == .unknown)
         }
 
+        // Apple's 2025 camera sample sets the app's audio session up for recording movies before it starts the
+        // capture session; the route then has the microphone in and, by `.defaultToSpeaker`, the speaker out.
+        @Test func theAudioSessionOfAMovieCameraApp() throws {
+            let audioSession = AVAudioSession.sharedInstance()
+            try audioSession.setCategory(
+                .playAndRecord, mode: .videoRecording, options: [.defaultToSpeaker, .allowBluetoothHFP])
+            try audioSession.setActive(true)
+            #expect(audioSession.category == .playAndRecord && audioSession.mode == .videoRecording)
+            #expect(audioSession.categoryOptions == [.defaultToSpeaker, .allowBluetooth])
+            #expect(audioSession.currentRoute.inputs.map(\.portType) == [.builtInMic])
+            #expect(audioSession.currentRoute.outputs.map(\.portType) == [.builtInSpeaker])
+            try audioSession.setCategory(.playAndRecord, mode: .default, options: [])
+            #expect(audioSession.currentRoute.outputs.map(\.portType) == [.builtInReceiver])
+            #expect(audioSession.availableInputs?.map(\.portType) == [.builtInMic])
+            // The microphone records as the capture API delivers its sound.
+            #expect(audioSession.sampleRate == 44_100 && audioSession.inputNumberOfChannels == 1)
+            try audioSession.setActive(false, options: .notifyOthersOnDeactivation)
+        }
+
+        // A capture session that starts with a microphone input switches an audio session that only plays to one
+        // that records, as `automaticallyConfiguresApplicationAudioSession` says; one that records already stays.
+        @Test func aCaptureSessionWithAMicrophoneSetsTheAudioSessionUpToRecord() throws {
+            let audioSession = AVAudioSession.sharedInstance()
+            try audioSession.setCategory(.playback, mode: .moviePlayback, options: [])
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            let camera = try #require(AVCaptureDevice.default(for: .video))
+            let microphone = try #require(AVCaptureDevice.default(for: .audio))
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addInput(try AVCaptureDeviceInput(device: microphone))
+            session.commitConfiguration()
+            session.startRunning()
+            session.stopRunning()
+            #expect(audioSession.category == .playAndRecord)
+            try audioSession.setCategory(.record)
+            session.startRunning()
+            session.stopRunning()
+            #expect(audioSession.category == .record)
+            // Recording permission is the microphone's capture authorisation, under both of its APIs.
+            let granted = AVCaptureDevice.authorizationStatus(for: .audio) == .authorized
+            #expect((audioSession.recordPermission == .granted) == granted)
+            #expect((AVAudioApplication.shared.recordPermission == .granted) == granted)
+            #expect(AVAudioSession.RecordPermission.granted.rawValue == 0x6772_6E74)
+        }
+
+        // A recorder that pauses moves later samples back by the pause: it reads each sample's timing, shifts it and
+        // writes a copy with the new timing, whose pixels are the original's.
+        @Test func aSampleCopiedWithNewTimingForAPausedRecording() throws {
+            var pixels: CVPixelBuffer?
+            #expect(CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &pixels) == kCVReturnSuccess)
+            let image = try #require(pixels)
+            var format: CMFormatDescription?
+            _ = CMVideoFormatDescriptionCreateForImageBuffer(
+                allocator: nil, imageBuffer: image, formatDescriptionOut: &format)
+            var timing = CMSampleTimingInfo(
+                duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: 300, timescale: 30),
+                decodeTimeStamp: .invalid)
+            var original: CMSampleBuffer?
+            _ = CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: image, formatDescription: try #require(format), sampleTiming: &timing,
+                sampleBufferOut: &original)
+            let sample = try #require(original)
+
+            var count: CMItemCount = 0
+            #expect(
+                CMSampleBufferGetSampleTimingInfoArray(
+                    sample, entryCount: 0, arrayToFill: nil, entriesNeededOut: &count) == noErr)
+            #expect(count == 1)
+            var info = [CMSampleTimingInfo](repeating: CMSampleTimingInfo(), count: count)
+            #expect(
+                CMSampleBufferGetSampleTimingInfoArray(
+                    sample, entryCount: count, arrayToFill: &info, entriesNeededOut: &count) == noErr)
+            #expect(info[0].presentationTimeStamp == CMTime(value: 300, timescale: 30))
+            let pause = CMTime(value: 2, timescale: 1)
+            for i in 0..<count { info[i].presentationTimeStamp = CMTimeSubtract(info[i].presentationTimeStamp, pause) }
+            var moved: CMSampleBuffer?
+            #expect(
+                CMSampleBufferCreateCopyWithNewTiming(
+                    allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: count, sampleTimingArray: &info,
+                    sampleBufferOut: &moved) == noErr)
+            let copy = try #require(moved)
+            #expect(CMSampleBufferGetPresentationTimeStamp(copy).seconds == 8)
+            #expect(CMSampleBufferGetDuration(copy) == CMTime(value: 1, timescale: 30))
+            #expect(CMSampleBufferGetImageBuffer(copy) === image)
+            #expect(CMSampleBufferGetPresentationTimeStamp(sample).seconds == 10)
+            // An array too small for the entries is refused.
+            var none = [CMSampleTimingInfo]()
+            #expect(
+                CMSampleBufferGetSampleTimingInfoArray(sample, entryCount: 0, arrayToFill: &none, entriesNeededOut: nil)
+                    == kCMSampleBufferError_ArrayTooSmall)
+        }
+
+        // Multi-camera code finds a camera's video port by its source; the ports are the input's own.
+        @Test func anInputsPortsFoundByTheirSource() throws {
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: camera)
+            let video = input.ports(
+                for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position)
+            #expect(video.count == 1 && video.first === input.ports.first { $0.mediaType == .video })
+            #expect(
+                input.ports(for: nil, sourceDeviceType: nil, sourceDevicePosition: .unspecified).count
+                    == input.ports.count)
+            #expect(input.ports(for: .video, sourceDeviceType: nil, sourceDevicePosition: .front).isEmpty)
+            #expect(input.ports(for: .audio, sourceDeviceType: nil, sourceDevicePosition: .unspecified).isEmpty)
+            // A virtual camera's constituents have ports only in a running multi-camera session.
+            if let triple = AVCaptureDevice.default(.builtInTripleCamera, for: .video, position: .back) {
+                let virtual = try AVCaptureDeviceInput(device: triple)
+                #expect(
+                    virtual.ports(for: .video, sourceDeviceType: .builtInWideAngleCamera, sourceDevicePosition: .back)
+                        .isEmpty)
+            }
+        }
+
         // Libraries keep a camera's uniqueID and find the camera again by it.
         @Test func aDeviceFoundAgainByItsUniqueID() throws {
             let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))

@@ -53,6 +53,32 @@ extension DropIn {
             #expect(CGAffineTransform.identity.isIdentity)
         }
 
+        // Overlay code moves its layers inside a transaction with actions disabled (Apple's code-reading and
+        // face-tracking samples): the settings hold inside it and go with its commit, and a completion block runs
+        // when the outermost transaction commits.
+        @Test func transactionsNestTheirSettingsAndCompleteAtTheOutermostCommit() {
+            var completed: [String] = []
+            #expect(!CATransaction.disableActions() && CATransaction.animationDuration() == 0.25)
+            CATransaction.begin()
+            CATransaction.setValue(kCFBooleanTrue, forKey: kCATransactionDisableActions)
+            CATransaction.setCompletionBlock { completed.append("outer") }
+            #expect(CATransaction.disableActions())
+            CATransaction.begin()
+            CATransaction.setAnimationDuration(0.5)
+            CATransaction.setCompletionBlock { completed.append("inner") }
+            #expect(CATransaction.animationDuration() == 0.5 && CATransaction.disableActions())
+            let layer = CALayer()
+            layer.frame = CGRect(x: 0, y: 0, width: 40, height: 30)
+            #expect(layer.position == CGPoint(x: 20, y: 15))
+            CATransaction.commit()
+            #expect(completed.isEmpty && CATransaction.animationDuration() == 0.25)
+            CATransaction.commit()
+            #expect(completed.sorted() == ["inner", "outer"])
+            #expect(!CATransaction.disableActions())
+            let t0 = CACurrentMediaTime()
+            #expect(CACurrentMediaTime() >= t0)
+        }
+
         @Test func rectApplyingATransformBoundsTheCorners() {
             let rect = CGRect(x: 0, y: 0, width: 4, height: 2).applying(CGAffineTransform(rotationAngle: .pi / 2))
             #expect(abs(rect.minX + 2) < 1e-12 && abs(rect.width - 2) < 1e-12 && abs(rect.height - 4) < 1e-12)

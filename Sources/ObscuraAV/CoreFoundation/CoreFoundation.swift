@@ -30,6 +30,8 @@ public typealias CFNumber = NSNumber
 public typealias CFBoolean = NSNumber
 /// `CFIndex`.
 public typealias CFIndex = Int
+/// `CFTimeInterval`: seconds.
+public typealias CFTimeInterval = Double
 
 /// `CFAllocator`: where CoreFoundation objects get their memory. Obscura has one allocator, Swift's,
 /// so every allocator argument is accepted and none changes anything.

@@ -76,6 +76,14 @@ public final class CMSampleBuffer: @unchecked Sendable {
     public var decodeTimeStamp: CMTime { .invalid }
     /// The presentation time after edits; no edits retime samples here.
     public var outputPresentationTimeStamp: CMTime { presentationTime }
+
+    /// The same sample (its buffers, format, attachments and sample count) at another time.
+    func retimed(presentationTimeStamp: CMTime, duration: CMTime) -> CMSampleBuffer {
+        let now = contentNow
+        return CMSampleBuffer(
+            imageBuffer: now.image, presentationTimeStamp: presentationTimeStamp, duration: duration,
+            formatDescription: format, attachments: attachmentStorage, dataBuffer: now.data, sampleCount: sampleCount)
+    }
 }
 
 /// `CMSampleBufferGetImageBuffer`.
@@ -147,6 +155,43 @@ public func CMSampleBufferGetSampleTimingInfo(
     timingInfoOut.pointee = CMSampleTimingInfo(
         duration: sbuf.sampleDuration, presentationTimeStamp: sbuf.presentationTime, decodeTimeStamp: .invalid)
     return 0
+}
+
+/// `kCMSampleBufferError_ArrayTooSmall`: the array given holds fewer entries than there are.
+public let kCMSampleBufferError_ArrayTooSmall: OSStatus = -12737
+
+/// `CMSampleBufferGetSampleTimingInfoArray`: the sample's timing entries. A sample here has one, which all its
+/// samples share (an audio buffer's duration is the whole buffer's). `entriesNeededOut` gets the number of entries;
+/// with an array to fill that holds fewer, the answer is `kCMSampleBufferError_ArrayTooSmall`. Recorders that pause
+/// read the timing this way and write the sample again later (`CMSampleBufferCreateCopyWithNewTiming`).
+public func CMSampleBufferGetSampleTimingInfoArray(
+    _ sbuf: CMSampleBuffer, entryCount: CMItemCount, arrayToFill: UnsafeMutablePointer<CMSampleTimingInfo>?,
+    entriesNeededOut: UnsafeMutablePointer<CMItemCount>?
+) -> OSStatus {
+    entriesNeededOut?.pointee = 1
+    guard let arrayToFill else { return noErr }
+    guard entryCount >= 1 else { return kCMSampleBufferError_ArrayTooSmall }
+    arrayToFill.pointee = CMSampleTimingInfo(
+        duration: sbuf.sampleDuration, presentationTimeStamp: sbuf.presentationTime, decodeTimeStamp: .invalid)
+    return noErr
+}
+
+/// `CMSampleBufferCreateCopyWithNewTiming`: the sample with new timing, sharing its buffers, format and
+/// attachments. One entry times the whole sample; several (one per sample) start at the first's time and last their
+/// durations' sum. No entry is `kCMSampleBufferError_RequiredParameterMissing`.
+public func CMSampleBufferCreateCopyWithNewTiming(
+    allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
+    sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+    sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    guard numSampleTimingEntries >= 1, let sampleTimingArray else {
+        return kCMSampleBufferError_RequiredParameterMissing
+    }
+    let entries = UnsafeBufferPointer(start: sampleTimingArray, count: numSampleTimingEntries)
+    let duration = entries.dropFirst().reduce(entries[0].duration) { $0 + $1.duration }
+    sampleBufferOut.pointee = originalSBuf.retimed(
+        presentationTimeStamp: entries[0].presentationTimeStamp, duration: duration)
+    return noErr
 }
 
 /// `CMItemIndex`.

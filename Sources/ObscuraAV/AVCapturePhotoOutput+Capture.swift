@@ -9,6 +9,7 @@ extension AVCapturePhotoOutput {
     /// `NSInvalidArgumentException` at the first failure; the settings are copied (spec §3.2 [D]).
     /// Callbacks then arrive on the output's delegate queue in the order of spec §6.
     public func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
+        let settings = dualPhotosAsConstituents(settings)
         // Validate against a snapshot, without the lock: rules read the output's public properties.
         let check = PhotoSettingsValidation(
             output: self, settings: settings, delegate: delegate, state: lock.withLock { inner })
@@ -34,6 +35,27 @@ extension AVCapturePhotoOutput {
                         + "processed with .speed quality prioritization."))
         }
         deliver(request, to: delegate)
+    }
+
+    /// The settings with the pre-iOS 13 dual-photo flag spelled as constituent delivery, which the rules and the
+    /// capture read: the dual camera's two constituents (spec §4 [D]). On another camera the flag has no photos to
+    /// ask for, and, as the output's own dual-photo switch cannot be on there, it raises (spec §3.2 rule 21 [D]).
+    private func dualPhotosAsConstituents(_ settings: AVCapturePhotoSettings) -> AVCapturePhotoSettings {
+        guard settings.isDualCameraDualPhotoDeliveryEnabled,
+            settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices.isEmpty
+        else { return settings }
+        guard isDualCameraDualPhotoDeliveryEnabled, let device = lock.withLock({ inner.caps.device }),
+            device.deviceType == .builtInDualCamera
+        else {
+            Violation.capturePhoto(
+                21, .documented,
+                "settings.dualCameraDualPhotoDeliveryEnabled may not be set to YES unless "
+                    + "self.dualCameraDualPhotoDeliveryEnabled is YES"
+            ).raise()
+        }
+        let copy = settings.frozenCopy()
+        copy.virtualDeviceConstituentPhotoDeliveryEnabledDevices = device.constituentDevices
+        return copy
     }
 
     struct CaptureRequest {

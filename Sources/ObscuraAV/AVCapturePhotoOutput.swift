@@ -180,6 +180,25 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 "setVirtualDeviceConstituentPhotoDeliveryEnabled:", "Virtual device constituent photo delivery")
         }
     }
+    /// The name constituent delivery had before iOS 13, when only the dual camera (wide and telephoto) offered it:
+    /// supported while the connected camera is a dual camera whose constituent photos are supported (spec §3.1 [D]).
+    @available(iOS, deprecated: 13.0, renamed: "isVirtualDeviceConstituentPhotoDeliverySupported")
+    public var isDualCameraDualPhotoDeliverySupported: Bool {
+        lock.withLock { inner.caps.constituentPhotos && inner.caps.device?.deviceType == .builtInDualCamera }
+    }
+    /// The opt-in under its name of before iOS 13: the same switch as `isVirtualDeviceConstituentPhotoDeliveryEnabled`.
+    /// Setting it true where `isDualCameraDualPhotoDeliverySupported` is false raises `NSInvalidArgumentException`.
+    @available(iOS, deprecated: 13.0, renamed: "isVirtualDeviceConstituentPhotoDeliveryEnabled")
+    public var isDualCameraDualPhotoDeliveryEnabled: Bool {
+        get { isVirtualDeviceConstituentPhotoDeliveryEnabled }
+        set {
+            if newValue && !isDualCameraDualPhotoDeliverySupported {
+                let selector = "setDualCameraDualPhotoDeliveryEnabled:"
+                Violation.photoOutputUnsupported(selector, "Dual camera dual photo delivery").raise()
+            }
+            isVirtualDeviceConstituentPhotoDeliveryEnabled = newValue
+        }
+    }
     /// Calibration data needs constituent delivery on and no distortion correction (spec §3.1 [D]).
     public var isCameraCalibrationDataDeliverySupported: Bool {
         lock.withLock {

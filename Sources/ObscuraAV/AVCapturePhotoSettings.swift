@@ -33,7 +33,8 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var isAutoStillImageStabilizationEnabled = false
     /// A photo per listed constituent device (default empty; spec §4, rules 21–22).
     public var virtualDeviceConstituentPhotoDeliveryEnabledDevices: [AVCaptureDevice] = []
-    /// Deprecated predecessor of constituent delivery (default false).
+    /// Constituent delivery under its name of before iOS 13 (default false): on a dual camera, a photo from each of
+    /// its two cameras, as listing both in `virtualDeviceConstituentPhotoDeliveryEnabledDevices` asks (spec §4).
     public var isDualCameraDualPhotoDeliveryEnabled = false
     /// Deliver depth with the photo (default false; rules 17–18).
     public var isDepthDataDeliveryEnabled = false

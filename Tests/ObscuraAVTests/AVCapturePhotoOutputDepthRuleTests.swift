@@ -56,6 +56,35 @@ struct AVCapturePhotoOutputDepthRuleTests {
         }
     }
 
+    // The names of before iOS 13, which camera libraries still set: on the dual camera they are constituent delivery
+    // of its wide and telephoto photos; elsewhere the output's switch is unsupported and raises, as Apple's header
+    // says, and so does the settings' flag without it.
+    @Test func dualPhotoDeliveryUnderItsOldNames() throws {
+        try onDevice("iphone-7-plus") {
+            let wide = try PhotoRig(.builtInWideAngleCamera, preset: .photo)
+            #expect(!wide.output.isDualCameraDualPhotoDeliverySupported)
+            wide.output.isDualCameraDualPhotoDeliveryEnabled = wide.output.isDualCameraDualPhotoDeliverySupported
+            expectException(.invalidArgumentException, "Dual camera dual photo delivery is not supported") {
+                wide.output.isDualCameraDualPhotoDeliveryEnabled = true
+            }
+            let rig = try PhotoRig(.builtInDualCamera, preset: .photo)
+            #expect(rig.output.isDualCameraDualPhotoDeliverySupported)
+            let early = AVCapturePhotoSettings()
+            early.isDualCameraDualPhotoDeliveryEnabled = true
+            expectException(.invalidArgumentException, "unless self.dualCameraDualPhotoDeliveryEnabled is YES") {
+                rig.output.capturePhoto(with: early, delegate: RecordingPhotoDelegate())
+            }
+            rig.output.isDualCameraDualPhotoDeliveryEnabled = true
+            #expect(rig.output.isVirtualDeviceConstituentPhotoDeliveryEnabled)
+            let settings = AVCapturePhotoSettings()
+            settings.isDualCameraDualPhotoDeliveryEnabled = true
+            let delegate = capture(rig, settings)
+            #expect(delegate.resolvedSettings.first?.expectedPhotoCount == 2)
+            #expect(Set(delegate.photos.compactMap(\.sourceDeviceType)) == [.builtInWideAngleCamera, .builtInTelephotoCamera])
+            #expect(delegate.resolvedSettings.first?.uniqueID == settings.uniqueID)
+        }
+    }
+
     @Test func calibrationWithoutConstituentsRaisesRule22() throws {
         try onDevice("iphone-7-plus") {
             let rig = try PhotoRig(.builtInDualCamera, preset: .photo)

@@ -23,7 +23,9 @@ let package = Package(
         .library(name: "Sensor", targets: ["Sensor"]),
         .library(name: "ISP", targets: ["ISP"]),
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
-        .library(name: "AVFoundation", targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd"]),
+        .library(
+            name: "AVFoundation",
+            targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "UniformTypeIdentifiers"]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
@@ -85,6 +87,7 @@ let package = Package(
         .target(name: "CoreVideo", dependencies: ["ObscuraAV"]),
         .target(name: "QuartzCore", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
+        .target(name: "UniformTypeIdentifiers", dependencies: ["ObscuraAV"]),
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
@@ -167,6 +170,7 @@ let package = Package(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
+                "UniformTypeIdentifiers",
             ]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.

@@ -2,15 +2,16 @@ import Obscura
 import Foundation
 import Testing
 
-/// The drop-in modules offer Apple's names only: every public top-level symbol that
-/// `import AVFoundation` (and CoreMedia, CoreVideo, simd, QuartzCore, Vision) brings is spelled as Apple
-/// spells it. The symbols are read from the built modules with `swift symbolgraph-extract`, so a
+/// The drop-in modules offer Apple's names only: every public top-level symbol that `import AVFoundation` (and
+/// CoreMedia, CoreVideo, simd, QuartzCore, UniformTypeIdentifiers, Vision) brings is spelled as Apple spells it.
+/// The symbols are read from the built modules with `swift symbolgraph-extract`, so a
 /// new public name anywhere in the mirrored API is checked without a list to keep in step.
 extension DropIn {
     @Suite struct DropInSurfaceTests {
         /// Prefixes and names of Apple's frameworks that the drop-in modules mirror.
         static let applePrefixes = [
             "AV", "CM", "CV", "CG", "CF", "CA", "NS", "kCV", "kCM", "kCG", "kCF", "kAudio", "kCA", "simd_", "matrix_", "VN",
+            "UT",
         ]
         static let appleNames: Set<String> = [
         "FourCharCode", "OSType", "OSStatus", "Unmanaged", "noErr",
@@ -76,7 +77,9 @@ extension DropIn {
             let symbols: [Symbol]
         }
 
-        @Test(arguments: ["ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision", "ImageIO"])
+        @Test(arguments: [
+            "ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision", "ImageIO", "UniformTypeIdentifiers",
+        ])
         func everyTopLevelNameIsApples(module: String) throws {
             let names = try Self.topLevelNames(of: module)
             if module == "ObscuraAV" { #expect(names.count > 100) }  // the mirrored API is really read

@@ -138,6 +138,31 @@ extension DropIn {
             }
         }
 
+        // Recording apps meter the microphone through its connection's audio channels. The emulated microphone hears
+        // the capture API's test tone, a sine at a quarter of full scale: its mean power is 20 log10(0.25 / √2)
+        // = −15.05 dB and its peak 20 log10(0.25) = −12.04 dB.
+        @Test func theMicrophoneConnectionsLevels() throws {
+            let session = AVCaptureSession()
+            let output = AVCaptureAudioDataOutput()
+            session.beginConfiguration()
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
+            session.addOutput(output)
+            session.commitConfiguration()
+            let connection = try #require(output.connection(with: .audio))
+            #expect(connection.audioChannels.count == 1)
+            session.startRunning()
+            let channel = try #require(connection.audioChannels.first)
+            #expect(abs(Double(channel.averagePowerLevel) - 20 * log10(0.25 / 2.0.squareRoot())) < 0.05)
+            #expect(abs(Double(channel.peakHoldLevel) - 20 * log10(0.25)) < 0.05)
+            session.stopRunning()
+            #expect(channel.averagePowerLevel <= -100 && channel.peakHoldLevel <= -100)
+            let video = AVCaptureVideoDataOutput()
+            let pictures = AVCaptureSession()
+            pictures.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .video))))
+            pictures.addOutput(video)
+            #expect(try #require(video.connection(with: .video)).audioChannels.isEmpty)
+        }
+
         // Libraries keep a camera's uniqueID and find the camera again by it.
         @Test func aDeviceFoundAgainByItsUniqueID() throws {
             let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))

@@ -163,6 +163,25 @@ extension DropIn {
             #expect(try #require(video.connection(with: .video)).audioChannels.isEmpty)
         }
 
+        // Libraries list the compressed formats of recent iPhones and use them where the output offers them; here it
+        // never does, and a buffer of one cannot be made, so such code takes its uncompressed path.
+        @Test func compressedPixelFormatsAreNamedButNotOffered() throws {
+            #expect(kCVPixelFormatType_Lossy_32BGRA == 0x2D42_4741)  // '-BGA'
+            let output = AVCaptureVideoDataOutput()
+            let session = AVCaptureSession()
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .video))))
+            session.addOutput(output)
+            let compressed = [
+                kCVPixelFormatType_Lossless_32BGRA, kCVPixelFormatType_Lossy_32BGRA,
+                kCVPixelFormatType_Lossy_420YpCbCr8BiPlanarVideoRange,
+                kCVPixelFormatType_Lossy_420YpCbCr10PackedBiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8Planar,
+            ]
+            #expect(Set(output.availableVideoPixelFormatTypes).isDisjoint(with: compressed))
+            var buffer: CVPixelBuffer?
+            #expect(CVPixelBufferCreate(nil, 16, 16, kCVPixelFormatType_Lossy_32BGRA, nil, &buffer) != kCVReturnSuccess)
+            #expect(buffer == nil)
+        }
+
         // Libraries keep a camera's uniqueID and find the camera again by it.
         @Test func aDeviceFoundAgainByItsUniqueID() throws {
             let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))

@@ -37,6 +37,22 @@ public let kCVPixelFormatType_14Bayer_GBRG: OSType = 0x6762_7234
 /// `'l64r'`: 16-bit little-endian RGBA, the format Apple ProRAW photos are delivered in.
 public let kCVPixelFormatType_64RGBALE: OSType = 0x6C36_3472
 
+/// `'y420'` and `'f420'`: 8-bit 4:2:0 three-plane Y'CbCr, video and full range. No emulated output delivers them.
+public let kCVPixelFormatType_420YpCbCr8Planar: OSType = 0x7934_3230
+public let kCVPixelFormatType_420YpCbCr8PlanarFullRange: OSType = 0x6634_3230
+/// The formats the camera compresses in memory to save bandwidth (iOS 13 and later on recent chips), lossless
+/// (`'&…'`) and lossy (`'-…'`): `'&BGA'`, `'-BGA'`, `'&8v0'`, `'-8v0'`, `'&8f0'`, `'-8f0'`, `'&xv0'`, `'-xv0'`. No
+/// emulated output lists them among its available formats, and `CVPixelBufferCreate` refuses them, so code that
+/// checks for them falls back to the uncompressed formats.
+public let kCVPixelFormatType_Lossless_32BGRA: OSType = 0x2642_4741
+public let kCVPixelFormatType_Lossy_32BGRA: OSType = 0x2D42_4741
+public let kCVPixelFormatType_Lossless_420YpCbCr8BiPlanarVideoRange: OSType = 0x2638_7630
+public let kCVPixelFormatType_Lossy_420YpCbCr8BiPlanarVideoRange: OSType = 0x2D38_7630
+public let kCVPixelFormatType_Lossless_420YpCbCr8BiPlanarFullRange: OSType = 0x2638_6630
+public let kCVPixelFormatType_Lossy_420YpCbCr8BiPlanarFullRange: OSType = 0x2D38_6630
+public let kCVPixelFormatType_Lossless_420YpCbCr10PackedBiPlanarVideoRange: OSType = 0x2678_7630
+public let kCVPixelFormatType_Lossy_420YpCbCr10PackedBiPlanarVideoRange: OSType = 0x2D78_7630
+
 /// The memory layout of a pixel format: its planes and the bytes each pixel takes in them.
 struct PixelFormatLayout {
     struct Plane {

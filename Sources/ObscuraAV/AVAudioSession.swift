@@ -128,8 +128,8 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// The category's options.
     open var categoryOptions: CategoryOptions { state.withLock { $0.options } }
 
-    /// Sets the category with its default mode and no options.
-    open func setCategory(_ category: Category) throws { try setCategory(category, mode: .default, options: []) }
+    /// Sets the category with no options, keeping the mode.
+    open func setCategory(_ category: Category) throws { try setCategory(category, options: []) }
     /// Sets the category and its options, keeping the mode.
     open func setCategory(_ category: Category, options: CategoryOptions = []) throws {
         state.withLock {
@@ -283,10 +283,11 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
 
     /// Whether the app may record: the microphone's capture authorisation.
     open var recordPermission: RecordPermission {
-        RecordPermission(
-            rawValue: Int(
-                AVAudioSession.RecordPermission(AVCaptureDevice.authorizationStatus(for: .audio))
-                    .rawValue)) ?? .undetermined
+        switch AVCaptureDevice.authorizationStatus(for: .audio) {
+        case .authorized: return .granted
+        case .notDetermined: return .undetermined
+        case .denied, .restricted: return .denied
+        }
     }
 
     /// Asks to record, as `AVCaptureDevice.requestAccess(for: .audio)` does.

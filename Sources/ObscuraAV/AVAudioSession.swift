@@ -216,8 +216,11 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     /// What a starting capture session with a microphone does to the app's audio session (see the type).
-    func captureSessionWillRecord() {
-        state.withLock { if !$0.category.records { $0.category = .playAndRecord } }
+    func captureSessionWillRecord(mixingWithOthers: Bool) {
+        state.withLock {
+            if !$0.category.records { $0.category = .playAndRecord }
+            if mixingWithOthers { $0.options.insert(.mixWithOthers) }
+        }
     }
 }
 

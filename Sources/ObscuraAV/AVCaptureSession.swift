@@ -125,6 +125,9 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     /// is false, and none on the emulated device, which has no Bluetooth audio route: the built-in microphone
     /// records either way (spec §1.1 [D]).
     public var configuresApplicationAudioSessionForBluetoothHighQualityRecording = false
+    /// Whether the session, configuring the app's audio session, lets other apps' sound play on (iOS 18; default
+    /// false, when recording interrupts it): the audio session then gets `.mixWithOthers` (spec §1.1 [D]).
+    public var configuresApplicationAudioSessionToMixWithOthers = false
 
     /// Whether the camera may run while the app shares the screen (Split View, Slide Over, an external
     /// display): false, as the emulated app has no voip mode, entitlement or Stage Manager display (spec §1.1).
@@ -445,7 +448,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         if usesApplicationAudioSession, automaticallyConfiguresApplicationAudioSession,
             inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device.hasMediaType(.audio) == true })
         {
-            AVAudioSession.sharedInstance().captureSessionWillRecord()
+            AVAudioSession.sharedInstance().captureSessionWillRecord(
+                mixingWithOthers: configuresApplicationAudioSessionToMixWithOthers)
         }
         StreamEngine.shared.sessionDidStart(self)  // spec §1.3 [D]: the streams now run by themselves
         observers.didChange(\AVCaptureSession.isRunning)

@@ -59,10 +59,14 @@ extension DropIn {
             session.startRunning()
             session.stopRunning()
             #expect(audioSession.category == .playAndRecord)
+            #expect(!audioSession.categoryOptions.contains(.mixWithOthers))
             try audioSession.setCategory(.record)
+            session.configuresApplicationAudioSessionToMixWithOthers = true
             session.startRunning()
             session.stopRunning()
             #expect(audioSession.category == .record)
+            // Asked to, the session lets other apps' sound play on while it records.
+            #expect(audioSession.categoryOptions.contains(.mixWithOthers))
             // Recording permission is the microphone's capture authorisation, under both of its APIs.
             let granted = AVCaptureDevice.authorizationStatus(for: .audio) == .authorized
             #expect((audioSession.recordPermission == .granted) == granted)

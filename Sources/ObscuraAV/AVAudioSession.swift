@@ -199,7 +199,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     open var inputGain: Float { 1 }
     open var isInputGainSettable: Bool { false }
     open func setInputGain(_ gain: Float) throws {}
-    /// The system volume.
+    /// The system volume: half, fixed, as the emulated phone has no volume buttons (our choice).
     open var outputVolume: Float { 0.5 }
 
     /// Where sound goes now: the microphone in while the category records; out, nothing for `.record`, the

@@ -46,9 +46,10 @@ do {
         print(String(format: "run %d: %.3f s (%d + %d PNG bytes, confidence %.3f, photo digest %016llx)", run, t,
             photo.count, map.count, result.centerWeightedMeanConfidence, digest))
         // Per-stage breakdown: rendering (the Sensor target) versus the pipeline's own processing.
-        var stages = result.diagnostics.stageSeconds.map { ($0.name, $0.seconds) }
-        stages.append(("PNG", end.timeIntervalSince(beforePNG)))
-        print(stages.map { String(format: "  %@ %.3f", $0.0, $0.1) }.joined(separator: "\n"))
+        // CPU time beside wall time: their ratio is how many cores the stage kept busy.
+        var stages = result.diagnostics.stageSeconds.map { ($0.name, $0.seconds, $0.cpuSeconds) }
+        stages.append(("PNG", end.timeIntervalSince(beforePNG), .nan))
+        print(stages.map { String(format: "  %@ %.3f s (CPU %.3f s)", $0.0, $0.1, $0.2) }.joined(separator: "\n"))
     }
     times.sort()
     print(String(format: "median %.3f s over %d runs", times[times.count / 2], runs))

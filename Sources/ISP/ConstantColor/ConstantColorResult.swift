@@ -29,6 +29,8 @@ public struct ConstantColorResult: Sendable {
         public let name: String
         /// Its wall-clock time, seconds.
         public let seconds: Double
+        /// The CPU time the process spent in it on all threads, seconds.
+        public let cpuSeconds: Double
     }
 
     /// What the pipeline measured and chose on the way.

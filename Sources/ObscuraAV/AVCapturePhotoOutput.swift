@@ -303,6 +303,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// Flash modes valid now; `[.off]` for a flashless camera; empty without a device (spec §3.1; KVO).
     public var supportedFlashModes: [AVCaptureDevice.FlashMode] { lock.withLock { inner.caps.flashModes } }
 
+    /// `supportedFlashModes` as Objective-C's array of numbers (each mode's raw value), the name Swift code reached
+    /// for before the Swift array existed.
+    public var __supportedFlashModes: [NSNumber] { supportedFlashModes.map { NSNumber(value: $0.rawValue) } }
+
     /// Uncompressed formats; empty until the output has a video source (spec §3.1 [D]).
     public var availablePhotoPixelFormatTypes: [OSType] {
         hasSource

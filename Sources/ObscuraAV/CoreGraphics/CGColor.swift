@@ -1,17 +1,30 @@
 import Foundation
 
-/// A colour (CoreGraphics' `CGColor`), held as device RGBA components: enough for the layer
-/// properties capture code sets, such as a preview layer's background.
+/// A colour (CoreGraphics' `CGColor`): its components and alpha, in a colour space or in device RGB: enough for the
+/// layer properties capture code sets, such as a preview layer's background or an overlay's stroke.
 public final class CGColor: @unchecked Sendable {
-    /// Red, green, blue and alpha, 0…1.
+    /// The colour space's components then alpha, 0…1; red, green, blue and alpha for the device initialisers.
     public let components: [CGFloat]?
+
+    /// The colour space the components are in; nil for the device RGB and grey initialisers.
+    public let colorSpace: CGColorSpace?
 
     public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
         components = [red, green, blue, alpha]
+        colorSpace = nil
     }
 
     public init(gray: CGFloat, alpha: CGFloat) {
         components = [gray, gray, gray, alpha]
+        colorSpace = nil
+    }
+
+    /// A colour of `space`: reads the space's number of components and then alpha from `components` (an array
+    /// literal passes as the pointer, as on Apple's platforms).
+    public init?(colorSpace space: CGColorSpace, components: UnsafePointer<CGFloat>) {
+        let count = space.numberOfComponents + 1
+        self.components = (0..<count).map { components[$0] }
+        colorSpace = space
     }
 
     /// The opacity.

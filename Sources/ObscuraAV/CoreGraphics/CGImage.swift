@@ -126,3 +126,43 @@ public final class CGImage: @unchecked Sendable {
         renderingIntent = intent
     }
 }
+
+extension CGImage {
+    /// The part of the image inside `rect`, in the image's pixels (origin at the first row's first pixel), made
+    /// integral and clipped to the image, with the same layout, colour space and alpha; nil when nothing of the
+    /// image is left (`CGImageCreateWithImageInRect`). The result holds its own copy of the bytes.
+    public func cropping(to rect: CGRect) -> CGImage? {
+        let inside = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
+        guard !inside.isNull, inside.width > 0, inside.height > 0, let provider = dataProvider else { return nil }
+        let x0 = Int(inside.minX), y0 = Int(inside.minY), w = Int(inside.width), h = Int(inside.height)
+        let rowBits = w * bitsPerPixel
+        let rowBytes = (rowBits + 7) / 8
+        var bytes = [UInt8](repeating: 0, count: rowBytes * h)
+        let data = provider.bytes
+        withExtendedLifetime(data) {
+            let src = data.bytes.assumingMemoryBound(to: UInt8.self)
+            bytes.withUnsafeMutableBufferPointer { out in
+                guard let dst = out.baseAddress else { return }
+                for y in 0..<h {
+                    let from = (y0 + y) * bytesPerRow
+                    if (x0 * bitsPerPixel) % 8 == 0 {
+                        (dst + y * rowBytes).update(from: src + from + x0 * bitsPerPixel / 8, count: rowBytes)
+                    } else {
+                        // Pixels narrower than a byte, starting inside one: bit by bit, most significant first.
+                        for bit in 0..<rowBits {
+                            let s = x0 * bitsPerPixel + bit
+                            if src[from + s / 8] & (0x80 >> UInt8(s % 8)) != 0 {
+                                dst[y * rowBytes + bit / 8] |= 0x80 >> UInt8(bit % 8)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard let space = colorSpace, let cropped = CGDataProvider(data: Data(bytes) as NSData) else { return nil }
+        return CGImage(
+            width: w, height: h, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel, bytesPerRow: rowBytes,
+            space: space, bitmapInfo: bitmapInfo, provider: cropped, decode: nil, shouldInterpolate: shouldInterpolate,
+            intent: renderingIntent)
+    }
+}

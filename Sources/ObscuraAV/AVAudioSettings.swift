@@ -6,5 +6,8 @@ public let AVSampleRateKey = "AVSampleRateKey"
 public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
 /// `kAudioFormatMPEG4AAC`: MPEG-4 AAC ('aac ').
 public let kAudioFormatMPEG4AAC: FourCharCode = 0x6161_6320
+/// `AVChannelLayoutKey`: the channels' arrangement, the bytes of an `AudioChannelLayout` as `Data`, in an audio
+/// settings dictionary; its channel count must be the settings' `AVNumberOfChannelsKey`.
+public let AVChannelLayoutKey = "AVChannelLayoutKey"
 /// `AVEncoderBitRateKey`: the encoded audio's bits per second, in an audio settings dictionary.
 public let AVEncoderBitRateKey = "AVEncoderBitRateKey"

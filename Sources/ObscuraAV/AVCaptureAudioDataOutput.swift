@@ -72,6 +72,18 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    /// The microphone's stream as its buffers describe it: one channel of 16-bit signed, packed, little-endian
+    /// linear PCM at `sampleRate`, with a mono channel layout.
+    static var streamDescription: CMFormatDescription {
+        let stream = AudioStreamBasicDescription(
+            mSampleRate: Float64(sampleRate), mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, mBytesPerPacket: 2,
+            mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
+        var layout = Data(count: AudioChannelLayout.byteCount(descriptions: 0))
+        layout.withUnsafeMutableBytes { $0.storeBytes(of: kAudioChannelLayoutTag_Mono, toByteOffset: 0, as: UInt32.self) }
+        return CMFormatDescription(audio: stream, layout: layout)
+    }
+
     /// Buffer `index` of the stream: its samples, timed from the start of the stream.
     static func buffer(index: Int) -> CMSampleBuffer {
         let first = index * samplesPerBuffer
@@ -84,8 +96,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
         return CMSampleBuffer(
             imageBuffer: nil, presentationTimeStamp: CMTime(value: Int64(first), timescale: Int32(sampleRate)),
             duration: CMTime(value: Int64(samplesPerBuffer), timescale: Int32(sampleRate)),
-            formatDescription: CMFormatDescription(
-                mediaType: kCMMediaType_Audio, mediaSubType: kAudioFormatLinearPCM, dimensions: CMVideoDimensions()),
+            formatDescription: streamDescription,
             dataBuffer: CMBlockBuffer(bytes: bytes), sampleCount: samplesPerBuffer)
     }
 

@@ -10,6 +10,8 @@ import Foundation
 
 /// `CFTypeRef`: any CoreFoundation object.
 public typealias CFTypeRef = AnyObject
+/// `CFPropertyList`: a string, number, date, data, array or dictionary.
+public typealias CFPropertyList = AnyObject
 /// `CFString`, bridged to `NSString` and `String`.
 public typealias CFString = NSString
 /// `CFDictionary`, bridged to `NSDictionary` and Swift dictionaries.

@@ -13,11 +13,57 @@ public final class CMFormatDescription: @unchecked Sendable {
     let mediaTypeCode: CMMediaType
     let subTypeCode: FourCharCode
     let videoDimensions: CMVideoDimensions
+    /// The extensions (`CMFormatDescriptionGetExtensions`): for video, how the values are to be read.
+    let extensionValues: [String: Any]
+    /// For audio, the stream's layout and its channel layout's bytes, where the pointers Core Media's getters hand
+    /// out stay valid for the description's life.
+    let audio: (stream: UnsafeMutablePointer<AudioStreamBasicDescription>, layout: UnsafeMutableRawBufferPointer?)?
 
-    init(mediaType: CMMediaType, mediaSubType: FourCharCode, dimensions: CMVideoDimensions) {
+    init(
+        mediaType: CMMediaType, mediaSubType: FourCharCode, dimensions: CMVideoDimensions,
+        extensions: [String: Any] = [:]
+    ) {
         mediaTypeCode = mediaType
         subTypeCode = mediaSubType
         videoDimensions = dimensions
+        extensionValues = extensions
+        audio = nil
+    }
+
+    /// An audio description: the stream's layout and, when given, its channel layout's bytes.
+    init(audio stream: AudioStreamBasicDescription, layout: Data?, extensions: [String: Any] = [:]) {
+        mediaTypeCode = kCMMediaType_Audio
+        subTypeCode = stream.mFormatID
+        videoDimensions = CMVideoDimensions()
+        extensionValues = extensions
+        let kept = UnsafeMutablePointer<AudioStreamBasicDescription>.allocate(capacity: 1)
+        kept.initialize(to: stream)
+        let bytes = layout.flatMap { data -> UnsafeMutableRawBufferPointer? in
+            guard !data.isEmpty else { return nil }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 8)
+            data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return buffer
+        }
+        audio = (kept, bytes)
+    }
+
+    /// A video description of an image buffer: its pixel format and size, and as extensions the attachments
+    /// that say how its values are read (primaries, transfer function, matrix, colour space), as Core Media
+    /// takes them from the buffer.
+    convenience init(videoOf buffer: CVImageBuffer, dimensions: CMVideoDimensions? = nil) {
+        let read = [
+            kCVImageBufferColorPrimariesKey, kCVImageBufferTransferFunctionKey, kCVImageBufferYCbCrMatrixKey,
+            kCVImageBufferCGColorSpaceKey,
+        ].map { $0 as String }
+        self.init(
+            mediaType: kCMMediaType_Video, mediaSubType: buffer.pixelFormat,
+            dimensions: dimensions ?? CMVideoDimensions(width: Int32(buffer.width), height: Int32(buffer.height)),
+            extensions: buffer.attachments.filter { read.contains($0.key) })
+    }
+
+    deinit {
+        audio?.stream.deallocate()
+        audio?.layout?.deallocate()
     }
 
     /// The media type (`.video`, `.metadata`, …).
@@ -139,9 +185,7 @@ public func CMVideoFormatDescriptionCreateForImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer,
     formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
 ) -> OSStatus {
-    formatDescriptionOut.pointee = CMFormatDescription(
-        mediaType: kCMMediaType_Video, mediaSubType: imageBuffer.pixelFormat,
-        dimensions: CMVideoDimensions(width: Int32(imageBuffer.width), height: Int32(imageBuffer.height)))
+    formatDescriptionOut.pointee = CMFormatDescription(videoOf: imageBuffer)
     return 0
 }
 
@@ -166,9 +210,72 @@ public func CMVideoFormatDescriptionCreate(
     guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
     formatDescriptionOut.pointee = CMFormatDescription(
         mediaType: kCMMediaType_Video, mediaSubType: codecType,
-        dimensions: CMVideoDimensions(width: width, height: height))
+        dimensions: CMVideoDimensions(width: width, height: height),
+        extensions: (extensions as? [String: Any]) ?? [:])
     return noErr
 }
 
 /// `kCMFormatDescriptionError_InvalidParameter`.
 public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710
+
+/// `CMFormatDescriptionGetExtensions`: the description's extensions, or nil when it has none.
+public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {
+    desc.extensionValues.isEmpty ? nil : desc.extensionValues as NSDictionary
+}
+
+/// `CMFormatDescriptionGetExtension`: the extension under `extensionKey`, or nil.
+public func CMFormatDescriptionGetExtension(_ desc: CMFormatDescription, extensionKey: CFString) -> CFPropertyList? {
+    desc.extensionValues[extensionKey as String].map { $0 as AnyObject }
+}
+
+/// `kCMFormatDescriptionExtension_ColorPrimaries`: the same key as the buffer attachment's.
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_ColorPrimaries: CFString = kCVImageBufferColorPrimariesKey
+/// `kCMFormatDescriptionExtension_TransferFunction`.
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_TransferFunction: CFString =
+    kCVImageBufferTransferFunctionKey
+/// `kCMFormatDescriptionExtension_YCbCrMatrix`.
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_YCbCrMatrix: CFString = kCVImageBufferYCbCrMatrixKey
+
+/// `CMAudioFormatDescription`.
+public typealias CMAudioFormatDescription = CMFormatDescription
+
+/// `CMAudioFormatDescriptionGetStreamBasicDescription`: the stream's layout, valid while the description lives;
+/// nil for a description that is not audio.
+public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription)
+    -> UnsafePointer<AudioStreamBasicDescription>?
+{
+    desc.audio.map { UnsafePointer($0.stream) }
+}
+
+/// `CMAudioFormatDescriptionGetChannelLayout`: the channel layout and its size in bytes, valid while the
+/// description lives; nil (size 0) when it has none.
+public func CMAudioFormatDescriptionGetChannelLayout(
+    _ desc: CMAudioFormatDescription, sizeOut: UnsafeMutablePointer<Int>?
+) -> UnsafePointer<AudioChannelLayout>? {
+    guard let layout = desc.audio?.layout, let base = layout.baseAddress else {
+        sizeOut?.pointee = 0
+        return nil
+    }
+    sizeOut?.pointee = layout.count
+    return UnsafePointer(base.assumingMemoryBound(to: AudioChannelLayout.self))
+}
+
+/// `CMAudioFormatDescriptionCreate`: an audio description of a stream layout and an optional channel layout of
+/// `layoutSize` bytes; the magic cookie of compressed formats is not kept. A layout pointer without its size, or a
+/// size too small for a layout, is `kCMFormatDescriptionError_InvalidParameter`.
+public func CMAudioFormatDescriptionCreate(
+    allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
+    layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
+    extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
+) -> OSStatus {
+    var bytes: Data?
+    if let layout {
+        guard layoutSize >= AudioChannelLayout.byteCount(descriptions: 0) else {
+            return kCMFormatDescriptionError_InvalidParameter
+        }
+        bytes = Data(bytes: UnsafeRawPointer(layout), count: layoutSize)
+    }
+    formatDescriptionOut.pointee = CMFormatDescription(
+        audio: asbd.pointee, layout: bytes, extensions: (extensions as? [String: Any]) ?? [:])
+    return noErr
+}

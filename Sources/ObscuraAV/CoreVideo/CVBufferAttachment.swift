@@ -24,6 +24,8 @@ nonisolated(unsafe) public let kCVImageBufferTransferFunctionKey: CFString = "CV
 nonisolated(unsafe) public let kCVImageBufferTransferFunction_sRGB: CFString = "IEC_sRGB"
 /// `kCVImageBufferYCbCrMatrixKey`: the matrix between R'G'B' and Y'CbCr.
 nonisolated(unsafe) public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImageBufferYCbCrMatrix"
+/// `kCVImageBufferCGColorSpaceKey`: a `CGColorSpace` the buffer's values are in, where one is attached.
+nonisolated(unsafe) public let kCVImageBufferCGColorSpaceKey: CFString = "CGColorSpace"
 /// `kCVImageBufferYCbCrMatrix_ITU_R_601_4`: ITU-R BT.601 coefficients.
 nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_601_4: CFString = "ITU_R_601_4"
 

@@ -57,6 +57,16 @@ public final class CVPixelBuffer: @unchecked Sendable {
         }
     }
 
+    /// Attaches the `kCVBufferPropagatedAttachmentsKey` dictionary of a buffer's attributes, each to propagate.
+    func propagate(_ attributes: NSDictionary) {
+        guard let propagated = attributes[kCVBufferPropagatedAttachmentsKey as String] as? NSDictionary else { return }
+        var entries = attachmentEntries
+        for case let (key as String, value) in propagated {
+            entries[key] = Attachment(value: value as AnyObject, mode: .shouldPropagate)
+        }
+        attachmentEntries = entries
+    }
+
     /// The attachments with their modes.
     var attachmentEntries: [String: Attachment] {
         get { lock.withLock { attachmentStorage } }
@@ -145,6 +155,7 @@ public func CVPixelBufferCreate(
     guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormat: pixelFormatType) else {
         return kCVReturnInvalidPixelFormat
     }
+    if let pixelBufferAttributes { buffer.propagate(pixelBufferAttributes) }
     pixelBufferOut.pointee = buffer
     return kCVReturnSuccess
 }

@@ -19,16 +19,51 @@ nonisolated(unsafe) public let kCVPixelBufferCGBitmapContextCompatibilityKey: CF
 /// `kCVPixelBufferPoolMinimumBufferCountKey`: how many buffers the pool keeps ready.
 nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
 
+/// `kCVPixelBufferPoolAllocationThresholdKey`: in `CVPixelBufferPoolCreatePixelBufferWithAuxAttributes`'s
+/// attributes, how many of the pool's buffers may be in use at once before it refuses to make another.
+nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "kCVPixelBufferPoolAllocationThresholdKey"
+/// `kCVBufferPropagatedAttachmentsKey`: in pixel buffer attributes, attachments every buffer made with them carries.
+nonisolated(unsafe) public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
+/// `kCVReturnWouldExceedAllocationThreshold`: the pool already has as many buffers in use as the threshold allows.
+public let kCVReturnWouldExceedAllocationThreshold: CVReturn = -6689
+
 /// A pool of pixel buffers of one size and format (`CVPixelBufferPool`).
 ///
 /// Buffers are made fresh for each request, so two buffers handed out at once never share memory, which
-/// is all a client of a real pool may rely on.
+/// is all a client of a real pool may rely on. The pool counts its buffers still in use (held by anyone), which an
+/// allocation threshold (`CVPixelBufferPoolCreatePixelBufferWithAuxAttributes`) is measured against.
 public final class CVPixelBufferPool: @unchecked Sendable {
     let width: Int
     let height: Int
     let pixelFormat: OSType
     let pixelBufferAttributes: NSDictionary
     let poolAttributes: NSDictionary?
+    private let lock = NSLock()
+    private var handedOut: [Weak] = []
+
+    private struct Weak { weak var buffer: CVPixelBuffer? }
+
+    /// How many of the pool's buffers are still held.
+    var buffersInUse: Int {
+        lock.withLock {
+            handedOut.removeAll { $0.buffer == nil }
+            return handedOut.count
+        }
+    }
+
+    /// A new buffer with the attributes' propagated attachments, or nil when `threshold` buffers are in use.
+    func makeBuffer(threshold: Int?) -> CVPixelBuffer?? {
+        lock.withLock {
+            handedOut.removeAll { $0.buffer == nil }
+            if let threshold, handedOut.count >= threshold { return .some(nil) }
+            guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormat: pixelFormat) else {
+                return nil
+            }
+            buffer.propagate(pixelBufferAttributes)
+            handedOut.append(Weak(buffer: buffer))
+            return .some(buffer)
+        }
+    }
 
     init(
         width: Int, height: Int, pixelFormat: OSType, pixelBufferAttributes: NSDictionary,
@@ -79,10 +114,25 @@ public func CVPixelBufferPoolCreatePixelBuffer(
     _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
 ) -> CVReturn {
-    guard
-        let buffer = CVPixelBuffer(
-            width: pixelBufferPool.width, height: pixelBufferPool.height, pixelFormat: pixelBufferPool.pixelFormat)
-    else { return kCVReturnError }
+    guard let made = pixelBufferPool.makeBuffer(threshold: nil), let buffer = made else { return kCVReturnError }
+    pixelBufferOut.pointee = buffer
+    return kCVReturnSuccess
+}
+
+/// `CVPixelBufferPoolCreatePixelBufferWithAuxAttributes`: as `CVPixelBufferPoolCreatePixelBuffer`, except that with
+/// `kCVPixelBufferPoolAllocationThresholdKey` in `auxAttributes` it makes no buffer while that many of the pool's
+/// buffers are in use, and answers `kCVReturnWouldExceedAllocationThreshold` (how Apple's AVCamFilter sizes its
+/// pool: it makes buffers until that answer comes).
+public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(
+    _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool, _ auxAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
+    let threshold = auxAttributes.flatMap { integer($0, kCVPixelBufferPoolAllocationThresholdKey as String) }
+    guard let made = pixelBufferPool.makeBuffer(threshold: threshold) else { return kCVReturnError }
+    guard let buffer = made else {
+        pixelBufferOut.pointee = nil
+        return kCVReturnWouldExceedAllocationThreshold
+    }
     pixelBufferOut.pointee = buffer
     return kCVReturnSuccess
 }

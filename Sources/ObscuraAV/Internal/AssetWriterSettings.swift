@@ -77,6 +77,17 @@ enum AssetWriterSettings {
         if let channels = number(settings[AVNumberOfChannelsKey]), channels != 1 && channels != 2 {
             return "audio is written with 1 or 2 channels"
         }
+        if let layout = settings[AVChannelLayoutKey] {
+            // The layout's bytes must hold a layout (our choice for an empty one: refused, as it describes nothing)
+            // of the channel count the settings name.
+            guard let bytes = layout as? Data, let count = AudioChannelLayout.channelCount(bytes) else {
+                return "AVChannelLayoutKey must hold an AudioChannelLayout's bytes (at least 12) as Data"
+            }
+            let channels = Int(number(settings[AVNumberOfChannelsKey]) ?? 1)
+            if count != channels {
+                return "AVChannelLayoutKey describes \(count) channel(s), AVNumberOfChannelsKey \(channels)"
+            }
+        }
         return nil
     }
 

@@ -617,10 +617,12 @@ final class SessionStream: @unchecked Sendable {
             attachments[kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix] = withUnsafeBytes(of: &m) { Data($0) }
         }
         connection.videoTransform.reorient(&attachments, width: w, height: h)
+        // The description carries the frame's colour attachments as its extensions, as a camera frame's does.
+        let size = connection.videoTransform.dimensions(d)
         return CMSampleBuffer(
             imageBuffer: image, presentationTimeStamp: time, duration: duration,
-            formatDescription: CMFormatDescription(
-                mediaType: kCMMediaType_Video, mediaSubType: format, dimensions: connection.videoTransform.dimensions(d)),
+            formatDescription: image.map { CMFormatDescription(videoOf: $0, dimensions: size) }
+                ?? CMFormatDescription(mediaType: kCMMediaType_Video, mediaSubType: format, dimensions: size),
             attachments: attachments)
     }
 

@@ -1,0 +1,155 @@
+import AVFoundation
+import CoreMedia
+import CoreVideo
+import Foundation
+import Testing
+
+// Format descriptions as recorders and filters read them: the microphone's stream layout and channel layout handed
+// to a writer, a frame's colour extensions, and the output buffer pool Apple's AVCamFilter sizes by its allocation
+// threshold.
+
+extension DropIn {
+    @Suite struct FormatDescriptionIdiomTests {
+        /// The first buffer each data output hands over.
+        final class FirstBuffers: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate,
+            AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable
+        {
+            private let lock = NSLock()
+            private(set) var video: CMSampleBuffer?
+            private(set) var audio: CMSampleBuffer?
+            let done = DispatchSemaphore(value: 0)
+
+            func captureOutput(
+                _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+            ) {
+                let finished = lock.withLock { () -> Bool in
+                    let wasDone = video != nil && audio != nil
+                    if output is AVCaptureAudioDataOutput, audio == nil { audio = sampleBuffer }
+                    if output is AVCaptureVideoDataOutput, video == nil { video = sampleBuffer }
+                    return !wasDone && video != nil && audio != nil
+                }
+                if finished { done.signal() }
+            }
+        }
+
+        static func firstBuffers() throws -> FirstBuffers {
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .video))))
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
+            let video = AVCaptureVideoDataOutput()
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+            let audio = AVCaptureAudioDataOutput()
+            session.addOutput(video)
+            session.addOutput(audio)
+            session.commitConfiguration()
+            let buffers = FirstBuffers()
+            let queue = DispatchQueue(label: "buffers")
+            video.setSampleBufferDelegate(buffers, queue: queue)
+            audio.setSampleBufferDelegate(buffers, queue: queue)
+            session.startRunning()
+            #expect(buffers.done.wait(timeout: .now() + 60) == .success)
+            session.stopRunning()
+            return buffers
+        }
+
+        /// A recorder that sets its audio input up from the first microphone buffer: the sample rate and channel
+        /// count from the stream's layout, the channel layout's bytes under `AVChannelLayoutKey`.
+        @Test func aRecorderTakesTheMicrophonesLayout() throws {
+            let sample = try #require(try Self.firstBuffers().audio)
+            let format = try #require(CMSampleBufferGetFormatDescription(sample))
+            #expect(CMFormatDescriptionGetMediaType(format) == kCMMediaType_Audio)
+            let asbd = try #require(CMAudioFormatDescriptionGetStreamBasicDescription(format)).pointee
+            // The microphone's documented stream: 16-bit signed, packed linear PCM, one channel, 44.1 kHz.
+            #expect(asbd.mFormatID == kAudioFormatLinearPCM && asbd.mSampleRate == 44_100)
+            #expect(asbd.mChannelsPerFrame == 1 && asbd.mBitsPerChannel == 16 && asbd.mBytesPerFrame == 2)
+            #expect(asbd.mFormatFlags & kAudioFormatFlagIsSignedInteger != 0)
+            #expect(asbd.mFormatFlags & kAudioFormatFlagIsFloat == 0)
+            // The samples are as long as the layout says: bytes = frames × bytes per frame.
+            let bytes = CMBlockBufferGetDataLength(try #require(CMSampleBufferGetDataBuffer(sample)))
+            #expect(bytes == CMSampleBufferGetNumSamples(sample) * Int(asbd.mBytesPerFrame))
+
+            var size = 0
+            let layout = try #require(CMAudioFormatDescriptionGetChannelLayout(format, sizeOut: &size))
+            #expect(size >= 12 && layout.pointee.mChannelLayoutTag == kAudioChannelLayoutTag_Mono)
+            var settings: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC]
+            settings[AVSampleRateKey] = asbd.mSampleRate
+            settings[AVNumberOfChannelsKey] = asbd.mChannelsPerFrame
+            settings[AVChannelLayoutKey] = Data(bytes: layout, count: size)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString).mov")
+            let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+            #expect(writer.canApply(outputSettings: settings, forMediaType: .audio))
+            // A stereo layout for one channel does not hold together.
+            var stereo = AudioChannelLayout()
+            stereo.mChannelLayoutTag = kAudioChannelLayoutTag_Stereo
+            settings[AVChannelLayoutKey] = Data(bytes: &stereo, count: 12)
+            #expect(!writer.canApply(outputSettings: settings, forMediaType: .audio))
+            settings[AVNumberOfChannelsKey] = 2
+            #expect(writer.canApply(outputSettings: settings, forMediaType: .audio))
+        }
+
+        /// A frame's description carries its colour attachments as extensions; a filter's buffer pool made from
+        /// them propagates them, and the allocation threshold stops the pool at the number of buffers in use.
+        @Test func aFilterSizesItsPoolFromTheFramesFormat() throws {
+            let sample = try #require(try Self.firstBuffers().video)
+            let input = try #require(CMSampleBufferGetFormatDescription(sample))
+            let frame = try #require(CMSampleBufferGetImageBuffer(sample))
+            let extensions = try #require(CMFormatDescriptionGetExtensions(input) as? [String: Any])
+            let primaries = try #require(extensions[kCVImageBufferColorPrimariesKey as String] as? String)
+            let attached = CVBufferCopyAttachment(frame, kCVImageBufferColorPrimariesKey, nil) as? String
+            #expect(primaries == attached)
+            #expect(CMFormatDescriptionGetExtension(input, extensionKey: kCMFormatDescriptionExtension_ColorPrimaries)
+                as? String == primaries)
+
+            let dimensions = CMVideoFormatDescriptionGetDimensions(input)
+            let attributes: [String: Any] = [
+                kCVPixelBufferPixelFormatTypeKey as String: UInt(CMFormatDescriptionGetMediaSubType(input)),
+                kCVPixelBufferWidthKey as String: Int(dimensions.width),
+                kCVPixelBufferHeightKey as String: Int(dimensions.height),
+                kCVPixelBufferIOSurfacePropertiesKey as String: [:] as [String: Any],
+                kCVBufferPropagatedAttachmentsKey as String: [kCVImageBufferColorPrimariesKey as String: primaries],
+            ]
+            let hint = 3
+            var created: CVPixelBufferPool?
+            CVPixelBufferPoolCreate(
+                kCFAllocatorDefault, [kCVPixelBufferPoolMinimumBufferCountKey as String: hint] as NSDictionary,
+                attributes as NSDictionary, &created)
+            let pool = try #require(created)
+            // AVCamFilter's preallocation: make buffers until the pool refuses, then let them go.
+            var held: [CVPixelBuffer] = []
+            var error = kCVReturnSuccess
+            let aux = [kCVPixelBufferPoolAllocationThresholdKey as String: hint] as NSDictionary
+            while error == kCVReturnSuccess && held.count <= hint {
+                var buffer: CVPixelBuffer?
+                error = CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(kCFAllocatorDefault, pool, aux, &buffer)
+                if let buffer { held.append(buffer) }
+            }
+            #expect(held.count == hint && error == kCVReturnWouldExceedAllocationThreshold)
+            held.removeAll()
+            var buffer: CVPixelBuffer?
+            #expect(CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(kCFAllocatorDefault, pool, aux, &buffer) == 0)
+            let output = try #require(buffer)
+            #expect(CVBufferCopyAttachment(output, kCVImageBufferColorPrimariesKey, nil) as? String == primaries)
+            var description: CMFormatDescription?
+            CMVideoFormatDescriptionCreateForImageBuffer(
+                allocator: kCFAllocatorDefault, imageBuffer: output, formatDescriptionOut: &description)
+            let made = try #require(description)
+            #expect((CMFormatDescriptionGetExtensions(made) as? [String: Any])?[kCVImageBufferColorPrimariesKey as String]
+                as? String == primaries)
+            // A description of a buffer without attachments has no extensions.
+            var plain: CVPixelBuffer?
+            CVPixelBufferCreate(kCFAllocatorDefault, 4, 4, kCVPixelFormatType_32BGRA, nil, &plain)
+            CMVideoFormatDescriptionCreateForImageBuffer(
+                allocator: kCFAllocatorDefault, imageBuffer: try #require(plain), formatDescriptionOut: &description)
+            #expect(CMFormatDescriptionGetExtensions(try #require(description)) == nil)
+        }
+
+        /// A recorder's start time from the media clock, at nanosecond timescale.
+        @Test func nanosecondTimescale() {
+            let start = CMTime(seconds: 12.5, preferredTimescale: CMTimeScale(NSEC_PER_SEC))
+            #expect(start.timescale == 1_000_000_000 && start.value == 12_500_000_000)
+            #expect(NSEC_PER_MSEC * 1_000 == NSEC_PER_SEC && USEC_PER_SEC * NSEC_PER_USEC == NSEC_PER_SEC)
+        }
+    }
+}

@@ -18,6 +18,45 @@ extension AVCaptureOutput {
     }
 }
 
+extension AVCaptureOutput {
+    /// `rectInOutputCoordinates`, a rectangle in this output's pixels (its pictures as delivered: the active
+    /// format's size, turned and mirrored by the output's video connection), as a metadata output's rectangle of
+    /// interest: normalised, origin top-left, the device's unrotated orientation (spec §16 [D]). A rectangle on an
+    /// output without a connected camera comes back as given (our choice).
+    public func metadataOutputRectConverted(fromOutputRect rectInOutputCoordinates: CGRect) -> CGRect {
+        guard let (transform, size) = pixelSpace() else { return rectInOutputCoordinates }
+        let r = rectInOutputCoordinates
+        let normalised = CGRect(x: r.minX / size.width, y: r.minY / size.height, width: r.width / size.width,
+                                height: r.height / size.height)
+        return transform.inverse(normalised)
+    }
+
+    /// The converse: a metadata output's rectangle in this output's pixels.
+    public func outputRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect {
+        guard let (transform, size) = pixelSpace() else { return rectInMetadataOutputCoordinates }
+        let r = transform.apply(rectInMetadataOutputCoordinates)
+        return CGRect(x: r.minX * size.width, y: r.minY * size.height, width: r.width * size.width,
+                      height: r.height * size.height)
+    }
+
+    /// The video connection's reorientation and the size of this output's pictures after it; a depth output's
+    /// are its maps.
+    private func pixelSpace() -> (NormalisedTransform, CGSize)? {
+        let depth = self is AVCaptureDepthDataOutput
+        guard let connection = connection(with: depth ? .depthData : .video),
+            let device = connection.deviceInput?.device,
+            let format = depth ? device.activeDepthDataFormat : device.activeFormat
+        else { return nil }
+        let d = connection.videoTransform.dimensions(format.dimensions)
+        guard d.width > 0, d.height > 0 else { return nil }
+        let quarterTurns = Int((connection.videoRotationAngle / 90).rounded())
+        return (
+            NormalisedTransform(quarterTurns: quarterTurns, mirrored: connection.isVideoMirrored),
+            CGSize(width: CGFloat(d.width), height: CGFloat(d.height))
+        )
+    }
+}
+
 extension AVMetadataObject {
     /// A copy of the object with `bounds` and its corners (codes have them) moved by `point`: what the
     /// `transformedMetadataObject` conversions hand back. Everything else (type, time, face identifier, the code's
@@ -49,11 +88,24 @@ struct NormalisedTransform {
         return mirrored ? CGPoint(x: 1 - q.x, y: q.y) : q
     }
 
-    func apply(_ r: CGRect) -> CGRect {
+    /// The point `apply` takes to `p`: the mirror undone, then the turn.
+    func inverse(_ p: CGPoint) -> CGPoint {
+        var q = mirrored ? CGPoint(x: 1 - p.x, y: p.y) : p
+        // A quarter turn anticlockwise is three clockwise.
+        for _ in 0..<(3 * ((quarterTurns % 4 + 4) % 4)) { q = CGPoint(x: 1 - q.y, y: q.x) }
+        return q
+    }
+
+    func inverse(_ r: CGRect) -> CGRect { bounds(of: r, inverse) }
+
+    func apply(_ r: CGRect) -> CGRect { bounds(of: r, apply) }
+
+    /// The bounds of `r`'s corners moved by `point`.
+    private func bounds(of r: CGRect, _ point: (CGPoint) -> CGPoint) -> CGRect {
         let corners = [
             CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY),
             CGPoint(x: r.minX, y: r.maxY),
-        ].map(apply)
+        ].map(point)
         let xs = corners.map(\.x)
         let ys = corners.map(\.y)
         let minX = xs.min() ?? 0

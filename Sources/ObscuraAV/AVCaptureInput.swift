@@ -63,6 +63,25 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     /// The device.
     public let device: AVCaptureDevice
 
+    private let overrideLock = NSLock()
+    private var frameDurationOverride = CMTime.invalid
+
+    /// A frame duration longer than the device's `activeVideoMinFrameDuration` for this input's frames (iOS 13):
+    /// multi-camera apps lengthen it to lower the session's `hardwareCost` (Apple's AVMultiCamPiP does so under
+    /// system pressure). Invalid, the default, leaves the device's; a duration no longer than the device's
+    /// changes nothing, since the device delivers no faster than its own rate.
+    public var videoMinFrameDurationOverride: CMTime {
+        get { overrideLock.withLock { frameDurationOverride } }
+        set { overrideLock.withLock { frameDurationOverride = newValue } }
+    }
+
+    /// The duration this input's frames come at: the device's, lengthened by the override.
+    var effectiveMinFrameDuration: CMTime {
+        let active = device.activeVideoMinFrameDuration
+        let requested = videoMinFrameDurationOverride
+        return requested.isValid && requested.seconds > active.seconds ? requested : active
+    }
+
     /// An input for a device. Its ports are the media the device produces (spec §1.5 [D]): a camera
     /// has a video port, a depth port when it can deliver depth, and a metadata-object port; the
     /// microphone has one audio port.

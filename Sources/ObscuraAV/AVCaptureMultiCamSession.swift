@@ -35,12 +35,13 @@ open class AVCaptureMultiCamSession: AVCaptureSession, @unchecked Sendable {
         preset == .inputPriority
     }
 
-    /// The share of the camera bandwidth the inputs' active formats need at their frame rates,
-    /// 0 with no camera (spec §17 [D] range, [I] model): Σ width × height × fps over the budget.
+    /// The share of the camera bandwidth the inputs' active formats need at their frame rates (each input's
+    /// `videoMinFrameDurationOverride` lowering its rate), 0 with no camera (spec §17 [D] range, [I] model):
+    /// Σ width × height × fps over the budget.
     public var hardwareCost: Float {
-        let rate = videoDevices.reduce(0.0) { sum, device in
-            let d = device.activeFormat.dimensions
-            let duration = device.activeVideoMinFrameDuration.seconds
+        let rate = videoDeviceInputs.reduce(0.0) { sum, input in
+            let d = input.device.activeFormat.dimensions
+            let duration = input.effectiveMinFrameDuration.seconds
             guard duration > 0 else { return sum }
             return sum + Double(d.width) * Double(d.height) / duration
         }

@@ -140,8 +140,11 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         set {}
     }
 
-    var videoDevices: [AVCaptureDevice] {
-        inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device }.filter { $0.hasMediaType(.video) }
+    var videoDevices: [AVCaptureDevice] { videoDeviceInputs.map(\.device) }
+
+    /// The session's camera inputs.
+    var videoDeviceInputs: [AVCaptureDeviceInput] {
+        inputs.compactMap { $0 as? AVCaptureDeviceInput }.filter { $0.device.hasMediaType(.video) }
     }
 
     /// The microphone of the session's audio input, if any.

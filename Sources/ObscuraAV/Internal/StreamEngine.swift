@@ -300,11 +300,13 @@ final class SessionStream: @unchecked Sendable {
         return frameTime(nextFrame).seconds
     }
 
-    /// The stream's tick: the camera's active frame duration, lengthened to the cap of the device's
-    /// system pressure level (spec §21 rule 3); in a session with only a microphone, one audio buffer.
+    /// The stream's tick: the camera's active frame duration (lengthened by its input's
+    /// `videoMinFrameDurationOverride`), lengthened to the cap of the device's system pressure level (spec §21
+    /// rule 3); in a session with only a microphone, one audio buffer.
     static func tick(_ session: AVCaptureSession) -> CMTime {
-        if let device = session.videoDevices.first {
-            let active = device.activeVideoMinFrameDuration
+        if let input = session.videoDeviceInputs.first {
+            let device = input.device
+            let active = input.effectiveMinFrameDuration
             guard let cap = device.pressure.level.frameRateCap else { return active }
             let floor = CMTime(value: 1, timescale: cap)
             return active.seconds < floor.seconds ? floor : active

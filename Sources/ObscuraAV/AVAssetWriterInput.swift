@@ -62,7 +62,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// `NSInternalInconsistencyException` (rule 5).
     open func append(_ sampleBuffer: CMSampleBuffer) -> Bool {
         let selector = "-[AVAssetWriterInput appendSampleBuffer:]"
-        let time = sampleBuffer.presentationTimeStamp
+        // At its output presentation time: the presentation time unless the app moved it.
+        let time = sampleBuffer.outputPresentationTimeStamp
         if mediaType == .video {
             return encode(selector) { movie throws(MovieWriter.Failure) in
                 guard let image = sampleBuffer.imageBuffer else {

@@ -447,6 +447,59 @@ extension DropIn {
             #expect(video.frames == 9)
         }
 
+        /// vision-camera's recorder moves a second session's samples onto the first session's clock
+        /// (`CMSyncConvertTime`, then `CMSampleBufferSetOutputPresentationTimeStamp`) before appending them: the
+        /// writer writes each sample at its output time. Frames stamped before the session's start but moved
+        /// into it are all written.
+        @Test func samplesAreWrittenAtTheirOutputTime() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("moved.mov")
+            let (writer, input, adaptor) = try Self.smallWriter(url, .mov)
+            #expect(writer.startWriting())
+            writer.startSession(atSourceTime: CMTime(value: 10, timescale: 1))
+            let pool = try #require(adaptor.pixelBufferPool)
+            let host = CMClockGetHostTimeClock()
+            for k in 0..<9 {
+                var buffer: CVPixelBuffer?
+                CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer)
+                let image = try #require(buffer)
+                var description: CMFormatDescription?
+                CMVideoFormatDescriptionCreateForImageBuffer(
+                    allocator: nil, imageBuffer: image, formatDescriptionOut: &description)
+                var timing = CMSampleTimingInfo(
+                    duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: Int64(k), timescale: 30),
+                    decodeTimeStamp: .invalid)
+                var sample: CMSampleBuffer?
+                CMSampleBufferCreateReadyWithImageBuffer(
+                    allocator: nil, imageBuffer: image, formatDescription: try #require(description),
+                    sampleTiming: &timing, sampleBufferOut: &sample)
+                let moved = try #require(sample)
+                // The same clock converts to itself; the writer's timeline starts 10 s later.
+                let synced = CMSyncConvertTime(CMSampleBufferGetPresentationTimeStamp(moved), from: host, to: host)
+                #expect(synced == CMTime(value: Int64(k), timescale: 30))
+                #expect(CMSampleBufferSetOutputPresentationTimeStamp(moved, newValue: synced + CMTime(value: 10, timescale: 1)) == 0)
+                #expect(CMSampleBufferGetPresentationTimeStamp(moved) == CMTime(value: Int64(k), timescale: 30))
+                #expect(input.append(moved))
+            }
+            finish(writer)
+            #expect(writer.status == .completed)
+            let video = try #require(try ProbedMovie(url).video)
+            #expect(video.frames == 9)
+        }
+
+        /// Two clocks read now carry an instant by their offset; a time on one converts back from the other.
+        @Test func clocksConvertByTheirOffset() throws {
+            let session = AVCaptureSession()
+            let sessionClock = try #require(session.synchronizationClock)
+            let host = CMClockGetHostTimeClock()
+            let t = CMTime(value: 5, timescale: 1)
+            let there = CMSyncConvertTime(t, from: host, to: sessionClock)
+            let offset = CMClockGetTime(sessionClock).seconds - CMClockGetTime(host).seconds
+            #expect(abs(there.seconds - (5 + offset)) < 0.01)
+            #expect(abs(CMSyncConvertTime(there, from: sessionClock, to: host).seconds - 5) < 0.01)
+        }
+
         func finish(_ writer: AVAssetWriter) {
             let done = DispatchSemaphore(value: 0)
             writer.finishWriting { done.signal() }

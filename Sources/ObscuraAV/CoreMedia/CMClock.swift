@@ -44,3 +44,16 @@ public func CMClockGetTime(_ clock: CMClock) -> CMTime { clock.time }
 public func CMSyncGetTime(_ clockOrTimebase: CMClockOrTimebase) -> CMTime {
     (clockOrTimebase as? CMClock)?.time ?? .invalid
 }
+
+/// `CMSyncConvertTime`: `time` on one clock as the same instant on another, both read now: a clock here runs at
+/// its own pace (a session's timeline advances with its frames), so the instant is carried by the clocks' current
+/// offset. The same time on the same clock; `.invalid` when either is not a clock (timebases are not offered).
+public func CMSyncConvertTime(_ time: CMTime, from fromClockOrTimebase: CMClockOrTimebase,
+                              to toClockOrTimebase: CMClockOrTimebase) -> CMTime {
+    guard let from = fromClockOrTimebase as? CMClock, let to = toClockOrTimebase as? CMClock, time.isValid else {
+        return .invalid
+    }
+    if from === to { return time }
+    let (a, b) = (from.time, to.time)
+    return CMTimeAdd(time, CMTimeSubtract(b, a))
+}

@@ -26,6 +26,13 @@ public final class CMSampleBuffer: @unchecked Sendable {
     let format: CMFormatDescription?
     private let lock = NSLock()
     private var attachmentTable: [String: Any]
+    /// The output presentation time set explicitly, if any.
+    private var outputTimeOverride: CMTime?
+
+    /// Sets the output presentation time, or goes back to the default with an invalid time.
+    func setOutputPresentationTime(_ time: CMTime) {
+        lock.withLock { outputTimeOverride = time.isValid ? time : nil }
+    }
     /// The sample's attachments (`CMSetAttachment`), such as the camera intrinsic matrix.
     var attachmentStorage: [String: Any] {
         get { lock.withLock { attachmentTable } }
@@ -74,8 +81,9 @@ public final class CMSampleBuffer: @unchecked Sendable {
     /// When the sample is to be decoded: invalid, as for every sample that needs no reordering
     /// (uncompressed frames, and photos, each coded alone).
     public var decodeTimeStamp: CMTime { .invalid }
-    /// The presentation time after edits; no edits retime samples here.
-    public var outputPresentationTimeStamp: CMTime { presentationTime }
+    /// The presentation time after edits: the one `CMSampleBufferSetOutputPresentationTimeStamp` set, else the
+    /// presentation time (no trimming or speed attachments are made here). A writer writes the sample at it.
+    public var outputPresentationTimeStamp: CMTime { lock.withLock { outputTimeOverride } ?? presentationTime }
 
     /// The same sample (its buffers, format, attachments and sample count) at another time.
     func retimed(presentationTimeStamp: CMTime, duration: CMTime) -> CMSampleBuffer {
@@ -95,8 +103,21 @@ public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.s
 /// `CMSampleBufferGetFormatDescription`.
 public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.format }
 
-/// `CMSampleBufferGetOutputPresentationTimeStamp`: the presentation time; no edits retime samples here.
-public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.presentationTime }
+/// `CMSampleBufferGetOutputPresentationTimeStamp`: the time set by `CMSampleBufferSetOutputPresentationTimeStamp`,
+/// else the presentation time.
+public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime {
+    sbuf.outputPresentationTimeStamp
+}
+
+/// `CMSampleBufferSetOutputPresentationTimeStamp`: the time the sample is presented at after edits, which an asset
+/// writer writes it at (recorders move a second session's samples onto the first's clock this way); an invalid
+/// time goes back to the presentation time.
+public func CMSampleBufferSetOutputPresentationTimeStamp(
+    _ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime
+) -> OSStatus {
+    sbuf.setOutputPresentationTime(outputPresentationTimeStamp)
+    return noErr
+}
 /// `CMSampleBufferGetDecodeTimeStamp`: invalid, as for every uncompressed sample.
 public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
 /// `CMSampleBufferIsValid`.

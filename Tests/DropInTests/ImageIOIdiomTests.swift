@@ -155,6 +155,40 @@ extension DropIn {
             #expect(!CGImageDestinationFinalize(empty))
         }
 
+        /// Lumina's idiom: a photo's JPEG through a data provider into a `CGImage`: the file's size and colour
+        /// space, and the same picture ImageIO decodes from the same bytes. A PNG comes back byte for byte.
+        @Test func imagesFromDataProviders() throws {
+            let (photo, data) = try Self.portraitPhoto()
+            let provider = try #require(CGDataProvider(data: data as CFData))
+            let image = try #require(
+                CGImage(jpegDataProviderSource: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent))
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let decoded = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+            #expect(image.width == decoded.width && image.height == decoded.height)
+            #expect(image.colorSpace?.name == decoded.colorSpace?.name)
+            let a = [UInt8](image.dataProvider!.data! as Data), b = [UInt8](decoded.dataProvider!.data! as Data)
+            #expect(image.bytesPerRow == decoded.bytesPerRow && a == b)
+            // Not a JPEG: nil.
+            let text = try #require(CGDataProvider(data: Data("not a picture".utf8) as CFData))
+            #expect(CGImage(jpegDataProviderSource: text, decode: nil, shouldInterpolate: true, intent: .defaultIntent) == nil)
+
+            let picture = try #require(photo.cgImageRepresentation())
+            let png = try Self.written(picture, "public.png")
+            let pngProvider = try #require(CGDataProvider(data: png as CFData))
+            let pngImage = try #require(
+                CGImage(pngDataProviderSource: pngProvider, decode: nil, shouldInterpolate: false, intent: .defaultIntent))
+            #expect(pngImage.width == picture.width && pngImage.bitsPerComponent == 8)
+            let pngBytes = [UInt8](pngImage.dataProvider!.data! as Data)
+            let original = [UInt8](picture.dataProvider!.data! as Data)
+            let channels = pngImage.bitsPerPixel / 8
+            for k in [0, picture.width * picture.height / 2 + 17, picture.width * picture.height - 1] {
+                let (row, column) = (k / picture.width, k % picture.width)
+                let p = row * pngImage.bytesPerRow + column * channels
+                let q = row * picture.bytesPerRow + column * picture.bitsPerPixel / 8
+                #expect(Array(pngBytes[p..<(p + 3)]) == Array(original[q..<(q + 3)]), "pixel \(k)")
+            }
+        }
+
         // The depth idiom of Apple's depth samples: the file's auxiliary disparity through ImageIO into
         // AVDepthData, equal to the photo's own depth in map size.
         @Test func depthComesBackThroughTheAuxiliaryDataInfo() throws {

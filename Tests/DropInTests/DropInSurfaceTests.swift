@@ -12,9 +12,13 @@ extension DropIn {
         static let applePrefixes = [
             "AV", "CM", "CV", "CG", "CF", "CA", "NS", "kCV", "kCM", "kCG", "kCF", "kAudio", "kCA", "simd_", "matrix_", "VN",
             "UT",
+            // Core Audio's types and linear PCM flags, as a microphone's format description hands them out
+            "Audio", "kLinearPCM",
         ]
         static let appleNames: Set<String> = [
         "FourCharCode", "OSType", "OSStatus", "Unmanaged", "noErr",
+        // Darwin's time constants (NSEC_PER_SEC and its relatives carry the NS prefix)
+        "USEC_PER_SEC",
         // simd's unprefixed vector functions
         "dot", "cross", "length", "length_squared", "normalize", "distance", "distance_squared",
     ]

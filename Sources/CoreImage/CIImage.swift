@@ -323,16 +323,18 @@ extension CIImage {
         let data = provided as NSData
         let channels = image.bitsPerPixel / 8
         let alpha = image.alphaInfo
-        let hasAlpha = [.premultipliedLast, .premultipliedFirst, .last, .first].contains(alpha)
+        let hasAlpha = [.premultipliedLast, .premultipliedFirst, .last, .first, .alphaOnly].contains(alpha)
         let skipFirst = [.premultipliedFirst, .first, .noneSkipFirst].contains(alpha)
         let premultiplied = [.premultipliedLast, .premultipliedFirst].contains(alpha)
+        let little = image.bitmapInfo.intersection(.byteOrderMask) == .byteOrder32Little
         let colourChannels = image.colorSpace?.numberOfComponents ?? 3
         guard channels >= 1, colourChannels == 1 || colourChannels == 3 else { return nil }
         let w = image.width, h = image.height, stride = image.bytesPerRow
-        var bytes = [UInt8](repeating: 255, count: 4 * w * h)
-        if channels == 4, colourChannels == 3, !skipFirst, !premultiplied {
+        var bytes: [UInt8]
+        if channels == 4, colourChannels == 3, !skipFirst, !premultiplied, !little {
             // R, G, B and straight or no alpha, in the recipe's own order: whole rows copied (the alpha bytes left
             // at 255 when the image has none), instead of a pixel at a time.
+            bytes = [UInt8](repeating: 255, count: 4 * w * h)
             let src = data.bytes.assumingMemoryBound(to: UInt8.self)
             bytes.withUnsafeMutableBufferPointer { out in
                 guard let base = out.baseAddress else { return }
@@ -349,25 +351,9 @@ extension CIImage {
                 }
             }
         } else {
-            let src = data.bytes.assumingMemoryBound(to: UInt8.self)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let p = y * stride + x * channels
-                    let o = 4 * (y * w + x)
-                    let first = skipFirst ? 1 : 0
-                    let a: UInt8 = hasAlpha ? src[skipFirst ? p : p + colourChannels] : 255
-                    for c in 0..<3 {
-                        var v = src[p + first + (colourChannels == 1 ? 0 : c)]
-                        // Premultiplied bytes are stored straight, as the bitmap recipe holds them.
-                        if premultiplied, a > 0 {
-                            let straight: Int = (Int(v) * 255 + Int(a) / 2) / Int(a)
-                            v = UInt8(min(255, straight))
-                        }
-                        bytes[o + c] = v
-                    }
-                    bytes[o + 3] = a
-                }
-            }
+            // Every other layout, premultiplied bytes made straight as the bitmap recipe holds them.
+            guard let straight = image.rgba8(premultiplied: false) else { return nil }
+            bytes = straight
         }
         let name = image.colorSpace?.name ?? ""
         let linear = unmanaged || image.colorSpace == nil || name.contains("Linear")

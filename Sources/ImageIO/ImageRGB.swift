@@ -19,33 +19,12 @@ enum ImageRGB {
             ? CGColorSpace.displayP3 : CGColorSpace.sRGB
     }
 
-    /// A `CGImage`'s pixels as RGB, for the 8-bit layouts Core Graphics images take: RGB or grey, with alpha or a
-    /// skipped byte first or last, in either 32-bit byte order; premultiplied colours are divided by their alpha.
-    /// Nil for other depths.
+    /// A `CGImage`'s pixels as RGB, for the 8-bit layouts Core Graphics images take (`CGImage.rgba8`): premultiplied
+    /// colours are divided by their alpha, and the alpha is left out. Nil for other depths.
     static func rgb(_ image: CGImage) -> PixelPlane<UInt8>? {
-        guard image.bitsPerComponent == 8, let provided = image.dataProvider?.data else { return nil }
-        let data = provided as Data
-        let channels = image.bitsPerPixel / 8
-        let colours = image.colorSpace?.numberOfComponents ?? 3
-        let alpha = image.alphaInfo
-        let first = [.premultipliedFirst, .first, .noneSkipFirst].contains(alpha)
-        let hasExtra = alpha != .none
-        let premultiplied = [.premultipliedLast, .premultipliedFirst].contains(alpha)
-        let little = image.bitmapInfo.contains(.byteOrder32Little) && channels == 4
-        guard channels >= colours + (hasExtra ? 1 : 0), colours == 1 || colours == 3 else { return nil }
-        let stride = image.bytesPerRow
-        return data.withUnsafeBytes { raw in
-            let src = raw.bindMemory(to: UInt8.self)
-            return PixelPlane<UInt8>(width: image.width, height: image.height, channels: 3) { x, y, c in
-                let p = y * stride + x * channels
-                // The component at position k of the pixel, as the byte order stores it.
-                func component(_ k: Int) -> Int { Int(src[p + (little ? channels - 1 - k : k)]) }
-                let colourStart = first && hasExtra ? 1 : 0
-                let value = component(colourStart + (colours == 1 ? 0 : c))
-                guard premultiplied else { return UInt8(value) }
-                let a = component(first ? 0 : colours)
-                return a == 0 ? 0 : UInt8(min(255, (value * 255 + a / 2) / a))
-            }
+        guard let rgba = image.rgba8(premultiplied: false) else { return nil }
+        return PixelPlane<UInt8>(width: image.width, height: image.height, channels: 3) { x, y, c in
+            rgba[4 * (y * image.width + x) + c]
         }
     }
 

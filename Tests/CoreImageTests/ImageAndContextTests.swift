@@ -109,6 +109,27 @@ import Testing
         #expect(Array(Fixture.bytes(cg).prefix(4)) == [128, 64, 255, 255])
     }
 
+    /// A frame's BGRA bytes made an image the usual way (a bitmap context over them, little-endian words with alpha
+    /// first) reads as the colours stored, not with red and blue swapped; so does a premultiplied half-transparent
+    /// pixel, made straight.
+    @Test func aLittleEndianImageReadsItsColours() throws {
+        var bytes: [UInt8] = [64, 128, 255, 255, 32, 16, 64, 128]  // B, G, R, A twice
+        let cg = try bytes.withUnsafeMutableBytes { raw in
+            let context = try #require(
+                CGContext(
+                    data: raw.baseAddress, width: 2, height: 1, bitsPerComponent: 8, bytesPerRow: 8,
+                    space: CGColorSpaceCreateDeviceRGB(),
+                    bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue))
+            return try #require(context.makeImage())
+        }
+        let image = CIImage(cgImage: cg)
+        let out = Fixture.bytes(try #require(Fixture.managed.createCGImage(image, from: image.extent)))
+        #expect(Array(out[0..<4]) == [255, 128, 64, 255])
+        // Premultiplied (64, 16, 32) at alpha 128 is straight (128, 32, 64), to within a code.
+        let straight = Array(out[4..<8]).map(Int.init)
+        #expect(zip(straight, [128, 32, 64, 128]).allSatisfy { abs($0 - $1) <= 1 }, "\(straight)")
+    }
+
     @Test func fileRepresentationsReadBack() throws {
         let cg = Fixture.cgImage(16, 8) { x, y in [UInt8(16 * x), UInt8(30 * y), 200, 255] }
         let image = CIImage(cgImage: cg)

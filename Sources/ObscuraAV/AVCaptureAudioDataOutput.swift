@@ -80,7 +80,9 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, @unchecked Sendable {
             mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, mBytesPerPacket: 2,
             mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
         var layout = Data(count: AudioChannelLayout.byteCount(descriptions: 0))
-        layout.withUnsafeMutableBytes { $0.storeBytes(of: kAudioChannelLayoutTag_Mono, toByteOffset: 0, as: UInt32.self) }
+        layout.withUnsafeMutableBytes {
+            $0.storeBytes(of: kAudioChannelLayoutTag_Mono, toByteOffset: 0, as: UInt32.self)
+        }
         return CMFormatDescription(audio: stream, layout: layout)
     }
 

@@ -468,8 +468,8 @@ extension DropIn {
                 CMVideoFormatDescriptionCreateForImageBuffer(
                     allocator: nil, imageBuffer: image, formatDescriptionOut: &description)
                 var timing = CMSampleTimingInfo(
-                    duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: Int64(k), timescale: 30),
-                    decodeTimeStamp: .invalid)
+                    duration: CMTime(value: 1, timescale: 30),
+                    presentationTimeStamp: CMTime(value: Int64(k), timescale: 30), decodeTimeStamp: .invalid)
                 var sample: CMSampleBuffer?
                 CMSampleBufferCreateReadyWithImageBuffer(
                     allocator: nil, imageBuffer: image, formatDescription: try #require(description),
@@ -478,7 +478,8 @@ extension DropIn {
                 // The same clock converts to itself; the writer's timeline starts 10 s later.
                 let synced = CMSyncConvertTime(CMSampleBufferGetPresentationTimeStamp(moved), from: host, to: host)
                 #expect(synced == CMTime(value: Int64(k), timescale: 30))
-                #expect(CMSampleBufferSetOutputPresentationTimeStamp(moved, newValue: synced + CMTime(value: 10, timescale: 1)) == 0)
+                let output = synced + CMTime(value: 10, timescale: 1)
+                #expect(CMSampleBufferSetOutputPresentationTimeStamp(moved, newValue: output) == 0)
                 #expect(CMSampleBufferGetPresentationTimeStamp(moved) == CMTime(value: Int64(k), timescale: 30))
                 #expect(input.append(moved))
             }

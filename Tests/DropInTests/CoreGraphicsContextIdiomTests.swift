@@ -37,7 +37,8 @@ extension DropIn {
             let pixelBuffer = try Self.bgraBuffer()
             CVPixelBufferLockBaseAddress(pixelBuffer, .readOnly)
             defer { CVPixelBufferUnlockBaseAddress(pixelBuffer, .readOnly) }
-            let bitmapInfo: UInt32 = CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue
+            let bitmapInfo: UInt32 =
+                CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue
             let context = CGContext(
                 data: CVPixelBufferGetBaseAddress(pixelBuffer), width: CVPixelBufferGetWidth(pixelBuffer),
                 height: CVPixelBufferGetHeight(pixelBuffer), bitsPerComponent: 8,
@@ -57,7 +58,9 @@ extension DropIn {
             let space = CGColorSpaceCreateDeviceRGB()
             let info = CGImageAlphaInfo.premultipliedLast.rawValue
             let source = try #require(
-                CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info))
+                CGContext(
+                    data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info)
+            )
             #expect(source.bytesPerRow == 16)
             // User space is y up: the rect at y 2…4 is the bitmap's top two rows.
             source.setFillColor(red: 1, green: 0, blue: 0, alpha: 1)
@@ -70,12 +73,16 @@ extension DropIn {
             #expect(Array(stored[48..<52]) == [0, 0, 255, 255])
 
             let same = try #require(
-                CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info))
+                CGContext(
+                    data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info)
+            )
             same.draw(image, in: CGRect(x: 0, y: 0, width: 4, height: 4))
             #expect(Self.bytes(try #require(same.makeImage())) == stored)
 
             let half = try #require(
-                CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info))
+                CGContext(
+                    data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info)
+            )
             half.draw(image, in: CGRect(x: 0, y: 0, width: 2, height: 2))
             let small = Self.bytes(try #require(half.makeImage()))
             #expect(Array(small[0..<4]) == [255, 0, 0, 255])
@@ -88,7 +95,9 @@ extension DropIn {
             let space = CGColorSpaceCreateDeviceRGB()
             let info = CGImageAlphaInfo.premultipliedLast.rawValue
             let context = try #require(
-                CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info))
+                CGContext(
+                    data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: space, bitmapInfo: info)
+            )
             context.setFillColor(CGColor(red: 1, green: 1, blue: 1, alpha: 1))
             context.fill(CGRect(x: 0, y: 1, width: 2, height: 1))
             let topWhite = try #require(context.makeImage())

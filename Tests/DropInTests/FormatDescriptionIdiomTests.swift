@@ -99,8 +99,9 @@ extension DropIn {
             let primaries = try #require(extensions[kCVImageBufferColorPrimariesKey as String] as? String)
             let attached = CVBufferCopyAttachment(frame, kCVImageBufferColorPrimariesKey, nil) as? String
             #expect(primaries == attached)
-            #expect(CMFormatDescriptionGetExtension(input, extensionKey: kCMFormatDescriptionExtension_ColorPrimaries)
-                as? String == primaries)
+            #expect(
+                CMFormatDescriptionGetExtension(input, extensionKey: kCMFormatDescriptionExtension_ColorPrimaries)
+                    as? String == primaries)
 
             let dimensions = CMVideoFormatDescriptionGetDimensions(input)
             let attributes: [String: Any] = [
@@ -135,8 +136,9 @@ extension DropIn {
             CMVideoFormatDescriptionCreateForImageBuffer(
                 allocator: kCFAllocatorDefault, imageBuffer: output, formatDescriptionOut: &description)
             let made = try #require(description)
-            #expect((CMFormatDescriptionGetExtensions(made) as? [String: Any])?[kCVImageBufferColorPrimariesKey as String]
-                as? String == primaries)
+            #expect(
+                (CMFormatDescriptionGetExtensions(made) as? [String: Any])?[kCVImageBufferColorPrimariesKey as String]
+                    as? String == primaries)
             // A description of a buffer without attachments has no extensions.
             var plain: CVPixelBuffer?
             CVPixelBufferCreate(kCFAllocatorDefault, 4, 4, kCVPixelFormatType_32BGRA, nil, &plain)

@@ -170,13 +170,16 @@ extension DropIn {
             #expect(image.bytesPerRow == decoded.bytesPerRow && a == b)
             // Not a JPEG: nil.
             let text = try #require(CGDataProvider(data: Data("not a picture".utf8) as CFData))
-            #expect(CGImage(jpegDataProviderSource: text, decode: nil, shouldInterpolate: true, intent: .defaultIntent) == nil)
+            let notJPEG = CGImage(
+                jpegDataProviderSource: text, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+            #expect(notJPEG == nil)
 
             let picture = try #require(photo.cgImageRepresentation())
             let png = try Self.written(picture, "public.png")
             let pngProvider = try #require(CGDataProvider(data: png as CFData))
             let pngImage = try #require(
-                CGImage(pngDataProviderSource: pngProvider, decode: nil, shouldInterpolate: false, intent: .defaultIntent))
+                CGImage(
+                    pngDataProviderSource: pngProvider, decode: nil, shouldInterpolate: false, intent: .defaultIntent))
             #expect(pngImage.width == picture.width && pngImage.bitsPerComponent == 8)
             let pngBytes = [UInt8](pngImage.dataProvider!.data! as Data)
             let original = [UInt8](picture.dataProvider!.data! as Data)

@@ -27,7 +27,8 @@ extension DropIn {
             // Unturned: the pixels over the format's size.
             let rect = CGRect(x: 0.1 * w, y: 0.2 * h, width: 0.3 * w, height: 0.4 * h)
             Self.expectNear(
-                output.metadataOutputRectConverted(fromOutputRect: rect), CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4),
+                output.metadataOutputRectConverted(fromOutputRect: rect),
+                CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4),
                 "unturned")
             // Portrait frames (a quarter turn clockwise) are h × w: the metadata origin (the unturned top left) is
             // the frame's top right, so frame (a, b) is metadata (b, 1 − a).
@@ -39,7 +40,8 @@ extension DropIn {
             Self.expectNear(output.outputRectConverted(fromMetadataOutputRect: expected), portrait, "back")
             // Mirrored as a front camera's frames are: the frame's x runs the other way first.
             connection.isVideoMirrored = true
-            let mirrored = CGRect(x: h - portrait.maxX, y: portrait.minY, width: portrait.width, height: portrait.height)
+            let mirrored = CGRect(
+                x: h - portrait.maxX, y: portrait.minY, width: portrait.width, height: portrait.height)
             Self.expectNear(output.metadataOutputRectConverted(fromOutputRect: mirrored), expected, "mirrored")
             // A tap at a point of the frame becomes a point of interest, as TrueDepthStreamer focuses: the mirrored
             // portrait frame's top left is the unturned picture's top left.

@@ -15,7 +15,8 @@ import Vision
     func aQRCodeIsReadWhereItsCardProjects() throws {
         let photo = try CodePhoto.take()
         let detector = try #require(
-            CIDetector(ofType: CIDetectorTypeQRCode, context: nil, options: [CIDetectorAccuracy: CIDetectorAccuracyHigh]))
+            CIDetector(
+                ofType: CIDetectorTypeQRCode, context: nil, options: [CIDetectorAccuracy: CIDetectorAccuracyHigh]))
         let features = detector.features(in: CIImage(cgImage: photo.image))
         let qr = try #require(features.compactMap { $0 as? CIQRCodeFeature }.first)
         #expect(qr.type == CIFeatureTypeQRCode)
@@ -26,7 +27,9 @@ import Vision
         // zxing-cpp places a corner within about a module of the symbol's edge.
         let tolerance = 1.5 * VNDetectBarcodesRequestTests.qrModule(photo)
         let found = [qr.topLeft, qr.topRight, qr.bottomRight, qr.bottomLeft]
-        for (corner, (expected, name)) in zip(found, zip(truth, ["top left", "top right", "bottom right", "bottom left"])) {
+        for (corner, (expected, name)) in zip(
+            found, zip(truth, ["top left", "top right", "bottom right", "bottom left"]))
+        {
             #expect(CapturedPrintTests.distance(corner, expected) < tolerance, "\(name): \(corner) against \(expected)")
         }
         // The printed top edge is the upper one in Core Image's y-up coordinates.
@@ -124,7 +127,9 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
 
     var samples: [CMSampleBuffer] { lock.withLock { kept } }
 
-    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+    func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
+    ) {
         let finished = lock.withLock { () -> Bool in
             guard kept.count < count else { return false }
             kept.append(sampleBuffer)

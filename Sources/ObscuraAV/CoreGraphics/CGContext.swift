@@ -219,8 +219,10 @@ public final class CGContext: @unchecked Sendable {
             CGPoint(x: r.maxX, y: r.maxY),
         ].map { $0.applying(m) }
         let xs = corners.map { Double($0.x) }, ys = corners.map { Double($0.y) }
-        let x0 = max(0, Int((xs.min()! - 0.5).rounded(.up))), x1 = min(width - 1, Int((xs.max()! - 0.5).rounded(.down)))
-        let y0 = max(0, Int((ys.min()! - 0.5).rounded(.up))), y1 = min(height - 1, Int((ys.max()! - 0.5).rounded(.down)))
+        let x0 = max(0, Int((xs.min()! - 0.5).rounded(.up)))
+        let x1 = min(width - 1, Int((xs.max()! - 0.5).rounded(.down)))
+        let y0 = max(0, Int((ys.min()! - 0.5).rounded(.up)))
+        let y1 = min(height - 1, Int((ys.max()! - 0.5).rounded(.down)))
         guard x0 <= x1, y0 <= y1 else { return }
         let (a, b, c, d) = (Double(inverse.a), Double(inverse.b), Double(inverse.c), Double(inverse.d))
         let (tx, ty) = (Double(inverse.tx), Double(inverse.ty))
@@ -250,7 +252,8 @@ private struct PixelLayout {
     init?(space: CGColorSpace, info: CGBitmapInfo) {
         let alphaInfo = CGImageAlphaInfo(rawValue: info.intersection(.alphaInfoMask).rawValue) ?? .none
         let order = info.intersection(.byteOrderMask)
-        guard !info.contains(.floatComponents), [.byteOrderDefault, .byteOrder32Big, .byteOrder32Little].contains(order)
+        guard !info.contains(.floatComponents),
+            [.byteOrderDefault, .byteOrder32Big, .byteOrder32Little].contains(order)
         else { return nil }
         switch (space.numberOfComponents, alphaInfo) {
         case (_, .alphaOnly):

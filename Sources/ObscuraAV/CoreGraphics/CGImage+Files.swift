@@ -13,7 +13,8 @@ extension CGImage {
         let bytes = [UInt8](Data(referencing: source.bytes))
         guard let rgb = try? JPEG.decodeRGB(bytes) else { return nil }
         let profile = ImageProperties.jpegICCProfile(bytes).flatMap(ICCProfile.description(of:))
-        self.init(rgb: rgb, colorSpaceName: profile?.contains("P3") == true ? CGColorSpace.displayP3 : CGColorSpace.sRGB)
+        let name = profile?.contains("P3") == true ? CGColorSpace.displayP3 : CGColorSpace.sRGB
+        self.init(rgb: rgb, colorSpaceName: name)
     }
 
     /// A PNG's picture (`CGImageCreateWithPNGDataProvider`) with the file's channels: grey, grey and alpha, RGB or

@@ -21,7 +21,8 @@ nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString
 
 /// `kCVPixelBufferPoolAllocationThresholdKey`: in `CVPixelBufferPoolCreatePixelBufferWithAuxAttributes`'s
 /// attributes, how many of the pool's buffers may be in use at once before it refuses to make another.
-nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "kCVPixelBufferPoolAllocationThresholdKey"
+nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString =
+    "kCVPixelBufferPoolAllocationThresholdKey"
 /// `kCVBufferPropagatedAttachmentsKey`: in pixel buffer attributes, attachments every buffer made with them carries.
 nonisolated(unsafe) public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
 /// `kCVReturnWouldExceedAllocationThreshold`: the pool already has as many buffers in use as the threshold allows.

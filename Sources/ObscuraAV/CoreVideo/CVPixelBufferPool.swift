@@ -44,15 +44,8 @@ public final class CVPixelBufferPool: @unchecked Sendable {
 
     private struct Weak { weak var buffer: CVPixelBuffer? }
 
-    /// How many of the pool's buffers are still held.
-    var buffersInUse: Int {
-        lock.withLock {
-            handedOut.removeAll { $0.buffer == nil }
-            return handedOut.count
-        }
-    }
-
-    /// A new buffer with the attributes' propagated attachments, or nil when `threshold` buffers are in use.
+    /// A new buffer with the attributes' propagated attachments; `.some(nil)` when `threshold` of the pool's
+    /// buffers are in use, nil when no buffer can be made.
     func makeBuffer(threshold: Int?) -> CVPixelBuffer?? {
         lock.withLock {
             handedOut.removeAll { $0.buffer == nil }

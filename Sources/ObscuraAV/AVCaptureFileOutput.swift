@@ -100,6 +100,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             ).raise()
         }
         fileLock.withLock { current }?.stop(.clientStopped)  // spec §20 rule 9 [I]
+        // spec §1.7 [D]: a file output that has not started yet is started for the recording.
+        session?.deferredStartForCapture(by: self)
         let recording = MovieRecording(
             output: self, url: outputFileURL, delegate: delegate, plan: recordingPlan(video),
             limits: fileLock.withLock { limits }, delegateQueue: recordingDelegateQueue,

@@ -1,3 +1,4 @@
+import CaptureRules
 import Foundation
 
 /// A destination for a session's media (`AVCaptureOutput`).
@@ -31,6 +32,32 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable, _KeyValueCodingAndObs
 
     /// The name Apple prints in refusals.
     var className: String { String(describing: type(of: self)) }
+
+    private let deferralLock = NSLock()
+    private var deferralChoice: Bool?
+
+    /// Whether the output can start after the session (iOS 26): every output can, except the still image output,
+    /// which predates the feature (spec §1.7, our choice).
+    open var isDeferredStartSupported: Bool { true }
+
+    /// Whether the session starts the output only when it runs its deferred start (spec §1.7 [D]). By default true
+    /// for photo and file outputs, as for an app linked on iOS 26 or later, and false for the outputs that stream
+    /// data to the app. Setting it true where `isDeferredStartSupported` is false raises.
+    open var isDeferredStartEnabled: Bool {
+        get {
+            deferralLock.withLock { deferralChoice }
+                ?? (isDeferredStartSupported && (self is AVCapturePhotoOutput || self is AVCaptureFileOutput))
+        }
+        set {
+            if newValue, !isDeferredStartSupported {
+                Violation.invalidArgument(
+                    "-[\(className) setDeferredStartEnabled:]", "Deferred start is not supported by this output",
+                    CaptureRule("§1.7", .documented, "deferred start may be enabled only where it is supported")
+                ).raise()
+            }
+            deferralLock.withLock { deferralChoice = newValue }
+        }
+    }
 }
 
 extension AVCaptureOutput {

@@ -16,6 +16,8 @@ extension AVCapturePhotoOutput {
         raiseIfNeeded(check.firstViolation())
         // spec §3.2 rule 9 [D]: preview and thumbnail formats come from the settings' available lists.
         if let refusal = settings.previewFormatRefusal { Violation.capturePhoto(9, .documented, refusal).raise() }
+        // spec §1.7 [D]: a photo output that has not started yet is started for the capture.
+        session?.deferredStartForCapture(by: self)
         // spec §3.2 rule 3: claim the uniqueID atomically, so two racing captures cannot both pass.
         let ordinal = lock.withLock { () -> UInt64? in
             guard settings.uniqueID > inner.lastUniqueID else { return nil }

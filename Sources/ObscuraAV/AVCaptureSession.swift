@@ -44,6 +44,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     let previewLayers = WeakObjects<AVCaptureVideoPreviewLayer>()
     /// The capture controls and their delegate (`AVCaptureSession+Controls`).
     let controlState = CaptureControlState()
+    /// Deferred start: its mode, its delegate and the outputs it has started (`AVCaptureSession+DeferredStart`).
+    let deferredStart = DeferredStartState()
     let queue = DispatchQueue(label: "com.apple.avfoundation.capturesession")
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// The session's timeline as a clock, which its inputs' ports hand out (`AVCaptureInput.Port.clock`).
@@ -154,16 +156,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
 
     /// Whether any output has somewhere to deliver: a delegate, a synchronizer's delegate, or a recording.
     var hasDeliveryTargets: Bool {
-        outputs.contains { output in
-            switch output {
-            case let o as AVCaptureVideoDataOutput: return o.target != nil || o.synchronizer?.target != nil
-            case let o as AVCaptureDepthDataOutput: return o.target != nil || o.synchronizer?.target != nil
-            case let o as AVCaptureAudioDataOutput: return o.target != nil || o.synchronizer?.target != nil
-            case let o as AVCaptureMetadataOutput: return o.target != nil || o.synchronizer?.target != nil
-            case let o as AVCaptureFileOutput: return o.activeRecording != nil
-            default: return false
-            }
-        }
+        outputs.contains { $0.streamsToApp || ($0 as? AVCaptureFileOutput)?.activeRecording != nil }
     }
 
     // MARK: Topology (spec §1.2)
@@ -349,7 +342,10 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             return inner.configurationDepth == 0
         }
         guard let outermost else { Violation.commitWithoutBegin().raise() }  // spec §1.3 [I]
-        if outermost { resolve() }
+        if outermost {
+            resolve()
+            deferredStartDidCommit()
+        }
     }
 
     /// Capabilities follow the graph at once, inside a configuration block too: formats, colour
@@ -454,6 +450,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             AVAudioSession.sharedInstance().captureSessionWillRecord(
                 mixingWithOthers: configuresApplicationAudioSessionToMixWithOthers)
         }
+        // spec §1.7 [D]: deferred outputs start shortly after the first frame; decided before the stream makes one.
+        deferredStartIsDue()
         StreamEngine.shared.sessionDidStart(self)  // spec §1.3 [D]: the streams now run by themselves
         observers.didChange(\AVCaptureSession.isRunning)
         photoReadinessMayHaveChanged()
@@ -474,6 +472,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             }
         }
         StreamEngine.shared.sessionDidStop(self)
+        deferredStartDidStop()
         switch previous {
         case .stopped:
             return

@@ -19,6 +19,9 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         engine.connectionsOwner = self
     }
 
+    /// The deprecated output predates deferred start, and always starts with the session (spec §1.7).
+    open override var isDeferredStartSupported: Bool { false }
+
     /// What each capture delivers: `[AVVideoCodecKey: codec]` for compressed data (default JPEG),
     /// or `[kCVPixelBufferPixelFormatTypeKey: format]` for pixels. Keys and values must come from
     /// the available lists; anything else raises `NSInvalidArgumentException`, as Apple documents.

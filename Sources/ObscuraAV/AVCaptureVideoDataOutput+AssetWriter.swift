@@ -48,11 +48,23 @@ extension AVCaptureVideoDataOutput {
         ]
     }
 
-    /// The connected camera's frame size and highest frame rate; nil without one.
+    /// The media timescale to give an asset writer's video input (iOS 26): the least common multiple of 600 and the
+    /// timescale of the camera's frame duration, so every frame time is a whole number of its units; never less than
+    /// 600, as Apple states, and 600 without a camera (spec §15 [I]).
+    public var recommendedMediaTimeScaleForAssetWriter: CMTimeScale {
+        guard let device = connections.first?.deviceInput?.device else { return 600 }
+        let frames = Int(device.activeVideoMinFrameDuration.timescale)
+        guard frames > 0 else { return 600 }
+        var (a, b) = (600, frames)
+        while b != 0 { (a, b) = (b, a % b) }
+        return CMTimeScale(clamping: 600 / a * frames)
+    }
+
+    /// The size of the frames the output delivers and the camera's highest frame rate; nil without a camera.
     private var activeVideoFormat: (CMVideoDimensions, Double)? {
         guard let device = connections.first?.deviceInput?.device else { return nil }
         let duration = device.activeVideoMinFrameDuration.seconds
         guard duration > 0 else { return nil }
-        return (device.activeFormat.dimensions, 1 / duration)
+        return (bufferDimensions(of: device.activeFormat.dimensions), 1 / duration)
     }
 }

@@ -40,6 +40,71 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Whether the output sizes its buffers itself (default true). It may then deliver them preview-sized; on the
+    /// emulated devices it never does, as every format's video dimensions are already those a phone streams at
+    /// (the photo preset's among them), so `deliversPreviewSizedOutputBuffers` reads false (spec §15.1).
+    public var automaticallyConfiguresOutputBufferDimensions: Bool {
+        get { lock.withLock { automaticDimensions } }
+        set { lock.withLock { automaticDimensions = newValue } }
+    }
+    private var automaticDimensions = true
+
+    /// Whether the buffers are preview-sized (`previewDimensions(of:)`) rather than the active format's size. It
+    /// may be set only while `automaticallyConfiguresOutputBufferDimensions` is false; set before that, it changes
+    /// nothing (spec §15.1).
+    public var deliversPreviewSizedOutputBuffers: Bool {
+        get { lock.withLock { !automaticDimensions && previewSized } }
+        set {
+            let applied = lock.withLock { () -> Bool in
+                guard !automaticDimensions else { return false }
+                previewSized = newValue
+                return true
+            }
+            if !applied {
+                Emulation.shared.record(
+                    TraceEntry(
+                        section: "§15.1", rule: nil, outcome: .decided,
+                        sentence: "deliversPreviewSizedOutputBuffers was set while the output configures its buffer "
+                            + "dimensions automatically, and changed nothing"))
+            }
+        }
+    }
+    private var previewSized = false
+
+    /// Whether frames keep their dynamic HDR metadata as a pixel-buffer attachment, for an asset writer recording
+    /// HDR (iOS 26; default false). The emulated frames are standard dynamic range (a 10-bit format holds the same
+    /// picture), so there is no such metadata to keep either way (spec §15.1).
+    public var preservesDynamicHDRMetadata: Bool {
+        get { lock.withLock { keepsHDRMetadata } }
+        set { lock.withLock { keepsHDRMetadata = newValue } }
+    }
+    private var keepsHDRMetadata = false
+
+    /// Whether the output warns the cellular radio of a network request to come, as an app reading a URL from a
+    /// code asks (iOS 26; default false). The emulated device has no radio to prepare: frames come the same either
+    /// way (spec §15.1).
+    public var preparesCellularRadioForNetworkConnection: Bool {
+        get { lock.withLock { preparesRadio } }
+        set { lock.withLock { preparesRadio = newValue } }
+    }
+    private var preparesRadio = false
+
+    /// How large a preview-sized buffer is: the frame scaled down, its aspect kept, until its shorter side is at
+    /// most 1080 pixels (our choice: about the width of the iPhones' screens, 1170–1179 pixels), each side even.
+    static func previewDimensions(of frame: CMVideoDimensions) -> CMVideoDimensions {
+        let short = Double(min(frame.width, frame.height))
+        guard short > 1080 else { return frame }
+        let scale = 1080 / short
+        func side(_ n: Int32) -> Int32 { max(2, Int32((Double(n) * scale / 2).rounded()) * 2) }
+        return CMVideoDimensions(width: side(frame.width), height: side(frame.height))
+    }
+
+    /// The size of the buffers delivered for frames of the active format's `frame` size, before the connection's
+    /// rotation.
+    func bufferDimensions(of frame: CMVideoDimensions) -> CMVideoDimensions {
+        deliversPreviewSizedOutputBuffers ? Self.previewDimensions(of: frame) : frame
+    }
+
     /// Sets the delegate and its serial queue; a delegate without a queue raises (spec §8 [D]).
     open func setSampleBufferDelegate(
         _ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?, queue sampleBufferCallbackQueue: DispatchQueue?
@@ -86,7 +151,14 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// means the device format's own. An unavailable format raises.
     public var videoSettings: [String: Any]! {
         get {
-            lock.withLock { settings } ?? [kCVPixelBufferPixelFormatTypeKey: Int(defaultPixelFormat)]
+            var current = lock.withLock { settings } ?? [kCVPixelBufferPixelFormatTypeKey: Int(defaultPixelFormat)]
+            // Connected to a camera, the settings also give the buffers' exact size (spec §15.1 [D]).
+            if let connection = connections.first, let device = connection.deviceInput?.device {
+                let size = connection.videoTransform.dimensions(bufferDimensions(of: device.activeFormat.dimensions))
+                current[kCVPixelBufferWidthKey] = Int(size.width)
+                current[kCVPixelBufferHeightKey] = Int(size.height)
+            }
+            return current
         }
         set {
             if let format = Self.pixelFormat(in: newValue), !availableVideoPixelFormatTypes.contains(format) {

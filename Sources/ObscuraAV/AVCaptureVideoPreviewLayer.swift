@@ -14,6 +14,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         var makesConnection = true
         var connection: AVCaptureConnection?
         var gravity = AVLayerVideoGravity.resizeAspect
+        var defersStart = false
     }
 
     private let state = NSLock()
@@ -88,8 +89,22 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         set { state.withLock { inner.gravity = newValue } }
     }
 
-    /// Whether video is flowing to the layer: the session runs and the connection is enabled.
-    open var isPreviewing: Bool { (session?.isRunning ?? false) && (connection?.isEnabled ?? false) }
+    /// Whether video is flowing to the layer: the session runs, the connection is enabled, and a layer that defers
+    /// its start has been started by the session's deferred start (spec §1.7).
+    open var isPreviewing: Bool {
+        guard let session, session.isRunning, connection?.isEnabled ?? false else { return false }
+        return session.hasStarted(self)
+    }
+
+    /// Whether the layer can start after the session (iOS 26): true (spec §1.7).
+    open var isDeferredStartSupported: Bool { true }
+
+    /// Whether the layer starts showing video only when the session runs its deferred start (spec §1.7 [D]). False
+    /// by default: a preview layer's job is to show the first frame.
+    open var isDeferredStartEnabled: Bool {
+        get { state.withLock { inner.defersStart } }
+        set { state.withLock { inner.defersStart = newValue } }
+    }
 
     // MARK: - Conversions (spec §19.2)
 

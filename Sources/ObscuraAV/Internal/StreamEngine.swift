@@ -388,20 +388,24 @@ final class SessionStream: @unchecked Sendable {
         let scene = StreamRendering.moment(of: depthScene, at: time.seconds)
         // Depth given with footage follows the footage's frames (`FootageDepth`).
         let footageDepth = StreamRendering.scene(depthScene).footage?.depth != nil
-        let outputs = session.outputs
+        // spec §1.7: an output that defers its start takes no part until the deferred start has run.
+        let outputs = session.outputs.filter(session.hasStarted)
         var synchronizers: [AVCaptureDataOutputSynchronizer] = []
         func note(_ s: AVCaptureDataOutputSynchronizer?) {
             if let s, s.target != nil, !synchronizers.contains(where: { $0 === s }) { synchronizers.append(s) }
         }
 
-        // Audio first: every buffer that starts by this frame's time.
-        for case let output as AVCaptureAudioDataOutput in outputs {
+        // Audio first: every buffer that starts by this frame's time. The microphone runs for an output that has
+        // not started yet too; what it hears meanwhile is not delivered later.
+        for case let output as AVCaptureAudioDataOutput in session.outputs {
             guard let connection = output.connection(with: .audio), connection.isEnabled else { continue }
+            let started = session.hasStarted(output)
             while Double(nextAudio * AVCaptureAudioDataOutput.samplesPerBuffer)
                 / Double(AVCaptureAudioDataOutput.sampleRate) <= time.seconds + 1e-9
             {
                 let buffer = AVCaptureAudioDataOutput.buffer(index: nextAudio)
                 nextAudio += 1
+                if !started { continue }
                 if let sync = output.synchronizer, sync.target != nil {
                     sync.receive(AVCaptureSynchronizedSampleBufferData(sampleBuffer: buffer, dropped: .none), from: output)
                 } else if let target = output.target {
@@ -416,6 +420,7 @@ final class SessionStream: @unchecked Sendable {
 
         guard let device else {
             deliverSynchronized(synchronizers, realtime: realtime)
+            session.deferredStartAfterFrame()
             return
         }
         // The 3A loop takes its step before the frame is developed (`StreamAdaptation`).
@@ -430,7 +435,8 @@ final class SessionStream: @unchecked Sendable {
             let sync = output.synchronizer?.target != nil ? output.synchronizer : nil
             let target = output.target
             guard sync != nil || target != nil else { continue }
-            let dimensions = connection.videoTransform.dimensions(device.activeFormat.dimensions)
+            let dimensions = connection.videoTransform.dimensions(
+                output.bufferDimensions(of: device.activeFormat.dimensions))
             let format = output.deliveredPixelFormat
             func dropped(_ reason: InjectedFault.DroppedFrameReason) -> CMSampleBuffer {
                 Self.droppedBuffer(
@@ -557,6 +563,8 @@ final class SessionStream: @unchecked Sendable {
         // to key-value observers once a frame.
         device.observers.refresh()
         for output in outputs { output.observers.refresh() }
+        // spec §1.7 [D]: the outputs that stream have sent this frame; a deferred start waiting for it runs.
+        session.deferredStartAfterFrame()
     }
 
     /// Hands every synchronizer's complete collections to its delegate.
@@ -588,7 +596,8 @@ final class SessionStream: @unchecked Sendable {
         _ output: AVCaptureVideoDataOutput, connection: AVCaptureConnection, device: AVCaptureDevice, time: CMTime,
         duration: CMTime, scene: String
     ) -> CMSampleBuffer {
-        let d = device.activeFormat.dimensions
+        // Preview-sized buffers are the same view rendered smaller (spec §15.1).
+        let d = output.bufferDimensions(of: device.activeFormat.dimensions)
         let format = output.deliveredPixelFormat
         let (w, h) = (Int(d.width), Int(d.height))
         // spec §2.6: frames follow activeColorSpace; P3_D65 develops into Display P3, the rest into sRGB [I].

@@ -14,6 +14,8 @@ extension DropIn {
             "UT",
             // Core Audio's types and linear PCM flags, as a microphone's format description hands them out
             "Audio", "kLinearPCM",
+            // Dispatch's serial queue, which capture actors take their executor from
+            "Dispatch",
         ]
         static let appleNames: Set<String> = [
         "FourCharCode", "OSType", "OSStatus", "Unmanaged", "noErr",

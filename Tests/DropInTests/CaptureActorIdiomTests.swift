@@ -1,0 +1,91 @@
+import AVFoundation
+import Foundation
+import Testing
+
+// The capture actor of Apple's AVCam (iOS 17 and later): every camera call runs on the session's serial queue,
+// which the actor takes as its executor, and the photo output starts deferred (iOS 26).
+
+extension DropIn {
+    @Suite struct CaptureActorIdiomTests {
+        final class PhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
+            private let continuation: CheckedContinuation<Data, Error>
+            private var data: Data?
+
+            init(continuation: CheckedContinuation<Data, Error>) { self.continuation = continuation }
+
+            func photoOutput(
+                _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?
+            ) {
+                data = photo.fileDataRepresentation()
+            }
+
+            func photoOutput(
+                _ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings,
+                error: Error?
+            ) {
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: data ?? Data())
+                }
+            }
+        }
+
+        enum CameraError: Error { case noCamera, cannotAdd }
+
+        actor CaptureService {
+            private let captureSession = AVCaptureSession()
+            private let photoOutput = AVCapturePhotoOutput()
+            private var inProgress: PhotoDelegate?
+            private let sessionQueue = DispatchSerialQueue(label: "com.example.capture.sessionQueue")
+
+            nonisolated var unownedExecutor: UnownedSerialExecutor { sessionQueue.asUnownedSerialExecutor() }
+
+            /// Whether the actor's code runs on the session queue.
+            func runsOnSessionQueue() -> Bool {
+                dispatchPrecondition(condition: .onQueue(sessionQueue))
+                return true
+            }
+
+            func start() throws {
+                guard let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back) else {
+                    throw CameraError.noCamera
+                }
+                captureSession.beginConfiguration()
+                defer { captureSession.commitConfiguration() }
+                captureSession.sessionPreset = .photo
+                captureSession.automaticallyRunsDeferredStart = true
+                let input = try AVCaptureDeviceInput(device: camera)
+                guard captureSession.canAddInput(input) else { throw CameraError.cannotAdd }
+                captureSession.addInput(input)
+                photoOutput.isDeferredStartEnabled = photoOutput.isDeferredStartSupported
+                guard captureSession.canAddOutput(photoOutput) else { throw CameraError.cannotAdd }
+                captureSession.addOutput(photoOutput)
+            }
+
+            func run() { captureSession.startRunning() }
+            func stop() { captureSession.stopRunning() }
+
+            func capturePhoto() async throws -> Data {
+                try await withCheckedThrowingContinuation { continuation in
+                    let delegate = PhotoDelegate(continuation: continuation)
+                    inProgress = delegate
+                    let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+                    photoOutput.capturePhoto(with: settings, delegate: delegate)
+                }
+            }
+        }
+
+        @Test func anActorOnTheSessionQueueTakesAPhoto() async throws {
+            let service = CaptureService()
+            #expect(await service.runsOnSessionQueue())
+            try await service.start()
+            await service.run()
+            let data = try await service.capturePhoto()
+            await service.stop()
+            // A JPEG file: its start-of-image marker and a picture's worth of bytes.
+            #expect(data.count > 10_000)
+            #expect(data.prefix(2) == Data([0xFF, 0xD8]))
+        }
+    }
+}

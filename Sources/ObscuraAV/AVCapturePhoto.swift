@@ -324,3 +324,9 @@ struct PhotoExtras {
     /// request is made: the pixels stay as the sensor saw them and viewers turn them (spec §5 [D]).
     var orientation = 1
 }
+
+/// The proxy of a photo whose processing the system finishes later, handed to PhotoKit (iOS 17). The emulator never
+/// offers deferred delivery (`isAutoDeferredPhotoDeliverySupported` is false, as there is no PhotoKit to finish
+/// the photo), so no proxy is ever made; the class is here so that a delegate that handles proxies, as Apple's
+/// AVCam's does, compiles (spec §6).
+open class AVCaptureDeferredPhotoProxy: AVCapturePhoto, @unchecked Sendable {}

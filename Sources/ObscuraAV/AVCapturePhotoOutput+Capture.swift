@@ -334,7 +334,9 @@ extension AVCapturePhotoOutput {
     /// didFinishCapture (spec §6 [D] + emulator order [I]). In realtime mode
     /// the steps are paced by the exposure and processing times.
     private func deliver(_ request: CaptureRequest, to delegate: AVCapturePhotoCaptureDelegate) {
-        let weakDelegate = WeakDelegate(delegate)
+        // The output holds the delegate until the capture is finished, as Apple's does: AVCam makes its delegate
+        // inside a continuation and keeps no reference to it (spec §6).
+        let held = UncheckedSendable(delegate)
         let realtime = Emulation.shared.clockMode == .realtime
         let overlaps = overlapsProcessing
         let work = UncheckedSendable((self, request))
@@ -342,7 +344,7 @@ extension AVCapturePhotoOutput {
             let (output, request) = work.value
             let id = request.resolved.uniqueID
             func call(_ body: (AVCapturePhotoCaptureDelegate) -> Void) {
-                if let d = weakDelegate.value { body(d) }
+                body(held.value)
             }
             func pause(_ seconds: Double) { if realtime { Thread.sleep(forTimeInterval: seconds) } }
             let resolved = request.resolved
@@ -437,9 +439,3 @@ extension AVCapturePhotoOutput {
     }
 }
 
-/// The output holds its delegate weakly, as Apple's does [O: sample code keeps delegates alive itself].
-final class WeakDelegate: @unchecked Sendable {
-    weak var object: AnyObject?
-    init(_ delegate: AVCapturePhotoCaptureDelegate) { object = delegate }
-    var value: AVCapturePhotoCaptureDelegate? { object as? AVCapturePhotoCaptureDelegate }
-}

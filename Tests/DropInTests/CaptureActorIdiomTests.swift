@@ -13,6 +13,17 @@ extension DropIn {
 
             init(continuation: CheckedContinuation<Data, Error>) { self.continuation = continuation }
 
+            private var isProxy = false
+
+            // AVCam handles a deferred photo's proxy too; no proxy comes where deferred delivery is not offered.
+            func photoOutput(
+                _ output: AVCapturePhotoOutput,
+                didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?
+            ) {
+                data = deferredPhotoProxy?.fileDataRepresentation()
+                isProxy = true
+            }
+
             func photoOutput(
                 _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?
             ) {
@@ -25,6 +36,8 @@ extension DropIn {
             ) {
                 if let error {
                     continuation.resume(throwing: error)
+                } else if isProxy {
+                    continuation.resume(throwing: CameraError.cannotAdd)
                 } else {
                     continuation.resume(returning: data ?? Data())
                 }
@@ -36,7 +49,6 @@ extension DropIn {
         actor CaptureService {
             private let captureSession = AVCaptureSession()
             private let photoOutput = AVCapturePhotoOutput()
-            private var inProgress: PhotoDelegate?
             private let sessionQueue = DispatchSerialQueue(label: "com.example.capture.sessionQueue")
 
             nonisolated var unownedExecutor: UnownedSerialExecutor { sessionQueue.asUnownedSerialExecutor() }
@@ -67,9 +79,10 @@ extension DropIn {
             func stop() { captureSession.stopRunning() }
 
             func capturePhoto() async throws -> Data {
+                // As AVCam does, the app keeps no reference to the delegate: the output holds it until the
+                // capture is finished.
                 try await withCheckedThrowingContinuation { continuation in
                     let delegate = PhotoDelegate(continuation: continuation)
-                    inProgress = delegate
                     let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
                     photoOutput.capturePhoto(with: settings, delegate: delegate)
                 }

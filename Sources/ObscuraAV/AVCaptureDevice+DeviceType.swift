@@ -20,6 +20,9 @@ extension AVCaptureDevice {
         public static let builtInMicrophone = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInMicrophone")
         /// A microphone (iOS 17 and later).
         public static let microphone = DeviceType(rawValue: "AVCaptureDeviceTypeMicrophone")
+        /// An iPhone lent to a Mac or an Apple TV as its camera (iOS 17). Never found on the emulated phones, as
+        /// `external` never is (spec §2.1).
+        public static let continuityCamera = DeviceType(rawValue: "AVCaptureDeviceTypeContinuityCamera")
 
         init(_ type: Devices.DeviceType) {
             switch type {

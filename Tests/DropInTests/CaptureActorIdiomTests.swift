@@ -102,3 +102,20 @@ extension DropIn {
         }
     }
 }
+
+extension DropIn {
+    // AVCam's device lookup: the back camera from its discovery session, an external camera (an iPad's USB one) as
+    // the fallback.
+    @Suite struct DeviceLookupIdiomTests {
+        @Test func theBackCameraComesFirstAndNoExternalCameraIsAttached() throws {
+            let back = AVCaptureDevice.DiscoverySession(
+                deviceTypes: [.builtInDualCamera, .builtInWideAngleCamera], mediaType: .video, position: .back)
+            let external = AVCaptureDevice.DiscoverySession(
+                deviceTypes: [.external], mediaType: .video, position: .unspecified)
+            #expect(external.devices.isEmpty)
+            let camera = try #require(back.devices.first ?? external.devices.first)
+            #expect(camera.position == .back)
+            #expect(camera.deviceType != .external && camera.deviceType != .continuityCamera)
+        }
+    }
+}

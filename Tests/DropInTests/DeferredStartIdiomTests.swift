@@ -60,8 +60,23 @@ extension DropIn {
             }
         }
 
-        private func camera() throws -> AVCaptureDevice {
-            try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        /// A session on the back camera with `outputs`, its deferred start run by itself or by the app, and a log of
+        /// the deferred start callbacks.
+        private func makeSession(
+            _ preset: AVCaptureSession.Preset, automatic: Bool, outputs: [AVCaptureOutput]
+        ) throws -> (AVCaptureSession, DeferredStartLog) {
+            let session = AVCaptureSession()
+            let log = DeferredStartLog()
+            session.setDeferredStartDelegate(log, deferredStartDelegateCallbackQueue: DispatchQueue(label: "deferred"))
+            session.beginConfiguration()
+            session.sessionPreset = preset
+            session.automaticallyRunsDeferredStart = automatic
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: camera)
+            if session.canAddInput(input) { session.addInput(input) }
+            for output in outputs where session.canAddOutput(output) { session.addOutput(output) }
+            session.commitConfiguration()
+            return (session, log)
         }
 
         @Test func outputsDeferAsAnAppLinkedOnIOS26Finds() throws {
@@ -83,19 +98,10 @@ extension DropIn {
         // Apple's AVCam: the photo output deferred, the session running deferred start by itself, and a shutter
         // press that comes whenever it comes.
         @Test func avCamDefersItsPhotoOutputAndStillTakesThePhoto() throws {
-            let session = AVCaptureSession()
-            let preview = AVCaptureVideoPreviewLayer(session: session)
             let output = AVCapturePhotoOutput()
-            let log = DeferredStartLog()
-            session.setDeferredStartDelegate(log, deferredStartDelegateCallbackQueue: DispatchQueue(label: "deferred"))
-            session.beginConfiguration()
-            session.sessionPreset = .photo
-            session.automaticallyRunsDeferredStart = true
-            let input = try AVCaptureDeviceInput(device: try camera())
-            if session.canAddInput(input) { session.addInput(input) }
             output.isDeferredStartEnabled = output.isDeferredStartSupported
-            if session.canAddOutput(output) { session.addOutput(output) }
-            session.commitConfiguration()
+            let (session, log) = try makeSession(.photo, automatic: true, outputs: [output])
+            let preview = AVCaptureVideoPreviewLayer(session: session)
             #expect(output.isDeferredStartEnabled)
             #expect(log.events.isEmpty)
 
@@ -118,18 +124,9 @@ extension DropIn {
         // An app that draws a video data output's frames itself runs the deferred start once its first frame is
         // shown; a deferred output gets frames only from then on.
         @Test func manualDeferredStartHoldsADeferredOutputUntilTheAppAsks() throws {
-            let session = AVCaptureSession()
             let preview = AVCaptureVideoDataOutput(), deferred = AVCaptureVideoDataOutput()
-            let log = DeferredStartLog()
-            session.setDeferredStartDelegate(log, deferredStartDelegateCallbackQueue: DispatchQueue(label: "deferred"))
-            session.beginConfiguration()
-            session.sessionPreset = .vga640x480
-            session.automaticallyRunsDeferredStart = false
-            let input = try AVCaptureDeviceInput(device: try camera())
-            if session.canAddInput(input) { session.addInput(input) }
             deferred.isDeferredStartEnabled = true
-            for output in [preview, deferred] where session.canAddOutput(output) { session.addOutput(output) }
-            session.commitConfiguration()
+            let (session, log) = try makeSession(.vga640x480, automatic: false, outputs: [preview, deferred])
             let shown = FrameCounter(), later = FrameCounter()
             preview.setSampleBufferDelegate(shown, queue: DispatchQueue(label: "preview"))
             deferred.setSampleBufferDelegate(later, queue: DispatchQueue(label: "later"))
@@ -155,17 +152,8 @@ extension DropIn {
 
         // A shutter press before the app ran the deferred start: the session runs it for the capture.
         @Test func aCaptureStartsADeferredPhotoOutputOnTheAppsBehalf() throws {
-            let session = AVCaptureSession()
             let output = AVCapturePhotoOutput()
-            let log = DeferredStartLog()
-            session.setDeferredStartDelegate(log, deferredStartDelegateCallbackQueue: DispatchQueue(label: "deferred"))
-            session.beginConfiguration()
-            session.sessionPreset = .vga640x480
-            session.automaticallyRunsDeferredStart = false
-            let input = try AVCaptureDeviceInput(device: try camera())
-            if session.canAddInput(input) { session.addInput(input) }
-            if session.canAddOutput(output) { session.addOutput(output) }
-            session.commitConfiguration()
+            let (session, log) = try makeSession(.vga640x480, automatic: false, outputs: [output])
             session.startRunning()
             defer { session.stopRunning() }
             Thread.sleep(forTimeInterval: 0.1)

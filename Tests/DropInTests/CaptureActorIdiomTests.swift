@@ -119,3 +119,36 @@ extension DropIn {
         }
     }
 }
+
+extension DropIn {
+    // AVCam follows a session's interruptions and errors with `for await` over the notification center.
+    @Suite struct SessionNotificationSequenceIdiomTests {
+        @Test func aTaskAwaitsTheSessionsStartAndStop() async throws {
+            let session = AVCaptureSession()
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addOutput(AVCapturePhotoOutput())
+            session.commitConfiguration()
+            let started = NotificationCenter.default.notifications(
+                named: AVCaptureSession.didStartRunningNotification, object: session)
+            let stopped = NotificationCenter.default.notifications(named: AVCaptureSession.didStopRunningNotification)
+                .compactMap { $0.object as? AVCaptureSession }
+            let waitForStart = Task { () -> Bool in
+                for await notification in started where notification.object as? AVCaptureSession === session {
+                    return true
+                }
+                return false
+            }
+            let waitForStop = Task { () -> Bool in
+                for await stoppedSession in stopped where stoppedSession === session { return true }
+                return false
+            }
+            session.startRunning()
+            #expect(await waitForStart.value)
+            session.stopRunning()
+            #expect(await waitForStop.value)
+        }
+    }
+}

@@ -53,7 +53,8 @@ extension SurfaceColours {
         }
 
         /// The donor's depth term (a Gaussian's exponent), its chromaticity and level differences in σ, and its
-        /// colour as shares of the key channels; nil where depth or the clipped channels' bounds rule it out.
+        /// colour as shares of the key channels; nil where depth, chromaticity or the clipped channels' bounds rule
+        /// it out.
         func match(_ donor: Donor) -> (depthTerm: Double, dc: Double, dl: Double, colour: SIMD3<Double>)?
         {
             // Depth first: most tiles around lie on other surfaces, and it is the cheapest test.
@@ -72,6 +73,9 @@ extension SurfaceColours {
             for c in 0..<3 where key[c] {
                 dc = max(dc, abs(colour[c] / (hot.hotFlashOnly[c] / keySum) - 1) / SurfaceColours.chromaSigma)
             }
+            // Beyond 3σ in chromaticity alone, the joint cut (`estimate`) rejects the donor whatever its level:
+            // the level's logarithm is not worth taking.
+            guard dc * dc <= 9 else { return nil }
             // The key channels' level: the same paint a few tiles away is as bright under the flash, give or take the
             // distance and obliquity; another surface mostly is not.
             let dl = log(fKey / (keySum / hot.hot)) / SurfaceColours.levelSigma
@@ -90,10 +94,20 @@ extension SurfaceColours {
         var sumW = 0.0, sumC = SIMD3<Double>(0, 0, 0), sumC2 = SIMD3<Double>(0, 0, 0), sumConf = 0.0
         var matched = 0.0, nearest = Double.infinity
         // The search covers thousands of tiles at 12 MP, most on other surfaces: `match`'s depth test is made
-        // first on the packed depths, so that a tile another surface holds costs one load.
+        // first on the packed depths, so that a tile another surface holds costs one load, and a run of such
+        // tiles one test (`Donors.runOutOfReach`).
         let gatesOnDepth = receiver.depth.isFinite
+        let first = max(0, tx - radius), last = min(grid.columns - 1, tx + radius)
         for sy in max(0, ty - radius)...min(grid.rows - 1, ty + radius) {
-            for sx in max(0, tx - radius)...min(grid.columns - 1, tx + radius) {
+            var sx = first
+            while sx <= last {
+                if gatesOnDepth,
+                    donors.runOutOfReach(sx: sx, sy: sy, depth: receiver.depth, reach: receiver.depthReach)
+                {
+                    sx = min((sx / Donors.run + 1) * Donors.run, last + 1)
+                    continue
+                }
+                defer { sx += 1 }
                 let t = sy * grid.columns + sx
                 if gatesOnDepth, !(abs(donors.depths[t] - receiver.depth) <= receiver.depthReach) { continue }
                 guard let donor = donors.tiles[t],

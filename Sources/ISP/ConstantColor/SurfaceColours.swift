@@ -100,14 +100,37 @@ struct SurfaceColours: Sendable {
     }
 
     /// Every tile's donor, or nil, and the donors' depths packed apart (NaN where a tile lends nothing), which the
-    /// search reads first (`estimate`).
+    /// search reads first (`estimate`); and per run of `run` tiles along a tile row, the least and the greatest
+    /// depth of its donors (+∞ and −∞ where none has one), so that the search passes over a run whose depths all
+    /// lie out of a receiver's reach without reading them.
     struct Donors {
         let tiles: [Donor?]
         let depths: [Double]
+        let runsPerRow: Int
+        let runLow: [Double], runHigh: [Double]
+        static let run = 8
 
-        init(_ tiles: [Donor?]) {
+        init(_ tiles: [Donor?], columns: Int) {
             self.tiles = tiles
             depths = tiles.map { $0?.depth ?? .nan }
+            let runsPerRow = (columns + Self.run - 1) / Self.run, rows = columns > 0 ? tiles.count / columns : 0
+            var low = [Double](repeating: .infinity, count: runsPerRow * rows)
+            var high = [Double](repeating: -.infinity, count: runsPerRow * rows)
+            for t in depths.indices where depths[t].isFinite {
+                let r = (t / columns) * runsPerRow + (t % columns) / Self.run
+                low[r] = min(low[r], depths[t])
+                high[r] = max(high[r], depths[t])
+            }
+            (self.runsPerRow, runLow, runHigh) = (runsPerRow, low, high)
+        }
+
+        /// Whether no donor of the run holding tile column `sx` of tile row `sy` lies within `reach` of `depth`:
+        /// then none passes the search's depth test. Exact, not approximate: rounded subtraction keeps order, so a
+        /// run whose nearest depth is out of reach has every depth out of it.
+        @inline(__always)
+        func runOutOfReach(sx: Int, sy: Int, depth: Double, reach: Double) -> Bool {
+            let r = sy * runsPerRow + sx / Self.run
+            return runLow[r] - depth > reach || depth - runHigh[r] > reach
         }
     }
 
@@ -117,14 +140,14 @@ struct SurfaceColours: Sendable {
         -> Donors
     {
         Donors(
-            statistics.tiles.enumerated().map { t, s in
+            statistics.tiles.enumerated().map { t, s -> Donor? in
                 guard s.isCandidate(consistency: map.consistency[t]), s.flashStandsOut(flashTime: flashTime) else {
                     return nil
                 }
                 let depth = hot[t].depthCount > 0 ? hot[t].depth / hot[t].depthCount : .nan
                 return Donor(
                     colour: s.flashOnly / s.unclipped, depth: depth, unclipped: s.unclipped, confidence: map.values[t])
-            })
+            }, columns: statistics.grid.columns)
     }
 
     /// The colour at a pixel: the tiles' colours interpolated between tile centres, each weighted by its

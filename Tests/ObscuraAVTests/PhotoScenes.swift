@@ -25,8 +25,7 @@ enum PhotoScenes {
             objects:
               - {name: card, shape: plane, size_m: [8.0, 8.0], material: grey}
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-av-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.folder("photo")
         let file = dir.appendingPathComponent("grey-\(lux)-\(distance)-\(reflectance)-\(illuminant).yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path

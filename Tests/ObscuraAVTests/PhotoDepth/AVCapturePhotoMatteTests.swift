@@ -44,8 +44,7 @@ struct AVCapturePhotoMatteTests {
               - {name: hair, shape: plane, size_m: [\(face), \(hairHeight)], position_m: [0.0, \(face / 2 + hairHeight / 2), 1.0], material: hair\(role("hair"))}
               - {name: torso, shape: plane, size_m: [\(torso.width), \(torso.height)], position_m: [0.0, \(-face / 2 - 0.02 - torso.height / 2), 1.0], material: jumper\(role("body"))}
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-av-matte-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.folder("matte")
         let file = dir.appendingPathComponent("portrait-\(labelled).yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path

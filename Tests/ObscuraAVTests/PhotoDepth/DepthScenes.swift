@@ -6,9 +6,7 @@ import Testing
 enum DepthScenes {
     /// The folder the scene files go to, one per test process.
     static func directory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-av-depth-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        try TestScratch.folder("depth")
     }
 
     /// A 1024 × 1024 grey PNG of random 0s and 1s (a fixed linear congruential sequence), written once into the

@@ -96,8 +96,7 @@ import Testing
     private func cardScene(
         distance: Double = 0.3, yaw: Double = 0, cardGloss: String = "", lights: String = ""
     ) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("codes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("codes-\(UUID().uuidString)")
         let yaml = """
             description: The QR card of qr-on-desk alone, \(distance) m from the camera.
             device:

@@ -89,8 +89,7 @@ enum ColourScenes {
 
     /// The path of a scene written to a temporary folder (once per process).
     static func path(_ name: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-colour-scenes-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.folder("colour-scenes")
         let file = dir.appendingPathComponent("\(name).yaml")
         if !FileManager.default.fileExists(atPath: file.path) {
             try (all[name] ?? "").write(to: file, atomically: true, encoding: .utf8)

@@ -134,6 +134,33 @@ import Testing
         }
     }
 
+    // Our choice (`ConstantColorCapturePlan.meter`): a Constant Color capture keeps to the limit as a photo does.
+    // Both its photos carry the pair's exposure (the fallback is developed from the pair's ambient frame): with the
+    // limit at half the time the pair took without it, both are exposed for at most that half.
+    @Test func constantColorExposureFollowsTheLimit() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: Self.dimScene())
+            let rig = try AVCapturePhotoOutputConstantColorTests.rig()
+            defer { rig.session.stopRunning() }
+            func times() throws -> [Double] {
+                let settings = AVCapturePhotoOutputConstantColorTests.settings(flash: .on, fallback: true)
+                let photos = capture(rig, settings).photos
+                try #require(photos.count == 2)
+                return try photos.map { photo in
+                    let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
+                    return try #require(exif["ExposureTime"] as? Double)
+                }
+            }
+            let free = try times()
+            let half = free[0] / 2
+            try #require(half >= rig.device.activeFormat.minExposureDuration.seconds)
+            try Self.setMax(rig.device, CMTime(seconds: half, preferredTimescale: 1_000_000_000))
+            let limited = try times()
+            #expect(free.allSatisfy { $0 > 1.5 * half }, "\(free) s without a limit")
+            #expect(limited.allSatisfy { $0 <= half * (1 + 1e-3) }, "\(limited) s at a limit of \(half) s")
+        }
+    }
+
     // spec §2.4: the exposure target bias moves auto-exposure's target for photos as for the stream: +1 EV
     // doubles time × ISO, −1 EV halves it (the light did not change).
     @Test func photoExposureFollowsTheTargetBias() throws {

@@ -36,9 +36,17 @@ public struct ConstantColorCapturePlan: Sendable, Hashable {
 
     /// Meters a pre-flash and an ambient probe (low-resolution frames rendered without noise-free
     /// components, so only what a sensor reports is used).
+    ///
+    /// `maximumExposureTime` is the capture device's limit on auto-exposure (`activeMaxExposureDuration`), nil
+    /// for auto-exposure's default. Apple documents the limit for the device's automatic exposure and says nothing of
+    /// Constant Color; our choice is that the pair, which the device also exposes automatically, keeps to it as an
+    /// ordinary photo does: the pair's time is at most the smaller of the two limits (ISO makes up the rest), and
+    /// the ordinary exposure the fallback photo is brought to is auto-exposure's under the same limit.
     public static func meter(
-        meteringRenderer: Renderer, seed: UInt64, maximumFlashTime: Double, interval: Double
+        meteringRenderer: Renderer, seed: UInt64, maximumFlashTime: Double, interval: Double,
+        maximumExposureTime: Double? = nil
     ) -> ConstantColorCapturePlan {
+        let maximumFlashTime = min(maximumFlashTime, maximumExposureTime ?? .infinity)
         let noise = meteringRenderer.camera.noise
         let base = noise.baseISO
         // Pre-flash: shorten the probe until it no longer clips (sunlight), at most three times.
@@ -58,7 +66,7 @@ public struct ConstantColorCapturePlan: Sendable, Hashable {
         let iso = min(max(base * product / flashTime, base), base * 64)
         let ambientProbe = meteringRenderer.render(
             Exposure(time: 0.01, iso: base, flash: false, seed: seed, frameIndex: 110))
-        let auto = AutoExposure(noise: noise)
+        let auto = AutoExposure(noise: noise, maximumTime: maximumExposureTime ?? AutoExposure.defaultMaximumTime)
         let (t, s) = auto.exposure(
             meteredRate: AutoExposure.meteredRate(ambientProbe, camera: meteringRenderer.camera), noise: noise)
         // The ordinary photo's exposure, t·ISO, against the pair's.

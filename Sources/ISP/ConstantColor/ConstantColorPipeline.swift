@@ -182,7 +182,13 @@ public struct ConstantColorPipeline: Sendable {
     /// - Parameter keepsTruth: whether the diagnostics' frames keep the render's truth planes (depth, object and
     ///   material ids), for evaluation. A capture that only delivers the photos leaves them out: the processing
     ///   never reads them, and at 12 MP they hold 97 MB per frame through the processing.
-    public func capture(scene nominal: Scene, seed: UInt64 = 0, keepsTruth: Bool = true) -> ConstantColorResult {
+    /// - Parameter maximumExposureTime: the longest exposure auto-exposure may choose, seconds (a capture device's
+    ///   `activeMaxExposureDuration`); nil for auto-exposure's default. It bounds the pair's exposure as well as the
+    ///   flash's own limit (`Settings.maximumFlashTime`), and the ordinary exposure the fallback photo is brought to
+    ///   (`ConstantColorCapturePlan.meter`).
+    public func capture(
+        scene nominal: Scene, seed: UInt64 = 0, keepsTruth: Bool = true, maximumExposureTime: Double? = nil
+    ) -> ConstantColorResult {
         // What is rendered carries the device's errors; what is processed keeps the nominal calibration.
         let real = captureErrors.draw(camera: camera, flash: flash, scene: nominal, seed: seed)
         let scene = real.scene
@@ -194,7 +200,7 @@ public struct ConstantColorPipeline: Sendable {
             scene: scene, camera: real.camera.scaled(toWidth: w, height: h), flash: real.preFlash, options: quick)
         let plan = ConstantColorCapturePlan.meter(
             meteringRenderer: metering, seed: seed, maximumFlashTime: settings.maximumFlashTime,
-            interval: settings.interval)
+            interval: settings.interval, maximumExposureTime: maximumExposureTime)
         clock.lap("metering")
         // The pair is read as DN only: no electrons plane, and the truth planes only where asked for or where the
         // ideal depth sensor reads the flash frame's.

@@ -99,7 +99,9 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         var pipeline = try constantColorPipeline(request)
         if !request.deviceErrors { pipeline.captureErrors = .none }
         // The photos need nothing of the render's truth.
-        let result = pipeline.capture(scene: request.scene.scene, seed: request.seed, keepsTruth: false)
+        let result = pipeline.capture(
+            scene: request.scene.scene, seed: request.seed, keepsTruth: false,
+            maximumExposureTime: request.maximumExposureDuration)
         let plan = result.diagnostics.plan
         let photo = RenderedPhoto(
             pixels: result.photo, encoding: .displayP3, exposureDurationSeconds: plan.flash.time, iso: plan.flash.iso,

@@ -24,6 +24,22 @@ extension AVCaptureDevice {
             self.temperature = temperature
             self.tint = tint
         }
+
+        // The standard values (iOS 26). Apple names the light each suits but not its values; ours (our choice) are
+        // the temperatures of the standard lights of those names, on the Planckian locus (tint 0): a photographic
+        // tungsten lamp, CIE F2 (cool white fluorescent), and the CIE daylights D55, D65 (overcast sky) and D75
+        // (north sky, shade).
+
+        /// A tungsten (photographic incandescent) lamp: 3200 K.
+        public static let tungsten = Self(temperature: 3200, tint: 0)
+        /// A cool white fluorescent tube (CIE F2): 4230 K.
+        public static let fluorescent = Self(temperature: 4230, tint: 0)
+        /// Natural daylight (CIE D55): 5503 K.
+        public static let daylight = Self(temperature: 5503, tint: 0)
+        /// Natural cloudy daylight (CIE D65): 6504 K.
+        public static let cloudy = Self(temperature: 6504, tint: 0)
+        /// Daylight in heavy shade (CIE D75): 7504 K.
+        public static let shadow = Self(temperature: 7504, tint: 0)
     }
 
     /// A white point as CIE 1931 xy chromaticity.

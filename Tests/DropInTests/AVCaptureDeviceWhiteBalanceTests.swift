@@ -55,6 +55,31 @@ extension DropIn.AVCaptureDeviceIdioms {
             #expect(all.min() == 1)
         }
 
+        // iOS 26's standard values, locked as a camera app's white balance picker does. A lower colour temperature
+        // has less blue and more red (Planck's law), so from shade to tungsten the blue gain that balances it rises
+        // against the red one, and each locked preset reads back as its own temperature.
+        @Test func standardWhiteBalanceValuesLockInOrder() throws {
+            let device = try backCamera()
+            defer { try? restoreDefaults(device) }
+            let presets: [AVCaptureDevice.WhiteBalanceTemperatureAndTintValues] = [
+                .shadow, .cloudy, .daylight, .fluorescent, .tungsten,
+            ]
+            var ratios: [Float] = []
+            for preset in presets {
+                var gains = device.deviceWhiteBalanceGains(for: preset)
+                let scale = 1 / min(gains.redGain, gains.greenGain, gains.blueGain)
+                gains.redGain = min(gains.redGain * scale, device.maxWhiteBalanceGain)
+                gains.greenGain = min(gains.greenGain * scale, device.maxWhiteBalanceGain)
+                gains.blueGain = min(gains.blueGain * scale, device.maxWhiteBalanceGain)
+                try configure(device) { device.setWhiteBalanceModeLocked(with: gains, completionHandler: nil) }
+                let locked = device.temperatureAndTintValues(for: device.deviceWhiteBalanceGains)
+                #expect(abs(locked.temperature - preset.temperature) < 0.02 * preset.temperature, "\(preset)")
+                ratios.append(gains.blueGain / gains.redGain)
+            }
+            #expect(ratios == ratios.sorted(), "blue/red gains \(ratios)")
+            #expect(AVCaptureDevice.WhiteBalanceTemperatureAndTintValues.daylight.tint == 0)
+        }
+
         // The default scene is a room under warm (low colour temperature) light: a Planckian source
         // below 4000 K emits far less blue than red (Planck's law), so balancing it needs a larger
         // blue gain than red gain.

@@ -25,10 +25,10 @@ extension AVCaptureDevice {
             self.tint = tint
         }
 
-        // The standard values (iOS 26). Apple names the light each suits but not its values; ours (our choice) are
-        // the temperatures of the standard lights of those names, on the Planckian locus (tint 0): a photographic
-        // tungsten lamp, CIE F2 (cool white fluorescent), and the CIE daylights D55, D65 (overcast sky) and D75
-        // (north sky, shade).
+        // The standard values (iOS 26; Capture rules §2.4). Apple names the light each suits but not its values;
+        // ours (our choice) are the temperatures of the standard lights of those names, on the Planckian locus
+        // (tint 0): a photographic tungsten lamp, CIE F2 (cool white fluorescent), and the CIE daylights D55, D65
+        // (overcast sky) and D75 (north sky, shade).
 
         /// A tungsten (photographic incandescent) lamp: 3200 K.
         public static let tungsten = Self(temperature: 3200, tint: 0)

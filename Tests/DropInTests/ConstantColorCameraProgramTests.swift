@@ -132,5 +132,40 @@ extension DropIn {
             #expect(reversed < 2, "mean column difference to the reversed unmirrored frame: \(reversed)")
             #expect(same > 3 * reversed, "the scene is not symmetric enough to tell: \(same) against \(reversed)")
         }
+
+        // Capture rules §2.4 (our choice): the sample's capture keeps to an exposure limit the app sets on the
+        // camera, as an ordinary photo does. Both photos report the pair's exposure time in their Exif; with the
+        // limit at half the time the pair took without one, both report at most that half.
+        @Test func constantColorPhotosKeepToTheCamerasExposureLimit() throws {
+            func exposureTimes(_ photos: [AVCapturePhoto]) throws -> [Double] {
+                try photos.map { photo in
+                    let exif = try #require(photo.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])
+                    return try #require(exif[kCGImagePropertyExifExposureTime as String] as? Double)
+                }
+            }
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let free = ConstantColorCameraProgram()
+            try free.configure(mirrors: false)
+            let freeTimes = try exposureTimes(try #require(free.run(frames: 1)).photos)
+            try #require(freeTimes.count == 2)
+            let half = freeTimes[0] / 2
+            try #require(half >= camera.activeFormat.minExposureDuration.seconds)
+
+            let limited = ConstantColorCameraProgram()
+            try limited.configure(mirrors: false)
+            try camera.lockForConfiguration()
+            camera.activeMaxExposureDuration = CMTime(seconds: half, preferredTimescale: 1_000_000_000)
+            camera.unlockForConfiguration()
+            defer {
+                if (try? camera.lockForConfiguration()) != nil {
+                    camera.activeMaxExposureDuration = .invalid
+                    camera.unlockForConfiguration()
+                }
+            }
+            let limitedTimes = try exposureTimes(try #require(limited.run(frames: 1)).photos)
+            #expect(freeTimes.allSatisfy { $0 > 1.5 * half }, "\(freeTimes) s without a limit")
+            #expect(limitedTimes.count == 2)
+            #expect(limitedTimes.allSatisfy { $0 <= half * (1 + 1e-3) }, "\(limitedTimes) s at a limit of \(half) s")
+        }
     }
 }

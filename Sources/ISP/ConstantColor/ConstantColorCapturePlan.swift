@@ -37,11 +37,9 @@ public struct ConstantColorCapturePlan: Sendable, Hashable {
     /// Meters a pre-flash and an ambient probe (low-resolution frames rendered without noise-free
     /// components, so only what a sensor reports is used).
     ///
-    /// `maximumExposureTime` is the capture device's limit on auto-exposure (`activeMaxExposureDuration`), nil
-    /// for auto-exposure's default. Apple documents the limit for the device's automatic exposure and says nothing of
-    /// Constant Color; our choice is that the pair, which the device also exposes automatically, keeps to it as an
-    /// ordinary photo does: the pair's time is at most the smaller of the two limits (ISO makes up the rest), and
-    /// the ordinary exposure the fallback photo is brought to is auto-exposure's under the same limit.
+    /// `maximumExposureTime` is the longest exposure auto-exposure may choose, nil for its default: the pair's
+    /// time is at most the smaller of it and `maximumFlashTime` (ISO makes up the rest), and the ordinary exposure
+    /// the fallback photo is brought to is auto-exposure's under the same limit.
     public static func meter(
         meteringRenderer: Renderer, seed: UInt64, maximumFlashTime: Double, interval: Double,
         maximumExposureTime: Double? = nil

@@ -182,9 +182,9 @@ public struct ConstantColorPipeline: Sendable {
     /// - Parameter keepsTruth: whether the diagnostics' frames keep the render's truth planes (depth, object and
     ///   material ids), for evaluation. A capture that only delivers the photos leaves them out: the processing
     ///   never reads them, and at 12 MP they hold 97 MB per frame through the processing.
-    /// - Parameter maximumExposureTime: the longest exposure auto-exposure may choose, seconds (a capture device's
-    ///   `activeMaxExposureDuration`); nil for auto-exposure's default. It bounds the pair's exposure as well as the
-    ///   flash's own limit (`Settings.maximumFlashTime`), and the ordinary exposure the fallback photo is brought to
+    /// - Parameter maximumExposureTime: the longest exposure auto-exposure may choose, seconds; nil for
+    ///   auto-exposure's default. It bounds the pair's exposure as well as the flash's own limit
+    ///   (`Settings.maximumFlashTime`), and the ordinary exposure the fallback photo is brought to
     ///   (`ConstantColorCapturePlan.meter`).
     public func capture(
         scene nominal: Scene, seed: UInt64 = 0, keepsTruth: Bool = true, maximumExposureTime: Double? = nil

@@ -99,6 +99,8 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
         var pipeline = try constantColorPipeline(request)
         if !request.deviceErrors { pipeline.captureErrors = .none }
         // The photos need nothing of the render's truth.
+        // Capture rules §2.4 (our choice): the pair keeps to the device's activeMaxExposureDuration as an ordinary
+        // photo does; Apple documents the limit for automatic exposure and says nothing of Constant Color.
         let result = pipeline.capture(
             scene: request.scene.scene, seed: request.seed, keepsTruth: false,
             maximumExposureTime: request.maximumExposureDuration)

@@ -13,6 +13,22 @@ public enum ProjectFolder {
     /// The first line of Obscura's README in each folder the walk may find.
     static let readmeHeadings = ["DeviceProfiles": "# Device profiles", "Scenes": "# Scenes"]
 
+    /// The folder `name` as the catalogues look for it: `explicit` when given, else the environment variable
+    /// `variable` when set (either counts only if it is a folder: a wrong path is no reason to look elsewhere),
+    /// else the walk of `find`.
+    public static func locate(
+        named name: String, explicit: String?, variable: String, environment: [String: String],
+        currentDirectory: String, executable: String?
+    ) -> String? {
+        func isDirectory(_ path: String) -> Bool {
+            var flag: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+        }
+        if let explicit { return isDirectory(explicit) ? explicit : nil }
+        if let value = environment[variable], !value.isEmpty { return isDirectory(value) ? value : nil }
+        return find(named: name, currentDirectory: currentDirectory, executable: executable, accepts: isDirectory)
+    }
+
     /// The first folder called `name` that is Obscura's (`isObscuraFolder`) and that `accepts` takes,
     /// walking up from the current directory and then from the executable's folder; else the
     /// package's compiled-in copy. Found from the current directory, the path stays relative

@@ -87,19 +87,10 @@ public struct SceneLoader: Sendable {
         currentDirectory: String = FileManager.default.currentDirectoryPath,
         executable: String? = CommandLine.arguments.first
     ) -> String? {
-        let fm = FileManager.default
-        func isDirectory(_ path: String) -> Bool {
-            var flag: ObjCBool = false
-            return fm.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
-        }
-        if let explicit { return isDirectory(explicit) ? explicit : nil }
-        if let env = environment[environmentVariable], !env.isEmpty { return isDirectory(env) ? env : nil }
-        // A folder named Scenes is also the name of the source target (Sources/Scenes); only one
-        // holding the README of the scene format counts, so the walk cannot stop at the sources.
-        func isSceneDirectory(_ path: String) -> Bool {
-            isDirectory(path) && fm.fileExists(atPath: (path as NSString).appendingPathComponent("README.md"))
-        }
-        return ProjectFolder.find(
-            named: "Scenes", currentDirectory: currentDirectory, executable: executable, accepts: isSceneDirectory)
+        // A folder named Scenes is also the name of the source target (Sources/Scenes): the walk counts only
+        // a folder holding the scene format's README (`ProjectFolder`), so it cannot stop at the sources.
+        ProjectFolder.locate(
+            named: "Scenes", explicit: explicit, variable: environmentVariable, environment: environment,
+            currentDirectory: currentDirectory, executable: executable)
     }
 }

@@ -30,15 +30,9 @@ public struct DeviceCatalog: Sendable {
         currentDirectory: String = FileManager.default.currentDirectoryPath,
         executable: String? = CommandLine.arguments.first
     ) -> String? {
-        let fm = FileManager.default
-        func isDirectory(_ path: String) -> Bool {
-            var flag: ObjCBool = false
-            return fm.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
-        }
-        if let explicit { return isDirectory(explicit) ? explicit : nil }
-        if let env = environment[environmentVariable], !env.isEmpty { return isDirectory(env) ? env : nil }
-        return ProjectFolder.find(
-            named: "DeviceProfiles", currentDirectory: currentDirectory, executable: executable, accepts: isDirectory)
+        ProjectFolder.locate(
+            named: "DeviceProfiles", explicit: explicit, variable: environmentVariable, environment: environment,
+            currentDirectory: currentDirectory, executable: executable)
     }
 
     /// The profile files, sorted by name.

@@ -26,22 +26,20 @@ public enum ProjectFolder {
         }
         if let explicit { return isDirectory(explicit) ? explicit : nil }
         if let value = environment[variable], !value.isEmpty { return isDirectory(value) ? value : nil }
-        return find(named: name, currentDirectory: currentDirectory, executable: executable, accepts: isDirectory)
+        return find(named: name, currentDirectory: currentDirectory, executable: executable)
     }
 
-    /// The first folder called `name` that is Obscura's (`isObscuraFolder`) and that `accepts` takes,
-    /// walking up from the current directory and then from the executable's folder; else the
-    /// package's compiled-in copy. Found from the current directory, the path stays relative
-    /// (`../Scenes`), so that messages name files the way the user would type them.
-    public static func find(
-        named name: String, currentDirectory: String, executable: String?, accepts: (String) -> Bool
-    ) -> String? {
+    /// The first folder called `name` that is Obscura's (`isObscuraFolder`), walking up from the current
+    /// directory and then from the executable's folder; else the package's compiled-in copy. Found from the
+    /// current directory, the path stays relative (`../Scenes`), so that messages name files the way the user
+    /// would type them.
+    public static func find(named name: String, currentDirectory: String, executable: String?) -> String? {
         func walkUp(from start: URL, relative: Bool) -> String? {
             var dir = start.standardizedFileURL
             var levels = 0
             while true {
                 let candidate = dir.appendingPathComponent(name).path
-                if isObscuraFolder(candidate, named: name, in: dir.path) && accepts(candidate) {
+                if isObscuraFolder(candidate, named: name, in: dir.path) {
                     return relative ? String(repeating: "../", count: levels) + name : candidate
                 }
                 levels += 1
@@ -60,7 +58,7 @@ public enum ProjectFolder {
             let resolved = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
             if let found = walkUp(from: resolved, relative: false) { return found }
         }
-        return BundledData.folder(named: name).flatMap { accepts($0) ? $0 : nil }
+        return BundledData.folder(named: name)
     }
 
     /// Whether `candidate`, the entry `name` of the folder `parent`, is once links are resolved a folder

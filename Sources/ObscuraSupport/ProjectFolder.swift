@@ -29,6 +29,19 @@ public enum ProjectFolder {
         return find(named: name, currentDirectory: currentDirectory, executable: executable)
     }
 
+    /// Why `locate` found no folder `name`, as an error naming what the user gave: the explicit path or the
+    /// variable's value that is not a folder, else that the walk found none.
+    public static func notFound(
+        named name: String, explicit: String?, variable: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> LocatedError {
+        if let explicit { return LocatedError(.whole(explicit), "\(explicit) is not a folder (the \(name) directory)") }
+        if let value = environment[variable], !value.isEmpty {
+            return LocatedError(.whole(value), "\(variable)=\(value) is not a folder")
+        }
+        return LocatedError(.whole(name), "cannot find the \(name) directory; pass a path or set \(variable)")
+    }
+
     /// The first folder called `name` that is Obscura's (`isObscuraFolder`), walking up from the current
     /// directory and then from the executable's folder; else the package's compiled-in copy. Found from the
     /// current directory, the path stays relative (`../Scenes`), so that messages name files the way the user

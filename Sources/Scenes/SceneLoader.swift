@@ -22,9 +22,7 @@ public struct SceneLoader: Sendable {
     /// A loader rooted at an explicit or discovered directory.
     public init(directory explicit: String? = nil) throws {
         guard let found = SceneLoader.locate(explicit: explicit) else {
-            throw LocatedError(
-                SourceLocation(file: "Scenes", line: 1, column: 1),
-                "cannot find the Scenes directory; pass a path or set \(SceneLoader.environmentVariable)")
+            throw ProjectFolder.notFound(named: "Scenes", explicit: explicit, variable: SceneLoader.environmentVariable)
         }
         directory = found
     }

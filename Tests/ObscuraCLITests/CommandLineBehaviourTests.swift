@@ -10,6 +10,18 @@ struct CommandLineBehaviourTests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0")
     }
 
+    /// A catalogue folder given as a path that is not a folder is named in the error, whether it came as an
+    /// option or through the environment, instead of "cannot find".
+    @Test func aCatalogueFolderThatIsAFileIsNamed() throws {
+        let file = CLIRunner.repositoryRoot.appendingPathComponent("README.md").path
+        let variable = try CLIRunner.run(["devices", "list"], environment: ["OBSCURA_PROFILES": file])
+        #expect(variable.status != 0)
+        #expect(variable.stderr.contains("OBSCURA_PROFILES=\(file) is not a folder"), "\(variable.stderr)")
+        let option = try CLIRunner.run(["devices", "list", "--profiles", file])
+        #expect(option.status != 0)
+        #expect(option.stderr.contains("\(file) is not a folder"), "\(option.stderr)")
+    }
+
     @Test func mistypedCommandGetsASuggestionAndAPointerToHelp() throws {
         let result = try CLIRunner.run(["rnu", "Scenes/constant-color.scenario.yaml"])
         #expect(result.status == 64)

@@ -17,9 +17,8 @@ public struct DeviceCatalog: Sendable {
     /// A catalogue rooted at an explicit or discovered directory.
     public init(directory explicit: String? = nil) throws {
         guard let found = DeviceCatalog.locate(explicit: explicit) else {
-            throw LocatedError(
-                .whole("DeviceProfiles"),
-                "cannot find the DeviceProfiles directory; pass a path or set \(DeviceCatalog.environmentVariable)")
+            throw ProjectFolder.notFound(
+                named: "DeviceProfiles", explicit: explicit, variable: DeviceCatalog.environmentVariable)
         }
         directory = found
     }

@@ -81,6 +81,15 @@ package final class Emulation: @unchecked Sendable {
             FileHandle.standardError.write(Data(text.utf8))
             fatalError(text)
         }
+        // A catalogue folder named by the environment but not there would surface later as a missing default
+        // device or scene; name the variable now.
+        let profiles = DeviceCatalog.environmentVariable, scenes = SceneLoader.environmentVariable
+        if let value = environment[profiles], !value.isEmpty, DeviceCatalog.locate(environment: environment) == nil {
+            refuse(profiles, value, "not a folder")
+        }
+        if let value = environment[scenes], !value.isEmpty, SceneLoader.locate(environment: environment) == nil {
+            refuse(scenes, value, "not a folder")
+        }
         if let value = environment["OBSCURA_DEVICE"], !value.isEmpty {
             do {
                 let world = try DeviceWorld(profile: Self.loadProfile(value))
@@ -290,9 +299,10 @@ package final class Emulation: @unchecked Sendable {
         readEnvironmentOnce()
         return lock.withLock {
             if let globalWorld { return globalWorld }
-            // The catalogue ships with the package; failing to find it is a broken installation.
-            guard let profile = try? Self.loadProfile(DeviceCatalog.defaultDeviceID) else {
-                preconditionFailure("cannot load the default device profile '\(DeviceCatalog.defaultDeviceID)'")
+            // The catalogue ships with the package; failing to find it is a broken installation, which says why.
+            let profile: DeviceProfile
+            do { profile = try Self.loadProfile(DeviceCatalog.defaultDeviceID) } catch {
+                fatalError("cannot load the default device profile '\(DeviceCatalog.defaultDeviceID)': \(error)")
             }
             let world = DeviceWorld(profile: profile)
             globalWorld = world

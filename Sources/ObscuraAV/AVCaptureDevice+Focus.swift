@@ -100,17 +100,20 @@ extension AVCaptureDevice {
 
     /// Locks the focus at a lens position in [0, 1], or where it is with `currentLensPosition`, then
     /// calls `handler` with the time stamp of the first frame focused so (spec §2.4 [D]). Lock required.
+    /// Only a position other than `currentLensPosition` needs `isLockingFocusWithCustomLensPositionSupported`:
+    /// locking the lens where it is works on every camera, virtual and fixed-focus ones included (documented).
     public func setFocusModeLocked(
         lensPosition: Float, completionHandler handler: (@Sendable (CMTime) -> Void)? = nil
     ) {
         let selector = "setFocusModeLockedWithLensPosition:completionHandler:"
         guard isLockedForConfiguration else { Violation.deviceNotLocked(selector).raise() }  // spec §2.4 [D]
-        guard isLockingFocusWithCustomLensPositionSupported else {
+        let keepsCurrent = lensPosition == Self.currentLensPosition
+        guard keepsCurrent || isLockingFocusWithCustomLensPositionSupported else {
             Violation.unsupportedFeature(
                 selector, "a custom lens position", check: "isLockingFocusWithCustomLensPositionSupported"
             ).raise()  // spec §2.4 [D]
         }
-        let position = lensPosition == Self.currentLensPosition ? self.lensPosition : lensPosition
+        let position = keepsCurrent ? self.lensPosition : lensPosition
         guard (0...1).contains(position) else { Violation.lensPositionOutOfRange(lensPosition).raise() }  // spec §2.4
         controls.update {
             $0.focusMode = .locked

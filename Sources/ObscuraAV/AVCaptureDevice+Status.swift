@@ -71,17 +71,16 @@ extension AVCaptureDevice {
         }
     }
 
-    /// Whether video HDR is on: false, as no format supports it. Setting true raises, as Apple
-    /// documents for a format without `isVideoHDRSupported`; lock required.
+    /// Whether video HDR is on: false, as no format supports it. Lock required; as Apple's header documents,
+    /// it may be set only after `automaticallyAdjustsVideoHDREnabled` is turned off, and true only where
+    /// `activeFormat.isVideoHDRSupported`, else `NSGenericException` (spec §2.4 [D]).
     public var isVideoHDREnabled: Bool {
         get { false }
         set {
-            guard isLockedForConfiguration else { Violation.deviceNotLocked("setVideoHDREnabled:").raise() }
-            if newValue {
-                Violation.unsupportedFeature(
-                    "setVideoHDREnabled:", "video HDR", check: "activeFormat.isVideoHDRSupported"
-                ).raise()
-            }
+            let selector = "setVideoHDREnabled:"
+            guard isLockedForConfiguration else { Violation.deviceNotLocked(selector).raise() }
+            if automaticallyAdjustsVideoHDREnabled { Violation.videoHDRIsAutomatic().raise() }
+            if newValue { Violation.videoHDRUnsupported().raise() }
         }
     }
 

@@ -46,14 +46,18 @@ extension AVCaptureDevice {
 
     /// Turns the torch on at a level in (0, 1], or at the brightest available with
     /// `maxAvailableTorchLevel`. Lock required (spec §2.4 [D]); a level outside (0, 1] or a device
-    /// without a torch raises `NSInvalidArgumentException` (observed text). Throws nothing in the
-    /// emulation: the torch never fails to light while available.
+    /// without a torch raises `NSInvalidArgumentException` (observed text), and so does
+    /// `maxAvailableTorchLevel` while the flash is too hot to light (observed: nothing is available, and the
+    /// constant itself is out of range). A level in (0, 1] while the flash is too hot throws
+    /// `AVError.torchLevelUnavailable` and changes nothing: the level is valid but above the maximum
+    /// available now (documented).
     public func setTorchModeOn(level torchLevel: Float) throws {
         guard isLockedForConfiguration else {
             Violation.deviceNotLocked("setTorchModeOnWithLevel:error:").raise()  // spec §2.4 [D]
         }
         let level = torchLevel == Self.maxAvailableTorchLevel && isTorchAvailable ? 1 : torchLevel
         guard hasTorch, level > 0, level <= 1 else { Violation.unsupportedTorchLevel(torchLevel).raise() }  // [O]
+        guard isTorchAvailable else { throw AVError(.torchLevelUnavailable) }
         controls.update {
             $0.torchMode = .on
             $0.torchOnLevel = level

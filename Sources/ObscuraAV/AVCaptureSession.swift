@@ -341,7 +341,8 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
             inner.configurationDepth -= 1
             return inner.configurationDepth == 0
         }
-        guard let outermost else { Violation.commitWithoutBegin().raise() }  // spec §1.3 [I]
+        // Without a matching begin there is nothing to commit; Apple documents no exception (spec §1.3).
+        guard let outermost else { return }
         if outermost {
             resolve()
             deferredStartDidCommit()

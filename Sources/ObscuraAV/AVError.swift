@@ -28,6 +28,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case encoderNotFound = -11834
         case decodeFailed = -11821
         case fileFormatNotRecognized = -11828
+        case torchLevelUnavailable = -11846
     }
 
     /// The code.
@@ -110,7 +111,37 @@ extension AVError: _ObjectiveCBridgeable {
     }
 }
 
+extension AVError.Code {
+    /// A code matches an error that is an `AVError` with that code, so `catch AVError.diskFull` works as with the
+    /// error types Swift imports from Apple's headers.
+    public static func ~= (code: Self, error: any Error) -> Bool { (error as? AVError)?.code == code }
+}
+
 extension AVError {
+    /// The codes as members of the error type, as Swift imports them (`AVError.torchLevelUnavailable`).
+    public static var unknown: Code { .unknown }
+    public static var outOfMemory: Code { .outOfMemory }
+    public static var sessionNotRunning: Code { .sessionNotRunning }
+    public static var deviceAlreadyUsedByAnotherSession: Code { .deviceAlreadyUsedByAnotherSession }
+    public static var noDataCaptured: Code { .noDataCaptured }
+    public static var diskFull: Code { .diskFull }
+    public static var deviceWasDisconnected: Code { .deviceWasDisconnected }
+    public static var deviceInUseByAnotherApplication: Code { .deviceInUseByAnotherApplication }
+    public static var sessionWasInterrupted: Code { .sessionWasInterrupted }
+    public static var deviceIsNotAvailableInBackground: Code { .deviceIsNotAvailableInBackground }
+    public static var maximumDurationReached: Code { .maximumDurationReached }
+    public static var maximumFileSizeReached: Code { .maximumFileSizeReached }
+    public static var mediaServicesWereReset: Code { .mediaServicesWereReset }
+    public static var deviceNotConnected: Code { .deviceNotConnected }
+    public static var sessionConfigurationChanged: Code { .sessionConfigurationChanged }
+    public static var sessionHardwareCostOverage: Code { .sessionHardwareCostOverage }
+    public static var applicationIsNotAuthorizedToUseDevice: Code { .applicationIsNotAuthorizedToUseDevice }
+    public static var fileAlreadyExists: Code { .fileAlreadyExists }
+    public static var encoderNotFound: Code { .encoderNotFound }
+    public static var decodeFailed: Code { .decodeFailed }
+    public static var fileFormatNotRecognized: Code { .fileFormatNotRecognized }
+    public static var torchLevelUnavailable: Code { .torchLevelUnavailable }
+
     /// `errorCode` of `CustomNSError`: Apple's code, so `(error as NSError).code` reads it.
     public var errorCode: Int { code.rawValue }
     /// `errorUserInfo` of `CustomNSError`.

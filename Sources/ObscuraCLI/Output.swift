@@ -79,6 +79,33 @@ enum OutputFiles {
         }
     }
 
+    /// Refuses two outputs of one command bound for one file, which would leave only the last written: the
+    /// paths are compared as written out from the working directory (`a/./b.png` and `a/b.png` are one), and
+    /// by the file they name where both exist (a link and its target). Standard output is
+    /// `checkOneStandardOutput`'s.
+    static func checkDistinct(_ outputs: [(path: String?, what: String)]) throws {
+        let files = outputs.compactMap { o in o.path.map { (path: $0, what: o.what) } }
+            .filter { $0.path != standardOutput }
+        for (i, a) in files.enumerated() {
+            for b in files[(i + 1)...] where sameFile(a.path, b.path) {
+                throw CommandFailure.badInput(
+                    "\(a.what) and \(b.what) both name \(b.path); the second would replace the first: give them "
+                        + "different names")
+            }
+        }
+    }
+
+    /// Whether two paths name one file: the same path once normalised, or one existing file.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path {
+            return true
+        }
+        var x = stat()
+        var y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Writes `bytes` to `path`.
     static func write(_ bytes: [UInt8], to path: String) throws {
         try write([(bytes, path)])

@@ -183,6 +183,10 @@ struct RenderJob {
                     + "\(ReferenceRenderer.maximumPixels) pixels (1 megapixel, e.g. 1024x768); pass a smaller --size")
         }
         try OutputFiles.checkOneStandardOutput([command.out, command.depth], options: ["--out", "--depth"])
+        try OutputFiles.checkDistinct([
+            (command.out, "--out"), (command.depth, "--depth"),
+            (command.depth.flatMap(RenderJob.depthViewPath), "the depth map's view"),
+        ])
     }
 
     /// A built-in scene by name, a scene file by path, or a scene of the Scenes directory by name.

@@ -20,7 +20,9 @@ struct ReportCommand: ParsableCommand {
                 (several files, or --shard). OUT receives every scenario's folder, report.json listing them all, an \
                 index report.html and junit.xml, whose test cases keep the times and file paths of the runs (from each \
                 folder's run.json). Two scenarios of one name are refused. OUT appears only when complete; --force \
-                replaces an existing OUT. Exits 1 when a merged scenario failed, as obscura run does.
+                replaces an existing OUT. Scenario files a run could not run (its errors.json) are carried over \
+                into OUT's errors.json, index and junit.xml. Exits 1 when a merged scenario failed and 2 when a \
+                merged run could not run a scenario file, as obscura run does.
                 """)
 
         @Argument(help: "The folder to write.", completion: .directory) var out: String
@@ -30,7 +32,11 @@ struct ReportCommand: ParsableCommand {
         func run() throws {
             guard !directories.isEmpty else { throw CommandFailure.badInput("no folders to merge; give one or more") }
             var found: [(result: ScenarioResult, folder: String)] = []
-            for directory in directories { found += try Self.scenarioFolders(in: directory) }
+            var problems: [JUnitReport.Problem] = []
+            for directory in directories {
+                found += try Self.scenarioFolders(in: directory)
+                problems += try Self.problems(in: directory)
+            }
             found.sort { ($0.result.name, $0.result.file) < ($1.result.name, $1.result.file) }
             var seen: [String: String] = [:]
             for (result, folder) in found {
@@ -56,10 +62,12 @@ struct ReportCommand: ParsableCommand {
                 }
                 let results = found.map(\.result)
                 try output.write(try JSONReport.encode(results, alwaysList: true), to: "report.json")
-                try output.write(
-                    Array(HTMLReport.renderIndex(results.map { ($0, $0.name + "/report.html") }).utf8),
-                    to: "report.html")
-                try output.write(Array(JUnitReport.render(results).utf8), to: "junit.xml")
+                let index = HTMLReport.renderIndex(results.map { ($0, $0.name + "/report.html") }, problems: problems)
+                try output.write(Array(index.utf8), to: "report.html")
+                try output.write(Array(JUnitReport.render(results, problems: problems).utf8), to: "junit.xml")
+                if !problems.isEmpty {
+                    try output.write(try JUnitReport.encodeProblems(problems), to: JUnitReport.problemsFileName)
+                }
                 try output.commit()
             } catch let refusal as OutputDirectory.Refusal {
                 output.discard()
@@ -69,13 +77,37 @@ struct ReportCommand: ParsableCommand {
                 throw error
             }
             let failed = found.filter { !$0.result.passed }.count
-            say("merged \(found.count) scenarios from \(directories.count) folders into \(out) (\(failed) failed)")
+            let unrun = problems.isEmpty ? "" : ", \(problems.count) could not be run"
+            say("merged \(found.count) scenarios from \(directories.count) folders into \(out) "
+                + "(\(failed) failed\(unrun))")
             say("  report: \(out)/report.html")
             say("  junit:  \(out)/junit.xml")
+            var verdicts: [String] = []
+            if !problems.isEmpty {
+                verdicts.append(
+                    "\(problems.count) scenario files could not be run: "
+                        + problems.map(\.file).joined(separator: ", "))
+            }
             if failed > 0 {
                 let names = found.filter { !$0.result.passed }.map(\.result.name)
-                throw CommandFailure.checkFailed(
-                    "\(failed) of \(found.count) merged scenarios failed: \(names.joined(separator: ", "))")
+                verdicts.append("\(failed) of \(found.count) merged scenarios failed: \(names.joined(separator: ", "))")
+            }
+            guard verdicts.isEmpty else {
+                let message = verdicts.joined(separator: "\n")
+                throw problems.isEmpty ? CommandFailure.checkFailed(message) : CommandFailure.badInput(message)
+            }
+        }
+
+        /// The scenario files the run that wrote `directory` could not run (its errors.json), if it lists any.
+        static func problems(in directory: String) throws -> [JUnitReport.Problem] {
+            let path = directory + "/" + JUnitReport.problemsFileName
+            guard FileManager.default.fileExists(atPath: path) else { return [] }
+            do {
+                return try JUnitReport.decodeProblems(try read(path))
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure.badInput("\(path): not a list of obscura run (\(error))")
             }
         }
 

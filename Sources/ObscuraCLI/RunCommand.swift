@@ -18,9 +18,10 @@ struct RunCommand: ParsableCommand {
             report.html and, with --junit, a JUnit XML file for CI. --shard i/n runs the i-th of n shares of the \
             files (sorted by path, every n-th from the i-th), so CI jobs can split a suite; `obscura report merge` \
             joins their folders into one report. \
-            A scenario file that cannot be read or run is reported (an <error> test case in the JUnit report) and the \
-            others still run. Exits 1 if any expectation failed, 2 if a scenario file could not be run, 3 for an \
-            output that cannot be written.
+            A scenario file that cannot be read or run is reported (an <error> test case in the JUnit report; with \
+            several files, a row of the index and an entry of errors.json in --out) and the others still run. \
+            Exits 1 if any expectation failed, 2 if a scenario file could not be run, 3 for an output that cannot \
+            be written.
             """)
 
     @Argument(help: "Scenario files (*.scenario.yaml).", completion: .file(extensions: ["yaml"]))
@@ -114,11 +115,16 @@ struct RunCommand: ParsableCommand {
                     }
                 }
                 if group.nested {
-                    // The folder's own report: every scenario in it, and an index page.
+                    // The folder's own report: every scenario in it, an index page that lists the files
+                    // that could not be run too, and those files in errors.json, so that a merge of
+                    // shards reports them as this run does.
                     try output.write(try JSONReport.encode(finished, alwaysList: true), to: "report.json")
-                    try output.write(
-                        Array(HTMLReport.renderIndex(finished.map { ($0, $0.name + "/report.html") }).utf8),
-                        to: "report.html")
+                    let index = HTMLReport.renderIndex(
+                        finished.map { ($0, $0.name + "/report.html") }, problems: problems)
+                    try output.write(Array(index.utf8), to: "report.html")
+                    if !problems.isEmpty {
+                        try output.write(try JUnitReport.encodeProblems(problems), to: JUnitReport.problemsFileName)
+                    }
                 }
                 try output.commit()
             } catch let refusal as OutputDirectory.Refusal {

@@ -13,7 +13,8 @@ extension DropIn {
                 (.sessionConfigurationChanged, -11806), (.diskFull, -11807), (.maximumDurationReached, -11810),
                 (.maximumFileSizeReached, -11811), (.deviceNotConnected, -11814), (.mediaServicesWereReset, -11819),
                 (.fileAlreadyExists, -11823), (.encoderNotFound, -11834),
-                (.applicationIsNotAuthorizedToUseDevice, -11852), (.sessionHardwareCostOverage, -11872),
+                (.torchLevelUnavailable, -11846), (.applicationIsNotAuthorizedToUseDevice, -11852),
+                (.sessionHardwareCostOverage, -11872),
             ]
             for (code, raw) in expected { #expect(code.rawValue == raw, "\(code)") }
         }

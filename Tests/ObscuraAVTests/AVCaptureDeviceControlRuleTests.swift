@@ -67,6 +67,9 @@ import Testing
             expectException(.invalidArgumentException, "Use isFocusPointOfInterestSupported") {
                 device.focusPointOfInterest = CGPoint(x: 0.2, y: 0.2)
             }
+            #expect(!device.isLockingFocusWithCustomLensPositionSupported)
+            expectNoException { device.setFocusModeLocked(lensPosition: AVCaptureDevice.currentLensPosition) }
+            #expect(device.focusMode == .locked)
         }
     }
 
@@ -154,6 +157,14 @@ import Testing
                     with: AVCaptureDevice.WhiteBalanceGains(redGain: 2, greenGain: 1, blueGain: 2))
             }
             expectNoException { triple.setWhiteBalanceModeLocked(with: AVCaptureDevice.currentWhiteBalanceGains) }
+            // Apple's page for isLockingFocusWithCustomLensPositionSupported: only a position other than
+            // currentLensPosition raises; locking the lens where it is works.
+            expectException(.invalidArgumentException, "Use isLockingFocusWithCustomLensPositionSupported") {
+                triple.setFocusModeLocked(lensPosition: 0.5)
+            }
+            let before = triple.lensPosition
+            expectNoException { triple.setFocusModeLocked(lensPosition: AVCaptureDevice.currentLensPosition) }
+            #expect(triple.focusMode == .locked && triple.lensPosition == before)
         }
     }
 
@@ -184,8 +195,44 @@ import Testing
             expectException(
                 .invalidArgumentException, "The passed torchLevel 340282346638528859811704183484516925440.000000"
             ) { try? device.setTorchModeOn(level: AVCaptureDevice.maxAvailableTorchLevel) }
+            // A valid level above what is available now is an error, not an exception (Apple's page for
+            // setTorchModeOn(level:) and AVError.Code.torchLevelUnavailable), and leaves the torch as it was.
+            device.torchMode = .off
+            #expect(throws: AVError(.torchLevelUnavailable)) { try device.setTorchModeOn(level: 0.5) }
+            do {
+                try device.setTorchModeOn(level: 1)
+                Issue.record("a hot flash lit the torch")
+            } catch AVError.torchLevelUnavailable {
+                #expect((AVError(.torchLevelUnavailable) as NSError).code == -11846)
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            #expect(device.torchMode == .off)
+            device.torchMode = .on
             Emulator.shared.setFlashThermallyUnavailable(false, for: device)
             #expect(device.isTorchActive && device.torchLevel == 1)
+        }
+    }
+
+    // Apple's header for videoHDREnabled: it may be set only after automaticallyAdjustsVideoHDREnabled is
+    // turned off, and to true only where the active format supports video HDR; else NSGenericException.
+    @Test func videoHDRNeedsManualControlAndSupport() throws {
+        try onDevice {
+            let device = try back()
+            try device.lockForConfiguration()
+            defer { device.unlockForConfiguration() }
+            #expect(device.automaticallyAdjustsVideoHDREnabled)
+            expectException(.genericException, "automaticallyAdjustsVideoHDREnabled is YES") {
+                device.isVideoHDREnabled = false
+            }
+            device.automaticallyAdjustsVideoHDREnabled = false
+            expectNoException { device.isVideoHDREnabled = false }
+            #expect(!device.activeFormat.isVideoHDRSupported)
+            expectException(.genericException, "Use activeFormat.isVideoHDRSupported") {
+                device.isVideoHDREnabled = true
+            }
+            #expect(!device.isVideoHDREnabled)
+            device.automaticallyAdjustsVideoHDREnabled = true
         }
     }
 }

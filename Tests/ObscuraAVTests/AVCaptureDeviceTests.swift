@@ -136,10 +136,27 @@ import Testing
         }
     }
 
-    @Test func unlockWithoutLockRaises() throws {
+    // Apple documents no exception for an unlock without the lock (a `try?` lock that failed, then the
+    // unlock), nor for a commit without a begin: neither raises, and the next lock and block work as usual.
+    @Test func unbalancedUnlockAndCommitRaiseNothing() throws {
         try onDevice {
             let device = try #require(AVCaptureDevice.default(for: .video))
-            expectException(.genericException, "unlockForConfiguration") { device.unlockForConfiguration() }
+            expectNoException { device.unlockForConfiguration() }
+            expectException(.genericException, "May not be called without first successfully gaining") {
+                device.focusMode = .autoFocus
+            }
+            try device.lockForConfiguration()
+            device.focusMode = .autoFocus
+            device.unlockForConfiguration()
+            expectNoException { device.unlockForConfiguration() }
+            #expect(device.focusMode == .autoFocus)
+            let session = AVCaptureSession()
+            expectNoException { session.commitConfiguration() }
+            session.beginConfiguration()
+            session.sessionPreset = .vga640x480
+            expectException(.genericException, "startRunning may not be called between") { session.startRunning() }
+            session.commitConfiguration()
+            #expect(session.sessionPreset == .vga640x480)
         }
     }
 }

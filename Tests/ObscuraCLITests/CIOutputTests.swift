@@ -93,6 +93,38 @@ struct CIOutputTests {
         }
     }
 
+    // A shard that could not run one of its files says so in its folder (errors.json and the index), and a
+    // merge of the shards carries it over: the merged JUnit report has the error, the index its row, and the
+    // merge exits 2 as the shard's run did, instead of a green report without the file.
+    @Test func aFileAShardCouldNotRunStaysInTheMergedReport() throws {
+        try Self.batch { dir in
+            let shard = try CLIRunner.run(
+                ["run", "mine/bad.scenario.yaml", "mine/passing.scenario.yaml", "--shard", "1/1", "--out", "a"], in: dir)
+            #expect(shard.status == 2, "\(shard.stderr)")
+            let listed = try String(contentsOf: dir.appendingPathComponent("a/errors.json"), encoding: .utf8)
+            #expect(listed.contains("\"file\" : \"mine/bad.scenario.yaml\""), "\(listed)")
+            #expect(listed.contains("\"location\" : \"mine/bad.scenario.yaml:3:5\""), "\(listed)")
+            let shardIndex = try String(contentsOf: dir.appendingPathComponent("a/report.html"), encoding: .utf8)
+            #expect(shardIndex.contains("1 could not be run"), "\(shardIndex)")
+            let merged = try CLIRunner.run(["report", "merge", "m", "a"], in: dir)
+            #expect(merged.status == 2, "\(merged.stdout)\(merged.stderr)")
+            #expect(merged.stdout.contains("(0 failed, 1 could not be run)"), "\(merged.stdout)")
+            #expect(merged.stderr.contains("1 scenario files could not be run: mine/bad.scenario.yaml"), "\(merged.stderr)")
+            let document = try XMLDocument(contentsOf: dir.appendingPathComponent("m/junit.xml"), options: [])
+            let root = try #require(document.rootElement())
+            #expect(root.attribute(forName: "errors")?.stringValue == "1")
+            let cases = root.elements(forName: "testsuite").flatMap { $0.elements(forName: "testcase") }
+            let error = try #require(cases.first { !$0.elements(forName: "error").isEmpty })
+            #expect(error.attribute(forName: "file")?.stringValue == "mine/bad.scenario.yaml")
+            let index = try String(contentsOf: dir.appendingPathComponent("m/report.html"), encoding: .utf8)
+            #expect(index.contains("<code>mine/bad.scenario.yaml</code>") && index.contains("could not be run"))
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("m/errors.json").path))
+            // A run whose files all ran writes no errors.json.
+            _ = try CLIRunner.run(["run", "mine/passing.scenario.yaml", "--shard", "1/1", "--out", "b"], in: dir)
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b/errors.json").path))
+        }
+    }
+
     @Test func aMissingOrUnreadableScenarioSaysWhy() throws {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -55,6 +55,24 @@ import Testing
         #expect(pixels[2, 2] == 1500)
     }
 
+    /// The picture and the depth map (or its view) named as one file would leave only the last written: refused
+    /// before rendering, naming both options, and nothing is written. `a/./x.png` and `a/x.png` are one file.
+    @Test func picturesThatWouldOverwriteEachOtherAreRefused() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let same = dir.appendingPathComponent("same.png").path
+        let spelledapart = dir.appendingPathComponent(".").appendingPathComponent("same.png").path
+        let one = try CLIRunner.run(["render", "chart-d65", "--size", "64x48", "--out", same, "--depth", spelledapart])
+        #expect(one.status == 2, "\(one.stderr)")
+        #expect(one.stderr.contains("--out and --depth both name"), "\(one.stderr)")
+        let view = dir.appendingPathComponent("k-view.png").path
+        let depth = dir.appendingPathComponent("k.png").path
+        let companion = try CLIRunner.run(["render", "chart-d65", "--size", "64x48", "--out", view, "--depth", depth])
+        #expect(companion.status == 2, "\(companion.stderr)")
+        #expect(companion.stderr.contains("--out and the depth map's view both name"), "\(companion.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// Beside the exact map, a picture to look at: `depth-view.png`, 8-bit sRGB, the map in viridis
     /// with a legend to its right. The chart (0.5 m, the nearest depth) takes viridis's first
     /// published entry, (0.267004, 0.004874, 0.329415) → (68, 1, 84); the wall (1.5 m, the

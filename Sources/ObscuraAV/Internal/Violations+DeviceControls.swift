@@ -22,6 +22,24 @@ extension Violation {
             CaptureRule("§2.4", .documented, "\(feature) may be set only when \(check) is true"))
     }
 
+    /// `isVideoHDREnabled` set while the device manages video HDR itself (spec §2.4 [D]; text [I]).
+    static func videoHDRIsAutomatic() -> Violation {
+        .generic(
+            "-[AVCaptureDevice setVideoHDREnabled:]",
+            "May not be called while automaticallyAdjustsVideoHDREnabled is YES",
+            CaptureRule(
+                "§2.4", .documented,
+                "videoHDREnabled may be set only after automaticallyAdjustsVideoHDREnabled is NO"))
+    }
+
+    /// `isVideoHDREnabled` set true on a format without video HDR (spec §2.4 [D]; text [I]).
+    static func videoHDRUnsupported() -> Violation {
+        .generic(
+            "-[AVCaptureDevice setVideoHDREnabled:]",
+            "Video HDR is not supported by the active format.  Use activeFormat.isVideoHDRSupported",
+            CaptureRule("§2.4", .documented, "videoHDREnabled may be YES only where activeFormat.isVideoHDRSupported"))
+    }
+
     /// A torch level outside (0, 1] (observed text; spec §2.4 [O]).
     static func unsupportedTorchLevel(_ level: Float) -> Violation {
         .invalidArgument(

@@ -49,22 +49,14 @@ extension Violation {
             CaptureRule("§2.4", .documented, "lock-protected device properties need lockForConfiguration()"))
     }
 
-    // spec §1.3 [O]: startRunning inside a configuration block.
+    // spec §1.3 [O]: startRunning or stopRunning inside a configuration block (crash reports of both).
     static func startRunningInsideConfiguration(_ selector: String) -> Violation {
         .generic(
             "-[AVCaptureSession \(selector)]",
             "\(selector) may not be called between calls to beginConfiguration and commitConfiguration",
             CaptureRule(
-                "§1.3", selector == "startRunning" ? .observed : .inferred,
+                "§1.3", .observed,
                 "\(selector) is not allowed between beginConfiguration and commitConfiguration"))
-    }
-
-    // spec §1.3 [I]: commit without a begin.
-    static func commitWithoutBegin() -> Violation {
-        .generic(
-            "-[AVCaptureSession commitConfiguration]",
-            "commitConfiguration called without a matching beginConfiguration",
-            CaptureRule("§1.3", .inferred, "every commitConfiguration closes a beginConfiguration"))
     }
 
     // spec §1.1 [D]: only presets for which canSetSessionPreset is true.
@@ -116,14 +108,6 @@ extension Violation {
             "-[AVCaptureDevice setActiveColorSpace:]",
             "Unsupported color space. Use -activeFormat.supportedColorSpaces to discover valid color spaces",
             CaptureRule("§2.6", .inferred, "activeColorSpace must be one of activeFormat.supportedColorSpaces"))
-    }
-
-    // spec §2.4 [I]: unlock without the lock.
-    static func unlockWithoutLock() -> Violation {
-        .generic(
-            "-[AVCaptureDevice unlockForConfiguration]",
-            "unlockForConfiguration called without a successful lockForConfiguration",
-            CaptureRule("§2.4", .inferred, "unlockForConfiguration releases a lock that is held"))
     }
 
     // spec §3.1 [D][O]: enabling an unsupported photo-output feature.

@@ -112,8 +112,14 @@ public enum HTMLReport {
     }
 
     /// An index page for several runs: each scenario's verdict and counts, linking to its report.
-    public static func renderIndex(_ entries: [(result: ScenarioResult, link: String)]) -> String {
+    public static func renderIndex(
+        _ entries: [(result: ScenarioResult, link: String)], problems: [JUnitReport.Problem] = []
+    ) -> String {
         let failed = entries.filter { !$0.result.passed }.count
+        var verdicts: [String] = []
+        if failed > 0 { verdicts.append("\(failed) failed") }
+        if !problems.isEmpty { verdicts.append("\(problems.count) could not be run") }
+        let allPassed = verdicts.isEmpty
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>\(entries.count) scenarios — Obscura</title>
@@ -121,8 +127,8 @@ public enum HTMLReport {
             <style>
             \(style)
             </style></head><body>
-            <h1>\(entries.count) scenarios: <span class="\(failed == 0 ? "pass" : "fail")">\
-            \(failed == 0 ? "all passed" : "\(failed) failed")</span></h1>
+            <h1>\(entries.count) scenarios: <span class="\(allPassed ? "pass" : "fail")">\
+            \(allPassed ? "all passed" : verdicts.joined(separator: ", "))</span></h1>
             <div class="scroll"><table class="index">
             <tr class="head"><th>scenario</th><th>file</th><th>verdict</th><th>expectations</th><th>failed</th></tr>
 
@@ -134,6 +140,13 @@ public enum HTMLReport {
                 + "\(result.passed ? "passed" : "FAILED")</td>"
                 + "<td data-label=\"expectations\">\(result.expectations.count)</td>"
                 + "<td data-label=\"failed\">\(result.failures.count)</td></tr>\n"
+        }
+        // A file that could not be run has no report of its own: its row says why.
+        for problem in problems {
+            html += "<tr><td>\(escape(problem.name))</td>"
+                + "<td data-label=\"file\"><code>\(escape(problem.file))</code></td>"
+                + "<td data-label=\"verdict\" class=\"fail\">could not be run</td>"
+                + "<td data-label=\"expectations\" colspan=\"2\"><code>\(escape(problem.message))</code></td></tr>\n"
         }
         html += "</table></div></body></html>\n"
         return html

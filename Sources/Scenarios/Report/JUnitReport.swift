@@ -16,7 +16,7 @@ import Foundation
 public enum JUnitReport {
     /// A scenario file that could not be read or run: reported as a test case with an `<error>`,
     /// so one bad file shows in CI beside the scenarios that ran.
-    public struct Problem: Sendable {
+    public struct Problem: Sendable, Codable, Equatable {
         /// The scenario's name (its file name without `.scenario.yaml`).
         public var name: String
         /// The file as the user named it.
@@ -32,6 +32,23 @@ public enum JUnitReport {
             self.location = location
             self.message = message
         }
+    }
+
+    /// The file in a run's folder (several scenarios, `--out`) that lists the files that could not be run, so
+    /// `obscura report merge` reports them as the run did. Written only when there are some.
+    public static let problemsFileName = "errors.json"
+
+    /// `problems` as the JSON of `problemsFileName`: an array of objects with `name`, `file`, `location` and
+    /// `message`.
+    public static func encodeProblems(_ problems: [Problem]) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(problems)) + [0x0A]
+    }
+
+    /// The problems a `problemsFileName` file lists.
+    public static func decodeProblems(_ bytes: [UInt8]) throws -> [Problem] {
+        try JSONDecoder().decode([Problem].self, from: Data(bytes))
     }
 
     /// The XML text of `results`, then of `problems`.

@@ -65,7 +65,8 @@ public final class OutputDirectory: Sendable {
             }
             let contents = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
             if !contents.isEmpty && !force {
-                throw Refusal(message: "\(destination) already exists; pass --force to replace it, or choose --out")
+                throw Refusal(
+                    message: "\(destination) already exists; pass --force to replace it, or name another output folder")
             }
             if contents.isEmpty {
                 previous = nil

@@ -115,7 +115,7 @@ enum ConstantColorFullFieldReport {
 
     static func reduction(_ d: FullFieldValidation.Distance) -> String {
         d.isMeaningful
-            ? format(d.varianceReduction * 100, 1) + " %"
+            ? format(d.varianceReduction * 100, 2) + " %"
             : "not meaningful (no patch trusted under two lights: the photo is the ambient fill)"
     }
 

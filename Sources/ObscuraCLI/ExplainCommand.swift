@@ -11,7 +11,9 @@ struct ExplainCommand: ParsableCommand {
             --json prints the same story with stable keys: scenario, device, scene, seed, clock, passed and steps; \
             each step has index, key, location, api_calls, state_changes (key, before, after), exception, failure, \
             rules (section, rule, outcome, sentence), notes, deliveries (kind, count) and expectations (key, passed, \
-            expected, actual, location).
+            expected, actual, location). \
+            explain tells what happened and exits 0 even when an expectation failed (passed is false); \
+            obscura run is the check, exiting 1 then. It exits 2 for a file it cannot run.
             """)
 
     @Argument(help: "A scenario file (*.scenario.yaml).", completion: .file(extensions: ["yaml"]))

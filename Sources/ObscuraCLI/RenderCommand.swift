@@ -136,7 +136,11 @@ struct RenderJob {
             if let guess = EditDistance.suggestion(for: command.camera, among: names) {
                 message += "; did you mean '\(guess)'?"
             }
-            throw CommandFailure.badInput(message)
+            var offered: [String] = []
+            for camera in profile.cameras where !offered.contains(camera.deviceType.rawValue) {
+                offered.append(camera.deviceType.rawValue)
+            }
+            throw CommandFailure.badInput(message + " (\(profile.id) has: \(offered.joined(separator: ", ")))")
         }
         guard let position = CameraPosition(rawValue: command.position) else {
             throw CommandFailure.badInput("--position: expected back or front, not '\(command.position)'")
@@ -197,7 +201,7 @@ struct RenderJob {
             let loader = try SceneLoader(directory: directory)
             guard loader.names.contains(name) else {
                 let names = BuiltInScenes.names + loader.names
-                var message = "render: no scene '\(name)'"
+                var message = "render: no scene '\(name)' in \(loader.directory) or built in"
                 if let guess = EditDistance.suggestion(for: name, among: names) {
                     message += "; did you mean '\(guess)'?"
                 }

@@ -27,7 +27,9 @@ struct ValidateConstantColorCommand: ParsableCommand {
             keeping a fifth of the light's cast (--warmth).
             With --field full the chart fills the whole frame at 0.3, 0.5, 1 and 1.5 m instead, and each \
             distance reports accuracy (ΔE00 of the patches in the pictures whose confidence map trusts them, at \
-            0.8 or more, against the baseline) next to consistency (variance reduction), with a per-patch map.
+            0.8 or more, against the baseline) next to consistency (variance reduction), with a per-patch map. \
+            The command measures and reports: it exits 0 whatever the figures, and 2 for options it cannot use; \
+            to gate a build, read the figures of --json (meets_targets with --field full and --ambient narrow-band).
             """)
 
     @Option(

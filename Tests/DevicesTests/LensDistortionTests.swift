@@ -41,4 +41,17 @@ import Testing
             EditDistance.suggestion(for: "focal_length", among: ["focal_length_mm", "f_number"]) == "focal_length_mm")
         #expect(EditDistance.suggestion(for: "banana", among: ["focal_length_mm", "f_number"]) == nil)
     }
+
+    // A long name with a part left out means the name that holds it, though another name of the same length
+    // is fewer edits away: builtInWideCamera is 4 substitutions from builtInDualCamera, 5 insertions from
+    // builtInWideAngleCamera.
+    @Test func aShortenedNameSuggestsTheNameThatHoldsIt() {
+        let types = ["builtInDualCamera", "builtInDualWideCamera", "builtInWideAngleCamera", "builtInTelephotoCamera"]
+        #expect(EditDistance.distance("builtInWideCamera", "builtInDualCamera") == 4)
+        #expect(EditDistance.suggestion(for: "builtInWideCamera", among: types) == "builtInWideAngleCamera")
+        #expect(EditDistance.suggestion(for: "iphone-7", among: ["iphone-x", "iphone-7-plus"]) == "iphone-7-plus")
+        // Too short to point at one name, or too much left out: the edit distance decides as before.
+        #expect(EditDistance.suggestion(for: "wide", among: types) == nil)
+        #expect(EditDistance.suggestion(for: "exposre", among: ["exposure", "expose"]) == "exposure")
+    }
 }

@@ -21,6 +21,16 @@ struct ScenarioLoaderTests {
         #expect(message.contains("did you mean 'seed'?"))
     }
 
+    // A scene file run as a scenario is named for what it is, with the command that takes it; a scenario that
+    // merely lacks steps is not taken for a scene.
+    @Test func aSceneFileGivenAsAScenarioIsToldSo() {
+        let scene = Self.error("description: a cup\nambient: {illuminant: D65, lux: 300}\nobjects: []\n")
+        #expect(scene.hasPrefix("t.scenario.yaml:1:1: this is a scene, not a scenario"), "\(scene)")
+        #expect(scene.contains("obscura render t.scenario.yaml"))
+        let noSteps = Self.error("device: iphone-15-pro\nsed: 7\n")
+        #expect(noSteps.contains("unknown key 'sed'"), "\(noSteps)")
+    }
+
     @Test func unknownStepIsLocatedWithSuggestion() {
         // Line 4, column 5: `captur` in `  - captur: {}` starts after two spaces, the dash and a space.
         let message = Self.error("steps:\n  - session: {preset: photo}\n  - commit\n  - captur: {flashMode: on}\n")

@@ -22,9 +22,13 @@ public enum EditDistance {
 
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     ///
-    /// The threshold (a third of the word's length, at least 2) accepts transpositions and a
-    /// dropped unit suffix (`focal_length` → `focal_length_mm`) but not unrelated words.
+    /// A word that is a shortening of a candidate, every letter of it in the candidate in order, comes first,
+    /// the candidate with the fewest letters left out: a user who drops part of a long name
+    /// (`builtInWideCamera`, `iphone-7`) means the name that holds it, not another of the same length that
+    /// differs in four letters. Otherwise the threshold (a third of the word's length, at least 2) accepts
+    /// transpositions and a dropped unit suffix (`focal_length` → `focal_length_mm`) but not unrelated words.
     public static func suggestion(for word: String, among candidates: [String]) -> String? {
+        if let shortened = shortening(word, among: candidates) { return shortened }
         var best: (String, Int)?
         for candidate in candidates {
             let d = distance(word, candidate)
@@ -36,5 +40,29 @@ public enum EditDistance {
         // A key missing only its unit suffix, or carrying an extra one, is still a near miss.
         if candidate.hasPrefix(word) || word.hasPrefix(candidate) { return candidate }
         return nil
+    }
+
+    /// The candidate `word` shortens (its letters, case-insensitively, in order) when what is left out is at most
+    /// half the word's length (at least 5) and the word has at least 4 letters: shorter words are found inside
+    /// too many names to point at one. Of several, the one that starts with more of the word (a name is read
+    /// from its start: `builtInWideCamera` is `builtInWideAngleCamera` before `builtInDualWideCamera`), then
+    /// the one with the fewest letters left out.
+    static func shortening(_ word: String, among candidates: [String]) -> String? {
+        let letters = Array(word.lowercased())
+        guard letters.count >= 4 else { return nil }
+        var best: (name: String, prefix: Int, extra: Int)?
+        for candidate in candidates {
+            let other = Array(candidate.lowercased())
+            let extra = other.count - letters.count
+            guard extra > 0, extra <= max(5, letters.count / 2) else { continue }
+            var i = 0
+            for c in other where i < letters.count && c == letters[i] { i += 1 }
+            guard i == letters.count else { continue }
+            let prefix = zip(letters, other).prefix { $0 == $1 }.count
+            if best.map({ prefix > $0.prefix || (prefix == $0.prefix && extra < $0.extra) }) ?? true {
+                best = (candidate, prefix, extra)
+            }
+        }
+        return best?.name
     }
 }

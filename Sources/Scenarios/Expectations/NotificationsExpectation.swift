@@ -18,7 +18,8 @@ struct NotificationsExpectation: Expectation {
         let passed = posted.count == expectedTexts.count
             && zip(posted, expectedTexts).allSatisfy { $0.0.contains($0.1) }
         return ExpectationResult(
-            key: "notifications", passed: passed, expected: expectedTexts.joined(separator: ", "),
+            key: "notifications", passed: passed,
+            expected: expectedTexts.isEmpty ? "none posted" : expectedTexts.joined(separator: ", "),
             actual: posted.isEmpty ? "none posted" : posted.joined(separator: ", "), location: location)
     }
 }

@@ -9,6 +9,22 @@ import Scenes
 /// suggested for a typo. Several errors in one file are reported together.
 public enum ScenarioLoader {
     static let topKeys = ["description", "device", "scene", "seed", "clock", "faults", "steps"]
+
+    /// A scene file given where a scenario belongs (`obscura run Scenes/spoon.yaml`) is told so, instead of
+    /// its first scene key being reported as an unknown scenario key: a mapping without `steps` that has a
+    /// scene's `objects`, `ambient` or `materials`.
+    static func refuseScene(_ root: YAMLNode, file: String) throws {
+        guard case let .mapping(pairs) = root.node else { return }
+        let keys = Set(pairs.compactMap { pair -> String? in
+            if case let .scalar(scalar) = pair.0 { return scalar.string }
+            return nil
+        })
+        guard !keys.contains("steps"), !keys.isDisjoint(with: ["objects", "ambient", "materials"]) else { return }
+        throw LocatedError(
+            root.location,
+            "this is a scene, not a scenario (it has \(keys.contains("objects") ? "objects" : "scene keys") and no "
+                + "steps): render it with 'obscura render \(file)', or name it in a scenario's 'scene:'")
+    }
     static let stepExtraKeys = ["expect", "save"]
 
     /// Loads a scenario file.
@@ -27,6 +43,7 @@ public enum ScenarioLoader {
     }
 
     private static func read(_ root: YAMLNode, file: String, allowedDirectories: [String]) throws -> Scenario {
+        try refuseScene(root, file: file)
         let map = try root.mapping(allowedKeys: topKeys)
         let references = FileReferences(scenarioFile: file, allowedDirectories: allowedDirectories)
         var errors = ErrorCollector()

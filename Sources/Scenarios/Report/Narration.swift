@@ -50,7 +50,11 @@ public enum Narration {
                         "  State: \(t(key)) \(t(step.before[key] ?? "(none)")) → \(t(step.after[key] ?? "(none)"))")
                 }
             }
-            out.append("  Rules checked: spec \(step.specSections.joined(separator: ", ")).")
+            // Capture rules by section (§1.3, the Capture rules article); other articles by name.
+            let sections = step.specSections.filter { $0.hasPrefix("§") }
+            var named = step.specSections.filter { !$0.hasPrefix("§") }
+            if !sections.isEmpty { named.insert("Capture rules " + sections.joined(separator: ", "), at: 0) }
+            if !named.isEmpty { out.append("  Rules checked: \(named.joined(separator: "; ")).") }
             for rule in step.rules {
                 let number = rule.rule.map { " rule \($0)" } ?? ""
                 let verb = rule.outcome == "passed" ? "passed" : rule.outcome == "raised" ? "RAISED" : "decided"

@@ -37,7 +37,12 @@ struct ReportCommand: ParsableCommand {
                 found += try Self.scenarioFolders(in: directory)
                 problems += try Self.problems(in: directory)
             }
-            found.sort { ($0.result.name, $0.result.file) < ($1.result.name, $1.result.file) }
+            // In the order one run of all the files keeps (`Shard.select`): the paths as given, byte by byte.
+            func order(_ r: ScenarioResult) -> [UInt8] { Array((r.givenFile ?? r.file).utf8) }
+            found.sort { a, b in
+                order(a.result) == order(b.result)
+                    ? a.result.name < b.result.name : order(a.result).lexicographicallyPrecedes(order(b.result))
+            }
             var seen: [String: String] = [:]
             for (result, folder) in found {
                 if let first = seen[result.name] {

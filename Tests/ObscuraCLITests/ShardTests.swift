@@ -78,6 +78,28 @@ struct ShardTests {
         try JUnitReportTests.validateWithXmllint(merged + "/junit.xml")
     }
 
+    // The merged report lists the scenarios in the order one run of all the files does (their paths, byte by
+    // byte), not by name: "pair-b.scenario.yaml" sorts before "pair.scenario.yaml" though "pair" < "pair-b".
+    @Test func aMergeKeepsTheOrderOfOneRun() throws {
+        let dir = RunCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = try ["pair", "pair-b"].map {
+            try RunCommandTests.write(RunCommandTests.small, in: dir, name: $0 + ".scenario.yaml")
+        }
+        let whole = dir.appendingPathComponent("whole").path
+        try #require(try CLIRunner.run(["run"] + files + ["--shard", "1/1", "--out", whole]).status == 0)
+        var shards: [String] = []
+        for shard in 1...2 {
+            shards.append(dir.appendingPathComponent("shard\(shard)").path)
+            let run = try CLIRunner.run(["run"] + files + ["--shard", "\(shard)/2", "--out", shards[shard - 1]])
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        let merged = dir.appendingPathComponent("merged").path
+        try #require(try CLIRunner.run(["report", "merge", merged] + shards.reversed()).status == 0)
+        #expect(try Self.names(inReport: whole + "/report.json") == ["pair-b", "pair"])
+        #expect(try Self.names(inReport: merged + "/report.json") == ["pair-b", "pair"])
+    }
+
     @Test func badShardIsAUsageError() throws {
         for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
             let result = try CLIRunner.run(["run", "Scenes/constant-color.scenario.yaml", "--shard", bad])

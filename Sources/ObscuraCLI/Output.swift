@@ -95,15 +95,17 @@ enum OutputFiles {
         }
     }
 
-    /// Whether two paths name one file: the same path once normalised, or one existing file.
+    /// Whether two paths name one file that the second write would replace: the same path once normalised, or
+    /// one existing file. A device or pipe (`/dev/null` twice) replaces nothing: each write goes through.
     static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        let aExists = stat(a, &x) == 0, bExists = stat(b, &y) == 0
+        if (aExists && x.st_mode & S_IFMT != S_IFREG) || (bExists && y.st_mode & S_IFMT != S_IFREG) { return false }
         if URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path {
             return true
         }
-        var x = stat()
-        var y = stat()
-        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
-        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        return aExists && bExists && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// Writes `bytes` to `path`.

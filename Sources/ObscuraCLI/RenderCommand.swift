@@ -197,7 +197,18 @@ struct RenderJob {
     static func loadScene(_ name: String, directory: String?) throws -> Scene {
         if let scene = BuiltInScenes.scene(named: name) { return scene }
         do {
-            if name.hasSuffix(".yaml") || name.contains("/") { return try SceneLoader.load(path: name) }
+            if name.hasSuffix(".yaml") || name.contains("/") {
+                // `violets-warm-room.yaml` typed in a folder without it: the catalogue's scene of that name.
+                let stem = String(name.dropLast(".yaml".count))
+                if !FileManager.default.fileExists(atPath: name), name.hasSuffix(".yaml"), !stem.contains("/"),
+                    let loader = try? SceneLoader(directory: directory), loader.names.contains(stem)
+                {
+                    throw CommandFailure.badInput(
+                        "cannot read \(name): no such file; to render the scene of that name, give it without "
+                            + "'.yaml': obscura render \(stem)")
+                }
+                return try SceneLoader.load(path: name)
+            }
             let loader = try SceneLoader(directory: directory)
             guard loader.names.contains(name) else {
                 let names = BuiltInScenes.names + loader.names

@@ -144,5 +144,13 @@ import Testing
         let result = try CLIRunner.run(["render", "chart-d6", "--out", "/nonexistent/x.png"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("did you mean 'chart-d65'"))
+        #expect(result.stderr.contains("no scene 'chart-d6' in "), "\(result.stderr)")
+    }
+
+    // A scene's name typed as its file name, where no such file is: the catalogue's scene is pointed at.
+    @Test func aSceneNameWithItsExtensionPointsAtTheScene() throws {
+        let result = try CLIRunner.run(["render", "violets-warm-room.yaml", "--out", "/nonexistent/x.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("obscura render violets-warm-room"), "\(result.stderr)")
     }
 }

@@ -107,13 +107,7 @@ struct ReportCommand: ParsableCommand {
         static func problems(in directory: String) throws -> [JUnitReport.Problem] {
             let path = directory + "/" + JUnitReport.problemsFileName
             guard FileManager.default.fileExists(atPath: path) else { return [] }
-            do {
-                return try JUnitReport.decodeProblems(try read(path))
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch {
-                throw CommandFailure.badInput("\(path): not a list of obscura run (\(error))")
-            }
+            return try decoding(path, "a list of obscura run", JUnitReport.decodeProblems)
         }
 
         /// The scenario folders of `directory`: itself, when its report.json holds one scenario; else
@@ -159,12 +153,17 @@ struct ReportCommand: ParsableCommand {
         }
 
         static func decode(_ path: String) throws -> [ScenarioResult] {
+            try decoding(path, "a report of obscura run", JSONReport.decode)
+        }
+
+        /// The file at `path` read by `decode`; a file it cannot read is bad input, named as not `what`.
+        static func decoding<T>(_ path: String, _ what: String, _ decode: ([UInt8]) throws -> T) throws -> T {
             do {
-                return try JSONReport.decode(try read(path))
+                return try decode(try read(path))
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
-                throw CommandFailure.badInput("\(path): not a report of obscura run (\(error))")
+                throw CommandFailure.badInput("\(path): not \(what) (\(error))")
             }
         }
 

@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
         // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
@@ -96,6 +97,8 @@ let package = Package(
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
         .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"], swiftSettings: kernelSwift),
+        // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
+        .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),
@@ -172,7 +175,7 @@ let package = Package(
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
                 "UniformTypeIdentifiers",
             ]),
-        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting"]),
+        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
         .testTarget(
             name: "VisionTests",

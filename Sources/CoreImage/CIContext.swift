@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import ObscuraAV
 
 /// Options for a context (`CIContextOption`).
 public struct CIContextOption: Hashable, Sendable, RawRepresentable {
@@ -49,9 +50,43 @@ public struct CIFormat: Hashable, Sendable, RawRepresentable {
 }
 
 /// Options for writing image files (`CIImageRepresentationOption`).
+///
+/// The auxiliary images (a `CIImage` each) are stored in HEIC files as an iPhone stores them beside a photo:
+/// the depth or disparity as the auxiliary depth image, each matte as an auxiliary image of its type, so that
+/// `CIImage(data:options:)` with the matching `CIImageOption` and `AVDepthData` or the matte types read them
+/// back. JPEG and PNG representations ignore them (REMAINING_INTERFACE.md).
 public struct CIImageRepresentationOption: Hashable, Sendable, RawRepresentable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A depth image, in metres.
+    public static let depthImage = CIImageRepresentationOption(rawValue: "kCIImageRepresentationDepthImage")
+    /// A disparity image, in 1/metres.
+    public static let disparityImage = CIImageRepresentationOption(rawValue: "kCIImageRepresentationDisparityImage")
+    /// A portrait effects matte, coverage 0…1.
+    public static let portraitEffectsMatteImage = CIImageRepresentationOption(
+        rawValue: "kCIImageRepresentationPortraitEffectsMatteImage")
+    /// A hair segmentation matte.
+    public static let semanticSegmentationHairMatteImage = CIImageRepresentationOption(
+        rawValue: "kCIImageRepresentationSemanticSegmentationHairMatteImage")
+    /// A skin segmentation matte.
+    public static let semanticSegmentationSkinMatteImage = CIImageRepresentationOption(
+        rawValue: "kCIImageRepresentationSemanticSegmentationSkinMatteImage")
+    /// A teeth segmentation matte.
+    public static let semanticSegmentationTeethMatteImage = CIImageRepresentationOption(
+        rawValue: "kCIImageRepresentationSemanticSegmentationTeethMatteImage")
+    /// A glasses segmentation matte.
+    public static let semanticSegmentationGlassesMatteImage = CIImageRepresentationOption(
+        rawValue: "kCIImageRepresentationSemanticSegmentationGlassesMatteImage")
+
+    /// Each matte option with the ImageIO auxiliary-data type its image is stored as.
+    static let mattes: [(CIImageRepresentationOption, String)] = [
+        (.portraitEffectsMatteImage, kCGImageAuxiliaryDataTypePortraitEffectsMatte),
+        (.semanticSegmentationHairMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte),
+        (.semanticSegmentationSkinMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte),
+        (.semanticSegmentationTeethMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte),
+        (.semanticSegmentationGlassesMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte),
+    ]
 }
 
 
@@ -246,7 +281,36 @@ public final class CIContext: NSObject, @unchecked Sendable {
         of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
     ) -> Data? {
         guard HEIF.isAvailable, let pixels = plane(image, channels: 3) else { return nil }
-        return (try? HEIF.encode(pixels, quality: Self.quality(options), iccProfile: nil, exif: nil)).map { Data($0) }
+        var auxiliaries: [HEIF.AuxiliaryImage] = []
+        for (key, type) in CIImageRepresentationOption.mattes {
+            guard let matte = options[key] as? CIImage,
+                let region = Region(covering: matte.extent), !region.isEmpty
+            else { continue }
+            // Coverage is data, linear like a matte's buffer: the first channel of the working-space values in
+            // 8 bits, with no output curve.
+            let data = rgba8(matte, region, encode: false)
+            let bytes = data.bytes.assumingMemoryBound(to: UInt8.self)
+            let grey = PixelPlane<UInt8>(
+                width: region.width, height: region.height,
+                elements: (0..<(region.width * region.height)).map { bytes[4 * $0] })
+            if let auxiliary = MatteFileCoding.heifAuxiliary(grey, auxiliaryDataType: type) {
+                auxiliaries.append(auxiliary)
+            }
+        }
+        var depth: (image: PixelPlane<UInt8>, xmp: [UInt8])?
+        let depthKey = options[.depthImage] != nil ? CIImageRepresentationOption.depthImage : .disparityImage
+        if let map = options[depthKey] as? CIImage {
+            guard let region = Region(covering: map.extent), !region.isEmpty else { return nil }
+            // Depth values as they are: the first channel of the image rendered in floats.
+            let floats = render(map, region)
+            let values = (0..<(region.width * region.height)).map { floats.base[$0].x }
+            depth = DepthImageCoding.encode(
+                values: values, width: region.width, height: region.height, disparity: depthKey == .disparityImage)
+        }
+        let encoded = try? HEIF.encode(
+            pixels, quality: Self.quality(options), iccProfile: nil, exif: nil, depth: depth?.image,
+            depthXMP: depth?.xmp, auxiliaries: auxiliaries)
+        return encoded.map { Data($0) }
     }
 
     static func quality(_ options: [CIImageRepresentationOption: Any]) -> Int {

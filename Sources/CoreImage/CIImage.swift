@@ -13,6 +13,24 @@ public struct CIImageOption: Hashable, Sendable, RawRepresentable {
     public static let auxiliaryDisparity = CIImageOption(rawValue: "kCIImageAuxiliaryDisparity")
     /// `true`: the image is the file's portrait effects matte.
     public static let auxiliaryPortraitEffectsMatte = CIImageOption(rawValue: "kCIImageAuxiliaryPortraitEffectsMatte")
+    /// `true`: the image is the file's hair segmentation matte.
+    public static let auxiliarySemanticSegmentationHairMatte = CIImageOption(
+        rawValue: "kCIImageAuxiliarySemanticSegmentationHairMatte")
+    /// `true`: the image is the file's skin segmentation matte.
+    public static let auxiliarySemanticSegmentationSkinMatte = CIImageOption(
+        rawValue: "kCIImageAuxiliarySemanticSegmentationSkinMatte")
+    /// `true`: the image is the file's teeth segmentation matte.
+    public static let auxiliarySemanticSegmentationTeethMatte = CIImageOption(
+        rawValue: "kCIImageAuxiliarySemanticSegmentationTeethMatte")
+    /// `true`: the image is the file's glasses segmentation matte.
+    public static let auxiliarySemanticSegmentationGlassesMatte = CIImageOption(
+        rawValue: "kCIImageAuxiliarySemanticSegmentationGlassesMatte")
+
+    /// Each segmentation-matte option with the matte type it reads.
+    static let segmentationMattes: [(CIImageOption, AVSemanticSegmentationMatte.MatteType)] = [
+        (.auxiliarySemanticSegmentationHairMatte, .hair), (.auxiliarySemanticSegmentationSkinMatte, .skin),
+        (.auxiliarySemanticSegmentationTeethMatte, .teeth), (.auxiliarySemanticSegmentationGlassesMatte, .glasses),
+    ]
     /// A `CGColorSpace`, or `NSNull` to leave the image's values unmanaged.
     public static let colorSpace = CIImageOption(rawValue: "kCIImageColorSpace")
     /// `true`: the file's orientation is applied.
@@ -401,6 +419,12 @@ extension CIImage {
                 let recipe = recipe(matte.mattingImage, unmanaged: true)
             else { return nil }
             return (recipe, nil, matte, [:])
+        }
+        for (option, type) in CIImageOption.segmentationMattes where flag(option) {
+            guard let matte = try? AVSemanticSegmentationMatte(fromFileData: data, matteType: type),
+                let recipe = recipe(matte.mattingImage, unmanaged: true)
+            else { return nil }
+            return (recipe, nil, nil, [:])
         }
         let bytes = [UInt8](data)
         let unmanaged = options[.colorSpace] is NSNull

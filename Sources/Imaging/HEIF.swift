@@ -11,6 +11,9 @@ public enum HEIF {
     /// the `auxid:2` SEI semantics of ISO/IEC 23008-2 Annex F).
     public static let depthAuxiliaryType = "urn:mpeg:hevc:2015:auxid:2"
 
+    /// The smallest side of a depth or auxiliary image `encode` takes (libheif's smallest coded tile).
+    public static let minimumAuxiliarySide = 64
+
     /// A grey image stored beside the primary one as its auxiliary image of a type (ISO/IEC
     /// 23008-12 §6.6.2.1): a matte, for example.
     public struct AuxiliaryImage: Sendable {
@@ -47,6 +50,14 @@ public enum HEIF {
         guard depth.map({ $0.channels == 1 }) ?? true else { throw HEIFError(message: "depth images are grey") }
         guard auxiliaries.allSatisfy({ $0.pixels.channels == 1 }) else {
             throw HEIFError(message: "auxiliary images are grey")
+        }
+        // libheif stores a picture under 64 pixels a side as a grid over one padded tile, and cannot read
+        // such a grid back as grey: a depth or auxiliary image that small would be written unreadable.
+        let grey = auxiliaries.map(\.pixels) + (depth.map { [$0] } ?? [])
+        if let small = grey.first(where: { min($0.width, $0.height) < Self.minimumAuxiliarySide }) {
+            throw HEIFError(
+                message: "a \(small.width)x\(small.height) depth or auxiliary image is under the "
+                    + "\(Self.minimumAuxiliarySide) pixels a side that HEIC stores readably")
         }
         let orientation = exif.flatMap { (ImageProperties.exif(tiff: $0)[ImageProperties.orientation] as? NSNumber)?.intValue } ?? 1
         var message = [CChar](repeating: 0, count: 256)

@@ -62,16 +62,19 @@ enum HEIFAuxiliaryLink {
             let id = UInt32(read(file, infe.payloadStart + 4, idSize))
             let typeAt = infe.payloadStart + 4 + idSize + 2
             let type = String(decoding: file[typeAt..<typeAt + 4], as: UTF8.self)
-            if type == "hvc1" { items.append((id, infe)) }
+            // A picture under 64 pixels in a side is a `grid` item over one hidden coded tile.
+            if type == "hvc1" || type == "grid" { items.append((id, infe)) }
         }
         return items
     }
 
-    /// The image items other than the primary one, in the order written.
+    /// The image items other than the primary, in the order written, that libheif wrote visible: a hidden one
+    /// is the coded tile of a `grid` item, part of that picture.
     private static func secondaryImageItems(in file: [UInt8]) throws -> [UInt32] {
         let (_, children) = try metaBoxes(file)
         let primary = try primaryItem(file, children)
-        return try imageItems(file, children).map(\.id).filter { $0 != primary }
+        return try imageItems(file, children).filter { $0.id != primary && file[$0.infe.payloadStart + 3] & 1 == 0 }
+            .map(\.id)
     }
 
     /// Makes `item` an auxiliary image of the primary item of type `auxiliaryType`.

@@ -149,4 +149,54 @@ import Testing
             #expect(CIImage(data: heic)?.extent == image.extent)
         }
     }
+
+    // Apple's AVCam saves mattes with heifRepresentation's matte and depth options, and reads segmentation
+    // mattes with CIImage's auxiliary options: what is written beside the picture reads back as it was. The
+    // picture is under 64 pixels tall, which libheif stores as a grid over one tile.
+    @Test func auxiliaryImagesOfAHEICReadBack() throws {
+        func coverage(_ side: Int) throws -> CIImage {
+            var made: CVPixelBuffer?
+            #expect(CVPixelBufferCreate(nil, side, side, kCVPixelFormatType_OneComponent8, nil, &made) == kCVReturnSuccess)
+            let buffer = try #require(made)
+            CVPixelBufferLockBaseAddress(buffer, [])
+            let base = try #require(CVPixelBufferGetBaseAddress(buffer)), stride = CVPixelBufferGetBytesPerRow(buffer)
+            for y in 0..<side {
+                for x in 0..<side { (base + y * stride).storeBytes(of: UInt8(4 * x), toByteOffset: x, as: UInt8.self) }
+            }
+            CVPixelBufferUnlockBaseAddress(buffer, [])
+            return CIImage(cvImageBuffer: buffer, options: [.auxiliaryPortraitEffectsMatte: true])
+        }
+        let matte = try coverage(64)
+        let depth = CIImage(
+            cvPixelBuffer: Fixture.floatBuffer(64, 64, format: kCVPixelFormatType_DepthFloat32) { x, _ in
+                0.5 + 0.025 * Float(x)
+            }, options: [.colorSpace: NSNull()])
+        let photo = CIImage(cgImage: Fixture.cgImage(48, 40) { x, y in [UInt8(4 * x), UInt8(5 * y), 200, 255] })
+        let space = try #require(CGColorSpace(name: CGColorSpace.sRGB))
+        let context = CIContext()
+        // A machine without libheif's HEVC encoder writes no HEIC at all.
+        guard context.heifRepresentation(of: photo, format: .RGBA8, colorSpace: space) != nil else { return }
+        let heic = try #require(
+            context.heifRepresentation(
+                of: photo, format: .RGBA8, colorSpace: space,
+                options: [.portraitEffectsMatteImage: matte, .semanticSegmentationHairMatteImage: matte, .depthImage: depth]))
+        #expect(CIImage(data: heic)?.extent == photo.extent)
+        for option in [CIImageOption.auxiliaryPortraitEffectsMatte, .auxiliarySemanticSegmentationHairMatte] {
+            let back = try #require(CIImage(data: heic, options: [option: true]), "\(option.rawValue)")
+            #expect(back.extent.size == CGSize(width: 64, height: 64))
+            let row = Fixture.pixels(back, back.extent)[20]
+            for x in 0..<64 { #expect(abs(row[x].x - Float(4 * x) / 255) < 0.01, "\(option.rawValue) at \(x)") }
+        }
+        // A type that was not written is not there.
+        #expect(CIImage(data: heic, options: [.auxiliarySemanticSegmentationSkinMatte: true]) == nil)
+        // Depth is stored in 239 steps over its range (1.6 m here): within half a step, and half precision.
+        let stored = try #require(CIImage(data: heic, options: [.auxiliaryDepth: true]))
+        let row = Fixture.pixels(stored, stored.extent)[20]
+        for x in 0..<64 { #expect(abs(row[x].x - (0.5 + 0.025 * Float(x))) < 0.005, "depth at \(x): \(row[x].x)") }
+        // A matte under 64 pixels a side cannot be stored readably: no file, as when an encoder fails.
+        let small = try coverage(32)
+        #expect(
+            context.heifRepresentation(
+                of: photo, format: .RGBA8, colorSpace: space, options: [.portraitEffectsMatteImage: small]) == nil)
+    }
 }

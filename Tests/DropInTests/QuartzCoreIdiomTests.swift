@@ -16,6 +16,17 @@ extension DropIn {
             #expect(layer.frame.midX == 110)
         }
 
+        // Apple's DockKit sample converts points with the preview layer's preferredFrameSize(): with no layout
+        // manager, the bounds' size as the superlayer sees it, turned by the layer's transform.
+        @Test func preferredFrameSizeIsTheBoundsSeenFromTheSuperlayer() {
+            let layer = CALayer()
+            layer.bounds = CGRect(x: 0, y: 0, width: 390, height: 844)
+            #expect(layer.preferredFrameSize() == CGSize(width: 390, height: 844))
+            layer.setAffineTransform(CGAffineTransform(rotationAngle: .pi / 2))
+            let turned = layer.preferredFrameSize()
+            #expect(abs(turned.width - 844) < 1e-6 && abs(turned.height - 390) < 1e-6, "\(turned)")
+        }
+
         @Test func sublayersAddAndRemove() {
             let root = CALayer(), child = CALayer(), other = CALayer()
             root.addSublayer(child)

@@ -22,6 +22,18 @@ package enum DepthImageCoding {
     static let holeThreshold: UInt8 = 8
     package static let namespace = "urn:obscura:depth:1.0"
 
+    /// The grey image and XMP packet of depth (metres) or disparity (1/metres) values given row by row, as a
+    /// file writer outside the capture path stores them (Core Image's `depthImage` and `disparityImage`
+    /// options): 32-bit, relative accuracy, no calibration.
+    package static func encode(values: [Float], width: Int, height: Int, disparity: Bool)
+        -> (image: PixelPlane<UInt8>, xmp: [UInt8])
+    {
+        encode(
+            DepthMap(
+                width: width, height: height, format: disparity ? .disparityFloat32 : .depthFloat32, values: values,
+                accuracy: .relative))
+    }
+
     /// The grey image and its XMP packet.
     static func encode(_ map: DepthMap) -> (image: PixelPlane<UInt8>, xmp: [UInt8]) {
         let finite = map.values.filter(\.isFinite)

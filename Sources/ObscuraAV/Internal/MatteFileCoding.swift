@@ -51,6 +51,12 @@ package enum MatteFileCoding {
         return Array(packet.utf8)
     }
 
+    /// The HEIC auxiliary image of one matte's coverage, for a file writer outside the capture path (Core
+    /// Image's matte options); nil for a type that is not a matte's.
+    package static func heifAuxiliary(_ plane: PixelPlane<UInt8>, auxiliaryDataType: String) -> HEIF.AuxiliaryImage? {
+        heifAuxiliaries([Embedded(plane: plane, auxiliaryDataType: auxiliaryDataType)]).first
+    }
+
     /// The HEIC auxiliary images of mattes.
     static func heifAuxiliaries(_ mattes: [Embedded]) -> [HEIF.AuxiliaryImage] {
         mattes.compactMap { m in

@@ -139,6 +139,12 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// Sets the transform applied about the anchor point.
     open func setAffineTransform(_ m: CGAffineTransform) { lock.withLock { inner.affineTransform = m } }
 
+    /// The layer's preferred size in its superlayer's coordinates: with no layout manager, as Core Animation
+    /// answers then, its bounds' size mapped through its transform (the rectangle that holds the turned bounds).
+    open func preferredFrameSize() -> CGSize {
+        bounds.applying(affineTransform()).size
+    }
+
     /// Asks for layout; there is no render loop, so layout happens at once.
     open func setNeedsLayout() { layoutSublayers() }
 

@@ -1,0 +1,49 @@
+@_exported import CoreVideo
+import CoreImage
+import Foundation
+import ObscuraAV
+
+/// `VTCreateCGImageFromCVPixelBuffer`: a `CGImage` of a pixel buffer's picture, as Apple's Constant Color
+/// sample makes one of a photo's confidence map to show it.
+///
+/// A one-component 8-bit buffer (a confidence map, a matte) becomes an 8-bit grey image of the same bytes, in the
+/// linear grey space its values are in; any other format Core Image reads becomes 8-bit RGBA, sRGB-encoded, as
+/// `CIContext.createCGImage` renders it. `options` must be nil, as Apple documents. Returns `noErr`, or
+/// `kVTParameterErr` (−12902, leaving `imageOut` nil) for a buffer whose format cannot be read.
+@discardableResult
+public func VTCreateCGImageFromCVPixelBuffer(
+    _ pixelBuffer: CVPixelBuffer, options: CFDictionary?, imageOut: UnsafeMutablePointer<CGImage?>
+) -> OSStatus {
+    imageOut.pointee = nil
+    let width = CVPixelBufferGetWidth(pixelBuffer), height = CVPixelBufferGetHeight(pixelBuffer)
+    if CVPixelBufferGetPixelFormatType(pixelBuffer) == kCVPixelFormatType_OneComponent8 {
+        CVPixelBufferLockBaseAddress(pixelBuffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(pixelBuffer, .readOnly) }
+        guard let base = CVPixelBufferGetBaseAddress(pixelBuffer) else { return kVTParameterErr }
+        let stride = CVPixelBufferGetBytesPerRow(pixelBuffer)
+        var bytes = Data(count: width * height)
+        bytes.withUnsafeMutableBytes { out in
+            for y in 0..<height {
+                out.baseAddress!.advanced(by: y * width).copyMemory(from: base + y * stride, byteCount: width)
+            }
+        }
+        guard let space = CGColorSpace(name: CGColorSpace.linearGray),
+            let provider = CGDataProvider(data: bytes as CFData),
+            let image = CGImage(
+                width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 8, bytesPerRow: width, space: space,
+                bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue), provider: provider, decode: nil,
+                shouldInterpolate: true, intent: .defaultIntent)
+        else { return kVTParameterErr }
+        imageOut.pointee = image
+        return noErr
+    }
+    let picture = CIImage(cvPixelBuffer: pixelBuffer)
+    guard !picture.extent.isEmpty, let image = CIContext().createCGImage(picture, from: picture.extent) else {
+        return kVTParameterErr
+    }
+    imageOut.pointee = image
+    return noErr
+}
+
+/// `kVTParameterErr`: a parameter was not valid.
+public let kVTParameterErr: OSStatus = -12902

@@ -30,8 +30,9 @@ import Spectra
 ///    incandescent light, bright ones by daylight. The illuminance is read from the frame as a phone reads it
 ///    from its exposure and its factory calibration: the frame's mean green electrons per second
 ///    over what the camera equation (`CameraEquation`) gives for a white diffuser under 1 lux of
-///    D65, divided by 0.18, the average reflectance light meters assume. The prior is a Gaussian in mired (width `priorWidth`) about a centre that runs from 2,900 K at
-///    200 lux and below to 6,000 K at 3,000 lux and above, linearly in log lux, weighted `priorWeight`
+///    D65, divided by 0.18, the average reflectance light meters assume. The prior is a Gaussian in mired
+///    (width `priorWidth`) about a centre that runs from 2,900 K at 100 lux and below to 6,000 K at 1,000 lux
+///    and above, linearly in log lux, weighted `priorWeight`
 ///    against the mean zone loss (all our choices).
 /// 5. The balance is the best candidate's (its spectrum feeds the colour-correction matrix).
 ///

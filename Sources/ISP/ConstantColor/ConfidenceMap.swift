@@ -7,9 +7,9 @@ import Imaging
 /// - **Regions** are square tiles of `tileSize` pixels (8 by default), so the map has the photo's
 ///   aspect ratio at 1/8 of its resolution (edge tiles may be partial).
 /// - **SNR** of a tile is the per-pixel SNR of the flash increment estimated from the tile's means:
-///   mean(S_f) / √mean(var), with var = S_f + S_a·(t_f/t_a) + σ_r² + (t_f/t_a)²σ_r² in flash-frame
-///   electrons, which is the color-science spec §3.4 S_f + 2S_a + 2σ_r² when both frames share an
-///   exposure. `init(signal:variance:…)` takes one channel (green, the one the spec's table follows).
+///   mean(S_f) / √mean(var), with var = S_f + σ_r² + (t_f/t_a)²·(S_a + σ_r²) in flash-frame electrons (S_f
+///   the flash frame's signal, S_a the ambient frame's), which is the color-science spec §3.4 S + 2S_a + 2σ_r²
+///   (S the flash-only signal) when both frames share an exposure. `init(signal:variance:…)` takes one channel (green, the one the spec's table follows).
 /// - **SNR → confidence** is that spec's §3.4 ramp c = clamp((SNR − lo)/(hi − lo), 0, 1) with lo = 4,
 ///   hi = 16: a close subject in dim light (SNR 30–60) is fully trusted, one at 1 m in an office
 ///   (SNR ≈ 12) about two-thirds, one at 2 m or in bright light (SNR < 4) not at all.

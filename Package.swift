@@ -98,7 +98,7 @@ let package = Package(
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
         .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"], swiftSettings: kernelSwift),
         // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
-        .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage"]),
+        .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),

@@ -1,6 +1,7 @@
 @_exported import CoreVideo
 import CoreImage
 import Foundation
+import Imaging
 import ObscuraAV
 
 /// `VTCreateCGImageFromCVPixelBuffer`: a `CGImage` of a pixel buffer's picture, as Apple's Constant Color
@@ -15,24 +16,13 @@ public func VTCreateCGImageFromCVPixelBuffer(
     _ pixelBuffer: CVPixelBuffer, options: CFDictionary?, imageOut: UnsafeMutablePointer<CGImage?>
 ) -> OSStatus {
     imageOut.pointee = nil
-    let width = CVPixelBufferGetWidth(pixelBuffer), height = CVPixelBufferGetHeight(pixelBuffer)
-    if CVPixelBufferGetPixelFormatType(pixelBuffer) == kCVPixelFormatType_OneComponent8 {
-        CVPixelBufferLockBaseAddress(pixelBuffer, .readOnly)
-        defer { CVPixelBufferUnlockBaseAddress(pixelBuffer, .readOnly) }
-        guard let base = CVPixelBufferGetBaseAddress(pixelBuffer) else { return kVTParameterErr }
-        let stride = CVPixelBufferGetBytesPerRow(pixelBuffer)
-        var bytes = Data(count: width * height)
-        bytes.withUnsafeMutableBytes { out in
-            for y in 0..<height {
-                out.baseAddress!.advanced(by: y * width).copyMemory(from: base + y * stride, byteCount: width)
-            }
-        }
+    if let grey = MatteRepresentation.plane(of: pixelBuffer) {
         guard let space = CGColorSpace(name: CGColorSpace.linearGray),
-            let provider = CGDataProvider(data: bytes as CFData),
+            let provider = CGDataProvider(data: Data(grey.packedElements) as CFData),
             let image = CGImage(
-                width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 8, bytesPerRow: width, space: space,
-                bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue), provider: provider, decode: nil,
-                shouldInterpolate: true, intent: .defaultIntent)
+                width: grey.width, height: grey.height, bitsPerComponent: 8, bitsPerPixel: 8, bytesPerRow: grey.width,
+                space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue), provider: provider,
+                decode: nil, shouldInterpolate: true, intent: .defaultIntent)
         else { return kVTParameterErr }
         imageOut.pointee = image
         return noErr

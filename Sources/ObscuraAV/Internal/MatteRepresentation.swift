@@ -9,7 +9,7 @@ import Sensor
 /// A matte's dictionary holds its rows in `kCGImageAuxiliaryDataInfoData`, `Width`, `Height`,
 /// `BytesPerRow` and `PixelFormat` in `kCGImageAuxiliaryDataInfoDataDescription`, and an empty
 /// `kCGImageAuxiliaryDataInfoMetadata` (where Apple writes XMP naming the matte's version).
-enum MatteRepresentation {
+package enum MatteRepresentation {
     /// A matte's buffer; a one-byte-per-pixel layout always exists, so this cannot fail.
     static func buffer(_ plane: PixelPlane<UInt8>) -> CVPixelBuffer {
         guard let made = PixelBufferFilling.oneComponent8(plane) else {
@@ -19,7 +19,7 @@ enum MatteRepresentation {
     }
 
     /// The coverage in a `kCVPixelFormatType_OneComponent8` buffer; nil for any other format.
-    static func plane(of buffer: CVPixelBuffer) -> PixelPlane<UInt8>? {
+    package static func plane(of buffer: CVPixelBuffer) -> PixelPlane<UInt8>? {
         guard buffer.pixelFormat == kCVPixelFormatType_OneComponent8 else { return nil }
         let p = buffer.planes[0]
         return PixelPlane(width: buffer.width, height: buffer.height) { x, y, _ in

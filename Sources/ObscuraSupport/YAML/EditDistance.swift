@@ -22,8 +22,8 @@ public enum EditDistance {
 
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     ///
-    /// A word that is a shortening of a candidate, every letter of it in the candidate in order, comes first,
-    /// the candidate with the fewest letters left out: a user who drops part of a long name
+    /// A word that is a shortening of a candidate, every letter of it in the candidate in order, comes first
+    /// (`shortening(_:among:)` says which, when several hold it): a user who drops part of a long name
     /// (`builtInWideCamera`, `iphone-7`) means the name that holds it, not another of the same length that
     /// differs in four letters. Otherwise the threshold (a third of the word's length, at least 2) accepts
     /// transpositions and a dropped unit suffix (`focal_length` → `focal_length_mm`) but not unrelated words.

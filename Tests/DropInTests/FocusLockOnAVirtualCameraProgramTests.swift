@@ -13,7 +13,9 @@ extension DropIn {
             private var _bytes = 0
             var bytes: Int { lock.withLock { _bytes } }
 
-            func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+            func photoOutput(
+                _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?
+            ) {
                 let count = photo.fileDataRepresentation()?.count ?? 0
                 lock.withLock { _bytes = count }
             }

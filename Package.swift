@@ -1,6 +1,6 @@
 // swift-tools-version:6.2
 // Obscura: AVFoundation camera capture on Linux, with physics behind the pixels.
-// The targets follow the layers of DESIGN.md; dependencies point down only.
+// The targets are layers (data, physics, ISP, API, CLI); dependencies point down only.
 import PackageDescription
 
 /// The modules that hold per-pixel kernels (spectra, images, the scene's geometry, the sensor model and

@@ -253,6 +253,22 @@ def depth_list(sizes, max_fps):
     return [{"size_px": list(s), "pixel_formats": ALL_DEPTH, "max_fps": max_fps} for s in sizes]
 
 
+# The small formats behind the presets `.medium` (480x360), `.low` (192x144), `.cif352x288` and
+# `.iFrame960x540`. Public iOS format lists show 192x144, 352x288 and 480x360 420v formats beside 640x480
+# (an iPod touch's back camera, for instance); the 960x540 size is the one the iFrame preset names.
+SMALL_SOURCE = (f"{M}: as the format lists iOS devices publish (192x144, 352x288 and 480x360 beside 640x480, "
+                "e.g. an iPod touch's back camera: mcmap.net/q/1218351); 960x540 the iFrame preset's size")
+
+
+def small_formats():
+    return [fmt_entry(f"{w}x{h}-420v", (w, h), "420v", [[1, 30]], ["sRGB"], [[w, h]], prov=SMALL_SOURCE)
+            for (w, h) in ((480, 360), (352, 288), (192, 144), (960, 540))]
+
+
+SMALL_PRESETS = {"medium": "480x360-420v", "low": "192x144-420v", "cif352x288": "352x288-420v",
+                 "iFrame960x540": "960x540-420v"}
+
+
 def back_formats(photo_dims, hi_fps=60, k4_fps=30, depth43=None, depth169=None, depth_note=None, dual=False,
                  ten_bit=None):
     """The usual back-camera list: photo (4:3, 1440x1080 preview), 1080p, 720p, VGA, 4K."""
@@ -265,6 +281,7 @@ def back_formats(photo_dims, hi_fps=60, k4_fps=30, depth43=None, depth169=None, 
                   depth=depth169, prov=prov_depth),
         fmt_entry("1280x720-420v", (1280, 720), "420v", [[1, hi_fps]], ["sRGB"], [[1280, 720]]),
         fmt_entry("640x480-420v", (640, 480), "420v", [[1, 30]], ["sRGB"], [[640, 480]]),
+        *small_formats(),
         fmt_entry("3840x2160-420v", (3840, 2160), "420v", [[1, k4_fps]], ["sRGB"], [[3840, 2160]]),
     ]
     if ten_bit:
@@ -273,7 +290,8 @@ def back_formats(photo_dims, hi_fps=60, k4_fps=30, depth43=None, depth169=None, 
 
 
 BACK_PRESETS = {"photo": "1440x1080-420f", "high": "1920x1080-420f", "hd1920x1080": "1920x1080-420f",
-                "hd1280x720": "1280x720-420v", "vga640x480": "640x480-420v", "hd4K3840x2160": "3840x2160-420v"}
+                "hd1280x720": "1280x720-420v", "vga640x480": "640x480-420v", "hd4K3840x2160": "3840x2160-420v",
+                "iFrame1280x720": "1280x720-420v", **SMALL_PRESETS}
 FRONT_PRESETS = {k: v for k, v in BACK_PRESETS.items()}
 
 
@@ -306,12 +324,17 @@ def depth_cam(cid, ctype, position, shares, formats, presets, flash_modes, feats
             "presets": presets, "flash_modes": flash_modes, "features": feats, "depth": depth}
 
 
+DISPARITY_ERROR_NOTE = (
+    "modelled: 3 cm at 1 m is 0.075 px of disparity on a 320-wide map of this baseline, within the 1/20 to 1/10 px that block matching reaches on textured patches (Delon & Sabater 2011, SIAM J. Imaging Sci. 4(4)); Intel's D400 papers use the same law, error = Z^2 x subpixel / (f x B)")
+
+
 def disparity(baseline, note):
     return {"technology": "dual-camera-disparity", "accuracy": "relative", "baseline_mm": baseline,
             "min_range_m": 0.3, "max_range_m": 5.0, "relative_error_at_1m": 0.03,
             "holes": "occlusion-and-textureless",
             "provenance": {"default": M, "technology": f"{D}: {note}", "accuracy": f"{D}: spec §9, dual is relative",
-                           "baseline_mm": f"{M}: distance between the constituents' extrinsics"}}
+                           "baseline_mm": f"{M}: distance between the constituents' extrinsics",
+                           "relative_error_at_1m": DISPARITY_ERROR_NOTE}}
 
 
 TRUEDEPTH = {"technology": "structured-light", "accuracy": "absolute", "min_range_m": 0.15, "max_range_m": 1.5,
@@ -334,7 +357,14 @@ def truedepth_formats(max_photo):
                   depth=depth_list([(640, 360)], 30), prov=prov),
         fmt_entry("640x480-420v", (640, 480), "420v", [[1, 30]], ["sRGB"], [[640, 480]],
                   depth=depth_list([(640, 480), (320, 240)], 30), prov=prov),
+        *small_formats(),
     ]
+
+
+# The TrueDepth camera takes the presets of its formats: Apple's TrueDepth samples run it at 1280x720.
+TRUEDEPTH_PRESETS = {"photo": "1440x1080-420f", "high": "1920x1080-420f", "hd1920x1080": "1920x1080-420f",
+                     "hd1280x720": "1280x720-420v", "iFrame1280x720": "1280x720-420v", "vga640x480": "640x480-420v",
+                     **SMALL_PRESETS}
 
 
 def front_formats(max_photo, k4=False):
@@ -419,32 +449,155 @@ def flash(kind, modules, note, shifts):
 
 # The physical errors of a unit against its nominal calibration, for Constant Color (CaptureErrors in Swift; the
 # "How the physics works" article). Each value carries the source it comes from.
-CAPTURE_ERRORS = {
-    "enabled": True,
-    "flash_intensity_tolerance_percent": 10,
-    "flash_power_w": 3.5,
-    "flash_thermal_resistance_k_per_w": 9,
-    "led_peak_shift_nm_per_k": 0.04,
-    "mains_frequency_hz": 60,
-    "percent_flicker": 9.6,
-    "readout_time_s": 0.02,
-    "hand_angular_speed_deg_per_s": 1.7,
-    "stabilisation_stops": 3,
-    "sensitivity_tolerance_percent": 2,
-    "provenance": {
-        "default": "modelled",
-        "flash_intensity_tolerance_percent": "documented: Samsung SPFCW04311BL high-power flash LED datasheet (2013): the maker's tester holds +-10 % on flux, the bound of what a calibration knows of one LED",
-        "flash_power_w": "documented: Samsung SPFCW04311BL datasheet: forward voltage 3.5 V typical at the 1000 mA flash current",
-        "flash_thermal_resistance_k_per_w": "documented: Samsung SPFCW04311BL datasheet: junction-to-solder thermal resistance 9 K/W",
-        "led_peak_shift_nm_per_k": "modelled: heat lowers the InGaN band gap and red-shifts the blue pump (Luminus Devices, 'How and why does the wavelength shift'); 0.04 nm/K as Lumileds LUXEON colour datasheets tabulate for InGaN",
-        "mains_frequency_hz": "modelled: a laboratory on the 60 Hz North American grid (Apple's, WWDC24 session 10162), lamps flickering at 120 Hz",
-        "percent_flicker": "documented: IEEE Std 1789-2015 low-risk bound, percent flicker 0.08 x frequency = 9.6 % at 120 Hz: a lamp that just meets the recommended practice",
-        "readout_time_s": "modelled: a rolling shutter starting its rows over 20 ms, our choice (no published figure for this sensor)",
-        "hand_angular_speed_deg_per_s": "modelled: the reciprocal rule of hand-held photography (1/f s keeps the 0.03 mm circle of confusion of 35 mm film) implies 0.03 rad/s, 1.7 deg/s",
-        "stabilisation_stops": "modelled: sensor-shift OIS (documented: Apple iPhone 15 Pro technical specifications), 3 stops, the low end of the 3-5 stops stabilisers are rated at under CIPA DC-011",
-        "sensitivity_tolerance_percent": "modelled: quantum-efficiency curves of one sensor type hold within +-2 % from unit to unit (siril-spcc-database, relative QE issue)",
-    },
-}
+CAPTURE_ERRORS = {'iphone-14': {'enabled': True,
+               'flash_intensity_tolerance_percent': 10,
+               'flash_power_w': 3.5,
+               'flash_thermal_resistance_k_per_w': 9,
+               'led_peak_shift_nm_per_k': 0.04,
+               'mains_frequency_hz': 60,
+               'percent_flicker': 9.6,
+               'readout_time_s': 0.02,
+               'hand_angular_speed_deg_per_s': 1.7,
+               'stabilisation_stops': 3,
+               'sensitivity_tolerance_percent': 2,
+               'sensitivity_calibrated': True,
+               'provenance': {'default': 'modelled',
+                              'flash_intensity_tolerance_percent': 'documented: Samsung SPFCW04311BL high-power '
+                                                                   "flash LED datasheet (2013): the maker's tester "
+                                                                   'holds +-10 % on flux, the bound of what a '
+                                                                   'calibration knows of one LED; a 1 A flash LED '
+                                                                   'of the class of each True Tone module',
+                              'flash_power_w': 'documented: Samsung SPFCW04311BL datasheet: forward voltage 3.5 V '
+                                               'typical at the 1000 mA flash current',
+                              'flash_thermal_resistance_k_per_w': 'documented: Samsung SPFCW04311BL datasheet: '
+                                                                  'junction-to-solder thermal resistance 9 K/W',
+                              'led_peak_shift_nm_per_k': 'modelled: heat lowers the InGaN band gap and red-shifts '
+                                                         "the blue pump (Luminus Devices, 'How and why does the "
+                                                         "wavelength shift'); 0.04 nm/K as Lumileds LUXEON colour "
+                                                         'datasheets tabulate for InGaN',
+                              'mains_frequency_hz': 'modelled: a laboratory on the 60 Hz North American grid '
+                                                    "(Apple's, WWDC24 session 10162), lamps flickering at 120 Hz",
+                              'percent_flicker': 'documented: IEEE Std 1789-2015 low-risk bound, percent flicker '
+                                                 '0.08 x frequency = 9.6 % at 120 Hz: a lamp that just meets the '
+                                                 'recommended practice',
+                              'readout_time_s': 'modelled: a rolling shutter starting its rows over 20 ms, our '
+                                                'choice (no published figure for this sensor)',
+                              'hand_angular_speed_deg_per_s': 'modelled: the reciprocal rule of hand-held '
+                                                              'photography (1/f s keeps the 0.03 mm circle of '
+                                                              'confusion of 35 mm film) implies 0.03 rad/s, 1.7 '
+                                                              'deg/s',
+                              'stabilisation_stops': 'modelled: sensor-shift OIS on the Main camera (documented: '
+                                                     'Apple iPhone 14 technical specifications), 3 stops, the low '
+                                                     'end of the 3-5 stops stabilisers are rated at under CIPA '
+                                                     'DC-011',
+                              'sensitivity_tolerance_percent': 'modelled: quantum-efficiency curves of one sensor '
+                                                               'type hold within +-2 % from unit to unit '
+                                                               '(siril-spcc-database, relative QE issue)',
+                              'sensitivity_calibrated': 'documented: per-module production-line calibration, at '
+                                                        "least of white balance, is the camera industry's practice "
+                                                        "(Walowit, 'Best practices for production line camera "
+                                                        "color calibration', IS&T Color and Imaging Conference "
+                                                        "2019); the measurement's field is our choice"}},
+ 'iphone-15-pro': {'enabled': True,
+                   'flash_intensity_tolerance_percent': 10,
+                   'flash_power_w': 3.5,
+                   'flash_thermal_resistance_k_per_w': 9,
+                   'led_peak_shift_nm_per_k': 0.04,
+                   'mains_frequency_hz': 60,
+                   'percent_flicker': 9.6,
+                   'readout_time_s': 0.02,
+                   'hand_angular_speed_deg_per_s': 1.7,
+                   'stabilisation_stops': 3,
+                   'sensitivity_tolerance_percent': 2,
+                   'sensitivity_calibrated': True,
+                   'provenance': {'default': 'modelled',
+                                  'flash_intensity_tolerance_percent': 'documented: Samsung SPFCW04311BL '
+                                                                       'high-power flash LED datasheet (2013): the '
+                                                                       "maker's tester holds +-10 % on flux, the "
+                                                                       'bound of what a calibration knows of one '
+                                                                       'LED',
+                                  'flash_power_w': 'documented: Samsung SPFCW04311BL datasheet: forward voltage '
+                                                   '3.5 V typical at the 1000 mA flash current',
+                                  'flash_thermal_resistance_k_per_w': 'documented: Samsung SPFCW04311BL datasheet: '
+                                                                      'junction-to-solder thermal resistance 9 K/W',
+                                  'led_peak_shift_nm_per_k': 'modelled: heat lowers the InGaN band gap and '
+                                                             "red-shifts the blue pump (Luminus Devices, 'How and "
+                                                             "why does the wavelength shift'); 0.04 nm/K as "
+                                                             'Lumileds LUXEON colour datasheets tabulate for InGaN',
+                                  'mains_frequency_hz': 'modelled: a laboratory on the 60 Hz North American grid '
+                                                        "(Apple's, WWDC24 session 10162), lamps flickering at 120 "
+                                                        'Hz',
+                                  'percent_flicker': 'documented: IEEE Std 1789-2015 low-risk bound, percent '
+                                                     'flicker 0.08 x frequency = 9.6 % at 120 Hz: a lamp that just '
+                                                     'meets the recommended practice',
+                                  'readout_time_s': 'modelled: a rolling shutter starting its rows over 20 ms, our '
+                                                    'choice (no published figure for this sensor)',
+                                  'hand_angular_speed_deg_per_s': 'modelled: the reciprocal rule of hand-held '
+                                                                  'photography (1/f s keeps the 0.03 mm circle of '
+                                                                  'confusion of 35 mm film) implies 0.03 rad/s, '
+                                                                  '1.7 deg/s',
+                                  'stabilisation_stops': 'modelled: sensor-shift OIS (documented: Apple iPhone 15 '
+                                                         'Pro technical specifications), 3 stops, the low end of '
+                                                         'the 3-5 stops stabilisers are rated at under CIPA DC-011',
+                                  'sensitivity_tolerance_percent': 'modelled: quantum-efficiency curves of one '
+                                                                   'sensor type hold within +-2 % from unit to '
+                                                                   'unit (siril-spcc-database, relative QE issue)',
+                                  'sensitivity_calibrated': 'documented: per-module production-line calibration, '
+                                                            "at least of white balance, is the camera industry's "
+                                                            "practice (Walowit, 'Best practices for production "
+                                                            "line camera color calibration', IS&T Color and "
+                                                            "Imaging Conference 2019); the measurement's field is "
+                                                            'our choice'}},
+ 'ipad-pro-m4': {'enabled': True,
+                 'flash_intensity_tolerance_percent': 10,
+                 'flash_power_w': 3.5,
+                 'flash_thermal_resistance_k_per_w': 9,
+                 'led_peak_shift_nm_per_k': 0.04,
+                 'mains_frequency_hz': 60,
+                 'percent_flicker': 9.6,
+                 'readout_time_s': 0.02,
+                 'hand_angular_speed_deg_per_s': 1.7,
+                 'stabilisation_stops': 0,
+                 'sensitivity_tolerance_percent': 2,
+                 'sensitivity_calibrated': True,
+                 'provenance': {'default': 'modelled',
+                                'flash_intensity_tolerance_percent': 'documented: Samsung SPFCW04311BL high-power '
+                                                                     "flash LED datasheet (2013): the maker's "
+                                                                     'tester holds +-10 % on flux, the bound of '
+                                                                     'what a calibration knows of one LED',
+                                'flash_power_w': 'documented: Samsung SPFCW04311BL datasheet: forward voltage 3.5 '
+                                                 'V typical at the 1000 mA flash current',
+                                'flash_thermal_resistance_k_per_w': 'documented: Samsung SPFCW04311BL datasheet: '
+                                                                    'junction-to-solder thermal resistance 9 K/W',
+                                'led_peak_shift_nm_per_k': 'modelled: heat lowers the InGaN band gap and '
+                                                           "red-shifts the blue pump (Luminus Devices, 'How and "
+                                                           "why does the wavelength shift'); 0.04 nm/K as Lumileds "
+                                                           'LUXEON colour datasheets tabulate for InGaN',
+                                'mains_frequency_hz': 'modelled: a laboratory on the 60 Hz North American grid '
+                                                      "(Apple's, WWDC24 session 10162), lamps flickering at 120 Hz",
+                                'percent_flicker': 'documented: IEEE Std 1789-2015 low-risk bound, percent flicker '
+                                                   '0.08 x frequency = 9.6 % at 120 Hz: a lamp that just meets the '
+                                                   'recommended practice',
+                                'readout_time_s': 'modelled: a rolling shutter starting its rows over 20 ms, our '
+                                                  'choice (no published figure for this sensor)',
+                                'hand_angular_speed_deg_per_s': 'modelled: the reciprocal rule of hand-held '
+                                                                'photography (1/f s keeps the 0.03 mm circle of '
+                                                                'confusion of 35 mm film) implies 0.03 rad/s, 1.7 '
+                                                                'deg/s; a tablet held in both hands is taken to '
+                                                                'move no less (our choice)',
+                                'stabilisation_stops': "modelled: no optical stabilisation; the Wide camera's "
+                                                       'specifications list none, only the automatic stabilisation '
+                                                       'done in processing, which does not turn the camera between '
+                                                       'two frames (Apple iPad Pro (M4) technical specifications)',
+                                'sensitivity_tolerance_percent': 'modelled: quantum-efficiency curves of one '
+                                                                 'sensor type hold within +-2 % from unit to unit '
+                                                                 '(siril-spcc-database, relative QE issue)',
+                                'sensitivity_calibrated': 'documented: per-module production-line calibration, at '
+                                                          "least of white balance, is the camera industry's "
+                                                          "practice (Walowit, 'Best practices for production line "
+                                                          "camera color calibration', IS&T Color and Imaging "
+                                                          "Conference 2019); the measurement's field is our "
+                                                          'choice'}}}
 
 
 CAL = [(1.0, 0.98), (-1.0, 1.02), (0.5, 1.015), (-0.5, 0.985), (1.2, 0.99), (-0.8, 1.01), (0.7, 0.98),
@@ -493,9 +646,7 @@ def iphone_x():
                      [0, 0, 0], -0.02, 0.003, 1, 4500, 3.0, 25, spec, front_formats([3088, 2320]),
                      front_presets(), ["off"], features(autofocus="none"), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide",
-                   truedepth_formats([3088, 2320]), {"photo": "1440x1080-420f", "high": "1920x1080-420f",
-                                                    "hd1920x1080": "1920x1080-420f", "hd1280x720": "1280x720-420v",
-                                                    "vga640x480": "640x480-420v"},
+                   truedepth_formats([3088, 2320]), TRUEDEPTH_PRESETS,
                    ["off"], features(autofocus="none", mattes=PORTRAIT_MATTE), TRUEDEPTH)
     modules = [led_module("cool-1", "LED-B5", 110, 70, [-7.0, -5.0, 0]), led_module("cool-2", "LED-B5", 110, 70, [-3.0, -5.0, 0]),
                led_module("warm-1", "LED-B1", 90, 70, [-7.0, -9.0, 0]), led_module("warm-2", "LED-B1", 90, 70, [-3.0, -9.0, 0])]
@@ -522,11 +673,12 @@ def iphone_14():
                      [0, 0, 0], -0.03, 0.005, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
                      front_presets(k4=True), ["off"], features(), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide", truedepth_formats([4032, 3024]),
-                   {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
+                   TRUEDEPTH_PRESETS,
                    ["off"], features(mattes=ALL_MATTES), TRUEDEPTH)
     modules = [led_module("cool", "LED-B5", 150, 75, [-10.0, 0.0, 0]), led_module("warm", "LED-B1", 130, 75, [-10.0, -4.0, 0])]
     return {"id": "iphone-14", "name": "iPhone 14", "family": "iPhone", "multicam": True, "cameras": [wide, ultra, dual_wide, front, td],
-            "flash": flash("true-tone", modules, f"{spec}: True Tone flash", CAL)}
+            "flash": flash("true-tone", modules, f"{spec}: True Tone flash", CAL),
+            "capture_errors": CAPTURE_ERRORS["iphone-14"]}
 
 
 def iphone_15_pro():
@@ -560,7 +712,7 @@ def iphone_15_pro():
                      [0, 0, 0], -0.03, 0.005, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
                      front_presets(k4=True), ["off"], features(), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide", truedepth_formats([4032, 3024]),
-                   {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
+                   TRUEDEPTH_PRESETS,
                    ["off"], features(mattes=ALL_MATTES), TRUEDEPTH)
     # Adaptive True Tone: a 3x3 LED array whose beam follows the focal length; modelled as nine
     # modules alternating cool and warm, the centre ones narrower.
@@ -575,7 +727,7 @@ def iphone_15_pro():
     return {"id": "iphone-15-pro", "name": "iPhone 15 Pro", "family": "iPhone", "multicam": True,
             "cameras": [wide, ultra, tele, dual_wide, triple, lidar, front, td],
             "flash": flash("adaptive-true-tone", modules, f"{spec}: Adaptive True Tone flash", CAL),
-            "capture_errors": CAPTURE_ERRORS}
+            "capture_errors": CAPTURE_ERRORS["iphone-15-pro"]}
 
 
 def ipad_pro_m4():
@@ -590,14 +742,15 @@ def ipad_pro_m4():
                      [0, 0, 0], -0.08, 0.015, 1, 4500, 3.0, 25, spec, front_formats([4032, 3024], k4=True),
                      front_presets(k4=True), ["off"], features(), reference="front-wide")
     td = depth_cam("front-truedepth", "builtInTrueDepthCamera", "front", "front-wide", truedepth_formats([4032, 3024]),
-                   {"photo": "1440x1080-420f", "high": "1920x1080-420f", "vga640x480": "640x480-420v"},
+                   TRUEDEPTH_PRESETS,
                    ["off"], features(), TRUEDEPTH)
     modules = []
     for i in range(6):
         led = "LED-B5" if i % 2 == 0 else "LED-B2"
         modules.append(led_module(f"led-{i + 1}", led, 55 if i % 2 == 0 else 45, 80, [-12.0 + 1.6 * (i % 3), -1.6 * (i // 3), 0]))
     return {"id": "ipad-pro-m4", "name": "iPad Pro (M4)", "family": "iPad", "multicam": True, "cameras": [wide, lidar, front, td],
-            "flash": flash("adaptive-true-tone", modules, f"{spec}: Adaptive True Tone flash", CAL)}
+            "flash": flash("adaptive-true-tone", modules, f"{spec}: Adaptive True Tone flash", CAL),
+            "capture_errors": CAPTURE_ERRORS["ipad-pro-m4"]}
 
 
 def ipad_10th_gen():

@@ -28,7 +28,7 @@ public struct BasicDevelop: Sendable {
         public var outputSpace: OutputSpace
         /// How much of the illuminant's cast to keep, 0 (fully neutral) … 1 (no white balance):
         /// the white is adapted to the chromaticity D65 + r·(illuminant − D65) in xy instead of D65.
-        /// Phones keep part of a warm room's cast (DESIGN.md, Pipelines).
+        /// Phones keep part of a warm room's cast (How the physics works, “From raw to photo”).
         public var warmthRetention: Double
         /// The global tone curve; nil picks a highlight shoulder at 0.6 reaching 1 at the clip level.
         public var toneCurve: ToneCurve?

@@ -12,7 +12,7 @@ import Spectra
 /// greys stay exactly neutral; with the Lagrange multiplier the solution is
 /// m = m_LS + A⁻¹1 · (w − 1·m_LS) / (1·A⁻¹1), with A = Σ cᵢcᵢᵀ and m_LS = A⁻¹ Σ cᵢtᵢ.
 /// The default training set is the ColorChecker (24) plus the synthetic skin set, as a phone
-/// tuning weighs skin (DESIGN.md, Pipelines).
+/// tuning weighs skin (How the physics works, “From raw to photo”).
 public struct ColorCorrectionMatrix: Sendable, Hashable {
     /// White-balanced camera RGB → XYZ (D65 white, Y = 1).
     public let matrix: Matrix3

@@ -16,7 +16,7 @@ import Scenes
 /// Inside `withDevice(_:_:)` the device, scene, seed, clock, flash availability and trace belong to
 /// the calling task, so tests running in parallel do not see each other's choices.
 public final class Emulator: @unchecked Sendable {
-    /// How time passes for streams (DESIGN.md, Time).
+    /// How time passes for streams (Testing on Linux, “Control the clock”).
     public enum ClockMode: String, Sendable, Hashable, CaseIterable {
         /// Free-running virtual time (the default): after `startRunning()` frames flow by themselves
         /// as fast as the renderer and the delegates allow, with exact timestamps, never dropped.
@@ -38,6 +38,9 @@ public final class Emulator: @unchecked Sendable {
     public static let environmentVariables: [String: String] = Emulation.environmentVariables
 
     private var core: Emulation { Emulation.shared }
+
+    /// For the `obscura` command line, which names its worlds itself: the world variables stay unread.
+    package func leaveEnvironmentUnread() { core.leaveEnvironmentUnread() }
 
     private init() {}
 

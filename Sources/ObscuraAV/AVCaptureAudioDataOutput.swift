@@ -12,7 +12,7 @@ extension AVCaptureAudioDataOutputSampleBufferDelegate {
 }
 
 /// Delivers audio as buffers of 1,024 samples of 16-bit mono linear PCM at 44.1 kHz
-/// (DESIGN.md, Time) carrying a synthetic tone: a 1 kHz sine at a quarter of full scale
+/// (Testing on Linux, “Control the clock”) carrying a synthetic tone: a 1 kHz sine at a quarter of full scale
 /// (−12 dBFS), continuous across buffers.
 ///
 /// It connects to the audio port of the microphone's input (`AVCaptureDevice.default(for: .audio)`);

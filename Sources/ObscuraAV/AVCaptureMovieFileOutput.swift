@@ -10,6 +10,7 @@ import Foundation
 open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     private let settingsLock = NSLock()
     private var videoSettings: [String: Any]?
+    private var chosenAudioSettings: [String: Any]?
     private var fragmentInterval = CMTime(value: 10, timescale: 1)
     private var metadataItems: [AVMetadataItem]?
 
@@ -39,13 +40,19 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     public func supportedOutputSettingsKeys(for connection: AVCaptureConnection) -> [String] {
         isVideo(connection)
             ? [AVVideoCodecKey, AVVideoCompressionPropertiesKey]
-            : [AVFormatIDKey, AVNumberOfChannelsKey, AVSampleRateKey]
+            : [AVFormatIDKey, AVNumberOfChannelsKey, AVSampleRateKey, AVEncoderBitRateKey, AVChannelLayoutKey]
     }
 
     /// The settings a recording of the connection uses: for video the codec, the frame size and
-    /// the compression properties; for audio AAC, mono, 44.1 kHz (spec §20 rule 2 [I]).
+    /// the compression properties; for audio the format, channels and rate (AAC, mono, 44.1 kHz unless
+    /// chosen) and the bit rate when one was chosen (spec §20 rule 2 [I]).
     public func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
-        guard isVideo(connection) else { return Self.audioSettings }
+        guard isVideo(connection) else {
+            var settings = Self.audioSettings
+            let chosen = settingsLock.withLock { chosenAudioSettings } ?? [:]
+            for (key, value) in chosen { settings[key] = value }
+            return settings
+        }
         let chosen = settingsLock.withLock { videoSettings }
         let codec = (chosen?[AVVideoCodecKey] as? AVVideoCodecType) ?? availableVideoCodecTypes.first ?? .h264
         var settings: [String: Any] = [AVVideoCodecKey: codec]
@@ -82,13 +89,12 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             }
         }
         guard isVideo(connection) else {
-            // Audio is always AAC, mono, 44.1 kHz: settings may restate that, not change it [I].
-            let fixed = Self.audioSettings
-            if let key = outputSettings?.keys.first(where: { "\(outputSettings?[$0] ?? "")" != "\(fixed[$0] ?? "")" }) {
-                Violation.invalidArgument(
-                    method, "Unsupported value for \(key); audio is recorded as AAC, mono, 44.1 kHz", rule
-                ).raise()
+            // AAC at an MPEG-4 audio rate, one or two channels: what the writer can make of the microphone's
+            // mono stream (resampled, or copied to both channels) [I].
+            if let problem = AssetWriterSettings.audioProblem(outputSettings) {
+                Violation.invalidArgument(method, "Unsupported audio settings: \(problem)", rule).raise()
             }
+            settingsLock.withLock { chosenAudioSettings = outputSettings }
             return
         }
         settingsLock.withLock { videoSettings = outputSettings }
@@ -117,6 +123,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             hasAudio: audio.map { $0.isEnabled && $0.isActive } ?? false, fragmentInterval: movieFragmentInterval)
         plan.rotationDegrees = turn
         plan.metadata = AVMetadataItem.quickTimeEntries(metadata ?? [], for: "AVCaptureMovieFileOutput")
+        let sound = AssetWriterSettings.audio(settingsLock.withLock { chosenAudioSettings })
+        (plan.audioChannels, plan.audioBitRate, plan.audioRate) = (max(sound.channels, 1), sound.bitRate, sound.rate)
         return plan
     }
 

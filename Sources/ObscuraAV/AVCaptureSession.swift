@@ -283,6 +283,7 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
     /// (or another on the same port and output) must not be there already.
     private func connectionRefusal(_ connection: AVCaptureConnection) -> String? {
         let state = lock.withLock { inner }
+        if let layer = connection.videoPreviewLayer { return previewRefusal(connection, layer: layer, state.inputs) }
         guard let output = connection.output, state.outputs.contains(where: { $0 === output }) else {
             return "The connection's output is not in the session"
         }
@@ -300,18 +301,42 @@ open class AVCaptureSession: NSObject, @unchecked Sendable, _KeyValueCodingAndOb
         return taken ? "The connection is already in the session" : nil
     }
 
+    /// Why a preview layer's connection cannot be added: the layer must show this session and wait for its
+    /// connection (`init(sessionWithNoConnection:)`), without one yet, and the port must be a video port of an
+    /// input in the session (spec §1.2, §19.1 [D]).
+    private func previewRefusal(
+        _ connection: AVCaptureConnection, layer: AVCaptureVideoPreviewLayer, _ inputs: [AVCaptureInput]
+    ) -> String? {
+        guard layer.session === self else { return "The connection's preview layer does not show this session" }
+        guard layer.waitsForConnection, layer.connection == nil else {
+            return "The connection's preview layer already has a connection"
+        }
+        guard let port = connection.inputPorts.first, connection.inputPorts.count == 1, port.mediaType == .video,
+            inputs.contains(where: { $0 === port.input })
+        else { return "A preview layer's connection needs one video port of an input in the session" }
+        return nil
+    }
+
     /// Whether `addConnection(_:)` would succeed (spec §1.2 [D]).
     open func canAddConnection(_ connection: AVCaptureConnection) -> Bool { connectionRefusal(connection) == nil }
 
     /// Adds a connection made by the client; raises when `canAddConnection` is false (spec §1.2 [D]).
     open func addConnection(_ connection: AVCaptureConnection) {
         if let reason = connectionRefusal(connection) { Violation.cannotAddConnection(reason).raise() }
-        lock.withLock { inner.connections.append(connection) }
+        if let layer = connection.videoPreviewLayer {
+            // The layer holds it; `connections` lists it with the other layers' (spec §19.1).
+            layer.setAddedConnection(connection)
+        } else {
+            lock.withLock { inner.connections.append(connection) }
+        }
         graphChanged()
     }
 
     /// Removes a connection (spec §1.2 [D]).
     open func removeConnection(_ connection: AVCaptureConnection) {
+        if let layer = connection.videoPreviewLayer, layer.waitsForConnection, layer.connection === connection {
+            layer.setAddedConnection(nil)
+        }
         lock.withLock { inner.connections.removeAll { $0 === connection } }
         graphChanged()
     }

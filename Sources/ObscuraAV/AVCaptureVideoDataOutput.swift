@@ -17,7 +17,7 @@ extension AVCaptureVideoDataOutputSampleBufferDelegate {
     ) {}
 }
 
-/// Delivers the session's video frames as sample buffers on the virtual clock (DESIGN.md, Time).
+/// Delivers the session's video frames as sample buffers on the virtual clock (Testing on Linux, “Control the clock”).
 ///
 /// Frames come at the device's active frame duration, at the active format's size, in
 /// `videoSettings`' pixel format (the format's own by default). With the connection's

@@ -32,6 +32,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         super.init()
         inner.session = session
         inner.makesConnection = false
+        session.previewLayers.add(self)
     }
 
     /// A layer with no session.
@@ -66,14 +67,16 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
             return old
         }
         old?.previewLayers.remove(self)
+        session.previewLayers.add(self)
     }
 
-    /// The connection from the session's camera to this layer; nil without a session, a camera input, or when
-    /// made with no connection (spec §19.1 [D]). It is formed once the session has a camera, and kept while
-    /// that camera stays.
+    /// The connection from the session's camera to this layer; nil without a session or a camera input (spec §19.1
+    /// [D]). It is formed once the session has a camera, and kept while that camera stays. A layer made with no
+    /// connection has the one the app added to the session (`AVCaptureSession.addConnection(_:)`), nil until then.
     open var connection: AVCaptureConnection? {
         let (session, makes, current) = state.withLock { (inner.session, inner.makesConnection, inner.connection) }
-        guard makes, let session else { return nil }
+        guard makes else { return current }
+        guard let session else { return nil }
         let port = session.inputs.lazy.compactMap { $0 as? AVCaptureDeviceInput }
             .flatMap { $0.ports }.first { $0.mediaType == .video }
         guard let port else { return nil }
@@ -82,6 +85,12 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         state.withLock { inner.connection = made }
         return made
     }
+
+    /// Whether the layer waits for the app to add its connection (`init(sessionWithNoConnection:)`).
+    var waitsForConnection: Bool { state.withLock { !inner.makesConnection } }
+
+    /// Takes or drops the connection the app added or removed (`AVCaptureSession.addConnection(_:)`).
+    func setAddedConnection(_ connection: AVCaptureConnection?) { state.withLock { inner.connection = connection } }
 
     /// How the video fits the bounds (default `.resizeAspect`).
     open var videoGravity: AVLayerVideoGravity {

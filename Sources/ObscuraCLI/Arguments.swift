@@ -9,8 +9,10 @@ struct LabArgument: ExpressibleByArgument {
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        // L* from 0 to 100 (a surface's lightness) and a*, b* within ±500, beyond every real colour's: larger
+        // values overflow the formulas into NaN.
         guard parts.count == 3, let L = parts[0], let a = parts[1], let b = parts[2],
-              L.isFinite, a.isFinite, b.isFinite
+              (0...100).contains(L), abs(a) <= 500, abs(b) <= 500
         else { return nil }
         lab = Lab(L: L, a: a, b: b)
     }

@@ -22,7 +22,7 @@ struct DeltaECommand: ParsableCommand {
         case ciede2000, cie76
     }
 
-    @Argument(help: "The first colour, as L,a,b (for example 50,2.6772,-79.7751).")
+    @Argument(help: "The first colour, as L,a,b (for example 50,2.6772,-79.7751): L* 0…100, a* and b* within ±500.")
     var first: LabArgument
 
     @Argument(help: "The second colour, as L,a,b.")

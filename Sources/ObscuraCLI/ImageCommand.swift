@@ -32,6 +32,7 @@ struct WideGamutCommand: ParsableCommand {
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
 
     func run() throws {
+        try OutputFiles.checkNotAnInput((output, "the output"), inputs: [(input, "the input")])
         let image = try ImageFiles.read(input)
         guard image.channels >= 3 else {
             throw CommandFailure.badInput("\(input): expected an RGB image, got \(image.channels) channel(s)")
@@ -102,6 +103,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
 
     func run() throws {
+        try OutputFiles.checkNotAnInput((output, "the output"), inputs: [(input, "the photo")])
         var camera: PinholeIntrinsics?
         if let intrinsics {
             guard let parsed = PinholeIntrinsics(text: intrinsics) else {
@@ -240,6 +242,8 @@ struct BlendCommand: ParsableCommand {
     @Flag(help: "The map holds depth, not disparity.") var depth = false
 
     func run() throws {
+        try OutputFiles.checkNotAnInput(
+            (output, "the output"), inputs: [(photo, "the photo"), (disparity, "the disparity map")])
         guard let rgb = BlendCommand.parseColor(color) else {
             throw CommandFailure.badInput("--color: expected a colour name or #RRGGBB, not '\(color)'")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Obscura
 import ObscuraSupport
 
 /// The `obscura` command line: the root command and its subcommands.
@@ -27,6 +28,9 @@ public struct ObscuraCommand: ParsableCommand {
     /// Runs the command line with the given arguments (without the program name).
     public static func main(_ arguments: [String]) {
         Terminal.lineBufferStandardOutput()
+        // Scenario files and options choose the device, scene and seed; OBSCURA_DEVICE and its kin, set for
+        // tests in the same shell, choose nothing here.
+        Emulator.shared.leaveEnvironmentUnread()
         if let (message, path) = unknownCommandMessage(arguments) {
             ErrorReporting.writeError(message)
             FileHandle.standardError.write(Data("See '\(path) --help'.\n".utf8))

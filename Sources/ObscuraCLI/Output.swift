@@ -95,6 +95,23 @@ enum OutputFiles {
         }
     }
 
+    /// Refuses an output that names one of the command's inputs, which writing it would destroy, and an output
+    /// that is a folder, before any work is done.
+    static func checkNotAnInput(_ output: (path: String, what: String), inputs: [(path: String, what: String)])
+        throws
+    {
+        guard output.path != standardOutput else { return }
+        for input in inputs where sameFile(input.path, output.path) {
+            throw CommandFailure.badInput(
+                "\(output.what) \(output.path) is \(input.what); writing it would replace what is read: give "
+                    + "another name")
+        }
+        var status = stat()
+        if stat(output.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure.badInput("\(output.what) \(output.path) is a folder: give a file name")
+        }
+    }
+
     /// Whether two paths name one file that the second write would replace: the same path once normalised, or
     /// one existing file. A device or pipe (`/dev/null` twice) replaces nothing: each write goes through.
     static func sameFile(_ a: String, _ b: String) -> Bool {

@@ -55,6 +55,7 @@ struct RunCommand: ParsableCommand {
         if junit == OutputFiles.standardOutput && json {
             throw CommandFailure.badInput("--junit - and --json both print to standard output; give --junit a file")
         }
+        if let junit { try OutputFiles.checkNotAnInput((junit, "--junit"), inputs: files.map { ($0, "a scenario") }) }
         // The JUnit XML alone on standard output: the summary moves to standard error.
         if junit == OutputFiles.standardOutput { OutputFiles.standardOutputTaken.raise() }
         let chosen = shard.map { $0.select(files) } ?? files

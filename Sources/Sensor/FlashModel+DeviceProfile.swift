@@ -6,7 +6,7 @@ import Spectra
 extension FlashModel {
     /// The flash the renderer fires for a camera of a device: the modules' *true* spectra,
     /// intensities and beams. The factory calibration is deliberately ignored here; it is what the
-    /// ISP believes (DESIGN.md, Flash).
+    /// ISP believes (How the physics works, “The flash, true and believed”).
     ///
     /// Module positions are given in the back reference camera's frame (DeviceProfiles/README.md,
     /// Flash), so the camera's own translation is subtracted. A profile's beam angle is the full

@@ -36,5 +36,34 @@ extension DropIn {
             session.removeConnection(connection)
             #expect(output.connection(with: .video) == nil)
         }
+
+        // spec §1.2, §19.1 [D]: a preview layer attached without a connection gets the one the app makes, as
+        // Apple's multi-camera sample builds its previews.
+        @Test func previewLayerConnectionMadeByHand() throws {
+            let session = AVCaptureSession()
+            let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            let input = try AVCaptureDeviceInput(device: camera)
+            let layer = AVCaptureVideoPreviewLayer()
+            session.beginConfiguration()
+            #expect(session.canAddInput(input))
+            session.addInputWithNoConnections(input)
+            layer.setSessionWithNoConnection(session)
+            #expect(layer.connection == nil)
+            let port = try #require(
+                input.ports(for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position)
+                    .first)
+            let connection = AVCaptureConnection(inputPort: port, videoPreviewLayer: layer)
+            #expect(session.canAddConnection(connection))
+            session.addConnection(connection)
+            session.commitConfiguration()
+            #expect(layer.connection === connection)
+            #expect(session.connections.contains { $0 === connection })
+            #expect(!session.canAddConnection(AVCaptureConnection(inputPort: port, videoPreviewLayer: layer)))
+            session.startRunning()
+            #expect(layer.isPreviewing)
+            session.stopRunning()
+            session.removeConnection(connection)
+            #expect(layer.connection == nil)
+        }
     }
 }

@@ -355,6 +355,24 @@ extension DropIn {
                 audioDuration >= 2 - 1e-6 && audioDuration <= 2 + 2048.0 / 44_100, "audio duration \(audioDuration)")
         }
 
+        // spec §20 rule 2: audio settings as apps write them (plain integers, stereo, 48 kHz, a bit rate) are
+        // taken, and the recording's AAC track has them.
+        @Test func audioSettingsAsAppsWriteThemAreHonoured() throws {
+            let rig = try MovieRig(preset: .hd1280x720, microphone: true)
+            let connection = try #require(rig.output.connection(with: .audio))
+            let settings: [String: Any] = [
+                AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2,
+                AVEncoderBitRateKey: 128_000,
+            ]
+            rig.output.setOutputSettings(settings, for: connection)
+            let chosen = rig.output.outputSettings(for: connection)
+            #expect((chosen[AVSampleRateKey] as? Int) == 48_000 && (chosen[AVNumberOfChannelsKey] as? Int) == 2)
+            try rig.use(.h264)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            let audio = try #require(try rig.recordToLimit("stereo.mov").probe.audio)
+            #expect(audio.codec == "aac" && audio.sampleRate == 48_000 && audio.channels == 2)
+        }
+
         // spec §20 rule 6: stopRecording ends a clip without error; what the output reported as
         // recorded is what the file holds.
         @Test func stopRecordingFinishesTheFile() throws {

@@ -68,6 +68,33 @@ import Testing
         }
     }
 
+    // spec §20 rule 2: audio values the writer can make are taken however they are spelled; others raise.
+    @Test func audioSettingsTakeWhatTheWriterCanMake() throws {
+        try onDevice {
+            let session = AVCaptureSession()
+            let output = AVCaptureMovieFileOutput()
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .video))))
+            session.addInput(try AVCaptureDeviceInput(device: try #require(AVCaptureDevice.default(for: .audio))))
+            session.addOutput(output)
+            let connection = try #require(output.connection(with: .audio))
+            let plain: [String: Any] = [
+                AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100, AVNumberOfChannelsKey: 1,
+            ]
+            expectNoException { output.setOutputSettings(plain, for: connection) }
+            let stereo: [String: Any] = [AVSampleRateKey: 48_000.0, AVNumberOfChannelsKey: 2]
+            expectNoException { output.setOutputSettings(stereo, for: connection) }
+            #expect(output.outputSettings(for: connection)[AVNumberOfChannelsKey] as? Int == 2)
+            expectException(.invalidArgumentException, "1 or 2 channels") {
+                output.setOutputSettings([AVNumberOfChannelsKey: 6], for: connection)
+            }
+            expectException(.invalidArgumentException, "kHz") {
+                output.setOutputSettings([AVSampleRateKey: 44_000], for: connection)
+            }
+            output.setOutputSettings(nil, for: connection)
+            #expect(output.outputSettings(for: connection)[AVNumberOfChannelsKey] as? Int == 1)
+        }
+    }
+
     // spec §20 rules 7, 11 [D]: the limits' and fragments' defaults.
     @Test func defaults() {
         let output = AVCaptureMovieFileOutput()

@@ -161,7 +161,7 @@ import Testing
         return settings
     }
 
-    // spec §6 and DESIGN.md (physics): at a fixed exposure the flash adds its illuminance
+    // spec §6 and How the physics works: at a fixed exposure the flash adds its illuminance
     // I / d² (inverse-square law, on axis) to the ambient lux, so a matte card's signal grows by
     // (E_ambient + ΣI / d²) / E_ambient. The expectation comes from the scene's lux and the profile's
     // candela, not from a pipeline run; the tolerance covers the LED spectra's different green

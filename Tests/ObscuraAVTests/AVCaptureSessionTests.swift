@@ -175,13 +175,14 @@ final class NotificationLog: @unchecked Sendable {
     }
 
     // spec §1.1: presets a device lacks cannot be set.
+    // iPhone X's front camera records no 4K video.
     @Test func unsupportedPresetIsRefused() throws {
-        try onDevice {
-            let rig = try PhotoRig(start: false)
+        try onDevice("iphone-x") {
+            let rig = try PhotoRig(.builtInTrueDepthCamera, position: .front, start: false)
             #expect(rig.session.canSetSessionPreset(.photo))
-            #expect(!rig.session.canSetSessionPreset(.cif352x288))
+            #expect(!rig.session.canSetSessionPreset(.hd4K3840x2160))
             expectException(.invalidArgumentException, "canSetSessionPreset") {
-                rig.session.sessionPreset = .cif352x288
+                rig.session.sessionPreset = .hd4K3840x2160
             }
             #expect(rig.session.sessionPreset == .vga640x480)
         }

@@ -33,6 +33,16 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// A colour no surface has (a component so large the formulas overflow, a lightness past 100) is refused,
+    /// not answered with NaN.
+    @Test func labOutsideEveryColourIsRefused() throws {
+        for pair in [["50,1e300,0", "50,0,0"], ["500,0,0", "50,0,0"]] {
+            let result = try CLIRunner.run(["color", "delta-e"] + pair + ["--json"])
+            #expect(result.status != 0, "\(pair)")
+            #expect(result.stdout.isEmpty && !result.stderr.contains("nan"), "\(result.stdout)")
+        }
+    }
+
     @Test func illuminantDaylight6504IsD65Chromaticity() throws {
         let result = try CLIRunner.run(["color", "illuminant", "--cct", "6504", "--model", "daylight", "--json"])
         #expect(result.status == 0)

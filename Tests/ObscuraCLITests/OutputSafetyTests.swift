@@ -228,4 +228,43 @@ struct ResourceBoundTests {
         #expect(!FileManager.default.fileExists(atPath: "/dev/null-view.png"))
         #expect(OutputSafetyTests.fileType("/dev/null") == 0o020000)
     }
+
+    /// An output that names an input is refused before anything is read or written, and the input stays.
+    @Test func anOutputNamingAnInputIsRefused() throws {
+        let folder = OutputSafetyTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appendingPathComponent("in.png").path
+        let made = try CLIRunner.run(["render", "chart-d65", "--size", "64x48", "--out", photo])
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
+        for arguments in [["image", "wide-gamut", photo, photo], ["image", "scan", photo, photo]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("replace what is read"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before)
+
+        let scenario = folder.appendingPathComponent("one.scenario.yaml")
+        try FileManager.default.copyItem(
+            at: CLIRunner.repositoryRoot.appendingPathComponent("Scenes/constant-color.scenario.yaml"), to: scenario)
+        let text = try Data(contentsOf: scenario)
+        let run = try CLIRunner.run([
+            "run", scenario.path, "--out", folder.appendingPathComponent("out").path, "--junit", scenario.path,
+        ])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(try Data(contentsOf: scenario) == text)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
+    /// The world variables are for tests that make no Obscura calls; the command line's scenarios name their
+    /// own world, so a value meant for such tests (even one naming nothing) neither stops nor changes a run.
+    @Test func worldVariablesDoNotReachTheCommandLine() throws {
+        let folder = OutputSafetyTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLIRunner.run(
+            ["run", "Scenes/constant-color.scenario.yaml", "--out", folder.appendingPathComponent("o").path],
+            environment: ["OBSCURA_DEVICE": "no-such-phone", "OBSCURA_SEED": "abc", "OBSCURA_CLOCK": "sundial"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
 }

@@ -1,7 +1,8 @@
 /// The rear LED flash of a device and the factory calibration of this unit.
 ///
 /// `modules` is the truth the Sensor renders with; `calibration` is what the phone believes
-/// about its own flash, measured at the factory, and is all the ISP may use (DESIGN.md, Flash).
+/// about its own flash, measured at the factory, and is all the ISP may use (How the physics
+/// works, “The flash, true and believed”).
 public struct FlashHardware: Sendable, Hashable, Codable {
     /// The marketing kind of flash.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {

@@ -7,7 +7,7 @@ import Sensor
 import Spectra
 
 /// Constant Color: a flash/no-flash pair turned into the colours the surfaces would have under D65,
-/// whatever the room light (DESIGN.md, Pipelines; color-science spec §0).
+/// whatever the room light (How the physics works, “Constant Color”).
 ///
 /// Steps: pre-flash metering (`ConstantColorCapturePlan`); an ambient frame, then a flash frame `interval` seconds
 /// later (the scene may move in between); registration of the ambient frame to the flash frame (`FrameRegistration`);

@@ -2,7 +2,7 @@ import Foundation
 
 extension Emulation {
     /// Advances every running session's streams by `duration` of stream time: video frames at
-    /// the active frame duration, depth, audio and metadata with them (DESIGN.md, Time).
+    /// the active frame duration, depth, audio and metadata with them (Testing on Linux, “Control the clock”).
     ///
     /// With the `.manual` clock this emits the frames and returns once every callback has run, so
     /// frame counts are exact. With the `.virtual` and `.realtime` clocks the streams run by

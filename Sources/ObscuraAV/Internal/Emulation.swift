@@ -13,7 +13,7 @@ import Sensor
 /// Inside `withDevice(_:_:)` the device, the scene, flash availability and the trace belong to
 /// the calling task, so tests running in parallel do not see each other's choices.
 package final class Emulation: @unchecked Sendable {
-    /// How time passes for streams and captures (DESIGN.md, Time).
+    /// How time passes for streams and captures (Testing on Linux, “Control the clock”).
     package enum ClockMode: String, Sendable, Hashable, CaseIterable {
         /// Free-running virtual time (the default): after `startRunning()` frames flow by themselves
         /// as fast as the renderer and the delegates allow, with exact timestamps, never dropped.
@@ -50,7 +50,7 @@ package final class Emulation: @unchecked Sendable {
     private init() {}
 
     /// The environment variables that choose the world of a process whose code makes no Obscura
-    /// calls (DESIGN.md, Time): device, scene, noise seed and clock mode.
+    /// calls (Testing on Linux, “Control the clock”): device, scene, noise seed and clock mode.
     package static let environmentVariables = [
         "OBSCURA_DEVICE": "a device profile id from the catalogue (iphone-15-pro) or a path to a profile file",
         "OBSCURA_SCENE":
@@ -65,6 +65,16 @@ package final class Emulation: @unchecked Sendable {
         "OBSCURA_SEED": "the sensor-noise seed, a non-negative integer",
         "OBSCURA_CLOCK": "virtual (free-running, the default), realtime or manual",
     ]
+
+    /// Leaves the world variables unread, for a process that names its worlds itself: the `obscura` command
+    /// line, whose scenario files and options choose the device, scene and seed. The variables choose the
+    /// world of code that makes no Obscura calls; set for such tests in the same shell, they must neither
+    /// change nor stop a command's run.
+    package func leaveEnvironmentUnread() {
+        environmentLock.lock()
+        defer { environmentLock.unlock() }
+        environmentRead = true
+    }
 
     /// Applies `OBSCURA_DEVICE`, `OBSCURA_SCENE`, `OBSCURA_SEED` and `OBSCURA_CLOCK` once, before the
     /// first use of the process-wide world. A value that names nothing stops the process with a

@@ -17,7 +17,7 @@ import Darwin
 /// own thread, and a raise on that thread records the exception, wakes the waiting caller and
 /// ends the thread. Nothing after the raising call runs, as with `@try` in Objective-C. Callers
 /// must therefore never raise while holding a lock: API code checks under its lock, unlocks, and
-/// only then raises (DESIGN.md, Time: "lock, change an enum state, unlock, then call out").
+/// only then raises (change the state under the lock, unlock, then call out).
 ///
 /// The catching thread is a plain POSIX thread whose catcher lives in a thread-specific slot
 /// without a destructor. The body, and everything it captured, is released by the caller once it

@@ -4,7 +4,7 @@ import Imaging
 import ISP
 import Sensor
 
-/// Produces the data outputs' samples on the session clock (DESIGN.md, Time).
+/// Produces the data outputs' samples on the session clock (Testing on Linux, “Control the clock”).
 ///
 /// Timing diagram of one running session (video at Rv, depth every `stride` frames):
 ///

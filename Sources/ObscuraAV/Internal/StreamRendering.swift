@@ -6,8 +6,8 @@ import Scenes
 import Sensor
 import Spectra
 
-/// What one stream's frames look like, rendered once and reused (DESIGN.md, "fast by
-/// construction"): the emulated scenes are static while streaming, so the geometry pass, the
+/// What one stream's frames look like, rendered once and reused (fast by
+/// construction): the emulated scenes are static while streaming, so the geometry pass, the
 /// exposure and the develop step run once per (device, camera, size, scene), and every frame is
 /// a copy of the cached picture. Frames differ only in their timing [I]; per-frame noise and
 /// scene motion during streaming are not emulated.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The session clock in virtual mode: it advances only when something happens, so that runs are
-/// deterministic (DESIGN.md, Time). Times are in nanoseconds on a 1/1,000,000,000 timescale.
+/// deterministic (Testing on Linux, “Control the clock”). Times are in nanoseconds on a 1/1,000,000,000 timescale.
 final class VirtualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var nanoseconds: Int64 = 0

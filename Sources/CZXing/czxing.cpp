@@ -90,6 +90,9 @@ const Pair pairs[] = {
     {CZXING_PDF417, ZXing::BarcodeFormat::PDF417},   {CZXING_AZTEC, ZXing::BarcodeFormat::Aztec},
     {CZXING_DATAMATRIX, ZXing::BarcodeFormat::DataMatrix}, {CZXING_UPCE, ZXing::BarcodeFormat::UPCE},
     {CZXING_ITF, ZXing::BarcodeFormat::ITF},         {CZXING_UPCA, ZXing::BarcodeFormat::UPCA},
+    {CZXING_CODABAR, ZXing::BarcodeFormat::Codabar}, {CZXING_DATABAR, ZXing::BarcodeFormat::DataBar},
+    {CZXING_DATABAR_EXPANDED, ZXing::BarcodeFormat::DataBarExpanded},
+    {CZXING_MICRO_QR, ZXing::BarcodeFormat::MicroQRCode},
 };
 
 void write_error(char *error, size_t size, const char *message) {

@@ -135,4 +135,5 @@ public func CGImageDestinationAddImageFromSource(
 }
 
 /// Writes the file; false when no picture was added or it could not be encoded or written.
+@discardableResult
 public func CGImageDestinationFinalize(_ idst: CGImageDestination) -> Bool { idst.finalize() }

@@ -38,12 +38,12 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// Where to look, normalised (default the whole frame).
     public var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
-    /// The types this output can detect once connected to a camera: faces, salient objects and the
-    /// machine-readable codes (spec §16). The codes are read with zxing-cpp; where its library
+    /// The types this output can detect once connected to a camera: faces, human bodies, salient objects and
+    /// the machine-readable codes (spec §16). The codes are read with zxing-cpp; where its library
     /// is missing they are not offered, and asking for one raises as any unavailable type does.
     public var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
         guard !connections.isEmpty else { return [] }
-        return [.face, .salientObject]
+        return [.face, .humanBody, .salientObject]
             + (CodeSymbol.isAvailable ? AVMetadataObject.ObjectType.machineReadableCodes : [])
     }
 
@@ -117,6 +117,16 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                 out.append(
                     AVMetadataObject(
                         type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
+            }
+        }
+        // The scene's person is one body: the parts it marks (skin, hair, clothes, …) that are in view, together.
+        let parts = picture.objects.filter { $0.isPerson }
+        if wanted.contains(.humanBody), let first = parts.first {
+            let bounds = parts.dropFirst().reduce(first.bounds) { $0.union($1.bounds) }
+            if bounds.intersects(rectOfInterest) {
+                let body = AVMetadataHumanBodyObject(
+                    bodyID: 1, time: time, duration: duration, bounds: bounds, name: "person")
+                out.append(body)
             }
         }
         out += codeObjects(

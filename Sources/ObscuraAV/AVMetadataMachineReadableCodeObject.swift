@@ -26,11 +26,25 @@ extension AVMetadataObject.ObjectType {
     public static let interleaved2of5 = Self(rawValue: "org.ansi.Interleaved2of5")
     /// ITF-14.
     public static let itf14 = Self(rawValue: "org.gs1.ITF14")
+    /// Code 39 with its modulo-43 check character.
+    public static let code39Mod43 = Self(rawValue: "org.iso.Code39Mod43")
+    /// Codabar (iOS 15.4).
+    public static let codabar = Self(rawValue: "Codabar")
+    /// GS1 DataBar (iOS 15.4); read from pictures, scenes cannot print it.
+    public static let gs1DataBar = Self(rawValue: "org.gs1.GS1DataBar")
+    /// GS1 DataBar Expanded (iOS 15.4); read from pictures, scenes cannot print it.
+    public static let gs1DataBarExpanded = Self(rawValue: "org.gs1.GS1DataBarExpanded")
+    /// GS1 DataBar Limited (iOS 15.4): not read here, so never available.
+    public static let gs1DataBarLimited = Self(rawValue: "org.gs1.GS1DataBarLimited")
+    /// Micro QR (iOS 15.4); read from pictures, scenes cannot print it.
+    public static let microQR = Self(rawValue: "org.iso.MicroQR")
+    /// Micro PDF417 (iOS 15.4): not read here, so never available.
+    public static let microPDF417 = Self(rawValue: "org.iso.MicroPDF417")
 
     /// The machine-readable code types a camera's metadata output detects (spec §16 [D]).
     static let machineReadableCodes: [Self] = [
         .qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec, .dataMatrix, .upce, .interleaved2of5,
-        .itf14,
+        .itf14, .code39Mod43, .codabar, .gs1DataBar, .gs1DataBarExpanded, .microQR,
     ]
 
     /// The type of a scene's printed code.
@@ -48,6 +62,8 @@ extension AVMetadataObject.ObjectType {
         case .upce: self = .upce
         case .interleaved2of5: self = .interleaved2of5
         case .itf14: self = .itf14
+        case .code39Mod43: self = .code39Mod43
+        case .codabar: self = .codabar
         }
     }
 }

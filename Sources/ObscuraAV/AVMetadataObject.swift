@@ -10,9 +10,19 @@ open class AVMetadataObject: NSObject, @unchecked Sendable {
         /// A face.
         public static let face = ObjectType(rawValue: "face")
         /// A salient object (iOS 13).
-        public static let salientObject = ObjectType(rawValue: "mdta/com.apple.quicktime.detected-salient-object")
-        /// A human body (iOS 13).
-        public static let humanBody = ObjectType(rawValue: "mdta/com.apple.quicktime.detected-human-body")
+        public static let salientObject = ObjectType(rawValue: "salientObject")
+        /// A human body (iOS 13): found where the scene marks a person's parts.
+        public static let humanBody = ObjectType(rawValue: "humanBody")
+        /// A human body from head to feet (iOS 17): not detected here, so never available.
+        public static let humanFullBody = ObjectType(rawValue: "humanFullBody")
+        /// A cat's body (iOS 13): scenes hold no animals, so never available.
+        public static let catBody = ObjectType(rawValue: "catBody")
+        /// A dog's body (iOS 13): scenes hold no animals, so never available.
+        public static let dogBody = ObjectType(rawValue: "dogBody")
+        /// A cat's head (iOS 17): never available.
+        public static let catHead = ObjectType(rawValue: "catHead")
+        /// A dog's head (iOS 17): never available.
+        public static let dogHead = ObjectType(rawValue: "dogHead")
     }
 
     /// The kind.
@@ -54,3 +64,33 @@ open class AVMetadataFaceObject: AVMetadataObject, @unchecked Sendable {
         super.init(type: .face, time: time, duration: duration, bounds: bounds, name: name)
     }
 }
+
+/// A detected body (`AVMetadataBodyObject`), stable by `bodyID` while it stays in view.
+open class AVMetadataBodyObject: AVMetadataObject, @unchecked Sendable {
+    /// Stable for as long as the body stays in view.
+    public let bodyID: Int
+
+    init(type: ObjectType, bodyID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
+        self.bodyID = bodyID
+        super.init(type: type, time: time, duration: duration, bounds: bounds, name: name)
+    }
+}
+
+/// A detected human body (`AVMetadataHumanBodyObject`): the bounds of the parts the scene marks as one
+/// person's (spec §16).
+open class AVMetadataHumanBodyObject: AVMetadataBodyObject, @unchecked Sendable {
+    init(bodyID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
+        super.init(type: .humanBody, bodyID: bodyID, time: time, duration: duration, bounds: bounds, name: name)
+    }
+}
+
+/// A human body from head to feet (`AVMetadataHumanFullBodyObject`); not detected here.
+open class AVMetadataHumanFullBodyObject: AVMetadataBodyObject, @unchecked Sendable {}
+/// A cat's body (`AVMetadataCatBodyObject`); not detected here.
+open class AVMetadataCatBodyObject: AVMetadataBodyObject, @unchecked Sendable {}
+/// A dog's body (`AVMetadataDogBodyObject`); not detected here.
+open class AVMetadataDogBodyObject: AVMetadataBodyObject, @unchecked Sendable {}
+/// A cat's head (`AVMetadataCatHeadObject`); not detected here.
+open class AVMetadataCatHeadObject: AVMetadataBodyObject, @unchecked Sendable {}
+/// A dog's head (`AVMetadataDogHeadObject`); not detected here.
+open class AVMetadataDogHeadObject: AVMetadataBodyObject, @unchecked Sendable {}

@@ -69,7 +69,10 @@ public struct ObscuraCommand: ParsableCommand {
             let subcommands = command.configuration.subcommands
             guard !subcommands.isEmpty, !word.hasPrefix("-") else { return nil }
             let names = subcommands.map { $0._commandName } + (atRoot ? ["help"] : [])
-            if word == "help" && atRoot { return nil }
+            // `obscura help devices show` names commands after `help`: they are checked the same way.
+            if word == "help" && atRoot {
+                return arguments.count > 1 ? unknownCommandMessage(Array(arguments.dropFirst())) : nil
+            }
             if let next = subcommands.first(where: { $0._commandName == word }) {
                 command = next
                 path += " " + word

@@ -88,8 +88,8 @@ struct ValidateConstantColorCommand: ParsableCommand {
         help: "Share of the room light's cast the baseline photo keeps, 0…1 (default \(PhotoPipeline.warmth)).")
     var warmthOption: Double?
 
-    @Option(help: "Full field: chart distances in metres, comma-separated.")
-    var distances: String = FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
+    @Option(help: "Full field: chart distances in metres, comma-separated. (default: 0.3,0.5,1.0,1.5)")
+    var distances: String?
 
     @Flag(
         help: """
@@ -150,6 +150,12 @@ struct ValidateConstantColorCommand: ParsableCommand {
                 "validate constant-color: --units pools the white-light protocol in the centre crop; drop --field full "
                     + "and --ambient narrow-band, or --units")
         }
+        if distances != nil, field != .full {
+            throw CommandFailure.badInput(
+                "validate constant-color: --distances sets the full-field protocol's distances; add --field full")
+        }
+        // A report path that is a folder is refused now, not after the run.
+        if let html { try OutputFiles.checkNotAnInput((html, "--html"), inputs: []) }
         if field == .full {
             guard ambient == .white else {
                 throw CommandFailure.badInput(
@@ -268,7 +274,8 @@ extension ValidateConstantColorCommand {
     func runFullField(
         _ profile: DeviceProfile, baseline choice: ConstantColorValidation.Baseline, width: Int, height: Int
     ) throws {
-        let metres = distances.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let given = distances ?? FullFieldValidation.standardDistances.map { String($0) }.joined(separator: ",")
+        let metres = given.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard !metres.isEmpty, metres.allSatisfy({ ($0 ?? 0) > 0 }) else {
             throw CommandFailure.badInput(
                 "validate constant-color: --distances takes positive distances in metres, such as 0.3,0.5,1,1.5")

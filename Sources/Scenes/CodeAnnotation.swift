@@ -14,6 +14,9 @@ public struct CodeAnnotation: Sendable, Hashable {
         case upce
         case interleaved2of5
         case itf14
+        /// Code 39 with its modulo-43 check character, which the encoder appends.
+        case code39Mod43
+        case codabar
 
         /// The digit counts a numeric symbology encodes (with or without its check digit);
         /// nil for symbologies that encode text.
@@ -55,6 +58,26 @@ public struct CodeAnnotation: Sendable, Hashable {
         if [.code39, .code93].contains(symbology), !value.allSatisfy(\.isASCII) {
             return "\(symbology.rawValue) codes hold ASCII text only"
         }
+        if symbology == .code39Mod43, !value.allSatisfy({ Self.code39Characters.contains($0) }) {
+            return "code39Mod43 codes hold digits, capital letters, space and - . $ / + % only, not '\(value)'"
+        }
+        if symbology == .codabar, !value.allSatisfy({ "0123456789-$:/.+".contains($0) }) {
+            return "codabar codes hold digits and - $ : / . + (the start and stop letters are drawn as A), "
+                + "not '\(value)'"
+        }
         return nil
+    }
+
+    /// Code 39's 43 characters, in the order of their values for the modulo-43 check.
+    static let code39Characters = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%")
+
+    /// The modulo-43 check character of Code 39 text made of `code39Characters`.
+    package static func code39Check(_ text: String) -> Character? {
+        var sum = 0
+        for c in text {
+            guard let value = code39Characters.firstIndex(of: c) else { return nil }
+            sum += value
+        }
+        return code39Characters[sum % 43]
     }
 }

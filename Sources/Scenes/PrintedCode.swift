@@ -93,6 +93,8 @@ extension CodeAnnotation.Symbology {
         case .dataMatrix: return Int32(CZXING_DATAMATRIX)
         case .upce: return Int32(CZXING_UPCE)
         case .interleaved2of5, .itf14: return Int32(CZXING_ITF)
+        case .code39Mod43: return Int32(CZXING_CODE39)
+        case .codabar: return Int32(CZXING_CODABAR)
         }
     }
 
@@ -108,12 +110,14 @@ extension CodeAnnotation.Symbology {
 }
 
 extension CodeAnnotation {
-    /// The text given to the encoder: a six-digit UPC-E gets its number system 0, and a 13-digit ITF-14
-    /// its GS1 check digit (the other numeric codes have theirs computed by the encoder).
+    /// The text given to the encoder: a six-digit UPC-E gets its number system 0, a 13-digit ITF-14
+    /// its GS1 check digit and Code 39 mod 43 its check character (the other numeric codes have theirs
+    /// computed by the encoder).
     var encodedValue: String {
         switch symbology {
         case .upce where value.count == 6: return "0" + value
         case .itf14 where value.count == 13: return value + String(Self.gs1CheckDigit(value))
+        case .code39Mod43: return value + (Self.code39Check(value).map(String.init) ?? "")
         default: return value
         }
     }

@@ -107,7 +107,8 @@ extension VNBarcodeSymbology {
     static let readable: [(symbology: VNBarcodeSymbology, type: AVMetadataObject.ObjectType)] = [
         (.aztec, .aztec), (.code39, .code39), (.code93, .code93), (.code128, .code128), (.dataMatrix, .dataMatrix),
         (.ean8, .ean8), (.ean13, .ean13), (.i2of5, .interleaved2of5), (.itf14, .itf14), (.pdf417, .pdf417),
-        (.qr, .qr), (.upce, .upce),
+        (.qr, .qr), (.upce, .upce), (.code39Checksum, .code39Mod43), (.codabar, .codabar),
+        (.gs1DataBar, .gs1DataBar), (.gs1DataBarExpanded, .gs1DataBarExpanded), (.microQR, .microQR),
     ]
 
     /// The metadata type the code reader reads this symbology as; nil for a symbology it does not read.

@@ -68,4 +68,23 @@ import Testing
         #expect(crop(640, 480) == sensor)
         #expect(crop(1080, 1080) == Dimensions(width: 6048, height: 6048))
     }
+
+    /// A photo larger than the sensor, or over 200 megapixels, is refused where the profile says it, not rendered.
+    @Test func photoSizesBeyondTheSensorAreRefused() throws {
+        let base = try String(contentsOfFile: TestPaths.broken + "/base.yaml.txt", encoding: .utf8)
+        let cases = [
+            ("[[60000, 45000]]", "over the 200 megapixels"),
+            ("[[4000, 3000], [4032, 3024]]", "larger than the sensor's 4000x3000"),
+        ]
+        for (sizes, fragment) in cases {
+            let text = base.replacingOccurrences(
+                of: "        photo_px: [[4000, 3000]]\n", with: "        photo_px: \(sizes)\n")
+            #expect(text != base)
+            #expect {
+                _ = try DeviceProfileLoader.load(text: text, file: "big.yaml")
+            } throws: { error in
+                "\(error)".contains(fragment) && "\(error)".contains("big.yaml:")
+            }
+        }
+    }
 }

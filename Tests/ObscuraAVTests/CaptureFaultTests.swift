@@ -304,6 +304,29 @@ import Testing
         }
     }
 
+    // The process's thermal state follows a pressure of the system's temperature, and its notification is posted on
+    // each change; a pressure of another cause leaves it nominal.
+    @Test func thermalStateFollowsTheSystemTemperature() throws {
+        try inWorld {
+            let app = try App()
+            let changes = LockedArray<Int>()
+            let token = NotificationCenter.default.addObserver(
+                forName: ProcessInfo.thermalStateDidChangeNotification, object: ProcessInfo.processInfo, queue: nil
+            ) { note in changes.append((note.object as? ProcessInfo)?.thermalState.rawValue ?? -1) }
+            defer { NotificationCenter.default.removeObserver(token) }
+            #expect(ProcessInfo.processInfo.thermalState == .nominal)
+            Emulator.shared.inject(.systemPressure(.serious, factors: .systemTemperature), into: app.session)
+            #expect(ProcessInfo.processInfo.thermalState == .serious)
+            let hot: AVCaptureDevice.SystemPressureState.Factors = [.peakPower, .systemTemperature]
+            Emulator.shared.inject(.systemPressure(.shutdown, factors: hot), into: app.session)
+            #expect(ProcessInfo.processInfo.thermalState == .critical)
+            Emulator.shared.inject(.systemPressure(.serious, factors: .peakPower), into: app.session)
+            #expect(ProcessInfo.processInfo.thermalState == .nominal)
+            Emulator.shared.inject(.systemPressure(.nominal, factors: []), into: app.session)
+            #expect(changes.values == [2, 3, 0])
+        }
+    }
+
     // MARK: Dropped frames (spec §21 rule 4)
 
     // Each reason reaches didDrop under kCMSampleBufferAttachmentKey_DroppedFrameReason, with the

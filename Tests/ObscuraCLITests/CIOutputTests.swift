@@ -168,4 +168,13 @@ struct CIOutputTests {
             result.stderr == "error: unknown command '\(arguments[1])' for '\(parent)'. Did you mean '\(guess)'?\n"
                 + "See '\(parent) --help'.\n", "\(result.stderr)")
     }
+
+    /// `obscura help` checks the command it is asked about as `obscura` itself would.
+    @Test func helpForAnUnknownCommandIsAnError() throws {
+        let result = try CLIRunner.run(["help", "rnu"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("error: unknown command 'rnu'. Did you mean 'run'?"), "\(result.stderr)")
+        let known = try CLIRunner.run(["help", "devices", "show"])
+        #expect(known.status == 0 && known.stdout.contains("USAGE: obscura devices show"), "\(known.stdout)")
+    }
 }

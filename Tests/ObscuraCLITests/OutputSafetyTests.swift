@@ -267,4 +267,30 @@ struct ResourceBoundTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
     }
+
+    /// Two saves of one run bound for one file are an error, and the run writes nothing.
+    @Test func twoSavesOfOneNameAreRefused() throws {
+        let folder = OutputSafetyTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = folder.appendingPathComponent("twice.scenario.yaml")
+        try """
+        description: Two photos saved under one name.
+        steps:
+          - begin
+          - session: {preset: vga640x480}
+          - input: {type: builtInWideAngleCamera, position: back}
+          - output: photo
+          - commit
+          - start
+          - capture: {flashMode: off}
+            save: [{photo: same.png}]
+          - capture: {flashMode: off}
+            save: [{photo: same.png}]
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let result = try CLIRunner.run(["run", scenario.path, "--out", out.path])
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stderr.contains("written twice"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

@@ -40,6 +40,10 @@ import Testing
         Case(
             file: "bad-code-value", line: 18, column: 32,
             fragment: "objects[1] (label).code.value: ean13 codes hold 12 or 13 digits, not '40063813339X1'"),
+        // More than a QR code holds (3,000 bytes; version 40 takes 2,953): the encoder says so at the value.
+        Case(
+            file: "code-value-too-long", line: 18, column: 29,
+            fragment: "objects[1] (label).code.value: cannot draw the code"),
         Case(
             file: "code-on-sphere", line: 18, column: 11,
             fragment: "objects[1] (ball).code: codes are printed on planes only"),

@@ -69,6 +69,7 @@ struct CodePhoto {
         let supported = try request.supportedSymbologies()
         let readable: Set<VNBarcodeSymbology> = [
             .aztec, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .i2of5, .itf14, .pdf417, .qr, .upce,
+            .code39Checksum, .codabar, .gs1DataBar, .gs1DataBarExpanded, .microQR,
         ]
         #expect(Set(supported) == readable)
         #expect(request.symbologies == supported)

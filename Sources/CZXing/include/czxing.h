@@ -26,6 +26,11 @@ enum {
     CZXING_ITF = 1 << 10,
     /// Read only: UPC-A, which readers report as EAN-13 with a leading zero.
     CZXING_UPCA = 1 << 11,
+    CZXING_CODABAR = 1 << 12,
+    /// Read only (zxing-cpp draws none of these three): GS1 DataBar, DataBar Expanded and Micro QR.
+    CZXING_DATABAR = 1 << 13,
+    CZXING_DATABAR_EXPANDED = 1 << 14,
+    CZXING_MICRO_QR = 1 << 15,
 };
 
 /// 1 when zxing-cpp was found at build time and its library loads now; 0 otherwise.

@@ -102,6 +102,18 @@ enum CameraReader {
                     if formats.contains(where: { $0.id == format.id }) {
                         errors.add(item.error("duplicate format id '\(format.id)'"))
                     }
+                    // A photo has at most the sensor's photosites: a larger one is no photo the camera takes (and
+                    // would be rendered at that size).
+                    let sensor = optics?.sensor
+                    let tooBig = format.photoDimensions.first { size in
+                        sensor.map { size.width > $0.width || size.height > $0.height } ?? false
+                    }
+                    if let sensor, let big = tooBig {
+                        errors.add(
+                            item.error(
+                                "photo_px: photo size \(big.width)x\(big.height) is larger than the sensor's "
+                                    + "\(sensor.width)x\(sensor.height) (optics.sensor_px)"))
+                    }
                     formats.append(format)
                 }
             }

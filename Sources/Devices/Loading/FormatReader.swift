@@ -52,7 +52,7 @@ enum FormatReader {
         return CaptureFormat(
             id: id, video: video, pixelFormat: try map.required("pixel_format").choice(VideoPixelFormat.self),
             frameRateRanges: ranges, colorSpaces: try map.required("color_spaces").choices(CaptureColorSpace.self),
-            photoDimensions: try map.required("photo_px").sequence().map { try $0.dimensions() },
+            photoDimensions: try map.required("photo_px").sequence().map { try photoSize($0) },
             highestPhotoQuality: try map.optional("highest_photo_quality")?.bool() ?? false,
             depthFormats: depthFormats, constantColor: try map.optional("constant_color")?.bool(),
             capabilities: try capabilities(map, video: video),
@@ -93,6 +93,22 @@ enum FormatReader {
         }
         facts.readout = try readout(map, binned: facts.binned)
         return facts
+    }
+
+    /// The most pixels a photo may have: 200 million, the largest phone sensors' count (our choice), so that a
+    /// mistyped size is an error here and not an allocation of gigabytes when the photo is rendered.
+    static let maximumPhotoPixels = 200_000_000
+
+    /// One `photo_px` entry, within `maximumPhotoPixels`.
+    static func photoSize(_ node: YAMLNode) throws -> Dimensions {
+        let size = try node.dimensions()
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, pixels <= maximumPhotoPixels else {
+            throw node.error(
+                "a photo of \(size.width)x\(size.height) is over the \(maximumPhotoPixels / 1_000_000) megapixels "
+                    + "a photo may have")
+        }
+        return size
     }
 
     /// The format's `readout` with its binned read's values; a stated `binned` must agree with it.

@@ -181,6 +181,7 @@ extension CMFormatDescription {
 }
 
 /// `CMVideoFormatDescriptionCreateForImageBuffer`: a video description of the buffer's pixel format and size.
+@discardableResult
 public func CMVideoFormatDescriptionCreateForImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer,
     formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
@@ -203,6 +204,7 @@ public typealias CMVideoCodecType = FourCharCode
 
 /// `CMVideoFormatDescriptionCreate`: a video description of a codec or pixel format and a size; a size that is
 /// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §18.4 [I]).
+@discardableResult
 public func CMVideoFormatDescriptionCreate(
     allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32, extensions: CFDictionary?,
     formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
@@ -263,6 +265,7 @@ public func CMAudioFormatDescriptionGetChannelLayout(
 /// `CMAudioFormatDescriptionCreate`: an audio description of a stream layout and an optional channel layout of
 /// `layoutSize` bytes; the magic cookie of compressed formats is not kept. A layout pointer without its size, or a
 /// size too small for a layout, is `kCMFormatDescriptionError_InvalidParameter`.
+@discardableResult
 public func CMAudioFormatDescriptionCreate(
     allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
     layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,

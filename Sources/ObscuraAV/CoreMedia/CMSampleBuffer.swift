@@ -112,6 +112,7 @@ public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer)
 /// `CMSampleBufferSetOutputPresentationTimeStamp`: the time the sample is presented at after edits, which an asset
 /// writer writes it at (recorders move a second session's samples onto the first's clock this way); an invalid
 /// time goes back to the presentation time.
+@discardableResult
 public func CMSampleBufferSetOutputPresentationTimeStamp(
     _ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime
 ) -> OSStatus {
@@ -153,6 +154,7 @@ public let kCMSampleBufferError_InvalidMediaFormat: OSStatus = -12743
 /// `CMSampleBufferCreateReadyWithImageBuffer`: a sample wrapping `imageBuffer` with its timing. The format
 /// description must match the buffer (`CMVideoFormatDescriptionMatchesImageBuffer`), else
 /// `kCMSampleBufferError_InvalidMediaFormat` (spec §18.4 [D]).
+@discardableResult
 public func CMSampleBufferCreateReadyWithImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
     sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
@@ -168,6 +170,7 @@ public func CMSampleBufferCreateReadyWithImageBuffer(
 }
 
 /// `CMSampleBufferGetSampleTimingInfo`: the timing of sample `sampleIndex` (only 0 for an image sample).
+@discardableResult
 public func CMSampleBufferGetSampleTimingInfo(
     _ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>
 ) -> OSStatus {
@@ -185,6 +188,7 @@ public let kCMSampleBufferError_ArrayTooSmall: OSStatus = -12737
 /// samples share (an audio buffer's duration is the whole buffer's). `entriesNeededOut` gets the number of entries;
 /// with an array to fill that holds fewer, the answer is `kCMSampleBufferError_ArrayTooSmall`. Recorders that pause
 /// read the timing this way and write the sample again later (`CMSampleBufferCreateCopyWithNewTiming`).
+@discardableResult
 public func CMSampleBufferGetSampleTimingInfoArray(
     _ sbuf: CMSampleBuffer, entryCount: CMItemCount, arrayToFill: UnsafeMutablePointer<CMSampleTimingInfo>?,
     entriesNeededOut: UnsafeMutablePointer<CMItemCount>?
@@ -200,6 +204,7 @@ public func CMSampleBufferGetSampleTimingInfoArray(
 /// `CMSampleBufferCreateCopyWithNewTiming`: the sample with new timing, sharing its buffers, format and
 /// attachments. One entry times the whole sample; several (one per sample) start at the first's time and last their
 /// durations' sum. No entry is `kCMSampleBufferError_RequiredParameterMissing`.
+@discardableResult
 public func CMSampleBufferCreateCopyWithNewTiming(
     allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
     sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
@@ -308,6 +313,7 @@ public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMu
 
 /// `CMSampleBufferCreateForImageBuffer`: as `CMSampleBufferCreateReadyWithImageBuffer`; an image buffer's
 /// pixels are always ready here, so the callback is never needed and never called.
+@discardableResult
 public func CMSampleBufferCreateForImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
     makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,

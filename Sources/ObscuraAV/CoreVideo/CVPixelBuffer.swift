@@ -147,6 +147,7 @@ public typealias CVBuffer = CVPixelBuffer
 ///
 /// The width, height and format arguments decide the buffer; compatibility keys in the attributes
 /// (Metal, CGImage, IOSurface) describe how the memory may be shared, which changes nothing here.
+@discardableResult
 public func CVPixelBufferCreate(
     _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
     _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
@@ -169,6 +170,7 @@ public typealias CVPixelBufferReleaseBytesCallback =
 /// Planar formats need `CVPixelBufferCreateWithPlanarBytes` and are refused with
 /// `kCVReturnInvalidPixelFormat`; rows shorter than a row of pixels are `kCVReturnInvalidArgument`.
 /// The release callback runs with `releaseRefCon` and the base address once the buffer is freed.
+@discardableResult
 public func CVPixelBufferCreateWithBytes(
     _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
     _ baseAddress: UnsafeMutableRawPointer, _ bytesPerRow: Int, _ releaseCallback: CVPixelBufferReleaseBytesCallback?,

@@ -85,6 +85,7 @@ private func integer(_ attributes: NSDictionary, _ key: String) -> Int? {
 ///
 /// Without all three the pool cannot make a buffer, so creation fails with `kCVReturnInvalidArgument`;
 /// an unknown format fails with `kCVReturnInvalidPixelFormat` (spec §18.2 [I]).
+@discardableResult
 public func CVPixelBufferPoolCreate(
     _ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>
@@ -104,6 +105,7 @@ public func CVPixelBufferPoolCreate(
 }
 
 /// `CVPixelBufferPoolCreatePixelBuffer`: a new buffer of the pool's size and format.
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBuffer(
     _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
@@ -117,6 +119,7 @@ public func CVPixelBufferPoolCreatePixelBuffer(
 /// `kCVPixelBufferPoolAllocationThresholdKey` in `auxAttributes` it makes no buffer while that many of the pool's
 /// buffers are in use, and answers `kCVReturnWouldExceedAllocationThreshold` (how Apple's AVCamFilter sizes its
 /// pool: it makes buffers until that answer comes).
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(
     _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool, _ auxAttributes: CFDictionary?,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>

@@ -92,6 +92,13 @@ package enum CodeReader {
         case Int(CZXING_UPCA):
             text = "0" + text
             type = .ean13
+        case Int(CZXING_CODE39):
+            // Its last character is the modulo-43 check of the others: Code 39 mod 43 where that is asked for.
+            let checked = text.count > 1 && CodeAnnotation.code39Check(String(text.dropLast())) == text.last
+            type = checked && wanted.contains(.code39Mod43) ? .code39Mod43 : .code39
+        case Int(CZXING_DATABAR): type = .gs1DataBar
+        case Int(CZXING_DATABAR_EXPANDED): type = .gs1DataBarExpanded
+        case Int(CZXING_MICRO_QR): type = .microQR
         case Int(CZXING_ITF):
             let gtin =
                 text.count == 14 && text.allSatisfy(\.isNumber)
@@ -113,6 +120,10 @@ extension AVMetadataObject.ObjectType {
         switch self {
         case .ean13: return Int32(CZXING_EAN13 | CZXING_UPCA)
         case .interleaved2of5, .itf14: return Int32(CZXING_ITF)
+        case .code39, .code39Mod43: return Int32(CZXING_CODE39)
+        case .gs1DataBar: return Int32(CZXING_DATABAR)
+        case .gs1DataBarExpanded: return Int32(CZXING_DATABAR_EXPANDED)
+        case .microQR: return Int32(CZXING_MICRO_QR)
         default:
             return CodeAnnotation.Symbology.allCases.first { AVMetadataObject.ObjectType($0) == self }?.czxing ?? 0
         }

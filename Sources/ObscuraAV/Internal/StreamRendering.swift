@@ -15,8 +15,9 @@ final class StreamRendering: @unchecked Sendable {
     /// A developed video picture and where each named object lies in it.
     struct VideoPicture {
         let rgb: PixelPlane<Float>
-        /// Object name → normalised bounds (0…1, origin top-left) in the picture.
-        let objects: [(name: String, bounds: CGRect)]
+        /// Object name → normalised bounds (0…1, origin top-left) in the picture, and whether the scene marks the
+        /// object as a part of its person.
+        let objects: [(name: String, bounds: CGRect, isPerson: Bool)]
         /// fx, fy, cx, cy at the picture's size.
         let intrinsics: (fx: Double, fy: Double, cx: Double, cy: Double)
         /// Object name → the code printed on it and its normalised corners (spec §16).
@@ -192,7 +193,9 @@ final class StreamRendering: @unchecked Sendable {
     }
 
     /// Where each named object is seen, from the frame's object ids.
-    private static func objectBounds(_ frame: RawFrame, scene: Scene) -> [(name: String, bounds: CGRect)] {
+    private static func objectBounds(
+        _ frame: RawFrame, scene: Scene
+    ) -> [(name: String, bounds: CGRect, isPerson: Bool)] {
         var boxes: [Int: (Int, Int, Int, Int)] = [:]
         for y in 0..<frame.height {
             for x in 0..<frame.width {
@@ -208,7 +211,7 @@ final class StreamRendering: @unchecked Sendable {
             let rect = CGRect(
                 x: Double(b.0) / w, y: Double(b.1) / h, width: Double(b.2 - b.0 + 1) / w,
                 height: Double(b.3 - b.1 + 1) / h)
-            return (scene.objects[id].name, rect)
+            return (scene.objects[id].name, rect, scene.objects[id].person != nil)
         }
     }
 

@@ -135,6 +135,13 @@ public final class OutputDirectory: Sendable {
     @discardableResult
     public func write(_ bytes: [UInt8], to relative: String) throws -> String {
         let path = try checkedPath(relative)
+        // Two outputs of one run bound for one file would leave only the last: two steps saving the same name,
+        // or a save named as another's companion (`d-view.png` beside the depth map `d.png`).
+        guard written.claimFile(path.joined(separator: "/")) else {
+            throw Refusal(
+                message: "output path '\(relative)' is written twice in this run, and the second would replace the "
+                    + "first: give the saves different names")
+        }
         try withFolder(of: path, for: relative) { folder in try folder.writeFile(bytes, named: path[path.count - 1]) }
         return relative
     }
@@ -351,7 +358,10 @@ private final class WrittenEntries: @unchecked Sendable {
     // @unchecked: every access holds the lock.
     private let lock = NSLock()
     private var names: Set<String> = []
+    private var files: Set<String> = []
 
     func insert(_ name: String) { lock.withLock { _ = names.insert(name) } }
+    /// Records a file's path from the run's folder; false when the run has written it already.
+    func claimFile(_ path: String) -> Bool { lock.withLock { files.insert(path).inserted } }
     var sorted: [String] { lock.withLock { names.sorted() } }
 }

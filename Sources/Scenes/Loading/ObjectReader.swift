@@ -76,6 +76,11 @@ struct ObjectReader {
         if let problem = CodeAnnotation.problem(symbology: code.symbology, value: code.value) {
             throw valueNode.error(problem)
         }
+        // A value the symbology's capacity cannot hold (a QR code of thousands of characters) would leave the card
+        // blank; where the encoder is there to say so, it is an error here.
+        if CodeSymbol.isAvailable {
+            do { _ = try CodeSymbol.draw(code) } catch { throw valueNode.error("\(error)") }
+        }
         return code
     }
 

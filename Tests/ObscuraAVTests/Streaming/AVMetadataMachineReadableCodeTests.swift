@@ -49,9 +49,14 @@ import Testing
             session.addOutput(metadata)
             for type in [
                 AVMetadataObject.ObjectType.qr, .ean13, .ean8, .code128, .code39, .code93, .pdf417, .aztec,
-                .dataMatrix, .upce, .interleaved2of5, .itf14,
+                .dataMatrix, .upce, .interleaved2of5, .itf14, .code39Mod43, .codabar, .gs1DataBar,
+                .gs1DataBarExpanded, .microQR, .humanBody,
             ] {
                 #expect(metadata.availableMetadataObjectTypes.contains(type))
+            }
+            // Types nothing here detects are not offered.
+            for type in [AVMetadataObject.ObjectType.microPDF417, .gs1DataBarLimited, .catBody, .dogHead] {
+                #expect(!metadata.availableMetadataObjectTypes.contains(type))
             }
         }
     }
@@ -216,15 +221,19 @@ import Testing
         (.upce, "upce", "0123456", "01234565"),
         (.interleaved2of5, "interleaved2of5", "12345670", "12345670"),
         (.itf14, "itf14", "1234567890123", "12345678901231"),
+        // The check character of OBSCURA39, by hand: O 24 + B 11 + S 28 + C 12 + U 30 + R 27 + A 10 + 3 + 9 = 154,
+        // and 154 mod 43 = 25, the letter P.
+        (.code39Mod43, "code39Mod43", "OBSCURA39", "OBSCURA39P"),
+        (.codabar, "codabar", "1234-5678", "1234-5678"),
     ]
 
     // spec §16 [D][I]: every symbology the output offers is printed as its symbol and read back, from a
     // card 0.3 m away (linear codes 0.3 m × 0.1 m, matrix codes 0.2 m square).
-    @Test(arguments: 0..<12) func everySymbologyIsPrintedAndRead(_ index: Int) throws {
+    @Test(arguments: 0..<14) func everySymbologyIsPrintedAndRead(_ index: Int) throws {
         let (type, name, value, read) = Self.symbologies[index]
         let linear: Set<AVMetadataObject.ObjectType> = [
             .ean13, .ean8, .code128, .code39, .code93, .upce,
-            .interleaved2of5, .itf14,
+            .interleaved2of5, .itf14, .code39Mod43, .codabar,
         ]
         let size = linear.contains(type) ? "[0.30, 0.10]" : type == .pdf417 ? "[0.30, 0.12]" : "[0.20, 0.20]"
         try onDevice {
@@ -248,6 +257,60 @@ import Testing
             #expect(code.type == type)
             #expect(code.stringValue == read)
             #expect(code.obscuraObjectName == "label")
+        }
+    }
+
+    // spec §16: a Code 39 symbol with its check character reads as plain Code 39 where Code 39 mod 43 is not
+    // asked for.
+    @Test func aCheckedCode39ReadsAsCode39WhenOnlyThatIsAsked() throws {
+        try onDevice {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("c39-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("label.yaml")
+            try """
+            description: One Code 39 mod 43 label 0.3 m in front of the camera.
+            device: {position_m: [0.0, 0.0, 0.3], look_at_m: [0.0, 0.0, 0.0]}
+            ambient: {spectrum: {cct_k: 5000}, lux: 500, direction: [0.2, 1.0, 0.4], diffuse_fraction: 0.7}
+            materials:
+              - {name: paper, reflectance: 0.85}
+            objects:
+              - name: label
+                shape: plane
+                size_m: [0.30, 0.10]
+                material: paper
+                code: {type: code39Mod43, value: "AB1"}
+            """.write(to: url, atomically: true, encoding: .utf8)
+            let (codes, _) = try scan(scene: url.path, types: [.code39])
+            let code = try #require(codes.first)
+            // A 10 + B 11 + 1 = 22: the check character is M.
+            #expect(code.type == .code39 && code.stringValue == "AB1M")
+        }
+    }
+
+    // spec §16: the parts the scene marks as its person's are one human body, whose bounds hold its face's.
+    @Test func thePersonIsOneHumanBody() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: "near-and-far")
+            let session = AVCaptureSession()
+            let metadata = AVCaptureMetadataOutput()
+            let recorder = StreamRecorder()
+            let device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+            session.sessionPreset = .vga640x480
+            session.addInput(try AVCaptureDeviceInput(device: device))
+            session.addOutput(metadata)
+            metadata.setMetadataObjectsDelegate(recorder, queue: DispatchQueue(label: "bodies"))
+            metadata.metadataObjectTypes = [.humanBody, .face]
+            session.startRunning()
+            defer { session.stopRunning() }
+            Emulator.shared.runFrames(4)
+            let last = try #require(recorder.metadata.last)
+            let bodies = last.compactMap { $0 as? AVMetadataHumanBodyObject }
+            let face = try #require(last.first { $0.type == .face })
+            #expect(bodies.count == 1)
+            let body = try #require(bodies.first)
+            #expect(body.type == .humanBody && body.bodyID == 1)
+            #expect(body.bounds.contains(face.bounds) && body.bounds.height > 2 * face.bounds.height)
         }
     }
 

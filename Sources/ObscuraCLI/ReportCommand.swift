@@ -22,7 +22,7 @@ struct ReportCommand: ParsableCommand {
                 folder's run.json). Two scenarios of one name are refused. OUT appears only when complete; --force \
                 replaces an existing OUT. Scenario files a run could not run (its errors.json) are carried over \
                 into OUT's errors.json, index and junit.xml. Exits 1 when a merged scenario failed and 2 when a \
-                merged run could not run a scenario file, as obscura run does.
+                merged run could not run a scenario file, as obscura run does, and 3 when OUT cannot be written.
                 """)
 
         @Argument(help: "The folder to write.", completion: .directory) var out: String

@@ -118,9 +118,11 @@ struct ConstantColorHonestyTests {
                 block.deltaE <= limit,
                 "\(name): \(block.material) block (\(block.x), \(block.y)) off by ΔE00 \(block.deltaE) at confidence \(block.confidence)")
         }
-        // A paint this camera cannot tell from skin is trusted as skin is (`ColourMappingUncertainty`): the mapping,
-        // tuned for skin, is off by ΔE00 5.5–5.8 on it even without noise. Modelled sensitivities closer to a real
-        // sensor's would be the fix; until then the limit is known to fail there.
+        // A paint this camera cannot tell from skin is trusted as skin is (`ColourMappingUncertainty`): its camera
+        // chromaticity lies within 0.002 of a skin patch's, the mapping, tuned for skin, is off by ΔE00 5.0 on it
+        // without noise and 5.5–5.8 with it. A cap by chromaticity cannot single it out: one set by the worst family
+        // of surfaces landing there (paints, smooth spectra, skin) keeps only 8 of the 140 skin patches trusted.
+        // Modelled sensitivities closer to a real sensor's would be the fix; until then the limit is known to fail.
         if camerasSkin.contains(where: { $0.deltaE > limit }) {
             withKnownIssue("a skin metamer is trusted as skin") {
                 for block in camerasSkin { #expect(block.deltaE <= limit, "\(block.material) off by ΔE00 \(block.deltaE)") }

@@ -84,7 +84,7 @@ M = "modelled"
 
 def physical(cid, ctype, position, f35, fnum, mp_dims, pixel_um, crop, translation, k1, k2, qe_shift,
              full_well, read_noise, base_iso, spec_note, formats, presets, flash_modes, features,
-             rotation=None, reference="back-wide"):
+             rotation=None, reference="back-wide", min_focus=None):
     w, h = mp_dims
     # Physical focal length from the 35 mm equivalent: f = f35 / crop factor, where the crop
     # factor is the 35 mm diagonal (43.27 mm) over the sensor diagonal (pixel pitch × pixels).
@@ -125,6 +125,14 @@ def physical(cid, ctype, position, f35, fnum, mp_dims, pixel_um, crop, translati
                                  "prnu_percent": f"{M}: IMX363 value, colour-science spec §3.2"}},
         "formats": formats, "presets": presets, "flash_modes": flash_modes, "features": features,
     }
+    if min_focus:
+        # The nearest focus, `minimumFocusDistance`, with its source: (millimetres, provenance).
+        mm, note = min_focus
+        optics = out["optics"]
+        provenance = optics.pop("provenance")
+        optics["minimum_focus_distance_mm"] = mm
+        provenance["minimum_focus_distance_mm"] = note
+        optics["provenance"] = provenance
     shade = shading(f35)
     if shade:
         # Insert after the distortion section, where a reader of the optics looks for it.
@@ -600,6 +608,11 @@ CAPTURE_ERRORS = {'iphone-14': {'enabled': True,
                                                           'choice'}}}
 
 
+# Minimum focus distances. Apple gave figures for the iPhone X in WWDC21's capture session (wide 10 cm, telephoto
+# 40 cm); for the iPhone 14 Pro, Halide's readout of the camera (reported in the press, September 2022).
+WWDC21_FOCUS = "documented: Apple WWDC21 session 10047, What's new in camera capture"
+PRO_FOCUS_NOTE = "in the Halide app's readout of the iPhone 14 Pro, as the press reported it"
+
 CAL = [(1.0, 0.98), (-1.0, 1.02), (0.5, 1.015), (-0.5, 0.985), (1.2, 0.99), (-0.8, 1.01), (0.7, 0.98),
        (-1.1, 1.02), (0.9, 1.0)]
 
@@ -633,10 +646,10 @@ def iphone_x():
     dual_note = "WWDC17-507, spec §7 (dual-camera depth sizes as on iPhone 7 Plus)"
     wide = physical("back-wide", "builtInWideAngleCamera", "back", 28, 1.8, (4032, 3024), 1.22, None, [0, 0, 0],
                     -0.024, 0.004, 0, 6000, 2.5, 20, spec, back_formats([[4032, 3024]], k4_fps=60), BACK_PRESETS,
-                    ["off", "on", "auto"], features())
+                    ["off", "on", "auto"], features(), min_focus=(100, WWDC21_FOCUS))
     tele = physical("back-tele", "builtInTelephotoCamera", "back", 52, 2.4, (4032, 3024), 1.0, None,
                     [0.1, -10.3, 0], -0.006, 0.001, 2, 4500, 3.0, 25, spec, back_formats([[4032, 3024]]),
-                    BACK_PRESETS, ["off", "on", "auto"], features())
+                    BACK_PRESETS, ["off", "on", "auto"], features(), min_focus=(400, WWDC21_FOCUS))
     dual = virtual("back-dual", "builtInDualCamera", ["back-wide", "back-tele"],
                    back_formats([[4032, 3024]], dual=True, depth43=depth_list([(320, 240), (160, 120)], 24),
                                 depth169=depth_list([(320, 180), (160, 90)], 24), depth_note=dual_note),
@@ -688,10 +701,12 @@ def iphone_15_pro():
     wide = physical("back-wide", "builtInWideAngleCamera", "back", 24, 1.78, (8064, 6048), 1.22, None, [0, 0, 0],
                     -0.021, 0.003, 0, 6500, 2.2, 50, spec,
                     back_formats([[4032, 3024], [8064, 6048]], k4_fps=60, ten_bit=ten), BACK_PRESETS,
-                    ["off", "on", "auto"], features(cc=True, note=cc_note))
+                    ["off", "on", "auto"], features(cc=True, note=cc_note),
+                    min_focus=(200, f"{M}: the 48 MP f/1.78 main camera's 20 cm {PRO_FOCUS_NOTE}"))
     ultra = physical("back-ultra-wide", "builtInUltraWideCamera", "back", 13, 2.2, (4032, 3024), 1.4, None,
                      [-11.0, 6.5, 0], -0.12, 0.02, -2, 7000, 2.5, 32, spec, back_formats([[4032, 3024]], k4_fps=60),
-                     BACK_PRESETS, ["off", "on", "auto"], features())
+                     BACK_PRESETS, ["off", "on", "auto"], features(),
+                     min_focus=(20, f"{M}: the macro ultra wide camera's 2 cm {PRO_FOCUS_NOTE}"))
     tele = physical("back-tele", "builtInTelephotoCamera", "back", 77, 2.8, (4032, 3024), 1.0, None,
                     [-11.0, -6.5, 0], -0.005, 0.001, 2, 4500, 3.0, 32, spec, back_formats([[4032, 3024]], k4_fps=60),
                     BACK_PRESETS, ["off", "on", "auto"], features())

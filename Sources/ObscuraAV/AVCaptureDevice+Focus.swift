@@ -77,11 +77,11 @@ extension AVCaptureDevice {
         }
     }
 
-    /// The nearest distance the lens focuses at, millimetres, for a camera with autofocus: that of the emulated lens,
-    /// whose positions run from it to infinity (`AutoFocus.nearestFocusMetres`, 100 mm). -1, Apple's "unknown",
-    /// for a fixed-focus camera.
+    /// The nearest distance the lens focuses at, millimetres, for a camera with autofocus: the profile's
+    /// `minimum_focus_distance_mm` (100 mm where it gives none), from which the lens positions run to infinity
+    /// (`AutoFocus.nearestFocusMetres(of:)`). -1, Apple's "unknown", for a fixed-focus camera.
     public var minimumFocusDistance: Int {
-        hasAutoFocus ? Int((AutoFocus.nearestFocusMetres * 1000).rounded()) : -1
+        hasAutoFocus ? Int((AutoFocus.nearestFocusMetres(of: camera) * 1000).rounded()) : -1
     }
 
     /// Whether the lens is moving. Focus settles at once in the emulation, so always false [I].

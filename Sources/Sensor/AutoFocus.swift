@@ -6,14 +6,22 @@ import Scenes
 /// depth of field the renderer draws (`LensFocus`).
 ///
 /// Lens positions follow focus in dioptres (1 / distance), the quantity a lens moves linearly in: 1 is the
-/// farthest focus (infinity), 0 the nearest, `nearestFocusMetres` [our choice]. The subject's distance is the
+/// farthest focus (infinity), 0 the nearest, the camera's minimum focus distance (`nearestFocusMetres(of:)`) [our
+/// choice]. A subject nearer than that stays out of focus, as on a phone, whose camera app then switches to the
+/// ultra wide camera for macro. The subject's distance is the
 /// scene's ground-truth depth at the point of interest, seen through the camera at a small size: what a phone's
 /// focus pixels, on the sensor itself, measure, without their error. It belongs with the sensor, not the image
 /// processor, which sees only frames.
 public enum AutoFocus {
-    /// The closest distance the lens focuses at: 10 cm, about what iPhone wide cameras manage (our choice;
-    /// profiles carry no figure for it).
-    public static let nearestFocusMetres = 0.1
+    /// The closest distance a lens focuses at where its profile gives no figure: 10 cm, the iPhone X wide
+    /// camera's (our choice).
+    public static let defaultNearestFocusMetres = 0.1
+
+    /// The closest distance `camera`'s lens focuses at, metres: the profile's `minimum_focus_distance_mm`, or the
+    /// default.
+    public static func nearestFocusMetres(of camera: CameraProfile) -> Double {
+        camera.optics?.minimumFocusDistanceMM.map { $0 / 1000 } ?? defaultNearestFocusMetres
+    }
     /// Width of the depth probe, pixels.
     static let probeWidth = 48
 
@@ -23,16 +31,18 @@ public enum AutoFocus {
         (camera.features.autoFocus ?? .phaseDetection) != .none
     }
 
-    /// The lens position that focuses `distance` metres away; the far end (1) without a distance.
-    public static func lensPosition(distance: Double?) -> Float {
+    /// The lens position that focuses `distance` metres away, for a lens whose nearest focus is `nearest` metres;
+    /// the far end (1) without a distance, the near end (0) for a subject nearer than the lens reaches.
+    public static func lensPosition(distance: Double?, nearest: Double) -> Float {
         guard let distance, distance.isFinite, distance > 0 else { return 1 }
-        let dioptres = 1 / max(distance, nearestFocusMetres)
-        return Float(max(0, min(1, 1 - dioptres * nearestFocusMetres)))
+        let dioptres = 1 / max(distance, nearest)
+        return Float(max(0, min(1, 1 - dioptres * nearest)))
     }
 
-    /// The distance a lens position focuses, metres: the inverse of `lensPosition(distance:)`, infinity at 1.
-    public static func distance(lensPosition: Float) -> Double {
-        let dioptres = (1 - Double(min(max(lensPosition, 0), 1))) / nearestFocusMetres
+    /// The distance a lens position focuses, metres: the inverse of `lensPosition(distance:nearest:)`, infinity
+    /// at 1.
+    public static func distance(lensPosition: Float, nearest: Double) -> Double {
+        let dioptres = (1 - Double(min(max(lensPosition, 0), 1))) / nearest
         return dioptres > 0 ? 1 / dioptres : .infinity
     }
 
@@ -69,6 +79,8 @@ public enum AutoFocus {
     {
         guard focuses(camera) else { return nil }
         let subject = subjectDistance(scene: scene, device: device, camera: camera, aspect: aspect, point: (0.5, 0.5))
-        return lens(of: camera, focusedAt: distance(lensPosition: lensPosition(distance: subject)))
+        let nearest = nearestFocusMetres(of: camera)
+        let position = lensPosition(distance: subject, nearest: nearest)
+        return lens(of: camera, focusedAt: distance(lensPosition: position, nearest: nearest))
     }
 }

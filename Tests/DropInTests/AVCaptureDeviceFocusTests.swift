@@ -32,6 +32,14 @@ extension DropIn.AVCaptureDeviceIdioms {
                     #expect(camera.minimumFocusDistance == -1, "\(camera.localizedName)")
                 }
             }
+            // Where a phone has a macro ultra wide camera, it focuses nearer than the wide one, which is why the
+            // camera app switches to it for close subjects and why scanning apps zoom out for the wide camera's.
+            if let ultra = AVCaptureDevice.default(.builtInUltraWideCamera, for: .video, position: .back),
+                let wide = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back),
+                ultra.isFocusModeSupported(.autoFocus)
+            {
+                #expect(ultra.minimumFocusDistance < wide.minimumFocusDistance)
+            }
         }
 
         // spec §2.4 [D]: tap to focus sets the point, then the mode that applies it.

@@ -60,7 +60,8 @@ import Testing
 
     private func photo(lensPosition: Float?) throws -> (photo: AVCapturePhoto, device: AVCaptureDevice) {
         try Emulator.shared.use(scene: edgeScene())
-        let rig = try PhotoRig()
+        // Full HD, so that the nearest focus's circle spans enough pixels to measure.
+        let rig = try PhotoRig(preset: .hd1920x1080)
         defer { rig.session.stopRunning() }
         if let lensPosition {
             try rig.device.lockForConfiguration()
@@ -71,11 +72,12 @@ import Testing
         return (try #require(capture(rig, settings).photos.first), rig.device)
     }
 
-    // Autofocus on the wall leaves the edge sharp. With the lens locked at its nearest focus, 10 cm (spec §2.4:
-    // lens position 0), the edge 0.5 m away spreads over the circle of confusion of the thin lens,
-    // fx · A · (0.5 − 0.1) / (0.5 · (0.1 − f)) pixels for the wide lens's f = 6.8 mm at `lensAperture` (an
-    // aperture A = f / N), with fx from the format's field of view. The columns between 3 % and 97 % of the step
-    // cover 0.86 of the circle's diameter: a disc's share beyond a chord 0.86 of its radius from its centre is 3 %.
+    // Autofocus on the wall leaves the edge sharp. With the lens locked at its nearest focus, s =
+    // `minimumFocusDistance` (spec §2.4: lens position 0), the edge 0.5 m away spreads over the circle of
+    // confusion of the thin lens, fx · A · (0.5 − s) / (0.5 · (s − f)) pixels for the wide lens's f = 6.8 mm at
+    // `lensAperture` (an aperture A = f / N), with fx from the format's field of view. The columns between 3 % and
+    // 97 % of the step cover 0.86 of the circle's diameter: a disc's share beyond a chord 0.86 of its radius from
+    // its centre is 3 %.
     @Test func aPhotoWithTheLensFocusedNearSpreadsAFarEdgeOverItsCircleOfConfusion() throws {
         try onDevice {
             let (focused, _) = try photo(lensPosition: nil)
@@ -84,10 +86,12 @@ import Testing
             let width = Double(try #require(focused.pixelBuffer.map(CVPixelBufferGetWidth)))
             let fx = width / 2 / tan(Double(device.activeFormat.videoFieldOfView) / 2 * .pi / 180)
             let f = 0.0068, aperture = 0.0068 / Double(device.lensAperture)
-            let circle = fx * aperture * (0.5 - 0.1) / (0.5 * (0.1 - f))
+            let s = Double(device.minimumFocusDistance) / 1000
+            let circle = fx * aperture * (0.5 - s) / (0.5 * (s - f))
             #expect(circle > 10)
             let measured = Double(try edgeWidth(near))
-            #expect(measured > 0.78 * circle && measured < 0.95 * circle, "\(measured) px against a \(circle) px circle")
+            #expect(
+                measured > 0.78 * circle && measured < 0.95 * circle, "\(measured) px against a \(circle) px circle")
         }
     }
 }

@@ -3,7 +3,8 @@ import ObscuraSupport
 /// Reads the `optics`, `intrinsics`, `extrinsics` and `distortion` sections of a camera.
 enum OpticsReader {
     static let opticsKeys = [
-        "focal_length_mm", "focal_length_35mm_equiv_mm", "f_number", "pixel_size_um", "sensor_px", "provenance",
+        "focal_length_mm", "focal_length_35mm_equiv_mm", "f_number", "pixel_size_um", "sensor_px",
+        "minimum_focus_distance_mm", "provenance",
     ]
     static func optics(_ node: YAMLNode) throws -> CameraOptics {
         let map = try node.mapping(allowedKeys: opticsKeys)
@@ -13,6 +14,8 @@ enum OpticsReader {
             fNumber: try map.required("f_number").double(in: 0.5...32),
             pixelSizeUM: try map.required("pixel_size_um").double(in: 0.3...20),
             sensor: try map.required("sensor_px").dimensions(),
+            // From a macro lens's 2 cm to a long telephoto's few metres.
+            minimumFocusDistanceMM: try map.optional("minimum_focus_distance_mm")?.double(in: 1...10_000),
             provenance: try ProvenanceReader.read(map, sectionKeys: opticsKeys))
     }
 

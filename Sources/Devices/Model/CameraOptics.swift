@@ -10,19 +10,23 @@ public struct CameraOptics: Sendable, Hashable, Codable {
     public var pixelSizeUM: Double
     /// The full sensor readout in pixels.
     public var sensor: Dimensions
+    /// The nearest distance the lens focuses at, millimetres (`minimumFocusDistance`); nil where the profile gives
+    /// no figure.
+    public var minimumFocusDistanceMM: Double?
     /// Where each value comes from.
     public var provenance: ProvenanceMap
 
     /// Optics from their values.
     public init(
         focalLengthMM: Double, focalLength35mmEquivalentMM: Double, fNumber: Double, pixelSizeUM: Double,
-        sensor: Dimensions, provenance: ProvenanceMap
+        sensor: Dimensions, minimumFocusDistanceMM: Double? = nil, provenance: ProvenanceMap
     ) {
         self.focalLengthMM = focalLengthMM
         self.focalLength35mmEquivalentMM = focalLength35mmEquivalentMM
         self.fNumber = fNumber
         self.pixelSizeUM = pixelSizeUM
         self.sensor = sensor
+        self.minimumFocusDistanceMM = minimumFocusDistanceMM
         self.provenance = provenance
     }
 

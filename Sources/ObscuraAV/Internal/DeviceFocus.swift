@@ -35,7 +35,8 @@ enum DeviceFocus {
         let subject = AutoFocus.subjectDistance(
             scene: scene.scene, device: device.deviceProfile, camera: device.camera,
             aspect: Double(d.width) / Double(max(1, d.height)), point: (Double(point.x), Double(point.y)))
-        let position = AutoFocus.lensPosition(distance: subject)
+        let nearest = AutoFocus.nearestFocusMetres(of: device.camera)
+        let position = AutoFocus.lensPosition(distance: subject, nearest: nearest)
         lock.withLock { cache[key] = position }
         return position
     }
@@ -43,6 +44,8 @@ enum DeviceFocus {
     /// The distance the device's lens is focused at now, metres, when it has autofocus; nil for a fixed-focus
     /// camera, sharp at every depth (`AutoFocus.lens(of:focusedAt:)`).
     static func focusDistance(_ device: AVCaptureDevice) -> Double? {
-        device.hasAutoFocus ? AutoFocus.distance(lensPosition: device.lensPosition) : nil
+        guard device.hasAutoFocus else { return nil }
+        let nearest = AutoFocus.nearestFocusMetres(of: device.camera)
+        return AutoFocus.distance(lensPosition: device.lensPosition, nearest: nearest)
     }
 }

@@ -172,23 +172,25 @@ import Testing
         }
     }
 
-    // spec §16 [I], spec §2.4: out of focus, the code is not read. Autofocus brings the card 0.3 m away into focus
-    // and it is read; with the lens locked at its nearest focus, 10 cm, a point 0.3 m away spreads over a circle
-    // of c = fx · A · (0.3 − 0.1) / (0.3 · (0.1 − f)) pixels, for the wide lens's f = 6.8 mm at f/1.78 (an
-    // aperture A of 3.8 mm). A module images over fx · (0.08 / 33) / 0.3 pixels, so the circle spans
-    // 3.8 · 0.2 / 0.0932 / 2.42 ≈ 3.4 modules, whatever the format's size, and the symbol is a grey smear.
+    // spec §16 [I], spec §2.4: out of focus, the code is not read. The card is 10 cm away, nearer than the wide
+    // camera focuses (`minimumFocusDistance`, 20 cm on this profile): autofocus takes the lens to its near end, where
+    // a point of the card spreads over a circle of A · (0.2 − 0.1) / 0.2 = 1.9 mm on the card for the wide lens's
+    // aperture A = 6.8 mm / 1.78 = 3.8 mm, under one module of 80 / 33 = 2.42 mm, and the code is still read, as
+    // phones read codes a little nearer than they focus. With the lens locked at its far end (infinity), the circle
+    // on the card is the aperture itself, A · d / (d − f) = 4.1 mm, 1.7 modules, and the symbol is a grey smear.
     @Test func qrCodeIsLostOutOfFocus() throws {
         try onDevice {
-            let focused = try scan(scene: cardScene(), types: [.qr])
+            let focused = try scan(scene: cardScene(distance: 0.1), types: [.qr])
             #expect(focused.codes.contains { $0.stringValue == "https://example.com" })
-            #expect(focused.device.lensAperture == 1.78)
-            let near = try scan(scene: cardScene(), types: [.qr]) { device in
+            #expect(focused.device.lensAperture == 1.78 && focused.device.minimumFocusDistance == 200)
+            #expect(focused.device.lensPosition == 0)
+            let far = try scan(scene: cardScene(distance: 0.1), types: [.qr]) { device in
                 try device.lockForConfiguration()
-                device.setFocusModeLocked(lensPosition: 0, completionHandler: nil)
+                device.setFocusModeLocked(lensPosition: 1, completionHandler: nil)
                 device.unlockForConfiguration()
             }
-            #expect(near.device.lensPosition == 0)
-            #expect(near.codes.isEmpty)
+            #expect(far.device.lensPosition == 1)
+            #expect(far.codes.isEmpty)
         }
     }
 

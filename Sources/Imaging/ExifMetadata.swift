@@ -41,6 +41,15 @@ public struct ExifMetadata: Sendable {
     /// The big-endian TIFF structure: header, IFD0 (Make, Model, Orientation, Software, Exif
     /// pointer), then the Exif IFD.
     public var tiff: [UInt8] {
+        let ifd0: [TIFFEntry] = [
+            .ascii(0x010F, make), .ascii(0x0110, model), .short(0x0112, UInt16(clamping: orientation)),
+            .ascii(0x0131, software), .long(0x8769, 0),  // ExifIFDPointer, patched below
+        ]
+        return TIFFEntry.tiff(ifd0: ifd0, exifIFD: exifEntries)
+    }
+
+    /// The Exif IFD's entries: exposure, f-number, ISO, flash, focal lengths, colour space and size.
+    var exifEntries: [TIFFEntry] {
         var exif: [TIFFEntry] = [
             .rational(0x829A, exposureTimeRational),  // ExposureTime
             .rational(0x829D, Self.rational(fNumber, denominator: 100)),  // FNumber
@@ -55,11 +64,7 @@ public struct ExifMetadata: Sendable {
             .long(0xA003, UInt32(clamping: pixelHeight)),  // PixelYDimension
         ]
         if let f35 = focalLength35mmEquivalentMM { exif.append(.short(0xA405, UInt16(clamping: f35))) }
-        let ifd0: [TIFFEntry] = [
-            .ascii(0x010F, make), .ascii(0x0110, model), .short(0x0112, UInt16(clamping: orientation)),
-            .ascii(0x0131, software), .long(0x8769, 0),  // ExifIFDPointer, patched below
-        ]
-        return TIFFEntry.tiff(ifd0: ifd0, exifIFD: exif)
+        return exif
     }
 
     /// APP1 payload: `Exif\0\0` then the TIFF structure (Exif 2.32 §4.5.4).

@@ -229,23 +229,21 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// rides along as Apple's files carry it: a second MPF image in JPEG, an auxiliary depth image
     /// in HEIC (see `DepthImageCoding`). An uncompressed format (`kCVPixelBufferPixelFormatTypeKey`)
     /// gives PNG with text metadata, and its depth in a private `obDP` chunk (see `PNGDepthChunk`);
-    /// a RAW photo gives its mosaic as PNG. `AVDepthData(fromFileData:)` reads the depth back from
-    /// all three. Nil when the photo could not be rendered (the trace says why).
+    /// a RAW photo gives a DNG, as a phone's does (see `dngFileData`). `AVDepthData(fromFileData:)` reads the
+    /// depth back from the first three. Nil when the photo could not be rendered (the trace says why).
     open func fileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }
-        if !isRawPhoto {
-            switch extras.fileFormat {
-            case .png: break
-            case .jpeg(let quality): return jpegFileData(r, quality: quality)
-            case .heic(let quality): return heicFileData(r, quality: quality)
-            }
+        if isRawPhoto { return dngFileData(r) }
+        switch extras.fileFormat {
+        case .png: return pngFileDataRepresentation()
+        case .jpeg(let quality): return jpegFileData(r, quality: quality)
+        case .heic(let quality): return heicFileData(r, quality: quality)
         }
-        return pngFileDataRepresentation()
     }
 
     /// The processed photo's file in `format`, whatever codec its settings named: the files a scenario's
-    /// `save:` asks for. A RAW photo has only its PNG mosaic. Nil when the photo could not be rendered or
-    /// encoded (HEIC without libheif's HEVC encoder).
+    /// `save:` asks for. A RAW photo has only its PNG mosaic there, lossless and read by the same measures. Nil
+    /// when the photo could not be rendered or encoded (HEIC without libheif's HEVC encoder).
     package func fileDataRepresentation(as format: PhotoFileFormat) -> Data? {
         guard let r = rendered, !isRawPhoto else { return pngFileDataRepresentation() }
         switch format {
@@ -288,7 +286,25 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
 }
 
 extension AVCapturePhoto {
-    /// A RAW photo's file: Obscura does not write DNG. The mosaic is a 16-bit grey PNG, untagged
+    /// A RAW photo's file, as `fileDataRepresentation()` gives it: a DNG (`DNGFile`) of the sensor's DNs unchanged,
+    /// with the black and white levels, the camera's colour matrix under D65 and the white the photo was balanced
+    /// for, and the Exif of a processed photo. Apps write it to a `.dng` file, as `availableRawPhotoFileTypes` says.
+    fileprivate func dngFileData(_ r: RenderedPhoto) -> Data? {
+        guard let m = r.mosaic else { return nil }
+        var exif = exif(r)
+        exif.pixelWidth = m.plane.width
+        exif.pixelHeight = m.plane.height
+        let request = pending.request
+        let position = request.camera.position.rawValue
+        let file = DNGFile(
+            exif: exif, width: m.plane.width, height: m.plane.height, samples: m.plane.packedElements,
+            blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
+            asShotNeutral: m.colour.asShotNeutral,
+            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)")
+        return Data(file.bytes)
+    }
+
+    /// The RAW photo's PNG, for the files scenario runs measure and save: a 16-bit grey PNG, untagged
     /// (it is not an image in any colour space), holding the sensor's DNs unchanged, with the text
     /// metadata of a processed photo plus the CFA pattern and the black and white levels.
     fileprivate func rawFileData(_ r: RenderedPhoto, text: [PNGText]) -> Data? {

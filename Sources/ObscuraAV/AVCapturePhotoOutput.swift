@@ -342,8 +342,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         pixelFormat == kCVPixelFormatType_64RGBALE
     }
 
-    /// RAW file types: `[.dng]` wherever RAW formats are offered (spec §3.1 [D]). Obscura does not
-    /// write DNG: a RAW photo's file data is a 16-bit grey PNG of the mosaic (see `AVCapturePhoto`).
+    /// RAW file types: `[.dng]` wherever RAW formats are offered (spec §3.1 [D]); a RAW photo's file data is a
+    /// DNG of the mosaic (see `AVCapturePhoto.fileDataRepresentation()`).
     public var availableRawPhotoFileTypes: [AVFileType] { offersBayerRaw ? [.dng] : [] }
 
     private var offersBayerRaw: Bool { lock.withLock { inner.caps.device?.position == .back } }

@@ -8,6 +8,12 @@ extension ExternalTool {
     /// exiftool, an independent reader of the photo files' Exif, ICC and MPF.
     static let exiftool = program("exiftool", packages: "libimage-exiftool-perl", versionArgument: "-ver")
 
+    /// LibRaw's unprocessed_raw, an independent reader of a DNG's sensor values (it writes them as a 16-bit PGM).
+    static let unprocessedRaw = program("unprocessed_raw", packages: "libraw-bin", versionArgument: "-version")
+
+    /// LibRaw's dcraw_emu, an independent raw developer: white balance as shot, the DNG's colour matrix, sRGB.
+    static let dcrawEmu = program("dcraw_emu", packages: "libraw-bin", versionArgument: "-version")
+
     /// libheif's heif-info, an independent reader of the HEIC files' images and depth.
     static let heifInfo = program("heif-info", packages: "libheif-examples", versionArgument: "--version")
 

@@ -1,5 +1,7 @@
+import ISP
 import Imaging
 import Sensor
+import Spectra
 
 /// A RAW photo's sensor data: one DN per photosite in an RGGB colour-filter pattern.
 ///
@@ -13,6 +15,8 @@ struct BayerMosaic: Sendable {
     let plane: PixelPlane<UInt16>
     let blackLevel: Int
     let whiteLevel: Int
+    /// What a raw developer needs for colour (a DNG's ColorMatrix1 and AsShotNeutral).
+    let colour: RawColour
 
     /// The filter channel (0 red, 1 green, 2 blue) over photosite (x, y) in RGGB order.
     static func channel(x: Int, y: Int) -> Int {
@@ -24,17 +28,46 @@ struct BayerMosaic: Sendable {
     }
 
     /// A mosaic of DNs already laid out in RGGB order.
-    init(plane: PixelPlane<UInt16>, blackLevel: Int, whiteLevel: Int) {
+    init(plane: PixelPlane<UInt16>, blackLevel: Int, whiteLevel: Int, colour: RawColour) {
         self.plane = plane
         self.blackLevel = blackLevel
         self.whiteLevel = whiteLevel
+        self.colour = colour
     }
 
-    init(frame: RawFrame, noise: NoiseParameters) {
+    /// The mosaic of a rendered frame, with the camera's colour and the white the photo was balanced for.
+    init(frame: RawFrame, camera: CameraModel, whiteBalance: WhiteBalance) {
         plane = PixelPlane(width: frame.width, height: frame.height) { x, y, _ in
             frame.dn(x: x, y: y, channel: Self.channel(x: x, y: y))
         }
-        blackLevel = Int(noise.blackLevel.rounded())
-        whiteLevel = Int(noise.whiteLevel.rounded())
+        blackLevel = Int(camera.noise.blackLevel.rounded())
+        whiteLevel = Int(camera.noise.whiteLevel.rounded())
+        colour = RawColour(camera: camera, asShotNeutral: whiteBalance.cameraNeutral)
+    }
+}
+
+/// A RAW photo's colour, as a DNG carries it: the matrix from CIE XYZ under D65 to the camera's RGB, and the camera
+/// RGB of the white the photo was balanced for.
+struct RawColour: Sendable {
+    /// XYZ (D65, Y = 1) → camera RGB, row-major.
+    let xyzToCamera: [Double]
+    let asShotNeutral: SIMD3<Double>
+
+    /// A camera's: its colour-correction matrix under D65 (white-balanced camera RGB to XYZ, the ordinary photo's
+    /// fit), inverted and scaled back by the D65 camera neutral (green 1), so that D65's white gives that neutral.
+    init(camera: CameraModel, asShotNeutral: SIMD3<Double>) {
+        let correction = ColorCorrectionMatrix(camera: camera, illuminant: Illuminants.d65).matrix
+        let response = CameraResponse.neutral(illuminant: Illuminants.d65, camera: camera)
+        let neutral = response / response.y
+        let inverse = correction.inverse ?? Matrix3.diagonal(SIMD3(1, 1, 1))
+        xyzToCamera = (Matrix3.diagonal(neutral) * inverse).rows.flatMap { $0 }
+        self.asShotNeutral = asShotNeutral
+    }
+
+    /// Linear-light colour already in a known RGB space (footage, decoded from its curve): that space's matrix,
+    /// balanced for its own white.
+    init(space: RGBColorSpace) {
+        xyzToCamera = space.fromXYZ.rows.flatMap { $0 }
+        asShotNeutral = SIMD3(1, 1, 1)
     }
 }

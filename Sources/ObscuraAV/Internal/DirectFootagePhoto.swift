@@ -48,6 +48,7 @@ enum DirectFootagePhoto {
         let plane = PixelPlane<UInt16>(width: pixels.width, height: pixels.height) { x, y, _ in
             levels[Int(pixels[x, y, min(BayerMosaic.channel(x: x, y: y), pixels.channels - 1)])]
         }
-        return BayerMosaic(plane: plane, blackLevel: Int(black), whiteLevel: Int(white))
+        let colour = RawColour(space: .sRGB)
+        return BayerMosaic(plane: plane, blackLevel: Int(black), whiteLevel: Int(white), colour: colour)
     }
 }

@@ -75,7 +75,9 @@ final class SensorPhotoRenderer: PhotoRendering, @unchecked Sendable {
             pixels: Self.blackingOut(photo.pixels, keeping: request.visibleFraction),
             encoding: encoding, exposureDurationSeconds: photo.exposure.time,
             iso: photo.exposure.iso, flashFired: request.flashFired, confidenceMap: nil, confidenceLevel: 0,
-            mosaic: request.keepsMosaic ? BayerMosaic(frame: photo.frame, noise: pipeline.renderer.camera.noise) : nil,
+            mosaic: request.keepsMosaic
+                ? BayerMosaic(frame: photo.frame, camera: pipeline.renderer.camera, whiteBalance: photo.whiteBalance)
+                : nil,
             intrinsics: pipeline.renderer.camera.pinholeIntrinsics)
     }
 

@@ -1,0 +1,103 @@
+/// A Bayer RAW photo as a Digital Negative file (Adobe DNG Specification 1.4), the file a phone's RAW capture
+/// gives: one big-endian TIFF image of the sensor's values, uncompressed, with what a raw developer needs to turn
+/// them into colour.
+///
+/// The image is IFD0 itself (NewSubFileType 0, the main image), a colour filter array (PhotometricInterpretation
+/// 32803) of 16-bit samples in one strip, with TIFF/EP's 2 × 2 CFAPattern and DNG's tags:
+/// - BlackLevel and WhiteLevel, the sensor's values for no light and for clipping;
+/// - ColorMatrix1 under CalibrationIlluminant1 D65 (21): the matrix from CIE XYZ (D65 white, Y = 1) to the
+///   camera's own RGB, which DNG asks of every colour file;
+/// - AsShotNeutral, the camera RGB of the white the photo was balanced for, which the developer divides by;
+/// - the photo's Exif (exposure, f-number, ISO, focal length) in an Exif IFD, and Make, Model and Orientation in
+///   IFD0, as on a processed photo.
+public struct DNGFile: Sendable {
+    /// Make, model, orientation and the exposure.
+    public var exif: ExifMetadata
+    public var width: Int, height: Int
+    /// Row-major sensor values, `width × height`.
+    public var samples: [UInt16]
+    /// Which colour (0 red, 1 green, 2 blue) each site of the 2 × 2 repeat has, row by row: RGGB is `[0, 1, 1, 2]`.
+    public var cfaPattern: [UInt8]
+    public var blackLevel: Int, whiteLevel: Int
+    /// ColorMatrix1: XYZ under D65 to camera RGB, row-major.
+    public var xyzToCamera: [Double]
+    /// AsShotNeutral: the camera RGB of the photo's white.
+    public var asShotNeutral: SIMD3<Double>
+    /// UniqueCameraModel: the name a developer files the camera's colour under.
+    public var uniqueCameraModel: String
+
+    public init(
+        exif: ExifMetadata, width: Int, height: Int, samples: [UInt16], cfaPattern: [UInt8] = [0, 1, 1, 2],
+        blackLevel: Int, whiteLevel: Int, xyzToCamera: [Double], asShotNeutral: SIMD3<Double>,
+        uniqueCameraModel: String
+    ) {
+        precondition(samples.count == width * height && xyzToCamera.count == 9 && cfaPattern.count == 4)
+        self.exif = exif
+        self.width = width
+        self.height = height
+        self.samples = samples
+        self.cfaPattern = cfaPattern
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
+        self.xyzToCamera = xyzToCamera
+        self.asShotNeutral = asShotNeutral
+        self.uniqueCameraModel = uniqueCameraModel
+    }
+
+    /// The file's bytes.
+    public var bytes: [UInt8] {
+        let stripBytes = width * height * 2
+        let ifd0: [TIFFEntry] = [
+            .long(0x00FE, 0),  // NewSubFileType: the main image
+            .long(0x0100, UInt32(width)), .long(0x0101, UInt32(height)),  // ImageWidth, ImageLength
+            .short(0x0102, 16), .short(0x0103, 1),  // BitsPerSample, Compression: none
+            .short(0x0106, 32803),  // PhotometricInterpretation: colour filter array
+            .ascii(0x010F, exif.make), .ascii(0x0110, exif.model),
+            .long(0x0111, 0),  // StripOffsets, patched below
+            .short(0x0112, UInt16(clamping: exif.orientation)),
+            .short(0x0115, 1), .long(0x0116, UInt32(height)),  // SamplesPerPixel, RowsPerStrip
+            .long(0x0117, UInt32(stripBytes)), .short(0x011C, 1),  // StripByteCounts, PlanarConfiguration
+            .ascii(0x0131, exif.software),
+            .shorts(0x828D, [2, 2]), .bytes(0x828E, cfaPattern),  // CFARepeatPatternDim, CFAPattern (TIFF/EP)
+            .long(0x8769, 0),  // ExifIFDPointer, patched below
+            .bytes(0xC612, [1, 4, 0, 0]), .bytes(0xC613, [1, 1, 0, 0]),  // DNGVersion, DNGBackwardVersion
+            .ascii(0xC614, uniqueCameraModel),
+            .bytes(0xC616, [0, 1, 2]), .short(0xC617, 1),  // CFAPlaneColor RGB, CFALayout rectangular
+            .long(0xC61A, UInt32(clamping: blackLevel)), .long(0xC61D, UInt32(clamping: whiteLevel)),
+            .signedRationals(0xC621, xyzToCamera.map(Self.signedRational)),  // ColorMatrix1
+            .rationals(0xC628, [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map(Self.rational)),
+            .short(0xC65A, 21),  // CalibrationIlluminant1: D65
+        ]
+        let header: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
+        let first = TIFFEntry.ifd(ifd0, start: 8)
+        var out = header + first.bytes
+        func patch(_ tag: UInt16, _ value: Int) {
+            guard let field = first.valueFields[tag] else { return }
+            for k in 0..<4 { out[field + k] = UInt8(truncatingIfNeeded: UInt32(value) >> UInt32(24 - 8 * k)) }
+        }
+        patch(0x8769, out.count)
+        out += TIFFEntry.ifd(exif.exifEntries, start: out.count).bytes
+        if out.count % 2 == 1 { out.append(0) }
+        patch(0x0111, out.count)
+        // The byte order the header names ("MM") holds for the samples too.
+        let start = out.count
+        out += [UInt8](repeating: 0, count: stripBytes)
+        out.withUnsafeMutableBufferPointer { bytes in
+            for (i, sample) in samples.enumerated() {
+                bytes[start + 2 * i] = UInt8(sample >> 8)
+                bytes[start + 2 * i + 1] = UInt8(truncatingIfNeeded: sample)
+            }
+        }
+        return out
+    }
+
+    /// A matrix entry to four decimals, as raw developers read them.
+    private static func signedRational(_ value: Double) -> (Int32, Int32) {
+        (Int32(clamping: Int((value * 10_000).rounded())), 10_000)
+    }
+
+    /// A neutral's component to six decimals.
+    private static func rational(_ value: Double) -> (UInt32, UInt32) {
+        (UInt32(clamping: Int((max(value, 0) * 1_000_000).rounded())), 1_000_000)
+    }
+}

@@ -60,8 +60,20 @@ extension FilterDefinition {
         },
         FilterDefinition("CILanczosScaleTransform", defaults: [kCIInputScaleKey: 1.0, kCIInputAspectRatioKey: 1.0]) { p in
             guard let image = p.image(kCIInputImageKey) else { return nil }
-            guard let recipe = LanczosRecipe(input: image.recipe, scale: p.number(kCIInputScaleKey),
-                                             aspectRatio: p.number(kCIInputAspectRatioKey)) else { return .empty() }
+            guard let recipe = ScaleRecipe(input: image.recipe, scale: p.number(kCIInputScaleKey),
+                                           aspectRatio: p.number(kCIInputAspectRatioKey)) else { return .empty() }
+            return CIImage(recipe: recipe)
+        },
+        // Apple's defaults: B 0 and C 0.75, "the most commonly used" values.
+        FilterDefinition(
+            "CIBicubicScaleTransform",
+            defaults: [kCIInputScaleKey: 1.0, kCIInputAspectRatioKey: 1.0, "inputB": 0.0, "inputC": 0.75]
+        ) { p in
+            guard let image = p.image(kCIInputImageKey) else { return nil }
+            let kernel = ScaleRecipe.Kernel.cubic(b: p.number("inputB"), c: p.number("inputC"))
+            guard let recipe = ScaleRecipe(input: image.recipe, scale: p.number(kCIInputScaleKey),
+                                           aspectRatio: p.number(kCIInputAspectRatioKey), kernel: kernel)
+            else { return .empty() }
             return CIImage(recipe: recipe)
         },
         FilterDefinition("CICrop", defaults: ["inputRectangle": CIVector(x: -8.98847e307, y: -8.98847e307, z: 1.79769e308, w: 1.79769e308)]) { p in

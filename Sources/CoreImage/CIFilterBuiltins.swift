@@ -51,6 +51,20 @@ public protocol CILanczosScaleTransform: CIFilterProtocol {
     var aspectRatio: Float { get set }
 }
 
+/// The parameters of `CIBicubicScaleTransform`.
+public protocol CIBicubicScaleTransform: CIFilterProtocol {
+    /// `inputImage`.
+    var inputImage: CIImage? { get set }
+    /// `inputScale`.
+    var scale: Float { get set }
+    /// `inputAspectRatio`.
+    var aspectRatio: Float { get set }
+    /// `inputB`: the cubic's B.
+    var parameterB: Float { get set }
+    /// `inputC`: the cubic's C.
+    var parameterC: Float { get set }
+}
+
 /// The parameters of `CIColorMatrix`.
 public protocol CIColorMatrix: CIFilterProtocol {
     /// `inputImage`.
@@ -224,6 +238,10 @@ extension CIFilter {
     public class func lanczosScaleTransform() -> any CIFilter & CILanczosScaleTransform {
         BuiltinFilter(definition: FilterDefinition.all["CILanczosScaleTransform"]!)
     }
+    /// The `CIBicubicScaleTransform` filter, with its default parameters.
+    public class func bicubicScaleTransform() -> any CIFilter & CIBicubicScaleTransform {
+        BuiltinFilter(definition: FilterDefinition.all["CIBicubicScaleTransform"]!)
+    }
     /// The `CIColorMatrix` filter, with its default parameters.
     public class func colorMatrix() -> any CIFilter & CIColorMatrix {
         BuiltinFilter(definition: FilterDefinition.all["CIColorMatrix"]!)
@@ -304,7 +322,7 @@ extension CIFilter {
 
 /// The class behind every typed filter: each property reads and writes its parameter's key.
 final class BuiltinFilter: CIFilter, @unchecked Sendable,
-    CIPerspectiveCorrection, CIPerspectiveTransform, CILanczosScaleTransform, CIColorMatrix, CIColorClamp, CIColorControls, CIExposureAdjust, CITemperatureAndTint, CIGammaAdjust, CIColorInvert, CISepiaTone, CIPhotoEffect, CIBlendWithMask, CICompositeOperation, CIGaussianBlur, CIBoxBlur, CIDepthBlurEffect, CIDepthToDisparity, CIDisparityToDepth, CIConstantColorGenerator, CIAreaAverage
+    CIPerspectiveCorrection, CIPerspectiveTransform, CILanczosScaleTransform, CIBicubicScaleTransform, CIColorMatrix, CIColorClamp, CIColorControls, CIExposureAdjust, CITemperatureAndTint, CIGammaAdjust, CIColorInvert, CISepiaTone, CIPhotoEffect, CIBlendWithMask, CICompositeOperation, CIGaussianBlur, CIBoxBlur, CIDepthBlurEffect, CIDepthToDisparity, CIDisparityToDepth, CIConstantColorGenerator, CIAreaAverage
 {
     var inputImage: CIImage? {
         get { values["inputImage"] as? CIImage }
@@ -337,6 +355,14 @@ final class BuiltinFilter: CIFilter, @unchecked Sendable,
     var aspectRatio: Float {
         get { Float(FilterInputs.number(values["inputAspectRatio"]) ?? 0) }
         set { values["inputAspectRatio"] = newValue }
+    }
+    var parameterB: Float {
+        get { Float(FilterInputs.number(values["inputB"]) ?? 0) }
+        set { values["inputB"] = newValue }
+    }
+    var parameterC: Float {
+        get { Float(FilterInputs.number(values["inputC"]) ?? 0) }
+        set { values["inputC"] = newValue }
     }
     var rVector: CIVector {
         get { (values["inputRVector"] as? CIVector) ?? CIVector(x: 0, y: 0, z: 0, w: 0) }

@@ -97,19 +97,45 @@ final class ConvolutionRecipe: Recipe, @unchecked Sendable {
     }
 }
 
-/// Lanczos resampling (`CILanczosScaleTransform`): a windowed sinc of three lobes, widened by the
+/// Resampling by a separable kernel (`CILanczosScaleTransform`, `CIBicubicScaleTransform`), widened by the
 /// reduction when downscaling so that it also filters out what the smaller image cannot hold. The
 /// input's edge pixels extend it, so the output does not fade at its edges.
-final class LanczosRecipe: Recipe, @unchecked Sendable {
+final class ScaleRecipe: Recipe, @unchecked Sendable {
+    /// The resampling kernels.
+    enum Kernel: Sendable {
+        /// A windowed sinc of three lobes.
+        case lanczos3
+        /// Mitchell and Netravali's cubic (SIGGRAPH 1988) with its two parameters: B = 1, C = 0 is the cubic
+        /// B-spline, B = 0 the interpolating cubics (C = 0.5 Catmull–Rom), B = C = 1/3 their recommendation.
+        case cubic(b: Double, c: Double)
+
+        /// How far from its centre the kernel reaches, in source pixels at scale 1.
+        var support: Double {
+            switch self {
+            case .lanczos3: 3
+            case .cubic: 2
+            }
+        }
+
+        func weight(_ x: Double) -> Double {
+            switch self {
+            case .lanczos3: ScaleRecipe.lanczos3(x)
+            case let .cubic(b, c): ScaleRecipe.cubic(x, b: b, c: c)
+            }
+        }
+    }
+
     let input: Recipe
     let scaleX: Double
     let scaleY: Double
     let bounds: Region
+    let kernel: Kernel
 
-    init?(input: Recipe, scale: Double, aspectRatio: Double) {
+    init?(input: Recipe, scale: Double, aspectRatio: Double, kernel: Kernel = .lanczos3) {
         guard let bounds = Region(covering: input.extent), !bounds.isEmpty, scale > 0, aspectRatio > 0 else { return nil }
         self.input = input
         self.bounds = bounds
+        self.kernel = kernel
         scaleX = scale * aspectRatio
         scaleY = scale
         let e = input.extent
@@ -125,15 +151,28 @@ final class LanczosRecipe: Recipe, @unchecked Sendable {
         return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
+    /// Mitchell and Netravali's piecewise cubic: (1/6)((12 − 9B − 6C)|x|³ + (−18 + 12B + 6C)|x|² + 6 − 2B) within
+    /// one pixel, (1/6)((−B − 6C)|x|³ + (6B + 30C)|x|² + (−12B − 48C)|x| + 8B + 24C) from one to two, 0 beyond.
+    static func cubic(_ x: Double, b: Double, c: Double) -> Double {
+        let t = abs(x)
+        if t < 1 { return ((12 - 9 * b - 6 * c) * t * t * t + (-18 + 12 * b + 6 * c) * t * t + 6 - 2 * b) / 6 }
+        if t < 2 {
+            return ((-b - 6 * c) * t * t * t + (6 * b + 30 * c) * t * t + (-12 * b - 48 * c) * t + 8 * b + 24 * c) / 6
+        }
+        return 0
+    }
+
     /// The taps of output pixels `range` from source pixels `lo..<hi` (edge pixels repeated).
-    static func taps(_ range: Range<Int>, scale: Double, lo: Int, hi: Int) -> [(pixels: [Int], weights: [Float])] {
-        let stretch = max(1, 1 / scale), support = 3 * stretch
+    static func taps(_ range: Range<Int>, scale: Double, lo: Int, hi: Int, kernel: Kernel = .lanczos3)
+        -> [(pixels: [Int], weights: [Float])]
+    {
+        let stretch = max(1, 1 / scale), support = kernel.support * stretch
         return range.map { o in
             let centre = (Double(o) + 0.5) / scale
             let first = Int((centre - support).rounded(.down)), last = Int((centre + support).rounded(.up))
             var pixels: [Int] = [], weights: [Double] = []
             for n in first...last {
-                let weight = lanczos3((Double(n) + 0.5 - centre) / stretch)
+                let weight = kernel.weight((Double(n) + 0.5 - centre) / stretch)
                 guard weight != 0 else { continue }
                 pixels.append(min(max(n, lo), hi - 1))
                 weights.append(weight)
@@ -146,8 +185,8 @@ final class LanczosRecipe: Recipe, @unchecked Sendable {
     override func prepare(_ region: Region, _ state: RenderState) {
         let out = region.clipped(to: extent)
         guard !out.isEmpty, state.pixels(self, out) == nil else { return }
-        let xs = Self.taps(out.x..<out.maxX, scale: scaleX, lo: bounds.x, hi: bounds.maxX)
-        let ys = Self.taps(out.y..<out.maxY, scale: scaleY, lo: bounds.y, hi: bounds.maxY)
+        let xs = Self.taps(out.x..<out.maxX, scale: scaleX, lo: bounds.x, hi: bounds.maxX, kernel: kernel)
+        let ys = Self.taps(out.y..<out.maxY, scale: scaleY, lo: bounds.y, hi: bounds.maxY, kernel: kernel)
         let allX = xs.flatMap(\.pixels), allY = ys.flatMap(\.pixels)
         let s = Region(x: allX.min()!, y: allY.min()!, width: allX.max()! - allX.min()! + 1, height: allY.max()! - allY.min()! + 1)
         let source = materialise(input, s, state)

@@ -114,6 +114,51 @@ import Testing
         #expect(row.allSatisfy { abs($0.y - 0.5) < 1e-3 })
     }
 
+    // Apple's CIBicubicScaleTransform: B 0 and C 0.75 by default, "the most commonly used values". Halving a ramp
+    // gives its value at each output centre, as every cubic of the family keeps straight lines straight.
+    @Test func bicubicDefaultsAndHalvingARamp() throws {
+        let f = CIFilter.bicubicScaleTransform()
+        #expect(f.parameterB == 0 && f.parameterC == 0.75 && f.scale == 1 && f.aspectRatio == 1)
+        #expect(CIFilter(name: "CIBicubicScaleTransform") != nil)
+        f.inputImage = Fixture.image(40, 8) { x, _ in SIMD4(Float(x) / 100, 0.5, 0.5, 1) }
+        f.scale = 0.5
+        let out = try #require(f.outputImage)
+        #expect(out.extent == CGRect(x: 0, y: 0, width: 20, height: 4))
+        let row = Fixture.pixels(out, out.extent)[1]
+        for o in 2..<18 { #expect(abs(row[o].x - (Float(2 * o) + 0.5) / 100) < 1e-3, "column \(o)") }
+    }
+
+    // Doubling one bright pixel traces the kernel: output pixel o, whose centre is source position (o + 0.5) / 2,
+    // gets the bright pixel's weight k(n + 0.5 − (o + 0.5) / 2), each family member summing to one over its taps.
+    // The closed forms of Mitchell and Netravali (1988) at the quarter-pixel offsets a doubling samples: the cubic
+    // B-spline (B 1, C 0), (3t³ − 6t² + 4) / 6 within a pixel and (2 − t)³ / 6 beyond, gives 235/384, 121/384,
+    // 27/384 and 1/384 at 1/4, 3/4, 5/4 and 7/4; Catmull–Rom (B 0, C 1/2), 1.5t³ − 2.5t² + 1 and
+    // −0.5t³ + 2.5t² − 4t + 2, gives 111/128, 29/128, −9/128 and −3/128; both are 0 from 2.
+    @Test func bicubicDoublingTracesTheCubic() throws {
+        let bSpline: [Double: Double] = [0.25: 235 / 384, 0.75: 121 / 384, 1.25: 27 / 384, 1.75: 1 / 384, 2.25: 0]
+        let catmullRom: [Double: Double] = [0.25: 111 / 128, 0.75: 29 / 128, 1.25: -9 / 128, 1.75: -3 / 128, 2.25: 0]
+        for (b, c, expected) in [(1.0, 0.0, bSpline), (0.0, 0.5, catmullRom)] {
+            let f = CIFilter.bicubicScaleTransform()
+            f.parameterB = Float(b)
+            f.parameterC = Float(c)
+            f.scale = 2
+            // One row: 0.5 grey with one pixel at 0.9, far from the edges.
+            f.inputImage = Fixture.image(16, 1) { x, _ in SIMD4(x == 8 ? 0.9 : 0.5, 0.5, 0.5, 1) }
+            let out = try #require(f.outputImage)
+            let row = Fixture.pixels(out, out.extent)[0]
+            var checked = 0
+            for o in 8..<26 {
+                let offset = abs(8.5 - (Double(o) + 0.5) / 2)
+                guard let weight = expected[offset] else { continue }
+                checked += 1
+                // Within half a step of the half-float buffer the pixels are read into, near 0.5 (2⁻¹¹).
+                let expected = 0.5 + 0.4 * weight
+                #expect(abs(Double(row[o].x) - expected) < 3e-4, "B \(b), C \(c): output \(o), offset \(offset)")
+            }
+            #expect(checked == 10)
+        }
+    }
+
     @Test func cropKeepsTheRectangleAndClearsTheRest() throws {
         let image = Self.coordinates(10, 10)
         let out = try #require(CIFilter(name: "CICrop", parameters: [kCIInputImageKey: image, "inputRectangle": CIVector(x: 2, y: 3, z: 4, w: 5)])?.outputImage)

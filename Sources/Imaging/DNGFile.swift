@@ -10,6 +10,10 @@
 /// - AsShotNeutral, the camera RGB of the white the photo was balanced for, which the developer divides by;
 /// - the photo's Exif (exposure, f-number, ISO, focal length) in an Exif IFD, and Make, Model and Orientation in
 ///   IFD0, as on a processed photo.
+///
+/// With a preview, IFD0 holds it instead (NewSubFileType 1, a JPEG: Compression 7, PhotometricInterpretation
+/// YCbCr) beside the file's own tags, and the raw image moves to the IFD that IFD0's SubIFDs tag names, the layout
+/// DNG describes for a file with a preview.
 public struct DNGFile: Sendable {
     /// Make, model, orientation and the exposure.
     public var exif: ExifMetadata
@@ -25,11 +29,13 @@ public struct DNGFile: Sendable {
     public var asShotNeutral: SIMD3<Double>
     /// UniqueCameraModel: the name a developer files the camera's colour under.
     public var uniqueCameraModel: String
+    /// A preview of the developed photo: a baseline JPEG's bytes and its size.
+    public var preview: (jpeg: [UInt8], width: Int, height: Int)?
 
     public init(
         exif: ExifMetadata, width: Int, height: Int, samples: [UInt16], cfaPattern: [UInt8] = [0, 1, 1, 2],
         blackLevel: Int, whiteLevel: Int, xyzToCamera: [Double], asShotNeutral: SIMD3<Double>,
-        uniqueCameraModel: String
+        uniqueCameraModel: String, preview: (jpeg: [UInt8], width: Int, height: Int)? = nil
     ) {
         precondition(samples.count == width * height && xyzToCamera.count == 9 && cfaPattern.count == 4)
         self.exif = exif
@@ -42,43 +48,73 @@ public struct DNGFile: Sendable {
         self.xyzToCamera = xyzToCamera
         self.asShotNeutral = asShotNeutral
         self.uniqueCameraModel = uniqueCameraModel
+        self.preview = preview
     }
 
     /// The file's bytes.
     public var bytes: [UInt8] {
         let stripBytes = width * height * 2
-        let ifd0: [TIFFEntry] = [
-            .long(0x00FE, 0),  // NewSubFileType: the main image
-            .long(0x0100, UInt32(width)), .long(0x0101, UInt32(height)),  // ImageWidth, ImageLength
-            .short(0x0102, 16), .short(0x0103, 1),  // BitsPerSample, Compression: none
-            .short(0x0106, 32803),  // PhotometricInterpretation: colour filter array
+        // The file's own tags, which DNG keeps in IFD0 whatever image IFD0 holds.
+        let file: [TIFFEntry] = [
             .ascii(0x010F, exif.make), .ascii(0x0110, exif.model),
-            .long(0x0111, 0),  // StripOffsets, patched below
-            .short(0x0112, UInt16(clamping: exif.orientation)),
-            .short(0x0115, 1), .long(0x0116, UInt32(height)),  // SamplesPerPixel, RowsPerStrip
-            .long(0x0117, UInt32(stripBytes)), .short(0x011C, 1),  // StripByteCounts, PlanarConfiguration
-            .ascii(0x0131, exif.software),
-            .shorts(0x828D, [2, 2]), .bytes(0x828E, cfaPattern),  // CFARepeatPatternDim, CFAPattern (TIFF/EP)
+            .short(0x0112, UInt16(clamping: exif.orientation)), .ascii(0x0131, exif.software),
             .long(0x8769, 0),  // ExifIFDPointer, patched below
             .bytes(0xC612, [1, 4, 0, 0]), .bytes(0xC613, [1, 1, 0, 0]),  // DNGVersion, DNGBackwardVersion
             .ascii(0xC614, uniqueCameraModel),
-            .bytes(0xC616, [0, 1, 2]), .short(0xC617, 1),  // CFAPlaneColor RGB, CFALayout rectangular
-            .long(0xC61A, UInt32(clamping: blackLevel)), .long(0xC61D, UInt32(clamping: whiteLevel)),
             .signedRationals(0xC621, xyzToCamera.map(Self.signedRational)),  // ColorMatrix1
             .rationals(0xC628, [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map(Self.rational)),
             .short(0xC65A, 21),  // CalibrationIlluminant1: D65
         ]
-        let header: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
-        let first = TIFFEntry.ifd(ifd0, start: 8)
-        var out = header + first.bytes
-        func patch(_ tag: UInt16, _ value: Int) {
-            guard let field = first.valueFields[tag] else { return }
+        let raw: [TIFFEntry] = [
+            .long(0x00FE, 0),  // NewSubFileType: the main image
+            .long(0x0100, UInt32(width)), .long(0x0101, UInt32(height)),  // ImageWidth, ImageLength
+            .short(0x0102, 16), .short(0x0103, 1),  // BitsPerSample, Compression: none
+            .short(0x0106, 32803),  // PhotometricInterpretation: colour filter array
+            .long(0x0111, 0),  // StripOffsets, patched below
+            .short(0x0115, 1), .long(0x0116, UInt32(height)),  // SamplesPerPixel, RowsPerStrip
+            .long(0x0117, UInt32(stripBytes)), .short(0x011C, 1),  // StripByteCounts, PlanarConfiguration
+            .shorts(0x828D, [2, 2]), .bytes(0x828E, cfaPattern),  // CFARepeatPatternDim, CFAPattern (TIFF/EP)
+            .bytes(0xC616, [0, 1, 2]), .short(0xC617, 1),  // CFAPlaneColor RGB, CFALayout rectangular
+            .long(0xC61A, UInt32(clamping: blackLevel)), .long(0xC61D, UInt32(clamping: whiteLevel)),
+        ]
+        var out: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
+        func patch(_ field: Int?, _ value: Int) {
+            guard let field else { return }
             for k in 0..<4 { out[field + k] = UInt8(truncatingIfNeeded: UInt32(value) >> UInt32(24 - 8 * k)) }
         }
-        patch(0x8769, out.count)
+        func align() { if out.count % 2 == 1 { out.append(0) } }
+        let first: (bytes: [UInt8], valueFields: [UInt16: Int])
+        let rawFields: [UInt16: Int]
+        if let preview {
+            let previewTags: [TIFFEntry] = [
+                .long(0x00FE, 1),  // NewSubFileType: a reduced-resolution image
+                .long(0x0100, UInt32(preview.width)), .long(0x0101, UInt32(preview.height)),
+                .shorts(0x0102, [8, 8, 8]), .short(0x0103, 7),  // BitsPerSample, Compression: JPEG
+                .short(0x0106, 6),  // PhotometricInterpretation: YCbCr
+                .long(0x0111, 0), .short(0x0115, 3), .long(0x0116, UInt32(preview.height)),
+                .long(0x0117, UInt32(preview.jpeg.count)), .short(0x011C, 1),
+                .long(0x014A, 0),  // SubIFDs: the raw image's IFD, patched below
+            ]
+            first = TIFFEntry.ifd(file + previewTags, start: 8)
+            out += first.bytes
+            align()
+            patch(first.valueFields[0x014A], out.count)
+            let rawIFD = TIFFEntry.ifd(raw, start: out.count)
+            rawFields = rawIFD.valueFields
+            out += rawIFD.bytes
+            align()
+            patch(first.valueFields[0x0111], out.count)
+            out += preview.jpeg
+        } else {
+            first = TIFFEntry.ifd(file + raw, start: 8)
+            rawFields = first.valueFields
+            out += first.bytes
+        }
+        align()
+        patch(first.valueFields[0x8769], out.count)
         out += TIFFEntry.ifd(exif.exifEntries, start: out.count).bytes
-        if out.count % 2 == 1 { out.append(0) }
-        patch(0x0111, out.count)
+        align()
+        patch(rawFields[0x0111], out.count)
         // The byte order the header names ("MM") holds for the samples too.
         let start = out.count
         out += [UInt8](repeating: 0, count: stripBytes)

@@ -43,11 +43,19 @@ extension AVCapturePhoto {
     }
 
     /// The settings of the thumbnail embedded in the photo's file (spec §4): the codec the file carries it in
-    /// (JPEG in a JPEG's Exif, HEVC as a HEIC's thumbnail item) and the size resolved for it; nil when none was
-    /// asked, and for a RAW photo.
+    /// (JPEG in a JPEG's Exif, HEVC as a HEIC's thumbnail item, JPEG as a RAW photo's DNG preview) and the size
+    /// resolved for it; nil when none was asked.
     public var embeddedThumbnailPhotoFormat: [String: Any]? {
+        if isRawPhoto {
+            let size = resolvedSettings.rawEmbeddedThumbnailDimensions
+            guard size.width > 0, size.height > 0 else { return nil }
+            return [
+                AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: Int(size.width),
+                AVVideoHeightKey: Int(size.height),
+            ]
+        }
         let size = resolvedSettings.embeddedThumbnailDimensions
-        guard !isRawPhoto, size.width > 0, size.height > 0 else { return nil }
+        guard size.width > 0, size.height > 0 else { return nil }
         let codec: AVVideoCodecType
         switch extras.fileFormat {
         case .heic: codec = .hevc

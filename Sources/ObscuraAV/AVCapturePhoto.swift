@@ -296,11 +296,19 @@ extension AVCapturePhoto {
         exif.pixelHeight = m.plane.height
         let request = pending.request
         let position = request.camera.position.rawValue
+        // The preview the settings asked for: the developed photo, scaled.
+        let size = resolvedSettings.rawEmbeddedThumbnailDimensions
+        let preview: (jpeg: [UInt8], width: Int, height: Int)? =
+            size.width > 0 && size.height > 0 && r.pixels.channels == 3
+            ? (try? JPEG.encode(
+                PreviewImage.scaled(r.pixels, width: Int(size.width), height: Int(size.height)), quality: 85,
+                segments: [])).map { ($0, Int(size.width), Int(size.height)) }
+            : nil
         let file = DNGFile(
             exif: exif, width: m.plane.width, height: m.plane.height, samples: m.plane.packedElements,
             blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
             asShotNeutral: m.colour.asShotNeutral,
-            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)")
+            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)", preview: preview)
         return Data(file.bytes)
     }
 

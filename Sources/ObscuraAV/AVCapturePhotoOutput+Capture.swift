@@ -143,6 +143,7 @@ extension AVCapturePhotoOutput {
         // spec §4 [D]: a preview or thumbnail keeps the photo's aspect ratio inside the asked box.
         let preview = settings.format == nil ? nil : settings.previewRequest(photo: photoSize)
         let thumbnail = settings.format == nil ? nil : settings.thumbnailRequest(photo: photoSize)
+        let rawThumbnail = hasRaw ? settings.rawThumbnailRequest(photo: photoSize) : nil
         let livePhoto = settings.livePhotoMovieFileURL.map {
             Self.livePhotoPlan(
                 url: $0, device: device, session: session,
@@ -158,7 +159,8 @@ extension AVCapturePhotoOutput {
         let resolved = AVCaptureResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: settings.format == nil ? CMVideoDimensions() : dims,
             previewDimensions: CMVideoDimensions(preview), embeddedThumbnailDimensions: CMVideoDimensions(thumbnail),
-            rawPhotoDimensions: hasRaw ? dims : CMVideoDimensions(), isFlashEnabled: flash,
+            rawPhotoDimensions: hasRaw ? dims : CMVideoDimensions(),
+            rawEmbeddedThumbnailDimensions: CMVideoDimensions(rawThumbnail), isFlashEnabled: flash,
             isRedEyeReductionEnabled: flash && settings.isAutoRedEyeReductionEnabled,
             isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,

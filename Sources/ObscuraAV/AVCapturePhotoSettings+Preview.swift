@@ -27,6 +27,12 @@ extension AVCapturePhotoSettings {
         codec == nil ? [] : [.jpeg]
     }
 
+    /// The codecs `rawEmbeddedThumbnailPhotoFormat` may name: JPEG, the preview a DNG carries, for settings with a
+    /// RAW format (spec §4).
+    public var availableRawEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] {
+        rawPhotoPixelFormatType == 0 ? [] : [.jpeg]
+    }
+
     /// The preview the settings ask for, at the size it will have for a photo of `photo` size.
     func previewRequest(photo: (width: Int, height: Int)) -> PreviewImage? {
         guard let dictionary = previewPhotoFormat,
@@ -51,6 +57,20 @@ extension AVCapturePhotoSettings {
             let side = Self.jpegThumbnailSide
             box = (min(box?.width ?? side, side), min(box?.height ?? side, side))
         }
+        let size = PreviewImage.fitted(photo: photo, box: box)
+        return PreviewImage(pixelFormat: nil, width: size.width, height: size.height)
+    }
+
+    /// The preview a RAW photo's DNG embeds, at the size it will have for a photo of `photo` size: the box asked
+    /// for, or the photo's size without one (a DNG holds a preview of any size); nil when none was asked or its
+    /// codec is not one the settings offer.
+    func rawThumbnailRequest(photo: (width: Int, height: Int)) -> PreviewImage? {
+        guard let dictionary = rawEmbeddedThumbnailPhotoFormat,
+            let codec = (dictionary[AVVideoCodecKey] as? AVVideoCodecType)
+                ?? (dictionary[AVVideoCodecKey] as? String).map(AVVideoCodecType.init(rawValue:)),
+            availableRawEmbeddedThumbnailPhotoCodecTypes.contains(codec)
+        else { return nil }
+        let box = Self.box(dictionary, widthKey: AVVideoWidthKey, heightKey: AVVideoHeightKey)
         let size = PreviewImage.fitted(photo: photo, box: box)
         return PreviewImage(pixelFormat: nil, width: size.width, height: size.height)
     }

@@ -67,6 +67,8 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var previewPhotoFormat: [String: Any]?
     /// An embedded thumbnail format (default nil).
     public var embeddedThumbnailPhotoFormat: [String: Any]?
+    /// The format of the preview a RAW photo's DNG embeds (default nil: none; spec §4).
+    public var rawEmbeddedThumbnailPhotoFormat: [String: Any]?
     /// Where a Live Photo movie goes (default nil; rule 12).
     public var livePhotoMovieFileURL: URL?
     /// The codec of the Live Photo movie: H.264 by default, as Apple documents; one of the output's
@@ -148,6 +150,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         metadata = s.metadata
         previewPhotoFormat = s.previewPhotoFormat
         embeddedThumbnailPhotoFormat = s.embeddedThumbnailPhotoFormat
+        rawEmbeddedThumbnailPhotoFormat = s.rawEmbeddedThumbnailPhotoFormat
         livePhotoMovieFileURL = s.livePhotoMovieFileURL
         livePhotoVideoCodecType = s.livePhotoVideoCodecType
         isShutterSoundSuppressionEnabled = s.isShutterSoundSuppressionEnabled

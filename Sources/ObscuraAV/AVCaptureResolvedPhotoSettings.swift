@@ -12,7 +12,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let previewDimensions: CMVideoDimensions
     /// Zero unless a thumbnail was requested; else the thumbnail's size (spec §6 [D]).
     public let embeddedThumbnailDimensions: CMVideoDimensions
-    /// Zero without RAW thumbnails.
+    /// Zero unless a RAW photo's embedded preview was requested; else its size.
     public let rawEmbeddedThumbnailDimensions: CMVideoDimensions
     /// The portrait effects matte's size; zero unless the settings asked for one.
     public let portraitEffectsMatteDimensions: CMVideoDimensions
@@ -46,6 +46,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     init(
         uniqueID: Int64, photoDimensions: CMVideoDimensions, previewDimensions: CMVideoDimensions = CMVideoDimensions(),
         embeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(), rawPhotoDimensions: CMVideoDimensions,
+        rawEmbeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(),
         isFlashEnabled: Bool, isRedEyeReductionEnabled: Bool, isVirtualDeviceFusionEnabled: Bool,
         isContentAwareDistortionCorrectionEnabled: Bool, expectedPhotoCount: Int,
         photoProcessingTimeRange: CMTimeRange, livePhotoMovieDimensions: CMVideoDimensions = CMVideoDimensions(),
@@ -57,7 +58,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         self.rawPhotoDimensions = rawPhotoDimensions
         self.previewDimensions = previewDimensions
         self.embeddedThumbnailDimensions = embeddedThumbnailDimensions
-        rawEmbeddedThumbnailDimensions = CMVideoDimensions()
+        self.rawEmbeddedThumbnailDimensions = rawEmbeddedThumbnailDimensions
         self.portraitEffectsMatteDimensions = portraitEffectsMatteDimensions
         self.semanticSegmentationMatteDimensions = semanticSegmentationMatteDimensions
         self.livePhotoMovieDimensions = livePhotoMovieDimensions

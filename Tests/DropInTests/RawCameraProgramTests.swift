@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// A RAW camera as Apple's RAW capture article writes one: the back camera at the photo preset, a Bayer RAW format
-/// picked with `isBayerRAWPixelFormat`, a JPEG companion, and the RAW photo's file data written to a `.dng` file for
-/// the photo library. Apple's names only, so it would build for iOS unchanged.
+/// picked with `isBayerRAWPixelFormat`, a JPEG companion, a preview embedded in the RAW file at the photo's full
+/// size, and the RAW photo's file data written to a `.dng` file for the photo library. Apple's names only, so it
+/// would build for iOS unchanged.
 final class RawCameraProgram: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     let session = AVCaptureSession()
     let photoOutput = AVCapturePhotoOutput()
@@ -52,6 +53,12 @@ final class RawCameraProgram: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
             rawPixelFormatType: rawFormat, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg])
         // Bayer RAW is taken at speed (the prioritization's documentation).
         settings.photoQualityPrioritization = .speed
+        // A preview in the DNG, at the photo's full size, for the photo library to show.
+        guard let thumbnailCodec = settings.availableRawEmbeddedThumbnailPhotoCodecTypes.first else { return nil }
+        let dimensions = settings.maxPhotoDimensions
+        settings.rawEmbeddedThumbnailPhotoFormat = [
+            AVVideoCodecKey: thumbnailCodec, AVVideoWidthKey: dimensions.width, AVVideoHeightKey: dimensions.height,
+        ]
         photoOutput.capturePhoto(with: settings, delegate: self)
         guard finished.wait(timeout: .now() + 120) == .success else { return nil }
         guard let files = lock.withLock({ rawData.flatMap { raw in processedData.map { (raw, $0) } } }) else {
@@ -64,7 +71,7 @@ final class RawCameraProgram: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
 
 extension DropIn {
     /// The RAW photo's file is the DNG the output's `availableRawPhotoFileTypes` names: a TIFF file that exiftool
-    /// reads as a DNG of the sensor's size, beside the processed photo's JPEG.
+    /// reads as a DNG with the preview asked for, beside the processed photo's JPEG.
     @Suite struct RawCameraProgramTests {
         @Test(.needs(.exiftool)) func theRawFileIsADNG() throws {
             let program = RawCameraProgram()
@@ -77,13 +84,15 @@ extension DropIn {
             #expect(Array(files.raw.prefix(4)) == [0x4D, 0x4D, 0x00, 0x2A])
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try ExternalTool.exiftool.require())
-            process.arguments = ["-s3", "-FileType", "-PhotometricInterpretation", "-Make", url.path]
+            process.arguments = ["-s3", "-FileType", "-Make", "-PreviewImageLength", url.path]
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            #expect(output.split(separator: "\n") == ["DNG", "Color Filter Array", "Apple"])
+            let lines = output.split(separator: "\n")
+            #expect(lines.prefix(2) == ["DNG", "Apple"])
+            #expect(lines.count == 3 && Int(lines[2]).map { $0 > 1000 } == true, "\(lines)")
         }
     }
 }

@@ -11,11 +11,15 @@ import Testing
 /// LibRaw, the library behind many raw developers, for the sensor values and their colour.
 struct AVCapturePhotoDNGTests {
     /// A RAW photo of `scene` through the back wide camera, written to a `.dng` file.
-    static func rawPhoto(scene: String) throws -> (raw: AVCapturePhoto, file: URL, device: AVCaptureDevice) {
+    static func rawPhoto(
+        scene: String, preview: [String: Any]? = nil
+    ) throws -> (raw: AVCapturePhoto, file: URL, device: AVCaptureDevice) {
         try Emulator.shared.use(scene: scene)
         let rig = try PhotoRig()
         defer { rig.session.stopRunning() }
-        let photos = capture(rig, AVCapturePhotoRawTests.rawSettings()).photos
+        let settings = AVCapturePhotoRawTests.rawSettings()
+        settings.rawEmbeddedThumbnailPhotoFormat = preview
+        let photos = capture(rig, settings).photos
         let raw = try #require(photos.first { $0.isRawPhoto })
         let data = try #require(raw.fileDataRepresentation())
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString).dng")
@@ -104,6 +108,53 @@ struct AVCapturePhotoDNGTests {
             #expect(neutral[1] == 1)
             #expect(abs(means.x / means.y / neutral[0] - 1) < 0.03, "\(means), \(neutral)")
             #expect(abs(means.z / means.y / neutral[2] - 1) < 0.03, "\(means), \(neutral)")
+        }
+    }
+
+    // spec §4: a RAW photo's DNG embeds the preview `rawEmbeddedThumbnailPhotoFormat` asks for, a JPEG (the one
+    // codec `availableRawEmbeddedThumbnailPhotoCodecTypes` offers) fitted to its box; the raw image moves to a
+    // sub-IFD, where LibRaw still finds every value. Without the format there is no preview.
+    @Test(.needs(.exiftool), .needs(.unprocessedRaw)) func theDNGEmbedsThePreviewAsked() throws {
+        try onDevice {
+            let settings = AVCapturePhotoRawTests.rawSettings()
+            #expect(settings.availableRawEmbeddedThumbnailPhotoCodecTypes == [.jpeg])
+            #expect(AVCapturePhotoSettings().availableRawEmbeddedThumbnailPhotoCodecTypes.isEmpty)
+            let format: [String: Any] = [
+                AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 320, AVVideoHeightKey: 320,
+            ]
+            let scene = try PhotoScenes.greyCard(lux: 500, distance: 1)
+            let (raw, url, _) = try Self.rawPhoto(scene: scene, preview: format)
+            let pgm = URL(fileURLWithPath: url.path + ".pgm")
+            defer { for u in [url, pgm] { try? FileManager.default.removeItem(at: u) } }
+            let size = raw.resolvedSettings.rawEmbeddedThumbnailDimensions
+            #expect(size.width == 320 && size.height == 240)
+            #expect(raw.embeddedThumbnailPhotoFormat?[AVVideoWidthKey] as? Int == 320)
+            let tags = try PhotoFileFormatTests.exiftool(url)
+            #expect(tags["FileType"] as? String == "DNG")
+            let (jpeg, _) = try PhotoFileFormatTests.run(.exiftool, ["-b", "-PreviewImage", url.path])
+            #expect(Array(jpeg.prefix(2)) == [0xFF, 0xD8])
+            let previewTags = try PhotoFileFormatTests.exiftool(try PhotoFileFormatTests.temporary(jpeg, "jpg"))
+            #expect(previewTags["ImageWidth"] as? Int == 320 && previewTags["ImageHeight"] as? Int == 240)
+            let (_, status) = try PhotoFileFormatTests.run(.unprocessedRaw, [url.path])
+            #expect(status == 0)
+            let read = try Self.netpbm(pgm)
+            #expect(read.width == 640 && read.height == 480)
+            let buffer = try #require(raw.pixelBuffer)
+            _ = CVPixelBufferLockBaseAddress(buffer, .readOnly)
+            defer { _ = CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+            let base = try #require(CVPixelBufferGetBaseAddress(buffer))
+            let stride = CVPixelBufferGetBytesPerRow(buffer)
+            let same = (0..<480).allSatisfy { y in
+                let row = (base + y * stride).assumingMemoryBound(to: UInt16.self)
+                return (0..<640).allSatisfy { row[$0] == read.samples[y * 640 + $0] }
+            }
+            #expect(same)
+            let (plain, plainURL, _) = try Self.rawPhoto(scene: scene)
+            defer { try? FileManager.default.removeItem(at: plainURL) }
+            #expect(plain.resolvedSettings.rawEmbeddedThumbnailDimensions.width == 0)
+            #expect(plain.embeddedThumbnailPhotoFormat == nil)
+            let (none, _) = try PhotoFileFormatTests.run(.exiftool, ["-b", "-PreviewImage", plainURL.path])
+            #expect(none.isEmpty)
         }
     }
 

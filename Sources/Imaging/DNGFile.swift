@@ -80,7 +80,7 @@ public struct DNGFile: Sendable {
         var out: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func patch(_ field: Int?, _ value: Int) {
             guard let field else { return }
-            for k in 0..<4 { out[field + k] = UInt8(truncatingIfNeeded: UInt32(value) >> UInt32(24 - 8 * k)) }
+            TIFFEntry.patch(&out, field: field, value)
         }
         func align() { if out.count % 2 == 1 { out.append(0) } }
         let first: (bytes: [UInt8], valueFields: [UInt16: Int])

@@ -175,6 +175,12 @@ enum TIFFEntry {
         return (w.bytes + extra, fields)
     }
 
+    /// Writes `value` big-endian into the four-byte value field at `field`: an offset known only once what it
+    /// points to has been placed.
+    static func patch(_ bytes: inout [UInt8], field: Int, _ value: Int) {
+        for k in 0..<4 { bytes[field + k] = UInt8(truncatingIfNeeded: UInt32(value) >> UInt32(24 - 8 * k)) }
+    }
+
     /// A big-endian TIFF structure with IFD0 and an Exif IFD that IFD0's tag 0x8769 points to.
     static func tiff(ifd0: [TIFFEntry], exifIFD: [TIFFEntry]) -> [UInt8] {
         tiff(ifd0: ifd0.filter { $0.tag != 0x8769 }, exifIFD: exifIFD, gpsIFD: [])
@@ -191,11 +197,7 @@ enum TIFFEntry {
         var out = header + first.bytes
         func patch(_ tag: UInt16, _ value: Int) {
             guard let field = first.valueFields[tag] else { return }
-            let v = UInt32(value)
-            out[field] = UInt8(v >> 24)
-            out[field + 1] = UInt8(v >> 16 & 0xFF)
-            out[field + 2] = UInt8(v >> 8 & 0xFF)
-            out[field + 3] = UInt8(v & 0xFF)
+            TIFFEntry.patch(&out, field: field, value)
         }
         for (tag, sub) in [(UInt16(0x8769), exifIFD), (0x8825, gpsIFD)] where !sub.isEmpty {
             patch(tag, out.count)

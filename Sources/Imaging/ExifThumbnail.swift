@@ -29,9 +29,9 @@ public enum ExifThumbnail {
         let ifd1 = TIFFEntry.ifd(entries, start: start)
         out += ifd1.bytes
         guard let field = ifd1.valueFields[0x0201] else { return nil }
-        write(&out, field, UInt32(out.count))
+        TIFFEntry.patch(&out, field: field, out.count)
         out += jpeg
-        write(&out, link, UInt32(start))
+        TIFFEntry.patch(&out, field: link, start)
         return out
     }
 
@@ -47,9 +47,5 @@ public enum ExifThumbnail {
 
     private static func read(_ bytes: [UInt8], _ at: Int, _ count: Int) -> Int {
         (0..<count).reduce(0) { $0 << 8 | Int(bytes[at + $1]) }
-    }
-
-    private static func write(_ bytes: inout [UInt8], _ at: Int, _ value: UInt32) {
-        for k in 0..<4 { bytes[at + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(k))) }
     }
 }

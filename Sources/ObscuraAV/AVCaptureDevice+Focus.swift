@@ -79,7 +79,7 @@ extension AVCaptureDevice {
 
     /// The nearest distance the lens focuses at, millimetres, for a camera with autofocus: the profile's
     /// `minimum_focus_distance_mm` (100 mm where it gives none), from which the lens positions run to infinity
-    /// (`AutoFocus.nearestFocusMetres(of:)`). -1, Apple's "unknown", for a fixed-focus camera.
+    /// (`AutoFocus.nearestFocusMetres(of:)`). -1, Apple's "unknown", for a fixed-focus camera (spec §2.4).
     public var minimumFocusDistance: Int {
         hasAutoFocus ? Int((AutoFocus.nearestFocusMetres(of: camera) * 1000).rounded()) : -1
     }

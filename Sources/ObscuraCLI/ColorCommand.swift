@@ -68,7 +68,7 @@ struct IlluminantCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Correlated colour temperature in kelvin.")
+    @Option(parsing: .unconditional, help: "Correlated colour temperature in kelvin.")
     var cct: Double
 
     // `.unconditional` so that `--duv -0.02` reads the negative number rather than an option.

@@ -27,11 +27,15 @@ struct WideGamutCommand: ParsableCommand {
 
     @Argument(help: "The input PNG.") var input: String
     @Argument(help: "The output PNG (- for standard output).") var output: String
-    @Option(help: "How far outside 0…1 a linear sRGB channel must be to count as outside sRGB.")
+    @Option(
+        parsing: .unconditional, help: "How far outside 0…1 a linear sRGB channel must be to count as outside sRGB.")
     var tolerance: Float = 0.001
     @Flag(help: "Print JSON with stable keys instead of text.") var json = false
 
     func run() throws {
+        guard tolerance.isFinite, tolerance >= 0 else {
+            throw CommandFailure.badInput("--tolerance: expected a distance of 0 or more, not \(tolerance)")
+        }
         try OutputFiles.checkNotAnInput((output, "the output"), inputs: [(input, "the input")])
         let image = try ImageFiles.read(input)
         guard image.channels >= 3 else {
@@ -237,7 +241,9 @@ struct BlendCommand: ParsableCommand {
     @Argument(help: "The output PNG (- for standard output).") var output: String
     @Option(help: "The background colour: a name (blue, red, green, black, white, grey) or #RRGGBB.")
     var color: String = "blue"
-    @Option(help: "Normalised disparity (0 far … 1 near) between background and foreground; soft mask if absent.")
+    @Option(
+        parsing: .unconditional,
+        help: "Normalised disparity (0 far … 1 near) between background and foreground; soft mask if absent.")
     var threshold: Float?
     @Flag(help: "The map holds depth, not disparity.") var depth = false
 

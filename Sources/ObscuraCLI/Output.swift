@@ -112,6 +112,34 @@ enum OutputFiles {
         }
     }
 
+    /// Refuses an output folder that overlaps a folder the command reads: the same folder, one holding it
+    /// (replacing the output would remove what was read) or one inside it (the output would be read as part
+    /// of that folder the next time). Paths are compared with their links resolved.
+    static func checkFolderApart(_ output: (path: String, what: String), inputs: [(path: String, what: String)])
+        throws
+    {
+        let out = resolvedPath(output.path)
+        for input in inputs {
+            let read = resolvedPath(input.path)
+            let relation =
+                out == read ? "is" : read.hasPrefix(out + "/") ? "holds" : out.hasPrefix(read + "/") ? "lies inside" : nil
+            guard let relation else { continue }
+            throw CommandFailure.badInput(
+                "\(output.what) \(output.path) \(relation) \(input.what) \(input.path), which is read: name an output "
+                    + "folder apart from the folders read")
+        }
+    }
+
+    /// `path` absolute, with its links resolved as far as it exists (a folder not yet made keeps its name
+    /// under its resolved parent).
+    static func resolvedPath(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if FileManager.default.fileExists(atPath: url.path) { return url.resolvingSymlinksInPath().path }
+        let parent = url.deletingLastPathComponent()
+        guard parent.path != url.path else { return url.path }
+        return URL(fileURLWithPath: resolvedPath(parent.path)).appendingPathComponent(url.lastPathComponent).path
+    }
+
     /// Whether two paths name one file that the second write would replace: the same path once normalised, or
     /// one existing file. A device or pipe (`/dev/null` twice) replaces nothing: each write goes through.
     static func sameFile(_ a: String, _ b: String) -> Bool {

@@ -55,7 +55,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Output size WxH (default 1008 wide, at the sensor's aspect ratio).")
     var size: String?
 
-    @Option(help: "auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50).")
+    @Option(
+        help: "auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50) within the camera's range (base ISO to 64 times it; "
+            + "at most its formats' longest frame).")
     var exposure: String = "auto"
 
     @Option(
@@ -81,7 +83,9 @@ struct RenderCommand: ParsableCommand {
         help: "auto (estimated from the picture, as photos are), scene (the known lights) or grey-world.")
     var whiteBalance: String = "auto"
 
+    // `.unconditional`: `--warmth -0.5` reaches the range check instead of reading as a missing value.
     @Option(
+        parsing: .unconditional,
         help: """
             Share of the light's colour cast kept, 0…1 (default \(PhotoPipeline.warmth) with auto and the \
             scene's lights, 0 with grey-world).
@@ -178,7 +182,9 @@ struct RenderJob {
             throw CommandFailure.badInput(
                 "--flash: \(profile.id) has no flash for its \(position.rawValue) \(type.rawValue)")
         }
-        _ = try RenderJob.fixedExposure(command.exposure)
+        if let fixed = try RenderJob.fixedExposure(command.exposure) {
+            try RenderJob.checkExposure(fixed, camera: camera, profile: cameraProfile)
+        }
         // The reference renderer is plain code, seconds per megapixel and light: refuse sizes it would take
         // minutes over, before any work.
         if command.reference && camera.width > ReferenceRenderer.maximumPixels / camera.height {
@@ -281,6 +287,27 @@ struct RenderJob {
                 "--exposure: expected auto or ISO,seconds with positive numbers (e.g. 100,1/60), not '\(text)'")
         }
         return (iso, time)
+    }
+
+    /// A fixed exposure the camera can take, as a custom exposure on the device must be (Capture rules §2.4):
+    /// an ISO within the sensor's range (base ISO to 64 times it) and a time from the shortest exposure to
+    /// the longest frame of the camera's formats (1 s where the profile lists none).
+    static func checkExposure(_ fixed: (iso: Double, time: Double), camera: CameraModel, profile: CameraProfile)
+        throws
+    {
+        let limits = AutoExposure(noise: camera.noise)
+        let slowest = profile.formats.flatMap(\.frameRateRanges).map(\.minFPS).filter { $0 > 0 }.min()
+        let longest = slowest.map { 1 / $0 } ?? 1
+        if !limits.isoRange.contains(fixed.iso) {
+            throw CommandFailure.badInput(
+                "--exposure: ISO \(format(fixed.iso, 0)) is outside the \(profile.id) camera's range, ISO "
+                    + "\(format(limits.isoRange.lowerBound, 0)) to \(format(limits.isoRange.upperBound, 0))")
+        }
+        if fixed.time < limits.minimumTime || fixed.time > longest {
+            throw CommandFailure.badInput(
+                "--exposure: \(format(fixed.time, 6)) s is outside the \(profile.id) camera's range, "
+                    + "\(format(limits.minimumTime, 6)) s to \(format(longest, 3)) s")
+        }
     }
 
     func run() throws {

@@ -19,8 +19,8 @@ struct ReportCommand: ParsableCommand {
                 Each DIR is a folder `obscura run` wrote: one scenario's folder, or a folder of scenario folders \
                 (several files, or --shard). OUT receives every scenario's folder, report.json listing them all, an \
                 index report.html and junit.xml, whose test cases keep the times and file paths of the runs (from each \
-                folder's run.json). Two scenarios of one name are refused. OUT appears only when complete; --force \
-                replaces an existing OUT. Scenario files a run could not run (its errors.json) are carried over \
+                folder's run.json). Two scenarios of one name are refused, and so is an OUT that is, holds or lies \
+                inside a DIR. OUT appears only when complete; --force replaces an existing OUT. Scenario files a run could not run (its errors.json) are carried over \
                 into OUT's errors.json, index and junit.xml. Exits 1 when a merged scenario failed and 2 when a \
                 merged run could not run a scenario file, as obscura run does, and 3 when OUT cannot be written.
                 """)
@@ -31,6 +31,7 @@ struct ReportCommand: ParsableCommand {
 
         func run() throws {
             guard !directories.isEmpty else { throw CommandFailure.badInput("no folders to merge; give one or more") }
+            try OutputFiles.checkFolderApart((out, "OUT"), inputs: directories.map { ($0, "the merged folder") })
             var found: [(result: ScenarioResult, folder: String)] = []
             var problems: [JUnitReport.Problem] = []
             for directory in directories {

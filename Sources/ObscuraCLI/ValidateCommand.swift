@@ -84,7 +84,7 @@ struct ValidateConstantColorCommand: ParsableCommand {
     var baseline: String?
 
     @Option(
-        name: .customLong("warmth"),
+        name: .customLong("warmth"), parsing: .unconditional,
         help: "Share of the room light's cast the baseline photo keeps, 0…1 (default \(PhotoPipeline.warmth)).")
     var warmthOption: Double?
 

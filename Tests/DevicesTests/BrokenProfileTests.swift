@@ -97,6 +97,32 @@ import Testing
         #expect(DeviceProfileLint.problems(in: profile).isEmpty)
     }
 
+    /// A sensor's noise figures far outside any real sensor's (an exponent slipped) are refused at their key.
+    @Test(arguments: [
+        ("full_well_e: 1e300", "noise.full_well_e: must be between 100 and 1000000, found 1e+300"),
+        ("read_noise_e: 2500", "noise.read_noise_e: must be between 0 and 1000"),
+        ("base_iso: 0.01", "noise.base_iso: must be between 1 and 100000"),
+    ])
+    func implausibleNoiseIsRefused(_ line: String, _ fragment: String) throws {
+        var text = try String(contentsOfFile: TestPaths.broken + "/base.yaml.txt", encoding: .utf8)
+        let noise = [
+            "full_well_e: 6000", "read_noise_e: 2.5", "prnu_percent: 0.7", "dsnu_e: 1", "dark_current_e_per_s: 2",
+            "adc_bits: 10", "black_level_dn: 64", "white_level_dn: 1023", "base_iso: 20", "provenance: modelled",
+        ].map { entry in entry.hasPrefix(line.prefix { $0 != ":" } + ":") ? line : entry }
+        let section = "    noise:\n" + noise.map { "      " + $0 + "\n" }.joined()
+        let anchor = "    flash_modes: [off, on, auto]\n"
+        text = text.replacingOccurrences(of: anchor, with: anchor + section)
+        var messages: [String] = []
+        do {
+            _ = try DeviceProfileLoader.load(text: text, file: "noise.yaml")
+        } catch let list as LocatedErrors {
+            messages = list.errors.map(\.description)
+        } catch let error as LocatedError {
+            messages = [error.description]
+        }
+        #expect(messages.contains { $0.contains(fragment) }, "\(messages)")
+    }
+
     /// Validation runs camera by camera: two bad cameras give two errors in one pass.
     @Test func everyBadCameraIsReported() throws {
         var text = try String(contentsOfFile: TestPaths.broken + "/base.yaml.txt", encoding: .utf8)

@@ -125,6 +125,23 @@ struct CIOutputTests {
         }
     }
 
+    // A merge whose output folder is, holds or lies inside a folder it reads is refused before anything is
+    // written: with --force, replacing OUT would remove the run being merged.
+    @Test func aMergeNeverWritesOverTheFoldersItReads() throws {
+        try Self.batch { dir in
+            let run = try CLIRunner.run(["run", "mine/passing.scenario.yaml", "--out", "a"], in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            let before = try FileManager.default.subpathsOfDirectory(atPath: dir.appendingPathComponent("a").path)
+            for (out, inputs) in [("a", ["a"]), ("a", ["./a/"]), (".", ["a"]), ("a/merged", ["a"])] {
+                let merged = try CLIRunner.run(["report", "merge", "--force", out] + inputs, in: dir)
+                #expect(merged.status == 2, "\(out): \(merged.stdout)\(merged.stderr)")
+                #expect(merged.stderr.contains("which is read: name an output folder apart"), "\(merged.stderr)")
+            }
+            let after = try FileManager.default.subpathsOfDirectory(atPath: dir.appendingPathComponent("a").path)
+            #expect(after.sorted() == before.sorted())
+        }
+    }
+
     @Test func aMissingOrUnreadableScenarioSaysWhy() throws {
         let dir = RunCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -113,6 +113,10 @@ import Testing
     @Test(arguments: [
         (["--size", "12x"], "--size"),
         (["--exposure", "100,abc"], "--exposure"),
+        // Outside what the camera takes (ISO 50 to 3200, at most its formats' longest frame, 1 s).
+        (["--exposure", "1e9,1/50"], "ISO 1000000000 is outside"),
+        (["--exposure", "100,100"], "100.000000 s is outside"),
+        (["--warmth", "-0.5"], "--warmth: expected a value from 0 to 1"),
         (["--camera", "builtInTelephotoCamera", "--device", "ipad-10th-gen"], "builtInTelephotoCamera"),
         (["--device", "iphone-15"], "did you mean"),
         (

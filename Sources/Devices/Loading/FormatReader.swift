@@ -127,7 +127,7 @@ enum FormatReader {
             throw extra.error("binned values need 'readout: binned', found '\(mode.rawValue)'")
         }
         return FormatReadout(
-            mode: mode, binnedFullWellE: try fullWell?.positiveDouble(),
-            binnedReadNoiseE: try readNoise.map { try $0.double(in: 0...1000) })
+            mode: mode, binnedFullWellE: try fullWell.map { try $0.double(in: SensorReader.fullWellRange) },
+            binnedReadNoiseE: try readNoise.map { try $0.double(in: SensorReader.readNoiseRange) })
     }
 }

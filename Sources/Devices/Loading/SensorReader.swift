@@ -77,6 +77,11 @@ enum SensorReader {
         "full_well_e", "read_noise_e", "prnu_percent", "dsnu_e", "dark_current_e_per_s", "adc_bits", "black_level_dn",
         "white_level_dn", "base_iso", "provenance",
     ]
+    /// A photosite's full well in electrons, read here and for a binned format's read.
+    static let fullWellRange: ClosedRange<Double> = 100...1_000_000
+    /// Read noise in electrons RMS.
+    static let readNoiseRange: ClosedRange<Double> = 0...1000
+
     static func noise(_ node: YAMLNode) throws -> NoiseModel {
         let map = try node.mapping(allowedKeys: noiseKeys)
         let bits = try map.required("adc_bits").int(in: 8...16)
@@ -85,14 +90,16 @@ enum SensorReader {
         let whiteNode = try map.required("white_level_dn")
         let white = try whiteNode.int(in: 1...maxCode)
         guard white > black else { throw whiteNode.error("must be above black_level_dn (\(black)), found \(white)") }
+        // Ranges wide enough for any real sensor and narrow enough to catch a slip of the exponent: a phone's
+        // photosite holds a few thousand electrons and the largest scientific CCD pixels a few hundred thousand.
         return NoiseModel(
-            fullWellE: try map.required("full_well_e").positiveDouble(),
-            readNoiseE: try map.required("read_noise_e").nonNegativeDouble(),
+            fullWellE: try map.required("full_well_e").double(in: fullWellRange),
+            readNoiseE: try map.required("read_noise_e").double(in: readNoiseRange),
             prnuPercent: try map.required("prnu_percent").double(in: 0...10),
-            dsnuE: try map.required("dsnu_e").nonNegativeDouble(),
-            darkCurrentEPerS: try map.required("dark_current_e_per_s").nonNegativeDouble(),
+            dsnuE: try map.required("dsnu_e").double(in: 0...10_000),
+            darkCurrentEPerS: try map.required("dark_current_e_per_s").double(in: 0...1_000_000),
             adcBits: bits, blackLevelDN: black, whiteLevelDN: white,
-            baseISO: try map.required("base_iso").positiveDouble(),
+            baseISO: try map.required("base_iso").double(in: 1...100_000),
             provenance: try ProvenanceReader.read(map, sectionKeys: noiseKeys))
     }
 

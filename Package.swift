@@ -25,7 +25,10 @@ let package = Package(
         .library(name: "ObscuraAV", targets: ["ObscuraAV"]),
         .library(
             name: "AVFoundation",
-            targets: ["AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "UniformTypeIdentifiers"]),
+            targets: [
+                "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "UniformTypeIdentifiers",
+                "MobileCoreServices", "CoreServices",
+            ]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
@@ -89,6 +92,8 @@ let package = Package(
         .target(name: "QuartzCore", dependencies: ["ObscuraAV"]),
         .target(name: "simd", dependencies: ["ObscuraAV"]),
         .target(name: "UniformTypeIdentifiers", dependencies: ["ObscuraAV"]),
+        .target(name: "MobileCoreServices", dependencies: ["ObscuraAV"]),
+        .target(name: "CoreServices", dependencies: ["ObscuraAV"]),
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
@@ -173,7 +178,7 @@ let package = Package(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
-                "UniformTypeIdentifiers",
+                "UniformTypeIdentifiers", "MobileCoreServices",
             ]),
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.

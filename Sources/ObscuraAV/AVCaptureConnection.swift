@@ -22,6 +22,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
         var mirrored = false
         var hasClientMirroring = false
         var preferredStabilization = AVCaptureVideoStabilizationMode.off
+        var scaleAndCropFactor: CGFloat = 1
     }
 
     private let lock = NSLock()
@@ -99,6 +100,31 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable, _KeyValueCodingAn
     /// output or a preview layer, or a depth port feeding a depth data output (spec §1.5 [D]: Apple
     /// documents mirroring and rotation for depth data connections too).
     private var carriesVideo: Bool { inputPorts.contains { $0.mediaType == .video || $0.mediaType == .depthData } }
+
+    /// The largest `videoScaleAndCropFactor`: the camera's `activeFormat.videoMaxZoomFactor` on a still-image
+    /// output's video connection, the one output whose pictures the factor scales and crops; 1 on every other
+    /// connection, whose pictures it leaves alone (spec §1.5 [D] range; which connections scale, [I]).
+    public var videoMaxScaleAndCropFactor: CGFloat {
+        guard output is AVCaptureStillImageOutput, inputPorts.contains(where: { $0.mediaType == .video }),
+            let device = deviceInput?.device
+        else { return 1 }
+        return device.activeFormat.videoMaxZoomFactor
+    }
+
+    /// The scale and crop of a still-image output's pictures (default 1): a factor `s` enlarges the centre
+    /// `1/s` of the picture to its full size, on top of the device's `videoZoomFactor` (the product held at
+    /// the active format's `videoMaxZoomFactor`, [I]). A value outside `[1, videoMaxScaleAndCropFactor]` raises
+    /// `NSInvalidArgumentException` (spec §1.5 [D]).
+    public var videoScaleAndCropFactor: CGFloat {
+        get { lock.withLock { inner.scaleAndCropFactor } }
+        set {
+            let max = videoMaxScaleAndCropFactor
+            guard newValue >= 1, newValue <= max else {
+                Violation.scaleAndCropFactorOutOfRange(newValue, max: max).raise()
+            }
+            lock.withLock { inner.scaleAndCropFactor = newValue }
+        }
+    }
 
     /// Whether `videoOrientation` may be set: on every connection that carries video or depth (spec §1.5 [D]).
     public var isVideoOrientationSupported: Bool { carriesVideo }

@@ -37,5 +37,13 @@ extension AVCaptureDevice {
             }
             devices = found
         }
+
+        /// The sets of the found devices that one `AVCaptureMultiCamSession` can stream together. Empty while
+        /// `AVCaptureMultiCamSession.isMultiCamSupported` is false, as on a phone without multi-camera support:
+        /// the emulator streams one camera a session (spec §17 [D] the list, [I] its emptiness).
+        public var supportedMultiCamDeviceSets: [Set<AVCaptureDevice>] {
+            // A set names cameras streamed together, which needs isMultiCamSupported; it is false everywhere.
+            []
+        }
     }
 }

@@ -100,7 +100,9 @@ extension AVCapturePhotoOutput {
         let constantColor = settings.isConstantColorEnabled
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
         let hasRaw = settings.rawPhotoPixelFormatType != 0
-        let zoom = Double(device.videoZoomFactor)
+        // A still-image output's connection scales and crops on top of the device's zoom (spec §1.5).
+        let scaleAndCrop = Double(connectionsOwner?.connection(with: .video)?.videoScaleAndCropFactor ?? 1)
+        let zoom = min(Double(device.videoZoomFactor) * scaleAndCrop, Double(device.activeFormat.videoMaxZoomFactor))
         let maximumExposure = device.autoExposureTimeLimit
         let bias = Double(device.exposureTargetBias)
         // A screen playing a movie is photographed showing the frame of the session clock's moment.

@@ -56,8 +56,10 @@ struct RenderCommand: ParsableCommand {
     var size: String?
 
     @Option(
-        help: "auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50) within the camera's range (base ISO to 64 times it; "
-            + "at most its formats' longest frame).")
+        help: """
+            auto, or ISO,seconds (e.g. 100,0.02 or 100,1/50) within the camera's range (base ISO to 64 times it; at \
+            most its formats' longest frame).
+            """)
     var exposure: String = "auto"
 
     @Option(

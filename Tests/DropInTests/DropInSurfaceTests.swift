@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The drop-in modules offer Apple's names only: every public top-level symbol that `import AVFoundation` (and
-/// CoreMedia, CoreVideo, simd, QuartzCore, UniformTypeIdentifiers, Vision) brings is spelled as Apple spells it.
+/// CoreMedia, CoreVideo, simd, QuartzCore, UniformTypeIdentifiers, MobileCoreServices, Vision) brings is spelled as
+/// Apple spells it.
 /// The symbols are read from the built modules with `swift symbolgraph-extract`, so a
 /// new public name anywhere in the mirrored API is checked without a list to keep in step.
 extension DropIn {
@@ -12,6 +13,8 @@ extension DropIn {
         static let applePrefixes = [
             "AV", "CM", "CV", "CG", "CF", "CA", "NS", "kCV", "kCM", "kCG", "kCF", "kAudio", "kCA", "simd_", "matrix_", "VN",
             "UT",
+            // MobileCoreServices' type identifiers (kUTTypeJPEG)
+            "kUTType",
             // Core Audio's types and linear PCM flags, as a microphone's format description hands them out
             "Audio", "kLinearPCM",
             // Dispatch's serial queue, which capture actors take their executor from
@@ -85,6 +88,7 @@ extension DropIn {
 
         @Test(arguments: [
             "ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision", "ImageIO", "UniformTypeIdentifiers",
+            "MobileCoreServices",
         ])
         func everyTopLevelNameIsApples(module: String) throws {
             let names = try Self.topLevelNames(of: module)

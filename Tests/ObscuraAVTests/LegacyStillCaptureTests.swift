@@ -44,6 +44,32 @@ import Testing
         var error: Error? { lock.withLock { stored.1 } }
     }
 
+    // spec §1.5 [D]: a scale-and-crop factor outside [1, videoMaxScaleAndCropFactor] is an invalid argument; only
+    // the still-image output's connection scales, up to the active format's zoom.
+    @Test func aScaleAndCropFactorOutsideItsRangeRaises() throws {
+        try onDevice {
+            let rig = try StillRig()
+            let still = try #require(rig.output.connection(with: .video))
+            #expect(still.videoMaxScaleAndCropFactor == rig.device.activeFormat.videoMaxZoomFactor)
+            let gist = "-[AVCaptureConnection setVideoScaleAndCropFactor:] videoScaleAndCropFactor"
+            expectException(.invalidArgumentException, gist) { still.videoScaleAndCropFactor = 0.5 }
+            expectException(.invalidArgumentException, gist) {
+                still.videoScaleAndCropFactor = still.videoMaxScaleAndCropFactor + 1
+            }
+            expectNoException { still.videoScaleAndCropFactor = still.videoMaxScaleAndCropFactor }
+            #expect(still.videoScaleAndCropFactor == rig.device.activeFormat.videoMaxZoomFactor)
+            rig.session.beginConfiguration()
+            let video = AVCaptureVideoDataOutput()
+            rig.session.addOutput(video)
+            rig.session.commitConfiguration()
+            let connection = try #require(video.connection(with: .video))
+            #expect(connection.videoMaxScaleAndCropFactor == 1)
+            expectNoException { connection.videoScaleAndCropFactor = 1 }
+            expectException(.invalidArgumentException, gist) { connection.videoScaleAndCropFactor = 1.5 }
+            rig.session.stopRunning()
+        }
+    }
+
     // Apple documents JPEG as the default: the handler's buffer holds a JPEG file (SOI marker, Exif),
     // which jpegStillImageNSDataRepresentation hands back; its decode time is invalid.
     @Test func stillImageOutputDeliversAJPEG() throws {

@@ -24,4 +24,12 @@ extension Violation {
             "The rotation angle \(angle) is not supported (see isVideoRotationAngleSupported:)",
             CaptureRule("§1.5", .documented, "videoRotationAngle must pass isVideoRotationAngleSupported(_:)"))
     }
+
+    // spec §1.5 [D] range, text [I].
+    static func scaleAndCropFactorOutOfRange(_ factor: CGFloat, max: CGFloat) -> Violation {
+        .invalidArgument(
+            "-[AVCaptureConnection setVideoScaleAndCropFactor:]",
+            "videoScaleAndCropFactor \(factor) is outside [1.0, \(max)] (see videoMaxScaleAndCropFactor)",
+            CaptureRule("§1.5", .documented, "videoScaleAndCropFactor lies in [1, videoMaxScaleAndCropFactor]"))
+    }
 }

@@ -24,6 +24,8 @@ extension DropIn {
         "FourCharCode", "OSType", "OSStatus", "Unmanaged", "noErr",
         // Darwin's time constants (NSEC_PER_SEC and its relatives carry the NS prefix)
         "USEC_PER_SEC",
+        // Core Audio's Swift overlay over a buffer list
+        "UnsafeMutableAudioBufferListPointer",
         // simd's unprefixed vector functions
         "dot", "cross", "length", "length_squared", "normalize", "distance", "distance_squared",
     ]

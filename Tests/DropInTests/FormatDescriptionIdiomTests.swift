@@ -148,6 +148,91 @@ extension DropIn {
         }
 
         /// A recorder's start time from the media clock, at nanosecond timescale.
+        /// An audio meter as capture apps write one: the microphone buffer's samples reached through its buffer list
+        /// (C call and Swift overlay) and its block buffer's pointer, each giving the bytes the block buffer copies out.
+        @Test func aLevelMeterReadsTheSamplesThroughItsBufferList() throws {
+            let buffers = try Self.firstBuffers()
+            let sample = try #require(buffers.audio)
+            let block = try #require(CMSampleBufferGetDataBuffer(sample))
+            let length = CMBlockBufferGetDataLength(block)
+            var copied = [Int16](repeating: 0, count: length / 2)
+            copied.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: $0.baseAddress!) }
+
+            // The C call, with the list on the stack and its size asked first.
+            var needed = 0
+            #expect(
+                CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+                    sample, bufferListSizeNeededOut: &needed, bufferListOut: nil, bufferListSize: 0,
+                    blockBufferAllocator: nil, blockBufferMemoryAllocator: nil, flags: 0, blockBufferOut: nil) == noErr)
+            #expect(needed == MemoryLayout<AudioBufferList>.size)
+            var list = AudioBufferList()
+            var retained: CMBlockBuffer?
+            let status = CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+                sample, bufferListSizeNeededOut: nil, bufferListOut: &list, bufferListSize: MemoryLayout<AudioBufferList>.size,
+                blockBufferAllocator: nil, blockBufferMemoryAllocator: nil,
+                flags: kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment, blockBufferOut: &retained)
+            #expect(status == noErr && retained != nil)
+            let first = UnsafeMutableAudioBufferListPointer(&list)
+            #expect(first.count == 1 && first[0].mNumberChannels == 1 && Int(first[0].mDataByteSize) == length)
+            let viaList = Array(UnsafeBufferPointer(
+                start: first[0].mData?.assumingMemoryBound(to: Int16.self), count: Int(first[0].mDataByteSize) / 2))
+            #expect(viaList == copied)
+            #expect(Int(bitPattern: first[0].mData) % 16 == 0)
+
+            // The Swift overlay.
+            let viaOverlay = try sample.withAudioBufferList { list, _ in
+                list.flatMap { buffer in
+                    Array(UnsafeBufferPointer(
+                        start: buffer.mData?.assumingMemoryBound(to: Int16.self), count: Int(buffer.mDataByteSize) / 2))
+                }
+            }
+            #expect(viaOverlay == copied)
+
+            // The block buffer's own pointer, from a byte into it.
+            var total = 0, atOffset = 0
+            var pointer: UnsafeMutablePointer<Int8>?
+            #expect(
+                CMBlockBufferGetDataPointer(
+                    block, atOffset: 2, lengthAtOffsetOut: &atOffset, totalLengthOut: &total, dataPointerOut: &pointer)
+                    == kCMBlockBufferNoErr)
+            #expect(total == length && atOffset == length - 2)
+            let viaPointer = try #require(pointer).withMemoryRebound(to: Int16.self, capacity: length / 2 - 1) {
+                Array(UnsafeBufferPointer(start: $0, count: length / 2 - 1))
+            }
+            #expect(viaPointer == Array(copied.dropFirst()))
+            #expect(
+                CMBlockBufferGetDataPointer(
+                    block, atOffset: length, lengthAtOffsetOut: nil, totalLengthOut: nil, dataPointerOut: &pointer)
+                    == kCMBlockBufferBadOffsetParameterErr)
+
+            // A list with no room, and a video frame, are refused with Core Media's codes.
+            var small = AudioBufferList()
+            #expect(
+                CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+                    sample, bufferListSizeNeededOut: nil, bufferListOut: &small, bufferListSize: 4,
+                    blockBufferAllocator: nil, blockBufferMemoryAllocator: nil, flags: 0, blockBufferOut: nil)
+                    == kCMSampleBufferError_ArrayTooSmall)
+            let video = try #require(buffers.video)
+            #expect(
+                CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+                    video, bufferListSizeNeededOut: nil, bufferListOut: &small, bufferListSize: MemoryLayout<AudioBufferList>.size,
+                    blockBufferAllocator: nil, blockBufferMemoryAllocator: nil, flags: 0, blockBufferOut: nil)
+                    == kCMSampleBufferError_InvalidMediaTypeForOperation)
+            #expect(throws: (any Error).self) { try video.withAudioBufferList { _, _ in 0 } }
+        }
+
+        /// The overlay's allocation of a list for several buffers: its size, count and buffers as set.
+        @Test func aBufferListAllocatedForSeveralBuffers() {
+            #expect(AudioBufferList.sizeInBytes(maximumBuffers: 1) == MemoryLayout<AudioBufferList>.size)
+            #expect(AudioBufferList.sizeInBytes(maximumBuffers: 2) == MemoryLayout<AudioBufferList>.size + 16)
+            let list = AudioBufferList.allocate(maximumBuffers: 2)
+            defer { list.unsafeMutablePointer.deallocate() }
+            #expect(list.count == 2 && list[1].mData == nil && list[1].mDataByteSize == 0)
+            list[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 8, mData: nil)
+            #expect(list.map(\.mDataByteSize) == [0, 8])
+            #expect(list.unsafePointer.pointee.mNumberBuffers == 2)
+        }
+
         @Test func nanosecondTimescale() {
             let start = CMTime(seconds: 12.5, preferredTimescale: CMTimeScale(NSEC_PER_SEC))
             #expect(start.timescale == 1_000_000_000 && start.value == 12_500_000_000)

@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    /// Lists nested past the parser's limit are named as such, in the author's terms, at the line that goes too deep.
+    @Test func nestingTooDeepSaysSoWithoutTheParsersInnards() {
+        let text = "steps:\n  - begin: " + String(repeating: "[", count: 1500) + String(repeating: "]", count: 1500) + "\n"
+        do {
+            _ = try YAMLDocument.parse(text, file: "deep.yaml")
+            Issue.record("1500 nested lists parsed")
+        } catch {
+            let message = "\(error)"
+            #expect(message.hasPrefix("deep.yaml:2:"), "\(message)")
+            #expect(message.contains("nested more than 1000 deep"), "\(message)")
+            #expect(!message.contains("yaml_set_max_nest_level"), "\(message)")
+        }
+    }
+
     @Test func unknownKeyIsEscapedAndCut() throws {
         let key = String(repeating: "k", count: 300)
         do {

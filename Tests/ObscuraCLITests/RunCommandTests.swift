@@ -91,8 +91,16 @@ struct RunCommandTests {
         // A folder Obscura did not write is not replaced even with --force: it has no manifest.
         let forced = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
         #expect(forced.status == 3)
-        #expect(forced.stderr.contains("holds files Obscura did not write"), "\(forced.stderr)")
+        #expect(forced.stderr.contains("holds files Obscura did not write (it has no"), "\(forced.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["old.txt"])
+        // A damaged manifest vouches for nothing either, and the message says it is there but unreadable.
+        let manifest = out.appendingPathComponent(".obscura-manifest.json")
+        try "garbage{".write(to: manifest, atomically: true, encoding: .utf8)
+        let damaged = try CLIRunner.run(["run", file, "--out", out.path, "--force"])
+        #expect(damaged.status == 3)
+        #expect(damaged.stderr.contains("is not one an Obscura run writes"), "\(damaged.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [".obscura-manifest.json", "old.txt"])
+        try FileManager.default.removeItem(at: manifest)
         // A folder an earlier run wrote is replaced.
         try FileManager.default.removeItem(at: out.appendingPathComponent("old.txt"))
         #expect(try CLIRunner.run(["run", file, "--out", out.path, "--force"]).status == 0)

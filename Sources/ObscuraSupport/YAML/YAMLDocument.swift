@@ -52,10 +52,12 @@ public enum YAMLDocument {
         return String(cString: strerror(errno)).lowercased()
     }
 
-    /// Converts a Yams error to our located form, keeping libyaml's problem text.
+    /// Converts a Yams error to our located form, keeping libyaml's problem text, except where that text speaks to
+    /// the library's programmer rather than the file's author (`plainProblem`).
     static func locatedError(_ error: YamlError, file: String) -> LocatedError {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
-        func describe(_ context: YamlError.Context?, _ problem: String) -> String {
+        func describe(_ context: YamlError.Context?, _ raw: String) -> String {
+            let problem = plainProblem(raw)
             guard let context else { return "YAML syntax error: \(problem)" }
             let mark = "\(context.mark.line):\(context.mark.column)"
             return "YAML syntax error: \(problem) (\(TextExcerpt.make(context.text)) at \(mark))"
@@ -75,5 +77,11 @@ public enum YAMLDocument {
             return LocatedError(
                 SourceLocation(file: file, line: 1, column: 1), "YAML error: " + TextExcerpt.make("\(error)"))
         }
+    }
+
+    /// libyaml's problem text in the file author's terms: its nesting limit names the C call that sets it.
+    static func plainProblem(_ problem: String) -> String {
+        guard problem.hasPrefix("Maximum nesting level reached") else { return problem }
+        return "lists and mappings nested more than 1000 deep, the most the YAML parser takes"
     }
 }

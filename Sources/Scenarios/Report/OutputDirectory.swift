@@ -72,8 +72,15 @@ public final class OutputDirectory: Sendable {
                 previous = nil
             } else {
                 guard let listed = Self.readManifest(in: destination) else {
+                    // A manifest that is there but unreadable (damaged, a link, another version) proves nothing.
+                    var manifestInfo = stat()
+                    let present = lstat(destination + "/" + Self.manifestName, &manifestInfo) == 0
+                    let why =
+                        present
+                        ? "its \(Self.manifestName) is not one an Obscura run writes: damaged, a link or too large"
+                        : "it has no \(Self.manifestName)"
                     throw Refusal(
-                        message: "\(destination) holds files Obscura did not write (it has no \(Self.manifestName)); "
+                        message: "\(destination) holds files Obscura did not write (\(why)); "
                             + "--force replaces only an earlier run's output: choose another --out, or empty it")
                 }
                 previous = listed

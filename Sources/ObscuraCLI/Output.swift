@@ -121,9 +121,16 @@ enum OutputFiles {
         let out = resolvedPath(output.path)
         for input in inputs {
             let read = resolvedPath(input.path)
-            let relation =
-                out == read ? "is" : read.hasPrefix(out + "/") ? "holds" : out.hasPrefix(read + "/") ? "lies inside" : nil
-            guard let relation else { continue }
+            let relation: String
+            if out == read {
+                relation = "is"
+            } else if read.hasPrefix(out + "/") {
+                relation = "holds"
+            } else if out.hasPrefix(read + "/") {
+                relation = "lies inside"
+            } else {
+                continue
+            }
             throw CommandFailure.badInput(
                 "\(output.what) \(output.path) \(relation) \(input.what) \(input.path), which is read: name an output "
                     + "folder apart from the folders read")

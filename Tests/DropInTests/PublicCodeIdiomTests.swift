@@ -121,6 +121,43 @@ extension DropIn {
                     == kCMSampleBufferError_ArrayTooSmall)
         }
 
+        // Swift code reads the same timing through the overlay's throwing calls; an index outside the samples is
+        // Core Media's documented kCMSampleBufferError_SampleIndexOutOfRange (-12734), in the C call and as the
+        // overlay's error.
+        @Test func aSamplesTimingThroughTheOverlay() throws {
+            var pixels: CVPixelBuffer?
+            #expect(CVPixelBufferCreate(nil, 32, 24, kCVPixelFormatType_32BGRA, nil, &pixels) == kCVReturnSuccess)
+            let image = try #require(pixels)
+            var format: CMFormatDescription?
+            _ = CMVideoFormatDescriptionCreateForImageBuffer(
+                allocator: nil, imageBuffer: image, formatDescriptionOut: &format)
+            var timing = CMSampleTimingInfo(
+                duration: CMTime(value: 1, timescale: 60), presentationTimeStamp: CMTime(value: 90, timescale: 60),
+                decodeTimeStamp: .invalid)
+            var created: CMSampleBuffer?
+            _ = CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: image, formatDescription: try #require(format), sampleTiming: &timing,
+                sampleBufferOut: &created)
+            let sample = try #require(created)
+
+            let first = try sample.sampleTimingInfo(at: 0)
+            #expect(first.presentationTimeStamp == CMTime(value: 90, timescale: 60))
+            #expect(first.duration == CMTime(value: 1, timescale: 60))
+            let all = try sample.sampleTimingInfos()
+            #expect(all.count == 1 && all[0].presentationTimeStamp.seconds == 1.5)
+
+            #expect(kCMSampleBufferError_SampleIndexOutOfRange == -12734)
+            var out = CMSampleTimingInfo()
+            #expect(CMSampleBufferGetSampleTimingInfo(sample, at: 1, timingInfoOut: &out) == -12734)
+            #expect(CMSampleBufferGetSampleTimingInfo(sample, at: -1, timingInfoOut: &out) == -12734)
+            do {
+                _ = try sample.sampleTimingInfo(at: 1)
+                Issue.record("an index past the samples was answered")
+            } catch let error as NSError {
+                #expect(error.domain == NSOSStatusErrorDomain && error.code == -12734)
+            }
+        }
+
         // Multi-camera code finds a camera's video port by its source; the ports are the input's own.
         @Test func anInputsPortsFoundByTheirSource() throws {
             let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))

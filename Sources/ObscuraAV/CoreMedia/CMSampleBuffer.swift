@@ -169,16 +169,48 @@ public func CMSampleBufferCreateReadyWithImageBuffer(
     return 0
 }
 
-/// `CMSampleBufferGetSampleTimingInfo`: the timing of sample `sampleIndex` (only 0 for an image sample).
+/// `kCMSampleBufferError_SampleIndexOutOfRange`: the index lies outside the samples the buffer holds.
+public let kCMSampleBufferError_SampleIndexOutOfRange: OSStatus = -12734
+/// `kCMSampleBufferError_BufferHasNoSampleTimingInfo`: the buffer carries no timing. Every sample the capture
+/// delivers or the functions here make has timing, so none returns it; it is named for code that compares against it.
+public let kCMSampleBufferError_BufferHasNoSampleTimingInfo: OSStatus = -12736
+
+/// `CMSampleBufferGetSampleTimingInfo`: the timing of sample `sampleIndex` (only 0 for an image sample; an audio
+/// buffer's samples share its one entry). An index outside the samples returns
+/// `kCMSampleBufferError_SampleIndexOutOfRange`, the code Core Media documents for it.
 @discardableResult
 public func CMSampleBufferGetSampleTimingInfo(
     _ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>
 ) -> OSStatus {
-    // kCMSampleBufferError_BufferHasNoSampleTimingInfo for an index past the samples.
-    guard sampleIndex >= 0, sampleIndex < sbuf.sampleCount else { return -12736 }
+    guard sampleIndex >= 0, sampleIndex < sbuf.sampleCount else { return kCMSampleBufferError_SampleIndexOutOfRange }
     timingInfoOut.pointee = CMSampleTimingInfo(
         duration: sbuf.sampleDuration, presentationTimeStamp: sbuf.presentationTime, decodeTimeStamp: .invalid)
     return 0
+}
+
+extension CMSampleBuffer {
+    /// The overlay's `sampleTimingInfo(at:)`: `CMSampleBufferGetSampleTimingInfo`, throwing its status as an error
+    /// of `NSOSStatusErrorDomain` (an index outside the samples: `kCMSampleBufferError_SampleIndexOutOfRange`).
+    public func sampleTimingInfo(at sampleIndex: CMItemIndex) throws -> CMSampleTimingInfo {
+        var timing = CMSampleTimingInfo()
+        let status = CMSampleBufferGetSampleTimingInfo(self, at: sampleIndex, timingInfoOut: &timing)
+        guard status == noErr else { throw NSError(domain: "NSOSStatusErrorDomain", code: Int(status)) }
+        return timing
+    }
+
+    /// The overlay's `sampleTimingInfos()`: the buffer's timing entries (`CMSampleBufferGetSampleTimingInfoArray`),
+    /// one here.
+    public func sampleTimingInfos() throws -> [CMSampleTimingInfo] {
+        var count: CMItemCount = 0
+        CMSampleBufferGetSampleTimingInfoArray(self, entryCount: 0, arrayToFill: nil, entriesNeededOut: &count)
+        var entries = [CMSampleTimingInfo](repeating: CMSampleTimingInfo(), count: count)
+        let status = entries.withUnsafeMutableBufferPointer { buffer in
+            CMSampleBufferGetSampleTimingInfoArray(
+                self, entryCount: count, arrayToFill: buffer.baseAddress, entriesNeededOut: nil)
+        }
+        guard status == noErr else { throw NSError(domain: "NSOSStatusErrorDomain", code: Int(status)) }
+        return entries
+    }
 }
 
 /// `kCMSampleBufferError_ArrayTooSmall`: the array given holds fewer entries than there are.

@@ -97,7 +97,8 @@ let package = Package(
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
-            name: "CoreImage", dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "_Testing_CoreImage"],
+            name: "CoreImage",
+            dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Spectra", "_Testing_CoreImage"],
             swiftSettings: kernelSwift),
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
@@ -180,7 +181,8 @@ let package = Package(
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
                 "UniformTypeIdentifiers", "MobileCoreServices",
             ]),
-        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox"]),
+        .testTarget(
+            name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox", "Spectra"]),
         // Vision as apps use it: `import Vision` and `import AVFoundation`, with ObscuraTesting's world per test.
         .testTarget(
             name: "VisionTests",

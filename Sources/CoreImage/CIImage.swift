@@ -118,7 +118,8 @@ public final class CIImage: NSObject, @unchecked Sendable {
         self.cgImage = cgImage
     }
 
-    /// An image of a photo file's data (JPEG, HEIC or PNG, as Obscura writes and reads them), or, with
+    /// An image of a photo file's data (JPEG, HEIC or PNG, as Obscura writes and reads them, or a RAW photo's DNG,
+    /// developed as `CIRAWFilter` develops it by default), or, with
     /// `.auxiliaryDepth`, `.auxiliaryDisparity` or `.auxiliaryPortraitEffectsMatte` set to `true`, of the
     /// auxiliary image the file carries. Nil when the data does not decode or holds no such image.
     ///
@@ -427,6 +428,15 @@ extension CIImage {
             return (recipe, nil, nil, [:])
         }
         let bytes = [UInt8](data)
+        if bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) || bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) {
+            // A DNG: its raw image developed as `CIRAWFilter` does by default, in the sensor's orientation.
+            guard let file = try? DNGFile(bytes: bytes), let raw = CIRAWFilter(file: file, bytes: bytes) else {
+                return nil
+            }
+            raw.orientation = .up
+            guard let image = raw.outputImage else { return nil }
+            return (image.recipe, nil, nil, raw.fileProperties)
+        }
         let unmanaged = options[.colorSpace] is NSNull
         let rgb: PixelPlane<UInt8>
         var exif: [UInt8]?, icc: [UInt8]?

@@ -8,6 +8,8 @@
 /// - ColorMatrix1 under CalibrationIlluminant1 D65 (21): the matrix from CIE XYZ (D65 white, Y = 1) to the
 ///   camera's own RGB, which DNG asks of every colour file;
 /// - AsShotNeutral, the camera RGB of the white the photo was balanced for, which the developer divides by;
+/// - BaselineExposure, where not zero: how many stops the camera's own rendering brightens the sensor's values
+///   (a phone's processed photo puts mid-grey higher than its share of the well), so a developer matches it;
 /// - the photo's Exif (exposure, f-number, ISO, focal length) in an Exif IFD, and Make, Model and Orientation in
 ///   IFD0, as on a processed photo.
 ///
@@ -29,13 +31,16 @@ public struct DNGFile: Sendable {
     public var asShotNeutral: SIMD3<Double>
     /// UniqueCameraModel: the name a developer files the camera's colour under.
     public var uniqueCameraModel: String
+    /// BaselineExposure, in stops (0: the tag is left out, as DNG's default).
+    public var baselineExposure: Double
     /// A preview of the developed photo: a baseline JPEG's bytes and its size.
     public var preview: (jpeg: [UInt8], width: Int, height: Int)?
 
     public init(
         exif: ExifMetadata, width: Int, height: Int, samples: [UInt16], cfaPattern: [UInt8] = [0, 1, 1, 2],
         blackLevel: Int, whiteLevel: Int, xyzToCamera: [Double], asShotNeutral: SIMD3<Double>,
-        uniqueCameraModel: String, preview: (jpeg: [UInt8], width: Int, height: Int)? = nil
+        uniqueCameraModel: String, baselineExposure: Double = 0,
+        preview: (jpeg: [UInt8], width: Int, height: Int)? = nil
     ) {
         precondition(samples.count == width * height && xyzToCamera.count == 9 && cfaPattern.count == 4)
         self.exif = exif
@@ -48,6 +53,7 @@ public struct DNGFile: Sendable {
         self.xyzToCamera = xyzToCamera
         self.asShotNeutral = asShotNeutral
         self.uniqueCameraModel = uniqueCameraModel
+        self.baselineExposure = baselineExposure
         self.preview = preview
     }
 
@@ -55,7 +61,7 @@ public struct DNGFile: Sendable {
     public var bytes: [UInt8] {
         let stripBytes = width * height * 2
         // The file's own tags, which DNG keeps in IFD0 whatever image IFD0 holds.
-        let file: [TIFFEntry] = [
+        var file: [TIFFEntry] = [
             .ascii(0x010F, exif.make), .ascii(0x0110, exif.model),
             .short(0x0112, UInt16(clamping: exif.orientation)), .ascii(0x0131, exif.software),
             .long(0x8769, 0),  // ExifIFDPointer, patched below
@@ -65,6 +71,7 @@ public struct DNGFile: Sendable {
             .rationals(0xC628, [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map(Self.rational)),
             .short(0xC65A, 21),  // CalibrationIlluminant1: D65
         ]
+        if baselineExposure != 0 { file.append(.signedRationals(0xC62A, [Self.signedRational(baselineExposure)])) }
         let raw: [TIFFEntry] = [
             .long(0x00FE, 0),  // NewSubFileType: the main image
             .long(0x0100, UInt32(width)), .long(0x0101, UInt32(height)),  // ImageWidth, ImageLength

@@ -308,9 +308,15 @@ extension AVCapturePhoto {
             exif: exif, width: m.plane.width, height: m.plane.height, samples: m.plane.packedElements,
             blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
             asShotNeutral: m.colour.asShotNeutral,
-            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)", preview: preview)
+            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)",
+            baselineExposure: Self.baselineExposure, preview: preview)
         return Data(file.bytes)
     }
+
+    /// The DNG's BaselineExposure: the stops the processed photo adds to the sensor's values, whose auto-exposure puts
+    /// mid-grey at `AutoExposure.midGreyFraction` of the white level and whose development maps it to 0.18
+    /// (`BasicDevelop.Settings.exposureScale`), so that a raw developer's picture is as bright as the photo.
+    static let baselineExposure = log2(BasicDevelop.Settings().exposureScale)
 
     /// The RAW photo's PNG, for the files scenario runs measure and save: a 16-bit grey PNG, untagged
     /// (it is not an image in any colour space), holding the sensor's DNs unchanged, with the text

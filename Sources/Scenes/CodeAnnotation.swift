@@ -65,7 +65,29 @@ public struct CodeAnnotation: Sendable, Hashable {
             return "codabar codes hold digits and - $ : / . + (the start and stop letters are drawn as A), "
                 + "not '\(value)'"
         }
+        if symbology == .qr, let limit = qrCapacity(of: value) {
+            return "a QR code holds at most \(limit.count) \(limit.unit) (version 40 at error correction L, "
+                + "ISO/IEC 18004), not \(limit.used)"
+        }
         return nil
+    }
+
+    /// The largest QR symbol's capacity for `value`, in the densest mode its characters allow, where the value
+    /// exceeds it; nil where it fits. ISO/IEC 18004's table for version 40 at level L: 7089 digits, 4296
+    /// characters of the alphanumeric set, 2953 bytes. It holds whether or not an encoder is present, so a scene
+    /// loads or fails alike on every machine; an encoder may still refuse a value just under it (an ECI header
+    /// takes room).
+    static func qrCapacity(of value: String) -> (count: Int, unit: String, used: Int)? {
+        let alphanumeric = Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+        let limit: (count: Int, unit: String, used: Int)
+        if value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            limit = (7089, "digits", value.count)
+        } else if value.allSatisfy({ alphanumeric.contains($0) }) {
+            limit = (4296, "alphanumeric characters", value.count)
+        } else {
+            limit = (2953, "bytes of text", value.utf8.count)
+        }
+        return limit.used > limit.count ? limit : nil
     }
 
     /// Code 39's 43 characters, in the order of their values for the modulo-43 check.

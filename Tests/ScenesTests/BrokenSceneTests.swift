@@ -43,7 +43,7 @@ import Testing
         // More than a QR code holds (3,000 bytes; version 40 takes 2,953): the encoder says so at the value.
         Case(
             file: "code-value-too-long", line: 18, column: 29,
-            fragment: "objects[1] (label).code.value: cannot draw the code"),
+            fragment: "objects[1] (label).code.value: a QR code holds at most 2953 bytes of text"),
         Case(
             file: "code-on-sphere", line: 18, column: 11,
             fragment: "objects[1] (ball).code: codes are printed on planes only"),
@@ -122,5 +122,26 @@ import Testing
             return list.errors.count == 1 && first.location == SourceLocation(file: "inline.yaml", line: 3, column: 35)
                 && first.message.contains("materials[0] (laser red).display_p3: no smooth reflectance reaches")
         }
+    }
+}
+
+/// A QR value is held to the largest symbol's capacity, ISO/IEC 18004's version 40 at level L, in the densest mode
+/// its characters allow, whether or not an encoder is installed.
+struct QRCapacityTests {
+    @Test func theLargestSymbolsCapacityIsTheLimit() {
+        let cases: [(fits: String, over: String)] = [
+            (String(repeating: "7", count: 7089), String(repeating: "7", count: 7090)),
+            (String(repeating: "A1 ", count: 1432), String(repeating: "A1 ", count: 1432) + "Z"),
+            (String(repeating: "a", count: 2953), String(repeating: "a", count: 2954)),
+        ]
+        for c in cases {
+            #expect(CodeAnnotation.problem(symbology: .qr, value: c.fits) == nil)
+            #expect(CodeAnnotation.problem(symbology: .qr, value: c.over)?.hasPrefix("a QR code holds at most") == true)
+        }
+        // Bytes, not characters: 1477 two-byte letters are 2954 bytes.
+        #expect(CodeAnnotation.problem(symbology: .qr, value: String(repeating: "é", count: 1477)) != nil)
+        #expect(CodeAnnotation.problem(symbology: .qr, value: String(repeating: "é", count: 1476)) == nil)
+        // Other symbologies keep their own rules.
+        #expect(CodeAnnotation.problem(symbology: .code128, value: String(repeating: "a", count: 3000)) == nil)
     }
 }

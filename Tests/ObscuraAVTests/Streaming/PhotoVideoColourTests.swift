@@ -18,7 +18,8 @@ struct PhotoVideoColourTests {
     ] + ColourScenes.all.keys.sorted() + ownScenes.keys.sorted()
 
     /// The scenes of our own in `Tests/OwnScenes/`, by name: fruit under a tri-phosphor tube, dyed cloth under
-    /// tungsten, books in window light, toys under a blue LED and glazed vases under a magenta LED mix.
+    /// tungsten, books in window light, toys under a blue LED, glazed vases under a magenta LED mix and a colour
+    /// chart in daylight.
     static let ownScenes: [String: String] = {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("OwnScenes")

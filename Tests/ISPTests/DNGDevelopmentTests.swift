@@ -1,0 +1,130 @@
+import Foundation
+import ISP
+import Imaging
+import Spectra
+import Testing
+
+/// The raw developer against closed forms: the demosaic keeps flat fields and linear ramps exactly (its kernels'
+/// weights sum to one and its corrections vanish on them, Malvar, He and Cutler 2004), and the colour follows the
+/// DNG model from the file's own calibration.
+struct DNGDevelopmentTests {
+    static let patterns: [[UInt8]] = [[0, 1, 1, 2], [2, 1, 1, 0], [1, 0, 2, 1], [1, 2, 0, 1]]
+
+    /// A DNG whose site of colour c at (x, y) reads `value(c, x, y)` DN above a black level of 64, white 4095, with
+    /// `xyzToCamera` as its matrix.
+    static func file(
+        pattern: [UInt8], width: Int = 16, height: Int = 12, xyzToCamera: [Double], neutral: SIMD3<Double>,
+        baseline: Double = 0, value: (Int, Int, Int) -> Double
+    ) -> DNGFile {
+        let samples = (0..<(width * height)).map { p -> UInt16 in
+            let (x, y) = (p % width, p / width)
+            let c = Int(pattern[(y % 2) * 2 + x % 2])
+            return UInt16(min(max((64 + value(c, x, y)).rounded(), 0), 65535))
+        }
+        let exif = ExifMetadata(
+            make: "Test", model: "Test", software: "", orientation: 1, exposureTimeSeconds: 0.01, fNumber: 2, iso: 100,
+            focalLengthMM: 5, focalLength35mmEquivalentMM: nil, flashFired: false, pixelWidth: width,
+            pixelHeight: height, isSRGB: false)
+        return DNGFile(
+            exif: exif, width: width, height: height, samples: samples, cfaPattern: pattern, blackLevel: 64,
+            whiteLevel: 4095, xyzToCamera: xyzToCamera, asShotNeutral: neutral, uniqueCameraModel: "Test",
+            baselineExposure: baseline)
+    }
+
+    /// A camera whose RGB is linear sRGB: the developer's matrix is then the identity but for the difference
+    /// between sRGB's rounded white and the tabulated D65 (parts in 10⁴), so expectations pass through it.
+    static let sRGBCamera = RGBColorSpace.linearSRGB.fromXYZ.rows.flatMap { $0 }
+    static let linear = DNGDevelopment.Settings(boost: 0)
+
+    @Test(arguments: patterns)
+    func aFlatFieldStaysFlat(pattern: [UInt8]) throws {
+        let levels = SIMD3<Double>(1200, 2400, 600)
+        let file = Self.file(pattern: pattern, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) { c, _, _ in
+            levels[c]
+        }
+        let development = DNGDevelopment(file: file)
+        let out = try #require(development.develop(Self.linear))
+        let expected = try #require(development.matrix(Self.linear)) * (levels / 4031)
+        for p in out.pixels {
+            for c in 0..<3 { #expect(abs(Double(p[c]) - expected[c]) < 1e-5) }
+        }
+    }
+
+    @Test(arguments: patterns)
+    func linearRampsAreInterpolatedExactly(pattern: [UInt8]) throws {
+        // Each channel a different plane in x and y: bilinear means are exact on it and every Laplacian is zero.
+        func plane(_ c: Int, _ x: Int, _ y: Int) -> Double { 300 + Double(40 + 10 * c) * Double(x) + Double(25 - 5 * c) * Double(y) }
+        let (w, h) = (16, 12)
+        let file = Self.file(pattern: pattern, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1), value: plane)
+        let development = DNGDevelopment(file: file)
+        let out = try #require(development.develop(Self.linear))
+        let matrix = try #require(development.matrix(Self.linear))
+        // Away from the edges, where the mirroring bends the ramps.
+        for y in 2..<(h - 2) {
+            for x in 2..<(w - 2) {
+                let expected = matrix * SIMD3((0..<3).map { plane($0, x, y) / 4031 })
+                for c in 0..<3 {
+                    #expect(abs(Double(out.pixels[y * w + x][c]) - expected[c]) < 1e-5, "(\(x), \(y)) channel \(c)")
+                }
+            }
+        }
+    }
+
+    @Test func theFilesCalibrationMapsItsWhiteToNeutral() throws {
+        // The camera sees XYZ through an arbitrary invertible matrix; the file's white is illuminant A's.
+        let matrix = [0.7, 0.25, -0.1, -0.3, 1.2, 0.15, 0.05, -0.2, 0.9]
+        let m = Matrix3(rows: [Array(matrix[0..<3]), Array(matrix[3..<6]), Array(matrix[6..<9])])
+        let a = Colorimetry.whitePoint(of: Illuminants.a)
+        let whiteCamera = m * SIMD3(a.X / a.Y, 1, a.Z / a.Y)
+        let neutral = whiteCamera / whiteCamera.max()
+        // A grey of 40 % under A, in the camera's counts.
+        let grey = 0.4 * neutral * 4031
+        let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: matrix, neutral: neutral) { c, _, _ in grey[c] }
+        let development = DNGDevelopment(file: file)
+        let out = try #require(development.develop(Self.linear))
+        let p = out.pixels[6 * 16 + 8]
+        // Neutral, and 0.4 of the white level: a grey whose brightest channel reaches the white level is 1.
+        #expect(abs(p.x - 0.4) < 1e-3 && abs(p.y - 0.4) < 1e-3 && abs(p.z - 0.4) < 1e-3)
+        // The white the file stands for is A's chromaticity.
+        let white = try #require(development.white())
+        let expected = Chromaticity(x: a.X / (a.X + a.Y + a.Z), y: a.Y / (a.X + a.Y + a.Z))
+        #expect(abs(white.x - expected.x) < 1e-4 && abs(white.y - expected.y) < 1e-4)
+        // Balanced for D65 instead, the same grey is warm: red above blue.
+        let d65 = Colorimetry.whitePoint(of: Illuminants.d65)
+        let warm = try #require(
+            development.develop(
+                DNGDevelopment.Settings(
+                    white: Chromaticity(x: d65.X / (d65.X + d65.Y + d65.Z), y: d65.Y / (d65.X + d65.Y + d65.Z)),
+                    boost: 0)))
+        let q = warm.pixels[6 * 16 + 8]
+        #expect(q.x > 1.3 * q.z)
+    }
+
+    @Test func exposureAndBaselineAreStops() throws {
+        let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1), baseline: 0.5) {
+            _, _, _ in 500
+        }
+        let development = DNGDevelopment(file: file)
+        let plain = try #require(development.develop(Self.linear)).pixels[40].x
+        let brighter = try #require(development.develop(DNGDevelopment.Settings(exposure: 1, boost: 0))).pixels[40].x
+        #expect(abs(Double(plain) - 500 / 4031 * pow(2, 0.5)) < 1e-5)
+        #expect(abs(brighter / plain - 2) < 1e-5)
+        // The tone curve keeps values below its knee and holds the clipped white at 1.
+        let toned = try #require(development.develop(DNGDevelopment.Settings())).pixels[40].x
+        #expect(abs(toned - plain) < 1e-6)
+        let clipped = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) {
+            _, _, _ in 4031
+        }
+        #expect(abs(try #require(DNGDevelopment(file: clipped).develop()).pixels[40].y - 1) < 1e-6)
+    }
+
+    @Test func aReducedDevelopmentAveragesBoxes() throws {
+        let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) {
+            _, x, _ in x < 8 ? 400 : 800
+        }
+        let out = try #require(DNGDevelopment(file: file).develop(Self.linear, scale: 0.25))
+        #expect(out.width == 4 && out.height == 3)
+        #expect(abs(out.pixels[0].y - Float(400.0 / 4031)) < 1e-5)
+        #expect(abs(out.pixels[3].y - Float(800.0 / 4031)) < 1e-5)
+    }
+}

@@ -102,7 +102,9 @@ let package = Package(
             swiftSettings: kernelSwift),
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
-        .target(name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor"], swiftSettings: kernelSwift),
+        .target(
+            name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor", "CoreImage"],
+            swiftSettings: kernelSwift),
         // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
         .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing

@@ -5,7 +5,9 @@
 // - `ci_perspective_correction`: `CIPerspectiveCorrection` of the same quadrilateral, from a `CGImage`
 //   to a `CGImage` through `CIContext.createCGImage`;
 // - `ci_three_colour_filters`: exposure, colour controls and a colour matrix on the same frame,
-//   rendered to a `CGImage` (one fused pass over the pixels, then the 8-bit encoding).
+//   rendered to a `CGImage` (one fused pass over the pixels, then the 8-bit encoding);
+// - `ci_raw_development`: a 12 MP Bayer DNG's bytes through `CIRAWFilter(imageData:identifierHint:)` to a
+//   `CGImage` (reading the file, the demosaic, the colour matrix and tone, then the 8-bit encoding).
 import CoreImage
 import Foundation
 import Imaging
@@ -82,5 +84,33 @@ median("ci_three_colour_filters") {
     let out = image.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.5])
         .applyingFilter("CIColorControls", parameters: [kCIInputSaturationKey: 1.2, kCIInputContrastKey: 1.1])
         .applyingFilter("CIColorMatrix", parameters: ["inputBiasVector": CIVector(x: 0.01, y: 0, z: 0, w: 0)])
+    _ = context.createCGImage(out, from: out.extent)
+}
+
+// The same frame as an RGGB mosaic above a black level of 64 (12-bit white), in a DNG with linear sRGB as its
+// camera space.
+let dngBytes: Data = {
+    var samples = [UInt16](repeating: 0, count: width * height)
+    rgb.withUnsafeBufferPointer { buffer in
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = (y & 1) + (x & 1)  // RGGB: 0 red, 1 green, 2 blue
+                samples[y * width + x] = 64 + UInt16(buffer[(y * width + x) * 3 + c]) * 15
+            }
+        }
+    }
+    let exif = ExifMetadata(
+        make: "Benchmark", model: "Benchmark", software: "", orientation: 1, exposureTimeSeconds: 0.01, fNumber: 1.8,
+        iso: 100, focalLengthMM: 6.8, focalLength35mmEquivalentMM: 24, flashFired: false, pixelWidth: width,
+        pixelHeight: height, isSRGB: false)
+    let sRGBFromXYZ = [3.2406, -1.5372, -0.4986, -0.9689, 1.8758, 0.0415, 0.0557, -0.2040, 1.0570]
+    return Data(
+        DNGFile(
+            exif: exif, width: width, height: height, samples: samples, blackLevel: 64, whiteLevel: 4095,
+            xyzToCamera: sRGBFromXYZ, asShotNeutral: SIMD3(1, 1, 1), uniqueCameraModel: "Benchmark"
+        ).bytes)
+}()
+median("ci_raw_development") {
+    let out = CIRAWFilter(imageData: dngBytes, identifierHint: "com.adobe.raw-image")!.outputImage!
     _ = context.createCGImage(out, from: out.extent)
 }

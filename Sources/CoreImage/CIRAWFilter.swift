@@ -79,7 +79,8 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         self.init(imageData: data, identifierHint: nil)
     }
 
-    init?(file: DNGFile, bytes: [UInt8]) {
+    /// A filter for `file`, read from `bytes`.
+    package init?(file: DNGFile, bytes: [UInt8]) {
         let development = DNGDevelopment(file: file)
         guard let white = development.white() else { return nil }
         self.development = development
@@ -87,10 +88,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         neutralChromaticity = CGPoint(x: white.x, y: white.y)
         baselineExposure = Float(file.baselineExposure)
         orientation = CGImagePropertyOrientation(rawValue: UInt32(file.exif.orientation)) ?? .up
-        var properties = ImageProperties.exif(tiff: bytes)
-        properties[ImageProperties.pixelWidth] = NSNumber(value: file.width)
-        properties[ImageProperties.pixelHeight] = NSNumber(value: file.height)
-        fileProperties = properties
+        fileProperties = file.properties(bytes: bytes)
         super.init()
     }
 

@@ -5,10 +5,11 @@ import Spectra
 /// A raw developer for a Digital Negative (`DNGFile`): the colour filter array demosaiced, the camera's colour
 /// mapped by the file's own calibration, exposed and toned, as a RAW filter gives it to an app.
 ///
-/// Colour follows the DNG specification's model for a file with one colour matrix and no forward matrix (DNG 1.4,
-/// "Mapping Camera Color Space to CIE XYZ Space"): ColorMatrix1 takes XYZ to the camera's RGB, so its inverse takes a
-/// camera value back to XYZ under the light; the white, the XYZ of the camera neutral, is carried to D65 by the
-/// Bradford transform; linear sRGB follows. The neutral is the file's AsShotNeutral unless a white is chosen
+/// Colour follows the DNG specification's model for colour matrices without forward matrices (DNG 1.4, "Mapping
+/// Camera Color Space to CIE XYZ Space"): a colour matrix takes XYZ to the camera's RGB, so its inverse takes a
+/// camera value back to XYZ under the light; with two calibrations the matrix is blended for the white's colour
+/// temperature; the white, the XYZ of the camera neutral, is carried to D65 by the Bradford transform; linear sRGB
+/// follows. The neutral is the file's AsShotNeutral unless a white is chosen
 /// (`Settings.white`). Scaled so that a grey whose brightest channel reaches the white level is 1 in every channel,
 /// then brightened by BaselineExposure and the chosen exposure, in stops.
 ///
@@ -42,41 +43,89 @@ public struct DNGDevelopment: Sendable {
 
     public init(file: DNGFile) { self.file = file }
 
-    /// ColorMatrix1 as a matrix: XYZ → camera RGB.
-    var xyzToCamera: Matrix3 {
-        let m = file.xyzToCamera
-        return Matrix3(rows: [Array(m[0..<3]), Array(m[3..<6]), Array(m[6..<9])])
+    /// The colour matrix (XYZ → camera RGB) for a white of temperature `cct`: ColorMatrix1 alone, or, where the file
+    /// has a second calibration and both lights have a temperature, the two blended linearly in 1/T and held at the
+    /// nearer one outside them (DNG 1.4, "Mapping Camera Color Space to CIE XYZ Space").
+    func xyzToCamera(cct: Double) -> Matrix3 {
+        let first = Self.matrix3(file.xyzToCamera)
+        guard let second = file.secondCalibration, let t1 = Self.temperature(ofLightSource: file.calibrationIlluminant1),
+            let t2 = Self.temperature(ofLightSource: second.illuminant), t1 != t2, cct > 0
+        else { return first }
+        let g = min(max((1 / cct - 1 / t2) / (1 / t1 - 1 / t2), 0), 1)
+        let other = Self.matrix3(second.xyzToCamera)
+        return Matrix3(rows: (0..<3).map { r in (0..<3).map { c in g * first[r, c] + (1 - g) * other[r, c] } })
+    }
+
+    /// The XYZ of the white a camera neutral stands for (its scale the neutral's) and the colour matrix at that
+    /// white's temperature, found as DNG describes: a matrix guessed, the white computed through it, the matrix
+    /// taken again at the white's temperature, until the temperature settles. Nil where a matrix cannot be inverted
+    /// or the neutral lies outside the colours it maps.
+    func calibration(ofNeutral neutral: SIMD3<Double>) -> (white: SIMD3<Double>, xyzToCamera: Matrix3)? {
+        // The first guess: midway between the calibrations in 1/T (any temperature where there is one matrix).
+        let known = ([file.calibrationIlluminant1] + (file.secondCalibration.map { [$0.illuminant] } ?? []))
+            .compactMap(Self.temperature(ofLightSource:))
+        var cct = known.isEmpty ? 6504 : Double(known.count) / known.map { 1 / $0 }.reduce(0, +)
+        for _ in 0..<30 {
+            let m = xyzToCamera(cct: cct)
+            guard let inverse = m.inverse else { return nil }
+            let xyz = inverse * neutral
+            let sum = xyz.x + xyz.y + xyz.z
+            guard xyz.y > 0, sum > 0 else { return nil }
+            let next = CCT.cctAndDuv(of: Chromaticity(x: xyz.x / sum, y: xyz.y / sum)).cct
+            if abs(1e6 / next - 1e6 / cct) < 0.01 { return (xyz, m) }
+            cct = min(max(next, 1000), 100_000)
+        }
+        let m = xyzToCamera(cct: cct)
+        return m.inverse.map { (($0 * neutral), m) }
     }
 
     /// The chromaticity of the white a camera neutral stands for (the file's AsShotNeutral by default); nil where
     /// the matrix cannot be inverted or the neutral lies outside the colours it maps.
     public func white(ofNeutral neutral: SIMD3<Double>? = nil) -> Chromaticity? {
-        guard let inverse = xyzToCamera.inverse else { return nil }
-        let xyz = inverse * (neutral ?? file.asShotNeutral)
+        guard let xyz = calibration(ofNeutral: neutral ?? file.asShotNeutral)?.white else { return nil }
         let sum = xyz.x + xyz.y + xyz.z
-        guard xyz.y > 0, sum > 0 else { return nil }
         return Chromaticity(x: xyz.x / sum, y: xyz.y / sum)
     }
 
-    /// The camera neutral of a white chromaticity, its largest channel 1.
+    /// The camera neutral of a white chromaticity, its largest channel 1, through the matrix at its temperature.
     public func neutral(ofWhite white: Chromaticity) -> SIMD3<Double> {
         let xyz = white.xyz(luminance: 1)
-        let n = xyzToCamera * SIMD3(xyz.X, xyz.Y, xyz.Z)
+        let n = xyzToCamera(cct: CCT.cctAndDuv(of: white).cct) * SIMD3(xyz.X, xyz.Y, xyz.Z)
         return n / max(n.max(), 1e-12)
     }
 
     /// Normalised camera RGB (0 black, 1 the white level) → linear sRGB for `settings`, exposure included.
     public func matrix(_ settings: Settings) -> Matrix3? {
         let n = settings.white.map { neutral(ofWhite: $0) } ?? file.asShotNeutral
-        guard let inverse = xyzToCamera.inverse else { return nil }
-        let whiteXYZ = inverse * n
+        guard let (whiteXYZ, m) = calibration(ofNeutral: n), let inverse = m.inverse else { return nil }
         guard whiteXYZ.y > 0, n.max() > 0 else { return nil }
         let d65 = Colorimetry.whitePoint(of: Illuminants.d65)
         let adapt = ChromaticAdaptation.matrix(
             from: XYZ(whiteXYZ.x / whiteXYZ.y, 1, whiteXYZ.z / whiteXYZ.y), to: XYZ(d65.X / d65.Y, 1, d65.Z / d65.Y))
         let gain = n.max() / whiteXYZ.y * pow(2, file.baselineExposure + settings.exposure)
-        let m = RGBColorSpace.linearSRGB.fromXYZ * adapt * inverse
-        return Matrix3(rows: m.rows.map { $0.map { $0 * gain } })
+        let out = RGBColorSpace.linearSRGB.fromXYZ * adapt * inverse
+        return Matrix3(rows: out.rows.map { $0.map { $0 * gain } })
+    }
+
+    /// The colour temperature of the lights Exif's LightSource codes name with a defined spectrum, the ones DNG
+    /// calibrations use: Standard light A 2856 K, B 4874 K, C 6774 K, D55, D65, D75 and D50 at their CIE
+    /// temperatures, ISO studio tungsten 3200 K. Nil for other codes.
+    static func temperature(ofLightSource code: Int) -> Double? {
+        switch code {
+        case 17: 2856
+        case 18: 4874
+        case 19: 6774
+        case 20: 5503
+        case 21: 6504
+        case 22: 7504
+        case 23: 5003
+        case 24: 3200
+        default: nil
+        }
+    }
+
+    static func matrix3(_ m: [Double]) -> Matrix3 {
+        Matrix3(rows: [Array(m[0..<3]), Array(m[3..<6]), Array(m[6..<9])])
     }
 
     /// The developed picture, `scale` of its size (box-averaged; 1 for full size): linear sRGB with an opaque alpha,
@@ -86,25 +135,31 @@ public struct DNGDevelopment: Sendable {
     {
         guard let m = matrix(settings) else { return nil }
         let (w, h) = (file.width, file.height)
-        let camera = demosaiced()
         let lanes = (0..<3).map { r in SIMD3<Float>((0..<3).map { Float(m[r, $0]) }) }
         let clip = pow(2, file.baselineExposure + settings.exposure)
         let curve = ToneCurve.shoulder(knee: 0.6, whiteInput: clip)
         let boost = Float(settings.boost)
+        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
+        let pattern = file.cfaPattern.map(Int.init)
+        // One pass: each pixel demosaiced, mapped and toned, with no camera-RGB picture kept in between.
         var out: [SIMD4<Float>] = BandParallel.uninitialized(w * h)
         out.withUnsafeMutableBufferPointer { o in
             let o = SharedPointer(o)
-            camera.withUnsafeBufferPointer { c in
-                let c = SharedReadPointer(c)
+            file.samples.withUnsafeBufferPointer { s in
+                let s = SharedReadPointer(s)
                 BandParallel.forEachBand(height: h) { rows in
-                    for p in (rows.lowerBound * w)..<(rows.upperBound * w) {
-                        let v = c.base[p]
-                        var rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
-                        if boost > 0 {
-                            let toned = SIMD3<Float>((0..<3).map { Float(curve.apply(Double(rgb[$0]))) })
-                            rgb = (1 - boost) * rgb + boost * toned
+                    for y in rows {
+                        for x in 0..<w {
+                            let v = Self.site(x, y, s.base, w, h, pattern: pattern, black: black, span: span)
+                            var rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
+                            if boost > 0 {
+                                let toned = SIMD3<Float>(
+                                    Float(curve.apply(Double(rgb.x))), Float(curve.apply(Double(rgb.y))),
+                                    Float(curve.apply(Double(rgb.z))))
+                                rgb = (1 - boost) * rgb + boost * toned
+                            }
+                            o.base[y * w + x] = SIMD4(rgb, 1)
                         }
-                        o.base[p] = SIMD4(rgb, 1)
                     }
                 }
             }
@@ -133,28 +188,6 @@ public struct DNGDevelopment: Sendable {
 }
 
 extension DNGDevelopment {
-    /// The CFA demosaiced (Malvar, He and Cutler 2004, see the type): normalised camera RGB per pixel.
-    func demosaiced() -> [SIMD3<Float>] {
-        let (w, h) = (file.width, file.height)
-        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
-        let pattern = file.cfaPattern.map(Int.init)
-        var out: [SIMD3<Float>] = BandParallel.uninitialized(w * h)
-        file.samples.withUnsafeBufferPointer { s in
-            let s = SharedReadPointer(s)
-            out.withUnsafeMutableBufferPointer { o in
-                let o = SharedPointer(o)
-                BandParallel.forEachBand(height: h) { rows in
-                    for y in rows {
-                        for x in 0..<w {
-                            o.base[y * w + x] = Self.site(x, y, s.base, w, h, pattern: pattern, black: black, span: span)
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
     /// One pixel's three channels from the 5 × 5 sites around it.
     @inline(__always)
     static func site(

@@ -1,3 +1,4 @@
+import CoreImage
 import Foundation
 import Imaging
 import Obscura
@@ -5,22 +6,27 @@ import ObscuraAV
 import Sensor
 
 /// A photo file opened for reading (ImageIO's `CGImageSource`): its pictures, their properties, its embedded
-/// thumbnail and its auxiliary images, for the formats Obscura writes (JPEG, HEIC, PNG). Any data makes a
-/// source, as in ImageIO; one of another format has no type and no pictures.
+/// thumbnail and its auxiliary images, for the formats Obscura writes (JPEG, HEIC, PNG, and the DNG of a RAW photo,
+/// whose picture is its development by `CIRAWFilter` and whose thumbnail is its preview). Any data makes a source,
+/// as in ImageIO; one of another format has no type and no pictures.
 public final class CGImageSource: @unchecked Sendable {
     let data: Data
     let bytes: [UInt8]
     /// The file's type identifier; nil when it is none of the formats read.
     let type: String?
+    /// The file read as a DNG, where it is one.
+    let raw: DNGFile?
 
     init(data: Data) {
         self.data = data
         bytes = [UInt8](data)
-        type = ImageFileType.of(bytes)
+        raw = bytes.starts(with: [0x4D, 0x4D, 0, 0x2A]) || bytes.starts(with: [0x49, 0x49, 0x2A, 0])
+            ? try? DNGFile(bytes: bytes) : nil
+        type = raw == nil ? ImageFileType.of(bytes) : ImageFileType.dng
     }
 
     /// The primary picture's properties, computed once.
-    private lazy var pictureProperties: [String: Any]? = ImageProperties.photoFile(bytes)
+    private lazy var pictureProperties: [String: Any]? = raw?.properties(bytes: bytes) ?? ImageProperties.photoFile(bytes)
     private let lock = NSLock()
 
     func properties() -> [String: Any]? { lock.withLock { pictureProperties } }
@@ -38,6 +44,14 @@ public final class CGImageSource: @unchecked Sendable {
             case .sixteenBit(let p): plane = p.mapPixels(to: UInt8.self, outputChannels: p.channels) { $0 }
             }
             return plane.channels == 3 ? plane : ImageRGB.rgb(plane)
+        case ImageFileType.dng?:
+            // As stored: the development before the file's orientation is applied.
+            guard let raw, let filter = CIRAWFilter(file: raw, bytes: bytes) else { return nil }
+            filter.orientation = .up
+            guard let developed = filter.outputImage,
+                let image = CIContext().createCGImage(developed, from: developed.extent)
+            else { return nil }
+            return ImageRGB.rgb(image)
         default: return nil
         }
     }
@@ -57,7 +71,8 @@ public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -
     return CGImageSource(data: data)
 }
 
-/// The file's type identifier (`public.jpeg`, `public.heic`, `public.png`); nil for any other data.
+/// The file's type identifier (`public.jpeg`, `public.heic`, `public.png`, `com.adobe.raw-image`); nil for any
+/// other data.
 public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.type.map { $0 as NSString } }
 
 /// The pictures in the file: 1 for a photo file (its auxiliary images and thumbnail are not counted), 0 for data
@@ -71,7 +86,8 @@ public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDict
 }
 
 /// A picture's properties: its size, colour model, profile name, orientation and the `{TIFF}`, `{Exif}` and
-/// `{GPS}` dictionaries of its Exif, under ImageIO's names; nil for an index past the pictures.
+/// `{GPS}` dictionaries of its Exif, under ImageIO's names, and a DNG's `{DNG}` dictionary; nil for an index past
+/// the pictures.
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?)
     -> CFDictionary?
 {
@@ -87,7 +103,7 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 }
 
 /// A thumbnail of a picture, as ImageIO makes one: the file's embedded thumbnail (a JPEG's Exif IFD1, a HEIC's
-/// thumbnail item) unless
+/// thumbnail item, a DNG's preview) unless
 /// `kCGImageSourceCreateThumbnailFromImageAlways`, else, with that option or
 /// `kCGImageSourceCreateThumbnailFromImageIfAbsent`, the picture scaled so that its longer side is at most
 /// `kCGImageSourceThumbnailMaxPixelSize` (the picture's own size without it). With
@@ -106,6 +122,8 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
         picture = try? JPEG.decodeRGB(thumbnail)
     } else if !always, isrc.type == ImageFileType.heic {
         picture = (try? HEIF.thumbnail(in: isrc.bytes)) ?? nil
+    } else if !always, let preview = isrc.raw?.preview {
+        picture = try? JPEG.decodeRGB(preview.jpeg)
     }
     if picture == nil, always || ifAbsent { picture = isrc.pixels() }
     guard var rgb = picture else { return nil }

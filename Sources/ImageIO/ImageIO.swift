@@ -17,6 +17,8 @@ public let kCGImageSourceCreateThumbnailWithTransform = "kCGImageSourceCreateThu
 /// The type identifiers of the formats Obscura reads and writes.
 enum ImageFileType {
     static let jpeg = "public.jpeg", heic = "public.heic", png = "public.png"
+    /// A Digital Negative, by the identifier ImageIO gives it.
+    static let dng = "com.adobe.raw-image"
 
     /// The format of a file's bytes, from its signature; nil for any other.
     static func of(_ bytes: [UInt8]) -> String? {

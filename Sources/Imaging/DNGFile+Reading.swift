@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reading a Digital Negative back: the files `bytes` writes, and any DNG laid out the same way (Adobe DNG
 /// Specification 1.4): an uncompressed colour filter array of 16-bit samples with a 2 × 2 repeat, in IFD0 or in a
 /// SubIFD beside a preview, in one strip or several.
@@ -58,7 +60,19 @@ extension DNGFile {
             asShotNeutral: SIMD3(neutral[0], neutral[1], neutral[2]),
             uniqueCameraModel: Self.text(reader, ifd0[0xC614]) ?? "",
             baselineExposure: ifd0[0xC62A].flatMap { reader.numbers($0)?.first?.doubleValue } ?? 0,
+            calibrationIlluminant1: ifd0[0xC65A].flatMap { reader.numbers($0)?.first?.intValue } ?? 0,
+            secondCalibration: Self.secondCalibration(reader, ifd0: ifd0),
             preview: Self.preview(reader, ifd0: ifd0))
+    }
+
+    /// ColorMatrix2 with its CalibrationIlluminant2, where the file has both and the matrix is 3 × 3.
+    private static func secondCalibration(_ reader: TIFFReader, ifd0: [UInt16: TIFFReader.Entry])
+        -> (illuminant: Int, xyzToCamera: [Double])?
+    {
+        guard let matrix = ifd0[0xC622].flatMap(reader.numbers)?.map(\.doubleValue), matrix.count == 9,
+            let illuminant = ifd0[0xC65B].flatMap({ reader.numbers($0)?.first?.intValue })
+        else { return nil }
+        return (illuminant, matrix)
     }
 
     /// Whether a 2 × 2 pattern is Bayer's: green on one diagonal, red and blue on the other (RGGB, BGGR, GRBG, GBRG).
@@ -158,5 +172,33 @@ extension DNGFile {
             offset >= 0, count > 0, offset + count <= reader.bytes.count
         else { return nil }
         return (Array(reader.bytes[offset..<(offset + count)]), w, h)
+    }
+}
+
+extension DNGFile {
+    /// The file's properties as ImageIO names them, for a DNG's `bytes` read as this file: what its TIFF and Exif
+    /// tags say (`ImageProperties.exif(tiff:)`), the raw image's size and 16-bit depth, and the `{DNG}` dictionary
+    /// of its levels, pattern, calibration and baseline exposure, under ImageIO's `kCGImagePropertyDNG…` names.
+    public func properties(bytes: [UInt8]) -> [String: Any] {
+        var out = ImageProperties.exif(tiff: bytes)
+        out[ImageProperties.pixelWidth] = NSNumber(value: width)
+        out[ImageProperties.pixelHeight] = NSNumber(value: height)
+        out[ImageProperties.colorModel] = "RGB"
+        out[ImageProperties.depth] = NSNumber(value: 16)
+        out["{DNG}"] = [
+            "BlackLevel": NSNumber(value: blackLevel), "WhiteLevel": NSNumber(value: whiteLevel),
+            "CFAPattern": cfaPattern.map { NSNumber(value: $0) },
+            "AsShotNeutral": [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map { NSNumber(value: $0) },
+            "ColorMatrix1": xyzToCamera.map { NSNumber(value: $0) },
+            "CalibrationIlluminant1": NSNumber(value: calibrationIlluminant1),
+            "BaselineExposure": NSNumber(value: baselineExposure),
+            "UniqueCameraModel": uniqueCameraModel,
+        ] as [String: Any]
+        if let second = secondCalibration, var dng = out["{DNG}"] as? [String: Any] {
+            dng["ColorMatrix2"] = second.xyzToCamera.map { NSNumber(value: $0) }
+            dng["CalibrationIlluminant2"] = NSNumber(value: second.illuminant)
+            out["{DNG}"] = dng
+        }
+        return out
     }
 }

@@ -6,7 +6,9 @@
 /// 32803) of 16-bit samples in one strip, with TIFF/EP's 2 × 2 CFAPattern and DNG's tags:
 /// - BlackLevel and WhiteLevel, the sensor's values for no light and for clipping;
 /// - ColorMatrix1 under CalibrationIlluminant1 D65 (21): the matrix from CIE XYZ (D65 white, Y = 1) to the
-///   camera's own RGB, which DNG asks of every colour file;
+///   camera's own RGB, which DNG asks of every colour file; and, where given, ColorMatrix2 under
+///   CalibrationIlluminant2 (a phone's files carry one for Standard light A, 17), which a developer blends with the
+///   first by the white's colour temperature;
 /// - AsShotNeutral, the camera RGB of the white the photo was balanced for, which the developer divides by;
 /// - BaselineExposure, where not zero: how many stops the camera's own rendering brightens the sensor's values
 ///   (a phone's processed photo puts mid-grey higher than its share of the well), so a developer matches it;
@@ -25,8 +27,12 @@ public struct DNGFile: Sendable {
     /// Which colour (0 red, 1 green, 2 blue) each site of the 2 × 2 repeat has, row by row: RGGB is `[0, 1, 1, 2]`.
     public var cfaPattern: [UInt8]
     public var blackLevel: Int, whiteLevel: Int
-    /// ColorMatrix1: XYZ under D65 to camera RGB, row-major.
+    /// ColorMatrix1: XYZ under its calibration light to camera RGB, row-major.
     public var xyzToCamera: [Double]
+    /// CalibrationIlluminant1: the Exif LightSource code of the light ColorMatrix1 was made under (21, D65).
+    public var calibrationIlluminant1: Int
+    /// ColorMatrix2 and CalibrationIlluminant2, a second calibration under another light, where the file has one.
+    public var secondCalibration: (illuminant: Int, xyzToCamera: [Double])?
     /// AsShotNeutral: the camera RGB of the photo's white.
     public var asShotNeutral: SIMD3<Double>
     /// UniqueCameraModel: the name a developer files the camera's colour under.
@@ -39,10 +45,14 @@ public struct DNGFile: Sendable {
     public init(
         exif: ExifMetadata, width: Int, height: Int, samples: [UInt16], cfaPattern: [UInt8] = [0, 1, 1, 2],
         blackLevel: Int, whiteLevel: Int, xyzToCamera: [Double], asShotNeutral: SIMD3<Double>,
-        uniqueCameraModel: String, baselineExposure: Double = 0,
+        uniqueCameraModel: String, baselineExposure: Double = 0, calibrationIlluminant1: Int = 21,
+        secondCalibration: (illuminant: Int, xyzToCamera: [Double])? = nil,
         preview: (jpeg: [UInt8], width: Int, height: Int)? = nil
     ) {
         precondition(samples.count == width * height && xyzToCamera.count == 9 && cfaPattern.count == 4)
+        precondition(secondCalibration.map { $0.xyzToCamera.count == 9 } ?? true)
+        self.calibrationIlluminant1 = calibrationIlluminant1
+        self.secondCalibration = secondCalibration
         self.exif = exif
         self.width = width
         self.height = height
@@ -69,8 +79,12 @@ public struct DNGFile: Sendable {
             .ascii(0xC614, uniqueCameraModel),
             .signedRationals(0xC621, xyzToCamera.map(Self.signedRational)),  // ColorMatrix1
             .rationals(0xC628, [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map(Self.rational)),
-            .short(0xC65A, 21),  // CalibrationIlluminant1: D65
+            .short(0xC65A, UInt16(clamping: calibrationIlluminant1)),
         ]
+        if let second = secondCalibration {
+            file.append(.signedRationals(0xC622, second.xyzToCamera.map(Self.signedRational)))  // ColorMatrix2
+            file.append(.short(0xC65B, UInt16(clamping: second.illuminant)))  // CalibrationIlluminant2
+        }
         if baselineExposure != 0 { file.append(.signedRationals(0xC62A, [Self.signedRational(baselineExposure)])) }
         let raw: [TIFFEntry] = [
             .long(0x00FE, 0),  // NewSubFileType: the main image

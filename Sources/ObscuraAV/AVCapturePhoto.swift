@@ -309,7 +309,8 @@ extension AVCapturePhoto {
             blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
             asShotNeutral: m.colour.asShotNeutral,
             uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)",
-            baselineExposure: Self.baselineExposure, preview: preview)
+            baselineExposure: Self.baselineExposure,
+            secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) }, preview: preview)
         return Data(file.bytes)
     }
 

@@ -1,6 +1,7 @@
 import AVFoundation
 import ExternalTools
 import Foundation
+import ImageIO
 import Testing
 
 /// A RAW camera as Apple's RAW capture article writes one: the back camera at the photo preset, a Bayer RAW format
@@ -93,6 +94,45 @@ extension DropIn {
             let lines = output.split(separator: "\n")
             #expect(lines.prefix(2) == ["DNG", "Apple"])
             #expect(lines.count == 3 && Int(lines[2]).map { $0 > 1000 } == true, "\(lines)")
+        }
+
+        /// ImageIO opens the DNG as a photo library or a file browser does: its type, its properties beside the
+        /// processed photo's, its development, and its embedded preview as the thumbnail.
+        @Test func theRawFileOpensInImageIO() throws {
+            let program = RawCameraProgram()
+            try program.configure()
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString).dng")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let files = try #require(try program.run(writingRawTo: url))
+            let raw = try #require(CGImageSourceCreateWithURL(url as CFURL, nil))
+            let processed = try #require(CGImageSourceCreateWithData(files.processed as CFData, nil))
+            #expect(CGImageSourceGetType(raw) as String? == "com.adobe.raw-image")
+            #expect(CGImageSourceGetCount(raw) == 1)
+            let properties = try #require(CGImageSourceCopyPropertiesAtIndex(raw, 0, nil) as? [String: Any])
+            let jpeg = try #require(CGImageSourceCopyPropertiesAtIndex(processed, 0, nil) as? [String: Any])
+            for key in [kCGImagePropertyPixelWidth, kCGImagePropertyPixelHeight, kCGImagePropertyOrientation] {
+                #expect(properties[key as String] as? NSNumber == jpeg[key as String] as? NSNumber, "\(key)")
+            }
+            let exif = try #require(properties[kCGImagePropertyExifDictionary as String] as? [String: Any])
+            let jpegExif = try #require(jpeg[kCGImagePropertyExifDictionary as String] as? [String: Any])
+            #expect(
+                exif[kCGImagePropertyExifExposureTime as String] as? NSNumber
+                    == jpegExif[kCGImagePropertyExifExposureTime as String] as? NSNumber)
+            let dng = try #require(properties[kCGImagePropertyDNGDictionary as String] as? [String: Any])
+            let black = try #require(dng["BlackLevel"] as? NSNumber), white = try #require(dng["WhiteLevel"] as? NSNumber)
+            #expect(black.intValue < white.intValue)
+            // The development is as stored, unturned, at the processed photo's size (its brightness and colour are
+            // checked in Core Image's RAW tests, where the two pictures share a working space).
+            let developed = try #require(CGImageSourceCreateImageAtIndex(raw, 0, nil))
+            let photo = try #require(CGImageSourceCreateImageAtIndex(processed, 0, nil))
+            #expect(developed.width == photo.width && developed.height == photo.height)
+            // The thumbnail is the embedded preview (the processed photo), fitted to the size asked for.
+            let options = [kCGImageSourceThumbnailMaxPixelSize: 320] as CFDictionary
+            let thumbnail = try #require(CGImageSourceCreateThumbnailAtIndex(raw, 0, options))
+            #expect(max(thumbnail.width, thumbnail.height) == 320)
+            // Data of no format ImageIO reads has no type.
+            let other = try #require(CGImageSourceCreateWithData(Data("MM\u{0}*not a DNG".utf8) as CFData, nil))
+            #expect(CGImageSourceGetType(other) == nil && CGImageSourceGetCount(other) == 0)
         }
     }
 }

@@ -70,6 +70,36 @@ struct DNGDevelopmentTests {
         }
     }
 
+    /// Two calibrations blend linearly in 1/T (DNG 1.4): a camera whose matrix is that blend at the white's own
+    /// temperature gives back that white, found by the iteration from the file's neutral alone. Outside the two
+    /// calibrations' temperatures the nearer matrix holds.
+    @Test(arguments: [2400.0, 2856, 4000, 6504, 9000])
+    func twoCalibrationsBlendByTheWhitesTemperature(kelvin: Double) throws {
+        let underD65 = [0.7, 0.25, -0.1, -0.3, 1.2, 0.15, 0.05, -0.2, 0.9]
+        let underA = [0.9, 0.1, -0.15, -0.35, 1.3, 0.1, 0.1, -0.3, 0.5]
+        // The weight of ColorMatrix2 (A, 2856 K) against ColorMatrix1 (D65, 6504 K).
+        let g = min(max((1 / kelvin - 1 / 6504) / (1 / 2856 - 1 / 6504), 0), 1)
+        let blend = Matrix3(rows: (0..<3).map { r in (0..<3).map { c in g * underA[3 * r + c] + (1 - g) * underD65[3 * r + c] } })
+        let white = CCT.chromaticity(cct: kelvin, duv: 0)
+        let xyz = white.xyz(luminance: 1)
+        let camera = blend * SIMD3(xyz.X, xyz.Y, xyz.Z)
+        let neutral = camera / camera.max()
+        let exif = ExifMetadata(
+            make: "Test", model: "Test", software: "", orientation: 1, exposureTimeSeconds: 0.01, fNumber: 2, iso: 100,
+            focalLengthMM: 5, focalLength35mmEquivalentMM: nil, flashFired: false, pixelWidth: 2, pixelHeight: 2,
+            isSRGB: false)
+        let file = DNGFile(
+            exif: exif, width: 2, height: 2, samples: [100, 100, 100, 100], blackLevel: 0, whiteLevel: 4095,
+            xyzToCamera: underD65, asShotNeutral: neutral, uniqueCameraModel: "Test",
+            secondCalibration: (17, underA))
+        let development = DNGDevelopment(file: file)
+        let found = try #require(development.white())
+        #expect(abs(found.x - white.x) < 2e-4 && abs(found.y - white.y) < 2e-4, "\(found) for \(white)")
+        // And back: the white's neutral through the blended matrix.
+        let back = development.neutral(ofWhite: white)
+        for c in 0..<3 { #expect(abs(back[c] - neutral[c]) < 1e-6) }
+    }
+
     @Test func theFilesCalibrationMapsItsWhiteToNeutral() throws {
         // The camera sees XYZ through an arbitrary invertible matrix; the file's white is illuminant A's.
         let matrix = [0.7, 0.25, -0.1, -0.3, 1.2, 0.15, 0.05, -0.2, 0.9]

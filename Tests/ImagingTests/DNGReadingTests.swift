@@ -17,6 +17,7 @@ struct DNGReadingTests {
             exif: exif, width: 6, height: 4, samples: samples, cfaPattern: [1, 0, 2, 1], blackLevel: 528,
             whiteLevel: 4095, xyzToCamera: [0.9, -0.3, -0.1, -0.5, 1.4, 0.1, -0.1, 0.2, 0.6],
             asShotNeutral: SIMD3(0.52, 1, 0.61), uniqueCameraModel: "Obscura test camera", baselineExposure: 0.49,
+            secondCalibration: (17, [1.1, -0.4, -0.2, -0.6, 1.5, 0.2, -0.1, 0.3, 0.4]),
             preview: preview ? (jpeg, 2, 1) : nil)
     }
 
@@ -32,6 +33,12 @@ struct DNGReadingTests {
         for (a, b) in zip(read.xyzToCamera, written.xyzToCamera) { #expect(abs(a - b) < 1e-4) }
         #expect(abs(read.asShotNeutral.x - 0.52) < 1e-6 && read.asShotNeutral.y == 1)
         #expect(abs(read.baselineExposure - 0.49) < 1e-4)
+        // Two calibrations: ColorMatrix1 under D65 (21), ColorMatrix2 under Standard light A (17).
+        #expect(read.calibrationIlluminant1 == 21 && read.secondCalibration?.illuminant == 17)
+        for (a, b) in zip(read.secondCalibration?.xyzToCamera ?? [], [1.1, -0.4, -0.2, -0.6, 1.5, 0.2, -0.1, 0.3, 0.4]) {
+            #expect(abs(a - b) < 1e-4)
+        }
+        #expect(read.secondCalibration?.xyzToCamera.count == 9)
         #expect(read.uniqueCameraModel == "Obscura test camera")
         #expect(read.exif.make == "Apple" && read.exif.model == "iPhone 15 Pro" && read.exif.orientation == 6)
         #expect(read.exif.iso == 250 && abs(read.exif.exposureTimeSeconds - 1.0 / 60) < 1e-9 && read.exif.flashFired)

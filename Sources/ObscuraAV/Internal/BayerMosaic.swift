@@ -46,28 +46,40 @@ struct BayerMosaic: Sendable {
     }
 }
 
-/// A RAW photo's colour, as a DNG carries it: the matrix from CIE XYZ under D65 to the camera's RGB, and the camera
-/// RGB of the white the photo was balanced for.
+/// A RAW photo's colour, as a DNG carries it: the matrices from CIE XYZ under D65 and under Standard light A to the
+/// camera's RGB, as a phone's DNG carries both, and the camera RGB of the white the photo was balanced for.
 struct RawColour: Sendable {
-    /// XYZ (D65, Y = 1) → camera RGB, row-major.
+    /// XYZ (D65, Y = 1) → camera RGB, row-major: ColorMatrix1, CalibrationIlluminant1 D65 (21).
     let xyzToCamera: [Double]
+    /// XYZ (Standard light A, Y = 1) → camera RGB, row-major: ColorMatrix2, CalibrationIlluminant2 A (17); nil
+    /// for colour already in an RGB space.
+    let xyzToCameraUnderA: [Double]?
     let asShotNeutral: SIMD3<Double>
 
-    /// A camera's: its colour-correction matrix under D65 (white-balanced camera RGB to XYZ, the ordinary photo's
-    /// fit), inverted and scaled back by the D65 camera neutral (green 1), so that D65's white gives that neutral.
+    /// A camera's: for each light, its colour-correction matrix there (white-balanced camera RGB to XYZ adapted to
+    /// D65, the ordinary photo's fit), with the adaptation undone (Bradford, D65 to the light), inverted and scaled
+    /// back by the light's camera neutral (green 1), so that the light's white gives that neutral.
     init(camera: CameraModel, asShotNeutral: SIMD3<Double>) {
-        let correction = ColorCorrectionMatrix(camera: camera, illuminant: Illuminants.d65).matrix
-        let response = CameraResponse.neutral(illuminant: Illuminants.d65, camera: camera)
-        let neutral = response / response.y
-        let inverse = correction.inverse ?? Matrix3.diagonal(SIMD3(1, 1, 1))
-        xyzToCamera = (Matrix3.diagonal(neutral) * inverse).rows.flatMap { $0 }
+        xyzToCamera = Self.xyzToCamera(camera, under: Illuminants.d65)
+        xyzToCameraUnderA = Self.xyzToCamera(camera, under: Illuminants.a)
         self.asShotNeutral = asShotNeutral
+    }
+
+    private static func xyzToCamera(_ camera: CameraModel, under light: Spectrum) -> [Double] {
+        let correction = ColorCorrectionMatrix(camera: camera, illuminant: light).matrix
+        let response = CameraResponse.neutral(illuminant: light, camera: camera)
+        let white = Colorimetry.whitePoint(of: light)
+        let toD65 = ChromaticAdaptation.matrix(
+            from: XYZ(white.vector / white.Y), to: ColorCorrectionMatrix.d65White, method: .bradford)
+        let inverse = correction.inverse ?? Matrix3.diagonal(SIMD3(1, 1, 1))
+        return (Matrix3.diagonal(response / response.y) * inverse * toD65).rows.flatMap { $0 }
     }
 
     /// Linear-light colour already in a known RGB space (footage, decoded from its curve): that space's matrix,
     /// balanced for its own white.
     init(space: RGBColorSpace) {
         xyzToCamera = space.fromXYZ.rows.flatMap { $0 }
+        xyzToCameraUnderA = nil
         asShotNeutral = SIMD3(1, 1, 1)
     }
 }

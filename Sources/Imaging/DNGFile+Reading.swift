@@ -126,6 +126,10 @@ extension DNGFile {
             let counts = reader.numbers(ifd[0x0117] ?? missing)?.map(\.intValue), offsets.count == counts.count
         else { throw .unsupported("an image not stored in strips") }
         let bytes = reader.bytes
+        // Two bytes a sample: a size the file cannot hold is damage, found before any memory is taken for it.
+        guard width * height * 2 <= bytes.count else {
+            throw .damaged("an image of \(width) × \(height) pixels in a file of \(bytes.count) bytes")
+        }
         var out: [UInt16] = []
         out.reserveCapacity(width * height)
         for (offset, count) in zip(offsets, counts) {

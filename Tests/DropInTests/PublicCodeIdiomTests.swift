@@ -76,21 +76,28 @@ extension DropIn {
 
         // A recorder that pauses moves later samples back by the pause: it reads each sample's timing, shifts it and
         // writes a copy with the new timing, whose pixels are the original's.
-        @Test func aSampleCopiedWithNewTimingForAPausedRecording() throws {
+        /// A video sample of a new BGRA pixel buffer, with the timing given, made as a recorder or a test makes one.
+        static func videoSample(width: Int, height: Int, duration: CMTime, presentation: CMTime) throws
+            -> (sample: CMSampleBuffer, image: CVPixelBuffer)
+        {
             var pixels: CVPixelBuffer?
-            #expect(CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &pixels) == kCVReturnSuccess)
+            #expect(CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_32BGRA, nil, &pixels) == kCVReturnSuccess)
             let image = try #require(pixels)
             var format: CMFormatDescription?
             _ = CMVideoFormatDescriptionCreateForImageBuffer(
                 allocator: nil, imageBuffer: image, formatDescriptionOut: &format)
-            var timing = CMSampleTimingInfo(
-                duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: 300, timescale: 30),
-                decodeTimeStamp: .invalid)
-            var original: CMSampleBuffer?
+            var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: presentation, decodeTimeStamp: .invalid)
+            var created: CMSampleBuffer?
             _ = CMSampleBufferCreateReadyWithImageBuffer(
                 allocator: nil, imageBuffer: image, formatDescription: try #require(format), sampleTiming: &timing,
-                sampleBufferOut: &original)
-            let sample = try #require(original)
+                sampleBufferOut: &created)
+            return (try #require(created), image)
+        }
+
+        @Test func aSampleCopiedWithNewTimingForAPausedRecording() throws {
+            let (sample, image) = try Self.videoSample(
+                width: 64, height: 48, duration: CMTime(value: 1, timescale: 30),
+                presentation: CMTime(value: 300, timescale: 30))
 
             var count: CMItemCount = 0
             #expect(
@@ -125,20 +132,10 @@ extension DropIn {
         // Core Media's documented kCMSampleBufferError_SampleIndexOutOfRange (-12734), in the C call and as the
         // overlay's error.
         @Test func aSamplesTimingThroughTheOverlay() throws {
-            var pixels: CVPixelBuffer?
-            #expect(CVPixelBufferCreate(nil, 32, 24, kCVPixelFormatType_32BGRA, nil, &pixels) == kCVReturnSuccess)
-            let image = try #require(pixels)
-            var format: CMFormatDescription?
-            _ = CMVideoFormatDescriptionCreateForImageBuffer(
-                allocator: nil, imageBuffer: image, formatDescriptionOut: &format)
-            var timing = CMSampleTimingInfo(
-                duration: CMTime(value: 1, timescale: 60), presentationTimeStamp: CMTime(value: 90, timescale: 60),
-                decodeTimeStamp: .invalid)
-            var created: CMSampleBuffer?
-            _ = CMSampleBufferCreateReadyWithImageBuffer(
-                allocator: nil, imageBuffer: image, formatDescription: try #require(format), sampleTiming: &timing,
-                sampleBufferOut: &created)
-            let sample = try #require(created)
+            let sample = try Self.videoSample(
+                width: 32, height: 24, duration: CMTime(value: 1, timescale: 60),
+                presentation: CMTime(value: 90, timescale: 60)
+            ).sample
 
             let first = try sample.sampleTimingInfo(at: 0)
             #expect(first.presentationTimeStamp == CMTime(value: 90, timescale: 60))

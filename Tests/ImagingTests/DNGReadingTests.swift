@@ -70,6 +70,26 @@ struct DNGReadingTests {
         #expect(throws: DNGFile.ReadError.self) { try DNGFile(bytes: striped) }
     }
 
+    /// A damaged file is refused, never read past its end: every cut of a file with a preview, and every byte of its
+    /// IFDs and tag values flipped, either reads or throws.
+    @Test func damagedFilesThrowAndNeverReadPastTheirEnd() {
+        let bytes = Self.file(preview: true).bytes
+        var readable = 0
+        for cut in stride(from: 0, to: bytes.count, by: 7) {
+            if (try? DNGFile(bytes: Array(bytes.prefix(cut)))) != nil { readable += 1 }
+        }
+        // The samples end the file, so no cut short of the whole leaves a whole raw image.
+        #expect(readable == 0)
+        let samplesStart = bytes.count - 2 * 24
+        for at in 0..<samplesStart {
+            for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                var damaged = bytes
+                damaged[at] ^= flip
+                _ = try? DNGFile(bytes: damaged)
+            }
+        }
+    }
+
     /// Where the value field of `tag` sits in the big-endian IFD at `ifd`.
     static func entryField(_ bytes: [UInt8], ifd: Int, tag: UInt16) -> Int? {
         let count = Int(bytes[ifd]) << 8 | Int(bytes[ifd + 1])

@@ -139,18 +139,18 @@ public struct DNGDevelopment: Sendable {
         let clip = pow(2, file.baselineExposure + settings.exposure)
         let curve = ToneCurve.shoulder(knee: 0.6, whiteInput: clip)
         let boost = Float(settings.boost)
-        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
         let pattern = file.cfaPattern.map(Int.init)
-        // One pass: each pixel demosaiced, mapped and toned, with no camera-RGB picture kept in between.
+        let linear = linearValues()
+        // Each pixel demosaiced, mapped and toned in one pass, with no camera-RGB picture kept in between.
         var out: [SIMD4<Float>] = BandParallel.uninitialized(w * h)
         out.withUnsafeMutableBufferPointer { o in
             let o = SharedPointer(o)
-            file.samples.withUnsafeBufferPointer { s in
+            linear.withUnsafeBufferPointer { s in
                 let s = SharedReadPointer(s)
                 BandParallel.forEachBand(height: h) { rows in
                     for y in rows {
                         for x in 0..<w {
-                            let v = Self.site(x, y, s.base, w, h, pattern: pattern, black: black, span: span)
+                            let v = Self.site(x, y, s.base, w, h, pattern: pattern)
                             var rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
                             if boost > 0 {
                                 let toned = SIMD3<Float>(
@@ -166,6 +166,33 @@ public struct DNGDevelopment: Sendable {
         }
         guard scale < 1, scale > 0 else { return (out, w, h) }
         return Self.reduced(out, width: w, height: h, scale: scale)
+    }
+
+    /// The samples as linear values, 0 at the black level and 1 at the white level, with OpcodeList2's gain maps
+    /// applied (a product above the white level stays at it), as DNG orders the steps before demosaicing.
+    func linearValues() -> [Float] {
+        let (w, h) = (file.width, file.height)
+        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
+        let maps = file.gainMaps.filter { $0.plane == 0 }
+        var out: [Float] = BandParallel.uninitialized(w * h)
+        out.withUnsafeMutableBufferPointer { o in
+            let o = SharedPointer(o)
+            file.samples.withUnsafeBufferPointer { s in
+                let s = SharedReadPointer(s)
+                BandParallel.forEachBand(height: h) { rows in
+                    for y in rows {
+                        for x in 0..<w { o.base[y * w + x] = (Float(s.base[y * w + x]) - black) / span }
+                        for map in maps where (map.top..<map.bottom).contains(y) && (y - map.top) % map.rowPitch == 0 {
+                            for x in stride(from: max(map.left, 0), to: min(map.right, w), by: map.columnPitch) {
+                                let p = y * w + x
+                                o.base[p] = min(o.base[p] * map.gain(column: x, row: y, width: w, height: h), 1)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// A picture box-averaged to `scale` of its size (at least one pixel a side).
@@ -190,10 +217,9 @@ public struct DNGDevelopment: Sendable {
 extension DNGDevelopment {
     /// One pixel's three channels from the 5 × 5 sites around it.
     @inline(__always)
-    static func site(
-        _ x: Int, _ y: Int, _ s: UnsafePointer<UInt16>, _ w: Int, _ h: Int, pattern: [Int], black: Float,
-        span: Float
-    ) -> SIMD3<Float> {
+    static func site(_ x: Int, _ y: Int, _ s: UnsafePointer<Float>, _ w: Int, _ h: Int, pattern: [Int])
+        -> SIMD3<Float>
+    {
         // A site mirrored about the edge pixels keeps its CFA colour (an even step).
         @inline(__always) func v(_ dx: Int, _ dy: Int) -> Float {
             var (i, j) = (x + dx, y + dy)
@@ -201,7 +227,7 @@ extension DNGDevelopment {
             if j < 0 { j = -j } else if j >= h { j = 2 * (h - 1) - j }
             i = min(max(i, 0), w - 1)
             j = min(max(j, 0), h - 1)
-            return (Float(s[j * w + i]) - black) / span
+            return s[j * w + i]
         }
         let own = pattern[(y & 1) * 2 + (x & 1)]
         let across = pattern[(y & 1) * 2 + (1 - (x & 1))], down = pattern[(1 - (y & 1)) * 2 + (x & 1)]

@@ -1,3 +1,4 @@
+import Imaging
 import Sensor
 
 /// Lens-shading correction, as a phone's ISP applies it early in the pipeline: each pixel's camera
@@ -49,5 +50,32 @@ struct LensShadingCorrection {
         let row = UnsafeMutablePointer<Float>.allocate(capacity: max(width, 1))
         defer { row.deallocate() }
         return body(row)
+    }
+}
+
+extension DNGFile.GainMap {
+    /// A camera's lens-shading correction (`LensShadingCorrection`) as a RAW photo's DNG carries it: one gain map
+    /// over the whole mosaic (every site, one plane), a grid of `pointsAcross` points across and proportionally
+    /// down, each the gain 1 + f·(1/R − 1) the correction applies there, so that a developer applying OpcodeList2
+    /// leaves the fall-off the processed photo leaves. Nil without shading.
+    public static func lensShadingCorrection(camera: CameraModel, pointsAcross: Int = 33) -> Self? {
+        guard let shading = camera.shading else { return nil }
+        let f = shading.correctedFraction
+        let (w, h) = (Double(camera.width), Double(camera.height))
+        let pointsH = max(pointsAcross, 2)
+        let pointsV = max(2, Int((Double(pointsH - 1) * h / w).rounded()) + 1)
+        var gains: [Float] = []
+        for i in 0..<pointsV {
+            for j in 0..<pointsH {
+                // A grid point at relative place (j, i) / (points − 1) lies where a pixel centre (x + ½) / width would.
+                let u = (Double(j) / Double(pointsH - 1) * w - camera.cx) / camera.fx
+                let v = (Double(i) / Double(pointsV - 1) * h - camera.cy) / camera.fy
+                let r = shading.relativeIllumination(tangentSquared: u * u + v * v)
+                gains.append(Float(1 + f * (1 / r - 1)))
+            }
+        }
+        return DNGFile.GainMap(
+            top: 0, left: 0, bottom: camera.height, right: camera.width, pointsV: pointsV, pointsH: pointsH,
+            spacingV: 1 / Double(pointsV - 1), spacingH: 1 / Double(pointsH - 1), gains: gains)
     }
 }

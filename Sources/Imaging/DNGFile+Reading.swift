@@ -4,10 +4,11 @@ import Foundation
 /// Specification 1.4): an uncompressed colour filter array of 16-bit samples with a 2 × 2 repeat, in IFD0 or in a
 /// SubIFD beside a preview, in one strip or several.
 ///
-/// What a developer needs is read: the samples, the CFA pattern, the black and white levels, ColorMatrix1 (the
-/// camera's matrix under its first calibration illuminant), AsShotNeutral, BaselineExposure, the preview, and the
-/// Exif a processed photo carries. A second calibration matrix, compressed or tiled images, linear (demosaiced)
-/// DNGs and per-site black levels are not read: such a file throws `DNGFile.ReadError.unsupported`, naming what.
+/// What a developer needs is read: the samples, the CFA pattern, the black and white levels, ColorMatrix1 and
+/// ColorMatrix2 with their calibration illuminants, AsShotNeutral, BaselineExposure, OpcodeList2's gain maps, the
+/// preview, and the Exif a processed photo carries. Compressed or tiled images, linear (demosaiced) DNGs, per-site
+/// black levels and opcodes other than gain maps that a reader may not skip are not read: such a file throws
+/// `DNGFile.ReadError.unsupported`, naming what.
 extension DNGFile {
     /// Why bytes are not a DNG this reader takes.
     public enum ReadError: Error, Equatable, CustomStringConvertible {
@@ -62,6 +63,9 @@ extension DNGFile {
             baselineExposure: ifd0[0xC62A].flatMap { reader.numbers($0)?.first?.doubleValue } ?? 0,
             calibrationIlluminant1: ifd0[0xC65A].flatMap { reader.numbers($0)?.first?.intValue } ?? 0,
             secondCalibration: Self.secondCalibration(reader, ifd0: ifd0),
+            gainMaps: try raw[0xC741].flatMap(reader.rawBytes).map { bytes throws(ReadError) in
+                try Self.gainMaps(inOpcodeList: bytes)
+            } ?? [],
             preview: Self.preview(reader, ifd0: ifd0))
     }
 

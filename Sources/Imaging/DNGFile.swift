@@ -10,6 +10,8 @@
 ///   CalibrationIlluminant2 (a phone's files carry one for Standard light A, 17), which a developer blends with the
 ///   first by the white's colour temperature;
 /// - AsShotNeutral, the camera RGB of the white the photo was balanced for, which the developer divides by;
+/// - OpcodeList2, where there are gain maps (`GainMap`): the lens shading a developer takes out of the linear values
+///   before demosaicing, as a phone's DNG carries it;
 /// - BaselineExposure, where not zero: how many stops the camera's own rendering brightens the sensor's values
 ///   (a phone's processed photo puts mid-grey higher than its share of the well), so a developer matches it;
 /// - the photo's Exif (exposure, f-number, ISO, focal length) in an Exif IFD, and Make, Model and Orientation in
@@ -39,6 +41,8 @@ public struct DNGFile: Sendable {
     public var uniqueCameraModel: String
     /// BaselineExposure, in stops (0: the tag is left out, as DNG's default).
     public var baselineExposure: Double
+    /// OpcodeList2's gain maps, applied to the linear values before demosaicing (none: the tag is left out).
+    public var gainMaps: [GainMap]
     /// A preview of the developed photo: a baseline JPEG's bytes and its size.
     public var preview: (jpeg: [UInt8], width: Int, height: Int)?
 
@@ -46,9 +50,10 @@ public struct DNGFile: Sendable {
         exif: ExifMetadata, width: Int, height: Int, samples: [UInt16], cfaPattern: [UInt8] = [0, 1, 1, 2],
         blackLevel: Int, whiteLevel: Int, xyzToCamera: [Double], asShotNeutral: SIMD3<Double>,
         uniqueCameraModel: String, baselineExposure: Double = 0, calibrationIlluminant1: Int = 21,
-        secondCalibration: (illuminant: Int, xyzToCamera: [Double])? = nil,
+        secondCalibration: (illuminant: Int, xyzToCamera: [Double])? = nil, gainMaps: [GainMap] = [],
         preview: (jpeg: [UInt8], width: Int, height: Int)? = nil
     ) {
+        self.gainMaps = gainMaps
         precondition(samples.count == width * height && xyzToCamera.count == 9 && cfaPattern.count == 4)
         precondition(secondCalibration.map { $0.xyzToCamera.count == 9 } ?? true)
         self.calibrationIlluminant1 = calibrationIlluminant1
@@ -86,7 +91,7 @@ public struct DNGFile: Sendable {
             file.append(.short(0xC65B, UInt16(clamping: second.illuminant)))  // CalibrationIlluminant2
         }
         if baselineExposure != 0 { file.append(.signedRationals(0xC62A, [Self.signedRational(baselineExposure)])) }
-        let raw: [TIFFEntry] = [
+        var raw: [TIFFEntry] = [
             .long(0x00FE, 0),  // NewSubFileType: the main image
             .long(0x0100, UInt32(width)), .long(0x0101, UInt32(height)),  // ImageWidth, ImageLength
             .short(0x0102, 16), .short(0x0103, 1),  // BitsPerSample, Compression: none
@@ -98,6 +103,8 @@ public struct DNGFile: Sendable {
             .bytes(0xC616, [0, 1, 2]), .short(0xC617, 1),  // CFAPlaneColor RGB, CFALayout rectangular
             .long(0xC61A, UInt32(clamping: blackLevel)), .long(0xC61D, UInt32(clamping: whiteLevel)),
         ]
+        // OpcodeList2 belongs to the raw image's IFD.
+        if !gainMaps.isEmpty { raw.append(.undefined(0xC741, Self.opcodeList(gainMaps))) }
         var out: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func patch(_ field: Int?, _ value: Int) {
             guard let field else { return }

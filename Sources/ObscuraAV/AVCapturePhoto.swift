@@ -310,7 +310,8 @@ extension AVCapturePhoto {
             asShotNeutral: m.colour.asShotNeutral,
             uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)",
             baselineExposure: Self.baselineExposure,
-            secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) }, preview: preview)
+            secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) },
+            gainMaps: m.colour.shading.map { [$0] } ?? [], preview: preview)
         return Data(file.bytes)
     }
 

@@ -100,6 +100,37 @@ struct DNGDevelopmentTests {
         for c in 0..<3 { #expect(abs(back[c] - neutral[c]) < 1e-6) }
     }
 
+    /// OpcodeList2's gain map multiplies the linear values before the demosaic: a flat field under a map whose
+    /// gain is 1.5 on the left half and 1 on the right (one point each, held beyond) develops to 1.5 × and 1 × the
+    /// flat value away from the seam, and a product above the white level stays at it.
+    @Test func aGainMapScalesTheLinearValues() throws {
+        let levels = SIMD3<Double>(1000, 2000, 800)
+        var file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) { c, _, _ in
+            levels[c]
+        }
+        let development = DNGDevelopment(file: file)
+        let matrix = try #require(development.matrix(Self.linear))
+        file.gainMaps = [
+            DNGFile.GainMap(
+                top: 0, left: 0, bottom: 12, right: 16, pointsV: 1, pointsH: 2, spacingV: 1, spacingH: 0.5,
+                originH: 0.25, gains: [1.5, 1])
+        ]
+        let out = try #require(DNGDevelopment(file: file).develop(Self.linear))
+        // Pixel centres left of a quarter of the width (x ≤ 3) take the first gain, right of three quarters
+        // (x ≥ 12) the second; the demosaic reads two pixels around, so x ≤ 1 and x ≥ 14 see one gain only.
+        for y in 0..<12 {
+            for (x, gain) in [(0, 1.5), (1, 1.5), (14, 1.0), (15, 1.0)] {
+                let expected = matrix * (levels / 4031 * gain)
+                for c in 0..<3 { #expect(abs(Double(out.pixels[y * 16 + x][c]) - expected[c]) < 1e-5) }
+            }
+        }
+        file.gainMaps[0].gains = [4, 4]
+        let clipped = try #require(DNGDevelopment(file: file).develop(Self.linear))
+        // 2000 DN × 4 is past the white level: green stays at the white, 1 before the matrix.
+        let white = matrix * SIMD3(min(1000 * 4 / 4031.0, 1), 1, min(800 * 4 / 4031.0, 1))
+        for c in 0..<3 { #expect(abs(Double(clipped.pixels[6 * 16 + 8][c]) - white[c]) < 1e-5) }
+    }
+
     @Test func theFilesCalibrationMapsItsWhiteToNeutral() throws {
         // The camera sees XYZ through an arbitrary invertible matrix; the file's white is illuminant A's.
         let matrix = [0.7, 0.25, -0.1, -0.3, 1.2, 0.15, 0.05, -0.2, 0.9]

@@ -70,6 +70,62 @@ struct DNGReadingTests {
         #expect(throws: DNGFile.ReadError.self) { try DNGFile(bytes: striped) }
     }
 
+    /// A 3 × 2 grid over the whole picture, and one for the red sites only (pitch 2), as a phone's file may give
+    /// each site its own map.
+    static let maps = [
+        DNGFile.GainMap(
+            top: 0, left: 0, bottom: 4, right: 6, pointsV: 2, pointsH: 3, spacingV: 1, spacingH: 0.5,
+            gains: [1.5, 1.25, 1.5, 1.4, 1.1, 1.4]),
+        DNGFile.GainMap(
+            top: 0, left: 1, bottom: 4, right: 6, rowPitch: 2, columnPitch: 2, pointsV: 1, pointsH: 1, spacingV: 1,
+            spacingH: 1, gains: [0.9]),
+    ]
+
+    @Test func gainMapsAreWrittenAndRead() throws {
+        var file = Self.file(preview: true)
+        file.gainMaps = Self.maps
+        #expect(try DNGFile(bytes: file.bytes).gainMaps == Self.maps)
+        #expect(try DNGFile(bytes: Self.file(preview: false).bytes).gainMaps.isEmpty)
+    }
+
+    /// The grid read at pixel centres, (row + ½) / height down and (column + ½) / width across: bilinear between
+    /// points, the nearest edge outside them.
+    @Test func aGainMapInterpolatesBetweenItsPoints() {
+        let map = Self.maps[0]
+        // Column 1 of 6 sits at 1.5 / 6 = 0.25 across, midway between the first two points; row 0 of 4 at 0.125
+        // down, an eighth of the way from the top row to the bottom one.
+        let top = 0.5 * 1.5 + 0.5 * 1.25, bottom = 0.5 * 1.4 + 0.5 * 1.1
+        #expect(abs(Double(map.gain(column: 1, row: 0, width: 6, height: 4)) - (0.875 * top + 0.125 * bottom)) < 1e-6)
+        // Column 5 lies at 11/12 across, five sixths of the way from the middle point to the last; row 2 at 0.625
+        // down.
+        let upper = 1.25 / 6 + 1.5 * 5 / 6, lower = 1.1 / 6 + 1.4 * 5 / 6
+        #expect(abs(Double(map.gain(column: 5, row: 2, width: 6, height: 4)) - (0.375 * upper + 0.625 * lower)) < 1e-6)
+        // Outside the grid's span nothing is extrapolated: a grid on the left half holds its right edge beyond.
+        let left = DNGFile.GainMap(
+            top: 0, left: 0, bottom: 4, right: 6, pointsV: 1, pointsH: 2, spacingV: 1, spacingH: 0.25,
+            gains: [1, 2])
+        #expect(left.gain(column: 5, row: 1, width: 6, height: 4) == 2)
+        // A one-point map is that gain everywhere; the red-site map covers odd columns of even rows.
+        #expect(Self.maps[1].gain(column: 0, row: 3, width: 6, height: 4) == 0.9)
+        #expect(Self.maps[1].covers(column: 3, row: 2) && !Self.maps[1].covers(column: 2, row: 2))
+        #expect(!Self.maps[1].covers(column: 3, row: 1))
+    }
+
+    /// An opcode a reader may not skip (here a made-up 99) is refused by name; an optional one is passed over.
+    @Test func opcodesOtherThanGainMapsAreSkippedOnlyWhereOptional() throws {
+        var file = Self.file(preview: false)
+        file.gainMaps = [Self.maps[1]]
+        let bytes = file.bytes
+        // The opcode list's first opcode id follows its count.
+        let list = try #require(Self.entryField(bytes, ifd: 8, tag: 0xC741))
+        let offset = Int(bytes[list]) << 24 | Int(bytes[list + 1]) << 16 | Int(bytes[list + 2]) << 8 | Int(bytes[list + 3])
+        var other = bytes
+        other[offset + 7] = 99
+        #expect(throws: DNGFile.ReadError.unsupported("opcode 99 in OpcodeList2")) { try DNGFile(bytes: other) }
+        other[offset + 4 + 8 + 3] = 1  // the flags' optional bit
+        #expect(try DNGFile(bytes: other).gainMaps.isEmpty)
+    }
+
     /// A damaged file is refused, never read past its end: every cut of a file with a preview, and every byte of its
     /// IFDs and tag values flipped, either reads or throws.
     @Test func damagedFilesThrowAndNeverReadPastTheirEnd() {

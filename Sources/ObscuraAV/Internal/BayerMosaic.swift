@@ -55,6 +55,8 @@ struct RawColour: Sendable {
     /// for colour already in an RGB space.
     let xyzToCameraUnderA: [Double]?
     let asShotNeutral: SIMD3<Double>
+    /// The lens shading the processed photo corrects, as OpcodeList2's gain map; nil without shading.
+    let shading: DNGFile.GainMap?
 
     /// A camera's: for each light, its colour-correction matrix there (white-balanced camera RGB to XYZ adapted to
     /// D65, the ordinary photo's fit), with the adaptation undone (Bradford, D65 to the light), inverted and scaled
@@ -63,6 +65,7 @@ struct RawColour: Sendable {
         xyzToCamera = Self.xyzToCamera(camera, under: Illuminants.d65)
         xyzToCameraUnderA = Self.xyzToCamera(camera, under: Illuminants.a)
         self.asShotNeutral = asShotNeutral
+        shading = DNGFile.GainMap.lensShadingCorrection(camera: camera)
     }
 
     private static func xyzToCamera(_ camera: CameraModel, under light: Spectrum) -> [Double] {
@@ -81,5 +84,6 @@ struct RawColour: Sendable {
         xyzToCamera = space.fromXYZ.rows.flatMap { $0 }
         xyzToCameraUnderA = nil
         asShotNeutral = SIMD3(1, 1, 1)
+        shading = nil
     }
 }

@@ -8,8 +8,9 @@ import Spectra
 /// exposed and toned (`DNGDevelopment`), as a RAW camera app previews and edits the DNG a RAW capture gives.
 ///
 /// It reads the DNGs `AVCapturePhoto.fileDataRepresentation()` writes for a RAW photo, and others laid out the same
-/// way (`DNGFile.init(bytes:)`); for any other data the initialisers answer nil, as Apple's does for a file its RAW
-/// engine does not know. The adjustments it honours:
+/// way (`DNGFile.init(bytes:)`); for any other data the initialisers answer nil (our choice: Apple's engine also
+/// opens the camera makers' own RAW formats and some processed ones, which this one does not). The adjustments it
+/// honours:
 /// - `exposure`, stops on top of `baselineExposure` (the file's BaselineExposure, which brings the development to the
 ///   brightness of the phone's processed photo);
 /// - the white: `neutralTemperature` and `neutralTint`, or `neutralChromaticity`, start at the white the photo was
@@ -25,7 +26,10 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     /// The file's metadata, as `properties` gives it.
     let fileProperties: [String: Any]
     private let asShotWhite: Chromaticity
+    /// The last development and the settings it was made with; the lock keeps concurrent readers of
+    /// `outputImage` from racing on it.
     private var developed: (key: [Double], image: CIImage)?
+    private let developedLock = NSLock()
 
     /// Stops added to `baselineExposure`. Default 0.
     public var exposure: Float = 0
@@ -104,8 +108,8 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         let scale = Double(min(max(scaleFactor, 1e-3), 1))
         let key = [Double(exposure), Double(baselineExposure), Double(boostAmount), scale, white.x, white.y]
         let image: CIImage
-        if let developed, developed.key == key {
-            image = developed.image
+        if let cached = developedLock.withLock({ developed }), cached.key == key {
+            image = cached.image
         } else {
             // A baseline changed by the app replaces the file's.
             let offset = Double(baselineExposure) - development.file.baselineExposure
@@ -117,7 +121,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
                 recipe: BitmapRecipe(
                     width: picture.width, height: picture.height, storage: .floats(picture.pixels), encoding: .linear,
                     isOpaque: true))
-            developed = (key, image)
+            developedLock.withLock { developed = (key, image) }
         }
         return image.oriented(orientation)
     }

@@ -19,7 +19,7 @@ import Spectra
 /// mirrored about the edge pixels, which keeps each site's colour.
 ///
 /// The tone curve (`Settings.boost`) is the ordinary photo's highlight shoulder (`BasicDevelop`, identity up to 0.6
-/// and reaching 1 at the clipped white), mixed with the linear values by the amount asked: 0 leaves the values linear
+/// and reaching 1 at the clipped white, or at 1 where the exposure brings the white lower), mixed with the linear values by the amount asked: 0 leaves the values linear
 /// and unclipped (extended range), 1 is the curve alone.
 public struct DNGDevelopment: Sendable {
     /// Choices of the development.
@@ -107,19 +107,30 @@ public struct DNGDevelopment: Sendable {
         return Matrix3(rows: out.rows.map { $0.map { $0 * gain } })
     }
 
-    /// The colour temperature of the lights Exif's LightSource codes name with a defined spectrum, the ones DNG
-    /// calibrations use: Standard light A 2856 K, B 4874 K, C 6774 K, D55, D65, D75 and D50 at their CIE
-    /// temperatures, ISO studio tungsten 3200 K. Nil for other codes.
+    /// The colour temperature of the lights Exif's LightSource codes name, for blending calibrations: the CIE
+    /// temperatures of the standard illuminants (A 2856 K, B 4874 K, C 6774 K, D50, D55, D65, D75), ISO studio
+    /// tungsten 3200 K, the middle of each fluorescent class's range in the Exif table (daylight 5700–7100 K, day
+    /// white 4600–5400 K, cool white 3900–4500 K, white 3200–3700 K, warm white 2600–3250 K), and nominal values
+    /// for the others, our choice: daylight, flash and fine weather 5500 K, cloudy 6500 K, shade 7500 K,
+    /// tungsten 2856 K, fluorescent as cool white. Nil for unknown (0), other (255) and codes Exif does not define.
     static func temperature(ofLightSource code: Int) -> Double? {
         switch code {
-        case 17: 2856
-        case 18: 4874
-        case 19: 6774
-        case 20: 5503
-        case 21: 6504
-        case 22: 7504
-        case 23: 5003
-        case 24: 3200
+        case 1, 4, 9: 5500  // daylight, flash, fine weather
+        case 2, 14: 4200  // fluorescent, cool white fluorescent
+        case 3, 17: 2856  // tungsten, standard light A
+        case 10: 6500  // cloudy
+        case 11: 7500  // shade
+        case 12: 6400  // daylight fluorescent
+        case 13: 5000  // day white fluorescent
+        case 15: 3450  // white fluorescent
+        case 16: 2925  // warm white fluorescent
+        case 18: 4874  // standard light B
+        case 19: 6774  // standard light C
+        case 20: 5503  // D55
+        case 21: 6504  // D65
+        case 22: 7504  // D75
+        case 23: 5003  // D50
+        case 24: 3200  // ISO studio tungsten
         default: nil
         }
     }
@@ -136,7 +147,9 @@ public struct DNGDevelopment: Sendable {
         guard let m = matrix(settings) else { return nil }
         let (w, h) = (file.width, file.height)
         let lanes = (0..<3).map { r in SIMD3<Float>((0..<3).map { Float(m[r, $0]) }) }
-        let clip = pow(2, file.baselineExposure + settings.exposure)
+        // The shoulder reaches 1 where the clipped white lands, or at 1 where the exposure brings that lower, so
+        // that the curve keeps its knee below its white whatever the exposure.
+        let clip = max(pow(2, file.baselineExposure + settings.exposure), 1)
         let curve = ToneCurve.shoulder(knee: 0.6, whiteInput: clip)
         let boost = Float(settings.boost)
         let pattern = file.cfaPattern.map(Int.init)
@@ -173,7 +186,10 @@ public struct DNGDevelopment: Sendable {
     func linearValues() -> [Float] {
         let (w, h) = (file.width, file.height)
         let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
-        let maps = file.gainMaps.filter { $0.plane == 0 }
+        // Maps of the one plane a colour filter array has; an area inside out (from code, not a file) covers nothing.
+        let maps = file.gainMaps.filter {
+            $0.plane == 0 && $0.top <= $0.bottom && $0.left <= $0.right && $0.rowPitch > 0 && $0.columnPitch > 0
+        }
         var out: [Float] = BandParallel.uninitialized(w * h)
         out.withUnsafeMutableBufferPointer { o in
             let o = SharedPointer(o)
@@ -182,8 +198,8 @@ public struct DNGDevelopment: Sendable {
                 BandParallel.forEachBand(height: h) { rows in
                     for y in rows {
                         for x in 0..<w { o.base[y * w + x] = (Float(s.base[y * w + x]) - black) / span }
-                        for map in maps where (map.top..<map.bottom).contains(y) && (y - map.top) % map.rowPitch == 0 {
-                            for x in stride(from: max(map.left, 0), to: min(map.right, w), by: map.columnPitch) {
+                        for map in maps where y >= map.top && y < map.bottom && (y - map.top) % map.rowPitch == 0 {
+                            for x in stride(from: map.left, to: min(map.right, w), by: map.columnPitch) where x >= 0 {
                                 let p = y * w + x
                                 o.base[p] = min(o.base[p] * map.gain(column: x, row: y, width: w, height: h), 1)
                             }

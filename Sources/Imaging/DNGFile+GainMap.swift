@@ -38,7 +38,7 @@ extension DNGFile {
 
         /// Whether pixel (column, row) of plane 0 is one the map applies to.
         public func covers(column x: Int, row y: Int) -> Bool {
-            plane == 0 && (top..<bottom).contains(y) && (left..<right).contains(x)
+            plane == 0 && y >= top && y < bottom && x >= left && x < right && rowPitch > 0 && columnPitch > 0
                 && (y - top) % rowPitch == 0 && (x - left) % columnPitch == 0
         }
 
@@ -84,51 +84,83 @@ extension DNGFile {
         return out
     }
 
-    /// The GainMaps of an OpcodeList2; opcodes marked optional that are not gain maps are skipped.
-    static func gainMaps(inOpcodeList bytes: [UInt8]) throws(ReadError) -> [GainMap] {
+    /// A big-endian reader over an opcode list's bytes, as DNG stores opcode lists whatever the file's byte order.
+    struct OpcodeStream {
+        let bytes: [UInt8]
         var at = 0
-        func u32() throws(ReadError) -> Int {
+
+        mutating func u32() throws(ReadError) -> Int {
             guard at + 4 <= bytes.count else { throw .damaged("an opcode list cut short") }
             defer { at += 4 }
             return Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
         }
-        func f64() throws(ReadError) -> Double {
+
+        mutating func f64() throws(ReadError) -> Double {
             let high = UInt64(try u32()), low = UInt64(try u32())
             return Double(bitPattern: high << 32 | low)
         }
-        var maps: [GainMap] = []
-        for _ in 0..<(try u32()) {
+
+        /// An opcode's header: its id, whether a reader may skip it, and where its parameters end.
+        mutating func header() throws(ReadError) -> (id: Int, optional: Bool, end: Int) {
             let (id, _, flags, length) = (try u32(), try u32(), try u32(), try u32())
-            let end = at + length
-            guard length >= 0, end <= bytes.count else { throw .damaged("an opcode list cut short") }
-            guard id == 9 else {
-                // Bit 0 marks an opcode a reader may skip.
-                guard flags & 1 == 1 else { throw .unsupported("opcode \(id) in OpcodeList2") }
-                at = end
+            guard at + length <= bytes.count else { throw .damaged("an opcode list cut short") }
+            return (id, flags & 1 == 1, at + length)
+        }
+    }
+
+    /// Throws unless every opcode of a list (OpcodeList1 or OpcodeList3, which this reader does not apply) is one a
+    /// reader may skip.
+    static func requireOnlyOptionalOpcodes(_ bytes: [UInt8], list: Int) throws(ReadError) {
+        var stream = OpcodeStream(bytes: bytes)
+        for _ in 0..<(try stream.u32()) {
+            let opcode = try stream.header()
+            guard opcode.optional else { throw .unsupported("opcode \(opcode.id) in OpcodeList\(list)") }
+            stream.at = opcode.end
+        }
+    }
+
+    /// The GainMaps of an OpcodeList2; opcodes marked optional that are not gain maps are skipped.
+    static func gainMaps(inOpcodeList bytes: [UInt8]) throws(ReadError) -> [GainMap] {
+        var stream = OpcodeStream(bytes: bytes)
+        var maps: [GainMap] = []
+        for _ in 0..<(try stream.u32()) {
+            let opcode = try stream.header()
+            guard opcode.id == 9 else {
+                guard opcode.optional else { throw .unsupported("opcode \(opcode.id) in OpcodeList2") }
+                stream.at = opcode.end
                 continue
             }
-            let area = try (0..<8).map { _ throws(ReadError) in try u32() }
-            let (pointsV, pointsH) = (try u32(), try u32())
-            let (spacingV, spacingH, originV, originH) = (try f64(), try f64(), try f64(), try f64())
-            let mapPlanes = try u32()
-            // Each factor bounded by the room left before they are multiplied, so no product overflows.
-            let room = max(end - at, 0) / 4
-            guard pointsV >= 1, pointsH >= 1, mapPlanes >= 1, pointsV <= room, pointsH <= room / pointsV,
-                mapPlanes <= room / (pointsV * pointsH), end - at == 4 * pointsV * pointsH * mapPlanes,
-                spacingV > 0 || pointsV == 1, spacingH > 0 || pointsH == 1, area[6] >= 1, area[7] >= 1
-            else { throw .damaged("a gain map whose grid does not match its size") }
-            let gains = try (0..<(pointsV * pointsH * mapPlanes)).map { _ throws(ReadError) in
-                Float(bitPattern: UInt32(try u32()))
-            }
-            guard gains.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw .damaged("a gain map with a gain below 0") }
-            maps.append(
-                GainMap(
-                    top: area[0], left: area[1], bottom: area[2], right: area[3], rowPitch: area[6],
-                    columnPitch: area[7], plane: area[4], planes: area[5], pointsV: pointsV, pointsH: pointsH,
-                    spacingV: pointsV == 1 ? 1 : spacingV, spacingH: pointsH == 1 ? 1 : spacingH,
-                    originV: pointsV == 1 ? 0 : originV, originH: pointsH == 1 ? 0 : originH, mapPlanes: mapPlanes,
-                    gains: gains))
+            maps.append(try gainMap(&stream, end: opcode.end))
         }
         return maps
+    }
+
+    /// One GainMap opcode's parameters, which end at `end`.
+    private static func gainMap(_ stream: inout OpcodeStream, end: Int) throws(ReadError) -> GainMap {
+        let area = try (0..<8).map { _ throws(ReadError) in try stream.u32() }
+        let (pointsV, pointsH) = (try stream.u32(), try stream.u32())
+        let (spacingV, spacingH) = (try stream.f64(), try stream.f64())
+        let (originV, originH) = (try stream.f64(), try stream.f64())
+        let mapPlanes = try stream.u32()
+        // Each factor bounded by the room left before they are multiplied, so no product overflows.
+        let room = max(end - stream.at, 0) / 4
+        guard pointsV >= 1, pointsH >= 1, mapPlanes >= 1, pointsV <= room, pointsH <= room / pointsV,
+            mapPlanes <= room / (pointsV * pointsH), end - stream.at == 4 * pointsV * pointsH * mapPlanes,
+            spacingV > 0 || pointsV == 1, spacingH > 0 || pointsH == 1
+        else { throw .damaged("a gain map whose grid does not match its size") }
+        // An area is top, left, bottom, right, then plane, planes, row pitch, column pitch.
+        guard area[0] <= area[2], area[1] <= area[3], area[5] >= 1, area[6] >= 1, area[7] >= 1 else {
+            throw .damaged("a gain map whose area is empty or inside out")
+        }
+        let gains = try (0..<(pointsV * pointsH * mapPlanes)).map { _ throws(ReadError) in
+            Float(bitPattern: UInt32(try stream.u32()))
+        }
+        guard gains.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw .damaged("a gain map with a gain below 0") }
+        return GainMap(
+            top: area[0], left: area[1], bottom: area[2], right: area[3], rowPitch: area[6], columnPitch: area[7],
+            plane: area[4], planes: area[5], pointsV: pointsV, pointsH: pointsH,
+            spacingV: pointsV == 1 ? 1 : spacingV, spacingH: pointsH == 1 ? 1 : spacingH,
+            originV: pointsV == 1 ? 0 : originV, originH: pointsH == 1 ? 0 : originH, mapPlanes: mapPlanes,
+            gains: gains)
     }
 }

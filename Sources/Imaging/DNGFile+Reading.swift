@@ -43,6 +43,7 @@ extension DNGFile {
         guard reader.numbers(raw[0x828D] ?? Self.missing)?.map(\.intValue) == [2, 2],
             let pattern = raw[0x828E].flatMap(reader.rawBytes), Self.isBayer(pattern)
         else { throw .unsupported("a colour filter pattern other than a 2 × 2 Bayer pattern") }
+        try Self.refuseWhatChangesTheValues(reader, raw: raw, ifd0: ifd0, width: width, height: height)
         let samples = try Self.samples(reader, raw, width: width, height: height)
         // The file's own tags live in IFD0; a DNG may repeat the levels beside its raw image, where they count.
         func number(_ tag: UInt16) -> Double? { (raw[tag] ?? ifd0[tag]).flatMap { reader.numbers($0)?.first?.doubleValue } }
@@ -67,6 +68,37 @@ extension DNGFile {
                 try Self.gainMaps(inOpcodeList: bytes)
             } ?? [],
             preview: Self.preview(reader, ifd0: ifd0))
+    }
+
+    /// Throws for the tags this reader does not apply but which change what the values mean, so that a file is
+    /// refused rather than developed wrongly: a linearisation table, black levels per site, row or column, an
+    /// active area smaller than the image, a white given only as AsShotWhiteXY, an analog balance or camera
+    /// calibration other than none, and opcodes in lists 1 and 3 that a reader may not skip.
+    private static func refuseWhatChangesTheValues(
+        _ reader: TIFFReader, raw: [UInt16: TIFFReader.Entry], ifd0: [UInt16: TIFFReader.Entry], width: Int,
+        height: Int
+    ) throws(ReadError) {
+        func values(_ entry: TIFFReader.Entry?) -> [Double]? { entry.flatMap(reader.numbers)?.map(\.doubleValue) }
+        if raw[0xC618] != nil { throw .unsupported("a LinearizationTable") }
+        if raw[0xC61B] != nil || raw[0xC61C] != nil { throw .unsupported("black levels per row or column") }
+        if let black = values(raw[0xC61A] ?? ifd0[0xC61A]), Set(black).count > 1 {
+            throw .unsupported("black levels per colour filter site")
+        }
+        if let area = values(raw[0xC68D]), area.map(Int.init) != [0, 0, height, width] {
+            throw .unsupported("an ActiveArea smaller than the image")
+        }
+        if ifd0[0xC628] == nil, ifd0[0xC629] != nil { throw .unsupported("a white given as AsShotWhiteXY") }
+        if let balance = values(ifd0[0xC627]), Set(balance) != [1] { throw .unsupported("an AnalogBalance") }
+        let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        for tag: UInt16 in [0xC623, 0xC624] {
+            if let calibration = values(ifd0[tag]), calibration != identity {
+                throw .unsupported("a CameraCalibration other than the identity")
+            }
+        }
+        for (tag, list) in [(UInt16(0xC740), 1), (0xC74E, 3)] {
+            guard let bytes = raw[tag].flatMap(reader.rawBytes) else { continue }
+            try requireOnlyOptionalOpcodes(bytes, list: list)
+        }
     }
 
     /// ColorMatrix2 with its CalibrationIlluminant2, where the file has both and the matrix is 3 × 3.
@@ -186,7 +218,8 @@ extension DNGFile {
 extension DNGFile {
     /// The file's properties as ImageIO names them, for a DNG's `bytes` read as this file: what its TIFF and Exif
     /// tags say (`ImageProperties.exif(tiff:)`), the raw image's size and 16-bit depth, and the `{DNG}` dictionary
-    /// of its levels, pattern, calibration and baseline exposure, under ImageIO's `kCGImagePropertyDNG…` names.
+    /// of its version, levels, calibration and baseline exposure under the names of ImageIO's
+    /// `kCGImagePropertyDNG…` keys, with the CFA pattern as `CFAPattern`, as a RAW photo's metadata gives it.
     public func properties(bytes: [UInt8]) -> [String: Any] {
         var out = ImageProperties.exif(tiff: bytes)
         out[ImageProperties.pixelWidth] = NSNumber(value: width)
@@ -194,6 +227,8 @@ extension DNGFile {
         out[ImageProperties.colorModel] = "RGB"
         out[ImageProperties.depth] = NSNumber(value: 16)
         out["{DNG}"] = [
+            "DNGVersion": [1, 4, 0, 0].map { NSNumber(value: $0) },
+            "DNGBackwardVersion": (gainMaps.isEmpty ? [1, 1, 0, 0] : [1, 3, 0, 0]).map { NSNumber(value: $0) },
             "BlackLevel": NSNumber(value: blackLevel), "WhiteLevel": NSNumber(value: whiteLevel),
             "CFAPattern": cfaPattern.map { NSNumber(value: $0) },
             "AsShotNeutral": [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map { NSNumber(value: $0) },

@@ -80,7 +80,8 @@ public struct DNGFile: Sendable {
             .ascii(0x010F, exif.make), .ascii(0x0110, exif.model),
             .short(0x0112, UInt16(clamping: exif.orientation)), .ascii(0x0131, exif.software),
             .long(0x8769, 0),  // ExifIFDPointer, patched below
-            .bytes(0xC612, [1, 4, 0, 0]), .bytes(0xC613, [1, 1, 0, 0]),  // DNGVersion, DNGBackwardVersion
+            // DNGVersion, and DNGBackwardVersion: 1.3, which defines opcode lists, where a gain map must be applied.
+            .bytes(0xC612, [1, 4, 0, 0]), .bytes(0xC613, gainMaps.isEmpty ? [1, 1, 0, 0] : [1, 3, 0, 0]),
             .ascii(0xC614, uniqueCameraModel),
             .signedRationals(0xC621, xyzToCamera.map(Self.signedRational)),  // ColorMatrix1
             .rationals(0xC628, [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map(Self.rational)),

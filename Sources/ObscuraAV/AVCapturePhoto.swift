@@ -287,8 +287,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
 
 extension AVCapturePhoto {
     /// A RAW photo's file, as `fileDataRepresentation()` gives it: a DNG (`DNGFile`) of the sensor's DNs unchanged,
-    /// with the black and white levels, the camera's colour matrix under D65 and the white the photo was balanced
-    /// for, and the Exif of a processed photo. Apps write it to a `.dng` file, as `availableRawPhotoFileTypes` says.
+    /// with the black and white levels, the camera's colour matrices under D65 and Standard light A, the white the
+    /// photo was balanced for, its BaselineExposure, the lens shading as a gain map, and the Exif of a processed
+    /// photo. Apps write it to a `.dng` file, as `availableRawPhotoFileTypes` says.
     fileprivate func dngFileData(_ r: RenderedPhoto) -> Data? {
         guard let m = r.mosaic else { return nil }
         var exif = exif(r)
@@ -309,7 +310,7 @@ extension AVCapturePhoto {
             blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
             asShotNeutral: m.colour.asShotNeutral,
             uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)",
-            baselineExposure: Self.baselineExposure,
+            baselineExposure: Self.baselineExposure(neutral: m.colour.asShotNeutral),
             secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) },
             gainMaps: m.colour.shading.map { [$0] } ?? [], preview: preview)
         return Data(file.bytes)
@@ -317,8 +318,13 @@ extension AVCapturePhoto {
 
     /// The DNG's BaselineExposure: the stops the processed photo adds to the sensor's values, whose auto-exposure puts
     /// mid-grey at `AutoExposure.midGreyFraction` of the white level and whose development maps it to 0.18
-    /// (`BasicDevelop.Settings.exposureScale`), so that a raw developer's picture is as bright as the photo.
-    static let baselineExposure = log2(BasicDevelop.Settings().exposureScale)
+    /// (`BasicDevelop.Settings.exposureScale`), so that a raw developer's picture is as bright as the photo. The
+    /// photo's white balance holds green's level; a DNG developer scales so that the neutral's largest channel
+    /// reaches the white level, so where red or blue is the larger (a very warm or very blue light) the difference
+    /// comes off here.
+    static func baselineExposure(neutral: SIMD3<Double>) -> Double {
+        log2(BasicDevelop.Settings().exposureScale) + log2(neutral.y / max(neutral.max(), 1e-12))
+    }
 
     /// The RAW photo's PNG, for the files scenario runs measure and save: a 16-bit grey PNG, untagged
     /// (it is not an image in any colour space), holding the sensor's DNs unchanged, with the text

@@ -126,10 +126,45 @@ struct DNGReadingTests {
         #expect(try DNGFile(bytes: other).gainMaps.isEmpty)
     }
 
+    /// `bytes` with the entry for `tag` in the big-endian IFD at `ifd` given the tag `to` instead.
+    static func renaming(_ bytes: [UInt8], ifd: Int, tag: UInt16, to: UInt16) throws -> [UInt8] {
+        let field = try #require(entryField(bytes, ifd: ifd, tag: tag))
+        var out = bytes
+        out[field - 8] = UInt8(to >> 8)
+        out[field - 7] = UInt8(truncatingIfNeeded: to)
+        return out
+    }
+
+    /// Tags that change what the values mean, which the reader does not apply, refuse the file by name instead of
+    /// letting it develop wrongly. Each is made by giving an entry of a written file another tag.
+    @Test func whatTheReaderCannotApplyIsRefused() throws {
+        var file = Self.file(preview: false)
+        file.gainMaps = [Self.maps[0]]
+        let bytes = file.bytes
+        // CFAPlaneColor becomes a LinearizationTable.
+        #expect(throws: DNGFile.ReadError.unsupported("a LinearizationTable")) {
+            try DNGFile(bytes: try Self.renaming(bytes, ifd: 8, tag: 0xC616, to: 0xC618))
+        }
+        // The gain map (not optional) in OpcodeList1, which is applied before linearisation.
+        #expect(throws: DNGFile.ReadError.unsupported("opcode 9 in OpcodeList1")) {
+            try DNGFile(bytes: try Self.renaming(bytes, ifd: 8, tag: 0xC741, to: 0xC740))
+        }
+        // AsShotNeutral given as AsShotWhiteXY.
+        #expect(throws: DNGFile.ReadError.unsupported("a white given as AsShotWhiteXY")) {
+            try DNGFile(bytes: try Self.renaming(bytes, ifd: 8, tag: 0xC628, to: 0xC629))
+        }
+        // A second calibration matrix read as a CameraCalibration.
+        #expect(throws: DNGFile.ReadError.unsupported("a CameraCalibration other than the identity")) {
+            try DNGFile(bytes: try Self.renaming(bytes, ifd: 8, tag: 0xC622, to: 0xC623))
+        }
+    }
+
     /// A damaged file is refused, never read past its end: every cut of a file with a preview, and every byte of its
     /// IFDs and tag values flipped, either reads or throws.
     @Test func damagedFilesThrowAndNeverReadPastTheirEnd() {
-        let bytes = Self.file(preview: true).bytes
+        var file = Self.file(preview: true)
+        file.gainMaps = Self.maps
+        let bytes = file.bytes
         var readable = 0
         for cut in stride(from: 0, to: bytes.count, by: 7) {
             if (try? DNGFile(bytes: Array(bytes.prefix(cut)))) != nil { readable += 1 }

@@ -15,7 +15,7 @@ struct BayerMosaic: Sendable {
     let plane: PixelPlane<UInt16>
     let blackLevel: Int
     let whiteLevel: Int
-    /// What a raw developer needs for colour (a DNG's ColorMatrix1 and AsShotNeutral).
+    /// What a raw developer needs for colour and shading (a DNG's colour matrices, AsShotNeutral and gain map).
     let colour: RawColour
 
     /// The filter channel (0 red, 1 green, 2 blue) over photosite (x, y) in RGGB order.

@@ -126,6 +126,44 @@ struct DNGReadingTests {
         #expect(try DNGFile(bytes: other).gainMaps.isEmpty)
     }
 
+    /// A little-endian ("II") DNG built by hand, byte by byte, as many cameras write them: a 4 × 2 GRBG mosaic whose
+    /// samples need all 16 bits, a colour matrix, an AsShotNeutral and levels. The reader must take the file's byte
+    /// order for every field and for the samples.
+    @Test func aLittleEndianFileIsRead() throws {
+        var out: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0]
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
+        let samples = [0x0102, 0xF0E0, 0x1234, 0x00FF, 0x8001, 0x7FFE, 0x0400, 0x4000]
+        let matrix = [0.9, -0.3, -0.1, -0.5, 1.4, 0.1, -0.1, 0.2, 0.6]
+        // Entries: tag, type (1 byte, 3 short, 4 long, 5 rational, 10 signed rational), count, value or offset.
+        let entryCount = 16
+        let dataStart = 8 + 2 + 12 * entryCount + 4
+        let matrixAt = dataStart, neutralAt = matrixAt + 72, stripAt = neutralAt + 24
+        let entries: [(Int, Int, Int, [UInt8])] = [
+            (0x00FE, 4, 1, u32(0)), (0x0100, 3, 1, u16(4) + u16(0)), (0x0101, 3, 1, u16(2) + u16(0)),
+            (0x0102, 3, 1, u16(16) + u16(0)), (0x0103, 3, 1, u16(1) + u16(0)), (0x0106, 3, 1, u16(32803) + u16(0)),
+            (0x0111, 4, 1, u32(stripAt)), (0x0115, 3, 1, u16(1) + u16(0)), (0x0116, 3, 1, u16(2) + u16(0)),
+            (0x0117, 4, 1, u32(16)), (0x828D, 3, 2, u16(2) + u16(2)), (0x828E, 1, 4, [1, 0, 2, 1]),
+            (0xC612, 1, 4, [1, 4, 0, 0]), (0xC61D, 3, 1, u16(65535) + u16(0)), (0xC621, 10, 9, u32(matrixAt)),
+            (0xC628, 5, 3, u32(neutralAt)),
+        ]
+        #expect(entries.count == entryCount)
+        out += u16(entryCount)
+        for (tag, type, count, value) in entries { out += u16(tag) + u16(type) + u32(count) + value }
+        out += u32(0)
+        for m in matrix { out += u32(Int(Int32((m * 10_000).rounded())) & 0xFFFF_FFFF) + u32(10_000) }
+        for n in [500, 1000, 700] { out += u32(n) + u32(1000) }
+        for v in samples { out += u16(v) }
+        #expect(out.count == stripAt + 16)
+
+        let read = try DNGFile(bytes: out)
+        #expect(read.width == 4 && read.height == 2 && read.cfaPattern == [1, 0, 2, 1])
+        #expect(read.samples == samples.map(UInt16.init))
+        for (a, b) in zip(read.xyzToCamera, matrix) { #expect(abs(a - b) < 1e-9) }
+        #expect(read.asShotNeutral == SIMD3(0.5, 1, 0.7))
+        #expect(read.whiteLevel == 65535 && read.blackLevel == 0)
+    }
+
     /// `bytes` with the entry for `tag` in the big-endian IFD at `ifd` given the tag `to` instead.
     static func renaming(_ bytes: [UInt8], ifd: Int, tag: UInt16, to: UInt16) throws -> [UInt8] {
         let field = try #require(entryField(bytes, ifd: ifd, tag: tag))

@@ -103,7 +103,7 @@ let package = Package(
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.
         .target(
-            name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor", "CoreImage"],
+            name: "ImageIO", dependencies: ["ObscuraAV", "Obscura", "Imaging", "Sensor", "ISP"],
             swiftSettings: kernelSwift),
         // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
         .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging"]),

@@ -84,7 +84,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     }
 
     /// A filter for `file`, read from `bytes`.
-    package init?(file: DNGFile, bytes: [UInt8]) {
+    init?(file: DNGFile, bytes: [UInt8]) {
         let development = DNGDevelopment(file: file)
         guard let white = development.white() else { return nil }
         self.development = development

@@ -211,6 +211,23 @@ public struct DNGDevelopment: Sendable {
         return out
     }
 
+    /// The development at `settings` as 8-bit sRGB (IEC 61966-2-1's curve, values clipped to 0…1), as a picture
+    /// viewer shows a RAW file; nil where the file's colour matrix cannot be inverted.
+    public func developedSRGB(_ settings: Settings = Settings()) -> PixelPlane<UInt8>? {
+        guard let picture = develop(settings) else { return nil }
+        // The curve tabulated finely enough that its steepest part, 12.92 near black, moves under a quarter code a
+        // step: 2¹⁴ entries over 0…1.
+        let steps = 1 << 14
+        let table = (0...steps).map { i in
+            UInt8((TransferFunction.sRGB.encode(Double(i) / Double(steps)) * 255).rounded())
+        }
+        let scale = Float(steps)
+        return PixelPlane<UInt8>(width: picture.width, height: picture.height, channels: 3) { x, y, c in
+            let v = picture.pixels[y * picture.width + x][c]
+            return table[Int((min(max(v, 0), 1) * scale).rounded())]
+        }
+    }
+
     /// A picture box-averaged to `scale` of its size (at least one pixel a side).
     static func reduced(_ pixels: [SIMD4<Float>], width: Int, height: Int, scale: Double)
         -> (pixels: [SIMD4<Float>], width: Int, height: Int)

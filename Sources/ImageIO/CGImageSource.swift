@@ -1,5 +1,5 @@
-import CoreImage
 import Foundation
+import ISP
 import Imaging
 import Obscura
 import ObscuraAV
@@ -7,7 +7,8 @@ import Sensor
 
 /// A photo file opened for reading (ImageIO's `CGImageSource`): its pictures, their properties, its embedded
 /// thumbnail and its auxiliary images, for the formats Obscura writes (JPEG, HEIC, PNG, and the DNG of a RAW photo,
-/// whose picture is its development by `CIRAWFilter` and whose thumbnail is its preview). Any data makes a source,
+/// whose picture is its development at the file's settings, as `CIRAWFilter` gives it, and whose thumbnail is its
+/// preview). Any data makes a source,
 /// as in ImageIO; one of another format has no type and no pictures.
 public final class CGImageSource: @unchecked Sendable {
     let data: Data
@@ -46,12 +47,7 @@ public final class CGImageSource: @unchecked Sendable {
             return plane.channels == 3 ? plane : ImageRGB.rgb(plane)
         case ImageFileType.dng?:
             // As stored: the development before the file's orientation is applied.
-            guard let raw, let filter = CIRAWFilter(file: raw, bytes: bytes) else { return nil }
-            filter.orientation = .up
-            guard let developed = filter.outputImage,
-                let image = CIContext().createCGImage(developed, from: developed.extent)
-            else { return nil }
-            return ImageRGB.rgb(image)
+            return raw.flatMap { DNGDevelopment(file: $0).developedSRGB() }
         default: return nil
         }
     }

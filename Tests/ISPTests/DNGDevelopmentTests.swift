@@ -132,8 +132,8 @@ struct DNGDevelopmentTests {
     }
 
     /// Whatever a damaged file's bytes, a file that still reads develops without a crash: every byte before the
-    /// samples of a file with two calibrations and a gain map, flipped three ways.
-    @Test func aDamagedFileThatReadsStillDevelops() {
+    /// samples of a file with two calibrations and a gain map, inverted in turn.
+    @Test func aDamagedFileThatReadsStillDevelops() throws {
         var file = Self.file(pattern: [0, 1, 1, 2], width: 8, height: 6, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(0.5, 1, 0.7)) {
             c, x, y in Double(100 * c + 10 * x + y)
         }
@@ -144,17 +144,48 @@ struct DNGDevelopmentTests {
                 gains: [1.2, 1, 1, 1.2])
         ]
         let bytes = file.bytes
-        var developed = 0
+        let original = try #require(try? DNGFile(bytes: bytes))
+        /// What the development reads of a file.
+        func developed(_ f: DNGFile) -> [Double] {
+            [Double(f.width), Double(f.height), Double(f.blackLevel), Double(f.whiteLevel), f.baselineExposure,
+             Double(f.calibrationIlluminant1), Double(f.secondCalibration?.illuminant ?? -1)]
+                + f.cfaPattern.map(Double.init) + f.xyzToCamera + (f.secondCalibration?.xyzToCamera ?? [])
+                + [f.asShotNeutral.x, f.asShotNeutral.y, f.asShotNeutral.z]
+        }
+        var developments = 0
         for at in 0..<(bytes.count - 2 * 48) {
-            for flip: UInt8 in [0x01, 0x80, 0xFF] {
+            do {
                 var damaged = bytes
-                damaged[at] ^= flip
-                guard let read = try? DNGFile(bytes: damaged) else { continue }
-                if DNGDevelopment(file: read).develop(DNGDevelopment.Settings(exposure: -3)) != nil { developed += 1 }
+                damaged[at] ^= 0xFF
+                // A file that reads and differs from the original in what the development reads is developed;
+                // one equal to it there develops as the original does.
+                guard let read = try? DNGFile(bytes: damaged),
+                    developed(read) != developed(original) || read.gainMaps != original.gainMaps
+                else { continue }
+                _ = DNGDevelopment(file: read).develop(DNGDevelopment.Settings(exposure: -3))
+                developments += 1
             }
         }
-        // Flips in the Exif and the strings leave a file that reads and develops.
-        #expect(developed > 0)
+        // Flips in the matrices, the neutral and the gain map leave files that read and develop differently.
+        #expect(developments > 0)
+    }
+
+    /// The 8-bit picture a viewer shows is the linear development through sRGB's curve (IEC 61966-2-1), clipped:
+    /// each code within one of 255 × the curve at the linear value, from near black to past the white.
+    @Test func theSRGBPictureEncodesTheLinearValues() throws {
+        for levels in [SIMD3<Double>(4, 40, 400), SIMD3<Double>(1500, 3000, 4031)] {
+            let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) { c, _, _ in
+                levels[c]
+            }
+            let development = DNGDevelopment(file: file)
+            let linear = try #require(development.matrix(Self.linear)) * (levels / 4031)
+            let picture = try #require(development.developedSRGB(Self.linear))
+            #expect(picture.width == 16 && picture.height == 12 && picture.channels == 3)
+            for c in 0..<3 {
+                let expected = 255 * TransferFunction.sRGB.encode(min(max(linear[c], 0), 1))
+                #expect(abs(Double(picture[8, 6, c]) - expected) <= 1, "channel \(c): \(picture[8, 6, c]) for \(expected)")
+            }
+        }
     }
 
     @Test func theFilesCalibrationMapsItsWhiteToNeutral() throws {

@@ -18,6 +18,18 @@ import Spectra
 /// - `boostAmount`, how much of the tone curve applies: 1 the processed photo's highlight shoulder, 0 linear values;
 /// - `scaleFactor`, the size developed (box-averaged), and `orientation`, the file's unless set.
 ///
+/// - `neutralLocation`, the white read off a grey at a point of the picture;
+/// - `shadowBias`, subtracted from the linear values, and `boostShadowAmount`, the tone curve's shadows
+///   (`DNGDevelopment.Tone`);
+/// - `linearSpaceFilter`, a filter given the linear picture (exposed and in the working space, before the tone step,
+///   the native orientation);
+/// - `isLensCorrectionEnabled`, whether the lens shading the phone corrects (the file's gain map) is put back.
+///
+/// The adjustments Apple's engine offers for some cameras only (noise reduction, sharpness, contrast, detail, moiré
+/// reduction, local tone mapping) say so: their `is…Supported` is false, as for a file Apple's engine has no such
+/// adjustment for, and their amounts change nothing. Draft mode is a speed hint this developer, which always
+/// develops in one pass, needs no different pass for.
+///
 /// The tint's scale (our choice, as raw converters scale it): 3000 × the white's Duv, the signed distance from the
 /// Planckian locus in CIE 1960 uv, so that a positive tint is a greener light, which the development corrects towards
 /// magenta. The picture is linear sRGB with extended range, Core Image's working space.
@@ -28,7 +40,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     private let asShotWhite: Chromaticity
     /// The last development and the settings it was made with; the lock keeps concurrent readers of
     /// `outputImage` from racing on it.
-    private var developed: (key: [Double], image: CIImage)?
+    private var developed: (settings: DNGDevelopment.Settings, scale: Double, image: CIImage)?
     private let developedLock = NSLock()
 
     /// Stops added to `baselineExposure`. Default 0.
@@ -43,6 +55,72 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     public var orientation: CGImagePropertyOrientation
     /// The white the picture is balanced for, as a CIE 1931 xy chromaticity.
     public var neutralChromaticity: CGPoint
+    /// Subtracted from the linear values before the tone curve, 1 the white; values below it go to black. Default 0.
+    public var shadowBias: Float = 0
+    /// How the tone curve treats the shadows, 0 … 2: above 1 lightens them, below 1 darkens them; no effect where
+    /// `boostAmount` is 0. Default 1.
+    public var boostShadowAmount: Float = 1
+    /// A filter applied to the picture while it is linear: its input image is the development before the tone step,
+    /// and its output goes on to the tone step. Nil to begin with.
+    public var linearSpaceFilter: CIFilter?
+    /// Whether a faster, rougher development may be used. Default false; the development is the same either way.
+    public var isDraftModeEnabled = false
+    /// The decoder the development follows; one of `supportedDecoderVersions`, else `outputImage` is nil.
+    public var decoderVersion = CIRAWDecoderVersion.version8DNG
+    /// The decoders this file can be developed by: the DNG decoder alone.
+    public var supportedDecoderVersions: [CIRAWDecoderVersion] { [.version8DNG] }
+    /// Whether the file carries a lens correction this filter can apply: the gain map of the lens's shading
+    /// (OpcodeList2) that a phone's DNG holds.
+    public var isLensCorrectionSupported: Bool { development.hasLensShadingCorrection }
+    /// Whether the lens correction is applied; true to begin with where the file has one. Off, the corners keep the
+    /// lens's fall-off as the sensor recorded it.
+    public var isLensCorrectionEnabled: Bool
+
+    /// A point of the picture whose colour is taken for the white, as a grey picker sets it: Core Image
+    /// coordinates (origin at the bottom left) in the native picture, before scaling and orientation (our choice;
+    /// Apple's page says only "pixel coordinates in the image"). The camera neutral is the mean of the samples
+    /// within 8 pixels (`DNGDevelopment.neutral(atColumn:row:radius:)`); where that reads no neutral (a clipped,
+    /// black or edge spot, or a colour the calibration cannot place) the white stays as it was.
+    public var neutralLocation: CGPoint = .zero {
+        didSet {
+            let (x, y) = (Double(neutralLocation.x), Double(nativeSize.height) - 1 - Double(neutralLocation.y))
+            guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9,
+                let neutral = development.neutral(atColumn: Int(x.rounded()), row: Int(y.rounded())),
+                let white = development.white(ofNeutral: neutral)
+            else { return }
+            neutralChromaticity = CGPoint(x: white.x, y: white.y)
+        }
+    }
+
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isLuminanceNoiseReductionSupported: Bool { false }
+    public var luminanceNoiseReductionAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isColorNoiseReductionSupported: Bool { false }
+    public var colorNoiseReductionAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isSharpnessSupported: Bool { false }
+    public var sharpnessAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isContrastSupported: Bool { false }
+    public var contrastAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isDetailSupported: Bool { false }
+    public var detailAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isMoireReductionSupported: Bool { false }
+    public var moireReductionAmount: Float = 0
+    /// Not offered for this developer's files (see the type); the amount changes nothing.
+    public var isLocalToneMapSupported: Bool { false }
+    public var localToneMapAmount: Float = 0
+
+    /// The mattes a file may carry beside the picture. A phone's Bayer RAW DNG carries none, so all are nil.
+    public var portraitEffectsMatte: CIImage? { nil }
+    public var semanticSegmentationSkinMatte: CIImage? { nil }
+    public var semanticSegmentationHairMatte: CIImage? { nil }
+    public var semanticSegmentationGlassesMatte: CIImage? { nil }
+    public var semanticSegmentationSkyMatte: CIImage? { nil }
+    public var semanticSegmentationTeethMatte: CIImage? { nil }
 
     /// The white's correlated colour temperature, kelvin.
     public var neutralTemperature: Float {
@@ -92,6 +170,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         neutralChromaticity = CGPoint(x: white.x, y: white.y)
         baselineExposure = Float(file.baselineExposure)
         orientation = CGImagePropertyOrientation(rawValue: UInt32(file.exif.orientation)) ?? .up
+        isLensCorrectionEnabled = development.hasLensShadingCorrection
         fileProperties = file.properties(bytes: bytes)
         super.init()
     }
@@ -105,24 +184,51 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
 
     /// The developed picture, turned and scaled as set; developed again only when an adjustment changed.
     open override var outputImage: CIImage? {
+        guard supportedDecoderVersions.contains(decoderVersion) else { return nil }
         let scale = Double(min(max(scaleFactor, 1e-3), 1))
-        let key = [Double(exposure), Double(baselineExposure), Double(boostAmount), scale, white.x, white.y]
-        let image: CIImage
-        if let cached = developedLock.withLock({ developed }), cached.key == key {
-            image = cached.image
-        } else {
-            // A baseline changed by the app replaces the file's.
-            let offset = Double(baselineExposure) - development.file.baselineExposure
-            let settings = DNGDevelopment.Settings(
-                exposure: Double(exposure) + offset, white: white == asShotWhite ? nil : white,
-                boost: Double(boostAmount))
-            guard let picture = development.develop(settings, scale: scale) else { return nil }
-            image = CIImage(
-                recipe: BitmapRecipe(
-                    width: picture.width, height: picture.height, storage: .floats(picture.pixels), encoding: .linear,
-                    isOpaque: true))
-            developedLock.withLock { developed = (key, image) }
-        }
-        return image.oriented(orientation)
+        // A baseline changed by the app replaces the file's.
+        let offset = Double(baselineExposure) - development.file.baselineExposure
+        let settings = DNGDevelopment.Settings(
+            exposure: Double(exposure) + offset, white: white == asShotWhite ? nil : white, boost: Double(boostAmount),
+            correctsLensShading: isLensCorrectionEnabled && isLensCorrectionSupported, shadowBias: Double(shadowBias),
+            shadowBoost: Double(boostShadowAmount))
+        guard let filter = linearSpaceFilter else { return developed(settings, scale: scale)?.oriented(orientation) }
+        // The linear development goes through the app's filter, then through the tone step.
+        var linear = settings
+        (linear.boost, linear.shadowBias, linear.shadowBoost) = (0, 0, 1)
+        guard let picture = developed(linear, scale: scale) else { return nil }
+        filter.setValue(picture, forKey: kCIInputImageKey)
+        guard let filtered = filter.outputImage else { return nil }
+        let tone = development.tone(settings)
+        return filtered.applying(.map { v in SIMD4(tone.apply(SIMD3(v.x, v.y, v.z)), v.w) }).oriented(orientation)
     }
+
+    /// The development at `settings` and `scale`, unturned: the last one again where the settings are the same.
+    private func developed(_ settings: DNGDevelopment.Settings, scale: Double) -> CIImage? {
+        if let cached = developedLock.withLock({ developed }), cached.settings == settings, cached.scale == scale {
+            return cached.image
+        }
+        guard let picture = development.develop(settings, scale: scale) else { return nil }
+        let image = CIImage(
+            recipe: BitmapRecipe(
+                width: picture.width, height: picture.height, storage: .floats(picture.pixels), encoding: .linear,
+                isOpaque: true))
+        developedLock.withLock { developed = (settings, scale, image) }
+        return image
+    }
+}
+
+/// The version of a RAW decoder a `CIRAWFilter` develops by. The raw values are our choice; Apple's names are the
+/// static members.
+public struct CIRAWDecoderVersion: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let none = CIRAWDecoderVersion(rawValue: "none")
+    public static let version8 = CIRAWDecoderVersion(rawValue: "8")
+    public static let version8DNG = CIRAWDecoderVersion(rawValue: "8.dng")
+    public static let version7 = CIRAWDecoderVersion(rawValue: "7")
+    public static let version7DNG = CIRAWDecoderVersion(rawValue: "7.dng")
+    public static let version6 = CIRAWDecoderVersion(rawValue: "6")
+    public static let version6DNG = CIRAWDecoderVersion(rawValue: "6.dng")
 }

@@ -18,9 +18,10 @@ import Spectra
 /// edges sharp without the colour fringes plain bilinear interpolation leaves. Outside the picture the CFA is
 /// mirrored about the edge pixels, which keeps each site's colour.
 ///
-/// The tone curve (`Settings.boost`) is the ordinary photo's highlight shoulder (`BasicDevelop`, identity up to 0.6
-/// and reaching 1 at the clipped white, or at 1 where the exposure brings the white lower), mixed with the linear values by the amount asked: 0 leaves the values linear
-/// and unclipped (extended range), 1 is the curve alone.
+/// The tone step (`Tone`) follows the linear picture: the shadow bias subtracted, then the ordinary photo's highlight
+/// shoulder (`BasicDevelop`, identity up to 0.6 and reaching 1 at the clipped white, or at 1 where the exposure brings
+/// the white lower) with the shadow boost, mixed with the linear values by the amount asked (`Settings.boost`): 0
+/// leaves the values linear and unclipped (extended range), 1 is the curve alone.
 public struct DNGDevelopment: Sendable {
     /// Choices of the development.
     public struct Settings: Sendable, Hashable {
@@ -30,12 +31,59 @@ public struct DNGDevelopment: Sendable {
         public var white: Chromaticity?
         /// How much of the tone curve applies, 0 (linear) … 1.
         public var boost: Double
+        /// Whether OpcodeList2's gain maps, the lens's shading the phone corrects, are applied.
+        public var correctsLensShading: Bool
+        /// Subtracted from the linear values (1 the white), values below it going to 0. Default 0.
+        public var shadowBias: Double
+        /// How the tone curve treats the shadows, 0 … 2: 1 leaves them, above 1 lightens and below darkens them
+        /// (`Tone`). Default 1.
+        public var shadowBoost: Double
 
-        public init(exposure: Double = 0, white: Chromaticity? = nil, boost: Double = 1) {
+        public init(
+            exposure: Double = 0, white: Chromaticity? = nil, boost: Double = 1, correctsLensShading: Bool = true,
+            shadowBias: Double = 0, shadowBoost: Double = 1
+        ) {
             self.exposure = exposure
             self.white = white
             self.boost = min(max(boost, 0), 1)
+            self.correctsLensShading = correctsLensShading
+            self.shadowBias = shadowBias.isFinite ? shadowBias : 0
+            self.shadowBoost = shadowBoost.isFinite ? min(max(shadowBoost, 0), 2) : 1
         }
+    }
+
+    /// The tone step after the linear picture, per channel: the shadow bias b subtracted (v − b, held at 0 where b is
+    /// not 0), then the curve, mixed with its input by the boost. The curve is the shoulder after the shadow boost
+    /// s, which scales a value v below the knee k by s^(1 − v/k): s times at black, once at the knee, so the curve
+    /// stays continuous and, for s up to e, rising (our choice of form: Apple's header says only that the amount
+    /// lightens the shadows above 1 and darkens them below, and does nothing without the boost).
+    public struct Tone: Sendable {
+        let curve: ToneCurve
+        let boost: Float, bias: Float, shadows: Float
+        static let knee: Float = 0.6
+
+        @inline(__always)
+        public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
+            var v = rgb
+            if bias != 0 { v = SIMD3<Float>.zero.replacing(with: v - bias, where: v .> bias) }
+            guard boost > 0 else { return v }
+            @inline(__always) func toned(_ x: Float) -> Float {
+                var x = x
+                if shadows != 1, x > 0, x < Self.knee { x *= pow(shadows, 1 - x / Self.knee) }
+                return Float(curve.apply(Double(x)))
+            }
+            return (1 - boost) * v + boost * SIMD3(toned(v.x), toned(v.y), toned(v.z))
+        }
+    }
+
+    /// The tone step of a development at `settings`.
+    public func tone(_ settings: Settings) -> Tone {
+        // The shoulder reaches 1 where the clipped white lands, or at 1 where the exposure brings that lower, so
+        // that the curve keeps its knee below its white whatever the exposure.
+        let clip = max(pow(2, file.baselineExposure + settings.exposure), 1)
+        return Tone(
+            curve: ToneCurve.shoulder(knee: Double(Tone.knee), whiteInput: clip), boost: Float(settings.boost),
+            bias: Float(settings.shadowBias), shadows: Float(settings.shadowBoost))
     }
 
     /// The file developed.
@@ -147,13 +195,9 @@ public struct DNGDevelopment: Sendable {
         guard let m = matrix(settings) else { return nil }
         let (w, h) = (file.width, file.height)
         let lanes = (0..<3).map { r in SIMD3<Float>((0..<3).map { Float(m[r, $0]) }) }
-        // The shoulder reaches 1 where the clipped white lands, or at 1 where the exposure brings that lower, so
-        // that the curve keeps its knee below its white whatever the exposure.
-        let clip = max(pow(2, file.baselineExposure + settings.exposure), 1)
-        let curve = ToneCurve.shoulder(knee: 0.6, whiteInput: clip)
-        let boost = Float(settings.boost)
+        let tone = tone(settings)
         let pattern = file.cfaPattern.map(Int.init)
-        let linear = linearValues()
+        let linear = linearValues(correctingLensShading: settings.correctsLensShading)
         // Each pixel demosaiced, mapped and toned in one pass, with no camera-RGB picture kept in between.
         var out: [SIMD4<Float>] = BandParallel.uninitialized(w * h)
         out.withUnsafeMutableBufferPointer { o in
@@ -164,14 +208,8 @@ public struct DNGDevelopment: Sendable {
                     for y in rows {
                         for x in 0..<w {
                             let v = Self.site(x, y, s.base, w, h, pattern: pattern)
-                            var rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
-                            if boost > 0 {
-                                let toned = SIMD3<Float>(
-                                    Float(curve.apply(Double(rgb.x))), Float(curve.apply(Double(rgb.y))),
-                                    Float(curve.apply(Double(rgb.z))))
-                                rgb = (1 - boost) * rgb + boost * toned
-                            }
-                            o.base[y * w + x] = SIMD4(rgb, 1)
+                            let rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
+                            o.base[y * w + x] = SIMD4(tone.apply(rgb), 1)
                         }
                     }
                 }
@@ -181,15 +219,50 @@ public struct DNGDevelopment: Sendable {
         return Self.reduced(out, width: w, height: h, scale: scale)
     }
 
-    /// The samples as linear values, 0 at the black level and 1 at the white level, with OpcodeList2's gain maps
-    /// applied (a product above the white level stays at it), as DNG orders the steps before demosaicing.
-    func linearValues() -> [Float] {
-        let (w, h) = (file.width, file.height)
-        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
-        // Maps of the one plane a colour filter array has; an area inside out (from code, not a file) covers nothing.
-        let maps = file.gainMaps.filter {
+    /// Whether the file carries a gain map the development applies (OpcodeList2's, on the colour filter array's one
+    /// plane): the lens correction a RAW filter can switch off.
+    public var hasLensShadingCorrection: Bool { !Self.applicable(file.gainMaps).isEmpty }
+
+    /// Maps of the one plane a colour filter array has; an area inside out (from code, not a file) covers nothing.
+    static func applicable(_ maps: [DNGFile.GainMap]) -> [DNGFile.GainMap] {
+        maps.filter {
             $0.plane == 0 && $0.top <= $0.bottom && $0.left <= $0.right && $0.rowPitch > 0 && $0.columnPitch > 0
         }
+    }
+
+    /// The camera neutral measured on the picture: the mean of each colour's samples in the square of `radius`
+    /// pixels about (column, row), largest channel 1, as a photographer's grey picker reads a grey card. Nil where the
+    /// square leaves the picture, holds a sample at the white level (a clipped channel has lost its ratio), or a
+    /// colour's mean is within twice a level of black (no ratio to read).
+    public func neutral(atColumn x: Int, row y: Int, radius: Int = 8) -> SIMD3<Double>? {
+        let (w, h) = (file.width, file.height)
+        guard radius >= 1, x - radius >= 0, y - radius >= 0, x + radius < w, y + radius < h,
+            file.cfaPattern.count == 4
+        else { return nil }
+        let black = Double(file.blackLevel), span = Double(file.whiteLevel - file.blackLevel)
+        var sums = SIMD3<Double>(0, 0, 0), counts = SIMD3<Double>(0, 0, 0)
+        for row in (y - radius)...(y + radius) {
+            for column in (x - radius)...(x + radius) {
+                let sample = file.samples[row * w + column]
+                guard sample < file.whiteLevel else { return nil }
+                let c = Int(file.cfaPattern[(row % 2) * 2 + column % 2])
+                guard c < 3 else { return nil }
+                sums[c] += (Double(sample) - black) / span
+                counts[c] += 1
+            }
+        }
+        let means = sums / counts
+        guard means.min() > 2 / span else { return nil }
+        return means / means.max()
+    }
+
+    /// The samples as linear values, 0 at the black level and 1 at the white level, with OpcodeList2's gain maps
+    /// applied where asked (a product above the white level stays at it), as DNG orders the steps before
+    /// demosaicing.
+    func linearValues(correctingLensShading: Bool = true) -> [Float] {
+        let (w, h) = (file.width, file.height)
+        let black = Float(file.blackLevel), span = Float(file.whiteLevel - file.blackLevel)
+        let maps = correctingLensShading ? Self.applicable(file.gainMaps) : []
         var out: [Float] = BandParallel.uninitialized(w * h)
         out.withUnsafeMutableBufferPointer { o in
             let o = SharedPointer(o)

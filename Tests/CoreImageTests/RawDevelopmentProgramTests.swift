@@ -136,6 +136,7 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         raw.boostAmount = 0
         let linear = Self.mean(try #require(raw.outputImage), x: x, y: y)
         raw.exposure = 1
+        raw.boostAmount = 1
         let brighter = Self.mean(try #require(raw.outputImage), x: x, y: y)
         for c in 0..<3 { #expect(abs(brighter[c] / linear[c] - 2) < 0.01) }
         raw.exposure = 0
@@ -154,6 +155,93 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         let half = try #require(raw.outputImage)
         #expect(half.extent.width == (size.width / 2).rounded() && half.extent.height == (size.height / 2).rounded())
         #expect(raw.properties[kCGImagePropertyPixelWidth as String] as? NSNumber == NSNumber(value: Int(size.width)))
+    }
+
+    /// What an editing app's other controls do: the lens correction switch, the grey picker, the decoder version,
+    /// and the adjustments this developer does not offer, which say so and change nothing.
+    @Test(.obscura(device: "iphone-15-pro", scene: RawDevelopmentProgramTests.scene))
+    func lensCorrectionGreyPickerAndUnofferedAdjustments() throws {
+        let data = try RawPhotoTaker().take()
+        let raw = try #require(CIRAWFilter(imageData: data, identifierHint: nil))
+        raw.orientation = .up
+        raw.boostAmount = 0
+        let size = raw.nativeSize
+        let (width, height) = (Double(size.width), Double(size.height))
+        let centre = (x: width / 2, y: height / 2), corner = (x: width * 0.04, y: height * 0.04)
+        // The phone's DNG carries the lens shading its ISP corrects; switched off, the corner keeps the lens's
+        // fall-off (the profile's relative illumination there is about a third of the centre's, the photo puts
+        // back most of it), and the centre, where the correction is 1, stays as it was.
+        #expect(raw.isLensCorrectionSupported && raw.isLensCorrectionEnabled)
+        let corrected = try #require(raw.outputImage)
+        raw.isLensCorrectionEnabled = false
+        let uncorrected = try #require(raw.outputImage)
+        let cornerRatio = Self.mean(uncorrected, x: corner.x, y: corner.y).sum()
+            / Self.mean(corrected, x: corner.x, y: corner.y).sum()
+        let centreRatio = Self.mean(uncorrected, x: centre.x, y: centre.y).sum()
+            / Self.mean(corrected, x: centre.x, y: centre.y).sum()
+        #expect(cornerRatio < 0.7, "corner without/with correction \(cornerRatio)")
+        #expect(abs(centreRatio - 1) < 0.01, "centre without/with correction \(centreRatio)")
+        raw.isLensCorrectionEnabled = true
+        // The grey picker: told the light was a 3000 K lamp, then shown the daylit grey wall (Core Image
+        // coordinates, from the bottom), the developer takes the wall's colour for white again.
+        let asShot = raw.neutralTemperature
+        raw.neutralTemperature = 3000
+        let wall = (x: width * 0.1, y: height * 0.1)
+        #expect(Self.mean(try #require(raw.outputImage), x: wall.x, y: wall.y).z > 1.5 * Self.mean(corrected, x: wall.x, y: wall.y).z)
+        raw.neutralLocation = CGPoint(x: wall.x, y: height - 1 - wall.y)
+        let picked = Self.mean(try #require(raw.outputImage), x: wall.x, y: wall.y)
+        #expect(abs(picked.z / picked.x - 1) < 0.05 && abs(picked.y / picked.x - 1) < 0.05, "\(picked)")
+        #expect(abs(raw.neutralTemperature - asShot) < 400, "picked \(raw.neutralTemperature) K, as shot \(asShot) K")
+        // A point off the picture reads nothing: the white stays.
+        let before = raw.neutralChromaticity
+        raw.neutralLocation = CGPoint(x: -50, y: -50)
+        #expect(raw.neutralChromaticity == before)
+        // Adjustments offered for some cameras only: not for this file, and their amounts change nothing.
+        #expect(!raw.isLuminanceNoiseReductionSupported && !raw.isColorNoiseReductionSupported)
+        #expect(!raw.isSharpnessSupported && !raw.isContrastSupported && !raw.isDetailSupported)
+        #expect(!raw.isMoireReductionSupported && !raw.isLocalToneMapSupported)
+        let plain = Self.mean(try #require(raw.outputImage), x: centre.x, y: centre.y)
+        raw.sharpnessAmount = 1
+        raw.luminanceNoiseReductionAmount = 1
+        raw.isDraftModeEnabled = true
+        #expect(Self.mean(try #require(raw.outputImage), x: centre.x, y: centre.y) == plain)
+        #expect(raw.portraitEffectsMatte == nil && raw.semanticSegmentationSkyMatte == nil)
+        raw.sharpnessAmount = 0
+        raw.luminanceNoiseReductionAmount = 0
+        // A filter in linear space sees the linear development and hands its output to the tone step: an exposure
+        // filter of +1 EV doubles the linear values, and one of 0 EV leaves the toned picture as it was. Read on
+        // the chart's white patch, a stop brighter, so that the shoulder bends it.
+        raw.exposure = 1
+        raw.boostAmount = 1
+        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        let white = Self.patchCentre(19, width: width, height: height, fieldOfView: Double(camera.activeFormat.videoFieldOfView))
+        let toned = Self.mean(try #require(raw.outputImage), x: white.0, y: white.1)
+        let exposure = try #require(CIFilter(name: "CIExposureAdjust"))
+        exposure.setValue(0.0, forKey: kCIInputEVKey)
+        raw.linearSpaceFilter = exposure
+        let through = Self.mean(try #require(raw.outputImage), x: white.0, y: white.1)
+        for c in 0..<3 { #expect(abs(through[c] / toned[c] - 1) < 1e-4, "\(through) against \(toned)") }
+        raw.boostAmount = 0
+        let linearWhite = Self.mean(try #require(raw.outputImage), x: white.0, y: white.1)
+        #expect(linearWhite.max() > 0.7 && (linearWhite - toned).max() > 0.02, "\(linearWhite) toned \(toned)")
+        exposure.setValue(1.0, forKey: kCIInputEVKey)
+        let doubled = Self.mean(try #require(raw.outputImage), x: white.0, y: white.1)
+        for c in 0..<3 { #expect(abs(doubled[c] / linearWhite[c] - 2) < 1e-3, "\(doubled) against \(linearWhite)") }
+        raw.linearSpaceFilter = nil
+        raw.exposure = 0
+        // The shadow bias is taken off the linear values.
+        raw.boostAmount = 0
+        let linear = Self.mean(try #require(raw.outputImage), x: centre.x, y: centre.y)
+        raw.shadowBias = 0.01
+        let biased = Self.mean(try #require(raw.outputImage), x: centre.x, y: centre.y)
+        for c in 0..<3 { #expect(abs(biased[c] - (linear[c] - 0.01)) < 1e-4, "\(biased) against \(linear)") }
+        raw.shadowBias = 0
+        // A decoder version the file does not list gives no picture, as Apple's header says.
+        #expect(raw.supportedDecoderVersions.contains(raw.decoderVersion))
+        raw.decoderVersion = .version6
+        #expect(raw.outputImage == nil)
+        raw.decoderVersion = .version8DNG
+        #expect(raw.outputImage != nil)
     }
 
     /// At zero exposure the development has the processed photo's brightness, from the centre to the corners:

@@ -131,6 +131,89 @@ struct DNGDevelopmentTests {
         for c in 0..<3 { #expect(abs(Double(clipped.pixels[6 * 16 + 8][c]) - white[c]) < 1e-5) }
     }
 
+    /// Switched off, the gain map is not applied: the development is the file's without its map.
+    @Test func theLensCorrectionCanBeSwitchedOff() throws {
+        let levels = SIMD3<Double>(1000, 2000, 800)
+        var file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) { c, _, _ in
+            levels[c]
+        }
+        let plain = try #require(DNGDevelopment(file: file).develop(Self.linear))
+        #expect(!DNGDevelopment(file: file).hasLensShadingCorrection)
+        file.gainMaps = [
+            DNGFile.GainMap(
+                top: 0, left: 0, bottom: 12, right: 16, pointsV: 1, pointsH: 1, spacingV: 1, spacingH: 1,
+                gains: [1.5])
+        ]
+        let development = DNGDevelopment(file: file)
+        #expect(development.hasLensShadingCorrection)
+        var off = Self.linear
+        off.correctsLensShading = false
+        let uncorrected = try #require(development.develop(off))
+        let corrected = try #require(development.develop(Self.linear))
+        for p in plain.pixels.indices {
+            #expect(uncorrected.pixels[p] == plain.pixels[p])
+            for c in 0..<3 { #expect(abs(corrected.pixels[p][c] - 1.5 * plain.pixels[p][c]) < 1e-5) }
+        }
+    }
+
+    /// The tone step's shadow terms against their closed forms on flat fields: the bias is subtracted from the
+    /// linear values (black below it); the shadow boost s scales a value v below the knee 0.6 by s^(1 − v/0.6), and
+    /// leaves values above the knee to the shoulder alone.
+    @Test func shadowBiasAndBoostFollowTheirForms() throws {
+        for level in [200.0, 1200, 3000] {
+            let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) { _, _, _ in
+                level
+            }
+            let development = DNGDevelopment(file: file)
+            let plain = try #require(development.develop(Self.linear)).pixels[6 * 16 + 8]
+            var biased = Self.linear
+            biased.shadowBias = 0.1
+            let b = try #require(development.develop(biased)).pixels[6 * 16 + 8]
+            for c in 0..<3 { #expect(abs(b[c] - max(plain[c] - 0.1, 0)) < 1e-6) }
+            for s in [0.5, 2.0] {
+                var boosted = DNGDevelopment.Settings(boost: 1, shadowBoost: s)
+                let toned = try #require(development.develop(boosted)).pixels[6 * 16 + 8]
+                boosted.shadowBoost = 1
+                let unboosted = try #require(development.develop(boosted)).pixels[6 * 16 + 8]
+                for c in 0..<3 {
+                    let v = Double(plain[c])
+                    if v < 0.6 {
+                        // The shoulder is the identity below the knee; a lifted value may pass the knee.
+                        let lifted = v * pow(s, 1 - v / 0.6)
+                        if lifted < 0.6 { #expect(abs(Double(toned[c]) - lifted) < 1e-5, "v \(v), s \(s)") }
+                    } else {
+                        #expect(toned[c] == unboosted[c])
+                    }
+                }
+            }
+        }
+    }
+
+    /// The grey picker's neutral is each colour's mean level over the square, largest 1; a clipped sample, a black
+    /// spot or a square leaving the picture reads none.
+    @Test(arguments: patterns)
+    func aPickedSpotGivesItsNeutral(pattern: [UInt8]) throws {
+        // A level that varies across the square (a gradient), each colour in its own proportion.
+        let ratios = SIMD3<Double>(0.5, 1, 0.25)
+        let file = Self.file(pattern: pattern, width: 32, height: 24, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) {
+            c, x, _ in ratios[c] * (1600 + 20 * Double(x))
+        }
+        let development = DNGDevelopment(file: file)
+        let neutral = try #require(development.neutral(atColumn: 16, row: 12, radius: 4))
+        // Rounding each sample to a whole DN moves a ratio by at most half a DN in 400.
+        for c in 0..<3 { #expect(abs(neutral[c] - ratios[c]) < 2e-3, "\(neutral)") }
+        #expect(development.neutral(atColumn: 2, row: 12, radius: 4) == nil)
+        #expect(development.neutral(atColumn: 16, row: 22, radius: 4) == nil)
+        let clipped = Self.file(pattern: pattern, width: 32, height: 24, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) {
+            c, x, y in x == 17 && y == 13 ? 5000 : ratios[c] * 1600
+        }
+        #expect(DNGDevelopment(file: clipped).neutral(atColumn: 16, row: 12, radius: 4) == nil)
+        let black = Self.file(pattern: pattern, width: 32, height: 24, xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1)) {
+            c, _, _ in c == 2 ? 0 : 1600
+        }
+        #expect(DNGDevelopment(file: black).neutral(atColumn: 16, row: 12, radius: 4) == nil)
+    }
+
     /// Whatever a damaged file's bytes, a file that still reads develops without a crash: every byte before the
     /// samples of a file with two calibrations and a gain map, inverted in turn.
     @Test func aDamagedFileThatReadsStillDevelops() throws {

@@ -514,7 +514,10 @@ struct RenderJob {
         if command.json {
             try printJSON(summary)
         } else {
-            let depthNote = command.depth.map { ", depth \($0)" } ?? ""
+            // Every file written is named, the depth map's viewable companion too.
+            let depthNote = command.depth.map { depth in
+                ", depth \(depth)" + (RenderJob.depthViewPath(depth).map { " and \($0)" } ?? "")
+            } ?? ""
             say(
                 "\(command.out)\(depthNote): \(profile.id) \(cameraProfile.id), \(frame.width)x\(frame.height), "
                     + "\(RenderJob.describe(exposure)), mean \(format(summary.meanDN, 1)) DN, "

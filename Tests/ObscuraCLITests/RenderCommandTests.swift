@@ -94,6 +94,9 @@ import Testing
         guard case let .eightBit(pixels) = image.pixels else { return }
         #expect([pixels[64, 48, 0], pixels[64, 48, 1], pixels[64, 48, 2]] == [68, 1, 84])
         #expect([pixels[2, 2, 0], pixels[2, 2, 1], pixels[2, 2, 2]] == [253, 231, 37])
+        // The plain report names every file written, the view too (it replaces a file of that name).
+        let said = try CLIRunner.run(["render", "chart-d65", "--size", "128x96", "--out", out, "--depth", depth])
+        #expect(said.status == 0 && said.stdout.contains("depth \(depth) and \(view):"), "\(said.stdout)")
     }
 
     @Test func fixedExposureAndFlashAreReported() throws {

@@ -16,8 +16,7 @@ import Spectra
 /// - the white: `neutralTemperature` and `neutralTint`, or `neutralChromaticity`, start at the white the photo was
 ///   shot for (the file's AsShotNeutral) and move together;
 /// - `boostAmount`, how much of the tone curve applies: 1 the processed photo's highlight shoulder, 0 linear values;
-/// - `scaleFactor`, the size developed (box-averaged), and `orientation`, the file's unless set.
-///
+/// - `scaleFactor`, the size developed (box-averaged), and `orientation`, the file's unless set;
 /// - `neutralLocation`, the white read off a grey at a point of the picture;
 /// - `shadowBias`, subtracted from the linear values, and `boostShadowAmount`, the tone curve's shadows
 ///   (`DNGDevelopment.Tone`);

@@ -22,7 +22,15 @@ import Spectra
 ///   (`DNGDevelopment.Tone`);
 /// - `linearSpaceFilter`, a filter given the linear picture (exposed and in the working space, before the tone step,
 ///   the native orientation);
-/// - `isLensCorrectionEnabled`, whether the lens shading the phone corrects (the file's gain map) is put back.
+/// - `isLensCorrectionEnabled`, whether the lens shading the phone corrects (the file's gain map) is put back;
+/// - `isGamutMappingEnabled`, whether colours outside sRGB's gamut are desaturated into it at their luminance
+///   (`DNGDevelopment.mappedIntoGamut`) or left with negative channels;
+/// - `extendedDynamicRangeAmount`, 0 … 2: the tone curve's white at 2^amount instead of 1, so that highlights the
+///   file holds above the processed photo's white keep values above 1 (our choice of scale: Apple's header says
+///   only that 1 is the default extended range and 2 the most).
+///
+/// It opens the DNG a RAW photo's `fileDataRepresentation()` gives, and the photo's Bayer `pixelBuffer` with its
+/// `metadata` (`init(cvPixelBuffer:properties:)`), which develop alike.
 ///
 /// The adjustments Apple's engine offers for some cameras only (noise reduction, sharpness, contrast, detail, moiré
 /// reduction, local tone mapping) say so: their `is…Supported` is false, as for a file Apple's engine has no such
@@ -74,6 +82,15 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     /// Whether the lens correction is applied; true to begin with where the file has one. Off, the corners keep the
     /// lens's fall-off as the sensor recorded it.
     public var isLensCorrectionEnabled: Bool
+    /// Whether colours outside sRGB's gamut are brought into it (see the type). Default true.
+    public var isGamutMappingEnabled = true
+    /// How far above 1 the development may reach, 0 … 2 (see the type); values outside are held at the ends.
+    /// Default 0: a standard picture, the white at 1.
+    public var extendedDynamicRangeAmount: Float = 0
+
+    /// The cameras whose RAW files this filter develops: those of the emulated devices that take Bayer RAW photos, by
+    /// the UniqueCameraModel their DNGs carry. It also develops other DNGs laid out the same way.
+    public class var supportedCameraModels: [String] { RawCameraModels.all }
 
     /// A point of the picture whose colour is taken for the white, as a grey picker sets it: Core Image
     /// coordinates (origin at the bottom left) in the native picture, before scaling and orientation (our choice;
@@ -160,8 +177,39 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         self.init(imageData: data, identifierHint: nil)
     }
 
+    /// A filter for a Bayer RAW pixel buffer (`kCVPixelFormatType_14Bayer_…`: one sensor value per photosite in
+    /// 16 bits) and the properties that describe it, as a RAW photo's `pixelBuffer` and `metadata` give them: the
+    /// `{DNG}` dictionary's levels and colour calibration and the picture's `Orientation`
+    /// (`DNGFile.init(mosaic:width:height:cfaPattern:properties:)`). It develops as the photo's DNG does. Nil for
+    /// another pixel format, or properties without the levels, ColorMatrix1 or AsShotNeutral.
+    public convenience init?(cvPixelBuffer buffer: CVPixelBuffer, properties: [AnyHashable: Any]) {
+        let patterns: [OSType: [UInt8]] = [
+            kCVPixelFormatType_14Bayer_RGGB: [0, 1, 1, 2], kCVPixelFormatType_14Bayer_GRBG: [1, 0, 2, 1],
+            kCVPixelFormatType_14Bayer_BGGR: [2, 1, 1, 0], kCVPixelFormatType_14Bayer_GBRG: [1, 2, 0, 1],
+        ]
+        guard let pattern = patterns[buffer.pixelFormat], let plane = buffer.planes.first else { return nil }
+        let (width, height) = (buffer.width, buffer.height)
+        var samples = [UInt16](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = plane.base.advanced(by: y * plane.bytesPerRow).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<width { samples[y * width + x] = row[x] }
+        }
+        var named: [String: Any] = [:]
+        for (key, value) in properties { if let key = key.base as? String { named[key] = value } }
+        guard
+            let file = try? DNGFile(
+                mosaic: samples, width: width, height: height, cfaPattern: pattern, properties: named)
+        else { return nil }
+        self.init(file: file, properties: named)
+    }
+
     /// A filter for `file`, read from `bytes`.
-    init?(file: DNGFile, bytes: [UInt8]) {
+    convenience init?(file: DNGFile, bytes: [UInt8]) {
+        self.init(file: file, properties: file.properties(bytes: bytes))
+    }
+
+    /// A filter for `file`, whose metadata `properties` reports.
+    init?(file: DNGFile, properties: [String: Any]) {
         let development = DNGDevelopment(file: file)
         guard let white = development.white() else { return nil }
         self.development = development
@@ -170,7 +218,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         baselineExposure = Float(file.baselineExposure)
         orientation = CGImagePropertyOrientation(rawValue: UInt32(file.exif.orientation)) ?? .up
         isLensCorrectionEnabled = development.hasLensShadingCorrection
-        fileProperties = file.properties(bytes: bytes)
+        fileProperties = properties
         super.init()
     }
 
@@ -190,7 +238,8 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
         let settings = DNGDevelopment.Settings(
             exposure: Double(exposure) + offset, white: white == asShotWhite ? nil : white, boost: Double(boostAmount),
             correctsLensShading: isLensCorrectionEnabled && isLensCorrectionSupported, shadowBias: Double(shadowBias),
-            shadowBoost: Double(boostShadowAmount))
+            shadowBoost: Double(boostShadowAmount), mapsGamut: isGamutMappingEnabled,
+            headroom: pow(2, Double(extendedDynamicRangeAmount.isFinite ? min(max(extendedDynamicRangeAmount, 0), 2) : 0)))
         guard let filter = linearSpaceFilter else { return developed(settings, scale: scale)?.oriented(orientation) }
         // The linear development goes through the app's filter, then through the tone step.
         var linear = settings

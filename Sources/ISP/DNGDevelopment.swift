@@ -18,6 +18,9 @@ import Spectra
 /// edges sharp without the colour fringes plain bilinear interpolation leaves. Outside the picture the CFA is
 /// mirrored about the edge pixels, which keeps each site's colour.
 ///
+/// Where a colour falls outside linear sRGB (a channel below 0), it is brought inside by lowering its saturation at
+/// the same luminance (`mappedIntoGamut`), unless the settings ask for the picture unmapped.
+///
 /// The tone step (`Tone`) follows the linear picture: the shadow bias subtracted, then the ordinary photo's highlight
 /// shoulder (`BasicDevelop`, identity up to 0.6 and reaching 1 at the clipped white, or at 1 where the exposure brings
 /// the white lower) with the shadow boost, mixed with the linear values by the amount asked (`Settings.boost`): 0
@@ -38,11 +41,18 @@ public struct DNGDevelopment: Sendable {
         /// How the tone curve treats the shadows, 0 … 2: 1 leaves them, above 1 lightens and below darkens them
         /// (`Tone`). Default 1.
         public var shadowBoost: Double
+        /// Whether colours outside linear sRGB's gamut are brought inside it (`Self.mappedIntoGamut`). Default true.
+        public var mapsGamut: Bool
+        /// The value the tone curve's white lands at: 1 for a standard picture, more for extended dynamic range, where
+        /// highlights above 1 are kept rather than rolled off below it (`Tone`). Default 1.
+        public var headroom: Double
 
         public init(
             exposure: Double = 0, white: Chromaticity? = nil, boost: Double = 1, correctsLensShading: Bool = true,
-            shadowBias: Double = 0, shadowBoost: Double = 1
+            shadowBias: Double = 0, shadowBoost: Double = 1, mapsGamut: Bool = true, headroom: Double = 1
         ) {
+            self.mapsGamut = mapsGamut
+            self.headroom = headroom.isFinite ? min(max(headroom, 1), 16) : 1
             self.exposure = exposure
             self.white = white
             self.boost = min(max(boost, 0), 1)
@@ -57,9 +67,13 @@ public struct DNGDevelopment: Sendable {
     /// s, which scales a value v below the knee k by s^(1 − v/k): s times at black, once at the knee, so the curve
     /// stays continuous and, for s up to e, rising (our choice of form: Apple's header says only that the amount
     /// lightens the shadows above 1 and darkens them below, and does nothing without the boost).
+    ///
+    /// With headroom H above 1 (extended dynamic range), the curve is the same shoulder scaled by H, H·c(x/H):
+    /// identity up to 0.6·H and reaching H, not 1, where the clipped white lands (or at H where that is lower).
     public struct Tone: Sendable {
         let curve: ToneCurve
         let boost: Float, bias: Float, shadows: Float
+        var headroom: Float = 1
         static let knee: Float = 0.6
 
         @inline(__always)
@@ -70,7 +84,7 @@ public struct DNGDevelopment: Sendable {
             @inline(__always) func toned(_ x: Float) -> Float {
                 var x = x
                 if shadows != 1, x > 0, x < Self.knee { x *= pow(shadows, 1 - x / Self.knee) }
-                return Float(curve.apply(Double(x)))
+                return headroom * Float(curve.apply(Double(x / headroom)))
             }
             return (1 - boost) * v + boost * SIMD3(toned(v.x), toned(v.y), toned(v.z))
         }
@@ -80,10 +94,11 @@ public struct DNGDevelopment: Sendable {
     public func tone(_ settings: Settings) -> Tone {
         // The shoulder reaches 1 where the clipped white lands, or at 1 where the exposure brings that lower, so
         // that the curve keeps its knee below its white whatever the exposure.
-        let clip = max(pow(2, file.baselineExposure + settings.exposure), 1)
+        let h = settings.headroom
+        let clip = max(pow(2, file.baselineExposure + settings.exposure), h)
         return Tone(
-            curve: ToneCurve.shoulder(knee: Double(Tone.knee), whiteInput: clip), boost: Float(settings.boost),
-            bias: Float(settings.shadowBias), shadows: Float(settings.shadowBoost))
+            curve: ToneCurve.shoulder(knee: Double(Tone.knee), whiteInput: clip / h), boost: Float(settings.boost),
+            bias: Float(settings.shadowBias), shadows: Float(settings.shadowBoost), headroom: Float(h))
     }
 
     /// The file developed.
@@ -183,6 +198,25 @@ public struct DNGDevelopment: Sendable {
         }
     }
 
+    /// Linear sRGB's luminance weights (the Y row of its matrix to XYZ, IEC 61966-2-1).
+    static let luminance = SIMD3<Float>(0.2126, 0.7152, 0.0722)
+
+    /// A linear sRGB colour brought inside sRGB's gamut where a channel is negative (a saturated colour the camera
+    /// saw that sRGB's primaries cannot make): moved straight towards the grey of the same luminance, just far
+    /// enough that its lowest channel is 0, so that its luminance and its hue's direction from grey stay and only
+    /// its saturation falls (our choice of gamut mapping: Apple's header says only that gamut mapping is on by
+    /// default). A colour of no luminance or less becomes black. Channels above 1 are the tone curve's to roll
+    /// off, not the gamut's.
+    @inline(__always)
+    public static func mappedIntoGamut(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
+        let lowest = rgb.min()
+        guard lowest < 0 else { return rgb }
+        let y = (luminance * rgb).sum()
+        guard y > 0 else { return .zero }
+        let t = y / (y - lowest)
+        return y + t * (rgb - y)
+    }
+
     static func matrix3(_ m: [Double]) -> Matrix3 {
         Matrix3(rows: [Array(m[0..<3]), Array(m[3..<6]), Array(m[6..<9])])
     }
@@ -208,7 +242,8 @@ public struct DNGDevelopment: Sendable {
                     for y in rows {
                         for x in 0..<w {
                             let v = Self.site(x, y, s.base, w, h, pattern: pattern)
-                            let rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
+                            var rgb = SIMD3<Float>((lanes[0] * v).sum(), (lanes[1] * v).sum(), (lanes[2] * v).sum())
+                            if settings.mapsGamut { rgb = Self.mappedIntoGamut(rgb) }
                             o.base[y * w + x] = SIMD4(tone.apply(rgb), 1)
                         }
                     }

@@ -215,33 +215,3 @@ extension DNGFile {
     }
 }
 
-extension DNGFile {
-    /// The file's properties as ImageIO names them, for a DNG's `bytes` read as this file: what its TIFF and Exif
-    /// tags say (`ImageProperties.exif(tiff:)`), the raw image's size and 16-bit depth, and the `{DNG}` dictionary
-    /// of its version, levels, calibration and baseline exposure under the names of ImageIO's
-    /// `kCGImagePropertyDNG…` keys, with the CFA pattern as `CFAPattern`, as a RAW photo's metadata gives it.
-    public func properties(bytes: [UInt8]) -> [String: Any] {
-        var out = ImageProperties.exif(tiff: bytes)
-        out[ImageProperties.pixelWidth] = NSNumber(value: width)
-        out[ImageProperties.pixelHeight] = NSNumber(value: height)
-        out[ImageProperties.colorModel] = "RGB"
-        out[ImageProperties.depth] = NSNumber(value: 16)
-        out["{DNG}"] = [
-            "DNGVersion": [1, 4, 0, 0].map { NSNumber(value: $0) },
-            "DNGBackwardVersion": (gainMaps.isEmpty ? [1, 1, 0, 0] : [1, 3, 0, 0]).map { NSNumber(value: $0) },
-            "BlackLevel": NSNumber(value: blackLevel), "WhiteLevel": NSNumber(value: whiteLevel),
-            "CFAPattern": cfaPattern.map { NSNumber(value: $0) },
-            "AsShotNeutral": [asShotNeutral.x, asShotNeutral.y, asShotNeutral.z].map { NSNumber(value: $0) },
-            "ColorMatrix1": xyzToCamera.map { NSNumber(value: $0) },
-            "CalibrationIlluminant1": NSNumber(value: calibrationIlluminant1),
-            "BaselineExposure": NSNumber(value: baselineExposure),
-            "UniqueCameraModel": uniqueCameraModel,
-        ] as [String: Any]
-        if let second = secondCalibration, var dng = out["{DNG}"] as? [String: Any] {
-            dng["ColorMatrix2"] = second.xyzToCamera.map { NSNumber(value: $0) }
-            dng["CalibrationIlluminant2"] = NSNumber(value: second.illuminant)
-            out["{DNG}"] = dng
-        }
-        return out
-    }
-}

@@ -207,12 +207,16 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         exifValues[kCGImagePropertyExifExposureTime] = NSNumber(value: r.exposureDurationSeconds)
         metadata[ImageProperties.exifDictionary] = exifValues
         if isRawPhoto, let m = r.mosaic {
-            // ImageIO's DNG dictionary keys (kCGImagePropertyDNG…); CFA pattern 0 1 1 2 is RGGB
-            // in TIFF/EP CFAPattern notation (ISO 12234-2).
-            metadata[kCGImagePropertyDNGDictionary] = [
-                "BlackLevel": NSNumber(value: m.blackLevel), "WhiteLevel": NSNumber(value: m.whiteLevel),
-                "CFAPattern": [0, 1, 1, 2].map { NSNumber(value: $0) },
-            ] as [String: Any]
+            // What the DNG's tags say of the mosaic, under ImageIO's DNG dictionary keys (kCGImagePropertyDNG…), so
+            // that the pixel buffer and this metadata develop as the file does (`CIRAWFilter(cvPixelBuffer:…)`).
+            // CFA pattern 0 1 1 2 is RGGB in TIFF/EP CFAPattern notation (ISO 12234-2).
+            metadata[kCGImagePropertyDNGDictionary] = DNGFile.dngDictionary(
+                blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, cfaPattern: [0, 1, 1, 2],
+                asShotNeutral: m.colour.asShotNeutral, xyzToCamera: m.colour.xyzToCamera, calibrationIlluminant1: 21,
+                secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) },
+                baselineExposure: Self.baselineExposure(neutral: m.colour.asShotNeutral),
+                uniqueCameraModel: RawCameraModels.name(profile: pending.request.profile, camera: pending.request.camera),
+                gainMaps: m.colour.shading.map { [$0] } ?? [])
             metadata[ImageProperties.profileName] = nil
         }
         if let c = cleanAperture {
@@ -296,7 +300,6 @@ extension AVCapturePhoto {
         exif.pixelWidth = m.plane.width
         exif.pixelHeight = m.plane.height
         let request = pending.request
-        let position = request.camera.position.rawValue
         // The preview the settings asked for: the developed photo, scaled.
         let size = resolvedSettings.rawEmbeddedThumbnailDimensions
         let preview: (jpeg: [UInt8], width: Int, height: Int)? =
@@ -309,7 +312,7 @@ extension AVCapturePhoto {
             exif: exif, width: m.plane.width, height: m.plane.height, samples: m.plane.packedElements,
             blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, xyzToCamera: m.colour.xyzToCamera,
             asShotNeutral: m.colour.asShotNeutral,
-            uniqueCameraModel: "\(request.profile.name) \(position) camera \(request.camera.id)",
+            uniqueCameraModel: RawCameraModels.name(profile: request.profile, camera: request.camera),
             baselineExposure: Self.baselineExposure(neutral: m.colour.asShotNeutral),
             secondCalibration: m.colour.xyzToCameraUnderA.map { (illuminant: 17, xyzToCamera: $0) },
             gainMaps: m.colour.shading.map { [$0] } ?? [], preview: preview)

@@ -13,6 +13,9 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
     private let done = DispatchSemaphore(value: 0)
     private(set) var data: Data?
     private(set) var processed: Data?
+    /// The RAW photo's mosaic and metadata, as an app hands them to `CIRAWFilter(cvPixelBuffer:properties:)`.
+    private(set) var buffer: CVPixelBuffer?
+    private(set) var metadata: [String: Any] = [:]
 
     /// A Bayer RAW photo's file; with `withJPEG`, a JPEG companion too (`processed`).
     func take(withJPEG: Bool = false) throws -> Data {
@@ -38,7 +41,13 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        if photo.isRawPhoto { data = photo.fileDataRepresentation() } else { processed = photo.fileDataRepresentation() }
+        if photo.isRawPhoto {
+            data = photo.fileDataRepresentation()
+            buffer = photo.pixelBuffer
+            metadata = photo.metadata
+        } else {
+            processed = photo.fileDataRepresentation()
+        }
     }
 
     func photoOutput(
@@ -54,6 +63,8 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         .appendingPathComponent("OwnScenes/chart-in-daylight.yaml").path
     static let tungstenScene = URL(fileURLWithPath: scene).deletingLastPathComponent()
         .appendingPathComponent("chart-under-tungsten.yaml").path
+    static let blueLEDScene = URL(fileURLWithPath: scene).deletingLastPathComponent()
+        .appendingPathComponent("toys-under-blue-led.yaml").path
 
     /// The mean working-space RGB of a square `side` pixels wide centred at (x, y) from the top-left.
     static func mean(_ image: CIImage, x: Double, y: Double, side: Int = 24, context: CIContext = Fixture.raw)
@@ -281,5 +292,92 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         #expect(image.properties[kCGImagePropertyOrientation as String] != nil)
         #expect(CIRAWFilter(imageData: Data([0xFF, 0xD8, 0xFF, 0xD9]), identifierHint: nil) == nil)
         #expect(CIRAWFilter(imageData: Data("not a picture".utf8), identifierHint: nil) == nil)
+    }
+
+    /// The RAW photo's Bayer pixel buffer and metadata develop as its DNG does (the metadata's `{DNG}` dictionary
+    /// carries the file's levels, calibrations and gain map); the camera is among those the filter lists; another
+    /// pixel format, or metadata without the calibration, gives no filter.
+    @Test(.obscura(device: "iphone-15-pro", scene: RawDevelopmentProgramTests.scene))
+    func thePixelBufferDevelopsAsTheFile() throws {
+        let taker = RawPhotoTaker()
+        let data = try taker.take()
+        let buffer = try #require(taker.buffer)
+        let fromFile = try #require(CIRAWFilter(imageData: data, identifierHint: nil))
+        let fromBuffer = try #require(CIRAWFilter(cvPixelBuffer: buffer, properties: taker.metadata))
+        #expect(fromBuffer.nativeSize == fromFile.nativeSize)
+        #expect(fromBuffer.orientation == fromFile.orientation)
+        // The file holds its numbers as rationals, the metadata as they are: the two differ in the fifth digit.
+        #expect(fromBuffer.isLensCorrectionSupported && abs(fromBuffer.baselineExposure - fromFile.baselineExposure) < 1e-3)
+        #expect(abs(fromBuffer.neutralTemperature - fromFile.neutralTemperature) < 5)
+        for filter in [fromFile, fromBuffer] { filter.scaleFactor = 0.25 }
+        let (a, b) = (try #require(fromFile.outputImage), try #require(fromBuffer.outputImage))
+        #expect(a.extent == b.extent)
+        let (pa, pb) = (Fixture.pixels(a, a.extent), Fixture.pixels(b, b.extent))
+        var largest: Float = 0
+        for (ra, rb) in zip(pa, pb) { for (u, v) in zip(ra, rb) { for c in 0..<4 { largest = max(largest, abs(u[c] - v[c])) } } }
+        #expect(largest < 2e-3, "largest difference \(largest)")
+        let dng = try #require(taker.metadata[kCGImagePropertyDNGDictionary] as? [String: Any])
+        let model = try #require(dng["UniqueCameraModel"] as? String)
+        #expect(CIRAWFilter.supportedCameraModels.contains(model), "\(model) not in \(CIRAWFilter.supportedCameraModels)")
+        #expect(CIRAWFilter.supportedCameraModels.allSatisfy { !$0.contains(" front ") })
+        // Not a Bayer buffer, or no calibration to develop it by.
+        var bgra: CVPixelBuffer?
+        #expect(CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &bgra) == kCVReturnSuccess)
+        #expect(CIRAWFilter(cvPixelBuffer: try #require(bgra), properties: taker.metadata) == nil)
+        var bare = taker.metadata
+        bare[kCGImagePropertyDNGDictionary] = dng.filter { $0.key != "ColorMatrix1" }
+        #expect(CIRAWFilter(cvPixelBuffer: buffer, properties: bare) == nil)
+    }
+
+    /// Gamut mapping: toys under a blue LED, whose light sRGB's primaries cannot make, develop linearly (no tone
+    /// curve, which would clip a negative channel at 0 channel by channel) with no negative channel when mapped (the
+    /// default) and with negative ones when not; with the tone curve, the mapped picture is the one that differs.
+    @Test(.obscura(device: "iphone-15-pro", scene: RawDevelopmentProgramTests.blueLEDScene))
+    func gamutMappingBringsColoursIntoSRGB() throws {
+        let data = try RawPhotoTaker().take()
+        let raw = try #require(CIRAWFilter(imageData: data, identifierHint: nil))
+        raw.scaleFactor = 0.5
+        #expect(raw.isGamutMappingEnabled)
+        func pixels() throws -> [SIMD4<Float>] {
+            let image = try #require(raw.outputImage)
+            return Array(Fixture.pixels(image, image.extent).joined())
+        }
+        func lowest(_ p: [SIMD4<Float>]) -> Float { p.reduce(Float.infinity) { min($0, $1.x, $1.y, $1.z) } }
+        let toned = try pixels()
+        raw.boostAmount = 0
+        #expect(lowest(try pixels()) >= -1e-6)
+        raw.isGamutMappingEnabled = false
+        let unmapped = try pixels()
+        #expect(lowest(unmapped) < -0.01)
+        let outside = unmapped.filter { min($0.x, $0.y, $0.z) < -0.01 }.count
+        raw.boostAmount = 1
+        let clipped = try pixels()
+        let changed = zip(toned, clipped).filter { abs($0.0.x - $0.1.x) + abs($0.0.y - $0.1.y) + abs($0.0.z - $0.1.z) > 1e-3 }
+        #expect(changed.count >= outside / 2, "\(changed.count) pixels changed, \(outside) outside sRGB")
+    }
+
+    /// Extended dynamic range: with the exposure raised so that the white patch passes the processed photo's white,
+    /// a standard development holds it at 1 and an extended one (amount 1, a white at 2) keeps it above 1, while
+    /// the mid-grey below the knee is the same in both.
+    @Test(.obscura(device: "iphone-15-pro", scene: RawDevelopmentProgramTests.scene))
+    func extendedRangeKeepsTheWhiteAboveOne() throws {
+        let data = try RawPhotoTaker().take()
+        let raw = try #require(CIRAWFilter(imageData: data, identifierHint: nil))
+        raw.orientation = .up
+        raw.scaleFactor = 0.5
+        #expect(raw.extendedDynamicRangeAmount == 0)
+        let size = raw.outputImage!.extent.size
+        let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        let fov = Double(camera.activeFormat.videoFieldOfView)
+        let (wx, wy) = Self.patchCentre(19, width: Double(size.width), height: Double(size.height), fieldOfView: fov)
+        let (gx, gy) = Self.patchCentre(22, width: Double(size.width), height: Double(size.height), fieldOfView: fov)
+        raw.exposure = 1.5
+        let standard = try #require(raw.outputImage)
+        raw.extendedDynamicRangeAmount = 1
+        let extended = try #require(raw.outputImage)
+        let (white, whiteEDR) = (Self.mean(standard, x: wx, y: wy, side: 8), Self.mean(extended, x: wx, y: wy, side: 8))
+        #expect(white.max() <= 1 + 1e-6 && whiteEDR.min() > 1.05, "white patch: standard \(white), extended \(whiteEDR)")
+        let (grey, greyEDR) = (Self.mean(standard, x: gx, y: gy, side: 8), Self.mean(extended, x: gx, y: gy, side: 8))
+        #expect(grey.max() < 0.55 && (0..<3).allSatisfy { abs(grey[$0] - greyEDR[$0]) < 1e-5 }, "grey patch: \(grey), \(greyEDR)")
     }
 }

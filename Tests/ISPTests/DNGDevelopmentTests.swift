@@ -328,4 +328,71 @@ struct DNGDevelopmentTests {
         #expect(abs(out.pixels[0].y - Float(400.0 / 4031)) < 1e-5)
         #expect(abs(out.pixels[3].y - Float(800.0 / 4031)) < 1e-5)
     }
+
+    /// Gamut mapping moves a colour with a negative channel straight towards the grey of its luminance (linear
+    /// sRGB's Y, IEC 61966-2-1's weights) until the channel is 0; colours inside are left, and a colour of no
+    /// luminance becomes black.
+    @Test func gamutMappingKeepsLuminanceAndTheDirectionFromGrey() {
+        let weights = SIMD3<Float>(0.2126, 0.7152, 0.0722)
+        for rgb in [SIMD3<Float>(1.2, 0.3, -0.2), SIMD3(-0.1, 0.5, 0.4), SIMD3(0.3, -0.05, 0.9)] {
+            let y = (weights * rgb).sum()
+            let out = DNGDevelopment.mappedIntoGamut(rgb)
+            #expect(abs(out.min()) < 1e-6, "\(rgb) → \(out)")
+            #expect(abs((weights * out).sum() - y) < 1e-6)
+            let t = (out.x - y) / (rgb.x - y)
+            #expect(t > 0 && t < 1)
+            for c in 0..<3 { #expect(abs(out[c] - (y + t * (rgb[c] - y))) < 1e-6) }
+        }
+        #expect(DNGDevelopment.mappedIntoGamut(SIMD3(0.2, 0.5, 0.9)) == SIMD3(0.2, 0.5, 0.9))
+        #expect(DNGDevelopment.mappedIntoGamut(SIMD3(1.5, 2, 0)) == SIMD3(1.5, 2, 0))
+        #expect(DNGDevelopment.mappedIntoGamut(SIMD3(-0.5, 0.1, 0.1)) == .zero)
+    }
+
+    /// A camera whose RGB is Display P3 sees a pure P3 green, which linear sRGB can show only with negative red and
+    /// blue: developed with gamut mapping, no channel is negative and the luminance is the unmapped one's.
+    @Test func aColourOutsideSRGBIsMappedAtItsLuminance() throws {
+        let p3Camera = RGBColorSpace.displayP3.fromXYZ.rows.flatMap { $0 }
+        let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: p3Camera, neutral: SIMD3(1, 1, 1)) { c, _, _ in
+            c == 1 ? 2000 : 0
+        }
+        let development = DNGDevelopment(file: file)
+        var unmapped = Self.linear
+        unmapped.mapsGamut = false
+        let raw = try #require(development.develop(unmapped)).pixels[6 * 16 + 8]
+        let mapped = try #require(development.develop(Self.linear)).pixels[6 * 16 + 8]
+        #expect(raw.x < -0.05 && raw.z < -0.01, "\(raw)")
+        #expect(min(mapped.x, mapped.y, mapped.z) >= -1e-6, "\(mapped)")
+        let weights = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
+        #expect(abs((weights * mapped).sum() - (weights * raw).sum()) < 1e-5)
+    }
+
+    /// Extended dynamic range: with headroom H the curve is H·c(x/H), c the standard shoulder with the clipped white
+    /// at clip/H. A file with BaselineExposure 1 develops its clipped white at 2: the standard curve holds it at 1,
+    /// headroom 2 shows it at 2 and keeps values up to 0.6·2 = 1.2, headroom 4 keeps everything up to 2.4 as it is.
+    @Test func headroomKeepsTheHighlightsAboveOne() throws {
+        for level in [1000.0, 2500, 4031] {
+            let file = Self.file(pattern: [0, 1, 1, 2], xyzToCamera: Self.sRGBCamera, neutral: SIMD3(1, 1, 1), baseline: 1) {
+                _, _, _ in level
+            }
+            let development = DNGDevelopment(file: file)
+            func developed(_ settings: DNGDevelopment.Settings) throws -> Double {
+                Double(try #require(development.develop(settings)).pixels[6 * 16 + 8].y)
+            }
+            let x = try developed(Self.linear)
+            let standard = try developed(DNGDevelopment.Settings())
+            let two = try developed(DNGDevelopment.Settings(headroom: 2))
+            let four = try developed(DNGDevelopment.Settings(headroom: 4))
+            #expect(abs(x - level / 4031 * 2) < 2e-3 * x)
+            #expect(standard <= 1 + 1e-6)
+            #expect(abs(four - x) < 1e-5)
+            if x <= 0.6 { #expect(abs(standard - x) < 1e-5 && abs(two - x) < 1e-5) }
+            if x > 1.2 && x < 1.9 {
+                // Past 1.2 the shoulder of white input 2/2 = 1, scaled by 2: the Hermite cubic of slope 1 at the knee
+                // and 0 at the white, 0.6 + 0.4·(u + u² − u³) with u = (x/2 − 0.6)/0.4.
+                let u = (x / 2 - 0.6) / 0.4
+                #expect(standard < 1 && abs(two - 2 * (0.6 + 0.4 * (u + u * u - u * u * u))) < 1e-5, "x \(x): \(two)")
+            }
+            if level == 4031 { #expect(abs(standard - 1) < 1e-5 && abs(two - 2) < 1e-5, "\(standard), \(two)") }
+        }
+    }
 }

@@ -68,7 +68,7 @@ extension DNGFile {
         func number(_ key: String) -> Double? { Self.number(dng[key]) }
         func numbers(_ key: String, count: Int) throws(ReadError) -> [Double]? {
             guard let value = dng[key] else { return nil }
-            guard let list = Self.numbers(value), list.count == count, list.allSatisfy(\.isFinite) else {
+            guard let list = ImageProperties.numbers(value), list.count == count else {
                 throw .damaged("{DNG} \(key) is not \(count) numbers")
             }
             return list
@@ -117,21 +117,9 @@ extension DNGFile {
             gainMaps: maps)
     }
 
-    /// A property's number, as `NSNumber` or as a Swift number.
+    /// A property's single number (`ImageProperties.numbers`); nil where it is none, or a list of several.
     static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let n as NSNumber: n.doubleValue
-        case let d as Double: d
-        case let f as Float: Double(f)
-        case let i as Int: Double(i)
-        default: nil
-        }
-    }
-
-    /// A property's list of numbers; nil where any element is not one.
-    static func numbers(_ value: Any?) -> [Double]? {
-        guard let list = value as? [Any] else { return nil }
-        let out = list.compactMap(number)
-        return out.count == list.count ? out : nil
+        guard let value, let list = ImageProperties.numbers(value), list.count == 1 else { return nil }
+        return list[0]
     }
 }

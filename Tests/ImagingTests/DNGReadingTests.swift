@@ -88,6 +88,45 @@ struct DNGReadingTests {
         #expect(try DNGFile(bytes: Self.file(preview: false).bytes).gainMaps.isEmpty)
     }
 
+    /// A mosaic and the properties a DNG's ImageIO dictionary (or a RAW photo's metadata) gives rebuild the file's
+    /// raw image: every field, the gain maps from OpcodeList2's bytes; what is missing or impossible is refused by
+    /// the key's name.
+    @Test func aMosaicAndItsPropertiesRebuildTheRawImage() throws {
+        var file = Self.file(preview: false)
+        file.gainMaps = Self.maps
+        let properties = file.properties(bytes: file.bytes)
+        let dng = try #require(properties["{DNG}"] as? [String: Any])
+        #expect(dng["OpcodeList2"] is Data)
+        let read = try DNGFile(mosaic: file.samples, width: 6, height: 4, cfaPattern: [1, 0, 2, 1], properties: properties)
+        #expect(read.samples == file.samples && read.cfaPattern == [1, 0, 2, 1])
+        #expect(read.blackLevel == 528 && read.whiteLevel == 4095)
+        #expect(read.xyzToCamera == file.xyzToCamera && read.asShotNeutral == file.asShotNeutral)
+        #expect(read.calibrationIlluminant1 == 21 && read.secondCalibration?.illuminant == 17)
+        #expect(read.secondCalibration?.xyzToCamera == file.secondCalibration?.xyzToCamera)
+        #expect(read.baselineExposure == 0.49 && read.uniqueCameraModel == "Obscura test camera")
+        #expect(read.gainMaps == Self.maps)
+        #expect(read.exif.orientation == 6 && read.exif.make == "Apple")
+        func refusal(_ change: (inout [String: Any]) -> Void, pattern: [UInt8] = [1, 0, 2, 1]) -> String {
+            var changed = dng
+            change(&changed)
+            var all = properties
+            all["{DNG}"] = changed
+            do {
+                _ = try DNGFile(mosaic: file.samples, width: 6, height: 4, cfaPattern: pattern, properties: all)
+                return "read"
+            } catch { return error.description }
+        }
+        #expect(refusal { $0["ColorMatrix1"] = nil }.contains("ColorMatrix1"))
+        #expect(refusal { $0["AsShotNeutral"] = [NSNumber(value: 1), NSNumber(value: 0), NSNumber(value: 1)] }.contains("AsShotNeutral"))
+        #expect(refusal { $0["ColorMatrix2"] = ["a", "b"] }.contains("ColorMatrix2"))
+        #expect(refusal { $0["WhiteLevel"] = NSNumber(value: 100) }.contains("levels"))
+        #expect(refusal { $0["OpcodeList2"] = Data([0, 0]) }.contains("opcode list"))
+        #expect(refusal({ _ in }, pattern: [0, 1, 1, 2]).contains("CFAPattern"))
+        #expect(throws: DNGFile.ReadError.self) {
+            try DNGFile(mosaic: file.samples, width: 6, height: 4, cfaPattern: [1, 0, 2, 1], properties: [:])
+        }
+    }
+
     /// The grid read at pixel centres, (row + ½) / height down and (column + ½) / width across: bilinear between
     /// points, the nearest edge outside them.
     @Test func aGainMapInterpolatesBetweenItsPoints() {

@@ -82,14 +82,15 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     /// Whether the lens correction is applied; true to begin with where the file has one. Off, the corners keep the
     /// lens's fall-off as the sensor recorded it.
     public var isLensCorrectionEnabled: Bool
-    /// Whether colours outside sRGB's gamut are brought into it (see the type). Default true.
+    /// Whether colours outside sRGB's gamut are brought into it (see the type; Capture rules §5). Default true.
     public var isGamutMappingEnabled = true
-    /// How far above 1 the development may reach, 0 … 2 (see the type); values outside are held at the ends.
+    /// How far above 1 the development may reach, 0 … 2 (see the type; Capture rules §5); values outside are held
+    /// at the ends.
     /// Default 0: a standard picture, the white at 1.
     public var extendedDynamicRangeAmount: Float = 0
 
     /// The cameras whose RAW files this filter develops: those of the emulated devices that take Bayer RAW photos, by
-    /// the UniqueCameraModel their DNGs carry. It also develops other DNGs laid out the same way.
+    /// the UniqueCameraModel their DNGs carry (Capture rules §5). It also develops other DNGs laid out the same way.
     public class var supportedCameraModels: [String] { RawCameraModels.all }
 
     /// A point of the picture whose colour is taken for the white, as a grey picker sets it: Core Image
@@ -181,7 +182,7 @@ open class CIRAWFilter: CIFilter, @unchecked Sendable {
     /// 16 bits) and the properties that describe it, as a RAW photo's `pixelBuffer` and `metadata` give them: the
     /// `{DNG}` dictionary's levels and colour calibration and the picture's `Orientation`
     /// (`DNGFile.init(mosaic:width:height:cfaPattern:properties:)`). It develops as the photo's DNG does. Nil for
-    /// another pixel format, or properties without the levels, ColorMatrix1 or AsShotNeutral.
+    /// another pixel format, or properties without the levels, ColorMatrix1 or AsShotNeutral (Capture rules §5).
     public convenience init?(cvPixelBuffer buffer: CVPixelBuffer, properties: [AnyHashable: Any]) {
         let patterns: [OSType: [UInt8]] = [
             kCVPixelFormatType_14Bayer_RGGB: [0, 1, 1, 2], kCVPixelFormatType_14Bayer_GRBG: [1, 0, 2, 1],

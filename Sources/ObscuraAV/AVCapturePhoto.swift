@@ -208,7 +208,8 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         metadata[ImageProperties.exifDictionary] = exifValues
         if isRawPhoto, let m = r.mosaic {
             // What the DNG's tags say of the mosaic, under ImageIO's DNG dictionary keys (kCGImagePropertyDNG…), so
-            // that the pixel buffer and this metadata develop as the file does (`CIRAWFilter(cvPixelBuffer:…)`).
+            // that the pixel buffer and this metadata develop as the file does (`CIRAWFilter(cvPixelBuffer:…)`,
+            // spec §5).
             // CFA pattern 0 1 1 2 is RGGB in TIFF/EP CFAPattern notation (ISO 12234-2).
             metadata[kCGImagePropertyDNGDictionary] = DNGFile.dngDictionary(
                 blackLevel: m.blackLevel, whiteLevel: m.whiteLevel, cfaPattern: [0, 1, 1, 2],

@@ -366,7 +366,7 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         raw.orientation = .up
         raw.scaleFactor = 0.5
         #expect(raw.extendedDynamicRangeAmount == 0)
-        let size = raw.outputImage!.extent.size
+        let size = try #require(raw.outputImage).extent.size
         let camera = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
         let fov = Double(camera.activeFormat.videoFieldOfView)
         let (wx, wy) = Self.patchCentre(19, width: Double(size.width), height: Double(size.height), fieldOfView: fov)

@@ -310,9 +310,15 @@ import Testing
         try inWorld {
             let app = try App()
             let changes = LockedArray<Int>()
+            // The notification is posted on the thread that changed the state; tests running beside this one heat
+            // phones of their own, on other threads, and are not counted.
+            let thread = ObjectIdentifier(Thread.current)
             let token = NotificationCenter.default.addObserver(
                 forName: ProcessInfo.thermalStateDidChangeNotification, object: ProcessInfo.processInfo, queue: nil
-            ) { note in changes.append((note.object as? ProcessInfo)?.thermalState.rawValue ?? -1) }
+            ) { note in
+                guard ObjectIdentifier(Thread.current) == thread else { return }
+                changes.append((note.object as? ProcessInfo)?.thermalState.rawValue ?? -1)
+            }
             defer { NotificationCenter.default.removeObserver(token) }
             #expect(ProcessInfo.processInfo.thermalState == .nominal)
             Emulator.shared.inject(.systemPressure(.serious, factors: .systemTemperature), into: app.session)
@@ -324,6 +330,23 @@ import Testing
             #expect(ProcessInfo.processInfo.thermalState == .nominal)
             Emulator.shared.inject(.systemPressure(.nominal, factors: []), into: app.session)
             #expect(changes.values == [2, 3, 0])
+        }
+    }
+
+    // Each world is a phone of its own: one started while another runs hot reads nominal, and its heat does not
+    // reach the other.
+    @Test func aFreshWorldStartsCool() throws {
+        try inWorld {
+            let app = try App()
+            Emulator.shared.inject(.systemPressure(.critical, factors: .systemTemperature), into: app.session)
+            #expect(ProcessInfo.processInfo.thermalState == .critical)
+            try inWorld {
+                #expect(ProcessInfo.processInfo.thermalState == .nominal)
+                let other = try App()
+                Emulator.shared.inject(.systemPressure(.fair, factors: .systemTemperature), into: other.session)
+                #expect(ProcessInfo.processInfo.thermalState == .fair)
+            }
+            #expect(ProcessInfo.processInfo.thermalState == .critical)
         }
     }
 

@@ -12,8 +12,9 @@ extension ProcessInfo {
     }
 
     /// The device's thermal state: the level of the last system pressure with the `.systemTemperature` factor
-    /// (`.shutdown` counts as `.critical`), nominal otherwise and at first (spec §21 rule 3).
-    public var thermalState: ThermalState { ThermalStateRecord.shared.state }
+    /// (`.shutdown` counts as `.critical`), nominal otherwise and at first (spec §21 rule 3). Each emulated world is
+    /// a phone of its own, so a test in a `withDevice` world reads its own phone's heat.
+    public var thermalState: ThermalState { Emulation.shared.currentWorld.thermal.state }
 
     /// Posted on `ProcessInfo.processInfo` when `thermalState` changes.
     public static let thermalStateDidChangeNotification = Notification.Name(
@@ -21,9 +22,8 @@ extension ProcessInfo {
 }
 #endif
 
-/// The process's thermal state, set as the system pressure changes.
+/// A world's thermal state, set as the system pressure changes.
 final class ThermalStateRecord: @unchecked Sendable {
-    static let shared = ThermalStateRecord()
     private let lock = NSLock()
     private var level = 0
 

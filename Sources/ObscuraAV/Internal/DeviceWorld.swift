@@ -22,6 +22,8 @@ final class DeviceWorld: @unchecked Sendable {
     let trace = CaptureTrace()
     /// The faults scheduled in this world (spec §21).
     let faults = FaultSchedule()
+    /// The phone's heat, as `ProcessInfo.thermalState` reads it (spec §21 rule 3).
+    let thermal = ThermalStateRecord()
     private let lock = NSLock()
     private var chosenScene: ChosenScene?
     private var chosenSeed: UInt64?

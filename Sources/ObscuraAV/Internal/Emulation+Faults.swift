@@ -17,7 +17,7 @@ extension Emulation {
             session.endInterruption()
         case .systemPressure(let level, let factors):
             let state = AVCaptureDevice.SystemPressureState(level: level, factors: factors)
-            ThermalStateRecord.shared.follow(state)
+            currentWorld.thermal.follow(state)
             for device in session.videoDevices {
                 let wasShutDown = device.pressure.level.shutsDown
                 device.setPressure(state)

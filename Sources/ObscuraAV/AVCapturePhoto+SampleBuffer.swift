@@ -4,8 +4,11 @@ extension AVCapturePhoto {
     /// The photo as the sample buffer of the iOS 10 callback and of `AVCaptureStillImageOutput`:
     /// compressed photos carry their file bytes (JPEG or HEIC, Exif included) as the data buffer,
     /// with the codec as the format's subtype; uncompressed ones carry `pixelBuffer` as the image
-    /// buffer. The pixels are rendered when the buffer is first read, as the photo's are.
+    /// buffer. The photo's `metadata` ({Exif}, {TIFF}, the orientation) are its attachments, where
+    /// `CMGetAttachment` and `CMCopyDictionaryOfAttachments` find them (spec §5). The pixels are rendered
+    /// when the buffer or its attachments are first read, as the photo's are.
     func photoSampleBuffer() -> CMSampleBuffer {
+        if isRawPhoto { return rawPhotoSampleBuffer() }
         let subtype: FourCharCode
         if let format = uncompressedFormat {
             subtype = format
@@ -19,10 +22,26 @@ extension AVCapturePhoto {
         let description = CMFormatDescription(
             mediaType: kCMMediaType_Video, mediaSubType: subtype, dimensions: resolvedSettings.photoDimensions)
         let compressed = uncompressedFormat == nil
-        return CMSampleBuffer(presentationTimeStamp: timestamp, duration: .invalid, formatDescription: description) {
+        return CMSampleBuffer(
+            presentationTimeStamp: timestamp, duration: .invalid, formatDescription: description, photo: self,
+            attachments: { self.metadata }
+        ) {
             compressed
                 ? (nil, self.fileDataRepresentation().map { CMBlockBuffer(bytes: $0) }) : (self.pixelBuffer, nil)
         }
+    }
+
+    /// A RAW photo as the sample buffer of the iOS 10 RAW callback: the Bayer `pixelBuffer` as the image buffer,
+    /// in the settings' `rawPhotoPixelFormatType`, and the photo's `metadata`, its `{DNG}` levels and calibration
+    /// included, as attachments (spec §5).
+    private func rawPhotoSampleBuffer() -> CMSampleBuffer {
+        let dimensions = resolvedSettings.rawPhotoDimensions
+        let description = CMFormatDescription(
+            mediaType: kCMMediaType_Video, mediaSubType: kCVPixelFormatType_14Bayer_RGGB, dimensions: dimensions)
+        return CMSampleBuffer(
+            presentationTimeStamp: timestamp, duration: .invalid, formatDescription: description, photo: self,
+            attachments: { self.metadata }
+        ) { (self.pixelBuffer, nil) }
     }
 
     /// The preview the settings asked for, as a sample buffer; nil without one.
@@ -48,6 +67,20 @@ extension AVCapturePhotoOutput {
         guard CMSampleBuffer.jpegCodec(JPEGSampleBuffer), let bytes = JPEGSampleBuffer.dataBuffer?.bytes
         else { return nil }
         return bytes
+    }
+}
+
+extension AVCapturePhotoOutput {
+    /// The DNG file of a RAW photo sample buffer from the iOS 10 RAW callback (deprecated since iOS 11, still
+    /// compiled): the file `fileDataRepresentation()` gives the photo, the sensor's values with their levels,
+    /// calibration and Exif. A preview sample buffer, when given, is embedded as the DNG's JPEG preview at its
+    /// size. Nil for a sample buffer that holds no RAW photo (spec §5).
+    public class func dngPhotoDataRepresentation(
+        forRawSampleBuffer rawSampleBuffer: CMSampleBuffer, previewPhotoSampleBuffer: CMSampleBuffer?
+    ) -> Data? {
+        guard let photo = rawSampleBuffer.photo, photo.isRawPhoto else { return nil }
+        let preview = previewPhotoSampleBuffer?.formatDescription?.dimensions
+        return photo.dngFileData(previewSize: preview.map { (Int($0.width), Int($0.height)) })
     }
 }
 

@@ -56,8 +56,8 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         extras: PhotoExtras = PhotoExtras(), preview: PreviewImage? = nil
     ) {
         self.extras = extras
-        // A RAW photo carries no processed preview in Obscura [I].
-        self.preview = isRawPhoto ? nil : preview
+        // Every photo of the request carries the preview asked for, the RAW one included (Capture rules §5).
+        self.preview = preview
         self.timestamp = timestamp
         self.isRawPhoto = isRawPhoto
         self.resolvedSettings = resolvedSettings
@@ -238,7 +238,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// depth back from the first three. Nil when the photo could not be rendered (the trace says why).
     open func fileDataRepresentation() -> Data? {
         guard let r = rendered else { return nil }
-        if isRawPhoto { return dngFileData(r) }
+        if isRawPhoto { return dngFileData() }
         switch extras.fileFormat {
         case .png: return pngFileDataRepresentation()
         case .jpeg(let quality): return jpegFileData(r, quality: quality)
@@ -295,19 +295,21 @@ extension AVCapturePhoto {
     /// with the black and white levels, the camera's colour matrices under D65 and Standard light A, the white the
     /// photo was balanced for, its BaselineExposure, the lens shading as a gain map, and the Exif of a processed
     /// photo. Apps write it to a `.dng` file, as `availableRawPhotoFileTypes` says.
-    fileprivate func dngFileData(_ r: RenderedPhoto) -> Data? {
-        guard let m = r.mosaic else { return nil }
+    ///
+    /// The embedded preview is the developed photo scaled to `previewSize`, or where none is given to the
+    /// settings' `rawEmbeddedThumbnailPhotoFormat`; none when neither names a size.
+    func dngFileData(previewSize: (width: Int, height: Int)? = nil) -> Data? {
+        guard isRawPhoto, let r = rendered, let m = r.mosaic else { return nil }
         var exif = exif(r)
         exif.pixelWidth = m.plane.width
         exif.pixelHeight = m.plane.height
         let request = pending.request
-        // The preview the settings asked for: the developed photo, scaled.
-        let size = resolvedSettings.rawEmbeddedThumbnailDimensions
+        let asked = resolvedSettings.rawEmbeddedThumbnailDimensions
+        let (width, height) = previewSize ?? (Int(asked.width), Int(asked.height))
         let preview: (jpeg: [UInt8], width: Int, height: Int)? =
-            size.width > 0 && size.height > 0 && r.pixels.channels == 3
-            ? (try? JPEG.encode(
-                PreviewImage.scaled(r.pixels, width: Int(size.width), height: Int(size.height)), quality: 85,
-                segments: [])).map { ($0, Int(size.width), Int(size.height)) }
+            width > 0 && height > 0 && r.pixels.channels == 3
+            ? (try? JPEG.encode(PreviewImage.scaled(r.pixels, width: width, height: height), quality: 85, segments: []))
+                .map { ($0, width, height) }
             : nil
         let file = DNGFile(
             exif: exif, width: m.plane.width, height: m.plane.height, samples: m.plane.packedElements,

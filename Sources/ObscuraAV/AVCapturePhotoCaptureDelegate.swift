@@ -7,9 +7,10 @@ import Foundation
 /// didFinishProcessingPhoto × `expectedPhotoCount`, didFinishCapture — each on the output's
 /// serial delegate queue.
 ///
-/// A delegate written for iOS 10 may implement the sample-buffer callback
-/// `photoOutput(_:didFinishProcessingPhoto:previewPhoto:resolvedSettings:bracketSettings:error:)`
-/// instead: it is called for each processed (non-RAW) photo when the delegate does not implement
+/// A delegate written for iOS 10 may implement the sample-buffer callbacks instead:
+/// `photoOutput(_:didFinishProcessingPhoto:previewPhoto:resolvedSettings:bracketSettings:error:)` for each
+/// processed photo and `photoOutput(_:didFinishProcessingRawPhoto:previewPhoto:resolvedSettings:bracketSettings:error:)`
+/// for each RAW one. They are called when the delegate does not implement
 /// `photoOutput(_:didFinishProcessingPhoto:error:)`; a delegate that implements both hears only the
 /// newer one, as Apple documents.
 public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
@@ -24,6 +25,13 @@ public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     /// or HEIC bytes as its data buffer, or an uncompressed image buffer) and the preview, if asked.
     func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photoSampleBuffer: CMSampleBuffer?,
+        previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
+        bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?)
+    /// The iOS 10 RAW callback (deprecated since iOS 11): the RAW photo as a sample buffer (its Bayer pixel buffer,
+    /// the photo's metadata as attachments), which `AVCapturePhotoOutput.dngPhotoDataRepresentation` turns into a
+    /// DNG, and the preview, if asked.
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingRawPhoto rawSampleBuffer: CMSampleBuffer?,
         previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
         bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?)
     func photoOutput(
@@ -59,6 +67,11 @@ extension AVCapturePhotoCaptureDelegate {
     }
     public func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishProcessingPhoto photoSampleBuffer: CMSampleBuffer?,
+        previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
+        bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?
+    ) {}
+    public func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingRawPhoto rawSampleBuffer: CMSampleBuffer?,
         previewPhoto previewPhotoSampleBuffer: CMSampleBuffer?, resolvedSettings: AVCaptureResolvedPhotoSettings,
         bracketSettings: AVCaptureBracketedStillImageSettings?, error: Error?
     ) {}

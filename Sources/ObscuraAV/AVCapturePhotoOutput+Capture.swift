@@ -431,13 +431,20 @@ extension AVCapturePhotoOutput {
                 let leftOut = DefaultCallbackProbe.reachedDefault {
                     delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: nil)
                 }
-                // Apple documents the iOS 10 callback for processed photos, called only when the
-                // newer one is not implemented; RAW photos had a callback of their own, not mirrored.
-                guard leftOut, !photo.isRawPhoto else { return }
-                delegate.photoOutput(
-                    self, didFinishProcessingPhoto: photo.photoSampleBuffer(),
-                    previewPhoto: photo.previewPhotoSampleBuffer(), resolvedSettings: resolved,
-                    bracketSettings: photo.bracketSettings, error: nil)
+                // Apple documents the iOS 10 callbacks, one for processed photos and one for RAW photos,
+                // called only when the newer one is not implemented (spec §6).
+                guard leftOut else { return }
+                if photo.isRawPhoto {
+                    delegate.photoOutput(
+                        self, didFinishProcessingRawPhoto: photo.photoSampleBuffer(),
+                        previewPhoto: photo.previewPhotoSampleBuffer(), resolvedSettings: resolved,
+                        bracketSettings: photo.bracketSettings, error: nil)
+                } else {
+                    delegate.photoOutput(
+                        self, didFinishProcessingPhoto: photo.photoSampleBuffer(),
+                        previewPhoto: photo.previewPhotoSampleBuffer(), resolvedSettings: resolved,
+                        bracketSettings: photo.bracketSettings, error: nil)
+                }
             }
         }
     }

@@ -25,6 +25,32 @@ public let kCGImagePropertyTIFFDictionary = ImageProperties.tiffDictionary
 /// The DNG dictionary (RAW photos).
 public let kCGImagePropertyDNGDictionary = "{DNG}"
 
+// The DNG dictionary's keys: the DNG tags of the same names (`DNGFile.dngDictionary`).
+/// DNG: the version of the specification the file follows (four numbers).
+public let kCGImagePropertyDNGVersion = "DNGVersion"
+/// DNG: the oldest specification version a reader must know (four numbers).
+public let kCGImagePropertyDNGBackwardVersion = "DNGBackwardVersion"
+/// DNG: the camera model, unique among makers.
+public let kCGImagePropertyDNGUniqueCameraModel = "UniqueCameraModel"
+/// DNG: the sensor value of no light.
+public let kCGImagePropertyDNGBlackLevel = "BlackLevel"
+/// DNG: the sensor value at saturation.
+public let kCGImagePropertyDNGWhiteLevel = "WhiteLevel"
+/// DNG: the light the first colour matrix was calibrated under (Exif LightSource code; 21 is D65).
+public let kCGImagePropertyDNGCalibrationIlluminant1 = "CalibrationIlluminant1"
+/// DNG: the light the second colour matrix was calibrated under (17 is Standard light A).
+public let kCGImagePropertyDNGCalibrationIlluminant2 = "CalibrationIlluminant2"
+/// DNG: XYZ to camera under the first calibration light (nine numbers, row by row).
+public let kCGImagePropertyDNGColorMatrix1 = "ColorMatrix1"
+/// DNG: XYZ to camera under the second calibration light.
+public let kCGImagePropertyDNGColorMatrix2 = "ColorMatrix2"
+/// DNG: the camera's values of a neutral under the light of the shot (three numbers).
+public let kCGImagePropertyDNGAsShotNeutral = "AsShotNeutral"
+/// DNG: the stops a developer adds to reach the camera's intended brightness.
+public let kCGImagePropertyDNGBaselineExposure = "BaselineExposure"
+/// DNG: the opcodes applied after linearisation, as the file stores them (`Data`): here the lens shading's gain map.
+public let kCGImagePropertyDNGOpcodeList2 = "OpcodeList2"
+
 /// Exif: exposure time, seconds.
 public let kCGImagePropertyExifExposureTime = "ExposureTime"
 /// Exif: f-number.

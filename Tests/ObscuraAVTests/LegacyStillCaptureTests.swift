@@ -71,7 +71,8 @@ import Testing
     }
 
     // Apple documents JPEG as the default: the handler's buffer holds a JPEG file (SOI marker, Exif),
-    // which jpegStillImageNSDataRepresentation hands back; its decode time is invalid.
+    // which jpegStillImageNSDataRepresentation hands back; its decode time is invalid. The Exif is also the
+    // buffer's attachment, where iOS 9 apps read the exposure.
     @Test func stillImageOutputDeliversAJPEG() throws {
         try onDevice {
             try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 200, distance: 1))
@@ -86,6 +87,13 @@ import Testing
             let data = try #require(AVCaptureStillImageOutput.jpegStillImageNSDataRepresentation(buffer))
             #expect(Array(data.prefix(2)) == [0xFF, 0xD8])
             #expect(data.range(of: Data("Exif".utf8)) != nil)
+            let exif = try #require(
+                CMGetAttachment(buffer, key: kCGImagePropertyExifDictionary as CFString, attachmentModeOut: nil)
+                    as? [String: Any])
+            let iso = try #require(exif[kCGImagePropertyExifISOSpeedRatings as String] as? [NSNumber])
+            // Exif writes the ISO as a whole number.
+            let written = try #require(iso.first?.floatValue)
+            #expect(abs(written - rig.device.iso) <= 0.5 + 0.05 * rig.device.iso, "the exposure the device reports")
         }
     }
 

@@ -26,6 +26,11 @@ public final class CMSampleBuffer: @unchecked Sendable {
     let format: CMFormatDescription?
     private let lock = NSLock()
     private var attachmentTable: [String: Any]
+    /// Attachments made on first use (a photo's metadata, known once its pixels are rendered), merged under the
+    /// ones set since.
+    private var deferredAttachments: (() -> [String: Any])?
+    /// The photo a photo sample buffer holds, for the data representations made from it.
+    let photo: AVCapturePhoto?
     /// The output presentation time set explicitly, if any.
     private var outputTimeOverride: CMTime?
 
@@ -35,8 +40,21 @@ public final class CMSampleBuffer: @unchecked Sendable {
     }
     /// The sample's attachments (`CMSetAttachment`), such as the camera intrinsic matrix.
     var attachmentStorage: [String: Any] {
-        get { lock.withLock { attachmentTable } }
-        set { lock.withLock { attachmentTable = newValue } }
+        get { lock.withLock { attachmentsNow() } }
+        set {
+            lock.withLock {
+                _ = attachmentsNow()
+                attachmentTable = newValue
+            }
+        }
+    }
+    /// The attachments, the deferred ones made now if not yet; called holding the lock.
+    private func attachmentsNow() -> [String: Any] {
+        if let make = deferredAttachments {
+            deferredAttachments = nil
+            attachmentTable = make().merging(attachmentTable) { _, set in set }
+        }
+        return attachmentTable
     }
     /// Audio samples or compressed image bytes; nil for uncompressed image samples.
     var dataBufferStorage: CMBlockBuffer? { contentNow.data }
@@ -53,11 +71,13 @@ public final class CMSampleBuffer: @unchecked Sendable {
         sampleDuration = duration
         format = formatDescription
         attachmentTable = attachments
+        photo = nil
     }
 
-    /// A sample whose image or data buffer is made on first use.
+    /// A sample whose image or data buffer, and attachments, are made on first use; `photo` is the photo it holds.
     init(
         presentationTimeStamp: CMTime, duration: CMTime, formatDescription: CMFormatDescription?,
+        photo: AVCapturePhoto? = nil, attachments: (() -> [String: Any])? = nil,
         deferred: @escaping () -> (image: CVImageBuffer?, data: CMBlockBuffer?)
     ) {
         content = .deferred(deferred)
@@ -66,6 +86,8 @@ public final class CMSampleBuffer: @unchecked Sendable {
         sampleDuration = duration
         format = formatDescription
         attachmentTable = [:]
+        deferredAttachments = attachments
+        self.photo = photo
     }
 
     /// The image, if the sample carries one.

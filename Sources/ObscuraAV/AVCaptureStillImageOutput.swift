@@ -9,7 +9,7 @@ import Foundation
 /// `flashMode`, the one setting that governed it on iOS 9.
 open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// The photo output that takes the pictures, wired to this output's connections.
-    private let engine = AVCapturePhotoOutput()
+    let engine = AVCapturePhotoOutput()
     private let lock = NSLock()
     private var settings: [String: Any] = [AVVideoCodecKey: AVVideoCodecType.jpeg]
     private var capturing = 0
@@ -67,20 +67,9 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     open func captureStillImageAsynchronously(
         from connection: AVCaptureConnection, completionHandler handler: @escaping (CMSampleBuffer?, Error?) -> Void
     ) {
-        guard connection.output === self, connection.isActive, connection.isEnabled else {
-            Violation.invalidArgument(
-                "-[AVCaptureStillImageOutput captureStillImageAsynchronouslyFromConnection:completionHandler:]",
-                "Inactive/invalid connection passed.",
-                CaptureRule("§1.2", .observed, "a still image is taken from the output's active, enabled connection")
-            ).raise()
-        }
-        let asked = outputSettings
-        let photoSettings: AVCapturePhotoSettings
-        if let format = asked[kCVPixelBufferPixelFormatTypeKey as String].flatMap(Self.pixelFormat) {
-            photoSettings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: format])
-        } else {
-            photoSettings = AVCapturePhotoSettings(format: asked)
-        }
+        checkConnection(
+            connection, method: "-[AVCaptureStillImageOutput captureStillImageAsynchronouslyFromConnection:completionHandler:]")
+        let photoSettings = AVCapturePhotoSettings(format: processedFormat)
         if let device = connection.deviceInput?.device {
             let mode = device.flashMode
             photoSettings.flashMode = engine.supportedFlashModes.contains(mode) ? mode : .off
@@ -99,12 +88,32 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
             forJPEGSampleBuffer: jpegSampleBuffer, previewPhotoSampleBuffer: nil)
     }
 
+    /// A capture's connection must be this output's, active and enabled; another raises `NSInvalidArgumentException`
+    /// (observed text).
+    func checkConnection(_ connection: AVCaptureConnection, method: String) {
+        guard connection.output === self, connection.isActive, connection.isEnabled else {
+            Violation.invalidArgument(
+                method, "Inactive/invalid connection passed.",
+                CaptureRule("§1.2", .observed, "a still image is taken from the output's active, enabled connection")
+            ).raise()
+        }
+    }
+
+    /// The photo output's format for `outputSettings`: the codec's, or the pixel format's.
+    var processedFormat: [String: Any] {
+        let asked = outputSettings
+        if let format = asked[kCVPixelBufferPixelFormatTypeKey as String].flatMap(Self.pixelFormat) {
+            return [kCVPixelBufferPixelFormatTypeKey as String: format]
+        }
+        return asked
+    }
+
     override func sessionDidResolve(device: AVCaptureDevice?, preset: AVCaptureSession.Preset) {
         engine.session = session
         engine.sessionDidResolve(device: device, preset: preset)
     }
 
-    private func setCapturing(_ delta: Int) {
+    func setCapturing(_ delta: Int) {
         lock.withLock { capturing += delta }
         observers.didChange(\AVCaptureStillImageOutput.isCapturingStillImage)
     }

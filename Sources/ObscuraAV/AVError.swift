@@ -29,6 +29,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case decodeFailed = -11821
         case fileFormatNotRecognized = -11828
         case torchLevelUnavailable = -11846
+        case maximumStillImageCaptureRequestsExceeded = -11830
     }
 
     /// The code.

@@ -186,6 +186,140 @@ import Testing
         }
     }
 
+    /// What a still-image bracket's handler heard, call by call.
+    private final class BracketLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls: [(CMSampleBuffer?, AVCaptureBracketedStillImageSettings?, Error?)] = []
+        let arrived = DispatchSemaphore(value: 0)
+        func add(_ buffer: CMSampleBuffer?, _ settings: AVCaptureBracketedStillImageSettings?, _ error: Error?) {
+            lock.withLock { calls.append((buffer, settings, error)) }
+            arrived.signal()
+        }
+        var all: [(buffer: CMSampleBuffer?, settings: AVCaptureBracketedStillImageSettings?, error: Error?)] {
+            lock.withLock { calls }
+        }
+        /// Waits for `count` calls; false after a minute.
+        func wait(for count: Int) -> Bool {
+            (0..<count).allSatisfy { _ in arrived.wait(timeout: .now() + 60) == .success }
+        }
+    }
+
+    /// The mean of a BGRA picture's colour bytes.
+    private static func meanLevel(_ buffer: CMSampleBuffer?) throws -> Double {
+        let pixels = try #require(buffer.flatMap(CMSampleBufferGetImageBuffer))
+        CVPixelBufferLockBaseAddress(pixels, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(pixels, .readOnly) }
+        let base = try #require(CVPixelBufferGetBaseAddress(pixels)).assumingMemoryBound(to: UInt8.self)
+        let (width, height, stride) =
+            (CVPixelBufferGetWidth(pixels), CVPixelBufferGetHeight(pixels), CVPixelBufferGetBytesPerRow(pixels))
+        var sum = 0
+        for y in 0..<height { for x in 0..<width { for c in 0..<3 { sum += Int(base[y * stride + 4 * x + c]) } } }
+        return Double(sum) / Double(3 * width * height)
+    }
+
+    // BracketStripes' bracket (iOS 8): prepared, then one picture per bias, in order, each handed over with the
+    // app's own settings object; a lower bias gives a darker picture, and the output captures until the last. A bias
+    // beyond the device's ±8 is taken at the end of the range, not refused.
+    @Test func stillImageBracketTakesEachBiasInTurn() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 200, distance: 1))
+            let rig = try StillRig()
+            rig.output.outputSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+            #expect(rig.output.maxBracketedCaptureStillImageCount >= 3)
+            #expect(!rig.output.isLensStabilizationDuringBracketedCaptureSupported)
+            let connection = try #require(rig.output.connection(with: .video))
+            let bracket = [-2, 0, 12].map {
+                AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: Float($0))
+            }
+            let prepared = DispatchSemaphore(value: 0)
+            let ready = LockedArray<Bool>()
+            rig.output.prepareToCaptureStillImageBracket(from: connection, withSettingsArray: bracket) { ok, error in
+                ready.append(ok && error == nil)
+                prepared.signal()
+            }
+            #expect(prepared.wait(timeout: .now() + 10) == .success)
+            #expect(ready.values == [true])
+            let log = BracketLog()
+            rig.output.captureStillImageBracketAsynchronously(from: connection, withSettingsArray: bracket) {
+                log.add($0, $1, $2)
+            }
+            try #require(log.wait(for: 3))
+            let calls = log.all
+            #expect(calls.count == 3 && calls.allSatisfy { $0.error == nil })
+            #expect(zip(calls, bracket).allSatisfy { $0.settings === $1 }, "the app's settings, in its order")
+            let levels = try calls.map { try Self.meanLevel($0.buffer) }
+            #expect(levels[0] < levels[1] && levels[1] < levels[2], "levels \(levels)")
+            #expect(!rig.output.isCapturingStillImage)
+        }
+    }
+
+    // A manual bracket takes each picture at the duration and ISO it names, as the Exif attached to its buffer says.
+    @Test func manualStillImageBracketUsesItsExposures() throws {
+        try onDevice {
+            try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 200, distance: 1))
+            let rig = try StillRig()
+            let connection = try #require(rig.output.connection(with: .video))
+            let bracket = [(1, 200), (1, 50)].map { (value, timescale) in
+                AVCaptureManualExposureBracketedStillImageSettings.manualExposureSettings(
+                    exposureDuration: CMTime(value: CMTimeValue(value), timescale: CMTimeScale(timescale)), iso: 100)
+            }
+            let log = BracketLog()
+            rig.output.captureStillImageBracketAsynchronously(from: connection, withSettingsArray: bracket) {
+                log.add($0, $1, $2)
+            }
+            try #require(log.wait(for: 2))
+            let durations = try log.all.map { call in
+                let buffer = try #require(call.buffer)
+                let exif = try #require(
+                    CMGetAttachment(buffer, key: kCGImagePropertyExifDictionary as CFString, attachmentModeOut: nil)
+                        as? [String: Any])
+                return try #require((exif[kCGImagePropertyExifExposureTime as String] as? NSNumber)?.doubleValue)
+            }
+            #expect(durations.count == 2)
+            #expect(abs(durations[0] - 0.005) < 1e-6 && abs(durations[1] - 0.02) < 1e-6, "\(durations)")
+        }
+    }
+
+    // Apple documents the two bracket errors: more settings than the maximum give
+    // AVErrorMaximumStillImageCaptureRequestsExceeded (-11830) through the handler, and settings of two kinds raise.
+    @Test func aBracketTooLongOrMixedIsRefused() throws {
+        try onDevice {
+            let rig = try StillRig()
+            let connection = try #require(rig.output.connection(with: .video))
+            let tooMany = (0...rig.output.maxBracketedCaptureStillImageCount).map { _ in
+                AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: 0)
+            }
+            let log = BracketLog()
+            rig.output.captureStillImageBracketAsynchronously(from: connection, withSettingsArray: tooMany) {
+                log.add($0, $1, $2)
+            }
+            try #require(log.wait(for: 1))
+            let call = try #require(log.all.first)
+            #expect(call.buffer == nil)
+            #expect((call.error as? AVError)?.code == .maximumStillImageCaptureRequestsExceeded)
+            #expect((call.error as? NSError)?.code == -11830)
+            let answer = DispatchSemaphore(value: 0)
+            let prepared = LockedArray<Bool>()
+            rig.output.prepareToCaptureStillImageBracket(from: connection, withSettingsArray: tooMany) { ok, _ in
+                prepared.append(ok)
+                answer.signal()
+            }
+            #expect(answer.wait(timeout: .now() + 10) == .success)
+            #expect(prepared.values == [false])
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(log.all.count == 1, "one answer, no pictures")
+
+            let mixed: [AVCaptureBracketedStillImageSettings] = [
+                AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: 0),
+                AVCaptureManualExposureBracketedStillImageSettings.manualExposureSettings(
+                    exposureDuration: CMTime(value: 1, timescale: 100), iso: 100),
+            ]
+            expectException(.invalidArgumentException, "same AVCaptureBracketedStillImageSettings subclass") {
+                rig.output.captureStillImageBracketAsynchronously(from: connection, withSettingsArray: mixed) { _, _, _ in }
+            }
+        }
+    }
+
     /// A delegate written for iOS 10: only the sample-buffer callback.
     private final class IOS10Delegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)

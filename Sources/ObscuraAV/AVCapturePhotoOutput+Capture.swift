@@ -93,10 +93,12 @@ extension AVCapturePhotoOutput {
         let state = lock.withLock { inner }
         // Validation rule 2 guarantees a connected device.
         guard let device = state.caps.device else { preconditionFailure("capture validated without a device") }
-        // spec §4 [D]: the default is the smallest supported size; rule 13 bounds a requested one.
+        // spec §4 [D]: the default is the smallest supported size, the largest (the format's
+        // highResolutionStillImageDimensions) with the deprecated high-resolution opt-in; rule 13 bounds a requested one.
         let requested = settings.maxPhotoDimensions
-        let dims =
-            requested.width != 0 ? requested : (state.caps.photoDimensions.first ?? device.activeFormat.dimensions)
+        let sizes = state.caps.photoDimensions
+        let unasked = (settings.isHighResolutionPhotoEnabled ? sizes.last : sizes.first) ?? device.activeFormat.dimensions
+        let dims = requested.width != 0 ? requested : unasked
         let constantColor = settings.isConstantColorEnabled
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }
         let hasRaw = settings.rawPhotoPixelFormatType != 0

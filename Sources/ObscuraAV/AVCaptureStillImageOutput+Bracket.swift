@@ -63,6 +63,7 @@ extension AVCaptureStillImageOutput {
         let photoSettings = AVCapturePhotoBracketSettings(
             rawPixelFormatType: 0, processedFormat: processedFormat, bracketedSettings: taken)
         photoSettings.flashMode = .off
+        photoSettings.isHighResolutionPhotoEnabled = isHighResolutionStillImageOutputEnabled
         setCapturing(+1)
         let receiver = StillImageBracketReceiver(taken: taken, asked: settings, handler: call) { [weak self] in
             self?.setCapturing(-1)

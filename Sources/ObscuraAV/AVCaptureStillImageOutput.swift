@@ -13,6 +13,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var settings: [String: Any] = [AVVideoCodecKey: AVVideoCodecType.jpeg]
     private var capturing = 0
+    private var autoStabilization = true
 
     public override init() {
         super.init()
@@ -56,6 +57,25 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// The codecs `outputSettings` may name: JPEG, as on the iOS versions that had this output.
     open var availableImageDataCodecTypes: [AVVideoCodecType] { [.jpeg] }
 
+    /// Whether stills are taken at the active format's `highResolutionStillImageDimensions` rather than its smallest
+    /// photo size (default false).
+    open var isHighResolutionStillImageOutputEnabled: Bool {
+        get { engine.isHighResolutionCaptureEnabled }
+        set { engine.isHighResolutionCaptureEnabled = newValue }
+    }
+
+    /// Whether several frames are merged against shake: no emulated camera does, so false.
+    open var isStillImageStabilizationSupported: Bool { false }
+
+    /// Whether stabilisation is used where supported (default true); it never is here.
+    open var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool {
+        get { lock.withLock { autoStabilization } }
+        set { lock.withLock { autoStabilization = newValue } }
+    }
+
+    /// Whether the next still is stabilised: never, as it is not supported.
+    open var isStillImageStabilizationActive: Bool { false }
+
     /// Whether a capture is under way: true from `captureStillImageAsynchronously` until its
     /// handler has been called. KVO.
     open var isCapturingStillImage: Bool { lock.withLock { capturing > 0 } }
@@ -70,6 +90,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         checkConnection(
             connection, method: "-[AVCaptureStillImageOutput captureStillImageAsynchronouslyFromConnection:completionHandler:]")
         let photoSettings = AVCapturePhotoSettings(format: processedFormat)
+        photoSettings.isHighResolutionPhotoEnabled = isHighResolutionStillImageOutputEnabled
         if let device = connection.deviceInput?.device {
             let mode = device.flashMode
             photoSettings.flashMode = engine.supportedFlashModes.contains(mode) ? mode : .off

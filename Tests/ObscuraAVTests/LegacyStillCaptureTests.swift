@@ -97,6 +97,49 @@ import Testing
         }
     }
 
+    // iOS 8's high-resolution switch: stills at the format's highResolutionStillImageDimensions instead of its
+    // smallest photo size; the stabilisation switches say no multi-frame stabilisation is done. Shown on a format
+    // whose two sizes are close (the LiDAR camera's 1920 × 1440 one), to keep the pictures small.
+    @Test func highResolutionStillsTakeTheFormatsLargestSize() throws {
+        try onDevice {
+            let camera = try #require(AVCaptureDevice.default(.builtInLiDARDepthCamera, for: .video, position: .back))
+            let format = try #require(camera.formats.first { $0.supportedMaxPhotoDimensions.count > 1 })
+            let session = AVCaptureSession()
+            let output = AVCaptureStillImageOutput()
+            session.beginConfiguration()
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            session.addOutput(output)
+            try camera.lockForConfiguration()
+            camera.activeFormat = format
+            camera.unlockForConfiguration()
+            session.commitConfiguration()
+            session.startRunning()
+            defer { session.stopRunning() }
+            #expect(!output.isHighResolutionStillImageOutputEnabled)
+            #expect(!output.isStillImageStabilizationSupported && !output.isStillImageStabilizationActive)
+            #expect(output.automaticallyEnablesStillImageStabilizationWhenAvailable)
+            func still() throws -> CMVideoDimensions? {
+                let connection = try #require(output.connection(with: .video))
+                let done = DispatchSemaphore(value: 0)
+                let result = ResultBox()
+                output.captureStillImageAsynchronously(from: connection) { buffer, error in
+                    result.set(buffer, error)
+                    done.signal()
+                }
+                #expect(done.wait(timeout: .now() + 60) == .success)
+                return result.buffer?.formatDescription?.dimensions
+            }
+            let largest = format.highResolutionStillImageDimensions
+            let smallest = try #require(format.supportedMaxPhotoDimensions.first)
+            let normal = try #require(try still())
+            #expect(normal.width == smallest.width && normal.height == smallest.height)
+            output.isHighResolutionStillImageOutputEnabled = true
+            let high = try #require(try still())
+            #expect(high.width == largest.width && high.height == largest.height)
+            #expect(largest.width > smallest.width)
+        }
+    }
+
     // Uncompressed output settings give the pixels as the image buffer, at the session's size.
     @Test func stillImageOutputDeliversPixels() throws {
         try onDevice {

@@ -59,9 +59,13 @@ extension AVCaptureDevice {
             }
         }
 
-        /// The largest photo size (deprecated in iOS 16 in favour of `supportedMaxPhotoDimensions`).
+        /// The largest photo size the API before iOS 16 reaches (deprecated in favour of `supportedMaxPhotoDimensions`):
+        /// the largest of at most 4032 × 3024 pixels. The 48 MP sizes of quad-pixel sensors came with
+        /// `maxPhotoDimensions` and are asked for only through it, so code written for the older switches keeps getting
+        /// 12 MP photos on those phones (Capture rules §4, our choice where Apple is silent).
         public var highResolutionStillImageDimensions: CMVideoDimensions {
-            supportedMaxPhotoDimensions.last ?? CMVideoDimensions()
+            let sizes = supportedMaxPhotoDimensions
+            return sizes.last { Int($0.width) * Int($0.height) <= 4032 * 3024 } ?? sizes.first ?? CMVideoDimensions()
         }
 
         /// Whether this is the format to choose for the best photos under `.inputPriority` (spec §2.3).

@@ -97,7 +97,10 @@ extension AVCapturePhotoOutput {
         // highResolutionStillImageDimensions) with the deprecated high-resolution opt-in; rule 13 bounds a requested one.
         let requested = settings.maxPhotoDimensions
         let sizes = state.caps.photoDimensions
-        let unasked = (settings.isHighResolutionPhotoEnabled ? sizes.last : sizes.first) ?? device.activeFormat.dimensions
+        let highResolution = device.activeFormat.highResolutionStillImageDimensions
+        let unasked =
+            settings.isHighResolutionPhotoEnabled && highResolution.width > 0
+            ? highResolution : (sizes.first ?? device.activeFormat.dimensions)
         let dims = requested.width != 0 ? requested : unasked
         let constantColor = settings.isConstantColorEnabled
         let fixed = device.customExposure.map { PhotoRenderRequest.FixedExposure(duration: $0.duration, iso: $0.iso) }

@@ -140,6 +140,33 @@ import Testing
         }
     }
 
+    // The iOS 10 photo output's high-resolution switch on a phone whose sensor also reads out 48 MP: the photo is the
+    // 12 MP one, and only maxPhotoDimensions reaches 48 MP.
+    @Test func theOlderHighResolutionSwitchStaysAt12Megapixels() throws {
+        try onDevice {
+            let rig = try PhotoRig(preset: .photo)
+            let format = rig.device.activeFormat
+            let sizes = format.supportedMaxPhotoDimensions.map { [Int($0.width), Int($0.height)] }
+            try #require(sizes == [[4032, 3024], [8064, 6048]], "the 12 and 48 MP sizes")
+            #expect(format.highResolutionStillImageDimensions.width == 4032)
+            rig.output.isHighResolutionCaptureEnabled = true
+            func resolved(_ settings: AVCapturePhotoSettings) throws -> [Int] {
+                let delegate = RecordingPhotoDelegate()
+                rig.output.capturePhoto(with: settings, delegate: delegate)
+                #expect(delegate.waitUntilFinished())
+                let d = try #require(delegate.resolvedSettings.first?.photoDimensions)
+                return [Int(d.width), Int(d.height)]
+            }
+            let settings = AVCapturePhotoSettings()
+            settings.isHighResolutionPhotoEnabled = true
+            #expect(try resolved(settings) == [4032, 3024])
+            rig.output.maxPhotoDimensions = CMVideoDimensions(width: 8064, height: 6048)
+            let large = AVCapturePhotoSettings()
+            large.maxPhotoDimensions = CMVideoDimensions(width: 8064, height: 6048)
+            #expect(try resolved(large) == [8064, 6048])
+        }
+    }
+
     // Uncompressed output settings give the pixels as the image buffer, at the session's size.
     @Test func stillImageOutputDeliversPixels() throws {
         try onDevice {

@@ -262,6 +262,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         get { lock.withLock { inner.livePhotoAutoTrimming } }
         set { lock.withLock { inner.livePhotoAutoTrimming = newValue } }
     }
+    /// Whether multi-frame still-image stabilisation can be used (deprecated in iOS 13): false, as no emulated camera
+    /// merges frames against shake; `settings.isAutoStillImageStabilizationEnabled` then changes nothing.
+    public var isStillImageStabilizationSupported: Bool { false }
+    /// Whether the scene in view would be stabilised (deprecated in iOS 13): false, as stabilisation is not supported.
+    public var isStillImageStabilizationScene: Bool { false }
     /// Deprecated opt-in for high-resolution stills (default false).
     public var isHighResolutionCaptureEnabled: Bool {
         get { lock.withLock { inner.highResolutionEnabled } }

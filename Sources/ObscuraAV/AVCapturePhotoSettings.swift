@@ -29,8 +29,9 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var isAutoRedEyeReductionEnabled = true
     /// Fusion of the constituents of a virtual device (default true).
     public var isAutoVirtualDeviceFusionEnabled = true
-    /// Deprecated stabilization flag (default false).
-    public var isAutoStillImageStabilizationEnabled = false
+    /// Deprecated stabilisation flag: true by default, false for settings with RAW, as Apple documents (a RAW photo
+    /// is unprocessed). No emulated camera stabilises (`AVCapturePhotoOutput.isStillImageStabilizationSupported`).
+    public var isAutoStillImageStabilizationEnabled = true
     /// A photo per listed constituent device (default empty; spec §4, rules 21–22).
     public var virtualDeviceConstituentPhotoDeliveryEnabledDevices: [AVCaptureDevice] = []
     /// Constituent delivery under its name of before iOS 13 (default false): on a dual camera, a photo from each of
@@ -115,6 +116,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         self.rawFileType = rawFileType
         self.format = processedFormat
         self.processedFileType = processedFileType
+        isAutoStillImageStabilizationEnabled = rawPixelFormatType == 0
         super.init()
     }
 
@@ -175,6 +177,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         self.rawFileType = rawFileType
         self.format = processedFormat
         self.processedFileType = processedFileType
+        isAutoStillImageStabilizationEnabled = rawPixelFormatType == 0
         super.init()
     }
 

@@ -13,6 +13,9 @@ import Testing
         #expect(s.photoQualityPrioritization == .balanced)
         #expect(s.isAutoRedEyeReductionEnabled)
         #expect(s.isAutoVirtualDeviceFusionEnabled)
+        // Apple documents the deprecated stabilisation flag as on by default, off for RAW.
+        #expect(s.isAutoStillImageStabilizationEnabled)
+        #expect(!AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB).isAutoStillImageStabilizationEnabled)
         #expect(s.virtualDeviceConstituentPhotoDeliveryEnabledDevices.isEmpty)
         #expect(!s.isDepthDataDeliveryEnabled)
         #expect(s.embedsDepthDataInPhoto)

@@ -461,6 +461,24 @@ import Testing
         }
     }
 
+    // iOS 10–12 code asks the photo output whether it stabilises before asking for it: no emulated camera does, and a
+    // capture with the flag left on (its default) resolves unstabilised.
+    @Test func stillImageStabilizationIsAskedAndNotDone() throws {
+        try onDevice {
+            let rig = try PhotoRig()
+            #expect(!rig.output.isStillImageStabilizationSupported && !rig.output.isStillImageStabilizationScene)
+            let settings = AVCapturePhotoSettings()
+            settings.isAutoStillImageStabilizationEnabled = rig.output.isStillImageStabilizationSupported
+            #expect(!settings.isAutoStillImageStabilizationEnabled)
+            let stabilised = AVCapturePhotoSettings()
+            #expect(stabilised.isAutoStillImageStabilizationEnabled)
+            let delegate = RecordingPhotoDelegate()
+            rig.output.capturePhoto(with: stabilised, delegate: delegate)
+            #expect(delegate.waitUntilFinished())
+            #expect(delegate.resolvedSettings.first?.isStillImageStabilizationEnabled == false)
+        }
+    }
+
     @Test func bothCallbacksImplementedHearsOnlyTheNewer() throws {
         try onDevice {
             try Emulator.shared.use(scene: PhotoScenes.greyCard(lux: 200, distance: 1))

@@ -22,18 +22,21 @@ import Testing
             session.startRunning()
         }
 
-        func capture() throws -> CMSampleBuffer {
-            let connection = try #require(output.connection(with: .video))
-            let done = DispatchSemaphore(value: 0)
-            let result = ResultBox()
-            output.captureStillImageAsynchronously(from: connection) { buffer, error in
-                result.set(buffer, error)
-                done.signal()
-            }
-            #expect(done.wait(timeout: .now() + 60) == .success)
-            #expect(result.error == nil)
-            return try #require(result.buffer)
+        func capture() throws -> CMSampleBuffer { try LegacyStillCaptureTests.capture(with: output) }
+    }
+
+    /// Takes one still from `output`'s video connection and waits for it, as an iOS 9 app's handler would.
+    private static func capture(with output: AVCaptureStillImageOutput) throws -> CMSampleBuffer {
+        let connection = try #require(output.connection(with: .video))
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        output.captureStillImageAsynchronously(from: connection) { buffer, error in
+            result.set(buffer, error)
+            done.signal()
         }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(result.error == nil)
+        return try #require(result.buffer)
     }
 
     private final class ResultBox: @unchecked Sendable {
@@ -118,17 +121,7 @@ import Testing
             #expect(!output.isHighResolutionStillImageOutputEnabled)
             #expect(!output.isStillImageStabilizationSupported && !output.isStillImageStabilizationActive)
             #expect(output.automaticallyEnablesStillImageStabilizationWhenAvailable)
-            func still() throws -> CMVideoDimensions? {
-                let connection = try #require(output.connection(with: .video))
-                let done = DispatchSemaphore(value: 0)
-                let result = ResultBox()
-                output.captureStillImageAsynchronously(from: connection) { buffer, error in
-                    result.set(buffer, error)
-                    done.signal()
-                }
-                #expect(done.wait(timeout: .now() + 60) == .success)
-                return result.buffer?.formatDescription?.dimensions
-            }
+            func still() throws -> CMVideoDimensions? { try Self.capture(with: output).formatDescription?.dimensions }
             let largest = format.highResolutionStillImageDimensions
             let smallest = try #require(format.supportedMaxPhotoDimensions.first)
             let normal = try #require(try still())

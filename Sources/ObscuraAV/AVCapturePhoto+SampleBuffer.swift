@@ -31,9 +31,9 @@ extension AVCapturePhoto {
         }
     }
 
-    /// A RAW photo as the sample buffer of the iOS 10 RAW callback: the Bayer `pixelBuffer` as the image buffer,
-    /// in the settings' `rawPhotoPixelFormatType`, and the photo's `metadata`, its `{DNG}` levels and calibration
-    /// included, as attachments (spec §5).
+    /// A RAW photo as the sample buffer of the iOS 10 RAW callback: the Bayer `pixelBuffer` as the image buffer, in
+    /// `kCVPixelFormatType_14Bayer_RGGB` (the one RAW format the output offers, so the settings' own), and the photo's
+    /// `metadata`, its `{DNG}` levels and calibration included, as attachments (spec §5).
     private func rawPhotoSampleBuffer() -> CMSampleBuffer {
         let dimensions = resolvedSettings.rawPhotoDimensions
         let description = CMFormatDescription(

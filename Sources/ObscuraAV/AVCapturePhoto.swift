@@ -220,6 +220,10 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
                 gainMaps: m.colour.shading.map { [$0] } ?? [])
             metadata[ImageProperties.profileName] = nil
         }
+        if let identifier = extras.livePhotoContentIdentifier {
+            // Apple's maker note keeps a Live Photo's content identifier under its key 17 (spec §20 rule 12 [D]).
+            metadata[kCGImagePropertyMakerAppleDictionary] = ["17": identifier]
+        }
         if let c = cleanAperture {
             metadata["CleanAperture"] = [
                 "X": Int(c.origin.x), "Y": Int(c.origin.y), "Width": Int(c.width), "Height": Int(c.height),
@@ -367,6 +371,9 @@ struct PhotoExtras {
     /// The Exif orientation (TIFF tag 274, 1…8) the photo connection's rotation and mirroring give when the
     /// request is made: the pixels stay as the sensor saw them and viewers turn them (spec §5 [D]).
     var orientation = 1
+    /// With a Live Photo movie, the content identifier the movie carries, repeated in the photo's `{MakerApple}`
+    /// metadata so that the two can be paired (spec §20 rule 12 [D]).
+    var livePhotoContentIdentifier: String?
 }
 
 /// The proxy of a photo whose processing the system finishes later, handed to PhotoKit (iOS 17). The emulator never

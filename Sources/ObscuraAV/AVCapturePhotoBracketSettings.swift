@@ -64,6 +64,9 @@ open class AVCapturePhotoBracketSettings: AVCapturePhotoSettings, @unchecked Sen
         super.init(
             rawPixelFormatType: rawPixelFormatType, rawFileType: nil, processedFormat: processedFormat,
             processedFileType: nil)
+        // A bracket is neither fused nor red-eye corrected unless the app asks, as Apple documents (spec §4 [D]).
+        isAutoVirtualDeviceFusionEnabled = false
+        isAutoRedEyeReductionEnabled = false
     }
 
     override var bracketElements: [AVCaptureBracketedStillImageSettings] { bracketedSettings }

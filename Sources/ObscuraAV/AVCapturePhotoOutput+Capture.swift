@@ -155,7 +155,7 @@ extension AVCapturePhotoOutput {
             Self.livePhotoPlan(
                 url: $0, device: device, session: session,
                 rotationDegrees: (connection(with: .video)?.videoTransform.quarterTurns ?? 0) * 90,
-                codec: settings.livePhotoVideoCodecType)
+                codec: settings.livePhotoVideoCodecType, metadata: settings.livePhotoMovieMetadata)
         }
         // Mattes come with the processed photo only, at the profile's share of its size (rules 19–20
         // have made sure the output delivers what was asked).
@@ -169,7 +169,8 @@ extension AVCapturePhotoOutput {
             rawPhotoDimensions: hasRaw ? dims : CMVideoDimensions(),
             rawEmbeddedThumbnailDimensions: CMVideoDimensions(rawThumbnail), isFlashEnabled: flash,
             isRedEyeReductionEnabled: flash && settings.isAutoRedEyeReductionEnabled,
-            isVirtualDeviceFusionEnabled: device.isVirtualDevice && settings.isAutoVirtualDeviceFusionEnabled,
+            isVirtualDeviceFusionEnabled: isVirtualDeviceFusionSupported && device.isVirtualDevice
+                && settings.isAutoVirtualDeviceFusionEnabled,
             isContentAwareDistortionCorrectionEnabled: false, expectedPhotoCount: count,
             photoProcessingTimeRange: CMTimeRange(start: now, duration: CMTime(value: 1, timescale: 2)),
             livePhotoMovieDimensions: livePhoto?.dimensions ?? CMVideoDimensions(),
@@ -186,6 +187,7 @@ extension AVCapturePhotoOutput {
         }
         var extras = PhotoExtras()
         extras.fileFormat = PhotoFileFormat(settings)
+        extras.livePhotoContentIdentifier = livePhoto?.contentIdentifier
         // spec §5 [D]: a photo connection's rotation and mirroring travel as the Exif orientation.
         if let connection = connection(with: .video) {
             extras.orientation = connection.videoTransform.exifOrientation.rawValue

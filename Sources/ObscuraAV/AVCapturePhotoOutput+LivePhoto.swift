@@ -17,6 +17,11 @@ extension AVCapturePhotoOutput {
         let rotationDegrees: Int
         /// The settings' `livePhotoVideoCodecType` where it is available, else the default.
         let codec: AVVideoCodecType
+        /// The QuickTime metadata the movie carries: the settings' `livePhotoMovieMetadata`, with a content
+        /// identifier first where they hold none.
+        let metadata: [(key: String, value: String)]
+        /// The identifier that pairs the movie with its photo.
+        let contentIdentifier: String
     }
 
     /// The codecs a Live Photo movie can be written with, the default (H.264) first, as Apple presents them;
@@ -52,7 +57,7 @@ extension AVCapturePhotoOutput {
     /// `livePhotoMaxWidth`, at the stream's rate capped at 30 frames per second [I].
     static func livePhotoPlan(
         url: URL, device: AVCaptureDevice, session: AVCaptureSession?, rotationDegrees: Int,
-        codec asked: AVVideoCodecType
+        codec asked: AVVideoCodecType, metadata: [AVMetadataItem]
     ) -> LivePhotoPlan {
         let codecs = [AVVideoCodecType.h264, .hevc].filter(MovieWriter.availableCodecs.contains)
         let codec = codecs.contains(asked) ? asked : codecs.first ?? .h264
@@ -63,6 +68,11 @@ extension AVCapturePhotoOutput {
                     sentence: "livePhotoVideoCodecType \(asked.rawValue) is not in availableLivePhotoVideoCodecTypes: "
                         + "the Live Photo movie is written with \(codec.rawValue)."))
         }
+        // spec §20 rule 12 [D]: the movie always carries a content identifier, the app's or a new one.
+        var entries = AVMetadataItem.quickTimeEntries(metadata, for: "livePhotoMovieMetadata")
+        let key = AVMetadataKey.quickTimeMetadataKeyContentIdentifier.rawValue
+        let identifier = entries.first { $0.key == key }?.value ?? UUID().uuidString
+        if !entries.contains(where: { $0.key == key }) { entries.insert((key, identifier), at: 0) }
         let format = device.activeFormat.dimensions
         let scale = min(1, Double(livePhotoMaxWidth) / Double(max(1, format.width)))
         func even(_ v: Int32) -> Int32 { max(2, Int32((Double(v) * scale / 2).rounded()) * 2) }
@@ -73,7 +83,7 @@ extension AVCapturePhotoOutput {
             url: url, device: device,
             dimensions: CMVideoDimensions(width: even(format.width), height: even(format.height)),
             frameDuration: duration, hasAudio: session?.audioDevice != nil, scene: Emulation.shared.scene,
-            rotationDegrees: rotationDegrees, codec: codec)
+            rotationDegrees: rotationDegrees, codec: codec, metadata: entries, contentIdentifier: identifier)
     }
 
     /// Writes the movie: `livePhotoHalfSpan` seconds of frames before the photo and as many after,
@@ -105,7 +115,8 @@ extension AVCapturePhotoOutput {
                     codec: codec, container: "mov", width: w, height: h, frameDuration: tick,
                     bitRate: compression[AVVideoAverageBitRateKey] as? Int ?? 0,
                     keyFrameInterval: compression[AVVideoMaxKeyFrameIntervalKey] as? Int ?? 30,
-                    hasAudio: plan.hasAudio, fragmentInterval: .invalid, rotationDegrees: plan.rotationDegrees))
+                    hasAudio: plan.hasAudio, fragmentInterval: .invalid, rotationDegrees: plan.rotationDegrees,
+                    metadata: plan.metadata))
             let perBuffer = AVCaptureAudioDataOutput.samplesPerBuffer
             let rate = Double(AVCaptureAudioDataOutput.sampleRate)
             var nextAudio = 0

@@ -199,6 +199,15 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             isVirtualDeviceConstituentPhotoDeliveryEnabled = newValue
         }
     }
+    /// Whether the connected camera can fuse its constituents' pictures into one photo: false, as no emulated
+    /// virtual device fuses (each photo is rendered by the one constituent its zoom selects), so every request
+    /// resolves `isVirtualDeviceFusionEnabled` false, as Apple documents for an unsupported configuration
+    /// (spec §3.1 [D]; false our choice).
+    public var isVirtualDeviceFusionSupported: Bool { false }
+    /// Fusion under its name of before iOS 13, when only the dual camera offered it: false, as
+    /// `isVirtualDeviceFusionSupported` is (spec §3.1 [D]).
+    @available(iOS, deprecated: 13.0, renamed: "isVirtualDeviceFusionSupported")
+    public var isDualCameraFusionSupported: Bool { isVirtualDeviceFusionSupported }
     /// Calibration data needs constituent delivery on and no distortion correction (spec §3.1 [D]).
     public var isCameraCalibrationDataDeliverySupported: Bool {
         lock.withLock {

@@ -25,10 +25,19 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     }
     /// Whether the client set `photoQualityPrioritization` (rule 10 checks only then [O]).
     var qualityPrioritizationWasSet = false
-    /// Red-eye reduction where supported (default true).
+    /// Red-eye reduction where supported: true by default, false for a bracket or RAW without a processed photo, as
+    /// Apple documents (spec §4 [D]).
     public var isAutoRedEyeReductionEnabled = true
-    /// Fusion of the constituents of a virtual device (default true).
+    /// Fusion of the constituents of a virtual device: true by default, false for RAW and brackets, as Apple
+    /// documents (a RAW photo is unprocessed; spec §4 [D]). No emulated camera fuses
+    /// (`AVCapturePhotoOutput.isVirtualDeviceFusionSupported`).
     public var isAutoVirtualDeviceFusionEnabled = true
+    /// Fusion under its name of before iOS 13: the same switch as `isAutoVirtualDeviceFusionEnabled` (spec §4 [D]).
+    @available(iOS, deprecated: 13.0, renamed: "isAutoVirtualDeviceFusionEnabled")
+    public var isAutoDualCameraFusionEnabled: Bool {
+        get { isAutoVirtualDeviceFusionEnabled }
+        set { isAutoVirtualDeviceFusionEnabled = newValue }
+    }
     /// Deprecated stabilisation flag: true by default, false for settings with RAW, as Apple documents (a RAW photo
     /// is unprocessed). No emulated camera stabilises (`AVCapturePhotoOutput.isStillImageStabilizationSupported`).
     public var isAutoStillImageStabilizationEnabled = true
@@ -72,6 +81,14 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var rawEmbeddedThumbnailPhotoFormat: [String: Any]?
     /// Where a Live Photo movie goes (default nil; rule 12).
     public var livePhotoMovieFileURL: URL?
+    /// Metadata items the Live Photo movie carries (default empty; setting nil empties it). The movie always carries
+    /// a content identifier (`.quickTimeMetadataContentIdentifier`): the one listed here, or a new one, which the
+    /// photo's `{MakerApple}` metadata repeats (spec §20 rule 12 [D]).
+    public var livePhotoMovieMetadata: [AVMetadataItem]! {
+        get { livePhotoMovieItems }
+        set { livePhotoMovieItems = newValue ?? [] }
+    }
+    private var livePhotoMovieItems: [AVMetadataItem] = []
     /// The codec of the Live Photo movie: H.264 by default, as Apple documents; one of the output's
     /// `availableLivePhotoVideoCodecTypes` (spec §20 rule 12).
     public var livePhotoVideoCodecType: AVVideoCodecType = .h264
@@ -116,8 +133,8 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         self.rawFileType = rawFileType
         self.format = processedFormat
         self.processedFileType = processedFileType
-        isAutoStillImageStabilizationEnabled = rawPixelFormatType == 0
         super.init()
+        applyRawDefaults()
     }
 
     /// A copy of every value except `uniqueID`, which is new (spec §4 [D]).
@@ -155,6 +172,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         rawEmbeddedThumbnailPhotoFormat = s.rawEmbeddedThumbnailPhotoFormat
         livePhotoMovieFileURL = s.livePhotoMovieFileURL
         livePhotoVideoCodecType = s.livePhotoVideoCodecType
+        livePhotoMovieItems = s.livePhotoMovieItems
         isShutterSoundSuppressionEnabled = s.isShutterSoundSuppressionEnabled
         isAutoContentAwareDistortionCorrectionEnabled = s.isAutoContentAwareDistortionCorrectionEnabled
     }
@@ -177,8 +195,17 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
         self.rawFileType = rawFileType
         self.format = processedFormat
         self.processedFileType = processedFileType
-        isAutoStillImageStabilizationEnabled = rawPixelFormatType == 0
         super.init()
+        applyRawDefaults()
+    }
+
+    /// The processing switches Apple documents as off by default for RAW (a RAW photo is unprocessed): stabilisation
+    /// and fusion with any RAW, red-eye reduction with RAW alone (spec §4 [D]).
+    private func applyRawDefaults() {
+        guard rawPhotoPixelFormatType != 0 else { return }
+        isAutoStillImageStabilizationEnabled = false
+        isAutoVirtualDeviceFusionEnabled = false
+        if format == nil { isAutoRedEyeReductionEnabled = false }
     }
 
     /// The bracket elements; empty for a single photo.

@@ -24,6 +24,8 @@ public let kCGImagePropertyExifDictionary = ImageProperties.exifDictionary
 public let kCGImagePropertyTIFFDictionary = ImageProperties.tiffDictionary
 /// The DNG dictionary (RAW photos).
 public let kCGImagePropertyDNGDictionary = "{DNG}"
+/// Apple's maker note dictionary: in a Live Photo's still, key `"17"` holds the content identifier its movie carries.
+public let kCGImagePropertyMakerAppleDictionary = "{MakerApple}"
 
 // The DNG dictionary's keys: the DNG tags of the same names (`DNGFile.dngDictionary`).
 /// DNG: the version of the specification the file follows (four numbers).

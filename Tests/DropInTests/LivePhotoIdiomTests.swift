@@ -10,11 +10,14 @@ final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
     private var calls: [String] = []
     private var movie: (url: URL, duration: CMTime, displayTime: CMTime, error: Error?)?
     private var dimensions = CMVideoDimensions()
+    private var stillMetadata: [String: Any] = [:]
     private let done = DispatchSemaphore(value: 0)
 
     var events: [String] { lock.withLock { calls } }
     var movieFacts: (url: URL, duration: CMTime, displayTime: CMTime, error: Error?)? { lock.withLock { movie } }
     var movieDimensions: CMVideoDimensions { lock.withLock { dimensions } }
+    /// The still photo's metadata.
+    var photoMetadata: [String: Any] { lock.withLock { stillMetadata } }
 
     private func note(_ event: String) { lock.withLock { calls.append(event) } }
 
@@ -37,7 +40,10 @@ final class LivePhotoEvents: NSObject, AVCapturePhotoCaptureDelegate, @unchecked
         note("didCapturePhoto")
     }
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        note("didFinishProcessingPhoto")
+        lock.withLock {
+            calls.append("didFinishProcessingPhoto")
+            stillMetadata = photo.metadata
+        }
     }
     func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
@@ -156,6 +162,58 @@ extension DropIn {
             #expect(events.movieFacts?.error == nil)
             let video = try #require(try ProbedMovie(url).video)
             #expect(video.codec == (settings.livePhotoVideoCodecType == .hevc ? "hevc" : "h264"))
+        }
+
+        // spec §20 rule 12 [D]: the movie always carries a content identifier, and the still's maker note repeats
+        // it (key 17), which is how the two halves of a Live Photo are paired; the app's own items ride along, and
+        // an identifier the app gives is the one used.
+        @Test func livePhotoMovieAndStillShareAContentIdentifier() async throws {
+            let rig = try LivePhotoRig()
+            try #require(rig.supportedWhileConfiguring)
+            let (session, output) = (rig.session, rig.output)
+            session.startRunning()
+            defer { session.stopRunning() }
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+
+            func take(_ name: String, metadata: [AVMetadataItem]?) async throws -> (still: String?, movie: [AVMetadataItem]) {
+                let url = folder.appendingPathComponent(name)
+                let settings = AVCapturePhotoSettings()
+                settings.livePhotoMovieFileURL = url
+                settings.livePhotoMovieMetadata = metadata
+                let events = LivePhotoEvents()
+                output.capturePhoto(with: settings, delegate: events)
+                #expect(events.waitForFinish())
+                #expect(events.movieFacts?.error == nil)
+                let maker = events.photoMetadata[kCGImagePropertyMakerAppleDictionary as String] as? [String: Any]
+                let movie = try await AVURLAsset(url: url).load(.metadata)
+                return (maker?["17"] as? String, movie)
+            }
+            func identifiers(_ items: [AVMetadataItem]) -> [String] {
+                AVMetadataItem.metadataItems(from: items, filteredByIdentifier: .quickTimeMetadataContentIdentifier)
+                    .compactMap(\.stringValue)
+            }
+
+            #expect(AVCapturePhotoSettings().livePhotoMovieMetadata.isEmpty)
+            let title = AVMutableMetadataItem()
+            title.identifier = .quickTimeMetadataTitle
+            title.value = "Garden" as NSString
+            let first = try await take("first.mov", metadata: [title])
+            let generated = try #require(first.still)
+            #expect(identifiers(first.movie) == [generated])
+            #expect(UUID(uuidString: generated) != nil)
+            #expect(AVMetadataItem.metadataItems(from: first.movie, filteredByIdentifier: .quickTimeMetadataTitle)
+                .first?.stringValue == "Garden")
+
+            let second = try await take("second.mov", metadata: nil)
+            #expect(second.still != nil && second.still != generated)
+
+            let chosen = AVMutableMetadataItem()
+            chosen.identifier = .quickTimeMetadataContentIdentifier
+            chosen.value = "pair-7" as NSString
+            let third = try await take("third.mov", metadata: [chosen])
+            #expect(third.still == "pair-7")
+            #expect(identifiers(third.movie) == ["pair-7"])
         }
 
         // A suspension the app set ends when the session stops, unless the app asked to keep it.

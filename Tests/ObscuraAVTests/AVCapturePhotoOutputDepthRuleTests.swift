@@ -85,6 +85,34 @@ struct AVCapturePhotoOutputDepthRuleTests {
         }
     }
 
+    // spec §3.1, §4 [D]: no emulated virtual device fuses its cameras' pictures, so fusion is unsupported under both
+    // names and resolves off; the settings' switch is on by default under both names, and off for RAW, so that a
+    // RAW request on a virtual device with the default settings is taken rather than refused by rule 7.
+    @Test func fusionUnderBothNamesAndRawOnAVirtualCamera() throws {
+        try onDevice("iphone-7-plus") {
+            let rig = try PhotoRig(.builtInDualCamera, preset: .photo)
+            #expect(!rig.output.isVirtualDeviceFusionSupported)
+            #expect(!rig.output.isDualCameraFusionSupported)
+            let settings = AVCapturePhotoSettings()
+            #expect(settings.isAutoDualCameraFusionEnabled && settings.isAutoVirtualDeviceFusionEnabled)
+            settings.isAutoDualCameraFusionEnabled = false
+            #expect(!settings.isAutoVirtualDeviceFusionEnabled)
+            settings.isAutoDualCameraFusionEnabled = true
+            let delegate = capture(rig, settings)
+            let resolved = try #require(delegate.resolvedSettings.first)
+            #expect(!resolved.isVirtualDeviceFusionEnabled && !resolved.isDualCameraFusionEnabled)
+            #expect(delegate.photos.count == 1)
+        }
+        try onDevice {
+            let rig = try PhotoRig(.builtInTripleCamera, preset: .photo)
+            let raw = try #require(rig.output.availableRawPhotoPixelFormatTypes.first)
+            let settings = AVCapturePhotoSettings(rawPixelFormatType: raw)
+            #expect(!settings.isAutoVirtualDeviceFusionEnabled)
+            let delegate = capture(rig, settings)
+            #expect(delegate.photos.map(\.isRawPhoto) == [true])
+        }
+    }
+
     @Test func calibrationWithoutConstituentsRaisesRule22() throws {
         try onDevice("iphone-7-plus") {
             let rig = try PhotoRig(.builtInDualCamera, preset: .photo)

@@ -16,6 +16,18 @@ import Testing
         // Apple documents the deprecated stabilisation flag as on by default, off for RAW.
         #expect(s.isAutoStillImageStabilizationEnabled)
         #expect(!AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB).isAutoStillImageStabilizationEnabled)
+        // Fusion is off by default for RAW, red-eye reduction for RAW alone and for brackets, as Apple documents.
+        let rawOnly = AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB)
+        #expect(!rawOnly.isAutoVirtualDeviceFusionEnabled && !rawOnly.isAutoRedEyeReductionEnabled)
+        let rawPlus = AVCapturePhotoSettings(
+            rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        #expect(!rawPlus.isAutoVirtualDeviceFusionEnabled && rawPlus.isAutoRedEyeReductionEnabled)
+        let bracket = AVCapturePhotoBracketSettings(
+            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            bracketedSettings: [AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: 0)])
+        #expect(!bracket.isAutoVirtualDeviceFusionEnabled && !bracket.isAutoRedEyeReductionEnabled)
+        #expect(AVCapturePhotoSettings(from: rawOnly).isAutoVirtualDeviceFusionEnabled == false)
+        #expect(s.livePhotoMovieMetadata.isEmpty)
         #expect(s.virtualDeviceConstituentPhotoDeliveryEnabledDevices.isEmpty)
         #expect(!s.isDepthDataDeliveryEnabled)
         #expect(s.embedsDepthDataInPhoto)

@@ -27,7 +27,7 @@ let package = Package(
             name: "AVFoundation",
             targets: [
                 "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "UniformTypeIdentifiers",
-                "MobileCoreServices", "CoreServices",
+                "MobileCoreServices", "CoreServices", "AVKit", "CoreGraphics",
             ]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
@@ -94,6 +94,9 @@ let package = Package(
         .target(name: "UniformTypeIdentifiers", dependencies: ["ObscuraAV"]),
         .target(name: "MobileCoreServices", dependencies: ["ObscuraAV"]),
         .target(name: "CoreServices", dependencies: ["ObscuraAV"]),
+        .target(name: "AVKit", dependencies: ["AVFoundation"]),
+        .target(name: "CoreGraphics", dependencies: ["ObscuraAV", "_Testing_CoreGraphics"]),
+        .target(name: "_Testing_CoreGraphics"),
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
@@ -181,7 +184,7 @@ let package = Package(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
-                "UniformTypeIdentifiers", "MobileCoreServices",
+                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "CoreGraphics",
             ]),
         .testTarget(
             name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox", "Spectra"]),

@@ -225,6 +225,8 @@ extension AVPartialAsyncProperty where Root == AVAssetTrack {
 
 /// `CMPersistentTrackID`: a track's identifier within its movie.
 public typealias CMPersistentTrackID = Int32
+/// `kCMPersistentTrackID_Invalid`: no track (track identifiers start at 1).
+public let kCMPersistentTrackID_Invalid: CMPersistentTrackID = 0
 
 /// What an asset read of its file: the video stream's declarations and whether there is sound.
 struct AssetContents: Sendable {

@@ -178,7 +178,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
     private var pool: CVPixelBufferPool?
 
     /// An adaptor for `input`; the pool's buffers follow `sourcePixelBufferAttributes` (rule 9).
-    public init(assetWriterInput input: AVAssetWriterInput, sourcePixelBufferAttributes: [String: Any]?) {
+    public init(assetWriterInput input: AVAssetWriterInput, sourcePixelBufferAttributes: [String: Any]? = nil) {
         assetWriterInput = input
         self.sourcePixelBufferAttributes = sourcePixelBufferAttributes
         super.init()

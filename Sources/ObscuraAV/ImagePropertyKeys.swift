@@ -79,6 +79,8 @@ public let kCGImagePropertyExifLensMake = "LensMake"
 public let kCGImagePropertyExifLensModel = "LensModel"
 /// Exif: when the photo was taken.
 public let kCGImagePropertyExifDateTimeOriginal = "DateTimeOriginal"
+/// Exif: when the photo was stored digitally.
+public let kCGImagePropertyExifDateTimeDigitized = "DateTimeDigitized"
 /// Exif: the exposure bias, EV.
 public let kCGImagePropertyExifExposureBiasValue = "ExposureBiasValue"
 /// Exif: the brightness, APEX.

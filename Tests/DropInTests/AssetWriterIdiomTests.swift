@@ -347,6 +347,7 @@ extension DropIn {
         }
 
         /// A writer with one 64 × 48 H.264 input and an adaptor whose pool follows the input's settings.
+        /// The adaptor is made with the attributes left out, as Apple's default argument allows.
         static func smallWriter(
             _ url: URL, _ type: AVFileType
         ) throws -> (AVAssetWriter, AVAssetWriterInput, AVAssetWriterInputPixelBufferAdaptor) {
@@ -354,7 +355,7 @@ extension DropIn {
             let input = AVAssetWriterInput(
                 mediaType: .video,
                 outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
-            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
             writer.add(input)
             return (writer, input, adaptor)
         }

@@ -202,6 +202,20 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(
 /// `CMVideoCodecType`: a codec's or pixel format's four-character code.
 public typealias CMVideoCodecType = FourCharCode
 
+/// `CMPixelFormatType`: an uncompressed pixel format's four-character code, the same codes as Core Video's
+/// `kCVPixelFormatType_…` constants.
+public typealias CMPixelFormatType = FourCharCode
+/// 32-bit ARGB (`kCVPixelFormatType_32ARGB`).
+public let kCMPixelFormat_32ARGB: CMPixelFormatType = kCVPixelFormatType_32ARGB
+/// 32-bit BGRA (`kCVPixelFormatType_32BGRA`).
+public let kCMPixelFormat_32BGRA: CMPixelFormatType = kCVPixelFormatType_32BGRA
+/// 24-bit RGB (`kCVPixelFormatType_24RGB`, the code 24).
+public let kCMPixelFormat_24RGB: CMPixelFormatType = 0x0000_0018
+/// 4:2:2 Y'CbCr, 8 bits, Cb Y'0 Cr Y'1 ('2vuy', `kCVPixelFormatType_422YpCbCr8`).
+public let kCMPixelFormat_422YpCbCr8: CMPixelFormatType = 0x3276_7579
+/// 4:2:2 Y'CbCr, 8 bits, Y'0 Cb Y'1 Cr ('yuvs', `kCVPixelFormatType_422YpCbCr8_yuvs`).
+public let kCMPixelFormat_422YpCbCr8_yuvs: CMPixelFormatType = 0x7975_7673
+
 /// `CMVideoFormatDescriptionCreate`: a video description of a codec or pixel format and a size; a size that is
 /// not positive is `kCMFormatDescriptionError_InvalidParameter` (spec §18.4 [I]).
 @discardableResult

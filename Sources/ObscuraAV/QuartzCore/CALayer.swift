@@ -90,6 +90,38 @@ open class CALayer: NSObject, @unchecked Sendable {
     open var name: String?
     /// The z position among siblings.
     open var zPosition: CGFloat = 0
+    /// The width of the border drawn inside the bounds (default 0: none).
+    open var borderWidth: CGFloat = 0
+    /// The border's colour (default opaque black).
+    open var borderColor: CGColor? = .black
+    /// The shadow's colour (default opaque black).
+    open var shadowColor: CGColor? = .black
+    /// The shadow's opacity, 0…1 (default 0: no shadow).
+    open var shadowOpacity: Float = 0
+    /// How far the shadow is offset (default 0 across, −3 up, as Core Animation's).
+    open var shadowOffset = CGSize(width: 0, height: -3)
+    /// The shadow's blur radius (default 3).
+    open var shadowRadius: CGFloat = 3
+    /// The shadow's shape; nil takes the layer's own.
+    open var shadowPath: CGPath?
+    /// A layer whose opacity masks this one's; nil for none.
+    open var mask: CALayer?
+    /// The layer's contents, usually a `CGImage`. Stored only, as nothing is drawn.
+    open var contents: Any?
+    /// Whether the layer promises to be fully opaque (default false).
+    open var isOpaque = false
+    /// Whether the back of the layer shows when it is turned away (default true).
+    open var isDoubleSided = true
+    /// Whether a change of bounds asks for a redraw (default false).
+    open var needsDisplayOnBoundsChange = false
+    /// Whether the layer is drawn once into a bitmap and reused (default false).
+    open var shouldRasterize = false
+    /// The scale of that bitmap (default 1).
+    open var rasterizationScale: CGFloat = 1
+    /// Whether the layer's edges are antialiased (default false).
+    open var allowsEdgeAntialiasing = false
+    /// Whether sublayers are composited with the layer's opacity as a group (default true).
+    open var allowsGroupOpacity = true
 
     /// The layer's children, nil when it has none.
     open var sublayers: [CALayer]? {
@@ -147,6 +179,77 @@ open class CALayer: NSObject, @unchecked Sendable {
 
     /// Asks for layout; there is no render loop, so layout happens at once.
     open func setNeedsLayout() { layoutSublayers() }
+
+    /// Lays the layer out now: layout already happens when it is asked for, so there is nothing left to do.
+    open func layoutIfNeeded() {}
+
+    /// Whether a layout is waiting: never, as layout happens when it is asked for.
+    open func needsLayout() -> Bool { false }
+
+    /// `point`, given in `layer`'s coordinates (or the root's, for nil), in this layer's coordinates: each layer's
+    /// bounds origin and anchor point are placed at its position in its superlayer, with its transform applied about
+    /// the anchor, as Core Animation composes them.
+    open func convert(_ point: CGPoint, from layer: CALayer?) -> CGPoint {
+        point.applying(Self.transform(from: layer, to: self))
+    }
+
+    /// `point`, given in this layer's coordinates, in `layer`'s (or the root's, for nil).
+    open func convert(_ point: CGPoint, to layer: CALayer?) -> CGPoint {
+        point.applying(Self.transform(from: self, to: layer))
+    }
+
+    /// `rect`, given in `layer`'s coordinates, in this layer's: the smallest rectangle holding its mapped corners.
+    open func convert(_ rect: CGRect, from layer: CALayer?) -> CGRect {
+        rect.applying(Self.transform(from: layer, to: self))
+    }
+
+    /// `rect`, given in this layer's coordinates, in `layer`'s: the smallest rectangle holding its mapped corners.
+    open func convert(_ rect: CGRect, to layer: CALayer?) -> CGRect {
+        rect.applying(Self.transform(from: self, to: layer))
+    }
+
+    /// Whether `point`, in the layer's own coordinates, lies inside its bounds.
+    open func contains(_ point: CGPoint) -> Bool { bounds.contains(point) }
+
+    /// The map from the layer's coordinates to its superlayer's.
+    var toSuperlayer: CGAffineTransform {
+        let (b, anchor, position, transform) = lock.withLock {
+            (inner.bounds, inner.anchorPoint, inner.position, inner.affineTransform)
+        }
+        let pivot = CGPoint(x: b.minX + anchor.x * b.width, y: b.minY + anchor.y * b.height)
+        return CGAffineTransform(translationX: -pivot.x, y: -pivot.y).concatenating(transform)
+            .concatenating(CGAffineTransform(translationX: position.x, y: position.y))
+    }
+
+    /// The map from the layer's coordinates to its tree's root's; the identity for nil.
+    private static func toRoot(_ layer: CALayer?) -> CGAffineTransform {
+        var map = CGAffineTransform.identity
+        var current = layer
+        while let child = current, let parent = child.superlayer {
+            map = map.concatenating(child.toSuperlayer)
+            current = parent
+        }
+        return map
+    }
+
+    private static func transform(from source: CALayer?, to target: CALayer?) -> CGAffineTransform {
+        toRoot(source).concatenating(toRoot(target).inverted())
+    }
+
+    /// Stops the layer's animations: there are none, as nothing animates.
+    open func removeAllAnimations() {}
+
+    /// Stops one animation: there are none.
+    open func removeAnimation(forKey key: String) {}
+
+    /// The keys of the running animations: none.
+    open func animationKeys() -> [String]? { nil }
+
+    /// Draws the layer's contents; nothing is drawn here.
+    open func display() {}
+
+    /// Marks a part of the layer for redrawing; nothing is drawn.
+    open func setNeedsDisplay(_ r: CGRect) {}
 
     /// Lays out sublayers; subclasses override.
     open func layoutSublayers() {}

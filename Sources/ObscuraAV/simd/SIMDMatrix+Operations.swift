@@ -122,6 +122,12 @@ public func simd_normalize<V: SIMD>(_ v: V) -> V where V.Scalar: FloatingPoint {
 public func simd_cross<T: SIMDScalar & FloatingPoint>(_ a: SIMD3<T>, _ b: SIMD3<T>) -> SIMD3<T> {
     SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
+/// `simd_clamp`: `x` held within `min…max`, as `simd_min(simd_max(x, min), max)`.
+public func simd_clamp<T: FloatingPoint>(_ x: T, _ min: T, _ max: T) -> T { Swift.min(Swift.max(x, min), max) }
+/// `simd_clamp`, lane by lane.
+public func simd_clamp<V: SIMD>(_ x: V, _ min: V, _ max: V) -> V where V.Scalar: FloatingPoint {
+    x.replacing(with: min, where: x .< min).replacing(with: max, where: x .> max)
+}
 
 /// `dot`, the Swift simd module's spelling.
 public func dot<V: SIMD>(_ a: V, _ b: V) -> V.Scalar where V.Scalar: FloatingPoint { simd_dot(a, b) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A video codec (`AVVideoCodecType`).
 public struct AVVideoCodecType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
@@ -80,3 +82,23 @@ public let AVVideoProfileLevelH264High41 = "H264_High_4_1"
 public let AVVideoAllowFrameReorderingKey = "AllowFrameReordering"
 /// `AVVideoMaxKeyFrameIntervalKey`: frames between key frames, in `AVVideoCompressionPropertiesKey`.
 public let AVVideoMaxKeyFrameIntervalKey = "MaxKeyFrameInterval"
+
+/// On Apple's platforms a file type is an `NSString`, so iOS code hands one to ImageIO as `AVFileType.heic as
+/// CFString`. Conforming to the standard library's bridging protocol, which Foundation on Linux uses for its own
+/// types, lets that cast compile and give the identifier's string here too.
+extension AVFileType: _ObjectiveCBridgeable {
+    public func _bridgeToObjectiveC() -> NSString { NSString(string: rawValue) }
+
+    public static func _forceBridgeFromObjectiveC(_ source: NSString, result: inout AVFileType?) {
+        result = AVFileType(rawValue: String(describing: source))
+    }
+
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSString, result: inout AVFileType?) -> Bool {
+        result = AVFileType(rawValue: String(describing: source))
+        return true
+    }
+
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSString?) -> AVFileType {
+        AVFileType(rawValue: source.map { String(describing: $0) } ?? "")
+    }
+}

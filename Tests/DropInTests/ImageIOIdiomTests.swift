@@ -155,6 +155,31 @@ extension DropIn {
             #expect(!CGImageDestinationFinalize(empty))
         }
 
+        // The CoreFoundation idiom of photo-saving helpers: a CFDataCreateMutable buffer, the file type as
+        // `AVFileType.jpg as CFString`, the bytes read back with CFDataGetBytePtr; the buffer holds a JPEG (SOI
+        // FF D8 first, EOI FF D9 last) of the photo's size.
+        @Test func aFileTypeAndCoreFoundationDataMakeAFile() throws {
+            let (photo, _) = try Self.portraitPhoto()
+            let image = try #require(photo.cgImageRepresentation())
+            let data: CFMutableData = CFDataCreateMutable(nil, 0)
+            #expect(AVFileType.jpg as CFString == "public.jpeg" as CFString)
+            let destination = try #require(CGImageDestinationCreateWithData(data, AVFileType.jpg as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, image, [kCGImageDestinationLossyCompressionQuality: 0.8] as CFDictionary)
+            #expect(CGImageDestinationFinalize(destination))
+            let length = CFDataGetLength(data)
+            let bytes = try #require(CFDataGetBytePtr(data))
+            #expect(length > 1000)
+            #expect((bytes[0], bytes[1]) == (0xFF, 0xD8) && (bytes[length - 2], bytes[length - 1]) == (0xFF, 0xD9))
+            let copy = try #require(CFDataCreate(nil, bytes, length))
+            let source = try #require(CGImageSourceCreateWithData(copy, nil))
+            let back = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+            #expect(back.width == image.width && back.height == image.height)
+            // The clock apps time their processing with counts seconds from 2001.
+            let now = CFAbsoluteTimeGetCurrent() + kCFAbsoluteTimeIntervalSince1970
+            #expect(abs(now - Date().timeIntervalSince1970) < 5)
+            #expect(CGFloat(truncating: NSNumber(value: 2.5)) == 2.5)
+        }
+
         /// Lumina's idiom: a photo's JPEG through a data provider into a `CGImage`: the file's size and colour
         /// space, and the same picture ImageIO decodes from the same bytes. A PNG comes back byte for byte.
         @Test func imagesFromDataProviders() throws {

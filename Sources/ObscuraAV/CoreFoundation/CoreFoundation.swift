@@ -48,3 +48,36 @@ public let kCFAllocatorDefault: CFAllocator? = nil
 public let kCFBooleanTrue: CFBoolean = NSNumber(value: true)
 /// `kCFBooleanFalse`.
 public let kCFBooleanFalse: CFBoolean = NSNumber(value: false)
+
+/// `CFDataCreateMutable`: an empty growable data object, as iOS code makes one for
+/// `CGImageDestinationCreateWithData`; the capacity is a hint, as in CoreFoundation (0: no limit).
+public func CFDataCreateMutable(_ allocator: CFAllocator?, _ capacity: CFIndex) -> CFMutableData! {
+    NSMutableData(capacity: max(capacity, 0))
+}
+
+/// `CFDataCreate`: a data object holding a copy of `length` bytes.
+public func CFDataCreate(_ allocator: CFAllocator?, _ bytes: UnsafePointer<UInt8>!, _ length: CFIndex) -> CFData! {
+    guard let bytes, length > 0 else { return NSData() }
+    return NSData(bytes: bytes, length: length)
+}
+
+/// `CFDataGetLength`: the number of bytes.
+public func CFDataGetLength(_ theData: CFData!) -> CFIndex { theData.length }
+
+/// `CFDataGetBytePtr`: the bytes, valid while the data object lives and is not changed.
+public func CFDataGetBytePtr(_ theData: CFData!) -> UnsafePointer<UInt8>! {
+    theData.length == 0 ? nil : theData.bytes.assumingMemoryBound(to: UInt8.self)
+}
+
+/// `CFAbsoluteTime`: seconds since 1 January 2001, 00:00 UTC.
+public typealias CFAbsoluteTime = CFTimeInterval
+/// `kCFAbsoluteTimeIntervalSince1970`: the seconds from 1970 to 2001.
+public let kCFAbsoluteTimeIntervalSince1970: CFTimeInterval = 978_307_200
+/// `CFAbsoluteTimeGetCurrent`: the current time, as apps time their frame processing with it.
+public func CFAbsoluteTimeGetCurrent() -> CFAbsoluteTime { Date().timeIntervalSinceReferenceDate }
+
+/// `CGFloat(truncating:)`, which Foundation on Apple's platforms has and Foundation on Linux lacks: the number's
+/// value as a `CGFloat`, as iOS code reads a scale or size out of a settings dictionary.
+extension CGFloat {
+    public init(truncating number: NSNumber) { self.init(number.doubleValue) }
+}

@@ -118,6 +118,56 @@ extension DropIn {
             #expect(box.contains(CGPoint(x: 79, y: 39)) && !box.contains(CGPoint(x: 81, y: 20)))
         }
 
+        // CATransform3D as layer code builds it, against the closed forms: a quarter turn about z is the affine
+        // quarter turn, translations and scales compose in the order given, the inverse undoes a perspective, and a
+        // layer's affine transform is its 3D transform's plane part.
+        @Test func transformsInSpaceFollowTheirClosedForms() {
+            func close(_ a: CATransform3D, _ b: CATransform3D) -> Bool {
+                let x = [a.m11, a.m12, a.m13, a.m14, a.m21, a.m22, a.m23, a.m24, a.m31, a.m32, a.m33, a.m34, a.m41, a.m42, a.m43, a.m44]
+                let y = [b.m11, b.m12, b.m13, b.m14, b.m21, b.m22, b.m23, b.m24, b.m31, b.m32, b.m33, b.m34, b.m41, b.m42, b.m43, b.m44]
+                return zip(x, y).allSatisfy { abs($0 - $1) < 1e-12 }
+            }
+            let quarter = CATransform3DMakeRotation(.pi / 2, 0, 0, 1)
+            #expect(close(quarter, CATransform3DMakeAffineTransform(CGAffineTransform(rotationAngle: .pi / 2))))
+            #expect(CATransform3DIsAffine(quarter) && CATransform3DIsIdentity(CATransform3DIdentity))
+            // Scale by 2, then move by (10, 0, 0): the point (1, 1, 1) goes to (12, 2, 2).
+            let scaleThenMove = CATransform3DConcat(CATransform3DMakeScale(2, 2, 2), CATransform3DMakeTranslation(10, 0, 0))
+            #expect(scaleThenMove.m11 == 2 && scaleThenMove.m41 == 10)
+            #expect(CATransform3DEqualToTransform(CATransform3DTranslate(CATransform3DMakeScale(2, 2, 2), 5, 0, 0), scaleThenMove))
+            // A half turn about the y axis sends x to −x and z to −z.
+            let half = CATransform3DMakeRotation(.pi, 0, 1, 0)
+            #expect(abs(half.m11 + 1) < 1e-12 && abs(half.m33 + 1) < 1e-12 && abs(half.m22 - 1) < 1e-12)
+            var perspective = CATransform3DRotate(CATransform3DIdentity, .pi / 5, 1, 1, 0)
+            perspective.m34 = -1 / 500
+            #expect(!CATransform3DIsAffine(perspective))
+            #expect(close(CATransform3DConcat(perspective, CATransform3DInvert(perspective)), CATransform3DIdentity))
+            let layer = CALayer()
+            layer.transform = CATransform3DMakeScale(3, 0.5, 1)
+            #expect(layer.affineTransform() == CGAffineTransform(scaleX: 3, y: 0.5))
+            layer.setAffineTransform(CGAffineTransform(translationX: 4, y: 5))
+            #expect(layer.transform == CATransform3DMakeTranslation(4, 5, 0))
+        }
+
+        // A card turned 60° about its vertical axis inside a container with a perspective (m34 = −1/500), as
+        // camera apps flip a thumbnail: a point 100 right of the card's centre is seen at 100 cos 60° /
+        // (1 + 100 sin 60° / 500) right of the container's centre, nearer than without the perspective.
+        @Test func aPerspectiveProjectsTheTurnedLayer() {
+            let container = CALayer()
+            container.frame = CGRect(x: 0, y: 0, width: 400, height: 400)
+            var eye = CATransform3DIdentity
+            eye.m34 = -1.0 / 500
+            container.sublayerTransform = eye
+            let card = CALayer()
+            card.frame = CGRect(x: 100, y: 150, width: 200, height: 100)
+            container.addSublayer(card)
+            card.transform = CATransform3DMakeRotation(.pi / 3, 0, 1, 0)
+            let seen = card.convert(CGPoint(x: 200, y: 50), to: container)
+            let expected = 200 + 100 * cos(Double.pi / 3) / (1 + 100 * sin(Double.pi / 3) / 500)
+            #expect(abs(seen.x - expected) < 1e-9 && abs(seen.y - 200) < 1e-9, "\(seen), expected x \(expected)")
+            let back = card.convert(seen, from: container)
+            #expect(abs(back.x - 200) < 1e-9 && abs(back.y - 50) < 1e-9)
+        }
+
         @Test func layerBordersShadowsAndMasksKeepTheirValues() {
             let layer = CALayer()
             #expect(layer.borderWidth == 0 && layer.shadowOpacity == 0 && layer.shadowRadius == 3)

@@ -12,7 +12,8 @@ open class CALayer: NSObject, @unchecked Sendable {
         var anchorPoint = CGPoint(x: 0.5, y: 0.5)
         var sublayers: [CALayer]?
         weak var superlayer: CALayer?
-        var affineTransform = CGAffineTransform.identity
+        var transform = CATransform3DIdentity
+        var sublayerTransform = CATransform3DIdentity
     }
 
     private let lock = NSRecursiveLock()
@@ -30,7 +31,8 @@ open class CALayer: NSObject, @unchecked Sendable {
             inner.bounds = o.bounds
             inner.position = o.position
             inner.anchorPoint = o.anchorPoint
-            inner.affineTransform = o.affineTransform
+            inner.transform = o.transform
+            inner.sublayerTransform = o.sublayerTransform
         }
     }
 
@@ -165,11 +167,24 @@ open class CALayer: NSObject, @unchecked Sendable {
         detach()
     }
 
-    /// The transform applied about the anchor point.
-    open func affineTransform() -> CGAffineTransform { lock.withLock { inner.affineTransform } }
+    /// The transform applied to the layer about its anchor point (default the identity).
+    open var transform: CATransform3D {
+        get { lock.withLock { inner.transform } }
+        set { lock.withLock { inner.transform = newValue } }
+    }
 
-    /// Sets the transform applied about the anchor point.
-    open func setAffineTransform(_ m: CGAffineTransform) { lock.withLock { inner.affineTransform = m } }
+    /// The transform applied to the sublayers about this layer's anchor point, as a perspective for them all
+    /// (default the identity).
+    open var sublayerTransform: CATransform3D {
+        get { lock.withLock { inner.sublayerTransform } }
+        set { lock.withLock { inner.sublayerTransform = newValue } }
+    }
+
+    /// The plane's part of `transform`.
+    open func affineTransform() -> CGAffineTransform { CATransform3DGetAffineTransform(transform) }
+
+    /// Sets `transform` to the 3D form of `m`.
+    open func setAffineTransform(_ m: CGAffineTransform) { transform = CATransform3DMakeAffineTransform(m) }
 
     /// The layer's preferred size in its superlayer's coordinates: with no layout manager, as Core Animation
     /// answers then, its bounds' size mapped through its transform (the rectangle that holds the turned bounds).
@@ -186,54 +201,65 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// Whether a layout is waiting: never, as layout happens when it is asked for.
     open func needsLayout() -> Bool { false }
 
-    /// `point`, given in `layer`'s coordinates (or the root's, for nil), in this layer's coordinates: each layer's
-    /// bounds origin and anchor point are placed at its position in its superlayer, with its transform applied about
-    /// the anchor, as Core Animation composes them.
+    /// `point`, given in `layer`'s coordinates (or the root's, for nil), in this layer's coordinates. Each layer's
+    /// anchor point is placed at its position in its superlayer, with its `transform` applied about the anchor and
+    /// the superlayer's `sublayerTransform` about the superlayer's anchor, as Core Animation composes them; the
+    /// layer's plane is projected, perspective included.
     open func convert(_ point: CGPoint, from layer: CALayer?) -> CGPoint {
-        point.applying(Self.transform(from: layer, to: self))
+        Self.projection(from: layer, to: self).apply(point)
     }
 
     /// `point`, given in this layer's coordinates, in `layer`'s (or the root's, for nil).
     open func convert(_ point: CGPoint, to layer: CALayer?) -> CGPoint {
-        point.applying(Self.transform(from: self, to: layer))
+        Self.projection(from: self, to: layer).apply(point)
     }
 
     /// `rect`, given in `layer`'s coordinates, in this layer's: the smallest rectangle holding its mapped corners.
     open func convert(_ rect: CGRect, from layer: CALayer?) -> CGRect {
-        rect.applying(Self.transform(from: layer, to: self))
+        Self.projection(from: layer, to: self).apply(rect)
     }
 
     /// `rect`, given in this layer's coordinates, in `layer`'s: the smallest rectangle holding its mapped corners.
     open func convert(_ rect: CGRect, to layer: CALayer?) -> CGRect {
-        rect.applying(Self.transform(from: self, to: layer))
+        Self.projection(from: self, to: layer).apply(rect)
     }
 
     /// Whether `point`, in the layer's own coordinates, lies inside its bounds.
     open func contains(_ point: CGPoint) -> Bool { bounds.contains(point) }
 
-    /// The map from the layer's coordinates to its superlayer's.
-    var toSuperlayer: CGAffineTransform {
-        let (b, anchor, position, transform) = lock.withLock {
-            (inner.bounds, inner.anchorPoint, inner.position, inner.affineTransform)
-        }
-        let pivot = CGPoint(x: b.minX + anchor.x * b.width, y: b.minY + anchor.y * b.height)
-        return CGAffineTransform(translationX: -pivot.x, y: -pivot.y).concatenating(transform)
-            .concatenating(CGAffineTransform(translationX: position.x, y: position.y))
+    /// The anchor point in the layer's own coordinates.
+    private var pivot: CGPoint {
+        let (b, anchor) = lock.withLock { (inner.bounds, inner.anchorPoint) }
+        return CGPoint(x: b.minX + anchor.x * b.width, y: b.minY + anchor.y * b.height)
+    }
+
+    /// The map from the layer's coordinates to `parent`'s: the layer's own transform and the parent's sublayer
+    /// transform are composed in space, and the result is flattened into the parent's plane, as a layer flattens its
+    /// sublayers.
+    private func projection(into parent: CALayer) -> PlaneProjection {
+        let (position, own) = lock.withLock { (inner.position, inner.transform) }
+        let (parentPivot, shared) = (parent.pivot, parent.sublayerTransform)
+        let steps = [
+            CATransform3DMakeTranslation(-pivot.x, -pivot.y, 0), own,
+            CATransform3DMakeTranslation(position.x - parentPivot.x, position.y - parentPivot.y, 0), shared,
+            CATransform3DMakeTranslation(parentPivot.x, parentPivot.y, 0),
+        ]
+        return PlaneProjection(steps.dropFirst().reduce(steps[0], CATransform3DConcat))
     }
 
     /// The map from the layer's coordinates to its tree's root's; the identity for nil.
-    private static func toRoot(_ layer: CALayer?) -> CGAffineTransform {
-        var map = CGAffineTransform.identity
+    private static func toRoot(_ layer: CALayer?) -> PlaneProjection {
+        var map = PlaneProjection.identity
         var current = layer
         while let child = current, let parent = child.superlayer {
-            map = map.concatenating(child.toSuperlayer)
+            map = map.then(child.projection(into: parent))
             current = parent
         }
         return map
     }
 
-    private static func transform(from source: CALayer?, to target: CALayer?) -> CGAffineTransform {
-        toRoot(source).concatenating(toRoot(target).inverted())
+    private static func projection(from source: CALayer?, to target: CALayer?) -> PlaneProjection {
+        toRoot(source).then(toRoot(target).inverted)
     }
 
     /// Stops the layer's animations: there are none, as nothing animates.

@@ -181,6 +181,9 @@ extension DropIn {
             layer.mask = mask
             #expect(layer.borderColor?.components == [0, 1, 0, 1] && layer.shadowOpacity == 0.5)
             #expect((layer.mask as? CAShapeLayer)?.fillRule == .evenOdd)
+            // A presentation copy keeps the style too.
+            let presented = CALayer(layer: layer)
+            #expect(presented.borderWidth == 2 && presented.shadowOpacity == 0.5 && presented.mask === mask)
             let label = CATextLayer()
             #expect(label.fontSize == 36 && label.alignmentMode == .natural && label.foregroundColor != nil)
             label.string = "QR"

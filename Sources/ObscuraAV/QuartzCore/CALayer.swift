@@ -23,17 +23,25 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// (`let layerClass: CALayer.Type`) can make one with `layerClass.init()`.
     public required override init() { super.init() }
 
-    /// A copy of `layer`'s geometry, as Core Animation uses for presentation copies.
+    /// A copy of `layer`'s geometry and style (not its place in a tree), as Core Animation makes presentation copies.
     public init(layer: Any) {
         super.init()
-        if let other = layer as? CALayer {
-            let o = other.lock.withLock { other.inner }
-            inner.bounds = o.bounds
-            inner.position = o.position
-            inner.anchorPoint = o.anchorPoint
-            inner.transform = o.transform
-            inner.sublayerTransform = o.sublayerTransform
-        }
+        guard let other = layer as? CALayer else { return }
+        let o = other.lock.withLock { other.inner }
+        inner.bounds = o.bounds
+        inner.position = o.position
+        inner.anchorPoint = o.anchorPoint
+        inner.transform = o.transform
+        inner.sublayerTransform = o.sublayerTransform
+        (contentsScale, contentsGravity, masksToBounds) = (other.contentsScale, other.contentsGravity, other.masksToBounds)
+        (cornerRadius, backgroundColor, isHidden) = (other.cornerRadius, other.backgroundColor, other.isHidden)
+        (opacity, name, zPosition) = (other.opacity, other.name, other.zPosition)
+        (borderWidth, borderColor, shadowColor) = (other.borderWidth, other.borderColor, other.shadowColor)
+        (shadowOpacity, shadowOffset, shadowRadius) = (other.shadowOpacity, other.shadowOffset, other.shadowRadius)
+        (shadowPath, mask, contents, isOpaque) = (other.shadowPath, other.mask, other.contents, other.isOpaque)
+        (isDoubleSided, needsDisplayOnBoundsChange) = (other.isDoubleSided, other.needsDisplayOnBoundsChange)
+        (shouldRasterize, rasterizationScale) = (other.shouldRasterize, other.rasterizationScale)
+        (allowsEdgeAntialiasing, allowsGroupOpacity) = (other.allowsEdgeAntialiasing, other.allowsGroupOpacity)
     }
 
     /// The layer's own coordinate space.

@@ -57,7 +57,7 @@ session.startRunning()
 var requests: [(String, [String: Any])] = output.availablePhotoCodecTypes.map {
     ($0 == .jpeg ? "JPEG" : $0 == .hevc ? "HEIC" : $0.rawValue, [AVVideoCodecKey: $0])
 }
-requests.append(("PNG (uncompressed request)", [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]))
+requests.append(("PNG (uncompressed request)", [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]))
 print("codecs offered: \(output.availablePhotoCodecTypes.map(\.rawValue))")
 for (name, format) in requests {
     let settings = AVCapturePhotoSettings(format: format)

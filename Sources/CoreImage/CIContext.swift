@@ -81,11 +81,11 @@ public struct CIImageRepresentationOption: Hashable, Sendable, RawRepresentable 
 
     /// Each matte option with the ImageIO auxiliary-data type its image is stored as.
     static let mattes: [(CIImageRepresentationOption, String)] = [
-        (.portraitEffectsMatteImage, kCGImageAuxiliaryDataTypePortraitEffectsMatte),
-        (.semanticSegmentationHairMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte),
-        (.semanticSegmentationSkinMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte),
-        (.semanticSegmentationTeethMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte),
-        (.semanticSegmentationGlassesMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte),
+        (.portraitEffectsMatteImage, kCGImageAuxiliaryDataTypePortraitEffectsMatte as String),
+        (.semanticSegmentationHairMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte as String),
+        (.semanticSegmentationSkinMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte as String),
+        (.semanticSegmentationTeethMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte as String),
+        (.semanticSegmentationGlassesMatteImage, kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte as String),
     ]
 }
 
@@ -314,7 +314,7 @@ public final class CIContext: NSObject, @unchecked Sendable {
     }
 
     static func quality(_ options: [CIImageRepresentationOption: Any]) -> Int {
-        let key = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
+        let key = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality as String)
         let q = (options[key] as? Double) ?? (options[key] as? NSNumber)?.doubleValue ?? 0.9
         return Int((min(max(q, 0), 1) * 100).rounded())
     }

@@ -70,8 +70,8 @@ public final class CGImageDestination: @unchecked Sendable {
         let exif = ImageProperties.exifTIFF(from: properties)
         let icc = picture.colorSpace == CGColorSpace.displayP3 ? ICCProfile.displayP3 : ICCProfile.sRGB
         // The picture's own quality first, as apps pass it with the image, then the file's.
-        let asked = picture.properties[kCGImageDestinationLossyCompressionQuality]
-            ?? settings[kCGImageDestinationLossyCompressionQuality]
+        let asked = picture.properties[kCGImageDestinationLossyCompressionQuality as String]
+            ?? settings[kCGImageDestinationLossyCompressionQuality as String]
         let quality = asked.flatMap { ($0 as? Double) ?? ($0 as? NSNumber)?.doubleValue } ?? 0.9
         switch type {
         case ImageFileType.jpeg:

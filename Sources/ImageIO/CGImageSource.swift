@@ -147,25 +147,16 @@ public func CGImageSourceCopyAuxiliaryDataInfoAtIndex(
 ) -> CFDictionary? {
     guard index == 0 else { return nil }
     let type = auxiliaryImageDataType as String
-    switch type {
-    case kCGImageAuxiliaryDataTypeDepth, kCGImageAuxiliaryDataTypeDisparity:
+    if type == kCGImageAuxiliaryDataTypeDepth as String || type == kCGImageAuxiliaryDataTypeDisparity as String {
         guard let depth = try? AVDepthData(fromFileData: isrc.data) else { return nil }
-        let wanted = type == kCGImageAuxiliaryDataTypeDepth
+        let wanted = type == kCGImageAuxiliaryDataTypeDepth as String
             ? kCVPixelFormatType_DepthFloat32 : kCVPixelFormatType_DisparityFloat32
         return depth.converting(toDepthDataType: wanted).dictionaryRepresentation(forAuxiliaryDataType: nil)
             .map { $0 as NSDictionary }
-    case kCGImageAuxiliaryDataTypePortraitEffectsMatte:
+    }
+    if type == kCGImageAuxiliaryDataTypePortraitEffectsMatte as String {
         guard let matte = try? AVPortraitEffectsMatte(fromFileData: isrc.data) else { return nil }
         return matte.dictionaryRepresentation(forAuxiliaryDataType: nil).map { $0 as NSDictionary }
-    default:
-        return nil
     }
-}
-
-/// `CGImageSourceCopyAuxiliaryDataInfoAtIndex` called with one of the `kCGImageAuxiliaryDataType…` constants as they
-/// are written on Apple's platforms, without `as CFString`: here the constants are Swift strings.
-public func CGImageSourceCopyAuxiliaryDataInfoAtIndex(
-    _ isrc: CGImageSource, _ index: Int, _ auxiliaryImageDataType: String
-) -> CFDictionary? {
-    CGImageSourceCopyAuxiliaryDataInfoAtIndex(isrc, index, auxiliaryImageDataType as CFString)
+    return nil
 }

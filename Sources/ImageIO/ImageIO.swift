@@ -6,13 +6,13 @@
 import Imaging
 
 /// Options of image sources and their thumbnails (ImageIO's `kCGImageSource…` keys).
-public let kCGImageSourceShouldCache = "kCGImageSourceShouldCache"
-public let kCGImageSourceShouldCacheImmediately = "kCGImageSourceShouldCacheImmediately"
-public let kCGImageSourceTypeIdentifierHint = "kCGImageSourceTypeIdentifierHint"
-public let kCGImageSourceThumbnailMaxPixelSize = "kCGImageSourceThumbnailMaxPixelSize"
-public let kCGImageSourceCreateThumbnailFromImageIfAbsent = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
-public let kCGImageSourceCreateThumbnailFromImageAlways = "kCGImageSourceCreateThumbnailFromImageAlways"
-public let kCGImageSourceCreateThumbnailWithTransform = "kCGImageSourceCreateThumbnailWithTransform"
+nonisolated(unsafe) public let kCGImageSourceShouldCache: CFString = "kCGImageSourceShouldCache"
+nonisolated(unsafe) public let kCGImageSourceShouldCacheImmediately: CFString = "kCGImageSourceShouldCacheImmediately"
+nonisolated(unsafe) public let kCGImageSourceTypeIdentifierHint: CFString = "kCGImageSourceTypeIdentifierHint"
+nonisolated(unsafe) public let kCGImageSourceThumbnailMaxPixelSize: CFString = "kCGImageSourceThumbnailMaxPixelSize"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailFromImageIfAbsent: CFString = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailFromImageAlways: CFString = "kCGImageSourceCreateThumbnailFromImageAlways"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailWithTransform: CFString = "kCGImageSourceCreateThumbnailWithTransform"
 
 /// The type identifiers of the formats Obscura reads and writes.
 enum ImageFileType {
@@ -31,12 +31,12 @@ enum ImageFileType {
 
 /// A value of an options dictionary as a Boolean or a number, whatever type the caller used.
 enum OptionValue {
-    static func flag(_ options: CFDictionary?, _ key: String) -> Bool {
-        let value = (options as? [AnyHashable: Any])?[key]
+    static func flag(_ options: CFDictionary?, _ key: CFString) -> Bool {
+        let value = (options as? [String: Any])?[key as String]
         return (value as? Bool) ?? (value as? NSNumber)?.boolValue ?? false
     }
-    static func number(_ options: CFDictionary?, _ key: String) -> Double? {
-        let value = (options as? [AnyHashable: Any])?[key]
+    static func number(_ options: CFDictionary?, _ key: CFString) -> Double? {
+        let value = (options as? [String: Any])?[key as String]
         return (value as? Double) ?? (value as? Int).map(Double.init) ?? (value as? NSNumber)?.doubleValue
     }
 }

@@ -12,7 +12,7 @@ extension AVPortraitEffectsMatte {
     /// `init(fromDictionaryRepresentation:)`). HEIC files hold the coverage exactly; JPEG files
     /// within a few steps. Throws when the data holds no portrait effects matte or it does not decode.
     public convenience init(fromFileData data: Data) throws {
-        let type = kCGImageAuxiliaryDataTypePortraitEffectsMatte
+        let type = kCGImageAuxiliaryDataTypePortraitEffectsMatte as String
         guard let dictionary = try MatteFileCoding.dictionary(in: [UInt8](data), auxiliaryDataType: type) else {
             throw MatteDataError.malformed("the file holds no portrait effects matte")
         }
@@ -30,14 +30,14 @@ extension AVSemanticSegmentationMatte {
     /// `init(fromImageSourceAuxiliaryDataType:dictionaryRepresentation:)`). Throws when the data
     /// holds no matte of that type or it does not decode.
     public convenience init(fromFileData data: Data, matteType: MatteType) throws {
-        let types: [MatteType: String] = [
+        let types: [MatteType: CFString] = [
             .hair: kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte,
             .skin: kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte,
             .teeth: kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte,
             .glasses: kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte,
         ]
         guard let type = types[matteType],
-            let dictionary = try MatteFileCoding.dictionary(in: [UInt8](data), auxiliaryDataType: type)
+            let dictionary = try MatteFileCoding.dictionary(in: [UInt8](data), auxiliaryDataType: type as String)
         else { throw MatteDataError.malformed("the file holds no \(matteType.rawValue) matte") }
         try self.init(fromImageSourceAuxiliaryDataType: type, dictionaryRepresentation: dictionary)
     }

@@ -107,7 +107,7 @@ extension AVCapturePhoto {
         guard !isRawPhoto, let mattes = extras.mattes else { return [] }
         var out: [MatteFileCoding.Embedded] = []
         if extras.embedsPortraitMatte, let plane = mattes.portraitPlane {
-            out.append(.init(plane: plane, auxiliaryDataType: kCGImageAuxiliaryDataTypePortraitEffectsMatte))
+            out.append(.init(plane: plane, auxiliaryDataType: kCGImageAuxiliaryDataTypePortraitEffectsMatte as String))
         }
         if extras.embedsSemanticMattes {
             for type in mattes.semanticTypes {

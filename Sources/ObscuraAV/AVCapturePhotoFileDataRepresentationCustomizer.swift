@@ -79,7 +79,7 @@ extension AVCapturePhoto {
         if let replacement = customizer.replacementPortraitEffectsMatte(for: self) {
             let own = mattes.portraitPlane
             if replacement.plane != own || extras.embedsPortraitMatte {
-                out.append(.init(plane: replacement.plane, auxiliaryDataType: kCGImageAuxiliaryDataTypePortraitEffectsMatte))
+                out.append(.init(plane: replacement.plane, auxiliaryDataType: kCGImageAuxiliaryDataTypePortraitEffectsMatte as String))
             }
         }
         for type in mattes.semanticTypes {

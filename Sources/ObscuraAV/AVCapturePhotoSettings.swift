@@ -105,7 +105,7 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     }
 
     /// A processed format, e.g. `[AVVideoCodecKey: AVVideoCodecType.hevc]` or
-    /// `[kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]`.
+    /// `[kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]`.
     public convenience init(format: [String: Any]?) {
         self.init(rawPixelFormatType: 0, rawFileType: nil, processedFormat: format, processedFileType: nil)
     }

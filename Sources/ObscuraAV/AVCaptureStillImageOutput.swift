@@ -24,7 +24,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     open override var isDeferredStartSupported: Bool { false }
 
     /// What each capture delivers: `[AVVideoCodecKey: codec]` for compressed data (default JPEG),
-    /// or `[kCVPixelBufferPixelFormatTypeKey: format]` for pixels. Keys and values must come from
+    /// or `[kCVPixelBufferPixelFormatTypeKey as String: format]` for pixels. Keys and values must come from
     /// the available lists; anything else raises `NSInvalidArgumentException`, as Apple documents.
     open var outputSettings: [String: Any] {
         get { lock.withLock { settings } }

@@ -151,12 +151,12 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     /// means the device format's own. An unavailable format raises.
     public var videoSettings: [String: Any]! {
         get {
-            var current = lock.withLock { settings } ?? [kCVPixelBufferPixelFormatTypeKey: Int(defaultPixelFormat)]
+            var current = lock.withLock { settings } ?? [kCVPixelBufferPixelFormatTypeKey as String: Int(defaultPixelFormat)]
             // Connected to a camera, the settings also give the buffers' exact size (spec §15.1 [D]).
             if let connection = connections.first, let device = connection.deviceInput?.device {
                 let size = connection.videoTransform.dimensions(bufferDimensions(of: device.activeFormat.dimensions))
-                current[kCVPixelBufferWidthKey] = Int(size.width)
-                current[kCVPixelBufferHeightKey] = Int(size.height)
+                current[kCVPixelBufferWidthKey as String] = Int(size.width)
+                current[kCVPixelBufferHeightKey as String] = Int(size.height)
             }
             return current
         }
@@ -173,7 +173,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     static func pixelFormat(in settings: [String: Any]?) -> OSType? {
-        let v = settings?[kCVPixelBufferPixelFormatTypeKey]
+        let v = settings?[kCVPixelBufferPixelFormatTypeKey as String]
         if let v = v as? OSType { return v }
         if let v = v as? Int { return OSType(truncatingIfNeeded: v) }
         if let v = v as? NSNumber { return v.uint32Value }

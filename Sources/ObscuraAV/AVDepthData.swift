@@ -117,7 +117,7 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
         -> [AnyHashable: Any]?
     {
         let type = map.isDisparity ? kCGImageAuxiliaryDataTypeDisparity : kCGImageAuxiliaryDataTypeDepth
-        outAuxDataType?.pointee = NSString(string: type)
+        outAuxDataType?.pointee = type
         return DepthDataRepresentation.dictionary(of: map)
     }
 

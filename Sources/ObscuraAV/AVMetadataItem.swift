@@ -23,7 +23,7 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
 }
 
 /// The data type of a UTF-8 text value (Core Media's base data types).
-public let kCMMetadataBaseDataType_UTF8 = "com.apple.metadata.datatype.UTF-8"
+nonisolated(unsafe) public let kCMMetadataBaseDataType_UTF8: CFString = "com.apple.metadata.datatype.UTF-8"
 
 /// A container's metadata format.
 public struct AVMetadataFormat: RawRepresentable, Hashable, Sendable {
@@ -253,7 +253,7 @@ extension AVMetadataItem {
         storedKeySpace = keySpace
         storedKey = NSString(string: key)
         storedValue = NSString(string: text)
-        storedDataType = kCMMetadataBaseDataType_UTF8
+        storedDataType = kCMMetadataBaseDataType_UTF8 as String
     }
 
     /// The common key the item stands for: its own key in the common key space, or the common counterpart of a

@@ -57,7 +57,7 @@ public final class AVPortraitEffectsMatte: NSObject, @unchecked Sendable {
     public func dictionaryRepresentation(forAuxiliaryDataType outAuxDataType: UnsafeMutablePointer<NSString?>?)
         -> [AnyHashable: Any]?
     {
-        outAuxDataType?.pointee = NSString(string: kCGImageAuxiliaryDataTypePortraitEffectsMatte)
+        outAuxDataType?.pointee = kCGImageAuxiliaryDataTypePortraitEffectsMatte
         return MatteRepresentation.dictionary(of: plane)
     }
 

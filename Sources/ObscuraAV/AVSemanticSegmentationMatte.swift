@@ -25,10 +25,10 @@ public final class AVSemanticSegmentationMatte: NSObject, @unchecked Sendable {
         /// The ImageIO auxiliary-data type files store this matte under; nil for an unknown type.
         var auxiliaryDataType: String? {
             switch self {
-            case .hair: return kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte
-            case .skin: return kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte
-            case .teeth: return kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte
-            case .glasses: return kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte
+            case .hair: return kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte as String
+            case .skin: return kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte as String
+            case .teeth: return kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte as String
+            case .glasses: return kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte as String
             default: return nil
             }
         }
@@ -61,10 +61,10 @@ public final class AVSemanticSegmentationMatte: NSObject, @unchecked Sendable {
     /// A matte from an image file's auxiliary-data type and dictionary; throws when the type is not
     /// one of the four semantic segmentation matte types, or the dictionary is malformed.
     public convenience init(
-        fromImageSourceAuxiliaryDataType imageSourceAuxiliaryDataType: String,
+        fromImageSourceAuxiliaryDataType imageSourceAuxiliaryDataType: CFString,
         dictionaryRepresentation imageSourceAuxiliaryDataInfoDictionary: [AnyHashable: Any]
     ) throws {
-        guard let type = MatteType.known.first(where: { $0.auxiliaryDataType == imageSourceAuxiliaryDataType }) else {
+        guard let type = MatteType.known.first(where: { $0.auxiliaryDataType == imageSourceAuxiliaryDataType as String }) else {
             throw MatteDataError.malformed("\(imageSourceAuxiliaryDataType) is not a semantic segmentation matte type")
         }
         self.init(matteType: type, plane: try MatteRepresentation.plane(from: imageSourceAuxiliaryDataInfoDictionary))

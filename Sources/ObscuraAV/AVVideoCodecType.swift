@@ -36,7 +36,7 @@ public let AVVideoQualityKey = "AVVideoQualityKey"
 /// `AVVideoCompressionPropertiesKey`.
 public let AVVideoCompressionPropertiesKey = "AVVideoCompressionPropertiesKey"
 /// `kCVPixelBufferPixelFormatTypeKey`: the pixel format entry of an uncompressed photo format dictionary.
-public let kCVPixelBufferPixelFormatTypeKey = "PixelFormatType"
+nonisolated(unsafe) public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
 /// `AVVideoWidthKey`: the width entry of a thumbnail or video settings dictionary.
 public let AVVideoWidthKey = "AVVideoWidthKey"
 /// `AVVideoHeightKey`: the height entry of a thumbnail or video settings dictionary.

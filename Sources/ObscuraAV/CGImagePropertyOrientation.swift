@@ -15,26 +15,26 @@ public enum CGImagePropertyOrientation: UInt32, Sendable, Hashable, CaseIterable
 }
 
 /// `kCGImageAuxiliaryDataTypeDisparity`: the auxiliary image of a photo that holds disparity.
-public let kCGImageAuxiliaryDataTypeDisparity = "kCGImageAuxiliaryDataTypeDisparity"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeDisparity: CFString = "kCGImageAuxiliaryDataTypeDisparity"
 /// `kCGImageAuxiliaryDataTypeDepth`: the auxiliary image of a photo that holds depth.
-public let kCGImageAuxiliaryDataTypeDepth = "kCGImageAuxiliaryDataTypeDepth"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeDepth: CFString = "kCGImageAuxiliaryDataTypeDepth"
 /// `kCGImageAuxiliaryDataInfoData`: the map's bytes, rows `BytesPerRow` apart.
-public let kCGImageAuxiliaryDataInfoData = "kCGImageAuxiliaryDataInfoData"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataInfoData: CFString = "kCGImageAuxiliaryDataInfoData"
 /// `kCGImageAuxiliaryDataInfoDataDescription`: `Width`, `Height`, `BytesPerRow`, `PixelFormat`.
-public let kCGImageAuxiliaryDataInfoDataDescription = "kCGImageAuxiliaryDataInfoDataDescription"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataInfoDataDescription: CFString = "kCGImageAuxiliaryDataInfoDataDescription"
 /// `kCGImageAuxiliaryDataInfoMetadata`: accuracy, quality, filtering and calibration.
-public let kCGImageAuxiliaryDataInfoMetadata = "kCGImageAuxiliaryDataInfoMetadata"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataInfoMetadata: CFString = "kCGImageAuxiliaryDataInfoMetadata"
 /// `kCGImageAuxiliaryDataTypePortraitEffectsMatte`: the auxiliary image that holds a portrait effects matte.
-public let kCGImageAuxiliaryDataTypePortraitEffectsMatte = "kCGImageAuxiliaryDataTypePortraitEffectsMatte"
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypePortraitEffectsMatte: CFString = "kCGImageAuxiliaryDataTypePortraitEffectsMatte"
 /// `kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte`: the auxiliary image of a hair matte.
-public let kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte =
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte: CFString =
     "kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte"
 /// `kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte`: the auxiliary image of a skin matte.
-public let kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte =
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte: CFString =
     "kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte"
 /// `kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte`: the auxiliary image of a teeth matte.
-public let kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte =
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte: CFString =
     "kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte"
 /// `kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte`: the auxiliary image of a glasses matte.
-public let kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte =
+nonisolated(unsafe) public let kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte: CFString =
     "kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte"

@@ -5,130 +5,130 @@ import Imaging
 // take one as the type it expects, as on iOS: `photo.metadata[kCGImagePropertyOrientation as String] as? UInt32`.
 
 /// The EXIF orientation, 1…8 (`CGImagePropertyOrientation`).
-public let kCGImagePropertyOrientation = ImageProperties.orientation
+nonisolated(unsafe) public let kCGImagePropertyOrientation: CFString = ImageProperties.orientation as CFString
 /// The stored picture's width in pixels.
-public let kCGImagePropertyPixelWidth = ImageProperties.pixelWidth
+nonisolated(unsafe) public let kCGImagePropertyPixelWidth: CFString = ImageProperties.pixelWidth as CFString
 /// The stored picture's height in pixels.
-public let kCGImagePropertyPixelHeight = ImageProperties.pixelHeight
+nonisolated(unsafe) public let kCGImagePropertyPixelHeight: CFString = ImageProperties.pixelHeight as CFString
 /// Bits per component.
-public let kCGImagePropertyDepth = ImageProperties.depth
+nonisolated(unsafe) public let kCGImagePropertyDepth: CFString = ImageProperties.depth as CFString
 /// The colour model (`kCGImagePropertyColorModelRGB`).
-public let kCGImagePropertyColorModel = ImageProperties.colorModel
+nonisolated(unsafe) public let kCGImagePropertyColorModel: CFString = ImageProperties.colorModel as CFString
 /// The RGB colour model.
-public let kCGImagePropertyColorModelRGB = "RGB"
+nonisolated(unsafe) public let kCGImagePropertyColorModelRGB: CFString = "RGB"
 /// The name of the picture's ICC profile.
-public let kCGImagePropertyProfileName = ImageProperties.profileName
+nonisolated(unsafe) public let kCGImagePropertyProfileName: CFString = ImageProperties.profileName as CFString
 /// The Exif dictionary.
-public let kCGImagePropertyExifDictionary = ImageProperties.exifDictionary
+nonisolated(unsafe) public let kCGImagePropertyExifDictionary: CFString = ImageProperties.exifDictionary as CFString
 /// The TIFF dictionary.
-public let kCGImagePropertyTIFFDictionary = ImageProperties.tiffDictionary
+nonisolated(unsafe) public let kCGImagePropertyTIFFDictionary: CFString = ImageProperties.tiffDictionary as CFString
 /// The DNG dictionary (RAW photos).
-public let kCGImagePropertyDNGDictionary = "{DNG}"
+nonisolated(unsafe) public let kCGImagePropertyDNGDictionary: CFString = "{DNG}"
 /// Apple's maker note dictionary: in a Live Photo's still, key `"17"` holds the content identifier its movie carries.
-public let kCGImagePropertyMakerAppleDictionary = "{MakerApple}"
+nonisolated(unsafe) public let kCGImagePropertyMakerAppleDictionary: CFString = "{MakerApple}"
 
 // The DNG dictionary's keys: the DNG tags of the same names (`DNGFile.dngDictionary`).
 /// DNG: the version of the specification the file follows (four numbers).
-public let kCGImagePropertyDNGVersion = "DNGVersion"
+nonisolated(unsafe) public let kCGImagePropertyDNGVersion: CFString = "DNGVersion"
 /// DNG: the oldest specification version a reader must know (four numbers).
-public let kCGImagePropertyDNGBackwardVersion = "DNGBackwardVersion"
+nonisolated(unsafe) public let kCGImagePropertyDNGBackwardVersion: CFString = "DNGBackwardVersion"
 /// DNG: the camera model, unique among makers.
-public let kCGImagePropertyDNGUniqueCameraModel = "UniqueCameraModel"
+nonisolated(unsafe) public let kCGImagePropertyDNGUniqueCameraModel: CFString = "UniqueCameraModel"
 /// DNG: the sensor value of no light.
-public let kCGImagePropertyDNGBlackLevel = "BlackLevel"
+nonisolated(unsafe) public let kCGImagePropertyDNGBlackLevel: CFString = "BlackLevel"
 /// DNG: the sensor value at saturation.
-public let kCGImagePropertyDNGWhiteLevel = "WhiteLevel"
+nonisolated(unsafe) public let kCGImagePropertyDNGWhiteLevel: CFString = "WhiteLevel"
 /// DNG: the light the first colour matrix was calibrated under (Exif LightSource code; 21 is D65).
-public let kCGImagePropertyDNGCalibrationIlluminant1 = "CalibrationIlluminant1"
+nonisolated(unsafe) public let kCGImagePropertyDNGCalibrationIlluminant1: CFString = "CalibrationIlluminant1"
 /// DNG: the light the second colour matrix was calibrated under (17 is Standard light A).
-public let kCGImagePropertyDNGCalibrationIlluminant2 = "CalibrationIlluminant2"
+nonisolated(unsafe) public let kCGImagePropertyDNGCalibrationIlluminant2: CFString = "CalibrationIlluminant2"
 /// DNG: XYZ to camera under the first calibration light (nine numbers, row by row).
-public let kCGImagePropertyDNGColorMatrix1 = "ColorMatrix1"
+nonisolated(unsafe) public let kCGImagePropertyDNGColorMatrix1: CFString = "ColorMatrix1"
 /// DNG: XYZ to camera under the second calibration light.
-public let kCGImagePropertyDNGColorMatrix2 = "ColorMatrix2"
+nonisolated(unsafe) public let kCGImagePropertyDNGColorMatrix2: CFString = "ColorMatrix2"
 /// DNG: the camera's values of a neutral under the light of the shot (three numbers).
-public let kCGImagePropertyDNGAsShotNeutral = "AsShotNeutral"
+nonisolated(unsafe) public let kCGImagePropertyDNGAsShotNeutral: CFString = "AsShotNeutral"
 /// DNG: the stops a developer adds to reach the camera's intended brightness.
-public let kCGImagePropertyDNGBaselineExposure = "BaselineExposure"
+nonisolated(unsafe) public let kCGImagePropertyDNGBaselineExposure: CFString = "BaselineExposure"
 /// DNG: the opcodes applied after linearisation, as the file stores them (`Data`): here the lens shading's gain map.
-public let kCGImagePropertyDNGOpcodeList2 = "OpcodeList2"
+nonisolated(unsafe) public let kCGImagePropertyDNGOpcodeList2: CFString = "OpcodeList2"
 
 /// Exif: exposure time, seconds.
-public let kCGImagePropertyExifExposureTime = "ExposureTime"
+nonisolated(unsafe) public let kCGImagePropertyExifExposureTime: CFString = "ExposureTime"
 /// Exif: f-number.
-public let kCGImagePropertyExifFNumber = "FNumber"
+nonisolated(unsafe) public let kCGImagePropertyExifFNumber: CFString = "FNumber"
 /// Exif: ISO sensitivities (an array).
-public let kCGImagePropertyExifISOSpeedRatings = "ISOSpeedRatings"
+nonisolated(unsafe) public let kCGImagePropertyExifISOSpeedRatings: CFString = "ISOSpeedRatings"
 /// Exif: the flash's state (bit 0: fired).
-public let kCGImagePropertyExifFlash = "Flash"
+nonisolated(unsafe) public let kCGImagePropertyExifFlash: CFString = "Flash"
 /// Exif: the lens's focal length, millimetres.
-public let kCGImagePropertyExifFocalLength = "FocalLength"
+nonisolated(unsafe) public let kCGImagePropertyExifFocalLength: CFString = "FocalLength"
 /// Exif: the focal length on a 36 × 24 mm frame with the same angle of view, millimetres.
-public let kCGImagePropertyExifFocalLenIn35mmFilm = "FocalLenIn35mmFilm"
+nonisolated(unsafe) public let kCGImagePropertyExifFocalLenIn35mmFilm: CFString = "FocalLenIn35mmFilm"
 /// Exif: the picture's width.
-public let kCGImagePropertyExifPixelXDimension = "PixelXDimension"
+nonisolated(unsafe) public let kCGImagePropertyExifPixelXDimension: CFString = "PixelXDimension"
 /// Exif: the picture's height.
-public let kCGImagePropertyExifPixelYDimension = "PixelYDimension"
+nonisolated(unsafe) public let kCGImagePropertyExifPixelYDimension: CFString = "PixelYDimension"
 /// Exif: 1 for sRGB, 65535 for another space.
-public let kCGImagePropertyExifColorSpace = "ColorSpace"
+nonisolated(unsafe) public let kCGImagePropertyExifColorSpace: CFString = "ColorSpace"
 /// Exif: the Exif version, as an array of its digits.
-public let kCGImagePropertyExifVersion = "ExifVersion"
+nonisolated(unsafe) public let kCGImagePropertyExifVersion: CFString = "ExifVersion"
 /// Exif: the lens's make.
-public let kCGImagePropertyExifLensMake = "LensMake"
+nonisolated(unsafe) public let kCGImagePropertyExifLensMake: CFString = "LensMake"
 /// Exif: the lens's model.
-public let kCGImagePropertyExifLensModel = "LensModel"
+nonisolated(unsafe) public let kCGImagePropertyExifLensModel: CFString = "LensModel"
 /// Exif: when the photo was taken.
-public let kCGImagePropertyExifDateTimeOriginal = "DateTimeOriginal"
+nonisolated(unsafe) public let kCGImagePropertyExifDateTimeOriginal: CFString = "DateTimeOriginal"
 /// Exif: when the photo was stored digitally.
-public let kCGImagePropertyExifDateTimeDigitized = "DateTimeDigitized"
+nonisolated(unsafe) public let kCGImagePropertyExifDateTimeDigitized: CFString = "DateTimeDigitized"
 /// Exif: the exposure bias, EV.
-public let kCGImagePropertyExifExposureBiasValue = "ExposureBiasValue"
+nonisolated(unsafe) public let kCGImagePropertyExifExposureBiasValue: CFString = "ExposureBiasValue"
 /// Exif: the brightness, APEX.
-public let kCGImagePropertyExifBrightnessValue = "BrightnessValue"
+nonisolated(unsafe) public let kCGImagePropertyExifBrightnessValue: CFString = "BrightnessValue"
 
 /// TIFF: the camera's maker.
-public let kCGImagePropertyTIFFMake = "Make"
+nonisolated(unsafe) public let kCGImagePropertyTIFFMake: CFString = "Make"
 /// TIFF: the camera's model.
-public let kCGImagePropertyTIFFModel = "Model"
+nonisolated(unsafe) public let kCGImagePropertyTIFFModel: CFString = "Model"
 /// TIFF: the orientation, as the top-level one.
-public let kCGImagePropertyTIFFOrientation = "Orientation"
+nonisolated(unsafe) public let kCGImagePropertyTIFFOrientation: CFString = "Orientation"
 /// TIFF: the software that wrote the picture.
-public let kCGImagePropertyTIFFSoftware = "Software"
+nonisolated(unsafe) public let kCGImagePropertyTIFFSoftware: CFString = "Software"
 /// TIFF: when the picture was written.
-public let kCGImagePropertyTIFFDateTime = "DateTime"
+nonisolated(unsafe) public let kCGImagePropertyTIFFDateTime: CFString = "DateTime"
 
 /// The GPS dictionary: where and when a photo was taken, as apps add it with a file customizer
 /// (`AVCapturePhotoFileDataRepresentationCustomizer`).
-public let kCGImagePropertyGPSDictionary = ImageProperties.gpsDictionary
+nonisolated(unsafe) public let kCGImagePropertyGPSDictionary: CFString = ImageProperties.gpsDictionary as CFString
 /// GPS: the version of the GPS tags, as bytes.
-public let kCGImagePropertyGPSVersion = "GPSVersion"
+nonisolated(unsafe) public let kCGImagePropertyGPSVersion: CFString = "GPSVersion"
 /// GPS: latitude in degrees, always positive; `LatitudeRef` says north ("N") or south ("S").
-public let kCGImagePropertyGPSLatitude = "Latitude"
-public let kCGImagePropertyGPSLatitudeRef = "LatitudeRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSLatitude: CFString = "Latitude"
+nonisolated(unsafe) public let kCGImagePropertyGPSLatitudeRef: CFString = "LatitudeRef"
 /// GPS: longitude in degrees, always positive; `LongitudeRef` says east ("E") or west ("W").
-public let kCGImagePropertyGPSLongitude = "Longitude"
-public let kCGImagePropertyGPSLongitudeRef = "LongitudeRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSLongitude: CFString = "Longitude"
+nonisolated(unsafe) public let kCGImagePropertyGPSLongitudeRef: CFString = "LongitudeRef"
 /// GPS: altitude in metres; `AltitudeRef` 0 above sea level, 1 below.
-public let kCGImagePropertyGPSAltitude = "Altitude"
-public let kCGImagePropertyGPSAltitudeRef = "AltitudeRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSAltitude: CFString = "Altitude"
+nonisolated(unsafe) public let kCGImagePropertyGPSAltitudeRef: CFString = "AltitudeRef"
 /// GPS: the UTC time, "HH:mm:ss.SS", and the date, "yyyy:MM:dd".
-public let kCGImagePropertyGPSTimeStamp = "TimeStamp"
-public let kCGImagePropertyGPSDateStamp = "DateStamp"
+nonisolated(unsafe) public let kCGImagePropertyGPSTimeStamp: CFString = "TimeStamp"
+nonisolated(unsafe) public let kCGImagePropertyGPSDateStamp: CFString = "DateStamp"
 /// GPS: speed and its unit ("K" km/h, "M" mph, "N" knots).
-public let kCGImagePropertyGPSSpeed = "Speed"
-public let kCGImagePropertyGPSSpeedRef = "SpeedRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSSpeed: CFString = "Speed"
+nonisolated(unsafe) public let kCGImagePropertyGPSSpeedRef: CFString = "SpeedRef"
 /// GPS: the direction the camera faced, and whether it is true ("T") or magnetic ("M") north.
-public let kCGImagePropertyGPSImgDirection = "ImgDirection"
-public let kCGImagePropertyGPSImgDirectionRef = "ImgDirectionRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSImgDirection: CFString = "ImgDirection"
+nonisolated(unsafe) public let kCGImagePropertyGPSImgDirectionRef: CFString = "ImgDirectionRef"
 /// GPS: the bearing to the destination, and its reference.
-public let kCGImagePropertyGPSDestBearing = "DestBearing"
-public let kCGImagePropertyGPSDestBearingRef = "DestBearingRef"
+nonisolated(unsafe) public let kCGImagePropertyGPSDestBearing: CFString = "DestBearing"
+nonisolated(unsafe) public let kCGImagePropertyGPSDestBearingRef: CFString = "DestBearingRef"
 /// GPS: the horizontal position error in metres.
-public let kCGImagePropertyGPSHPositioningError = "HPositioningError"
+nonisolated(unsafe) public let kCGImagePropertyGPSHPositioningError: CFString = "HPositioningError"
 
 /// The quality key of image file options (`CIContext`'s representations, `CGImageDestination`), 0…1.
-public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
+nonisolated(unsafe) public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
 /// Whether a picture has an alpha channel (ImageIO's `kCGImagePropertyHasAlpha`).
-public let kCGImagePropertyHasAlpha = ImageProperties.hasAlpha
+nonisolated(unsafe) public let kCGImagePropertyHasAlpha: CFString = ImageProperties.hasAlpha as CFString
 /// A file's size in bytes, among the container's properties (`kCGImagePropertyFileSize`).
-public let kCGImagePropertyFileSize = "FileSize"
+nonisolated(unsafe) public let kCGImagePropertyFileSize: CFString = "FileSize"

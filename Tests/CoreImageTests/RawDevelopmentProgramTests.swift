@@ -316,7 +316,7 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         var largest: Float = 0
         for (ra, rb) in zip(pa, pb) { for (u, v) in zip(ra, rb) { for c in 0..<4 { largest = max(largest, abs(u[c] - v[c])) } } }
         #expect(largest < 2e-3, "largest difference \(largest)")
-        let dng = try #require(taker.metadata[kCGImagePropertyDNGDictionary] as? [String: Any])
+        let dng = try #require(taker.metadata[kCGImagePropertyDNGDictionary as String] as? [String: Any])
         let model = try #require(dng["UniqueCameraModel"] as? String)
         #expect(CIRAWFilter.supportedCameraModels.contains(model), "\(model) not in \(CIRAWFilter.supportedCameraModels)")
         #expect(CIRAWFilter.supportedCameraModels.allSatisfy { !$0.contains(" front ") })
@@ -325,7 +325,7 @@ final class RawPhotoTaker: NSObject, AVCapturePhotoCaptureDelegate, @unchecked S
         #expect(CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &bgra) == kCVReturnSuccess)
         #expect(CIRAWFilter(cvPixelBuffer: try #require(bgra), properties: taker.metadata) == nil)
         var bare = taker.metadata
-        bare[kCGImagePropertyDNGDictionary] = dng.filter { $0.key != "ColorMatrix1" }
+        bare[kCGImagePropertyDNGDictionary as String] = dng.filter { $0.key != "ColorMatrix1" }
         #expect(CIRAWFilter(cvPixelBuffer: buffer, properties: bare) == nil)
     }
 

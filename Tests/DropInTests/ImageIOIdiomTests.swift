@@ -45,6 +45,30 @@ extension DropIn {
             #expect(CGImageSourceCreateImageAtIndex(junk, 0, nil) == nil)
         }
 
+        // ImageIO's keys are CoreFoundation strings, as on Apple's platforms: they key `[CFString: Any]`
+        // dictionaries without a cast, in both directions, and `as String` keys the `[String: Any]` ones.
+        @Test func keysAreCoreFoundationStrings() throws {
+            let (photo, data) = try Self.portraitPhoto()
+            let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
+            let properties = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any])
+            #expect((properties[kCGImagePropertyOrientation] as? NSNumber)?.intValue == 6)
+            let exif = try #require(properties[kCGImagePropertyExifDictionary] as? [CFString: Any])
+            let photoExif = try #require(photo.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])
+            let exposure = try #require(exif[kCGImagePropertyExifExposureTime] as? NSNumber)
+            #expect(exposure.doubleValue == (photoExif[kCGImagePropertyExifExposureTime as String] as? NSNumber)?.doubleValue)
+            // The same keys found in a dictionary keyed by `AnyHashable`, whatever form the keys were stored in.
+            let anyKeyed = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [AnyHashable: Any])
+            #expect((anyKeyed[kCGImagePropertyOrientation] as? NSNumber)?.intValue == 6)
+            let literal: [AnyHashable: Any] = [kCGImagePropertyOrientation: 3]
+            #expect(literal[kCGImagePropertyOrientation as String] as? Int == 3)
+            // Options written without casts reach the destination: the lower quality makes the smaller file.
+            let image = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+            let low: [CFString: Any] = [kCGImageDestinationLossyCompressionQuality: 0.2]
+            let high: [CFString: Any] = [kCGImageDestinationLossyCompressionQuality: 0.95]
+            let small = try Self.written(image, "public.jpeg", low), large = try Self.written(image, "public.jpeg", high)
+            #expect(small.count < large.count, "\(small.count) bytes at 0.2, \(large.count) at 0.95")
+        }
+
         // The embedded thumbnail by default; one made from the picture, turned upright and at most 200 pixels,
         // when asked.
         @Test func thumbnailsComeEmbeddedOrMadeToMeasure() throws {
@@ -54,9 +78,9 @@ extension DropIn {
             let size = photo.resolvedSettings.embeddedThumbnailDimensions
             #expect(embedded.width == Int(size.width) && embedded.height == Int(size.height))
             let options: [CFString: Any] = [
-                kCGImageSourceCreateThumbnailFromImageAlways as CFString: true,
-                kCGImageSourceCreateThumbnailWithTransform as CFString: true,
-                kCGImageSourceThumbnailMaxPixelSize as CFString: 200,
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+                kCGImageSourceCreateThumbnailWithTransform: true,
+                kCGImageSourceThumbnailMaxPixelSize: 200,
             ]
             let made = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary))
             #expect(max(made.width, made.height) == 200)
@@ -122,7 +146,7 @@ extension DropIn {
         }
 
         /// The file a destination of `type` writes for one image, with `properties`.
-        static func written(_ image: CGImage, _ type: String, _ properties: [String: Any]? = nil) throws -> Data {
+        static func written(_ image: CGImage, _ type: String, _ properties: [CFString: Any]? = nil) throws -> Data {
             let output = NSMutableData()
             let destination = try #require(
                 CGImageDestinationCreateWithData(output as CFMutableData, type as CFString, 1, nil))
@@ -233,18 +257,19 @@ extension DropIn {
             let data = try #require(photo.fileDataRepresentation())
             let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
             let info = try #require(
-                CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity as CFString)
+                CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity)
                     as? [AnyHashable: Any])
             let depth = try AVDepthData(fromDictionaryRepresentation: info)
             #expect(depth.depthDataType == kCVPixelFormatType_DisparityFloat32)
             let own = try #require(photo.depthData)
             #expect(CVPixelBufferGetWidth(depth.depthDataMap) == CVPixelBufferGetWidth(own.depthDataMap))
             #expect(CVPixelBufferGetHeight(depth.depthDataMap) == CVPixelBufferGetHeight(own.depthDataMap))
-            // Depth samples pass the constant as it is declared on Apple's platforms, without a cast.
-            let uncast = try #require(
-                CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity)
-                    as? [AnyHashable: Any])
-            #expect(try AVDepthData(fromDictionaryRepresentation: uncast).depthDataType == depth.depthDataType)
+            // The entries are found by the constants themselves, as depth code reads the map's size and bytes.
+            let description = try #require(info[kCGImageAuxiliaryDataInfoDataDescription] as? [String: Any])
+            let width = try #require(description["Width"] as? Int), height = try #require(description["Height"] as? Int)
+            #expect(width == CVPixelBufferGetWidth(own.depthDataMap) && height == CVPixelBufferGetHeight(own.depthDataMap))
+            let bytes = try #require(info[kCGImageAuxiliaryDataInfoData] as? Data)
+            #expect(bytes.count >= width * height * 4)
         }
     }
 }

@@ -407,7 +407,7 @@ extension DropIn {
             let settings = AVCapturePhotoSettings()
             #expect(settings.availablePreviewPhotoPixelFormatTypes.first == kCVPixelFormatType_32BGRA)
             #expect(settings.availableEmbeddedThumbnailPhotoCodecTypes == [.jpeg])
-            let uncompressed = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let uncompressed = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             #expect(uncompressed.availableEmbeddedThumbnailPhotoCodecTypes.isEmpty)
         }
 

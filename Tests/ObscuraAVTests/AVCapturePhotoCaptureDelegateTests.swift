@@ -125,7 +125,7 @@ import Testing
     @Test func uncompressedFileDataIsAPNGWithMetadata() throws {
         try onDevice {
             let rig = try PhotoRig()
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             let data = try #require(capture(rig, settings).photos.first?.fileDataRepresentation())
             #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let text = String(decoding: data, as: UTF8.self)
@@ -139,7 +139,7 @@ import Testing
     @Test func uncompressedCaptureHasAPixelBuffer() throws {
         try onDevice {
             let rig = try PhotoRig()
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             let photo = try #require(capture(rig, settings).photos.first)
             let buffer = try #require(photo.pixelBuffer)
             #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_32BGRA)
@@ -156,7 +156,7 @@ import Testing
     }
 
     static func bgra(_ flash: AVCaptureDevice.FlashMode) -> AVCapturePhotoSettings {
-        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         settings.flashMode = flash
         return settings
     }

@@ -30,7 +30,7 @@ import Testing
             let rig = try PhotoRig()
             defer { rig.session.stopRunning() }
             let settings = AVCapturePhotoSettings()
-            settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_14Bayer_RGGB]
+            settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_14Bayer_RGGB]
             expectException(.invalidArgumentException, capturePrefix + "Unsupported previewPhotoFormat") {
                 rig.output.capturePhoto(with: settings, delegate: RecordingPhotoDelegate())
             }
@@ -58,9 +58,9 @@ import Testing
         try onDevice {
             let rig = try PhotoRig()
             defer { rig.session.stopRunning() }
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             settings.previewPhotoFormat = [
-                kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 160,
+                kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 160,
                 kCVPixelBufferHeightKey as String: 160,
             ]
             let photo = try #require(capture(rig, settings).photos.first)
@@ -116,7 +116,7 @@ import Testing
         try onDevice {
             let rig = try PhotoRig()
             defer { rig.session.stopRunning() }
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             let photo = try #require(capture(rig, settings).photos.first)
             let buffer = try #require(photo.pixelBuffer)
             let image = try #require(photo.cgImageRepresentation())

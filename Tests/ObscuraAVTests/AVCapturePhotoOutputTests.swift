@@ -127,7 +127,7 @@ import Testing
             expectException(.invalidArgumentException, "availablePhotoPixelFormatTypes") {
                 rig.output.capturePhoto(
                     with: AVCapturePhotoSettings(format: [
-                        kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_DepthFloat32
+                        kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_DepthFloat32
                     ]),
                     delegate: delegate)
             }

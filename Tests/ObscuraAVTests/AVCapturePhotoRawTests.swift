@@ -5,7 +5,7 @@ import Testing
 
 /// Bayer RAW photos (spec §3.1, §3.2 rules 5–7, §4, §5, §6).
 struct AVCapturePhotoRawTests {
-    static var bgra: [String: Any] { [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA] }
+    static var bgra: [String: Any] { [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA] }
 
     static func rawSettings() -> AVCapturePhotoSettings {
         let settings = AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB, processedFormat: bgra)

@@ -68,7 +68,7 @@ import Testing
             rig.device.setFocusModeLocked(lensPosition: lensPosition, completionHandler: nil)
             rig.device.unlockForConfiguration()
         }
-        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         return (try #require(capture(rig, settings).photos.first), rig.device)
     }
 

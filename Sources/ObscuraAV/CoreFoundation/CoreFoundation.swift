@@ -35,6 +35,15 @@ public typealias CFIndex = Int
 /// `CFTimeInterval`: seconds.
 public typealias CFTimeInterval = Double
 
+/// A string key hashes as the same key whether it is held as a `String` or as an `NSString` (`CFString`), as on
+/// Apple's platforms, where Foundation gives `NSString` this conformance. Linux Foundation gives it to `NSNumber`
+/// only, so without it `info[kCGImageAuxiliaryDataInfoData]` would miss in an `[AnyHashable: Any]` read back from a
+/// `CFDictionary`, whose bridged keys are `String`s, and a `[CFString: Any]` literal would not be found by its
+/// string keys.
+extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
+    public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(self as String) }
+}
+
 /// `CFAllocator`: where CoreFoundation objects get their memory. Obscura has one allocator, Swift's,
 /// so every allocator argument is accepted and none changes anything.
 public final class CFAllocator: @unchecked Sendable {

@@ -45,7 +45,7 @@ package enum DepthImageCoding {
             guard v.isFinite else { return holeCode }
             return firstCode + UInt8(min(steps, max(0, ((v - low) * scale).rounded())))
         })
-        let auxiliaryType = map.isDisparity ? kCGImageAuxiliaryDataTypeDisparity : kCGImageAuxiliaryDataTypeDepth
+        let auxiliaryType = map.isDisparity ? kCGImageAuxiliaryDataTypeDisparity as String : kCGImageAuxiliaryDataTypeDepth as String
         var properties: [(String, String)] = [
             ("AuxiliaryDataType", auxiliaryType),
             ("PixelFormat", String(map.format.fourCharCode)),

@@ -14,18 +14,14 @@ package enum MatteFileCoding {
 
     /// Apple's auxiliary-image URN for an ImageIO auxiliary-data type of a matte; nil for any other type.
     package static func auxiliaryImageType(_ auxiliaryDataType: String) -> String? {
-        switch auxiliaryDataType {
-        case kCGImageAuxiliaryDataTypePortraitEffectsMatte: return "urn:com:apple:photo:2018:aux:portraiteffectsmatte"
-        case kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte:
-            return "urn:com:apple:photo:2019:aux:semantichairmatte"
-        case kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte:
-            return "urn:com:apple:photo:2019:aux:semanticskinmatte"
-        case kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte:
-            return "urn:com:apple:photo:2019:aux:semanticteethmatte"
-        case kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte:
-            return "urn:com:apple:photo:2020:aux:semanticglassesmatte"
-        default: return nil
-        }
+        let urns: [(type: CFString, urn: String)] = [
+            (kCGImageAuxiliaryDataTypePortraitEffectsMatte, "urn:com:apple:photo:2018:aux:portraiteffectsmatte"),
+            (kCGImageAuxiliaryDataTypeSemanticSegmentationHairMatte, "urn:com:apple:photo:2019:aux:semantichairmatte"),
+            (kCGImageAuxiliaryDataTypeSemanticSegmentationSkinMatte, "urn:com:apple:photo:2019:aux:semanticskinmatte"),
+            (kCGImageAuxiliaryDataTypeSemanticSegmentationTeethMatte, "urn:com:apple:photo:2019:aux:semanticteethmatte"),
+            (kCGImageAuxiliaryDataTypeSemanticSegmentationGlassesMatte, "urn:com:apple:photo:2020:aux:semanticglassesmatte"),
+        ]
+        return urns.first { $0.type as String == auxiliaryDataType }?.urn
     }
 
     /// One matte to store: its coverage and its auxiliary-data type.

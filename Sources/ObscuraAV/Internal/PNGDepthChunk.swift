@@ -25,7 +25,7 @@ package enum PNGDepthChunk {
                 fromPropertyList: stringKeyed(dictionary), format: .xml, options: 0),
             let iend = chunks(png)?.first(where: { $0.type == Array("IEND".utf8) })
         else { return nil }
-        var payload = Data((auxType.map { String($0) } ?? kCGImageAuxiliaryDataTypeDisparity).utf8)
+        var payload = Data((auxType.map { String($0) } ?? kCGImageAuxiliaryDataTypeDisparity as String).utf8)
         payload.append(0)
         payload.append(plist)
         guard payload.count < Int(Int32.max) else { return nil }

@@ -14,7 +14,7 @@ struct AVCapturePhotoConstituentTests {
     }
 
     static func settings(_ rig: PhotoRig, calibration: Bool) -> AVCapturePhotoSettings {
-        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         settings.virtualDeviceConstituentPhotoDeliveryEnabledDevices = rig.device.constituentDevices
         settings.isCameraCalibrationDataDeliveryEnabled = calibration
         return settings

@@ -153,7 +153,7 @@ struct AVCapturePhotoDepthTests {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 0.5, far: 2.0, cardSize: 0.4, textured: true))
             let rig = try Self.dualRig()
-            let uncompressed: [String: Any] = [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
+            let uncompressed: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
             let photo = try #require(
                 capture(rig, Self.depthSettings(filtered: false, format: uncompressed)).photos.first)
             let depth = try #require(photo.depthData)

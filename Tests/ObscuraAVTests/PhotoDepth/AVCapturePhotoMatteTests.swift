@@ -271,13 +271,13 @@ struct AVCapturePhotoMatteTests {
             let matte = try #require(photo.portraitEffectsMatte)
             var type: NSString?
             let dictionary = try #require(matte.dictionaryRepresentation(forAuxiliaryDataType: &type))
-            #expect(type as String? == kCGImageAuxiliaryDataTypePortraitEffectsMatte)
+            #expect(type as String? == kCGImageAuxiliaryDataTypePortraitEffectsMatte as String)
             let back = try AVPortraitEffectsMatte(fromDictionaryRepresentation: dictionary)
             #expect(try Self.bytes(back.mattingImage).values == Self.bytes(matte.mattingImage).values)
             let hair = try #require(photo.semanticSegmentationMatte(for: .hair))
             let hairDictionary = try #require(hair.dictionaryRepresentation(forAuxiliaryDataType: &type))
             let hairBack = try AVSemanticSegmentationMatte(
-                fromImageSourceAuxiliaryDataType: try #require(type as String?),
+                fromImageSourceAuxiliaryDataType: try #require(type),
                 dictionaryRepresentation: hairDictionary)
             #expect(hairBack.matteType == .hair)
             #expect(try Self.bytes(hairBack.mattingImage).values == Self.bytes(hair.mattingImage).values)

@@ -23,7 +23,7 @@ struct AVCapturePhotoZoomTests {
     @Test func depthLockedTwoTimesZoomDoublesTheCard() throws {
         try onDevice("iphone-7-plus") {
             try Emulator.shared.use(scene: DepthScenes.occluder(near: 1, far: 3, cardSize: 0.2))
-            let settings = { AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]) }
+            let settings = { AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]) }
             let plain = try AVCapturePhotoDepthTests.dualRig(depth: false)
             #expect(plain.device.videoZoomFactor == 1)
             let one = try Self.cardWidth(try #require(capture(plain, settings()).photos.first))

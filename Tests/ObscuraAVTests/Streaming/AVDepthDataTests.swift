@@ -54,7 +54,7 @@ extension AVCaptureStreamingTests {
         let original = try Self.rawDepth()
         var type: NSString?
         let dictionary = try #require(original.dictionaryRepresentation(forAuxiliaryDataType: &type))
-        #expect(type as String? == kCGImageAuxiliaryDataTypeDisparity)
+        #expect(type as String? == kCGImageAuxiliaryDataTypeDisparity as String)
         let back = try AVDepthData(fromDictionaryRepresentation: dictionary)
         #expect(back.depthDataType == original.depthDataType)
         #expect(back.depthDataAccuracy == original.depthDataAccuracy)

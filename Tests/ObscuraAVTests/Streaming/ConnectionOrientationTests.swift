@@ -11,7 +11,7 @@ extension AVCaptureStreamingTests {
     ) throws -> (buffer: CVPixelBuffer, intrinsics: matrix_float3x3, dimensions: CMVideoDimensions) {
         try onDevice("iphone-7-plus") {
             let rig = try StreamRig(type: .builtInWideAngleCamera, outputs: ["video"])
-            rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(format)]
+            rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(format)]
             let recorder = StreamRecorder()
             rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)
             let connection = try #require(rig.video.connection(with: .video))

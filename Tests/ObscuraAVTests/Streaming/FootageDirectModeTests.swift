@@ -93,7 +93,7 @@ struct FootageDirectModeTests {
             Emulator.shared.clockMode = .manual
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "direct"))
             rig.session.beginConfiguration()
@@ -135,7 +135,7 @@ struct FootageDirectModeTests {
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()
             video.videoSettings = [
-                kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+                kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
             ]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "direct"))
@@ -185,7 +185,7 @@ struct FootageDirectModeTests {
             defer { rig.session.stopRunning() }
             Emulator.shared.run(for: CMTime(value: 3, timescale: 2))  // 1.5 s: the clip's second frame
             let delegate = RecordingPhotoDelegate()
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             rig.output.capturePhoto(with: settings, delegate: delegate)
             #expect(delegate.waitUntilFinished())
             return (delegate.photos.first, delegate.resolvedSettings.first?.photoDimensions ?? CMVideoDimensions())
@@ -266,7 +266,7 @@ struct FootageDirectModeTests {
             try Emulator.shared.use(footage: url.path, mode: mode, depth: depth.path)
             Emulator.shared.clockMode = .manual
             let rig = try StreamRig(outputs: ["video", "depth"])
-            rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            rig.video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             rig.depth.isFilteringEnabled = false
             let recorder = StreamRecorder()
             rig.video.setSampleBufferDelegate(recorder, queue: rig.queue)

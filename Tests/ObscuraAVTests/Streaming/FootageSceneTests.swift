@@ -34,7 +34,7 @@ struct FootageSceneTests {
                 completionHandler: nil)
             rig.device.unlockForConfiguration()
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "footage"))
             rig.session.beginConfiguration()

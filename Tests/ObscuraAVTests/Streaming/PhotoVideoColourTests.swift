@@ -86,7 +86,7 @@ struct PhotoVideoColourTests {
             Emulator.shared.clockMode = .manual
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "photo-video-colour"))
             rig.session.beginConfiguration()
@@ -95,7 +95,7 @@ struct PhotoVideoColourTests {
             rig.session.startRunning()
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(15)
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             let photo = try #require(capture(rig, settings).photos.first?.pixelBuffer)
             let frame = try #require(recorder.video.last?.imageBuffer)
             return (try Picture(photo), try Picture(frame))

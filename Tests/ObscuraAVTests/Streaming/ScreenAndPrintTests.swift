@@ -76,7 +76,7 @@ struct ScreenAndPrintTests {
             Emulator.shared.clockMode = .manual
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "screen-clip"))
             rig.session.beginConfiguration()
@@ -116,7 +116,7 @@ struct ScreenAndPrintTests {
             try Emulator.shared.use(scene: file.path)
             let rig = try PhotoRig(preset: .vga640x480)
             defer { rig.session.stopRunning() }
-            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             return try #require(capture(rig, settings).photos.first?.pixelBuffer)
         }
         // The print spans the picture's centre; find where its blocks land from the camera's field of view:

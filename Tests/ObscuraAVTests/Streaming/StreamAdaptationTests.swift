@@ -18,7 +18,7 @@ struct StreamAdaptationTests {
             Emulator.shared.clockMode = .manual
             let rig = try PhotoRig(preset: .vga640x480, start: false)
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "adaptation-test"))
             rig.session.beginConfiguration()

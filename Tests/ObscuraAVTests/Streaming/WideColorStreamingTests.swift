@@ -14,7 +14,7 @@ extension AVCaptureStreamingTests {
             let session = AVCaptureSession()
             let device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
             let video = AVCaptureVideoDataOutput()
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey: Int(kCVPixelFormatType_32BGRA)]
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
             let recorder = StreamRecorder()
             video.setSampleBufferDelegate(recorder, queue: DispatchQueue(label: "wide-colour-test"))
             session.beginConfiguration()

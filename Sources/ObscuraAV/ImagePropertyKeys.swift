@@ -127,7 +127,8 @@ nonisolated(unsafe) public let kCGImagePropertyGPSDestBearingRef: CFString = "De
 nonisolated(unsafe) public let kCGImagePropertyGPSHPositioningError: CFString = "HPositioningError"
 
 /// The quality key of image file options (`CIContext`'s representations, `CGImageDestination`), 0…1.
-nonisolated(unsafe) public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
+nonisolated(unsafe) public let kCGImageDestinationLossyCompressionQuality: CFString =
+    "kCGImageDestinationLossyCompressionQuality"
 /// Whether a picture has an alpha channel (ImageIO's `kCGImagePropertyHasAlpha`).
 nonisolated(unsafe) public let kCGImagePropertyHasAlpha: CFString = ImageProperties.hasAlpha as CFString
 /// A file's size in bytes, among the container's properties (`kCGImagePropertyFileSize`).

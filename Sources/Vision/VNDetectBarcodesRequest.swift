@@ -65,17 +65,9 @@ open class VNDetectBarcodesRequest: VNImageBasedRequest, @unchecked Sendable {
         let region = try image.region(regionOfInterest, workingSize: Self.workingSize)
         let types = symbologies.compactMap(\.readerType)
         guard CodeReader.isAvailable, !types.isEmpty else { return [] }
-        let plane = region.plane
-        let (width, height, stride) = (plane.width, plane.height, plane.rowStride)
+        let (width, height) = (region.plane.width, region.plane.height)
         // The reader takes 8-bit luma; the working copy holds it as 0…1.
-        var luma = [UInt8](repeating: 0, count: width * height)
-        plane.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                for x in 0..<width {
-                    luma[y * width + x] = UInt8(min(max(source[y * stride + x] * 255 + 0.5, 0), 255))
-                }
-            }
-        }
+        let luma = region.lumaBytes()
         // One observation per code, corners normalised to the region, origin at the bottom left (spec §22.3 rule 8).
         return CodeReader.read(luma: luma, width: width, height: height, types: types).compactMap { code in
             guard let symbology = VNBarcodeSymbology(readerType: code.type) else { return nil }

@@ -63,6 +63,27 @@ enum VisionFailure {
         error(.unsupportedRevision, "\(request) does not support revision \(revision)")
     }
 
+    /// Text recognition without its reader: libtesseract or English's trained data is not installed.
+    static func textReaderMissing() -> NSError {
+        error(
+            .unsupportedRequest,
+            "Text recognition needs libtesseract 5 and English's trained data: apt-get install libtesseract5 "
+                + "tesseract-ocr-eng")
+    }
+
+    /// A recognition language that is unknown or whose trained data is not installed.
+    static func unsupportedLanguage(_ code: String, supported: [String]) -> NSError {
+        error(
+            .invalidArgument,
+            "The recognition language \(code) is not supported; supported: \(supported.joined(separator: ", ")) "
+                + "(more with the tesseract-ocr-* packages)")
+    }
+
+    /// A string range that does not lie within the recognised string.
+    static func rangeOutsideString(_ range: Range<String.Index>, in string: String) -> NSError {
+        error(.invalidArgument, "The range is not within the recognized string \"\(string)\"")
+    }
+
     /// A request this handler cannot perform (one of the abstract base classes).
     static func unsupportedRequest(_ request: String) -> NSError {
         error(.unsupportedRequest, "\(request) cannot be performed: it is an abstract request class")

@@ -82,7 +82,8 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
     /// answers with `VNErrorCode.invalidImage`.
     public convenience init(data imageData: Data, options: [VNImageOption: Any] = [:]) {
         let image = CIImage(data: imageData)
-        let stated = (image?.properties[kCGImagePropertyOrientation as String] as? UInt32).flatMap(CGImagePropertyOrientation.init)
+        let stated = (image?.properties[kCGImagePropertyOrientation as String] as? UInt32)
+            .flatMap(CGImagePropertyOrientation.init)
         self.init(file: image, orientation: stated ?? .up, options: options)
     }
 

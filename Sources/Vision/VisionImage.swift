@@ -18,9 +18,9 @@ struct VisionImage {
 
     /// The part of the upright picture a region of interest covers (normalised, origin at the bottom left), to the
     /// nearest pixel, box-averaged by the integer factor that brings its longer side to at most `workingSize`
-    /// pixels: the detectors' working copy, made in one pass over the region's pixels (crop, turn and average), so
-    /// that a 12 MP frame is never turned or copied whole.
-    func region(_ roi: CGRect, workingSize: Int) throws -> WorkingRegion {
+    /// pixels (and at least `minimumFactor`): the detectors' working copy, made in one pass over the region's pixels
+    /// (crop, turn and average), so that a 12 MP frame is never turned or copied whole.
+    func region(_ roi: CGRect, workingSize: Int, minimumFactor: Int = 1) throws -> WorkingRegion {
         // Outside the unit square fails; observations are normalised to the region (spec §22.1 rule 4).
         let unit = VNNormalizedIdentityRect
         // A hair of tolerance for regions computed in floating point that land a rounding error outside.
@@ -36,7 +36,7 @@ struct VisionImage {
         let y1 = min(uprightHeight, Int(((1 - Double(roi.minY)) * h).rounded()))
         guard x1 > x0, y1 > y0 else { throw VisionFailure.emptyImage(width: max(0, x1 - x0), height: max(0, y1 - y0)) }
         let (width, height) = (x1 - x0, y1 - y0)
-        let factor = max(1, (max(width, height) + workingSize - 1) / workingSize)
+        let factor = max(1, minimumFactor, (max(width, height) + workingSize - 1) / workingSize)
         let map = UprightIndexMap(orientation, width: stored.width, height: stored.height)
         let (outWidth, outHeight) = (width / factor, height / factor)
         let norm = 1 / Float(factor * factor)
@@ -66,6 +66,20 @@ struct WorkingRegion {
     let factor: Int
     let width: Int
     let height: Int
+
+    /// The working copy as 8-bit luma, rows packed, top row first: what the code and text readers take.
+    func lumaBytes() -> [UInt8] {
+        let (width, height, stride) = (plane.width, plane.height, plane.rowStride)
+        var luma = [UInt8](repeating: 0, count: width * height)
+        plane.withUnsafeBufferPointer { source in
+            for y in 0..<height {
+                for x in 0..<width {
+                    luma[y * width + x] = UInt8(min(max(source[y * stride + x] * 255 + 0.5, 0), 255))
+                }
+            }
+        }
+        return luma
+    }
 
     /// A working-copy corner (pixels, top-left origin) in Vision's normalised coordinates of the region.
     func normalised(_ p: SIMD2<Double>) -> CGPoint {

@@ -55,7 +55,8 @@ extension DropIn {
             let exif = try #require(properties[kCGImagePropertyExifDictionary] as? [CFString: Any])
             let photoExif = try #require(photo.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])
             let exposure = try #require(exif[kCGImagePropertyExifExposureTime] as? NSNumber)
-            #expect(exposure.doubleValue == (photoExif[kCGImagePropertyExifExposureTime as String] as? NSNumber)?.doubleValue)
+            let photoExposure = photoExif[kCGImagePropertyExifExposureTime as String] as? NSNumber
+            #expect(exposure.doubleValue == photoExposure?.doubleValue)
             // The same keys found in a dictionary keyed by `AnyHashable`, whatever form the keys were stored in.
             let anyKeyed = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [AnyHashable: Any])
             #expect((anyKeyed[kCGImagePropertyOrientation] as? NSNumber)?.intValue == 6)

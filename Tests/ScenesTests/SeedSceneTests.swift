@@ -6,7 +6,7 @@ import Testing
 /// The seed scenes in `Scenes/` load, and hold what their descriptions promise.
 @Suite struct SeedSceneTests {
     static let names = [
-        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "qr-on-desk", "saturated", "spoon",
+        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "phone-number-card", "qr-on-desk", "saturated", "spoon",
         "violets-blue-light", "violets-green-light", "violets-red-light", "violets-warm-room",
     ]
 

@@ -14,7 +14,7 @@ struct PhotoVideoColourTests {
     /// The seed scenes, by name, and the colour tests' own (`ColourScenes`).
     static let scenes = [
         "violets-warm-room", "violets-red-light", "violets-green-light", "violets-blue-light", "hand-on-desk", "spoon",
-        "near-and-far", "pencils", "qr-on-desk", "instant-photo", "saturated",
+        "near-and-far", "pencils", "phone-number-card", "qr-on-desk", "instant-photo", "saturated",
     ] + ColourScenes.all.keys.sorted() + ownScenes.keys.sorted()
 
     /// The scenes of our own in `Tests/OwnScenes/`, by name: fruit under a tri-phosphor tube, dyed cloth under

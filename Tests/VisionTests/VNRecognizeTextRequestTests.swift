@@ -80,6 +80,13 @@ struct VNRecognizeTextRequestTests {
         let last = try #require(try number.boundingBox(for: lastRange)).boundingBox
         #expect(area.maxX < last.minX && abs(area.midY - last.midY) < 0.005)
         #expect(box.contains(CGPoint(x: area.midX, y: area.midY)) && box.contains(CGPoint(x: last.midX, y: last.midY)))
+        // Custom words join the language's word list; without correction no list is loaded. Either way the card
+        // reads the same.
+        let handler = VNImageRequestHandler(cgImage: photo.image, options: [:])
+        let withWords = try Self.read(handler) { $0.customWords = ["Harbour", "Cafe"] }
+        #expect(withWords.map { $0.string }.contains("Harbour Lights Cafe"), "read: \(withWords.map { $0.string })")
+        let uncorrected = try Self.read(handler) { $0.usesLanguageCorrection = false }
+        #expect(uncorrected.contains { $0.string.contains("415-555-0134") }, "read: \(uncorrected.map { $0.string })")
         // A range outside the string is an error, as Apple documents.
         let other = "a longer string than the line"
         #expect(throws: NSError.self) { try number.boundingBox(for: other.startIndex..<other.endIndex) }

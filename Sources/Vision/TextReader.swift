@@ -29,8 +29,9 @@ struct PixelBox: Sendable, Equatable {
 /// read, as it does for a phone's reader. Where the library or a language's trained data is missing, nothing is
 /// read and `isAvailable` says so.
 ///
-/// Tesseract's engines are not safe to share between threads, so the reader keeps one engine per language set
-/// and lets one caller use the engines at a time.
+/// Tesseract's engines are not safe to share between threads, so the reader lets one caller use them at a time. An
+/// engine takes a fraction of a second to start and holds its languages' models, so the reader keeps the engines of
+/// the last few setups (`keptEngines`) and closes the oldest beyond them.
 enum TextReader {
     /// Whether libtesseract loads and English can be read.
     static var isAvailable: Bool { library != nil && installedLanguages.contains("eng") }
@@ -68,7 +69,10 @@ enum TextReader {
 
     /// Serialises every use of the engines and of the cache below.
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var engines: [Setup: OpaquePointer] = [:]
+    nonisolated(unsafe) private static var engines: [(setup: Setup, engine: OpaquePointer)] = []
+    /// How many setups keep their engine: an app alternating a few (a language, with and without correction) never
+    /// waits for a start, and one changing its custom words every frame holds no more than this many models.
+    static let keptEngines = 4
     private static let installed: Set<String> = library.map(languages(in:)) ?? []
 
     /// libtesseract's C functions that the reader calls, resolved once.
@@ -202,22 +206,16 @@ enum TextReader {
     /// languages' system and frequent-word lists stay unloaded (`load_system_dawg`, `load_freq_dawg`), and custom
     /// words are a user word list (`user_words_file`), written to a temporary file for the start.
     private static func engine(for setup: Setup, _ api: API) -> OpaquePointer? {
-        if let engine = engines[setup] { return engine }
+        if let kept = engines.firstIndex(where: { $0.setup == setup }) {
+            let entry = engines.remove(at: kept)
+            engines.append(entry)
+            return entry.engine
+        }
         guard let engine = api.create() else { return nil }
         var variables: [(String, String)] = []
         if !setup.correctsWords { variables += [("load_system_dawg", "0"), ("load_freq_dawg", "0")] }
-        var wordsFile: URL?
-        if setup.correctsWords, !setup.customWords.isEmpty {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "obscura-words-\(UUID().uuidString)")
-            if (try? setup.customWords.joined(separator: "\n").appending("\n").write(
-                to: url, atomically: true, encoding: .utf8))
-                != nil
-            {
-                wordsFile = url
-                variables.append(("user_words_file", url.path))
-            }
-        }
+        let wordsFile = setup.correctsWords && !setup.customWords.isEmpty ? wordList(setup.customWords) : nil
+        if let wordsFile { variables.append(("user_words_file", wordsFile.path)) }
         defer { if let wordsFile { try? FileManager.default.removeItem(at: wordsFile) } }
         let names = variables.map { strdup($0.0) }, values = variables.map { strdup($0.1) }
         defer { (names + values).forEach { free($0) } }
@@ -235,8 +233,17 @@ enum TextReader {
             return nil
         }
         api.setPageSegMode(engine, sparseText)
-        engines[setup] = engine
+        if engines.count >= keptEngines { api.delete(engines.removeFirst().engine) }
+        engines.append((setup, engine))
         return engine
+    }
+
+    /// Custom words as Tesseract's user word list, one a line, in a temporary file for an engine's start; nil where
+    /// it cannot be written (the engine then starts without them).
+    private static func wordList(_ words: [String]) -> URL? {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("obscura-words-\(UUID().uuidString)")
+        let text = words.map { $0 + "\n" }.joined()
+        return (try? text.write(to: url, atomically: true, encoding: .utf8)) != nil ? url : nil
     }
 
     /// The recognised lines, walked symbol by symbol so that each character keeps its box.

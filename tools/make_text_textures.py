@@ -39,10 +39,6 @@ def main():
         [("Harbour Lights Cafe", 4.0, 6, 16), ("Open daily 8 to 6", 3.0, 6, 26), ("415-555-0134", 5.0, 6, 42)],
         85, 55)
     write_grey_png(os.path.join(root, "phone-number-card.png"), width, height, pixels)
-    # A notice of the same number in large type (300 x 80 mm, capitals 28 mm), for reading video frames, which
-    # hold less detail than photos.
-    width, height, pixels = card([("415-555-0134", 28.0, 14, 54)], 300, 80)
-    write_grey_png(os.path.join(root, "phone-number-notice.png"), width, height, pixels)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,9 @@ extension AVCapturePhotoOutput {
             let frame = StreamRendering.shared.template(
                 device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: plan.scene,
                 pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space, look: device.streamLook,
-                readout: device.activeFormat.readout)
+                readout: device.activeFormat.readout,
+                renderWidth: StreamRendering.frameRenderWidth(
+                    width: w, look: device.streamLook, scene: plan.scene, settled: true))
         else { return (.zero, .zero, AVError(.unknown)) }
         let codec = plan.codec
         let fps = 1 / tick.seconds

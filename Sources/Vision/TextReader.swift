@@ -234,8 +234,25 @@ enum TextReader {
         }
         api.setPageSegMode(engine, sparseText)
         if engines.count >= keptEngines { api.delete(engines.removeFirst().engine) }
+        if !closesAtExit {
+            closesAtExit = true
+            atexit { TextReader.closeEngines() }
+        }
         engines.append((setup, engine))
         return engine
+    }
+
+    /// Whether `closeEngines` runs when the program exits.
+    nonisolated(unsafe) private static var closesAtExit = false
+
+    /// Closes the kept engines as the program exits, so that Tesseract's cache of trained data is empty when it is
+    /// torn down (it reports every model still held as a leak on standard error). An engine in use on another
+    /// thread then is left alone: exiting must not wait for it.
+    private static func closeEngines() {
+        guard let api = library, lock.try() else { return }
+        defer { lock.unlock() }
+        for entry in engines { api.delete(entry.engine) }
+        engines.removeAll()
     }
 
     /// Custom words as Tesseract's user word list, one a line, in a temporary file for an engine's start; nil where

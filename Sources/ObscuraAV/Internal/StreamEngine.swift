@@ -122,6 +122,8 @@ final class SessionStream: @unchecked Sendable {
     private var nextAudio = 0
     private var elapsed = 0.0
     private var temporal: [ObjectIdentifier: DepthTemporalFilter] = [:]
+    /// Each connection's last frame's look and scene (`renderWidth(for:look:width:scene:)`).
+    private var lastLooks: [ObjectIdentifier: String] = [:]
     private var pendingMetadata: [(frame: Int, output: AVCaptureMetadataOutput, data: AVCaptureSynchronizedMetadataObjectData)] = []
     private let busy = BusyCounter()
     /// Callbacks of the current frame still queued or running (virtual and manual clocks).
@@ -481,11 +483,13 @@ final class SessionStream: @unchecked Sendable {
             else { continue }
             let d = device.activeFormat.dimensions
             let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
+            let look = connection.streamLook(of: device)
             guard
                 let frame = StreamRendering.shared.template(
                     device: device.deviceProfile, camera: device.camera, width: Int(d.width), height: Int(d.height),
                     scene: scene, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, space: space,
-                    look: connection.streamLook(of: device), readout: device.activeFormat.readout)
+                    look: look, readout: device.activeFormat.readout,
+                    renderWidth: renderWidth(for: connection, look: look, width: Int(d.width), scene: scene))
             else { continue }
             // The cached frame is never written again, so the encoder may read it without a copy.
             recording.accept(frame, time: time, connections: output.connections)
@@ -592,6 +596,18 @@ final class SessionStream: @unchecked Sendable {
             attachments: [kCMSampleBufferAttachmentKey_DroppedFrameReason as String: reason.rawValue as NSString])
     }
 
+    /// How wide a connection's frame is rendered (`StreamRendering.frameRenderWidth`): its look counts as settled
+    /// on the connection's first frame and whenever it is the look of the connection's frame before, which each
+    /// call records. The decision rests on this stream's own frames alone, so a run gives the same frames whatever
+    /// ran before it.
+    private func renderWidth(for connection: AVCaptureConnection, look: StreamLook, width: Int, scene: String) -> Int {
+        let id = ObjectIdentifier(connection)
+        let key = look.key + "/" + scene
+        let settled = lastLooks[id].map { $0 == key } ?? true
+        lastLooks[id] = key
+        return StreamRendering.frameRenderWidth(width: width, look: look, scene: scene, settled: settled)
+    }
+
     private func videoBuffer(
         _ output: AVCaptureVideoDataOutput, connection: AVCaptureConnection, device: AVCaptureDevice, time: CMTime,
         duration: CMTime, scene: String
@@ -603,15 +619,16 @@ final class SessionStream: @unchecked Sendable {
         // spec §2.6: frames follow activeColorSpace; P3_D65 develops into Display P3, the rest into sRGB [I].
         let space: BasicDevelop.OutputSpace = device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB
         let look = connection.streamLook(of: device)
+        let detail = renderWidth(for: connection, look: look, width: w, scene: scene)
         let template = StreamRendering.shared.template(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, pixelFormat: format,
-            space: space, look: look, readout: device.activeFormat.readout)
+            space: space, look: look, readout: device.activeFormat.readout, renderWidth: detail)
         let image = template.flatMap(PixelBufferCopying.copy).map(connection.videoTransform.apply)  // spec §1.5
         var attachments: [String: Any] = [:]
         // The template's own picture (same space and look: a cache hit), for what the frame was taken with.
         let picture = StreamRendering.shared.picture(
             device: device.deviceProfile, camera: device.camera, width: w, height: h, scene: scene, space: space,
-            look: look, readout: device.activeFormat.readout)
+            look: look, readout: device.activeFormat.readout, renderWidth: detail)
         if let summary = picture?.look {
             // The exposure and the scene's brightness, as iOS attaches them to every frame (`FrameExif`).
             let size = connection.videoTransform.dimensions(d)

@@ -30,7 +30,9 @@ final class StreamRendering: @unchecked Sendable {
     }
 
     static let shared = StreamRendering()
-    /// The widest picture rendered for a stream; larger frames are scaled up from it.
+    /// The widest picture rendered for a stream while it changes (a 3A loop on its way, a movie playing on a
+    /// screen), and for metering; larger frames are scaled up from it. A settled frame is rendered at its own size
+    /// (`frameRenderWidth`).
     static let renderWidth = 360
     /// The widest picture the metadata output's code reader sees: the frame at its own resolution up to
     /// this width, so that a code's modules keep the size the camera images them at (spec §16).
@@ -43,6 +45,16 @@ final class StreamRendering: @unchecked Sendable {
     /// time, so outputs of one frame share them while the cache does not grow with every step.
     private var transientPicture: (key: String, picture: VideoPicture)?
     private var transientBuffer: (key: String, buffer: CVPixelBuffer)?
+
+    /// How wide a stream frame's picture is rendered: at the frame's own size when its look is `settled` (the
+    /// stream's first frame, or the same look as the stream's frame before) and the scene is still, so the frames
+    /// an app reads hold the detail a phone's do (text and codes read from them included); that picture is rendered
+    /// once and every such frame shares it. While the look changes from frame to frame (a 3A loop on its way, a
+    /// zoom ramp, a focus sweep) or a movie plays on a screen, each frame needs a picture of its own, and those are
+    /// rendered `renderWidth` wide.
+    static func frameRenderWidth(width: Int, look: StreamLook, scene: String, settled: Bool) -> Int {
+        !settled || look.isTransient || isMoment(scene) ? renderWidth : max(width, renderWidth)
+    }
 
     /// The scene a reference names: the emulator's chosen scene (`Emulation.use(scene:)`, else the
     /// default scene), loaded and validated when it was chosen.
@@ -163,11 +175,13 @@ final class StreamRendering: @unchecked Sendable {
     /// `kCVImageBufferYCbCrMatrixKey` (`ITU_R_601_4`, the matrix `PixelBufferFilling` uses).
     func template(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, scene: String, pixelFormat: OSType,
-        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil
+        space: BasicDevelop.OutputSpace = .sRGB, look: StreamLook = .neutral, readout: FormatReadout? = nil,
+        renderWidth: Int = StreamRendering.renderWidth
     ) -> CVPixelBuffer? {
         let key =
             "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(pixelFormat)/\(space.rawValue)/\(look.key)"
             + "/\(readout.map { String(describing: $0) } ?? "full")"
+            + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
         // Footage in direct mode is tagged as what it is, sRGB (`Footage`), whatever the device's colour space.
         let direct = Self.scene(scene).footage?.mode == .direct
         if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) }) {
@@ -176,7 +190,7 @@ final class StreamRendering: @unchecked Sendable {
         let rgb =
             picture(
                 device: device, camera: camera, width: width, height: height, scene: scene, space: space,
-                look: look, readout: readout)?.rgb
+                look: look, readout: readout, renderWidth: renderWidth)?.rgb
             ?? PixelPlane<Float>(width: width, height: height, channels: 3, repeating: 0.46)
         guard let buffer = PixelBufferFilling.make(from: rgb, format: pixelFormat) else { return nil }
         buffer.attachments[kCVImageBufferColorPrimariesKey] =

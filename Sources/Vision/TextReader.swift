@@ -10,11 +10,21 @@ struct ReadTextLine: Sendable, Equatable {
     let box: PixelBox
     /// One box per character of `text`, in the same order; nil for the spaces between words.
     let characterBoxes: [PixelBox?]
+
+    /// The line's words, each as its characters' boxes.
+    var words: [[PixelBox]] {
+        characterBoxes.split(separator: nil).map { $0.compactMap { $0 } }
+    }
 }
 
 /// A box in a picture's pixels, origin at the top-left corner, right and bottom exclusive.
 struct PixelBox: Sendable, Equatable {
     let left: Int, top: Int, right: Int, bottom: Int
+
+    /// The smallest box holding all of `boxes`; nil for none.
+    static func union(_ boxes: some Collection<PixelBox>) -> PixelBox? {
+        boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
+    }
 
     /// The smallest box holding both.
     func union(_ other: PixelBox) -> PixelBox {

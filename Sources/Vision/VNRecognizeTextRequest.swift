@@ -81,16 +81,21 @@ open class VNRecognizeTextRequest: VNImageBasedRequest, @unchecked Sendable {
         let region = try image.region(regionOfInterest, workingSize: workingSize, minimumFactor: reduction)
         guard TextReader.isAvailable else { throw VisionFailure.textReaderMissing() }
         let languages = try TextLanguages.tesseractNames(recognitionLanguages, installed: TextReader.installedLanguages)
-        let (width, height) = (region.plane.width, region.plane.height)
-        let luma = region.lumaBytes()
         let setup = TextReader.Setup(
             languages: languages, correctsWords: usesLanguageCorrection,
             customWords: usesLanguageCorrection ? customWords : [])
-        // A line the recogniser is less than 60 % sure of is what it makes of texture and noise, where a phone's
-        // reader finds no text at all (spec §22.4 rule 11).
-        return TextReader.read(luma: luma, width: width, height: height, setup: setup)
-            .filter { $0.confidence >= 0.6 }
+        return TextReader.confidentLines(in: region, setup: setup)
             .map { VNRecognizedTextObservation(line: $0, region: region, requestRevision: revision) }
+    }
+}
+
+extension TextReader {
+    /// The lines read from a region's working copy that the recogniser is at least 60 % sure of: a line it is less
+    /// sure of is what it makes of texture and noise, where a phone's reader finds no text at all (spec §22.4
+    /// rule 11).
+    static func confidentLines(in region: WorkingRegion, setup: Setup) -> [ReadTextLine] {
+        read(luma: region.lumaBytes(), width: region.plane.width, height: region.plane.height, setup: setup)
+            .filter { $0.confidence >= 0.6 }
     }
 }
 
@@ -131,14 +136,11 @@ open class VNRecognizedTextObservation: VNRectangleObservation, @unchecked Senda
     private let candidates: [VNRecognizedText]
 
     init(line: ReadTextLine, region: WorkingRegion, requestRevision: Int) {
-        let box = line.box
-        let corner = { (x: Int, y: Int) in region.normalised(SIMD2(Double(x), Double(y))) }
-        let text = VNRecognizedText(line: line, region: region, requestRevision: requestRevision)
-        candidates = [text]
+        let c = region.corners(of: line.box)
+        candidates = [VNRecognizedText(line: line, region: region, requestRevision: requestRevision)]
         super.init(
-            requestRevision: requestRevision, topLeft: corner(box.left, box.top), topRight: corner(box.right, box.top),
-            bottomRight: corner(box.right, box.bottom), bottomLeft: corner(box.left, box.bottom),
-            confidence: line.confidence)
+            requestRevision: requestRevision, topLeft: c.topLeft, topRight: c.topRight, bottomRight: c.bottomRight,
+            bottomLeft: c.bottomLeft, confidence: line.confidence)
     }
 
     /// At most `maxCandidateCount` readings (up to 10), most confident first. The recogniser gives one reading
@@ -176,12 +178,26 @@ open class VNRecognizedText: NSObject, @unchecked Sendable {
         let first = string.distance(from: string.startIndex, to: range.lowerBound)
         let count = string.distance(from: range.lowerBound, to: range.upperBound)
         let boxes = characterBoxes[first..<min(first + count, characterBoxes.count)].compactMap { $0 }
-        guard let box = boxes.dropFirst().reduce(boxes.first, { $0?.union($1) }) else { return nil }
-        let region = region
-        let corner = { (x: Int, y: Int) in region.normalised(SIMD2(Double(x), Double(y))) }
+        guard let box = PixelBox.union(boxes) else { return nil }
+        return region.observation(of: box, requestRevision: requestRevision, confidence: confidence)
+    }
+}
+
+extension WorkingRegion {
+    /// A box of the working copy's pixels as an observation's corners, normalised to the region (spec §22.1 rule 4).
+    func corners(of box: PixelBox) -> (topLeft: CGPoint, topRight: CGPoint, bottomRight: CGPoint, bottomLeft: CGPoint) {
+        let corner = { (x: Int, y: Int) in normalised(SIMD2(Double(x), Double(y))) }
+        return (
+            corner(box.left, box.top), corner(box.right, box.top), corner(box.right, box.bottom),
+            corner(box.left, box.bottom)
+        )
+    }
+
+    /// A box of the working copy's pixels as a rectangle observation of the region.
+    func observation(of box: PixelBox, requestRevision: Int, confidence: VNConfidence) -> VNRectangleObservation {
+        let c = corners(of: box)
         return VNRectangleObservation(
-            requestRevision: requestRevision, topLeft: corner(box.left, box.top), topRight: corner(box.right, box.top),
-            bottomRight: corner(box.right, box.bottom), bottomLeft: corner(box.left, box.bottom),
-            confidence: confidence)
+            requestRevision: requestRevision, topLeft: c.topLeft, topRight: c.topRight, bottomRight: c.bottomRight,
+            bottomLeft: c.bottomLeft, confidence: confidence)
     }
 }

@@ -144,6 +144,40 @@ struct VNRecognizeTextRequestTests {
         #expect(all.contains { $0.string.contains("415-555-0134") }, "read: \(all.map { $0.string })")
     }
 
+    // Text rectangles are the words where they are printed (spec §22.4 rule 16): the number is one word of 12
+    // characters at the card's layout projected, its characters left to right inside it; without
+    // reportCharacterBoxes no characters are given.
+    @Test(.obscura(device: "iphone-15-pro", scene: "phone-number-card"))
+    func textRectanglesAreTheWords() throws {
+        let photo = try Self.takePhoto()
+        let handler = VNImageRequestHandler(cgImage: photo.image, options: [:])
+        let request = VNDetectTextRectanglesRequest()
+        request.reportCharacterBoxes = true
+        try handler.perform([request])
+        let words = try #require(request.results)
+        // Three words of the name, four or five of the hours (the reader may run "to 6" together), one number.
+        #expect((8...9).contains(words.count), "\(words.count) words")
+        let number = try #require(words.min { $0.boundingBox.minY < $1.boundingBox.minY })
+        let baseline = Self.projected(photo, mmFromLeft: 6, mmFromTop: 42)
+        #expect(abs(number.boundingBox.minX - baseline.x) < 0.005, "left edge \(number.boundingBox.minX)")
+        #expect(abs(number.boundingBox.minY - baseline.y) < 0.005, "bottom \(number.boundingBox.minY)")
+        let characters = try #require(number.characterBoxes)
+        #expect(characters.count == 12)
+        let centres = characters.map { $0.boundingBox.midX }
+        #expect(zip(centres, centres.dropFirst()).allSatisfy { $0 < $1 })
+        let word = number.boundingBox.insetBy(dx: -0.001, dy: -0.001)
+        #expect(characters.allSatisfy { word.contains($0.boundingBox) })
+        // Reading order: the name's first word, at the top left, comes first.
+        let first = try #require(words.first)
+        #expect(
+            first.boundingBox.minY > number.boundingBox.maxY && first.boundingBox.minX < number.boundingBox.minX + 0.005
+        )
+        let plain = VNDetectTextRectanglesRequest()
+        try handler.perform([plain])
+        #expect(plain.results?.count == words.count)
+        #expect(plain.results?.allSatisfy { $0.characterBoxes == nil } == true)
+    }
+
     @Test func defaultsLanguagesAndRevisions() throws {
         let request = VNRecognizeTextRequest()
         #expect(request.recognitionLevel == .accurate)

@@ -33,35 +33,74 @@ public struct DepthHoleFilling: Sendable, Hashable {
 
     /// The map with its holes filled and `isFiltered` set; `guide` has the map's size.
     ///
-    /// The fast path: `fillReference`'s arithmetic in the same order, over flat arrays, visiting only the holes,
-    /// with the spatial weights taken from a table of the same `exp` of the same arguments, so that it gives the
-    /// reference's bits (`DepthFilteringTests`). A stream's depth frames spend most of their time here.
+    /// The fast path gives `fillReference`'s bits (`DepthFilteringTests`); a stream's depth frames spend most of their
+    /// time here. It does the reference's arithmetic in the same order, over flat arrays, with the spatial weights
+    /// taken from a table of the same `exp` of the same arguments, and it skips the work whose outcome is already
+    /// known: a hole's value depends only on the values in its window, so a hole with no value in its window is not
+    /// visited, and a hole that stayed a hole is visited again only after a pixel of its window was filled (or when
+    /// the unguided finish begins).
     public func fill(_ map: DepthMap, guide: PixelPlane<Float>) -> DepthMap {
         precondition(guide.width == map.width && guide.height == map.height, "the guide must have the map's size")
         let (w, h) = (map.width, map.height)
         let guideValues = (0..<(w * h)).map { guide[$0 % w, $0 / w] }
         var values = map.values
         var holes = values.indices.filter { values[$0].isNaN }
+        // The pass in which a pixel's window last gained a value, or was found to hold one.
+        var touched = [Int](repeating: -1, count: w * h)
+        var passNumber = 0
+        var candidates = reachable(holes, in: values, width: w, height: h, stamp: passNumber, touched: &touched)
         let spatial = spatialWeights()
         var guided = true
         while !holes.isEmpty {
-            let (next, left) = values.withUnsafeBufferPointer { current in
+            let filled = values.withUnsafeBufferPointer { current in
                 guideValues.withUnsafeBufferPointer { g in
-                    pass(current, width: w, height: h, guide: guided ? g : nil, holes: holes, spatial: spatial)
+                    spatial.withUnsafeBufferPointer { s in
+                        pass(current, width: w, height: h, guide: guided ? g : nil, holes: candidates, spatial: s)
+                    }
                 }
             }
-            let changed = left.count < holes.count
-            values = next
-            holes = left
-            if !changed {
+            passNumber += 1
+            if filled.isEmpty {
                 // Nothing more can be reached through similar pixels: finish by distance alone.
                 guard guided else { break }
                 guided = false
+                candidates = reachable(holes, in: values, width: w, height: h, stamp: passNumber, touched: &touched)
+                continue
             }
+            // Every pass reads the previous pass's values only, so the new values go in once the pass is over.
+            for (p, value) in filled { values[p] = value }
+            holes.removeAll { !values[$0].isNaN }
+            mark(filled.lazy.map(\.0), width: w, height: h, stamp: passNumber, touched: &touched)
+            candidates = holes.filter { touched[$0] == passNumber }
         }
         var out = map.replacingValues(values)
         out.isFiltered = true
         return out
+    }
+
+    /// The holes with a valid value in their window: the others have no weight, so a pass need not visit them.
+    /// Whichever is less work: marking the windows of the valid pixels, or looking around each hole.
+    private func reachable(
+        _ holes: [Int], in values: [Float], width w: Int, height h: Int, stamp: Int, touched: inout [Int]
+    ) -> [Int] {
+        guard values.count - holes.count < holes.count else { return holes }
+        mark(values.indices.lazy.filter { !values[$0].isNaN }, width: w, height: h, stamp: stamp, touched: &touched)
+        return holes.filter { touched[$0] == stamp }
+    }
+
+    /// Stamps every pixel whose window holds one of `pixels`.
+    private func mark(
+        _ pixels: some Sequence<Int>, width w: Int, height h: Int, stamp: Int, touched: inout [Int]
+    ) {
+        touched.withUnsafeMutableBufferPointer { t in
+            for p in pixels {
+                let (x, y) = (p % w, p / w)
+                let (x0, x1) = (max(0, x - radius), min(w - 1, x + radius))
+                for qy in max(0, y - radius)...min(h - 1, y + radius) {
+                    t[(qy * w + x0)...(qy * w + x1)].update(repeating: stamp)
+                }
+            }
+        }
     }
 
     /// exp(−d² / 2σ_s²) for each offset of the window, row by row from (−radius, −radius).
@@ -72,13 +111,12 @@ public struct DepthHoleFilling: Sendable, Hashable {
         }
     }
 
-    /// One pass over the holes: the filled values, and the holes still left.
+    /// One pass over some holes: the ones it fills, with their values.
     private func pass(
         _ values: UnsafeBufferPointer<Float>, width w: Int, height h: Int, guide: UnsafeBufferPointer<Float>?,
-        holes: [Int], spatial: [Double]
-    ) -> ([Float], [Int]) {
-        var out = Array(values)
-        var left: [Int] = []
+        holes: [Int], spatial: UnsafeBufferPointer<Double>
+    ) -> [(Int, Float)] {
+        var filled: [(Int, Float)] = []
         let r2 = 2 * rangeSigma * rangeSigma
         let side = 2 * radius + 1
         let least = guide == nil ? 1e-12 : minimumWeight
@@ -101,13 +139,9 @@ public struct DepthHoleFilling: Sendable, Hashable {
                     weight += k
                 }
             }
-            if weight >= least {
-                out[p] = Float(sum / weight)
-            } else {
-                left.append(p)
-            }
+            if weight >= least { filled.append((p, Float(sum / weight))) }
         }
-        return (out, left)
+        return filled
     }
 
     /// The plain statement of the filter, pixel by pixel over the whole map in every pass, with each weight computed

@@ -15,7 +15,7 @@ public final class DepthObservation: @unchecked Sendable {
     /// scene's texture; the noise the matcher sees follows from the sensor (`DisparityModel.MatcherSensor`).
     public let image: RawFrame?
     private let lock = NSLock()
-    private var hidden: [Vector3: [Bool]] = [:]
+    private var masks: [AnyHashable: [Bool]] = [:]
 
     /// The observation of what `renderer` sees; `image` is the frame the matcher sees (see `DisparityModel`).
     public init(_ renderer: Renderer, image: RawFrame? = nil) {
@@ -30,13 +30,22 @@ public final class DepthObservation: @unchecked Sendable {
     /// For every pixel, whether its point is hidden from a viewpoint given in the camera frame (metres), computed
     /// once per viewpoint.
     func hiddenMask(cameraOffset: Vector3) -> [Bool] {
-        if let known = lock.withLock({ hidden[cameraOffset] }) { return known }
-        let viewpoint = geometry.world(cameraOffset: cameraOffset)
-        let mask = (0..<geometry.depth.count).map { i in
-            let z = geometry.depth[i]
-            return !(z.isFinite && z > 0) || geometry.isHidden(pixel: i, from: viewpoint)
+        mask(cameraOffset) {
+            let viewpoint = geometry.world(cameraOffset: cameraOffset)
+            return (0..<geometry.depth.count).map { i in
+                let z = geometry.depth[i]
+                return !(z.isFinite && z > 0) || geometry.isHidden(pixel: i, from: viewpoint)
+            }
         }
-        lock.withLock { hidden[cameraOffset] = mask }
+    }
+
+    /// A per-pixel mask that follows from the observation and `key` alone, computed once per key: a stream asks
+    /// for the same masks with every frame's new noise.
+    func mask(_ key: some Hashable, _ compute: () -> [Bool]) -> [Bool] {
+        let key = AnyHashable(key)
+        if let known = lock.withLock({ masks[key] }) { return known }
+        let mask = compute()
+        lock.withLock { masks[key] = mask }
         return mask
     }
 }

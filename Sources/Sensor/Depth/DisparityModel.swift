@@ -224,7 +224,9 @@ public struct DisparityModel: Sendable, Hashable {
         let geometry = observation.geometry
         let (w, h) = (geometry.width, geometry.height)
         let hidden = observation.hiddenMask(cameraOffset: baseline)
-        let textureless = texturelessMask(observation, focalLengthPixels: focalLengthPixels)
+        let textureless = observation.mask(TexturelessKey(model: self, focalLengthPixels: focalLengthPixels)) {
+            texturelessMask(observation, focalLengthPixels: focalLengthPixels)
+        }
         let sigma = noiseSigma(focalLengthPixels: focalLengthPixels)
         let capture = CounterRandom(seed: seed, stream: 0xD15A, pixel: -1)
         let scale = 1 + calibrationScaleError * capture.normal(0)
@@ -287,6 +289,12 @@ public struct DisparityModel: Sendable, Hashable {
     /// For every map pixel, whether its matching window is too weakly textured to match (see the
     /// type's notes); all false without a texture test, without `matcherSensor`, or without an image that
     /// keeps its noise-free light (`RawFrame.ambientElectrons`).
+    /// What a textureless mask depends on besides the observation.
+    private struct TexturelessKey: Hashable {
+        var model: DisparityModel
+        var focalLengthPixels: Double
+    }
+
     func texturelessMask(_ observation: DepthObservation, focalLengthPixels: Double) -> [Bool] {
         let (w, h) = (observation.width, observation.height)
         guard minimumTextureSNR > 0, let sensor = matcherSensor, let frame = observation.image,

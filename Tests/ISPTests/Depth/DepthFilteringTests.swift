@@ -39,7 +39,8 @@ struct DepthFilteringTests {
 
     /// The fast fill gives the plain reference's bits: 60 × 45 maps of three depth planes behind a guide with
     /// matching edges, with holes of every kind (scattered pixels, blobs across the edges, a region whose guide
-    /// differs from every valid pixel, which only the unguided finish reaches), and a map that is all holes.
+    /// differs from every valid pixel, which only the unguided finish reaches), a map with few valid pixels (most of
+    /// a textureless scene's stereo map), and a map that is all holes.
     @Test func holeFillingMatchesTheReference() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func random() -> Double {
@@ -56,7 +57,8 @@ struct DepthFilteringTests {
             return hole ? .nan : Float(x < 20 ? 1 : x < 40 ? 2 : 3) + Float(random() * 0.01)
         }
         let filter = DepthHoleFilling()
-        for map in [values, [Float](repeating: .nan, count: w * h)] {
+        let sparse = values.map { random() < 0.06 ? $0 : .nan }
+        for map in [values, sparse, [Float](repeating: .nan, count: w * h)] {
             values = map
             let depth = DepthMap(width: w, height: h, format: .depthFloat32, values: values, accuracy: .absolute)
             let fast = filter.fill(depth, guide: guide).values.map(\.bitPattern)

@@ -36,14 +36,102 @@ public struct DepthHoleFilling: Sendable, Hashable {
     /// The fast path gives `fillReference`'s bits (`DepthFilteringTests`); a stream's depth frames spend most of their
     /// time here. It does the reference's arithmetic in the same order, over flat arrays, with the spatial weights
     /// taken from a table of the same `exp` of the same arguments, and it skips the work whose outcome is already
-    /// known: a hole's value depends only on the values in its window, so a hole with no value in its window is not
-    /// visited, and a hole that stayed a hole is visited again only after a pixel of its window was filled (or when
-    /// the unguided finish begins).
+    /// known (`passes`).
     public func fill(_ map: DepthMap, guide: PixelPlane<Float>) -> DepthMap {
-        precondition(guide.width == map.width && guide.height == map.height, "the guide must have the map's size")
-        let (w, h) = (map.width, map.height)
-        let guideValues = (0..<(w * h)).map { guide[$0 % w, $0 / w] }
         var values = map.values
+        passes(over: &values, width: map.width, height: map.height, guide: guide) {
+            current, _, neighbours, weights, total in
+            var sum = 0.0
+            for i in neighbours.indices { sum += weights[i] * Double(current[Int(neighbours[i])]) }
+            return Float(sum / total)
+        }
+        var out = map.replacingValues(values)
+        out.isFiltered = true
+        return out
+    }
+
+    /// How the maps with `map`'s holes are filled under `guide`: the filling of every such map as a list of weighted
+    /// sums, so that a stream whose maps keep their holes from frame to frame computes the weights once.
+    ///
+    /// Which holes a pass fills, from which neighbours and with which weights, follows from where the holes are and
+    /// from the guide alone, never from the values: the plan records them, and `Plan.fill` replays the sums in
+    /// `fill`'s order, so that it gives `fill`'s bits.
+    public func plan(forHolesOf map: DepthMap, guide: PixelPlane<Float>) -> Plan {
+        var values = map.values
+        var plan = Plan(guide: guide, holes: values.indices.filter { values[$0].isNaN })
+        passes(over: &values, width: map.width, height: map.height, guide: guide) {
+            _, hole, neighbours, weights, total in
+            plan.filled.append(Int32(hole))
+            plan.neighbours.append(contentsOf: neighbours)
+            plan.weights.append(contentsOf: weights)
+            plan.ends.append(Int32(plan.neighbours.count))
+            plan.totals.append(total)
+            return 0
+        }
+        return plan
+    }
+
+    /// The filling of every map with given holes under one guide (`DepthHoleFilling.plan(forHolesOf:guide:)`), by
+    /// the filter that made it.
+    public struct Plan: Sendable {
+        /// The guide of the maps it fills.
+        let guide: PixelPlane<Float>
+        /// The holes of the maps it fills, in increasing order.
+        let holes: [Int]
+        /// The holes it fills, in the order the passes fill them; for each, where its neighbours end in `neighbours`
+        /// and `weights`, and the sum of its weights.
+        var filled: [Int32] = []
+        var ends: [Int32] = []
+        var totals: [Double] = []
+        var neighbours: [Int32] = []
+        var weights: [Double] = []
+
+        init(guide: PixelPlane<Float>, holes: [Int]) {
+            (self.guide, self.holes) = (guide, holes)
+        }
+
+        /// The map filled as `DepthHoleFilling.fill` fills it under `guide`, or nil when the guide or the map's holes
+        /// are not the plan's, or a value is infinite (a sum with an infinity could come out not-a-number, which the
+        /// passes would treat as a hole).
+        public func fill(_ map: DepthMap, guide: PixelPlane<Float>) -> DepthMap? {
+            guard map.width == guide.width, map.height == guide.height, guide == self.guide else { return nil }
+            var values = map.values
+            var next = 0
+            for (i, v) in values.enumerated() where !v.isFinite {
+                guard v.isNaN, next < holes.count, holes[next] == i else { return nil }
+                next += 1
+            }
+            guard next == holes.count else { return nil }
+            // A hole's neighbours were all valid before its pass, so a hole filled earlier in the list is never read
+            // in the same pass, and the values can be written in place.
+            var start = 0
+            for (i, hole) in filled.enumerated() {
+                let end = Int(ends[i])
+                var sum = 0.0
+                for j in start..<end { sum += weights[j] * Double(values[Int(neighbours[j])]) }
+                values[Int(hole)] = Float(sum / totals[i])
+                start = end
+            }
+            var out = map.replacingValues(values)
+            out.isFiltered = true
+            return out
+        }
+    }
+
+    /// The passes over a map's holes that `fill` and `plan` share. Each pass reads the values of the pass before;
+    /// `value` gives a hole that has enough weight around it its value from the values of the pass before, the hole,
+    /// its valid neighbours (pixel indices, row by row), their weights and the weights' sum.
+    ///
+    /// It skips the work whose outcome is already known: a hole's outcome depends only on its window, so a hole with
+    /// no value in its window is not visited, and a hole that stayed a hole is visited again only after a pixel of
+    /// its window was filled (or when the unguided finish begins).
+    private func passes(
+        over values: inout [Float], width w: Int, height h: Int, guide: PixelPlane<Float>,
+        value: (UnsafeBufferPointer<Float>, Int, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Double>, Double) ->
+            Float
+    ) {
+        precondition(guide.width == w && guide.height == h, "the guide must have the map's size")
+        let guideValues = (0..<(w * h)).map { guide[$0 % w, $0 / w] }
         var holes = values.indices.filter { values[$0].isNaN }
         // The pass in which a pixel's window last gained a value, or was found to hold one.
         var touched = [Int](repeating: -1, count: w * h)
@@ -55,7 +143,9 @@ public struct DepthHoleFilling: Sendable, Hashable {
             let filled = values.withUnsafeBufferPointer { current in
                 guideValues.withUnsafeBufferPointer { g in
                     spatial.withUnsafeBufferPointer { s in
-                        pass(current, width: w, height: h, guide: guided ? g : nil, holes: candidates, spatial: s)
+                        pass(
+                            current, width: w, height: h, guide: guided ? g : nil, holes: candidates, spatial: s,
+                            value: value)
                     }
                 }
             }
@@ -67,15 +157,11 @@ public struct DepthHoleFilling: Sendable, Hashable {
                 candidates = reachable(holes, in: values, width: w, height: h, stamp: passNumber, touched: &touched)
                 continue
             }
-            // Every pass reads the previous pass's values only, so the new values go in once the pass is over.
-            for (p, value) in filled { values[p] = value }
+            for (p, v) in filled { values[p] = v }
             holes.removeAll { !values[$0].isNaN }
             mark(filled.lazy.map(\.0), width: w, height: h, stamp: passNumber, touched: &touched)
             candidates = holes.filter { touched[$0] == passNumber }
         }
-        var out = map.replacingValues(values)
-        out.isFiltered = true
-        return out
     }
 
     /// The holes with a valid value in their window: the others have no weight, so a pass need not visit them.
@@ -114,32 +200,44 @@ public struct DepthHoleFilling: Sendable, Hashable {
     /// One pass over some holes: the ones it fills, with their values.
     private func pass(
         _ values: UnsafeBufferPointer<Float>, width w: Int, height h: Int, guide: UnsafeBufferPointer<Float>?,
-        holes: [Int], spatial: UnsafeBufferPointer<Double>
+        holes: [Int], spatial: UnsafeBufferPointer<Double>,
+        value: (UnsafeBufferPointer<Float>, Int, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Double>, Double) ->
+            Float
     ) -> [(Int, Float)] {
         var filled: [(Int, Float)] = []
         let r2 = 2 * rangeSigma * rangeSigma
         let side = 2 * radius + 1
         let least = guide == nil ? 1e-12 : minimumWeight
-        for p in holes {
-            let (x, y) = (p % w, p / w)
-            var sum = 0.0
-            var weight = 0.0
-            let g = guide.map { Double($0[p]) } ?? 0
-            for qy in max(0, y - radius)...min(h - 1, y + radius) {
-                let row = (qy - y + radius) * side + radius - x
-                for qx in max(0, x - radius)...min(w - 1, x + radius) {
-                    let v = values[qy * w + qx]
-                    guard !v.isNaN else { continue }
-                    var k = spatial[row + qx]
-                    if let guide {
-                        let dg = Double(guide[qy * w + qx]) - g
-                        k *= exp(-dg * dg / r2)
+        var neighbours = [Int32](repeating: 0, count: side * side)
+        var weights = [Double](repeating: 0, count: side * side)
+        neighbours.withUnsafeMutableBufferPointer { n in
+            weights.withUnsafeMutableBufferPointer { k in
+                for p in holes {
+                    let (x, y) = (p % w, p / w)
+                    var count = 0
+                    var weight = 0.0
+                    let g = guide.map { Double($0[p]) } ?? 0
+                    for qy in max(0, y - radius)...min(h - 1, y + radius) {
+                        let row = (qy - y + radius) * side + radius - x
+                        for qx in max(0, x - radius)...min(w - 1, x + radius) {
+                            let q = qy * w + qx
+                            guard !values[q].isNaN else { continue }
+                            var kq = spatial[row + qx]
+                            if let guide {
+                                let dg = Double(guide[q]) - g
+                                kq *= exp(-dg * dg / r2)
+                            }
+                            n[count] = Int32(q)
+                            k[count] = kq
+                            count += 1
+                            weight += kq
+                        }
                     }
-                    sum += k * Double(v)
-                    weight += k
+                    guard weight >= least else { continue }
+                    let used = (UnsafeBufferPointer(rebasing: n[..<count]), UnsafeBufferPointer(rebasing: k[..<count]))
+                    filled.append((p, value(values, p, used.0, used.1, weight)))
                 }
             }
-            if weight >= least { filled.append((p, Float(sum / weight))) }
         }
         return filled
     }

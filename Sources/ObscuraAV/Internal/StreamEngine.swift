@@ -122,6 +122,8 @@ final class SessionStream: @unchecked Sendable {
     private var nextAudio = 0
     private var elapsed = 0.0
     private var temporal: [ObjectIdentifier: DepthTemporalFilter] = [:]
+    /// Each depth output's filling of the holes it last saw (`depthData`).
+    private var fillingPlans: [ObjectIdentifier: DepthHoleFilling.Plan] = [:]
     /// Each connection's last frame's look and scene (`renderWidth(for:look:width:scene:)`).
     private var lastLooks: [ObjectIdentifier: String] = [:]
     private var pendingMetadata: [(frame: Int, output: AVCaptureMetadataOutput, data: AVCaptureSynchronizedMetadataObjectData)] = []
@@ -667,13 +669,24 @@ final class SessionStream: @unchecked Sendable {
     ) -> AVDepthData? {
         guard let format = device.activeDepthDataFormat, let (depth, pixelFormat) = format.depthProfile else { return nil }
         let filtered = output.isFilteringEnabled
+        // A still scene's maps keep their holes from frame to frame (occlusion and texture stay, only the noise
+        // changes), so the filling of the last holes seen is kept and replayed while they and the guide stay the
+        // same: the same bits as filling afresh, without recomputing its weights.
+        var plan = fillingPlans[ObjectIdentifier(output)]
         guard
             var map = StreamRendering.shared.depth(
                 device: device.deviceProfile, camera: device.camera, width: depth.dimensions.width,
                 height: depth.dimensions.height, format: pixelFormat, filtered: filtered, scene: scene,
                 seed: AVCapturePhotoOutput.noiseSeed(Emulation.shared.seed, UInt64(frame)),
-                reference: device.activeFormat.intrinsicReferenceDimensions, caches: false)
+                reference: device.activeFormat.intrinsicReferenceDimensions, caches: false,
+                fill: { raw, guide in
+                    if let filled = plan?.fill(raw, guide: guide) { return filled }
+                    let made = DepthHoleFilling().plan(forHolesOf: raw, guide: guide)
+                    plan = made
+                    return made.fill(raw, guide: guide) ?? DepthHoleFilling().fill(raw, guide: guide)
+                })
         else { return nil }
+        fillingPlans[ObjectIdentifier(output)] = plan
         if filtered {
             let id = ObjectIdentifier(output)
             var filter = temporal[id] ?? DepthTemporalFilter()

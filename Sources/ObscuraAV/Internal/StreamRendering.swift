@@ -119,7 +119,9 @@ final class StreamRendering: @unchecked Sendable {
             : "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(space.rawValue)/\(look.key)"
                 + "/\(readout.map { String(describing: $0) } ?? "full")"
                 + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
-        if let cached = lock.withLock({ pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil) }) {
+        if let cached = lock.withLock({
+            pictures[key] ?? (transientPicture?.key == key ? transientPicture?.picture : nil)
+        }) {
             return cached
         }
         guard
@@ -161,7 +163,11 @@ final class StreamRendering: @unchecked Sendable {
             intrinsics: (full.fx * look.zoom, full.fy * look.zoom, full.cx, full.cy),
             codes: CodeProjection.corners(scene: world, camera: full), look: looked.summary)
         lock.withLock {
-            if look.isTransient || Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }
+            if look.isTransient || Self.isMoment(scene) {
+                transientPicture = (key, picture)
+            } else {
+                pictures[key] = picture
+            }
         }
         return picture
     }
@@ -184,7 +190,8 @@ final class StreamRendering: @unchecked Sendable {
             + (renderWidth == Self.renderWidth ? "" : "/r\(renderWidth)")
         // Footage in direct mode is tagged as what it is, sRGB (`Footage`), whatever the device's colour space.
         let direct = Self.scene(scene).footage?.mode == .direct
-        if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) }) {
+        if let cached = lock.withLock({ buffers[key] ?? (transientBuffer?.key == key ? transientBuffer?.buffer : nil) })
+        {
             return cached
         }
         let rgb =
@@ -201,7 +208,11 @@ final class StreamRendering: @unchecked Sendable {
             buffer.attachments[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
         }
         lock.withLock {
-            if look.isTransient || Self.isMoment(scene) { transientBuffer = (key, buffer) } else { buffers[key] = buffer }
+            if look.isTransient || Self.isMoment(scene) {
+                transientBuffer = (key, buffer)
+            } else {
+                buffers[key] = buffer
+            }
         }
         return buffer
     }
@@ -238,7 +249,9 @@ final class StreamRendering: @unchecked Sendable {
         let guide: PixelPlane<Float>
         let calibration: CameraCalibration?
 
-        init(observation: DepthObservation, renderer: Renderer, guide: PixelPlane<Float>, calibration: CameraCalibration?) {
+        init(
+            observation: DepthObservation, renderer: Renderer, guide: PixelPlane<Float>, calibration: CameraCalibration?
+        ) {
             self.observation = observation
             self.renderer = renderer
             self.guide = guide
@@ -251,14 +264,16 @@ final class StreamRendering: @unchecked Sendable {
     ///
     /// The camera's technology picks the Sensor model: stereo disparity for multi-camera
     /// devices, structured light for TrueDepth, time of flight densified for LiDAR. Filtering
-    /// fills holes guided by the image (ISP `DepthHoleFilling`). Nil without a depth capability.
+    /// fills holes guided by the image (ISP `DepthHoleFilling`; `fill` does it, given the raw map and its guide).
+    /// Nil without a depth capability.
     /// Photos and streams pass `caches: false`: each capture and each streamed frame has its own
     /// seed, so caching maps would only grow; the seed-free part (`DepthSource`) is cached.
     /// The map's calibration refers to `reference`, the active video format's intrinsic reference
     /// dimensions (spec §10); without one, to the centred crop of the sensor at the map's aspect.
     func depth(
         device: DeviceProfile, camera: CameraProfile, width: Int, height: Int, format: DepthPixelFormat, filtered: Bool,
-        scene: String, seed: UInt64, reference: Dimensions? = nil, caches: Bool = true
+        scene: String, seed: UInt64, reference: Dimensions? = nil, caches: Bool = true,
+        fill: (DepthMap, PixelPlane<Float>) -> DepthMap = { DepthHoleFilling().fill($0, guide: $1) }
     ) -> DepthMap? {
         let place = "\(device.id)/\(camera.id)/\(width)x\(height)/\(scene)/\(reference?.description ?? "crop")"
         let key = "\(place)/\(format.rawValue)/\(filtered)/\(seed)"
@@ -295,9 +310,7 @@ final class StreamRendering: @unchecked Sendable {
                 isFiltered: filtered, calibration: calibration)
             // Filtered depth has no holes (spec §9): the unmeasured pixels are filled from their neighbours,
             // with a flat guide, as nothing says where the footage's edges are.
-            return filtered
-                ? DepthHoleFilling().fill(map, guide: PixelPlane<Float>(width: width, height: height, repeating: 0))
-                : map
+            return filtered ? fill(map, PixelPlane<Float>(width: width, height: height, repeating: 0)) : map
         }
         guard let capability = camera.depth else { return nil }
         let source: DepthSource
@@ -308,7 +321,8 @@ final class StreamRendering: @unchecked Sendable {
                 return nil
             }
             let calibration = (try? CameraCalibration(device: device, camera: camera)).map { sensor in
-                reference.map(sensor.reframed(to:)) ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
+                reference.map(sensor.reframed(to:))
+                    ?? sensor.cropped(toAspectOf: Dimensions(width: width, height: height))
             }
             // The frame keeps its noise-free light: the stereo matcher's texture test reads the scene's
             // texture from it and the noise from the sensor's photon transfer (`DisparityModel`).
@@ -344,7 +358,7 @@ final class StreamRendering: @unchecked Sendable {
                 calibration: calibration)
         }
         var map = raw
-        if filtered { map = DepthHoleFilling().fill(raw, guide: source.guide) }
+        if filtered { map = fill(raw, source.guide) }
         if caches { lock.withLock { depths[key] = map } }
         return map
     }

@@ -37,10 +37,11 @@ struct DepthFilteringTests {
         #expect(abs(blended[9, 4] - 1) > 0.05)
     }
 
-    /// The fast fill gives the plain reference's bits: 60 × 45 maps of three depth planes behind a guide with
-    /// matching edges, with holes of every kind (scattered pixels, blobs across the edges, a region whose guide
-    /// differs from every valid pixel, which only the unguided finish reaches), a map with few valid pixels (most of
-    /// a textureless scene's stereo map), and a map that is all holes.
+    /// The fast fill, and a plan of the filling replayed on another map with the same holes (a stream's next frame),
+    /// give the plain reference's bits: 60 × 45 maps of three depth planes behind a guide with matching edges, with
+    /// holes of every kind (scattered pixels, blobs across the edges, a region whose guide differs from every valid
+    /// pixel, which only the unguided finish reaches), a map with few valid pixels (most of a textureless scene's
+    /// stereo map), and a map that is all holes.
     @Test func holeFillingMatchesTheReference() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func random() -> Double {
@@ -51,21 +52,49 @@ struct DepthFilteringTests {
         let guide = PixelPlane<Float>(width: w, height: h) { x, y, _ in
             (x < 20 ? 0.2 : x < 40 ? 0.6 : 0.9) + (y > 35 && x > 45 ? 0.5 : 0)
         }
-        var values = (0..<(w * h)).map { p -> Float in
+        let values = (0..<(w * h)).map { p -> Float in
             let (x, y) = (p % w, p / w)
             let hole = random() < 0.1 || abs(x - 20) + abs(y - 22) < 6 || (y > 35 && x > 45)
             return hole ? .nan : Float(x < 20 ? 1 : x < 40 ? 2 : 3) + Float(random() * 0.01)
         }
         let filter = DepthHoleFilling()
         let sparse = values.map { random() < 0.06 ? $0 : .nan }
-        for map in [values, sparse, [Float](repeating: .nan, count: w * h)] {
-            values = map
+        func bits(_ map: DepthMap?) -> [UInt32] { map?.values.map(\.bitPattern) ?? [] }
+        for values in [values, sparse, [Float](repeating: .nan, count: w * h)] {
             let depth = DepthMap(width: w, height: h, format: .depthFloat32, values: values, accuracy: .absolute)
-            let fast = filter.fill(depth, guide: guide).values.map(\.bitPattern)
-            let reference = filter.fillReference(depth, guide: guide).values.map(\.bitPattern)
-            let differing = zip(fast, reference).filter { $0 != $1 }.count
-            #expect(fast.count == reference.count && differing == 0, "\(differing) values differ")
+            // The next frame: the same holes, other noise.
+            let next = depth.replacingValues(values.map { $0 + Float(random() * 0.01) })
+            let plan = filter.plan(forHolesOf: depth, guide: guide)
+            for (map, fast) in [
+                (depth, filter.fill(depth, guide: guide)), (depth, plan.fill(depth, guide: guide)),
+                (next, plan.fill(next, guide: guide)),
+            ] {
+                let reference = bits(filter.fillReference(map, guide: guide))
+                let differing = zip(bits(fast), reference).filter { $0 != $1 }.count
+                #expect(bits(fast).count == reference.count && differing == 0, "\(differing) values differ")
+                #expect(fast?.isFiltered == true)
+            }
         }
+    }
+
+    /// A plan fills only maps with its holes under its guide: one hole more or less, another size, an infinite value
+    /// (whose sums could give not-a-number), or another guide gets no map from it.
+    @Test func holeFillingPlanFitsOnlyItsHoles() {
+        let (w, h) = (12, 9)
+        let values = (0..<(w * h)).map { $0 % 5 == 0 ? Float.nan : 1 + Float($0) / 100 }
+        let map = DepthMap(width: w, height: h, format: .depthFloat32, values: values, accuracy: .absolute)
+        let guide = PixelPlane<Float>(width: w, height: h, repeating: 0.5)
+        let plan = DepthHoleFilling().plan(forHolesOf: map, guide: guide)
+        var more = values, fewer = values, infinite = values
+        more[1] = .nan
+        fewer[0] = 2
+        infinite[1] = .infinity
+        #expect(plan.fill(map, guide: guide) != nil)
+        #expect(plan.fill(map, guide: PixelPlane<Float>(width: w, height: h, repeating: 0.5)) != nil)
+        for other in [more, fewer, infinite] { #expect(plan.fill(map.replacingValues(other), guide: guide) == nil) }
+        #expect(plan.fill(map, guide: PixelPlane<Float>(width: w, height: h, repeating: 0.6)) == nil)
+        let wider = DepthMap(width: h, height: w, format: .depthFloat32, values: values, accuracy: .absolute)
+        #expect(plan.fill(wider, guide: PixelPlane<Float>(width: h, height: w, repeating: 0.5)) == nil)
     }
 
     /// A wall at 4.6 m seen by a stereo pair rated to 5 m: the matcher's window spans the rated range

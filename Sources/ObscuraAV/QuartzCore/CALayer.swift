@@ -18,6 +18,10 @@ open class CALayer: NSObject, @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var inner = Inner()
+    /// The animations playing on the layer.
+    private let animations = LayerAnimations()
+    /// Values set by keys that name no property.
+    private var tags: [String: Any] = [:]
 
     /// A layer with empty geometry. Required, so that a layer class held as a metatype
     /// (`let layerClass: CALayer.Type`) can make one with `layerClass.init()`.
@@ -26,13 +30,19 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// A copy of `layer`'s geometry and style (not its place in a tree), as Core Animation makes presentation copies.
     public init(layer: Any) {
         super.init()
-        guard let other = layer as? CALayer else { return }
+        if let other = layer as? CALayer { copyState(from: other) }
+    }
+
+    /// Takes `other`'s geometry and style; subclasses take theirs too.
+    func copyState(from other: CALayer) {
         let o = other.lock.withLock { other.inner }
-        inner.bounds = o.bounds
-        inner.position = o.position
-        inner.anchorPoint = o.anchorPoint
-        inner.transform = o.transform
-        inner.sublayerTransform = o.sublayerTransform
+        lock.withLock {
+            inner.bounds = o.bounds
+            inner.position = o.position
+            inner.anchorPoint = o.anchorPoint
+            inner.transform = o.transform
+            inner.sublayerTransform = o.sublayerTransform
+        }
         (contentsScale, contentsGravity, masksToBounds) = (other.contentsScale, other.contentsGravity, other.masksToBounds)
         (cornerRadius, backgroundColor, isHidden) = (other.cornerRadius, other.backgroundColor, other.isHidden)
         (opacity, name, zPosition) = (other.opacity, other.name, other.zPosition)
@@ -42,6 +52,7 @@ open class CALayer: NSObject, @unchecked Sendable {
         (isDoubleSided, needsDisplayOnBoundsChange) = (other.isDoubleSided, other.needsDisplayOnBoundsChange)
         (shouldRasterize, rasterizationScale) = (other.shouldRasterize, other.rasterizationScale)
         (allowsEdgeAntialiasing, allowsGroupOpacity) = (other.allowsEdgeAntialiasing, other.allowsGroupOpacity)
+        tags = other.tags
     }
 
     /// The layer's own coordinate space.
@@ -270,14 +281,57 @@ open class CALayer: NSObject, @unchecked Sendable {
         toRoot(source).then(toRoot(target).inverted)
     }
 
-    /// Stops the layer's animations: there are none, as nothing animates.
-    open func removeAllAnimations() {}
+    // MARK: Animations (spec §19.4)
 
-    /// Stops one animation: there are none.
-    open func removeAnimation(forKey key: String) {}
+    /// Plays a copy of `anim` on the layer from now (or from its `beginTime`, when set), replacing the animation of
+    /// the same key. The model values do not change; `presentation()` shows the animated ones.
+    open func add(_ anim: CAAnimation, forKey key: String?) { animations.add(anim, forKey: key) }
 
-    /// The keys of the running animations: none.
-    open func animationKeys() -> [String]? { nil }
+    /// The animation playing (or kept at its end) under `key`.
+    open func animation(forKey key: String) -> CAAnimation? { animations.animation(forKey: key) }
+
+    /// The keys of the animations on the layer, in the order they were added; nil when there are none.
+    open func animationKeys() -> [String]? { animations.keys() }
+
+    /// Stops one animation: its delegate hears that it did not finish.
+    open func removeAnimation(forKey key: String) { animations.remove(key: key) }
+
+    /// Stops every animation on the layer.
+    open func removeAllAnimations() { animations.removeAll() }
+
+    /// A copy of the layer as it appears now: its model values with its animations applied at the host clock's time.
+    open func presentation() -> Self? {
+        let copy = type(of: self).init()
+        copy.copyState(from: self)
+        animations.apply(to: copy, at: CACurrentMediaTime())
+        return copy
+    }
+
+    /// The layer of model values: the layer itself.
+    open func model() -> Self { self }
+
+    // MARK: Values by key path
+
+    /// The value of a property by key path (`opacity`, `position.x`, `bounds.size`, `transform.scale`, …), or of a
+    /// value the app set by key.
+    open func value(forKeyPath keyPath: String) -> Any? { keyPathValue(keyPath) ?? tags[keyPath] }
+
+    /// Sets a property by key path; a key that names no property keeps the value with the layer.
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        if !setKeyPathValue(value, keyPath) { tags[keyPath] = value }
+    }
+
+    /// `value(forKeyPath:)` for a single key.
+    open func value(forKey key: String) -> Any? { value(forKeyPath: key) }
+
+    /// `setValue(_:forKeyPath:)` for a single key.
+    open func setValue(_ value: Any?, forKey key: String) { setValue(value, forKeyPath: key) }
+
+    /// The property `keyPath` names; nil when it names none. Subclasses add theirs.
+    func keyPathValue(_ keyPath: String) -> Any? { LayerKeyPaths.value(of: self, keyPath) }
+
+    /// Sets the property `keyPath` names; false when it names none. Subclasses add theirs.
+    func setKeyPathValue(_ value: Any?, _ keyPath: String) -> Bool { LayerKeyPaths.set(value, of: self, keyPath) }
 
     /// Draws the layer's contents; nothing is drawn here.
     open func display() {}

@@ -34,10 +34,43 @@ open class CAShapeLayer: CALayer, @unchecked Sendable {
     /// A copy of `layer`, its shape and style included when it is a shape layer.
     public override init(layer: Any) {
         super.init(layer: layer)
-        guard let other = layer as? CAShapeLayer else { return }
+    }
+
+    override func copyState(from other: CALayer) {
+        super.copyState(from: other)
+        guard let other = other as? CAShapeLayer else { return }
         (path, fillColor, fillRule, strokeColor) = (other.path, other.fillColor, other.fillRule, other.strokeColor)
         (strokeStart, strokeEnd, lineWidth, miterLimit) = (other.strokeStart, other.strokeEnd, other.lineWidth, other.miterLimit)
         (lineCap, lineJoin, lineDashPhase, lineDashPattern) = (other.lineCap, other.lineJoin, other.lineDashPhase, other.lineDashPattern)
+    }
+
+    override func keyPathValue(_ keyPath: String) -> Any? {
+        switch keyPath {
+        case "path": path
+        case "fillColor": fillColor
+        case "strokeColor": strokeColor
+        case "strokeStart": Double(strokeStart)
+        case "strokeEnd": Double(strokeEnd)
+        case "lineWidth": Double(lineWidth)
+        case "miterLimit": Double(miterLimit)
+        case "lineDashPhase": Double(lineDashPhase)
+        default: super.keyPathValue(keyPath)
+        }
+    }
+
+    override func setKeyPathValue(_ value: Any?, _ keyPath: String) -> Bool {
+        switch keyPath {
+        case "path": path = value as? CGPath
+        case "fillColor": fillColor = value as? CGColor
+        case "strokeColor": strokeColor = value as? CGColor
+        case "strokeStart": strokeStart = LayerKeyPaths.cgFloat(value) ?? strokeStart
+        case "strokeEnd": strokeEnd = LayerKeyPaths.cgFloat(value) ?? strokeEnd
+        case "lineWidth": lineWidth = LayerKeyPaths.cgFloat(value) ?? lineWidth
+        case "miterLimit": miterLimit = LayerKeyPaths.cgFloat(value) ?? miterLimit
+        case "lineDashPhase": lineDashPhase = LayerKeyPaths.cgFloat(value) ?? lineDashPhase
+        default: return super.setKeyPathValue(value, keyPath)
+        }
+        return true
     }
 }
 

@@ -25,10 +25,33 @@ open class CATextLayer: CALayer, @unchecked Sendable {
     /// A copy of `layer`, its text and style included when it is a text layer.
     public override init(layer: Any) {
         super.init(layer: layer)
-        guard let other = layer as? CATextLayer else { return }
+    }
+
+    override func copyState(from other: CALayer) {
+        super.copyState(from: other)
+        guard let other = other as? CATextLayer else { return }
         (string, font, fontSize, foregroundColor) = (other.string, other.font, other.fontSize, other.foregroundColor)
         (isWrapped, truncationMode, alignmentMode) = (other.isWrapped, other.truncationMode, other.alignmentMode)
         allowsFontSubpixelQuantization = other.allowsFontSubpixelQuantization
+    }
+
+    override func keyPathValue(_ keyPath: String) -> Any? {
+        switch keyPath {
+        case "string": string
+        case "fontSize": Double(fontSize)
+        case "foregroundColor": foregroundColor
+        default: super.keyPathValue(keyPath)
+        }
+    }
+
+    override func setKeyPathValue(_ value: Any?, _ keyPath: String) -> Bool {
+        switch keyPath {
+        case "string": string = value
+        case "fontSize": fontSize = LayerKeyPaths.cgFloat(value) ?? fontSize
+        case "foregroundColor": foregroundColor = value as? CGColor
+        default: return super.setKeyPathValue(value, keyPath)
+        }
+        return true
     }
 }
 

@@ -3,16 +3,19 @@ import Foundation
 /// Groups changes to layers (QuartzCore's `CATransaction`), as code that moves overlays over a preview writes:
 /// `begin()`, settings such as `setDisableActions(true)`, the changes, `commit()`.
 ///
-/// Layers here are geometry without drawing, so a change applies at once and nothing animates. What a transaction
-/// keeps is what code reads back: its settings, which belong to the innermost transaction open on the calling
-/// thread and go with it at its commit, and its completion block, which runs when the outermost transaction
-/// commits, as there is no animation to wait for. Outside `begin()`/`commit()` the settings belong to the thread's
-/// implicit transaction, which `flush()` commits (Core Animation commits it when the run loop next turns).
+/// Layers here are geometry without drawing, so a change of a property applies at once and only animations added to
+/// layers play (spec §19.4). What a transaction keeps is what code reads back: its settings, which belong to
+/// the innermost transaction open on the calling thread and go with it at its commit, and its completion block,
+/// which runs when the outermost transaction commits, or, when animations that end were added in it, on the main
+/// queue once the last of them has ended. Outside `begin()`/`commit()` the settings belong to the thread's implicit
+/// transaction, which `flush()` commits (Core Animation commits it when the run loop next turns).
 open class CATransaction: NSObject {
     /// The settings of one transaction.
     private final class Frame {
         var values: [String: Any] = [:]
         var completion: (() -> Void)?
+        /// The host time at which the last animation added in the transaction ends.
+        var animationsEnd = -CFTimeInterval.infinity
     }
 
     /// The calling thread's transactions, the implicit one first.
@@ -42,8 +45,12 @@ open class CATransaction: NSObject {
         guard stack.frames.count > 1 else { return flush() }
         let frame = stack.frames.removeLast()
         if stack.frames.count == 1 {
-            frame.completion?()
-        } else if let completion = frame.completion {
+            complete(frame)
+        } else {
+            let outer = stack.frames[stack.frames.count - 1]
+            outer.animationsEnd = max(outer.animationsEnd, frame.animationsEnd)
+        }
+        if stack.frames.count > 1, let completion = frame.completion {
             // A nested transaction's block waits for the outermost commit, as its changes do.
             let outer = stack.frames[stack.frames.count - 1]
             let earlier = outer.completion
@@ -59,7 +66,27 @@ open class CATransaction: NSObject {
         let stack = stack
         let implicit = stack.frames[0]
         stack.frames[0] = Frame()
-        implicit.completion?()
+        complete(implicit)
+    }
+
+    /// Runs a committed transaction's completion block: now, or on the main queue when its animations end.
+    private static func complete(_ frame: Frame) {
+        guard let completion = frame.completion else { return }
+        guard frame.animationsEnd > CACurrentMediaTime() else { return completion() }
+        let block = UncheckedBlock(completion)
+        LayerAnimations.onMain(at: frame.animationsEnd) { block.run() }
+    }
+
+    /// Tells the current transaction that an animation added in it ends at host time `end` (never, when infinite).
+    static func noteAnimation(ending end: CFTimeInterval) {
+        guard end.isFinite else { return }
+        current.animationsEnd = max(current.animationsEnd, end)
+    }
+
+    /// A completion block carried to the main queue, where Core Animation runs it.
+    private struct UncheckedBlock: @unchecked Sendable {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
     }
 
     /// Core Animation's lock, for changes to layers from several threads; the layers here lock themselves.

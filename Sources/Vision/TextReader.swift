@@ -59,19 +59,66 @@ enum TextReader {
 
     /// The lines of text in `luma` (`width × height`, rows packed, top row first), in reading order: top to bottom,
     /// then left to right. Empty when the reader is missing.
-    static func read(luma: [UInt8], width: Int, height: Int, setup: Setup) -> [ReadTextLine] {
+    ///
+    /// `watch`, when given, hears the recogniser's progress as it reads, and stops it when it answers that the
+    /// reading was cancelled; a stopped reading returns nil.
+    static func read(luma: [UInt8], width: Int, height: Int, setup: Setup, watch: Watch? = nil) -> [ReadTextLine]? {
         guard let api = library, width > 0, height > 0, luma.count >= width * height, !setup.languages.isEmpty else {
             return []
         }
         return lock.withLock {
             guard let engine = engine(for: setup, api) else { return [] }
-            return luma.withUnsafeBufferPointer { pixels in
+            return luma.withUnsafeBufferPointer { pixels -> [ReadTextLine]? in
                 api.setImage(engine, pixels.baseAddress, Int32(width), Int32(height), 1, Int32(width))
                 // Camera pictures have no stated resolution; 300 ppi keeps Tesseract from guessing one.
                 api.setSourceResolution(engine, 300)
-                guard api.recognize(engine, nil) == 0 else { return [] }
+                guard let watch else { return api.recognize(engine, nil) == 0 ? lines(engine, api) : [] }
+                // Tesseract's monitor reports the share of words read and asks, word by word, whether to stop; the
+                // watch travels with it as the pointer its callbacks get back.
+                guard let monitor = api.monitor.create() else { return [] }
+                defer { api.monitor.delete(monitor) }
+                let context = Unmanaged.passRetained(watch)
+                defer { context.release() }
+                api.monitor.setCancelThis(monitor, context.toOpaque())
+                api.monitor.setCancelFunction(monitor) { this, _ in
+                    guard let this else { return false }
+                    return Unmanaged<Watch>.fromOpaque(this).takeUnretainedValue().isCancelled()
+                }
+                api.monitor.setProgressFunction(monitor) { monitor, _, _, _, _ in
+                    guard let this = TextReader.library?.monitor.cancelThis(monitor) else { return true }
+                    let watch = Unmanaged<Watch>.fromOpaque(this).takeUnretainedValue()
+                    watch.report(Double(TextReader.library?.monitor.progress(monitor) ?? 0) / 100)
+                    return true
+                }
+                let finished = api.recognize(engine, monitor) == 0
+                guard !watch.isCancelled() else { return nil }
+                guard finished else { return [] }
+                watch.report(1)
                 return lines(engine, api)
             }
+        }
+    }
+
+    /// What follows one reading: its progress, as fractions that only grow, and whether it was cancelled.
+    final class Watch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reported = -1.0
+        private let progress: (Double) -> Void
+        let isCancelled: () -> Bool
+
+        init(progress: @escaping (Double) -> Void, isCancelled: @escaping () -> Bool) {
+            (self.progress, self.isCancelled) = (progress, isCancelled)
+        }
+
+        /// Passes `fraction` on when it is more than what was passed before.
+        func report(_ fraction: Double) {
+            let fraction = min(1, max(0, fraction))
+            let grows = lock.withLock {
+                guard fraction > reported else { return false }
+                reported = fraction
+                return true
+            }
+            if grows { progress(fraction) }
         }
     }
 
@@ -120,6 +167,24 @@ enum TextReader {
         let text: @convention(c) (Handle?, Int32) -> UnsafeMutablePointer<CChar>?
         let deleteText: @convention(c) (UnsafePointer<CChar>?) -> Void
         let confidence: @convention(c) (Handle?, Int32) -> Float
+        let monitor: MonitorAPI
+    }
+
+    /// libtesseract's progress monitor (`ETEXT_DESC`): its functions, and the callbacks it takes.
+    struct MonitorAPI {
+        typealias Handle = OpaquePointer
+        /// `TessCancelFunc`: the monitor's cancel pointer and the words read so far; true stops the reading.
+        typealias CancelFunction = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Bool
+        /// `TessProgressFunc`: the monitor and the box of the word just read; its return value is not used.
+        typealias ProgressFunction = @convention(c) (Handle?, Int32, Int32, Int32, Int32) -> Bool
+        let create: @convention(c) () -> Handle?
+        let delete: @convention(c) (Handle?) -> Void
+        let setCancelFunction: @convention(c) (Handle?, CancelFunction?) -> Void
+        let setCancelThis: @convention(c) (Handle?, UnsafeMutableRawPointer?) -> Void
+        let cancelThis: @convention(c) (Handle?) -> UnsafeMutableRawPointer?
+        let setProgressFunction: @convention(c) (Handle?, ProgressFunction?) -> Void
+        /// The share of the page read, 0 to 100.
+        let progress: @convention(c) (Handle?) -> Int32
     }
 
     /// Tesseract's page-iterator levels (`TessPageIteratorLevel`) and the page segmentation used.
@@ -180,15 +245,33 @@ enum TextReader {
                 "TessResultIteratorGetUTF8Text",
                 (@convention(c) (API.Handle?, Int32) -> UnsafeMutablePointer<CChar>?).self),
             let deleteText = symbol("TessDeleteText", (@convention(c) (UnsafePointer<CChar>?) -> Void).self),
-            let confidence = symbol("TessResultIteratorConfidence", (@convention(c) (API.Handle?, Int32) -> Float).self)
+            let confidence = symbol(
+                "TessResultIteratorConfidence", (@convention(c) (API.Handle?, Int32) -> Float).self),
+            let monitorCreate = symbol("TessMonitorCreate", (@convention(c) () -> API.Handle?).self),
+            let monitorDelete = symbol("TessMonitorDelete", (@convention(c) (API.Handle?) -> Void).self),
+            let setCancelFunction = symbol(
+                "TessMonitorSetCancelFunc",
+                (@convention(c) (API.Handle?, MonitorAPI.CancelFunction?) -> Void).self),
+            let setCancelThis = symbol(
+                "TessMonitorSetCancelThis", (@convention(c) (API.Handle?, UnsafeMutableRawPointer?) -> Void).self),
+            let cancelThis = symbol(
+                "TessMonitorGetCancelThis", (@convention(c) (API.Handle?) -> UnsafeMutableRawPointer?).self),
+            let setProgressFunction = symbol(
+                "TessMonitorSetProgressFunc",
+                (@convention(c) (API.Handle?, MonitorAPI.ProgressFunction?) -> Void).self),
+            let progress = symbol("TessMonitorGetProgress", (@convention(c) (API.Handle?) -> Int32).self)
         else { return nil }
+        let monitor = MonitorAPI(
+            create: monitorCreate, delete: monitorDelete, setCancelFunction: setCancelFunction,
+            setCancelThis: setCancelThis, cancelThis: cancelThis, setProgressFunction: setProgressFunction,
+            progress: progress)
         return API(
             create: create, delete: delete, initialise: initialise, initialiseWithVariables: initialiseWithVariables,
             availableLanguages: availableLanguages,
             deleteTextArray: deleteTextArray, setPageSegMode: setPageSegMode,
             setImage: setImage, setSourceResolution: setSourceResolution, recognize: recognize, iterator: iterator,
             deleteIterator: deleteIterator, pageIterator: pageIterator, next: next, isAtBeginningOf: isAtBeginningOf,
-            boundingBox: boundingBox, text: text, deleteText: deleteText, confidence: confidence)
+            boundingBox: boundingBox, text: text, deleteText: deleteText, confidence: confidence, monitor: monitor)
     }()
 
     /// The languages whose trained data Tesseract finds in its default data folder (the distribution's

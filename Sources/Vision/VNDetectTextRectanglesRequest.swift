@@ -22,7 +22,7 @@ open class VNDetectTextRectanglesRequest: VNImageBasedRequest, @unchecked Sendab
     override func observations(in image: VisionImage) throws -> [VNObservation] {
         let region = try image.region(regionOfInterest, workingSize: 4096)
         guard TextReader.isAvailable else { throw VisionFailure.textReaderMissing() }
-        let lines = TextReader.confidentLines(in: region, setup: TextReader.Setup(languages: ["eng"]))
+        let lines = TextReader.confidentLines(in: region, setup: TextReader.Setup(languages: ["eng"])) ?? []
         return lines.flatMap { line in
             line.words.compactMap { characters -> VNTextObservation? in
                 guard let box = PixelBox.union(characters) else { return nil }

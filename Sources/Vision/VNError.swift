@@ -64,6 +64,8 @@ enum VisionFailure {
     }
 
     /// Text recognition without its reader: libtesseract or English's trained data is not installed.
+    static func cancelled() -> NSError { error(.requestCancelled, "The request was cancelled.") }
+
     static func textReaderMissing() -> NSError {
         error(
             .unsupportedRequest,

@@ -31,7 +31,7 @@ public enum VNRequestTextRecognitionLevel: Int, Sendable, Hashable {
 /// `.accurate` one of at most 4,096, and neither reduces text of `minimumTextHeight` below 32 pixels. Without
 /// `usesLanguageCorrection` the recogniser reads without its languages' word lists, and `customWords` join those
 /// lists while correction is on (spec §22.4 rule 13).
-open class VNRecognizeTextRequest: VNImageBasedRequest, @unchecked Sendable {
+open class VNRecognizeTextRequest: VNImageBasedRequest, VNRequestProgressProviding, @unchecked Sendable {
     /// Fast or accurate (the default).
     public var recognitionLevel: VNRequestTextRecognitionLevel = .accurate
     /// The languages to read, most likely first, as BCP 47 codes (`"en-US"`); English by default.
@@ -46,6 +46,11 @@ open class VNRecognizeTextRequest: VNImageBasedRequest, @unchecked Sendable {
     public var minimumTextHeight: Float = 1.0 / 32
     /// Whether the recogniser picks the language itself; false by default. Here it reads the languages asked for.
     public var automaticallyDetectsLanguage = false
+    /// Called on the performing thread as the recogniser reads: the share of the words read, then 1 when the
+    /// reading is done (spec §22.4 rule 17).
+    public var progressHandler: VNRequestProgressHandler = { _, _, _ in }
+    /// False: the reading reports how far it has come.
+    public let indeterminate = false
 
     /// The lines the last perform read, or nil before a perform and after a failed one.
     @_nonoverride public var results: [VNRecognizedTextObservation]? {
@@ -84,8 +89,13 @@ open class VNRecognizeTextRequest: VNImageBasedRequest, @unchecked Sendable {
         let setup = TextReader.Setup(
             languages: languages, correctsWords: usesLanguageCorrection,
             customWords: usesLanguageCorrection ? customWords : [])
-        return TextReader.confidentLines(in: region, setup: setup)
-            .map { VNRecognizedTextObservation(line: $0, region: region, requestRevision: revision) }
+        let watch = TextReader.Watch(
+            progress: { [unowned self] fraction in progressHandler(self, fraction, nil) },
+            isCancelled: { [unowned self] in isCancelled })
+        guard let lines = TextReader.confidentLines(in: region, setup: setup, watch: watch) else {
+            throw VisionFailure.cancelled()
+        }
+        return lines.map { VNRecognizedTextObservation(line: $0, region: region, requestRevision: revision) }
     }
 }
 
@@ -93,9 +103,12 @@ extension TextReader {
     /// The lines read from a region's working copy that the recogniser is at least 60 % sure of: a line it is less
     /// sure of is what it makes of texture and noise, where a phone's reader finds no text at all (spec §22.4
     /// rule 11).
-    static func confidentLines(in region: WorkingRegion, setup: Setup) -> [ReadTextLine] {
-        read(luma: region.lumaBytes(), width: region.plane.width, height: region.plane.height, setup: setup)
-            .filter { $0.confidence >= 0.6 }
+    /// Nil when `watch` says the reading was cancelled.
+    static func confidentLines(in region: WorkingRegion, setup: Setup, watch: Watch? = nil) -> [ReadTextLine]? {
+        read(
+            luma: region.lumaBytes(), width: region.plane.width, height: region.plane.height, setup: setup, watch: watch
+        )?
+        .filter { $0.confidence >= 0.6 }
     }
 }
 

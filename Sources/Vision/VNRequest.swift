@@ -1,5 +1,6 @@
 import Foundation
 import ObscuraAV
+import Synchronization
 
 /// The abstract base of Vision's requests (`VNRequest`): what to look for, and, once performed, what was found.
 ///
@@ -35,9 +36,18 @@ open class VNRequest: NSObject, @unchecked Sendable {
     /// The newest revision the request class knows.
     open class var currentRevision: Int { supportedRevisions.last ?? 0 }
 
-    /// Asks a request that is being performed to stop. Requests here run to completion within `perform(_:)` on the
-    /// caller's thread, so there is never one in flight to stop from that thread.
-    public func cancel() {}
+    /// Asks a request that is being performed, on another thread, to stop. A request that stops fails with
+    /// `VNErrorCode.requestCancelled`, its results nil; text recognition stops between words, and the other requests
+    /// here finish too quickly to stop (spec §22.4 rule 17).
+    public func cancel() { cancellation.withLock { $0 = true } }
+
+    /// Whether `cancel()` was called since the request's perform began.
+    var isCancelled: Bool { cancellation.withLock { $0 } }
+
+    /// Forgets an earlier `cancel()`, as a perform begins.
+    func clearCancellation() { cancellation.withLock { $0 = false } }
+
+    private let cancellation = Mutex(false)
 
     /// The observations the request makes of an image; overridden by each concrete request.
     func observations(in image: VisionImage) throws -> [VNObservation] {
@@ -46,6 +56,7 @@ open class VNRequest: NSObject, @unchecked Sendable {
 
     /// Checks the revision, then finds the observations.
     final func perform(on image: VisionImage) throws -> [VNObservation] {
+        clearCancellation()
         guard Self.supportedRevisions.contains(revision) else {
             throw VisionFailure.unsupportedRevision(revision, of: String(describing: type(of: self)))
         }

@@ -14,6 +14,19 @@ public typealias VNDegrees = Float
 /// (`VNRequestCompletionHandler`).
 public typealias VNRequestCompletionHandler = (VNRequest, (any Error)?) -> Void
 
+/// Called as a long request progresses, with the request, the fraction done (0…1) and nil, or the error that stopped
+/// it (`VNRequestProgressHandler`).
+public typealias VNRequestProgressHandler = (VNRequest, Double, (any Error)?) -> Void
+
+/// A request that reports its progress while it runs (`VNRequestProgressProviding`), on the thread performing it
+/// (spec §22.4 rule 17).
+public protocol VNRequestProgressProviding: NSObjectProtocol {
+    /// Called with the fraction done as the request runs: fractions that only grow, the last 1 when it finishes.
+    var progressHandler: VNRequestProgressHandler { get set }
+    /// Whether the request cannot tell how far it has come; the handler is called either way.
+    var indeterminate: Bool { get }
+}
+
 /// The rectangle that covers a whole image in normalised coordinates (`VNNormalizedIdentityRect`).
 public let VNNormalizedIdentityRect = CGRect(x: 0, y: 0, width: 1, height: 1)
 

@@ -178,6 +178,60 @@ struct VNRecognizeTextRequestTests {
         #expect(plain.results?.allSatisfy { $0.characterBoxes == nil } == true)
     }
 
+    /// What a request's handlers heard, in order.
+    final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [(fraction: Double?, error: (any Error)?)] = []
+        var all: [(fraction: Double?, error: (any Error)?)] { lock.withLock { events } }
+        func note(_ fraction: Double?, _ error: (any Error)?) { lock.withLock { events.append((fraction, error)) } }
+    }
+
+    // A reading app shows a progress bar (spec §22.4 rule 17): the handler hears fractions that grow to 1, with no
+    // error, all before the completion handler, and the text is read all the same.
+    @Test(.obscura(device: "iphone-15-pro", scene: "phone-number-card"))
+    func progressGrowsToOneBeforeTheCompletionHandler() throws {
+        let photo = try Self.takePhoto()
+        let heard = Progress()
+        let request = VNRecognizeTextRequest { _, error in heard.note(nil, error) }
+        #expect(!request.indeterminate)
+        request.progressHandler = { _, fraction, error in heard.note(fraction, error) }
+        try VNImageRequestHandler(cgImage: photo.image, options: [:]).perform([request])
+        let events = heard.all
+        let fractions = events.compactMap(\.fraction)
+        #expect(fractions.count >= 2, "\(fractions)")
+        #expect(
+            zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 }
+                && fractions.allSatisfy { (0...1).contains($0) })
+        #expect(fractions.last == 1)
+        #expect(events.last?.fraction == nil && events.allSatisfy { $0.error == nil }, "the completion comes last")
+        #expect(request.results?.contains { $0.topCandidates(1).first?.string == "Harbour Lights Cafe" } == true)
+    }
+
+    // Cancelling stops the reading: the request fails with requestCancelled and has no results; the next perform
+    // of the same request reads again.
+    @Test(.obscura(device: "iphone-15-pro", scene: "phone-number-card"))
+    func cancellingStopsTheReading() throws {
+        let photo = try Self.takePhoto()
+        let handler = VNImageRequestHandler(cgImage: photo.image, options: [:])
+        let heard = Progress()
+        let request = VNRecognizeTextRequest { _, error in heard.note(nil, error) }
+        // The user taps Cancel once the bar has moved: here, from the handler itself, the first time it is called.
+        request.progressHandler = { request, fraction, _ in
+            if heard.all.isEmpty { request.cancel() }
+            heard.note(fraction, nil)
+        }
+        let error = try #require(#expect(throws: NSError.self) { try handler.perform([request]) })
+        #expect(error.domain == VNErrorDomain && error.code == VNErrorCode.requestCancelled.rawValue)
+        #expect(request.results == nil)
+        let completion = try #require(heard.all.last?.error as? NSError)
+        #expect(completion.code == VNErrorCode.requestCancelled.rawValue)
+        #expect(!heard.all.contains { $0.fraction == 1 }, "a cancelled reading does not finish")
+
+        request.progressHandler = { _, _, _ in }
+        try handler.perform([request])
+        #expect(request.results?.isEmpty == false)
+    }
+
     @Test func defaultsLanguagesAndRevisions() throws {
         let request = VNRecognizeTextRequest()
         #expect(request.recognitionLevel == .accurate)

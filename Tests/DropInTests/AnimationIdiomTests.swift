@@ -277,5 +277,114 @@ extension DropIn {
             shape.setValue(0.25, forKeyPath: "strokeEnd")
             #expect(shape.strokeEnd == 0.25)
         }
+
+        // A layer's time runs on its parent's as (parent time − beginTime) × speed + timeOffset, from the host clock
+        // down the tree; conversions between layers go through the layer they share.
+        @Test func layerTimeFollowsTheTimingFormulaDownTheTree() {
+            let parent = CALayer(), child = CALayer(), sibling = CALayer()
+            parent.addSublayer(child)
+            parent.addSublayer(sibling)
+            (parent.beginTime, parent.speed, parent.timeOffset) = (2, 2, 1)
+            (child.speed, child.timeOffset) = (0.5, 3)
+            sibling.beginTime = 4
+            let host = 10.0
+            let parentTime = (host - 2) * 2 + 1
+            let childTime = parentTime * 0.5 + 3
+            #expect(abs(parent.convertTime(host, from: nil) - parentTime) < 1e-9)
+            #expect(abs(child.convertTime(host, from: nil) - childTime) < 1e-9)
+            #expect(abs(child.convertTime(childTime, to: nil) - host) < 1e-9)
+            #expect(abs(sibling.convertTime(childTime, from: child) - (parentTime - 4)) < 1e-9)
+            #expect(abs(child.convertTime(parentTime - 4, from: sibling) - childTime) < 1e-9)
+            // Two layers in no tree share only the host clock: Apple's example of a slow-motion layer, offset by a
+            // second and running at half speed, sees half a second of the other's time as 0.5 × 0.5 + 1.
+            let layer = CALayer(), slowMotion = CALayer()
+            (slowMotion.timeOffset, slowMotion.speed) = (1, 0.5)
+            #expect(abs(slowMotion.convertTime(0.5, from: layer) - 1.25) < 1e-9)
+            // A held layer's time stands at its offset; converting within it, or to a sublayer, still works.
+            parent.speed = 0
+            #expect(parent.convertTime(123, from: nil) == 1)
+            #expect(abs(child.convertTime(1, from: parent) - 3.5) < 1e-9)
+        }
+
+        // Apple's pause idiom on a recording indicator that fades: the layer's speed goes to 0 at the layer time it
+        // stands at, so the fade holds there past its own end and its delegate hears nothing; on resuming, the
+        // layer's begin time takes up the pause, and the fade goes on from where it stood and ends that much later.
+        @Test func aPausedLayerHoldsItsAnimationAndResumesWhereItStood() throws {
+            let indicator = CALayer()
+            let log = AnimationLog()
+            let fade = CABasicAnimation(keyPath: "opacity")
+            fade.fromValue = 1
+            fade.toValue = 0
+            fade.duration = 0.6
+            fade.delegate = log
+            fade.setValue("blink", forKey: "tag")
+            indicator.add(fade, forKey: "blink")
+            let begin = try #require(indicator.animation(forKey: "blink")).beginTime
+            Thread.sleep(forTimeInterval: 0.15)
+            // The app pauses and resumes on the main queue, as its controls do.
+            let pausedAt = DispatchQueue.main.sync { () -> CFTimeInterval in
+                let paused = indicator.convertTime(CACurrentMediaTime(), from: nil)
+                indicator.speed = 0
+                indicator.timeOffset = paused
+                return paused
+            }
+            let held = 1 - (pausedAt - begin) / 0.6
+            #expect(held > 0.2 && held < 0.8, "\(held)")
+            #expect(abs(Double(try #require(indicator.presentation()).opacity) - held) < 1e-6)
+            Thread.sleep(forTimeInterval: 0.7)  // past the fade's own end
+            #expect(abs(Double(try #require(indicator.presentation()).opacity) - held) < 1e-6)
+            #expect(log.all == ["start blink"], "\(log.all)")
+            #expect(indicator.animation(forKey: "blink") != nil)
+
+            let resumed = DispatchQueue.main.sync { () -> CFTimeInterval in
+                let paused = indicator.timeOffset
+                indicator.speed = 1
+                indicator.timeOffset = 0
+                indicator.beginTime = 0
+                indicator.beginTime = indicator.convertTime(CACurrentMediaTime(), from: nil) - paused
+                return CACurrentMediaTime()
+            }
+            let before = CACurrentMediaTime()
+            let seen = Double(try #require(indicator.presentation()).opacity)
+            let after = CACurrentMediaTime()
+            // Local time is the paused time plus what passed since the resumption.
+            let line = { (t: Double) in held - (t - resumed) / 0.6 }
+            #expect(seen <= line(before) + 1e-3 && seen >= line(after) - 1e-3, "\(seen)")
+            #expect(log.stopped.wait(timeout: .now() + 5) == .success)
+            #expect(log.all == ["start blink", "stop blink true"])
+            #expect(log.stopTime - resumed >= held * 0.6 - 0.01, "the rest of the fade plays after the pause")
+        }
+
+        // A sublayer plays on its parent's time: a parent at twice the speed ends a child's fade in half its
+        // duration, and a held parent holds it.
+        @Test func aSublayerPlaysOnItsParentsTime() throws {
+            let parent = CALayer(), child = CALayer()
+            parent.addSublayer(child)
+            parent.speed = 2
+            let log = AnimationLog()
+            let fade = CABasicAnimation(keyPath: "opacity")
+            fade.fromValue = 1
+            fade.toValue = 0
+            fade.duration = 0.8
+            fade.delegate = log
+            let added = CACurrentMediaTime()
+            child.add(fade, forKey: "fade")
+            #expect(log.stopped.wait(timeout: .now() + 5) == .success)
+            let took = log.stopTime - added
+            #expect(took >= 0.4 - 0.01 && took < 0.75, "\(took) s for 0.8 s at double speed")
+
+            let held = CALayer(), inside = CALayer()
+            held.addSublayer(inside)
+            inside.add(fade, forKey: "fade")
+            let begin = try #require(inside.animation(forKey: "fade")).beginTime
+            DispatchQueue.main.sync {
+                held.timeOffset = held.convertTime(CACurrentMediaTime(), from: nil)
+                held.speed = 0
+            }
+            let stood = Double(try #require(inside.presentation()).opacity)
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(Double(try #require(inside.presentation()).opacity) == stood)
+            #expect(abs(stood - (1 - (held.timeOffset - begin) / 0.8)) < 1e-6)
+        }
     }
 }

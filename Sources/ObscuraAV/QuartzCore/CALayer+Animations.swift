@@ -1,9 +1,10 @@
 import Foundation
 
-/// The animations on one layer, played against the host clock (spec §19.4): each is a copy of what the app
-/// added, placed on the clock when it was added. Its delegate hears of its start and stop on the main queue, at the
-/// times its timing gives; an animation that ended leaves the layer then, or when the layer is next asked about its
-/// animations, whichever comes first.
+/// The animations on one layer, played on the layer's local time (spec §19.4): the host clock, as the layer and its
+/// ancestors' timing turn it (`LayerTiming`). Each is a copy of what the app added, placed on the layer's clock when
+/// it was added. Its delegate hears of its start and stop on the main queue, when the layer's time reaches them;
+/// an animation that ended leaves the layer then, or when the layer is next asked about its animations, whichever
+/// comes first.
 final class LayerAnimations: @unchecked Sendable {
     /// One animation on the layer.
     final class Record: @unchecked Sendable {
@@ -13,6 +14,9 @@ final class LayerAnimations: @unchecked Sendable {
         /// Whether its delegate was told of its start, and of its stop.
         var started = false
         var stopped = false
+        /// Which scheduling of its start and stop is current: a change of the layer's timing schedules them anew,
+        /// and the checks scheduled before then stand down.
+        var round = 0
 
         init(key: String?, animation: CAAnimation, clock: AnimationClock) {
             (self.key, self.animation, self.clock) = (key, animation, clock)
@@ -21,13 +25,20 @@ final class LayerAnimations: @unchecked Sendable {
 
     private let lock = NSLock()
     private var records: [Record] = []
+    /// The layer whose time the animations play on.
+    weak var layer: CALayer?
+
+    /// The layer's local time now.
+    private func now() -> CFTimeInterval {
+        let host = CACurrentMediaTime()
+        return layer?.localTime(host: host) ?? host
+    }
 
     /// Places a copy of `animation` on the clock now, in place of the one under the same key.
     func add(_ animation: CAAnimation, forKey key: String?) {
         let copy = animation.copy() as! CAAnimation
-        let now = CACurrentMediaTime()
-        // An animation added with no begin time begins now, and its copy says when (spec §19.4).
-        if copy.beginTime == 0 { copy.beginTime = now }
+        // An animation added with no begin time begins at the layer's time now, and its copy says when (spec §19.4).
+        if copy.beginTime == 0 { copy.beginTime = now() }
         let duration = copy.duration > 0 ? copy.duration : CATransaction.animationDuration()
         let record = Record(
             key: key, animation: copy, clock: AnimationClock(copy, begin: copy.beginTime, duration: duration))
@@ -37,11 +48,47 @@ final class LayerAnimations: @unchecked Sendable {
             return old
         }
         if let replaced { stop(replaced, finished: false) }
-        CATransaction.noteAnimation(ending: record.clock.end)
-        Self.onMain(at: record.clock.start) { [weak self] in self?.begin(record) }
-        if record.clock.end.isFinite {
-            Self.onMain(at: record.clock.end) { [weak self] in self?.stop(record, finished: true) }
+        CATransaction.noteAnimation(ending: hostTime(reaching: record.clock.end) ?? .infinity)
+        schedule(record)
+    }
+
+    /// The host time at which the layer's time reaches `t`; nil when it never does.
+    private func hostTime(reaching t: CFTimeInterval) -> CFTimeInterval? {
+        guard t.isFinite else { return nil }
+        guard let layer else { return t }
+        return layer.hostTime(reaching: t)
+    }
+
+    /// Schedules the checks of `record`'s start and stop at the host times the layer's timing gives them now.
+    private func schedule(_ record: Record) {
+        let round = lock.withLock { () -> Int? in
+            guard !record.stopped else { return nil }
+            record.round += 1
+            return record.round
         }
+        guard let round else { return }
+        for time in [record.clock.start, record.clock.end] {
+            guard let host = hostTime(reaching: time) else { continue }
+            Self.onMain(at: host) { [weak self] in self?.check(record, round: round) }
+        }
+    }
+
+    /// Tells the delegate what `record` has reached at the layer's time now. A check that finds the layer's time
+    /// short of what it was scheduled for (by rounding) looks again a millisecond later.
+    private func check(_ record: Record, round: Int) {
+        guard lock.withLock({ record.round == round && !record.stopped }) else { return }
+        let t = now()
+        if t >= record.clock.start { begin(record) }
+        if t >= record.clock.end { return stop(record, finished: true) }
+        let pending = t < record.clock.start ? record.clock.start : record.clock.end
+        if let host = hostTime(reaching: pending), host <= CACurrentMediaTime() {
+            Self.onMain(at: CACurrentMediaTime() + 0.001) { [weak self] in self?.check(record, round: round) }
+        }
+    }
+
+    /// Schedules every animation's start and stop anew: the layer's timing, or an ancestor's, changed.
+    func reschedule() {
+        for record in lock.withLock({ records }) { schedule(record) }
     }
 
     /// The animation under `key`.
@@ -74,7 +121,7 @@ final class LayerAnimations: @unchecked Sendable {
         for record in removed { stop(record, finished: false) }
     }
 
-    /// Sets `layer`'s animated properties to their values at layer time `now`, in the order the animations were
+    /// Sets `layer`'s animated properties to their values at local time `now`, in the order the animations were
     /// added, each starting from the value the ones before it left.
     func apply(to layer: CALayer, at now: CFTimeInterval) {
         for record in current(at: now) { Self.apply(record.animation, clock: record.clock, at: now, to: layer) }
@@ -102,7 +149,8 @@ final class LayerAnimations: @unchecked Sendable {
     }
 
     /// The animations on the layer at `now`, once those that ended and leave at their end have left.
-    private func current(at now: CFTimeInterval = CACurrentMediaTime()) -> [Record] {
+    private func current(at now: CFTimeInterval? = nil) -> [Record] {
+        let now = now ?? self.now()
         let (kept, ended) = lock.withLock { () -> ([Record], [Record]) in
             let ended = records.filter { $0.clock.end <= now && $0.animation.isRemovedOnCompletion }
             records.removeAll { record in ended.contains { $0 === record } }

@@ -5,7 +5,7 @@ import Foundation
 /// The geometry follows Core Animation: `frame` is derived from `bounds`, `position` and
 /// `anchorPoint` (`frame.origin = position − anchorPoint × bounds.size`, ignoring `transform`),
 /// and setting `frame` moves `position` and resizes `bounds`.
-open class CALayer: NSObject, @unchecked Sendable {
+open class CALayer: NSObject, CAMediaTiming, @unchecked Sendable {
     private struct Inner {
         var bounds = CGRect.zero
         var position = CGPoint.zero
@@ -14,6 +14,7 @@ open class CALayer: NSObject, @unchecked Sendable {
         weak var superlayer: CALayer?
         var transform = CATransform3DIdentity
         var sublayerTransform = CATransform3DIdentity
+        var timing = LayerTiming()
     }
 
     private let lock = NSRecursiveLock()
@@ -25,11 +26,15 @@ open class CALayer: NSObject, @unchecked Sendable {
 
     /// A layer with empty geometry. Required, so that a layer class held as a metatype
     /// (`let layerClass: CALayer.Type`) can make one with `layerClass.init()`.
-    public required override init() { super.init() }
+    public required override init() {
+        super.init()
+        animations.layer = self
+    }
 
     /// A copy of `layer`'s geometry and style (not its place in a tree), as Core Animation makes presentation copies.
     public init(layer: Any) {
         super.init()
+        animations.layer = self
         if let other = layer as? CALayer { copyState(from: other) }
     }
 
@@ -42,6 +47,7 @@ open class CALayer: NSObject, @unchecked Sendable {
             inner.anchorPoint = o.anchorPoint
             inner.transform = o.transform
             inner.sublayerTransform = o.sublayerTransform
+            inner.timing = o.timing
         }
         (contentsScale, contentsGravity, masksToBounds) = (other.contentsScale, other.contentsGravity, other.masksToBounds)
         (cornerRadius, backgroundColor, isHidden) = (other.cornerRadius, other.backgroundColor, other.isHidden)
@@ -143,6 +149,62 @@ open class CALayer: NSObject, @unchecked Sendable {
     open var allowsEdgeAntialiasing = false
     /// Whether sublayers are composited with the layer's opacity as a group (default true).
     open var allowsGroupOpacity = true
+
+    // MARK: Timing (spec §19.4)
+
+    /// When the layer's time begins, in its parent's time (default 0).
+    open var beginTime: CFTimeInterval {
+        get { ownTiming.beginTime }
+        set { setTiming { $0.beginTime = newValue } }
+    }
+    /// How fast the layer's time, and so its animations and sublayers, runs against its parent's (default 1; 0
+    /// holds them at `timeOffset`).
+    open var speed: Float {
+        get { ownTiming.speed }
+        set { setTiming { $0.speed = newValue } }
+    }
+    /// Where the layer's local time stands at its `beginTime` (default 0).
+    open var timeOffset: CFTimeInterval {
+        get { ownTiming.timeOffset }
+        set { setTiming { $0.timeOffset = newValue } }
+    }
+    /// Kept; a layer's time is not bounded by it (`LayerTiming`).
+    open var duration: CFTimeInterval {
+        get { ownTiming.duration }
+        set { setTiming { $0.duration = newValue } }
+    }
+    /// Kept; a layer's time is not bounded by it (`LayerTiming`).
+    open var repeatCount: Float {
+        get { ownTiming.repeatCount }
+        set { setTiming { $0.repeatCount = newValue } }
+    }
+    /// Kept; a layer's time is not bounded by it (`LayerTiming`).
+    open var repeatDuration: CFTimeInterval {
+        get { ownTiming.repeatDuration }
+        set { setTiming { $0.repeatDuration = newValue } }
+    }
+    /// Kept; a layer's time is not bounded by it (`LayerTiming`).
+    open var autoreverses: Bool {
+        get { ownTiming.autoreverses }
+        set { setTiming { $0.autoreverses = newValue } }
+    }
+    /// Kept; a layer's time is not bounded by it (`LayerTiming`).
+    open var fillMode: CAMediaTimingFillMode {
+        get { ownTiming.fillMode }
+        set { setTiming { $0.fillMode = newValue } }
+    }
+
+    /// The layer's own timing.
+    var ownTiming: LayerTiming { lock.withLock { inner.timing } }
+
+    private func setTiming(_ change: (inout LayerTiming) -> Void) {
+        let changed = lock.withLock { () -> Bool in
+            let old = inner.timing
+            change(&inner.timing)
+            return old != inner.timing
+        }
+        if changed { timingChanged() }
+    }
 
     /// The layer's children, nil when it has none.
     open var sublayers: [CALayer]? {
@@ -299,13 +361,16 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// Stops every animation on the layer.
     open func removeAllAnimations() { animations.removeAll() }
 
-    /// A copy of the layer as it appears now: its model values with its animations applied at the host clock's time.
+    /// A copy of the layer as it appears now: its model values with its animations applied at its local time.
     open func presentation() -> Self? {
         let copy = type(of: self).init()
         copy.copyState(from: self)
-        animations.apply(to: copy, at: CACurrentMediaTime())
+        animations.apply(to: copy, at: localTime(host: CACurrentMediaTime()))
         return copy
     }
+
+    /// The animations' side of `timingChanged()`.
+    func animationsTimingChanged() { animations.reschedule() }
 
     /// The layer of model values: the layer itself.
     open func model() -> Self { self }
@@ -345,8 +410,15 @@ open class CALayer: NSObject, @unchecked Sendable {
     /// Asks for a redraw; nothing is drawn.
     open func setNeedsDisplay() {}
 
-    private func attach(to parent: CALayer) { lock.withLock { inner.superlayer = parent } }
-    private func detach() { lock.withLock { inner.superlayer = nil } }
+    // A layer's time runs on its parent's, so moving it in the tree moves its animations' clock.
+    private func attach(to parent: CALayer) {
+        lock.withLock { inner.superlayer = parent }
+        timingChanged()
+    }
+    private func detach() {
+        lock.withLock { inner.superlayer = nil }
+        timingChanged()
+    }
 }
 
 /// How a layer's contents are placed in its bounds (`CALayerContentsGravity`).

@@ -3,7 +3,8 @@ import Foundation
 /// The timing of an animation (QuartzCore's `CAMediaTiming`): when it begins, how long one pass lasts, how fast and how
 /// often it plays, and what it shows outside its active time (spec §19.4).
 public protocol CAMediaTiming: AnyObject {
-    /// When the animation begins, in its layer's time (host time, `CACurrentMediaTime()`); 0 when added: now.
+    /// When the animation begins, in its layer's time (the host clock's, `CACurrentMediaTime()`, unless the layer or
+    /// an ancestor has timing of its own); 0 when added: now.
     var beginTime: CFTimeInterval { get set }
     /// One pass, seconds; 0 when added: the transaction's duration (0.25 s unless set).
     var duration: CFTimeInterval { get set }

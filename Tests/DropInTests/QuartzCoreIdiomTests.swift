@@ -94,5 +94,43 @@ extension DropIn {
             let rect = CGRect(x: 0, y: 0, width: 4, height: 2).applying(CGAffineTransform(rotationAngle: .pi / 2))
             #expect(abs(rect.minX + 2) < 1e-12 && abs(rect.width - 2) < 1e-12 && abs(rect.height - 4) < 1e-12)
         }
+
+        // A tap on a preview with overlays: the frontmost layer under the point answers, through the layers'
+        // transforms; hidden layers and the parts of a masking layer's sublayers outside it are never hit.
+        @Test func hitTestFindsTheFrontmostLayerUnderAPoint() {
+            let preview = CALayer()
+            preview.frame = CGRect(x: 0, y: 0, width: 400, height: 300)
+            let square = CALayer(), badge = CALayer(), hidden = CALayer(), clip = CALayer(), spill = CALayer()
+            square.frame = CGRect(x: 100, y: 100, width: 80, height: 80)
+            badge.frame = CGRect(x: 150, y: 150, width: 50, height: 50)
+            hidden.frame = CGRect(x: 0, y: 0, width: 60, height: 60)
+            hidden.isHidden = true
+            clip.frame = CGRect(x: 300, y: 0, width: 50, height: 50)
+            clip.masksToBounds = true
+            spill.frame = CGRect(x: 0, y: 40, width: 50, height: 50)  // half outside its masking parent
+            clip.addSublayer(spill)
+            for layer in [badge, square, hidden, clip] { preview.addSublayer(layer) }
+            // The square was added after the badge, so it is in front where they overlap, until the badge rises.
+            #expect(preview.hitTest(CGPoint(x: 160, y: 160)) === square)
+            badge.zPosition = 1
+            #expect(preview.hitTest(CGPoint(x: 160, y: 160)) === badge)
+            #expect(preview.hitTest(CGPoint(x: 190, y: 190)) === badge)
+            #expect(preview.hitTest(CGPoint(x: 120, y: 120)) === square)
+            #expect(preview.hitTest(CGPoint(x: 20, y: 20)) === preview, "a hidden layer is not hit")
+            #expect(preview.hitTest(CGPoint(x: 320, y: 45)) === spill)
+            #expect(preview.hitTest(CGPoint(x: 320, y: 60)) === preview, "outside the masking layer")
+            clip.masksToBounds = false
+            #expect(preview.hitTest(CGPoint(x: 320, y: 60)) === spill)
+            #expect(preview.hitTest(CGPoint(x: 500, y: 20)) == nil)
+            // Scaled twice about its centre (140, 140), the square reaches from 60 to 220, in front of the badge.
+            badge.zPosition = 0
+            square.transform = CATransform3DMakeScale(2, 2, 1)
+            #expect(preview.hitTest(CGPoint(x: 70, y: 70)) === square)
+            #expect(preview.hitTest(CGPoint(x: 215, y: 215)) === square)
+            #expect(preview.hitTest(CGPoint(x: 225, y: 225)) === preview)
+            // Asked of a sublayer, the point is in the superlayer's coordinates.
+            #expect(square.hitTest(CGPoint(x: 70, y: 70)) === square)
+            #expect(square.hitTest(CGPoint(x: 30, y: 30)) == nil)
+        }
     }
 }

@@ -308,6 +308,24 @@ open class CALayer: NSObject, CAMediaTiming, @unchecked Sendable {
     /// Whether `point`, in the layer's own coordinates, lies inside its bounds.
     open func contains(_ point: CGPoint) -> Bool { bounds.contains(point) }
 
+    /// The farthest descendant of the layer (or the layer itself) that contains `p`, given in the superlayer's
+    /// coordinates (the layer's own, for a layer without one); nil when none does (spec §19.2). Sublayers are asked
+    /// front first: the highest `zPosition`, then the last added. A hidden layer is never hit, nor is anything in
+    /// it, and a layer that masks to its bounds passes on only the points inside them.
+    open func hitTest(_ p: CGPoint) -> CALayer? {
+        guard !isHidden else { return nil }
+        let local = convert(p, from: superlayer)
+        let inside = contains(local)
+        if masksToBounds, !inside { return nil }
+        let children = (sublayers ?? []).enumerated().sorted { a, b in
+            a.element.zPosition != b.element.zPosition ? a.element.zPosition > b.element.zPosition : a.offset > b.offset
+        }
+        for (_, child) in children {
+            if let hit = child.hitTest(local) { return hit }
+        }
+        return inside ? self : nil
+    }
+
     /// The anchor point in the layer's own coordinates.
     private var pivot: CGPoint {
         let (b, anchor) = lock.withLock { (inner.bounds, inner.anchorPoint) }

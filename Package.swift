@@ -101,7 +101,7 @@ let package = Package(
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
             name: "CoreImage",
-            dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Spectra", "_Testing_CoreImage"],
+            dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Sensor", "Spectra", "_Testing_CoreImage"],
             swiftSettings: kernelSwift),
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.

@@ -1,12 +1,14 @@
 import Foundation
 import Imaging
 import ObscuraAV
+import Sensor
 
 /// `CIDetectorTypeQRCode`: a detector of QR codes, which reads their messages.
 public let CIDetectorTypeQRCode = "CIDetectorTypeQRCode"
 /// `CIDetectorTypeRectangle`: a detector of the most prominent rectangle, such as a document or a card.
 public let CIDetectorTypeRectangle = "CIDetectorTypeRectangle"
-/// `CIDetectorTypeFace`: faces (not offered here: `CIDetector(ofType:context:options:)` returns nil).
+/// `CIDetectorTypeFace`: upright, frontal faces, found by Vision's face detector (where OpenCV's face cascade is
+/// installed; elsewhere `CIDetector(ofType:context:options:)` returns nil).
 public let CIDetectorTypeFace = "CIDetectorTypeFace"
 /// `CIDetectorTypeText`: text regions (not offered here).
 public let CIDetectorTypeText = "CIDetectorTypeText"
@@ -21,8 +23,8 @@ public let CIDetectorTracking = "CIDetectorTracking"
 public let CIDetectorMinFeatureSize = "CIDetectorMinFeatureSize"
 /// The options key for the most features to return; the rectangle detector returns at most one.
 public let CIDetectorMaxFeatureCount = "CIDetectorMaxFeatureCount"
-/// The `features(in:options:)` key for the image's orientation (1–8); codes and rectangles are found at any angle,
-/// so it changes nothing here.
+/// The `features(in:options:)` key for the image's orientation (1–8): which way is up, for the face detector, which
+/// finds upright faces; codes and rectangles are found at any angle.
 public let CIDetectorImageOrientation = "CIDetectorImageOrientation"
 /// The `features(in:options:)` key for the rectangle's expected aspect ratio.
 public let CIDetectorAspectRatio = "CIDetectorAspectRatio"
@@ -30,7 +32,7 @@ public let CIDetectorAspectRatio = "CIDetectorAspectRatio"
 /// A feature a detector found (`CIFeature`): its type and its bounds in the image's coordinates (origin at the
 /// bottom left of the extent's space, y up, as every Core Image coordinate).
 open class CIFeature: NSObject, @unchecked Sendable {
-    /// `CIFeatureTypeQRCode` or `CIFeatureTypeRectangle`.
+    /// `CIFeatureTypeQRCode`, `CIFeatureTypeRectangle` or `CIFeatureTypeFace`.
     open var type: String { "" }
     /// The smallest rectangle holding the feature's corners.
     public let bounds: CGRect
@@ -88,18 +90,22 @@ open class CIRectangleFeature: CIFeature, @unchecked Sendable {
 }
 
 /// Finds features in an image (`CIDetector`): QR codes, read by the capture API's own code reader (zxing-cpp) from
-/// the rendered pixels, and the most prominent rectangle, found by the detector Vision's rectangle request uses.
-/// The image is rendered over its extent by a Core Image context in its default working space, so what a code or a
-/// print looks like in the pixels decides whether it is found. Face and text detectors are not offered: for those
-/// types, as for an unknown one, the initialiser returns nil, which Apple's signature allows.
+/// the rendered pixels; the most prominent rectangle, found by the detector Vision's rectangle request uses; and
+/// faces, found by Vision's face detector (`FaceDetector`, spec §22.5). The image is rendered over its extent by a
+/// Core Image context in its default working space, so what a code, a print or a face looks like in the pixels
+/// decides whether it is found. Text detectors are not offered: for that type, as for an unknown one, and for a
+/// type whose library or data is not installed, the initialiser returns nil, which Apple's signature allows.
 open class CIDetector: NSObject, @unchecked Sendable {
     private let kind: String
     private let minimumSize: Double
 
     /// A detector of `type`; the context is not needed (the detector renders with its own).
     public init?(ofType type: String, context: CIContext?, options: [String: Any]? = nil) {
-        guard type == CIDetectorTypeQRCode || type == CIDetectorTypeRectangle else { return nil }
+        guard type == CIDetectorTypeQRCode || type == CIDetectorTypeRectangle || type == CIDetectorTypeFace else {
+            return nil
+        }
         if type == CIDetectorTypeQRCode && !CodeReader.isAvailable { return nil }
+        if type == CIDetectorTypeFace && FaceDetector.frontal == nil { return nil }
         kind = type
         minimumSize = (options?[CIDetectorMinFeatureSize] as? Double).map { min(max($0, 0), 1) } ?? 0.2
         super.init()
@@ -108,7 +114,8 @@ open class CIDetector: NSObject, @unchecked Sendable {
     /// The features in `image`.
     open func features(in image: CIImage) -> [CIFeature] { features(in: image, options: nil) }
 
-    /// The features in `image`: every QR code read, or at most one rectangle, the most confident.
+    /// The features in `image`: every QR code read, every face found (most certain first), or at most one
+    /// rectangle, the most confident.
     open func features(in image: CIImage, options: [String: Any]? = nil) -> [CIFeature] {
         let extent = image.extent
         guard !extent.isInfinite, !extent.isEmpty, let rendered = CIContext().createCGImage(image, from: extent),
@@ -130,6 +137,13 @@ open class CIDetector: NSObject, @unchecked Sendable {
                 let c = code.corners.map { place(SIMD2(Double($0.x), Double($0.y))) }
                 return CIQRCodeFeature(message: code.text, corners: FeatureCorners(c))
             }
+        }
+        if kind == CIDetectorTypeFace, let detector = FaceDetector.frontal {
+            let given = options?[CIDetectorImageOrientation]
+            let number = (given as? Int) ?? (given as? NSNumber)?.intValue
+            let orientation = number.flatMap(ExifOrientation.init(rawValue:)) ?? .up
+            return Self.faces(rgba: rgba, width: width, height: height, orientation: orientation, detector: detector)
+                .map { face in CIFaceFeature(bounds: FeatureCorners(face.corners.map(place)).bounds) }
         }
         let plane = PixelPlane<UInt8>(width: width, height: height, channels: 4, elements: rgba)
         guard let found = QuadrilateralDetector(minimumSize: minimumSize).detect(in: plane) else { return [] }

@@ -73,6 +73,11 @@ enum VisionFailure {
                 + "tesseract-ocr-eng")
     }
 
+    /// No face cascade to detect faces with.
+    static func faceCascadeMissing() -> NSError {
+        error(.unsupportedRequest, "Face detection needs OpenCV's Haar cascades: apt-get install opencv-data")
+    }
+
     /// A recognition language that is unknown or whose trained data is not installed.
     static func unsupportedLanguage(_ code: String, supported: [String]) -> NSError {
         error(

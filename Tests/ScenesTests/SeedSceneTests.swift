@@ -6,8 +6,9 @@ import Testing
 /// The seed scenes in `Scenes/` load, and hold what their descriptions promise.
 @Suite struct SeedSceneTests {
     static let names = [
-        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "phone-number-card", "qr-on-desk", "saturated", "spoon",
-        "violets-blue-light", "violets-green-light", "violets-red-light", "violets-warm-room",
+        "hand-on-desk", "instant-photo", "near-and-far", "pencils", "phone-number-card", "portrait-print", "qr-on-desk",
+        "saturated", "spoon", "violets-blue-light",
+        "violets-green-light", "violets-red-light", "violets-warm-room",
     ]
 
     static func load(_ name: String) throws -> Scene {

@@ -4,7 +4,7 @@ import Testing
 
 /// Test images drawn with known geometry: bright convex quadrilaterals on a dark surface, each pixel's value the
 /// fraction of it the shapes cover (4 × 4 samples), so that the true corners are known to a fraction of a pixel.
-struct Drawing {
+struct Drawing: DrawnPicture {
     let width: Int
     let height: Int
     /// Each shape's corners in pixels, origin top-left, clockwise on screen from the top-left corner.
@@ -38,6 +38,22 @@ struct Drawing {
         return (byte(inside.r, outside.r), byte(inside.g, outside.g), byte(inside.b, outside.b))
     }
 
+    /// A pixel corner (origin top-left) in Vision's normalised coordinates (origin bottom-left) of an image of
+    /// `width × height`: the definition the tests check against, written out here independently of the module.
+    static func normalised(_ p: SIMD2<Double>, width: Int, height: Int) -> CGPoint {
+        CGPoint(x: p.x / Double(width), y: 1 - p.y / Double(height))
+    }
+}
+
+/// A test picture drawn in code: its size and each pixel's encoded 8-bit colour.
+protocol DrawnPicture {
+    var width: Int { get }
+    var height: Int { get }
+    /// Encoded 8-bit R, G, B of pixel (x, y).
+    func rgb(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8)
+}
+
+extension DrawnPicture {
     /// The drawing in a BGRA pixel buffer, written through Core Video's API as a camera app fills one.
     func pixelBuffer() throws -> CVPixelBuffer {
         var made: CVPixelBuffer?
@@ -79,12 +95,6 @@ struct Drawing {
                 width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 4 * width,
                 space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.noneSkipLast.rawValue),
                 provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent))
-    }
-
-    /// A pixel corner (origin top-left) in Vision's normalised coordinates (origin bottom-left) of an image of
-    /// `width × height`: the definition the tests check against, written out here independently of the module.
-    static func normalised(_ p: SIMD2<Double>, width: Int, height: Int) -> CGPoint {
-        CGPoint(x: p.x / Double(width), y: 1 - p.y / Double(height))
     }
 }
 

@@ -42,6 +42,16 @@ public enum ExifOrientation: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The orientation that undoes this one: its `transform` of the oriented image takes every point back.
+    /// A quarter turn one way is undone by one the other way; the other orientations undo themselves.
+    public var inverse: ExifOrientation {
+        switch self {
+        case .right: return .left
+        case .left: return .right
+        default: return self
+        }
+    }
+
     /// The linear part of `transform` as a signed permutation: output (x, y) = M · input (x, y).
     /// Applied to a camera's x and y axes, it turns the camera frame with the picture.
     public var axisMatrix: (SIMD2<Double>, SIMD2<Double>) {

@@ -17,6 +17,8 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
     private let orientation: CGImagePropertyOrientation
     /// The options as given; the rectangle detector uses none of them.
     let options: [VNImageOption: Any]
+    /// The trackers tracking requests continue: the sequence handler's, or the handler's own for its one image.
+    var trackers = TrackerStore()
 
     /// The one initialiser the public ones share, and the one an image from another framework comes in through:
     /// a `CIImage` overload (`init(ciImage:options:)`, `init(ciImage:orientation:options:)`) renders its image
@@ -147,7 +149,7 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
                 // results, then its handler, before the next (spec §22.1 rule 1); errors after all (spec §22.1 rule 3).
                 let loaded = image ?? Result { try VisionImage(source: source, orientation: orientation) }
                 image = loaded
-                let observations = try request.perform(on: loaded.get())
+                let observations = try request.perform(on: loaded.get(), trackers: trackers)
                 request.results = observations
                 request.completionHandler?(request, nil)
             } catch {

@@ -10,8 +10,8 @@ open class VNObservation: NSObject, @unchecked Sendable {
     /// The revision of the request that made the observation.
     public let requestRevision: Int
 
-    init(requestRevision: Int, confidence: VNConfidence) {
-        uuid = UUID()
+    init(requestRevision: Int, confidence: VNConfidence, uuid: UUID = UUID()) {
+        self.uuid = uuid
         self.confidence = confidence
         self.requestRevision = requestRevision
         super.init()
@@ -30,6 +30,12 @@ open class VNDetectedObjectObservation: VNObservation, @unchecked Sendable {
     init(requestRevision: Int, boundingBox: CGRect, confidence: VNConfidence) {
         self.boundingBox = boundingBox
         super.init(requestRevision: requestRevision, confidence: confidence)
+    }
+
+    /// An observation that continues another's identity: a tracker's results share its `uuid`.
+    init(uuid: UUID, requestRevision: Int, boundingBox: CGRect, confidence: VNConfidence) {
+        self.boundingBox = boundingBox
+        super.init(requestRevision: requestRevision, confidence: confidence, uuid: uuid)
     }
 
     /// An observation of a region (normalised, origin at the bottom left), with full confidence.

@@ -54,13 +54,19 @@ open class VNRequest: NSObject, @unchecked Sendable {
         throw VisionFailure.unsupportedRequest(String(describing: type(of: self)))
     }
 
+    /// The observations the request makes of an image that is one of a sequence whose trackers `trackers` holds;
+    /// the requests that track override it, the others look at the image alone.
+    func observations(in image: VisionImage, trackers: TrackerStore) throws -> [VNObservation] {
+        try observations(in: image)
+    }
+
     /// Checks the revision, then finds the observations.
-    final func perform(on image: VisionImage) throws -> [VNObservation] {
+    final func perform(on image: VisionImage, trackers: TrackerStore) throws -> [VNObservation] {
         clearCancellation()
         guard Self.supportedRevisions.contains(revision) else {
             throw VisionFailure.unsupportedRevision(revision, of: String(describing: type(of: self)))
         }
-        return try observations(in: image)
+        return try observations(in: image, trackers: trackers)
     }
 }
 

@@ -27,7 +27,7 @@ let package = Package(
             name: "AVFoundation",
             targets: [
                 "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "UniformTypeIdentifiers",
-                "MobileCoreServices", "CoreServices", "AVKit", "CoreGraphics",
+                "MobileCoreServices", "CoreServices", "AVKit", "AVFAudio", "CoreGraphics",
             ]),
         .library(name: "CoreImage", targets: ["CoreImage"]),
         .library(name: "Vision", targets: ["Vision"]),
@@ -95,6 +95,7 @@ let package = Package(
         .target(name: "MobileCoreServices", dependencies: ["ObscuraAV"]),
         .target(name: "CoreServices", dependencies: ["ObscuraAV"]),
         .target(name: "AVKit", dependencies: ["AVFoundation"]),
+        .target(name: "AVFAudio", dependencies: ["ObscuraAV"]),
         .target(name: "CoreGraphics", dependencies: ["ObscuraAV", "_Testing_CoreGraphics"]),
         .target(name: "_Testing_CoreGraphics"),
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
@@ -184,7 +185,7 @@ let package = Package(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
-                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "CoreGraphics",
+                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "AVFAudio", "CoreGraphics",
             ]),
         .testTarget(
             name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox", "Spectra"]),

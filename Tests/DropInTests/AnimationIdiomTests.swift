@@ -341,8 +341,9 @@ extension DropIn {
                 indicator.speed = 1
                 indicator.timeOffset = 0
                 indicator.beginTime = 0
-                indicator.beginTime = indicator.convertTime(CACurrentMediaTime(), from: nil) - paused
-                return CACurrentMediaTime()
+                let now = CACurrentMediaTime()
+                indicator.beginTime = indicator.convertTime(now, from: nil) - paused
+                return now
             }
             let before = CACurrentMediaTime()
             let seen = Double(try #require(indicator.presentation()).opacity)
@@ -369,14 +370,22 @@ extension DropIn {
             fade.delegate = log
             let added = CACurrentMediaTime()
             child.add(fade, forKey: "fade")
+            // The child's time is twice the host's, and the fade began at the child's time then.
+            let begin = try #require(child.animation(forKey: "fade")).beginTime
+            #expect(abs(begin - 2 * added) < 0.05)
+            Thread.sleep(forTimeInterval: 0.1)
+            // So it runs down twice as fast: 1 − (2t − begin)/0.8, the clock read around the look.
+            let before = CACurrentMediaTime()
+            let seen = Double(try #require(child.presentation()).opacity)
+            let after = CACurrentMediaTime()
+            #expect(seen <= 1 - (2 * before - begin) / 0.8 + 1e-6 && seen >= 1 - (2 * after - begin) / 0.8 - 1e-6, "\(seen)")
             #expect(log.stopped.wait(timeout: .now() + 5) == .success)
-            let took = log.stopTime - added
-            #expect(took >= 0.4 - 0.01 && took < 0.75, "\(took) s for 0.8 s at double speed")
+            #expect(log.stopTime - added >= 0.4 - 0.01, "ends no sooner than half its duration")
 
             let held = CALayer(), inside = CALayer()
             held.addSublayer(inside)
             inside.add(fade, forKey: "fade")
-            let begin = try #require(inside.animation(forKey: "fade")).beginTime
+            let insideBegin = try #require(inside.animation(forKey: "fade")).beginTime
             DispatchQueue.main.sync {
                 held.timeOffset = held.convertTime(CACurrentMediaTime(), from: nil)
                 held.speed = 0
@@ -384,7 +393,7 @@ extension DropIn {
             let stood = Double(try #require(inside.presentation()).opacity)
             Thread.sleep(forTimeInterval: 0.2)
             #expect(Double(try #require(inside.presentation()).opacity) == stood)
-            #expect(abs(stood - (1 - (held.timeOffset - begin) / 0.8)) < 1e-6)
+            #expect(abs(stood - (1 - (held.timeOffset - insideBegin) / 0.8)) < 1e-6)
         }
     }
 }

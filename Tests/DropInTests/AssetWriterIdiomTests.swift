@@ -192,6 +192,32 @@ extension DropIn {
             #expect(zip(left, right).allSatisfy { $0 == $1 })
         }
 
+        // spec §23 rule 3: the audio settings a recorder app writes, with AVFAudio's quality, strategy and converter
+        // keys beside a bit rate per channel: the movie is written, stereo, at the per-channel rate times two (the
+        // quality keys change nothing). A second movie at half the rate checks that the key is what set it.
+        @Test func audioSettingsWithQualityKeysAndABitRatePerChannel() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var rates: [Int] = []
+            for perChannel in [64_000, 32_000] {
+                let url = folder.appendingPathComponent("recorder-\(perChannel).mov")
+                let (recorder, _) = try Self.record(to: url, preset: .vga640x480, frames: 45) { _ in
+                    [
+                        AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 2,
+                        AVEncoderBitRatePerChannelKey: perChannel, AVEncoderAudioQualityKey: AVAudioQuality.high.rawValue,
+                        AVEncoderBitRateStrategyKey: AVAudioBitRateStrategy_Constant,
+                        AVSampleRateConverterAudioQualityKey: AVAudioQuality.max.rawValue,
+                    ]
+                }
+                #expect(recorder.writer.status == .completed, "\(String(describing: recorder.writer.error))")
+                let audio = try #require(try ProbedMovie(url).audio)
+                #expect(audio.codec == "aac" && audio.sampleRate == 44_100 && audio.channels == 2)
+                rates.append(try #require(audio.bitRate))
+            }
+            #expect(rates[0] > 100_000 && rates[0] <= 140_000, "\(rates[0]) bit/s for 2 × 64 kbit/s")
+            #expect(rates[1] > 45_000 && rates[1] <= 70_000, "\(rates[1]) bit/s for 2 × 32 kbit/s")
+        }
+
         /// Writes `count` frames of one colour through a pixel buffer adaptor, in the pool's format,
         /// one every 1/24 s, and returns the movie's URL inside `folder`.
         func writeFlatClip(

@@ -33,6 +33,8 @@ struct ProbedMovie {
         let rotation: Int?
         /// The display matrix's nine entries, row by row, as ffprobe prints them; empty without one.
         let displayMatrix: [Int]
+        /// The stream's bits per second, as ffprobe states it.
+        var bitRate: Int? = nil
     }
 
     let streams: [Stream]
@@ -70,7 +72,7 @@ struct ProbedMovie {
                 displayMatrix: (Self.displayMatrix(s)?["displaymatrix"] as? String ?? "")
                     .split(separator: "\n")
                     .flatMap { line in (line.split(separator: ":").last ?? "").split(separator: " ") }
-                    .compactMap { Int($0) })
+                    .compactMap { Int($0) }, bitRate: (s["bit_rate"] as? String).flatMap { Int($0) })
         }
         duration = number((root["format"] as? [String: Any])?["duration"])
         formatTags = (root["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]

@@ -91,12 +91,14 @@ enum AssetWriterSettings {
         return nil
     }
 
-    /// The channel count, bit rate and sample rate audio settings ask for (0: the defaults).
+    /// The channel count, bit rate and sample rate audio settings ask for (0: the defaults). The bit rate is
+    /// `AVEncoderBitRateKey`'s, else `AVEncoderBitRatePerChannelKey`'s for each channel; the quality, strategy and
+    /// converter keys change nothing (spec §23 rule 3).
     static func audio(_ settings: [String: Any]?) -> (channels: Int, bitRate: Int, rate: Int) {
-        (
-            Int(number(settings?[AVNumberOfChannelsKey]) ?? 1), Int(number(settings?[AVEncoderBitRateKey]) ?? 0),
-            Int(number(settings?[AVSampleRateKey]) ?? 0)
-        )
+        let channels = Int(number(settings?[AVNumberOfChannelsKey]) ?? 1)
+        let total = number(settings?[AVEncoderBitRateKey]).map { Int($0) }
+        let perChannel = number(settings?[AVEncoderBitRatePerChannelKey]).map { Int($0) * channels }
+        return (channels, total ?? perChannel ?? 0, Int(number(settings?[AVSampleRateKey]) ?? 0))
     }
 
     /// A settings value as a number, however the app spelled it; nil for anything else, and for a

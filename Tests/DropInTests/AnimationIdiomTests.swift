@@ -39,6 +39,18 @@ private func bezier(_ a: Double, _ b: Double, _ s: Double) -> Double {
     3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
 }
 
+/// A fade from opaque to clear over `duration` seconds, telling `log`, tagged `tag`: the focus square's and the
+/// recording indicator's animation.
+private func fadeOut(duration: CFTimeInterval, log: AnimationLog, tag: String) -> CABasicAnimation {
+    let fade = CABasicAnimation(keyPath: "opacity")
+    fade.fromValue = 1
+    fade.toValue = 0
+    fade.duration = duration
+    fade.delegate = log
+    fade.setValue(tag, forKey: "tag")
+    return fade
+}
+
 extension DropIn {
     @Suite struct AnimationIdiomTests {
         // A focus square fades out: the layer keeps its model opacity, its presentation fades along a straight
@@ -48,12 +60,7 @@ extension DropIn {
             let square = CALayer()
             square.opacity = 1
             let log = AnimationLog()
-            let fade = CABasicAnimation(keyPath: "opacity")
-            fade.fromValue = 1
-            fade.toValue = 0
-            fade.duration = 0.4
-            fade.delegate = log
-            fade.setValue("fade", forKey: "tag")
+            let fade = fadeOut(duration: 0.4, log: log, tag: "fade")
             let added = CACurrentMediaTime()
             square.add(fade, forKey: "fade")
             let playing = try #require(square.animation(forKey: "fade"))
@@ -312,12 +319,7 @@ extension DropIn {
         @Test func aPausedLayerHoldsItsAnimationAndResumesWhereItStood() throws {
             let indicator = CALayer()
             let log = AnimationLog()
-            let fade = CABasicAnimation(keyPath: "opacity")
-            fade.fromValue = 1
-            fade.toValue = 0
-            fade.duration = 0.6
-            fade.delegate = log
-            fade.setValue("blink", forKey: "tag")
+            let fade = fadeOut(duration: 0.6, log: log, tag: "blink")
             indicator.add(fade, forKey: "blink")
             let begin = try #require(indicator.animation(forKey: "blink")).beginTime
             Thread.sleep(forTimeInterval: 0.15)
@@ -363,11 +365,7 @@ extension DropIn {
             parent.addSublayer(child)
             parent.speed = 2
             let log = AnimationLog()
-            let fade = CABasicAnimation(keyPath: "opacity")
-            fade.fromValue = 1
-            fade.toValue = 0
-            fade.duration = 0.8
-            fade.delegate = log
+            let fade = fadeOut(duration: 0.8, log: log, tag: "fade")
             let added = CACurrentMediaTime()
             child.add(fade, forKey: "fade")
             // The child's time is twice the host's, and the fade began at the child's time then.

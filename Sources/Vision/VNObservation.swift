@@ -68,7 +68,7 @@ open class VNRectangleObservation: VNDetectedObjectObservation, @unchecked Senda
 
     init(
         requestRevision: Int, topLeft: CGPoint, topRight: CGPoint, bottomRight: CGPoint, bottomLeft: CGPoint,
-        confidence: VNConfidence
+        confidence: VNConfidence, uuid: UUID = UUID()
     ) {
         self.topLeft = topLeft
         self.topRight = topRight
@@ -79,7 +79,7 @@ open class VNRectangleObservation: VNDetectedObjectObservation, @unchecked Senda
         let box = CGRect(
             x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
             height: (ys.max() ?? 0) - (ys.min() ?? 0))
-        super.init(requestRevision: requestRevision, boundingBox: box, confidence: confidence)
+        super.init(uuid: uuid, requestRevision: requestRevision, boundingBox: box, confidence: confidence)
     }
 
     /// A rectangle observation from its corners, clockwise from the top left (normalised, origin at the bottom left),

@@ -114,3 +114,67 @@ final class TrackerStore: Sendable {
     /// Ends tracker `id`.
     func end(_ id: UUID) { _ = trackers.withLock { $0.removeValue(forKey: id) } }
 }
+
+/// The first revision of the rectangle tracker (`VNTrackRectangleRequestRevision1`).
+public let VNTrackRectangleRequestRevision1 = 1
+
+/// Follows a rectangle's corners through a sequence of frames (`VNTrackRectangleRequest`, spec §22.6 rule 24): in
+/// each frame the rectangle request's detector looks around where the rectangle was, and the quadrilateral nearest
+/// it is where it now is.
+open class VNTrackRectangleRequest: VNTrackingRequest, @unchecked Sendable {
+    /// A request to follow the corners of `observation`.
+    public init(rectangleObservation observation: VNRectangleObservation) {
+        super.init(observation: observation, completionHandler: nil)
+    }
+
+    /// A request to follow the corners of `observation`, calling `completionHandler` once performed.
+    public init(
+        rectangleObservation observation: VNRectangleObservation, completionHandler: VNRequestCompletionHandler?
+    ) {
+        super.init(observation: observation, completionHandler: completionHandler)
+    }
+
+    /// The rectangle followed in the last frame: one observation, or nil before a perform and after a failed one.
+    @_nonoverride public var results: [VNRectangleObservation]? { super.results as? [VNRectangleObservation] }
+
+    open override class var supportedRevisions: IndexSet { IndexSet([VNTrackRectangleRequestRevision1]) }
+
+    override func observations(in image: VisionImage, trackers: TrackerStore) throws -> [VNObservation] {
+        let input = inputObservation
+        let box = input.boundingBox
+        let corners: [CGPoint] =
+            (input as? VNRectangleObservation).map { [$0.topLeft, $0.topRight, $0.bottomRight, $0.bottomLeft] }
+            ?? [
+                CGPoint(x: box.minX, y: box.maxY), CGPoint(x: box.maxX, y: box.maxY),
+                CGPoint(x: box.maxX, y: box.minY), CGPoint(x: box.minX, y: box.minY),
+            ]
+        // Around where the rectangle was: its box grown by half its size each way, within the picture.
+        let around = box.insetBy(dx: -box.width / 2, dy: -box.height / 2).intersection(VNNormalizedIdentityRect)
+        var best: (corners: [CGPoint], confidence: Float, distance: Double)?
+        if !around.isNull, around.width > 0, around.height > 0 {
+            let region = try image.region(around, workingSize: VNDetectRectanglesRequest.workingSize)
+            // The rectangle fills about a fifth of the grown region or more, so candidates that much smaller are
+            // other things.
+            let detector = QuadrilateralDetector(
+                maximumWorkingSize: VNDetectRectanglesRequest.workingSize, minimumSize: 0.2, minimumConfidence: 0)
+            for candidate in detector.candidates(in: region.plane) {
+                let found = candidate.pixelCorners(width: region.plane.width, height: region.plane.height)
+                    .map(region.normalised)
+                    .map { CGPoint(x: around.minX + $0.x * around.width, y: around.minY + $0.y * around.height) }
+                let distance = zip(found, corners).map { Double(hypot($0.x - $1.x, $0.y - $1.y)) }.reduce(0, +)
+                if distance < best?.distance ?? .infinity { best = (found, candidate.confidence, distance) }
+            }
+        }
+        // A quadrilateral whose corners moved by more than half the rectangle's size is another one: the rectangle
+        // is lost, and reported where it was with no confidence.
+        let size = Double(max(box.width, box.height))
+        let kept = best.flatMap { $0.distance / 4 <= size / 2 ? $0 : nil }
+        let c = kept?.corners ?? corners
+        if isLastFrame { trackers.end(input.uuid) }
+        return [
+            VNRectangleObservation(
+                requestRevision: revision, topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3],
+                confidence: kept?.confidence ?? 0, uuid: input.uuid)
+        ]
+    }
+}

@@ -78,6 +78,38 @@ import Vision
         #expect(restarted.confidence == 1)
     }
 
+    // A document scanner's live view: the print found once by the rectangle request, then its corners followed as
+    // it slides 4 pixels right and 3 down a frame, each within two pixels of where it was drawn, with the first
+    // observation's identity; when the print is gone the tracker says so with no confidence.
+    @Test func aSlidingPrintsCornersAreFollowed() throws {
+        let print = VNDetectRectanglesRequestTests.print
+        func frame(_ k: Int, print shown: Bool = true) -> Drawing {
+            Drawing(
+                width: 400, height: 300, shapes: shown ? [print.map { $0 + SIMD2(4 * Double(k), 3 * Double(k)) }] : [])
+        }
+        let detect = VNDetectRectanglesRequestTests.scannerRequest()
+        try VNImageRequestHandler(cvPixelBuffer: try frame(0).pixelBuffer(), options: [:]).perform([detect])
+        var last = try #require(detect.results?.first)
+        let identity = last.uuid
+        let sequence = VNSequenceRequestHandler()
+        for k in 1...8 {
+            let request = VNTrackRectangleRequest(rectangleObservation: last)
+            try sequence.perform([request], on: try frame(k).pixelBuffer())
+            let found = try #require(request.results?.first)
+            #expect(found.uuid == identity && found.confidence > 0.5)
+            let truth = print.map {
+                Drawing.normalised($0 + SIMD2(4 * Double(k), 3 * Double(k)), width: 400, height: 300)
+            }
+            for (corner, want) in zip([found.topLeft, found.topRight, found.bottomRight, found.bottomLeft], truth) {
+                expectNear(corner, want, 0.006, "frame \(k)")
+            }
+            last = found
+        }
+        let request = VNTrackRectangleRequest(rectangleObservation: last)
+        try sequence.perform([request], on: try frame(9, print: false).pixelBuffer())
+        #expect(request.results?.first?.confidence == 0)
+    }
+
     @Test func defaultsAndRevisions() {
         let request = VNTrackObjectRequest(detectedObjectObservation: VNDetectedObjectObservation(boundingBox: .zero))
         #expect(request.trackingLevel == .accurate && !request.isLastFrame)

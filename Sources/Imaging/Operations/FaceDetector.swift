@@ -73,9 +73,7 @@ public struct FaceDetector: Sendable {
                     guard let s = sums.baseAddress, let q = squares.baseAddress else { return }
                     for y in stride(from: 0, to: height - wh, by: step) {
                         for x in stride(from: 0, to: width - ww, by: step)
-                        where integral.isVaried(x: x, y: y, width: ww, height: wh)
-                            && cascade.accepts(x: x, y: y, sums: s, squares: q, stride: width + 1)
-                        {
+                        where cascade.accepts(x: x, y: y, sums: s, squares: q, stride: width + 1) {
                             hits.append(
                                 Face(
                                     x: Double(x) * factor, y: Double(y) * factor, width: Double(ww) * factor,
@@ -183,19 +181,5 @@ struct IntegralImages {
                 }
             }
         }
-    }
-
-    /// Whether the inside of the window at (`x`, `y`), one pixel in from each edge, varies by more than 10 grey
-    /// levels (standard deviation): flatter windows are never faces.
-    func isVaried(x: Int, y: Int, width ww: Int, height wh: Int) -> Bool {
-        let stride = width + 1
-        func box(_ p: [Double]) -> Double {
-            let top = (y + 1) * stride + x + 1, bottom = (y + wh - 1) * stride + x + 1
-            return p[bottom + ww - 2] - p[bottom] - p[top + ww - 2] + p[top]
-        }
-        let area = Double((ww - 2) * (wh - 2))
-        let s = box(sums), q = box(squares)
-        let spread = area * q - s * s
-        return spread > 0 && spread.squareRoot() > 10 * area
     }
 }

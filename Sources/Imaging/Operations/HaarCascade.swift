@@ -108,21 +108,23 @@ public struct HaarCascade: Sendable {
         init(_ description: String) { self.description = "cascade file: " + description }
     }
 
-    /// Whether the window whose top-left corner is (`x`, `y`) passes every stage, and by how much the last stage's
-    /// sum cleared its threshold. `sums` and `squares` are the integral images of the picture and of its squares,
-    /// `(width + 1) × (height + 1)` values each, with a zero first row and column.
+    /// Whether the window whose top-left corner is (`x`, `y`) passes every stage. `sums` and `squares` are the
+    /// integral images of the picture (on a 0…255 scale) and of its squares, `(width + 1) × (height + 1)` values
+    /// each, with a zero first row and column.
     func accepts(x: Int, y: Int, sums: UnsafePointer<Double>, squares: UnsafePointer<Double>, stride: Int) -> Bool {
         func boxSum(_ p: UnsafePointer<Double>, _ bx: Int, _ by: Int, _ bw: Int, _ bh: Int) -> Double {
             let top = (y + by) * stride + x + bx, bottom = (y + by + bh) * stride + x + bx
             return p[bottom + bw] - p[bottom] - p[top + bw] + p[top]
         }
         // The window's mean and spread come from its inside, one pixel in from each edge, as the cascades were
-        // trained: the normalisation is the standard deviation times the area of the full window.
+        // trained: features are divided by the standard deviation times that area. A nearly flat window (a
+        // standard deviation of 10 grey levels or less) is passed over: normalising it would only lift noise.
         let (iw, ih) = (windowWidth - 2, windowHeight - 2)
         let area = Double(iw * ih)
         let s = boxSum(sums, 1, 1, iw, ih), q = boxSum(squares, 1, 1, iw, ih)
         let spread = area * q - s * s
-        let norm = spread > 0 ? 1 / spread.squareRoot() : 1
+        guard spread > 0, spread.squareRoot() > 10 * area else { return false }
+        let norm = 1 / spread.squareRoot()
         for stage in stages {
             var total: Float = 0
             for tree in stage.trees {

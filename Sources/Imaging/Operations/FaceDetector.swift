@@ -5,7 +5,7 @@ import Foundation
 /// accepts are gathered into faces where enough of them agree.
 ///
 /// - The picture is shrunk by `scaleStep` at a time (bilinear, pixel centres aligned) until the window no longer
-///   fits, and the window is tried every other pixel while the picture is shrunk by less than half, every pixel
+///   fits, and the window is tried every other pixel until the picture is shrunk to half its size, every pixel
 ///   after that, so that the step stays about the same share of the face at every scale.
 /// - Windows that are nearly flat (a standard deviation of 10 grey levels of 255 or less) are passed over: the
 ///   cascades are trained on contrast-normalised windows, and normalising a flat one only lifts noise.

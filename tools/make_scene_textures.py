@@ -74,6 +74,44 @@ def portrait():
     return width, height, pixels
 
 
+# The shadow of the brow over each eye socket, which a face lit from above shows and a painted face needs, since a
+# sphere has no sockets to cast it: (centre x, centre y, half-axis x, half-axis y), in the units of FACE_SHAPES.
+SOCKETS = [(side * 0.42, -0.2, 0.33, 0.2) for side in (-1, 1)]
+
+
+def head():
+    """A face painted on a head, for an image card on a sphere (the card spans the sphere's width and height and
+    is seen on its front half): the face above, hair and all, drawn on hair, with the shadow of each eye socket
+    (SOCKETS) under the brows. The face's oval is 0.62 of the sphere's radius wide and its centre 0.05 of the
+    radius below the sphere's, so hair frames the face at the sides as it does on a head seen from the front. The
+    sphere's own shading takes the place of the drawn one. 200 x 200 px, each pixel the palette index at its
+    centre.
+
+    Palette: 0 skin, 1 brow, 2 eye white, 3 iris, 4 pupil, 5 shadowed skin (under the nose and in the sockets),
+    6 lips, 7 hair.
+    """
+    size, scale, centre = 200, 0.62, 0.05
+    index_of = {(210, 150, 110): 0, (60, 45, 40): 1, (235, 235, 235): 2, (70, 60, 50): 3, (10, 10, 10): 4,
+                (150, 105, 80): 5, (160, 70, 70): 6, (45, 35, 30): 7}
+    hair, oval, features = FACE_SHAPES[0], FACE_SHAPES[1], FACE_SHAPES[2:]
+    # Back to front: hair, the oval, the sockets in shadowed skin, then the features.
+    shapes = [hair, oval] + [(x, y, ax, ay, (150, 105, 80), "whole", False) for x, y, ax, ay in SOCKETS] + features
+    pixels = []
+    for y in range(size):
+        for x in range(size):
+            # In units of the face's half-width from the centre of its oval, as FACE_SHAPES are.
+            qx = (x + 0.5 - size / 2) / (size / 2) / scale
+            qy = ((y + 0.5 - size / 2) / (size / 2) - centre) / scale + oval[1]
+            index = 7
+            for sx, sy, ax, ay, rgb, part, _ in shapes:
+                dx, dy = (qx - sx) / ax, (qy - sy) / ay
+                if dx * dx + dy * dy > 1 or (part == "upper" and dy > 0) or (part == "lower" and dy < 0):
+                    continue
+                index = index_of[rgb]
+            pixels.append(index)
+    return size, size, pixels
+
+
 def instant_photo():
     """An instant print, 88 x 107 mm with a 79 x 79 mm picture (the integral-film format): a
     beach with sky, sea, sand, a sun and a red umbrella.
@@ -109,6 +147,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     width, height, pixels = instant_photo()
     write_png(os.path.join(out, "instant-photo.png"), width, height, pixels)
+    width, height, pixels = head()
+    write_png(os.path.join(out, "head.png"), width, height, pixels)
     width, height, pixels = portrait()
     write_png(os.path.join(out, "portrait.png"), width, height, pixels, channels=3)
 

@@ -12,8 +12,14 @@ public struct SceneObject: Sendable, Hashable {
     public var motion: Motion
     /// A machine-readable code printed over the object (planes only), for barcode readers.
     public var code: CodeAnnotation?
-    /// The part of a person the object is, for mattes; nil for anything that is not a person.
+    /// The part of a person the object is, for mattes; nil for anything that is not a person. A card
+    /// that shows more than one part (a head painted with its face and hair) names its first part here
+    /// and each material's in `materialParts`.
     public var person: PersonPart?
+    /// The part of a person each of the surface's materials shows (in `surface.materials` order; nil
+    /// where it shows none), for a card that shows more than one part; nil when `person` covers the
+    /// whole object.
+    public var materialParts: [PersonPart?]?
     /// The movie the object's screen plays (planes only); its surface then shows the frame of the
     /// moment (`Scene.showing(at:)`), the first frame until a time is given.
     public var movie: ScreenMovie?
@@ -21,7 +27,8 @@ public struct SceneObject: Sendable, Hashable {
     /// An object; static unless a motion is given.
     public init(
         name: String, shape: Shape, transform: Transform, surface: Surface, motion: Motion = .none,
-        code: CodeAnnotation? = nil, person: PersonPart? = nil, movie: ScreenMovie? = nil
+        code: CodeAnnotation? = nil, person: PersonPart? = nil, materialParts: [PersonPart?]? = nil,
+        movie: ScreenMovie? = nil
     ) {
         self.name = name
         self.shape = shape
@@ -30,6 +37,13 @@ public struct SceneObject: Sendable, Hashable {
         self.motion = motion
         self.code = code
         self.person = person
+        self.materialParts = materialParts
         self.movie = movie
+    }
+
+    /// The part of a person that the surface's material `material` shows; nil where it shows none.
+    public func personPart(material: Int) -> PersonPart? {
+        guard let materialParts else { return person }
+        return materialParts.indices.contains(material) ? materialParts[material] : nil
     }
 }

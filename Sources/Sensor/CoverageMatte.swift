@@ -5,8 +5,9 @@ import Scenes
 ///
 /// A matte pixel holds the share of its area in which the nearest surface belongs to the matte's
 /// class, 0…255: the ground truth a segmentation network tries to estimate, antialiased at the
-/// class's edges. It comes from the scene's own labels (`SceneObject.person`), found the way the
-/// renderer finds depth: the nearest primitive along each ray, whose object index names the object.
+/// class's edges. It comes from the scene's own labels (`SceneObject.person`, or for a card showing
+/// several parts the part of the texel hit, `SceneObject.materialParts`), found the way the renderer
+/// finds depth: the nearest primitive along each ray, whose object index names the object.
 ///
 /// Rays leave through the photo camera's geometry (intrinsics, zoom, lens distortion and pose)
 /// scaled to the matte's size, so a matte pixel covers the same patch of the scene as the photo
@@ -28,26 +29,45 @@ public enum CoverageMatte {
         var camera = photoCamera.scaled(toWidth: width, height: height)
         camera.shading = nil
         let (origin, rotation) = Renderer.pose(of: camera, in: scene)
-        let primitives = Primitive.build(scene: scene).primitives
+        let (primitives, _, texels) = Primitive.build(scene: scene)
         let rays = GeometryPass(
             camera: camera, origin: origin, rotation: rotation, primitives: [], emitters: [], shininess: [],
             diffuseSlot: [], specularSlot: [], slotCount: 0, softSamples: 1)
-        // members[c][object]: whether the object belongs to class c.
-        let members = classes.map { parts in scene.objects.map { $0.person.map(parts.contains) ?? false } }
+        // A sample's label is the object it hits and the part of a person shown there (`label(object:part:)`),
+        // so that the edge between two parts one card shows is refined as an edge between objects is.
+        let parts = PersonPart.allCases
+        @Sendable func label(object: Int, part: PersonPart?) -> Int32 {
+            Int32(object * (parts.count + 1) + (part.flatMap { parts.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
+        }
+        // members[c][label]: whether the part a label names belongs to class c.
+        let labels = scene.objects.count * (parts.count + 1)
+        let members = classes.map { wanted in
+            (0..<labels).map { l in l % (parts.count + 1) > 0 && wanted.contains(parts[l % (parts.count + 1) - 1]) }
+        }
+        let objects = scene.objects
 
-        /// The index of the object nearest along the ray through image point (px, py); −1 for none.
+        /// The label of the nearest hit along the ray through image point (px, py); −1 for none.
         @Sendable func nearest(_ px: Double, _ py: Double) -> Int32 {
             let (direction, _) = rays.ray(at: px, py)
             var best = Double.infinity
-            var object: Int32 = -1
+            var hit: Primitive?
             for p in primitives {
                 let t = p.distance(origin: origin, direction: direction, tMin: 1e-9, tMax: best)
                 if t < best {
                     best = t
-                    object = Int32(p.object)
+                    hit = p
                 }
             }
-            return object
+            guard let hit else { return -1 }
+            let object = objects[Int(hit.object)]
+            guard object.materialParts != nil, hit.texture == .image else {
+                return label(object: Int(hit.object), part: object.person)
+            }
+            // A card showing several parts: the part of the texel hit (`Primitive.surface`'s lookup).
+            let local = hit.toLocal.rotate(origin + direction * best - hit.position)
+            let (_, _, column, row) = GridCard(hit).cell(at: local)
+            let material = Int(texels[hit.texelOffset + row * hit.columns + column])
+            return label(object: Int(hit.object), part: object.personPart(material: material))
         }
 
         // The coarse pass: 2 × 2 samples a pixel, at the centres of its quarters.

@@ -52,6 +52,20 @@ import Testing
         Case(
             file: "unknown-person-part", line: 19, column: 13,
             fragment: "objects[1] (pot).person: unknown value 'face'"),
+        // Cards cover planes and spheres; parts by material name the image card's palette, each material once.
+        Case(
+            file: "card-on-box", line: 18, column: 11,
+            fragment: "objects[1] (pot).card: cards map onto planes and spheres only"),
+        Case(
+            file: "person-part-not-in-palette", line: 19, column: 21,
+            fragment: "objects[1] (pot).person.skin[0]: 'terracota' is not in the card's palette; expected one of: "
+                + "terracotta, leaf"),
+        Case(
+            file: "person-parts-without-image", line: 19, column: 13,
+            fragment: "objects[1] (pot).person: parts by material need an image card"),
+        Case(
+            file: "person-material-twice", line: 19, column: 35,
+            fragment: "objects[1] (pot).person.hair[0]: 'leaf' is already given a part"),
     ]
 
     /// The problems a file gives, flattened; an empty list when it loads.

@@ -38,8 +38,11 @@ struct ObjectReader {
             let source = try m.exactlyOne(of: ["material", "card", "screen"], what: "an object's surface")
             if source == "material" { return (.uniform(try material(try m.required("material"))), nil) }
             let node = try m.required(source)
-            if let shape, case .plane = shape {
-            } else if shape != nil {
+            switch (source, shape) {
+            case (_, .plane?), (_, nil), ("card", .sphere?): break
+            case ("card", _?):
+                throw node.error("cards map onto planes and spheres only; make this object's shape one of them")
+            default:
                 throw node.error("\(source)s map onto planes only; make this object's shape a plane")
             }
             return source == "card" ? (try readCard(node), nil) : try readScreen(node)
@@ -54,14 +57,50 @@ struct ObjectReader {
             }
             return try Self.readCode(node)
         }
-        let person = errors.attempt { try m.optional("person")?.choice(PersonPart.self) }
+        let person = errors.attempt { () throws -> (PersonPart, [PersonPart?]?)? in
+            guard let node = m.optional("person") else { return nil }
+            return try Self.readPerson(node, surface: surface)
+        }
         try errors.throwIfAny()
+        let parts = try collected(person, at: node)
         return SceneObject(
             name: try collected(name, at: node), shape: try collected(shape, at: node),
             transform: Transform(
                 position: try collected(position, at: node), rotation: try collected(rotation, at: node)),
             surface: try collected(surface, at: node), motion: try collected(motion, at: node),
-            code: try collected(code, at: node), person: try collected(person, at: node), movie: covering?.1)
+            code: try collected(code, at: node), person: parts?.0, materialParts: parts?.1, movie: covering?.1)
+    }
+
+    /// The part of a person an object is, `person: skin`; or, for an image card that shows more than one
+    /// part, the palette materials that show each, `person: {skin: [skin, lips], hair: [hair]}`, where a
+    /// material named under no part shows none. Returns the first part named and, for the mapping, each
+    /// material's part in palette order.
+    static func readPerson(_ node: YAMLNode, surface: Surface?) throws -> (PersonPart, [PersonPart?]?) {
+        guard case .mapping = node.node else { return (try node.choice(PersonPart.self), nil) }
+        let m = try node.mapping(allowedKeys: PersonPart.allCases.map(\.rawValue))
+        guard let surface else { return (.body, nil) }  // The surface's own error is reported.
+        guard case let .image(_, _, _, palette) = surface else {
+            throw node.error("parts by material need an image card; name one part for the whole object")
+        }
+        guard let first = m.entries.first else { throw node.error("needs at least one part") }
+        var parts = [PersonPart?](repeating: nil, count: palette.count)
+        var named = Set<String>()
+        for entry in m.entries {
+            let part = PersonPart(rawValue: entry.key)!
+            for item in try entry.value.sequence() {
+                let name = try item.string()
+                guard palette.contains(where: { $0.name == name }) else {
+                    throw item.error(
+                        "\(TextExcerpt.quoted(name)) is not in the card's palette; "
+                            + "expected one of: \(palette.map(\.name).joined(separator: ", "))")
+                }
+                guard named.insert(name).inserted else {
+                    throw item.error("\(TextExcerpt.quoted(name)) is already given a part")
+                }
+                for (index, material) in palette.enumerated() where material.name == name { parts[index] = part }
+            }
+        }
+        return (PersonPart(rawValue: first.key)!, parts)
     }
 
     /// A printed code: `{type: qr, value: "https://example.com"}`; the value must fit the type.

@@ -1,5 +1,6 @@
 import Obscura
 import Foundation
+import Imaging
 import ObscuraAV
 import Testing
 
@@ -46,6 +47,42 @@ struct AVCapturePhotoMatteTests {
             """
         let dir = try TestScratch.folder("matte")
         let file = dir.appendingPathComponent("portrait-\(labelled).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// The same figure with the face and hair painted on one card (`painted.png`: one texel of hair above three of
+    /// skin, so the hair is a quarter of the card's height), its palette's parts named by material.
+    static func paintedPortraitScene() throws -> String {
+        let dir = try TestScratch.folder("matte")
+        let texture = PNGImage(pixels: UInt8Image(width: 1, height: 4, elements: [1, 0, 0, 0]))
+        try PNG.write(texture, to: dir.appendingPathComponent("painted.png").path)
+        let text = """
+            description: A figure of cards 1 m from the camera before a wall 2 m away, face and hair on one card.
+            device:
+              position_m: [0.0, 0.0, 2.0]
+              look_at_m: [0.0, 0.0, 0.0]
+            ambient:
+              spectrum: {illuminant: LED-B3}
+              lux: 500
+              direction: [0.0, 0.0, 1.0]
+              diffuse_fraction: 0.5
+            materials:
+              - {name: grey, reflectance: 0.5}
+              - {name: skin, reflectance: "skin:030"}
+              - {name: hair, reflectance: 0.05}
+              - {name: jumper, srgb: [0.2, 0.3, 0.7]}
+            objects:
+              - {name: wall, shape: plane, size_m: [20.0, 20.0], material: grey}
+              - name: head
+                shape: plane
+                size_m: [\(face), \(face + hairHeight)]
+                position_m: [0.0, \(hairHeight / 2), 1.0]
+                card: {type: image, png: painted.png, palette: [skin, hair]}
+                person: {skin: [skin], hair: [hair]}
+              - {name: torso, shape: plane, size_m: [\(torso.width), \(torso.height)], position_m: [0.0, \(-face / 2 - 0.02 - torso.height / 2), 1.0], material: jumper, person: body}
+            """
+        let file = dir.appendingPathComponent("painted.yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
@@ -205,6 +242,30 @@ struct AVCapturePhotoMatteTests {
             // Asked for, but no teeth or glasses in the scene: present and empty.
             let teeth = try Self.bytes(try #require(photo.semanticSegmentationMatte(for: .teeth)).mattingImage)
             #expect(teeth.values.allSatisfy { $0 == 0 })
+        }
+    }
+
+    // spec §5: a card that shows two parts of a person gives each its matte where its texels show it: the face
+    // and hair painted on one card have the areas the separate cards of `portraitMatteCoversThePersonAndNotTheWall`
+    // have, and together make the person's.
+    @Test func aCardShowingTwoPartsGivesEachItsMatte() throws {
+        try onDevice("iphone-15-pro") {
+            try Emulator.shared.use(scene: Self.paintedPortraitScene())
+            let rig = try Self.matteRig()
+            defer { rig.session.stopRunning() }
+            let photo = try #require(capture(rig, Self.matteSettings(rig.output)).photos.first)
+            let person = try Self.bytes(try #require(photo.portraitEffectsMatte).mattingImage)
+            let (f, cx, cy) = try Self.projection(photo, matteWidth: person.width)
+            let faceHalf = f * Self.face / 2
+            let skin = try Self.bytes(try #require(photo.semanticSegmentationMatte(for: .skin)).mattingImage)
+            #expect(Self.mean(skin, cx: cx, cy: cy, half: 0.8 * faceHalf) > 0.99)
+            #expect(abs(Self.area(skin) / (f * Self.face * f * Self.face) - 1) < 0.03)
+            let hair = try Self.bytes(try #require(photo.semanticSegmentationMatte(for: .hair)).mattingImage)
+            #expect(abs(Self.area(hair) / (f * Self.face * f * Self.hairHeight) - 1) < 0.05)
+            #expect(Self.mean(hair, cx: cx, cy: cy, half: 0.8 * faceHalf) == 0)
+            let expected = f * f
+                * (Self.face * Self.face + Self.face * Self.hairHeight + Self.torso.width * Self.torso.height)
+            #expect(abs(Self.area(person) / expected - 1) < 0.03, "area \(Self.area(person)) vs \(expected)")
         }
     }
 

@@ -119,6 +119,29 @@ struct DifferentialRenderTests {
             "seed \(seed)")
     }
 
+    /// An image card on a turned sphere (a painted head) and on a plane: each hit shows the texel its local x and y
+    /// pick, in both renderers, lit and shaded like any surface.
+    @Test(arguments: 200..<203 as Range<UInt64>)
+    func imageCardsOnASphereAndAPlaneMatchTheReference(seed: UInt64) {
+        var random = RandomScenes(seed: seed)
+        var scene = random.scene(objects: 3)
+        let palette = (0..<3).map { random.material("texel \($0)") }
+        let indices = (0..<20).map { _ in UInt16(Int(random.uniform(0...2.999))) }
+        let card = Surface.image(width: 5, height: 4, indices: indices, palette: palette)
+        scene.objects += [
+            SceneObject(
+                name: "painted ball", shape: .sphere(radius: 0.45),
+                transform: Transform(position: Vector3(-0.25, 0, -1.9), rotation: random.rotation()), surface: card),
+            SceneObject(
+                name: "painted card", shape: .plane(width: 0.5, height: 0.4),
+                transform: Transform(position: Vector3(0.45, 0.2, -1.6), rotation: Rotation(axis: Vector3(0, 1, 0), radians: 0.4)),
+                surface: card),
+        ]
+        let flash = random.flash()
+        let exposure = Exposure(time: 0.02, iso: 100, flash: true)
+        Self.check(Self.compare(scene: scene, camera: Self.camera(), flash: flash, exposure: exposure), "seed \(seed)")
+    }
+
     /// Without the flash firing, its component is zero in both, and the ambient still matches.
     @Test func flashThatDoesNotFireAddsNothing() {
         var random = RandomScenes(seed: 7)

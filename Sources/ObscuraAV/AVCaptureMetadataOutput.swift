@@ -16,10 +16,11 @@ extension AVCaptureMetadataOutputObjectsDelegate {
     ) {}
 }
 
-/// Delivers faces, objects and barcodes found in the video. Faces and salient objects come from the
-/// scene's annotations: every named scene object seen in the frame is reported with its bounds, as a
-/// face when its name says `face` or `head`, otherwise as a salient object [I]. Barcodes are read with
-/// zxing-cpp from the frame the camera captured, where the scene prints them (spec §16 [I]). Detection
+/// Delivers faces, objects and barcodes found in the video. Faces are found in the frame the camera
+/// captured by the face detector Vision runs (`FaceReader`), and barcodes are read from it with zxing-cpp
+/// where the scene prints them (spec §16 [I]), so what the camera imaged decides what is reported. Bodies
+/// and salient objects come from the scene's annotations: the parts the scene marks as its person's are
+/// one human body, and every named object seen in the frame is a salient object [I]. Detection
 /// lags: objects of a frame arrive `latencyFrames` frames later (late by up to a few frames; our figure
 /// is 2, within Apple's "up to 4"). Only the types in `metadataObjectTypes` are delivered, and an empty
 /// result is not delivered.
@@ -39,11 +40,12 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     public var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
     /// The types this output can detect once connected to a camera: faces, human bodies, salient objects and
-    /// the machine-readable codes (spec §16). The codes are read with zxing-cpp; where its library
-    /// is missing they are not offered, and asking for one raises as any unavailable type does.
+    /// the machine-readable codes (spec §16). Faces are found with OpenCV's face cascade and codes read with
+    /// zxing-cpp; where the cascade or the library is missing, its types are not offered, and asking for one
+    /// raises as any unavailable type does.
     public var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
         guard !connections.isEmpty else { return [] }
-        return [.face, .humanBody, .salientObject]
+        return (FaceReader.isAvailable ? [.face] : []) + [.humanBody, .salientObject]
             + (CodeSymbol.isAvailable ? AVMetadataObject.ObjectType.machineReadableCodes : [])
     }
 
@@ -92,9 +94,9 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// The objects of one frame, filtered by the requested types and the rect of interest: faces and
-    /// salient objects from `picture`'s annotations, codes as read from `reader`, the frame the camera
-    /// captured (see `codeObjects`).
+    /// The objects of one frame, filtered by the requested types and the rect of interest: faces and codes
+    /// as found in `reader`, the frame the camera captured (see `faceObjects` and `codeObjects`), bodies and
+    /// salient objects from `picture`'s annotations.
     func objects(
         in picture: StreamRendering.VideoPicture?, reader: () -> StreamRendering.VideoPicture?, frame: Int,
         time: CMTime, duration: CMTime
@@ -102,22 +104,21 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         let wanted = lock.withLock { types }
         guard let picture, !wanted.isEmpty else { return [] }
         var out: [AVMetadataObject] = []
-        for (index, object) in picture.objects.enumerated() where object.bounds.intersects(rectOfInterest) {
-            // An object carrying a code is reported as a code only, and only when it is read.
-            if picture.codes[object.name] != nil { continue }
-            let name = object.name.lowercased()
-            if name.contains("face") || name.contains("head") {
-                if wanted.contains(.face) {
-                    out.append(
-                        AVMetadataFaceObject(
-                            faceID: index + 1, time: time, duration: duration, bounds: object.bounds, name: object.name)
-                    )
+        if wanted.contains(.face) {
+            out += faceObjects(people: picture.objects.filter(\.isPerson), reader: reader, frame: frame)
+                .map { face in
+                    AVMetadataFaceObject(
+                        faceID: face.id, time: time, duration: duration, bounds: face.bounds, name: face.name)
                 }
-            } else if wanted.contains(.salientObject) {
-                out.append(
-                    AVMetadataObject(
-                        type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
-            }
+        }
+        // An object carrying a code is reported as a code only, and only when it is read.
+        for object in picture.objects
+        where wanted.contains(.salientObject) && object.bounds.intersects(rectOfInterest)
+            && picture.codes[object.name] == nil
+        {
+            out.append(
+                AVMetadataObject(
+                    type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
         }
         // The scene's person is one body: the parts it marks (skin, hair, clothes, …) that are in view, together.
         let parts = picture.objects.filter { $0.isPerson }
@@ -135,9 +136,39 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// How many frames pass between two reads of the captured frame: a reader runs at a fraction of the
-    /// frame rate, and between reads the last codes read stand (spec §16).
+    /// frame rate, and between reads the last codes and faces found stand (spec §16).
     static let readInterval = 3
     private var lastRead: (frame: Int, region: CGRect, types: [AVMetadataObject.ObjectType], codes: [ReadCode])?
+    private var lastFaceRead: (frame: Int, region: CGRect)?
+    private var faceTracks = FaceReader.Tracks()
+
+    /// The faces found inside `rectOfInterest` of the captured frame (`FaceReader`), each with the identifier
+    /// it keeps while in view and the name of the person's part it shows: of the parts whose bounds hold its
+    /// centre, the one whose centre is nearest ("" when none holds it).
+    private func faceObjects(
+        people: [(name: String, bounds: CGRect, isPerson: Bool)], reader: () -> StreamRendering.VideoPicture?,
+        frame: Int
+    ) -> [(id: Int, bounds: CGRect, name: String)] {
+        let region = rectOfInterest
+        let faces: [(id: Int, bounds: CGRect)]
+        if let last = lock.withLock({ lastFaceRead }), last.region == region, frame >= last.frame,
+            frame - last.frame < Self.readInterval
+        {
+            faces = lock.withLock { faceTracks.faces }
+        } else {
+            let found = reader().map { FaceReader.faces(in: $0.rgb, region: region) } ?? []
+            faces = lock.withLock {
+                lastFaceRead = (frame, region)
+                return faceTracks.update(found)
+            }
+        }
+        return faces.map { face in
+            let centre = CGPoint(x: face.bounds.midX, y: face.bounds.midY)
+            func distance(_ r: CGRect) -> Double { hypot(Double(r.midX - centre.x), Double(r.midY - centre.y)) }
+            let part = people.filter { $0.bounds.contains(centre) }.min { distance($0.bounds) < distance($1.bounds) }
+            return (face.id, face.bounds, part?.name ?? "")
+        }
+    }
 
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
 

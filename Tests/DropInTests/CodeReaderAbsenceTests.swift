@@ -31,3 +31,26 @@ extension DropIn {
         }
     }
 }
+
+extension DropIn {
+    /// Without OpenCV's face cascade the app sees a camera that finds no faces: `.face` is not offered, the
+    /// scanner idiom that asks only for what is available asks for the rest, and the stream runs on (spec §16
+    /// rule 1). These run where the cascade is absent; `.ci/run` hides it in a private mount namespace and runs
+    /// this suite again.
+    @Suite(.enabled(if: !ExternalTool.faceCascade.isPresent, "OpenCV's face cascade is present"))
+    struct MetadataFaceAbsenceTests {
+        @Test func noFaceIsOfferedAndTheStreamRuns() throws {
+            let rig = try ScannerRig()
+            let output = rig.metadataOutput
+            #expect(!output.availableMetadataObjectTypes.contains(.face))
+            #expect(output.availableMetadataObjectTypes.contains(.humanBody))
+            output.metadataObjectTypes = [.face, .humanBody].filter(output.availableMetadataObjectTypes.contains)
+            #expect(output.metadataObjectTypes == [.humanBody])
+            let frames = FrameCounter()
+            rig.videoOutput.setSampleBufferDelegate(frames, queue: DispatchQueue(label: "frames"))
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            for _ in 0..<3 { #expect(frames.frames.wait(timeout: .now() + 60) == .success) }
+        }
+    }
+}

@@ -52,6 +52,14 @@ public struct ExternalTool: Sendable {
         return ExternalTool(name, packages: packages, location: runs ? found : nil)
     }
 
+    /// OpenCV's frontal-face cascade, which Vision's face request and the metadata output's faces detect with. A
+    /// file bound over with `/dev/null` is empty, so it counts as missing. The absence suites cover the other case.
+    public static let faceCascade = ExternalTool(
+        "OpenCV's face cascade", packages: "opencv-data",
+        present: ((try? FileManager.default.attributesOfItem(atPath: faceCascadePath)[.size] as? Int) ?? 0) > 0)
+    /// Where Debian's `opencv-data` installs the cascade.
+    public static let faceCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+
     /// Shared libraries that all load.
     public static func libraries(_ name: String, packages: String, _ sonames: [String]) -> ExternalTool {
         let loaded = sonames.allSatisfy { soname in

@@ -10,10 +10,4 @@ extension ExternalTool {
     /// `VNRecognizeTextRequestAbsenceTests` covers the other case.
     static let tesseract = libraries(
         "Tesseract", packages: "libtesseract5 tesseract-ocr-eng", ["libtesseract.so.5"])
-    /// OpenCV's frontal-face cascade, which Vision's face request detects with. A file bound over with `/dev/null`
-    /// is empty, so it counts as missing. `VNDetectFaceRectanglesRequestAbsenceTests` covers the other case.
-    static let faceCascade = ExternalTool(
-        "OpenCV's face cascade", packages: "opencv-data",
-        present: ((try? FileManager.default.attributesOfItem(atPath: faceCascadePath)[.size] as? Int) ?? 0) > 0)
-    static let faceCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
 }

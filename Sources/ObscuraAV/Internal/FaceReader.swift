@@ -1,0 +1,80 @@
+import Foundation
+import Imaging
+
+/// Finds faces in a video picture for the metadata output (spec §16 rule 1): what the camera imaged decides what is
+/// found, as it does for codes. The detector is the one Vision's face request runs (`FaceDetector`, the frontal-face
+/// cascade of Debian's `opencv-data`), on the luma the frame carries (BT.601 weights on the encoded values, as
+/// `CodeReader` reads it), inside the region of interest, box-averaged by the integer factor that brings its longer
+/// side to at most `FaceDetector.workingSize` pixels. So an upright, frontal face at least a thirtieth of the
+/// picture across is found, and a featureless ball of skin is not.
+enum FaceReader {
+    /// Whether the cascade could be read, and faces can be found at all.
+    static var isAvailable: Bool { FaceDetector.frontal != nil }
+
+    /// The faces inside `region` (normalised, origin top-left) of `rgb` (encoded values 0…1), as normalised
+    /// rectangles in the picture, most certain first.
+    static func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+        guard let detector = FaceDetector.frontal, rgb.width > 0, rgb.height > 0 else { return [] }
+        let (w, h) = (rgb.width, rgb.height)
+        let x0 = min(max(Int((region.minX * Double(w)).rounded(.down)), 0), w)
+        let y0 = min(max(Int((region.minY * Double(h)).rounded(.down)), 0), h)
+        let x1 = min(max(Int((region.maxX * Double(w)).rounded(.up)), x0), w)
+        let y1 = min(max(Int((region.maxY * Double(h)).rounded(.up)), y0), h)
+        let factor = max(1, (max(x1 - x0, y1 - y0) + FaceDetector.workingSize - 1) / FaceDetector.workingSize)
+        let (cw, ch) = ((x1 - x0) / factor, (y1 - y0) / factor)
+        guard cw > 0, ch > 0 else { return [] }
+        let norm = 1 / Float(factor * factor)
+        let luma = PixelPlane<Float>(width: cw, height: ch) { i, j, _ in
+            var sum: Float = 0
+            for y in (y0 + j * factor)..<(y0 + (j + 1) * factor) {
+                for x in (x0 + i * factor)..<(x0 + (i + 1) * factor) {
+                    sum += 0.299 * rgb[x, y, 0] + 0.587 * rgb[x, y, 1] + 0.114 * rgb[x, y, 2]
+                }
+            }
+            return sum * norm
+        }
+        let scale = Double(factor)
+        return detector.faces(in: luma).map { face in
+            CGRect(
+                x: (Double(x0) + face.x * scale) / Double(w), y: (Double(y0) + face.y * scale) / Double(h),
+                width: face.width * scale / Double(w), height: face.height * scale / Double(h))
+        }
+    }
+
+    /// Faces followed from one read to the next: a face keeps the identifier of the face of the last read it
+    /// overlaps most (at least a third of their union, our choice), and a face that overlaps none is new and
+    /// takes the next identifier, so an identifier stays with a face while it stays in view (spec §16 rule 2).
+    struct Tracks {
+        private(set) var faces: [(id: Int, bounds: CGRect)] = []
+        private var lastID = 0
+
+        /// Takes the faces of a new read and returns them with their identifiers.
+        mutating func update(_ found: [CGRect]) -> [(id: Int, bounds: CGRect)] {
+            var free = faces
+            var next: [(id: Int, bounds: CGRect)] = []
+            for bounds in found {
+                let best = free.indices.max {
+                    Self.overlap(free[$0].bounds, bounds) < Self.overlap(free[$1].bounds, bounds)
+                }
+                if let best, Self.overlap(free[best].bounds, bounds) >= 1.0 / 3 {
+                    next.append((free[best].id, bounds))
+                    free.remove(at: best)
+                } else {
+                    lastID += 1
+                    next.append((lastID, bounds))
+                }
+            }
+            faces = next
+            return next
+        }
+
+        /// Intersection over union.
+        static func overlap(_ a: CGRect, _ b: CGRect) -> Double {
+            let i = a.intersection(b)
+            guard !i.isNull else { return 0 }
+            let inter = Double(i.width * i.height)
+            let union = Double(a.width * a.height + b.width * b.height) - inter
+            return union > 0 ? inter / union : 0
+        }
+    }
+}

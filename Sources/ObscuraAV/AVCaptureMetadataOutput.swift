@@ -156,7 +156,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         {
             faces = lock.withLock { faceTracks.faces }
         } else {
-            let found = reader().map { FaceReader.faces(in: $0.rgb, region: region) } ?? []
+            let found = reader().map { $0.reads.faces(in: $0.rgb, region: region) } ?? []
             faces = lock.withLock {
                 lastFaceRead = (frame, region)
                 return faceTracks.update(found)

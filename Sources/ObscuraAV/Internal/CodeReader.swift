@@ -129,22 +129,3 @@ extension AVMetadataObject.ObjectType {
         }
     }
 }
-
-/// The codes read from one picture, by region of interest and types: a cached picture never changes,
-/// so each question is answered once.
-final class CodeReads: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: [ReadCode]] = [:]
-
-    func codes(
-        in rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]
-    ) -> [ReadCode] {
-        let key =
-            "\(region.minX),\(region.minY),\(region.width),\(region.height)/"
-            + types.map(\.rawValue).sorted().joined(separator: ",")
-        if let known = lock.withLock({ answers[key] }) { return known }
-        let found = CodeReader.read(rgb, region: region, types: types)
-        lock.withLock { answers[key] = found }
-        return found
-    }
-}

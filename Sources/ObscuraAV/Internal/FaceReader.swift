@@ -24,15 +24,23 @@ enum FaceReader {
         let (cw, ch) = ((x1 - x0) / factor, (y1 - y0) / factor)
         guard cw > 0, ch > 0 else { return [] }
         let norm = 1 / Float(factor * factor)
-        let luma = PixelPlane<Float>(width: cw, height: ch) { i, j, _ in
-            var sum: Float = 0
-            for y in (y0 + j * factor)..<(y0 + (j + 1) * factor) {
-                for x in (x0 + i * factor)..<(x0 + (i + 1) * factor) {
-                    sum += 0.299 * rgb[x, y, 0] + 0.587 * rgb[x, y, 1] + 0.114 * rgb[x, y, 2]
+        let (stride, channels) = (rgb.rowStride, rgb.channels)
+        var values = [Float](repeating: 0, count: cw * ch)
+        rgb.withUnsafeBufferPointer { source in
+            for j in 0..<ch {
+                for i in 0..<cw {
+                    var sum: Float = 0
+                    for y in (y0 + j * factor)..<(y0 + (j + 1) * factor) {
+                        for x in (x0 + i * factor)..<(x0 + (i + 1) * factor) {
+                            let p = y * stride + x * channels
+                            sum += 0.299 * source[p] + 0.587 * source[p + 1] + 0.114 * source[p + 2]
+                        }
+                    }
+                    values[j * cw + i] = sum * norm
                 }
             }
-            return sum * norm
         }
+        let luma = PixelPlane<Float>(width: cw, height: ch, elements: values)
         let scale = Double(factor)
         return detector.faces(in: luma).map { face in
             CGRect(
@@ -76,5 +84,35 @@ enum FaceReader {
             let union = Double(a.width * a.height + b.width * b.height) - inter
             return union > 0 ? inter / union : 0
         }
+    }
+}
+
+/// What the metadata output's readers found in one picture: codes by region of interest and types, faces by
+/// region. A cached picture never changes, so each question is answered once.
+final class PictureReads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codeAnswers: [String: [ReadCode]] = [:]
+    private var faceAnswers: [String: [CGRect]] = [:]
+
+    private static func key(_ region: CGRect) -> String {
+        "\(region.minX),\(region.minY),\(region.width),\(region.height)"
+    }
+
+    func codes(
+        in rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]
+    ) -> [ReadCode] {
+        let key = Self.key(region) + "/" + types.map(\.rawValue).sorted().joined(separator: ",")
+        if let known = lock.withLock({ codeAnswers[key] }) { return known }
+        let found = CodeReader.read(rgb, region: region, types: types)
+        lock.withLock { codeAnswers[key] = found }
+        return found
+    }
+
+    func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+        let key = Self.key(region)
+        if let known = lock.withLock({ faceAnswers[key] }) { return known }
+        let found = FaceReader.faces(in: rgb, region: region)
+        lock.withLock { faceAnswers[key] = found }
+        return found
     }
 }

@@ -24,9 +24,9 @@ final class StreamRendering: @unchecked Sendable {
         var codes: [String: PrintedCode] = [:]
         /// The exposure used and the auto decisions behind the picture (see `StreamLook`).
         var look: LookSummary? = nil
-        /// The codes read from this picture so far, by region and types (`CodeReader`); shared by the
-        /// picture's copies, since a cached picture never changes.
-        let reads = CodeReads()
+        /// The codes and faces found in this picture so far, by region (`CodeReader`, `FaceReader`); shared
+        /// by the picture's copies, since a cached picture never changes.
+        let reads = PictureReads()
     }
 
     static let shared = StreamRendering()

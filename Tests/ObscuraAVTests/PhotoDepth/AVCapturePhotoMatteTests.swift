@@ -21,9 +21,30 @@ struct AVCapturePhotoMatteTests {
     static let torso = (width: 0.40, height: 0.20)
 
     /// A person of three cards 1 m from the camera: a square face (skin) with hair above it and a
-    /// torso below (body), before a grey wall; `labelled: false` leaves the same cards unlabelled.
-    static func portraitScene(labelled: Bool = true) throws -> String {
+    /// torso below (body), before a grey wall; `labelled: false` leaves the same cards unlabelled, and
+    /// `painted: true` paints the face and hair on one card (`painted.png`: one texel of hair above three
+    /// of skin, so the hair is a quarter of the card's height) whose palette names each material's part.
+    static func portraitScene(labelled: Bool = true, painted: Bool = false) throws -> String {
         func role(_ part: String) -> String { labelled ? ", person: \(part)" : "" }
+        let dir = try TestScratch.folder("matte")
+        let head: String
+        if painted {
+            let texture = PNGImage(pixels: UInt8Image(width: 1, height: 4, elements: [1, 0, 0, 0]))
+            try PNG.write(texture, to: dir.appendingPathComponent("painted.png").path)
+            head = """
+                  - name: head
+                    shape: plane
+                    size_m: [\(face), \(face + hairHeight)]
+                    position_m: [0.0, \(hairHeight / 2), 1.0]
+                    card: {type: image, png: painted.png, palette: [skin, hair]}
+                    person: {skin: [skin], hair: [hair]}
+                """
+        } else {
+            head = """
+                  - {name: face, shape: plane, size_m: [\(face), \(face)], position_m: [0.0, 0.0, 1.0], material: skin\(role("skin"))}
+                  - {name: hair, shape: plane, size_m: [\(face), \(hairHeight)], position_m: [0.0, \(face / 2 + hairHeight / 2), 1.0], material: hair\(role("hair"))}
+                """
+        }
         let text = """
             description: A figure of cards 1 m from the camera before a wall 2 m away.
             device:
@@ -41,48 +62,10 @@ struct AVCapturePhotoMatteTests {
               - {name: jumper, srgb: [0.2, 0.3, 0.7]}
             objects:
               - {name: wall, shape: plane, size_m: [20.0, 20.0], material: grey}
-              - {name: face, shape: plane, size_m: [\(face), \(face)], position_m: [0.0, 0.0, 1.0], material: skin\(role("skin"))}
-              - {name: hair, shape: plane, size_m: [\(face), \(hairHeight)], position_m: [0.0, \(face / 2 + hairHeight / 2), 1.0], material: hair\(role("hair"))}
+            \(head)
               - {name: torso, shape: plane, size_m: [\(torso.width), \(torso.height)], position_m: [0.0, \(-face / 2 - 0.02 - torso.height / 2), 1.0], material: jumper\(role("body"))}
             """
-        let dir = try TestScratch.folder("matte")
-        let file = dir.appendingPathComponent("portrait-\(labelled).yaml")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
-    /// The same figure with the face and hair painted on one card (`painted.png`: one texel of hair above three of
-    /// skin, so the hair is a quarter of the card's height), its palette's parts named by material.
-    static func paintedPortraitScene() throws -> String {
-        let dir = try TestScratch.folder("matte")
-        let texture = PNGImage(pixels: UInt8Image(width: 1, height: 4, elements: [1, 0, 0, 0]))
-        try PNG.write(texture, to: dir.appendingPathComponent("painted.png").path)
-        let text = """
-            description: A figure of cards 1 m from the camera before a wall 2 m away, face and hair on one card.
-            device:
-              position_m: [0.0, 0.0, 2.0]
-              look_at_m: [0.0, 0.0, 0.0]
-            ambient:
-              spectrum: {illuminant: LED-B3}
-              lux: 500
-              direction: [0.0, 0.0, 1.0]
-              diffuse_fraction: 0.5
-            materials:
-              - {name: grey, reflectance: 0.5}
-              - {name: skin, reflectance: "skin:030"}
-              - {name: hair, reflectance: 0.05}
-              - {name: jumper, srgb: [0.2, 0.3, 0.7]}
-            objects:
-              - {name: wall, shape: plane, size_m: [20.0, 20.0], material: grey}
-              - name: head
-                shape: plane
-                size_m: [\(face), \(face + hairHeight)]
-                position_m: [0.0, \(hairHeight / 2), 1.0]
-                card: {type: image, png: painted.png, palette: [skin, hair]}
-                person: {skin: [skin], hair: [hair]}
-              - {name: torso, shape: plane, size_m: [\(torso.width), \(torso.height)], position_m: [0.0, \(-face / 2 - 0.02 - torso.height / 2), 1.0], material: jumper, person: body}
-            """
-        let file = dir.appendingPathComponent("painted.yaml")
+        let file = dir.appendingPathComponent("portrait-\(labelled)-\(painted).yaml")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
@@ -250,7 +233,7 @@ struct AVCapturePhotoMatteTests {
     // have, and together make the person's.
     @Test func aCardShowingTwoPartsGivesEachItsMatte() throws {
         try onDevice("iphone-15-pro") {
-            try Emulator.shared.use(scene: Self.paintedPortraitScene())
+            try Emulator.shared.use(scene: Self.portraitScene(painted: true))
             let rig = try Self.matteRig()
             defer { rig.session.stopRunning() }
             let photo = try #require(capture(rig, Self.matteSettings(rig.output)).photos.first)

@@ -193,6 +193,7 @@ enum { codec_id_h264 = 27, codec_id_hevc = 173, codec_id_aac = 86018, media_type
 enum { pix_fmt_yuv420p = 0, pix_fmt_nv12 = 23 };
 enum { sample_fmt_fltp = 8 };
 enum { packet_side_data_display_matrix = 5 };  // AV_PKT_DATA_DISPLAYMATRIX
+enum { picture_type_none = 0, picture_type_i = 1 };  // AV_PICTURE_TYPE_NONE, AV_PICTURE_TYPE_I
 enum { opt_search_children = 1, avio_flag_write = 2, log_level_error = 16, sws_bilinear = 2, sws_cs_itu601 = 5 };
 #define ERROR_AGAIN (-11)
 #define ERROR_EOF (-(int)(('E') | ('O' << 8) | ('F' << 16) | ((unsigned)' ' << 24)))
@@ -260,6 +261,14 @@ static struct {
     int (*get_pix_fmt)(const char *);
     void *(*sws_alloc_context)(void);
     int (*sws_init_context)(void *, void *, void *);
+    // Segmented output, written to memory.
+    void *(*malloc)(size_t);
+    void (*free)(void *);
+    void *(*avio_alloc_context)(unsigned char *, int, int, void *, int (*)(void *, uint8_t *, int),
+                                int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
+    void (*avio_context_free)(void **);
+    void (*avio_flush)(void *);
+    int (*write_frame)(format_context *, packet *);
 } api;
 
 static int loaded = 0;  // 1 usable, -1 unusable
@@ -339,6 +348,12 @@ static int resolve_all(void *util, void *codec, void *format, void *scale) {
     RESOLVE(util, get_pix_fmt, "av_get_pix_fmt");
     RESOLVE(scale, sws_alloc_context, "sws_alloc_context");
     RESOLVE(scale, sws_init_context, "sws_init_context");
+    RESOLVE(util, malloc, "av_malloc");
+    RESOLVE(util, free, "av_free");
+    RESOLVE(format, avio_alloc_context, "avio_alloc_context");
+    RESOLVE(format, avio_context_free, "avio_context_free");
+    RESOLVE(format, avio_flush, "avio_flush");
+    RESOLVE(format, write_frame, "av_write_frame");
     return 1;
 }
 
@@ -455,10 +470,53 @@ struct cffmpeg_movie {
     int width, height;
     int header_written;
     int64_t bytes;
+    /// A segmented movie's output: the I/O context writing into `output`, which grows as bytes come.
+    int segmented;
+    void *memory_io;
+    uint8_t *output;
+    size_t output_count, output_capacity;
+    int output_failed;
+    /// Whether the next picture is to be a key frame starting a new coded sequence.
+    int force_key_frame;
 };
+
+/// AVIOContext (libavformat 59) up to its buffer, which the context may have replaced by the time it is freed.
+typedef struct {
+    const void *av_class;
+    unsigned char *buffer;
+} io_context_head;
+
+/// The I/O context's sink: appends what the muxer writes to the movie's output.
+static int write_to_memory(void *opaque, uint8_t *bytes, int count) {
+    cffmpeg_movie *m = opaque;
+    if (count <= 0) return 0;
+    if (m->output_count + (size_t)count > m->output_capacity) {
+        size_t grown = (m->output_count + (size_t)count) * 2;
+        uint8_t *more = realloc(m->output, grown);
+        if (!more) {
+            m->output_failed = 1;
+            return -12;  // AVERROR(ENOMEM)
+        }
+        m->output = more;
+        m->output_capacity = grown;
+    }
+    memcpy(m->output + m->output_count, bytes, (size_t)count);
+    m->output_count += (size_t)count;
+    return count;
+}
+
+static void free_memory_io(cffmpeg_movie *m) {
+    if (!m->memory_io) return;
+    io_context_head *head = m->memory_io;
+    api.free(head->buffer);
+    api.avio_context_free(&m->memory_io);
+    if (m->format) m->format->pb = NULL;
+}
 
 static void release(cffmpeg_movie *m) {
     if (!m) return;
+    free_memory_io(m);
+    free(m->output);
     if (m->format && m->format->pb) api.avio_closep(&m->format->pb);
     if (m->format) api.free_context(m->format);
     if (m->video) api.codec_free_context(&m->video);
@@ -507,6 +565,12 @@ static int open_video(cffmpeg_movie *m, const cffmpeg_movie_request *r, char *me
         api.opt_set(m->video, "x265-params", "log-level=error", opt_search_children);
         // Apple's players want HEVC tagged 'hvc1' (parameter sets in the sample description).
         api.opt_set_int(m->video, "codec_tag", 'h' | ('v' << 8) | ('c' << 16) | ('1' << 24), 0);
+    }
+    if (r->segmented) {
+        // A fragment is cut before a forced key frame: every earlier picture must have left the encoder by then, so
+        // it holds none back for look-ahead, and the forced picture starts a new coded sequence (IDR).
+        api.opt_set(m->video, "tune", "zerolatency", opt_search_children);
+        api.opt_set_int(m->video, "forced-idr", 1, opt_search_children);
     }
     int status = api.codec_open(m->video, codec, NULL);
     if (status < 0) return fail(status, "opening the video encoder", message, capacity);
@@ -618,7 +682,7 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
         set_message(message, capacity, "FFmpeg 5.1's libraries are not installed (" CFFMPEG_PACKAGES ")");
         return CFFMPEG_ERR_UNAVAILABLE;
     }
-    if (!r->path || !r->container || r->width <= 0 || r->height <= 0 || r->width % 2 || r->height % 2 ||
+    if ((!r->path && !r->segmented) || !r->container || r->width <= 0 || r->height <= 0 || r->width % 2 || r->height % 2 ||
         r->frame_ticks <= 0 || r->timescale <= 0 || r->rotation_degrees % 90 != 0) {
         set_message(message, capacity, "invalid movie request");
         return CFFMPEG_ERR_ARGUMENT;
@@ -627,7 +691,8 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
     if (!m) return CFFMPEG_ERR_MEMORY;
     m->width = r->width;
     m->height = r->height;
-    int status = api.alloc_output_context(&m->format, NULL, r->container, r->path);
+    m->segmented = r->segmented;
+    int status = api.alloc_output_context(&m->format, NULL, r->container, r->segmented ? NULL : r->path);
     if (status < 0 || !m->format) {
         release(m);
         return fail(status, "choosing the container", message, capacity);
@@ -640,12 +705,29 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
         release(m);
         return result;
     }
-    status = api.avio_open(&m->format->pb, r->path, avio_flag_write);
-    if (status < 0) {
-        release(m);
-        return fail(status, "creating the file", message, capacity);
+    if (r->segmented) {
+        // Fragmented MPEG-4 in memory, cut where the caller flushes: an initialization segment (ftyp and a moov
+        // without samples), then fragments whose sample offsets count from their own moof, and no index at the end.
+        const int size = 64 * 1024;
+        unsigned char *buffer = api.malloc(size);
+        m->memory_io = buffer ? api.avio_alloc_context(buffer, size, 1, m, NULL, write_to_memory, NULL) : NULL;
+        if (!m->memory_io) {
+            if (buffer) api.free(buffer);
+            release(m);
+            return CFFMPEG_ERR_MEMORY;
+        }
+        m->format->pb = m->memory_io;
+        api.opt_set(m->format, "movflags", "+frag_custom+empty_moov+default_base_moof+skip_trailer",
+                    opt_search_children);
+    } else {
+        status = api.avio_open(&m->format->pb, r->path, avio_flag_write);
+        if (status < 0) {
+            release(m);
+            return fail(status, "creating the file", message, capacity);
+        }
     }
-    if (r->fragment_microseconds > 0) {
+    if (r->segmented) {
+    } else if (r->fragment_microseconds > 0) {
         char text[32];
         snprintf(text, sizeof text, "%lld", (long long)r->fragment_microseconds);
         api.opt_set(m->format, "frag_duration", text, opt_search_children);
@@ -672,6 +754,7 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
         return fail(status, "writing the movie header", message, capacity);
     }
     m->header_written = 1;
+    if (m->segmented) api.avio_flush(m->format->pb);
     *out = m;
     return CFFMPEG_OK;
 }
@@ -704,6 +787,8 @@ int cffmpeg_movie_write_video(cffmpeg_movie *m, const uint8_t *luma, size_t luma
     const int strides[4] = {(int)luma_stride, (int)chroma_stride, 0, 0};
     api.sws_scale(m->scaler, planes, strides, 0, m->height, m->picture->data, m->picture->linesize);
     m->picture->pts = frame_index * m->frame_ticks;
+    m->picture->pict_type = m->force_key_frame ? picture_type_i : picture_type_none;
+    m->force_key_frame = 0;
     return encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, m->picture, message, capacity);
 }
 
@@ -773,6 +858,8 @@ int cffmpeg_movie_write_picture(cffmpeg_movie *m, const cffmpeg_picture *p, int6
     const int strides[4] = {(int)p->strides[0], (int)p->strides[1], 0, 0};
     api.sws_scale(m->picture_scaler, planes, strides, 0, p->height, m->picture->data, m->picture->linesize);
     m->picture->pts = ticks;
+    m->picture->pict_type = m->force_key_frame ? picture_type_i : picture_type_none;
+    m->force_key_frame = 0;
     return encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, m->picture, message, capacity);
 }
 
@@ -845,7 +932,35 @@ int cffmpeg_movie_write_audio(cffmpeg_movie *m, const int16_t *samples, int coun
 
 int64_t cffmpeg_movie_bytes(const cffmpeg_movie *m) { return m ? m->bytes : 0; }
 
-int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
+void cffmpeg_movie_force_key_frame(cffmpeg_movie *m) {
+    if (m) m->force_key_frame = 1;
+}
+
+int cffmpeg_movie_flush_fragment(cffmpeg_movie *m, char *message, size_t capacity) {
+    if (!m || !m->segmented) {
+        set_message(message, capacity, "only a segmented movie is cut into fragments");
+        return CFFMPEG_ERR_ARGUMENT;
+    }
+    // Packets waiting to be interleaved reach the muxer first; then the muxer writes them as one fragment.
+    int status = api.interleaved_write_frame(m->format, NULL);
+    if (status >= 0) status = api.write_frame(m->format, NULL);
+    if (status < 0) return fail(status, "writing a fragment", message, capacity);
+    api.avio_flush(m->format->pb);
+    if (m->output_failed) return CFFMPEG_ERR_MEMORY;
+    return CFFMPEG_OK;
+}
+
+const uint8_t *cffmpeg_movie_output(const cffmpeg_movie *m, size_t *count) {
+    *count = m ? m->output_count : 0;
+    return m ? m->output : NULL;
+}
+
+void cffmpeg_movie_clear_output(cffmpeg_movie *m) {
+    if (m) m->output_count = 0;
+}
+
+/// Drains the encoders and writes the trailer (and, for a segmented movie, its last fragment).
+static int drain_and_close(cffmpeg_movie *m, char *message, size_t capacity) {
     int result = encode(m, m->video, m->video_stream, m->video_time_base, m->frame_ticks, NULL, message, capacity);
     if (result == CFFMPEG_OK && m->resampler && m->resampling_started)
         result = resample_audio(m, NULL, 0, 0, message, capacity);
@@ -855,10 +970,27 @@ int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
         int status = api.write_trailer(m->format);
         if (status < 0) result = fail(status, "writing the movie trailer", message, capacity);
     }
-    if (result == CFFMPEG_OK) {
+    if (result == CFFMPEG_OK && m->segmented) {
+        api.avio_flush(m->format->pb);
+        if (m->output_failed) result = CFFMPEG_ERR_MEMORY;
+    } else if (result == CFFMPEG_OK) {
         int status = api.avio_closep(&m->format->pb);
         if (status < 0) result = fail(status, "closing the file", message, capacity);
     }
+    return result;
+}
+
+int cffmpeg_movie_finish(cffmpeg_movie *m, char *message, size_t capacity) {
+    int result = drain_and_close(m, message, capacity);
+    release(m);
+    return result;
+}
+
+int cffmpeg_movie_finish_segments(cffmpeg_movie *m, void *context,
+                                  void (*take)(void *context, const uint8_t *bytes, size_t count), char *message,
+                                  size_t capacity) {
+    int result = m->segmented ? drain_and_close(m, message, capacity) : CFFMPEG_ERR_ARGUMENT;
+    if (result == CFFMPEG_OK) take(context, m->output, m->output_count);
     release(m);
     return result;
 }

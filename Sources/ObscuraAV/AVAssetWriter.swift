@@ -36,6 +36,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// Entered when `finishWriting` starts and left when the movie is complete or has failed: inputs
     /// take nothing meanwhile, and a second call waits for the first.
     private var finishing: DispatchGroup?
+    /// Whether the writer outputs segments to its delegate instead of writing a file (`init(contentType:)`).
+    let writesSegments: Bool
+    private var profile: AVFileTypeProfile?
+    private var segmentInterval = CMTime.invalid
+    private var segmentStart = CMTime.invalid
+    private weak var segmentDelegate: AnyObject?
+    /// Held while segment data goes to the delegate, so that pieces made on different queues arrive in order.
+    private let delivering = NSLock()
+    /// The tracks of the initialization segment, which the reports of later segments refer to.
+    private var segmentTracks: [FragmentedMP4.Track] = []
 
     /// A writer of `outputFileType` to `outputURL`. Throws for a URL that is not a file URL and for a
     /// file type other than a QuickTime or MPEG-4 movie (rule 1).
@@ -53,6 +63,17 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         self.outputURL = outputURL
         self.outputFileType = outputFileType
+        writesSegments = false
+        super.init()
+    }
+
+    /// A writer that outputs segment data of `outputContentType` to its delegate instead of writing a file: an
+    /// initialization segment, then media segments of `preferredOutputSegmentInterval` each (rule 11). Its
+    /// `outputURL` is `about:blank`.
+    public init(contentType outputContentType: UTType) {
+        outputURL = URL(string: "about:blank")!
+        outputFileType = AVFileType(rawValue: outputContentType.identifier)
+        writesSegments = true
         super.init()
     }
 
@@ -88,6 +109,56 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var shouldOptimizeForNetworkUse: Bool {
         get { lock.withLock { optimizeForNetwork } }
         set { lock.withLock { optimizeForNetwork = newValue } }
+    }
+
+    /// The profile segment data is written in: `.mpeg4AppleHLS` or `.mpeg4CMAFCompliant`, which a writer of
+    /// segments needs (default nil; rule 11).
+    open var outputFileTypeProfile: AVFileTypeProfile? {
+        get { lock.withLock { profile } }
+        set { lock.withLock { profile = newValue } }
+    }
+
+    /// How long each segment lasts (default `.invalid`, which a writer of segments refuses); a segment ends at the
+    /// first picture at or after its interval (rule 11).
+    open var preferredOutputSegmentInterval: CMTime {
+        get { lock.withLock { segmentInterval } }
+        set { lock.withLock { segmentInterval = newValue } }
+    }
+
+    /// Where the first segment starts, in the appended samples' time line; a writer with a positive segment
+    /// interval needs a number here (default `.invalid`; rule 11).
+    open var initialSegmentStartTime: CMTime {
+        get { lock.withLock { segmentStart } }
+        set { lock.withLock { segmentStart = newValue } }
+    }
+
+    /// Receives the segment data of a writer made with `init(contentType:)`; held weakly.
+    open var delegate: AVAssetWriterDelegate? {
+        get { lock.withLock { segmentDelegate as? AVAssetWriterDelegate } }
+        set { lock.withLock { segmentDelegate = newValue } }
+    }
+
+    /// Ends the current segment and hands it to the delegate, for a writer whose segment interval is
+    /// `.indefinite`. Raises `NSInternalInconsistencyException` when the writer has no delegate or its interval is
+    /// another (rule 11); such a writer cannot start here, so otherwise there is nothing to end.
+    open func flushSegment() {
+        let (hasDelegate, interval) = lock.withLock { (segmentDelegate != nil, segmentInterval) }
+        let rule = CaptureRule("§23", rule: 11, .documented, "flushSegment needs a delegate and an indefinite interval")
+        if !hasDelegate {
+            Violation(
+                name: .internalInconsistencyException, method: "-[AVAssetWriter flushSegment]",
+                message: "-flushSegment can be called only if the delegate method to output segment data is implemented.",
+                rule: rule
+            ).raise()
+        }
+        if interval != .indefinite {
+            Violation(
+                name: .internalInconsistencyException, method: "-[AVAssetWriter flushSegment]",
+                message: "-flushSegment can be called only if the value of the preferredOutputSegmentInterval property "
+                    + "is kCMTimeIndefinite.",
+                rule: rule
+            ).raise()
+        }
     }
 
     /// The movie's metadata items (default none), written as QuickTime metadata: set before `startWriting()`
@@ -188,6 +259,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return false
         }
         for input in inputs { input.writerDidStart() }
+        deliverSegments(of: plan)
         return true
     }
 
@@ -221,15 +293,80 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         {
             return refuse(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem]))
         }
+        var segmenting: AssetWriterMovie.Segmenting?
+        if writesSegments {
+            switch segmentPlan() {
+            case .success(let plan): segmenting = plan
+            case .failure(let problem): return refuse(AVError(.unknown, userInfo: [NSLocalizedFailureReasonErrorKey: problem.reason]))
+            }
+        }
         var video = settings.video
         video.rotationDegrees = videoInput.transform.quarterTurnDegrees ?? 0
-        let fragments = fragmentInterval
+        let fragments = segmenting == nil ? fragmentInterval : .invalid
         return AssetWriterMovie(
             destination: outputURL.path, container: Self.containers[outputFileType] ?? "mov", video: video,
             audio: inputList.first { $0.mediaType == .audio }.map { AssetWriterSettings.audio($0.outputSettings) },
             fragmentInterval: fragments,
             fastStart: optimizeForNetwork && !(fragments.isValid && fragments.seconds > 0),
-            metadata: AVMetadataItem.quickTimeEntries(metadataItems, for: "AVAssetWriter"))
+            metadata: AVMetadataItem.quickTimeEntries(metadataItems, for: "AVAssetWriter"), segmenting: segmenting)
+    }
+
+    private struct SegmentProblem: Error { let reason: String }
+
+    /// Where segments start and how long they last, or why this writer's segments cannot be written (rule 11);
+    /// called under the lock.
+    private func segmentPlan() -> Result<AssetWriterMovie.Segmenting, SegmentProblem> {
+        func refuse(_ reason: String) -> Result<AssetWriterMovie.Segmenting, SegmentProblem> {
+            .failure(SegmentProblem(reason: reason))
+        }
+        guard segmentDelegate != nil else {
+            return refuse("Neither the outputURL nor the delegate method to output segment data is specified")
+        }
+        guard outputFileType == .mp4 else {
+            return refuse("AVAssetWriter does not support file type \(outputFileType.rawValue) for segment data")
+        }
+        guard let profile, profile == .mpeg4AppleHLS || profile == .mpeg4CMAFCompliant else {
+            return refuse(
+                "The value of the outputFileTypeProfile property must be file type profile AppleHLS or "
+                    + "CMAFCompliant to output segment data")
+        }
+        if segmentInterval == .indefinite {
+            return refuse(
+                "A preferredOutputSegmentInterval of kCMTimeIndefinite takes compressed samples passed through, "
+                    + "which this writer does not take: give a positive interval")
+        }
+        guard segmentInterval.isNumeric, segmentInterval > .zero else {
+            return refuse(
+                "The value of the preferredOutputSegmentInterval property must be kCMTimeIndefinite or a positive "
+                    + "numeric time to output segment data")
+        }
+        guard segmentStart.isNumeric else {
+            return refuse("The value of the initialSegmentStartTime property must be a numeric time to output segment data")
+        }
+        if profile == .mpeg4CMAFCompliant, inputList.count > 1 {
+            return refuse("More than one track is not allowed for file type profile \(profile.rawValue)")
+        }
+        return .success(AssetWriterMovie.Segmenting(start: segmentStart, interval: segmentInterval))
+    }
+
+    /// Hands the segment data `movie` has made to the delegate, in order, each with its report: none for the
+    /// initialization segment, each track's samples for a media segment (rule 11).
+    private func deliverSegments(of movie: AssetWriterMovie) {
+        guard writesSegments else { return }
+        delivering.withLock {
+            let segments = encoding.withLock { movie.takeSegments() }
+            guard !segments.isEmpty, let delegate = self.delegate else { return }
+            for segment in segments {
+                var report: AVAssetSegmentReport?
+                if segment.type == .initialization {
+                    segmentTracks = FragmentedMP4.tracks(initialization: segment.data)
+                } else {
+                    report = .separable(fragment: segment.data, tracks: segmentTracks)
+                }
+                delegate.assetWriter(
+                    self, didOutputSegmentData: Data(segment.data), segmentType: segment.type, segmentReport: report)
+            }
+        }
     }
 
     /// Starts the session: a sample appended with time T plays at T − `startTime` in the movie.
@@ -312,6 +449,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 if let finished {
                     fail(finished.destinationExists ? AVError(.fileAlreadyExists) : Self.error(finished))
                 } else {
+                    deliverSegments(of: movie)
                     lock.withLock { if state == .writing { state = .completed } }
                 }
                 group.leave()
@@ -369,7 +507,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             ).raise()
         }
         switch outcome {
-        case .success(let taken): return taken
+        case .success(let taken):
+            deliverSegments(of: movie)
+            return taken
         case .failure(let problem):
             fail(Self.error(problem))
             return false
@@ -394,7 +534,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         Emulation.shared.record(
             TraceEntry(
                 section: "§23", rule: 4, outcome: .decided,
-                sentence: "The asset writer for \(outputURL.lastPathComponent) failed: \(reason)."))
+                sentence: "The asset writer \(writesSegments ? "of segments" : "for \(outputURL.lastPathComponent)") "
+                    + "failed: \(reason)."))
     }
 
     private static func error(_ failure: MovieWriter.Failure) -> AVError {

@@ -20,8 +20,15 @@ final class WriterRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     private var finishing = false
     let done = DispatchSemaphore(value: 0)
 
-    init(url: URL, video: [String: Any]?, audio: [String: Any]?, frames wanted: Int) throws {
-        writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+    /// Called with the first frame's time just before writing starts (a segment writer's start goes there).
+    var beforeStart: (CMTime) -> Void = { _ in }
+
+    convenience init(url: URL, video: [String: Any]?, audio: [String: Any]?, frames wanted: Int) throws {
+        self.init(writer: try AVAssetWriter(outputURL: url, fileType: .mov), video: video, audio: audio, frames: wanted)
+    }
+
+    init(writer: AVAssetWriter, video: [String: Any]?, audio: [String: Any]?, frames wanted: Int) {
+        self.writer = writer
         videoInput = AVAssetWriterInput(mediaType: .video, outputSettings: video)
         videoInput.expectsMediaDataInRealTime = true
         audioInput = audio.map { AVAssetWriterInput(mediaType: .audio, outputSettings: $0) }
@@ -43,6 +50,7 @@ final class WriterRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
             return
         }
         if writer.status == .unknown {
+            beforeStart(CMSampleBufferGetPresentationTimeStamp(sampleBuffer))
             guard writer.startWriting() else {
                 done.signal()
                 return

@@ -18,6 +18,60 @@ import Testing
         return (writer, input, folder)
     }
 
+    /// Keeps the segment data a writer hands its delegate.
+    final class Collector: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [(data: Data, type: AVAssetSegmentType)] = []
+        var segments: [(data: Data, type: AVAssetSegmentType)] { lock.withLock { received } }
+        func assetWriter(_ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType) {
+            lock.withLock { received.append((segmentData, segmentType)) }
+        }
+    }
+
+    // spec §23 rule 11: what a writer of segments needs is checked when writing starts: a delegate, the HLS or
+    // CMAF profile, a positive interval with a start time, one track for CMAF. Each missing piece fails
+    // `startWriting()` saying which; `flushSegment()` raises unless the interval is indefinite.
+    @Test func aWriterOfSegmentsSaysWhatItLacks() throws {
+        func writer(
+            profile: AVFileTypeProfile? = .mpeg4AppleHLS, interval: CMTime = CMTime(value: 6, timescale: 1),
+            start: CMTime = .zero, delegate: AVAssetWriterDelegate? = nil, audio: Bool = false
+        ) -> AVAssetWriter {
+            let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+            writer.outputFileTypeProfile = profile
+            writer.preferredOutputSegmentInterval = interval
+            writer.initialSegmentStartTime = start
+            writer.delegate = delegate
+            writer.add(
+                AVAssetWriterInput(
+                    mediaType: .video,
+                    outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240]))
+            if audio { writer.add(AVAssetWriterInput(mediaType: .audio, outputSettings: nil)) }
+            return writer
+        }
+        func failure(_ writer: AVAssetWriter) -> String {
+            #expect(!writer.startWriting() && writer.status == .failed)
+            return (writer.error as NSError?)?.localizedFailureReason ?? ""
+        }
+        let collector = Collector()
+        #expect(failure(writer()).contains("delegate"))
+        #expect(failure(writer(profile: nil, delegate: collector)).contains("outputFileTypeProfile"))
+        #expect(failure(writer(interval: .invalid, delegate: collector)).contains("preferredOutputSegmentInterval"))
+        #expect(failure(writer(start: .invalid, delegate: collector)).contains("initialSegmentStartTime"))
+        #expect(
+            failure(writer(profile: .mpeg4CMAFCompliant, delegate: collector, audio: true)).contains("More than one track"))
+
+        let ready = writer(delegate: collector)
+        #expect(ready.startWriting() && ready.status == .writing)
+        #expect(ready.outputFileType == .mp4)
+        expectException(.internalInconsistencyException, "kCMTimeIndefinite") { ready.flushSegment() }
+        let undelegated = writer()
+        expectException(.internalInconsistencyException, "delegate method to output segment data") {
+            undelegated.flushSegment()
+        }
+        ready.cancelWriting()
+        #expect(collector.segments.allSatisfy { $0.type == .initialization })
+    }
+
     static func frame() -> CVPixelBuffer {
         var buffer: CVPixelBuffer?
         _ = CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &buffer)

@@ -61,6 +61,10 @@ typedef struct cffmpeg_movie_request {
                              ///< box only), so a player can start before the whole file has arrived.
     const char *const *metadata;  ///< metadata_count (key, value) pairs, written as QuickTime metadata items.
     int metadata_count;
+    int segmented;           ///< 1: no file (`path` is ignored); the movie is fragmented MPEG-4 kept in memory, an
+                             ///< initialization segment (ftyp, moov) at the header and then one fragment (moof,
+                             ///< mdat) each time cffmpeg_movie_flush_fragment is called and at the end, read with
+                             ///< cffmpeg_movie_output.
 } cffmpeg_movie_request;
 
 typedef struct cffmpeg_movie cffmpeg_movie;
@@ -101,11 +105,31 @@ int cffmpeg_movie_write_picture(cffmpeg_movie *movie, const cffmpeg_picture *pic
 int cffmpeg_movie_write_audio(cffmpeg_movie *movie, const int16_t *samples, int count, int64_t sample_index,
                               char *message, size_t message_capacity);
 
+/// Makes the next picture a key frame that starts a new coded sequence (an IDR picture), so a fragment can begin
+/// with it.
+void cffmpeg_movie_force_key_frame(cffmpeg_movie *movie);
+
+/// Writes every sample encoded so far as a fragment of its own (segmented movies only).
+int cffmpeg_movie_flush_fragment(cffmpeg_movie *movie, char *message, size_t message_capacity);
+
+/// The bytes of a segmented movie written since the output was last cleared; `count` receives their length. The
+/// pointer is valid until the next call that writes or clears.
+const uint8_t *cffmpeg_movie_output(const cffmpeg_movie *movie, size_t *count);
+
+/// Empties a segmented movie's output.
+void cffmpeg_movie_clear_output(cffmpeg_movie *movie);
+
 /// Bytes of compressed media handed to the file so far.
 int64_t cffmpeg_movie_bytes(const cffmpeg_movie *movie);
 
 /// Drains the encoders, writes the trailer and closes the file; frees the movie in every case.
 int cffmpeg_movie_finish(cffmpeg_movie *movie, char *message, size_t message_capacity);
+
+/// As cffmpeg_movie_finish, for a segmented movie: drains the encoders, writes the last fragment and calls
+/// `take(context, bytes, count)` with what is left of the output, then frees the movie in every case.
+int cffmpeg_movie_finish_segments(cffmpeg_movie *movie, void *context,
+                                  void (*take)(void *context, const uint8_t *bytes, size_t count), char *message,
+                                  size_t message_capacity);
 
 /// Closes the file without finishing it and frees the movie (the caller removes the file).
 void cffmpeg_movie_discard(cffmpeg_movie *movie);

@@ -33,6 +33,19 @@ final class AssetWriterMovie: @unchecked Sendable {
     let fastStart: Bool
     /// The movie's QuickTime metadata items.
     let metadata: [(key: String, value: String)]
+    /// Segment output (`AVAssetWriter`'s segments, Capture rules §23 rule 11): where the first segment starts and
+    /// how long each lasts, in the samples' own time line; nil for a movie file.
+    struct Segmenting {
+        var start: CMTime
+        var interval: CMTime
+    }
+    let segmenting: Segmenting?
+    /// Segment data made and not yet handed to the writer's delegate, oldest first.
+    private var made: [(data: [UInt8], type: AVAssetSegmentType)] = []
+    /// The time at which the current segment is due to end, once a picture has started it.
+    private var boundary: CMTime?
+    private var picturesInSegment = 0
+
     /// The session's start, in the samples' own time line.
     private var start: CMTime?
     private var end: CMTime?
@@ -44,8 +57,10 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     init(
         destination: String, container: String, video: Video, audio: (channels: Int, bitRate: Int, rate: Int)?,
-        fragmentInterval: CMTime, fastStart: Bool, metadata: [(key: String, value: String)] = []
+        fragmentInterval: CMTime, fastStart: Bool, metadata: [(key: String, value: String)] = [],
+        segmenting: Segmenting? = nil
     ) {
+        self.segmenting = segmenting
         self.destination = destination
         self.container = container
         self.video = video
@@ -95,7 +110,9 @@ final class AssetWriterMovie: @unchecked Sendable {
                     + "presentation times must increase")
         }
         if writer == nil { try openWriter(width: buffer.width, height: buffer.height) }
+        try cutSegmentIfDue(before: time)
         try writer?.appendPicture(buffer, ticks: ticks)
+        picturesInSegment += 1
         lastTicks = ticks
         try flushAudio(padding: false)
     }
@@ -124,7 +141,8 @@ final class AssetWriterMovie: @unchecked Sendable {
         try flushAudio(padding: false)
     }
 
-    /// Encodes what is left, writes the trailer and puts the movie at its destination.
+    /// Encodes what is left, writes the trailer and puts the movie at its destination; segment output makes its
+    /// last segment instead.
     func finish() throws(MovieWriter.Failure) {
         closed = true
         guard let writer else {
@@ -132,8 +150,40 @@ final class AssetWriterMovie: @unchecked Sendable {
                 unavailable: false, description: "no picture was appended, so the movie's size is unknown")
         }
         try flushAudio(padding: true)
+        if segmenting != nil {
+            let last = try writer.finishSegments()
+            if !last.isEmpty { made.append((last, .separable)) }
+            return
+        }
         try writer.finish()
         try writer.publish()
+    }
+
+    /// The segment data made since the last call, oldest first.
+    func takeSegments() -> [(data: [UInt8], type: AVAssetSegmentType)] {
+        defer { made.removeAll() }
+        return made
+    }
+
+    /// Before a picture at `time`: once the segment has reached its end, writes it (every sample encoded so
+    /// far, audio included) and makes the picture a key frame that starts the next one. Segments end at the
+    /// first picture at or after `start + k · interval`, so each begins with a sync sample and lasts its interval
+    /// to within a frame (Capture rules §23 rule 11).
+    private func cutSegmentIfDue(before time: CMTime) throws(MovieWriter.Failure) {
+        guard let segmenting, let writer else { return }
+        if let boundary, time < boundary { return }
+        if picturesInSegment > 0 {
+            made.append((try writer.cutFragment(), .separable))
+            picturesInSegment = 0
+        }
+        writer.forceKeyFrame()
+        // The first boundary after this picture: estimated in seconds, then settled in exact times, so that a
+        // picture on a boundary is not taken for one just before it.
+        let interval = segmenting.interval
+        func edge(_ k: Int64) -> CMTime { segmenting.start + CMTime(value: interval.value * k, timescale: interval.timescale) }
+        var k = max(1, Int64(((time - segmenting.start).seconds / interval.seconds).rounded(.down)) - 1)
+        while edge(k) <= time { k += 1 }
+        boundary = edge(k)
     }
 
     /// Closes the file unfinished and removes it.
@@ -184,7 +234,10 @@ final class AssetWriterMovie: @unchecked Sendable {
         plan.audioChannels = audioChannels
         plan.audioBitRate = audioBitRate
         plan.audioRate = audioRate
-        writer = try MovieWriter(destination: destination, plan: plan)
+        plan.segmented = segmenting != nil
+        let opened = try MovieWriter(destination: destination, plan: plan)
+        writer = opened
+        if segmenting != nil { made.append((opened.takeOutput(), .initialization)) }
     }
 
     /// Encodes every whole 1,024-sample buffer gathered, and with `padding` the rest filled with silence.

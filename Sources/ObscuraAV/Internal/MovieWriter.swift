@@ -53,6 +53,9 @@ final class MovieWriter: @unchecked Sendable {
         var fastStart = false
         /// QuickTime metadata items, by key (`com.apple.quicktime.location.ISO6709`, …), with their text.
         var metadata: [(key: String, value: String)] = []
+        /// No file: fragmented MPEG-4 kept in memory, an initialization segment and then a fragment at each
+        /// `cutFragment()` (`AVAssetWriter`'s segment output).
+        var segmented = false
     }
 
     /// The Debian packages that carry FFmpeg's libraries, for messages.
@@ -77,27 +80,30 @@ final class MovieWriter: @unchecked Sendable {
 
     private var movie: OpaquePointer?
     private let luma: (width: Int, height: Int)
-    /// Where the finished movie goes.
+    /// Where the finished movie goes; empty for a segmented movie, which has no file.
     let destination: String
     /// The temporary being written, until it is published or removed.
     private var temporary: String?
     private var descriptor: Int32 = -1
 
     /// Creates the temporary file for `destination` and writes its header.
+    /// A segmented movie (`plan.segmented`) makes no file, and its initialization segment is ready in `takeOutput()`.
     init(destination: String, plan: Plan) throws(Failure) {
         luma = (plan.width, plan.height)
-        self.destination = destination
-        do {
-            let made = try StaleTemporaries.createFile(
-                in: FileConfinement.folder(of: destination),
-                for: destination.split(separator: "/").last.map(String.init) ?? destination)
-            temporary = made.path
-            descriptor = made.descriptor
-        } catch {
-            throw Failure(unavailable: false, description: error.description)
+        self.destination = plan.segmented ? "" : destination
+        if !plan.segmented {
+            do {
+                let made = try StaleTemporaries.createFile(
+                    in: FileConfinement.folder(of: destination),
+                    for: destination.split(separator: "/").last.map(String.init) ?? destination)
+                temporary = made.path
+                descriptor = made.descriptor
+            } catch {
+                throw Failure(unavailable: false, description: error.description)
+            }
         }
         // FFmpeg opens files by name; the descriptor's own name reaches the file just created.
-        let path = "/dev/fd/\(descriptor)"
+        let path = plan.segmented ? "" : "/dev/fd/\(descriptor)"
         var message = [CChar](repeating: 0, count: 256)
         let codec = plan.codec == .hevc ? Int32(CFFMPEG_CODEC_HEVC) : Int32(CFFMPEG_CODEC_H264)
         let fragment = plan.fragmentInterval.isValid && plan.fragmentInterval.seconds > 0
@@ -119,7 +125,7 @@ final class MovieWriter: @unchecked Sendable {
                     fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees),
                     audio_channels: Int32(plan.audioChannels),
                     audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0,
-                    metadata: nil, metadata_count: 0)
+                    metadata: nil, metadata_count: 0, segmented: plan.segmented ? 1 : 0)
                 return pointers.withUnsafeBufferPointer { items in
                     request.metadata = items.isEmpty ? nil : items.baseAddress
                     request.metadata_count = Int32(plan.metadata.count)
@@ -199,6 +205,49 @@ final class MovieWriter: @unchecked Sendable {
                 movie, pointer.baseAddress, Int32(pointer.count), sampleIndex, &message, message.count)
         }
         guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+    }
+
+    /// A segmented movie's bytes written since the last take: the initialization segment after opening, a
+    /// fragment after `cutFragment()`.
+    func takeOutput() -> [UInt8] {
+        guard let movie else { return [] }
+        var count = 0
+        guard let bytes = cffmpeg_movie_output(movie, &count), count > 0 else { return [] }
+        let taken = Array(UnsafeBufferPointer(start: bytes, count: count))
+        cffmpeg_movie_clear_output(movie)
+        return taken
+    }
+
+    /// Makes the next picture a key frame that begins a new coded sequence, so a fragment can start with it.
+    func forceKeyFrame() {
+        if let movie { cffmpeg_movie_force_key_frame(movie) }
+    }
+
+    /// Writes every sample encoded so far as one fragment of a segmented movie, and returns its bytes.
+    func cutFragment() throws(Failure) -> [UInt8] {
+        guard let movie else { throw Failure(unavailable: false, description: "the movie is closed") }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = cffmpeg_movie_flush_fragment(movie, &message, message.count)
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+        return takeOutput()
+    }
+
+    /// Drains the encoders of a segmented movie and returns its last fragment.
+    func finishSegments() throws(Failure) -> [UInt8] {
+        guard let movie else { return [] }
+        self.movie = nil
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = cffmpeg_movie_finish_segments(
+            movie, Unmanaged.passUnretained(sink).toOpaque(),
+            { context, bytes, count in
+                guard let context, let bytes else { return }
+                Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().bytes = Array(
+                    UnsafeBufferPointer(start: bytes, count: count))
+            }, &message, message.count)
+        guard status == Int32(CFFMPEG_OK) else { throw Self.failure(status, message) }
+        return sink.bytes
     }
 
     /// Drains the encoders and writes the trailer: the file is complete when this returns.

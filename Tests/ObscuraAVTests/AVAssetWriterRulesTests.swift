@@ -97,6 +97,65 @@ import Testing
         _ = done.wait(timeout: .now() + 60)
     }
 
+    // rule 11: a CMAF writer of one video track, its session and first segment starting at 10 s, with 1.5 s of
+    // frames at 30 fps in segments of one second: the initialization segment when writing starts (the settings give
+    // the size), then two media segments on the movie's time line, 0 s for 1 s and 1 s for 0.5 s, each starting with
+    // a sync sample, the first once the frame at 11 s arrives and the last at finishing.
+    @Test func segmentsFollowTheSessionsTimeLine() throws {
+        let collector = Collector()
+        let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+        writer.outputFileTypeProfile = .mpeg4CMAFCompliant
+        writer.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
+        writer.initialSegmentStartTime = CMTime(value: 10, timescale: 1)
+        writer.delegate = collector
+        let input = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+        writer.add(input)
+        #expect(writer.startWriting())
+        #expect(collector.segments.map(\.type) == [.initialization])
+        writer.startSession(atSourceTime: CMTime(value: 300, timescale: 30))
+        for k in Int64(300)..<345 { #expect(input.append(Self.sample(k))) }
+        #expect(collector.segments.map(\.type) == [.initialization, .separable])
+        Self.finish(writer)
+        #expect(writer.status == .completed)
+        let segments = collector.segments
+        #expect(segments.map(\.type) == [.initialization, .separable, .separable])
+
+        final class Reports: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
+            var reports: [AVAssetSegmentReport?] = []
+            func assetWriter(
+                _ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType,
+                segmentReport: AVAssetSegmentReport?
+            ) { reports.append(segmentReport) }
+        }
+        // The same movie written again for a delegate that takes the reports: the first delegate implemented only
+        // the call without one, and heard every segment through it.
+        let reporting = Reports()
+        let again = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+        again.outputFileTypeProfile = .mpeg4CMAFCompliant
+        again.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
+        again.initialSegmentStartTime = CMTime(value: 10, timescale: 1)
+        again.delegate = reporting
+        let againInput = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+        again.add(againInput)
+        #expect(again.startWriting())
+        again.startSession(atSourceTime: CMTime(value: 300, timescale: 30))
+        for k in Int64(300)..<345 { #expect(againInput.append(Self.sample(k))) }
+        Self.finish(again)
+        #expect(reporting.reports.count == 3 && reporting.reports.first.map { $0 == nil } == true)
+        let tracks = reporting.reports.dropFirst().compactMap { $0?.trackReports.first }
+        #expect(tracks.count == 2)
+        for (track, (start, duration)) in zip(tracks, [(0.0, 1.0), (1.0, 0.5)]) {
+            #expect(track.trackID == 1 && track.mediaType == .video)
+            #expect(abs(track.earliestPresentationTimeStamp.seconds - start) < 1e-9)
+            #expect(abs(track.duration.seconds - duration) < 1e-9)
+            #expect(track.firstVideoSampleInformation?.isSyncSample == true)
+        }
+    }
+
     // rule 5 [D]: samples follow startSession, which follows startWriting.
     @Test func sessionOrderIsEnforced() throws {
         let (writer, input, folder) = try Self.rig()

@@ -102,51 +102,41 @@ import Testing
     // the size), then two media segments on the movie's time line, 0 s for 1 s and 1 s for 0.5 s, each starting with
     // a sync sample, the first once the frame at 11 s arrives and the last at finishing.
     @Test func segmentsFollowTheSessionsTimeLine() throws {
+        /// Writes the 45 frames for `delegate`, checking what has arrived as it goes.
+        func write(for delegate: AVAssetWriterDelegate, arrived: () -> [AVAssetSegmentType]) {
+            let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+            writer.outputFileTypeProfile = .mpeg4CMAFCompliant
+            writer.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
+            writer.initialSegmentStartTime = CMTime(value: 10, timescale: 1)
+            writer.delegate = delegate
+            let input = AVAssetWriterInput(
+                mediaType: .video,
+                outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+            writer.add(input)
+            #expect(writer.startWriting())
+            #expect(arrived() == [.initialization])
+            writer.startSession(atSourceTime: CMTime(value: 300, timescale: 30))
+            for k in Int64(300)..<345 { #expect(input.append(Self.sample(k))) }
+            #expect(arrived() == [.initialization, .separable])
+            Self.finish(writer)
+            #expect(writer.status == .completed)
+            #expect(arrived() == [.initialization, .separable, .separable])
+        }
+        // A delegate that implements only the call without a report hears every segment through it.
         let collector = Collector()
-        let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
-        writer.outputFileTypeProfile = .mpeg4CMAFCompliant
-        writer.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
-        writer.initialSegmentStartTime = CMTime(value: 10, timescale: 1)
-        writer.delegate = collector
-        let input = AVAssetWriterInput(
-            mediaType: .video,
-            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
-        writer.add(input)
-        #expect(writer.startWriting())
-        #expect(collector.segments.map(\.type) == [.initialization])
-        writer.startSession(atSourceTime: CMTime(value: 300, timescale: 30))
-        for k in Int64(300)..<345 { #expect(input.append(Self.sample(k))) }
-        #expect(collector.segments.map(\.type) == [.initialization, .separable])
-        Self.finish(writer)
-        #expect(writer.status == .completed)
-        let segments = collector.segments
-        #expect(segments.map(\.type) == [.initialization, .separable, .separable])
+        write(for: collector) { collector.segments.map(\.type) }
 
         final class Reports: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
-            var reports: [AVAssetSegmentReport?] = []
+            var reports: [(type: AVAssetSegmentType, report: AVAssetSegmentReport?)] = []
             func assetWriter(
                 _ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType,
                 segmentReport: AVAssetSegmentReport?
-            ) { reports.append(segmentReport) }
+            ) { reports.append((segmentType, segmentReport)) }
         }
-        // The same movie written again for a delegate that takes the reports: the first delegate implemented only
-        // the call without one, and heard every segment through it.
         let reporting = Reports()
-        let again = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
-        again.outputFileTypeProfile = .mpeg4CMAFCompliant
-        again.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
-        again.initialSegmentStartTime = CMTime(value: 10, timescale: 1)
-        again.delegate = reporting
-        let againInput = AVAssetWriterInput(
-            mediaType: .video,
-            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
-        again.add(againInput)
-        #expect(again.startWriting())
-        again.startSession(atSourceTime: CMTime(value: 300, timescale: 30))
-        for k in Int64(300)..<345 { #expect(againInput.append(Self.sample(k))) }
-        Self.finish(again)
-        #expect(reporting.reports.count == 3 && reporting.reports.first.map { $0 == nil } == true)
-        let tracks = reporting.reports.dropFirst().compactMap { $0?.trackReports.first }
+        write(for: reporting) { reporting.reports.map(\.type) }
+        #expect(reporting.reports.first.map { $0.report == nil } == true)
+        let tracks = reporting.reports.dropFirst().compactMap { $0.report?.trackReports.first }
         #expect(tracks.count == 2)
         for (track, (start, duration)) in zip(tracks, [(0.0, 1.0), (1.0, 0.5)]) {
             #expect(track.trackID == 1 && track.mediaType == .video)

@@ -717,7 +717,9 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
             return CFFMPEG_ERR_MEMORY;
         }
         m->format->pb = m->memory_io;
-        api.opt_set(m->format, "movflags", "+frag_custom+empty_moov+default_base_moof+skip_trailer",
+        api.opt_set(m->format, "movflags",
+                    r->segmented == 2 ? "+frag_custom+empty_moov+default_base_moof+skip_trailer+cmaf"
+                                      : "+frag_custom+empty_moov+default_base_moof+skip_trailer",
                     opt_search_children);
     } else {
         status = api.avio_open(&m->format->pb, r->path, avio_flag_write);

@@ -346,7 +346,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if profile == .mpeg4CMAFCompliant, inputList.count > 1 {
             return refuse("More than one track is not allowed for file type profile \(profile.rawValue)")
         }
-        return .success(AssetWriterMovie.Segmenting(start: segmentStart, interval: segmentInterval))
+        return .success(
+            AssetWriterMovie.Segmenting(start: segmentStart, interval: segmentInterval, cmaf: profile == .mpeg4CMAFCompliant))
     }
 
     /// Hands the segment data `movie` has made to the delegate, in order, each with its report: none for the

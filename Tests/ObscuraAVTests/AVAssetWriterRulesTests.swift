@@ -125,6 +125,13 @@ import Testing
         // A delegate that implements only the call without a report hears every segment through it.
         let collector = Collector()
         write(for: collector) { collector.segments.map(\.type) }
+        // The initialization segment declares CMAF: its file type box lists the brand 'cmfc' (ISO/IEC 23000-19).
+        let initialization = try #require(collector.segments.first?.data)
+        #expect(String(decoding: initialization[4..<8], as: UTF8.self) == "ftyp")
+        let ftypSize = Int(initialization[0]) << 24 | Int(initialization[1]) << 16 | Int(initialization[2]) << 8
+            | Int(initialization[3])
+        let brands = String(decoding: initialization[8..<ftypSize], as: UTF8.self)
+        #expect(brands.contains("cmfc"), "brands \(brands)")
 
         final class Reports: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
             var reports: [(type: AVAssetSegmentType, report: AVAssetSegmentReport?)] = []

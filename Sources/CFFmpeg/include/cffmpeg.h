@@ -64,7 +64,7 @@ typedef struct cffmpeg_movie_request {
     int segmented;           ///< 1: no file (`path` is ignored); the movie is fragmented MPEG-4 kept in memory, an
                              ///< initialization segment (ftyp, moov) at the header and then one fragment (moof,
                              ///< mdat) each time cffmpeg_movie_flush_fragment is called and at the end, read with
-                             ///< cffmpeg_movie_output.
+                             ///< cffmpeg_movie_output. 2: the same, declared CMAF (ISO/IEC 23000-19: brand 'cmfc').
 } cffmpeg_movie_request;
 
 typedef struct cffmpeg_movie cffmpeg_movie;

@@ -38,6 +38,8 @@ final class AssetWriterMovie: @unchecked Sendable {
     struct Segmenting {
         var start: CMTime
         var interval: CMTime
+        /// Whether the segments are declared CMAF (the CMAF profile) rather than plain fragmented MPEG-4 (HLS).
+        var cmaf = false
     }
     let segmenting: Segmenting?
     /// Segment data made and not yet handed to the writer's delegate, oldest first.
@@ -235,6 +237,7 @@ final class AssetWriterMovie: @unchecked Sendable {
         plan.audioBitRate = audioBitRate
         plan.audioRate = audioRate
         plan.segmented = segmenting != nil
+        plan.cmaf = segmenting?.cmaf ?? false
         let opened = try MovieWriter(destination: destination, plan: plan)
         writer = opened
         if segmenting != nil { made.append((opened.takeOutput(), .initialization)) }

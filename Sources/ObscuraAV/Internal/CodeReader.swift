@@ -26,10 +26,7 @@ package enum CodeReader {
     static func read(_ rgb: PixelPlane<Float>, region: CGRect, types: [AVMetadataObject.ObjectType]) -> [ReadCode] {
         guard rgb.width > 0, rgb.height > 0 else { return [] }
         let (w, h) = (rgb.width, rgb.height)
-        let x0 = min(max(Int((region.minX * Double(w)).rounded(.down)), 0), w)
-        let y0 = min(max(Int((region.minY * Double(h)).rounded(.down)), 0), h)
-        let x1 = min(max(Int((region.maxX * Double(w)).rounded(.up)), x0), w)
-        let y1 = min(max(Int((region.maxY * Double(h)).rounded(.up)), y0), h)
+        let (x0, y0, x1, y1) = region.pixels(width: w, height: h)
         let (cw, ch) = (x1 - x0, y1 - y0)
         guard cw > 0, ch > 0 else { return [] }
         // The luma a 4:2:0 full-range buffer of the frame carries: BT.601 weights on the encoded values,
@@ -127,5 +124,17 @@ extension AVMetadataObject.ObjectType {
         default:
             return CodeAnnotation.Symbology.allCases.first { AVMetadataObject.ObjectType($0) == self }?.czxing ?? 0
         }
+    }
+}
+
+extension CGRect {
+    /// The pixels this normalised region (origin top-left) covers in a `width × height` picture: its edges rounded
+    /// outwards and clipped to the picture, as column and row ranges `x0..<x1`, `y0..<y1`.
+    func pixels(width: Int, height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let x0 = min(max(Int((minX * Double(width)).rounded(.down)), 0), width)
+        let y0 = min(max(Int((minY * Double(height)).rounded(.down)), 0), height)
+        let x1 = min(max(Int((maxX * Double(width)).rounded(.up)), x0), width)
+        let y1 = min(max(Int((maxY * Double(height)).rounded(.up)), y0), height)
+        return (x0, y0, x1, y1)
     }
 }

@@ -16,10 +16,7 @@ enum FaceReader {
     static func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
         guard let detector = FaceDetector.frontal, rgb.width > 0, rgb.height > 0 else { return [] }
         let (w, h) = (rgb.width, rgb.height)
-        let x0 = min(max(Int((region.minX * Double(w)).rounded(.down)), 0), w)
-        let y0 = min(max(Int((region.minY * Double(h)).rounded(.down)), 0), h)
-        let x1 = min(max(Int((region.maxX * Double(w)).rounded(.up)), x0), w)
-        let y1 = min(max(Int((region.maxY * Double(h)).rounded(.up)), y0), h)
+        let (x0, y0, x1, y1) = region.pixels(width: w, height: h)
         let factor = max(1, (max(x1 - x0, y1 - y0) + FaceDetector.workingSize - 1) / FaceDetector.workingSize)
         let (cw, ch) = ((x1 - x0) / factor, (y1 - y0) / factor)
         guard cw > 0, ch > 0 else { return [] }

@@ -56,6 +56,8 @@ final class MovieWriter: @unchecked Sendable {
         /// No file: fragmented MPEG-4 kept in memory, an initialization segment and then a fragment at each
         /// `cutFragment()` (`AVAssetWriter`'s segment output).
         var segmented = false
+        /// Segments declared CMAF (brand `cmfc`), for the CMAF profile.
+        var cmaf = false
     }
 
     /// The Debian packages that carry FFmpeg's libraries, for messages.
@@ -125,7 +127,7 @@ final class MovieWriter: @unchecked Sendable {
                     fragment_microseconds: fragment, rotation_degrees: Int32(plan.rotationDegrees),
                     audio_channels: Int32(plan.audioChannels),
                     audio_bit_rate: Int32(clamping: plan.audioBitRate), fast_start: plan.fastStart ? 1 : 0,
-                    metadata: nil, metadata_count: 0, segmented: plan.segmented ? 1 : 0)
+                    metadata: nil, metadata_count: 0, segmented: plan.segmented ? (plan.cmaf ? 2 : 1) : 0)
                 return pointers.withUnsafeBufferPointer { items in
                     request.metadata = items.isEmpty ? nil : items.baseAddress
                     request.metadata_count = Int32(plan.metadata.count)

@@ -728,13 +728,12 @@ int cffmpeg_movie_open(const cffmpeg_movie_request *r, cffmpeg_movie **out, char
             return fail(status, "creating the file", message, capacity);
         }
     }
-    if (r->segmented) {
-    } else if (r->fragment_microseconds > 0) {
+    if (!r->segmented && r->fragment_microseconds > 0) {
         char text[32];
         snprintf(text, sizeof text, "%lld", (long long)r->fragment_microseconds);
         api.opt_set(m->format, "frag_duration", text, opt_search_children);
         api.opt_set(m->format, "movflags", "+delay_moov", opt_search_children);
-    } else if (r->fast_start) {
+    } else if (!r->segmented && r->fast_start) {
         // The muxer rewrites the finished file with its movie box first, reading it back by the same name.
         api.opt_set(m->format, "movflags", "+faststart", opt_search_children);
     }

@@ -42,9 +42,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     private var segmentInterval = CMTime.invalid
     private var segmentStart = CMTime.invalid
     private weak var segmentDelegate: AnyObject?
-    /// Held while segment data goes to the delegate, so that pieces made on different queues arrive in order.
-    private let delivering = NSLock()
-    /// The tracks of the initialization segment, which the reports of later segments refer to.
+    /// Segment data made and not yet handed to the delegate, and whether a thread is handing it over: one thread
+    /// at a time delivers, in order, holding no lock while the delegate runs, so a delegate that appends a sample
+    /// only adds to the outbox. Guarded by the condition, which is signalled when delivery stops.
+    private let outboxCondition = NSCondition()
+    private var outbox: [(data: [UInt8], type: AVAssetSegmentType)] = []
+    private var draining = false
+    /// The tracks of the initialization segment, which the reports of later segments refer to; only the
+    /// delivering thread touches them.
     private var segmentTracks: [FragmentedMP4.Track] = []
 
     /// A writer of `outputFileType` to `outputURL`. Throws for a URL that is not a file URL and for a
@@ -351,23 +356,46 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     }
 
     /// Hands the segment data `movie` has made to the delegate, in order, each with its report: none for the
-    /// initialization segment, each track's samples for a media segment (rule 11).
+    /// initialization segment, each track's samples for a media segment (rule 11). When another call is already
+    /// delivering (on another queue, or further up this thread from inside the delegate), the data joins its
+    /// outbox and that call hands it over.
     private func deliverSegments(of movie: AssetWriterMovie) {
         guard writesSegments else { return }
-        delivering.withLock {
-            let segments = encoding.withLock { movie.takeSegments() }
-            guard !segments.isEmpty, let delegate = self.delegate else { return }
-            for segment in segments {
-                var report: AVAssetSegmentReport?
-                if segment.type == .initialization {
-                    segmentTracks = FragmentedMP4.tracks(initialization: segment.data)
-                } else {
-                    report = .separable(fragment: segment.data, tracks: segmentTracks)
-                }
-                delegate.assetWriter(
-                    self, didOutputSegmentData: Data(segment.data), segmentType: segment.type, segmentReport: report)
-            }
+        let made = encoding.withLock { movie.takeSegments() }
+        let delivers: Bool = outboxCondition.withLock {
+            outbox += made
+            guard !draining, !outbox.isEmpty else { return false }
+            draining = true
+            return true
         }
+        guard delivers else { return }
+        while let segment = nextSegment() {
+            var report: AVAssetSegmentReport?
+            if segment.type == .initialization {
+                segmentTracks = FragmentedMP4.tracks(initialization: segment.data)
+            } else {
+                report = .separable(fragment: segment.data, tracks: segmentTracks)
+            }
+            delegate?.assetWriter(
+                self, didOutputSegmentData: Data(segment.data), segmentType: segment.type, segmentReport: report)
+        }
+    }
+
+    /// The oldest segment not yet delivered; nil, ending the delivery, when there is none.
+    private func nextSegment() -> (data: [UInt8], type: AVAssetSegmentType)? {
+        outboxCondition.withLock {
+            guard !outbox.isEmpty else {
+                draining = false
+                outboxCondition.broadcast()
+                return nil
+            }
+            return outbox.removeFirst()
+        }
+    }
+
+    /// Returns once every segment made so far has reached the delegate.
+    private func waitForSegments() {
+        outboxCondition.withLock { while draining || !outbox.isEmpty { outboxCondition.wait() } }
     }
 
     /// Starts the session: a sample appended with time T plays at T − `startTime` in the movie.
@@ -450,7 +478,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 if let finished {
                     fail(finished.destinationExists ? AVError(.fileAlreadyExists) : Self.error(finished))
                 } else {
+                    // The last segment reaches the delegate before the handler runs, even when another queue is
+                    // still delivering.
                     deliverSegments(of: movie)
+                    waitForSegments()
                     lock.withLock { if state == .writing { state = .completed } }
                 }
                 group.leave()

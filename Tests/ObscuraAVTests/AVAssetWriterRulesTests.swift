@@ -153,6 +153,53 @@ import Testing
         }
     }
 
+    // rule 11: a delegate may append from inside its callback, as a packager that paces its source by segments
+    // does: the sample is taken, the writer goes on, and the segments still arrive in order, the last before the
+    // completion handler.
+    @Test func aDelegateMayAppendFromItsCallback() throws {
+        final class Pacer: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
+            var input: AVAssetWriterInput?
+            var next: Int64 = 0
+            var types: [AVAssetSegmentType] = []
+            var appendedInside = false
+            func assetWriter(
+                _ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType
+            ) {
+                types.append(segmentType)
+                if segmentType == .separable, !appendedInside, let input {
+                    appendedInside = input.append(AVAssetWriterRulesTests.sample(next))
+                    next += 1
+                }
+            }
+        }
+        let pacer = Pacer()
+        let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+        writer.outputFileTypeProfile = .mpeg4AppleHLS
+        writer.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 2)
+        writer.initialSegmentStartTime = .zero
+        writer.delegate = pacer
+        let input = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 48])
+        writer.add(input)
+        pacer.input = input
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            #expect(writer.startWriting())
+            writer.startSession(atSourceTime: .zero)
+            while pacer.next < 40 {
+                pacer.next += 1
+                #expect(input.append(Self.sample(pacer.next - 1)))
+            }
+            writer.finishWriting { finished.signal() }
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success, "the writer stalled")
+        #expect(writer.status == .completed)
+        #expect(pacer.appendedInside)
+        // 41 frames at 30 fps in half-second segments: the initialization segment, then 15, 15 and 11 frames.
+        #expect(pacer.types == [.initialization, .separable, .separable, .separable])
+    }
+
     // rule 5 [D]: samples follow startSession, which follows startWriting.
     @Test func sessionOrderIsEnforced() throws {
         let (writer, input, folder) = try Self.rig()

@@ -219,7 +219,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
                 }
             }
         case kCVPixelFormatType_64RGBAHalf, kCVPixelFormatType_OneComponent8, kCVPixelFormatType_DepthFloat32,
-            kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
+            kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16,
+            kCVPixelFormatType_OneComponent32Float:
             let pixels = render(image, region)
             for y in 0..<h {
                 let src = pixels.row(y), row = base + y * stride
@@ -232,7 +233,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
                         p[0] = Float16(v.x * s); p[1] = Float16(v.y * s); p[2] = Float16(v.z * s); p[3] = Float16(v.w)
                     case kCVPixelFormatType_OneComponent8:
                         row.assumingMemoryBound(to: UInt8.self)[x] = UInt8((min(max(v.x * s, 0), 1) * 255).rounded())
-                    case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+                    case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32,
+                        kCVPixelFormatType_OneComponent32Float:
                         row.assumingMemoryBound(to: Float.self)[x] = v.x * s
                     default:
                         row.assumingMemoryBound(to: Float16.self)[x] = Float16(v.x * s)

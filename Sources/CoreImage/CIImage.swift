@@ -290,7 +290,7 @@ extension CIImage {
             return BitmapRecipe(width: w, height: h, storage: .bytes(bytes, rowStride: 4 * w), encoding: colour)
         case kCVPixelFormatType_OneComponent8:
             return floats(w, h) { x, y in Float((base + y * stride).assumingMemoryBound(to: UInt8.self)[x]) / 255 }
-        case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+        case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_OneComponent32Float:
             return floats(w, h) { x, y in (base + y * stride).assumingMemoryBound(to: Float.self)[x] }
         case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
             return floats(w, h) { x, y in Float((base + y * stride).assumingMemoryBound(to: Float16.self)[x]) }

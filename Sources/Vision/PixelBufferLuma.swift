@@ -29,6 +29,8 @@ enum PixelBufferLuma {
         switch format {
         case kCVPixelFormatType_OneComponent8:
             return plane { row, x in Float(row.load(fromByteOffset: x, as: UInt8.self)) / 255 }
+        case kCVPixelFormatType_OneComponent32Float:
+            return plane { row, x in row.loadUnaligned(fromByteOffset: 4 * x, as: Float.self) }
         case let format where YCbCrCoding.of(format) != nil:
             let coding = YCbCrCoding.of(format)!
             return plane { row, x in (coding.code(row, x) - coding.lumaOffset) / coding.lumaScale }

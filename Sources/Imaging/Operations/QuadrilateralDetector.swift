@@ -135,6 +135,12 @@ struct LumaImage {
     let height: Int
     var values: [Float]
 
+    /// Values already reduced, row by row.
+    init(width: Int, height: Int, values: [Float]) {
+        precondition(values.count == width * height, "one value per pixel")
+        (self.width, self.height, self.values) = (width, height, values)
+    }
+
     init<Component: PixelComponent>(_ plane: PixelPlane<Component>, factor: Int) {
         width = plane.width / factor
         height = plane.height / factor

@@ -17,6 +17,8 @@ public let kCVPixelFormatType_32ARGB: OSType = 0x0000_0020
 public let kCVPixelFormatType_64RGBAHalf: OSType = 0x5247_6841
 /// `'L008'`: one 8-bit component.
 public let kCVPixelFormatType_OneComponent8: OSType = 0x4C30_3038
+/// `'L00f'`: one 32-bit float component (Vision's saliency heat maps).
+public let kCVPixelFormatType_OneComponent32Float: OSType = 0x4C30_3066
 /// `'hdep'`: depth in metres, 16-bit float.
 public let kCVPixelFormatType_DepthFloat16: OSType = 0x6864_6570
 /// `'fdep'`: depth in metres, 32-bit float.
@@ -87,7 +89,7 @@ struct PixelFormatLayout {
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 1)])
         case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16, kCVPixelFormatType_14Bayer_RGGB:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 2)])
-        case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+        case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_OneComponent32Float:
             return PixelFormatLayout(planes: [.init(widthDivisor: 1, heightDivisor: 1, bytesPerPixel: 4)])
         default:
             return nil

@@ -17,10 +17,10 @@ extension AVCaptureMetadataOutputObjectsDelegate {
 }
 
 /// Delivers faces, objects and barcodes found in the video. Faces are found in the frame the camera
-/// captured by the face detector Vision runs (`FaceReader`), and barcodes are read from it with zxing-cpp
-/// where the scene prints them (spec §16 [I]), so what the camera imaged decides what is reported. Bodies
-/// and salient objects come from the scene's annotations: the parts the scene marks as its person's are
-/// one human body, and every named object seen in the frame is a salient object [I]. Detection
+/// captured by the face detector Vision runs (`FaceReader`), salient objects by the objectness map of Vision's
+/// saliency request (`SalientObjectReader`), and barcodes are read from it with zxing-cpp where the scene
+/// prints them (spec §16 [I]), so what the camera imaged decides what is reported. Bodies come from the scene's
+/// annotations: the parts the scene marks as its person's are one human body [I]. Detection
 /// lags: objects of a frame arrive `latencyFrames` frames later (late by up to a few frames; our figure
 /// is 2, within Apple's "up to 4"). Only the types in `metadataObjectTypes` are delivered, and an empty
 /// result is not delivered.
@@ -94,9 +94,9 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// The objects of one frame, filtered by the requested types and the rect of interest: faces and codes
-    /// as found in `reader`, the frame the camera captured (see `faceObjects` and `codeObjects`), bodies and
-    /// salient objects from `picture`'s annotations.
+    /// The objects of one frame, filtered by the requested types and the rect of interest: faces, salient
+    /// objects and codes as found in `reader`, the frame the camera captured (see `faceObjects`,
+    /// `salientObjects` and `codeObjects`), bodies from `picture`'s annotations.
     func objects(
         in picture: StreamRendering.VideoPicture?, reader: () -> StreamRendering.VideoPicture?, frame: Int,
         time: CMTime, duration: CMTime
@@ -111,14 +111,11 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                         faceID: face.id, time: time, duration: duration, bounds: face.bounds, name: face.name)
                 }
         }
-        // An object carrying a code is reported as a code only, and only when it is read.
-        for object in picture.objects
-        where wanted.contains(.salientObject) && object.bounds.intersects(rectOfInterest)
-            && picture.codes[object.name] == nil
-        {
-            out.append(
-                AVMetadataObject(
-                    type: .salientObject, time: time, duration: duration, bounds: object.bounds, name: object.name))
+        if wanted.contains(.salientObject) {
+            out += salientObjects(named: picture.objects, reader: reader, frame: frame).map { object in
+                AVMetadataSalientObject(
+                    objectID: object.id, time: time, duration: duration, bounds: object.bounds, name: object.name)
+            }
         }
         // The scene's person is one body: the parts it marks (skin, hair, clothes, …) that are in view, together.
         let parts = picture.objects.filter { $0.isPerson }
@@ -139,8 +136,40 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// frame rate, and between reads the last codes and faces found stand (spec §16).
     static let readInterval = 3
     private var lastRead: (frame: Int, region: CGRect, types: [AVMetadataObject.ObjectType], codes: [ReadCode])?
-    private var lastFaceRead: (frame: Int, region: CGRect)?
-    private var faceTracks = FaceReader.Tracks()
+    private var faceReads = TrackedReads(interval: readInterval)
+    private var salientReads = TrackedReads(interval: readInterval)
+
+    /// The regions a reader finds inside `rectOfInterest` of the captured frame, each with the identifier it keeps
+    /// while in view: read anew when `reads` says its last findings no longer stand.
+    private func tracked(
+        _ reads: ReferenceWritableKeyPath<AVCaptureMetadataOutput, TrackedReads>, frame: Int,
+        find: (CGRect) -> [CGRect]
+    ) -> [(id: Int, bounds: CGRect)] {
+        let region = rectOfInterest
+        if let standing = lock.withLock({
+            self[keyPath: reads].stands(frame: frame, region: region) ? self[keyPath: reads].tracks.regions : nil
+        }) {
+            return standing
+        }
+        let found = find(region)
+        return lock.withLock { self[keyPath: reads].update(frame: frame, region: region, found: found) }
+    }
+
+    /// The salient objects found inside `rectOfInterest` of the captured frame (`SalientObjectReader`), each with
+    /// the identifier it keeps while in view and the name of the scene object it overlaps most ("" when none).
+    private func salientObjects(
+        named objects: [(name: String, bounds: CGRect, isPerson: Bool)], reader: () -> StreamRendering.VideoPicture?,
+        frame: Int
+    ) -> [(id: Int, bounds: CGRect, name: String)] {
+        let found = tracked(\.salientReads, frame: frame) { region in
+            reader().map { $0.reads.salientObjects(in: $0.rgb, region: region) } ?? []
+        }
+        return found.map { object in
+            let best = objects.max { RegionTracks.overlap($0.bounds, object.bounds) < RegionTracks.overlap($1.bounds, object.bounds) }
+            let name = best.flatMap { RegionTracks.overlap($0.bounds, object.bounds) > 0 ? $0.name : nil }
+            return (object.id, object.bounds, name ?? "")
+        }
+    }
 
     /// The faces found inside `rectOfInterest` of the captured frame (`FaceReader`), each with the identifier
     /// it keeps while in view and the name of the person's part it shows: of the parts whose bounds hold its
@@ -149,18 +178,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
         people: [(name: String, bounds: CGRect, isPerson: Bool)], reader: () -> StreamRendering.VideoPicture?,
         frame: Int
     ) -> [(id: Int, bounds: CGRect, name: String)] {
-        let region = rectOfInterest
-        let faces: [(id: Int, bounds: CGRect)]
-        if let last = lock.withLock({ lastFaceRead }), last.region == region, frame >= last.frame,
-            frame - last.frame < Self.readInterval
-        {
-            faces = lock.withLock { faceTracks.faces }
-        } else {
-            let found = reader().map { $0.reads.faces(in: $0.rgb, region: region) } ?? []
-            faces = lock.withLock {
-                lastFaceRead = (frame, region)
-                return faceTracks.update(found)
-            }
+        let faces = tracked(\.faceReads, frame: frame) { region in
+            reader().map { $0.reads.faces(in: $0.rgb, region: region) } ?? []
         }
         return faces.map { face in
             let centre = CGPoint(x: face.bounds.midX, y: face.bounds.midY)

@@ -9,7 +9,7 @@ open class AVMetadataObject: NSObject, @unchecked Sendable {
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A face.
         public static let face = ObjectType(rawValue: "face")
-        /// A salient object (iOS 13).
+        /// A salient object (iOS 13): found in the frame's pixels.
         public static let salientObject = ObjectType(rawValue: "salientObject")
         /// A human body (iOS 13): found where the scene marks a person's parts.
         public static let humanBody = ObjectType(rawValue: "humanBody")
@@ -62,6 +62,17 @@ open class AVMetadataFaceObject: AVMetadataObject, @unchecked Sendable {
     init(faceID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
         self.faceID = faceID
         super.init(type: .face, time: time, duration: duration, bounds: bounds, name: name)
+    }
+}
+
+/// A salient object (`AVMetadataSalientObject`): a region of the frame that stands apart from its surroundings.
+open class AVMetadataSalientObject: AVMetadataObject, @unchecked Sendable {
+    /// Stable for as long as the object stays in view.
+    public let objectID: Int
+
+    init(objectID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
+        self.objectID = objectID
+        super.init(type: .salientObject, time: time, duration: duration, bounds: bounds, name: name)
     }
 }
 

@@ -13,11 +13,11 @@ public let VNGenerateObjectnessBasedSaliencyImageRequestRevision2 = 2
 
 /// Makes a heat map of where an image draws attention (`VNGenerateAttentionBasedSaliencyImageRequest`): one
 /// `VNSaliencyImageObservation` whose pixel buffer is the map and whose `salientObjects` hold at most one region
-/// (spec §22.7).
+/// (spec §22.7 rules 26 and 27).
 ///
-/// The map is Itti, Koch and Niebur's centre-surround contrast of the picture's luma (`Saliency`), so a region
-/// unlike its surroundings draws attention; faces, text and meaning, which Apple's trained model also weighs, do
-/// not. Every revision runs the same model.
+/// The map is the objectness map of the picture's luma (`Saliency`), smoothed as fixations spread over an object
+/// and weighed towards the picture's centre, where viewers look most; faces, text and meaning, which Apple's trained
+/// model also weighs, do not count. Every revision runs the same model.
 open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest, @unchecked Sendable {
     /// The heat map the last perform made, or nil before a perform and after a failed one.
     @_nonoverride public var results: [VNSaliencyImageObservation]? {
@@ -38,7 +38,7 @@ open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest, @u
 
 /// Makes a heat map of where an image's objects are (`VNGenerateObjectnessBasedSaliencyImageRequest`): one
 /// `VNSaliencyImageObservation` whose pixel buffer is the map and whose `salientObjects` hold at most three regions
-/// (spec §22.7).
+/// (spec §22.7 rules 25 and 27).
 ///
 /// The map is Zhang and colleagues' minimum barrier distance of the picture's luma to its border (`Saliency`), so a
 /// region set apart from everything around it, and clear of the picture's edges, is an object. Every revision runs

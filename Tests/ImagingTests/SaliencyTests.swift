@@ -63,20 +63,22 @@ private func shareInside(_ inner: SaliencyMap.Region, _ outer: (x: Double, y: Do
         #expect(abs(distance[32 * n + 32 + 10] - 0.4) < 1e-6)
     }
 
-    @Test func ittisNormalisationKeepsALonePeakAndSilencesTwinPeaks() {
-        // One peak: no other local maximum, so the weight (1 − 0)² keeps it whole. Two equal peaks: the other
-        // maximum's mean is the highest value, and (1 − 1)² would silence the map; it keeps the least weight.
-        let n = 16
-        var lone = [Double](repeating: 0, count: n * n)
-        lone[5 * n + 5] = 0.5
-        #expect(Saliency.normalised(lone, side: n)[5 * n + 5] == 1)
-        var twins = lone
-        twins[10 * n + 12] = 0.5
-        #expect(Saliency.normalised(twins, side: n).max() == Saliency.leastWeight)
-        // A lower second peak at a quarter of the first: weight (1 − 0.25)².
-        var pair = lone
-        pair[10 * n + 12] = 0.125
-        #expect(abs(Saliency.normalised(pair, side: n)[5 * n + 5] - 0.5625) < 1e-12)
+    @Test func attentionFavoursTheObjectNearerTheCentre() throws {
+        // Two alike discs, one at the centre and one near a corner: objectness scores them alike, attention the
+        // central one, by the centre bias exp(−d²/2σ²) with σ a third of the side.
+        let picture = discs(
+            width: 400, height: 400, background: [0.3, 0.3, 0.3],
+            [(x: 200, y: 200, r: 30, colour: [0.9, 0.9, 0.9]), (x: 70, y: 70, r: 30, colour: [0.9, 0.9, 0.9])])
+        let objects = Saliency.map(.objectness, of: picture).regions(limit: 3)
+        #expect(objects.count == 2 && abs(objects[0].confidence - objects[1].confidence) < 0.05, "\(objects)")
+        let attention = Saliency.map(.attention, of: picture)
+        func heat(_ x: Double, _ y: Double) -> Float { attention.values[Int(y / 400 * 68) * 68 + Int(x / 400 * 68)] }
+        // The corner disc lies (130, 130) pixels from the centre, 0.325 of the side each way: weight
+        // exp(−2 · 0.325² / (2 · (1/3)²)) = 0.39 of the centre's.
+        #expect(heat(200, 200) == 1)
+        #expect(abs(heat(70, 70) - 0.39) < 0.06, "\(heat(70, 70))")
+        let region = try #require(attention.regions(limit: 1).first)
+        #expect(abs(region.x + region.width / 2 - 0.5) < 0.03 && abs(region.y + region.height / 2 - 0.5) < 0.03)
     }
 
     @Test(arguments: [Saliency.Kind.attention, .objectness]) func aFlatPictureHasNothingSalient(kind: Saliency.Kind) {

@@ -8,33 +8,33 @@ import Foundation
 /// luma or three for encoded R'G'B' (luma and two opponent colour differences, R − G and (R + G)/2 − B, so that a
 /// red object on green leaves of the same luma still stands out).
 ///
-/// - **Attention** is the centre-surround contrast of Itti, Koch and Niebur (IEEE PAMI 20:1254, 1998): in each
-///   channel, the difference between the picture smoothed at a centre scale and at a surround scale four or eight
-///   times wider (`surroundPairs`), each such map scaled by its highest value and weighed by Itti's normalisation,
-///   (1 − m̄)² with m̄ the mean of its other local maxima, so that a map with one peak counts for more than a map with
-///   many. A region unlike its surroundings in luma or colour draws attention, as their model of where people look
-///   predicts; faces, text and what a picture means, which a trained model would also weigh, are not modelled.
 /// - **Objectness** is the minimum barrier distance of Zhang, Sclaroff, Lin, Shen, Price and Měch (ICCV 2015): for
 ///   each pixel, the least, over the paths to the picture's border, of the range of values along the path (the
 ///   highest less the lowest), computed by their raster scans (three forward and backward pairs), summed over the
 ///   channels. A region that stands apart from everything around it and does not touch the border scores high as a
-///   whole, where the centre-surround contrast marks mostly its outline and its surroundings.
+///   whole; one that runs off the picture's edge is reached from the border without a barrier and scores nothing,
+///   as the method's prior that the border is background says.
+/// - **Attention** is where people look, which objects predict better than contrast alone does (Einhäuser, Spain
+///   and Perona, J. Vision 8(14):18, 2008): the objectness map smoothed by a Gaussian of `fixationSigma` working
+///   pixels, for the spread of fixations over an object, and weighed by a Gaussian centred on the picture, σ a third
+///   of each side, for the bias of viewers towards a picture's centre (Tatler, J. Vision 7(14):4, 2007). So of two
+///   objects the one nearer the centre draws more attention, and a lone object anywhere draws the most. Faces, text
+///   and what a picture means, which a trained model would also weigh, are not modelled.
 ///
 /// A working copy whose values all lie within `minimumContrast` of one another (in every channel) holds nothing that
 /// stands out, and both maps are zero there (our choice). Otherwise a map is scaled so its highest value is 1.
 public enum Saliency {
     public enum Kind: Sendable { case attention, objectness }
 
-    /// The side of the working copy (our choice): coarse enough that a Gaussian 16 pixels wide costs little, fine
-    /// enough that an object a twentieth of the picture across covers a few pixels.
+    /// The side of the working copy (our choice): coarse enough that the raster scans cost little, fine enough that
+    /// an object a twentieth of the picture across covers a few pixels.
     public static let workingSide = 64
     /// The spread of values below which a picture is flat (our choice: 0.05, about 13 of 255 codes).
     public static let minimumContrast: Float = 0.05
-    /// The centre and surround scales of the attention maps, Gaussian σ in working pixels (our choice, after Itti's
-    /// ratios of 8 and 16 between the scales, halved for a picture 64 pixels across).
-    static let surroundPairs: [(centre: Double, surround: Double)] = [(1, 4), (1, 8), (2, 8), (2, 16)]
-    /// The least weight Itti's normalisation gives a map (our choice).
-    static let leastWeight = 0.001
+    /// The spread of fixations over an object, Gaussian σ in working pixels (our choice: about 3 % of the picture).
+    static let fixationSigma = 2.0
+    /// The centre bias, Gaussian σ as a share of each side (our choice, after Tatler's measured spread).
+    static let centreSigma = 1.0 / 3
     /// How many forward and backward raster-scan pairs the barrier distance takes (Zhang et al.: three suffice).
     static let barrierPasses = 3
 
@@ -53,9 +53,10 @@ public enum Saliency {
         var sum = [Double](repeating: 0, count: n * n)
         // A channel that is flat by itself adds nothing (its differences would be noise scaled up).
         for channel in channels where (channel.max() ?? 0) - (channel.min() ?? 0) >= minimumContrast {
-            let part = kind == .attention ? centreSurround(channel) : barrierDistance(channel)
+            let part = barrierDistance(channel)
             for i in 0..<sum.count { sum[i] += part[i] }
         }
+        if kind == .attention { sum = attention(fromObjectness: sum, side: n) }
         let map = resampled(sum, from: n, to: SaliencyMap.side)
         let high = map.max() ?? 0
         return SaliencyMap(values: map.map { high > 0 ? Float($0 / high) : 0 })
@@ -105,53 +106,14 @@ public enum Saliency {
         return out
     }
 
-    /// Itti's centre-surround maps of one channel, normalised and summed.
-    static func centreSurround(_ channel: [Float]) -> [Double] {
-        let n = workingSide
-        let values = channel.map(Double.init)
-        var smoothed: [Double: [Double]] = [:]
-        for (centre, surround) in surroundPairs {
-            for sigma in [centre, surround] where smoothed[sigma] == nil {
-                smoothed[sigma] = gaussianBlurred(values, side: n, sigma: sigma)
-            }
+    /// The attention map of an objectness map: smoothed for the spread of fixations, weighed towards the centre.
+    static func attention(fromObjectness objectness: [Double], side n: Int) -> [Double] {
+        let smoothed = gaussianBlurred(objectness, side: n, sigma: fixationSigma)
+        let spread = centreSigma * Double(n)
+        return smoothed.indices.map { k in
+            let dx = Double(k % n) + 0.5 - Double(n) / 2, dy = Double(k / n) + 0.5 - Double(n) / 2
+            return smoothed[k] * exp(-(dx * dx + dy * dy) / (2 * spread * spread))
         }
-        var sum = [Double](repeating: 0, count: n * n)
-        for (centre, surround) in surroundPairs {
-            let difference = zip(smoothed[centre]!, smoothed[surround]!).map { abs($0 - $1) }
-            let weighed = normalised(difference, side: n)
-            for k in 0..<sum.count { sum[k] += weighed[k] }
-        }
-        return sum
-    }
-
-    /// Itti's normalisation of one map: scaled by its highest value (or by `minimumContrast`, when that is higher,
-    /// so that a faint difference stays faint), then weighed by (1 − m̄)², m̄ the mean of its local maxima (the
-    /// highest of their 3 × 3 neighbourhood and above a tenth of the highest value) other than the highest one, so
-    /// that two equal peaks all but silence the map: it keeps `leastWeight`, so that a picture of two alike objects
-    /// still draws attention to both.
-    static func normalised(_ map: [Double], side n: Int) -> [Double] {
-        let largest = map.max() ?? 0
-        let scaled = map.map { $0 / max(largest, Double(minimumContrast)) }
-        guard let top = scaled.indices.max(by: { scaled[$0] < scaled[$1] }) else { return scaled }
-        let highest = scaled[top]
-        var others: [Double] = []
-        for y in 0..<n {
-            for x in 0..<n where y * n + x != top {
-                let v = scaled[y * n + x]
-                guard v > 0.1 * highest else { continue }
-                var isPeak = true
-                for dy in -1...1 {
-                    for dx in -1...1 where (dx, dy) != (0, 0) {
-                        let (u, w) = (x + dx, y + dy)
-                        if u >= 0, w >= 0, u < n, w < n, scaled[w * n + u] > v { isPeak = false }
-                    }
-                }
-                if isPeak { others.append(v) }
-            }
-        }
-        let mean = others.isEmpty ? 0 : others.reduce(0, +) / Double(others.count)
-        let weight = max((highest - mean) * (highest - mean), leastWeight)
-        return scaled.map { $0 * weight }
     }
 
     /// The minimum barrier distance of each pixel of one channel to the border, by raster scans: each pixel takes,

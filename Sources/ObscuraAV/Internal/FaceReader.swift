@@ -45,51 +45,15 @@ enum FaceReader {
                 width: face.width * scale / Double(w), height: face.height * scale / Double(h))
         }
     }
-
-    /// Faces followed from one read to the next: a face keeps the identifier of the face of the last read it
-    /// overlaps most (at least a third of their union, our choice), and a face that overlaps none is new and
-    /// takes the next identifier, so an identifier stays with a face while it stays in view (spec §16 rule 2).
-    struct Tracks {
-        private(set) var faces: [(id: Int, bounds: CGRect)] = []
-        private var lastID = 0
-
-        /// Takes the faces of a new read and returns them with their identifiers.
-        mutating func update(_ found: [CGRect]) -> [(id: Int, bounds: CGRect)] {
-            var free = faces
-            var next: [(id: Int, bounds: CGRect)] = []
-            for bounds in found {
-                let best = free.indices.max {
-                    Self.overlap(free[$0].bounds, bounds) < Self.overlap(free[$1].bounds, bounds)
-                }
-                if let best, Self.overlap(free[best].bounds, bounds) >= 1.0 / 3 {
-                    next.append((free[best].id, bounds))
-                    free.remove(at: best)
-                } else {
-                    lastID += 1
-                    next.append((lastID, bounds))
-                }
-            }
-            faces = next
-            return next
-        }
-
-        /// Intersection over union.
-        static func overlap(_ a: CGRect, _ b: CGRect) -> Double {
-            let i = a.intersection(b)
-            guard !i.isNull else { return 0 }
-            let inter = Double(i.width * i.height)
-            let union = Double(a.width * a.height + b.width * b.height) - inter
-            return union > 0 ? inter / union : 0
-        }
-    }
 }
 
-/// What the metadata output's readers found in one picture: codes by region of interest and types, faces by
-/// region. A cached picture never changes, so each question is answered once.
+/// What the metadata output's readers found in one picture: codes by region of interest and types, faces and
+/// salient objects by region. A cached picture never changes, so each question is answered once.
 final class PictureReads: @unchecked Sendable {
     private let lock = NSLock()
     private var codeAnswers: [String: [ReadCode]] = [:]
     private var faceAnswers: [String: [CGRect]] = [:]
+    private var salientAnswers: [String: [CGRect]] = [:]
 
     private static func key(_ region: CGRect) -> String {
         "\(region.minX),\(region.minY),\(region.width),\(region.height)"
@@ -106,10 +70,22 @@ final class PictureReads: @unchecked Sendable {
     }
 
     func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+        answer(\.faceAnswers, region: region) { FaceReader.faces(in: rgb, region: region) }
+    }
+
+    func salientObjects(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+        answer(\.salientAnswers, region: region) { SalientObjectReader.objects(in: rgb, region: region) }
+    }
+
+    /// The answer kept in `answers` for `region`, found by `find` the first time it is asked for.
+    private func answer(
+        _ answers: ReferenceWritableKeyPath<PictureReads, [String: [CGRect]]>, region: CGRect,
+        find: () -> [CGRect]
+    ) -> [CGRect] {
         let key = Self.key(region)
-        if let known = lock.withLock({ faceAnswers[key] }) { return known }
-        let found = FaceReader.faces(in: rgb, region: region)
-        lock.withLock { faceAnswers[key] = found }
+        if let known = lock.withLock({ self[keyPath: answers][key] }) { return known }
+        let found = find()
+        lock.withLock { self[keyPath: answers][key] = found }
         return found
     }
 }

@@ -24,8 +24,9 @@ final class StreamRendering: @unchecked Sendable {
         var codes: [String: PrintedCode] = [:]
         /// The exposure used and the auto decisions behind the picture (see `StreamLook`).
         var look: LookSummary? = nil
-        /// The codes and faces found in this picture so far, by region (`CodeReader`, `FaceReader`); shared
-        /// by the picture's copies, since a cached picture never changes.
+        /// The codes, faces and salient objects found in this picture so far, by region (`CodeReader`,
+        /// `FaceReader`, `SalientObjectReader`); shared by the picture's copies, since a cached picture never
+        /// changes.
         let reads = PictureReads()
     }
 
@@ -136,8 +137,8 @@ final class StreamRendering: @unchecked Sendable {
             let rgb = PixelPlane<Float>(width: width, height: height, channels: 3) { x, y, c in
                 Float(frame[x, y, min(c, frame.channels - 1)]) / 255
             }
-            // The footage is no object in a room: no faces or salient objects are known in it; codes are read
-            // from its pixels.
+            // The footage is no object in a room: no scene objects are named in it; faces, salient objects and
+            // codes are found in its pixels.
             let picture = VideoPicture(rgb: rgb, objects: [], intrinsics: (full.fx, full.fy, full.cx, full.cy))
             lock.withLock {
                 if Self.isMoment(scene) { transientPicture = (key, picture) } else { pictures[key] = picture }

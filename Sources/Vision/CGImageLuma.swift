@@ -8,6 +8,34 @@ import ObscuraAV
 /// refused with `VNErrorCode.invalidFormat`.
 enum CGImageLuma {
     static func read(_ image: CGImage) throws -> PixelPlane<Float> {
+        let (width, height) = (image.width, image.height)
+        return try withComponents(image) { colours, component in
+            LumaPlane.filled(width: width, height: height) { y, row in
+                for x in 0..<width {
+                    row[x] =
+                        colours == 3
+                        ? Rec709Luma.of(component(x, y, 0), component(x, y, 1), component(x, y, 2)) : component(x, y, 0)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with a reader of the image's encoded R'G'B' (column, row; 0…1); nil without calling it for a grey
+    /// image.
+    static func withColour<R>(_ image: CGImage, _ body: ((Int, Int) -> SIMD3<Float>) throws -> R) throws -> R? {
+        try withComponents(image) { colours, component -> R? in
+            guard colours == 3 else { return nil }
+            return try withoutActuallyEscaping(component) { c in
+                try body { x, y in SIMD3(c(x, y, 0), c(x, y, 1), c(x, y, 2)) }
+            }
+        }
+    }
+
+    /// Calls `body` with the number of colour components (1 or 3) and a reader of component `index` of pixel
+    /// (column, row), 0…1, after checking the layout.
+    private static func withComponents<R>(
+        _ image: CGImage, _ body: (Int, (Int, Int, Int) -> Float) throws -> R
+    ) throws -> R {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else { throw VisionFailure.emptyImage(width: width, height: height) }
         guard let space = image.colorSpace, [1, 3].contains(space.numberOfComponents) else {
@@ -35,7 +63,7 @@ enum CGImageLuma {
         guard componentsPerPixel >= colours,
             data.length >= (height - 1) * bytesPerRow + (width * image.bitsPerPixel + 7) / 8
         else { throw VisionFailure.emptyImage(width: width, height: height) }
-        return withExtendedLifetime(data) {
+        return try withExtendedLifetime(data) {
             let raw = UnsafeRawBufferPointer(start: data.bytes, count: data.length)
             func component(_ x: Int, _ y: Int, _ index: Int) -> Float {
                 var slot = index + (alphaFirst && componentsPerPixel > colours ? 1 : 0)
@@ -51,13 +79,7 @@ enum CGImageLuma {
                     return Float(bitPattern: littleComponents ? UInt32(littleEndian: word) : UInt32(bigEndian: word))
                 }
             }
-            return LumaPlane.filled(width: width, height: height) { y, row in
-                for x in 0..<width {
-                    row[x] =
-                        colours == 3
-                        ? Rec709Luma.of(component(x, y, 0), component(x, y, 1), component(x, y, 2)) : component(x, y, 0)
-                }
-            }
+            return try body(colours, component)
         }
     }
 }

@@ -53,4 +53,45 @@ enum PixelBufferLuma {
             throw VisionFailure.unreadableFormat("pixel format '\(fourCharString(format))'")
         }
     }
+
+    /// Calls `body` with a reader of the buffer's encoded R'G'B' (column, row; 0…1): bytes of BGRA and ARGB, half
+    /// floats, and Y'CbCr through the inverse BT.601 matrix with the chroma of the 2 × 2 block (`YCbCrCoding`).
+    /// Returns nil without calling it for formats without colour (one-component buffers).
+    static func withColour<R>(_ buffer: CVPixelBuffer, _ body: ((Int, Int) -> SIMD3<Float>) throws -> R) throws -> R? {
+        let format = CVPixelBufferGetPixelFormatType(buffer)
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        let planar = CVPixelBufferIsPlanar(buffer)
+        guard let base = planar ? CVPixelBufferGetBaseAddressOfPlane(buffer, 0) : CVPixelBufferGetBaseAddress(buffer)
+        else { return nil }
+        let stride = planar ? CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) : CVPixelBufferGetBytesPerRow(buffer)
+        let start = UnsafeRawPointer(base)
+        switch format {
+        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB:
+            let (ro, go, bo) = format == kCVPixelFormatType_32BGRA ? (2, 1, 0) : (1, 2, 3)
+            return try body { x, y in
+                let row = start + y * stride
+                func byte(_ o: Int) -> Float { Float(row.load(fromByteOffset: 4 * x + o, as: UInt8.self)) / 255 }
+                return SIMD3(byte(ro), byte(go), byte(bo))
+            }
+        case kCVPixelFormatType_64RGBAHalf:
+            return try body { x, y in
+                let row = start + y * stride
+                func c(_ k: Int) -> Float { Float(row.loadUnaligned(fromByteOffset: 8 * x + 2 * k, as: Float16.self)) }
+                return SIMD3(c(0), c(1), c(2))
+            }
+        case let format where YCbCrCoding.of(format) != nil && planar:
+            let coding = YCbCrCoding.of(format)!
+            guard let chromaBase = CVPixelBufferGetBaseAddressOfPlane(buffer, 1) else { return nil }
+            let chroma = UnsafeRawPointer(chromaBase), chromaStride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 1)
+            return try body { x, y in
+                let chromaRow = chroma + (y / 2) * chromaStride
+                return coding.rgb(
+                    coding.code(start + y * stride, x), coding.code(chromaRow, 2 * (x / 2)),
+                    coding.code(chromaRow, 2 * (x / 2) + 1))
+            }
+        default:
+            return nil
+        }
+    }
 }

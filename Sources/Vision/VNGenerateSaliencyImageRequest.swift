@@ -15,7 +15,7 @@ public let VNGenerateObjectnessBasedSaliencyImageRequestRevision2 = 2
 /// `VNSaliencyImageObservation` whose pixel buffer is the map and whose `salientObjects` hold at most one region
 /// (spec §22.7 rules 26 and 27).
 ///
-/// The map is the objectness map of the picture's luma (`Saliency`), smoothed as fixations spread over an object
+/// The map is the objectness map of the picture's colour (`Saliency`), smoothed as fixations spread over an object
 /// and weighed towards the picture's centre, where viewers look most; faces, text and meaning, which Apple's trained
 /// model also weighs, do not count. Every revision runs the same model.
 open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest, @unchecked Sendable {
@@ -40,7 +40,7 @@ open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest, @u
 /// `VNSaliencyImageObservation` whose pixel buffer is the map and whose `salientObjects` hold at most three regions
 /// (spec §22.7 rules 25 and 27).
 ///
-/// The map is Zhang and colleagues' minimum barrier distance of the picture's luma to its border (`Saliency`), so a
+/// The map is Zhang and colleagues' minimum barrier distance of the picture's colour to its border (`Saliency`), so a
 /// region set apart from everything around it, and clear of the picture's edges, is an object. Every revision runs
 /// the same model.
 open class VNGenerateObjectnessBasedSaliencyImageRequest: VNImageBasedRequest, @unchecked Sendable {
@@ -93,8 +93,10 @@ open class VNSaliencyImageObservation: VNPixelBufferObservation, @unchecked Send
     static func made(_ kind: Saliency.Kind, of image: VisionImage, region roi: CGRect, revision: Int) throws
         -> VNSaliencyImageObservation
     {
-        // A working copy a few times finer than the map's own, averaged down by the map.
-        let region = try image.region(roi, workingSize: 4 * Saliency.workingSide)
+        // A working copy a few times finer than the map's own, averaged down by the map; in colour where the image
+        // has it, as the metadata output's salient objects are found (spec §22.7 rule 25).
+        let size = 4 * Saliency.workingSide
+        let region = try image.colourRegion(roi, workingSize: size) ?? image.region(roi, workingSize: size)
         let map = Saliency.map(kind, of: region.plane)
         let side = SaliencyMap.side
         guard let buffer = CVPixelBuffer(width: side, height: side, pixelFormat: kCVPixelFormatType_OneComponent32Float)

@@ -11,6 +11,8 @@ struct VisionImage {
     let stored: PixelPlane<Float>
     /// How the stored pixels turn into the upright picture.
     let orientation: ExifOrientation
+    /// Where the pixels came from, for the requests that read their colour (`colourRegion`).
+    var source: VisionImageSource? = nil
 
     /// The upright picture's size.
     var uprightWidth: Int { orientation.swapsAxes ? stored.height : stored.width }
@@ -21,21 +23,7 @@ struct VisionImage {
     /// pixels (and at least `minimumFactor`): the detectors' working copy, made in one pass over the region's pixels
     /// (crop, turn and average), so that a 12 MP frame is never turned or copied whole.
     func region(_ roi: CGRect, workingSize: Int, minimumFactor: Int = 1) throws -> WorkingRegion {
-        // Outside the unit square fails; observations are normalised to the region (spec §22.1 rule 4).
-        let unit = VNNormalizedIdentityRect
-        // A hair of tolerance for regions computed in floating point that land a rounding error outside.
-        let slack: CGFloat = 1e-9
-        guard roi.width > 0, roi.height > 0, roi.minX >= unit.minX - slack, roi.minY >= unit.minY - slack,
-            roi.maxX <= unit.maxX + slack, roi.maxY <= unit.maxY + slack
-        else { throw VisionFailure.regionOfInterestOutside(roi) }
-        let w = Double(uprightWidth), h = Double(uprightHeight)
-        let x0 = max(0, Int((Double(roi.minX) * w).rounded())),
-            x1 = min(uprightWidth, Int((Double(roi.maxX) * w).rounded()))
-        // Rows count down from the top; the region's y counts up from the bottom.
-        let y0 = max(0, Int(((1 - Double(roi.maxY)) * h).rounded()))
-        let y1 = min(uprightHeight, Int(((1 - Double(roi.minY)) * h).rounded()))
-        guard x1 > x0, y1 > y0 else { throw VisionFailure.emptyImage(width: max(0, x1 - x0), height: max(0, y1 - y0)) }
-        let (width, height) = (x1 - x0, y1 - y0)
+        let (x0, y0, width, height) = try crop(roi)
         let factor = max(1, minimumFactor, (max(width, height) + workingSize - 1) / workingSize)
         let map = UprightIndexMap(orientation, width: stored.width, height: stored.height)
         let (outWidth, outHeight) = (width / factor, height / factor)
@@ -56,6 +44,53 @@ struct VisionImage {
             }
         }
         return WorkingRegion(plane: plane, factor: factor, width: width, height: height)
+    }
+
+    /// The region's encoded R'G'B' (three channels, 0…1), cropped, turned and box-averaged as `region` does its
+    /// luma; nil where the source holds no colour (grey pictures, one-component buffers), for the caller to fall back
+    /// on the luma.
+    func colourRegion(_ roi: CGRect, workingSize: Int) throws -> WorkingRegion? {
+        let (x0, y0, width, height) = try crop(roi)
+        let factor = max(1, (max(width, height) + workingSize - 1) / workingSize)
+        let map = UprightIndexMap(orientation, width: stored.width, height: stored.height)
+        let (outWidth, outHeight) = (width / factor, height / factor)
+        let norm = 1 / Float(factor * factor)
+        return try source?.withColour { rgb in
+            var values = [Float](repeating: 0, count: 3 * outWidth * outHeight)
+            for j in 0..<outHeight {
+                for i in 0..<outWidth {
+                    var sum = SIMD3<Float>.zero
+                    for v in (y0 + j * factor)..<(y0 + (j + 1) * factor) {
+                        for u in (x0 + i * factor)..<(x0 + (i + 1) * factor) {
+                            let (x, y) = map.stored(u, v)
+                            sum += rgb(x, y)
+                        }
+                    }
+                    for c in 0..<3 { values[3 * (j * outWidth + i) + c] = sum[c] * norm }
+                }
+            }
+            let plane = PixelPlane<Float>(width: outWidth, height: outHeight, channels: 3, elements: values)
+            return WorkingRegion(plane: plane, factor: factor, width: width, height: height)
+        }
+    }
+
+    /// The upright pixels a region of interest covers: its top-left corner and size, to the nearest pixel.
+    private func crop(_ roi: CGRect) throws -> (x0: Int, y0: Int, width: Int, height: Int) {
+        // Outside the unit square fails; observations are normalised to the region (spec §22.1 rule 4).
+        let unit = VNNormalizedIdentityRect
+        // A hair of tolerance for regions computed in floating point that land a rounding error outside.
+        let slack: CGFloat = 1e-9
+        guard roi.width > 0, roi.height > 0, roi.minX >= unit.minX - slack, roi.minY >= unit.minY - slack,
+            roi.maxX <= unit.maxX + slack, roi.maxY <= unit.maxY + slack
+        else { throw VisionFailure.regionOfInterestOutside(roi) }
+        let w = Double(uprightWidth), h = Double(uprightHeight)
+        let x0 = max(0, Int((Double(roi.minX) * w).rounded())),
+            x1 = min(uprightWidth, Int((Double(roi.maxX) * w).rounded()))
+        // Rows count down from the top; the region's y counts up from the bottom.
+        let y0 = max(0, Int(((1 - Double(roi.maxY)) * h).rounded()))
+        let y1 = min(uprightHeight, Int(((1 - Double(roi.minY)) * h).rounded()))
+        guard x1 > x0, y1 > y0 else { throw VisionFailure.emptyImage(width: max(0, x1 - x0), height: max(0, y1 - y0)) }
+        return (x0, y0, x1 - x0, y1 - y0)
     }
 }
 
@@ -141,6 +176,18 @@ enum VisionImageSource {
     /// first: how an image from another framework (a rendered `CIImage`) reaches the detector.
     case plane(PixelPlane<Float>)
 
+    /// Calls `body` with a reader of the stored pixels' encoded R'G'B' (column, row; 0…1), or returns nil without
+    /// calling it where the source holds no colour.
+    func withColour<R>(_ body: ((Int, Int) -> SIMD3<Float>) throws -> R) throws -> R? {
+        switch self {
+        case .pixelBuffer(let buffer): return try PixelBufferLuma.withColour(buffer, body)
+        case .cgImage(let image): return try CGImageLuma.withColour(image, body)
+        case .plane(let plane):
+            guard plane.channels >= 3 else { return nil }
+            return try body { x, y in SIMD3(plane[x, y, 0], plane[x, y, 1], plane[x, y, 2]) }
+        }
+    }
+
     /// The luma, as stored (not yet turned upright).
     func luma() throws -> PixelPlane<Float> {
         switch self {
@@ -173,5 +220,6 @@ extension VisionImage {
             preconditionFailure("every CGImagePropertyOrientation is an EXIF orientation")
         }
         self.orientation = exif
+        self.source = source
     }
 }

@@ -137,6 +137,60 @@ import Vision
         #expect(try Self.observation(request, on: drawing).salientObjects?.isEmpty == true)
     }
 
+    /// A red disc on green of the same BT.601 luma (0.299 R + 0.587 G + 0.114 B): only its colour sets it apart.
+    struct RedOnGreen: DrawnPicture {
+        let width = 320, height = 240
+        func rgb(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+            let inside = hypot(Double(x) + 0.5 - 200, Double(y) + 0.5 - 110) < 30
+            // Luma 0.299 · 204 + 0.587 · 51 + 0.114 · 51 = 96.75 against 0.299 · 51 + 0.587 · 132 + 0.114 · 51 = 98.5.
+            return inside ? (204, 51, 51) : (51, 132, 51)
+        }
+    }
+
+    @Test func aDiscOfAnotherColourButTheSameLumaIsSalientInEveryKindOfImage() throws {
+        let picture = RedOnGreen()
+        let centre = CGPoint(x: 200.0 / 320, y: 1 - 110.0 / 240)
+        let handlers = [
+            VNImageRequestHandler(cvPixelBuffer: try picture.pixelBuffer(), options: [:]),
+            VNImageRequestHandler(cgImage: try picture.cgImage(), options: [:]),
+            VNImageRequestHandler(ciImage: CIImage(cgImage: try picture.cgImage()), options: [:]),
+        ]
+        for handler in handlers {
+            let request = VNGenerateObjectnessBasedSaliencyImageRequest()
+            try handler.perform([request])
+            let objects = try #require(request.results?.first?.salientObjects)
+            #expect(objects.count == 1 && objects.first?.boundingBox.contains(centre) == true, "\(objects)")
+        }
+        // A grey copy of the same picture (its luma alone) holds nothing that stands out.
+        var grey: CVPixelBuffer?
+        CVPixelBufferCreate(nil, picture.width, picture.height, kCVPixelFormatType_OneComponent8, nil, &grey)
+        let buffer = try #require(grey)
+        CVPixelBufferLockBaseAddress(buffer, [])
+        let base = try #require(CVPixelBufferGetBaseAddress(buffer))
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                let (r, g, b) = picture.rgb(x, y)
+                let luma = 0.299 * Double(r) + 0.587 * Double(g) + 0.114 * Double(b)
+                base.advanced(by: y * CVPixelBufferGetBytesPerRow(buffer) + x).storeBytes(
+                    of: UInt8(luma.rounded()), as: UInt8.self)
+            }
+        }
+        CVPixelBufferUnlockBaseAddress(buffer, [])
+        let request = VNGenerateObjectnessBasedSaliencyImageRequest()
+        try VNImageRequestHandler(cvPixelBuffer: buffer, options: [:]).perform([request])
+        #expect(request.results?.first?.salientObjects?.isEmpty == true)
+    }
+
+    @Test func theHeatMapTurnsWithTheOrientation() throws {
+        // The buffer is stored turned: `.right` shows its top row on the right. The disc at stored (200, 110) of
+        // 320 × 240 is upright at (240 − 110, 200) of 240 × 320.
+        let request = VNGenerateObjectnessBasedSaliencyImageRequest()
+        try VNImageRequestHandler(cvPixelBuffer: try RedOnGreen().pixelBuffer(), orientation: .right, options: [:])
+            .perform([request])
+        let box = try #require(request.results?.first?.salientObjects?.first).boundingBox
+        #expect(box.contains(CGPoint(x: 130.0 / 240, y: 1 - 200.0 / 320)), "\(box)")
+    }
+
     @Test func anUnknownRevisionFails() throws {
         let request = VNGenerateAttentionBasedSaliencyImageRequest()
         request.revision = 3

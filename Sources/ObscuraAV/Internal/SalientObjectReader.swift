@@ -3,7 +3,7 @@ import Imaging
 
 /// Finds salient objects in a video picture for the metadata output (spec §16 rule 3): the regions the objectness
 /// map of Vision's saliency request (`Saliency`, the minimum barrier distance to the picture's border) sets apart,
-/// here on the picture's colour as the camera captured it, inside the region of interest. So an object that stands
+/// on the picture's colour as the camera captured it, inside the region of interest. So an object that stands
 /// apart from what surrounds it, in luma or in colour, and is clear of the frame's edges is reported, and a plain
 /// wall is not.
 enum SalientObjectReader {

@@ -7,39 +7,6 @@ import Testing
 /// Faces in the metadata output are found in the frames the camera captures, by the face detector Vision runs
 /// (spec §16 rules 1 and 2): a face a scene paints on its person is reported, a featureless head is not.
 @Suite(.needs(.faceCascade)) struct AVMetadataFaceObjectTests {
-    /// A back-camera session at 640 × 480 with a metadata output asking for `types` on `scene`.
-    private final class Rig {
-        let session = AVCaptureSession()
-        let metadata = AVCaptureMetadataOutput()
-        let recorder = StreamRecorder()
-        let device: AVCaptureDevice
-
-        init(scene: String, types: [AVMetadataObject.ObjectType]) throws {
-            try Emulator.shared.use(scene: scene)
-            device = try #require(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
-            session.beginConfiguration()
-            session.sessionPreset = .vga640x480
-            session.addInput(try AVCaptureDeviceInput(device: device))
-            session.addOutput(metadata)
-            session.commitConfiguration()
-            metadata.setMetadataObjectsDelegate(recorder, queue: DispatchQueue(label: "faces"))
-            metadata.metadataObjectTypes = types
-            session.startRunning()
-        }
-
-        /// The faces of the last delivery.
-        var lastFaces: [AVMetadataFaceObject] {
-            recorder.metadata.last?.compactMap { $0 as? AVMetadataFaceObject } ?? []
-        }
-
-        /// The focal length of the active format, as a share of the frame's width and of its height.
-        var focal: (x: Double, y: Double) {
-            let d = CMVideoFormatDescriptionGetDimensions(device.activeFormat.formatDescription)
-            let f = Double(d.width) / 2 / tan(Double(device.activeFormat.videoFieldOfView) / 2 * .pi / 180)
-            return (f / Double(d.width), f / Double(d.height))
-        }
-    }
-
     /// The painted head of the seed scenes (`Scenes/textures/head.png`).
     private static let headTexture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -50,9 +17,7 @@ import Testing
     private static func people(_ heads: [(x: Double, painted: Bool)], in folder: URL) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: headTexture, to: folder.appendingPathComponent("head.png"))
-        var objects = [
-            "  - {name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 1.5, -1.5], material: wall}"
-        ]
+        var objects = ["{name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 1.5, -1.5], material: wall}"]
         for (i, head) in heads.enumerated() {
             let surface =
                 head.painted
@@ -60,39 +25,28 @@ import Testing
                     + " person: {skin: [skin, brow, eye white, iris, pupil, shadowed skin, lips], hair: [hair]}"
                 : "material: skin, person: skin"
             objects += [
-                "  - {name: head \(i), shape: sphere, radius_m: 0.09, position_m: [\(head.x), 1.6, -0.6], \(surface)}",
-                "  - {name: hair \(i), shape: sphere, radius_m: 0.095, position_m: [\(head.x), 1.62, -0.615],"
+                "{name: head \(i), shape: sphere, radius_m: 0.09, position_m: [\(head.x), 1.6, -0.6], \(surface)}",
+                "{name: hair \(i), shape: sphere, radius_m: 0.095, position_m: [\(head.x), 1.62, -0.615],"
                     + " material: hair, person: hair}",
-                "  - {name: torso \(i), shape: box, size_m: [0.38, 0.5, 0.2], position_m: [\(head.x), 1.22, -0.68],"
+                "{name: torso \(i), shape: box, size_m: [0.38, 0.5, 0.2], position_m: [\(head.x), 1.22, -0.68],"
                     + " material: shirt, person: body}",
             ]
         }
-        let url = folder.appendingPathComponent("people.yaml")
-        try
-            ("""
-        description: People 0.6 m from the camera in front of a grey wall, office light.
-        device: {position_m: [0.0, 1.6, 0.0], look_at_m: [0.0, 1.6, -1.0]}
-        ambient: {spectrum: {cct_k: 4000}, lux: 600, direction: [0.2, 1.0, 0.6], diffuse_fraction: 0.7}
-        materials:
-          - {name: wall, srgb: [0.6, 0.6, 0.62], roughness: 0.9}
-          - {name: skin, reflectance: "skin:020"}
-          - {name: hair, srgb: [0.12, 0.09, 0.07], roughness: 0.5}
-          - {name: shirt, srgb: [0.15, 0.25, 0.5], roughness: 0.9}
-          - {name: brow, srgb: [0.235, 0.176, 0.157], roughness: 0.6}
-          - {name: eye white, srgb: [0.92, 0.92, 0.92], roughness: 0.3}
-          - {name: iris, srgb: [0.275, 0.235, 0.196], roughness: 0.3}
-          - {name: pupil, srgb: [0.04, 0.04, 0.04], roughness: 0.3}
-          - {name: shadowed skin, srgb: [0.59, 0.41, 0.31]}
-          - {name: lips, srgb: [0.63, 0.27, 0.27], roughness: 0.6}
-        objects:
-
-        """ + objects.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        return try MetadataRig.writeScene(
+            "people", description: "People 0.6 m from the camera in front of a grey wall, office light.",
+            materials: [
+                "{name: wall, srgb: [0.6, 0.6, 0.62], roughness: 0.9}", #"{name: skin, reflectance: "skin:020"}"#,
+                "{name: hair, srgb: [0.12, 0.09, 0.07], roughness: 0.5}",
+                "{name: shirt, srgb: [0.15, 0.25, 0.5], roughness: 0.9}",
+                "{name: brow, srgb: [0.235, 0.176, 0.157], roughness: 0.6}",
+                "{name: eye white, srgb: [0.92, 0.92, 0.92], roughness: 0.3}",
+                "{name: iris, srgb: [0.275, 0.235, 0.196], roughness: 0.3}",
+                "{name: pupil, srgb: [0.04, 0.04, 0.04], roughness: 0.3}",
+                "{name: shadowed skin, srgb: [0.59, 0.41, 0.31]}", "{name: lips, srgb: [0.63, 0.27, 0.27], roughness: 0.6}",
+            ], objects: objects, in: folder)
     }
 
-    private static func folder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("faces-\(UUID().uuidString)")
-    }
+    private static func folder() -> URL { MetadataRig.folder("faces") }
 
     // spec §16 rule 1: the seed person's painted face is found where the camera images the head. The reference is
     // the scene's geometry: the head (radius 0.095 m) at (0, 1.58, −0.5) seen from (0, 1.55, 0) looking at
@@ -100,10 +54,10 @@ import Testing
     // so it is narrower than the head and centred on it within a quarter of its width.
     @Test func thePaintedFaceOfTheSeedPersonIsFoundOnTheHead() throws {
         try onDevice {
-            let rig = try Rig(scene: "near-and-far", types: [.face, .humanBody])
+            let rig = try MetadataRig(scene: "near-and-far", types: [.face, .humanBody])
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(4)
-            let faces = rig.lastFaces
+            let faces = rig.last(AVMetadataFaceObject.self)
             #expect(faces.count == 1)
             let face = try #require(faces.first)
             #expect(face.type == .face && face.faceID >= 1)
@@ -137,7 +91,7 @@ import Testing
         try onDevice {
             let folder = Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let rig = try Rig(scene: try Self.people([(0, false)], in: folder), types: [.face, .humanBody])
+            let rig = try MetadataRig(scene: try Self.people([(0, false)], in: folder), types: [.face, .humanBody])
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(6)
             let delivered = rig.recorder.metadata.flatMap { $0 }
@@ -153,10 +107,10 @@ import Testing
             let folder = Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let scene = try Self.people([(-0.16, true), (0.16, true), (0.45, false)], in: folder)
-            let rig = try Rig(scene: scene, types: [.face])
+            let rig = try MetadataRig(scene: scene, types: [.face])
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(4)
-            let faces = rig.lastFaces.sorted { $0.bounds.midX < $1.bounds.midX }
+            let faces = rig.last(AVMetadataFaceObject.self).sorted { $0.bounds.midX < $1.bounds.midX }
             #expect(faces.count == 2)
             #expect(Set(faces.map(\.faceID)).count == faces.count)
             #expect(faces.map(\.obscuraObjectName) == ["head 0", "head 1"])
@@ -168,7 +122,7 @@ import Testing
     // rect of interest, where nothing is searched) and comes back, it takes a new ID, never one used before.
     @Test func aFaceKeepsItsIDAndTakesANewOneWhenItReturns() throws {
         try onDevice {
-            let rig = try Rig(scene: "near-and-far", types: [.face])
+            let rig = try MetadataRig(scene: "near-and-far", types: [.face])
             defer { rig.session.stopRunning() }
             Emulator.shared.runFrames(10)
             let first = rig.recorder.metadata.compactMap { $0.compactMap { $0 as? AVMetadataFaceObject }.first }

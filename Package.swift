@@ -117,7 +117,8 @@ let package = Package(
         // Vision's requests on the images capture hands out, over Imaging's detectors. Optimised in every
         // configuration, as the kernel modules are: it reads every pixel of a frame into luma.
         .target(
-            name: "Vision", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging", "Sensor"], swiftSettings: kernelSwift),
+            name: "Vision", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging", "ISP", "Sensor"],
+            swiftSettings: kernelSwift),
         // The control module for tests and tools (device, scene, seed, clock, traces); not a drop-in name.
         .target(name: "Obscura", dependencies: ["ObscuraAV", "CaptureRules", "Devices", "Scenes", "Imaging", "ISP"]),
         // Test helpers: a Swift Testing trait and an XCTest helper that scope a world to a test.

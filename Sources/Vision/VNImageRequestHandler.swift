@@ -128,13 +128,7 @@ open class VNImageRequestHandler: NSObject, @unchecked Sendable {
     public convenience init(
         ciImage image: CIImage, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]
     ) {
-        // An empty or infinite extent renders to nothing: an empty picture, which `perform(_:)` answers with
-        // `VNErrorCode.invalidImage` (spec §22.1).
-        if let rendered = CIContext().createCGImage(image, from: image.extent) {
-            self.init(source: .cgImage(rendered), orientation: orientation, options: options)
-        } else {
-            self.init(source: .plane(PixelPlane(width: 0, height: 0)), orientation: orientation, options: options)
-        }
+        self.init(source: .rendering(image), orientation: orientation, options: options)
     }
 
     /// Performs the requests on the image, in order, on the caller's thread; throws the first request's error, after

@@ -1,3 +1,4 @@
+import CoreImage
 import Foundation
 import Imaging
 import ObscuraAV
@@ -75,7 +76,7 @@ struct VisionImage {
     }
 
     /// The upright pixels a region of interest covers: its top-left corner and size, to the nearest pixel.
-    private func crop(_ roi: CGRect) throws -> (x0: Int, y0: Int, width: Int, height: Int) {
+    func crop(_ roi: CGRect) throws -> (x0: Int, y0: Int, width: Int, height: Int) {
         // Outside the unit square fails; observations are normalised to the region (spec §22.1 rule 4).
         let unit = VNNormalizedIdentityRect
         // A hair of tolerance for regions computed in floating point that land a rounding error outside.
@@ -175,6 +176,13 @@ enum VisionImageSource {
     /// Pixels already decoded, 1 to 4 channels of encoded values 0…1 (grey, grey and alpha, RGB or RGBA), top row
     /// first: how an image from another framework (a rendered `CIImage`) reaches the detector.
     case plane(PixelPlane<Float>)
+
+    /// A Core Image image rendered over its extent by a context in its default working space. An empty or
+    /// infinite extent renders to nothing: an empty picture, which `perform(_:)` answers with
+    /// `VNErrorCode.invalidImage` (spec §22.1).
+    static func rendering(_ image: CIImage) -> VisionImageSource {
+        CIContext().createCGImage(image, from: image.extent).map { .cgImage($0) } ?? .plane(PixelPlane(width: 0, height: 0))
+    }
 
     /// Calls `body` with a reader of the stored pixels' encoded R'G'B' (column, row; 0…1), or returns nil without
     /// calling it where the source holds no colour.

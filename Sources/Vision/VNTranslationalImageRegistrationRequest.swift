@@ -3,6 +3,7 @@ import Foundation
 import ISP
 import Imaging
 import ObscuraAV
+import Synchronization
 
 /// The first revision of translational registration (`VNTranslationalImageRegistrationRequestRevision1`).
 public let VNTranslationalImageRegistrationRequestRevision1 = 1
@@ -126,28 +127,90 @@ open class VNTranslationalImageRegistrationRequest: VNImageRegistrationRequest, 
     }
 
     override func observations(in image: VisionImage) throws -> [VNObservation] {
-        let target = try targetedImage()
+        let transform = try Self.alignment(of: targetedImage(), with: image, region: regionOfInterest)
+        return [VNImageTranslationAlignmentObservation(requestRevision: revision, alignmentTransform: transform)]
+    }
+
+    /// The translation that moves `floating` onto `reference`, in the reference's pixels with y counting up.
+    static func alignment(of floating: VisionImage, with reference: VisionImage, region roi: CGRect) throws
+        -> CGAffineTransform
+    {
         // One factor for both, from the larger of the two regions.
-        let crops = [try image.crop(regionOfInterest), try target.crop(regionOfInterest)]
+        let crops = [try reference.crop(roi), try floating.crop(roi)]
         let longest = crops.map { max($0.width, $0.height) }.max() ?? 1
-        let factor = max(1, (longest + Self.workingSize - 1) / Self.workingSize)
-        let reference = try image.region(regionOfInterest, workingSize: Self.workingSize, minimumFactor: factor).plane
-        let floating = try target.region(regionOfInterest, workingSize: Self.workingSize, minimumFactor: factor).plane
+        let factor = max(1, (longest + workingSize - 1) / workingSize)
+        let still = try reference.region(roi, workingSize: workingSize, minimumFactor: factor).plane
+        let moved = try floating.region(roi, workingSize: workingSize, minimumFactor: factor).plane
         // A common size: each copy's last column and row repeated out to the larger one's.
-        let (w, h) = (max(reference.width, floating.width), max(reference.height, floating.height))
+        let (w, h) = (max(still.width, moved.width), max(still.height, moved.height))
         func padded(_ p: PixelPlane<Float>) -> [Float] {
             (0..<(w * h)).map { k in p[min(k % w, p.width - 1), min(k / w, p.height - 1)] }
         }
         let shift = FrameRegistration.translation(
-            reference: padded(reference), moving: padded(floating), width: w, height: h,
+            reference: padded(still), moving: padded(moved), width: w, height: h,
             maximumShift: Double(min(w, h)) / 2)
         // moving(x + d) ≈ reference(x): the floating image's content lies d further along, so it moves back by d;
         // in pixels of the full image, with y counting up as Core Image's does.
         let scale = Double(factor)
-        let transform = CGAffineTransform(translationX: -shift.x * scale, y: shift.y * scale)
+        return CGAffineTransform(translationX: -shift.x * scale, y: shift.y * scale)
+    }
+}
+
+/// The abstract base of requests that keep what they saw of earlier frames (`VNStatefulRequest`), performed frame
+/// after frame through one `VNSequenceRequestHandler`.
+open class VNStatefulRequest: VNImageBasedRequest, @unchecked Sendable {
+    /// How far apart in time the frames analysed are meant to be; kept, every frame given is analysed (our choice).
+    public let frameAnalysisSpacing: CMTime
+    /// How many frames a result lags behind the frame that completes it.
+    open var minimumLatencyFrameCount: Int { 0 }
+    /// The request's identity.
+    public let requestUUID = UUID()
+
+    public init(frameAnalysisSpacing: CMTime, completionHandler: VNRequestCompletionHandler?) {
+        self.frameAnalysisSpacing = frameAnalysisSpacing
+        super.init(completionHandler: completionHandler)
+    }
+}
+
+/// Registers each frame against the one before (`VNTrackTranslationalImageRegistrationRequest`, iOS 17): the
+/// translation that aligns the new frame with the previous, as `VNTranslationalImageRegistrationRequest` finds it
+/// (spec §22.9 rule 33). The first frame has nothing before it and gives no observation.
+open class VNTrackTranslationalImageRegistrationRequest: VNStatefulRequest, @unchecked Sendable {
+    /// The last frame's luma, kept without the buffer it came from (a camera's buffers go back to its pool).
+    private let previous = Mutex<VisionImage?>(nil)
+
+    public convenience init() { self.init(completionHandler: nil) }
+
+    public convenience init(completionHandler: VNRequestCompletionHandler?) {
+        self.init(frameAnalysisSpacing: .zero, completionHandler: completionHandler)
+    }
+
+    /// The alignment the last perform found (none for the first frame), or nil before a perform and after a failed
+    /// one.
+    @_nonoverride public var results: [VNImageTranslationAlignmentObservation]? {
+        super.results as? [VNImageTranslationAlignmentObservation]
+    }
+
+    open override class var supportedRevisions: IndexSet {
+        IndexSet(integer: VNTrackTranslationalImageRegistrationRequestRevision1)
+    }
+
+    override func observations(in image: VisionImage) throws -> [VNObservation] {
+        var kept = image
+        kept.source = nil
+        guard
+            let before = previous.withLock({ last in
+                defer { last = kept }; return last
+            })
+        else { return [] }
+        let transform = try VNTranslationalImageRegistrationRequest.alignment(
+            of: image, with: before, region: regionOfInterest)
         return [VNImageTranslationAlignmentObservation(requestRevision: revision, alignmentTransform: transform)]
     }
 }
+
+/// The first revision of translational tracking (`VNTrackTranslationalImageRegistrationRequestRevision1`).
+public let VNTrackTranslationalImageRegistrationRequestRevision1 = 1
 
 /// What an image registration found (`VNImageAlignmentObservation`).
 open class VNImageAlignmentObservation: VNObservation, @unchecked Sendable {}

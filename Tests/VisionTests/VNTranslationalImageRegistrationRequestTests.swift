@@ -122,3 +122,27 @@ struct Waves: DrawnPicture {
         #expect(worst <= 3, "largest difference \(worst) codes")
     }
 }
+
+@Suite struct VNTrackTranslationalImageRegistrationRequestTests {
+    @Test func eachFrameIsAlignedWithTheOneBefore() throws {
+        // A pan: the content moves 5 pixels right, then 7 more and 3 down, then holds still.
+        let moves: [(Double, Double)] = [(0, 0), (5, 0), (12, 3), (12, 3)]
+        let request = VNTrackTranslationalImageRegistrationRequest()
+        #expect(request.revision == VNTrackTranslationalImageRegistrationRequestRevision1)
+        #expect(request.frameAnalysisSpacing == .zero)
+        let handler = VNSequenceRequestHandler()
+        var found: [CGAffineTransform?] = []
+        for (dx, dy) in moves {
+            try handler.perform([request], on: try Waves(width: 320, height: 240, dx: dx, dy: dy).cgImage())
+            let results = try #require(request.results)
+            found.append(results.first?.alignmentTransform)
+        }
+        // Nothing before the first frame.
+        #expect(found[0] == nil)
+        let expected: [(Double, Double)] = [(-5, 0), (-7, 3), (0, 0)]
+        for (t, (tx, ty)) in zip(found.dropFirst(), expected) {
+            let t = try #require(t)
+            #expect(abs(t.tx - tx) < 0.1 && abs(t.ty - ty) < 0.1, "\(t) vs \(tx), \(ty)")
+        }
+    }
+}

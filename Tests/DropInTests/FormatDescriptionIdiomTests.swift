@@ -89,6 +89,49 @@ extension DropIn {
             #expect(writer.canApply(outputSettings: settings, forMediaType: .audio))
         }
 
+        /// A pipeline that keeps buffers past the callback copies them, reads how many bytes each audio sample holds
+        /// (a recorder's bookkeeping), and carries a frame's attachments onto the buffer it renders into.
+        @Test func samplesAreCopiedMeasuredAndTheirAttachmentsCarriedOn() throws {
+            let buffers = try Self.firstBuffers()
+            let audio = try #require(buffers.audio), video = try #require(buffers.video)
+
+            var copied: CMSampleBuffer?
+            #expect(CMSampleBufferCreateCopy(allocator: kCFAllocatorDefault, sampleBuffer: video, sampleBufferOut: &copied) == noErr)
+            let copy = try #require(copied)
+            #expect(CMSampleBufferGetImageBuffer(copy) === CMSampleBufferGetImageBuffer(video))
+            #expect(CMSampleBufferGetPresentationTimeStamp(copy) == CMSampleBufferGetPresentationTimeStamp(video))
+            #expect(CMSampleBufferGetDuration(copy) == CMSampleBufferGetDuration(video))
+            // The copy's attachments are its own from now on.
+            CMSetAttachment(copy, key: "Marked" as CFString, value: true as CFBoolean, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            #expect(CMGetAttachment(video, key: "Marked" as CFString, attachmentModeOut: nil) == nil)
+
+            // Audio: every frame 2 bytes (16-bit mono), one size for all.
+            let frames = CMSampleBufferGetNumSamples(audio)
+            #expect(CMSampleBufferGetTotalSampleSize(audio) == 2 * frames)
+            #expect(CMSampleBufferGetSampleSize(audio, at: 0) == 2 && CMSampleBufferGetSampleSize(audio, at: frames) == 0)
+            var needed = 0
+            #expect(CMSampleBufferGetSampleSizeArray(audio, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed) == noErr)
+            #expect(needed == 1)
+            var sizes = [Int](repeating: 0, count: 1)
+            #expect(CMSampleBufferGetSampleSizeArray(audio, entryCount: 1, arrayToFill: &sizes, entriesNeededOut: &needed) == noErr)
+            #expect(sizes == [2])
+            // A frame's samples have no sizes.
+            #expect(CMSampleBufferGetTotalSampleSize(video) == 0)
+            #expect(
+                CMSampleBufferGetSampleSizeArray(video, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed)
+                    == kCMSampleBufferError_BufferHasNoSampleSizes && needed == 0)
+
+            // The frame's colour attachments, carried onto a buffer of the app's own.
+            var made: CVPixelBuffer?
+            CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &made)
+            let rendered = try #require(made)
+            let frame = try #require(CMSampleBufferGetImageBuffer(video))
+            CMPropagateAttachments(frame, destination: rendered)
+            let primaries = CVBufferCopyAttachment(frame, kCVImageBufferColorPrimariesKey, nil) as? String
+            #expect(primaries != nil)
+            #expect(CVBufferCopyAttachment(rendered, kCVImageBufferColorPrimariesKey, nil) as? String == primaries)
+        }
+
         /// A frame's description carries its colour attachments as extensions; a filter's buffer pool made from
         /// them propagates them, and the allocation threshold stops the pool at the number of buffers in use.
         @Test func aFilterSizesItsPoolFromTheFramesFormat() throws {

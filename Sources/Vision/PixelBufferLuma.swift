@@ -81,8 +81,8 @@ enum PixelBufferLuma {
                 return SIMD3(c(0), c(1), c(2))
             }
         case let format where YCbCrCoding.of(format) != nil && planar:
-            let coding = YCbCrCoding.of(format)!
-            guard let chromaBase = CVPixelBufferGetBaseAddressOfPlane(buffer, 1) else { return nil }
+            guard let coding = YCbCrCoding.of(format), let chromaBase = CVPixelBufferGetBaseAddressOfPlane(buffer, 1)
+            else { return nil }
             let chroma = UnsafeRawPointer(chromaBase), chromaStride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 1)
             return try body { x, y in
                 let chromaRow = chroma + (y / 2) * chromaStride

@@ -179,8 +179,11 @@ open class VNContour: NSObject, @unchecked Sendable {
 
     /// A closed polygon's points simplified (see `polygonApproximation(epsilon:)`).
     static func simplified(_ points: [simd_float2], epsilon: Float) -> [simd_float2] {
-        guard points.count > 2 else { return points }
-        let far = points.indices.max { simd_length(points[$0] - points[0]) < simd_length(points[$1] - points[0]) }!
+        guard points.count > 2,
+            let far = points.indices.max(by: {
+                simd_length(points[$0] - points[0]) < simd_length(points[$1] - points[0])
+            })
+        else { return points }
         guard far > 0 else { return [points[0]] }
         let first = chain(Array(points[0...far]), epsilon: epsilon)
         let second = chain(Array(points[far...]) + [points[0]], epsilon: epsilon)
@@ -196,8 +199,9 @@ open class VNContour: NSObject, @unchecked Sendable {
             return abs(ab.x * (p.y - a.y) - ab.y * (p.x - a.x)) / length
         }
         let inner = 1..<(points.count - 1)
-        let farthest = inner.max { distance(points[$0]) < distance(points[$1]) }!
-        guard distance(points[farthest]) > epsilon else { return [a, b] }
+        guard let farthest = inner.max(by: { distance(points[$0]) < distance(points[$1]) }),
+            distance(points[farthest]) > epsilon
+        else { return [a, b] }
         return chain(Array(points[...farthest]), epsilon: epsilon).dropLast()
             + chain(Array(points[farthest...]), epsilon: epsilon)
     }

@@ -121,7 +121,8 @@ open class VNGeometryUtils: NSObject, @unchecked Sendable {
             let d = 2 * (ab.x * ac.y - ab.y * ac.x)
             // Points on one line: the circle on the two farthest apart.
             guard abs(d) > 1e-18 else {
-                return [around(a, b), around(a, c), around(b, c)].max { $0.1 < $1.1 }!
+                let (ab, ac, bc) = (around(a, b), around(a, c), around(b, c))
+                return ab.1 >= ac.1 && ab.1 >= bc.1 ? ab : ac.1 >= bc.1 ? ac : bc
             }
             let (bb, cc) = (simd_length_squared(ab), simd_length_squared(ac))
             let centre = a + SIMD2((ac.y * bb - ab.y * cc) / d, (ab.x * cc - ac.x * bb) / d)

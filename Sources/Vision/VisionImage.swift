@@ -181,7 +181,10 @@ enum VisionImageSource {
     /// infinite extent renders to nothing: an empty picture, which `perform(_:)` answers with
     /// `VNErrorCode.invalidImage` (spec §22.1).
     static func rendering(_ image: CIImage) -> VisionImageSource {
-        CIContext().createCGImage(image, from: image.extent).map { .cgImage($0) } ?? .plane(PixelPlane(width: 0, height: 0))
+        guard let rendered = CIContext().createCGImage(image, from: image.extent) else {
+            return .plane(PixelPlane(width: 0, height: 0))
+        }
+        return .cgImage(rendered)
     }
 
     /// Calls `body` with a reader of the stored pixels' encoded R'G'B' (column, row; 0…1), or returns nil without

@@ -96,24 +96,33 @@ extension DropIn {
             let audio = try #require(buffers.audio), video = try #require(buffers.video)
 
             var copied: CMSampleBuffer?
-            #expect(CMSampleBufferCreateCopy(allocator: kCFAllocatorDefault, sampleBuffer: video, sampleBufferOut: &copied) == noErr)
+            #expect(
+                CMSampleBufferCreateCopy(allocator: kCFAllocatorDefault, sampleBuffer: video, sampleBufferOut: &copied)
+                    == noErr)
             let copy = try #require(copied)
             #expect(CMSampleBufferGetImageBuffer(copy) === CMSampleBufferGetImageBuffer(video))
             #expect(CMSampleBufferGetPresentationTimeStamp(copy) == CMSampleBufferGetPresentationTimeStamp(video))
             #expect(CMSampleBufferGetDuration(copy) == CMSampleBufferGetDuration(video))
             // The copy's attachments are its own from now on.
-            CMSetAttachment(copy, key: "Marked" as CFString, value: true as CFBoolean, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            CMSetAttachment(
+                copy, key: "Marked" as CFString, value: true as CFBoolean,
+                attachmentMode: kCMAttachmentMode_ShouldPropagate)
             #expect(CMGetAttachment(video, key: "Marked" as CFString, attachmentModeOut: nil) == nil)
 
             // Audio: every frame 2 bytes (16-bit mono), one size for all.
             let frames = CMSampleBufferGetNumSamples(audio)
             #expect(CMSampleBufferGetTotalSampleSize(audio) == 2 * frames)
-            #expect(CMSampleBufferGetSampleSize(audio, at: 0) == 2 && CMSampleBufferGetSampleSize(audio, at: frames) == 0)
+            #expect(
+                CMSampleBufferGetSampleSize(audio, at: 0) == 2 && CMSampleBufferGetSampleSize(audio, at: frames) == 0)
             var needed = 0
-            #expect(CMSampleBufferGetSampleSizeArray(audio, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed) == noErr)
+            #expect(
+                CMSampleBufferGetSampleSizeArray(audio, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed)
+                    == noErr)
             #expect(needed == 1)
             var sizes = [Int](repeating: 0, count: 1)
-            #expect(CMSampleBufferGetSampleSizeArray(audio, entryCount: 1, arrayToFill: &sizes, entriesNeededOut: &needed) == noErr)
+            #expect(
+                CMSampleBufferGetSampleSizeArray(audio, entryCount: 1, arrayToFill: &sizes, entriesNeededOut: &needed)
+                    == noErr)
             #expect(sizes == [2])
             // A frame's samples have no sizes.
             #expect(CMSampleBufferGetTotalSampleSize(video) == 0)
@@ -199,7 +208,9 @@ extension DropIn {
             let block = try #require(CMSampleBufferGetDataBuffer(sample))
             let length = CMBlockBufferGetDataLength(block)
             var copied = [Int16](repeating: 0, count: length / 2)
-            copied.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: $0.baseAddress!) }
+            copied.withUnsafeMutableBytes {
+                _ = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: $0.baseAddress!)
+            }
 
             // The C call, with the list on the stack and its size asked first.
             var needed = 0
@@ -211,22 +222,26 @@ extension DropIn {
             var list = AudioBufferList()
             var retained: CMBlockBuffer?
             let status = CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
-                sample, bufferListSizeNeededOut: nil, bufferListOut: &list, bufferListSize: MemoryLayout<AudioBufferList>.size,
+                sample, bufferListSizeNeededOut: nil, bufferListOut: &list,
+                bufferListSize: MemoryLayout<AudioBufferList>.size,
                 blockBufferAllocator: nil, blockBufferMemoryAllocator: nil,
                 flags: kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment, blockBufferOut: &retained)
             #expect(status == noErr && retained != nil)
             let first = UnsafeMutableAudioBufferListPointer(&list)
             #expect(first.count == 1 && first[0].mNumberChannels == 1 && Int(first[0].mDataByteSize) == length)
-            let viaList = Array(UnsafeBufferPointer(
-                start: first[0].mData?.assumingMemoryBound(to: Int16.self), count: Int(first[0].mDataByteSize) / 2))
+            let viaList = Array(
+                UnsafeBufferPointer(
+                    start: first[0].mData?.assumingMemoryBound(to: Int16.self), count: Int(first[0].mDataByteSize) / 2))
             #expect(viaList == copied)
             #expect(Int(bitPattern: first[0].mData) % 16 == 0)
 
             // The Swift overlay.
             let viaOverlay = try sample.withAudioBufferList { list, _ in
                 list.flatMap { buffer in
-                    Array(UnsafeBufferPointer(
-                        start: buffer.mData?.assumingMemoryBound(to: Int16.self), count: Int(buffer.mDataByteSize) / 2))
+                    Array(
+                        UnsafeBufferPointer(
+                            start: buffer.mData?.assumingMemoryBound(to: Int16.self),
+                            count: Int(buffer.mDataByteSize) / 2))
                 }
             }
             #expect(viaOverlay == copied)
@@ -258,7 +273,8 @@ extension DropIn {
             let video = try #require(buffers.video)
             #expect(
                 CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
-                    video, bufferListSizeNeededOut: nil, bufferListOut: &small, bufferListSize: MemoryLayout<AudioBufferList>.size,
+                    video, bufferListSizeNeededOut: nil, bufferListOut: &small,
+                    bufferListSize: MemoryLayout<AudioBufferList>.size,
                     blockBufferAllocator: nil, blockBufferMemoryAllocator: nil, flags: 0, blockBufferOut: nil)
                     == kCMSampleBufferError_InvalidMediaTypeForOperation)
             #expect(throws: (any Error).self) { try video.withAudioBufferList { _, _ in 0 } }

@@ -34,7 +34,8 @@ private struct Ink: DrawnPicture {
     /// The extent of a contour's points.
     static func extent(_ contour: VNContour) -> CGRect {
         let xs = contour.normalizedPoints.map { CGFloat($0.x) }, ys = contour.normalizedPoints.map { CGFloat($0.y) }
-        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
+        return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     @Test func requestsStartAsApplesDo() {

@@ -114,6 +114,9 @@ public enum BorderFollowing {
     /// Which of the eight steps leads from `a` to its neighbour `b`.
     private static func direction(from a: SIMD2<Int>, to b: SIMD2<Int>) -> Int {
         let d = b &- a
-        return steps.firstIndex { $0.dx == d.x && $0.dy == d.y }!
+        guard let index = steps.firstIndex(where: { $0.dx == d.x && $0.dy == d.y }) else {
+            preconditionFailure("a border step joins neighbours")
+        }
+        return index
     }
 }

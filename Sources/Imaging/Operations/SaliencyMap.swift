@@ -49,8 +49,12 @@ public struct SaliencyMap: Sendable, Equatable {
             }
             let heats = members.map { values[$0] }
             guard let peak = heats.max(), peak >= peakNeeded else { continue }
-            let xs = members.map { $0 % n }, ys = members.map { $0 / n }
-            let (x0, x1, y0, y1) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
+            // The group's extent, in map pixels.
+            var (x0, x1, y0, y1) = (n, -1, n, -1)
+            for k in members {
+                (x0, x1) = (min(x0, k % n), max(x1, k % n))
+                (y0, y1) = (min(y0, k / n), max(y1, k / n))
+            }
             let heat = heats.reduce(0, +)
             let region = Region(
                 x: Double(x0) / Double(n), y: Double(y0) / Double(n), width: Double(x1 - x0 + 1) / Double(n),

@@ -226,3 +226,74 @@ open class VNImageTranslationAlignmentObservation: VNImageAlignmentObservation, 
         super.init(requestRevision: requestRevision, confidence: 1)
     }
 }
+
+/// The first revision of homographic registration (`VNHomographicImageRegistrationRequestRevision1`).
+public let VNHomographicImageRegistrationRequestRevision1 = 1
+
+/// Finds the perspective warp that carries the targeted (floating) image onto the handler's (reference) image
+/// (`VNHomographicImageRegistrationRequest`): one `VNImageHomographicAlignmentObservation` (spec §22.9 rule 34).
+///
+/// The translation `VNTranslationalImageRegistrationRequest` finds is the first guess; both images' luma, box-averaged
+/// by one whole factor to at most `workingSize` pixels on the longer side, then refine it to a homography by
+/// Lucas–Kanade iterations on a pyramid (`HomographyRegistration`).
+open class VNHomographicImageRegistrationRequest: VNImageRegistrationRequest, @unchecked Sendable {
+    /// The longest side the warp is refined at (our choice).
+    static let workingSize = 512
+
+    /// The warp the last perform found, or nil before a perform and after a failed one.
+    @_nonoverride public var results: [VNImageHomographicAlignmentObservation]? {
+        super.results as? [VNImageHomographicAlignmentObservation]
+    }
+
+    open override class var supportedRevisions: IndexSet {
+        IndexSet(integer: VNHomographicImageRegistrationRequestRevision1)
+    }
+
+    override func observations(in image: VisionImage) throws -> [VNObservation] {
+        let floating = try targetedImage()
+        let roi = regionOfInterest
+        let shift = try VNTranslationalImageRegistrationRequest.alignment(of: floating, with: image, region: roi)
+        let crops = [try image.crop(roi), try floating.crop(roi)]
+        let longest = crops.map { max($0.width, $0.height) }.max() ?? 1
+        let factor = max(1, (longest + Self.workingSize - 1) / Self.workingSize)
+        let reference = try image.region(roi, workingSize: Self.workingSize, minimumFactor: factor).plane
+        let moving = try floating.region(roi, workingSize: Self.workingSize, minimumFactor: factor).plane
+        guard reference.width == moving.width, reference.height == moving.height else {
+            throw VisionFailure.error(
+                .invalidArgument, "A homographic registration needs two images of one size (or regions of one size).")
+        }
+        // The translation (floating moved back, y up, full pixels) as the first warp (reference → floating, y down,
+        // working pixels): the floating image shows the reference's point x at x + d.
+        let f = Double(factor)
+        let d = SIMD2(-Double(shift.tx) / f, Double(shift.ty) / f)
+        let first = Homography(entries: [1, 0, d.x, 0, 1, d.y, 0, 0, 1])
+        let warp = HomographyRegistration.refine(reference: reference, moving: moving, initial: first)
+        // Reported the other way, floating → reference, in full-size pixels with y counting up.
+        guard let back = warp.inverse else {
+            throw VisionFailure.error(.operationFailed, "The images could not be registered.")
+        }
+        // y up ↔ y down over the region's height (rounding in the working copy aside, both images have it).
+        let fullHeight = Double(crops[0].height)
+        let flip = Homography(entries: [1, 0, 0, 0, -1, fullHeight, 0, 0, 1])
+        let scale = Homography(entries: [f, 0, 0, 0, f, 0, 0, 0, 1])
+        guard let unscale = scale.inverse else { return [] }
+        let full = flip.concatenating(scale).concatenating(back).concatenating(unscale).concatenating(flip)
+        let m = full.entries.map { $0 / full.entries[8] }
+        let matrix = simd_float3x3(
+            SIMD3(Float(m[0]), Float(m[3]), Float(m[6])), SIMD3(Float(m[1]), Float(m[4]), Float(m[7])),
+            SIMD3(Float(m[2]), Float(m[5]), Float(m[8])))
+        return [VNImageHomographicAlignmentObservation(requestRevision: revision, warpTransform: matrix)]
+    }
+}
+
+/// The perspective warp that carries the floating image onto the reference (`VNImageHomographicAlignmentObservation`).
+open class VNImageHomographicAlignmentObservation: VNImageAlignmentObservation, @unchecked Sendable {
+    /// A 3 × 3 matrix (column-major, as simd's) mapping a point (x, y, 1) of the floating image, in pixels with y
+    /// counting up, to the homogeneous coordinates of the same point in the reference.
+    public let warpTransform: matrix_float3x3
+
+    init(requestRevision: Int, warpTransform: matrix_float3x3) {
+        self.warpTransform = warpTransform
+        super.init(requestRevision: requestRevision, confidence: 1)
+    }
+}

@@ -31,10 +31,14 @@ struct Waves: DrawnPicture {
     }
 
     func rgb(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
-        let (u, v) = (Double(x) + 0.5 - dx, Double(y) + 0.5 - dy)
+        Self.byte(at: Double(x) + 0.5 - dx, Double(y) + 0.5 - dy)
+    }
+
+    /// The texture's grey at a continuous point (pixels, y down), as an 8-bit colour.
+    static func byte(at u: Double, _ v: Double) -> (UInt8, UInt8, UInt8) {
         let value =
-            0.15 + 0.35 * Self.noise(u, v, cell: 130, octave: 0) + 0.3 * Self.noise(u, v, cell: 40, octave: 1)
-            + 0.2 * Self.noise(u, v, cell: 12, octave: 2)
+            0.15 + 0.35 * noise(u, v, cell: 130, octave: 0) + 0.3 * noise(u, v, cell: 40, octave: 1)
+            + 0.2 * noise(u, v, cell: 12, octave: 2)
         let byte = UInt8((255 * min(max(value, 0), 1)).rounded())
         return (byte, byte, byte)
     }
@@ -143,6 +147,63 @@ struct Waves: DrawnPicture {
         for (t, (tx, ty)) in zip(found.dropFirst(), expected) {
             let t = try #require(t)
             #expect(abs(t.tx - tx) < 0.1 && abs(t.ty - ty) < 0.1, "\(t) vs \(tx), \(ty)")
+        }
+    }
+}
+
+/// The texture as seen through a homography: pixel p of this picture shows the reference's point `toReference(p)`
+/// (pixels, y down).
+struct WarpedWaves: DrawnPicture {
+    let width: Int
+    let height: Int
+    let toReference: (SIMD2<Double>) -> SIMD2<Double>
+
+    func rgb(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+        let q = toReference(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+        return Waves.byte(at: q.x, q.y)
+    }
+}
+
+@Suite struct VNHomographicImageRegistrationRequestTests {
+    /// A turn of 1.5° about the centre, a move of (6, −4) pixels and a slight tilt (the far edge 2 % smaller): the
+    /// point of the reference that the floating picture's pixel p shows, y down.
+    static func tilted(_ p: SIMD2<Double>, width: Double, height: Double) -> SIMD2<Double> {
+        let (c, s) = (cos(1.5 * .pi / 180), sin(1.5 * .pi / 180))
+        let centred = p - SIMD2(width / 2, height / 2)
+        let w = 1 + 1e-4 * centred.x - 5e-5 * centred.y
+        let turned = SIMD2(c * centred.x - s * centred.y, s * centred.x + c * centred.y) / w
+        return turned + SIMD2(width / 2 + 6, height / 2 - 4)
+    }
+
+    @Test func theWarpCarriesTheFloatingPicturesCornersOntoTheReference() throws {
+        let (width, height) = (400, 300)
+        let reference = Waves(width: width, height: height)
+        let floating = WarpedWaves(width: width, height: height) {
+            Self.tilted($0, width: Double(width), height: Double(height))
+        }
+        let request = VNHomographicImageRegistrationRequest(targetedCGImage: try floating.cgImage())
+        #expect(VNHomographicImageRegistrationRequest.supportedRevisions == IndexSet(integer: 1))
+        try VNImageRequestHandler(cgImage: try reference.cgImage(), options: [:]).perform([request])
+        let warp = try #require(request.results?.first).warpTransform
+        // Points a tenth in from each corner, y counting up in both pictures.
+        let h = Double(height)
+        for (x, y) in [(40.0, 30.0), (360.0, 30.0), (360.0, 270.0), (40.0, 270.0), (200.0, 150.0)] {
+            let truth = Self.tilted(SIMD2(x, h - y), width: Double(width), height: h)
+            let mapped = warp * SIMD3<Float>(Float(x), Float(y), 1)
+            let found = SIMD2(Double(mapped.x / mapped.z), Double(mapped.y / mapped.z))
+            let expected = SIMD2(truth.x, h - truth.y)
+            #expect(simd_length(found - expected) < 0.5, "(\(x), \(y)) → \(found), not \(expected)")
+        }
+    }
+
+    @Test func theSamePictureIsTheIdentity() throws {
+        let picture = Waves(width: 320, height: 240)
+        let request = VNHomographicImageRegistrationRequest(targetedCVPixelBuffer: try picture.pixelBuffer())
+        try VNImageRequestHandler(cvPixelBuffer: try picture.pixelBuffer(), options: [:]).perform([request])
+        let warp = try #require(request.results?.first).warpTransform
+        let identity = matrix_identity_float3x3
+        for c in 0..<3 {
+            for r in 0..<3 { #expect(abs(warp[c][r] - identity[c][r]) < (c == 2 && r < 2 ? 0.05 : 1e-4), "\(warp)") }
         }
     }
 }

@@ -86,7 +86,7 @@ public struct Homography: Sendable, Equatable {
     }
 
     /// Solves an n × n system given as rows `[A | b]` by Gaussian elimination with partial pivoting.
-    private static func solve(_ a: inout [[Double]]) -> [Double]? {
+    package static func solve(_ a: inout [[Double]]) -> [Double]? {
         let n = a.count
         for column in 0..<n {
             var pivot = column

@@ -135,24 +135,46 @@ open class VNTranslationalImageRegistrationRequest: VNImageRegistrationRequest, 
     static func alignment(of floating: VisionImage, with reference: VisionImage, region roi: CGRect) throws
         -> CGAffineTransform
     {
-        // One factor for both, from the larger of the two regions.
+        let pair = try WorkingPair(reference: reference, floating: floating, region: roi, workingSize: workingSize)
+        let shift = FrameRegistration.translation(
+            reference: pair.reference.packedElements, moving: pair.floating.packedElements, width: pair.width,
+            height: pair.height, maximumShift: Double(min(pair.width, pair.height)) / 2)
+        // moving(x + d) ≈ reference(x): the floating image's content lies d further along, so it moves back by d;
+        // in pixels of the full image, with y counting up from each image's bottom edge as Core Image's does.
+        let scale = Double(pair.factor)
+        let rise = Double(pair.referenceHeight - pair.floatingHeight)
+        return CGAffineTransform(translationX: -shift.x * scale, y: shift.y * scale + rise)
+    }
+}
+
+/// The two images of a registration as it compares them: both regions' luma box-averaged by one whole factor (from
+/// the larger region) to at most a working size, and brought to one size by repeating each copy's last column and
+/// row out to the larger one's.
+struct WorkingPair {
+    let reference: PixelPlane<Float>
+    let floating: PixelPlane<Float>
+    let factor: Int
+    /// The regions' heights in their images' pixels: y counted up starts at each one's own bottom edge.
+    let referenceHeight: Int
+    let floatingHeight: Int
+    /// The floating copy's own size within the common one: beyond it, only its repeated edges.
+    let floatingExtent: SIMD2<Int>
+    var width: Int { reference.width }
+    var height: Int { reference.height }
+
+    init(reference: VisionImage, floating: VisionImage, region roi: CGRect, workingSize: Int) throws {
         let crops = [try reference.crop(roi), try floating.crop(roi)]
         let longest = crops.map { max($0.width, $0.height) }.max() ?? 1
-        let factor = max(1, (longest + workingSize - 1) / workingSize)
+        factor = max(1, (longest + workingSize - 1) / workingSize)
         let still = try reference.region(roi, workingSize: workingSize, minimumFactor: factor).plane
         let moved = try floating.region(roi, workingSize: workingSize, minimumFactor: factor).plane
-        // A common size: each copy's last column and row repeated out to the larger one's.
         let (w, h) = (max(still.width, moved.width), max(still.height, moved.height))
-        func padded(_ p: PixelPlane<Float>) -> [Float] {
-            (0..<(w * h)).map { k in p[min(k % w, p.width - 1), min(k / w, p.height - 1)] }
+        func padded(_ p: PixelPlane<Float>) -> PixelPlane<Float> {
+            PixelPlane<Float>(width: w, height: h) { x, y, _ in p[min(x, p.width - 1), min(y, p.height - 1)] }
         }
-        let shift = FrameRegistration.translation(
-            reference: padded(still), moving: padded(moved), width: w, height: h,
-            maximumShift: Double(min(w, h)) / 2)
-        // moving(x + d) ≈ reference(x): the floating image's content lies d further along, so it moves back by d;
-        // in pixels of the full image, with y counting up as Core Image's does.
-        let scale = Double(factor)
-        return CGAffineTransform(translationX: -shift.x * scale, y: shift.y * scale)
+        (self.reference, self.floating) = (padded(still), padded(moved))
+        (referenceHeight, floatingHeight) = (crops[0].height, crops[1].height)
+        floatingExtent = SIMD2(moved.width, moved.height)
     }
 }
 
@@ -178,6 +200,9 @@ open class VNStatefulRequest: VNImageBasedRequest, @unchecked Sendable {
 open class VNTrackTranslationalImageRegistrationRequest: VNStatefulRequest, @unchecked Sendable {
     /// The last frame's luma, kept without the buffer it came from (a camera's buffers go back to its pool).
     private let previous = Mutex<VisionImage?>(nil)
+
+    /// A frame is registered against the one before, so the first gives nothing.
+    open override var minimumLatencyFrameCount: Int { 1 }
 
     public convenience init() { self.init(completionHandler: nil) }
 
@@ -253,31 +278,25 @@ open class VNHomographicImageRegistrationRequest: VNImageRegistrationRequest, @u
         let floating = try targetedImage()
         let roi = regionOfInterest
         let shift = try VNTranslationalImageRegistrationRequest.alignment(of: floating, with: image, region: roi)
-        let crops = [try image.crop(roi), try floating.crop(roi)]
-        let longest = crops.map { max($0.width, $0.height) }.max() ?? 1
-        let factor = max(1, (longest + Self.workingSize - 1) / Self.workingSize)
-        let reference = try image.region(roi, workingSize: Self.workingSize, minimumFactor: factor).plane
-        let moving = try floating.region(roi, workingSize: Self.workingSize, minimumFactor: factor).plane
-        guard reference.width == moving.width, reference.height == moving.height else {
-            throw VisionFailure.error(
-                .invalidArgument, "A homographic registration needs two images of one size (or regions of one size).")
-        }
+        let pair = try WorkingPair(reference: image, floating: floating, region: roi, workingSize: Self.workingSize)
         // The translation (floating moved back, y up, full pixels) as the first warp (reference → floating, y down,
         // working pixels): the floating image shows the reference's point x at x + d.
-        let f = Double(factor)
-        let d = SIMD2(-Double(shift.tx) / f, Double(shift.ty) / f)
+        let f = Double(pair.factor)
+        let rise = Double(pair.referenceHeight - pair.floatingHeight)
+        let d = SIMD2(-Double(shift.tx) / f, (Double(shift.ty) - rise) / f)
         let first = Homography(entries: [1, 0, d.x, 0, 1, d.y, 0, 0, 1])
-        let warp = HomographyRegistration.refine(reference: reference, moving: moving, initial: first)
+        let warp = HomographyRegistration.refine(
+            reference: pair.reference, moving: pair.floating, initial: first, movingExtent: pair.floatingExtent)
         // Reported the other way, floating → reference, in full-size pixels with y counting up.
         guard let back = warp.inverse else {
             throw VisionFailure.error(.operationFailed, "The images could not be registered.")
         }
-        // y up ↔ y down over the region's height (rounding in the working copy aside, both images have it).
-        let fullHeight = Double(crops[0].height)
-        let flip = Homography(entries: [1, 0, 0, 0, -1, fullHeight, 0, 0, 1])
+        // y up ↔ y down over each region's own height.
+        func flip(_ height: Int) -> Homography { Homography(entries: [1, 0, 0, 0, -1, Double(height), 0, 0, 1]) }
         let scale = Homography(entries: [f, 0, 0, 0, f, 0, 0, 0, 1])
         guard let unscale = scale.inverse else { return [] }
-        let full = flip.concatenating(scale).concatenating(back).concatenating(unscale).concatenating(flip)
+        let full = flip(pair.referenceHeight).concatenating(scale).concatenating(back).concatenating(unscale)
+            .concatenating(flip(pair.floatingHeight))
         let m = full.entries.map { $0 / full.entries[8] }
         let matrix = simd_float3x3(
             SIMD3(Float(m[0]), Float(m[3]), Float(m[6])), SIMD3(Float(m[1]), Float(m[4]), Float(m[7])),

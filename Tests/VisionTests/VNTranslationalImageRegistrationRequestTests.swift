@@ -78,6 +78,17 @@ struct Waves: DrawnPicture {
         #expect(abs(t.tx + dx) < 1 && abs(t.ty - dy) < 1, "\(t)")
     }
 
+    @Test func aSmallerPictureIsLiftedByTheDifferenceInHeight() throws {
+        // The reference's top-left 280 × 200 pixels: with y counting up from each picture's bottom, the same content
+        // lies 240 − 200 = 40 higher in the reference.
+        let request = VNTranslationalImageRegistrationRequest(
+            targetedCGImage: try WarpedWaves(width: 280, height: 200) { $0 }.cgImage())
+        try VNImageRequestHandler(cgImage: try Waves(width: 320, height: 240).cgImage(), options: [:]).perform([request]
+        )
+        let t = try #require(request.results?.first).alignmentTransform
+        #expect(abs(t.tx) < 0.1 && abs(t.ty - 40) < 0.1, "\(t)")
+    }
+
     @Test func everyKindOfTargetedImageGivesTheSameAnswer() throws {
         let reference = Waves(width: 256, height: 192), floating = Waves(width: 256, height: 192, dx: -6, dy: 9)
         let requests = [
@@ -193,6 +204,21 @@ struct WarpedWaves: DrawnPicture {
             let found = SIMD2(Double(mapped.x / mapped.z), Double(mapped.y / mapped.z))
             let expected = SIMD2(truth.x, h - truth.y)
             #expect(simd_length(found - expected) < 0.5, "(\(x), \(y)) → \(found), not \(expected)")
+        }
+    }
+
+    @Test func aSmallerPictureIsRegisteredToo() throws {
+        // The reference's top-left 280 × 200 pixels: the same content, so with y counting up from each picture's
+        // own bottom the warp only lifts it by the difference in height, 240 − 200 = 40.
+        let reference = Waves(width: 320, height: 240)
+        let floating = WarpedWaves(width: 280, height: 200) { $0 }
+        let request = VNHomographicImageRegistrationRequest(targetedCGImage: try floating.cgImage())
+        try VNImageRequestHandler(cgImage: try reference.cgImage(), options: [:]).perform([request])
+        let warp = try #require(request.results?.first).warpTransform
+        for (x, y) in [(20.0, 20.0), (260.0, 20.0), (260.0, 180.0), (20.0, 180.0)] {
+            let mapped = warp * SIMD3<Float>(Float(x), Float(y), 1)
+            let found = SIMD2(Double(mapped.x / mapped.z), Double(mapped.y / mapped.z))
+            #expect(simd_length(found - SIMD2(x, y + 40)) < 0.5, "(\(x), \(y)) → \(found)")
         }
     }
 

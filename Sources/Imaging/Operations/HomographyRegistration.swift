@@ -15,10 +15,12 @@ public enum HomographyRegistration {
     static let smallestSide = 48
 
     /// The warp (reference → moving, pixel coordinates with the origin at the top-left corner) refined from
-    /// `initial`. Both planes are one channel of the same size.
-    public static func refine(reference: PixelPlane<Float>, moving: PixelPlane<Float>, initial: Homography)
-        -> Homography
-    {
+    /// `initial`. Both planes are one channel of the same size; only the moving plane's top-left `movingExtent`
+    /// pixels (all of it by default) hold the picture, and the rest is never compared.
+    public static func refine(
+        reference: PixelPlane<Float>, moving: PixelPlane<Float>, initial: Homography,
+        movingExtent: SIMD2<Int>? = nil
+    ) -> Homography {
         precondition(
             reference.width == moving.width && reference.height == moving.height && reference.channels == 1
                 && moving.channels == 1, "one-channel planes of one size")
@@ -30,8 +32,11 @@ public enum HomographyRegistration {
         }
         let frame = NormalisedFrame(width: Double(reference.width), height: Double(reference.height))
         var h = frame.normalised(initial)
+        let extent = movingExtent ?? SIMD2(moving.width, moving.height)
         for (index, level) in pyramid.enumerated().reversed() {
-            h = iterate(h, reference: level.0, moving: level.1, iterations: index == pyramid.count - 1 ? 20 : 8)
+            h = iterate(
+                h, reference: level.0, moving: level.1, extent: extent / (1 << index),
+                iterations: index == pyramid.count - 1 ? 20 : 8)
         }
         return frame.pixels(h)
     }
@@ -61,9 +66,10 @@ public enum HomographyRegistration {
     }
 
     /// Gauss–Newton steps of the normalised warp `h` on one level.
-    static func iterate(_ start: Homography, reference: PixelPlane<Float>, moving: PixelPlane<Float>, iterations: Int)
-        -> Homography
-    {
+    static func iterate(
+        _ start: Homography, reference: PixelPlane<Float>, moving: PixelPlane<Float>, extent: SIMD2<Int>,
+        iterations: Int
+    ) -> Homography {
         let (w, hgt) = (reference.width, reference.height)
         let toUnit = NormalisedFrame.toNormalised(width: Double(w), height: Double(hgt))
         guard let toPixels = toUnit.inverse else { return start }
@@ -77,7 +83,9 @@ public enum HomographyRegistration {
                 for x in 0..<w {
                     let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
                     let q = warp.apply(p)
-                    guard q.x >= 1.5, q.y >= 1.5, q.x <= Double(w) - 1.5, q.y <= Double(hgt) - 1.5 else { continue }
+                    guard q.x >= 1.5, q.y >= 1.5, q.x <= Double(extent.x) - 1.5, q.y <= Double(extent.y) - 1.5 else {
+                        continue
+                    }
                     let value = sample(moving, q)
                     // The moving picture's gradient at q, in this level's pixels, from samples a pixel either side.
                     let gx = (sample(moving, q + SIMD2(1, 0)) - sample(moving, q - SIMD2(1, 0))) / 2

@@ -133,7 +133,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// How many frames pass between two reads of the captured frame: a reader runs at a fraction of the
-    /// frame rate, and between reads the last codes and faces found stand (spec §16).
+    /// frame rate, and between reads the last codes, faces and salient objects found stand (spec §16).
     static let readInterval = 3
     private var lastRead: (frame: Int, region: CGRect, types: [AVMetadataObject.ObjectType], codes: [ReadCode])?
     private var faceReads = TrackedReads(interval: readInterval)
@@ -165,9 +165,9 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             reader().map { $0.reads.salientObjects(in: $0.rgb, region: region) } ?? []
         }
         return found.map { object in
-            let best = objects.max { RegionTracks.overlap($0.bounds, object.bounds) < RegionTracks.overlap($1.bounds, object.bounds) }
-            let name = best.flatMap { RegionTracks.overlap($0.bounds, object.bounds) > 0 ? $0.name : nil }
-            return (object.id, object.bounds, name ?? "")
+            let scored = objects.map { (name: $0.name, overlap: RegionTracks.overlap($0.bounds, object.bounds)) }
+            let best = scored.max { $0.overlap < $1.overlap }
+            return (object.id, object.bounds, best.flatMap { $0.overlap > 0 ? $0.name : nil } ?? "")
         }
     }
 

@@ -98,11 +98,16 @@ let package = Package(
         .target(name: "AVFAudio", dependencies: ["ObscuraAV"]),
         .target(name: "CoreGraphics", dependencies: ["ObscuraAV", "_Testing_CoreGraphics"]),
         .target(name: "_Testing_CoreGraphics"),
+        // The submodule name of `import CoreImage.CIFilterBuiltins`, which Swift modules cannot declare.
+        .target(name: "CCoreImageSubmodules"),
         // Core Image's names over Obscura's image operations: lazy recipes, evaluated by a context. Its
         // per-pixel kernels are optimised in every configuration, as the other kernel modules are.
         .target(
             name: "CoreImage",
-            dependencies: ["ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Sensor", "Spectra", "_Testing_CoreImage"],
+            dependencies: [
+                "ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Sensor", "Spectra", "_Testing_CoreImage",
+                "CCoreImageSubmodules",
+            ],
             swiftSettings: kernelSwift),
         // ImageIO's image sources and destinations over the photo files Obscura writes and reads.
         // Optimised in every configuration, as the kernel modules are: it converts and turns whole pictures.

@@ -221,7 +221,8 @@ extension FilterDefinition {
         },
         FilterDefinition("CIAreaAverage", defaults: [kCIInputExtentKey: CIVector(x: 0, y: 0, z: 640, w: 80)]) { p in
             guard let image = p.image(kCIInputImageKey) else { return nil }
-            return CIImage(recipe: AreaAverageRecipe(input: image.recipe, rect: p.vector(kCIInputExtentKey).cgRectValue))
+            return CIImage(recipe: AreaReductionRecipe(
+                input: image.recipe, rect: p.vector(kCIInputExtentKey).cgRectValue, reduction: .average))
         },
     ]
 }

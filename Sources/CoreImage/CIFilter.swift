@@ -3,7 +3,7 @@ import Imaging
 
 /// A built-in image filter looked up by name (`CIFilter`), with parameters set by string keys.
 ///
-/// `CIFilter(name:)` knows the filters listed in the Core Image article of the documentation and answers
+/// `CIFilter(name:)` knows the filters listed in the Core Image filters article of the documentation and answers
 /// nil for every other name, as Apple's does for an unknown one. Parameters start at Apple's documented
 /// defaults (`setDefaults()`); `outputImage` is a new recipe, evaluated only when a context renders it,
 /// and nil when a required input image is missing. A value of the wrong type for a key is ignored (the
@@ -114,5 +114,7 @@ struct FilterDefinition: @unchecked Sendable {
     }
 
     static let all: [String: FilterDefinition] = Dictionary(
-        uniqueKeysWithValues: (geometry + colour + compositing + blur + depth + helpers).map { ($0.name, $0) })
+        uniqueKeysWithValues: (
+            geometry + colour + compositing + blur + depth + helpers + adjustments + looks + stylize + generators
+                + reductions + blendModes).map { ($0.name, $0) })
 }

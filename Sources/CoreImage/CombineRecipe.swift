@@ -9,6 +9,8 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
         /// `inputs[0]` where the mask `inputs[2]` is 1, `inputs[1]` where it is 0; the mask's green
         /// component (`CIBlendWithMask`) or alpha (`CIBlendWithAlphaMask`) decides.
         case blend(alphaMask: Bool)
+        /// Any per-pixel function of `inputs[0]` and `inputs[1]`, both premultiplied (the blend modes).
+        case function(@Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>)
     }
 
     let inputs: [Recipe]
@@ -42,6 +44,9 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
                 let t = alphaMask ? mv.w : (mv.w > 0 ? mv.y / mv.w : 0)
                 out[i] = b[i] + (out[i] - b[i]) * t
             }
+        case .function(let f):
+            let b = others[0]
+            for i in 0..<n { out[i] = f(out[i], b[i]) }
         }
         for (k, j) in rows.enumerated() where columns(region, row: Recipe.ciRow(region, j)) != 0..<region.width {
             let o = out + k * region.width
@@ -51,14 +56,20 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
     }
 }
 
-/// The average of a rectangle of the input as a one-pixel image at the rectangle's origin
-/// (`CIAreaAverage`). Premultiplied values are averaged, so clear pixels count as clear.
-final class AreaAverageRecipe: Recipe, @unchecked Sendable {
+/// A reduction of a rectangle of the input to one pixel at the rectangle's origin (`CIAreaAverage`,
+/// `CIAreaMaximum`, `CIAreaMinimum`). Premultiplied values are reduced, so clear pixels count as clear.
+final class AreaReductionRecipe: Recipe, @unchecked Sendable {
+    enum Reduction {
+        case average, maximum, minimum
+    }
+
     let input: Recipe
     let area: Region?
+    let reduction: Reduction
 
-    init(input: Recipe, rect: CGRect) {
+    init(input: Recipe, rect: CGRect, reduction: Reduction) {
         self.input = input
+        self.reduction = reduction
         area = Region(covering: rect.intersection(input.extent.isInfinite ? rect : input.extent))
         super.init(extent: CGRect(x: rect.minX.rounded(.down), y: rect.minY.rounded(.down), width: 1, height: 1))
     }
@@ -70,14 +81,30 @@ final class AreaAverageRecipe: Recipe, @unchecked Sendable {
             return
         }
         let pixels = materialise(input, a, state)
-        var sum = SIMD4<Double>.zero
-        for j in 0..<a.height {
-            var rowSum = SIMD4<Double>.zero
-            let row = pixels.row(j)
-            for i in 0..<a.width { rowSum += SIMD4<Double>(row[i]) }
-            sum += rowSum
+        state.store(reduce(pixels), self, a)
+    }
+
+    private func reduce(_ pixels: Pixels) -> SIMD4<Float> {
+        switch reduction {
+        case .average:
+            var sum = SIMD4<Double>.zero
+            for j in 0..<pixels.height {
+                var rowSum = SIMD4<Double>.zero
+                let row = pixels.row(j)
+                for i in 0..<pixels.width { rowSum += SIMD4<Double>(row[i]) }
+                sum += rowSum
+            }
+            return SIMD4<Float>(sum / Double(pixels.width * pixels.height))
+        case .maximum, .minimum:
+            var best = pixels.base[0]
+            for j in 0..<pixels.height {
+                let row = pixels.row(j)
+                for i in 0..<pixels.width {
+                    best = reduction == .maximum ? pointwiseMax(best, row[i]) : pointwiseMin(best, row[i])
+                }
+            }
+            return best
         }
-        state.store(SIMD4<Float>(sum / Double(a.width * a.height)), self, a)
     }
 
     override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {

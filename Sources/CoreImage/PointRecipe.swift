@@ -6,6 +6,9 @@ enum PointStep {
     case matrix(c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>, c3: SIMD4<Float>, bias: SIMD4<Float>)
     /// Any other per-pixel function.
     case map(@Sendable (SIMD4<Float>) -> SIMD4<Float>)
+    /// A step that depends on how the context treats colour: a filter whose parameters include colours,
+    /// which are sRGB-encoded and so are decoded to the working space only where the context manages colour.
+    case contextual(@Sendable (RenderContext) -> PointStep)
 
     /// The matrix whose rows give the output's red, green, blue and alpha (Core Image's colour matrix:
     /// `out.r = dot(in, r) + bias.r`, and so on).
@@ -57,6 +60,9 @@ final class PointRecipe: Recipe, @unchecked Sendable {
     override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
         input.fill(region, rows: rows, into: out, state)
         let w = region.width
+        let resolved = steps.map { step in
+            if case .contextual(let make) = step { make(state.context) } else { step }
+        }
         for (k, j) in rows.enumerated() {
             let o = out + k * w
             guard let inside = columns(region, row: Recipe.ciRow(region, j)) else { continue }
@@ -70,21 +76,26 @@ final class PointRecipe: Recipe, @unchecked Sendable {
                     p[i] = SIMD4(v.x * s, v.y * s, v.z * s, v.w)
                 }
             }
-            for step in steps {
-                switch step {
-                case .matrix(let c0, let c1, let c2, let c3, let bias):
-                    for i in 0..<n {
-                        let v = p[i]
-                        p[i] = c0 * v.x + c1 * v.y + c2 * v.z + c3 * v.w + bias
-                    }
-                case .map(let f):
-                    for i in 0..<n { p[i] = f(p[i]) }
-                }
-            }
+            for step in resolved { Self.run(step, over: p, count: n) }
             for i in 0..<n {
                 let v = p[i]
                 if v.w != 1 { p[i] = SIMD4(v.x * v.w, v.y * v.w, v.z * v.w, v.w) }
             }
+        }
+    }
+
+    /// One step over `n` unpremultiplied pixels.
+    static func run(_ step: PointStep, over p: UnsafeMutablePointer<SIMD4<Float>>, count n: Int) {
+        switch step {
+        case .matrix(let c0, let c1, let c2, let c3, let bias):
+            for i in 0..<n {
+                let v = p[i]
+                p[i] = c0 * v.x + c1 * v.y + c2 * v.z + c3 * v.w + bias
+            }
+        case .map(let f):
+            for i in 0..<n { p[i] = f(p[i]) }
+        case .contextual:
+            preconditionFailure("contextual steps are resolved before a row is run")
         }
     }
 }

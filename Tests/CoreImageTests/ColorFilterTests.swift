@@ -4,17 +4,12 @@ import Testing
 
 /// Colour filters against their closed forms, computed here, on a few known pixels.
 @Suite struct ColorFilterTests {
-    /// Four opaque colours in a 2 × 2 image (rows from the top).
-    static let colours: [SIMD4<Float>] = [SIMD4(0.2, 0.5, 0.8, 1), SIMD4(1, 0, 0.25, 1), SIMD4(0.05, 0.9, 0.4, 1), SIMD4(0.6, 0.6, 0.6, 1)]
-    static let input = Fixture.image(2, 2) { x, y in colours[2 * y + x] }
-    static let rect = CGRect(x: 0, y: 0, width: 2, height: 2)
+    static let colours = Fixture.fourColours
+    static let input = Fixture.fourColourImage
+    static let rect = Fixture.fourColourRect
 
     /// The filter's output next to each input colour.
-    func pairs(_ output: CIImage?) throws -> [(input: SIMD4<Float>, output: SIMD4<Float>)] {
-        let out = try #require(output)
-        let p = Fixture.pixels(out, Self.rect).flatMap { $0 }
-        return zip(Self.colours, p).map { ($0, $1) }
-    }
+    func pairs(_ output: CIImage?) throws -> [(input: SIMD4<Float>, output: SIMD4<Float>)] { try Fixture.fourColourPairs(output) }
 
     @Test func colorMatrixIsTheDotProductOfEachRowPlusTheBias() throws {
         let f = try #require(CIFilter(name: "CIColorMatrix"))

@@ -97,6 +97,21 @@ enum Fixture {
         return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 
+    /// Four opaque colours, a 2 × 2 image of them (rows from the top), and its rectangle: the colour filters' probe.
+    static let fourColours: [SIMD4<Float>] = [
+        SIMD4(0.2, 0.5, 0.8, 1), SIMD4(1, 0, 0.25, 1), SIMD4(0.05, 0.9, 0.4, 1), SIMD4(0.6, 0.6, 0.6, 1),
+    ]
+    static let fourColourImage = image(2, 2) { x, y in fourColours[2 * y + x] }
+    static let fourColourRect = CGRect(x: 0, y: 0, width: 2, height: 2)
+
+    /// Each of the four colours beside what a filter of the four-colour image made of it.
+    static func fourColourPairs(_ output: CIImage?, _ context: CIContext = raw) throws
+        -> [(input: SIMD4<Float>, output: SIMD4<Float>)]
+    {
+        let out = try #require(output)
+        return zip(fourColours, pixels(out, fourColourRect, context).flatMap { $0 }).map { ($0, $1) }
+    }
+
     static func close(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ tolerance: Float = 2e-3) -> Bool {
         let d: SIMD4<Float> = a - b
         let worst: Float = max(abs(d.x), abs(d.y), abs(d.z), abs(d.w))

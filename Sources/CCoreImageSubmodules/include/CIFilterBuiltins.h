@@ -1,0 +1,1 @@
+// Intentionally empty: `CIFilterBuiltins` is a submodule name only (see module.modulemap).

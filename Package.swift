@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "CoreImage",
             dependencies: [
-                "ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Sensor", "Spectra", "_Testing_CoreImage",
+                "ObscuraAV", "CoreVideo", "Obscura", "Imaging", "ISP", "Sensor", "Spectra", "Scenes", "_Testing_CoreImage",
                 "CCoreImageSubmodules",
             ],
             swiftSettings: kernelSwift),

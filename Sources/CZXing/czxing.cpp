@@ -106,26 +106,14 @@ void write_error(char *error, size_t size, const char *message) {
 
 extern "C" int czxing_available(void) { return loaded() ? 1 : 0; }
 
-extern "C" int czxing_encode(const char *text, int symbology, int margin, uint8_t **modules, int *width,
-                             int *height, char *error, size_t error_size) {
-    if (!loaded()) {
-        write_error(error, error_size, "zxing-cpp is not available");
-        return -1;
-    }
-    const Pair *pair = nullptr;
-    for (const Pair &p : pairs) {
-        if (p.ours == symbology && symbology != CZXING_UPCA) pair = &p;
-    }
-    if (!pair) {
-        write_error(error, error_size, "unknown symbology");
-        return -1;
-    }
+namespace {
+
+/// Draws `text` (UTF-8) with a configured writer into a module array, as czxing_encode describes.
+int draw(const ZXing::MultiFormatWriter &writer, const std::string &text, uint8_t **modules, int *width,
+         int *height, char *error, size_t error_size) {
     try {
-        ZXing::MultiFormatWriter writer(pair->theirs);
-        writer.setMargin(margin);
-        writer.setEncoding(ZXing::CharacterSet::UTF8);
         // A size of zero asks for the smallest drawing: one element per module.
-        ZXing::BitMatrix matrix = library.encode(&writer, std::string(text), 0, 0);
+        ZXing::BitMatrix matrix = library.encode(&writer, text, 0, 0);
         int w = matrix.width(), h = matrix.height();
         if (w <= 0 || h <= 0) {
             write_error(error, error_size, "zxing-cpp drew an empty symbol");
@@ -149,6 +137,59 @@ extern "C" int czxing_encode(const char *text, int symbology, int margin, uint8_
         write_error(error, error_size, "zxing-cpp could not draw the symbol");
     }
     return -1;
+}
+
+}  // namespace
+
+extern "C" int czxing_encode(const char *text, int symbology, int margin, uint8_t **modules, int *width,
+                             int *height, char *error, size_t error_size) {
+    if (!loaded()) {
+        write_error(error, error_size, "zxing-cpp is not available");
+        return -1;
+    }
+    const Pair *pair = nullptr;
+    for (const Pair &p : pairs) {
+        if (p.ours == symbology && symbology != CZXING_UPCA) pair = &p;
+    }
+    if (!pair) {
+        write_error(error, error_size, "unknown symbology");
+        return -1;
+    }
+    ZXing::MultiFormatWriter writer(pair->theirs);
+    writer.setMargin(margin);
+    writer.setEncoding(ZXing::CharacterSet::UTF8);
+    return draw(writer, std::string(text), modules, width, height, error, error_size);
+}
+
+extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
+                                      int *width, int *height, char *error, size_t error_size) {
+    if (!loaded()) {
+        write_error(error, error_size, "zxing-cpp is not available");
+        return -1;
+    }
+    if (level < 0 || level > 3) {
+        write_error(error, error_size, "unknown error correction level");
+        return -1;
+    }
+    // The writer takes text: each byte becomes the character of that code in ISO 8859-1, written as UTF-8, and
+    // the ISO 8859-1 encoding turns each character back into its one byte.
+    std::string text;
+    text.reserve(2 * count);
+    for (size_t i = 0; i < count; i++) {
+        uint8_t b = bytes[i];
+        if (b < 0x80) {
+            text.push_back(static_cast<char>(b));
+        } else {
+            text.push_back(static_cast<char>(0xC0 | (b >> 6)));
+            text.push_back(static_cast<char>(0x80 | (b & 0x3F)));
+        }
+    }
+    ZXing::MultiFormatWriter writer(ZXing::BarcodeFormat::QRCode);
+    writer.setMargin(margin);
+    writer.setEncoding(ZXing::CharacterSet::ISO8859_1);
+    // zxing-cpp 1.4 reads its 0–8 scale for QR codes as (level − 1) / 2: 1 is L, 3 M, 5 Q and 7 H.
+    writer.setEccLevel(2 * level + 1);
+    return draw(writer, text, modules, width, height, error, error_size);
 }
 
 extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_stride, int symbologies,
@@ -224,6 +265,12 @@ extern "C" int czxing_encode(const char *text, int symbology, int margin, uint8_
         error[error_size - 1] = 0;
     }
     return -1;
+}
+
+extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
+                                      int *width, int *height, char *error, size_t error_size) {
+    (void)bytes, (void)count, (void)level;
+    return czxing_encode("", CZXING_QR, margin, modules, width, height, error, error_size);
 }
 
 extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_stride, int symbologies,

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Scenes
 
 // Filters that depend on where a pixel is or what is around it (vignettes, sharpening, pixellation), the gradient
 // generators, the area reductions, and the blend modes.
@@ -109,6 +110,7 @@ extension FilterDefinition {
     // MARK: Generators
 
     static let generators: [FilterDefinition] = [
+        qrCodeGenerator,
         // Colour 0 at point 0 to colour 1 at point 1, mixed linearly along the line between them (premultiplied,
         // in the working space) and constant beyond each end.
         FilterDefinition(
@@ -148,6 +150,29 @@ extension FilterDefinition {
                 })
         },
     ]
+
+    /// The error correction levels of `CIQRCodeGenerator`, in zxing-cpp's order (0 L, 1 M, 2 Q, 3 H).
+    static let qrCorrectionLevels = ["L", "M", "Q", "H"]
+
+    /// A QR code of the message's bytes: one pixel a module, black on white and opaque, with a quiet zone of one
+    /// module, its bottom-left corner at the origin. Nil without a message, with an unknown correction level, for a
+    /// message too long for the level, or where zxing-cpp (which draws it) is missing.
+    static let qrCodeGenerator = FilterDefinition(
+        "CIQRCodeGenerator", images: [], defaults: ["inputCorrectionLevel": "M"]
+    ) { p in
+        guard let message = p.values["inputMessage"] as? Data,
+            let level = qrCorrectionLevels.firstIndex(of: (p.values["inputCorrectionLevel"] as? String) ?? "M"),
+            let symbol = try? CodeSymbol.qrCode(bytes: [UInt8](message), level: level, quietZone: 1)
+        else { return nil }
+        var bytes = [UInt8](repeating: 255, count: 4 * symbol.width * symbol.height)
+        for (i, dark) in symbol.dark.enumerated() where dark {
+            (bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2]) = (0, 0, 0)
+        }
+        return CIImage(
+            recipe: BitmapRecipe(
+                width: symbol.width, height: symbol.height, storage: .bytes(bytes, rowStride: 4 * symbol.width),
+                encoding: .sRGB, isOpaque: true))
+    }
 
     // MARK: Reductions
 

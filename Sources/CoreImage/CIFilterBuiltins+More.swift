@@ -219,7 +219,19 @@ public protocol CIAreaMinimum: CIFilterProtocol {
     var extent: CGRect { get set }
 }
 
+/// The parameters of `CIQRCodeGenerator`.
+public protocol CIQRCodeGenerator: CIFilterProtocol {
+    /// `inputMessage`: the bytes to encode.
+    var message: Data { get set }
+    /// `inputCorrectionLevel`: "L", "M", "Q" or "H" (7, 15, 25 or 30 % of the code words recoverable).
+    var correctionLevel: String { get set }
+}
+
 extension CIFilter {
+    /// The `CIQRCodeGenerator` filter, with its default parameters.
+    public class func qrCodeGenerator() -> any CIFilter & CIQRCodeGenerator {
+        BuiltinFilter(named: "CIQRCodeGenerator")
+    }
     /// The `CIHueAdjust` filter, with its default parameters.
     public class func hueAdjust() -> any CIFilter & CIHueAdjust { BuiltinFilter(named: "CIHueAdjust") }
     /// The `CIVibrance` filter, with its default parameters.
@@ -384,11 +396,21 @@ extension CIFilter {
     }
 }
 
-extension BuiltinFilter: CIHueAdjust, CIVibrance, CIColorMonochrome, CIFalseColor, CIWhitePointAdjust, CIColorPosterize,
+extension BuiltinFilter: CIQRCodeGenerator, CIHueAdjust, CIVibrance, CIColorMonochrome, CIFalseColor,
+    CIWhitePointAdjust, CIColorPosterize,
     CIColorThreshold, CIMaskToAlpha, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, CIToneCurve, CIColorCube,
     CIColorCubeWithColorSpace, CIVignette, CIVignetteEffect, CIUnsharpMask, CISharpenLuminance, CIPixellate,
     CILinearGradient, CIRadialGradient, CIAreaMaximum, CIAreaMinimum
 {
+    var message: Data {
+        get { (values["inputMessage"] as? Data) ?? Data() }
+        set { values["inputMessage"] = newValue }
+    }
+    var correctionLevel: String {
+        get { (values["inputCorrectionLevel"] as? String) ?? "" }
+        set { values["inputCorrectionLevel"] = newValue }
+    }
+
     /// The built-in filter of a name the definitions hold.
     convenience init(named name: String) {
         self.init(definition: FilterDefinition.all[name] ?? FilterDefinition(name, images: []) { _ in nil })

@@ -57,6 +57,25 @@ public struct CodeSymbol: Sendable, Hashable {
         return CodeSymbol(width: outW, height: outH, dark: dark)
     }
 
+    /// A QR code of raw bytes (byte mode, no character set conversion) at an error correction level (0 L, 1 M, 2 Q,
+    /// 3 H), with a quiet zone of `quietZone` modules: what Core Image's QR code generator draws.
+    public static func qrCode(bytes: [UInt8], level: Int, quietZone: Int) throws -> CodeSymbol {
+        var modules: UnsafeMutablePointer<UInt8>?
+        var (w, h): (Int32, Int32) = (0, 0)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { b in
+            czxing_encode_qr_bytes(
+                b.baseAddress, b.count, Int32(level), Int32(quietZone), &modules, &w, &h, &message, message.count)
+        }
+        guard status == 0, let modules else {
+            throw CodeSymbolError(
+                reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { czxing_free(modules) }
+        let count = Int(w) * Int(h)
+        return CodeSymbol(width: Int(w), height: Int(h), dark: (0..<count).map { modules[$0] != 0 })
+    }
+
     private static let cache = CodeSymbolCache()
 }
 

@@ -1,4 +1,5 @@
 import AVFoundation
+import CoreImage
 import ExternalTools
 import Foundation
 import Testing
@@ -28,6 +29,13 @@ extension DropIn {
             rig.session.startRunning()
             defer { rig.session.stopRunning() }
             for _ in 0..<3 { #expect(frames.frames.wait(timeout: .now() + 60) == .success) }
+        }
+
+        /// Core Image's QR code generator, which zxing-cpp draws, gives no image rather than a wrong one.
+        @Test func theQRCodeGeneratorGivesNoImage() throws {
+            let filter = try #require(CIFilter(name: "CIQRCodeGenerator"))
+            filter.setValue(Data("https://example.com".utf8), forKey: "inputMessage")
+            #expect(filter.outputImage == nil)
         }
     }
 }

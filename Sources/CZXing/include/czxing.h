@@ -43,6 +43,12 @@ int czxing_available(void);
 int czxing_encode(const char *text, int symbology, int margin, uint8_t **modules, int *width, int *height,
                   char *error, size_t error_size);
 
+/// Draws `count` bytes as a QR code, the bytes written as they are (byte mode in ISO 8859-1, QR's default, so
+/// no ECI header), at error correction level `level` (0 L, 1 M, 2 Q, 3 H), with a quiet zone of `margin` modules.
+/// Returns and sets as czxing_encode does.
+int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
+                           int *width, int *height, char *error, size_t error_size);
+
 /// One code found in an image.
 typedef struct {
     int symbology;

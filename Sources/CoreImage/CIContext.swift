@@ -18,6 +18,9 @@ public struct CIContextOption: Hashable, Sendable, RawRepresentable {
     public static let useSoftwareRenderer = CIContextOption(rawValue: "kCIContextUseSoftwareRenderer")
     /// Whether intermediate results are cached; nothing is cached between renders here.
     public static let cacheIntermediates = CIContextOption(rawValue: "kCIContextCacheIntermediates")
+    /// Whether renders into bitmaps and pixel buffers, which carry no alpha mode of their own, write premultiplied
+    /// colour (true, the default) or straight colour (false).
+    public static let outputPremultiplied = CIContextOption(rawValue: "kCIContextOutputPremultiplied")
     /// A name for the context.
     public static let name = CIContextOption(rawValue: "kCIContextName")
 }
@@ -101,6 +104,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
     let context: RenderContext
     /// The working colour space.
     public let workingColorSpace: CGColorSpace?
+    /// Whether bitmaps and pixel buffers get premultiplied colour (`CIContextOption.outputPremultiplied`).
+    let outputPremultiplied: Bool
 
     /// A context with options.
     public init(options: [CIContextOption: Any]? = nil) {
@@ -110,6 +115,7 @@ public final class CIContext: NSObject, @unchecked Sendable {
         let outputName = (output as? CGColorSpace)?.name ?? ""
         context = RenderContext(managesColor: managed, encodesOutput: managed && !(output is NSNull) && !outputName.contains("Linear"))
         workingColorSpace = managed ? ((working as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.extendedLinearSRGB)) : nil
+        outputPremultiplied = (options?[.outputPremultiplied]).flatMap(FilterInputs.number).map { $0 != 0 } ?? true
         super.init()
     }
 
@@ -157,7 +163,7 @@ public final class CIContext: NSObject, @unchecked Sendable {
         let count = 4 * w * region.height
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
         let shared = SharedPointer(base: bytes)
-        if let warp = recipe as? WarpRecipe, let direct = BytesWarp(warp, region: region, state: state) {
+        if let warp = recipe as? WarpRecipe, !warp.nearest, let direct = BytesWarp(warp, region: region, state: state) {
             BandParallel.forEachBand(height: region.height, rowsPerBand: BytesWarp.rowsPerBand) { rows in
                 direct.write(rows: rows, into: shared.base + 4 * rows.lowerBound * w, encode: encode)
             }
@@ -186,8 +192,9 @@ public final class CIContext: NSObject, @unchecked Sendable {
     }
 
     /// Renders an image into a pixel buffer, the image's pixel at (x, y) going to the buffer's column x
-    /// and row `height − 1 − y`. BGRA buffers get sRGB-encoded bytes (straight alpha); half-float RGBA
-    /// buffers the working values; depth, disparity and one-component buffers the red component
+    /// and row `height − 1 − y`. BGRA buffers get sRGB-encoded bytes; half-float RGBA buffers the working
+    /// values; both premultiplied unless the context's `outputPremultiplied` option is false, as Apple documents
+    /// for outputs that carry no alpha mode. Depth, disparity and one-component buffers get the red component
     /// (one-component 8-bit buffers as a 0…1 fraction). Other formats are left as they are.
     public func render(_ image: CIImage, to buffer: CVPixelBuffer) {
         render(image, to: buffer, bounds: CGRect(x: 0, y: 0, width: CVPixelBufferGetWidth(buffer), height: CVPixelBufferGetHeight(buffer)), colorSpace: nil)
@@ -212,9 +219,12 @@ public final class CIContext: NSObject, @unchecked Sendable {
                 let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<w {
                     let o = 4 * (y * w + x)
-                    row[4 * x + r] = bytes[o]
-                    row[4 * x + g] = bytes[o + 1]
-                    row[4 * x + b] = bytes[o + 2]
+                    let (pr, pg, pb) = outputPremultiplied
+                        ? RGBA8.premultiplied(bytes[o], bytes[o + 1], bytes[o + 2], alpha: bytes[o + 3])
+                        : (bytes[o], bytes[o + 1], bytes[o + 2])
+                    row[4 * x + r] = pr
+                    row[4 * x + g] = pg
+                    row[4 * x + b] = pb
                     row[4 * x + a] = bytes[o + 3]
                 }
             }
@@ -230,7 +240,8 @@ public final class CIContext: NSObject, @unchecked Sendable {
                     switch format {
                     case kCVPixelFormatType_64RGBAHalf:
                         let p = row.assumingMemoryBound(to: Float16.self) + 4 * x
-                        p[0] = Float16(v.x * s); p[1] = Float16(v.y * s); p[2] = Float16(v.z * s); p[3] = Float16(v.w)
+                        let c = outputPremultiplied ? v : SIMD4(v.x * s, v.y * s, v.z * s, v.w)
+                        p[0] = Float16(c.x); p[1] = Float16(c.y); p[2] = Float16(c.z); p[3] = Float16(c.w)
                     case kCVPixelFormatType_OneComponent8:
                         row.assumingMemoryBound(to: UInt8.self)[x] = UInt8((min(max(v.x * s, 0), 1) * 255).rounded())
                     case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32,

@@ -81,8 +81,9 @@ public final class CIImage: NSObject, @unchecked Sendable {
         self.init(recipe: ConstantRecipe(color: color.simd4))
     }
 
-    /// An image of a pixel buffer's pixels: BGRA, 4:2:0 Y'CbCr and RGBA half-float frames as colour;
-    /// depth, disparity and one-component buffers as data (the value in red, green and blue, alpha 1).
+    /// An image of a pixel buffer's pixels: BGRA, 4:2:0 Y'CbCr and RGBA half-float frames as colour, their
+    /// colour premultiplied by alpha as Core Image writes it; depth, disparity and one-component buffers as data
+    /// (the value in red, green and blue, alpha 1).
     /// An empty image for a format holding no image (Bayer RAW).
     public convenience init(cvPixelBuffer pixelBuffer: CVPixelBuffer) {
         self.init(cvPixelBuffer: pixelBuffer, options: nil)
@@ -168,13 +169,15 @@ public final class CIImage: NSObject, @unchecked Sendable {
 
     // MARK: Building recipes
 
-    /// The image moved, scaled, rotated or sheared by an affine transform; resampled bilinearly when rendered.
+    /// The image moved, scaled, rotated or sheared by an affine transform; resampled bilinearly when rendered, or
+    /// from the nearest pixel after `samplingNearest()`.
     public func transformed(by matrix: CGAffineTransform) -> CIImage {
         if matrix.isIdentity { return self }
         if let warp = recipe as? WarpRecipe, !warp.input.extent.isInfinite, let combined = Self.homography(matrix.inverted()) {
             // Consecutive transforms are resampled once.
             let h = warp.outputToSource.concatenating(combined)
-            return CIImage(recipe: WarpRecipe(input: warp.input, outputToSource: h, extent: extent.applying(matrix)))
+            let input = warp.nearest ? SamplingRecipe(input: warp.input, nearest: true) : warp.input
+            return CIImage(recipe: WarpRecipe(input: input, outputToSource: h, extent: extent.applying(matrix)))
         }
         return CIImage(recipe: WarpRecipe(input: recipe, transform: matrix))
     }
@@ -281,10 +284,13 @@ extension CIImage {
                 let row = (base + y * stride).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<w {
                     let o = 4 * (y * w + x)
-                    bytes[o] = row[4 * x + r]
-                    bytes[o + 1] = row[4 * x + g]
-                    bytes[o + 2] = row[4 * x + b]
-                    bytes[o + 3] = row[4 * x + a]
+                    let alpha = row[4 * x + a]
+                    // A buffer holds premultiplied colour, as Core Image writes it; the bitmap keeps it straight.
+                    let (sr, sg, sb) = RGBA8.straight(row[4 * x + r], row[4 * x + g], row[4 * x + b], alpha: alpha)
+                    bytes[o] = sr
+                    bytes[o + 1] = sg
+                    bytes[o + 2] = sb
+                    bytes[o + 3] = alpha
                 }
             }
             return BitmapRecipe(width: w, height: h, storage: .bytes(bytes, rowStride: 4 * w), encoding: colour)
@@ -298,9 +304,9 @@ extension CIImage {
             var values = [SIMD4<Float>](repeating: .zero, count: w * h)
             for y in 0..<h {
                 let row = (base + y * stride).assumingMemoryBound(to: Float16.self)
+                // Premultiplied, as Core Image writes such a buffer.
                 for x in 0..<w {
-                    let a = Float(row[4 * x + 3])
-                    values[y * w + x] = SIMD4(Float(row[4 * x]) * a, Float(row[4 * x + 1]) * a, Float(row[4 * x + 2]) * a, a)
+                    values[y * w + x] = SIMD4(Float(row[4 * x]), Float(row[4 * x + 1]), Float(row[4 * x + 2]), Float(row[4 * x + 3]))
                 }
             }
             // Half-float frames hold extended sRGB-encoded values, as the capture API fills them.

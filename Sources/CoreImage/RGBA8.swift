@@ -27,4 +27,23 @@ enum RGBA8 {
     /// The sRGB code of a linear value already clamped to 0…1 (16384 is `SRGBCurve.encodeSteps`).
     @inline(__always)
     static func encoded(_ linear: Float, _ table: UnsafePointer<UInt8>) -> UInt8 { table[Int(linear * 16384 + 0.5)] }
+
+    /// Straight 8-bit colour premultiplied by its 8-bit alpha, rounded: what a premultiplied output holds.
+    @inline(__always)
+    static func premultiplied(_ r: UInt8, _ g: UInt8, _ b: UInt8, alpha: UInt8) -> (UInt8, UInt8, UInt8) {
+        if alpha == 255 { return (r, g, b) }
+        @inline(__always) func times(_ c: UInt8) -> UInt8 { UInt8((UInt32(c) * UInt32(alpha) + 127) / 255) }
+        return (times(r), times(g), times(b))
+    }
+
+    /// Premultiplied 8-bit colour divided by its 8-bit alpha, rounded and clamped: the straight colour it holds.
+    @inline(__always)
+    static func straight(_ r: UInt8, _ g: UInt8, _ b: UInt8, alpha: UInt8) -> (UInt8, UInt8, UInt8) {
+        if alpha == 255 { return (r, g, b) }
+        if alpha == 0 { return (0, 0, 0) }
+        @inline(__always) func over(_ c: UInt8) -> UInt8 {
+            UInt8(min(255, (UInt32(c) * 255 + UInt32(alpha) / 2) / UInt32(alpha)))
+        }
+        return (over(r), over(g), over(b))
+    }
 }

@@ -2,15 +2,24 @@ import Foundation
 import Imaging
 
 /// The input resampled through a projective map (affine transforms, perspective transforms and
-/// corrections, as Imaging's `Homography`), with bilinear interpolation. Outside the input the image
-/// is clear, so its edges fade over one pixel.
+/// corrections, as Imaging's `Homography`), with bilinear interpolation, or the nearest pixel for an input made
+/// with `samplingNearest()`. Outside the input the image is clear, so its edges fade over one pixel.
 final class WarpRecipe: Recipe, @unchecked Sendable {
     let input: Recipe
     /// From output to input, in Core Image's coordinates.
     let outputToSource: Homography
+    /// Whether each output pixel takes the input pixel its centre falls in, rather than mixing four.
+    let nearest: Bool
 
     init(input: Recipe, outputToSource: Homography, extent: CGRect) {
-        self.input = input
+        // An input marked for nearest sampling is read through its mark.
+        if let sampling = input as? SamplingRecipe {
+            self.input = sampling.input
+            nearest = sampling.nearest
+        } else {
+            self.input = input
+            nearest = false
+        }
         self.outputToSource = outputToSource
         super.init(extent: extent)
     }
@@ -75,6 +84,12 @@ final class WarpRecipe: Recipe, @unchecked Sendable {
                 let px = (u0 + mx * fi) / wd - sx0
                 let py = sy0 - (v0 + my * fi) / wd
                 guard px.isFinite, py.isFinite, px > -1, py > -1, px < lastX, py < lastY else { continue }
+                if nearest {
+                    // The pixel whose square holds the point (centres at whole numbers here).
+                    let x = Int(px + 1.5) - 1, y = Int(py + 1.5) - 1
+                    if x >= 0, y >= 0, x < sw, y < sh { row[i] = src[y * sw + x] }
+                    continue
+                }
                 // Above −1, truncating x + 1 and subtracting 1 is the floor, without a call to floorf.
                 let x0 = Int(px + 1) - 1, y0 = Int(py + 1) - 1
                 let ax = px - Float(x0), ay = py - Float(y0)
@@ -93,6 +108,25 @@ final class WarpRecipe: Recipe, @unchecked Sendable {
                 row[i] = top + (bottom - top) * ay
             }
         }
+    }
+}
+
+/// An image marked for how the warps that read it sample it (`samplingNearest()`, `samplingLinear()`): it renders
+/// as its input does, and a `WarpRecipe` of it reads the input with the mark's sampling.
+final class SamplingRecipe: Recipe, @unchecked Sendable {
+    let input: Recipe
+    let nearest: Bool
+
+    init(input: Recipe, nearest: Bool) {
+        self.input = (input as? SamplingRecipe)?.input ?? input
+        self.nearest = nearest
+        super.init(extent: input.extent)
+    }
+
+    override func prepare(_ region: Region, _ state: RenderState) { input.prepare(region, state) }
+
+    override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
+        input.fill(region, rows: rows, into: out, state)
     }
 }
 

@@ -207,7 +207,8 @@ import Testing
     @Test func blendWithMaskFollowsTheMasksGreenAndBlendWithAlphaMaskItsAlpha() throws {
         let fg = Fixture.image(2, 1) { _, _ in SIMD4(1, 0, 0, 1) }
         let bg = Fixture.image(2, 1) { _, _ in SIMD4(0, 0, 1, 1) }
-        let mask = Fixture.image(2, 1) { x, _ in x == 0 ? SIMD4(0, 0.25, 0.9, 1) : SIMD4(1, 0.75, 0, 0.5) }
+        // Buffers hold premultiplied colour: the second mask pixel is green 0.75 at half coverage.
+        let mask = Fixture.image(2, 1) { x, _ in x == 0 ? SIMD4(0, 0.25, 0.9, 1) : SIMD4(0.5, 0.375, 0, 0.5) }
         let green = CIFilter.blendWithMask()
         green.inputImage = fg
         green.backgroundImage = bg
@@ -225,7 +226,8 @@ import Testing
     }
 
     @Test func sourceOverIsPorterDuffOver() throws {
-        let top = Fixture.image(1, 1) { _, _ in SIMD4(0.8, 0.2, 0, 0.25) }
+        // (0.8, 0.2, 0) at a quarter coverage, premultiplied as buffers hold it.
+        let top = Fixture.image(1, 1) { _, _ in SIMD4(0.8 * 0.25, 0.2 * 0.25, 0, 0.25) }
         let bottom = Fixture.image(1, 1) { _, _ in SIMD4(0, 0.5, 1, 1) }
         let f = CIFilter.sourceOverCompositing()
         f.inputImage = top

@@ -131,5 +131,41 @@ extension DropIn {
                 mean(cornerRatio) < 0.75 * mean(middleRatio),
                 "corners \(mean(cornerRatio)), middle \(mean(middleRatio))")
         }
+
+        /// The brightness meter such apps run on each frame: `CIAreaAverage` over the frame, read back as four bytes.
+        @Test func theAverageColourOfAFrameIsItsLinearMean() throws {
+            let frame = try Self.liveFrame()
+            let camera = CIImage(cvPixelBuffer: frame)
+            let filter = CIFilter.areaAverage()
+            filter.inputImage = camera
+            filter.extent = camera.extent
+            var bitmap = [UInt8](repeating: 0, count: 4)
+            CIContext().render(
+                try #require(filter.outputImage), toBitmap: &bitmap, rowBytes: 4,
+                bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: nil)
+            // The same mean from the frame's own bytes: decoded from sRGB, averaged, encoded again.
+            let bytes = Self.render(camera, like: frame, CIContext())
+            let (w, h) = (CVPixelBufferGetWidth(frame), CVPixelBufferGetHeight(frame))
+            let rowBytes = CVPixelBufferGetBytesPerRow(frame)
+            func linear(_ code: UInt8) -> Double {
+                let v = Double(code) / 255
+                return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+            }
+            func encoded(_ v: Double) -> Double { v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+            var sums = [0.0, 0.0, 0.0]
+            for y in 0..<h {
+                for x in 0..<w {
+                    // BGRA bytes: red is the third.
+                    for (c, offset) in [(0, 2), (1, 1), (2, 0)] {
+                        sums[c] += linear(bytes[y * rowBytes + 4 * x + offset])
+                    }
+                }
+            }
+            for c in 0..<3 {
+                let expected = encoded(sums[c] / Double(w * h)) * 255
+                #expect(abs(Double(bitmap[c]) - expected) <= 1.5, "channel \(c): \(bitmap[c]) against \(expected)")
+            }
+            #expect(bitmap[3] == 255)
+        }
     }
 }

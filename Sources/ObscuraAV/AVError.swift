@@ -28,6 +28,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case encoderNotFound = -11834
         case decodeFailed = -11821
         case fileFormatNotRecognized = -11828
+        case operationNotSupportedForAsset = -11838
         case torchLevelUnavailable = -11846
         case maximumStillImageCaptureRequestsExceeded = -11830
     }
@@ -71,6 +72,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case .encoderNotFound: return "Cannot Encode"
         case .decodeFailed: return "Cannot Decode"
         case .fileFormatNotRecognized: return "Cannot Open"
+        case .operationNotSupportedForAsset: return "Operation Stopped"
         default: return "The operation could not be completed"
         }
     }

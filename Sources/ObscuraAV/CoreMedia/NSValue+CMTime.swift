@@ -45,4 +45,31 @@ extension NSValue {
             value: Int64(bitPattern: value), timescale: Int32(bitPattern: UInt32(truncatingIfNeeded: scaleAndFlags >> 32)),
             flags: CMTimeFlags(rawValue: UInt32(truncatingIfNeeded: scaleAndFlags)), epoch: Int64(bitPattern: epoch))
     }
+
+    /// The Objective-C type of a value holding a time range: eight 64-bit integers (Foundation on Linux holds arrays
+    /// of numbers, not structures).
+    private static let timeRangeType = "[8q]"
+
+    /// A value holding a time range, as AVFoundation takes lists of them (`reset(forReadingTimeRanges:)`, Capture
+    /// rules §25 rule 9): the start's and the duration's value, timescale, flags and epoch.
+    public convenience init(timeRange: CMTimeRange) {
+        var fields: [Int64] = [timeRange.start, timeRange.duration].flatMap {
+            [$0.value, Int64($0.timescale), Int64($0.flags.rawValue), $0.epoch]
+        }
+        self.init(bytes: &fields, objCType: Self.timeRangeType)
+    }
+
+    /// The time range a value made with `init(timeRange:)` holds; an invalid range for any other value.
+    public var timeRangeValue: CMTimeRange {
+        let invalid = CMTimeRange(start: CMTime(), duration: CMTime())
+        guard String(cString: objCType) == Self.timeRangeType else { return invalid }
+        var fields = [Int64](repeating: 0, count: 8)
+        fields.withUnsafeMutableBytes { if let base = $0.baseAddress { getValue(base) } }
+        func time(_ i: Int) -> CMTime {
+            CMTime(
+                value: fields[i], timescale: Int32(truncatingIfNeeded: fields[i + 1]),
+                flags: CMTimeFlags(rawValue: UInt32(truncatingIfNeeded: fields[i + 2])), epoch: fields[i + 3])
+        }
+        return CMTimeRange(start: time(0), duration: time(4))
+    }
 }

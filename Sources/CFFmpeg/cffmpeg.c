@@ -998,28 +998,116 @@ int cffmpeg_movie_finish_segments(cffmpeg_movie *m, void *context,
 
 void cffmpeg_movie_discard(cffmpeg_movie *m) { release(m); }
 
-// Reading: demux the best video stream, decode it, convert each picture to RGB24.
+// Reading: demux the best stream of a kind and decode it. Pictures are converted to RGB24; sound is handed on
+// interleaved as 32-bit floats.
 
 enum { media_type_video = 0, pix_fmt_rgb24 = 2, color_range_full = 2 };
 
-struct cffmpeg_reader {
+/// One stream of a movie being decoded: the demuxer, the stream's decoder, and where decoding stands.
+typedef struct {
     format_context *format;
     void *decoder;
     packet *packet;
-    frame *picture;
-    void *scaler;
-    int scaler_format, scaler_width, scaler_height;
+    frame *frame;
     int stream_index;
     rational time_base;
     int draining, finished;
+} stream_decoder;
+
+static void decoder_close(stream_decoder *d) {
+    if (d->frame) api.frame_free(&d->frame);
+    if (d->packet) api.packet_free(&d->packet);
+    if (d->decoder) api.codec_free_context(&d->decoder);
+    if (d->format) api.close_input(&d->format);
+}
+
+/// Opens `path` and a decoder for its best stream of `media_type`; `kind` names the stream in messages.
+static int decoder_open(stream_decoder *d, const char *path, int media_type, const char *kind, char *message,
+                        size_t capacity) {
+    char what[64];
+    int status = api.open_input(&d->format, path, NULL, NULL);
+    if (status < 0) {
+        d->format = NULL;
+        return fail(status, "opening the movie", message, capacity);
+    }
+    status = api.find_stream_info(d->format, NULL);
+    if (status < 0) return fail(status, "reading the movie's streams", message, capacity);
+    const void *codec = NULL;
+    int index = api.find_best_stream(d->format, media_type, -1, -1, &codec, 0);
+    if (index < 0 || !codec || (unsigned)index >= d->format->nb_streams) {
+        snprintf(what, sizeof what, "finding a %s stream", kind);
+        if (index < 0) return fail(index, what, message, capacity);
+        snprintf(what, sizeof what, "no decoder for the movie's %s stream", kind);
+        set_message(message, capacity, what);
+        return CFFMPEG_ERR_LIBRARY;
+    }
+    stream *s = d->format->streams[index];
+    d->stream_index = index;
+    d->time_base = s->time_base;
+    d->decoder = api.codec_alloc_context(codec);
+    d->packet = api.packet_alloc();
+    d->frame = api.frame_alloc();
+    if (!d->decoder || !d->packet || !d->frame) return CFFMPEG_ERR_MEMORY;
+    status = api.parameters_to_context(d->decoder, s->codecpar);
+    if (status >= 0) status = api.codec_open(d->decoder, codec, NULL);
+    snprintf(what, sizeof what, "opening the %s decoder", kind);
+    return status < 0 ? fail(status, what, message, capacity) : CFFMPEG_OK;
+}
+
+/// Decodes the stream's next frame into `d->frame` (the caller unrefs it) with its presentation time in seconds
+/// (−1 when the stream gives none); CFFMPEG_END after the last.
+static int decoder_receive(stream_decoder *d, double *seconds, char *message, size_t capacity) {
+    for (;;) {
+        if (d->finished) return CFFMPEG_END;
+        int status = api.receive_frame(d->decoder, d->frame);
+        if (status >= 0) {
+            int64_t t = d->frame->best_effort_timestamp;
+            if (t == INT64_MIN) t = d->frame->pts;
+            *seconds = d->time_base.den > 0 && t != INT64_MIN ? (double)t * d->time_base.num / d->time_base.den : -1;
+            return CFFMPEG_OK;
+        }
+        if (status == ERROR_EOF) {
+            d->finished = 1;
+            return CFFMPEG_END;
+        }
+        if (status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
+        if (d->draining) {
+            d->finished = 1;
+            return CFFMPEG_END;
+        }
+        // The decoder wants more: the next packet of the stream, or the end of input.
+        for (;;) {
+            status = api.read_frame(d->format, d->packet);
+            if (status < 0) {
+                d->draining = 1;
+                status = api.send_packet(d->decoder, NULL);
+                if (status < 0 && status != ERROR_EOF) return fail(status, "decoding the movie", message, capacity);
+                break;
+            }
+            if (d->packet->stream_index != d->stream_index) {
+                api.packet_unref(d->packet);
+                continue;
+            }
+            status = api.send_packet(d->decoder, d->packet);
+            api.packet_unref(d->packet);
+            if (status < 0 && status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
+            break;
+        }
+    }
+}
+
+struct cffmpeg_reader {
+    stream_decoder stream;
+    void *scaler;
+    int scaler_format, scaler_width, scaler_height;
 };
 
 int cffmpeg_reader_metadata(const cffmpeg_reader *r, int index, const char **key, const char **value) {
-    if (!r || !r->format || index < 0) return 0;
+    if (!r || !r->stream.format || index < 0) return 0;
     // The entries in order: an empty key matches every one when suffixes are ignored (AV_DICT_IGNORE_SUFFIX).
     const dictionary_entry *entry = NULL;
     for (int i = 0; i <= index; i++) {
-        entry = api.dict_get(r->format->metadata, "", entry, 2);
+        entry = api.dict_get(r->stream.format->metadata, "", entry, 2);
         if (!entry) return 0;
     }
     *key = entry->key;
@@ -1030,10 +1118,7 @@ int cffmpeg_reader_metadata(const cffmpeg_reader *r, int index, const char **key
 void cffmpeg_reader_close(cffmpeg_reader *r) {
     if (!r) return;
     if (r->scaler) api.sws_free_context(r->scaler);
-    if (r->picture) api.frame_free(&r->picture);
-    if (r->packet) api.packet_free(&r->packet);
-    if (r->decoder) api.codec_free_context(&r->decoder);
-    if (r->format) api.close_input(&r->format);
+    decoder_close(&r->stream);
     free(r);
 }
 
@@ -1046,29 +1131,13 @@ int cffmpeg_reader_open(const char *path, cffmpeg_reader **out, cffmpeg_reader_i
     }
     cffmpeg_reader *r = calloc(1, sizeof *r);
     if (!r) return CFFMPEG_ERR_MEMORY;
-    int status = api.open_input(&r->format, path, NULL, NULL);
-    if (status < 0) {
-        r->format = NULL;
+    int status = decoder_open(&r->stream, path, media_type_video, "video", message, capacity);
+    if (status != CFFMPEG_OK) {
         cffmpeg_reader_close(r);
-        return fail(status, "opening the movie", message, capacity);
+        return status;
     }
-    status = api.find_stream_info(r->format, NULL);
-    if (status < 0) {
-        cffmpeg_reader_close(r);
-        return fail(status, "reading the movie's streams", message, capacity);
-    }
-    const void *codec = NULL;
-    int index = api.find_best_stream(r->format, media_type_video, -1, -1, &codec, 0);
-    if (index < 0 || !codec || (unsigned)index >= r->format->nb_streams) {
-        cffmpeg_reader_close(r);
-        if (index < 0) return fail(index, "finding a video stream", message, capacity);
-        set_message(message, capacity, "no decoder for the movie's video stream");
-        return CFFMPEG_ERR_LIBRARY;
-    }
-    stream *s = r->format->streams[index];
+    stream *s = r->stream.format->streams[r->stream.stream_index];
     const video_parameters *parameters = (const video_parameters *)s->codecpar;
-    r->stream_index = index;
-    r->time_base = s->time_base;
     info->width = parameters->width;
     info->height = parameters->height;
     info->frames = s->nb_frames;
@@ -1079,27 +1148,14 @@ int cffmpeg_reader_open(const char *path, cffmpeg_reader **out, cffmpeg_reader_i
     const uint8_t *matrix = api.stream_get_side_data(s, packet_side_data_display_matrix, &matrix_size);
     memset(info->matrix, 0, sizeof info->matrix);
     if (matrix && matrix_size >= 9 * sizeof(int32_t)) memcpy(info->matrix, matrix, 9 * sizeof(int32_t));
-    info->has_audio = api.find_best_stream(r->format, media_type_audio, -1, -1, NULL, 0) >= 0;
-    r->decoder = api.codec_alloc_context(codec);
-    r->packet = api.packet_alloc();
-    r->picture = api.frame_alloc();
-    if (!r->decoder || !r->packet || !r->picture) {
-        cffmpeg_reader_close(r);
-        return CFFMPEG_ERR_MEMORY;
-    }
-    status = api.parameters_to_context(r->decoder, s->codecpar);
-    if (status >= 0) status = api.codec_open(r->decoder, codec, NULL);
-    if (status < 0) {
-        cffmpeg_reader_close(r);
-        return fail(status, "opening the video decoder", message, capacity);
-    }
+    info->has_audio = api.find_best_stream(r->stream.format, media_type_audio, -1, -1, NULL, 0) >= 0;
     *out = r;
     return CFFMPEG_OK;
 }
 
 /// Converts the decoded picture to RGB24 at its own size, with the matrix and range it declares.
 static int convert(cffmpeg_reader *r, uint8_t *rgb, int width, int height, char *message, size_t capacity) {
-    frame *f = r->picture;
+    frame *f = r->stream.frame;
     if (f->width != width || f->height != height) {
         set_message(message, capacity, "the movie changes size between frames");
         return CFFMPEG_ERR_ARGUMENT;
@@ -1130,43 +1186,96 @@ static int convert(cffmpeg_reader *r, uint8_t *rgb, int width, int height, char 
 
 int cffmpeg_reader_next(cffmpeg_reader *r, uint8_t *rgb, int width, int height, double *seconds, char *message,
                         size_t capacity) {
-    for (;;) {
-        if (r->finished) return CFFMPEG_END;
-        int status = api.receive_frame(r->decoder, r->picture);
-        if (status >= 0) {
-            int64_t t = r->picture->best_effort_timestamp;
-            if (t == INT64_MIN) t = r->picture->pts;
-            *seconds = r->time_base.den > 0 && t != INT64_MIN ? (double)t * r->time_base.num / r->time_base.den : -1;
-            int result = convert(r, rgb, width, height, message, capacity);
-            api.frame_unref(r->picture);
-            return result;
-        }
-        if (status == ERROR_EOF) {
-            r->finished = 1;
-            return CFFMPEG_END;
-        }
-        if (status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
-        if (r->draining) {
-            r->finished = 1;
-            return CFFMPEG_END;
-        }
-        // The decoder wants more: the next packet of the video stream, or the end of input.
-        for (;;) {
-            status = api.read_frame(r->format, r->packet);
-            if (status < 0) {
-                r->draining = 1;
-                status = api.send_packet(r->decoder, NULL);
-                if (status < 0 && status != ERROR_EOF) return fail(status, "decoding the movie", message, capacity);
-                break;
+    int status = decoder_receive(&r->stream, seconds, message, capacity);
+    if (status != CFFMPEG_OK) return status;
+    int result = convert(r, rgb, width, height, message, capacity);
+    api.frame_unref(r->stream.frame);
+    return result;
+}
+
+// Sound: the decoders give planar or packed floats or 16-bit integers (AAC's is planar float); other sample
+// formats are refused rather than converted wrongly.
+
+enum { sample_fmt_s16p = 6 };
+
+struct cffmpeg_audio_reader {
+    stream_decoder stream;
+    float *samples;
+    size_t capacity;
+};
+
+void cffmpeg_audio_reader_close(cffmpeg_audio_reader *r) {
+    if (!r) return;
+    free(r->samples);
+    decoder_close(&r->stream);
+    free(r);
+}
+
+int cffmpeg_audio_reader_open(const char *path, cffmpeg_audio_reader **out, cffmpeg_audio_info *info, char *message,
+                              size_t capacity) {
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    if (!cffmpeg_available()) {
+        set_message(message, capacity, "FFmpeg's libraries are missing (" CFFMPEG_PACKAGES ")");
+        return CFFMPEG_ERR_UNAVAILABLE;
+    }
+    cffmpeg_audio_reader *r = calloc(1, sizeof *r);
+    if (!r) return CFFMPEG_ERR_MEMORY;
+    int status = decoder_open(&r->stream, path, media_type_audio, "sound", message, capacity);
+    if (status != CFFMPEG_OK) {
+        cffmpeg_audio_reader_close(r);
+        return status;
+    }
+    stream *s = r->stream.format->streams[r->stream.stream_index];
+    info->seconds = s->duration > 0 && s->time_base.den > 0 ? (double)s->duration * s->time_base.num / s->time_base.den : 0;
+    info->codec_id = ((const codec_parameters *)s->codecpar)->codec_id;
+    *out = r;
+    return CFFMPEG_OK;
+}
+
+/// The decoded frame's samples, interleaved floats, into the reader's own buffer.
+static int interleave(cffmpeg_audio_reader *r, char *message, size_t capacity) {
+    frame *f = r->stream.frame;
+    int channels = f->ch_layout.nb_channels, count = f->nb_samples;
+    if (channels <= 0 || count < 0) {
+        set_message(message, capacity, "the sound stream declares no channels");
+        return CFFMPEG_ERR_LIBRARY;
+    }
+    size_t needed = (size_t)channels * (size_t)count;
+    if (needed > r->capacity) {
+        float *grown = realloc(r->samples, needed * sizeof(float));
+        if (!grown) return CFFMPEG_ERR_MEMORY;
+        r->samples = grown;
+        r->capacity = needed;
+    }
+    for (int c = 0; c < channels; c++) {
+        for (int i = 0; i < count; i++) {
+            float v;
+            switch (f->format) {
+            case sample_fmt_fltp: v = ((const float *)f->extended_data[c])[i]; break;
+            case sample_fmt_flt: v = ((const float *)f->extended_data[0])[i * channels + c]; break;
+            case sample_fmt_s16p: v = ((const int16_t *)f->extended_data[c])[i] / 32768.0f; break;
+            case sample_fmt_s16: v = ((const int16_t *)f->extended_data[0])[i * channels + c] / 32768.0f; break;
+            default:
+                set_message(message, capacity, "the sound decoder gives a sample format not read here");
+                return CFFMPEG_ERR_LIBRARY;
             }
-            if (r->packet->stream_index != r->stream_index) {
-                api.packet_unref(r->packet);
-                continue;
-            }
-            status = api.send_packet(r->decoder, r->packet);
-            api.packet_unref(r->packet);
-            if (status < 0 && status != ERROR_AGAIN) return fail(status, "decoding the movie", message, capacity);
-            break;
+            r->samples[(size_t)i * channels + c] = v;
         }
     }
+    return CFFMPEG_OK;
+}
+
+int cffmpeg_audio_reader_next(cffmpeg_audio_reader *r, const float **samples, int *count, int *channels, int *rate,
+                              double *seconds, char *message, size_t capacity) {
+    int status = decoder_receive(&r->stream, seconds, message, capacity);
+    if (status != CFFMPEG_OK) return status;
+    frame *f = r->stream.frame;
+    int result = interleave(r, message, capacity);
+    *samples = r->samples;
+    *count = f->nb_samples;
+    *channels = f->ch_layout.nb_channels;
+    *rate = f->sample_rate;
+    api.frame_unref(f);
+    return result;
 }

@@ -133,3 +133,55 @@ package final class MovieFrameReader {
         return (PixelPlane(width: width, height: height, channels: 3, elements: rgb), seconds)
     }
 }
+
+/// A movie file's sound decoded one frame of samples at a time, through FFmpeg's libraries (CFFmpeg): what
+/// `AVAssetReader` reads of an audio track.
+package final class MovieSoundReader {
+    /// One decoded frame: interleaved samples (−1…1), its channel count and rate, and its presentation time in
+    /// seconds (−1 where the stream gives none).
+    package struct Frame: Sendable {
+        package let samples: [Float]
+        package let channels: Int, rate: Int
+        package let seconds: Double
+    }
+
+    private let reader: OpaquePointer
+    private var message = [CChar](repeating: 0, count: 256)
+
+    /// Opens the movie at `path` and its sound stream; throws where FFmpeg is missing, the file cannot be read, or
+    /// it has no sound stream.
+    package init(path: String) throws(MediaFileError) {
+        if let reason = FFmpegMovieReader.unavailableReason {
+            throw MediaFileError(code: .decoderMissing, message: reason)
+        }
+        var opened: OpaquePointer?
+        var info = cffmpeg_audio_info()
+        let status = message.withUnsafeMutableBufferPointer { text in
+            cffmpeg_audio_reader_open(path, &opened, &info, text.baseAddress, text.count)
+        }
+        guard status == Int32(CFFMPEG_OK), let opened else {
+            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
+        }
+        reader = opened
+    }
+
+    deinit { cffmpeg_audio_reader_close(reader) }
+
+    /// The next frame of sound; nil after the last.
+    package func next() throws(MediaFileError) -> Frame? {
+        var samples: UnsafePointer<Float>?
+        var (count, channels, rate): (Int32, Int32, Int32) = (0, 0, 0)
+        var seconds = -1.0
+        let reader = self.reader
+        let status = message.withUnsafeMutableBufferPointer { text in
+            cffmpeg_audio_reader_next(
+                reader, &samples, &count, &channels, &rate, &seconds, text.baseAddress, text.count)
+        }
+        if status == Int32(CFFMPEG_END) { return nil }
+        guard status == Int32(CFFMPEG_OK), let samples, channels > 0, rate > 0 else {
+            throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
+        }
+        let values = Array(UnsafeBufferPointer(start: samples, count: Int(count) * Int(channels)))
+        return Frame(samples: values, channels: Int(channels), rate: Int(rate), seconds: seconds)
+    }
+}

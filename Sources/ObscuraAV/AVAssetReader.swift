@@ -4,9 +4,10 @@ import Imaging
 
 /// A movie's frames read back one sample buffer at a time (AVFoundation's `AVAssetReader`), as tests and apps check
 /// what a capture recorded: add a track output, start reading, and copy sample buffers until there are none
-/// (Capture rules §25 rules 6–9). Video tracks are decoded through FFmpeg's libraries into pixel buffers of the
-/// format the output settings ask for; audio and compressed (pass-through) samples are not read here, and asking for
-/// them fails the reader with an error rather than handing over something else.
+/// (Capture rules §25 rules 6–9). Tracks are decoded through FFmpeg's libraries: video into pixel buffers of the
+/// format the output settings ask for, sound into linear PCM at its own rate and channel count. Compressed
+/// (pass-through) samples, resampling and remixing are not done here, and asking for them fails the reader with an
+/// error rather than handing over something else.
 open class AVAssetReader: NSObject, @unchecked Sendable {
     /// Where reading stands.
     public enum Status: Int, Sendable {
@@ -85,8 +86,8 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     }
 
     /// Starts decoding: true when every output can be read, and the status is then `.reading`. False with the status
-    /// `.failed` and an `error` where an output asks for what is not read here (audio, compressed samples, a pixel
-    /// format without a decoder here) or the movie fails to open; false, changing nothing, when reading has already
+    /// `.failed` and an `error` where an output asks for what is not read here (compressed samples, a pixel format
+    /// or a sound format not written here, another rate or channel count) or the movie fails to open; false, changing nothing, when reading has already
     /// started (rule 7).
     @discardableResult
     open func startReading() -> Bool {
@@ -184,7 +185,9 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
 /// The samples of one track (AVFoundation's `AVAssetReaderTrackOutput`): for video, decoded frames in pixel buffers
 /// of the format `outputSettings` names under `kCVPixelBufferPixelFormatTypeKey` (a number, or a list whose first
-/// format read here is taken): 32-bit BGRA, half-float RGBA, or 8- or 10-bit 4:2:0 Y'CbCr.
+/// format read here is taken): 32-bit BGRA, half-float RGBA, or 8- or 10-bit 4:2:0 Y'CbCr. For sound, interleaved
+/// little-endian linear PCM (`AVFormatIDKey` `kAudioFormatLinearPCM`) of 16-bit integers or, with
+/// `AVLinearPCMIsFloatKey`, 32-bit floats, one decoded frame of samples a buffer.
 open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The track read.
     public let track: AVAssetTrack
@@ -207,21 +210,28 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         guard let contents = try? track.asset?.contents.get() ?? nil else {
             throw Self.unsupported("the movie can no longer be read")
         }
-        guard track.mediaType == .video else {
-            throw Self.unsupported("audio tracks are not decoded here; read the video track")
-        }
         guard let settings = outputSettings else {
-            throw Self.unsupported("compressed (pass-through) samples are not read here: ask for a pixel format")
+            throw Self.unsupported("compressed (pass-through) samples are not read here: ask for decoded samples")
         }
-        let asked =
-            (settings[kCVPixelBufferPixelFormatTypeKey as String] as? [Any]) ?? [
-                settings[kCVPixelBufferPixelFormatTypeKey as String] ?? NSNumber(value: kCVPixelFormatType_32BGRA)
-            ]
-        let formats = asked.compactMap { ($0 as? NSNumber)?.uint32Value ?? ($0 as? OSType) }
-        guard let format = formats.first(where: TrackDecoding.decodes) else {
-            throw Self.unsupported("no pixel format asked for is decoded here: \(formats)")
+        let decoding: TrackDecoding
+        if track.mediaType == .audio {
+            let pcm = try SoundUnits.pcm(settings)
+            decoding = try TrackDecoding(range: range, final: !supportsRandomAccess) {
+                let units = try SoundUnits(contents: contents, pcm: pcm)
+                try units.check(settings)
+                return units
+            }
+        } else {
+            let key = kCVPixelBufferPixelFormatTypeKey as String
+            let asked = (settings[key] as? [Any]) ?? [settings[key] ?? NSNumber(value: kCVPixelFormatType_32BGRA)]
+            let formats = asked.compactMap { ($0 as? NSNumber)?.uint32Value ?? ($0 as? OSType) }
+            guard let format = formats.first(where: VideoUnits.decodes) else {
+                throw Self.unsupported("no pixel format asked for is decoded here: \(formats)")
+            }
+            decoding = try TrackDecoding(range: range, final: !supportsRandomAccess) {
+                try VideoUnits(contents: contents, format: format)
+            }
         }
-        let decoding = try TrackDecoding(contents: contents, format: format, range: range, final: !supportsRandomAccess)
         lock.withLock { self.decoding = decoding }
     }
 
@@ -287,37 +297,33 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     }
 }
 
-/// One video track decoded for an output: frames in presentation order, each with its duration (to the next
-/// frame's time; one frame period for the last), kept where its display overlaps one of the ranges read.
-final class TrackDecoding: @unchecked Sendable {
-    /// Whether frames can be given in a pixel format.
-    static func decodes(_ format: OSType) -> Bool {
-        format == kCVPixelFormatType_32BGRA || format == kCVPixelFormatType_64RGBAHalf || YCbCrCoding.of(format) != nil
-    }
+/// One decoded sample and the time it covers; `make` builds its sample buffer only when it is kept.
+struct DecodedUnit {
+    let time: Double
+    let duration: Double
+    let make: () throws -> CMSampleBuffer
+}
 
-    private let contents: AssetContents
-    private let format: OSType
+/// A track's decoded samples in presentation order.
+protocol UnitSource: AnyObject {
+    func next() throws -> DecodedUnit?
+}
+
+/// A track decoded for an output: the samples whose time overlaps one of the ranges read, and the state of
+/// reading them (drained, final) that the reader's rules follow.
+final class TrackDecoding: @unchecked Sendable {
+    private let open: () throws -> UnitSource
     private let lock = NSLock()
-    private var reader: MovieFrameReader
+    private var source: UnitSource
     private var ranges: [CMTimeRange]
-    /// The frame decoded but not yet given, with its time.
-    private var ahead: (PixelPlane<UInt8>, Double)?
-    private var previous = -1.0
     private var drained = false
     private var final: Bool
 
-    init(contents: AssetContents, format: OSType, range: CMTimeRange, final: Bool) throws {
-        self.contents = contents
-        self.format = format
+    init(range: CMTimeRange, final: Bool, open: @escaping () throws -> UnitSource) throws {
         ranges = [range]
         self.final = final
-        reader = try Self.open(contents)
-    }
-
-    static func open(_ contents: AssetContents) throws -> MovieFrameReader {
-        do { return try MovieFrameReader(path: contents.url.path) } catch {
-            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
-        }
+        self.open = open
+        source = try open()
     }
 
     /// Whether the ranges asked so far have been read to their end.
@@ -329,21 +335,62 @@ final class TrackDecoding: @unchecked Sendable {
 
     func markFinal() { lock.withLock { final = true } }
 
-    /// Reads again from the movie's start, over new ranges.
+    /// Reads again from the track's start, over new ranges.
     func restart(ranges: [CMTimeRange]) throws {
-        let reopened = try Self.open(contents)
+        let reopened = try open()
         lock.withLock {
-            reader = reopened
+            source = reopened
             self.ranges = ranges
-            ahead = nil
-            previous = -1
             drained = false
         }
     }
 
-    private var step: Double { contents.rate > 0 ? 1 / contents.rate : 1.0 / 30 }
+    static func end(_ range: CMTimeRange) -> Double {
+        range.duration.isPositiveInfinity ? .infinity : range.end.seconds
+    }
 
-    /// The next frame of the movie with its time; a frame without a time follows the previous by one frame period.
+    /// The next sample whose time overlaps a range, or nil once past the last range or the last sample.
+    func next() throws -> CMSampleBuffer? {
+        try lock.withLock { () throws -> CMSampleBuffer? in
+            guard !drained else { return nil }
+            let last = ranges.map(Self.end).max() ?? 0
+            while let unit = try source.next() {
+                if unit.time >= last { break }
+                let overlaps = ranges.contains {
+                    unit.time < Self.end($0) && unit.time + unit.duration > $0.start.seconds
+                }
+                if overlaps { return try unit.make() }
+            }
+            drained = true
+            return nil
+        }
+    }
+}
+
+/// A video track's frames, each lasting until the next frame's time (one frame period for the last), in pixel
+/// buffers of one format.
+final class VideoUnits: UnitSource {
+    /// Whether frames can be given in a pixel format.
+    static func decodes(_ format: OSType) -> Bool {
+        format == kCVPixelFormatType_32BGRA || format == kCVPixelFormatType_64RGBAHalf || YCbCrCoding.of(format) != nil
+    }
+
+    private let reader: MovieFrameReader
+    private let format: OSType
+    private let step: Double
+    /// The frame decoded but not yet given, with its time.
+    private var ahead: (PixelPlane<UInt8>, Double)?
+    private var previous = -1.0
+
+    init(contents: AssetContents, format: OSType) throws {
+        do { reader = try MovieFrameReader(path: contents.url.path) } catch {
+            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
+        }
+        self.format = format
+        step = contents.rate > 0 ? 1 / contents.rate : 1.0 / 30
+    }
+
+    /// The next frame with its time; a frame without a time follows the previous by one frame period.
     private func decode() throws -> (PixelPlane<UInt8>, Double)? {
         if let frame = ahead {
             ahead = nil
@@ -359,35 +406,139 @@ final class TrackDecoding: @unchecked Sendable {
         return (frame, time)
     }
 
-    /// The next sample whose display overlaps a range, or nil once past the last range or the last frame.
-    func next() throws -> CMSampleBuffer? {
-        try lock.withLock { () throws -> CMSampleBuffer? in
-            guard !drained else { return nil }
-            let last = ranges.map { $0.duration.isPositiveInfinity ? Double.infinity : $0.end.seconds }.max() ?? 0
-            while let (frame, time) = try decode() {
-                let following = try decode()
-                ahead = following
-                let duration = following.map { $0.1 - time } ?? step
-                if time >= last { break }
-                let overlaps = ranges.contains { range in
-                    let end = range.duration.isPositiveInfinity ? Double.infinity : range.end.seconds
-                    return time < end && time + duration > range.start.seconds
-                }
-                guard overlaps else { continue }
-                return try sample(frame, time: time, duration: duration)
+    func next() throws -> DecodedUnit? {
+        guard let (frame, time) = try decode() else { return nil }
+        let following = try decode()
+        ahead = following
+        let duration = following.map { $0.1 - time } ?? step
+        let format = self.format
+        return DecodedUnit(time: time, duration: duration) {
+            guard let buffer = PixelBufferFilling.make(from: frame, format: format) else {
+                throw AVError(
+                    .decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "no pixel buffer of the format"])
             }
-            drained = true
-            return nil
+            return CMSampleBuffer(
+                imageBuffer: buffer, presentationTimeStamp: CMTime(seconds: time, preferredTimescale: 600),
+                duration: CMTime(seconds: duration, preferredTimescale: 600),
+                formatDescription: CMFormatDescription(videoOf: buffer))
+        }
+    }
+}
+
+/// An audio track's sound, a decoded frame of samples a buffer, as interleaved linear PCM of 16-bit integers or
+/// 32-bit floats at the stream's own rate and channel count.
+final class SoundUnits: UnitSource {
+    /// How the samples are written.
+    struct PCM: Equatable {
+        var float: Bool
+        var bits: Int { float ? 32 : 16 }
+    }
+
+    private let reader: MovieSoundReader
+    private let pcm: PCM
+    private var ahead: MovieSoundReader.Frame?
+    private var position = 0.0
+    let channels: Int, rate: Int
+
+    /// Opens the sound and reads its first frame, which fixes the rate and channel count.
+    init(contents: AssetContents, pcm: PCM) throws {
+        do {
+            reader = try MovieSoundReader(path: contents.url.path)
+            ahead = try reader.next()
+        } catch {
+            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
+        }
+        self.pcm = pcm
+        channels = ahead?.channels ?? 1
+        rate = ahead?.rate ?? 44_100
+    }
+
+    /// The settings' PCM format, or why it is not written here.
+    static func pcm(_ settings: [String: Any]) throws -> PCM {
+        func number(_ key: String) -> Double? {
+            (settings[key] as? NSNumber)?.doubleValue ?? (settings[key] as? Double)
+        }
+        func flag(_ key: String) -> Bool {
+            (settings[key] as? Bool) ?? ((settings[key] as? NSNumber)?.boolValue ?? false)
+        }
+        let format = (settings[AVFormatIDKey] as? NSNumber)?.uint32Value ?? (settings[AVFormatIDKey] as? AudioFormatID)
+        guard format == kAudioFormatLinearPCM else {
+            throw AVAssetReaderTrackOutput.unsupported(
+                "sound is read as linear PCM only (AVFormatIDKey kAudioFormatLinearPCM)")
+        }
+        guard !flag(AVLinearPCMIsNonInterleaved), !flag(AVLinearPCMIsBigEndianKey) else {
+            throw AVAssetReaderTrackOutput.unsupported("sound is read interleaved and little-endian only")
+        }
+        let isFloat = flag(AVLinearPCMIsFloatKey)
+        let bits = number(AVLinearPCMBitDepthKey).map(Int.init) ?? (isFloat ? 32 : 16)
+        guard bits == (isFloat ? 32 : 16) else {
+            throw AVAssetReaderTrackOutput.unsupported("sound is read as 16-bit integers or 32-bit floats only")
+        }
+        return PCM(float: isFloat)
+    }
+
+    /// Refuses settings that ask for another rate or channel count than the stream's (no conversion here).
+    func check(_ settings: [String: Any]) throws {
+        let asked = { (key: String) in (settings[key] as? NSNumber)?.intValue ?? (settings[key] as? Int) }
+        if let r = asked(AVSampleRateKey), r != rate {
+            throw AVAssetReaderTrackOutput.unsupported("the sound is \(rate) Hz and is not resampled to \(r) Hz")
+        }
+        if let c = asked(AVNumberOfChannelsKey), c != channels {
+            throw AVAssetReaderTrackOutput.unsupported("the sound has \(channels) channels and is not remixed to \(c)")
         }
     }
 
-    private func sample(_ frame: PixelPlane<UInt8>, time: Double, duration: Double) throws -> CMSampleBuffer {
-        guard let buffer = PixelBufferFilling.make(from: frame, format: format) else {
-            throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "no pixel buffer of the format"])
+    var description: CMFormatDescription {
+        let bytes = UInt32(channels * pcm.bits / 8)
+        let stream = AudioStreamBasicDescription(
+            mSampleRate: Float64(rate), mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: (pcm.float ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
+                | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: bytes, mFramesPerPacket: 1, mBytesPerFrame: bytes, mChannelsPerFrame: UInt32(channels),
+            mBitsPerChannel: UInt32(pcm.bits), mReserved: 0)
+        let tag = channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo : nil
+        let layout = tag.map { tag in
+            var data = Data(count: AudioChannelLayout.byteCount(descriptions: 0))
+            data.withUnsafeMutableBytes { $0.storeBytes(of: tag, toByteOffset: 0, as: UInt32.self) }
+            return data
         }
-        return CMSampleBuffer(
-            imageBuffer: buffer, presentationTimeStamp: CMTime(seconds: time, preferredTimescale: 600),
-            duration: CMTime(seconds: duration, preferredTimescale: 600),
-            formatDescription: CMFormatDescription(videoOf: buffer))
+        return CMFormatDescription(audio: stream, layout: layout)
+    }
+
+    func next() throws -> DecodedUnit? {
+        let frame: MovieSoundReader.Frame
+        if let held = ahead {
+            frame = held
+            ahead = nil
+        } else {
+            do {
+                guard let decoded = try reader.next() else { return nil }
+                frame = decoded
+            } catch {
+                throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
+            }
+        }
+        let count = frame.samples.count / max(1, frame.channels)
+        // Times from the stream where it gives them, never going back; otherwise one frame after the last.
+        let time = frame.seconds >= 0 ? max(frame.seconds, position) : position
+        let duration = Double(count) / Double(rate)
+        position = time + duration
+        let (pcm, rate, description) = (self.pcm, self.rate, self.description)
+        return DecodedUnit(time: time, duration: duration) {
+            var bytes = Data(capacity: frame.samples.count * pcm.bits / 8)
+            for v in frame.samples {
+                if pcm.float {
+                    withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                } else {
+                    let s = Int16((min(max(v, -1), 1) * 32767).rounded())
+                    withUnsafeBytes(of: s.littleEndian) { bytes.append(contentsOf: $0) }
+                }
+            }
+            let start = Int64((time * Double(rate)).rounded())
+            return CMSampleBuffer(
+                imageBuffer: nil, presentationTimeStamp: CMTime(value: start, timescale: Int32(rate)),
+                duration: CMTime(value: Int64(count), timescale: Int32(rate)), formatDescription: description,
+                dataBuffer: CMBlockBuffer(bytes: bytes), sampleCount: count)
+        }
     }
 }

@@ -97,5 +97,68 @@ extension DropIn {
             #expect(reader.status == .cancelled)
             #expect(output.copyNextSampleBuffer() == nil)
         }
+
+        /// A clip recorded with the microphone, its sound read back as 16-bit linear PCM: the microphone's 1 kHz tone
+        /// at a quarter of full scale, timed without gaps.
+        @Test func aRecordingsSoundReadsBackAsPCM() throws {
+            let rig = try MovieRig(preset: .vga640x480, microphone: true)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("voice.mov")
+            rig.record(to: url)
+
+            let asset = AVURLAsset(url: url)
+            let track = try #require(asset.tracks(withMediaType: .audio).first)
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(
+                track: track,
+                outputSettings: [
+                    AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16, AVLinearPCMIsFloatKey: false,
+                    AVLinearPCMIsBigEndianKey: false, AVLinearPCMIsNonInterleaved: false,
+                ])
+            reader.add(output)
+            #expect(reader.startReading(), "\(String(describing: reader.error))")
+            var samples: [Int16] = []
+            var next = CMTime.zero
+            while let buffer = output.copyNextSampleBuffer() {
+                let description = try #require(CMSampleBufferGetFormatDescription(buffer))
+                let stream = try #require(CMAudioFormatDescriptionGetStreamBasicDescription(description)).pointee
+                #expect(stream.mSampleRate == 44_100 && stream.mChannelsPerFrame == 1 && stream.mBitsPerChannel == 16)
+                // Each buffer starts where the one before ended.
+                let start = CMSampleBufferGetPresentationTimeStamp(buffer)
+                #expect(abs((start - next).seconds) < 1e-6, "\(start.seconds) after \(next.seconds)")
+                next = start + CMSampleBufferGetDuration(buffer)
+                let block = try #require(CMSampleBufferGetDataBuffer(buffer))
+                var length = 0
+                var pointer: UnsafeMutablePointer<CChar>?
+                #expect(
+                    CMBlockBufferGetDataPointer(
+                        block, atOffset: 0, lengthAtOffsetOut: nil, totalLengthOut: &length, dataPointerOut: &pointer)
+                        == kCMBlockBufferNoErr)
+                let raw = UnsafeRawPointer(try #require(pointer))
+                samples += (0..<(length / 2)).map { raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self) }
+                #expect(CMSampleBufferGetNumSamples(buffer) == length / 2)
+            }
+            #expect(reader.status == .completed)
+            // A second of sound, to within two of AAC's 1,024-sample frames.
+            #expect(abs(samples.count - 44_100) <= 2048, "\(samples.count) samples")
+            // The middle half: sign changes give the frequency, the RMS the level (a quarter of full scale, a sine's
+            // RMS 1/√2 of its peak).
+            let middle = Array(samples[(samples.count / 4)..<(3 * samples.count / 4)])
+            let crossings = zip(middle, middle.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+            let frequency = Double(crossings) / 2 / (Double(middle.count) / 44_100)
+            #expect(abs(frequency - 1000) < 10, "\(frequency) Hz")
+            let rms = (middle.map { pow(Double($0) / 32768, 2) }.reduce(0, +) / Double(middle.count)).squareRoot()
+            #expect(abs(rms - 0.25 / 2.0.squareRoot()) < 0.02, "RMS \(rms)")
+            // Sound is not resampled: asking for another rate fails the reader, with the reason.
+            let resampled = try AVAssetReader(asset: asset)
+            resampled.add(
+                AVAssetReaderTrackOutput(
+                    track: track, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 48_000]))
+            #expect(!resampled.startReading())
+            #expect(
+                resampled.status == .failed && (resampled.error as? AVError)?.code == .operationNotSupportedForAsset)
+        }
     }
 }

@@ -219,11 +219,7 @@ extension DropIn {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("portrait.mov")
-            let events = RecordingEvents()
-            rig.session.startRunning()
-            rig.output.startRecording(to: url, recordingDelegate: events)
-            #expect(events.waitForFinish())
-            rig.session.stopRunning()
+            rig.record(to: url)
             let asset = AVURLAsset(url: url)
             let duration = try await asset.load(.duration)
             #expect(abs(duration.seconds - 0.5) <= 1 / rig.framesPerSecond + 1e-6, "\(duration.seconds) s")

@@ -168,12 +168,20 @@ final class MovieRig: @unchecked Sendable {
         let folder = try MovieSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent(name)
+        let events = record(to: url)
+        return (try ProbedMovie(url), events)
+    }
+
+    /// Runs the session and records to `url` until the output's own limit ends the recording, then stops the
+    /// session; returns the delegate's record.
+    @discardableResult
+    func record(to url: URL) -> RecordingEvents {
         let events = RecordingEvents()
         session.startRunning()
         defer { session.stopRunning() }
         output.startRecording(to: url, recordingDelegate: events)
         #expect(events.waitForFinish())
-        return (try ProbedMovie(url), events)
+        return events
     }
 }
 

@@ -165,6 +165,27 @@ int cffmpeg_reader_metadata(const cffmpeg_reader *reader, int index, const char 
 /// Frees a reader.
 void cffmpeg_reader_close(cffmpeg_reader *reader);
 
+/// What a movie's sound stream declares before decoding. Unknown values are 0.
+typedef struct cffmpeg_audio_info {
+    double seconds;   ///< The stream's duration.
+    int codec_id;     ///< FFmpeg's codec number (86018 for AAC).
+} cffmpeg_audio_info;
+
+typedef struct cffmpeg_audio_reader cffmpeg_audio_reader;
+
+/// Opens a movie file and its best sound stream for decoding.
+int cffmpeg_audio_reader_open(const char *path, cffmpeg_audio_reader **reader, cffmpeg_audio_info *info,
+                              char *message, size_t message_capacity);
+
+/// Decodes the next frame of sound: `*count` samples a channel, interleaved 32-bit floats in `*samples` (owned by
+/// the reader, valid until the next call), with its channel count, sample rate and presentation time in seconds
+/// (−1 when the stream gives none); CFFMPEG_END after the last.
+int cffmpeg_audio_reader_next(cffmpeg_audio_reader *reader, const float **samples, int *count, int *channels,
+                              int *rate, double *seconds, char *message, size_t message_capacity);
+
+/// Frees a sound reader.
+void cffmpeg_audio_reader_close(cffmpeg_audio_reader *reader);
+
 #ifdef __cplusplus
 }
 #endif

@@ -143,7 +143,11 @@ open class CIDetector: NSObject, @unchecked Sendable {
             let number = (given as? Int) ?? (given as? NSNumber)?.intValue
             let orientation = number.flatMap(ExifOrientation.init(rawValue:)) ?? .up
             return Self.faces(rgba: rgba, width: width, height: height, orientation: orientation, detector: detector)
-                .map { face in CIFaceFeature(bounds: FeatureCorners(face.corners.map(place)).bounds) }
+                .map { face in
+                    CIFaceFeature(
+                        bounds: FeatureCorners(face.corners.map(place)).bounds, leftEye: face.leftEye.map(place),
+                        rightEye: face.rightEye.map(place), angle: face.angle)
+                }
         }
         let plane = PixelPlane<UInt8>(width: width, height: height, channels: 4, elements: rgba)
         guard let found = QuadrilateralDetector(minimumSize: minimumSize).detect(in: plane) else { return [] }

@@ -6,27 +6,40 @@ import Sensor
 /// `CIFeatureTypeFace`.
 public let CIFeatureTypeFace = "Face"
 
-/// A face a detector found (`CIFaceFeature`): its bounds in the image's coordinates. The detector finds where a face
-/// is, not its parts or expression, so every `has…` property is false and the positions and angle are zero.
+/// A face a detector found (`CIFaceFeature`): its bounds in the image's coordinates, and where its eyes are where
+/// OpenCV's eye cascade finds them inside the face (`EyeFinder`). The left eye is the one on the left of the upright
+/// picture (our reading of Apple's "the image coordinate of the left eye"); the face's angle is the slope of the
+/// line from it to the right eye, in degrees counterclockwise, when both are found. The mouth, smiles, blinks and
+/// tracking are not detected: those `has…` properties are false and their values zero.
 open class CIFaceFeature: CIFeature, @unchecked Sendable {
     open override var type: String { CIFeatureTypeFace }
-    public let hasLeftEyePosition = false
-    public let leftEyePosition = CGPoint.zero
-    public let hasRightEyePosition = false
-    public let rightEyePosition = CGPoint.zero
+    public let hasLeftEyePosition: Bool
+    public let leftEyePosition: CGPoint
+    public let hasRightEyePosition: Bool
+    public let rightEyePosition: CGPoint
     public let hasMouthPosition = false
     public let mouthPosition = CGPoint.zero
     public let hasTrackingID = false
     public let trackingID: Int32 = 0
     public let hasTrackingFrameCount = false
     public let trackingFrameCount: Int32 = 0
-    public let hasFaceAngle = false
-    public let faceAngle: Float = 0
+    public let hasFaceAngle: Bool
+    public let faceAngle: Float
     public let hasSmile = false
     public let leftEyeClosed = false
     public let rightEyeClosed = false
 
-    override init(bounds: CGRect) { super.init(bounds: bounds) }
+    /// A face with its eyes in the image's coordinates, and the angle of the line between them in the upright
+    /// picture (nil unless both are found).
+    init(bounds: CGRect, leftEye: CGPoint?, rightEye: CGPoint?, angle: Float?) {
+        hasLeftEyePosition = leftEye != nil
+        leftEyePosition = leftEye ?? .zero
+        hasRightEyePosition = rightEye != nil
+        rightEyePosition = rightEye ?? .zero
+        hasFaceAngle = angle != nil
+        faceAngle = angle ?? 0
+        super.init(bounds: bounds)
+    }
 }
 
 extension CIDetector {
@@ -34,7 +47,7 @@ extension CIDetector {
     /// `orientation` turns upright, as rectangles in those stored pixels (x right, y down). The detector looks at
     /// the upright picture, box-averaged to its working size, since it finds upright faces only.
     static func faces(rgba: [UInt8], width: Int, height: Int, orientation: ExifOrientation, detector: FaceDetector)
-        -> [(corners: [SIMD2<Double>], confidence: Float)]
+        -> [FoundFace]
     {
         let factor = max(1, (max(width, height) + FaceDetector.workingSize - 1) / FaceDetector.workingSize)
         let (w, h) = (Double(width), Double(height))
@@ -58,13 +71,36 @@ extension CIDetector {
         }
         let back = orientation.inverse
         let s = Double(factor)
-        return detector.faces(in: working).map { face in
+        let found = detector.faces(in: working)
+        guard !found.isEmpty else { return [] }
+        let full = PixelPlane<Float>(width: uw, height: uh) { i, j, _ in upright[j * uw + i] }
+        func stored(_ p: SIMD2<Double>) -> SIMD2<Double> { back.transform(p, width: Double(uw), height: Double(uh)) }
+        return found.map { face in
             let corners = [(0.0, 0.0), (1, 0), (1, 1), (0, 1)].map { a, b in
-                back.transform(
-                    SIMD2((face.x + a * face.width) * s, (face.y + b * face.height) * s), width: Double(uw),
-                    height: Double(uh))
+                stored(SIMD2((face.x + a * face.width) * s, (face.y + b * face.height) * s))
             }
-            return (corners, face.confidence)
+            // Eyes looked for at the picture's own resolution, in the upright frame.
+            let scaled = FaceDetector.Face(
+                x: face.x * s, y: face.y * s, width: face.width * s, height: face.height * s, windows: face.windows)
+            let eyes = EyeFinder.eyes(in: full, face: scaled)
+            var angle: Float?
+            if let l = eyes.left, let r = eyes.right {
+                // Counterclockwise from the upright picture's x axis (whose y runs down).
+                angle = Float(atan2(-(r.y - l.y), r.x - l.x) * 180 / .pi)
+            }
+            return FoundFace(
+                corners: corners, confidence: face.confidence, leftEye: eyes.left.map(stored),
+                rightEye: eyes.right.map(stored), angle: angle)
         }
+    }
+
+    /// A face found, in stored pixels (x right, y down): its rectangle's corners, how sure the detector is, its eyes
+    /// where found, and the angle of the line between them in the upright picture.
+    struct FoundFace {
+        let corners: [SIMD2<Double>]
+        let confidence: Float
+        let leftEye: SIMD2<Double>?
+        let rightEye: SIMD2<Double>?
+        let angle: Float?
     }
 }

@@ -242,6 +242,33 @@ struct VNDetectFaceRectanglesRequestTests {
             "\(box) vs \(want)")
     }
 
+    // The same photo through `CIDetector`: the eyes lie where the print's drawn eyes project (texture pixels
+    // (100 ± 26.04, 128.49): the portrait's face centred at (100, 135) with a half-width of 62, its eyes ±0.42 of it
+    // across and 0.105 above, tools/make_scene_textures.py), to within a tenth of the face's half-width.
+    @Test(.obscura(device: "iphone-15-pro", scene: "portrait-print"))
+    func aCapturedPortraitsEyesLieWhereThePrintShowsThem() throws {
+        let photo = try CapturedPrintTests.capture(AVCapturePhotoSettings())
+        let image = try #require(photo.cgImageRepresentation())
+        let detector = try #require(CIDetector(ofType: CIDetectorTypeFace, context: nil))
+        let face = try #require(detector.features(in: CIImage(cgImage: image)).first as? CIFaceFeature)
+        let k = try #require(photo.pixelIntrinsicMatrix)
+        let (fx, fy, cx, cy) = (
+            Double(k.columns.0.x), Double(k.columns.1.y), Double(k.columns.2.x), Double(k.columns.2.y)
+        )
+        // Texture pixel (u, v) in Core Image's coordinates of the photo (pixels, y up).
+        func pixel(_ u: Double, _ v: Double) -> CGPoint {
+            let (x, y, z) = (-0.05 + u / 2000, 0.065 - v / 2000, 0.399)
+            return CGPoint(x: fx * x / z + cx, y: Double(image.height) - (cy - fy * y / z))
+        }
+        let tolerance = fx * (0.1 * 62 / 2000) / 0.399
+        for (got, want) in [
+            (face.leftEyePosition, pixel(73.96, 128.49)), (face.rightEyePosition, pixel(126.04, 128.49)),
+        ] {
+            #expect(hypot(got.x - want.x, got.y - want.y) < tolerance, "\(got) against \(want)")
+        }
+        #expect(face.hasLeftEyePosition && face.hasRightEyePosition && abs(face.faceAngle) < 4)
+    }
+
     // An app makes its own face observation, to seed a request that starts from faces.
     @Test func anAppMadeObservation() {
         let box = CGRect(x: 0.2, y: 0.3, width: 0.25, height: 0.3)
@@ -278,7 +305,47 @@ struct CIDetectorFaceTests {
         guard faces.count == 2 else { return }
         Self.expectBounds(faces[0].bounds, Self.ci(Tests.openCVPair[1]))
         Self.expectBounds(faces[1].bounds, Self.ci(Tests.openCVPair[0]))
-        #expect(faces[0].type == CIFeatureTypeFace && !faces[0].hasLeftEyePosition && !faces[0].hasSmile)
+        #expect(faces[0].type == CIFeatureTypeFace && !faces[0].hasSmile && !faces[0].hasMouthPosition)
+        // Both faces' eyes, in Core Image's coordinates, where the drawing put them (left first, as drawn).
+        for (feature, drawn) in zip(faces, Tests.pair.faces) {
+            try Self.expectEyes(feature, drawn, height: 480)
+        }
+    }
+
+    /// The drawn eye centres of a face in Core Image's coordinates of a picture `height` pixels tall: ±0.42 of the
+    /// half-width across and 0.105 above the oval's centre (`DrawnFace.shapes`).
+    static func drawnEyes(_ face: DrawnFace.Face, height: Int) -> (left: CGPoint, right: CGPoint) {
+        let y = CGFloat(height) - (face.centre.y - 0.105 * face.halfWidth)
+        return (
+            CGPoint(x: face.centre.x - 0.42 * face.halfWidth, y: y),
+            CGPoint(x: face.centre.x + 0.42 * face.halfWidth, y: y)
+        )
+    }
+
+    /// The feature's eyes lie within a tenth of the half-width of the drawn ones, and the face is level.
+    static func expectEyes(
+        _ feature: CIFaceFeature, _ drawn: DrawnFace.Face, height: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let want = drawnEyes(drawn, height: height)
+        #expect(feature.hasLeftEyePosition && feature.hasRightEyePosition, sourceLocation: sourceLocation)
+        let tolerance = 0.1 * drawn.halfWidth
+        for (got, expected) in [(feature.leftEyePosition, want.left), (feature.rightEyePosition, want.right)] {
+            let d = hypot(got.x - expected.x, got.y - expected.y)
+            #expect(d <= tolerance, "\(got) against \(expected)", sourceLocation: sourceLocation)
+            #expect(feature.bounds.contains(got), sourceLocation: sourceLocation)
+        }
+        #expect(
+            feature.hasFaceAngle && abs(feature.faceAngle) < 4, "\(feature.faceAngle)°", sourceLocation: sourceLocation)
+    }
+
+    @Test func aSingleFacesEyesAndAngle() throws {
+        let detector = try #require(CIDetector(ofType: CIDetectorTypeFace, context: nil))
+        let faces = detector.features(in: CIImage(cgImage: try Tests.single.cgImage())).compactMap {
+            $0 as? CIFaceFeature
+        }
+        #expect(faces.count == 1)
+        try Self.expectEyes(try #require(faces.first), Tests.single.faces[0], height: 480)
     }
 
     // The picture stored on its side: told that orientation 6 is up, the detector finds the face, and reports it in
@@ -289,7 +356,21 @@ struct CIDetectorFaceTests {
         let faces = detector.features(in: image, options: [CIDetectorImageOrientation: 6])
         #expect(faces.count == 1)
         let r = Tests.openCVSingle[0]
-        Self.expectBounds(try #require(faces.first).bounds, CGRect(x: r.1, y: r.0, width: r.3, height: r.2))
+        let face = try #require(faces.first as? CIFaceFeature)
+        Self.expectBounds(face.bounds, CGRect(x: r.1, y: r.0, width: r.3, height: r.2))
+        // An upright point (u, v) (from the top left) is stored at (v, 640 − u), which in Core Image's coordinates
+        // (y up from the stored picture's bottom, 640 rows) is (v, u): the eyes as the upright picture has them, and
+        // the face level in it.
+        let drawn = Tests.single.faces[0]
+        let upright = (
+            left: SIMD2(drawn.centre.x - 0.42 * drawn.halfWidth, drawn.centre.y - 0.105 * drawn.halfWidth),
+            right: SIMD2(drawn.centre.x + 0.42 * drawn.halfWidth, drawn.centre.y - 0.105 * drawn.halfWidth)
+        )
+        for (got, u) in [(face.leftEyePosition, upright.left), (face.rightEyePosition, upright.right)] {
+            let want = CGPoint(x: u.y, y: u.x)
+            #expect(hypot(got.x - want.x, got.y - want.y) <= 0.1 * drawn.halfWidth, "\(got) against \(want)")
+        }
+        #expect(face.hasFaceAngle && abs(face.faceAngle) < 4, "\(face.faceAngle)°")
         #expect(detector.features(in: image).isEmpty, "upright, the face lies on its side")
     }
 }

@@ -28,6 +28,10 @@ public struct FaceDetector: Sendable {
         public let x: Double, y: Double, width: Double, height: Double
         public let windows: Int
 
+        public init(x: Double, y: Double, width: Double, height: Double, windows: Int) {
+            (self.x, self.y, self.width, self.height, self.windows) = (x, y, width, height, windows)
+        }
+
         /// How sure the detector is of the face (our choice): each four windows that agree on it halve the doubt,
         /// so the fewest a face needs give 0.5 and twenty give 0.97.
         public var confidence: Float { Float(1 - pow(0.5, Double(windows) / 4)) }
@@ -46,15 +50,19 @@ public struct FaceDetector: Sendable {
     ]
 
     /// The detector with the frontal-face cascade, read once; nil when no cascade file could be read.
-    public static let frontal: FaceDetector? = {
-        for path in cascadeFiles {
+    public static let frontal = FaceDetector(firstReadableOf: cascadeFiles)
+
+    /// A detector with the cascade in the first of `paths` that can be read and parsed; nil when none can.
+    public init?(firstReadableOf paths: [String]) {
+        for path in paths {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
                 let cascade = try? HaarCascade(xml: text)
             else { continue }
-            return FaceDetector(cascade: cascade)
+            self.init(cascade: cascade)
+            return
         }
         return nil
-    }()
+    }
 
     /// The faces in `luma` (one channel, 0…1 on the encoded values), largest support first.
     public func faces(in luma: PixelPlane<Float>) -> [Face] {

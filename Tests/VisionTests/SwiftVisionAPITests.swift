@@ -120,6 +120,35 @@ import Vision
     }
 }
 
+/// Saliency through the Swift interface: the map an auto-crop reads, as the `VN…` request makes it.
+@Suite struct SwiftVisionSaliencyTests {
+    // One dark square on a light wall, right of centre: the objectness map is hottest on it, its one salient object
+    // covers it, and the map's values are the `VN…` request's, pixel for pixel.
+    @Test func aSquaresHeatMapAndBox() async throws {
+        let square = VNSaliencyRequestTests.square(220, 90, 90)
+        let drawing = Drawing(width: 400, height: 300, shapes: [square])
+        let observation = try await GenerateObjectnessBasedSaliencyImageRequest().perform(on: try drawing.pixelBuffer())
+        let map = observation.heatMap
+        #expect(map.size == CGSize(width: 68, height: 68) && map.pixelFormat == kCVPixelFormatType_OneComponent32Float)
+        // The square spans x 220–310 of 400 and y 90–180 of 300 from the top: normalised from the bottom, its
+        // centre is (0.6625, 0.55).
+        let centre = NormalizedPoint(x: 0.6625, y: 0.55)
+        #expect(map.pixel(at: centre) > 0.5 && map.pixel(at: NormalizedPoint(x: 0.05, y: 0.05)) < 0.1)
+        let box = try #require(observation.salientObjects.first).boundingBox.cgRect
+        #expect(box.contains(centre.cgPoint) && observation.salientObjects.count == 1)
+
+        let classic = try VNSaliencyRequestTests.observation(
+            VNGenerateObjectnessBasedSaliencyImageRequest(), on: drawing)
+        let values = VNSaliencyRequestTests.heat(classic).values
+        // Row 20 from the top, column 45: the same pixel through `pixel(at:)` (its centre, normalised from the bottom).
+        #expect(map.pixel(at: NormalizedPoint(x: 45.5 / 68, y: 1 - 20.5 / 68)) == values[20 * 68 + 45])
+        #expect(try map.cgImage.width == 68)
+        let attention = try await GenerateAttentionBasedSaliencyImageRequest().perform(on: try drawing.cgImage())
+        #expect(attention.salientObjects.count <= 1 && attention.heatMap.size.width == 68)
+        #expect(attention.originatingRequestDescriptor == .generateAttentionBasedSaliencyImageRequest(.revision2))
+    }
+}
+
 /// Faces through the Swift interface: the box the `VN…` request finds, at the place OpenCV finds the drawn face.
 @Suite(.needs(.faceCascade)) struct SwiftVisionFaceTests {
     @Test func aSelfiesFace() async throws {

@@ -98,6 +98,8 @@ public enum RequestDescriptor: Hashable, Sendable, Codable, CustomStringConverti
     case recognizeTextRequest(RecognizeTextRequest.Revision)
     case detectRectanglesRequest(DetectRectanglesRequest.Revision)
     case detectTextRectanglesRequest(DetectTextRectanglesRequest.Revision)
+    case generateAttentionBasedSaliencyImageRequest(GenerateAttentionBasedSaliencyImageRequest.Revision)
+    case generateObjectnessBasedSaliencyImageRequest(GenerateObjectnessBasedSaliencyImageRequest.Revision)
 
     public var description: String {
         switch self {
@@ -106,6 +108,8 @@ public enum RequestDescriptor: Hashable, Sendable, Codable, CustomStringConverti
         case let .recognizeTextRequest(r): "RecognizeTextRequest(\(r))"
         case let .detectRectanglesRequest(r): "DetectRectanglesRequest(\(r))"
         case let .detectTextRectanglesRequest(r): "DetectTextRectanglesRequest(\(r))"
+        case let .generateAttentionBasedSaliencyImageRequest(r): "GenerateAttentionBasedSaliencyImageRequest(\(r))"
+        case let .generateObjectnessBasedSaliencyImageRequest(r): "GenerateObjectnessBasedSaliencyImageRequest(\(r))"
         }
     }
 }
@@ -183,7 +187,7 @@ protocol ClassicBackedRequest: ImageProcessingRequest {
     /// The classic request, with this request's revision, region and options.
     func classicRequest() -> VNImageBasedRequest
     /// This request's result from the classic request's observations.
-    func result(from observations: [VNObservation]) -> Result
+    func result(from observations: [VNObservation]) throws -> Result
     /// The result as one element of `ImageRequestHandler.performAll(_:)`.
     func visionResult(_ result: Result) -> VisionResult
 }
@@ -195,6 +199,8 @@ public enum VisionResult: Sendable, CustomStringConvertible {
     case recognizeText(RecognizeTextRequest, [RecognizedTextObservation])
     case detectRectangles(DetectRectanglesRequest, [RectangleObservation])
     case detectTextRectangles(DetectTextRectanglesRequest, [TextObservation])
+    case generateAttentionBasedSaliencyImage(GenerateAttentionBasedSaliencyImageRequest, SaliencyImageObservation)
+    case generateObjectnessBasedSaliencyImage(GenerateObjectnessBasedSaliencyImageRequest, SaliencyImageObservation)
     case error(any VisionRequest, any Error)
 
     public var description: String {
@@ -204,6 +210,8 @@ public enum VisionResult: Sendable, CustomStringConvertible {
         case let .recognizeText(r, o): "\(r): \(o.count) lines"
         case let .detectRectangles(r, o): "\(r): \(o.count) rectangles"
         case let .detectTextRectangles(r, o): "\(r): \(o.count) text regions"
+        case let .generateAttentionBasedSaliencyImage(r, o): "\(r): \(o.salientObjects.count) salient objects"
+        case let .generateObjectnessBasedSaliencyImage(r, o): "\(r): \(o.salientObjects.count) salient objects"
         case let .error(r, e): "\(r): \(e)"
         }
     }
@@ -297,7 +305,7 @@ public final class ImageRequestHandler: @unchecked Sendable {
         } catch {
             throw VisionError(error)
         }
-        return request.result(from: classicRequest.results ?? [])
+        return try request.result(from: classicRequest.results ?? [])
     }
 
     private func result<R: ClassicBackedRequest>(of request: R) throws -> VisionResult {

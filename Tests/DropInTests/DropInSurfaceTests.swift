@@ -28,6 +28,14 @@ extension DropIn {
         "UnsafeMutableAudioBufferListPointer",
         // simd's unprefixed vector functions
         "dot", "cross", "length", "length_squared", "normalize", "distance", "distance_squared",
+        // Vision's Swift interface of iOS 18, whose names carry no prefix
+        "VisionRequest", "ImageProcessingRequest", "VisionObservation", "BoundingBoxProviding", "QuadrilateralProviding",
+        "ImageRequestHandler", "VisionResult", "VisionError", "RequestDescriptor", "CoordinateOrigin", "NormalizedPoint",
+        "NormalizedRect", "DetectRectanglesRequest", "DetectBarcodesRequest", "RecognizeTextRequest",
+        "DetectTextRectanglesRequest", "DetectFaceRectanglesRequest", "GenerateAttentionBasedSaliencyImageRequest",
+        "GenerateObjectnessBasedSaliencyImageRequest", "RectangleObservation", "BarcodeObservation", "BarcodeSymbology",
+        "RecognizedTextObservation", "RecognizedText", "TextObservation", "FaceObservation", "SaliencyImageObservation",
+        "PixelBufferObservation",
     ]
         /// Names that belong to the Obscura control module and must never leak into the drop-in surface.
         static let controlNames = ["Emulator", "Emulation", "TraceEntry", "CaptureRule", "DepthDataError", "Obscura"]

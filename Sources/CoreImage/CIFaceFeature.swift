@@ -85,8 +85,7 @@ extension CIDetector {
             let eyes = EyeFinder.eyes(in: full, face: scaled)
             var angle: Float?
             if let l = eyes.left, let r = eyes.right {
-                // Counterclockwise from the upright picture's x axis (whose y runs down).
-                angle = Float(atan2(-(r.y - l.y), r.x - l.x) * 180 / .pi)
+                angle = Float(EyeFinder.roll(left: l, right: r) * 180 / .pi)
             }
             return FoundFace(
                 corners: corners, confidence: face.confidence, leftEye: eyes.left.map(stored),

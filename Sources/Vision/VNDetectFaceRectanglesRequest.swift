@@ -18,7 +18,8 @@ public let VNDetectFaceRectanglesRequestRevision3 = 3
 /// the pixels decides whether it is found: upright, frontal faces at least a thirtieth of the picture's longer side
 /// across are; turned, tilted, small or badly lit ones may not be. Where the cascade file is missing, performing the
 /// request fails with `VNErrorCode.unsupportedRequest`, naming the package to install. Every revision runs the same
-/// detector; none measures a face's roll, yaw or pitch, so those stay nil.
+/// detector; each measures a face's roll from its eyes where both are found, and none its yaw or pitch, which stay
+/// nil.
 open class VNDetectFaceRectanglesRequest: VNImageBasedRequest, @unchecked Sendable {
     /// The faces the last perform found, most certain first, or nil before a perform and after a failed one.
     @_nonoverride public var results: [VNFaceObservation]? { super.results as? [VNFaceObservation] }
@@ -47,8 +48,18 @@ open class VNDetectFaceRectanglesRequest: VNImageBasedRequest, @unchecked Sendab
                 width: face.width * scale / Double(region.width), height: face.height * scale / Double(region.height))
             return VNFaceObservation(
                 requestRevision: revision, boundingBox: box, confidence: face.confidence,
-                roll: nil, yaw: nil, pitch: nil)
+                roll: Self.roll(of: face, in: region.plane).map { NSNumber(value: $0) }, yaw: nil, pitch: nil)
         }
+    }
+}
+
+extension VNDetectFaceRectanglesRequest {
+    /// The face's roll, radians counterclockwise in the upright picture: the slope of the line from the eye on the
+    /// picture's left to the one on its right (`EyeFinder`), nil unless both are found (spec §22.5 rule 19).
+    static func roll(of face: FaceDetector.Face, in plane: PixelPlane<Float>) -> Double? {
+        let eyes = EyeFinder.eyes(in: plane, face: face)
+        guard let left = eyes.left, let right = eyes.right else { return nil }
+        return EyeFinder.roll(left: left, right: right)
     }
 }
 

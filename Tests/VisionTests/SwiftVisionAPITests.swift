@@ -159,7 +159,8 @@ import Vision
         VNDetectFaceRectanglesRequestTests.expectBox(
             face.boundingBox.cgRect,
             VNDetectFaceRectanglesRequestTests.normalised(VNDetectFaceRectanglesRequestTests.openCVSingle[0]))
-        #expect(face.confidence > 0.9 && face.roll.converted(to: .degrees).value == 0)
+        #expect(face.confidence > 0.9 && abs(face.roll.converted(to: .degrees).value) < 1)
+        #expect(face.yaw.value == 0 && face.pitch.value == 0)
         #expect(face.originatingRequestDescriptor == .detectFaceRectanglesRequest(.revision3))
         #expect(DetectFaceRectanglesRequest.supportedRevisions == [.revision3])
         // Drawn in the upper-left convention, the box's top edge lies as far down as the face's top.

@@ -18,6 +18,15 @@ struct DrawnFace: DrawnPicture {
         let centre: SIMD2<Double>
         /// The half-width of the face's oval, pixels.
         let halfWidth: Double
+        /// How far the face is turned counterclockwise on screen, degrees.
+        var angle: Double = 0
+
+        /// A point of the upright face's layout (half-widths from its centre, y down) where the turned face shows it,
+        /// pixels from the top-left.
+        func shown(_ t: SIMD2<Double>) -> SIMD2<Double> {
+            let (c, s) = (cos(angle * .pi / 180), sin(angle * .pi / 180))
+            return centre + halfWidth * SIMD2(t.x * c + t.y * s, -t.x * s + t.y * c)
+        }
     }
 
     let width: Int
@@ -62,7 +71,10 @@ struct DrawnFace: DrawnPicture {
     func colour(at p: SIMD2<Double>) -> SIMD3<Double> {
         var colour = wall
         for face in faces {
-            let q = (p - face.centre) / face.halfWidth
+            let d = (p - face.centre) / face.halfWidth
+            // Back into the upright face's layout (the turn undone).
+            let (c, s) = (cos(face.angle * .pi / 180), sin(face.angle * .pi / 180))
+            let q = SIMD2(d.x * c - d.y * s, d.x * s + d.y * c)
             for shape in Self.shapes {
                 let d = (q - shape.centre) / shape.axes
                 guard (d * d).sum() <= 1 else { continue }
@@ -158,7 +170,10 @@ struct VNDetectFaceRectanglesRequestTests {
         let face = try #require(request.results?.first)
         Self.expectBox(face.boundingBox, Self.normalised(Self.openCVSingle[0]))
         #expect(face.confidence > 0.9 && face.confidence <= 1)
-        #expect(face.roll == nil && face.yaw == nil && face.pitch == nil && face.faceCaptureQuality == nil)
+        // The drawn face is level: its roll, measured from its eyes, is within a degree of none.
+        let roll = try #require(face.roll).doubleValue
+        #expect(abs(roll) < Double.pi / 180, "\(roll) rad")
+        #expect(face.yaw == nil && face.pitch == nil && face.faceCaptureQuality == nil)
         #expect(face.requestRevision == VNDetectFaceRectanglesRequestRevision3)
     }
 
@@ -346,6 +361,32 @@ struct CIDetectorFaceTests {
         }
         #expect(faces.count == 1)
         try Self.expectEyes(try #require(faces.first), Tests.single.faces[0], height: 480)
+    }
+
+    // A face tilted a little either way, as a head leans: still found (the cascade's windows tolerate a small roll),
+    // its eyes where the tilted drawing put them, and its angle the tilt, counterclockwise in degrees as Apple
+    // documents `faceAngle`.
+    @Test(arguments: [-9.0, 7.0, 12, -15])
+    func aTiltedFacesAngle(tilt: Double) throws {
+        let drawn = DrawnFace.Face(centre: SIMD2(320, 250), halfWidth: 95, angle: tilt)
+        let picture = DrawnFace(width: 640, height: 480, faces: [drawn])
+        let detector = try #require(CIDetector(ofType: CIDetectorTypeFace, context: nil))
+        let faces = detector.features(in: CIImage(cgImage: try picture.cgImage())).compactMap { $0 as? CIFaceFeature }
+        let face = try #require(faces.first)
+        #expect(faces.count == 1 && face.hasFaceAngle)
+        #expect(abs(Double(face.faceAngle) - tilt) < 2, "\(face.faceAngle)° for a tilt of \(tilt)°")
+        for (got, layout) in [
+            (face.leftEyePosition, SIMD2(-0.42, -0.105)), (face.rightEyePosition, SIMD2(0.42, -0.105)),
+        ] {
+            let shown = drawn.shown(layout)
+            let want = CGPoint(x: shown.x, y: 480 - shown.y)
+            #expect(hypot(got.x - want.x, got.y - want.y) <= 0.1 * drawn.halfWidth, "\(got) against \(want)")
+        }
+        // Vision's roll: the same angle, in radians.
+        let request = VNDetectFaceRectanglesRequest()
+        try VNImageRequestHandler(cgImage: try picture.cgImage(), options: [:]).perform([request])
+        let roll = try #require(request.results?.first?.roll).doubleValue
+        #expect(abs(roll * 180 / .pi - tilt) < 2, "\(roll) rad for a tilt of \(tilt)°")
     }
 
     // The picture stored on its side: told that orientation 6 is up, the detector finds the face, and reports it in

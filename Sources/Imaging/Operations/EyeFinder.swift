@@ -57,4 +57,10 @@ public enum EyeFinder {
         }
         return (centre(best.left), centre(best.right))
     }
+
+    /// The angle of the line from the left eye to the right one, radians counterclockwise, for eyes given in a
+    /// picture's pixels (y down): the face's roll in the picture.
+    public static func roll(left: SIMD2<Double>, right: SIMD2<Double>) -> Double {
+        atan2(-(right.y - left.y), right.x - left.x)
+    }
 }

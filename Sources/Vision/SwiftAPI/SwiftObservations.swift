@@ -13,8 +13,9 @@ extension VNRectangleObservation {
 
 /// A face found (`FaceObservation`): its box, normalised to the processed image or region, origin at the lower left.
 ///
-/// The detector finds upright faces that look at the camera (Capture rules §22.5), so `roll`, `yaw` and `pitch` are
-/// zero: the pose within which it finds a face at all, not a measurement of it.
+/// `roll` is the `VN…` observation's, measured from the eyes (Capture rules §22.5). The detector finds faces that
+/// look at the camera, so `yaw` and `pitch` are zero, as is `roll` where the eyes are not found: the pose within
+/// which it finds a face at all, not a measurement of it.
 public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     public let boundingBox: NormalizedRect
     public let roll: Measurement<UnitAngle>

@@ -263,7 +263,7 @@ public final class ImageRequestHandler: @unchecked Sendable {
     /// Performs one request on the image and returns what it found.
     public func perform<T: VisionRequest>(_ request: T) async throws -> T.Result {
         guard let backed = request as? any ClassicBackedRequest else {
-            throw VisionError.unsupportedRequest("\(request) is not performed by this handler.")
+            throw Self.unsupported(request)
         }
         // A request's own result type: the cast cannot fail.
         guard let result = try run(backed) as? T.Result else {
@@ -278,23 +278,35 @@ public final class ImageRequestHandler: @unchecked Sendable {
     }
 
     /// Performs the requests one after another, each result delivered as soon as it is ready; a request that fails
-    /// is delivered as `.error`.
+    /// is delivered as `.error`. It returns at once: the requests run in a task of their own, which ends early when
+    /// the sequence is no longer iterated.
     public func performAll(_ requests: some Collection<any VisionRequest>) -> some AsyncSequence<VisionResult, Never> {
         let requests = Array(requests)
         return AsyncStream<VisionResult> { continuation in
-            for request in requests {
-                guard let backed = request as? any ClassicBackedRequest else {
-                    continuation.yield(
-                        .error(request, VisionError.unsupportedRequest("\(request) is not performed by this handler.")))
-                    continue
+            let work = Task {
+                for request in requests where !Task.isCancelled {
+                    continuation.yield(outcome(of: request))
                 }
-                do {
-                    continuation.yield(try result(of: backed))
-                } catch {
-                    continuation.yield(.error(request, error))
-                }
+                continuation.finish()
             }
-            continuation.finish()
+            continuation.onTermination = { _ in work.cancel() }
+        }
+    }
+
+    /// The error for a request no detector here performs.
+    private static func unsupported(_ request: any VisionRequest) -> VisionError {
+        .unsupportedRequest("\(request) is not performed by this handler.")
+    }
+
+    /// One request's result, or its failure, as `performAll(_:)` delivers it.
+    private func outcome(of request: any VisionRequest) -> VisionResult {
+        guard let backed = request as? any ClassicBackedRequest else {
+            return .error(request, Self.unsupported(request))
+        }
+        do {
+            return try result(of: backed)
+        } catch {
+            return .error(request, error)
         }
     }
 

@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "Vision", targets: ["Vision"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
+        .library(name: "Photos", targets: ["Photos"]),
         .library(name: "Obscura", targets: ["Obscura"]),
         .library(name: "ObscuraTesting", targets: ["ObscuraTesting"]),
         // Scenario files as a library: the loader's fuzz target (Fuzz/) links it without the CLI.
@@ -116,6 +117,8 @@ let package = Package(
             swiftSettings: kernelSwift),
         // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
         .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging"]),
+        // PhotoKit's library: assets saved into a folder of this machine, fetched and read back.
+        .target(name: "Photos", dependencies: ["ObscuraAV", "ImageIO"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),
@@ -184,14 +187,14 @@ let package = Package(
             name: "ObscuraAVTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "ObscuraAV", "Obscura", "ObscuraTesting", "Devices", "Imaging", "Scenes",
-                "Sensor", "Spectra",
+                "Sensor", "Spectra", "Photos",
             ]),
         .testTarget(name: "ScenariosTests", dependencies: ["ExternalTools", "Scenarios", "Obscura", "Devices"]),
         .testTarget(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
-                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "AVFAudio", "CoreGraphics",
+                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "AVFAudio", "CoreGraphics", "Photos",
             ]),
         .testTarget(
             name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox", "Spectra"]),

@@ -19,6 +19,8 @@ extension DropIn {
             "Audio", "kLinearPCM",
             // Dispatch's serial queue, which capture actors take their executor from
             "Dispatch",
+            // PhotoKit
+            "PH",
         ]
         static let appleNames: Set<String> = [
         "FourCharCode", "OSType", "OSStatus", "Unmanaged", "noErr",
@@ -98,7 +100,7 @@ extension DropIn {
 
         @Test(arguments: [
             "ObscuraAV", "AVFoundation", "CoreMedia", "CoreVideo", "simd", "Vision", "ImageIO", "UniformTypeIdentifiers",
-            "MobileCoreServices",
+            "MobileCoreServices", "Photos",
         ])
         func everyTopLevelNameIsApples(module: String) throws {
             let names = try Self.topLevelNames(of: module)

@@ -129,7 +129,7 @@ final class ExceptionCatcher: @unchecked Sendable {
 }
 
 /// A value moved across threads whose safety the code around it guarantees.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

@@ -36,7 +36,7 @@ open class PHAsset: PHObject, @unchecked Sendable {
     public var modificationDate: Date? { record.creationDate }
     /// A video's length, seconds; 0 for a photo.
     public var duration: TimeInterval { record.duration }
-    public var isFavorite: Bool { false }
+    public var isFavorite: Bool { record.isFavorite }
     /// Its place in the order assets were added.
     var order: Int { record.order }
 

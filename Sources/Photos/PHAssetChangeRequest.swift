@@ -22,12 +22,12 @@ open class PHAssetResourceCreationOptions: @unchecked Sendable {
 open class PHAssetChangeRequest: @unchecked Sendable {
     /// The asset's creation date; the commit's time when nil.
     public var creationDate: Date?
-    /// Whether the asset is a favourite (kept in its record).
+    /// Whether the asset is a favourite.
     public var isFavorite = false
     /// The placeholder whose `localIdentifier` the asset will have.
     public let placeholderForCreatedAsset: PHObjectPlaceholder?
 
-    init(method: String) {
+    init() {
         placeholderForCreatedAsset = PHObjectPlaceholder(localIdentifier: "\(UUID().uuidString)/L0/001")
     }
 
@@ -67,7 +67,7 @@ open class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     /// A request in the running change block.
     static func make(_ method: String) -> PHAssetCreationRequest {
         let transaction = ChangeTransaction.required(method)
-        let request = PHAssetCreationRequest(method: method)
+        let request = PHAssetCreationRequest()
         transaction.requests.append(request)
         return request
     }
@@ -100,7 +100,8 @@ open class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var record = PhotoLibraryStore.Record(
             identifier: identifier, order: 0, mediaType: plan.mediaType.rawValue, mediaSubtypes: plan.subtypes.rawValue,
-            creationDate: creationDate ?? Date(), pixelWidth: 0, pixelHeight: 0, duration: 0, resources: [])
+            creationDate: creationDate ?? Date(), pixelWidth: 0, pixelHeight: 0, duration: 0, isFavorite: isFavorite,
+            resources: [])
         var moves: [(from: URL, to: URL)] = []
         for (index, resource) in added.enumerated() {
             let facts = try ResourceFacts(resource)

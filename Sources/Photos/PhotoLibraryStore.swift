@@ -17,6 +17,7 @@ final class PhotoLibraryStore: @unchecked Sendable {
         var pixelWidth: Int
         var pixelHeight: Int
         var duration: Double
+        var isFavorite: Bool
         var resources: [Resource]
     }
 

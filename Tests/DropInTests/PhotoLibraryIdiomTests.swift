@@ -100,12 +100,13 @@ extension DropIn {
                 let options = PHAssetResourceCreationOptions()
                 options.shouldMoveFile = true
                 creationRequest.addResource(with: .pairedVideo, fileURL: movie, options: options)
+                creationRequest.isFavorite = true
                 identifier = creationRequest.placeholderForCreatedAsset?.localIdentifier
             }
             #expect(!FileManager.default.fileExists(atPath: movie.path), "the movie was moved into the library")
             let id = try #require(identifier)
             let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
-            #expect(asset.mediaSubtypes.contains(.photoLive))
+            #expect(asset.mediaSubtypes.contains(.photoLive) && asset.isFavorite)
             let types = PHAssetResource.assetResources(for: asset).map(\.type)
             #expect(types == [.photo, .pairedVideo])
             #expect(PHAssetResource.assetResources(for: asset).last?.originalFilename == movie.lastPathComponent)

@@ -52,22 +52,31 @@ final class ModernPrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBu
         }
     }
 
-    /// Runs the viewfinder until `frames` frames have been searched; false when they do not come.
-    func run(frames: Int) -> Bool {
+    /// Runs the viewfinder until `frames` frames have been searched; false when they do not come. It waits off the
+    /// concurrency pool, which the frames' tasks run on.
+    func run(frames: Int) async -> Bool {
         session.startRunning()
         defer { session.stopRunning() }
-        for _ in 0..<frames where frameDone.wait(timeout: .now() + 60) != .success { return false }
-        return true
+        let done = frameDone
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                for _ in 0..<frames where done.wait(timeout: .now() + 60) != .success {
+                    continuation.resume(returning: false)
+                    return
+                }
+                continuation.resume(returning: true)
+            }
+        }
     }
 }
 
 @Suite struct ModernPrintFinderProgramTests {
     /// Frame after frame the print is found, where the `VN…` viewfinder finds it in the same scene.
     @Test(.obscura(device: "iphone-15-pro", scene: "instant-photo"))
-    func everyFrameFindsThePrintTheClassicRequestFinds() throws {
+    func everyFrameFindsThePrintTheClassicRequestFinds() async throws {
         let program = ModernPrintFinderProgram()
         try program.configure()
-        #expect(program.run(frames: 4))
+        #expect(await program.run(frames: 4))
         let prints = program.found.compactMap { $0 }
         #expect(prints.count >= 4 && prints.count == program.found.count, "a frame without the print")
 

@@ -5,27 +5,20 @@ import Testing
 import Vision
 
 /// The print finder of `PrintFinderProgram` written against iOS 18's Swift interface, as a new scanner app writes it:
-/// each frame from the video data output goes to a `Task` that awaits a configured `DetectRectanglesRequest` on the
-/// frame's sample buffer. Apple's names only, so it would build for iOS unchanged.
+/// the video data output's frames go into an `AsyncStream`, and an async loop awaits a configured
+/// `DetectRectanglesRequest` on each frame's sample buffer. Apple's names only, so it would build for iOS unchanged.
 final class ModernPrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     let session = AVCaptureSession()
     let videoOutput = AVCaptureVideoDataOutput()
     private let frameQueue = DispatchQueue(label: "modern print finder frames")
-    private let lock = NSLock()
-    private var _found: [RectangleObservation?] = []
-    private let frameDone = DispatchSemaphore(value: 0)
-    private let request: DetectRectanglesRequest = {
-        var request = DetectRectanglesRequest()
-        request.minimumAspectRatio = 0.3
-        request.maximumAspectRatio = 1.0
-        request.minimumSize = 0.1
-        request.quadratureToleranceDegrees = 30
-        request.minimumConfidence = 0.5
-        return request
-    }()
+    private let frames: AsyncStream<CMSampleBuffer>
+    private let continuation: AsyncStream<CMSampleBuffer>.Continuation
 
-    /// The best rectangle of each frame so far, nil where a frame had none.
-    var found: [RectangleObservation?] { lock.withLock { _found } }
+    override init() {
+        // The newest frame only: a slow search drops frames rather than falling behind.
+        (frames, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        super.init()
+    }
 
     func configure() throws {
         guard let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back) else {
@@ -44,29 +37,25 @@ final class ModernPrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBu
     func captureOutput(
         _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection
     ) {
-        let request = request
-        Task {
-            let best = try? await request.perform(on: sampleBuffer).first
-            lock.withLock { _found.append(best) }
-            frameDone.signal()
-        }
+        continuation.yield(sampleBuffer)
     }
 
-    /// Runs the viewfinder until `frames` frames have been searched; false when they do not come. It waits off the
-    /// concurrency pool, which the frames' tasks run on.
-    func run(frames: Int) async -> Bool {
+    /// Runs the viewfinder until `count` frames have been searched, and returns each one's best rectangle.
+    func findPrints(count: Int) async -> [RectangleObservation?] {
+        var request = DetectRectanglesRequest()
+        request.minimumAspectRatio = 0.3
+        request.maximumAspectRatio = 1.0
+        request.minimumSize = 0.1
+        request.quadratureToleranceDegrees = 30
+        request.minimumConfidence = 0.5
         session.startRunning()
         defer { session.stopRunning() }
-        let done = frameDone
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                for _ in 0..<frames where done.wait(timeout: .now() + 60) != .success {
-                    continuation.resume(returning: false)
-                    return
-                }
-                continuation.resume(returning: true)
-            }
+        var found: [RectangleObservation?] = []
+        for await frame in frames {
+            found.append(try? await request.perform(on: frame).first)
+            if found.count == count { break }
         }
+        return found
     }
 }
 
@@ -76,9 +65,9 @@ final class ModernPrintFinderProgram: NSObject, AVCaptureVideoDataOutputSampleBu
     func everyFrameFindsThePrintTheClassicRequestFinds() async throws {
         let program = ModernPrintFinderProgram()
         try program.configure()
-        #expect(await program.run(frames: 4))
-        let prints = program.found.compactMap { $0 }
-        #expect(prints.count >= 4 && prints.count == program.found.count, "a frame without the print")
+        let found = await program.findPrints(count: 4)
+        let prints = found.compactMap { $0 }
+        #expect(found.count == 4 && prints.count == 4, "a frame without the print")
 
         let classic = PrintFinderProgram()
         try classic.configure()

@@ -54,13 +54,20 @@ open class PHPhotoLibrary: @unchecked Sendable {
         lock.withLock {
             if let status = granted[accessLevel] { return status }
             let said = ProcessInfo.processInfo.environment["OBSCURA_PHOTO_LIBRARY_ACCESS"] ?? "authorized"
-            var status: PHAuthorizationStatus =
-                switch said {
-                case "denied": .denied
-                case "restricted": .restricted
-                case "limited": .limited
-                default: .authorized
-                }
+            var status: PHAuthorizationStatus
+            switch said {
+            case "denied": status = .denied
+            case "restricted": status = .restricted
+            case "limited": status = .limited
+            case "authorized": status = .authorized
+            default:
+                // A misspelt answer must not pass unnoticed.
+                FileHandle.standardError.write(
+                    Data(
+                        ("OBSCURA_PHOTO_LIBRARY_ACCESS=\(said) is none of authorized, limited, denied or restricted; "
+                            + "the library is authorized\n").utf8))
+                status = .authorized
+            }
             if accessLevel == .addOnly && status == .limited { status = .authorized }
             granted[accessLevel] = status
             return status

@@ -30,17 +30,17 @@ final class PhotoLibraryStore: @unchecked Sendable {
         var file: String
     }
 
-    /// The process's library.
-    static let shared = PhotoLibraryStore(folder: PhotoLibraryStore.defaultFolder)
-
-    /// `OBSCURA_PHOTO_LIBRARY` when set, otherwise a folder of the temporary directory for this process alone.
-    static var defaultFolder: URL {
+    /// The process's library: in the folder `OBSCURA_PHOTO_LIBRARY` names, where it stays; otherwise in a folder of
+    /// the temporary directory for this process alone, removed when the process exits.
+    static let shared: PhotoLibraryStore = {
         if let path = ProcessInfo.processInfo.environment["OBSCURA_PHOTO_LIBRARY"], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
+            return PhotoLibraryStore(folder: URL(fileURLWithPath: path, isDirectory: true))
         }
-        return FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "obscura-photo-library-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-    }
+        atexit { try? FileManager.default.removeItem(at: PhotoLibraryStore.shared.folder) }
+        return PhotoLibraryStore(folder: folder)
+    }()
 
     let folder: URL
     private let lock = NSLock()

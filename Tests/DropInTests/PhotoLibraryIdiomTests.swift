@@ -49,7 +49,9 @@ extension DropIn {
             return PHAsset.fetchAssets(with: .image, options: options).firstObject
         }
 
-        @Test func aCapturedPhotoIsSavedAndReadBack() throws {
+        /// Asks for read and write access, as an app with a gallery screen does before it saves or reads, and waits
+        /// for the answer.
+        static func authorize() {
             let asked = DispatchSemaphore(value: 0)
             PHPhotoLibrary.requestAuthorization { status in
                 #expect(status == .authorized)
@@ -57,6 +59,10 @@ extension DropIn {
             }
             #expect(asked.wait(timeout: .now() + 10) == .success)
             #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .authorized)
+        }
+
+        @Test func aCapturedPhotoIsSavedAndReadBack() throws {
+            Self.authorize()
 
             let photo = try PhotoSessionRig().captureOne()
             let data = try #require(photo.fileDataRepresentation())
@@ -89,6 +95,7 @@ extension DropIn {
 
         // A Live Photo: the photo and its movie, the movie moved into the library (AVCam sets `shouldMoveFile`).
         @Test func aLivePhotoKeepsItsPairedMovie() throws {
+            Self.authorize()
             let photo = try PhotoSessionRig().captureOne()
             let data = try #require(photo.fileDataRepresentation())
             let movie = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).mov")
@@ -115,11 +122,14 @@ extension DropIn {
         // A change that cannot be made adds nothing: a creation request whose photo is not an image fails the whole
         // block with invalidResource (3302), its good request included, and the movie it would have moved stays.
         @Test func aBadResourceFailsTheWholeChange() throws {
+            Self.authorize()
             let photo = try PhotoSessionRig().captureOne()
             let data = try #require(photo.fileDataRepresentation())
             let movie = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString).mov")
             try Data("a movie".utf8).write(to: movie)
+            #expect(Self.save(data, type: nil).0)
             let before = PHAsset.fetchAssets(with: nil).count
+            #expect(before >= 1, "the library is read")
             let error = try #require(
                 #expect(throws: (any Error).self) {
                     try PHPhotoLibrary.shared().performChangesAndWait {
@@ -147,6 +157,7 @@ extension DropIn {
         // The async form of a change, as the SwiftUI AVCam writes it.
         @Test func theAsyncChangeSavesToo() async throws {
             #expect(await PHPhotoLibrary.requestAuthorization(for: .addOnly) == .authorized)
+            #expect(await PHPhotoLibrary.requestAuthorization(for: .readWrite) == .authorized)
             let photo = try PhotoSessionRig().captureOne()
             let data = try #require(photo.fileDataRepresentation())
             let before = PHAsset.fetchAssets(with: .image, options: nil).count

@@ -116,5 +116,7 @@ struct FilterDefinition: @unchecked Sendable {
     static let all: [String: FilterDefinition] = Dictionary(
         uniqueKeysWithValues: (
             geometry + colour + compositing + blur + depth + helpers + adjustments + looks + stylize + generators
-                + reductions + blendModes).map { ($0.name, $0) })
+                + reductions + blendModes + distortions + neighbourhood + stylizeMore + colourMore).map {
+                    ($0.name, $0)
+                })
 }

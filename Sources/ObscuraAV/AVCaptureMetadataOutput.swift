@@ -108,7 +108,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             out += faceObjects(people: picture.objects.filter(\.isPerson), reader: reader, frame: frame)
                 .map { face in
                     AVMetadataFaceObject(
-                        faceID: face.id, time: time, duration: duration, bounds: face.bounds, name: face.name)
+                        faceID: face.id, time: time, duration: duration, bounds: face.bounds, name: face.name,
+                        roll: face.roll)
                 }
         }
         if wanted.contains(.salientObject) {
@@ -137,6 +138,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     static let readInterval = 3
     private var lastRead: (frame: Int, region: CGRect, types: [AVMetadataObject.ObjectType], codes: [ReadCode])?
     private var faceReads = TrackedReads(interval: readInterval)
+    /// The roll of each face of the last read, by its identifier (nil where its eyes were not both found).
+    private var faceRolls: [Int: Double] = [:]
     private var salientReads = TrackedReads(interval: readInterval)
 
     /// The regions a reader finds inside `rectOfInterest` of the captured frame, each with the identifier it keeps
@@ -172,20 +175,31 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The faces found inside `rectOfInterest` of the captured frame (`FaceReader`), each with the identifier
-    /// it keeps while in view and the name of the person's part it shows: of the parts whose bounds hold its
-    /// centre, the one whose centre is nearest ("" when none holds it).
+    /// it keeps while in view, its roll as that read measured it, and the name of the person's part it shows: of the
+    /// parts whose bounds hold its centre, the one whose centre is nearest ("" when none holds it).
     private func faceObjects(
         people: [(name: String, bounds: CGRect, isPerson: Bool)], reader: () -> StreamRendering.VideoPicture?,
         frame: Int
-    ) -> [(id: Int, bounds: CGRect, name: String)] {
+    ) -> [(id: Int, bounds: CGRect, name: String, roll: Double?)] {
+        var fresh: [FaceReader.Found]?
         let faces = tracked(\.faceReads, frame: frame) { region in
-            reader().map { $0.reads.faces(in: $0.rgb, region: region) } ?? []
+            let found = reader().map { $0.reads.faces(in: $0.rgb, region: region) } ?? []
+            fresh = found
+            return found.map(\.bounds)
+        }
+        // A new read's faces come back in the order found; between reads the last rolls stand, as the boxes do.
+        let rolls = lock.withLock {
+            if let fresh {
+                faceRolls = [:]
+                for (face, found) in zip(faces, fresh) { faceRolls[face.id] = found.roll }
+            }
+            return faceRolls
         }
         return faces.map { face in
             let centre = CGPoint(x: face.bounds.midX, y: face.bounds.midY)
             func distance(_ r: CGRect) -> Double { hypot(Double(r.midX - centre.x), Double(r.midY - centre.y)) }
             let part = people.filter { $0.bounds.contains(centre) }.min { distance($0.bounds) < distance($1.bounds) }
-            return (face.id, face.bounds, part?.name ?? "")
+            return (face.id, face.bounds, part?.name ?? "", rolls[face.id])
         }
     }
 

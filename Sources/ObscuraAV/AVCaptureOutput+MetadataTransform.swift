@@ -14,7 +14,9 @@ extension AVCaptureOutput {
         guard connection.output === self else { return nil }
         let quarterTurns = Int((connection.videoRotationAngle / 90).rounded())
         let transform = NormalisedTransform(quarterTurns: quarterTurns, mirrored: connection.isVideoMirrored)
-        return metadataObject.moved(bounds: transform.apply(metadataObject.bounds), point: transform.apply)
+        return metadataObject.moved(
+            bounds: transform.apply(metadataObject.bounds), point: transform.apply, quarterTurns: quarterTurns,
+            mirrored: connection.isVideoMirrored)
     }
 }
 
@@ -58,19 +60,24 @@ extension AVCaptureOutput {
 }
 
 extension AVMetadataObject {
-    /// A copy of the object with `bounds` and its corners (codes have them) moved by `point`: what the
-    /// `transformedMetadataObject` conversions hand back. Everything else (type, time, face identifier, the code's
-    /// value) is kept.
-    func moved(bounds: CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {
+    /// A copy of the object with `bounds` and its corners (codes have them) moved by `point`, the picture turned by
+    /// `quarterTurns` clockwise and then mirrored where `mirrored`: what the `transformedMetadataObject` conversions
+    /// hand back. A face's roll turns with the picture, 90° back for each quarter turn, and a mirror reverses it.
+    /// Everything else (type, time, face identifier, the code's value) is kept.
+    func moved(bounds: CGRect, point: (CGPoint) -> CGPoint, quarterTurns: Int, mirrored: Bool) -> AVMetadataObject {
         switch self {
         case let code as AVMetadataMachineReadableCodeObject:
             return AVMetadataMachineReadableCodeObject(
                 type: code.type, time: code.time, duration: code.duration, bounds: bounds,
                 corners: code.corners.map(point), stringValue: code.stringValue, name: code.sceneObjectName)
         case let face as AVMetadataFaceObject:
+            let roll = face.roll.map { degrees in
+                let turned = degrees - 90 * Double(quarterTurns)
+                return AVMetadataFaceObject.normalised(roll: mirrored ? -turned : turned)
+            }
             return AVMetadataFaceObject(
                 faceID: face.faceID, time: face.time, duration: face.duration, bounds: bounds,
-                name: face.sceneObjectName)
+                name: face.sceneObjectName, roll: roll)
         default:
             return AVMetadataObject(type: type, time: time, duration: duration, bounds: bounds, name: sceneObjectName)
         }

@@ -148,7 +148,8 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     open func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject? {
         let g = geometry()
         return metadataObject.moved(
-            bounds: Self.layerRect(fromDeviceRect: metadataObject.bounds, g), point: g.layerPoint(fromDevicePoint:))
+            bounds: Self.layerRect(fromDeviceRect: metadataObject.bounds, g), point: g.layerPoint(fromDevicePoint:),
+            quarterTurns: g.transform.quarterTurns, mirrored: g.transform.mirrored)
     }
 
     /// A device rectangle in layer coordinates under the geometry `g`.

@@ -51,17 +51,28 @@ open class AVMetadataObject: NSObject, @unchecked Sendable {
 open class AVMetadataFaceObject: AVMetadataObject, @unchecked Sendable {
     /// Stable for as long as the face stays in view.
     public let faceID: Int
-    /// Roll and yaw are not estimated [I].
-    public var hasRollAngle: Bool { false }
+    /// The roll measured from the face's eyes, degrees, where both were found (spec §16 rule 4).
+    let roll: Double?
+    /// Whether the face's roll was measured: where the eye cascade found both its eyes (spec §16 rule 4).
+    public var hasRollAngle: Bool { roll != nil }
+    /// Yaw is not estimated (spec §16 rule 4).
     public var hasYawAngle: Bool { false }
-    /// The face's roll, degrees: 0, meaningless while `hasRollAngle` is false (as Apple's is then).
-    public var rollAngle: CGFloat { 0 }
+    /// The face's tilt in the picture, degrees counterclockwise from level, from 0 up to 360 (spec §16 rule 4); 0,
+    /// and meaningless, while `hasRollAngle` is false.
+    public var rollAngle: CGFloat { CGFloat(roll ?? 0) }
     /// The face's yaw, degrees: 0, meaningless while `hasYawAngle` is false (as Apple's is then).
     public var yawAngle: CGFloat { 0 }
 
-    init(faceID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String) {
+    init(faceID: Int, time: CMTime, duration: CMTime, bounds: CGRect, name: String, roll: Double? = nil) {
         self.faceID = faceID
+        self.roll = roll
         super.init(type: .face, time: time, duration: duration, bounds: bounds, name: name)
+    }
+
+    /// A roll of degrees counterclockwise brought into 0 up to 360.
+    static func normalised(roll degrees: Double) -> Double {
+        let r = degrees.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
     }
 }
 

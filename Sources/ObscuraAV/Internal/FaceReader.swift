@@ -6,14 +6,21 @@ import Imaging
 /// cascade of Debian's `opencv-data`), on the luma the frame carries (BT.601 weights on the encoded values, as
 /// `CodeReader` reads it), inside the region of interest, box-averaged by the integer factor that brings its longer
 /// side to at most `FaceDetector.workingSize` pixels. So an upright, frontal face at least a thirtieth of the
-/// picture across is found, and a featureless ball of skin is not.
+/// picture across is found, and a featureless ball of skin is not. Each face's roll is measured from its eyes
+/// (`EyeFinder`) in the frame's own pixels (spec §16 rule 4).
 enum FaceReader {
+    /// A face found: where it is, normalised with the origin top-left, and its roll in degrees counterclockwise as
+    /// the picture shows it, from 0 up to 360, or nil where its two eyes were not both found.
+    struct Found: Equatable {
+        let bounds: CGRect
+        let roll: Double?
+    }
+
     /// Whether the cascade could be read, and faces can be found at all.
     static var isAvailable: Bool { FaceDetector.frontal != nil }
 
-    /// The faces inside `region` (normalised, origin top-left) of `rgb` (encoded values 0…1), as normalised
-    /// rectangles in the picture, most certain first.
-    static func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+    /// The faces inside `region` (normalised, origin top-left) of `rgb` (encoded values 0…1), most certain first.
+    static func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [Found] {
         guard let detector = FaceDetector.frontal, rgb.width > 0, rgb.height > 0 else { return [] }
         let (w, h) = (rgb.width, rgb.height)
         let (x0, y0, x1, y1) = region.pixels(width: w, height: h)
@@ -40,10 +47,38 @@ enum FaceReader {
         let luma = PixelPlane<Float>(width: cw, height: ch, elements: values)
         let scale = Double(factor)
         return detector.faces(in: luma).map { face in
-            CGRect(
-                x: (Double(x0) + face.x * scale) / Double(w), y: (Double(y0) + face.y * scale) / Double(h),
-                width: face.width * scale / Double(w), height: face.height * scale / Double(h))
+            let inFrame = FaceDetector.Face(
+                x: Double(x0) + face.x * scale, y: Double(y0) + face.y * scale, width: face.width * scale,
+                height: face.height * scale, windows: face.windows)
+            return Found(
+                bounds: CGRect(
+                    x: inFrame.x / Double(w), y: inFrame.y / Double(h), width: inFrame.width / Double(w),
+                    height: inFrame.height / Double(h)),
+                roll: roll(of: inFrame, in: rgb))
         }
+    }
+
+    /// The roll of `face` (in `rgb`'s pixels), degrees counterclockwise from 0 up to 360, from the line between its
+    /// eyes as the eye cascade finds them in the face's luma at the frame's own resolution (BT.601 weights, as the
+    /// detector reads it); nil unless both eyes are found.
+    static func roll(of face: FaceDetector.Face, in rgb: PixelPlane<Float>) -> Double? {
+        let x0 = max(0, Int(face.x.rounded(.down))), y0 = max(0, Int(face.y.rounded(.down)))
+        let x1 = min(rgb.width, Int((face.x + face.width).rounded(.up)))
+        let y1 = min(rgb.height, Int((face.y + face.height).rounded(.up)))
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+        let (stride, channels) = (rgb.rowStride, rgb.channels)
+        let luma = rgb.withUnsafeBufferPointer { source in
+            PixelPlane<Float>(width: x1 - x0, height: y1 - y0) { i, j, _ in
+                let p = (y0 + j) * stride + (x0 + i) * channels
+                return 0.299 * source[p] + 0.587 * source[p + 1] + 0.114 * source[p + 2]
+            }
+        }
+        let local = FaceDetector.Face(
+            x: face.x - Double(x0), y: face.y - Double(y0), width: face.width, height: face.height,
+            windows: face.windows)
+        guard case let (left?, right?) = EyeFinder.eyes(in: luma, face: local) else { return nil }
+        let degrees = EyeFinder.roll(left: left, right: right) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
     }
 }
 
@@ -52,7 +87,7 @@ enum FaceReader {
 final class PictureReads: @unchecked Sendable {
     private let lock = NSLock()
     private var codeAnswers: [String: [ReadCode]] = [:]
-    private var faceAnswers: [String: [CGRect]] = [:]
+    private var faceAnswers: [String: [FaceReader.Found]] = [:]
     private var salientAnswers: [String: [CGRect]] = [:]
 
     private static func key(_ region: CGRect) -> String {
@@ -69,7 +104,7 @@ final class PictureReads: @unchecked Sendable {
         return found
     }
 
-    func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [CGRect] {
+    func faces(in rgb: PixelPlane<Float>, region: CGRect) -> [FaceReader.Found] {
         answer(\.faceAnswers, region: region) { FaceReader.faces(in: rgb, region: region) }
     }
 
@@ -78,10 +113,10 @@ final class PictureReads: @unchecked Sendable {
     }
 
     /// The answer kept in `answers` for `region`, found by `find` the first time it is asked for.
-    private func answer(
-        _ answers: ReferenceWritableKeyPath<PictureReads, [String: [CGRect]]>, region: CGRect,
-        find: () -> [CGRect]
-    ) -> [CGRect] {
+    private func answer<Found>(
+        _ answers: ReferenceWritableKeyPath<PictureReads, [String: [Found]]>, region: CGRect,
+        find: () -> [Found]
+    ) -> [Found] {
         let key = Self.key(region)
         if let known = lock.withLock({ self[keyPath: answers][key] }) { return known }
         let found = find()

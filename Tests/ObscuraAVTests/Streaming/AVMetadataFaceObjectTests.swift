@@ -14,7 +14,10 @@ import Testing
 
     /// A scene of our own: heads 0.6 m in front of a camera at eye height, at the given sideways offsets, painted
     /// with a face or bare skin, each with a hair cap and a torso, in front of a grey wall, under office light.
-    private static func people(_ heads: [(x: Double, painted: Bool)], in folder: URL) throws -> String {
+    /// A painted head may be tilted by `roll` degrees about the camera's axis, counterclockwise as the camera sees it.
+    private static func people(_ heads: [(x: Double, painted: Bool)], roll: [Double] = [], in folder: URL) throws
+        -> String
+    {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: headTexture, to: folder.appendingPathComponent("head.png"))
         var objects = ["{name: wall, shape: plane, size_m: [4.0, 3.0], position_m: [0.0, 1.5, -1.5], material: wall}"]
@@ -24,8 +27,9 @@ import Testing
                 ? "card: {type: image, png: head.png, palette: [skin, brow, eye white, iris, pupil, shadowed skin, lips, hair]},"
                     + " person: {skin: [skin, brow, eye white, iris, pupil, shadowed skin, lips], hair: [hair]}"
                 : "material: skin, person: skin"
+            let tilt = i < roll.count ? " rotation: {roll_deg: \(roll[i])}," : ""
             objects += [
-                "{name: head \(i), shape: sphere, radius_m: 0.09, position_m: [\(head.x), 1.6, -0.6], \(surface)}",
+                "{name: head \(i), shape: sphere, radius_m: 0.09, position_m: [\(head.x), 1.6, -0.6],\(tilt) \(surface)}",
                 "{name: hair \(i), shape: sphere, radius_m: 0.095, position_m: [\(head.x), 1.62, -0.615],"
                     + " material: hair, person: hair}",
                 "{name: torso \(i), shape: box, size_m: [0.38, 0.5, 0.2], position_m: [\(head.x), 1.22, -0.68],"
@@ -61,7 +65,9 @@ import Testing
             #expect(faces.count == 1)
             let face = try #require(faces.first)
             #expect(face.type == .face && face.faceID >= 1)
-            #expect(!face.hasRollAngle && !face.hasYawAngle)
+            // spec §16 rule 4: the head is level, so its roll is about 0 (or just under 360); no yaw.
+            #expect(face.hasRollAngle && !face.hasYawAngle)
+            #expect(min(face.rollAngle, 360 - face.rollAngle) < 4, "\(face.rollAngle)")
             #expect(face.obscuraObjectName == "head")
 
             // The camera's frame: forward towards the look-at point, up the world's +Y made square to it.
@@ -115,6 +121,39 @@ import Testing
             #expect(Set(faces.map(\.faceID)).count == faces.count)
             #expect(faces.map(\.obscuraObjectName) == ["head 0", "head 1"])
             #expect(faces.allSatisfy { $0.bounds.midX < 0.75 })
+        }
+    }
+
+    // spec §16 rule 4: heads turned about the camera's axis by 8° counterclockwise and 8° clockwise (as the camera
+    // sees them) report those tilts, counterclockwise from 0 up to 360: about 8 and 352. On a portrait connection
+    // the roll turns back by 90° with the picture, and a mirror then reverses it.
+    @Test func aTiltedFaceReportsItsRoll() throws {
+        try onDevice {
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let scene = try Self.people([(-0.14, true), (0.14, true)], roll: [8, -8], in: folder)
+            let rig = try MetadataRig(scene: scene, types: [.face])
+            defer { rig.session.stopRunning() }
+            Emulator.shared.runFrames(4)
+            let faces = rig.last(AVMetadataFaceObject.self).sorted { $0.bounds.midX < $1.bounds.midX }
+            #expect(faces.map(\.obscuraObjectName) == ["head 0", "head 1"])
+            guard faces.count == 2 else { return }
+            #expect(faces.allSatisfy { $0.hasRollAngle })
+            #expect(abs(faces[0].rollAngle - 8) < 3, "\(faces[0].rollAngle)")
+            #expect(abs(faces[1].rollAngle - 352) < 3, "\(faces[1].rollAngle)")
+
+            let video = AVCaptureVideoDataOutput()
+            rig.session.addOutput(video)
+            let connection = try #require(video.connection(with: .video))
+            connection.videoRotationAngle = 90
+            let turned = try #require(
+                video.transformedMetadataObject(for: faces[0], connection: connection) as? AVMetadataFaceObject)
+            #expect(turned.hasRollAngle && abs(turned.rollAngle - (faces[0].rollAngle + 270)) < 1e-9)
+            connection.automaticallyAdjustsVideoMirroring = false
+            connection.isVideoMirrored = true
+            let mirrored = try #require(
+                video.transformedMetadataObject(for: faces[0], connection: connection) as? AVMetadataFaceObject)
+            #expect(abs(mirrored.rollAngle - (90 - faces[0].rollAngle)) < 1e-9)
         }
     }
 

@@ -4,4 +4,32 @@ import Foundation
 // of `CIFilterBuiltins+More.swift`).
 
 extension BuiltinFilter {
+    var width: Float {
+        get { Float(FilterInputs.number(values["inputWidth"]) ?? 0) }
+        set { values["inputWidth"] = newValue }
+    }
+    var height: Float {
+        get { Float(FilterInputs.number(values["inputHeight"]) ?? 0) }
+        set { values["inputHeight"] = newValue }
+    }
+}
+
+extension BuiltinFilter {
+    /// `inputTransform`, as a `CGAffineTransform` (a six-component `CIVector` is read as one too).
+    var transform: CGAffineTransform {
+        get {
+            if let t = values["inputTransform"] as? CGAffineTransform { return t }
+            if let v = values["inputTransform"] as? CIVector, v.count >= 6 { return v.cgAffineTransformValue }
+            return .identity
+        }
+        set { values["inputTransform"] = newValue }
+    }
+}
+
+extension BuiltinFilter {
+    /// `inputCount`, a whole number (`CIAreaHistogram`'s bins, `CIKMeans`'s clusters).
+    var count: Int {
+        get { Int(FilterInputs.number(values["inputCount"]) ?? 0) }
+        set { values["inputCount"] = newValue }
+    }
 }

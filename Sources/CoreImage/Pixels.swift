@@ -26,6 +26,7 @@ final class RenderState: @unchecked Sendable {
     private let lock = NSLock()
     private var prepared: [Key: Pixels] = [:]
     private var values: [Key: SIMD4<Float>] = [:]
+    private var sources: [Key: Region] = [:]
 
     struct Key: Hashable {
         let node: ObjectIdentifier
@@ -48,5 +49,14 @@ final class RenderState: @unchecked Sendable {
 
     func store(_ value: SIMD4<Float>, _ node: AnyObject, _ region: Region) {
         lock.withLock { values[Key(node: ObjectIdentifier(node), region: region)] = value }
+    }
+
+    /// The part of its input a node prepared for `region`, where the node worked that out in `prepare`.
+    func source(_ node: AnyObject, _ region: Region) -> Region? {
+        lock.withLock { sources[Key(node: ObjectIdentifier(node), region: region)] }
+    }
+
+    func store(source: Region, _ node: AnyObject, _ region: Region) {
+        lock.withLock { sources[Key(node: ObjectIdentifier(node), region: region)] = source }
     }
 }

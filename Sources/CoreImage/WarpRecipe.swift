@@ -84,31 +84,53 @@ final class WarpRecipe: Recipe, @unchecked Sendable {
                 let px = (u0 + mx * fi) / wd - sx0
                 let py = sy0 - (v0 + my * fi) / wd
                 guard px.isFinite, py.isFinite, px > -1, py > -1, px < lastX, py < lastY else { continue }
-                if nearest {
-                    // The pixel whose square holds the point (centres at whole numbers here).
-                    let x = Int(px + 1.5) - 1, y = Int(py + 1.5) - 1
-                    if x >= 0, y >= 0, x < sw, y < sh { row[i] = src[y * sw + x] }
-                    continue
-                }
-                // Above −1, truncating x + 1 and subtracting 1 is the floor, without a call to floorf.
-                let x0 = Int(px + 1) - 1, y0 = Int(py + 1) - 1
-                let ax = px - Float(x0), ay = py - Float(y0)
-                let top: SIMD4<Float>, bottom: SIMD4<Float>
-                if x0 >= 0, y0 >= 0, x0 + 1 < sw, y0 + 1 < sh {
-                    let p = src + y0 * sw + x0
-                    top = p[0] + (p[1] - p[0]) * ax
-                    bottom = p[sw] + (p[sw + 1] - p[sw]) * ax
-                } else {
-                    @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                        x >= 0 && y >= 0 && x < sw && y < sh ? src[y * sw + x] : .zero
-                    }
-                    top = tap(x0, y0) * (1 - ax) + tap(x0 + 1, y0) * ax
-                    bottom = tap(x0, y0 + 1) * (1 - ax) + tap(x0 + 1, y0 + 1) * ax
-                }
-                row[i] = top + (bottom - top) * ay
+                row[i] = nearest
+                    ? nearestSample(src, sw, sh, px, py) : bilinearSample(src, sw, sh, px, py)
             }
         }
     }
+}
+
+/// The pixel of a plane (premultiplied, rows from the top) whose square holds the point (`px`, `py`), in the plane's
+/// pixel centres (whole numbers), for a point above −1.5 on both axes; clear outside the plane, or, with `wrap`,
+/// taken from the plane repeated in both directions. The warps' nearest sampling.
+@inline(__always)
+func nearestSample(
+    _ src: UnsafePointer<SIMD4<Float>>, _ sw: Int, _ sh: Int, _ px: Float, _ py: Float, wrap: Bool = false
+) -> SIMD4<Float> {
+    var x = Int(px + 1.5) - 1, y = Int(py + 1.5) - 1
+    if wrap {
+        x = ((x % sw) + sw) % sw
+        y = ((y % sh) + sh) % sh
+    }
+    return x >= 0 && y >= 0 && x < sw && y < sh ? src[y * sw + x] : .zero
+}
+
+/// The plane (premultiplied, rows from the top) interpolated bilinearly at (`px`, `py`), in the plane's pixel centres
+/// (whole numbers), for a point above −1 on both axes: taps outside the plane are clear, or, with `wrap`, taken from
+/// the plane repeated in both directions. Premultiplied, so that edges against clear pixels do not darken. The warps'
+/// bilinear sampling.
+@inline(__always)
+func bilinearSample(
+    _ src: UnsafePointer<SIMD4<Float>>, _ sw: Int, _ sh: Int, _ px: Float, _ py: Float, wrap: Bool = false
+) -> SIMD4<Float> {
+    // Above −1, truncating x + 1 and subtracting 1 is the floor, without a call to floorf.
+    let x0 = Int(px + 1) - 1, y0 = Int(py + 1) - 1
+    let ax = px - Float(x0), ay = py - Float(y0)
+    let top: SIMD4<Float>, bottom: SIMD4<Float>
+    if x0 >= 0, y0 >= 0, x0 + 1 < sw, y0 + 1 < sh {
+        let p = src + y0 * sw + x0
+        top = p[0] + (p[1] - p[0]) * ax
+        bottom = p[sw] + (p[sw + 1] - p[sw]) * ax
+    } else {
+        @inline(__always) func tap(_ x: Int, _ y: Int) -> SIMD4<Float> {
+            if wrap { return src[(((y % sh) + sh) % sh) * sw + ((x % sw) + sw) % sw] }
+            return x >= 0 && y >= 0 && x < sw && y < sh ? src[y * sw + x] : .zero
+        }
+        top = tap(x0, y0) * (1 - ax) + tap(x0 + 1, y0) * ax
+        bottom = tap(x0, y0 + 1) * (1 - ax) + tap(x0 + 1, y0 + 1) * ax
+    }
+    return top + (bottom - top) * ay
 }
 
 /// An image marked for how the warps that read it sample it (`samplingNearest()`, `samplingLinear()`): it renders

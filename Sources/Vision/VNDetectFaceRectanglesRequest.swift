@@ -73,12 +73,14 @@ open class VNFaceObservation: VNDetectedObjectObservation, @unchecked Sendable {
     public let pitch: NSNumber?
     /// How good the face is for a capture, 0…1; nil unless a capture-quality request measured it.
     public let faceCaptureQuality: Float? = nil
+    /// The face's landmarks, where a landmarks request found them (spec §22.11 rule 38); nil otherwise.
+    public let landmarks: VNFaceLandmarks2D?
 
     init(
         requestRevision: Int, boundingBox: CGRect, confidence: VNConfidence, roll: NSNumber?, yaw: NSNumber?,
-        pitch: NSNumber?
+        pitch: NSNumber?, landmarks: VNFaceLandmarks2D? = nil
     ) {
-        (self.roll, self.yaw, self.pitch) = (roll, yaw, pitch)
+        (self.roll, self.yaw, self.pitch, self.landmarks) = (roll, yaw, pitch, landmarks)
         super.init(requestRevision: requestRevision, boundingBox: boundingBox, confidence: confidence)
     }
 

@@ -78,6 +78,13 @@ enum VisionFailure {
         error(.unsupportedRequest, "Face detection needs OpenCV's Haar cascades: apt-get install opencv-data")
     }
 
+    /// No model to place face landmarks with.
+    static func landmarkModelMissing() -> NSError {
+        error(
+            .unsupportedRequest,
+            "Face landmarks need dlib's 68-point shape predictor model: apt-get install libdlib-data")
+    }
+
     /// A recognition language that is unknown or whose trained data is not installed.
     static func unsupportedLanguage(_ code: String, supported: [String]) -> NSError {
         error(

@@ -60,6 +60,13 @@ public struct ExternalTool: Sendable {
     /// Where Debian's `opencv-data` installs the cascade.
     public static let faceCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
 
+    /// dlib's 68-point shape predictor, which Vision's face landmarks request places its points with.
+    public static let landmarkModel = ExternalTool(
+        "dlib's face landmark model", packages: "libdlib-data",
+        present: ((try? FileManager.default.attributesOfItem(atPath: landmarkModelPath)[.size] as? Int) ?? 0) > 0)
+    /// Where Debian's `libdlib-data` installs the model.
+    public static let landmarkModelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+
     /// Shared libraries that all load.
     public static func libraries(_ name: String, packages: String, _ sonames: [String]) -> ExternalTool {
         let loaded = sonames.allSatisfy { soname in

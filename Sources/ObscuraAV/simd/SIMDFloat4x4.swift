@@ -1,5 +1,7 @@
 /// `simd_float2`.
 public typealias simd_float2 = SIMD2<Float>
+/// The older name of `simd_float2`, which Vision's landmark functions take.
+public typealias vector_float2 = SIMD2<Float>
 /// `simd_float4`.
 public typealias simd_float4 = SIMD4<Float>
 /// `simd_double2`.

@@ -11,8 +11,8 @@ extension DropIn {
     @Suite struct DropInSurfaceTests {
         /// Prefixes and names of Apple's frameworks that the drop-in modules mirror.
         static let applePrefixes = [
-            "AV", "CM", "CV", "CG", "CF", "CA", "NS", "kCV", "kCM", "kCG", "kCF", "kAudio", "kCA", "simd_", "matrix_", "VN",
-            "UT",
+            "AV", "CM", "CV", "CG", "CF", "CA", "NS", "kCV", "kCM", "kCG", "kCF", "kAudio", "kCA", "simd_", "matrix_",
+            "vector_", "VN", "UT",
             // MobileCoreServices' type identifiers (kUTTypeJPEG)
             "kUTType",
             // Core Audio's types and linear PCM flags, as a microphone's format description hands them out
@@ -34,7 +34,8 @@ extension DropIn {
         "VisionRequest", "ImageProcessingRequest", "VisionObservation", "BoundingBoxProviding", "QuadrilateralProviding",
         "ImageRequestHandler", "VisionResult", "VisionError", "RequestDescriptor", "CoordinateOrigin", "NormalizedPoint",
         "NormalizedRect", "DetectRectanglesRequest", "DetectBarcodesRequest", "RecognizeTextRequest",
-        "DetectTextRectanglesRequest", "DetectFaceRectanglesRequest", "GenerateAttentionBasedSaliencyImageRequest",
+        "DetectTextRectanglesRequest", "DetectFaceRectanglesRequest", "DetectFaceLandmarksRequest",
+        "GenerateAttentionBasedSaliencyImageRequest",
         "GenerateObjectnessBasedSaliencyImageRequest", "RectangleObservation", "BarcodeObservation", "BarcodeSymbology",
         "RecognizedTextObservation", "RecognizedText", "TextObservation", "FaceObservation", "SaliencyImageObservation",
         "PixelBufferObservation",

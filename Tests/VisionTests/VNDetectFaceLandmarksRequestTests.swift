@@ -130,6 +130,30 @@ struct VNDetectFaceLandmarksRequestTests {
         #expect(bare.results?.isEmpty == true)
     }
 
+    // The Swift interface (spec §22.10 rule 35) places the same points as the `VN…` request, and converts them into
+    // the image from either corner; given the faces a rectangles request found, it places the same points again.
+    @Test func theSwiftInterfacePlacesTheSameLandmarks() async throws {
+        let picture = VNDetectFaceRectanglesRequestTests.single
+        let buffer = try picture.pixelBuffer()
+        let faces = try await DetectFaceLandmarksRequest().perform(on: buffer)
+        #expect(faces.count == 1)
+        let landmarks = try #require(faces.first?.landmarks)
+        let (_, classic) = try Self.landmarks(picture)
+        #expect(landmarks.allPoints.points.map(\.cgPoint) == classic.allPoints?.normalizedPoints)
+        #expect(landmarks.leftEye.pointsClassification == .closedPath && landmarks.leftEye.points.count == 6)
+        let size = CGSize(width: picture.width, height: picture.height)
+        let shown = landmarks.leftPupil.pointsInImageCoordinates(size, origin: .upperLeft)
+        let classicShown = try #require(classic.leftPupil).pointsInImage(imageSize: size)
+        // The `VN…` conversion goes through `vector_float2`, so the two agree to a thousandth of a pixel.
+        #expect(
+            abs(shown[0].x - classicShown[0].x) < 1e-3 && abs(shown[0].y - (size.height - classicShown[0].y)) < 1e-3)
+
+        var given = DetectFaceLandmarksRequest()
+        given.inputFaceObservations = try await DetectFaceRectanglesRequest().perform(on: buffer)
+        let placed = try await given.perform(on: buffer)
+        #expect(placed.first?.landmarks?.allPoints.points == landmarks.allPoints.points)
+    }
+
     // `VNImagePointForFaceLandmarkPoint` scales a point of the face's box into the image: x = (box x + p x · box width)
     // · image width, likewise y, origin at the bottom left.
     @Test func aLandmarkPointMapsIntoTheImage() {

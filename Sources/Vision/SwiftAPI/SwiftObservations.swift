@@ -25,6 +25,8 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     public let confidence: Float
     public let timeRange: CMTimeRange?
     public let originatingRequestDescriptor: RequestDescriptor?
+    /// The face's landmarks, where a landmarks request placed them; nil otherwise.
+    public let landmarks: Landmarks2D?
 
     /// A face an app knows of, to start another request from, with full confidence.
     public init(boundingBox: NormalizedRect, revision: DetectFaceRectanglesRequest.Revision? = nil) {
@@ -34,10 +36,15 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
         confidence = 1
         timeRange = nil
         originatingRequestDescriptor = revision.map { .detectFaceRectanglesRequest($0) }
+        landmarks = nil
     }
 
     /// The observation of the `VN…` interface in this one's form.
     public init(_ observation: VNFaceObservation) {
+        self.init(observation, descriptor: .detectFaceRectanglesRequest(.revision3))
+    }
+
+    init(_ observation: VNFaceObservation, descriptor: RequestDescriptor) {
         boundingBox = NormalizedRect(normalizedRect: observation.boundingBox)
         func angle(_ radians: NSNumber?) -> Measurement<UnitAngle> {
             Measurement(value: radians?.doubleValue ?? 0, unit: .radians)
@@ -46,7 +53,9 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
         uuid = observation.uuid
         confidence = observation.confidence
         timeRange = nil
-        originatingRequestDescriptor = .detectFaceRectanglesRequest(.revision3)
+        originatingRequestDescriptor = descriptor
+        let face = boundingBox
+        landmarks = observation.landmarks.map { Landmarks2D($0, face: face, descriptor: descriptor) }
     }
 
     private static let level = Measurement<UnitAngle>(value: 0, unit: .radians)

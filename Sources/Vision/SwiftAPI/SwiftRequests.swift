@@ -32,6 +32,45 @@ public struct DetectFaceRectanglesRequest: ImageProcessingRequest, ClassicBacked
     func visionResult(_ result: Result) -> VisionResult { .detectFaceRectangles(self, result) }
 }
 
+/// Finds the landmarks of faces (`DetectFaceLandmarksRequest`), as `VNDetectFaceLandmarksRequest` does: in the faces
+/// given, or else in those the face detector finds (spec §22.11 rule 38).
+public struct DetectFaceLandmarksRequest: ImageProcessingRequest, ClassicBackedRequest {
+    public typealias Result = [FaceObservation]
+    public enum Revision: Comparable, Hashable, Sendable, Codable { case revision3 }
+    public static let supportedRevisions: [Revision] = [.revision3]
+
+    public let revision: Revision
+    public var regionOfInterest = NormalizedRect.fullImage
+    /// The faces to place landmarks in; nil (the default) finds them first.
+    public var inputFaceObservations: [FaceObservation]?
+
+    public init(_ revision: Revision? = nil) { self.revision = revision ?? .revision3 }
+
+    public var descriptor: RequestDescriptor { .detectFaceLandmarksRequest(revision) }
+    public var description: String { "DetectFaceLandmarksRequest(\(revision))" }
+
+    func classicRequest() -> VNImageBasedRequest {
+        let request = VNDetectFaceLandmarksRequest()
+        request.revision = VNDetectFaceLandmarksRequestRevision3
+        request.regionOfInterest = regionOfInterest.cgRect
+        request.inputFaceObservations = inputFaceObservations?.map { face in
+            VNFaceObservation(
+                requestRevision: VNDetectFaceRectanglesRequestRevision3, boundingBox: face.boundingBox.cgRect,
+                confidence: face.confidence, roll: NSNumber(value: face.roll.converted(to: .radians).value),
+                yaw: nil, pitch: nil)
+        }
+        return request
+    }
+
+    func result(from observations: [VNObservation]) -> Result {
+        observations.compactMap { $0 as? VNFaceObservation }.map {
+            FaceObservation($0, descriptor: descriptor)
+        }
+    }
+
+    func visionResult(_ result: Result) -> VisionResult { .detectFaceLandmarks(self, result) }
+}
+
 /// Reads barcodes (`DetectBarcodesRequest`), as `VNDetectBarcodesRequest` does, with the capture API's reader.
 public struct DetectBarcodesRequest: ImageProcessingRequest, ClassicBackedRequest {
     public typealias Result = [BarcodeObservation]

@@ -94,6 +94,7 @@ extension QuadrilateralProviding {
 /// Which request, at which revision (`RequestDescriptor`).
 public enum RequestDescriptor: Hashable, Sendable, Codable, CustomStringConvertible {
     case detectFaceRectanglesRequest(DetectFaceRectanglesRequest.Revision)
+    case detectFaceLandmarksRequest(DetectFaceLandmarksRequest.Revision)
     case detectBarcodesRequest(DetectBarcodesRequest.Revision)
     case recognizeTextRequest(RecognizeTextRequest.Revision)
     case detectRectanglesRequest(DetectRectanglesRequest.Revision)
@@ -104,6 +105,7 @@ public enum RequestDescriptor: Hashable, Sendable, Codable, CustomStringConverti
     public var description: String {
         switch self {
         case let .detectFaceRectanglesRequest(r): "DetectFaceRectanglesRequest(\(r))"
+        case let .detectFaceLandmarksRequest(r): "DetectFaceLandmarksRequest(\(r))"
         case let .detectBarcodesRequest(r): "DetectBarcodesRequest(\(r))"
         case let .recognizeTextRequest(r): "RecognizeTextRequest(\(r))"
         case let .detectRectanglesRequest(r): "DetectRectanglesRequest(\(r))"
@@ -195,6 +197,7 @@ protocol ClassicBackedRequest: ImageProcessingRequest {
 /// One request's outcome in `ImageRequestHandler.performAll(_:)` (`VisionResult`).
 public enum VisionResult: Sendable, CustomStringConvertible {
     case detectFaceRectangles(DetectFaceRectanglesRequest, [FaceObservation])
+    case detectFaceLandmarks(DetectFaceLandmarksRequest, [FaceObservation])
     case detectBarcodes(DetectBarcodesRequest, [BarcodeObservation])
     case recognizeText(RecognizeTextRequest, [RecognizedTextObservation])
     case detectRectangles(DetectRectanglesRequest, [RectangleObservation])
@@ -206,6 +209,7 @@ public enum VisionResult: Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .detectFaceRectangles(r, o): "\(r): \(o.count) faces"
+        case let .detectFaceLandmarks(r, o): "\(r): \(o.count) faces"
         case let .detectBarcodes(r, o): "\(r): \(o.count) barcodes"
         case let .recognizeText(r, o): "\(r): \(o.count) lines"
         case let .detectRectangles(r, o): "\(r): \(o.count) rectangles"

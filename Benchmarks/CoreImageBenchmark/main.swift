@@ -7,7 +7,10 @@
 // - `ci_three_colour_filters`: exposure, colour controls and a colour matrix on the same frame,
 //   rendered to a `CGImage` (one fused pass over the pixels, then the 8-bit encoding);
 // - `ci_raw_development`: a 12 MP Bayer DNG's bytes through `CIRAWFilter(imageData:identifierHint:)` to a
-//   `CGImage` (reading the file, the demosaic, the colour matrix and tone, then the 8-bit encoding).
+//   `CGImage` (reading the file, the demosaic, the colour matrix and tone, then the 8-bit encoding);
+// - `ci_bloom`, `ci_twirl`, `ci_median`, `ci_comic_effect`, `ci_hue_blend`: filters that camera and photo-editing apps
+//   apply to a whole photo, each from the `CGImage` to a `CGImage` (a Gaussian blur and a screen; a warp; a 3 × 3
+//   median; halftone screens and Sobel outlines; a non-separable blend of the photo over itself turned upside down).
 import CoreImage
 import Foundation
 import Imaging
@@ -113,4 +116,38 @@ let dngBytes: Data = {
 median("ci_raw_development") {
     let out = CIRAWFilter(imageData: dngBytes, identifierHint: "com.adobe.raw-image")!.outputImage!
     _ = context.createCGImage(out, from: out.extent)
+}
+
+/// A filter of the typed builders on the frame, rendered to a `CGImage` over the frame's extent.
+func render(_ filter: some CIFilterProtocol) {
+    guard let out = filter.outputImage else { fatalError("no image") }
+    _ = context.createCGImage(out, from: image.extent)
+}
+median("ci_bloom") {
+    let f = CIFilter.bloom()
+    f.inputImage = image
+    render(f)
+}
+median("ci_twirl") {
+    let f = CIFilter.twirlDistortion()
+    f.inputImage = image
+    f.center = CGPoint(x: width / 2, y: height / 2)
+    f.radius = 1200
+    render(f)
+}
+median("ci_median") {
+    let f = CIFilter.median()
+    f.inputImage = image
+    render(f)
+}
+median("ci_comic_effect") {
+    let f = CIFilter.comicEffect()
+    f.inputImage = image
+    render(f)
+}
+median("ci_hue_blend") {
+    let f = CIFilter.hueBlendMode()
+    f.inputImage = image
+    f.backgroundImage = image.transformed(by: CGAffineTransform(scaleX: 1, y: -1).translatedBy(x: 0, y: -CGFloat(height)))
+    render(f)
 }

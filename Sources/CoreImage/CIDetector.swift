@@ -146,7 +146,7 @@ open class CIDetector: NSObject, @unchecked Sendable {
                 .map { face in
                     CIFaceFeature(
                         bounds: FeatureCorners(face.corners.map(place)).bounds, leftEye: face.leftEye.map(place),
-                        rightEye: face.rightEye.map(place), angle: face.angle)
+                        rightEye: face.rightEye.map(place), mouth: face.mouth.map(place), angle: face.angle)
                 }
         }
         let plane = PixelPlane<UInt8>(width: width, height: height, channels: 4, elements: rgba)

@@ -9,7 +9,8 @@ public let CIFeatureTypeFace = "Face"
 /// A face a detector found (`CIFaceFeature`): its bounds in the image's coordinates, and where its eyes are where
 /// OpenCV's eye cascade finds them inside the face (`EyeFinder`). The left eye is the one on the left of the upright
 /// picture (our reading of Apple's "the image coordinate of the left eye"); the face's angle is the slope of the
-/// line from it to the right eye, in degrees counterclockwise, when both are found. The mouth, smiles, blinks and
+/// line from it to the right eye, in degrees counterclockwise, when both are found. The mouth is the middle of the
+/// outer lips among the face's landmarks (`FaceLandmarker`), where dlib's model is installed. Smiles, blinks and
 /// tracking are not detected: those `has…` properties are false and their values zero.
 open class CIFaceFeature: CIFeature, @unchecked Sendable {
     open override var type: String { CIFeatureTypeFace }
@@ -17,8 +18,8 @@ open class CIFaceFeature: CIFeature, @unchecked Sendable {
     public let leftEyePosition: CGPoint
     public let hasRightEyePosition: Bool
     public let rightEyePosition: CGPoint
-    public let hasMouthPosition = false
-    public let mouthPosition = CGPoint.zero
+    public let hasMouthPosition: Bool
+    public let mouthPosition: CGPoint
     public let hasTrackingID = false
     public let trackingID: Int32 = 0
     public let hasTrackingFrameCount = false
@@ -29,9 +30,11 @@ open class CIFaceFeature: CIFeature, @unchecked Sendable {
     public let leftEyeClosed = false
     public let rightEyeClosed = false
 
-    /// A face with its eyes in the image's coordinates, and the angle of the line between them in the upright
-    /// picture (nil unless both are found).
-    init(bounds: CGRect, leftEye: CGPoint?, rightEye: CGPoint?, angle: Float?) {
+    /// A face with its eyes and mouth in the image's coordinates, and the angle of the line between the eyes in the
+    /// upright picture (nil unless both are found).
+    init(bounds: CGRect, leftEye: CGPoint?, rightEye: CGPoint?, mouth: CGPoint?, angle: Float?) {
+        hasMouthPosition = mouth != nil
+        mouthPosition = mouth ?? .zero
         hasLeftEyePosition = leftEye != nil
         leftEyePosition = leftEye ?? .zero
         hasRightEyePosition = rightEye != nil
@@ -87,19 +90,24 @@ extension CIDetector {
             if let l = eyes.left, let r = eyes.right {
                 angle = Float(EyeFinder.roll(left: l, right: r) * 180 / .pi)
             }
+            // The middle of the outer lips, the landmarks' points 48–59.
+            let mouth = FaceLandmarker.shared.map { landmarker in
+                landmarker.landmarks(in: full, face: scaled)[48..<60].reduce(.zero, +) / 12
+            }
             return FoundFace(
                 corners: corners, confidence: face.confidence, leftEye: eyes.left.map(stored),
-                rightEye: eyes.right.map(stored), angle: angle)
+                rightEye: eyes.right.map(stored), mouth: mouth.map(stored), angle: angle)
         }
     }
 
     /// A face found, in stored pixels (x right, y down): its rectangle's corners, how sure the detector is, its eyes
-    /// where found, and the angle of the line between them in the upright picture.
+    /// and mouth where found, and the angle of the line between them in the upright picture.
     struct FoundFace {
         let corners: [SIMD2<Double>]
         let confidence: Float
         let leftEye: SIMD2<Double>?
         let rightEye: SIMD2<Double>?
+        let mouth: SIMD2<Double>?
         let angle: Float?
     }
 }

@@ -320,10 +320,26 @@ struct CIDetectorFaceTests {
         guard faces.count == 2 else { return }
         Self.expectBounds(faces[0].bounds, Self.ci(Tests.openCVPair[1]))
         Self.expectBounds(faces[1].bounds, Self.ci(Tests.openCVPair[0]))
-        #expect(faces[0].type == CIFeatureTypeFace && !faces[0].hasSmile && !faces[0].hasMouthPosition)
+        #expect(faces[0].type == CIFeatureTypeFace && !faces[0].hasSmile)
         // Both faces' eyes, in Core Image's coordinates, where the drawing put them (left first, as drawn).
         for (feature, drawn) in zip(faces, Tests.pair.faces) {
             try Self.expectEyes(feature, drawn, height: 480)
+        }
+    }
+
+    // spec §22.5 rule 20: with dlib's landmark model installed, each face's mouth is the middle of its outer lips,
+    // within a tenth of the half-width of the drawn mouth (an ellipse 0.84 of the half-width below the oval's centre).
+    @Test(.needs(.landmarkModel)) func theMouthsOfTwoFacesInACIImage() throws {
+        let detector = try #require(CIDetector(ofType: CIDetectorTypeFace, context: nil))
+        let faces = detector.features(in: CIImage(cgImage: try Tests.pair.cgImage())).compactMap {
+            $0 as? CIFaceFeature
+        }.sorted { $0.bounds.minX < $1.bounds.minX }
+        #expect(faces.count == 2)
+        for (feature, drawn) in zip(faces, Tests.pair.faces) {
+            let want = CGPoint(x: drawn.centre.x, y: 480 - (drawn.centre.y + 0.84 * drawn.halfWidth))
+            #expect(feature.hasMouthPosition)
+            let d = hypot(feature.mouthPosition.x - want.x, feature.mouthPosition.y - want.y)
+            #expect(d <= 0.1 * drawn.halfWidth, "\(feature.mouthPosition) against \(want)")
         }
     }
 

@@ -176,14 +176,16 @@ extension FilterDefinition {
 
     // MARK: Reductions
 
-    static func reduction(_ name: String, _ reduction: AreaReductionRecipe.Reduction) -> FilterDefinition {
+    static func reduction(_ name: String, _ kind: AreaReduction.Kind) -> FilterDefinition {
         FilterDefinition(name, defaults: [kCIInputExtentKey: CIVector(x: 0, y: 0, z: 640, w: 80)]) { p in
             guard let image = p.image(kCIInputImageKey) else { return nil }
             return CIImage(
-                recipe: AreaReductionRecipe(
-                    input: image.recipe, rect: p.vector(kCIInputExtentKey).cgRectValue, reduction: reduction))
+                recipe: AreaReduction.recipe(
+                    input: image.recipe, rect: p.vector(kCIInputExtentKey).cgRectValue, kind: kind))
         }
     }
 
-    static let reductions = [reduction("CIAreaMaximum", .maximum), reduction("CIAreaMinimum", .minimum)]
+    static let reductions = [
+        reduction("CIAreaAverage", .average), reduction("CIAreaMaximum", .maximum), reduction("CIAreaMinimum", .minimum),
+    ]
 }

@@ -219,11 +219,6 @@ extension FilterDefinition {
         FilterDefinition("CIConstantColorGenerator", images: [], defaults: [kCIInputColorKey: CIColor(red: 1, green: 0, blue: 0)]) { p in
             CIImage(color: p.color(kCIInputColorKey))
         },
-        FilterDefinition("CIAreaAverage", defaults: [kCIInputExtentKey: CIVector(x: 0, y: 0, z: 640, w: 80)]) { p in
-            guard let image = p.image(kCIInputImageKey) else { return nil }
-            return CIImage(recipe: AreaReductionRecipe(
-                input: image.recipe, rect: p.vector(kCIInputExtentKey).cgRectValue, reduction: .average))
-        },
     ]
 }
 

@@ -56,36 +56,25 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
     }
 }
 
-/// A reduction of a rectangle of the input to one pixel at the rectangle's origin (`CIAreaAverage`,
-/// `CIAreaMaximum`, `CIAreaMinimum`). Premultiplied values are reduced, so clear pixels count as clear.
-final class AreaReductionRecipe: Recipe, @unchecked Sendable {
-    enum Reduction {
+/// The area reductions (`CIAreaAverage`, `CIAreaMaximum`, `CIAreaMinimum`): one pixel at the rectangle's origin
+/// (rounded down) holding the mean, or each component's maximum or minimum, of the premultiplied pixels of the
+/// rectangle within the input's extent (so clear pixels count as clear), as a `PlaneReductionRecipe`.
+enum AreaReduction {
+    enum Kind {
         case average, maximum, minimum
     }
 
-    let input: Recipe
-    let area: Region?
-    let reduction: Reduction
-
-    init(input: Recipe, rect: CGRect, reduction: Reduction) {
-        self.input = input
-        self.reduction = reduction
-        area = Region(covering: rect.intersection(input.extent.isInfinite ? rect : input.extent))
-        super.init(extent: CGRect(x: rect.minX.rounded(.down), y: rect.minY.rounded(.down), width: 1, height: 1))
+    static func recipe(input: Recipe, rect: CGRect, kind: Kind) -> Recipe {
+        let area =
+            Region(covering: rect.intersection(input.extent.isInfinite ? rect : input.extent))
+            ?? Region(x: 0, y: 0, width: 0, height: 0)
+        let output = Region(x: Int(rect.minX.rounded(.down)), y: Int(rect.minY.rounded(.down)), width: 1, height: 1)
+        return PlaneReductionRecipe(input: input, area: area, output: output) { pixels in [reduce(pixels, kind: kind)] }
     }
 
-    override func prepare(_ region: Region, _ state: RenderState) {
-        guard let a = area, state.value(self, a) == nil else { return }
-        guard !a.isEmpty else {
-            state.store(.zero, self, a)
-            return
-        }
-        let pixels = materialise(input, a, state)
-        state.store(reduce(pixels), self, a)
-    }
-
-    private func reduce(_ pixels: Pixels) -> SIMD4<Float> {
-        switch reduction {
+    static func reduce(_ pixels: Pixels, kind: Kind) -> SIMD4<Float> {
+        guard pixels.width > 0, pixels.height > 0 else { return .zero }
+        switch kind {
         case .average:
             var sum = SIMD4<Double>.zero
             for j in 0..<pixels.height {
@@ -100,18 +89,10 @@ final class AreaReductionRecipe: Recipe, @unchecked Sendable {
             for j in 0..<pixels.height {
                 let row = pixels.row(j)
                 for i in 0..<pixels.width {
-                    best = reduction == .maximum ? pointwiseMax(best, row[i]) : pointwiseMin(best, row[i])
+                    best = kind == .maximum ? pointwiseMax(best, row[i]) : pointwiseMin(best, row[i])
                 }
             }
             return best
         }
-    }
-
-    override func fill(_ region: Region, rows: Range<Int>, into out: UnsafeMutablePointer<SIMD4<Float>>, _ state: RenderState) {
-        let w = region.width
-        out.update(repeating: .zero, count: rows.count * w)
-        guard let a = area, let value = state.value(self, a) else { return }
-        let x = Int(extent.minX) - region.x, y = Int(extent.minY)
-        for (k, j) in rows.enumerated() where Recipe.ciRow(region, j) == y && x >= 0 && x < w { out[k * w + x] = value }
     }
 }

@@ -16,13 +16,7 @@ final class MapWarpRecipe: Recipe, @unchecked Sendable {
     let nearest: Bool
 
     init(input: Recipe, extent: CGRect, tiled: Bool = false, map: @escaping Map) {
-        if let sampling = input as? SamplingRecipe {
-            self.input = sampling.input
-            nearest = sampling.nearest
-        } else {
-            self.input = input
-            nearest = false
-        }
+        (self.input, nearest) = SamplingRecipe.unmarked(input)
         self.map = map
         self.tiled = tiled
         super.init(extent: extent)

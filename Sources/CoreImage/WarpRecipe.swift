@@ -12,14 +12,7 @@ final class WarpRecipe: Recipe, @unchecked Sendable {
     let nearest: Bool
 
     init(input: Recipe, outputToSource: Homography, extent: CGRect) {
-        // An input marked for nearest sampling is read through its mark.
-        if let sampling = input as? SamplingRecipe {
-            self.input = sampling.input
-            nearest = sampling.nearest
-        } else {
-            self.input = input
-            nearest = false
-        }
+        (self.input, nearest) = SamplingRecipe.unmarked(input)
         self.outputToSource = outputToSource
         super.init(extent: extent)
     }
@@ -138,6 +131,13 @@ func bilinearSample(
 final class SamplingRecipe: Recipe, @unchecked Sendable {
     let input: Recipe
     let nearest: Bool
+
+    /// What a warp reads and how: an input marked for nearest sampling is read through its mark; any other input is
+    /// mixed bilinearly.
+    static func unmarked(_ input: Recipe) -> (input: Recipe, nearest: Bool) {
+        guard let sampling = input as? SamplingRecipe else { return (input, false) }
+        return (sampling.input, sampling.nearest)
+    }
 
     init(input: Recipe, nearest: Bool) {
         self.input = (input as? SamplingRecipe)?.input ?? input

@@ -1100,6 +1100,9 @@ struct cffmpeg_reader {
     stream_decoder stream;
     void *scaler;
     int scaler_format, scaler_width, scaler_height;
+    /// The converted picture, in rows padded as swscale needs: its vector code writes whole blocks of pixels, past
+    /// the end of a row that is not a multiple of the block, so it never writes into the caller's tight rows.
+    frame *rgb;
 };
 
 int cffmpeg_reader_metadata(const cffmpeg_reader *r, int index, const char **key, const char **value) {
@@ -1118,6 +1121,7 @@ int cffmpeg_reader_metadata(const cffmpeg_reader *r, int index, const char **key
 void cffmpeg_reader_close(cffmpeg_reader *r) {
     if (!r) return;
     if (r->scaler) api.sws_free_context(r->scaler);
+    if (r->rgb) api.frame_free(&r->rgb);
     decoder_close(&r->stream);
     free(r);
 }
@@ -1149,6 +1153,8 @@ int cffmpeg_reader_open(const char *path, cffmpeg_reader **out, cffmpeg_reader_i
     memset(info->matrix, 0, sizeof info->matrix);
     if (matrix && matrix_size >= 9 * sizeof(int32_t)) memcpy(info->matrix, matrix, 9 * sizeof(int32_t));
     info->has_audio = api.find_best_stream(r->stream.format, media_type_audio, -1, -1, NULL, 0) >= 0;
+    info->codec_id = parameters->codec_id;
+    info->bit_rate = parameters->bit_rate;
     *out = r;
     return CFFMPEG_OK;
 }
@@ -1178,9 +1184,22 @@ static int convert(cffmpeg_reader *r, uint8_t *rgb, int width, int height, char 
     const int *output = api.sws_get_coefficients(1);
     api.sws_set_colorspace_details(r->scaler, matrix, f->color_range == color_range_full, output, 1, 0, 1 << 16,
                                    1 << 16);
-    uint8_t *planes[4] = {rgb, NULL, NULL, NULL};
-    int strides[4] = {width * 3, 0, 0, 0};
-    api.sws_scale(r->scaler, (const uint8_t *const *)f->data, f->linesize, 0, height, planes, strides);
+    if (!r->rgb || r->rgb->width != width || r->rgb->height != height) {
+        if (r->rgb) api.frame_free(&r->rgb);
+        r->rgb = api.frame_alloc();
+        if (!r->rgb) return CFFMPEG_ERR_MEMORY;
+        r->rgb->width = width;
+        r->rgb->height = height;
+        r->rgb->format = pix_fmt_rgb24;
+        int made = api.frame_get_buffer(r->rgb, 0);
+        if (made < 0) {
+            api.frame_free(&r->rgb);
+            return fail(made, "allocating the converted picture", message, capacity);
+        }
+    }
+    api.sws_scale(r->scaler, (const uint8_t *const *)f->data, f->linesize, 0, height, r->rgb->data, r->rgb->linesize);
+    const size_t row = (size_t)width * 3;
+    for (int y = 0; y < height; y++) memcpy(rgb + y * row, r->rgb->data[0] + (size_t)y * r->rgb->linesize[0], row);
     return CFFMPEG_OK;
 }
 

@@ -53,6 +53,20 @@ enum FFmpegMovieReader {
     }
 }
 
+/// The video codecs movies are written in (H.264 and HEVC), as a stream read back names them.
+package enum VideoCodec: Sendable {
+    case h264, hevc
+
+    /// The codec of FFmpeg's number, nil for any other.
+    init?(ffmpegID: Int32) {
+        switch ffmpegID {
+        case 27: self = .h264
+        case 173: self = .hevc
+        default: return nil
+        }
+    }
+}
+
 /// A movie file's video stream decoded one picture at a time, in decoding order, at its stored size, through
 /// FFmpeg's libraries (CFFmpeg): what reading a whole movie (`FFmpegMovieReader`) and reading one picture of it at
 /// a time (`AVAssetImageGenerator`) share.
@@ -68,6 +82,10 @@ package final class MovieFrameReader {
         package let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
         /// Whether the movie has a sound track.
         package let hasAudio: Bool
+        /// The video stream's codec, where it is one a movie is written in here.
+        package let codec: VideoCodec?
+        /// The video stream's declared bits per second (0 where it declares none).
+        package let bitRate: Int
         /// The movie's container-level metadata in file order, under the demuxer's keys (a QuickTime 'mdta' item
         /// under its reverse-DNS key).
         package let metadata: [(key: String, value: String)]
@@ -108,7 +126,8 @@ package final class MovieFrameReader {
         }
         info = Info(
             width: Int(raw.width), height: Int(raw.height), frames: Int(max(raw.frames, 0)), seconds: raw.seconds,
-            rate: raw.rate, transform: transform, hasAudio: raw.has_audio != 0, metadata: metadata)
+            rate: raw.rate, transform: transform, hasAudio: raw.has_audio != 0,
+            codec: VideoCodec(ffmpegID: raw.codec_id), bitRate: Int(max(raw.bit_rate, 0)), metadata: metadata)
         rgb = [UInt8](repeating: 0, count: Int(raw.width) * Int(raw.height) * 3)
     }
 

@@ -56,8 +56,8 @@ open class AVAsset: NSObject, @unchecked Sendable {
     open var isPlayable: Bool { (try? contents.get()) != nil }
     /// Whether its media can be read.
     open var isReadable: Bool { isPlayable }
-    /// Whether it can be exported; false here (there is no export session).
-    open var isExportable: Bool { false }
+    /// Whether it can be exported (`AVAssetExportSession`): whenever it can be read.
+    open var isExportable: Bool { isReadable }
     /// The asset's own transform: the identity (a track carries the turn).
     open var preferredTransform: CGAffineTransform { .identity }
     /// The movie's QuickTime metadata items ('mdta', what `AVCaptureMovieFileOutput.metadata` and
@@ -157,6 +157,8 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     }
     /// Frames per second as the track declares it (0 for sound).
     open var nominalFrameRate: Float { isVideo ? Float(contents.rate) : 0 }
+    /// The video stream's bits per second as the file declares it (0 for sound, and where the file declares none).
+    open var estimatedDataRate: Float { isVideo ? Float(contents.bitRate) : 0 }
     /// From zero to the movie's duration.
     open var timeRange: CMTimeRange {
         CMTimeRange(start: .zero, duration: CMTime(seconds: contents.seconds, preferredTimescale: 600))
@@ -217,6 +219,7 @@ extension AVPartialAsyncProperty where Root == AVAssetTrack {
         .init { $0.preferredTransform }
     }
     public static var nominalFrameRate: AVAsyncProperty<AVAssetTrack, Float> { .init { $0.nominalFrameRate } }
+    public static var estimatedDataRate: AVAsyncProperty<AVAssetTrack, Float> { .init { $0.estimatedDataRate } }
     public static var timeRange: AVAsyncProperty<AVAssetTrack, CMTimeRange> { .init { $0.timeRange } }
     public static var mediaType: AVAsyncProperty<AVAssetTrack, AVMediaType> { .init { $0.mediaType } }
     public static var isPlayable: AVAsyncProperty<AVAssetTrack, Bool> { .init { $0.isPlayable } }
@@ -235,6 +238,9 @@ struct AssetContents: Sendable {
     let seconds: Double, rate: Double
     let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
     let hasAudio: Bool
+    /// The video stream's codec (nil for one not written here) and declared bits per second (0 where unknown).
+    let codec: VideoCodec?
+    let bitRate: Int
     /// The container's metadata entries, as the demuxer names them.
     let metadata: [(key: String, value: String)]
 
@@ -252,7 +258,8 @@ struct AssetContents: Sendable {
             return .success(
                 AssetContents(
                     url: url, width: info.width, height: info.height, seconds: seconds, rate: info.rate,
-                    transform: info.transform, hasAudio: info.hasAudio, metadata: info.metadata))
+                    transform: info.transform, hasAudio: info.hasAudio, codec: info.codec, bitRate: info.bitRate,
+                    metadata: info.metadata))
         } catch {
             let code: AVError.Code = error.code == .decoderMissing ? .decodeFailed : .fileFormatNotRecognized
             return .failure(AVError(code, userInfo: [NSLocalizedFailureReasonErrorKey: "\(url.path): \(error.message)"]))

@@ -77,6 +77,14 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Mono 16-bit samples at the microphone's rate starting at `time`, as an export hands over the sound it has
+    /// mixed down (`AVAssetExportSession`).
+    func appendMonoSamples(_ samples: [Int16], at time: CMTime) -> Bool {
+        encode("-[AVAssetWriterInput appendSampleBuffer:]") { movie throws(MovieWriter.Failure) in
+            try movie.appendAudio(samples, at: time)
+        }
+    }
+
     /// A pixel buffer appended through an adaptor.
     func appendPixelBuffer(_ buffer: CVPixelBuffer, at time: CMTime) -> Bool {
         encode("-[AVAssetWriterInputPixelBufferAdaptor appendPixelBuffer:withPresentationTime:]") {

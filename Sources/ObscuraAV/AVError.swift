@@ -31,6 +31,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case operationNotSupportedForAsset = -11838
         case torchLevelUnavailable = -11846
         case maximumStillImageCaptureRequestsExceeded = -11830
+        case exportFailed = -11820
     }
 
     /// The code.
@@ -73,6 +74,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case .decodeFailed: return "Cannot Decode"
         case .fileFormatNotRecognized: return "Cannot Open"
         case .operationNotSupportedForAsset: return "Operation Stopped"
+        case .exportFailed: return "Cannot Complete Export"
         default: return "The operation could not be completed"
         }
     }
@@ -144,6 +146,7 @@ extension AVError {
     public static var decodeFailed: Code { .decodeFailed }
     public static var fileFormatNotRecognized: Code { .fileFormatNotRecognized }
     public static var torchLevelUnavailable: Code { .torchLevelUnavailable }
+    public static var exportFailed: Code { .exportFailed }
 
     /// `errorCode` of `CustomNSError`: Apple's code, so `(error as NSError).code` reads it.
     public var errorCode: Int { code.rawValue }

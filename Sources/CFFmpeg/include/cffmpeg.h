@@ -144,6 +144,8 @@ typedef struct cffmpeg_reader_info {
     /// but u, v, w in 2.30), all zero where the stream carries none.
     int32_t matrix[9];
     int has_audio;    ///< Whether the movie has an audio stream.
+    int codec_id;     ///< FFmpeg's codec number of the video stream (27 for H.264, 173 for HEVC).
+    int64_t bit_rate; ///< The video stream's declared bits per second.
 } cffmpeg_reader_info;
 
 typedef struct cffmpeg_reader cffmpeg_reader;

@@ -1,0 +1,225 @@
+import Foundation
+import Imaging
+
+/// What one export writes (Capture rules §25 rules 10 and 11): the time range within the movie, and the video and
+/// sound settings the preset gives for this source.
+struct ExportPlan {
+    let range: CMTimeRange
+    let codec: AVVideoCodecType
+    let width: Int, height: Int
+    let videoBitRate: Int
+    /// AAC channels (1 or 2), rate and bits per second; nil without sound.
+    let audio: (channels: Int, rate: Int, bitRate: Int)?
+
+    /// The plan for `contents`; throws `AVError.exportFailed` for a time range that holds none of the movie.
+    init(contents: AssetContents, preset: ExportPreset, range asked: CMTimeRange) throws(AVError) {
+        let duration = CMTime(seconds: contents.seconds, preferredTimescale: 600)
+        // An invalid or unbounded range means the whole movie; any other is clipped to the movie.
+        let start = asked.start.isNumeric ? max(asked.start, .zero) : .zero
+        let end = asked.isValid && asked.end.isNumeric ? min(asked.end, duration) : duration
+        guard end > start else {
+            throw AVError(
+                .exportFailed,
+                userInfo: [
+                    NSLocalizedFailureReasonErrorKey:
+                        "the time range from \(asked.start.seconds) s for \(asked.duration.seconds) s holds none of the "
+                        + "\(contents.seconds) s movie"
+                ])
+        }
+        range = CMTimeRange(start: start, end: end)
+        codec = preset.codec(for: contents.codec)
+        (width, height) = preset.pictureSize(width: contents.width, height: contents.height)
+        let fps = contents.rate > 0 ? contents.rate : 30
+        videoBitRate = preset.videoBitRate(
+            codec: codec, width: width, height: height, fps: fps, sourceBitRate: contents.bitRate)
+        // The writer's sound track is the microphone's: mono at 44.1 kHz (our choice), the source mixed down to it.
+        audio = contents.hasAudio ? (1, AVCaptureAudioDataOutput.sampleRate, preset.audioBitRatePerChannel) : nil
+    }
+
+    /// The bytes the plan's bit rates give over its range.
+    var estimatedBytes: Int64 {
+        let bits = Double(videoBitRate + (audio.map { $0.channels * $0.bitRate } ?? 0)) * range.duration.seconds
+        return Int64((bits / 8).rounded())
+    }
+}
+
+/// One export run (Capture rules §25 rules 10–12): the movie decoded by an asset reader and encoded again by an asset
+/// writer, the sound mixed down to the writer's mono track, until the time range or a cancellation ends it.
+final class AssetExport {
+    private unowned let session: AVAssetExportSession
+    private let plan: ExportPlan
+    private let reader: AVAssetReader
+    private let writer: AVAssetWriter
+    private let videoOutput: AVAssetReaderTrackOutput
+    private let videoInput: AVAssetWriterInput
+    private let sound: (output: AVAssetReaderTrackOutput, input: AVAssetWriterInput)?
+    private var mixer = MonoMixer(targetRate: Double(AVCaptureAudioDataOutput.sampleRate))
+
+    /// Checks the destination and sets up the reader and writer; throws what stops the export before it starts.
+    init(
+        session: AVAssetExportSession, url: URL?, fileType: AVFileType?, range: CMTimeRange, fastStart: Bool,
+        metadata: [AVMetadataItem]
+    ) throws(AVError) {
+        func failed(_ reason: String) -> AVError {
+            AVError(.exportFailed, userInfo: [NSLocalizedFailureReasonErrorKey: reason])
+        }
+        guard let url, url.isFileURL else { throw failed("the export session has no file URL as its outputURL") }
+        guard let fileType else { throw failed("the export session has no outputFileType") }
+        guard AVAssetExportSession.writtenTypes.contains(fileType) else {
+            throw failed("\(fileType.rawValue) is not among the session's supportedFileTypes")
+        }
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw AVError(.fileAlreadyExists, userInfo: [NSLocalizedFailureReasonErrorKey: "\(url.path) exists"])
+        }
+        let contents = try session.asset.contents.get()
+        guard let track = session.asset.tracks(withMediaType: .video).first else {
+            throw AVError(.fileFormatNotRecognized)
+        }
+        self.session = session
+        plan = try ExportPlan(contents: contents, preset: session.preset, range: range)
+        do {
+            reader = try AVAssetReader(asset: session.asset)
+            writer = try AVAssetWriter(outputURL: url, fileType: fileType)
+        } catch {
+            throw (error as? AVError) ?? failed("\(error)")
+        }
+        reader.timeRange = plan.range
+        videoOutput = AVAssetReaderTrackOutput(
+            track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        reader.add(videoOutput)
+        videoInput = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [
+                AVVideoCodecKey: plan.codec, AVVideoWidthKey: plan.width, AVVideoHeightKey: plan.height,
+                AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: plan.videoBitRate],
+            ])
+        videoInput.transform = track.preferredTransform
+        writer.add(videoInput)
+        if let audio = plan.audio, let soundTrack = session.asset.tracks(withMediaType: .audio).first {
+            let output = AVAssetReaderTrackOutput(
+                track: soundTrack,
+                outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
+            reader.add(output)
+            let input = AVAssetWriterInput(
+                mediaType: .audio,
+                outputSettings: [
+                    AVFormatIDKey: kAudioFormatMPEG4AAC, AVNumberOfChannelsKey: audio.channels,
+                    AVSampleRateKey: audio.rate, AVEncoderBitRateKey: audio.bitRate,
+                ])
+            writer.add(input)
+            sound = (output, input)
+        } else {
+            sound = nil
+        }
+        writer.shouldOptimizeForNetworkUse = fastStart
+        writer.metadata = metadata
+    }
+
+    /// The part of the movie this run exports.
+    var range: CMTimeRange { plan.range }
+
+    /// Decodes and encodes the time range, then finishes the file; throws why it stopped. A cancelled export
+    /// returns with nothing left at the destination.
+    func run() throws(AVError) {
+        guard reader.startReading() else { throw Self.avError(reader.error) }
+        guard writer.startWriting() else { throw Self.avError(writer.error) }
+        let start = plan.range.start
+        writer.startSession(atSourceTime: start)
+        while let sample = videoOutput.copyNextSampleBuffer() {
+            if session.isCancelled { return abandon() }
+            guard let image = sample.imageBuffer else { continue }
+            // The picture on screen when the range starts is shown from its start.
+            let time = max(sample.presentationTimeStamp, start)
+            try pumpSound(until: time + sample.duration)
+            guard videoInput.appendPixelBuffer(image, at: time) else { throw Self.avError(writer.error) }
+            session.report(progress: Float((time - start).seconds / max(plan.range.duration.seconds, 1e-9)))
+        }
+        if session.isCancelled { return abandon() }
+        if reader.status == .failed { throw Self.avError(reader.error) }
+        try pumpSound(until: nil)
+        writer.endSession(atSourceTime: plan.range.end)
+        let done = DispatchSemaphore(value: 0)
+        writer.finishWriting { done.signal() }
+        done.wait()
+        guard writer.status == .completed else { throw Self.avError(writer.error) }
+    }
+
+    /// Hands the sound decoded before `time` (all of it for nil) to the writer, mixed down to mono at the
+    /// microphone's rate.
+    private func pumpSound(until time: CMTime?) throws(AVError) {
+        guard let sound else { return }
+        while true {
+            if let time, let next = mixer.nextTime, next >= time { return }
+            guard let buffer = sound.output.copyNextSampleBuffer() else { return }
+            guard let (samples, channels, rate) = Self.pcm(buffer) else { continue }
+            let (mono, at) = mixer.take(samples, channels: channels, rate: rate, at: buffer.presentationTimeStamp)
+            if !mono.isEmpty, !sound.input.appendMonoSamples(mono, at: at) { throw Self.avError(writer.error) }
+        }
+    }
+
+    /// A buffer's interleaved 16-bit samples, its channel count and its rate.
+    private static func pcm(_ buffer: CMSampleBuffer) -> ([Int16], Int, Double)? {
+        guard let description = buffer.formatDescription,
+            let stream = CMAudioFormatDescriptionGetStreamBasicDescription(description)?.pointee,
+            let bytes = buffer.dataBuffer?.bytes
+        else { return nil }
+        let samples = bytes.withUnsafeBytes { raw in
+            (0..<(raw.count / 2)).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
+        }
+        return (samples, max(1, Int(stream.mChannelsPerFrame)), stream.mSampleRate)
+    }
+
+    /// Stops reading and writing; the writer removes what it wrote.
+    private func abandon() {
+        reader.cancelReading()
+        writer.cancelWriting()
+    }
+
+    private static func avError(_ error: (any Error)?) -> AVError {
+        (error as? AVError)
+            ?? AVError(.exportFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.map { "\($0)" } ?? "unknown"])
+    }
+}
+
+/// Mixes interleaved sound down to one channel and resamples it to a fixed rate by linear interpolation, carrying
+/// its position across buffers so that no buffer's edge clicks.
+struct MonoMixer {
+    let targetRate: Double
+    /// The time of the next sample made, once the first buffer has come.
+    private(set) var nextTime: CMTime?
+    /// Samples not yet passed (the last one read, which the next output sample may fall after).
+    private var pending: [Double] = []
+    /// The position of the next output sample within `pending`, in source samples.
+    private var position = 0.0
+    private var made: Int64 = 0
+    private var firstTime = CMTime.zero
+
+    init(targetRate: Double) { self.targetRate = targetRate }
+
+    /// The mono samples `samples` (interleaved, `channels` a frame, at `rate`) give, and the time the first of them
+    /// plays at.
+    mutating func take(_ samples: [Int16], channels: Int, rate: Double, at time: CMTime) -> ([Int16], CMTime) {
+        if nextTime == nil { firstTime = time }
+        let frames = samples.count / channels
+        for f in 0..<frames {
+            var sum = 0.0
+            for c in 0..<channels { sum += Double(samples[f * channels + c]) }
+            pending.append(sum / Double(channels))
+        }
+        let step = rate / targetRate
+        var out: [Int16] = []
+        while position + 1 < Double(pending.count) {
+            let i = Int(position), t = position - Double(i)
+            let v = pending[i] * (1 - t) + pending[i + 1] * t
+            out.append(Int16(clamping: Int(v.rounded())))
+            position += step
+        }
+        let used = min(Int(position), pending.count)
+        pending.removeFirst(used)
+        position -= Double(used)
+        let at = firstTime + CMTime(value: made, timescale: Int32(targetRate))
+        made += Int64(out.count)
+        nextTime = firstTime + CMTime(value: made, timescale: Int32(targetRate))
+        return (out, at)
+    }
+}

@@ -166,6 +166,8 @@ package final class MovieSoundReader {
 
     private let reader: OpaquePointer
     private var message = [CChar](repeating: 0, count: 256)
+    /// Whether the stream is AAC, the codec movies' sound is written in here.
+    package let isAAC: Bool
 
     /// Opens the movie at `path` and its sound stream; throws where FFmpeg is missing, the file cannot be read, or
     /// it has no sound stream.
@@ -182,6 +184,8 @@ package final class MovieSoundReader {
             throw MediaFileError(code: .undecodable, message: CStringBuffer.text(message))
         }
         reader = opened
+        // FFmpeg's number for AAC.
+        isAAC = info.codec_id == 86_018
     }
 
     deinit { cffmpeg_audio_reader_close(reader) }

@@ -142,6 +142,54 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    private let formatLock = NSLock()
+    private var formats: [CMFormatDescription]?
+
+    /// The track's format (Capture rules §25 rule 2): for video its codec (`'avc1'` or `'hvc1'`) and stored size;
+    /// for sound its codec, rate and channels, read from its first decoded frame. Empty where the codec is not one
+    /// written here or the sound does not decode.
+    open var formatDescriptions: [Any] { formatList }
+
+    var formatList: [CMFormatDescription] {
+        formatLock.withLock {
+            if let formats { return formats }
+            let made = isVideo ? videoFormats : soundFormats
+            formats = made
+            return made
+        }
+    }
+
+    private var videoFormats: [CMFormatDescription] {
+        let subtype: CMFormatDescription.MediaSubType
+        switch contents.codec {
+        case .h264: subtype = .h264
+        case .hevc: subtype = .hevc
+        case nil: return []
+        }
+        return [
+            CMFormatDescription(
+                mediaType: kCMMediaType_Video, mediaSubType: subtype.rawValue,
+                dimensions: CMVideoDimensions(width: Int32(contents.width), height: Int32(contents.height)))
+        ]
+    }
+
+    private var soundFormats: [CMFormatDescription] {
+        guard let reader = try? MovieSoundReader(path: contents.url.path), reader.isAAC,
+            let first = try? reader.next()
+        else { return [] }
+        let stream = AudioStreamBasicDescription(
+            mSampleRate: Float64(first.rate), mFormatID: kAudioFormatMPEG4AAC, mFormatFlags: 0, mBytesPerPacket: 0,
+            mFramesPerPacket: 1024, mBytesPerFrame: 0, mChannelsPerFrame: UInt32(first.channels), mBitsPerChannel: 0,
+            mReserved: 0)
+        let tag = first.channels == 1 ? kAudioChannelLayoutTag_Mono : first.channels == 2 ? kAudioChannelLayoutTag_Stereo : nil
+        let layout = tag.map { tag in
+            var data = Data(count: AudioChannelLayout.byteCount(descriptions: 0))
+            data.withUnsafeMutableBytes { $0.storeBytes(of: tag, toByteOffset: 0, as: UInt32.self) }
+            return data
+        }
+        return [CMFormatDescription(audio: stream, layout: layout)]
+    }
+
     private var isVideo: Bool { mediaType == .video }
 
     /// The stored picture size (zero for sound).
@@ -157,6 +205,10 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     }
     /// Frames per second as the track declares it (0 for sound).
     open var nominalFrameRate: Float { isVideo ? Float(contents.rate) : 0 }
+    /// The shortest time between two pictures: one period of the nominal frame rate (invalid for sound).
+    open var minFrameDuration: CMTime {
+        isVideo && contents.rate > 0 ? CMTime(seconds: 1 / contents.rate, preferredTimescale: 600_000) : .invalid
+    }
     /// The video stream's bits per second as the file declares it (0 for sound, and where the file declares none).
     open var estimatedDataRate: Float { isVideo ? Float(contents.bitRate) : 0 }
     /// From zero to the movie's duration.
@@ -220,6 +272,10 @@ extension AVPartialAsyncProperty where Root == AVAssetTrack {
     }
     public static var nominalFrameRate: AVAsyncProperty<AVAssetTrack, Float> { .init { $0.nominalFrameRate } }
     public static var estimatedDataRate: AVAsyncProperty<AVAssetTrack, Float> { .init { $0.estimatedDataRate } }
+    public static var formatDescriptions: AVAsyncProperty<AVAssetTrack, [CMFormatDescription]> {
+        .init { $0.formatList }
+    }
+    public static var minFrameDuration: AVAsyncProperty<AVAssetTrack, CMTime> { .init { $0.minFrameDuration } }
     public static var timeRange: AVAsyncProperty<AVAssetTrack, CMTimeRange> { .init { $0.timeRange } }
     public static var mediaType: AVAsyncProperty<AVAssetTrack, AVMediaType> { .init { $0.mediaType } }
     public static var isPlayable: AVAsyncProperty<AVAssetTrack, Bool> { .init { $0.isPlayable } }

@@ -194,6 +194,21 @@ extension DropIn {
             #expect(probe.video?.width == 480 && probe.video?.height == 360)
             #expect(abs((audio.duration ?? 0) - 1) < 0.1, "\(audio.duration ?? 0) s of sound")
 
+            // The tracks describe their formats as ffprobe reads them.
+            let exported = AVURLAsset(url: url)
+            let videoTrack = try #require(exported.tracks(withMediaType: .video).first)
+            let videoFormat = try #require(videoTrack.formatDescriptions.first as? CMFormatDescription)
+            #expect(CMFormatDescriptionGetMediaSubType(videoFormat) == kCMVideoCodecType_H264)
+            let dimensions = CMVideoFormatDescriptionGetDimensions(videoFormat)
+            #expect(dimensions.width == 480 && dimensions.height == 360)
+            #expect(Int(videoTrack.estimatedDataRate) == probe.video?.bitRate)
+            #expect(abs(videoTrack.minFrameDuration.seconds - 1 / rig.framesPerSecond) < 1e-4)
+            let soundTrack = try #require(exported.tracks(withMediaType: .audio).first)
+            let soundFormat = try #require(soundTrack.formatDescriptions.first as? CMAudioFormatDescription)
+            let stream = try #require(CMAudioFormatDescriptionGetStreamBasicDescription(soundFormat)).pointee
+            #expect(stream.mFormatID == kAudioFormatMPEG4AAC && stream.mSampleRate == 44_100)
+            #expect(stream.mChannelsPerFrame == 1)
+
             try Self.expectTone(url)
         }
 

@@ -8,6 +8,11 @@ public let kCMMediaType_Video: CMMediaType = 0x7669_6465
 /// `kCMMediaType_Metadata` (`'meta'`), the media type of depth formats' descriptions.
 public let kCMMediaType_Metadata: CMMediaType = 0x6D65_7461
 
+/// `kCMVideoCodecType_H264` (`'avc1'`).
+public let kCMVideoCodecType_H264: CMVideoCodecType = 0x6176_6331
+/// `kCMVideoCodecType_HEVC` (`'hvc1'`).
+public let kCMVideoCodecType_HEVC: CMVideoCodecType = 0x6876_6331
+
 /// A description of a media format (`CMFormatDescription`): media type, subtype and dimensions.
 public final class CMFormatDescription: @unchecked Sendable {
     let mediaTypeCode: CMMediaType
@@ -144,9 +149,9 @@ extension CMFormatDescription {
         public var description: String { quoted(rawValue) }
 
         /// `'avc1'`, H.264 video.
-        public static let h264 = MediaSubType(rawValue: 0x6176_6331)
+        public static let h264 = MediaSubType(rawValue: kCMVideoCodecType_H264)
         /// `'hvc1'`, HEVC video.
-        public static let hevc = MediaSubType(rawValue: 0x6876_6331)
+        public static let hevc = MediaSubType(rawValue: kCMVideoCodecType_HEVC)
         /// `'jpeg'`.
         public static let jpeg = MediaSubType(rawValue: 0x6A70_6567)
         /// `'lpcm'`, linear PCM audio.

@@ -8,7 +8,7 @@ import Imaging
 /// The movie is decoded with the asset reader and encoded again with the asset writer, through FFmpeg's libraries
 /// as both are, so an export needs them installed and fails with the writer's `AVError.encoderNotFound` where they
 /// are not.
-open class AVAssetExportSession: NSObject, @unchecked Sendable {
+open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving, ObservationHost {
     /// Where an export stands (`AVAssetExportSession.Status`).
     public enum Status: Int, Sendable {
         case unknown = 0
@@ -33,6 +33,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     let preset: ExportPreset
 
     let lock = NSLock()
+    /// Observers of `status`, which Apple documents as key-value observable.
+    let observers = ObserverRegistry()
     private var url: URL?
     private var fileType: AVFileType?
     private var optimizesForNetwork = false
@@ -188,7 +190,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     // MARK: - Exporting
 
-    /// Where the export stands.
+    /// Where the export stands; key-value observable.
     open var status: Status { lock.withLock { state } }
     /// Why the export failed or was cancelled; nil otherwise.
     open var error: (any Error)? { lock.withLock { failure } }
@@ -204,6 +206,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             state = .waiting
             return true
         }
+        if starts { observers.didChange(\AVAssetExportSession.status) }
         DispatchQueue.global().async { [self] in
             if starts { run() }
             handler()
@@ -273,13 +276,14 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Stops the export: nothing is left at the output URL, and `status` becomes `.cancelled` (rule 12).
     open func cancelExport() {
-        lock.withLock {
+        let ended: Bool = lock.withLock {
             cancelled = true
-            if state == .unknown || state == .waiting {
-                state = .cancelled
-                failure = Self.cancellation
-            }
+            guard state == .unknown || state == .waiting else { return false }
+            state = .cancelled
+            failure = Self.cancellation
+            return true
         }
+        if ended { observers.didChange(\AVAssetExportSession.status) }
     }
 
     /// The error a cancelled export holds: Cocoa's user-cancelled error (our choice).
@@ -324,6 +328,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             if state == .waiting { state = .exporting }
             return (self.url, fileType, optimizesForNetwork, self.range, self.items, lengthLimit)
         }
+        observers.didChange(\AVAssetExportSession.status)
         let outcome: Result<Void, AVError>
         do throws(AVError) {
             try write(
@@ -344,6 +349,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 fraction = 1
             }
         }
+        observers.didChange(\AVAssetExportSession.status)
         if case let .failure(error) = outcome, !isCancelled {
             let reason = error.userInfo[NSLocalizedFailureReasonErrorKey] ?? error.description
             Emulation.shared.record(

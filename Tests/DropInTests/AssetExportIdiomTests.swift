@@ -134,12 +134,21 @@ extension DropIn {
             defer { try? FileManager.default.removeItem(at: folder) }
             let source = AVURLAsset(url: try AssetReadingIdiomTests.movie(in: folder))
             let url = folder.appendingPathComponent("trimmed.mov")
+            // The status is key-value observable, as an app's progress screen watches it.
+            let seen = NSLock()
+            nonisolated(unsafe) var statuses: [AVAssetExportSession.Status] = []
+            var observation: NSKeyValueObservation?
             let session = try Self.export(source, preset: AVAssetExportPresetHighestQuality, to: url, type: .mov) {
                 // From half way through frame 2 to half way through frame 6: frame 2 is on screen when it starts.
                 $0.timeRange = CMTimeRange(
                     start: CMTime(value: 5, timescale: 60), duration: CMTime(value: 8, timescale: 60))
+                observation = $0.observe(\.status, options: [.new]) { _, change in
+                    seen.withLock { statuses.append(change.newValue ?? .unknown) }
+                }
             }
+            observation?.invalidate()
             #expect(session.status == .completed, "\(String(describing: session.error))")
+            #expect(seen.withLock { statuses } == [.waiting, .exporting, .completed])
             let probe = try ProbedMovie(url)
             #expect(probe.video?.frames == 5)
             // The last picture keeps its whole frame period: the movie ends within a frame after the range.

@@ -161,14 +161,24 @@ extern "C" int czxing_encode(const char *text, int symbology, int margin, uint8_
     return draw(writer, std::string(text), modules, width, height, error, error_size);
 }
 
-extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
-                                      int *width, int *height, char *error, size_t error_size) {
+extern "C" int czxing_encode_bytes(const uint8_t *bytes, size_t count, int symbology, int ecc_level, int margin,
+                                  uint8_t **modules, int *width, int *height, char *error, size_t error_size) {
     if (!loaded()) {
         write_error(error, error_size, "zxing-cpp is not available");
         return -1;
     }
-    if (level < 0 || level > 3) {
-        write_error(error, error_size, "unknown error correction level");
+    const Pair *pair = nullptr;
+    for (const Pair &p : pairs) {
+        bool byteCapable = symbology == CZXING_QR || symbology == CZXING_AZTEC || symbology == CZXING_PDF417 ||
+                           symbology == CZXING_CODE128;
+        if (p.ours == symbology && byteCapable) pair = &p;
+    }
+    if (!pair) {
+        write_error(error, error_size, "symbology not drawn from bytes");
+        return -1;
+    }
+    if (ecc_level < -1 || ecc_level > 8) {
+        write_error(error, error_size, "error correction level outside 0-8");
         return -1;
     }
     // The writer takes text: each byte becomes the character of that code in ISO 8859-1, written as UTF-8, and
@@ -184,12 +194,22 @@ extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int le
             text.push_back(static_cast<char>(0x80 | (b & 0x3F)));
         }
     }
-    ZXing::MultiFormatWriter writer(ZXing::BarcodeFormat::QRCode);
+    ZXing::MultiFormatWriter writer(pair->theirs);
     writer.setMargin(margin);
     writer.setEncoding(ZXing::CharacterSet::ISO8859_1);
-    // zxing-cpp 1.4 reads its 0–8 scale for QR codes as (level − 1) / 2: 1 is L, 3 M, 5 Q and 7 H.
-    writer.setEccLevel(2 * level + 1);
+    if (ecc_level >= 0) writer.setEccLevel(ecc_level);
     return draw(writer, text, modules, width, height, error, error_size);
+}
+
+extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
+                                      int *width, int *height, char *error, size_t error_size) {
+    if (level < 0 || level > 3) {
+        write_error(error, error_size, "unknown error correction level");
+        return -1;
+    }
+    // zxing-cpp 1.4 reads its 0–8 scale for QR codes as (level − 1) / 2: 1 is L, 3 M, 5 Q and 7 H.
+    return czxing_encode_bytes(bytes, count, CZXING_QR, 2 * level + 1, margin, modules, width, height, error,
+                               error_size);
 }
 
 extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_stride, int symbologies,
@@ -271,6 +291,12 @@ extern "C" int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int le
                                       int *width, int *height, char *error, size_t error_size) {
     (void)bytes, (void)count, (void)level;
     return czxing_encode("", CZXING_QR, margin, modules, width, height, error, error_size);
+}
+
+extern "C" int czxing_encode_bytes(const uint8_t *bytes, size_t count, int symbology, int ecc_level, int margin,
+                                  uint8_t **modules, int *width, int *height, char *error, size_t error_size) {
+    (void)bytes, (void)count, (void)ecc_level;
+    return czxing_encode("", symbology, margin, modules, width, height, error, error_size);
 }
 
 extern "C" int czxing_read(const uint8_t *luma, int width, int height, int row_stride, int symbologies,

@@ -110,7 +110,7 @@ extension FilterDefinition {
     // MARK: Generators
 
     static let generators: [FilterDefinition] = [
-        qrCodeGenerator,
+        qrCodeGenerator, aztecCodeGenerator, code128BarcodeGenerator, pdf417BarcodeGenerator,
         // Colour 0 at point 0 to colour 1 at point 1, mixed linearly along the line between them (premultiplied,
         // in the working space) and constant beyond each end.
         FilterDefinition(
@@ -164,14 +164,7 @@ extension FilterDefinition {
             let level = qrCorrectionLevels.firstIndex(of: (p.values["inputCorrectionLevel"] as? String) ?? "M"),
             let symbol = try? CodeSymbol.qrCode(bytes: [UInt8](message), level: level, quietZone: 1)
         else { return nil }
-        var bytes = [UInt8](repeating: 255, count: 4 * symbol.width * symbol.height)
-        for (i, dark) in symbol.dark.enumerated() where dark {
-            (bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2]) = (0, 0, 0)
-        }
-        return CIImage(
-            recipe: BitmapRecipe(
-                width: symbol.width, height: symbol.height, storage: .bytes(bytes, rowStride: 4 * symbol.width),
-                encoding: .sRGB, isOpaque: true))
+        return moduleImage(symbol)
     }
 
     // MARK: Reductions

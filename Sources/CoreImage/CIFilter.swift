@@ -116,7 +116,7 @@ struct FilterDefinition: @unchecked Sendable {
     static let all: [String: FilterDefinition] = Dictionary(
         uniqueKeysWithValues: (
             geometry + colour + compositing + blur + depth + helpers + adjustments + looks + stylize + generators
-                + reductions + blendModes + distortions + neighbourhood + stylizeMore + colourMore).map {
+                + reductions + blendModes + distortions + neighbourhood + stylizeMore + colourMore + transitions).map {
                     ($0.name, $0)
                 })
 }

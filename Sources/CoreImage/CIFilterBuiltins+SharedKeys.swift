@@ -33,3 +33,11 @@ extension BuiltinFilter {
         set { values["inputCount"] = newValue }
     }
 }
+
+extension CIFilter {
+    /// A numeric parameter as a typed property reads and writes it: 0 where unset or not a number.
+    subscript(number key: String) -> Float {
+        get { Float(FilterInputs.number(values[key]) ?? 0) }
+        set { values[key] = newValue }
+    }
+}

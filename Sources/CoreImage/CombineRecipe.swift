@@ -11,6 +11,9 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
         case blend(alphaMask: Bool)
         /// Any per-pixel function of `inputs[0]` and `inputs[1]`, both premultiplied (the blend modes).
         case function(@Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>)
+        /// A per-pixel function of the pixel centre (Core Image's coordinates) and `inputs[0]` and `inputs[1]`, both
+        /// premultiplied (the transitions).
+        case positional(@Sendable (SIMD2<Float>, SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>)
     }
 
     let inputs: [Recipe]
@@ -47,6 +50,12 @@ final class CombineRecipe: Recipe, @unchecked Sendable {
         case .function(let f):
             let b = others[0]
             for i in 0..<n { out[i] = f(out[i], b[i]) }
+        case .positional(let f):
+            let b = others[0], w = region.width
+            for (k, j) in rows.enumerated() {
+                let y = Float(Recipe.ciRow(region, j)) + 0.5
+                for i in 0..<w { out[k * w + i] = f(SIMD2(Float(region.x + i) + 0.5, y), out[k * w + i], b[k * w + i]) }
+            }
         }
         for (k, j) in rows.enumerated() where columns(region, row: Recipe.ciRow(region, j)) != 0..<region.width {
             let o = out + k * region.width

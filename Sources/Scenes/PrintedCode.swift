@@ -60,13 +60,53 @@ public struct CodeSymbol: Sendable, Hashable {
     /// A QR code of raw bytes (byte mode, no character set conversion) at an error correction level (0 L, 1 M, 2 Q,
     /// 3 H), with a quiet zone of `quietZone` modules: what Core Image's QR code generator draws.
     public static func qrCode(bytes: [UInt8], level: Int, quietZone: Int) throws -> CodeSymbol {
+        try symbol { modules, w, h, error in
+            bytes.withUnsafeBufferPointer { b in
+                czxing_encode_qr_bytes(
+                    b.baseAddress, b.count, Int32(level), Int32(quietZone), modules, w, h, error.baseAddress,
+                    error.count)
+            }
+        }
+    }
+
+    /// The symbologies Core Image's generators draw from bytes.
+    public enum ByteSymbology: Sendable {
+        case aztec, pdf417, code128
+
+        var czxing: Int32 {
+            switch self {
+            case .aztec: Int32(CZXING_AZTEC)
+            case .pdf417: Int32(CZXING_PDF417)
+            case .code128: Int32(CZXING_CODE128)
+            }
+        }
+    }
+
+    /// Raw bytes (each the ISO 8859-1 character of its code) as an Aztec, PDF417 or Code 128 symbol without a quiet
+    /// zone, at zxing-cpp's error correction level `eccLevel` (0–8; nil for the writer's default, and for Code 128,
+    /// which has none). Code 128 gives one row of modules.
+    public static func drawing(bytes: [UInt8], as symbology: ByteSymbology, eccLevel: Int?) throws -> CodeSymbol {
+        try symbol { modules, w, h, error in
+            bytes.withUnsafeBufferPointer { b in
+                czxing_encode_bytes(
+                    b.baseAddress, b.count, symbology.czxing, Int32(eccLevel ?? -1), 0, modules, w, h,
+                    error.baseAddress, error.count)
+            }
+        }
+    }
+
+    /// The symbol one of CZXing's encoders draws, as it gives it: `encode` gets the module, width, height and error
+    /// message outputs and returns its status.
+    private static func symbol(
+        _ encode: (
+            UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>,
+            UnsafeMutablePointer<Int32>, UnsafeMutableBufferPointer<CChar>
+        ) -> Int32
+    ) throws -> CodeSymbol {
         var modules: UnsafeMutablePointer<UInt8>?
         var (w, h): (Int32, Int32) = (0, 0)
         var message = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeBufferPointer { b in
-            czxing_encode_qr_bytes(
-                b.baseAddress, b.count, Int32(level), Int32(quietZone), &modules, &w, &h, &message, message.count)
-        }
+        let status = message.withUnsafeMutableBufferPointer { error in encode(&modules, &w, &h, error) }
         guard status == 0, let modules else {
             throw CodeSymbolError(
                 reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -37,6 +37,15 @@ extension DropIn {
             filter.setValue(Data("https://example.com".utf8), forKey: "inputMessage")
             #expect(filter.outputImage == nil)
         }
+
+        /// So do the Aztec, Code 128 and PDF417 generators.
+        @Test func theOtherBarcodeGeneratorsGiveNoImage() throws {
+            for name in ["CIAztecCodeGenerator", "CICode128BarcodeGenerator", "CIPDF417BarcodeGenerator"] {
+                let filter = try #require(CIFilter(name: name))
+                filter.setValue(Data("OBSCURA".utf8), forKey: "inputMessage")
+                #expect(filter.outputImage == nil, "\(name)")
+            }
+        }
     }
 }
 

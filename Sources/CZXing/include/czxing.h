@@ -49,6 +49,13 @@ int czxing_encode(const char *text, int symbology, int margin, uint8_t **modules
 int czxing_encode_qr_bytes(const uint8_t *bytes, size_t count, int level, int margin, uint8_t **modules,
                            int *width, int *height, char *error, size_t error_size);
 
+/// Draws `count` bytes as a QR code, Aztec code, PDF417 or Code 128 symbol, the bytes written as they are (each
+/// byte the ISO 8859-1 character of that code), with error correction `ecc_level` on zxing-cpp's 0–8 scale (-1 for
+/// the writer's default; Code 128 has none) and a quiet zone of `margin` modules (a linear code's only at its ends).
+/// Returns and sets as czxing_encode does.
+int czxing_encode_bytes(const uint8_t *bytes, size_t count, int symbology, int ecc_level, int margin,
+                        uint8_t **modules, int *width, int *height, char *error, size_t error_size);
+
 /// One code found in an image.
 typedef struct {
     int symbology;

@@ -27,3 +27,27 @@ extension PixelPlane {
         }
     }
 }
+
+extension PixelPlane where Component == UInt8 {
+    /// Writes this three-channel plane's R, G, B bytes as opaque B, G, R, A pixels into `height` rows of
+    /// `bytesPerRow` bytes from `base` (a 32-bit BGRA pixel buffer's layout).
+    ///
+    /// A byte shuffle, kept here in the optimised layer: a decoded movie frame goes through it on every picture an
+    /// asset reader, player or export hands over, also in a dependent's debug build.
+    public func writeBGRA(to base: UnsafeMutableRawPointer, bytesPerRow: Int) {
+        precondition(channels == 3, "writeBGRA needs an RGB plane, not \(channels) channels")
+        withUnsafeBufferPointer { source in
+            for y in 0..<height {
+                let row = base.advanced(by: y * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                let from = y * rowStride
+                for x in 0..<width {
+                    let s = from + 3 * x
+                    row[4 * x] = source[s + 2]
+                    row[4 * x + 1] = source[s + 1]
+                    row[4 * x + 2] = source[s]
+                    row[4 * x + 3] = 255
+                }
+            }
+        }
+    }
+}

@@ -2,6 +2,28 @@ import Imaging
 import Testing
 
 @Suite struct PixelPlaneTests {
+    /// The BGRA writer is a byte shuffle: each output pixel holds the plane's blue, green and red at that position
+    /// and an opaque alpha, in rows of the buffer's own length, with the plane's padding skipped.
+    @Test func bgraHoldsTheSameBytesReordered() {
+        var generator = SystemRandomNumberGenerator()
+        let (width, height) = (7, 5)
+        var plane = PixelPlane<UInt8>(width: width, height: height, channels: 3, rowStride: 3 * width + 4)
+        for y in 0..<height {
+            for x in 0..<width { for c in 0..<3 { plane[x, y, c] = .random(in: 0...255, using: &generator) } }
+        }
+        let bytesPerRow = 4 * width + 12
+        var out = [UInt8](repeating: 7, count: bytesPerRow * height)
+        out.withUnsafeMutableBytes { plane.writeBGRA(to: $0.baseAddress!, bytesPerRow: bytesPerRow) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = y * bytesPerRow + 4 * x
+                #expect(Array(out[o..<(o + 4)]) == [plane[x, y, 2], plane[x, y, 1], plane[x, y, 0], 255])
+            }
+            // The row's padding is left alone.
+            #expect(out[(y * bytesPerRow + 4 * width)..<((y + 1) * bytesPerRow)].allSatisfy { $0 == 7 })
+        }
+    }
+
     @Test func subscriptAddressesInterleavedChannels() {
         var plane = FloatPlane(width: 3, height: 2, channels: 2)
         plane[2, 1, 1] = 5
@@ -23,9 +45,11 @@ import Testing
     @Test func copyOnWriteLeavesTheOriginalAlone() {
         let original = sampleImage()
         var copy = original
-        let sharedBefore = original.withUnsafeBufferPointer { $0.baseAddress } == copy.withUnsafeBufferPointer {
-            $0.baseAddress
-        }
+        let sharedBefore =
+            original.withUnsafeBufferPointer { $0.baseAddress }
+            == copy.withUnsafeBufferPointer {
+                $0.baseAddress
+            }
         #expect(sharedBefore, "a plain copy shares the buffer")
         copy[0, 0, 0] = 200
         #expect(original[0, 0, 0] == 0)

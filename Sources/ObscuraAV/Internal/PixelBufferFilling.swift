@@ -30,19 +30,11 @@ enum PixelBufferFilling {
     static func make(from bytes: PixelPlane<UInt8>, format: OSType) -> CVPixelBuffer? {
         let rgb = EncodedRGB(bytes: bytes)
         guard let buffer = CVPixelBuffer(width: rgb.width, height: rgb.height, pixelFormat: format) else { return nil }
-        func byte(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
         switch format {
         case kCVPixelFormatType_32BGRA:
+            // The same bytes, reordered: the codes need no trip through 0…1.
             let p = buffer.planes[0]
-            for y in 0..<rgb.height {
-                let row = p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                for x in 0..<rgb.width {
-                    row[4 * x] = byte(rgb[x, y, 2])
-                    row[4 * x + 1] = byte(rgb[x, y, 1])
-                    row[4 * x + 2] = byte(rgb[x, y, 0])
-                    row[4 * x + 3] = 255
-                }
-            }
+            bytes.writeBGRA(to: p.base, bytesPerRow: p.bytesPerRow)
         case kCVPixelFormatType_64RGBAHalf:
             let p = buffer.planes[0]
             for y in 0..<rgb.height {

@@ -298,6 +298,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
     private func write(
         url: URL?, type: AVFileType?, range: CMTimeRange, fastStart: Bool, metadata: [AVMetadataItem], limit: Int64
     ) throws(AVError) {
+        if try copyWhole(url: url, type: type, range: range, fastStart: fastStart, replacing: metadata, limit: limit) {
+            return
+        }
         var range = range
         for _ in 0..<6 {
             if isCancelled { return }
@@ -315,6 +318,48 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
                 NSLocalizedFailureReasonErrorKey:
                     "no part of the movie fits within the file length limit of \(limit) bytes"
             ])
+    }
+
+    /// Passthrough of the whole movie into its own container, its metadata kept and its box order as
+    /// `shouldOptimizeForNetworkUse` asks, hands over the file itself: a copy, written beside the destination and put
+    /// there only if nothing is there by then (rule 10). False, leaving the export to re-encode, otherwise.
+    private func copyWhole(
+        url: URL?, type: AVFileType?, range: CMTimeRange, fastStart: Bool, replacing metadata: [AVMetadataItem],
+        limit: Int64
+    ) throws(AVError) -> Bool {
+        guard preset.codec == nil, let url, url.isFileURL, let type, lock.withLock({ items == nil }),
+            let source = try? asset.contents.get().url, let layout = MovieFileLayout(url: source),
+            layout.fileType == type, layout.movieFirst || !fastStart,
+            !range.start.isNumeric || range.start <= .zero,
+            !range.isValid || !range.end.isNumeric || range.end >= asset.duration,
+            let size = Self.fileSize(source), limit <= 0 || size <= limit
+        else { return false }
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw AVError(.fileAlreadyExists, userInfo: [NSLocalizedFailureReasonErrorKey: "\(url.path) exists"])
+        }
+        do {
+            let made = try StaleTemporaries.createFile(
+                in: FileConfinement.folder(of: url.path), for: url.lastPathComponent)
+            let output = FileHandle(fileDescriptor: made.descriptor, closeOnDealloc: true)
+            var copied = false
+            defer { if !copied { unlink(made.path) } }
+            let input = try FileHandle(forReadingFrom: source)
+            defer { try? input.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                if isCancelled { return true }
+                try output.write(contentsOf: chunk)
+                report(progress: Float(Double(try output.offset()) / Double(max(size, 1))))
+            }
+            try output.synchronize()
+            try output.close()
+            copied = true
+            try StaleTemporaries.publish(made.path, at: url.path)
+        } catch let failure as AtomicFileError where errno == EEXIST {
+            throw AVError(.fileAlreadyExists, userInfo: [NSLocalizedFailureReasonErrorKey: failure.description])
+        } catch {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "copying the movie: \(error)"])
+        }
+        return true
     }
 
     private static func fileSize(_ url: URL) -> Int64? {

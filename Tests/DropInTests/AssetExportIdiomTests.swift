@@ -320,17 +320,34 @@ extension DropIn {
             #expect(session.estimatedOutputFileLength > 0)
         }
 
-        /// Passthrough keeps the source's codec and size.
+        /// Passthrough of the whole movie into its own container hands over the file itself, byte for byte; into
+        /// another container, or trimmed, it keeps the source's codec and size.
         @Test func passthroughKeepsTheCodecAndSize() throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let source = AVURLAsset(
-                url: try Self.movie(in: folder, width: 320, height: 240, frames: 10, codec: .hevc))
-            let url = folder.appendingPathComponent("same.mov")
-            let session = try Self.export(source, preset: AVAssetExportPresetPassthrough, to: url, type: .mov)
-            #expect(session.status == .completed, "\(String(describing: session.error))")
-            let video = try #require(try ProbedMovie(url).video)
+            let sourceURL = try Self.movie(in: folder, width: 320, height: 240, frames: 10, codec: .hevc)
+            let source = AVURLAsset(url: sourceURL)
+            let same = folder.appendingPathComponent("same.mov")
+            let copy = try Self.export(source, preset: AVAssetExportPresetPassthrough, to: same, type: .mov)
+            #expect(copy.status == .completed && copy.progress == 1, "\(String(describing: copy.error))")
+            #expect(try Data(contentsOf: same) == Data(contentsOf: sourceURL))
+            // Not over a file already there.
+            let again = try Self.export(source, preset: AVAssetExportPresetPassthrough, to: same, type: .mov)
+            #expect((again.error as? AVError)?.code == .fileAlreadyExists)
+
+            let other = folder.appendingPathComponent("other.mp4")
+            let moved = try Self.export(source, preset: AVAssetExportPresetPassthrough, to: other, type: .mp4)
+            #expect(moved.status == .completed, "\(String(describing: moved.error))")
+            #expect(try Data(contentsOf: other) != Data(contentsOf: sourceURL))
+            let video = try #require(try ProbedMovie(other).video)
             #expect(video.codec == "hevc" && video.width == 320 && video.height == 240 && video.frames == 10)
+
+            let trimmed = folder.appendingPathComponent("trimmed.mov")
+            let cut = try Self.export(source, preset: AVAssetExportPresetPassthrough, to: trimmed, type: .mov) {
+                $0.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 5, timescale: 30))
+            }
+            #expect(cut.status == .completed)
+            #expect(try ProbedMovie(trimmed).video?.frames == 5)
         }
 
         /// Cancelling before the export starts, or while it runs, ends it as `.cancelled` with an error, the handler

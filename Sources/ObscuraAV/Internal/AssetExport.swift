@@ -223,3 +223,43 @@ struct MonoMixer {
         return (out, at)
     }
 }
+
+/// The top-level layout of a QuickTime or MPEG-4 file (ISO/IEC 14496-12 §4.2, boxes laid end to end, each with a
+/// 32-bit size, or 1 and a 64-bit size after the type): which container its `ftyp` brand names, and whether the movie
+/// box comes before the media, as a file optimised for network use has it.
+struct MovieFileLayout: Equatable {
+    let fileType: AVFileType
+    let movieFirst: Bool
+
+    /// The layout of the file at `url`; nil where its boxes do not read as a movie's.
+    init?(url: URL) {
+        guard let file = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? file.close() }
+        var at: UInt64 = 0
+        var type: AVFileType?
+        var order: [String] = []
+        while order.count < 2, (try? file.seek(toOffset: at)) != nil,
+            let head = try? file.read(upToCount: 16), head.count >= 8
+        {
+            let bytes = [UInt8](head)
+            func number(_ range: Range<Int>) -> UInt64 { bytes[range].reduce(0) { $0 << 8 | UInt64($1) } }
+            var size = number(0..<4)
+            let name = String(decoding: bytes[4..<8], as: UTF8.self)
+            if size == 1, bytes.count == 16 { size = number(8..<16) }
+            guard size >= 8 else { return nil }
+            // The major brand follows the file type box's header.
+            if name == "ftyp", bytes.count >= 12 {
+                switch String(decoding: bytes[8..<12], as: UTF8.self) {
+                case "qt  ": type = .mov
+                case "M4V ", "M4VH", "M4VP": type = .m4v
+                default: type = .mp4
+                }
+            }
+            if name == "moov" || name == "mdat" { order.append(name) }
+            at += size
+        }
+        guard let type, order.count == 2 else { return nil }
+        fileType = type
+        movieFirst = order.first == "moov"
+    }
+}

@@ -118,6 +118,20 @@ open class AVPlayer: NSObject, @unchecked Sendable, _KeyValueCodingAndObserving,
 
     /// Plays at `defaultRate`.
     open func play() { rate = defaultRate }
+    /// Plays at `rate` at once: a local file needs no buffering, so this is setting the rate.
+    open func playImmediately(atRate rate: Float) { self.rate = rate }
+    /// Readies playback at `rate`; nothing needs loading here, so `completionHandler` gets true on another queue.
+    open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        if let completionHandler { DispatchQueue.global().async { completionHandler(true) } }
+    }
+    /// Cancels prerolls; they finish at once here.
+    open func cancelPendingPrerolls() {}
+    /// Whether the player may play on an external screen (AirPlay); there is none here.
+    open var allowsExternalPlayback = true
+    /// False: there is no external screen.
+    open var isExternalPlaybackActive: Bool { false }
+    /// Whether playback moves to an external screen when one mirrors the display; there is none here.
+    open var usesExternalPlaybackWhileExternalScreenIsActive = false
     /// Pauses.
     open func pause() { rate = 0 }
 

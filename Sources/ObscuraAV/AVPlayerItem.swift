@@ -80,6 +80,19 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
     open var canPlayFastReverse: Bool { true }
     open var canPlaySlowReverse: Bool { true }
 
+    /// How far ahead the player would buffer, seconds (0, the default: its own choice); a local file needs none.
+    open var preferredForwardBufferDuration: TimeInterval = 0
+    /// The bit rate a streaming player would keep under (0: no limit); a local file plays whole.
+    open var preferredPeakBitRate: Double = 0
+    /// The same on expensive networks.
+    open var preferredPeakBitRateForExpensiveNetworks: Double = 0
+    /// The largest picture a streaming player would choose (zero: no limit).
+    open var preferredMaximumResolution: CGSize = .zero
+    /// Whether a paused live stream may keep loading; there are no live streams here.
+    open var canUseNetworkResourcesForLiveStreamingWhilePaused = false
+    /// Where reverse playback ends (`.invalid`: the movie's start).
+    open var reversePlaybackEndTime = CMTime.invalid
+
     /// Where playback ends (`.invalid`, the default: the movie's end).
     open var forwardPlaybackEndTime: CMTime {
         get { lock.withLock { endTime } }

@@ -71,7 +71,10 @@ extension DropIn {
             ) { _ in ended.signal() }
             defer { NotificationCenter.default.removeObserver(token) }
             let start = Date()
-            player.rate = 2
+            // As a streaming app sets up its item: no effect on a local file.
+            player.currentItem?.preferredForwardBufferDuration = 1
+            player.playImmediately(atRate: 2)
+            #expect(player.rate == 2)
             #expect(ended.wait(timeout: .now() + 10) == .success)
             let elapsed = Date().timeIntervalSince(start)
             #expect(elapsed > 0.45 && elapsed < 2, "played at twice the rate in \(elapsed) s")

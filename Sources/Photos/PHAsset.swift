@@ -64,10 +64,14 @@ open class PHAsset: PHObject, @unchecked Sendable {
         PHPhotoLibrary.mayRead ? PhotoLibraryStore.shared.records() : []
     }
 
-    private static func fetch(_ options: PHFetchOptions?, _ keep: (PhotoLibraryStore.Record) -> Bool)
-        -> PHFetchResult<PHAsset>
-    {
+    /// The readable records `keep` keeps, in the order `order` gives (the order they were added by default) unless
+    /// `options` sort them, capped by `fetchLimit`.
+    static func fetch(
+        _ options: PHFetchOptions?, order: ((PhotoLibraryStore.Record) -> Int?)? = nil,
+        _ keep: (PhotoLibraryStore.Record) -> Bool
+    ) -> PHFetchResult<PHAsset> {
         var records = readable().filter(keep)
+        if let order { records.sort { (order($0) ?? $0.order) < (order($1) ?? $1.order) } }
         if let sort = options?.sortDescriptors?.first, let key = SortKeys.key(of: sort) {
             records.sort { a, b in
                 let (x, y) = sort.ascending ? (a, b) : (b, a)
@@ -108,7 +112,10 @@ open class PHFetchResult<ObjectType: AnyObject>: @unchecked Sendable, Sequence {
     public subscript(index: Int) -> ObjectType { objects[index] }
     public func object(at index: Int) -> ObjectType { objects[index] }
     public func objects(at indexes: IndexSet) -> [ObjectType] { indexes.map { objects[$0] } }
-    public func contains(_ anObject: ObjectType) -> Bool { objects.contains { $0 === anObject } }
+    /// Whether an equal object is in the result (`isEqual(_:)`: Photos objects are equal when their identifiers are).
+    public func contains(_ anObject: ObjectType) -> Bool {
+        objects.contains { ($0 as? NSObject)?.isEqual(anObject) ?? ($0 === anObject) }
+    }
 
     public func enumerateObjects(_ block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
         var stop = ObjCBool(false)

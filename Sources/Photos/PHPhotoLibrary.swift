@@ -128,7 +128,7 @@ open class PHPhotoLibrary: @unchecked Sendable {
         ChangeTransaction.current = transaction
         changeBlock()
         ChangeTransaction.current = nil
-        guard !transaction.requests.isEmpty else { return }
+        guard !transaction.requests.isEmpty || !transaction.collectionRequests.isEmpty else { return }
         guard mayAdd else {
             throw PHPhotosError.make(.accessUserDenied, "The person denied access to the photo library.")
         }
@@ -139,6 +139,8 @@ open class PHPhotoLibrary: @unchecked Sendable {
 /// The requests a change block makes, gathered while it runs.
 final class ChangeTransaction: @unchecked Sendable {
     var requests: [PHAssetCreationRequest] = []
+    /// The albums made or changed, in the order asked.
+    var collectionRequests: [PHAssetCollectionChangeRequest] = []
 
     private static let key = "PHChangeTransaction"
 
@@ -161,8 +163,27 @@ final class ChangeTransaction: @unchecked Sendable {
         return current
     }
 
-    /// Checks every request, stages its files, and adds them all to `store`, or none.
+    /// Checks every request, stages its files, and adds them all to `store`, or none; then makes and changes the
+    /// albums, whose assets may be the ones just added (Capture rules §26 rule 6).
     func commit(to store: PhotoLibraryStore) throws {
+        // The albums are worked out first, so that an album request that cannot be met adds no asset either.
+        var known = Set(store.records().map(\.identifier))
+        for request in requests { if let id = request.placeholderForCreatedAsset?.localIdentifier { known.insert(id) } }
+        var albums = store.albums()
+        for request in collectionRequests {
+            let album = try request.applied(known: known)
+            if let index = albums.firstIndex(where: { $0.identifier == album.identifier }) {
+                albums[index] = album
+            } else {
+                albums.append(album)
+            }
+        }
+        try commitAssets(to: store)
+        if !collectionRequests.isEmpty { try store.commitAlbums(albums) }
+    }
+
+    private func commitAssets(to store: PhotoLibraryStore) throws {
+        guard !requests.isEmpty else { return }
         let staging = try store.makeStaging()
         defer { try? FileManager.default.removeItem(at: staging) }
         var records: [PhotoLibraryStore.Record] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Where the photo library keeps its assets: a folder of this machine (Capture rules §26 rule 1).
 ///
@@ -94,6 +95,38 @@ final class PhotoLibraryStore: @unchecked Sendable {
                 // Nothing half-added: what already moved goes again.
                 for url in moved { try? fm.removeItem(at: url) }
                 throw error
+            }
+        }
+    }
+
+    /// An album the app made: its title and its assets' identifiers in album order.
+    struct Album: Codable, Sendable {
+        var identifier: String
+        var title: String
+        var assets: [String]
+    }
+
+    /// Where the albums are kept: one file beside the assets' folders, its name hidden from the asset listing.
+    private var albumsFile: URL { folder.appendingPathComponent(".albums.json") }
+
+    /// The albums, in the order they were made.
+    func albums() -> [Album] {
+        lock.withLock {
+            guard let data = try? Data(contentsOf: albumsFile) else { return [] }
+            return (try? JSONDecoder().decode([Album].self, from: data)) ?? []
+        }
+    }
+
+    /// Replaces the albums with `albums`, in one atomic write.
+    func commitAlbums(_ albums: [Album]) throws {
+        try lock.withLock {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                try AtomicFile.write([UInt8](try encoder.encode(albums)), to: albumsFile.path)
+            } catch let error as AtomicFileError {
+                throw PHPhotosError.make(.internalError, "The albums could not be saved: \(error.description)")
             }
         }
     }

@@ -132,6 +132,10 @@ open class PHPhotoLibrary: @unchecked Sendable {
         guard mayAdd else {
             throw PHPhotosError.make(.accessUserDenied, "The person denied access to the photo library.")
         }
+        // Albums belong to read and write access: add-only access adds assets and nothing else (rule 6).
+        guard transaction.collectionRequests.isEmpty || mayRead else {
+            throw PHPhotosError.make(.accessUserDenied, "Albums need read and write access to the photo library.")
+        }
         try transaction.commit(to: PhotoLibraryStore.shared)
     }
 }

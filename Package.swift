@@ -118,7 +118,7 @@ let package = Package(
         // VideoToolbox's conversion of a pixel buffer to a CGImage, over Core Image's rendering.
         .target(name: "VideoToolbox", dependencies: ["ObscuraAV", "CoreVideo", "CoreImage", "Imaging"]),
         // PhotoKit's library: assets saved into a folder of this machine, fetched and read back.
-        .target(name: "Photos", dependencies: ["ObscuraAV", "ImageIO"]),
+        .target(name: "Photos", dependencies: ["ObscuraAV", "ImageIO", "Imaging"]),
         // The module Swift Testing's cross-import overlay for CoreImage names: empty, so that a test file importing
         // both Testing and the drop-in CoreImage builds (see its one source file).
         .target(name: "_Testing_CoreImage"),

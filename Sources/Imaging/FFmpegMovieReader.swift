@@ -162,6 +162,13 @@ package final class MovieSoundReader {
         package let samples: [Float]
         package let channels: Int, rate: Int
         package let seconds: Double
+
+        package init(samples: [Float], channels: Int, rate: Int, seconds: Double) {
+            self.samples = samples
+            self.channels = channels
+            self.rate = rate
+            self.seconds = seconds
+        }
     }
 
     private let reader: OpaquePointer

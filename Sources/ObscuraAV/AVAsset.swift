@@ -8,7 +8,10 @@ import Imaging
 /// duration, not playable) and `load` throws the reason.
 open class AVAsset: NSObject, @unchecked Sendable {
     /// What was read of the file, or why it could not be.
-    let contents: Result<AssetContents, AVError>
+    private let fileContents: Result<AssetContents, AVError>
+    /// What the asset's media declares, or why it cannot be read: the file's, or for a composition
+    /// (`AVComposition`) what its first video source gives it.
+    var contents: Result<AssetContents, AVError> { fileContents }
 
     /// The movie at `url`, read at once (the file is small work beside what a capture costs).
     public convenience init(url URL: URL) {
@@ -22,9 +25,9 @@ open class AVAsset: NSObject, @unchecked Sendable {
     private var metadataItems: [AVMetadataItem] = []
 
     init(reading url: URL) {
-        contents = AssetContents.read(url)
+        fileContents = AssetContents.read(url)
         super.init()
-        guard let contents = try? contents.get() else { return }
+        guard let contents = try? fileContents.get() else { return }
         trackList = [AVAssetTrack(asset: self, trackID: 1, mediaType: .video, contents: contents)]
         if contents.hasAudio {
             trackList.append(AVAssetTrack(asset: self, trackID: 2, mediaType: .audio, contents: contents))
@@ -32,6 +35,12 @@ open class AVAsset: NSObject, @unchecked Sendable {
         metadataItems = contents.metadata.filter { $0.key.contains(".") }.map {
             AVMetadataItem(keySpace: .quickTimeMetadata, key: $0.key, text: $0.value)
         }
+    }
+
+    /// An asset of other assets' media (`AVComposition`), which has no file of its own.
+    init(composed: Void) {
+        fileContents = .failure(AVError(.fileFormatNotRecognized))
+        super.init()
     }
 
     /// The longest track's time, at the movie's timescale; invalid where the file could not be read.
@@ -132,14 +141,28 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     public let trackID: CMPersistentTrackID
     /// Video or audio.
     public let mediaType: AVMediaType
-    let contents: AssetContents
+    private let fileContents: AssetContents?
+    /// What the track's media declares: its file's, or for a composition's track (`AVCompositionTrack`) its first
+    /// source's over the track's own duration.
+    var contents: AssetContents { fileContents ?? .none }
 
-    init(asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, contents: AssetContents) {
+    init(asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, contents: AssetContents?) {
         self.asset = asset
         self.trackID = trackID
         self.mediaType = mediaType
-        self.contents = contents
+        fileContents = contents
         super.init()
+    }
+
+    /// The track's pictures decoded in presentation order, each with its time in seconds (−1 where the stream gives
+    /// none).
+    func openPictures() throws(MediaFileError) -> any PictureSource {
+        try MovieFrameReader(path: try contents.path())
+    }
+
+    /// The track's sound decoded a frame of samples at a time.
+    func openSound() throws(MediaFileError) -> any SoundSource {
+        try MovieSoundReader(path: try contents.path())
     }
 
     private let formatLock = NSLock()
@@ -174,7 +197,7 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     }
 
     private var soundFormats: [CMFormatDescription] {
-        guard let reader = try? MovieSoundReader(path: contents.url.path), reader.isAAC,
+        guard let path = try? contents.path(), let reader = try? MovieSoundReader(path: path), reader.isAAC,
             let first = try? reader.next()
         else { return [] }
         let stream = AudioStreamBasicDescription(
@@ -219,6 +242,8 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     open var isPlayable: Bool { true }
     /// Whether the track is enabled.
     open var isEnabled: Bool { true }
+    /// The volume the track's sound plays at: full.
+    open var preferredVolume: Float { 1 }
     /// Whether its media lies in the movie file itself rather than in files it refers to: always here.
     open var isSelfContained: Bool { true }
 
@@ -289,7 +314,8 @@ public let kCMPersistentTrackID_Invalid: CMPersistentTrackID = 0
 
 /// What an asset read of its file: the video stream's declarations and whether there is sound.
 struct AssetContents: Sendable {
-    let url: URL
+    /// The file; nil for what a composition declares (its media lies in its sources' files).
+    let url: URL?
     let width: Int, height: Int
     let seconds: Double, rate: Double
     let transform: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
@@ -299,6 +325,17 @@ struct AssetContents: Sendable {
     let bitRate: Int
     /// The container's metadata entries, as the demuxer names them.
     let metadata: [(key: String, value: String)]
+
+    /// Nothing: a track of a composition before any media is inserted.
+    static let none = AssetContents(
+        url: nil, width: 0, height: 0, seconds: 0, rate: 0, transform: (1, 0, 0, 1, 0, 0), hasAudio: false, codec: nil,
+        bitRate: 0, metadata: [])
+
+    /// The file's path, or why there is none to read.
+    func path() throws(MediaFileError) -> String {
+        guard let url else { throw MediaFileError(code: .unreadable, message: "the media has no file of its own") }
+        return url.path
+    }
 
     static func read(_ url: URL) -> Result<AssetContents, AVError> {
         guard url.isFileURL else {

@@ -328,7 +328,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
         limit: Int64
     ) throws(AVError) -> Bool {
         guard preset.codec == nil, let url, url.isFileURL, let type, lock.withLock({ items == nil }),
-            let source = try? asset.contents.get().url, let layout = MovieFileLayout(url: source),
+            let source = (try? asset.contents.get())?.url, let layout = MovieFileLayout(url: source),
             layout.fileType == type, layout.movieFirst || !fastStart,
             !range.start.isNumeric || range.start <= .zero,
             !range.isValid || !range.end.isNumeric || range.end >= asset.duration,

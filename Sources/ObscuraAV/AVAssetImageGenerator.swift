@@ -124,8 +124,8 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     /// Where decoding stands between requests: the frame last shown and the one read after it.
     private final class Cursor {
-        let reader: MovieFrameReader
-        /// The first frame's presentation time, which counts as zero.
+        let reader: any PictureSource
+        /// The first frame's presentation time, which counts as zero (a composition's times are its own already).
         var origin: Double?
         /// The last frame's time from the first frame.
         var previous = -Double.infinity
@@ -136,7 +136,10 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         /// Whether the last frame was read.
         var finished = false
 
-        init(reader: MovieFrameReader) { self.reader = reader }
+        init(reader: any PictureSource, origin: Double?) {
+            self.reader = reader
+            self.origin = origin
+        }
     }
 
     /// Decodes up to the frame shown at `requested` and makes its picture.
@@ -178,7 +181,8 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         if let cursor {
             c = cursor
         } else {
-            do { c = Cursor(reader: try MovieFrameReader(path: contents.url.path)) } catch {
+            guard let track = asset.tracks(withMediaType: .video).first else { throw failure("the asset has no video") }
+            do { c = Cursor(reader: try track.openPictures(), origin: asset is AVComposition ? 0 : nil) } catch {
                 throw failure(error.message)
             }
             cursor = c

@@ -207,9 +207,10 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     override var isFinished: Bool { lock.withLock { decoding?.isFinished ?? false } }
 
     override func prepare(range: CMTimeRange) throws {
-        guard let contents = try? track.asset?.contents.get() ?? nil else {
+        guard (try? track.asset?.contents.get()) != nil else {
             throw Self.unsupported("the movie can no longer be read")
         }
+        let track = self.track
         guard let settings = outputSettings else {
             throw Self.unsupported("compressed (pass-through) samples are not read here: ask for decoded samples")
         }
@@ -217,7 +218,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if track.mediaType == .audio {
             let pcm = try SoundUnits.pcm(settings)
             decoding = try TrackDecoding(range: range, final: !supportsRandomAccess) {
-                let units = try SoundUnits(contents: contents, pcm: pcm)
+                let units = try SoundUnits(track: track, pcm: pcm)
                 try units.check(settings)
                 return units
             }
@@ -229,7 +230,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 throw Self.unsupported("no pixel format asked for is decoded here: \(formats)")
             }
             decoding = try TrackDecoding(range: range, final: !supportsRandomAccess) {
-                try VideoUnits(contents: contents, format: format)
+                try VideoUnits(track: track, format: format)
             }
         }
         lock.withLock { self.decoding = decoding }
@@ -375,19 +376,20 @@ final class VideoUnits: UnitSource {
         format == kCVPixelFormatType_32BGRA || format == kCVPixelFormatType_64RGBAHalf || YCbCrCoding.of(format) != nil
     }
 
-    private let reader: MovieFrameReader
+    private let reader: any PictureSource
     private let format: OSType
     private let step: Double
     /// The frame decoded but not yet given, with its time.
     private var ahead: (PixelPlane<UInt8>, Double)?
     private var previous = -1.0
 
-    init(contents: AssetContents, format: OSType) throws {
-        do { reader = try MovieFrameReader(path: contents.url.path) } catch {
+    init(track: AVAssetTrack, format: OSType) throws {
+        do { reader = try track.openPictures() } catch {
             throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
         }
         self.format = format
-        step = contents.rate > 0 ? 1 / contents.rate : 1.0 / 30
+        let rate = track.contents.rate
+        step = rate > 0 ? 1 / rate : 1.0 / 30
     }
 
     /// The next frame with its time; a frame without a time follows the previous by one frame period.
@@ -434,16 +436,16 @@ final class SoundUnits: UnitSource {
         var bits: Int { float ? 32 : 16 }
     }
 
-    private let reader: MovieSoundReader
+    private let reader: any SoundSource
     private let pcm: PCM
     private var ahead: MovieSoundReader.Frame?
     private var position = 0.0
     let channels: Int, rate: Int
 
     /// Opens the sound and reads its first frame, which fixes the rate and channel count.
-    init(contents: AssetContents, pcm: PCM) throws {
+    init(track: AVAssetTrack, pcm: PCM) throws {
         do {
-            reader = try MovieSoundReader(path: contents.url.path)
+            reader = try track.openSound()
             ahead = try reader.next()
         } catch {
             throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])

@@ -288,10 +288,12 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// The decoded frame shown at `seconds`: decoding goes forward from the frame last given, or from the movie's
     /// start for an earlier time. Called under the decoding lock.
     private func frame(at seconds: Double) -> DecodedUnit? {
-        guard seconds.isFinite, let item, let contents = try? item.asset.contents.get() else { return nil }
+        guard seconds.isFinite, let item, (try? item.asset.contents.get()) != nil,
+            let track = item.asset.tracks(withMediaType: .video).first
+        else { return nil }
         if let shown, seconds < shown.time { reset() }
         if units == nil {
-            units = try? VideoUnits(contents: contents, format: format)
+            units = try? VideoUnits(track: track, format: format)
             shown = try? units?.next()
             following = try? units?.next()
         }

@@ -11,10 +11,10 @@ extension DropIn {
     @Suite(.needs(.ffmpeg, .ffprobe))
     struct AssetExportIdiomTests {
         /// A movie of `frames` pictures of `width` × `height` at 30 fps in `codec`: picture i a grey of level
-        /// 20 + 20·(i mod 10), its top left quarter (a quarter of each side) white.
+        /// 20 + 20·((first + i) mod 10), its top left quarter (a quarter of each side) white.
         static func movie(
             in folder: URL, width: Int, height: Int, frames: Int, codec: AVVideoCodecType = .h264,
-            name: String = "source.mov"
+            name: String = "source.mov", first: Int = 0
         ) throws -> URL {
             let url = folder.appendingPathComponent(name)
             let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
@@ -38,7 +38,7 @@ extension DropIn {
                 for y in 0..<height {
                     for x in 0..<width {
                         let white = x < width / 4 && y < height / 4
-                        let level: UInt8 = white ? 255 : UInt8(20 + 20 * (i % 10))
+                        let level: UInt8 = white ? 255 : UInt8(20 + 20 * ((first + i) % 10))
                         for c in 0..<4 { base[y * stride + 4 * x + c] = level }
                     }
                 }
@@ -240,8 +240,12 @@ extension DropIn {
             try Self.expectTone(url)
         }
 
-        /// The movie's sound is the microphone's 1 kHz tone at a quarter of full scale over its middle half second.
-        static func expectTone(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        /// The movie's sound is the microphone's 1 kHz tone at `amplitude` (a quarter of full scale unless said) over
+        /// the half second centred `around` (a fraction of its length; the middle by default).
+        static func expectTone(
+            _ url: URL, around: Double = 0.5, amplitude: Double = 0.25,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
             let asset = AVURLAsset(url: url)
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(
@@ -261,11 +265,12 @@ extension DropIn {
             }
             #expect(samples.count > 36_000, "\(samples.count) samples", sourceLocation: sourceLocation)
             guard samples.count > 36_000 else { return }
-            // The middle half second, away from the encoder's start and end.
-            let middle = Array(samples[(samples.count / 2 - 11_025)..<(samples.count / 2 + 11_025)])
+            // Half a second, away from the encoder's start and end.
+            let centre = min(max(Int(Double(samples.count) * around), 11_025), samples.count - 11_025)
+            let middle = Array(samples[(centre - 11_025)..<(centre + 11_025)])
             let rms = (middle.map { $0 * $0 }.reduce(0, +) / Double(middle.count)).squareRoot()
-            #expect(
-                abs(rms - 32767 * 0.25 / 2.0.squareRoot()) < 0.1 * 5793, "RMS \(rms)", sourceLocation: sourceLocation)
+            let expected = 32767 * amplitude / 2.0.squareRoot()
+            #expect(abs(rms - expected) < 0.1 * expected, "RMS \(rms), not \(expected)", sourceLocation: sourceLocation)
             let crossings = zip(middle, middle.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
             #expect(abs(crossings - 500) <= 3, "\(crossings) rising zero crossings", sourceLocation: sourceLocation)
         }

@@ -44,7 +44,8 @@ struct ExportPlan {
 }
 
 /// One export run (Capture rules §25 rules 10–12): the movie decoded by an asset reader and encoded again by an asset
-/// writer, the sound mixed down to the writer's mono track, until the time range or a cancellation ends it.
+/// writer, the sound mixed down to the writer's mono track, until the time range or a cancellation ends it. A
+/// composition's sound tracks (rule 15) are mixed into that track, each at its `preferredVolume`.
 final class AssetExport {
     private unowned let session: AVAssetExportSession
     private let plan: ExportPlan
@@ -52,8 +53,18 @@ final class AssetExport {
     private let writer: AVAssetWriter
     private let videoOutput: AVAssetReaderTrackOutput
     private let videoInput: AVAssetWriterInput
-    private let sound: (output: AVAssetReaderTrackOutput, input: AVAssetWriterInput)?
-    private var mixer = MonoMixer(targetRate: Double(AVCaptureAudioDataOutput.sampleRate))
+    /// The sound tracks read and the writer's sound input; none without sound.
+    private var soundTracks: [SoundTrack] = []
+    private let soundInput: AVAssetWriterInput?
+    private var mix = SoundMix()
+
+    /// One sound track being read: its output, its mixer and volume, and whether it has given its last sample.
+    struct SoundTrack {
+        let output: AVAssetReaderTrackOutput
+        var mixer = MonoMixer(targetRate: Double(AVCaptureAudioDataOutput.sampleRate))
+        let volume: Float
+        var finished = false
+    }
 
     /// Checks the destination and sets up the reader and writer; throws what stops the export before it starts.
     init(
@@ -95,11 +106,15 @@ final class AssetExport {
             ])
         videoInput.transform = track.preferredTransform
         writer.add(videoInput)
-        if let audio = plan.audio, let soundTrack = session.asset.tracks(withMediaType: .audio).first {
-            let output = AVAssetReaderTrackOutput(
-                track: soundTrack,
-                outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
-            reader.add(output)
+        let sources = session.asset.tracks(withMediaType: .audio).filter(\.isEnabled)
+        if let audio = plan.audio, !sources.isEmpty {
+            var tracks: [SoundTrack] = []
+            for track in sources {
+                let output = AVAssetReaderTrackOutput(
+                    track: track, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
+                reader.add(output)
+                tracks.append(SoundTrack(output: output, volume: track.preferredVolume))
+            }
             let input = AVAssetWriterInput(
                 mediaType: .audio,
                 outputSettings: [
@@ -107,9 +122,10 @@ final class AssetExport {
                     AVSampleRateKey: audio.rate, AVEncoderBitRateKey: audio.bitRate,
                 ])
             writer.add(input)
-            sound = (output, input)
+            soundTracks = tracks
+            soundInput = input
         } else {
-            sound = nil
+            soundInput = nil
         }
         writer.shouldOptimizeForNetworkUse = fastStart
         writer.metadata = metadata
@@ -144,16 +160,32 @@ final class AssetExport {
         guard writer.status == .completed else { throw Self.avError(writer.error) }
     }
 
-    /// Hands the sound decoded before `time` (all of it for nil) to the writer, mixed down to mono at the
-    /// microphone's rate.
+    /// Hands the sound decoded before `time` (all of it for nil) to the writer, each track mixed down to mono at
+    /// the microphone's rate and the tracks summed.
     private func pumpSound(until time: CMTime?) throws(AVError) {
-        guard let sound else { return }
-        while true {
-            if let time, let next = mixer.nextTime, next >= time { return }
-            guard let buffer = sound.output.copyNextSampleBuffer() else { return }
-            guard let (samples, channels, rate) = Self.pcm(buffer) else { continue }
-            let (mono, at) = mixer.take(samples, channels: channels, rate: rate, at: buffer.presentationTimeStamp)
-            if !mono.isEmpty, !sound.input.appendMonoSamples(mono, at: at) { throw Self.avError(writer.error) }
+        guard let input = soundInput else { return }
+        let rate = CMTimeScale(AVCaptureAudioDataOutput.sampleRate)
+        for k in soundTracks.indices where !soundTracks[k].finished {
+            while true {
+                if let time, let next = soundTracks[k].mixer.nextTime, next >= time { break }
+                guard let buffer = soundTracks[k].output.copyNextSampleBuffer() else {
+                    soundTracks[k].finished = true
+                    break
+                }
+                guard let (samples, channels, sourceRate) = Self.pcm(buffer) else { continue }
+                let (mono, at) = soundTracks[k].mixer.take(
+                    samples, channels: channels, rate: sourceRate, at: buffer.presentationTimeStamp)
+                let index = at.convertScale(rate, method: .roundHalfAwayFromZero).value
+                mix.add(mono, at: index, volume: soundTracks[k].volume)
+            }
+        }
+        // Everything before the next sample of a track still being read is complete.
+        let pending = soundTracks.filter { !$0.finished }.compactMap(\.mixer.nextTime)
+        let ready = pending.map { $0.convertScale(rate, method: .roundHalfAwayFromZero).value }.min() ?? .max
+        if let (samples, start) = mix.take(upTo: ready), !samples.isEmpty,
+            !input.appendMonoSamples(samples, at: CMTime(value: start, timescale: rate))
+        {
+            throw Self.avError(writer.error)
         }
     }
 
@@ -181,6 +213,38 @@ final class AssetExport {
     }
 }
 
+/// Sound tracks summed into one: each track's mono samples placed at their sample index and added, clipped to 16 bits
+/// as they are given out.
+struct SoundMix {
+    /// The sample index of `sums[0]`, once a sample has come.
+    private var start: Int64?
+    private var sums: [Float] = []
+
+    mutating func add(_ samples: [Int16], at index: Int64, volume: Float) {
+        guard !samples.isEmpty else { return }
+        let origin = start ?? index
+        // Sound earlier than what was given out already is too late to mix: it is dropped.
+        let skip = Int(max(0, origin - index))
+        guard skip < samples.count else { return }
+        let offset = Int(index - origin) + skip
+        start = origin
+        if sums.count < offset + samples.count - skip {
+            sums.append(contentsOf: repeatElement(0, count: offset + samples.count - skip - sums.count))
+        }
+        for i in skip..<samples.count { sums[offset + i - skip] += volume * Float(samples[i]) }
+    }
+
+    /// The mixed samples before sample index `end`, and the index of the first; nil before any sound.
+    mutating func take(upTo end: Int64) -> ([Int16], Int64)? {
+        guard let origin = start else { return nil }
+        let count = Int(min(Int64(sums.count), max(0, end - origin)))
+        let out = sums[..<count].map { Int16(clamping: Int($0.rounded())) }
+        sums.removeFirst(count)
+        start = origin + Int64(count)
+        return (out, origin)
+    }
+}
+
 /// Mixes interleaved sound down to one channel and resamples it to a fixed rate by linear interpolation, carrying
 /// its position across buffers so that no buffer's edge clicks.
 struct MonoMixer {
@@ -200,6 +264,11 @@ struct MonoMixer {
     /// plays at.
     mutating func take(_ samples: [Int16], channels: Int, rate: Double, at time: CMTime) -> ([Int16], CMTime) {
         if nextTime == nil { firstTime = time }
+        // Time with no sound (an empty stretch of a composition) is silence, so later sound keeps its place.
+        if let next = nextTime, time > next {
+            let gap = Int(((time - next).seconds * rate).rounded())
+            if gap > 0 { pending.append(contentsOf: repeatElement(0, count: gap)) }
+        }
         let frames = samples.count / channels
         for f in 0..<frames {
             var sum = 0.0

@@ -1287,14 +1287,30 @@ static int interleave(cffmpeg_audio_reader *r, char *message, size_t capacity) {
 
 int cffmpeg_audio_reader_next(cffmpeg_audio_reader *r, const float **samples, int *count, int *channels, int *rate,
                               double *seconds, char *message, size_t capacity) {
-    int status = decoder_receive(&r->stream, seconds, message, capacity);
-    if (status != CFFMPEG_OK) return status;
-    frame *f = r->stream.frame;
-    int result = interleave(r, message, capacity);
-    *samples = r->samples;
-    *count = f->nb_samples;
-    *channels = f->ch_layout.nb_channels;
-    *rate = f->sample_rate;
-    api.frame_unref(f);
-    return result;
+    for (;;) {
+        int status = decoder_receive(&r->stream, seconds, message, capacity);
+        if (status != CFFMPEG_OK) return status;
+        frame *f = r->stream.frame;
+        int64_t stamp = f->best_effort_timestamp != INT64_MIN ? f->best_effort_timestamp : f->pts;
+        int result = interleave(r, message, capacity);
+        int n = f->nb_samples, c = f->ch_layout.nb_channels, sr = f->sample_rate;
+        api.frame_unref(f);
+        if (result != CFFMPEG_OK) return result;
+        // Samples before time zero are the encoder's priming, which the track's edit list puts before the start of
+        // the presentation (a fragmented movie keeps them in its first packet, at negative times): they are left
+        // out, as a player leaves them out, and the rest of the frame starts at zero.
+        if (stamp != INT64_MIN && r->stream.time_base.den > 0 && *seconds < 0 && sr > 0 && c > 0) {
+            double before = -*seconds * sr;
+            int skip = before >= n ? n : (int)(before + 0.5);
+            if (skip >= n) continue;
+            memmove(r->samples, r->samples + (size_t)skip * (size_t)c, (size_t)(n - skip) * (size_t)c * sizeof(float));
+            n -= skip;
+            *seconds = 0;
+        }
+        *samples = r->samples;
+        *count = n;
+        *channels = c;
+        *rate = sr;
+        return CFFMPEG_OK;
+    }
 }

@@ -231,5 +231,35 @@ extension DropIn {
             #expect(try ProbedMovie(url).audio?.channels == 1)
             try Clips.expectTone(url, amplitude: 0.25 * 1.5)
         }
+
+        /// A recording's sound starts its presentation inside its first AAC packet, after the encoder's priming, as
+        /// its edit list says (ffprobe gives the first sample's time below zero): the reader leaves the priming out,
+        /// so the sound starts at zero and ends where the presentation does, and keeps time with the pictures.
+        @Test func aRecordingsSoundLeavesItsPrimingOut() throws {
+            let rig = try MovieRig(preset: .vga640x480, microphone: true)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = folder.appendingPathComponent("take.mov")
+            rig.record(to: url)
+            let probed = try #require(try ProbedMovie(url).audio)
+            let first = try #require(probed.startTime), length = try #require(probed.duration)
+            #expect(first < 0, "the first sample at \(first) s")
+
+            let asset = AVURLAsset(url: url)
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(
+                track: try #require(asset.tracks(withMediaType: .audio).first),
+                outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
+            reader.add(output)
+            #expect(reader.startReading())
+            var start: Double?, end = 0.0
+            while let buffer = output.copyNextSampleBuffer() {
+                if start == nil { start = buffer.presentationTimeStamp.seconds }
+                end = (buffer.presentationTimeStamp + buffer.duration).seconds
+            }
+            #expect(start == 0)
+            #expect(abs(end - (first + length)) < 1.5 / 44_100, "the sound ends at \(end) s, not \(first + length) s")
+        }
     }
 }

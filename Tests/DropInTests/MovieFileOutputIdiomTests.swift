@@ -35,6 +35,9 @@ struct ProbedMovie {
         let displayMatrix: [Int]
         /// The stream's bits per second, as ffprobe states it.
         var bitRate: Int? = nil
+        /// The presentation time of the stream's first sample, seconds: below zero where an edit list starts the
+        /// presentation inside it (an AAC track's priming).
+        var startTime: Double? = nil
     }
 
     let streams: [Stream]
@@ -72,7 +75,8 @@ struct ProbedMovie {
                 displayMatrix: (Self.displayMatrix(s)?["displaymatrix"] as? String ?? "")
                     .split(separator: "\n")
                     .flatMap { line in (line.split(separator: ":").last ?? "").split(separator: " ") }
-                    .compactMap { Int($0) }, bitRate: (s["bit_rate"] as? String).flatMap { Int($0) })
+                    .compactMap { Int($0) }, bitRate: (s["bit_rate"] as? String).flatMap { Int($0) },
+                startTime: number(s["start_time"]))
         }
         duration = number((root["format"] as? [String: Any])?["duration"])
         formatTags = (root["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]

@@ -478,6 +478,8 @@ struct cffmpeg_movie {
     int output_failed;
     /// Whether the next picture is to be a key frame starting a new coded sequence.
     int force_key_frame;
+    /// Where the session ends, in video ticks (0: not ended): the picture shown then lasts only until it.
+    int64_t video_end;
 };
 
 /// AVIOContext (libavformat 59) up to its buffer, which the context may have replaced by the time it is freed.
@@ -772,6 +774,10 @@ static int encode(cffmpeg_movie *m, void *encoder, stream *s, rational time_base
         m->packet->stream_index = s->index;
         // Each frame lasts one tick of its encoder's clock; the muxer needs it for the last sample.
         if (m->packet->duration == 0) m->packet->duration = duration;
+        // The picture on screen when the session ends is cut short there, so the movie ends with the session.
+        if (encoder == m->video && m->video_end > 0 && m->packet->pts != INT64_MIN && m->packet->pts < m->video_end &&
+            m->packet->pts + m->packet->duration > m->video_end)
+            m->packet->duration = m->video_end - m->packet->pts;
         api.packet_rescale_ts(m->packet, time_base, s->time_base);
         m->bytes += m->packet->size;
         status = api.interleaved_write_frame(m->format, m->packet);
@@ -935,6 +941,10 @@ int64_t cffmpeg_movie_bytes(const cffmpeg_movie *m) { return m ? m->bytes : 0; }
 
 void cffmpeg_movie_force_key_frame(cffmpeg_movie *m) {
     if (m) m->force_key_frame = 1;
+}
+
+void cffmpeg_movie_end_video(cffmpeg_movie *m, int64_t ticks) {
+    if (m && ticks > 0) m->video_end = ticks;
 }
 
 int cffmpeg_movie_flush_fragment(cffmpeg_movie *m, char *message, size_t capacity) {

@@ -109,6 +109,10 @@ int cffmpeg_movie_write_audio(cffmpeg_movie *movie, const int16_t *samples, int 
 /// with it.
 void cffmpeg_movie_force_key_frame(cffmpeg_movie *movie);
 
+/// Ends the video at `ticks` (1 / timescale seconds): the picture shown then lasts only until it, as a session's end
+/// cuts the last sample short. Pictures still in the encoder are cut as they leave it.
+void cffmpeg_movie_end_video(cffmpeg_movie *movie, int64_t ticks);
+
 /// Writes every sample encoded so far as a fragment of its own (segmented movies only).
 int cffmpeg_movie_flush_fragment(cffmpeg_movie *movie, char *message, size_t message_capacity);
 

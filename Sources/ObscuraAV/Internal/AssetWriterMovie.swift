@@ -82,11 +82,13 @@ final class AssetWriterMovie: @unchecked Sendable {
 
     func startSession(at time: CMTime) { start = time }
 
-    /// Ends the session at `time`: later samples are left out, and audio gathered past it is dropped.
+    /// Ends the session at `time`: later samples are left out, the picture on screen then lasts only until it, and
+    /// audio gathered past it is dropped.
     /// A time that is not a number (such as `.positiveInfinity`) leaves the session open.
     func endSession(at time: CMTime) {
         guard time.isNumeric, let start, let last = samples(time - start) else { return }
         end = time
+        if let ticks = ticks(time) { writer?.endVideo(ticks: ticks) }
         let kept = max(0, last - audioStart)
         if kept < Int64(audio.count) { audio.removeLast(audio.count - Int(kept)) }
     }

@@ -225,6 +225,11 @@ final class MovieWriter: @unchecked Sendable {
         if let movie { cffmpeg_movie_force_key_frame(movie) }
     }
 
+    /// Ends the video at `ticks`: the picture shown then lasts only until it.
+    func endVideo(ticks: Int64) {
+        if let movie { cffmpeg_movie_end_video(movie, ticks) }
+    }
+
     /// Writes every sample encoded so far as one fragment of a segmented movie, and returns its bytes.
     func cutFragment() throws(Failure) -> [UInt8] {
         guard let movie else { throw Failure(unavailable: false, description: "the movie is closed") }

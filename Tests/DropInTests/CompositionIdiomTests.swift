@@ -15,6 +15,15 @@ extension DropIn {
         /// The level of grey a picture of `Clips.movie` shows away from its white quarter: 20 + 20·(n mod 10).
         static func level(_ n: Int) -> Int { 20 + 20 * (n % 10) }
 
+        /// A second recorded at VGA with the microphone (its 1 kHz tone at a quarter of full scale), in `folder`.
+        static func take(in folder: URL) throws -> URL {
+            let rig = try MovieRig(preset: .vga640x480, microphone: true)
+            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+            let url = folder.appendingPathComponent("take.mov")
+            rig.record(to: url)
+            return url
+        }
+
         /// Each picture's time and the grey at (40, 30), read with an asset reader.
         static func pictures(of asset: AVAsset) throws -> [(time: Double, level: Int)] {
             let reader = try AVAssetReader(asset: asset)
@@ -157,12 +166,9 @@ extension DropIn {
         /// composition: both tracks double, and the exported sound is the 1 kHz tone throughout, unbroken at the join
         /// (its middle half second straddles it). The video track takes the recording's turn, as apps copy it.
         @Test func aRecordingsSoundFollowsItsPictures() throws {
-            let rig = try MovieRig(preset: .vga640x480, microphone: true)
-            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let recording = folder.appendingPathComponent("take.mov")
-            rig.record(to: recording)
+            let recording = try Self.take(in: folder)
             let take = AVURLAsset(url: recording)
             let composition = AVMutableComposition()
             let whole = CMTimeRange(start: .zero, duration: take.duration)
@@ -209,12 +215,9 @@ extension DropIn {
         /// A second sound track, as apps lay music under a clip, is mixed into the export at its `preferredVolume`:
         /// the take's own tone under itself at half volume plays at one and a half times its level.
         @Test func aSecondSoundTrackIsMixedInAtItsVolume() throws {
-            let rig = try MovieRig(preset: .vga640x480, microphone: true)
-            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let recording = folder.appendingPathComponent("take.mov")
-            rig.record(to: recording)
+            let recording = try Self.take(in: folder)
             let take = AVURLAsset(url: recording)
             let whole = CMTimeRange(start: .zero, duration: take.duration)
             let composition = AVMutableComposition()
@@ -236,12 +239,9 @@ extension DropIn {
         /// its edit list says (ffprobe gives the first sample's time below zero): the reader leaves the priming out,
         /// so the sound starts at zero and ends where the presentation does, and keeps time with the pictures.
         @Test func aRecordingsSoundLeavesItsPrimingOut() throws {
-            let rig = try MovieRig(preset: .vga640x480, microphone: true)
-            rig.output.maxRecordedDuration = CMTime(value: 1, timescale: 1)
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let url = folder.appendingPathComponent("take.mov")
-            rig.record(to: url)
+            let url = try Self.take(in: folder)
             let probed = try #require(try ProbedMovie(url).audio)
             let first = try #require(probed.startTime), length = try #require(probed.duration)
             #expect(first < 0, "the first sample at \(first) s")

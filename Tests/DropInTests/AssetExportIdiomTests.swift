@@ -240,21 +240,28 @@ extension DropIn {
             try Self.expectTone(url)
         }
 
-        /// The movie's sound is the microphone's 1 kHz tone at `amplitude` (a quarter of full scale unless said) over
-        /// the half second centred `around` (a fraction of its length; the middle by default).
-        static func expectTone(
-            _ url: URL, around: Double = 0.5, amplitude: Double = 0.25,
-            sourceLocation: SourceLocation = #_sourceLocation
-        ) throws {
-            let asset = AVURLAsset(url: url)
+        /// The asset's first sound track read to its end as 16-bit linear PCM buffers, as an app reads it.
+        static func soundBuffers(of asset: AVAsset) throws -> [CMSampleBuffer] {
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(
                 track: try #require(asset.tracks(withMediaType: .audio).first),
                 outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
             reader.add(output)
             #expect(reader.startReading())
+            var buffers: [CMSampleBuffer] = []
+            while let buffer = output.copyNextSampleBuffer() { buffers.append(buffer) }
+            #expect(reader.status == .completed)
+            return buffers
+        }
+
+        /// The movie's sound is the microphone's 1 kHz tone at `amplitude` (a quarter of full scale unless said) over
+        /// the half second centred `around` (a fraction of its length; the middle by default).
+        static func expectTone(
+            _ url: URL, around: Double = 0.5, amplitude: Double = 0.25,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
             var samples: [Double] = []
-            while let buffer = output.copyNextSampleBuffer() {
+            for buffer in try Self.soundBuffers(of: AVURLAsset(url: url)) {
                 let block = try #require(CMSampleBufferGetDataBuffer(buffer))
                 var length = 0
                 var pointer: UnsafeMutablePointer<CChar>?

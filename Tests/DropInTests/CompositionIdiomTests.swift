@@ -196,14 +196,8 @@ extension DropIn {
 
             // Read from the composition itself, the sound runs on from one copy to the next without a gap or overlap
             // and ends with the composition.
-            let reader = try AVAssetReader(asset: composition)
-            let output = AVAssetReaderTrackOutput(
-                track: try #require(composition.tracks(withMediaType: .audio).first),
-                outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
-            reader.add(output)
-            #expect(reader.startReading())
             var end = 0.0
-            while let buffer = output.copyNextSampleBuffer() {
+            for buffer in try Clips.soundBuffers(of: composition) {
                 #expect(
                     abs(buffer.presentationTimeStamp.seconds - end) < 1.0 / 44_100,
                     "sound at \(buffer.presentationTimeStamp.seconds) s after \(end) s")
@@ -246,15 +240,8 @@ extension DropIn {
             let first = try #require(probed.startTime), length = try #require(probed.duration)
             #expect(first < 0, "the first sample at \(first) s")
 
-            let asset = AVURLAsset(url: url)
-            let reader = try AVAssetReader(asset: asset)
-            let output = AVAssetReaderTrackOutput(
-                track: try #require(asset.tracks(withMediaType: .audio).first),
-                outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
-            reader.add(output)
-            #expect(reader.startReading())
             var start: Double?, end = 0.0
-            while let buffer = output.copyNextSampleBuffer() {
+            for buffer in try Clips.soundBuffers(of: AVURLAsset(url: url)) {
                 if start == nil { start = buffer.presentationTimeStamp.seconds }
                 end = (buffer.presentationTimeStamp + buffer.duration).seconds
             }

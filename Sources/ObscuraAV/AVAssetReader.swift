@@ -378,10 +378,9 @@ final class VideoUnits: UnitSource {
 
     private let reader: any PictureSource
     private let format: OSType
-    private let step: Double
+    private var times: PictureTimes
     /// The frame decoded but not yet given, with its time.
     private var ahead: (PixelPlane<UInt8>, Double)?
-    private var previous = -1.0
 
     init(track: AVAssetTrack, format: OSType) throws {
         do { reader = try track.openPictures() } catch {
@@ -389,7 +388,7 @@ final class VideoUnits: UnitSource {
         }
         self.format = format
         let rate = track.contents.rate
-        step = rate > 0 ? 1 / rate : 1.0 / 30
+        times = PictureTimes(step: rate > 0 ? 1 / rate : 1.0 / 30)
     }
 
     /// The next frame with its time; a frame without a time follows the previous by one frame period.
@@ -403,16 +402,14 @@ final class VideoUnits: UnitSource {
             throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: error.message])
         }
         guard let (frame, stamp) = next else { return nil }
-        let time = stamp >= 0 ? max(stamp, previous + 1e-6) : (previous < 0 ? 0 : previous + step)
-        previous = time
-        return (frame, time)
+        return (frame, times.time(of: stamp))
     }
 
     func next() throws -> DecodedUnit? {
         guard let (frame, time) = try decode() else { return nil }
         let following = try decode()
         ahead = following
-        let duration = following.map { $0.1 - time } ?? step
+        let duration = following.map { $0.1 - time } ?? times.step
         let format = self.format
         return DecodedUnit(time: time, duration: duration) {
             guard let buffer = PixelBufferFilling.make(from: frame, format: format) else {

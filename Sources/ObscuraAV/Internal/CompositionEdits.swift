@@ -144,6 +144,22 @@ protocol SoundSource: AnyObject {
 }
 
 extension MovieFrameReader: PictureSource {}
+
+/// The times a decoded picture stream is shown at: the stream's own, never going back, and for a picture without
+/// one, a frame period after the picture before (zero for the first).
+struct PictureTimes {
+    let step: Double
+    private var previous = -1.0
+
+    init(step: Double) { self.step = step }
+
+    /// The time of the next picture, whose stream time is `stamp` (−1 for none).
+    mutating func time(of stamp: Double) -> Double {
+        let time = stamp >= 0 ? max(stamp, previous + 1e-6) : (previous < 0 ? 0 : previous + step)
+        previous = time
+        return time
+    }
+}
 extension MovieSoundReader: SoundSource {}
 
 /// A composition track's pictures: each edit's source decoded over its source range, the pictures shown there
@@ -152,9 +168,9 @@ extension MovieSoundReader: SoundSource {}
 final class ComposedPictures: PictureSource {
     private var pending: ArraySlice<CompositionEdit>
     private var current: (edit: CompositionEdit, reader: any PictureSource, step: Double)?
-    /// The source picture read but not yet given, with its source time; the time of the one before.
+    /// The source picture read but not yet given, with its source time.
     private var ahead: (PixelPlane<UInt8>, Double)?
-    private var previous = -1.0
+    private var times = PictureTimes(step: 1.0 / 30)
 
     init(edits: [CompositionEdit]) { pending = edits.filter { !$0.isEmpty }[...] }
 
@@ -167,9 +183,7 @@ final class ComposedPictures: PictureSource {
             return held
         }
         guard let (picture, stamp) = try current.reader.next() else { return nil }
-        let time = stamp >= 0 ? max(stamp, previous + 1e-6) : (previous < 0 ? 0 : previous + current.step)
-        previous = time
-        return (picture, time)
+        return (picture, times.time(of: stamp))
     }
 
     func next() throws(MediaFileError) -> (PixelPlane<UInt8>, Double)? {
@@ -179,7 +193,7 @@ final class ComposedPictures: PictureSource {
                 let rate = track.contents.rate
                 current = (edit, try track.openPictures(), rate > 0 ? 1 / rate : 1.0 / 30)
                 ahead = nil
-                previous = -1
+                times = PictureTimes(step: current?.step ?? 1.0 / 30)
             }
             guard let (edit, _, step) = current else { return nil }
             let start = edit.sourceRange.start.seconds, end = edit.sourceRange.end.seconds

@@ -194,7 +194,7 @@ let package = Package(
             name: "DropInTests",
             dependencies: [
                 "ExternalTools", "AVFoundation", "CoreMedia", "CoreVideo", "QuartzCore", "simd", "Vision", "ImageIO",
-                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "AVFAudio", "CoreGraphics", "Photos",
+                "UniformTypeIdentifiers", "MobileCoreServices", "AVKit", "AVFAudio", "CoreGraphics", "Photos", "CoreImage",
             ]),
         .testTarget(
             name: "CoreImageTests", dependencies: ["CoreImage", "AVFoundation", "ObscuraTesting", "VideoToolbox", "Spectra"]),

@@ -41,6 +41,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
     private var range = CMTimeRange(start: .zero, duration: .positiveInfinity)
     private var items: [AVMetadataItem]?
     private var lengthLimit: Int64 = 0
+    private var composition: AVVideoComposition?
     private var state = Status.unknown
     private var failure: (any Error)?
     private var fraction: Float = 0
@@ -132,6 +133,18 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
     open var metadata: [AVMetadataItem]? {
         get { lock.withLock { items } }
         set { lock.withLock { items = newValue } }
+    }
+
+    /// How the video tracks become the exported frames (Capture rules §25 rule 16); nil exports the first video
+    /// track as it is. The session keeps a copy. With one, the movie is written at the composition's render size
+    /// (scaled down to the preset's limit) with no turn in its track, and a composition that cannot compose the asset
+    /// fails the export with `AVError.invalidVideoComposition`.
+    open var videoComposition: AVVideoComposition? {
+        get { lock.withLock { composition } }
+        set {
+            let copy = newValue?.copy(as: AVVideoComposition.self)
+            lock.withLock { composition = copy }
+        }
     }
 
     /// The most bytes the file may hold (0, the default: no limit); the export ends at the last picture before
@@ -327,7 +340,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
         url: URL?, type: AVFileType?, range: CMTimeRange, fastStart: Bool, replacing metadata: [AVMetadataItem],
         limit: Int64
     ) throws(AVError) -> Bool {
-        guard preset.codec == nil, let url, url.isFileURL, let type, lock.withLock({ items == nil }),
+        guard preset.codec == nil, let url, url.isFileURL, let type,
+            lock.withLock({ items == nil && composition == nil }),
             let source = (try? asset.contents.get())?.url, let layout = MovieFileLayout(url: source),
             layout.fileType == type, layout.movieFirst || !fastStart,
             !range.start.isNumeric || range.start <= .zero,

@@ -26,6 +26,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// Held while a request decodes: the decoder is one, and requests take their turns.
     private let decoding = NSLock()
     private var cursor: Cursor?
+    private var composition: AVVideoComposition?
     /// Where asynchronous requests run, one after another, so that waiting requests hold no threads.
     private let requests = DispatchQueue(label: "AVAssetImageGenerator.requests")
 
@@ -40,6 +41,22 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     open var appliesPreferredTrackTransform: Bool {
         get { lock.withLock { turns } }
         set { lock.withLock { turns = newValue } }
+    }
+
+    /// How the video tracks become the pictures (Capture rules §25 rule 16); nil shows the first video track. With
+    /// one, `appliesPreferredTrackTransform` is ignored: the composition places the tracks. The generator keeps a
+    /// copy; a render scale other than 1, a negative render size, a frame duration that is not positive or a negative
+    /// `sourceTrackIDForFrameTiming` raises `NSInvalidArgumentException`, as Apple documents.
+    open var videoComposition: AVVideoComposition? {
+        get { lock.withLock { composition } }
+        set {
+            if let newValue { raiseIfNeeded(Violation.generatorComposition(newValue)) }
+            let copy = newValue?.copy(as: AVVideoComposition.self)
+            decoding.withLock {
+                lock.withLock { composition = copy }
+                cursor = nil
+            }
+        }
     }
 
     /// The largest size a picture may have, its aspect ratio kept (after the turn); zero for the stored size.
@@ -148,11 +165,14 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         guard requested.isValid, requested.seconds.isFinite else {
             throw AVError(.decodeFailed, userInfo: [NSLocalizedFailureReasonErrorKey: "the requested time is not a time"])
         }
-        let (turns, largest, before, after) = lock.withLock { (self.turns, self.largest, self.before, self.after) }
+        let (turns, largest, before, after, composition) = lock.withLock {
+            (self.turns, self.largest, self.before, self.after, self.composition.map(VideoCompositionPlan.init))
+        }
+        try composition?.check(asset: asset, range: .invalid)
         let target = max(requested.seconds, 0)
-        let step = contents.rate > 0 ? 1 / contents.rate : 1.0 / 30
+        let step = composition?.frameDuration.seconds ?? (contents.rate > 0 ? 1 / contents.rate : 1.0 / 30)
         let ((frame, time), end) = try decoding.withLock { () throws -> ((PixelPlane<UInt8>, Double), Double) in
-            try self.frame(at: target, contents: contents, step: step)
+            try self.frame(at: target, step: step, composition: composition)
         }
         // The frame shown at the requested time answers any tolerance while the time lies within its display; past
         // the movie's end it is `before` that decides, and a first frame later than the time, `after`.
@@ -162,14 +182,14 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
                 NSLocalizedFailureReasonErrorKey: "no frame within the requested tolerance of \(requested.seconds) s"
             ])
         }
-        var picture = turns ? Self.transformed(frame, contents.transform) : frame
+        var picture = turns && composition == nil ? Self.transformed(frame, contents.transform) : frame
         picture = Self.fitted(picture, within: largest)
         return (CGImage(rgb: picture, colorSpaceName: CGColorSpace.sRGB), CMTime(seconds: time, preferredTimescale: 600))
     }
 
     /// The frame shown at `target` seconds from the first frame, and when its display ends (the next frame's time;
     /// the last frame's time and one frame period after the last); the caller holds `decoding`.
-    private func frame(at target: Double, contents: AssetContents, step: Double) throws
+    private func frame(at target: Double, step: Double, composition: VideoCompositionPlan?) throws
         -> ((PixelPlane<UInt8>, Double), Double)
     {
         func failure(_ reason: String) -> AVError {
@@ -181,9 +201,15 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         if let cursor {
             c = cursor
         } else {
-            guard let track = asset.tracks(withMediaType: .video).first else { throw failure("the asset has no video") }
-            do { c = Cursor(reader: try track.openPictures(), origin: asset is AVComposition ? 0 : nil) } catch {
-                throw failure(error.message)
+            if let composition {
+                c = Cursor(reader: ComposedFrames(plan: composition, asset: asset), origin: 0)
+            } else {
+                guard let track = asset.tracks(withMediaType: .video).first else {
+                    throw failure("the asset has no video")
+                }
+                do { c = Cursor(reader: try track.openPictures(), origin: asset is AVComposition ? 0 : nil) } catch {
+                    throw failure(error.message)
+                }
             }
             cursor = c
         }

@@ -181,6 +181,35 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
     /// Says no reset will follow: once the output gives its last sample, it is finished.
     open func markConfigurationAsFinal() {}
+
+    /// The next sample of `decoding` for `copyNextSampleBuffer()`, `method` naming it in the exception raised before
+    /// the reader starts (rule 8); a decoding error fails the reader.
+    func nextSample(of decoding: TrackDecoding?, method: String) -> CMSampleBuffer? {
+        guard let reader, reader.status != .unknown else {
+            Violation(
+                name: .internalInconsistencyException, method: method,
+                message: "cannot copy next sample buffer before adding this output to an instance of AVAssetReader "
+                    + "(using -addOutput:) and calling -startReading on that asset reader",
+                rule: CaptureRule("§25", rule: 8, .observed, "samples are copied only after startReading")
+            ).raise()
+        }
+        guard reader.status == .reading, let decoding else { return nil }
+        do {
+            if let sample = try decoding.next() { return sample }
+            if decoding.isFinished { reader.outputFinished() }
+            return nil
+        } catch {
+            reader.fail(error)
+            return nil
+        }
+    }
+
+    /// `markConfigurationAsFinal()` for an output reading through `decoding`.
+    func markFinal(_ decoding: TrackDecoding?) {
+        guard let decoding else { return }
+        decoding.markFinal()
+        if decoding.isFinished { reader?.outputFinished() }
+    }
 }
 
 /// The samples of one track (AVFoundation's `AVAssetReaderTrackOutput`): for video, decoded frames in pixel buffers
@@ -241,23 +270,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     }
 
     override open func copyNextSampleBuffer() -> CMSampleBuffer? {
-        guard let reader, reader.status != .unknown else {
-            Violation(
-                name: .internalInconsistencyException, method: "-[AVAssetReaderTrackOutput copyNextSampleBuffer]",
-                message: "cannot copy next sample buffer before adding this output to an instance of AVAssetReader "
-                    + "(using -addOutput:) and calling -startReading on that asset reader",
-                rule: CaptureRule("§25", rule: 8, .observed, "samples are copied only after startReading")
-            ).raise()
-        }
-        guard reader.status == .reading, let decoding = lock.withLock({ self.decoding }) else { return nil }
-        do {
-            if let sample = try decoding.next() { return sample }
-            if decoding.isFinished { reader.outputFinished() }
-            return nil
-        } catch {
-            reader.fail(error)
-            return nil
-        }
+        nextSample(of: lock.withLock { decoding }, method: "-[AVAssetReaderTrackOutput copyNextSampleBuffer]")
     }
 
     override open func reset(forReadingTimeRanges timeRanges: [NSValue]) {
@@ -291,11 +304,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         do { try decoding.restart(ranges: ranges) } catch { reader.fail(error) }
     }
 
-    override open func markConfigurationAsFinal() {
-        guard let decoding = lock.withLock({ self.decoding }) else { return }
-        decoding.markFinal()
-        if decoding.isFinished { reader?.outputFinished() }
-    }
+    override open func markConfigurationAsFinal() { markFinal(lock.withLock { decoding }) }
 }
 
 /// One decoded sample and the time it covers; `make` builds its sample buffer only when it is kept.
@@ -389,6 +398,13 @@ final class VideoUnits: UnitSource {
         self.format = format
         let rate = track.contents.rate
         times = PictureTimes(step: rate > 0 ? 1 / rate : 1.0 / 30)
+    }
+
+    /// The frames of a video composition (`ComposedFrames`), `step` seconds apart.
+    init(pictures: any PictureSource, step: Double, format: OSType) {
+        reader = pictures
+        self.format = format
+        times = PictureTimes(step: step)
     }
 
     /// The next frame with its time; a frame without a time follows the previous by one frame period.

@@ -32,6 +32,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case torchLevelUnavailable = -11846
         case maximumStillImageCaptureRequestsExceeded = -11830
         case exportFailed = -11820
+        case invalidVideoComposition = -11841
     }
 
     /// The code.
@@ -73,7 +74,7 @@ public struct AVError: Error, Hashable, @unchecked Sendable, CustomStringConvert
         case .encoderNotFound: return "Cannot Encode"
         case .decodeFailed: return "Cannot Decode"
         case .fileFormatNotRecognized: return "Cannot Open"
-        case .operationNotSupportedForAsset: return "Operation Stopped"
+        case .operationNotSupportedForAsset, .invalidVideoComposition: return "Operation Stopped"
         case .exportFailed: return "Cannot Complete Export"
         default: return "The operation could not be completed"
         }

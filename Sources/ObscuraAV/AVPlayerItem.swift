@@ -25,6 +25,7 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
     private var anchorHost = 0.0
     private var playRate = 0.0
     private var outputList: [AVPlayerItemOutput] = []
+    private var composition: AVVideoComposition?
     private var endTime = CMTime.invalid
     /// Whether a player has taken the item; it becomes ready (or fails) once one has.
     private var attached = false
@@ -54,9 +55,22 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
     /// The movie's duration once the item is ready, `.indefinite` before.
     open var duration: CMTime { status == .readyToPlay ? asset.duration : .indefinite }
 
-    /// The picture size as shown, the track's turn applied; zero until the item is ready.
+    /// How the video tracks become the pictures shown and given to video outputs (Capture rules §25 rule 16); nil
+    /// shows the first video track. The item keeps a copy.
+    open var videoComposition: AVVideoComposition? {
+        get { lock.withLock { composition } }
+        set {
+            let copy = newValue?.copy(as: AVVideoComposition.self)
+            lock.withLock { composition = copy }
+        }
+    }
+
+    /// The picture size as shown, the track's turn applied (a video composition's render size); zero until the item
+    /// is ready.
     open var presentationSize: CGSize {
-        guard status == .readyToPlay, let track = asset.tracks(withMediaType: .video).first else { return .zero }
+        guard status == .readyToPlay else { return .zero }
+        if let composition = videoComposition { return composition.renderSize }
+        guard let track = asset.tracks(withMediaType: .video).first else { return .zero }
         let size = track.naturalSize.applying(track.preferredTransform)
         return CGSize(width: abs(size.width), height: abs(size.height))
     }
@@ -137,6 +151,7 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
     func replica() -> AVPlayerItem {
         let copy = AVPlayerItem(asset: asset)
         copy.forwardPlaybackEndTime = forwardPlaybackEndTime
+        copy.videoComposition = videoComposition
         return copy
     }
 
@@ -293,7 +308,14 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         else { return nil }
         if let shown, seconds < shown.time { reset() }
         if units == nil {
-            units = try? VideoUnits(track: track, format: format)
+            if let composition = item.videoComposition.map(VideoCompositionPlan.init) {
+                guard (try? composition.check(asset: item.asset, range: .invalid)) != nil else { return nil }
+                units = VideoUnits(
+                    pictures: ComposedFrames(plan: composition, asset: item.asset),
+                    step: composition.frameDuration.seconds, format: format)
+            } else {
+                units = try? VideoUnits(track: track, format: format)
+            }
             shown = try? units?.next()
             following = try? units?.next()
         }

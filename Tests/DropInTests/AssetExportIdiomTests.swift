@@ -14,7 +14,7 @@ extension DropIn {
         /// 20 + 20·((first + i) mod 10), its top left quarter (a quarter of each side) white.
         static func movie(
             in folder: URL, width: Int, height: Int, frames: Int, codec: AVVideoCodecType = .h264,
-            name: String = "source.mov", first: Int = 0
+            name: String = "source.mov", first: Int = 0, transform: CGAffineTransform = .identity
         ) throws -> URL {
             let url = folder.appendingPathComponent(name)
             let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
@@ -24,6 +24,7 @@ extension DropIn {
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(
                 assetWriterInput: input,
                 sourcePixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            input.transform = transform
             writer.add(input)
             #expect(writer.startWriting())
             writer.startSession(atSourceTime: .zero)

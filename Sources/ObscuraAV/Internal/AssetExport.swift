@@ -11,8 +11,12 @@ struct ExportPlan {
     /// AAC channels (1 or 2), rate and bits per second; nil without sound.
     let audio: (channels: Int, rate: Int, bitRate: Int)?
 
-    /// The plan for `contents`; throws `AVError.exportFailed` for a time range that holds none of the movie.
-    init(contents: AssetContents, preset: ExportPreset, range asked: CMTimeRange) throws(AVError) {
+    /// The plan for `contents`, its pictures composed by `composition` where there is one (rule 16: then of its render
+    /// size and frame rate); throws `AVError.exportFailed` for a time range that holds none of the movie.
+    init(
+        contents: AssetContents, preset: ExportPreset, range asked: CMTimeRange,
+        composition: VideoCompositionPlan? = nil
+    ) throws(AVError) {
         let duration = CMTime(seconds: contents.seconds, preferredTimescale: 600)
         // An invalid or unbounded range means the whole movie; any other is clipped to the movie.
         let start = asked.start.isNumeric ? max(asked.start, .zero) : .zero
@@ -28,8 +32,13 @@ struct ExportPlan {
         }
         range = CMTimeRange(start: start, end: end)
         codec = preset.codec(for: contents.codec)
-        (width, height) = preset.pictureSize(width: contents.width, height: contents.height)
-        let fps = contents.rate > 0 ? contents.rate : 30
+        if let composition {
+            (width, height) = preset.pictureSize(width: composition.width, height: composition.height)
+        } else {
+            (width, height) = preset.pictureSize(width: contents.width, height: contents.height)
+        }
+        let step = composition?.frameDuration.seconds ?? 0
+        let fps = step > 0 ? 1 / step : contents.rate > 0 ? contents.rate : 30
         videoBitRate = preset.videoBitRate(
             codec: codec, width: width, height: height, fps: fps, sourceBitRate: contents.bitRate)
         // The writer's sound track is the microphone's: mono at 44.1 kHz (our choice), the source mixed down to it.
@@ -51,7 +60,8 @@ final class AssetExport {
     private let plan: ExportPlan
     private let reader: AVAssetReader
     private let writer: AVAssetWriter
-    private let videoOutput: AVAssetReaderTrackOutput
+    /// The first video track's frames, or the video composition's.
+    private let videoOutput: AVAssetReaderOutput
     private let videoInput: AVAssetWriterInput
     /// The sound tracks read and the writer's sound input; none without sound.
     private var soundTracks: [SoundTrack] = []
@@ -87,7 +97,10 @@ final class AssetExport {
             throw AVError(.fileFormatNotRecognized)
         }
         self.session = session
-        plan = try ExportPlan(contents: contents, preset: session.preset, range: range)
+        let composition = session.videoComposition
+        let composing = composition.map(VideoCompositionPlan.init)
+        try composing?.check(asset: session.asset, range: range)
+        plan = try ExportPlan(contents: contents, preset: session.preset, range: range, composition: composing)
         do {
             reader = try AVAssetReader(asset: session.asset)
             writer = try AVAssetWriter(outputURL: url, fileType: fileType)
@@ -95,8 +108,15 @@ final class AssetExport {
             throw (error as? AVError) ?? failed("\(error)")
         }
         reader.timeRange = plan.range
-        videoOutput = AVAssetReaderTrackOutput(
-            track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        let bgra: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        if let composition {
+            let output = AVAssetReaderVideoCompositionOutput(
+                videoTracks: session.asset.tracks(withMediaType: .video), videoSettings: bgra)
+            output.videoComposition = composition
+            videoOutput = output
+        } else {
+            videoOutput = AVAssetReaderTrackOutput(track: track, outputSettings: bgra)
+        }
         reader.add(videoOutput)
         videoInput = AVAssetWriterInput(
             mediaType: .video,
@@ -104,7 +124,8 @@ final class AssetExport {
                 AVVideoCodecKey: plan.codec, AVVideoWidthKey: plan.width, AVVideoHeightKey: plan.height,
                 AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: plan.videoBitRate],
             ])
-        videoInput.transform = track.preferredTransform
+        // A composition has turned its frames already.
+        videoInput.transform = composition == nil ? track.preferredTransform : .identity
         writer.add(videoInput)
         let sources = session.asset.tracks(withMediaType: .audio).filter(\.isEnabled)
         if let audio = plan.audio, !sources.isEmpty {

@@ -150,6 +150,32 @@ extension Violation {
     }
 }
 
+extension Violation {
+    /// An image generator's video composition it cannot use (Capture rules §25 rule 16): Apple documents an exception
+    /// for a render scale other than 1, a negative render size, a frame duration that is not positive and a negative
+    /// frame-timing track.
+    static func generatorComposition(_ composition: AVVideoComposition) -> Violation? {
+        let size = composition.renderSize, step = composition.frameDuration
+        let fault: String? =
+            if composition.renderScale != 1 {
+                "video composition must have a renderScale of 1"
+            } else if size.width < 0 || size.height < 0 {
+                "video composition must not have a negative renderSize"
+            } else if !step.isNumeric || step <= .zero {
+                "video composition must have a positive frameDuration"
+            } else if composition.sourceTrackIDForFrameTiming < 0 {
+                "video composition must not have a negative sourceTrackIDForFrameTiming"
+            } else {
+                nil
+            }
+        return fault.map {
+            .invalidArgument(
+                "-[AVAssetImageGenerator setVideoComposition:]", $0,
+                CaptureRule("§25", rule: 16, .documented, "an image generator's composition has usable settings"))
+        }
+    }
+}
+
 /// Keys Obscura adds to an exception's `userInfo`.
 enum RuleKey {
     static let userInfoKey = "ObscuraRule"

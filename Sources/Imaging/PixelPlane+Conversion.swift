@@ -50,4 +50,21 @@ extension PixelPlane where Component == UInt8 {
             }
         }
     }
+
+    /// The R, G, B bytes of `height` rows of `width` 32-bit B, G, R, A pixels, `bytesPerRow` bytes apart from
+    /// `base`, as a three-channel plane: `writeBGRA`'s inverse, for a pixel buffer an app filled (alpha dropped).
+    public init(bgra base: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int) {
+        self.init(uninitializedWidth: width, height: height, channels: 3)
+        withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = base.advanced(by: y * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                for x in 0..<width {
+                    let d = 3 * (y * width + x)
+                    out[d] = row[4 * x + 2]
+                    out[d + 1] = row[4 * x + 1]
+                    out[d + 2] = row[4 * x]
+                }
+            }
+        }
+    }
 }

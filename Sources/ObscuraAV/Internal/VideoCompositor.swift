@@ -111,17 +111,17 @@ final class ComposedFrames: PictureSource {
     }
 }
 
-/// A frame being composed: RGB codes, layers drawn over it with the source-over rule at their opacity.
+/// A frame being composed: RGB codes, layers drawn over it with the source-over rule at their opacity
+/// (`PixelPlane.drawLayer`, in the optimised image layer, as a dependent's debug build composes every frame too).
 struct LayerCanvas {
     private(set) var plane: PixelPlane<UInt8>
 
     init(width: Int, height: Int, background: SIMD3<UInt8>) {
-        plane = PixelPlane(width: width, height: height, channels: 3) { _, _, c in background[c] }
+        plane = .filled(width: width, height: height, rgb: background)
     }
 
     /// Draws `picture` (RGB codes) through `transform` (its pixels to the frame's, y down), within `crop` (its
-    /// pixels), at `opacity`. A picture that covers the frame exactly, untouched, replaces it; any other is resampled
-    /// bilinearly with a coverage channel, so that its edges blend over one pixel.
+    /// pixels), at `opacity`. A picture that covers the frame exactly, untouched, replaces it.
     mutating func draw(_ picture: PixelPlane<UInt8>, transform: CGAffineTransform, crop: CGRect, opacity: Float) {
         let whole = CGRect(x: 0, y: 0, width: picture.width, height: picture.height)
         if transform.isIdentity, opacity >= 1, crop.contains(whole), picture.width == plane.width,
@@ -131,38 +131,17 @@ struct LayerCanvas {
             return
         }
         let determinant = transform.a * transform.d - transform.b * transform.c
-        guard abs(determinant) > 1e-12 else { return }
-        let covered = Self.withCoverage(picture, inside: crop.intersection(whole))
+        let inside = crop.intersection(whole)
+        guard abs(determinant) > 1e-12, !inside.isNull else { return }
         let inverse = transform.inverted()
-        let toSource = Homography(entries: [
+        let toPicture = Homography(entries: [
             Double(inverse.a), Double(inverse.c), Double(inverse.tx), Double(inverse.b), Double(inverse.d),
             Double(inverse.ty), 0, 0, 1,
         ])
-        let drawn = covered.warpedPerspective(toSource, width: plane.width, height: plane.height, fill: 0)
-        let count = plane.width * plane.height
-        drawn.withUnsafeBufferPointer { src in
-            plane.withUnsafeMutableBufferPointer { dst in
-                for p in 0..<count {
-                    let alpha = Float(src[4 * p + 3]) / 255 * opacity
-                    guard alpha > 0 else { continue }
-                    for c in 0..<3 {
-                        // The warp's colour is already weighted by coverage (its fill is zero): premultiplied.
-                        let over = Float(src[4 * p + c]) * opacity + Float(dst[3 * p + c]) * (1 - alpha)
-                        dst[3 * p + c] = UInt8(min(max(over.rounded(), 0), 255))
-                    }
-                }
-            }
-        }
-    }
-
-    /// The picture with a fourth channel, 255 inside `crop` and 0 outside, and its colour zero outside.
-    static func withCoverage(_ picture: PixelPlane<UInt8>, inside crop: CGRect) -> PixelPlane<UInt8> {
-        let x0 = max(0, Int(crop.minX.rounded())), x1 = min(picture.width, Int(crop.maxX.rounded()))
-        let y0 = max(0, Int(crop.minY.rounded())), y1 = min(picture.height, Int(crop.maxY.rounded()))
-        return PixelPlane(width: picture.width, height: picture.height, channels: 4) { x, y, c in
-            guard x >= x0, x < x1, y >= y0, y < y1 else { return 0 }
-            return c == 3 ? 255 : picture[x, y, c]
-        }
+        // A pixel is inside the crop where its centre is.
+        let columns = Int(inside.minX.rounded())..<max(Int(inside.minX.rounded()), Int(inside.maxX.rounded()))
+        let rows = Int(inside.minY.rounded())..<max(Int(inside.minY.rounded()), Int(inside.maxY.rounded()))
+        plane.drawLayer(picture, targetToLayer: toPicture, crop: (columns, rows), opacity: opacity)
     }
 
     /// A BGRA buffer's colour as RGB codes; black for a buffer of another format.
@@ -170,8 +149,6 @@ struct LayerCanvas {
         guard buffer.pixelFormat == kCVPixelFormatType_32BGRA, let p = buffer.planes.first else {
             return PixelPlane(width: buffer.width, height: buffer.height, channels: 3)
         }
-        return PixelPlane(width: buffer.width, height: buffer.height, channels: 3) { x, y, c in
-            p.base.advanced(by: y * p.bytesPerRow).assumingMemoryBound(to: UInt8.self)[4 * x + 2 - c]
-        }
+        return PixelPlane(bgra: p.base, width: buffer.width, height: buffer.height, bytesPerRow: p.bytesPerRow)
     }
 }

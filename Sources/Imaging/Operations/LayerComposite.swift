@@ -45,17 +45,24 @@ extension PixelPlane where Component == UInt8 {
     /// This RGB plane with a fourth channel, 255 in the columns `x` and rows `y` and 0 elsewhere, and its colour
     /// zero where the coverage is.
     func withCoverage(x: Range<Int>, y: Range<Int>) -> PixelPlane<UInt8> {
-        var out = PixelPlane(width: width, height: height, channels: 4)
-        let stride = rowStride
+        // Every element is written below: the plane need not be zeroed first.
+        var out = PixelPlane(uninitializedWidth: width, height: height, channels: 4)
+        let stride = rowStride, width = self.width
         withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for row in y {
-                    for column in x {
-                        let s = row * stride + 3 * column, d = 4 * (row * width + column)
-                        dst[d] = src[s]
-                        dst[d + 1] = src[s + 1]
-                        dst[d + 2] = src[s + 2]
-                        dst[d + 3] = 255
+                for row in 0..<height {
+                    let line = UnsafeMutableBufferPointer(rebasing: dst[(4 * row * width)..<(4 * (row + 1) * width)])
+                    guard y.contains(row) else {
+                        line.update(repeating: 0)
+                        continue
+                    }
+                    for column in 0..<width {
+                        let s = row * stride + 3 * column, d = 4 * column
+                        let inside = x.contains(column)
+                        line[d] = inside ? src[s] : 0
+                        line[d + 1] = inside ? src[s + 1] : 0
+                        line[d + 2] = inside ? src[s + 2] : 0
+                        line[d + 3] = inside ? 255 : 0
                     }
                 }
             }

@@ -42,6 +42,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
     private var items: [AVMetadataItem]?
     private var lengthLimit: Int64 = 0
     private var composition: AVVideoComposition?
+    private var mix: AVAudioMix?
     private var state = Status.unknown
     private var failure: (any Error)?
     private var fraction: Float = 0
@@ -144,6 +145,16 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
         set {
             let copy = newValue?.copy(as: AVVideoComposition.self)
             lock.withLock { composition = copy }
+        }
+    }
+
+    /// How loud each sound track plays over time (Capture rules §25 rule 17); nil plays each at its
+    /// `preferredVolume`. The session keeps a copy.
+    open var audioMix: AVAudioMix? {
+        get { lock.withLock { mix } }
+        set {
+            let copy = newValue?.copy(as: AVAudioMix.self)
+            lock.withLock { mix = copy }
         }
     }
 
@@ -341,7 +352,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable, _KeyValueCodingA
         limit: Int64
     ) throws(AVError) -> Bool {
         guard preset.codec == nil, let url, url.isFileURL, let type,
-            lock.withLock({ items == nil && composition == nil }),
+            lock.withLock({ items == nil && composition == nil && mix == nil }),
             let source = (try? asset.contents.get())?.url, let layout = MovieFileLayout(url: source),
             layout.fileType == type, layout.movieFirst || !fastStart,
             !range.start.isNumeric || range.start <= .zero,

@@ -26,6 +26,8 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
     private var playRate = 0.0
     private var outputList: [AVPlayerItemOutput] = []
     private var composition: AVVideoComposition?
+    private var mix: AVAudioMix?
+    private var pitchAlgorithm = AVAudioTimePitchAlgorithm.timeDomain
     private var endTime = CMTime.invalid
     /// Whether a player has taken the item; it becomes ready (or fails) once one has.
     private var attached = false
@@ -63,6 +65,22 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
             let copy = newValue?.copy(as: AVVideoComposition.self)
             lock.withLock { composition = copy }
         }
+    }
+
+    /// How loud each sound track would play (Capture rules §25 rule 17); the item keeps a copy, and no sound plays
+    /// here (rule 13).
+    open var audioMix: AVAudioMix? {
+        get { lock.withLock { mix } }
+        set {
+            let copy = newValue?.copy(as: AVAudioMix.self)
+            lock.withLock { mix = copy }
+        }
+    }
+
+    /// How sound played at another rate would keep its pitch (`.timeDomain` by default); no sound plays here.
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { lock.withLock { pitchAlgorithm } }
+        set { lock.withLock { pitchAlgorithm = newValue } }
     }
 
     /// The picture size as shown, the track's turn applied (a video composition's render size); zero until the item
@@ -152,6 +170,7 @@ open class AVPlayerItem: NSObject, @unchecked Sendable, _KeyValueCodingAndObserv
         let copy = AVPlayerItem(asset: asset)
         copy.forwardPlaybackEndTime = forwardPlaybackEndTime
         copy.videoComposition = videoComposition
+        copy.audioMix = audioMix
         return copy
     }
 

@@ -261,12 +261,6 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// The Y'CbCr matrix asked of the frames, as `colorPrimaries`.
     open var colorYCbCrMatrix: String? { lock.withLock { settings.colorYCbCrMatrix } }
 
-    /// The Core Image frame filter, where the composition was made with a handler.
-    package var frameFilter: FrameFilter? {
-        get { lock.withLock { settings.filter } }
-        set { lock.withLock { settings.filter = newValue } }
-    }
-
     /// Makes this composition one that calls `filter` for every frame of `asset` (the CoreImage module's handler
     /// initialisers build on it): `init(propertiesOf:)`'s settings, at the size the first enabled video track turns
     /// to, which is the picture the handler sees.

@@ -54,7 +54,8 @@ struct ExportPlan {
 
 /// One export run (Capture rules §25 rules 10–12): the movie decoded by an asset reader and encoded again by an asset
 /// writer, the sound mixed down to the writer's mono track, until the time range or a cancellation ends it. A
-/// composition's sound tracks (rule 15) are mixed into that track, each at its `preferredVolume`.
+/// composition's sound tracks (rule 15) are mixed into that track, each at its `preferredVolume` times the session's
+/// audio mix volume at each sample's time (rule 17).
 final class AssetExport {
     private unowned let session: AVAssetExportSession
     private let plan: ExportPlan
@@ -68,12 +69,20 @@ final class AssetExport {
     private let soundInput: AVAssetWriterInput?
     private var mix = SoundMix()
 
-    /// One sound track being read: its output, its mixer and volume, and whether it has given its last sample.
+    /// One sound track being read: its output, its mixer and volume (the audio mix's over time, where it has one),
+    /// and whether it has given its last sample.
     struct SoundTrack {
         let output: AVAssetReaderTrackOutput
         var mixer = MonoMixer(targetRate: Double(AVCaptureAudioDataOutput.sampleRate))
         let volume: Float
+        let volumes: Ramps<Float>?
         var finished = false
+
+        /// The gain of the sample at `index` (at the microphone's rate).
+        func gain(at index: Int64) -> Float {
+            guard let volumes else { return volume }
+            return volume * volumes.value(at: Double(index) / Double(AVCaptureAudioDataOutput.sampleRate))
+        }
     }
 
     /// Checks the destination and sets up the reader and writer; throws what stops the export before it starts.
@@ -128,13 +137,15 @@ final class AssetExport {
         videoInput.transform = composition == nil ? track.preferredTransform : .identity
         writer.add(videoInput)
         let sources = session.asset.tracks(withMediaType: .audio).filter(\.isEnabled)
+        let volumes = session.audioMix?.volumes ?? [:]
         if let audio = plan.audio, !sources.isEmpty {
             var tracks: [SoundTrack] = []
             for track in sources {
                 let output = AVAssetReaderTrackOutput(
                     track: track, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16])
                 reader.add(output)
-                tracks.append(SoundTrack(output: output, volume: track.preferredVolume))
+                tracks.append(
+                    SoundTrack(output: output, volume: track.preferredVolume, volumes: volumes[track.trackID]))
             }
             let input = AVAssetWriterInput(
                 mediaType: .audio,
@@ -197,7 +208,8 @@ final class AssetExport {
                 let (mono, at) = soundTracks[k].mixer.take(
                     samples, channels: channels, rate: sourceRate, at: buffer.presentationTimeStamp)
                 let index = at.convertScale(rate, method: .roundHalfAwayFromZero).value
-                mix.add(mono, at: index, volume: soundTracks[k].volume)
+                let track = soundTracks[k]
+                mix.add(mono, at: index) { track.gain(at: $0) }
             }
         }
         // Everything before the next sample of a track still being read is complete.
@@ -241,7 +253,8 @@ struct SoundMix {
     private var start: Int64?
     private var sums: [Float] = []
 
-    mutating func add(_ samples: [Int16], at index: Int64, volume: Float) {
+    /// Adds `samples` from sample index `index` on, each times `gain` of its index.
+    mutating func add(_ samples: [Int16], at index: Int64, gain: (Int64) -> Float) {
         guard !samples.isEmpty else { return }
         let origin = start ?? index
         // Sound earlier than what was given out already is too late to mix: it is dropped.
@@ -252,7 +265,7 @@ struct SoundMix {
         if sums.count < offset + samples.count - skip {
             sums.append(contentsOf: repeatElement(0, count: offset + samples.count - skip - sums.count))
         }
-        for i in skip..<samples.count { sums[offset + i - skip] += volume * Float(samples[i]) }
+        for i in skip..<samples.count { sums[offset + i - skip] += gain(index + Int64(i)) * Float(samples[i]) }
     }
 
     /// The mixed samples before sample index `end`, and the index of the first; nil before any sound.

@@ -255,12 +255,8 @@ extension DropIn {
             return buffers
         }
 
-        /// The movie's sound is the microphone's 1 kHz tone at `amplitude` (a quarter of full scale unless said) over
-        /// the half second centred `around` (a fraction of its length; the middle by default).
-        static func expectTone(
-            _ url: URL, around: Double = 0.5, amplitude: Double = 0.25,
-            sourceLocation: SourceLocation = #_sourceLocation
-        ) throws {
+        /// The movie's first sound track's 16-bit samples, read as an app reads them.
+        static func samples(_ url: URL) throws -> [Double] {
             var samples: [Double] = []
             for buffer in try Self.soundBuffers(of: AVURLAsset(url: url)) {
                 let block = try #require(CMSampleBufferGetDataBuffer(buffer))
@@ -271,6 +267,16 @@ extension DropIn {
                 let raw = UnsafeRawPointer(try #require(pointer))
                 samples += (0..<(length / 2)).map { Double(raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
             }
+            return samples
+        }
+
+        /// The movie's sound is the microphone's 1 kHz tone at `amplitude` (a quarter of full scale unless said) over
+        /// the half second centred `around` (a fraction of its length; the middle by default).
+        static func expectTone(
+            _ url: URL, around: Double = 0.5, amplitude: Double = 0.25,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            let samples = try Self.samples(url)
             #expect(samples.count > 36_000, "\(samples.count) samples", sourceLocation: sourceLocation)
             guard samples.count > 36_000 else { return }
             // Half a second, away from the encoder's start and end.

@@ -15,21 +15,6 @@ extension DropIn {
             return (window.map { $0 * $0 }.reduce(0, +) / Double(max(window.count, 1))).squareRoot()
         }
 
-        /// The sound track's samples, read as an app reads them.
-        static func samples(_ url: URL) throws -> [Double] {
-            var samples: [Double] = []
-            for buffer in try AssetExportIdiomTests.soundBuffers(of: AVURLAsset(url: url)) {
-                let block = try #require(CMSampleBufferGetDataBuffer(buffer))
-                var length = 0
-                var pointer: UnsafeMutablePointer<CChar>?
-                _ = CMBlockBufferGetDataPointer(
-                    block, atOffset: 0, lengthAtOffsetOut: nil, totalLengthOut: &length, dataPointerOut: &pointer)
-                let raw = UnsafeRawPointer(try #require(pointer))
-                samples += (0..<(length / 2)).map { Double(raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
-            }
-            return samples
-        }
-
         /// A fade out over the first half second, silence held after it, and the full volume again from 0.6 s: the
         /// level is the tone's times the volume at each time (a linear ramp's value half-way is half).
         @Test func aVolumeRampFadesTheExportedSound() throws {
@@ -57,7 +42,7 @@ extension DropIn {
                 $0.audioMix = mix
             }
             #expect(session.status == .completed, "\(String(describing: session.error))")
-            let samples = try Self.samples(url)
+            let samples = try AssetExportIdiomTests.samples(url)
             let full = 32767 * 0.25 / 2.0.squareRoot()
             for (time, volume) in [(0.125, 0.75), (0.25, 0.5), (0.375, 0.25), (0.8, 1.0)] {
                 let level = Self.level(samples, at: time)

@@ -47,7 +47,8 @@ open class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstructio
     public func copy(with zone: NSZone? = nil) -> Any { copy(as: AVVideoCompositionInstruction.self) }
     public func mutableCopy(with zone: NSZone? = nil) -> Any { copy(as: AVMutableVideoCompositionInstruction.self) }
 
-    private func copy<T: AVVideoCompositionInstruction>(as type: T.Type) -> T {
+    /// A copy of the kind asked for, its layer instructions copied too.
+    func copy<T: AVVideoCompositionInstruction>(as type: T.Type) -> T {
         let copy = T()
         lock.withLock {
             (copy.range, copy.background, copy.postProcessing) = (range, background, postProcessing)
@@ -311,7 +312,12 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// A copy of the kind asked for, as consumers keep one.
     func copy<T: AVVideoComposition>(as type: T.Type) -> T {
         let copy = T()
-        copy.settings = lock.withLock { settings }
+        var settings = lock.withLock { self.settings }
+        // The instructions are copied too, so that the app's later changes to them do not reach the copy.
+        settings.instructions = settings.instructions.map {
+            ($0 as? AVVideoCompositionInstruction)?.copy(as: AVVideoCompositionInstruction.self) ?? $0
+        }
+        copy.settings = settings
         return copy
     }
 

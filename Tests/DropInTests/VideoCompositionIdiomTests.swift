@@ -244,7 +244,7 @@ extension DropIn {
         }
 
         /// An image generator with a composition shows the composed frame, whatever `appliesPreferredTrackTransform`
-        /// says; a player item's video output gives frames of the render size.
+        /// says; a player item's video output gives frames of the render size; an export keeps its own copy.
         @Test func aGeneratorAndAPlayerShowTheComposition() throws {
             let folder = try MovieSupport.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -275,6 +275,18 @@ extension DropIn {
             _ = player
             let buffer = try #require(output.copyPixelBuffer(forItemTime: .zero, itemTimeForDisplay: nil))
             #expect(CVPixelBufferGetWidth(buffer) == 80 && CVPixelBufferGetHeight(buffer) == 46)
+
+            // An export keeps the composition as it was given: the app's later change to its instruction does not
+            // reach it, and the half-size picture's white corner is there.
+            let url = folder.appendingPathComponent("half.mp4")
+            let session = try Clips.export(asset, preset: AVAssetExportPresetHighestQuality, to: url) {
+                $0.videoComposition = composition
+                instruction.layerInstructions = []
+            }
+            #expect(session.status == .completed, "\(String(describing: session.error))")
+            let picture = try Clips.firstPicture(url)
+            #expect(picture.width == 80 && picture.height == 46)
+            #expect(picture.bytes[5 * picture.rowBytes + 4 * 5 + 1] > 200)
         }
 
         /// Instructions that overlap cannot compose: `isValid` says so to its delegate, and an export fails with

@@ -243,6 +243,27 @@ extension DropIn {
             #expect(picture.bytes[80 * picture.rowBytes + 4 * 20 + 2] > 200)
         }
 
+        /// A handler that finishes a frame with an error fails the export, which leaves nothing at its URL.
+        @Test func aHandlersErrorFailsTheExport() throws {
+            let folder = try MovieSupport.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let asset = AVURLAsset(url: try Clips.movie(in: folder, width: 160, height: 90, frames: 10))
+            let composition = AVVideoComposition(asset: asset) { request in
+                if request.compositionTime >= CMTime(value: 5, timescale: 30) {
+                    request.finish(with: NSError(domain: "FilterApp", code: 7))
+                } else {
+                    request.finish(with: request.sourceImage, context: nil)
+                }
+            }
+            let url = folder.appendingPathComponent("never.mp4")
+            let session = try Clips.export(asset, preset: AVAssetExportPresetMediumQuality, to: url) {
+                $0.videoComposition = composition
+            }
+            #expect(session.status == .failed)
+            #expect(session.error != nil)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+
         /// An image generator with a composition shows the composed frame, whatever `appliesPreferredTrackTransform`
         /// says; a player item's video output gives frames of the render size; an export keeps its own copy.
         @Test func aGeneratorAndAPlayerShowTheComposition() throws {

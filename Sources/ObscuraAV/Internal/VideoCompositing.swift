@@ -124,7 +124,6 @@ struct VideoCompositionPlan {
     let frameDuration: CMTime
     let renderSize: CGSize
     let renderScale: Float
-    let sourceTrackIDForFrameTiming: CMPersistentTrackID
     let instructions: [Instruction]
     let filter: AVVideoComposition.FrameFilter?
 
@@ -133,7 +132,6 @@ struct VideoCompositionPlan {
         frameDuration = settings.frameDuration
         renderSize = settings.renderSize
         renderScale = settings.renderScale
-        sourceTrackIDForFrameTiming = settings.sourceTrackIDForFrameTiming
         filter = settings.filter
         instructions = settings.instructions.map { instruction in
             guard let built = instruction as? AVVideoCompositionInstruction else {
